@@ -1,0 +1,52 @@
+// The `nib` subcommands. Each returns the process exit status: 0 success, 1 failure (the
+// message is already on stderr), 2 bad usage.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace nib::cli {
+
+struct IndexArgs {
+  std::string path = ".";
+  uint64_t maxFileSize = 1 << 20;
+  unsigned threads = 0;
+  std::string commit;
+  bool quiet = false;
+  bool json = false;
+};
+int runIndex(const IndexArgs& args);
+
+struct StatusArgs {
+  std::string path = ".";
+  bool json = false;
+  bool verify = false;
+};
+int runStatus(const StatusArgs& args);
+
+struct LocateArgs {
+  std::string target;  // FILE:LINE:COL
+  std::string root;    // default: the repository containing FILE
+  bool json = false;
+  bool includeDeclaration = true;
+};
+int runDefinition(const LocateArgs& args);
+int runReferences(const LocateArgs& args);
+
+struct SymbolsArgs {
+  std::string query;
+  std::string root = ".";
+  size_t limit = 50;
+  bool json = false;
+};
+int runSymbols(const SymbolsArgs& args);
+
+struct RollbackArgs {
+  std::string path = ".";
+};
+int runRollback(const RollbackArgs& args);
+
+// Prints "nib: error: <message>" (and a hint when given) to stderr; returns 1.
+int fail(const std::string& message, const std::string& hint = "");
+
+}  // namespace nib::cli

@@ -1,0 +1,108 @@
+// `nib index` and `nib rollback`: the commands that change which index version serves.
+#include <unistd.h>
+
+#include <cstdio>
+
+#include "cli/Commands.h"
+#include "indexer/GitRepository.h"
+#include "indexer/IndexBuilder.h"
+#include "views/IndexLayout.h"
+
+namespace nib::cli {
+namespace {
+
+std::string humanBytes(uint64_t n) {
+  char buf[32];
+  if (n >= (1ull << 30)) std::snprintf(buf, sizeof buf, "%.1f GiB", n / double(1ull << 30));
+  else if (n >= (1ull << 20)) std::snprintf(buf, sizeof buf, "%.1f MiB", n / double(1ull << 20));
+  else if (n >= (1ull << 10)) std::snprintf(buf, sizeof buf, "%.1f KiB", n / double(1ull << 10));
+  else std::snprintf(buf, sizeof buf, "%llu B", static_cast<unsigned long long>(n));
+  return buf;
+}
+
+}  // namespace
+
+int fail(const std::string& message, const std::string& hint) {
+  std::fprintf(stderr, "nib: error: %s\n", message.c_str());
+  if (!hint.empty()) std::fprintf(stderr, "nib: hint: %s\n", hint.c_str());
+  return 1;
+}
+
+int runIndex(const IndexArgs& args) {
+  IndexOptions options;
+  options.maxFileSize = args.maxFileSize;
+  options.threads = args.threads;
+  options.commit = args.commit;
+  bool tty = ::isatty(STDERR_FILENO) && !args.quiet && !args.json;
+  if (tty) {
+    options.progress = [](const IndexProgress& p) {
+      if (p.total) std::fprintf(stderr, "\r\033[K%s %llu/%llu files", p.phase.c_str(),
+                                static_cast<unsigned long long>(p.done), static_cast<unsigned long long>(p.total));
+      else std::fprintf(stderr, "\r\033[K%s...", p.phase.c_str());
+      std::fflush(stderr);
+    };
+  }
+  auto report = buildIndex(args.path, options);
+  if (tty) std::fprintf(stderr, "\r\033[K");
+  if (!report) {
+    std::string hint;
+    if (report.status().code() == ErrorCode::NotFound) hint = "run nib inside a git repository, or pass its path";
+    return fail(report.status().message(), hint);
+  }
+  const IndexReport& r = *report;
+  if (args.quiet) return 0;
+  if (args.json) {
+    std::printf("{\"version\": \"%s\", \"files\": %llu, \"definitions\": %llu, \"occurrences\": %llu, "
+                "\"extracted\": %llu, \"reused\": %llu, \"seconds\": %.3f, \"sourceBytes\": %llu, \"indexBytes\": %llu}\n",
+                r.manifest.versionId.c_str(), static_cast<unsigned long long>(r.files),
+                static_cast<unsigned long long>(r.definitions), static_cast<unsigned long long>(r.occurrences),
+                static_cast<unsigned long long>(r.extracted), static_cast<unsigned long long>(r.reused), r.seconds,
+                static_cast<unsigned long long>(r.sourceBytes), static_cast<unsigned long long>(r.indexBytes));
+    return 0;
+  }
+  std::printf("indexed %s\n", r.repoRoot.c_str());
+  std::printf("  version     %s\n", r.manifest.versionId.c_str());
+  std::printf("  commit      %s%s\n", r.manifest.sourceCommit.empty() ? "(no commits yet)" : r.manifest.sourceCommit.c_str(),
+              r.manifest.dirty ? " + uncommitted changes" : "");
+  std::printf("  files       %llu (%llu extracted, %llu reused)\n", static_cast<unsigned long long>(r.files),
+              static_cast<unsigned long long>(r.extracted), static_cast<unsigned long long>(r.reused));
+  for (const auto& [lang, n] : r.filesByLanguage) std::printf("    %-11s %llu\n", lang.c_str(), static_cast<unsigned long long>(n));
+  uint64_t skipped = 0;
+  for (const auto& [_, n] : r.skippedByReason) skipped += n;
+  std::printf("  skipped     %llu\n", static_cast<unsigned long long>(skipped));
+  for (const auto& [reason, n] : r.skippedByReason) {
+    std::string examples;
+    for (const auto& [path, why] : r.skippedExamples)
+      if (why == reason) examples += (examples.empty() ? "" : ", ") + path;
+    std::printf("    %-11s %llu (e.g. %s)\n", reason.c_str(), static_cast<unsigned long long>(n), examples.c_str());
+  }
+  std::printf("  symbols     %llu definitions, %llu occurrences\n", static_cast<unsigned long long>(r.definitions),
+              static_cast<unsigned long long>(r.occurrences));
+  std::printf("  time        %.2f s\n", r.seconds);
+  std::printf("  size        %s index for %s of source\n", humanBytes(r.indexBytes).c_str(), humanBytes(r.sourceBytes).c_str());
+  return 0;
+}
+
+int runRollback(const RollbackArgs& args) {
+  auto repo = GitRepository::discover(args.path);
+  if (!repo) return fail(repo.status().message());
+  IndexLayout layout = IndexLayout::forRepository((*repo)->root());
+  auto lock = IndexWriteLock::acquire(layout, /*wait=*/false);
+  if (!lock) return fail(lock.status().message());
+  auto current = layout.currentVersion();
+  if (!current) return fail(current.status().message());
+  auto manifest = readManifest(layout.versionDir(*current));
+  std::string previous = manifest ? manifest->previous : "";
+  if (previous.empty()) return fail("the current version " + *current + " has no previous version to roll back to");
+  auto prev = readManifest(layout.versionDir(previous));
+  if (!prev) return fail("previous version " + previous + " is gone or unreadable: " + prev.status().message());
+  if (!prev->servable()) return fail("previous version " + previous + " is not complete");
+  Status verified = verifyArtifacts(layout.versionDir(previous), *prev);
+  if (!verified.isOk()) return fail("previous version " + previous + ": " + verified.message());
+  Status s = layout.publish(previous);
+  if (!s.isOk()) return fail(s.message());
+  std::printf("current version is now %s (was %s)\n", previous.c_str(), current->c_str());
+  return 0;
+}
+
+}  // namespace nib::cli

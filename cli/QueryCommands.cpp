@@ -1,0 +1,254 @@
+// `nib status`, `nib def`, `nib refs`, `nib symbols`: read-only commands over the current index.
+// They must start in milliseconds: no extraction, no heavy libraries, one short read of LMDB.
+#include <cstdio>
+#include <filesystem>
+#include <map>
+
+#include "cli/Commands.h"
+#include "protocol/LspTypes.h"
+#include "protocol/PositionEncoder.h"
+#include "server/Engine.h"
+#include "support/FileIo.h"
+#include "views/IndexLayout.h"
+
+namespace nib::cli {
+namespace fs = std::filesystem;
+namespace {
+
+struct ParsedTarget {
+  std::string file;
+  uint32_t line = 0;    // 1-based
+  uint32_t column = 0;  // 1-based
+};
+
+Expected<ParsedTarget> parseTarget(const std::string& text) {
+  // FILE may itself contain ':'; LINE and COL are the last two fields.
+  size_t c2 = text.rfind(':');
+  size_t c1 = c2 == std::string::npos || c2 == 0 ? std::string::npos : text.rfind(':', c2 - 1);
+  if (c1 == std::string::npos || c1 == 0)
+    return Status(ErrorCode::InvalidArgument, "expected FILE:LINE:COL, got '" + text + "'");
+  auto number = [](const std::string& s, uint32_t* out) {
+    if (s.empty() || s.size() > 9 || s.find_first_not_of("0123456789") != std::string::npos) return false;
+    *out = static_cast<uint32_t>(std::stoul(s));
+    return *out > 0;
+  };
+  ParsedTarget t;
+  t.file = text.substr(0, c1);
+  if (!number(text.substr(c1 + 1, c2 - c1 - 1), &t.line) || !number(text.substr(c2 + 1), &t.column))
+    return Status(ErrorCode::InvalidArgument, "LINE and COL in '" + text + "' must be positive numbers (1-based)");
+  return t;
+}
+
+std::string shortOid(const std::string& oid) { return oid.empty() ? "(none)" : oid.substr(0, 12); }
+
+std::map<std::string, std::string> freshnessFields(const Freshness& f, bool withWorktree) {
+  std::map<std::string, std::string> m = {
+      {"indexVersion", f.indexVersion}, {"indexCommit", f.indexCommit}, {"indexTree", f.indexTree},
+      {"headCommit", f.headCommit},     {"fresh", f.fresh ? "true" : "false"},
+      {"partial", f.partial ? "true" : "false"}, {"indexDirty", f.indexDirty ? "true" : "false"},
+      {"provider", "static"}};
+  if (withWorktree) m["worktreeTree"] = f.worktreeTree;
+  return m;
+}
+
+// Renders locations for people: "path:line:col: text-of-the-line" with 1-based numbers.
+class TextRenderer {
+ public:
+  explicit TextRenderer(Engine& engine) : engine_(engine) {}
+  std::string lineText(const std::string& path, uint32_t line) {
+    auto it = files_.find(path);
+    if (it == files_.end()) {
+      auto c = engine_.indexedContent(path);
+      it = files_.emplace(path, c ? std::move(*c) : std::string()).first;
+    }
+    LineTable t(it->second);
+    std::string_view s = t.lineText(line);
+    size_t start = s.find_first_not_of(" \t");
+    return start == std::string_view::npos ? std::string() : std::string(s.substr(start, 200));
+  }
+
+ private:
+  Engine& engine_;
+  std::map<std::string, std::string> files_;
+};
+
+// Converts to LSP-shaped locations (UTF-16 columns), reading file content only for non-ASCII
+// files.
+std::vector<lsp::Location> toWire(Engine& engine, const std::vector<SymbolLocation>& locs) {
+  std::map<std::string, std::string> contents;
+  std::vector<lsp::Location> out;
+  for (const SymbolLocation& l : locs) {
+    std::string_view content;
+    if (!l.ascii) {
+      auto it = contents.find(l.path);
+      if (it == contents.end()) {
+        auto c = engine.indexedContent(l.path);
+        it = contents.emplace(l.path, c ? std::move(*c) : std::string()).first;
+      }
+      content = it->second;
+    }
+    PositionEncoder enc(content, l.ascii || content.empty(), Encoding::Utf16);
+    lsp::Location w;
+    w.path = l.path;
+    w.range = enc.toWire(l.range);
+    w.role = l.role == OccurrenceRole::Definition ? "definition"
+             : l.role == OccurrenceRole::Declaration ? "declaration" : "reference";
+    if (l.kind != SymbolKind::Unknown) w.kind = symbolKindName(l.kind);
+    w.name = l.name;
+    w.container = l.container;
+    out.push_back(std::move(w));
+  }
+  return out;
+}
+
+struct Located {
+  std::unique_ptr<Engine> engine;
+  std::string path;
+  uint32_t offset = 0;
+};
+
+Expected<Located> locate(const LocateArgs& args) {
+  auto target = parseTarget(args.target);
+  if (!target) return target.status();
+  fs::path file = target->file;
+  std::error_code ec;
+  if (!fs::exists(file, ec)) return Status(ErrorCode::NotFound, "no such file: " + target->file);
+  if (fs::is_directory(file, ec)) return Status(ErrorCode::InvalidArgument, target->file + " is a directory");
+  fs::path start = args.root.empty() ? fs::absolute(file).parent_path() : fs::path(args.root);
+  auto engine = Engine::open(start);
+  if (!engine) return engine.status();
+  auto path = (*engine)->repoPath(file);
+  if (!path) return path.status();
+  auto offset = (*engine)->offsetOf(*path, Position{fromDisplayLine(target->line), target->column - 1});
+  if (!offset) return offset.status();
+  return Located{std::move(*engine), *path, *offset};
+}
+
+int printNavigation(const LocateArgs& args, Located& at, const Expected<NavigationResult>& result, bool references) {
+  if (!result) return fail(result.status().message());
+  Engine& engine = *at.engine;
+  FileState state = engine.fileState(at.path);
+  auto fresh = engine.freshness(false);
+  if (args.json) {
+    lsp::NavigationAnswer a;
+    a.symbol = result->symbol;
+    a.confidence = confidenceName(result->confidence);
+    a.note = result->note;
+    a.locations = toWire(engine, result->locations);
+    if (fresh) a.freshness = freshnessFields(*fresh, false);
+    a.freshness["fileChanged"] = state.changedOnDisk ? "true" : "false";
+    if (state.changedOnDisk) a.freshness["partial"] = "true";
+    std::printf("%s\n", lsp::toJson(a).c_str());
+  } else {
+    TextRenderer text(engine);
+    for (const SymbolLocation& l : result->locations) {
+      std::string detail;
+      if (!references && l.kind != SymbolKind::Unknown) {
+        detail = std::string(symbolKindName(l.kind)) + " " + (l.container.empty() ? "" : l.container + ".") + l.name;
+        if (l.kind == SymbolKind::Module) detail = "module";
+      } else {
+        detail = text.lineText(l.path, l.range.start.line);
+      }
+      std::printf("%s:%u:%u: %s\n", l.path.c_str(), toDisplayLine(l.range.start.line), l.range.start.column + 1,
+                  detail.c_str());
+    }
+    if (!result->note.empty()) std::fprintf(stderr, "nib: note: %s\n", result->note.c_str());
+  }
+  if (state.changedOnDisk)
+    std::fprintf(stderr, "nib: warning: %s changed since it was indexed; positions may be off (run `nib index`)\n",
+                 at.path.c_str());
+  else if (fresh && !fresh->headMatches)
+    std::fprintf(stderr, "nib: warning: HEAD moved since the index was built (%s -> %s); run `nib index`\n",
+                 shortOid(fresh->indexCommit).c_str(), shortOid(fresh->headCommit).c_str());
+  if (result->locations.empty() && !args.json) return 1;
+  return 0;
+}
+
+}  // namespace
+
+int runDefinition(const LocateArgs& args) {
+  auto at = locate(args);
+  if (!at) return fail(at.status().message(), at.status().code() == ErrorCode::NotFound && at.status().message().find("no index") != std::string::npos ? "run `nib index` in the repository first" : "");
+  auto result = at->engine->definition(at->path, at->offset);
+  return printNavigation(args, *at, result, false);
+}
+
+int runReferences(const LocateArgs& args) {
+  auto at = locate(args);
+  if (!at) return fail(at.status().message());
+  auto result = at->engine->references(at->path, at->offset, args.includeDeclaration);
+  return printNavigation(args, *at, result, true);
+}
+
+int runSymbols(const SymbolsArgs& args) {
+  if (args.query.empty()) return fail("the query is empty");
+  auto engine = Engine::open(args.root);
+  if (!engine) return fail(engine.status().message());
+  auto matches = (*engine)->symbols(args.query, args.limit);
+  if (args.json) {
+    std::vector<SymbolLocation> locs;
+    for (auto& m : matches) locs.push_back(m.location);
+    std::printf("%s\n", lsp::toJson(toWire(**engine, locs)).c_str());
+    return 0;
+  }
+  for (const SymbolMatch& m : matches) {
+    const SymbolLocation& l = m.location;
+    std::printf("%-12s %s%s  %s:%u:%u\n", symbolKindName(l.kind), l.container.empty() ? "" : (l.container + ".").c_str(),
+                l.name.c_str(), l.path.c_str(), toDisplayLine(l.range.start.line), l.range.start.column + 1);
+  }
+  if (matches.empty()) {
+    std::fprintf(stderr, "nib: no symbol matches '%s'\n", args.query.c_str());
+    return 1;
+  }
+  return 0;
+}
+
+int runStatus(const StatusArgs& args) {
+  auto engine = Engine::open(args.path);
+  if (!engine) {
+    std::string hint = engine.status().code() == ErrorCode::NotFound ? "run `nib index` to build one" : "";
+    return fail(engine.status().message(), hint);
+  }
+  Engine& e = **engine;
+  const Manifest& m = e.manifest();
+  if (args.verify) {
+    Status s = verifyArtifacts(IndexLayout::forRepository(e.root()).versionDir(m.versionId), m);
+    if (!s.isOk()) return fail(s.message(), "run `nib rollback` or `nib index`");
+  }
+  auto fresh = e.freshness(true);
+  if (!fresh) return fail(fresh.status().message());
+  if (args.json) {
+    lsp::StatusAnswer a;
+    a.root = e.root().string();
+    a.manifest = {{"version", m.versionId},          {"created", m.created},
+                  {"sourceCommit", m.sourceCommit},  {"sourceTree", m.sourceTree},
+                  {"dirty", m.dirty ? "true" : "false"}, {"nibVersion", m.nibVersion},
+                  {"extractorProfile", m.extractorProfile}, {"grammars", m.grammars},
+                  {"configDigest", m.configDigest},  {"previous", m.previous}};
+    for (const ViewRecord& v : m.views)
+      a.views.push_back({v.name, viewStatusName(v.status), v.profile, v.error, v.capabilities});
+    a.stats = m.stats;
+    a.freshness = freshnessFields(*fresh, true);
+    if (args.verify) a.freshness["verified"] = "true";
+    std::printf("%s\n", lsp::toJson(a).c_str());
+    return 0;
+  }
+  std::printf("repository  %s\n", e.root().c_str());
+  std::printf("version     %s (created %s)\n", m.versionId.c_str(), m.created.c_str());
+  std::printf("built from  commit %s%s\n", shortOid(m.sourceCommit).c_str(), m.dirty ? " + uncommitted changes" : "");
+  std::printf("HEAD        %s %s\n", shortOid(fresh->headCommit).c_str(), fresh->headMatches ? "(matches)" : "(differs: index is behind)");
+  std::printf("worktree    %s\n", fresh->worktreeTree.empty() ? "unknown (untracked nested repository)"
+                                  : fresh->worktreeMatches ? "matches the index" : "differs from the index");
+  std::printf("fresh       %s\n", fresh->fresh ? "yes" : "no: run `nib index` to catch up");
+  for (const ViewRecord& v : m.views)
+    std::printf("view        %-10s %s%s%s\n", v.name.c_str(), viewStatusName(v.status),
+                v.profile.empty() ? "" : ("  " + v.profile).c_str(), v.error.empty() ? "" : ("  " + v.error).c_str());
+  auto stat = [&](const char* k) { auto it = m.stats.find(k); return it == m.stats.end() ? std::string("?") : it->second; };
+  std::printf("files       %s\n", stat("files").c_str());
+  std::printf("symbols     %s definitions, %s occurrences\n", stat("definitions").c_str(), stat("occurrences").c_str());
+  if (!m.previous.empty()) std::printf("previous    %s (nib rollback)\n", m.previous.c_str());
+  if (args.verify) std::printf("verified    all artifact digests match\n");
+  return 0;
+}
+
+}  // namespace nib::cli

@@ -1,0 +1,83 @@
+// The `nib` command line. Parsing only: each subcommand lives in its own file.
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+
+#include "cli/Commands.h"
+
+#ifndef NIB_VERSION
+#define NIB_VERSION "0.0.0"
+#endif
+
+int main(int argc, char** argv) {
+  using namespace nib::cli;
+  CLI::App app{"nib: a code-intelligence index for git repositories.\n"
+               "Builds persisted views of a repository (symbols, occurrences, call edges) and answers\n"
+               "definition, references and symbol queries from them in milliseconds.",
+               "nib"};
+  app.set_version_flag("--version", NIB_VERSION);
+  app.require_subcommand(1);
+  app.fallthrough(false);
+
+  IndexArgs indexArgs;
+  auto* index = app.add_subcommand("index", "Build (or refresh) the index of the repository containing PATH.\n"
+                                            "Indexes the worktree: tracked files plus untracked files git does not ignore.\n"
+                                            "Unchanged files reuse their stored facts. The index lives in <repo>/.nib.");
+  index->add_option("path", indexArgs.path, "A path inside the repository (default: .)");
+  index->add_option("--max-file-size", indexArgs.maxFileSize, "Skip files larger than this many bytes (default: 1048576)")
+      ->check(CLI::PositiveNumber);
+  index->add_option("--threads", indexArgs.threads, "Extraction threads (default: one per core)");
+  index->add_option("--commit", indexArgs.commit, "Index this revision's tree instead of the worktree");
+  index->add_flag("-q,--quiet", indexArgs.quiet, "Print nothing but errors");
+  index->add_flag("--json", indexArgs.json, "Print the build report as JSON");
+
+  StatusArgs statusArgs;
+  auto* status = app.add_subcommand("status", "Show the current index version, its manifest, and whether HEAD and the\n"
+                                              "worktree still match what it was built from.");
+  status->add_option("path", statusArgs.path, "A path inside the repository (default: .)");
+  status->add_flag("--json", statusArgs.json, "Print as JSON");
+  status->add_flag("--verify", statusArgs.verify, "Also recompute every artifact digest");
+
+  LocateArgs defArgs;
+  auto* def = app.add_subcommand("def", "Print the definition(s) of the symbol at FILE:LINE:COL.\n"
+                                        "LINE and COL are 1-based; COL counts bytes, as compilers print it.");
+  def->add_option("position", defArgs.target, "FILE:LINE:COL")->required();
+  def->add_option("--root", defArgs.root, "Repository to ask (default: the one containing FILE)");
+  def->add_flag("--json", defArgs.json, "Print LSP-shaped locations (repository-relative paths, 0-based ranges,\n"
+                                        "UTF-16 columns) with confidence and freshness");
+
+  LocateArgs refsArgs;
+  auto* refs = app.add_subcommand("refs", "Print every reference to the symbol at FILE:LINE:COL.\n"
+                                          "LINE and COL are 1-based; COL counts bytes, as compilers print it.");
+  refs->add_option("position", refsArgs.target, "FILE:LINE:COL")->required();
+  refs->add_option("--root", refsArgs.root, "Repository to ask (default: the one containing FILE)");
+  refs->add_flag("--json", refsArgs.json, "Print LSP-shaped locations with confidence and freshness");
+  bool noDecl = false;
+  refs->add_flag("--no-declaration", noDecl, "Leave out the symbol's own definition and declarations");
+
+  SymbolsArgs symArgs;
+  auto* symbols = app.add_subcommand("symbols", "Find definitions whose name matches QUERY (exact, prefix, substring,\n"
+                                                "then fuzzy), best first.");
+  symbols->add_option("query", symArgs.query, "Name or part of a name")->required();
+  symbols->add_option("--root", symArgs.root, "A path inside the repository (default: .)");
+  symbols->add_option("-n,--limit", symArgs.limit, "At most this many results (default: 50)")->check(CLI::PositiveNumber);
+  symbols->add_flag("--json", symArgs.json, "Print LSP-shaped locations");
+
+  RollbackArgs rollbackArgs;
+  auto* rollback = app.add_subcommand("rollback", "Make the previous complete index version current again.");
+  rollback->add_option("path", rollbackArgs.path, "A path inside the repository (default: .)");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? 0 : 2;
+  }
+  refsArgs.includeDeclaration = !noDecl;
+  if (*index) return runIndex(indexArgs);
+  if (*status) return runStatus(statusArgs);
+  if (*def) return runDefinition(defArgs);
+  if (*refs) return runReferences(refsArgs);
+  if (*symbols) return runSymbols(symArgs);
+  if (*rollback) return runRollback(rollbackArgs);
+  return 2;
+}

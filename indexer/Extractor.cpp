@@ -1,0 +1,757 @@
+#include "indexer/Extractor.h"
+
+#include <tree_sitter/api.h>
+
+#include <algorithm>
+#include <array>
+#include <mutex>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "indexer/LanguageSpec.h"
+#include "support/Hash.h"
+
+namespace nib {
+namespace {
+
+// Bump when the extraction logic changes in a way that changes facts for the same input.
+constexpr uint64_t kExtractorRevision = 1;
+// Parsing is bounded so that a pathological file cannot stall an index build.
+constexpr uint64_t kParseTimeoutMicros = 10'000'000;
+
+enum class Role : uint8_t {
+  Ignore, Name, Container, ScopeFunction, ScopeBlock, ScopeClass, ScopeNamespace, Definition, Declaration,
+  RefMember, RefQualified, Receiver, Call, CallName, Import, ImportModule, ImportName, ImportAlias, Include,
+  IncludePath, Skip, RequireCheck,
+};
+
+struct CaptureInfo {
+  Role role = Role::Ignore;
+  SymbolKind kind = SymbolKind::Unknown;
+};
+
+enum class ScopeKind : uint8_t { File, Function, Block, Class, Namespace };
+
+// A language's query compiled once per process, with its capture names decoded.
+struct CompiledLanguage {
+  const LanguageSpec* spec = nullptr;
+  TSQuery* query = nullptr;
+  std::vector<CaptureInfo> captures;
+  std::vector<bool> identifierSymbols;  // indexed by TSSymbol
+  Status status;
+};
+
+CaptureInfo decodeCapture(std::string_view name) {
+  auto starts = [&](std::string_view p) { return name.substr(0, p.size()) == p; };
+  if (name == "name") return {Role::Name};
+  if (name == "container") return {Role::Container};
+  if (name == "scope.function") return {Role::ScopeFunction};
+  if (name == "scope.block") return {Role::ScopeBlock};
+  if (name == "scope.class") return {Role::ScopeClass};
+  if (name == "scope.namespace") return {Role::ScopeNamespace};
+  if (starts("definition.")) return {Role::Definition, symbolKindFromName(name.substr(11))};
+  if (starts("declaration.")) return {Role::Declaration, symbolKindFromName(name.substr(12))};
+  if (name == "reference.member") return {Role::RefMember};
+  if (name == "reference.qualified") return {Role::RefQualified};
+  if (name == "receiver") return {Role::Receiver};
+  if (name == "call") return {Role::Call};
+  if (name == "call.name") return {Role::CallName};
+  if (name == "import") return {Role::Import};
+  if (name == "import.module") return {Role::ImportModule};
+  if (name == "import.name") return {Role::ImportName};
+  if (name == "import.alias") return {Role::ImportAlias};
+  if (name == "include") return {Role::Include};
+  if (name == "include.path") return {Role::IncludePath};
+  if (name == "skip") return {Role::Skip};
+  if (name == "_req") return {Role::RequireCheck};
+  return {Role::Ignore};
+}
+
+const char* queryErrorName(TSQueryError e) {
+  switch (e) {
+    case TSQueryErrorSyntax: return "syntax error";
+    case TSQueryErrorNodeType: return "unknown node type";
+    case TSQueryErrorField: return "unknown field";
+    case TSQueryErrorCapture: return "unknown capture";
+    case TSQueryErrorStructure: return "impossible pattern";
+    default: return "error";
+  }
+}
+
+CompiledLanguage compile(const LanguageSpec* spec) {
+  CompiledLanguage c;
+  c.spec = spec;
+  const TSLanguage* lang = spec->grammar();
+  uint32_t abi = ts_language_version(lang);
+  if (abi < TREE_SITTER_MIN_COMPATIBLE_LANGUAGE_VERSION || abi > TREE_SITTER_LANGUAGE_VERSION) {
+    c.status = Status(ErrorCode::Unsupported, std::string("grammar for ") + languageName(spec->language) +
+                                                  " has ABI " + std::to_string(abi) + ", the runtime accepts " +
+                                                  std::to_string(TREE_SITTER_MIN_COMPATIBLE_LANGUAGE_VERSION) + "-" +
+                                                  std::to_string(TREE_SITTER_LANGUAGE_VERSION));
+    return c;
+  }
+  uint32_t errorOffset = 0;
+  TSQueryError error = TSQueryErrorNone;
+  c.query = ts_query_new(lang, spec->query.data(), static_cast<uint32_t>(spec->query.size()), &errorOffset, &error);
+  if (!c.query) {
+    std::string_view q = spec->query;
+    size_t lineStart = q.rfind('\n', errorOffset == 0 ? 0 : errorOffset - 1);
+    lineStart = lineStart == std::string_view::npos ? 0 : lineStart + 1;
+    size_t lineEnd = q.find('\n', errorOffset);
+    c.status = Status(ErrorCode::Internal,
+                      std::string("query for ") + languageName(spec->language) + ": " + queryErrorName(error) +
+                          " at offset " + std::to_string(errorOffset) + " in: " +
+                          std::string(q.substr(lineStart, lineEnd == std::string_view::npos ? q.npos : lineEnd - lineStart)));
+    return c;
+  }
+  uint32_t n = ts_query_capture_count(c.query);
+  c.captures.resize(n);
+  for (uint32_t i = 0; i < n; ++i) {
+    uint32_t len;
+    const char* name = ts_query_capture_name_for_id(c.query, i, &len);
+    c.captures[i] = decodeCapture(std::string_view(name, len));
+  }
+  uint32_t symbols = ts_language_symbol_count(lang);
+  c.identifierSymbols.assign(symbols, false);
+  for (TSSymbol s = 0; s < symbols; ++s) {
+    if (ts_language_symbol_type(lang, s) != TSSymbolTypeRegular) continue;
+    std::string_view name = ts_language_symbol_name(lang, s);
+    for (std::string_view t : spec->identifierTypes)
+      if (name == t) c.identifierSymbols[s] = true;
+  }
+  return c;
+}
+
+const CompiledLanguage& compiled(Language lang) {
+  static std::array<CompiledLanguage, kLanguageCount> table;
+  static std::array<std::once_flag, kLanguageCount> once;
+  auto i = static_cast<size_t>(lang);
+  std::call_once(once[i], [&] {
+    const LanguageSpec* spec = languageSpec(lang);
+    if (!spec) {
+      table[i].status = Status(ErrorCode::Unsupported, std::string("no grammar for ") + languageName(lang));
+      return;
+    }
+    table[i] = compile(spec);
+  });
+  return table[i];
+}
+
+ByteRange rangeOf(TSNode n) {
+  ByteRange r;
+  r.startByte = ts_node_start_byte(n);
+  r.endByte = ts_node_end_byte(n);
+  TSPoint s = ts_node_start_point(n), e = ts_node_end_point(n);
+  r.start = Position{s.row, s.column};
+  r.end = Position{e.row, e.column};
+  return r;
+}
+
+struct Scope {
+  ScopeKind kind = ScopeKind::File;
+  int parent = -1;
+  int owner = -1;          // the innermost definition enclosing the scope node (its type, for classes)
+  std::string container;   // the name this scope contributes to qualified names
+  std::unordered_map<std::string_view, std::vector<int>> defs;
+  std::unordered_map<std::string_view, std::vector<int>> imports;
+};
+
+struct PendingDef {
+  TSNode node;
+  TSNode name;
+  SymbolKind kind;
+  bool declaration;
+  std::string explicitContainer;
+  int scope = 0;
+  int enclosing = -1;  // innermost definition enclosing this one (by node), before adjustment
+  bool dropped = false;
+};
+
+struct PendingImport {
+  Import record;
+  std::vector<const void*> boundNodes;  // the name and alias identifiers
+  std::string bound;                    // the local name it binds
+  int scope = 0;
+  const void* node = nullptr;
+};
+
+struct MemberRef {
+  TSNode receiver;
+  bool hasReceiver;
+  bool qualified;
+};
+
+// One file's extraction state; lives for one extract() call.
+class FileExtraction {
+ public:
+  FileExtraction(const CompiledLanguage& lang, std::string_view src, TSQueryCursor* cursor)
+      : lang_(lang), spec_(*lang.spec), src_(src), cursor_(cursor) {}
+
+  FileFacts run(TSNode root) {
+    collectCaptures(root);
+    walk(root);
+    finishDefinitions();
+    bindNames();
+    resolveOccurrences();
+    buildUnits(root);
+    return std::move(facts_);
+  }
+
+ private:
+  std::string_view text(TSNode n) const {
+    uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
+    if (e > src_.size() || s > e) return {};
+    return src_.substr(s, e - s);
+  }
+
+  void collectCaptures(TSNode root) {
+    ts_query_cursor_exec(cursor_, lang_.query, root);
+    TSQueryMatch m;
+    while (ts_query_cursor_next_match(cursor_, &m)) {
+      TSNode defNode{}, nameNode{}, containerNode{}, receiverNode{}, callNode{}, callName{}, memberName{},
+          moduleNode{}, importName{}, importAlias{}, includePath{};
+      bool haveDef = false, decl = false, haveName = false, haveContainer = false, haveReceiver = false,
+           haveCall = false, haveCallName = false, haveMember = false, qualified = false, haveImport = false,
+           haveModule = false, haveImportName = false, haveAlias = false, haveInclude = false, haveIncludePath = false,
+           requireOk = true;
+      SymbolKind kind = SymbolKind::Unknown;
+      ScopeKind scopeKind = ScopeKind::Block;
+      TSNode scopeNode{};
+      bool haveScope = false;
+      for (uint16_t i = 0; i < m.capture_count; ++i) {
+        const TSQueryCapture& c = m.captures[i];
+        const CaptureInfo& info = lang_.captures[c.index];
+        switch (info.role) {
+          case Role::Definition: case Role::Declaration:
+            defNode = c.node; haveDef = true; decl = info.role == Role::Declaration; kind = info.kind; break;
+          case Role::Name: nameNode = c.node; haveName = true; break;
+          case Role::Container: containerNode = c.node; haveContainer = true; break;
+          case Role::ScopeFunction: scopeNode = c.node; haveScope = true; scopeKind = ScopeKind::Function; break;
+          case Role::ScopeBlock: scopeNode = c.node; haveScope = true; scopeKind = ScopeKind::Block; break;
+          case Role::ScopeClass: scopeNode = c.node; haveScope = true; scopeKind = ScopeKind::Class; break;
+          case Role::ScopeNamespace: scopeNode = c.node; haveScope = true; scopeKind = ScopeKind::Namespace; break;
+          case Role::RefMember: memberName = c.node; haveMember = true; break;
+          case Role::RefQualified: memberName = c.node; haveMember = true; qualified = true; break;
+          case Role::Receiver: receiverNode = c.node; haveReceiver = true; break;
+          case Role::Call: callNode = c.node; haveCall = true; break;
+          case Role::CallName: callName = c.node; haveCallName = true; break;
+          case Role::Import: haveImport = true; break;
+          case Role::ImportModule: moduleNode = c.node; haveModule = true; break;
+          case Role::ImportName: importName = c.node; haveImportName = true; break;
+          case Role::ImportAlias: importAlias = c.node; haveAlias = true; break;
+          case Role::Include: haveInclude = true; break;
+          case Role::IncludePath: includePath = c.node; haveIncludePath = true; break;
+          case Role::Skip: skipRanges_.emplace_back(ts_node_start_byte(c.node), ts_node_end_byte(c.node)); break;
+          case Role::RequireCheck: requireOk = text(c.node) == "require"; break;
+          case Role::Ignore: break;
+        }
+      }
+      if (haveScope && !scopeNodes_.count(scopeNode.id))
+        scopeNodes_[scopeNode.id] = {scopeKind, haveContainer ? std::string(text(containerNode)) : std::string()};
+      if (haveDef && haveName && !nameToDef_.count(nameNode.id)) {
+        nameToDef_[nameNode.id] = static_cast<int>(defs_.size());
+        defsByNode_[defNode.id].push_back(static_cast<int>(defs_.size()));
+        defs_.push_back(PendingDef{defNode, nameNode, kind, decl,
+                                   haveContainer ? std::string(text(containerNode)) : std::string()});
+      }
+      if (haveMember && !members_.count(memberName.id)) members_[memberName.id] = MemberRef{receiverNode, haveReceiver, qualified};
+      if (haveCall && haveCallName) callNames_.insert(callName.id);
+      (void)callNode;
+      if (haveImport && haveModule && requireOk) addImport(moduleNode, haveImportName ? &importName : nullptr,
+                                                           haveAlias ? &importAlias : nullptr, m);
+      if (haveInclude && haveIncludePath) {
+        std::string_view p = text(includePath);
+        if (p.size() >= 2 && (p.front() == '"' || p.front() == '<')) p = p.substr(1, p.size() - 2);
+        PendingImport imp;
+        imp.record.module = std::string(p);
+        imp.record.isInclude = true;
+        imp.record.range = rangeOf(includePath);
+        imports_.push_back(std::move(imp));
+      }
+    }
+  }
+
+  void addImport(TSNode module, const TSNode* name, const TSNode* alias, const TSQueryMatch& m) {
+    PendingImport imp;
+    imp.record.module = std::string(text(module));
+    if (name) imp.record.name = std::string(text(*name));
+    if (alias) imp.record.alias = std::string(text(*alias));
+    // The statement's range: the capture named @import.
+    for (uint16_t i = 0; i < m.capture_count; ++i)
+      if (lang_.captures[m.captures[i].index].role == Role::Import) {
+        imp.record.range = rangeOf(m.captures[i].node);
+        imp.node = m.captures[i].node.id;
+      }
+    if (name) imp.boundNodes.push_back(name->id);
+    if (alias) imp.boundNodes.push_back(alias->id);
+    // Module path identifiers are not references to anything nib indexes.
+    skipRanges_.emplace_back(ts_node_start_byte(module), ts_node_end_byte(module));
+    if (!imp.record.alias.empty()) imp.bound = imp.record.alias;
+    else if (!imp.record.name.empty()) imp.bound = imp.record.name;
+    else {
+      std::string_view mod = imp.record.module;
+      switch (spec_.importStyle) {
+        case ImportStyle::Python: imp.bound = std::string(mod.substr(0, mod.find('.'))); break;
+        case ImportStyle::Go: imp.bound = std::string(mod.substr(mod.rfind('/') == mod.npos ? 0 : mod.rfind('/') + 1)); break;
+        case ImportStyle::Rust: imp.bound = std::string(mod.substr(mod.rfind(':') == mod.npos ? 0 : mod.rfind(':') + 1)); break;
+        default: break;
+      }
+    }
+    // A dotted name binds its last component ("a.b" imported from m is bound as... itself).
+    imports_.push_back(std::move(imp));
+  }
+
+  void walk(TSNode root) {
+    for (size_t i = 0; i < imports_.size(); ++i)
+      if (imports_[i].node) importByNode_[imports_[i].node].push_back(static_cast<int>(i));
+    for (size_t i = 0; i < imports_.size(); ++i)
+      for (const void* n : imports_[i].boundNodes) importNameNodes_[n] = static_cast<int>(i);
+    // Merge skip ranges into disjoint intervals for binary search.
+    std::sort(skipRanges_.begin(), skipRanges_.end());
+    std::vector<std::pair<uint32_t, uint32_t>> merged;
+    for (auto r : skipRanges_) {
+      if (!merged.empty() && r.first <= merged.back().second) merged.back().second = std::max(merged.back().second, r.second);
+      else merged.push_back(r);
+    }
+    skipRanges_ = std::move(merged);
+
+    scopes_.push_back(Scope{});  // the file scope
+    std::vector<int> scopeStack{0};
+    struct DefFrame { int def; };
+    std::vector<int> defStack;
+    struct Pushed { bool scope; bool def; };
+    std::vector<Pushed> pushed;
+
+    TSTreeCursor cursor = ts_tree_cursor_new(root);
+    auto enter = [&](TSNode n) -> bool {  // returns false when the node's children are not visited
+      Pushed p{false, false};
+      const void* id = n.id;
+      if (auto it = defsByNode_.find(id); it != defsByNode_.end()) {
+        for (int d : it->second) {
+          defs_[d].scope = scopeStack.back();
+          defs_[d].enclosing = defStack.empty() ? -1 : defStack.back();
+        }
+        defStack.push_back(it->second.front());
+        p.def = true;
+      }
+      if (auto it = importByNode_.find(id); it != importByNode_.end())
+        for (int i : it->second) imports_[i].scope = scopeStack.back();
+      if (n.id != root.id) {
+        if (auto it = scopeNodes_.find(id); it != scopeNodes_.end()) {
+          Scope s;
+          s.kind = it->second.first;
+          s.parent = scopeStack.back();
+          s.owner = defStack.empty() ? -1 : defStack.back();
+          s.container = it->second.second;
+          scopeStack.push_back(static_cast<int>(scopes_.size()));
+          scopes_.push_back(std::move(s));
+          p.scope = true;
+        }
+      }
+      pushed.push_back(p);
+      TSSymbol sym = ts_node_symbol(n);
+      if (sym < lang_.identifierSymbols.size() && lang_.identifierSymbols[sym]) {
+        addOccurrence(n, scopeStack.back(), defStack);
+        return false;
+      }
+      return true;
+    };
+    auto leave = [&]() {
+      Pushed p = pushed.back();
+      pushed.pop_back();
+      if (p.scope) scopeStack.pop_back();
+      if (p.def) defStack.pop_back();
+    };
+    bool descend = enter(root);
+    for (;;) {
+      if (descend && ts_tree_cursor_goto_first_child(&cursor)) {
+        descend = enter(ts_tree_cursor_current_node(&cursor));
+        continue;
+      }
+      bool done = false;
+      for (;;) {
+        leave();
+        if (ts_tree_cursor_goto_next_sibling(&cursor)) {
+          descend = enter(ts_tree_cursor_current_node(&cursor));
+          break;
+        }
+        if (!ts_tree_cursor_goto_parent(&cursor)) {
+          done = true;
+          break;
+        }
+      }
+      if (done) break;
+    }
+    ts_tree_cursor_delete(&cursor);
+  }
+
+  bool skipped(uint32_t start, uint32_t end) const {
+    auto it = std::upper_bound(skipRanges_.begin(), skipRanges_.end(), std::make_pair(start, UINT32_MAX));
+    if (it == skipRanges_.begin()) return false;
+    --it;
+    return it->first <= start && end <= it->second;
+  }
+
+  void addOccurrence(TSNode n, int scope, const std::vector<int>& defStack) {
+    uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
+    if (e <= s) return;  // a missing node inserted by error recovery
+    bool isDefName = nameToDef_.count(n.id) > 0;
+    if (!isDefName && !importNameNodes_.count(n.id) && skipped(s, e)) return;
+    Occ o;
+    o.node = n;
+    o.scope = scope;
+    o.callable = -1;
+    // The enclosing callable; a definition's own name belongs to its parent, not to itself.
+    for (auto it = defStack.rbegin(); it != defStack.rend(); ++it)
+      if (isCallableKind(defs_[*it].kind) && defs_[*it].name.id != n.id) {
+        o.callable = *it;
+        break;
+      }
+    occs_.push_back(o);
+  }
+
+  // Kind and scope adjustments that depend on where a definition landed.
+  void finishDefinitions() {
+    for (PendingDef& d : defs_) {
+      const Scope& s = scopes_[d.scope];
+      if (d.kind == SymbolKind::Function && s.kind == ScopeKind::Class) d.kind = SymbolKind::Method;
+      if (importNameNodes_.count(d.name.id)) d.dropped = true;  // `const x = require(...)`
+    }
+    defIndex_.assign(defs_.size(), -1);
+    for (size_t i = 0; i < defs_.size(); ++i) {
+      PendingDef& d = defs_[i];
+      if (d.dropped) continue;
+      defIndex_[i] = static_cast<int>(facts_.definitions.size());
+      Definition out;
+      out.name = std::string(text(d.name));
+      out.kind = d.kind;
+      out.isDeclaration = d.declaration;
+      out.range = rangeOf(d.node);
+      out.nameRange = rangeOf(d.name);
+      const Scope& s = scopes_[d.scope];
+      switch (s.kind) {
+        case ScopeKind::File: case ScopeKind::Namespace: out.scope = BindingScope::Global; break;
+        case ScopeKind::Class: out.scope = BindingScope::Member; break;
+        default: out.scope = BindingScope::Local; break;
+      }
+      if (d.kind == SymbolKind::Parameter && s.kind != ScopeKind::Function) out.scope = BindingScope::None;
+      // Type parameters are visible only inside their generic entity, never across files.
+      if (d.kind == SymbolKind::TypeParameter) out.scope = BindingScope::Local;
+      if (!d.explicitContainer.empty()) out.scope = BindingScope::Member;
+      out.container = containerOf(d);
+      if ((out.kind == SymbolKind::Method || out.kind == SymbolKind::Function) && !out.container.empty()) {
+        std::string_view c = out.container;
+        size_t sep = c.rfind(spec_.separator);
+        std::string_view last = sep == c.npos ? c : c.substr(sep + spec_.separator.size());
+        if (last == out.name) out.kind = SymbolKind::Constructor;
+      }
+      facts_.definitions.push_back(std::move(out));
+    }
+    for (size_t i = 0; i < defs_.size(); ++i) {
+      if (defIndex_[i] < 0) continue;
+      int e = defs_[i].enclosing;
+      while (e >= 0 && defIndex_[e] < 0) e = defs_[e].enclosing;
+      facts_.definitions[defIndex_[i]].parent = e >= 0 ? defIndex_[e] : -1;
+    }
+  }
+
+  std::string containerOf(const PendingDef& d) const {
+    std::vector<std::string> parts;
+    if (!d.explicitContainer.empty()) parts.push_back(d.explicitContainer);
+    for (int s = d.scope; s > 0; s = scopes_[s].parent) {
+      const Scope& sc = scopes_[s];
+      if (sc.kind != ScopeKind::Class && sc.kind != ScopeKind::Namespace) continue;
+      if (!sc.container.empty()) parts.push_back(sc.container);
+      else if (sc.owner >= 0 && &defs_[sc.owner] != &d) parts.push_back(std::string(text(defs_[sc.owner].name)));
+    }
+    std::string out;
+    for (auto it = parts.rbegin(); it != parts.rend(); ++it) {
+      if (!out.empty()) out += spec_.separator;
+      out += *it;
+    }
+    return out;
+  }
+
+  void bindNames() {
+    for (size_t i = 0; i < defs_.size(); ++i) {
+      if (defIndex_[i] < 0) continue;
+      const Definition& d = facts_.definitions[defIndex_[i]];
+      if (d.scope == BindingScope::None) continue;
+      if (!defs_[i].explicitContainer.empty()) continue;  // `void A::m()` binds nothing in its scope
+      scopes_[defs_[i].scope].defs[d.name].push_back(defIndex_[i]);
+    }
+    for (size_t i = 0; i < imports_.size(); ++i) {
+      facts_.imports.push_back(imports_[i].record);
+      if (!imports_[i].bound.empty()) scopes_[imports_[i].scope].imports[imports_[i].bound].push_back(static_cast<int>(i));
+    }
+    // Class scopes remember which definition owns them, so members can be found from a type.
+    for (size_t s = 0; s < scopes_.size(); ++s)
+      if (scopes_[s].kind == ScopeKind::Class && scopes_[s].owner >= 0 && defIndex_[scopes_[s].owner] >= 0)
+        classScopeOf_[defIndex_[scopes_[s].owner]].push_back(static_cast<int>(s));
+  }
+
+  // Picks among same-named bindings of one scope: a definition over a declaration, and the
+  // latest binding that precedes the use (Rust shadowing, Python reassignment), else the first.
+  int pickBinding(const std::vector<int>& cands, uint32_t useAt, bool sameScopeOrdered) const {
+    int best = -1;
+    bool bestDecl = true;
+    for (int c : cands) {
+      const Definition& d = facts_.definitions[c];
+      // A variable is in scope after its whole definition: in `let v = v + 1` the right-hand
+      // `v` is still the previous binding.
+      bool precedes = d.range.endByte <= useAt;
+      bool orderMatters = sameScopeOrdered && (d.kind == SymbolKind::Variable || d.kind == SymbolKind::Constant ||
+                                                d.kind == SymbolKind::Parameter);
+      if (orderMatters && !precedes) continue;
+      if (best < 0 || (bestDecl && !d.isDeclaration) ||
+          (d.isDeclaration == bestDecl && precedes && orderMatters)) {
+        best = c;
+        bestDecl = d.isDeclaration;
+      }
+    }
+    return best;
+  }
+
+  struct Resolved {
+    Resolution resolution = Resolution::Free;
+    int target = -1;
+  };
+
+  Resolved resolvePlain(std::string_view name, int scope, uint32_t at) const {
+    for (int s = scope; s >= 0; s = scopes_[s].parent) {
+      const Scope& sc = scopes_[s];
+      if (sc.kind == ScopeKind::Class && s != scope && !spec_.membersVisibleInMethods) continue;
+      if (auto it = sc.defs.find(name); it != sc.defs.end()) {
+        int d = pickBinding(it->second, at, s != 0);
+        if (d >= 0) {
+          const Definition& def = facts_.definitions[d];
+          // A file-level prototype defers to a definition wherever it is (often another file).
+          if (def.isDeclaration && (sc.kind == ScopeKind::File || sc.kind == ScopeKind::Namespace)) return {Resolution::Free, -1};
+          return {Resolution::Local, d};
+        }
+      }
+      if (auto it = sc.imports.find(name); it != sc.imports.end()) return {Resolution::Import, it->second.front()};
+    }
+    return {Resolution::Free, -1};
+  }
+
+  bool isLocalBinding(const Resolved& r) const {
+    if (r.resolution != Resolution::Local || r.target < 0) return false;
+    BindingScope s = facts_.definitions[r.target].scope;
+    return s == BindingScope::Local || s == BindingScope::None;
+  }
+
+  Resolved lookupMember(int classDef, std::string_view name) const {
+    auto it = classScopeOf_.find(classDef);
+    if (it != classScopeOf_.end())
+      for (int s : it->second)
+        if (auto d = scopes_[s].defs.find(name); d != scopes_[s].defs.end()) {
+          int pick = pickBinding(d->second, UINT32_MAX, false);
+          if (pick >= 0) return facts_.definitions[pick].isDeclaration ? Resolved{Resolution::Member, classDef}
+                                                                       : Resolved{Resolution::Local, pick};
+        }
+    return {Resolution::Member, classDef};
+  }
+
+  Resolved resolveMember(const MemberRef& m, std::string_view name, int scope, uint32_t at, bool* viaReceiver) const {
+    if (!m.hasReceiver) return {Resolution::Member, -1};
+    std::string_view recv = text(m.receiver);
+    bool self = std::find(spec_.selfNames.begin(), spec_.selfNames.end(), recv) != spec_.selfNames.end() ||
+                (m.qualified && recv == "Self");
+    if (self) {
+      for (int s = scope; s >= 0; s = scopes_[s].parent)
+        if (scopes_[s].kind == ScopeKind::Class) {
+          int owner = scopes_[s].owner >= 0 ? defIndex_[scopes_[s].owner] : -1;
+          if (auto d = scopes_[s].defs.find(name); d != scopes_[s].defs.end()) {
+            int pick = pickBinding(d->second, UINT32_MAX, false);
+            if (pick >= 0) return facts_.definitions[pick].isDeclaration ? Resolved{Resolution::Member, owner}
+                                                                         : Resolved{Resolution::Local, pick};
+          }
+          return owner >= 0 ? lookupMember(owner, name) : Resolved{Resolution::Member, -1};
+        }
+      return {Resolution::Member, -1};
+    }
+    TSSymbol sym = ts_node_symbol(m.receiver);
+    if (sym < lang_.identifierSymbols.size() && lang_.identifierSymbols[sym]) {
+      Resolved r = resolvePlain(recv, scope, at);
+      if (r.resolution == Resolution::Local) {
+        const Definition& d = facts_.definitions[r.target];
+        if (isTypeKind(d.kind) || d.kind == SymbolKind::Namespace || d.kind == SymbolKind::Module)
+          return lookupMember(r.target, name);
+      } else if (r.resolution == Resolution::Import) {
+        *viaReceiver = true;
+        return r;
+      }
+    }
+    return {Resolution::Member, -1};
+  }
+
+  void resolveOccurrences() {
+    facts_.occurrences.reserve(occs_.size());
+    for (const Occ& o : occs_) {
+      Occurrence out;
+      out.range = rangeOf(o.node);
+      out.name = std::string(text(o.node));
+      out.isCall = callNames_.count(o.node.id) > 0;
+      if (auto it = nameToDef_.find(o.node.id); it != nameToDef_.end() && defIndex_[it->second] >= 0) {
+        int d = defIndex_[it->second];
+        const Definition& def = facts_.definitions[d];
+        out.role = def.isDeclaration ? OccurrenceRole::Declaration : OccurrenceRole::Definition;
+        if (!def.isDeclaration) {
+          out.resolution = Resolution::Local;
+          out.target = d;
+        } else if (def.scope == BindingScope::Member) {
+          // A member declared here and (usually) defined elsewhere: find it through its type.
+          out.resolution = Resolution::Member;
+          out.target = def.parent >= 0 && isTypeKind(facts_.definitions[def.parent].kind) ? def.parent : -1;
+        } else if (def.scope == BindingScope::Local || def.scope == BindingScope::None) {
+          out.resolution = Resolution::Local;
+          out.target = d;
+        } else {
+          out.resolution = Resolution::Free;
+        }
+      } else if (auto im = importNameNodes_.find(o.node.id); im != importNameNodes_.end()) {
+        out.resolution = Resolution::Import;
+        out.target = im->second;
+      } else if (auto mem = members_.find(o.node.id); mem != members_.end()) {
+        bool via = false;
+        Resolved r = resolveMember(mem->second, out.name, o.scope, out.range.startByte, &via);
+        out.resolution = r.resolution;
+        out.target = r.target;
+        out.viaReceiver = via;
+        out.qualified = mem->second.qualified;
+        if (out.qualified && mem->second.hasReceiver) out.qualifier = std::string(text(mem->second.receiver));
+      } else {
+        Resolved r = resolvePlain(out.name, o.scope, out.range.startByte);
+        out.resolution = r.resolution;
+        out.target = r.target;
+        // Inside an out-of-line member (`int Shape::scale() { return area(); }`) an unqualified
+        // name that is not local names a member of the class first, then a global.
+        if (spec_.membersVisibleInMethods && o.callable >= 0 && defIndex_[o.callable] >= 0 &&
+            !defs_[o.callable].explicitContainer.empty() && !isLocalBinding(r)) {
+          out.resolution = Resolution::Member;
+          out.target = defIndex_[o.callable];
+          out.qualified = true;
+        }
+      }
+      if (out.isCall) {
+        int caller = o.callable >= 0 ? defIndex_[o.callable] : -1;
+        facts_.calls.push_back(CallSite{caller, static_cast<uint32_t>(facts_.occurrences.size())});
+      }
+      facts_.occurrences.push_back(std::move(out));
+    }
+  }
+
+  void buildUnits(TSNode root) {
+    SourceUnit file;
+    file.granularity = Granularity::File;
+    file.range = rangeOf(root);
+    file.range.startByte = 0;
+    file.range.start = Position{0, 0};
+    file.textDigest = digestHex(src_);
+    facts_.units.push_back(std::move(file));
+    for (size_t i = 0; i < facts_.definitions.size(); ++i) {
+      const Definition& d = facts_.definitions[i];
+      if (d.scope == BindingScope::Local || d.scope == BindingScope::None || d.isDeclaration) continue;
+      bool callable = isCallableKind(d.kind);
+      if (!callable && !isTypeKind(d.kind) && d.kind != SymbolKind::Namespace && d.kind != SymbolKind::Module) continue;
+      SourceUnit u;
+      u.granularity = callable ? Granularity::Callable : Granularity::Scope;
+      u.kind = d.kind;
+      u.range = d.range;
+      u.textDigest = digestHex(src_.substr(d.range.startByte, d.range.endByte - d.range.startByte));
+      u.definition = static_cast<int32_t>(i);
+      facts_.units.push_back(std::move(u));
+    }
+  }
+
+  struct Occ {
+    TSNode node;
+    int scope;
+    int callable;
+  };
+
+  const CompiledLanguage& lang_;
+  const LanguageSpec& spec_;
+  std::string_view src_;
+  TSQueryCursor* cursor_;
+  FileFacts facts_;
+
+  std::unordered_map<const void*, std::pair<ScopeKind, std::string>> scopeNodes_;
+  std::vector<PendingDef> defs_;
+  std::vector<int> defIndex_;  // pending def -> index in facts_.definitions, -1 when dropped
+  std::unordered_map<const void*, int> nameToDef_;
+  std::unordered_map<const void*, std::vector<int>> defsByNode_;
+  std::unordered_map<const void*, MemberRef> members_;
+  std::unordered_set<const void*> callNames_;
+  std::vector<PendingImport> imports_;
+  std::unordered_map<const void*, std::vector<int>> importByNode_;
+  std::unordered_map<const void*, int> importNameNodes_;
+  std::vector<std::pair<uint32_t, uint32_t>> skipRanges_;
+  std::vector<Scope> scopes_;
+  std::unordered_map<int, std::vector<int>> classScopeOf_;
+  std::vector<Occ> occs_;
+};
+
+}  // namespace
+
+struct Extractor::Impl {
+  TSParser* parser = ts_parser_new();
+  TSQueryCursor* cursor = ts_query_cursor_new();
+  Language current = Language::Unknown;
+  ~Impl() {
+    ts_query_cursor_delete(cursor);
+    ts_parser_delete(parser);
+  }
+};
+
+Extractor::Extractor() : impl_(std::make_unique<Impl>()) { ts_parser_set_timeout_micros(impl_->parser, kParseTimeoutMicros); }
+Extractor::~Extractor() = default;
+
+Expected<FileFacts> Extractor::extract(Language lang, std::string_view content) {
+  const CompiledLanguage& c = compiled(lang);
+  if (!c.status.isOk()) return c.status;
+  if (content.size() > UINT32_MAX / 2) return Status(ErrorCode::InvalidArgument, "file too large to parse");
+  if (impl_->current != lang) {
+    if (!ts_parser_set_language(impl_->parser, c.spec->grammar()))
+      return Status(ErrorCode::Unsupported, std::string("tree-sitter runtime rejected the ") + languageName(lang) + " grammar");
+    impl_->current = lang;
+  }
+  TSTree* tree = ts_parser_parse_string(impl_->parser, nullptr, content.data(), static_cast<uint32_t>(content.size()));
+  if (!tree) {
+    ts_parser_reset(impl_->parser);
+    return Status(ErrorCode::Unsupported, "parse timed out");
+  }
+  TSNode root = ts_tree_root_node(tree);
+  FileFacts facts = FileExtraction(c, content, impl_->cursor).run(root);
+  facts.language = lang;
+  facts.parseErrors = ts_node_has_error(root);
+  facts.ascii = isAscii(content);
+  facts.validUtf8 = facts.ascii || isValidUtf8(content);
+  facts.byteSize = static_cast<uint32_t>(content.size());
+  facts.lineCount = static_cast<uint32_t>(std::count(content.begin(), content.end(), '\n')) +
+                    (content.empty() || content.back() == '\n' ? 0 : 1);
+  ts_tree_delete(tree);
+  return facts;
+}
+
+const std::string& Extractor::profileDigest() {
+  static const std::string digest = [] {
+    Digester d;
+    d.add("nib-extractor").add(kExtractorRevision).add(grammarVersions());
+    for (int i = 1; i < kLanguageCount; ++i)
+      if (const LanguageSpec* s = languageSpec(static_cast<Language>(i))) d.add(languageName(s->language)).add(s->query);
+    return d.hex().substr(0, 16);
+  }();
+  return digest;
+}
+
+Status Extractor::selfCheck() {
+  for (int i = 1; i < kLanguageCount; ++i) {
+    const CompiledLanguage& c = compiled(static_cast<Language>(i));
+    if (!c.status.isOk()) return c.status;
+  }
+  return Status::ok();
+}
+
+}  // namespace nib

@@ -1,0 +1,262 @@
+#include "indexer/GitRepository.h"
+
+#include <git2.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <mutex>
+
+namespace nib {
+namespace fs = std::filesystem;
+namespace {
+
+void initLibgit2() {
+  static std::once_flag once;
+  std::call_once(once, [] { git_libgit2_init(); });
+}
+
+Status gitError(std::string_view what) {
+  const git_error* e = git_error_last();
+  return Status(ErrorCode::IoError, std::string(what) + ": " + (e && e->message ? e->message : "unknown libgit2 error"));
+}
+
+std::string oidHex(const git_oid* oid) {
+  char buf[GIT_OID_HEXSZ + 1];
+  git_oid_tostr(buf, sizeof buf, oid);
+  return buf;
+}
+
+template <typename T, void (*Free)(T*)>
+struct Owned {
+  T* p = nullptr;
+  ~Owned() {
+    if (p) Free(p);
+  }
+};
+
+EntryMode modeFromGit(uint32_t mode) {
+  switch (mode) {
+    case GIT_FILEMODE_BLOB_EXECUTABLE: return EntryMode::Executable;
+    case GIT_FILEMODE_LINK: return EntryMode::Symlink;
+    case GIT_FILEMODE_COMMIT: return EntryMode::Submodule;
+    default: return EntryMode::File;
+  }
+}
+}  // namespace
+
+Expected<std::unique_ptr<GitRepository>> GitRepository::discover(const fs::path& start) {
+  initLibgit2();
+  git_buf found = GIT_BUF_INIT;
+  std::error_code ec;
+  fs::path abs = fs::absolute(start, ec);
+  if (git_repository_discover(&found, abs.c_str(), 0, nullptr) != 0) {
+    git_buf_dispose(&found);
+    return Status(ErrorCode::NotFound, "'" + start.string() + "' is not inside a git repository");
+  }
+  git_repository* repo = nullptr;
+  int rc = git_repository_open(&repo, found.ptr);
+  git_buf_dispose(&found);
+  if (rc != 0) return gitError("cannot open repository");
+  if (git_repository_is_bare(repo)) {
+    git_repository_free(repo);
+    return Status(ErrorCode::Unsupported, "'" + start.string() + "' is a bare repository; nib indexes a worktree");
+  }
+  fs::path root = fs::path(git_repository_workdir(repo)).lexically_normal();
+  if (root.has_filename() == false) root = root.parent_path();
+  return std::unique_ptr<GitRepository>(new GitRepository(repo, root));
+}
+
+GitRepository::~GitRepository() { git_repository_free(repo_); }
+
+Expected<std::string> GitRepository::headCommit() {
+  git_oid oid;
+  int rc = git_reference_name_to_id(&oid, repo_, "HEAD");
+  if (rc == GIT_ENOTFOUND || rc == GIT_EUNBORNBRANCH) return std::string();
+  if (rc != 0) return gitError("cannot resolve HEAD");
+  return oidHex(&oid);
+}
+
+Expected<std::string> GitRepository::resolveCommit(const std::string& rev) {
+  Owned<git_object, git_object_free> obj;
+  if (git_revparse_single(&obj.p, repo_, rev.c_str()) != 0)
+    return Status(ErrorCode::NotFound, "unknown revision '" + rev + "'");
+  Owned<git_object, git_object_free> commit;
+  if (git_object_peel(&commit.p, obj.p, GIT_OBJECT_COMMIT) != 0)
+    return Status(ErrorCode::InvalidArgument, "'" + rev + "' does not name a commit");
+  return oidHex(git_object_id(commit.p));
+}
+
+Expected<std::string> GitRepository::commitTree(const std::string& commit) {
+  if (commit.empty()) return std::string();
+  git_oid oid;
+  if (git_oid_fromstr(&oid, commit.c_str()) != 0) return Status(ErrorCode::InvalidArgument, "bad commit id " + commit);
+  Owned<git_commit, git_commit_free> c;
+  if (git_commit_lookup(&c.p, repo_, &oid) != 0) return gitError("cannot read commit " + commit);
+  return oidHex(git_commit_tree_id(c.p));
+}
+
+Expected<std::vector<TreeEntry>> GitRepository::listCommit(const std::string& commit) {
+  std::vector<TreeEntry> out;
+  if (commit.empty()) return out;
+  git_oid oid;
+  if (git_oid_fromstr(&oid, commit.c_str()) != 0) return Status(ErrorCode::InvalidArgument, "bad commit id " + commit);
+  Owned<git_commit, git_commit_free> c;
+  if (git_commit_lookup(&c.p, repo_, &oid) != 0) return gitError("cannot read commit " + commit);
+  Owned<git_tree, git_tree_free> tree;
+  if (git_commit_tree(&tree.p, c.p) != 0) return gitError("cannot read tree of " + commit);
+  struct Ctx { std::vector<TreeEntry>* out; };
+  Ctx ctx{&out};
+  auto cb = [](const char* root, const git_tree_entry* e, void* payload) -> int {
+    auto* ctx = static_cast<Ctx*>(payload);
+    git_object_t type = git_tree_entry_type(e);
+    if (type == GIT_OBJECT_TREE) return 0;
+    TreeEntry t;
+    t.path = std::string(root) + git_tree_entry_name(e);
+    t.mode = modeFromGit(git_tree_entry_filemode(e));
+    t.oid = oidHex(git_tree_entry_id(e));
+    ctx->out->push_back(std::move(t));
+    return 0;
+  };
+  if (git_tree_walk(tree.p, GIT_TREEWALK_PRE, cb, &ctx) != 0) return gitError("cannot walk tree");
+  std::sort(out.begin(), out.end(), [](const TreeEntry& a, const TreeEntry& b) { return a.path < b.path; });
+  return out;
+}
+
+Expected<std::vector<TreeEntry>> GitRepository::listWorktree() {
+  std::map<std::string, TreeEntry> entries;
+  Owned<git_index, git_index_free> index;
+  if (git_repository_index(&index.p, repo_) != 0) return gitError("cannot read the git index");
+  size_t n = git_index_entrycount(index.p);
+  for (size_t i = 0; i < n; ++i) {
+    const git_index_entry* e = git_index_get_byindex(index.p, i);
+    if (git_index_entry_stage(e) != 0) {  // a conflicted file: take it from disk once
+      if (entries.count(e->path)) continue;
+    }
+    TreeEntry t;
+    t.path = e->path;
+    t.mode = modeFromGit(e->mode);
+    struct stat st;
+    fs::path onDisk = root_ / t.path;
+    if (t.mode == EntryMode::Submodule) {
+      t.oid = oidHex(&e->id);  // the recorded commit; nib does not descend into submodules
+    } else {
+      if (::lstat(onDisk.c_str(), &st) != 0) continue;  // deleted in the worktree
+      if (S_ISLNK(st.st_mode)) t.mode = EntryMode::Symlink;
+      else if (!S_ISREG(st.st_mode)) continue;
+      else t.mode = (st.st_mode & 0111) ? EntryMode::Executable : EntryMode::File;
+      t.size = static_cast<uint64_t>(st.st_size);
+      bool statMatches = git_index_entry_stage(e) == 0 && e->file_size == static_cast<uint32_t>(st.st_size) &&
+                         e->mtime.seconds == static_cast<int32_t>(st.st_mtim.tv_sec) &&
+                         e->mtime.nanoseconds == static_cast<uint32_t>(st.st_mtim.tv_nsec) &&
+                         e->ino == static_cast<uint32_t>(st.st_ino) && modeFromGit(e->mode) == t.mode;
+      if (statMatches) t.oid = oidHex(&e->id);
+    }
+    entries[t.path] = std::move(t);
+  }
+
+  git_status_options opts = GIT_STATUS_OPTIONS_INIT;
+  opts.show = GIT_STATUS_SHOW_WORKDIR_ONLY;
+  opts.flags = GIT_STATUS_OPT_INCLUDE_UNTRACKED | GIT_STATUS_OPT_RECURSE_UNTRACKED_DIRS |
+               GIT_STATUS_OPT_EXCLUDE_SUBMODULES;
+  Owned<git_status_list, git_status_list_free> status;
+  if (git_status_list_new(&status.p, repo_, &opts) != 0) return gitError("cannot list untracked files");
+  size_t count = git_status_list_entrycount(status.p);
+  for (size_t i = 0; i < count; ++i) {
+    const git_status_entry* s = git_status_byindex(status.p, i);
+    if (!(s->status & GIT_STATUS_WT_NEW) || !s->index_to_workdir) continue;
+    std::string path = s->index_to_workdir->new_file.path;
+    if (path.empty() || path.back() == '/') {
+      // An untracked nested repository is reported as a folder: record it like a submodule.
+      if (!path.empty()) path.pop_back();
+      TreeEntry t;
+      t.path = path;
+      t.mode = EntryMode::Submodule;
+      t.tracked = false;
+      entries[t.path] = std::move(t);
+      continue;
+    }
+    struct stat st;
+    if (::lstat((root_ / path).c_str(), &st) != 0) continue;
+    TreeEntry t;
+    t.path = path;
+    t.tracked = false;
+    t.size = static_cast<uint64_t>(st.st_size);
+    t.mode = S_ISLNK(st.st_mode) ? EntryMode::Symlink : (st.st_mode & 0111) ? EntryMode::Executable : EntryMode::File;
+    entries[t.path] = std::move(t);
+  }
+  std::vector<TreeEntry> out;
+  out.reserve(entries.size());
+  for (auto& [_, t] : entries) out.push_back(std::move(t));
+  return out;
+}
+
+Expected<std::string> GitRepository::readBlob(const std::string& oidText) {
+  git_oid oid;
+  if (git_oid_fromstr(&oid, oidText.c_str()) != 0) return Status(ErrorCode::InvalidArgument, "bad blob id " + oidText);
+  Owned<git_blob, git_blob_free> blob;
+  if (git_blob_lookup(&blob.p, repo_, &oid) != 0) return gitError("cannot read blob " + oidText);
+  return std::string(static_cast<const char*>(git_blob_rawcontent(blob.p)), static_cast<size_t>(git_blob_rawsize(blob.p)));
+}
+
+Expected<std::string> GitRepository::hashBlob(std::string_view content) {
+  initLibgit2();
+  git_oid oid;
+  if (git_odb_hash(&oid, content.data(), content.size(), GIT_OBJECT_BLOB) != 0) return gitError("cannot hash blob");
+  return oidHex(&oid);
+}
+
+Expected<std::string> GitRepository::treeIdOf(const std::vector<TreeEntry>& entries) {
+  initLibgit2();
+  // Group entries into a folder hierarchy, then hash bottom-up.
+  struct Dir {
+    std::map<std::string, Dir> dirs;
+    std::vector<std::pair<std::string, const TreeEntry*>> files;
+  };
+  Dir root;
+  for (const TreeEntry& e : entries) {
+    if (e.oid.size() != GIT_OID_HEXSZ) return Status(ErrorCode::Internal, "tree entry without oid: " + e.path);
+    Dir* d = &root;
+    size_t start = 0, slash;
+    while ((slash = e.path.find('/', start)) != std::string::npos) {
+      d = &d->dirs[e.path.substr(start, slash - start)];
+      start = slash + 1;
+    }
+    d->files.emplace_back(e.path.substr(start), &e);
+  }
+  std::function<Expected<std::string>(const Dir&)> hashDir = [&](const Dir& dir) -> Expected<std::string> {
+    // Git orders entries by name, comparing a folder's name as if it ended in '/'.
+    struct Item { std::string sortKey, name, mode, rawOid; };
+    std::vector<Item> items;
+    for (const auto& [name, sub] : dir.dirs) {
+      auto id = hashDir(sub);
+      if (!id) return id.status();
+      git_oid oid;
+      git_oid_fromstr(&oid, id->c_str());
+      items.push_back({name + "/", name, "40000", std::string(reinterpret_cast<const char*>(oid.id), GIT_OID_RAWSZ)});
+    }
+    for (const auto& [name, e] : dir.files) {
+      git_oid oid;
+      if (git_oid_fromstr(&oid, e->oid.c_str()) != 0) return Status(ErrorCode::Internal, "bad oid for " + e->path);
+      char mode[16];
+      std::snprintf(mode, sizeof mode, "%o", static_cast<unsigned>(e->mode));
+      items.push_back({name, name, mode, std::string(reinterpret_cast<const char*>(oid.id), GIT_OID_RAWSZ)});
+    }
+    std::sort(items.begin(), items.end(), [](const Item& a, const Item& b) { return a.sortKey < b.sortKey; });
+    std::string buf;
+    for (const Item& it : items) {
+      buf += it.mode;
+      buf += ' ';
+      buf += it.name;
+      buf.push_back('\0');
+      buf += it.rawOid;
+    }
+    git_oid oid;
+    if (git_odb_hash(&oid, buf.data(), buf.size(), GIT_OBJECT_TREE) != 0) return gitError("cannot hash tree");
+    return oidHex(&oid);
+  };
+  return hashDir(root);
+}
+
+}  // namespace nib

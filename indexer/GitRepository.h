@@ -1,0 +1,69 @@
+// The git side of indexing, over libgit2: find the repository, read HEAD, enumerate a commit's
+// tree or the worktree (tracked plus untracked files git does not ignore), hash blobs and
+// compute a worktree's tree id the way `git write-tree` over a temporary index would.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "support/Status.h"
+
+struct git_repository;
+
+namespace nib {
+
+enum class EntryMode : uint32_t {
+  File = 0100644,
+  Executable = 0100755,
+  Symlink = 0120000,
+  Submodule = 0160000,
+};
+
+struct TreeEntry {
+  std::string path;     // repository-relative
+  EntryMode mode = EntryMode::File;
+  std::string oid;      // 40 hex digits; "" when it must be computed from the worktree content
+  uint64_t size = 0;    // bytes, when known
+  bool tracked = true;  // false for untracked worktree files
+};
+
+class GitRepository {
+ public:
+  // Opens the repository whose worktree contains `start` (searching upwards).
+  static Expected<std::unique_ptr<GitRepository>> discover(const std::filesystem::path& start);
+  ~GitRepository();
+  GitRepository(const GitRepository&) = delete;
+  GitRepository& operator=(const GitRepository&) = delete;
+
+  const std::filesystem::path& root() const { return root_; }
+
+  // HEAD's commit id, or "" on an unborn branch.
+  Expected<std::string> headCommit();
+  // The tree id of `commit` ("" for the empty tree of an unborn branch).
+  Expected<std::string> commitTree(const std::string& commit);
+  // Resolves a revision ("HEAD", "main~2", an id) to a commit id.
+  Expected<std::string> resolveCommit(const std::string& rev);
+
+  // Every blob, symlink and submodule of a commit's tree, sorted by path.
+  Expected<std::vector<TreeEntry>> listCommit(const std::string& commit);
+  // The worktree: index entries still on disk plus untracked, non-ignored files, sorted by
+  // path. A tracked file whose stat data match the index keeps the index's blob id (git's own
+  // shortcut); the others get oid "" and must be hashed from their content.
+  Expected<std::vector<TreeEntry>> listWorktree();
+
+  Expected<std::string> readBlob(const std::string& oid);
+  static Expected<std::string> hashBlob(std::string_view content);
+  // The id of the tree holding exactly `entries` (all with oids), as git would compute it.
+  static Expected<std::string> treeIdOf(const std::vector<TreeEntry>& entries);
+
+ private:
+  GitRepository(git_repository* repo, std::filesystem::path root) : repo_(repo), root_(std::move(root)) {}
+  git_repository* repo_;
+  std::filesystem::path root_;
+};
+
+}  // namespace nib

@@ -1,0 +1,325 @@
+#include "indexer/IndexBuilder.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <ctime>
+#include <mutex>
+#include <thread>
+
+#include "indexer/Extractor.h"
+#include "indexer/GitRepository.h"
+#include "indexer/LanguageSpec.h"
+#include "support/RepoPath.h"
+#include "support/FileIo.h"
+#include "support/Hash.h"
+#include "support/Language.h"
+#include "support/Log.h"
+#include "views/CommitView.h"
+#include "views/FactStore.h"
+#include "views/IndexLayout.h"
+
+#ifndef NIB_VERSION
+#define NIB_VERSION "0.0.0"
+#endif
+
+namespace nib {
+namespace fs = std::filesystem;
+namespace {
+
+constexpr size_t kBinaryProbe = 8000;  // the prefix git itself inspects for NUL bytes
+constexpr size_t kWriteBatch = 512;
+
+struct WorkItem {
+  TreeEntry entry;
+  Language language = Language::Unknown;
+  // Filled by workers:
+  std::string skipReason;
+  FileSummary summary;
+  bool extracted = false;
+  bool failed = false;
+  std::string error;
+};
+
+std::string utcNow() {
+  std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+uint64_t directorySize(const fs::path& dir) {
+  uint64_t total = 0;
+  std::error_code ec;
+  for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+    struct stat st;
+    // Allocated blocks, not apparent size: LMDB files are sparse.
+    if (it->is_regular_file(ec) && ::stat(it->path().c_str(), &st) == 0) total += static_cast<uint64_t>(st.st_blocks) * 512;
+  }
+  return total;
+}
+
+Expected<std::string> readEntry(GitRepository& repo, const TreeEntry& e, bool fromWorktree) {
+  if (!fromWorktree) return repo.readBlob(e.oid);
+  if (e.mode == EntryMode::Symlink) {
+    std::error_code ec;
+    fs::path target = fs::read_symlink(repo.root() / e.path, ec);
+    if (ec) return Status(ErrorCode::IoError, "cannot read link " + e.path);
+    return target.string();
+  }
+  return readFile(repo.root() / e.path);
+}
+
+}  // namespace
+
+std::string configDigest(const IndexOptions& options) {
+  Digester d;
+  d.add("max-file-size").add(options.maxFileSize);
+  return d.hex().substr(0, 16);
+}
+
+Expected<IndexReport> buildIndex(const fs::path& repoPath, const IndexOptions& options) {
+  auto started = std::chrono::steady_clock::now();
+  NIB_RETURN_IF_ERROR(Extractor::selfCheck());
+  auto repoOr = GitRepository::discover(repoPath);
+  if (!repoOr) return repoOr.status();
+  GitRepository& repo = **repoOr;
+  IndexLayout layout(options.indexDir.empty() ? repo.root() / ".nib" : options.indexDir);
+  auto lock = IndexWriteLock::acquire(layout, /*wait=*/false);
+  if (!lock) return lock.status();
+  layout.prune(options.keepVersions);  // removes folders of builds that died
+
+  IndexReport report;
+  report.repoRoot = repo.root();
+  auto head = repo.headCommit();
+  if (!head) return head.status();
+  bool fromWorktree = options.commit.empty();
+  std::string commit = *head;
+  if (!fromWorktree) {
+    auto c = repo.resolveCommit(options.commit);
+    if (!c) return c.status();
+    commit = *c;
+  }
+  if (options.progress) options.progress({0, 0, "scanning"});
+  auto listing = fromWorktree ? repo.listWorktree() : repo.listCommit(commit);
+  if (!listing) return listing.status();
+
+  // Classify what can be decided without reading content.
+  std::vector<WorkItem> items(listing->size());
+  for (size_t i = 0; i < listing->size(); ++i) {
+    WorkItem& w = items[i];
+    w.entry = std::move((*listing)[i]);
+    if (w.entry.path.rfind(".nib/", 0) == 0) w.skipReason = "nib-index";
+    else if (w.entry.mode == EntryMode::Symlink) w.skipReason = "symlink";
+    else if (w.entry.mode == EntryMode::Submodule) w.skipReason = "submodule";
+    else if (!RepoPath::parse(w.entry.path)) w.skipReason = "bad-path";
+    else if (fromWorktree && w.entry.size > options.maxFileSize) w.skipReason = "too-large";
+  }
+
+  auto factsOr = FactStore::open(layout.factsDir(), /*readOnly=*/false);
+  if (!factsOr) return factsOr.status();
+  FactStore& facts = **factsOr;
+  const std::string& profile = Extractor::profileDigest();
+
+  std::atomic<size_t> next{0};
+  std::atomic<uint64_t> done{0};
+  std::mutex writeMutex;
+  std::vector<std::pair<std::string, std::string>> pending;
+  Status writeStatus;
+  auto flush = [&](bool force) {
+    // Called with writeMutex held.
+    if (pending.empty() || (!force && pending.size() < kWriteBatch)) return;
+    Status s = facts.putBatch(pending);
+    if (!s.isOk() && writeStatus.isOk()) writeStatus = s;
+    pending.clear();
+  };
+
+  unsigned threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+  auto worker = [&] {
+    Extractor extractor;
+    auto reader = facts.reader();
+    std::vector<std::pair<std::string, std::string>> local;
+    for (;;) {
+      size_t i = next.fetch_add(1);
+      if (i >= items.size()) break;
+      WorkItem& w = items[i];
+      bool needContent = w.skipReason.empty() || (fromWorktree && w.entry.oid.empty() && w.entry.mode != EntryMode::Submodule);
+      std::string content;
+      if (needContent) {
+        auto c = readEntry(repo, w.entry, fromWorktree);
+        if (!c) {
+          if (w.skipReason.empty()) w.skipReason = "unreadable";
+          w.error = c.status().message();
+        } else {
+          content = std::move(*c);
+        }
+        if (w.entry.oid.empty() && c) {
+          auto oid = GitRepository::hashBlob(content);
+          if (oid) w.entry.oid = *oid;
+        }
+        if (!fromWorktree) w.entry.size = content.size();
+      }
+      if (w.skipReason.empty() && content.size() > options.maxFileSize) w.skipReason = "too-large";
+      if (w.skipReason.empty()) {
+        std::string_view probe(content.data(), std::min(content.size(), kBinaryProbe));
+        if (probe.find('\0') != std::string_view::npos) w.skipReason = "binary";
+      }
+      if (w.skipReason.empty()) {
+        std::string_view head(content.data(), std::min<size_t>(content.size(), 16384));
+        w.language = detectLanguage(w.entry.path, head);
+        if (w.language == Language::Unknown) w.skipReason = "no-grammar";
+      }
+      if (w.skipReason.empty()) {
+        FactKey key{w.entry.oid, w.language, profile};
+        std::optional<FileFacts> ff;
+        if (reader) {
+          auto cached = reader->get(key);
+          if (cached) ff = std::move(*cached);
+        }
+        if (!ff) {
+          auto extracted = extractor.extract(w.language, content);
+          if (!extracted) {
+            w.failed = true;
+            w.error = extracted.status().message();
+            w.skipReason = "extract-failed";
+          } else {
+            ff = std::move(*extracted);
+            w.extracted = true;
+            local.emplace_back(key.bytes(), serializeFacts(*ff));
+          }
+        }
+        if (ff) w.summary = summarizeFacts(*ff);
+      }
+      if (local.size() >= 64) {
+        std::lock_guard<std::mutex> g(writeMutex);
+        for (auto& r : local) pending.push_back(std::move(r));
+        local.clear();
+        flush(false);
+      }
+      uint64_t d = ++done;
+      if (options.progress && (d % 256 == 0 || d == items.size())) options.progress({d, items.size(), "extracting"});
+    }
+    std::lock_guard<std::mutex> g(writeMutex);
+    for (auto& r : local) pending.push_back(std::move(r));
+  };
+  {
+    std::vector<std::thread> pool;
+    for (unsigned t = 0; t < threads; ++t) pool.emplace_back(worker);
+    for (auto& t : pool) t.join();
+  }
+  flush(true);
+  NIB_RETURN_IF_ERROR(writeStatus);
+  NIB_RETURN_IF_ERROR(facts.sync());
+  if (options.progress) options.progress({items.size(), items.size(), "writing"});
+
+  // Assemble the commit view.
+  std::vector<FileRecord> records;
+  std::vector<FileSummary> summaries;
+  std::vector<SkippedFile> skipped;
+  std::map<std::string, size_t> examplesPerReason;
+  for (WorkItem& w : items) {
+    if (!w.skipReason.empty()) {
+      if (w.skipReason == "nib-index") continue;
+      skipped.push_back({w.entry.path, w.error.empty() ? w.skipReason : w.skipReason + ": " + w.error});
+      report.skippedByReason[w.skipReason]++;
+      if (examplesPerReason[w.skipReason]++ < 3) report.skippedExamples.emplace_back(w.entry.path, w.skipReason);
+      if (w.failed) report.failed++;
+      continue;
+    }
+    FileRecord r;
+    r.fileId = static_cast<uint32_t>(records.size());
+    r.path = w.entry.path;
+    r.blobOid = w.entry.oid;
+    r.language = w.language;
+    r.size = w.entry.size;
+    r.profileDigest = profile;
+    report.filesByLanguage[languageName(w.language)]++;
+    report.sourceBytes += w.entry.size;
+    report.definitions += w.summary.definitionCount;
+    report.occurrences += w.summary.occurrenceCount;
+    (w.extracted ? report.extracted : report.reused)++;
+    records.push_back(std::move(r));
+    summaries.push_back(std::move(w.summary));
+  }
+  report.files = records.size();
+
+  Manifest& m = report.manifest;
+  m.versionId = layout.newVersionId();
+  m.created = utcNow();
+  m.sourceCommit = commit;
+  m.nibVersion = NIB_VERSION;
+  m.extractorProfile = profile;
+  m.grammars = std::string(grammarVersions());
+  m.configDigest = configDigest(options);
+  if (auto cur = layout.currentVersion()) m.previous = *cur;
+  auto headTree = repo.commitTree(commit);
+  if (!headTree) return headTree.status();
+  if (fromWorktree) {
+    // The worktree's own tree id: every entry (skipped ones too) with its blob id. Untracked
+    // nested repositories have no id to contribute, so they make the tree id unknowable.
+    std::vector<TreeEntry> all;
+    bool complete = true;
+    for (const WorkItem& w : items) {
+      if (w.skipReason == "nib-index") continue;
+      if (w.entry.oid.empty()) complete = false;
+      else all.push_back(w.entry);
+    }
+    auto tree = complete ? GitRepository::treeIdOf(all) : Expected<std::string>(std::string());
+    if (!tree) return tree.status();
+    m.sourceTree = *tree;
+    m.dirty = m.sourceTree != *headTree;
+  } else {
+    m.sourceTree = *headTree;
+  }
+
+  fs::path versionDir = layout.versionDir(m.versionId);
+  std::error_code ec;
+  fs::create_directories(versionDir / "structural", ec);
+  if (ec) return Status(ErrorCode::IoError, "cannot create " + versionDir.string() + ": " + ec.message());
+  NIB_RETURN_IF_ERROR(CommitViewWriter::write(versionDir / "structural", records, summaries, skipped));
+
+  ViewRecord structural;
+  structural.name = "structural";
+  structural.status = ViewStatus::Complete;
+  structural.profile = "tree-sitter;extractor=" + profile;
+  structural.capabilities = {"definitions", "references", "symbols", "imports", "calls", "units"};
+  auto digest = digestFile(versionDir / "structural" / "data.mdb");
+  if (!digest) return digest.status();
+  structural.artifacts.push_back({"structural/data.mdb", *digest, fs::file_size(versionDir / "structural" / "data.mdb")});
+  m.views.push_back(structural);
+  for (const char* absent : {"lexical", "trigram", "dense"}) {
+    ViewRecord v;
+    v.name = absent;
+    v.status = ViewStatus::Absent;
+    m.views.push_back(v);
+  }
+  m.stats["files"] = std::to_string(report.files);
+  for (const auto& [lang, n] : report.filesByLanguage) m.stats["files." + lang] = std::to_string(n);
+  for (const auto& [reason, n] : report.skippedByReason) m.stats["skipped." + reason] = std::to_string(n);
+  m.stats["definitions"] = std::to_string(report.definitions);
+  m.stats["occurrences"] = std::to_string(report.occurrences);
+  m.stats["source-bytes"] = std::to_string(report.sourceBytes);
+  m.stats["extracted"] = std::to_string(report.extracted);
+  m.stats["reused"] = std::to_string(report.reused);
+  report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  char secs[32];
+  std::snprintf(secs, sizeof secs, "%.3f", report.seconds);
+  m.stats["build-seconds"] = secs;
+
+  NIB_RETURN_IF_ERROR(writeManifest(versionDir, m));
+  auto reread = readManifest(versionDir);
+  if (!reread) return reread.status();
+  NIB_RETURN_IF_ERROR(verifyArtifacts(versionDir, *reread));
+  if (options.beforePublish) options.beforePublish();
+  NIB_RETURN_IF_ERROR(layout.publish(m.versionId));
+  layout.prune(options.keepVersions);
+  report.indexBytes = directorySize(versionDir) + directorySize(layout.factsDir());
+  return report;
+}
+
+}  // namespace nib

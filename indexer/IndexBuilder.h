@@ -1,0 +1,51 @@
+// Builds one complete index version of a repository: enumerate (worktree or commit), extract
+// missing per-file facts in parallel, write the commit view, the manifest, verify, publish.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "support/Status.h"
+#include "views/Manifest.h"
+
+namespace nib {
+
+struct IndexProgress {
+  uint64_t done = 0;
+  uint64_t total = 0;
+  std::string phase;  // "scanning", "extracting", "writing"
+};
+
+struct IndexOptions {
+  uint64_t maxFileSize = 1 << 20;  // larger files are recorded as skipped ("too-large")
+  unsigned threads = 0;            // 0: one per hardware thread
+  std::string commit;              // a revision to index instead of the worktree
+  std::filesystem::path indexDir;  // default <repo>/.nib
+  size_t keepVersions = 3;
+  std::function<void(const IndexProgress&)> progress;
+  // Test hook: called after the version's artifacts are written and before it is published.
+  std::function<void()> beforePublish;
+};
+
+struct IndexReport {
+  Manifest manifest;
+  std::filesystem::path repoRoot;
+  std::map<std::string, uint64_t> filesByLanguage;
+  std::map<std::string, uint64_t> skippedByReason;
+  std::vector<std::pair<std::string, std::string>> skippedExamples;  // (path, reason), a few per reason
+  uint64_t files = 0, extracted = 0, reused = 0, failed = 0;
+  uint64_t definitions = 0, occurrences = 0;
+  uint64_t sourceBytes = 0, indexBytes = 0;
+  double seconds = 0;
+};
+
+Expected<IndexReport> buildIndex(const std::filesystem::path& repoPath, const IndexOptions& options);
+
+// The digest of the options that change an index's contents (recorded as config-digest).
+std::string configDigest(const IndexOptions& options);
+
+}  // namespace nib

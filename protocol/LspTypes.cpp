@@ -1,0 +1,84 @@
+#include "protocol/LspTypes.h"
+
+#include <nlohmann/json.hpp>
+
+namespace nib::lsp {
+namespace {
+using json = nlohmann::json;
+
+json rangeJson(const Range& r) {
+  return {{"start", {{"line", r.start.line}, {"character", r.start.character}}},
+          {"end", {{"line", r.end.line}, {"character", r.end.character}}}};
+}
+
+json locationJson(const Location& l) {
+  json j = {{"path", l.path}, {"range", rangeJson(l.range)}};
+  if (!l.role.empty()) j["role"] = l.role;
+  if (!l.kind.empty()) j["kind"] = l.kind;
+  if (!l.name.empty()) j["name"] = l.name;
+  if (!l.container.empty()) j["container"] = l.container;
+  return j;
+}
+
+// Freshness values are strings internally; booleans go out as JSON booleans.
+json scalar(const std::string& v) {
+  if (v == "true") return true;
+  if (v == "false") return false;
+  return v;
+}
+
+std::string dump(const json& j) {
+  // Invalid UTF-8 in names or paths must not abort the output: replace it.
+  return j.dump(2, ' ', false, json::error_handler_t::replace);
+}
+}  // namespace
+
+std::string toJson(const NavigationAnswer& a) {
+  json j;
+  j["symbol"] = a.symbol;
+  j["confidence"] = a.confidence;
+  if (!a.note.empty()) j["note"] = a.note;
+  j["locations"] = json::array();
+  for (const Location& l : a.locations) j["locations"].push_back(locationJson(l));
+  json f = json::object();
+  for (const auto& [k, v] : a.freshness) f[k] = scalar(v);
+  j["freshness"] = f;
+  return dump(j);
+}
+
+std::string toJson(const std::vector<Location>& symbols) {
+  json j = json::array();
+  for (const Location& l : symbols) j.push_back(locationJson(l));
+  return dump(j);
+}
+
+std::string toJson(const StatusAnswer& s) {
+  json j;
+  j["root"] = s.root;
+  for (const auto& [k, v] : s.manifest) j["manifest"][k] = scalar(v);
+  j["views"] = json::array();
+  for (const ViewSummary& v : s.views) {
+    json vj = {{"name", v.name}, {"status", v.status}, {"profile", v.profile}, {"capabilities", v.capabilities}};
+    if (!v.error.empty()) vj["error"] = v.error;
+    j["views"].push_back(vj);
+  }
+  json stats = json::object();
+  for (const auto& [k, v] : s.stats) {
+    char* end = nullptr;
+    long long n = std::strtoll(v.c_str(), &end, 10);
+    if (!v.empty() && *end == '\0') {
+      stats[k] = n;
+      continue;
+    }
+    double d = std::strtod(v.c_str(), &end);
+    if (!v.empty() && *end == '\0') stats[k] = d;
+    else stats[k] = v;
+  }
+  j["stats"] = stats;
+  json f = json::object();
+  for (const auto& [k, v] : s.freshness) f[k] = scalar(v);
+  j["freshness"] = f;
+  return dump(j);
+}
+
+}  // namespace nib::lsp

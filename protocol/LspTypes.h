@@ -1,0 +1,59 @@
+// Wire-level types shared by every JSON-speaking front end. Positions here are already in the
+// negotiated encoding (UTF-16 code units by default); the conversion from nib's byte columns
+// happens before these are filled, in one place (PositionEncoder).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace nib::lsp {
+
+struct Position {
+  uint32_t line = 0;
+  uint32_t character = 0;
+};
+
+struct Range {
+  Position start;
+  Position end;
+};
+
+// A location with a repository-relative path (the CLI) or a URI (the LSP server).
+struct Location {
+  std::string path;
+  Range range;
+  std::string role;  // "definition" | "declaration" | "reference"; empty when not applicable
+  std::string kind;  // symbol kind of a definition, when known
+  std::string name;
+  std::string container;
+};
+
+struct NavigationAnswer {
+  std::string symbol;
+  std::string confidence;  // "exact" | "import" | "name"
+  std::string note;
+  std::vector<Location> locations;
+  std::map<std::string, std::string> freshness;  // indexCommit, headCommit, fresh, ...
+};
+
+struct ViewSummary {
+  std::string name, status, profile, error;
+  std::vector<std::string> capabilities;
+};
+
+struct StatusAnswer {
+  std::string root;
+  std::map<std::string, std::string> manifest;  // scalar manifest fields
+  std::vector<ViewSummary> views;
+  std::map<std::string, std::string> stats;
+  std::map<std::string, std::string> freshness;
+};
+
+// JSON text for the CLI's --json outputs (one object, pretty-printed with 2 spaces).
+std::string toJson(const NavigationAnswer& answer);
+std::string toJson(const std::vector<Location>& symbols);
+std::string toJson(const StatusAnswer& status);
+
+}  // namespace nib::lsp

@@ -1,0 +1,437 @@
+#include "providers/StaticProvider.h"
+
+#include <algorithm>
+#include <cctype>
+#include <set>
+
+#include "providers/ModuleMatcher.h"
+#include "views/IndexLayout.h"
+
+namespace nib {
+namespace {
+
+std::string_view dirOf(std::string_view path) {
+  size_t slash = path.rfind('/');
+  return slash == std::string_view::npos ? std::string_view() : path.substr(0, slash);
+}
+
+std::string_view lastComponent(std::string_view s) {
+  size_t cut = s.find_last_of(".:/");
+  return cut == std::string_view::npos ? s : s.substr(cut + 1);
+}
+
+// Names resolve only within one language family: a Python call never names a Java method.
+int languageFamily(Language l) {
+  switch (l) {
+    case Language::C: case Language::Cpp: return 1;
+    case Language::JavaScript: case Language::TypeScript: case Language::Tsx: return 2;
+    default: return 10 + static_cast<int>(l);
+  }
+}
+
+bool hasIncludeOf(const FileFacts& facts, Language lang, std::string_view importer, std::string_view candidate) {
+  for (const Import& imp : facts.imports)
+    if (imp.isInclude && moduleMatches(lang, importer, imp.module, candidate)) return true;
+  return false;
+}
+
+}  // namespace
+
+const char* confidenceName(Confidence c) {
+  switch (c) {
+    case Confidence::Exact: return "exact";
+    case Confidence::Import: return "import";
+    case Confidence::Name: return "name";
+  }
+  return "name";
+}
+
+StaticProvider::StaticProvider(Manifest manifest, std::unique_ptr<CommitView> view, std::unique_ptr<FactStore> facts)
+    : manifest_(std::move(manifest)), view_(std::move(view)), factStore_(std::move(facts)) {}
+
+StaticProvider::~StaticProvider() = default;
+
+Expected<std::unique_ptr<StaticProvider>> StaticProvider::open(const std::filesystem::path& indexDir) {
+  IndexLayout layout(indexDir);
+  auto manifest = layout.currentManifest();
+  if (!manifest) return manifest.status();
+  auto view = CommitView::open(layout.versionDir(manifest->versionId) / "structural");
+  if (!view) return view.status();
+  auto facts = FactStore::open(layout.factsDir(), /*readOnly=*/true);
+  if (!facts) return facts.status();
+  std::unique_ptr<StaticProvider> p(new StaticProvider(std::move(*manifest), std::move(*view), std::move(*facts)));
+  auto reader = p->factStore_->reader();
+  if (!reader) return reader.status();
+  p->reader_.emplace(std::move(*reader));
+  return p;
+}
+
+std::optional<FileRecord> StaticProvider::file(const std::string& path) { return view_->fileByPath(path); }
+
+std::optional<std::string> StaticProvider::skipReason(const std::string& path) {
+  for (const SkippedFile& s : view_->skipped())
+    if (s.path == path) return s.reason;
+  return std::nullopt;
+}
+
+Expected<FileFacts> StaticProvider::facts(const std::string& path) {
+  auto f = loadPath(path);
+  if (!f) return f.status();
+  return (*f)->facts;
+}
+
+Expected<const StaticProvider::LoadedFile*> StaticProvider::load(uint32_t fileId) {
+  if (auto it = cache_.find(fileId); it != cache_.end()) return it->second.get();
+  auto record = view_->fileById(fileId);
+  if (!record) return Status(ErrorCode::Corrupt, "commit view names file id " + std::to_string(fileId) + " without a record");
+  auto facts = reader_->get(record->factKey());
+  if (!facts)
+    return Status(ErrorCode::Corrupt, "facts for " + record->path + " are missing from the fact store (" +
+                                          facts.status().message() + "); run `nib index`");
+  auto loaded = std::make_unique<LoadedFile>(LoadedFile{std::move(*record), std::move(*facts)});
+  const LoadedFile* out = loaded.get();
+  cache_[fileId] = std::move(loaded);
+  return out;
+}
+
+Expected<const StaticProvider::LoadedFile*> StaticProvider::loadPath(const std::string& path) {
+  auto record = view_->fileByPath(path);
+  if (!record) {
+    if (auto reason = skipReason(path)) return Status(ErrorCode::NotFound, path + " is not indexed (" + *reason + ")");
+    return Status(ErrorCode::NotFound, path + " is not in the index (not tracked, ignored, or added after the last `nib index`)");
+  }
+  return load(record->fileId);
+}
+
+Expected<uint32_t> StaticProvider::occurrenceAt(const LoadedFile& f, const std::string& path, uint32_t offset) {
+  const auto& occs = f.facts.occurrences;
+  // Occurrences are sorted by start: find the last one starting at or before the offset.
+  auto it = std::upper_bound(occs.begin(), occs.end(), offset,
+                             [](uint32_t off, const Occurrence& o) { return off < o.range.startByte; });
+  if (it != occs.begin()) {
+    --it;
+    if (it->range.touches(offset)) return static_cast<uint32_t>(it - occs.begin());
+  }
+  return Status(ErrorCode::NotFound, "no identifier at byte " + std::to_string(offset) + " of " + path);
+}
+
+const std::vector<DefinitionRef>& StaticProvider::definitionsNamed(const std::string& name, bool member) {
+  auto key = std::make_pair(name, member);
+  auto it = defCache_.find(key);
+  if (it == defCache_.end()) it = defCache_.emplace(key, view_->definitions(name, member)).first;
+  return it->second;
+}
+
+StaticProvider::Resolved StaticProvider::resolve(const LoadedFile& file, const Occurrence& occ) {
+  switch (occ.resolution) {
+    case Resolution::Local: {
+      Resolved r;
+      if (occ.target >= 0) r.targets.push_back({file.record.fileId, occ.target});
+      return r;
+    }
+    case Resolution::Import: return resolveImport(file, occ);
+    case Resolution::Member: return resolveMember(file, occ);
+    case Resolution::Free: return resolveGlobal(file, occ.name);
+  }
+  return {};
+}
+
+StaticProvider::Resolved StaticProvider::resolveImport(const LoadedFile& file, const Occurrence& occ) {
+  Resolved r;
+  if (occ.target < 0 || occ.target >= static_cast<int32_t>(file.facts.imports.size())) return r;
+  const Import& imp = file.facts.imports[occ.target];
+  Language lang = file.record.language;
+  std::string module = importedModule(lang, imp, occ.viaReceiver);
+  // The name looked up in the module: the member after `m.`, or the imported name itself.
+  std::string name = occ.viaReceiver ? occ.name : std::string(lastComponent(imp.name));
+  if (name.empty()) {
+    // A whole-module binding (`import os`, `const u = require('./u')`): the answer is the
+    // module's file when the repository has it.
+    view_->forEachFile([&](const FileRecord& rec) {
+      if (languageFamily(rec.language) == languageFamily(lang) && moduleMatches(lang, file.record.path, module, rec.path))
+        r.targets.push_back({rec.fileId, -1});
+      return true;
+    });
+    if (!r.targets.empty()) return r;
+  } else {
+    std::set<Target> found;
+    for (bool member : {false, true}) {
+      // Through a class import (`Strings.trim` in Java) the name is a member; through a module
+      // or package it is a global of that module.
+      if (member && !(occ.viaReceiver && lang == Language::Java)) break;
+      for (const DefinitionRef& d : definitionsNamed(name, member)) {
+        auto rec = load(d.fileId);
+        if (!rec || languageFamily((*rec)->record.language) != languageFamily(lang)) continue;
+        if (!moduleMatches(lang, file.record.path, module, (*rec)->record.path)) continue;
+        found.insert({d.fileId, static_cast<int32_t>(d.index)});
+      }
+    }
+    // `Point::new` / `Box.put` through an imported type: a member of that type in its module.
+    if (found.empty() && occ.viaReceiver && !imp.name.empty()) {
+      std::string_view owner = lastComponent(imp.name);
+      for (const DefinitionRef& d : definitionsNamed(name, true)) {
+        auto rec = load(d.fileId);
+        if (!rec || languageFamily((*rec)->record.language) != languageFamily(lang)) continue;
+        const Definition& def = (*rec)->facts.definitions[d.index];
+        if (lastComponent(def.container) == owner && moduleMatches(lang, file.record.path, imp.module, (*rec)->record.path))
+          found.insert({d.fileId, static_cast<int32_t>(d.index)});
+      }
+    }
+    // Prefer definitions over declarations (a .d.ts signature, a prototype).
+    std::vector<Target> defs, decls;
+    for (const Target& t : found) {
+      auto rec = load(t.fileId);
+      ((*rec)->facts.definitions[t.def].isDeclaration ? decls : defs).push_back(t);
+    }
+    r.targets = defs.empty() ? decls : defs;
+    if (!r.targets.empty()) return r;
+  }
+  // The symbol comes from outside the repository (or nib cannot find the module): the import
+  // statement is the most truthful answer.
+  SymbolLocation site;
+  site.path = file.record.path;
+  site.range = imp.range;
+  site.fullRange = imp.range;
+  site.name = occ.name;
+  site.kind = SymbolKind::Import;
+  site.role = OccurrenceRole::Declaration;
+  site.ascii = file.facts.ascii;
+  r.importSite = site;
+  r.confidence = Confidence::Import;
+  return r;
+}
+
+StaticProvider::Resolved StaticProvider::resolveGlobal(const LoadedFile& file, const std::string& name) {
+  Resolved r;
+  const auto& cands = definitionsNamed(name, false);
+  if (cands.empty()) return r;
+  // Tiers, best first: this file, files it includes, its folder (Go and Java packages share
+  // one), anywhere. Definitions beat declarations within the chosen candidates.
+  std::vector<Target> tiers[4], declTiers[4];
+  std::string_view dir = dirOf(file.record.path);
+  int family = languageFamily(file.record.language);
+  for (const DefinitionRef& d : cands) {
+    auto rec = load(d.fileId);
+    if (!rec || languageFamily((*rec)->record.language) != family) continue;
+    const std::string& path = (*rec)->record.path;
+    int tier = 3;
+    if (d.fileId == file.record.fileId) tier = 0;
+    else if (hasIncludeOf(file.facts, file.record.language, file.record.path, path)) tier = 1;
+    else if (dirOf(path) == dir) tier = 2;
+    (d.isDeclaration ? declTiers : tiers)[tier].push_back({d.fileId, static_cast<int32_t>(d.index)});
+  }
+  size_t total = 0;
+  for (auto& t : tiers) total += t.size();
+  auto* chosen = total ? tiers : declTiers;
+  for (int t = 0; t < 4; ++t)
+    if (!chosen[t].empty()) {
+      r.targets = chosen[t];
+      break;
+    }
+  size_t all = total;
+  if (!all)
+    for (auto& t : declTiers) all += t.size();
+  r.confidence = all == 1 || (r.targets.size() == 1 && r.targets[0].fileId == file.record.fileId) ? Confidence::Exact
+                                                                                                    : Confidence::Name;
+  return r;
+}
+
+StaticProvider::Resolved StaticProvider::resolveMember(const LoadedFile& file, const Occurrence& occ) {
+  Resolved r;
+  // The type the member belongs to, when the extractor knew it: a class of this file, or the
+  // class an out-of-line method belongs to; a qualified name's scope otherwise.
+  std::string owner;
+  if (occ.target >= 0 && occ.target < static_cast<int32_t>(file.facts.definitions.size())) {
+    const Definition& t = file.facts.definitions[occ.target];
+    owner = isCallableKind(t.kind) ? std::string(lastComponent(t.container)) : t.name;
+  } else if (!occ.qualifier.empty()) {
+    owner = std::string(lastComponent(occ.qualifier));
+  }
+  int family = languageFamily(file.record.language);
+  auto collect = [&](bool member, std::vector<Target>& matching, std::vector<Target>& other) {
+    std::vector<Target> matchingDecl, otherDecl;
+    for (const DefinitionRef& d : definitionsNamed(occ.name, member)) {
+      auto rec = load(d.fileId);
+      if (!rec || languageFamily((*rec)->record.language) != family) continue;
+      const Definition& def = (*rec)->facts.definitions[d.index];
+      bool owned = !owner.empty() && lastComponent(def.container) == owner;
+      Target t{d.fileId, static_cast<int32_t>(d.index)};
+      (owned ? (def.isDeclaration ? matchingDecl : matching) : (def.isDeclaration ? otherDecl : other)).push_back(t);
+    }
+    if (matching.empty()) matching = matchingDecl;
+    if (other.empty()) other = otherDecl;
+  };
+  std::vector<Target> ownedMembers, otherMembers;
+  collect(true, ownedMembers, otherMembers);
+  if (!ownedMembers.empty()) {
+    r.targets = ownedMembers;
+    return r;
+  }
+  if (occ.qualified) {
+    // `ns::f` names a namespaced global; `Base::f` a member of another class.
+    std::vector<Target> ownedGlobals, otherGlobals;
+    collect(false, ownedGlobals, otherGlobals);
+    if (!ownedGlobals.empty()) {
+      r.targets = ownedGlobals;
+      return r;
+    }
+    if (occ.target >= 0 || occ.qualifier.empty()) return resolveGlobal(file, occ.name);
+    // A scope nib does not index (`std::move`): nothing in the repository is meant.
+    return r;
+  }
+  r.targets = otherMembers;
+  r.confidence = Confidence::Name;
+  return r;
+}
+
+std::optional<SymbolLocation> StaticProvider::locationOf(const Target& t) {
+  auto rec = load(t.fileId);
+  if (!rec) return std::nullopt;
+  const LoadedFile& f = **rec;
+  SymbolLocation loc;
+  loc.path = f.record.path;
+  loc.ascii = f.facts.ascii;
+  if (t.def < 0 || t.def >= static_cast<int32_t>(f.facts.definitions.size())) {
+    loc.kind = SymbolKind::Module;
+    return loc;
+  }
+  const Definition& d = f.facts.definitions[t.def];
+  loc.range = d.nameRange;
+  loc.fullRange = d.range;
+  loc.name = d.name;
+  loc.container = d.container;
+  loc.kind = d.kind;
+  loc.role = d.isDeclaration ? OccurrenceRole::Declaration : OccurrenceRole::Definition;
+  return loc;
+}
+
+Expected<NavigationResult> StaticProvider::definition(const std::string& path, uint32_t offset) {
+  auto f = loadPath(path);
+  if (!f) return f.status();
+  auto idx = occurrenceAt(**f, path, offset);
+  if (!idx) return idx.status();
+  const Occurrence& occ = (*f)->facts.occurrences[*idx];
+  Resolved r = resolve(**f, occ);
+  NavigationResult out;
+  out.symbol = occ.name;
+  out.confidence = r.confidence;
+  for (const Target& t : r.targets)
+    if (auto loc = locationOf(t)) out.locations.push_back(std::move(*loc));
+  if (r.importSite) {
+    out.locations.push_back(*r.importSite);
+    out.note = "'" + occ.name + "' is imported from outside the indexed repository";
+  }
+  if (out.locations.empty()) out.note = "no definition of '" + occ.name + "' in the index";
+  else if (out.confidence == Confidence::Name)
+    out.note = "resolved by name: " + std::to_string(out.locations.size()) + " candidate(s)";
+  return out;
+}
+
+Expected<NavigationResult> StaticProvider::references(const std::string& path, uint32_t offset, bool includeDeclaration) {
+  auto f = loadPath(path);
+  if (!f) return f.status();
+  auto idx = occurrenceAt(**f, path, offset);
+  if (!idx) return idx.status();
+  const LoadedFile* origin = *f;
+  const Occurrence& start = origin->facts.occurrences[*idx];
+  Resolved r = resolve(*origin, start);
+  NavigationResult out;
+  out.symbol = start.name;
+  out.confidence = r.confidence;
+  std::set<Target> targets(r.targets.begin(), r.targets.end());
+
+  // The names a reference can carry: the definitions' names (an import alias is found through
+  // the import statement, which mentions the original name).
+  std::set<std::string> names;
+  for (const Target& t : targets)
+    if (auto loc = locationOf(t); loc && !loc->name.empty()) names.insert(loc->name);
+  if (names.empty()) names.insert(start.name);
+  bool unresolved = targets.empty();
+  if (unresolved) {
+    out.confidence = Confidence::Name;
+    out.note = "no definition of '" + start.name + "' in the index: listing same-named unresolved uses";
+  }
+
+  std::set<uint32_t> files;
+  for (const std::string& n : names)
+    for (uint32_t id : view_->filesMentioning(n)) files.insert(id);
+  std::vector<SymbolLocation> found;
+  for (uint32_t id : files) {
+    auto lf = load(id);
+    if (!lf) continue;
+    const LoadedFile& file = **lf;
+    // Local names an import binds to one of our names (aliases).
+    std::set<std::string> localNames(names.begin(), names.end());
+    for (const Import& imp : file.facts.imports)
+      if (!imp.alias.empty() && names.count(std::string(lastComponent(imp.name)))) localNames.insert(imp.alias);
+    for (const Occurrence& occ : file.facts.occurrences) {
+      if (!localNames.count(occ.name)) continue;
+      Resolved rr = resolve(file, occ);
+      bool match = false;
+      if (unresolved) match = rr.targets.empty() && occ.name == start.name;
+      else
+        for (const Target& t : rr.targets)
+          if (targets.count(t)) {
+            match = true;
+            break;
+          }
+      if (!match) continue;
+      if (!includeDeclaration && occ.role != OccurrenceRole::Reference) continue;
+      SymbolLocation loc;
+      loc.path = file.record.path;
+      loc.range = occ.range;
+      loc.fullRange = occ.range;
+      loc.name = occ.name;
+      loc.role = occ.role;
+      loc.ascii = file.facts.ascii;
+      found.push_back(std::move(loc));
+    }
+  }
+  std::sort(found.begin(), found.end(), [](const SymbolLocation& a, const SymbolLocation& b) {
+    return a.path != b.path ? a.path < b.path : a.range.startByte < b.range.startByte;
+  });
+  out.locations = std::move(found);
+  if (!unresolved && out.confidence == Confidence::Name)
+    out.note = "the symbol was resolved by name; references resolving to any of its " +
+               std::to_string(targets.size()) + " candidate definitions are included";
+  return out;
+}
+
+std::vector<SymbolMatch> StaticProvider::symbols(std::string_view query, size_t limit) {
+  std::string q(query);
+  std::string lq = q;
+  for (char& c : lq) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  struct Hit { std::string name; DefinitionRef ref; double score; };
+  std::vector<Hit> hits;
+  view_->forEachDefinitionName([&](std::string_view name, bool, const std::vector<DefinitionRef>& refs) {
+    std::string ln(name);
+    for (char& c : ln) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    double score = 0;
+    if (name == q) score = 100;
+    else if (ln == lq) score = 90;
+    else if (ln.rfind(lq, 0) == 0) score = 70 + 10.0 * lq.size() / ln.size();
+    else if (ln.find(lq) != std::string::npos) score = 50 + 10.0 * lq.size() / ln.size();
+    else {
+      // Fuzzy: the query's characters in order (as in "gcd" for getCommitDigest).
+      size_t i = 0;
+      for (char c : ln)
+        if (i < lq.size() && c == lq[i]) ++i;
+      if (i == lq.size() && !lq.empty()) score = 20 + 10.0 * lq.size() / ln.size();
+    }
+    if (score > 0)
+      for (const DefinitionRef& r : refs) hits.push_back({std::string(name), r, score - (r.isDeclaration ? 1 : 0)});
+    return true;
+  });
+  std::stable_sort(hits.begin(), hits.end(), [](const Hit& a, const Hit& b) {
+    if (a.score != b.score) return a.score > b.score;
+    return a.name != b.name ? a.name < b.name : a.ref.fileId < b.ref.fileId;
+  });
+  std::vector<SymbolMatch> out;
+  for (const Hit& h : hits) {
+    if (out.size() >= limit) break;
+    if (auto loc = locationOf({h.ref.fileId, static_cast<int32_t>(h.ref.index)})) out.push_back({std::move(*loc), h.score});
+  }
+  return out;
+}
+
+}  // namespace nib

@@ -1,0 +1,104 @@
+// The static navigation provider: answers definition, references and symbol queries from one
+// published index version (commit view + per-file facts), finishing at query time the name
+// resolution the extractor could not do inside one file (imports, members, cross-file globals).
+// Speaks repository paths and byte offsets; knows nothing of URIs, JSON or the wire.
+#pragma once
+
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "support/Status.h"
+#include "views/CommitView.h"
+#include "views/FactStore.h"
+#include "views/FileFacts.h"
+#include "views/Manifest.h"
+
+namespace nib {
+
+// How an answer was reached, from most to least certain.
+enum class Confidence {
+  Exact,   // resolved through scopes, imports or a unique global name
+  Import,  // the symbol comes from outside the repository: the answer is the import itself
+  Name,    // several candidates matched by name; resolution fell back to the bare name
+};
+const char* confidenceName(Confidence c);
+
+struct SymbolLocation {
+  std::string path;
+  ByteRange range;      // the name (identifier) range
+  ByteRange fullRange;  // the whole definition, when this is one; else == range
+  std::string name;
+  std::string container;
+  SymbolKind kind = SymbolKind::Unknown;
+  OccurrenceRole role = OccurrenceRole::Reference;
+  bool ascii = true;    // the file's columns are the same in every encoding
+};
+
+struct NavigationResult {
+  std::vector<SymbolLocation> locations;
+  Confidence confidence = Confidence::Exact;
+  std::string symbol;  // the name asked about
+  std::string note;    // why the answer is partial or approximate, when it is
+};
+
+struct SymbolMatch {
+  SymbolLocation location;
+  double score = 0;
+};
+
+class StaticProvider {
+ public:
+  // Opens the current version of the index in `indexDir` (<repo>/.nib).
+  static Expected<std::unique_ptr<StaticProvider>> open(const std::filesystem::path& indexDir);
+  ~StaticProvider();
+
+  const Manifest& manifest() const { return manifest_; }
+  std::optional<FileRecord> file(const std::string& path);
+  std::optional<std::string> skipReason(const std::string& path);
+  Expected<FileFacts> facts(const std::string& path);
+
+  Expected<NavigationResult> definition(const std::string& path, uint32_t offset);
+  Expected<NavigationResult> references(const std::string& path, uint32_t offset, bool includeDeclaration);
+  std::vector<SymbolMatch> symbols(std::string_view query, size_t limit);
+
+ private:
+  struct Target {
+    uint32_t fileId;
+    int32_t def;  // -1: the whole file (a module)
+    bool operator<(const Target& o) const { return fileId != o.fileId ? fileId < o.fileId : def < o.def; }
+    bool operator==(const Target& o) const { return fileId == o.fileId && def == o.def; }
+  };
+  struct Resolved {
+    std::vector<Target> targets;
+    Confidence confidence = Confidence::Exact;
+    std::optional<SymbolLocation> importSite;  // set when the symbol leaves the repository
+  };
+  struct LoadedFile {
+    FileRecord record;
+    FileFacts facts;
+  };
+
+  StaticProvider(Manifest manifest, std::unique_ptr<CommitView> view, std::unique_ptr<FactStore> facts);
+  Expected<const LoadedFile*> load(uint32_t fileId);
+  Expected<const LoadedFile*> loadPath(const std::string& path);
+  Expected<uint32_t> occurrenceAt(const LoadedFile& f, const std::string& path, uint32_t offset);
+  Resolved resolve(const LoadedFile& file, const Occurrence& occ);
+  Resolved resolveImport(const LoadedFile& file, const Occurrence& occ);
+  Resolved resolveGlobal(const LoadedFile& file, const std::string& name);
+  Resolved resolveMember(const LoadedFile& file, const Occurrence& occ);
+  std::optional<SymbolLocation> locationOf(const Target& t);
+  const std::vector<DefinitionRef>& definitionsNamed(const std::string& name, bool member);
+
+  Manifest manifest_;
+  std::unique_ptr<CommitView> view_;
+  std::unique_ptr<FactStore> factStore_;
+  std::optional<FactStore::Reader> reader_;
+  std::map<uint32_t, std::unique_ptr<LoadedFile>> cache_;
+  std::map<std::pair<std::string, bool>, std::vector<DefinitionRef>> defCache_;
+};
+
+}  // namespace nib

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Installs everything nib needs to build, test and run on a fresh Debian 12 machine.
+# Idempotent: packages already present are skipped by apt, npm ci is re-run only when the lock
+# changed. Run as root (or with sudo available).
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+
+SUDO=""
+if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
+
+apt_packages=(
+  # toolchain
+  build-essential cmake ninja-build pkg-config git ca-certificates
+  # libraries (see DESIGN.md §6)
+  libclang-14-dev clang-14 libtree-sitter-dev libfaiss-dev liblmdb-dev nlohmann-json3-dev
+  libgit2-dev catch2 libfasttext-dev libxxhash-dev libblas-dev liblapack-dev libcli11-dev
+  libre2-dev
+  # live backends and real clients used by tests and benchmarks
+  clangd python3-pylsp neovim
+  # comparison tools for bench/
+  universal-ctags global ripgrep
+)
+
+missing=()
+for p in "${apt_packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
+done
+# Node.js may come from another source (NodeSource ships npm inside its nodejs package, which
+# conflicts with Debian's npm): only ask Debian for it when the commands are absent.
+command -v node >/dev/null 2>&1 || missing+=(nodejs)
+command -v npm >/dev/null 2>&1 || missing+=(npm)
+if [ "${#missing[@]}" -gt 0 ]; then
+  echo "setup: installing ${#missing[@]} Debian packages: ${missing[*]}" >&2
+  $SUDO apt-get update -q
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+
+# Pinned tree-sitter grammars (ABI 14, see dependency-notes.md). --ignore-scripts: no native
+# build runs; CMake compiles each grammar's parser.c itself.
+stamp="$here/third_party/grammars/node_modules/.nib-lock-stamp"
+if ! cmp -s "$here/third_party/grammars/package-lock.json" "$stamp" 2>/dev/null; then
+  echo "setup: fetching pinned tree-sitter grammars (npm ci)" >&2
+  (cd "$here/third_party/grammars" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error)
+  cp "$here/third_party/grammars/package-lock.json" "$stamp"
+fi

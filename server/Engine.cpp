@@ -1,0 +1,131 @@
+#include "server/Engine.h"
+
+#include "indexer/GitRepository.h"
+#include "support/FileIo.h"
+#include "support/RepoPath.h"
+#include "views/IndexLayout.h"
+
+namespace nib {
+namespace fs = std::filesystem;
+
+Engine::~Engine() = default;
+
+Expected<std::unique_ptr<Engine>> Engine::open(const fs::path& path, const fs::path& indexDir) {
+  auto repo = GitRepository::discover(path);
+  if (!repo) return repo.status();
+  std::unique_ptr<Engine> e(new Engine());
+  e->root_ = (*repo)->root();
+  e->repo_ = std::move(*repo);
+  auto provider = StaticProvider::open(indexDir.empty() ? e->root_ / ".nib" : indexDir);
+  if (!provider) return provider.status();
+  e->provider_ = std::move(*provider);
+  return e;
+}
+
+Expected<std::string> Engine::repoPath(const fs::path& path) const {
+  auto p = RepoPath::fromFilesystem(root_, path);
+  if (!p) return p.status();
+  return p->str();
+}
+
+Expected<uint32_t> Engine::offsetOf(const std::string& path, Position pos) {
+  auto content = readFile(root_ / path);
+  if (!content) return content.status();
+  LineTable lines(*content);
+  uint32_t offset;
+  if (!lines.offsetOf(pos, &offset))
+    return Status(ErrorCode::InvalidArgument, path + " has " + std::to_string(lines.lineCount()) + " lines; line " +
+                                                  std::to_string(pos.line + 1) + " does not exist");
+  if (pos.column > lines.lineText(pos.line).size())
+    return Status(ErrorCode::InvalidArgument, "line " + std::to_string(pos.line + 1) + " of " + path + " has " +
+                                                  std::to_string(lines.lineText(pos.line).size()) + " bytes; column " +
+                                                  std::to_string(pos.column + 1) + " is past its end");
+  return offset;
+}
+
+FileState Engine::fileState(const std::string& path) {
+  FileState s;
+  auto record = provider_->file(path);
+  if (!record) return s;
+  s.indexed = true;
+  auto content = readFile(root_ / path);
+  if (!content) {
+    s.changedOnDisk = true;
+    return s;
+  }
+  auto oid = GitRepository::hashBlob(*content);
+  s.changedOnDisk = !oid || *oid != record->blobOid;
+  return s;
+}
+
+Expected<std::string> Engine::indexedContent(const std::string& path) {
+  auto record = provider_->file(path);
+  if (!record) return Status(ErrorCode::NotFound, path + " is not indexed");
+  auto content = readFile(root_ / path);
+  if (content) {
+    auto oid = GitRepository::hashBlob(*content);
+    if (oid && *oid == record->blobOid) return content;
+  }
+  return repo_->readBlob(record->blobOid);
+}
+
+Expected<Freshness> Engine::freshness(bool withWorktree) {
+  Freshness f;
+  const Manifest& m = manifest();
+  f.indexVersion = m.versionId;
+  f.indexCommit = m.sourceCommit;
+  f.indexTree = m.sourceTree;
+  f.indexDirty = m.dirty;
+  auto head = repo_->headCommit();
+  if (!head) return head.status();
+  f.headCommit = *head;
+  f.headMatches = f.headCommit == f.indexCommit;
+  if (withWorktree) {
+    auto listing = repo_->listWorktree();
+    if (!listing) return listing.status();
+    bool complete = true;
+    for (TreeEntry& e : *listing) {
+      if (e.path.rfind(".nib/", 0) == 0) continue;
+      if (!e.oid.empty()) continue;
+      if (e.mode == EntryMode::Submodule) {
+        complete = false;
+        continue;
+      }
+      Expected<std::string> content = e.mode == EntryMode::Symlink
+                                          ? Expected<std::string>(fs::read_symlink(root_ / e.path).string())
+                                          : readFile(root_ / e.path);
+      if (!content) return content.status();
+      auto oid = GitRepository::hashBlob(*content);
+      if (!oid) return oid.status();
+      e.oid = *oid;
+    }
+    if (complete) {
+      std::vector<TreeEntry> entries;
+      for (TreeEntry& e : *listing)
+        if (e.path.rfind(".nib/", 0) != 0) entries.push_back(std::move(e));
+      auto tree = GitRepository::treeIdOf(entries);
+      if (!tree) return tree.status();
+      f.worktreeTree = *tree;
+    }
+    f.worktreeMatches = !f.worktreeTree.empty() && f.worktreeTree == f.indexTree;
+    f.fresh = f.headMatches && f.worktreeMatches;
+  } else {
+    // Without a worktree scan only HEAD can be compared; a dirty-built index is fresh only if
+    // the worktree still matches, which is unknown here.
+    f.fresh = f.headMatches && !f.indexDirty;
+  }
+  f.partial = !f.fresh;
+  return f;
+}
+
+Expected<NavigationResult> Engine::definition(const std::string& path, uint32_t offset) {
+  return provider_->definition(path, offset);
+}
+
+Expected<NavigationResult> Engine::references(const std::string& path, uint32_t offset, bool includeDeclaration) {
+  return provider_->references(path, offset, includeDeclaration);
+}
+
+std::vector<SymbolMatch> Engine::symbols(std::string_view query, size_t limit) { return provider_->symbols(query, limit); }
+
+}  // namespace nib

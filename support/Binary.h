@@ -1,0 +1,79 @@
+// Compact binary encoding for persisted records (LEB128 varints and length-prefixed strings).
+// Every record format starts with its own version byte so that a reader can reject data written
+// by a different nib instead of misreading it.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace nib {
+
+class ByteWriter {
+ public:
+  void u8(uint8_t v) { out_.push_back(static_cast<char>(v)); }
+  void varint(uint64_t v) {
+    while (v >= 0x80) {
+      out_.push_back(static_cast<char>((v & 0x7F) | 0x80));
+      v >>= 7;
+    }
+    out_.push_back(static_cast<char>(v));
+  }
+  void svarint(int64_t v) { varint((static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63)); }
+  void str(std::string_view s) {
+    varint(s.size());
+    out_.append(s);
+  }
+  void raw(std::string_view s) { out_.append(s); }
+  const std::string& data() const { return out_; }
+  std::string take() { return std::move(out_); }
+
+ private:
+  std::string out_;
+};
+
+// Reads what ByteWriter wrote. Any overrun sets a sticky failure flag instead of reading past
+// the end; callers check ok() once at the end of a record.
+class ByteReader {
+ public:
+  explicit ByteReader(std::string_view in) : in_(in) {}
+  uint8_t u8() {
+    if (pos_ >= in_.size()) return fail(), 0;
+    return static_cast<uint8_t>(in_[pos_++]);
+  }
+  uint64_t varint() {
+    uint64_t v = 0;
+    for (int shift = 0; shift < 64; shift += 7) {
+      if (pos_ >= in_.size()) return fail(), 0;
+      auto b = static_cast<uint8_t>(in_[pos_++]);
+      v |= static_cast<uint64_t>(b & 0x7F) << shift;
+      if (!(b & 0x80)) return v;
+    }
+    return fail(), 0;
+  }
+  uint32_t u32() { return static_cast<uint32_t>(varint()); }
+  int64_t svarint() {
+    uint64_t z = varint();
+    return static_cast<int64_t>((z >> 1) ^ (~(z & 1) + 1));
+  }
+  std::string_view str() {
+    uint64_t n = varint();
+    if (n > in_.size() - pos_) return fail(), std::string_view();
+    std::string_view s = in_.substr(pos_, n);
+    pos_ += n;
+    return s;
+  }
+  bool ok() const { return ok_; }
+  bool atEnd() const { return pos_ == in_.size(); }
+
+ private:
+  void fail() {
+    ok_ = false;
+    pos_ = in_.size();
+  }
+  std::string_view in_;
+  size_t pos_ = 0;
+  bool ok_ = true;
+};
+
+}  // namespace nib

@@ -1,0 +1,17 @@
+// Whole-file reads and crash-safe writes. A write goes to a temporary file in the same folder,
+// is flushed to disk, and replaces the target by rename(2), so readers see the old or the new
+// content and never a torn one.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+
+#include "support/Status.h"
+
+namespace nib {
+
+Expected<std::string> readFile(const std::filesystem::path& path);
+Status writeFileAtomic(const std::filesystem::path& path, std::string_view content);
+
+}  // namespace nib

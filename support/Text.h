@@ -1,0 +1,63 @@
+// Text positions. nib stores 0-based lines and UTF-8 byte columns (plus byte offsets); the
+// protocol edge converts columns to UTF-16 or UTF-32 code units with a LineTable built from the
+// file's content. This is the only place that knows how code units are counted.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+namespace nib {
+
+struct Position {
+  uint32_t line = 0;    // 0-based
+  uint32_t column = 0;  // 0-based, in UTF-8 bytes from the line start
+  friend bool operator==(const Position&, const Position&) = default;
+  friend auto operator<=>(const Position&, const Position&) = default;
+};
+
+struct ByteRange {
+  uint32_t startByte = 0;
+  uint32_t endByte = 0;
+  Position start;
+  Position end;
+  bool contains(uint32_t offset) const { return startByte <= offset && offset < endByte; }
+  // Inclusive end: a cursor just after an identifier still names it, as editors expect.
+  bool touches(uint32_t offset) const { return startByte <= offset && offset <= endByte; }
+  friend bool operator==(const ByteRange&, const ByteRange&) = default;
+};
+
+enum class Encoding { Utf8, Utf16, Utf32 };
+
+// Lines are 0-based inside nib and on the LSP wire, 1-based in everything rendered for people
+// and agents (CLI text, MCP output, context bundles). These two functions are the only place
+// the difference is applied.
+inline uint32_t toDisplayLine(uint32_t line) { return line + 1; }
+inline uint32_t fromDisplayLine(uint32_t displayLine) { return displayLine == 0 ? 0 : displayLine - 1; }
+
+bool isValidUtf8(std::string_view text);
+// True when every byte is < 0x80, in which case all encodings count columns alike.
+bool isAscii(std::string_view text);
+
+class LineTable {
+ public:
+  explicit LineTable(std::string_view text);
+
+  uint32_t lineCount() const { return static_cast<uint32_t>(starts_.size()); }
+  // Byte offset of a (line, byte column) position; clamped to the line's end. Returns false
+  // when the line does not exist.
+  bool offsetOf(Position pos, uint32_t* offset) const;
+  Position positionOf(uint32_t offset) const;
+  std::string_view lineText(uint32_t line) const;
+
+  // Converts a UTF-8 byte column to code units in `enc`, and back. Malformed UTF-8 counts one
+  // unit per byte so that conversion never fails.
+  uint32_t toUnits(uint32_t line, uint32_t byteColumn, Encoding enc) const;
+  uint32_t fromUnits(uint32_t line, uint32_t units, Encoding enc) const;
+
+ private:
+  std::string_view text_;
+  std::vector<uint32_t> starts_;
+};
+
+}  // namespace nib

@@ -1,0 +1,91 @@
+// Runs every annotated fixture under tests/fixtures/navigation through a real index build and
+// the static provider. `# check: definition` fixtures ask for the definition at each point and
+// expect exactly the ranges of the point's group; `# check: references` fixtures ask for the
+// references (declaration included) and expect exactly the group's ranges.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "Annotations.h"
+#include "TestRepo.h"
+#include "indexer/IndexBuilder.h"
+#include "providers/StaticProvider.h"
+
+namespace nib::test {
+namespace fs = std::filesystem;
+namespace {
+
+std::string readText(const fs::path& p) {
+  std::ifstream f(p, std::ios::binary);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+std::string show(const Annotations& a, const std::set<MarkedRange>& ranges) {
+  std::string out;
+  for (const MarkedRange& r : ranges) {
+    std::string text = a.files.count(r.path) ? a.files.at(r.path).substr(r.begin, r.end - r.begin) : "?";
+    out += "  " + a.describe(r.path, r.begin) + " '" + text + "'\n";
+  }
+  return out.empty() ? "  (none)\n" : out;
+}
+
+void runFixture(const fs::path& file) {
+  Annotations a = parseAnnotations(readText(file));
+  std::string check = a.directives["check"];
+  REQUIRE((check == "definition" || check == "references"));
+  REQUIRE_FALSE(a.points.empty());
+  // Every range group must be asked about by some point, so no marker goes unchecked.
+  for (const MarkedRange& r : a.ranges) {
+    bool asked = std::any_of(a.points.begin(), a.points.end(), [&](const MarkedPoint& p) { return p.group == r.group; });
+    INFO("range at " << a.describe(r.path, r.begin) << " in group '" << r.group << "' has no request point");
+    REQUIRE(asked);
+  }
+
+  TestRepo repo;
+  repo.writeAll(a.files);
+  repo.commitAll();
+  IndexOptions options;
+  options.threads = 1;
+  auto report = buildIndex(repo.root(), options);
+  INFO(report.status().toString());
+  REQUIRE(report.hasValue());
+  auto provider = StaticProvider::open(repo.root() / ".nib");
+  REQUIRE(provider.hasValue());
+
+  for (const MarkedPoint& p : a.points) {
+    auto expectedList = a.rangesOf(p.group);
+    std::set<MarkedRange> expected(expectedList.begin(), expectedList.end());
+    auto result = check == "definition" ? (*provider)->definition(p.path, p.offset)
+                                        : (*provider)->references(p.path, p.offset, /*includeDeclaration=*/true);
+    INFO("request at " << a.describe(p.path, p.offset) << " (group '" << p.group << "')");
+    INFO((result ? "" : result.status().toString()));
+    REQUIRE(result.hasValue());
+    std::set<MarkedRange> got;
+    for (const SymbolLocation& l : result->locations)
+      got.insert(MarkedRange{l.path, l.range.startByte, l.range.endByte, p.group});
+    INFO("expected:\n" << show(a, expected) << "got:\n" << show(a, got) << "note: " << result->note);
+    CHECK(got == expected);
+    if (a.directives.count("confidence")) CHECK(confidenceName(result->confidence) == a.directives["confidence"]);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("navigation fixtures resolve definitions and references", "[fixtures]") {
+  std::vector<fs::path> files;
+  for (const auto& e : fs::directory_iterator(fs::path(NIB_FIXTURE_DIR) / "navigation"))
+    if (e.path().extension() == ".fixture") files.push_back(e.path());
+  std::sort(files.begin(), files.end());
+  REQUIRE(files.size() >= 16);
+  for (const fs::path& f : files) {
+    DYNAMIC_SECTION(f.filename().string()) { runFixture(f); }
+  }
+}
+
+}  // namespace nib::test

@@ -1,0 +1,79 @@
+#include "TestRepo.h"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <stdexcept>
+
+namespace nib::test {
+namespace fs = std::filesystem;
+
+std::string shellQuote(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) {
+    if (c == '\'') out += "'\\''";
+    else out += c;
+  }
+  return out + "'";
+}
+
+int runCommand(const std::string& command, std::string* out, bool mergeStderr) {
+  std::string cmd = command + (mergeStderr ? " 2>&1" : "");
+  FILE* p = ::popen(cmd.c_str(), "r");
+  if (!p) throw std::runtime_error("popen failed: " + command);
+  std::array<char, 4096> buf;
+  size_t n;
+  if (out) out->clear();
+  while ((n = std::fread(buf.data(), 1, buf.size(), p)) > 0)
+    if (out) out->append(buf.data(), n);
+  int status = ::pclose(p);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+}
+
+std::string nibBinary() {
+  const char* env = std::getenv("NIB_BINARY");
+  return env ? env : NIB_TEST_BINARY;
+}
+
+TestRepo::TestRepo() {
+  std::string tmpl = (fs::temp_directory_path() / "nib-test-XXXXXX").string();
+  if (!::mkdtemp(tmpl.data())) throw std::runtime_error("mkdtemp failed");
+  root_ = fs::canonical(tmpl);
+  if (git("init -q") != 0) throw std::runtime_error("git init failed");
+}
+
+TestRepo::~TestRepo() {
+  std::error_code ec;
+  fs::remove_all(root_, ec);
+}
+
+void TestRepo::write(const std::string& path, const std::string& content) {
+  fs::path p = root_ / path;
+  fs::create_directories(p.parent_path());
+  std::ofstream f(p, std::ios::binary);
+  f << content;
+}
+
+void TestRepo::writeAll(const std::map<std::string, std::string>& files) {
+  for (const auto& [p, c] : files) write(p, c);
+}
+
+void TestRepo::remove(const std::string& path) { fs::remove(root_ / path); }
+
+int TestRepo::git(const std::string& args) {
+  std::string out;
+  return runCommand("git -C " + shellQuote(root_.string()) +
+                        " -c user.name=nib-test -c user.email=nib@test -c commit.gpgsign=false " + args,
+                    &out, true);
+}
+
+void TestRepo::commitAll(const std::string& message) {
+  if (git("add -A") != 0 || git("commit -q --allow-empty -m " + shellQuote(message)) != 0)
+    throw std::runtime_error("git commit failed");
+}
+
+}  // namespace nib::test

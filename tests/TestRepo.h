@@ -1,0 +1,36 @@
+// A throw-away git repository for tests: created in a fresh temporary folder, removed at the
+// end. Uses the real git command, as a user would.
+#pragma once
+
+#include <filesystem>
+#include <map>
+#include <string>
+
+namespace nib::test {
+
+class TestRepo {
+ public:
+  TestRepo();
+  ~TestRepo();
+  TestRepo(const TestRepo&) = delete;
+  TestRepo& operator=(const TestRepo&) = delete;
+
+  const std::filesystem::path& root() const { return root_; }
+  void write(const std::string& path, const std::string& content);
+  void writeAll(const std::map<std::string, std::string>& files);
+  void remove(const std::string& path);
+  // Runs `git <args>` in the repository; returns its exit status.
+  int git(const std::string& args);
+  void commitAll(const std::string& message = "test");
+
+ private:
+  std::filesystem::path root_;
+};
+
+// Runs a shell command, capturing stdout (and stderr when asked); returns the exit status.
+int runCommand(const std::string& command, std::string* out, bool mergeStderr = false);
+// Path to the nib binary under test (set by CMake).
+std::string nibBinary();
+std::string shellQuote(const std::string& s);
+
+}  // namespace nib::test

@@ -1,0 +1,207 @@
+#include "views/CommitView.h"
+
+#include <algorithm>
+#include <map>
+
+#include "support/Binary.h"
+
+namespace nib {
+namespace {
+std::string idKey(uint32_t id) {
+  // Big-endian so that LMDB's byte order is numeric order.
+  std::string k(4, '\0');
+  for (int i = 0; i < 4; ++i) k[i] = static_cast<char>(id >> (24 - 8 * i));
+  return k;
+}
+
+std::string encodeFile(const FileRecord& f) {
+  ByteWriter w;
+  w.varint(f.fileId);
+  w.str(f.path);
+  w.str(f.blobOid);
+  w.u8(static_cast<uint8_t>(f.language));
+  w.varint(f.size);
+  w.str(f.profileDigest);
+  return w.take();
+}
+
+std::optional<FileRecord> decodeFile(std::string_view bytes) {
+  ByteReader r(bytes);
+  FileRecord f;
+  f.fileId = r.u32();
+  f.path = std::string(r.str());
+  f.blobOid = std::string(r.str());
+  f.language = static_cast<Language>(r.u8());
+  f.size = r.varint();
+  f.profileDigest = std::string(r.str());
+  if (!r.ok()) return std::nullopt;
+  return f;
+}
+
+std::vector<DefinitionRef> decodeDefs(std::string_view bytes) {
+  ByteReader r(bytes);
+  std::vector<DefinitionRef> out;
+  while (!r.atEnd() && r.ok()) {
+    DefinitionRef d;
+    d.fileId = r.u32();
+    d.index = r.u32();
+    uint8_t b = r.u8();
+    d.kind = static_cast<SymbolKind>(b & 0x7F);
+    d.isDeclaration = b & 0x80;
+    if (r.ok()) out.push_back(d);
+  }
+  return out;
+}
+
+// Definition keys carry a one-byte namespace so top-level and member names never mix.
+std::string defKey(std::string_view name, bool member) {
+  std::string k(member ? "M" : "G");
+  k += name;
+  return k;
+}
+}  // namespace
+
+FactKey FileRecord::factKey() const { return FactKey{blobOid, language, profileDigest}; }
+
+FileSummary summarizeFacts(const FileFacts& facts) {
+  FileSummary s;
+  s.definitionCount = facts.definitions.size();
+  s.occurrenceCount = facts.occurrences.size();
+  for (size_t i = 0; i < facts.definitions.size(); ++i) {
+    const Definition& d = facts.definitions[i];
+    if ((d.scope != BindingScope::Global && d.scope != BindingScope::Member) || d.name.empty()) continue;
+    s.defs.push_back(FileSummary::Def{d.name, static_cast<uint32_t>(i), d.kind, d.isDeclaration,
+                                      d.scope == BindingScope::Member});
+  }
+  s.names.reserve(facts.occurrences.size());
+  for (const Occurrence& o : facts.occurrences) s.names.push_back(o.name);
+  std::sort(s.names.begin(), s.names.end());
+  s.names.erase(std::unique(s.names.begin(), s.names.end()), s.names.end());
+  return s;
+}
+
+Status CommitViewWriter::write(const std::filesystem::path& dir, const std::vector<FileRecord>& files,
+                               const std::vector<FileSummary>& summaries, const std::vector<SkippedFile>& skipped) {
+  LmdbEnv::Options options;
+  options.noSync = true;  // synced once below, before the manifest records its digest
+  auto env = LmdbEnv::open(dir, options);
+  if (!env) return env.status();
+  auto txn = LmdbTxn::begin(**env, true);
+  if (!txn) return txn.status();
+  auto filesDb = txn->openDb("files", true), idsDb = txn->openDb("ids", true), defsDb = txn->openDb("defs", true),
+       namesDb = txn->openDb("names", true), skippedDb = txn->openDb("skipped", true);
+  for (auto* db : {&filesDb, &idsDb, &defsDb, &namesDb, &skippedDb})
+    if (!*db) return db->status();
+
+  std::map<std::string, ByteWriter> defs;
+  std::map<std::string, std::vector<uint32_t>> names;
+  for (size_t i = 0; i < files.size(); ++i) {
+    const FileRecord& f = files[i];
+    NIB_RETURN_IF_ERROR(txn->put(*filesDb, f.path, encodeFile(f)));
+    NIB_RETURN_IF_ERROR(txn->put(*idsDb, idKey(f.fileId), f.path));
+    const FileSummary& sum = summaries[i];
+    for (const FileSummary::Def& def : sum.defs) {
+      ByteWriter& w = defs[defKey(def.name, def.member)];
+      w.varint(f.fileId);
+      w.varint(def.index);
+      w.u8(static_cast<uint8_t>(static_cast<uint8_t>(def.kind) | (def.isDeclaration ? 0x80 : 0)));
+    }
+    for (const std::string& name : sum.names) names[name].push_back(f.fileId);
+  }
+  for (auto& [k, w] : defs) NIB_RETURN_IF_ERROR(txn->put(*defsDb, k, w.data()));
+  for (auto& [name, ids] : names) {
+    if (name.empty() || name.size() > 400) continue;  // LMDB keys are limited to 511 bytes
+    ByteWriter w;
+    uint32_t prev = 0;
+    for (uint32_t id : ids) {  // delta-encoded: ids arrive ascending
+      w.varint(id - prev);
+      prev = id;
+    }
+    NIB_RETURN_IF_ERROR(txn->put(*namesDb, name, w.data()));
+  }
+  for (const auto& s : skipped) NIB_RETURN_IF_ERROR(txn->put(*skippedDb, s.path, s.reason));
+  NIB_RETURN_IF_ERROR(txn->commit());
+  return (*env)->sync();
+}
+
+Expected<std::unique_ptr<CommitView>> CommitView::open(const std::filesystem::path& dir) {
+  LmdbEnv::Options options;
+  options.readOnly = true;
+  auto env = LmdbEnv::open(dir, options);
+  if (!env) return env.status();
+  auto txn = LmdbTxn::begin(**env, false);
+  if (!txn) return txn.status();
+  std::unique_ptr<CommitView> view(new CommitView(std::move(*env), std::move(*txn)));
+  struct Table { const char* name; MDB_dbi* dbi; };
+  for (Table t : {Table{"files", &view->files_}, Table{"ids", &view->ids_}, Table{"defs", &view->defs_},
+                  Table{"names", &view->names_}, Table{"skipped", &view->skipped_}}) {
+    auto dbi = view->txn_.openDb(t.name, false);
+    if (!dbi) return Status(ErrorCode::Corrupt, "commit view at " + dir.string() + " lacks table " + t.name);
+    *t.dbi = *dbi;
+  }
+  return view;
+}
+
+std::optional<FileRecord> CommitView::fileByPath(const std::string& path) {
+  auto v = txn_.get(files_, path);
+  if (!v) return std::nullopt;
+  return decodeFile(*v);
+}
+
+std::optional<FileRecord> CommitView::fileById(uint32_t id) {
+  auto p = txn_.get(ids_, idKey(id));
+  if (!p) return std::nullopt;
+  return fileByPath(std::string(*p));
+}
+
+std::vector<DefinitionRef> CommitView::definitions(const std::string& name, bool member) {
+  auto v = txn_.get(defs_, defKey(name, member));
+  if (!v) return {};
+  return decodeDefs(*v);
+}
+
+std::vector<uint32_t> CommitView::filesMentioning(const std::string& name) {
+  std::vector<uint32_t> out;
+  if (name.empty() || name.size() > 400) return out;
+  auto v = txn_.get(names_, name);
+  if (!v) return out;
+  ByteReader r(*v);
+  uint32_t id = 0;
+  while (!r.atEnd() && r.ok()) {
+    id += r.u32();
+    if (r.ok()) out.push_back(id);
+  }
+  return out;
+}
+
+void CommitView::forEachDefinitionName(
+    const std::function<bool(std::string_view, bool, const std::vector<DefinitionRef>&)>& visit) {
+  (void)txn_.scan(defs_, "", [&](std::string_view k, std::string_view v) {
+    if (k.empty()) return true;
+    return visit(k.substr(1), k[0] == 'M', decodeDefs(v));
+  });
+}
+
+void CommitView::forEachFile(const std::function<bool(const FileRecord&)>& visit) {
+  (void)txn_.scan(files_, "", [&](std::string_view, std::string_view v) {
+    auto rec = decodeFile(v);
+    return rec ? visit(*rec) : true;
+  });
+}
+
+std::vector<SkippedFile> CommitView::skipped() {
+  std::vector<SkippedFile> out;
+  (void)txn_.scan(skipped_, "", [&](std::string_view k, std::string_view v) {
+    out.push_back(SkippedFile{std::string(k), std::string(v)});
+    return true;
+  });
+  return out;
+}
+
+uint32_t CommitView::fileCount() {
+  MDB_stat st;
+  if (mdb_stat(txn_.raw(), files_, &st) != 0) return 0;
+  return static_cast<uint32_t>(st.ms_entries);
+}
+
+}  // namespace nib

@@ -1,0 +1,95 @@
+// The commit view of one index version: which blob each path holds, and the name tables that
+// tie per-file facts together (name -> definitions, name -> files mentioning it). Written once
+// by the builder into the version's own LMDB environment and read by queries through short read
+// transactions; per-file detail stays in the FactStore and is loaded only for the files a query
+// touches.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "support/Language.h"
+#include "views/FactStore.h"
+#include "views/FileFacts.h"
+#include "views/Lmdb.h"
+
+namespace nib {
+
+struct FileRecord {
+  uint32_t fileId = 0;
+  std::string path;
+  std::string blobOid;
+  Language language = Language::Unknown;
+  uint64_t size = 0;
+  FactKey factKey() const;
+  std::string profileDigest;
+};
+
+struct SkippedFile {
+  std::string path;
+  std::string reason;  // "binary", "too-large", "symlink", "submodule", "unreadable", ...
+};
+
+// A definition named in the name tables: enough to rank candidates before loading facts.
+struct DefinitionRef {
+  uint32_t fileId = 0;
+  uint32_t index = 0;  // into FileFacts::definitions
+  SymbolKind kind = SymbolKind::Unknown;
+  bool isDeclaration = false;
+  friend bool operator==(const DefinitionRef&, const DefinitionRef&) = default;
+};
+
+// What the commit view needs of one file's facts; small enough to keep for every file while a
+// build runs, so the builder need not hold all facts in memory.
+struct FileSummary {
+  struct Def {
+    std::string name;
+    uint32_t index = 0;
+    SymbolKind kind = SymbolKind::Unknown;
+    bool isDeclaration = false;
+    bool member = false;
+  };
+  std::vector<Def> defs;           // only definitions visible across files
+  std::vector<std::string> names;  // distinct occurrence names
+  uint64_t definitionCount = 0;
+  uint64_t occurrenceCount = 0;
+};
+FileSummary summarizeFacts(const FileFacts& facts);
+
+class CommitViewWriter {
+ public:
+  // `files` must be sorted by path, with ids equal to their positions; `summaries` parallel.
+  static Status write(const std::filesystem::path& dir, const std::vector<FileRecord>& files,
+                      const std::vector<FileSummary>& summaries, const std::vector<SkippedFile>& skipped);
+};
+
+class CommitView {
+ public:
+  static Expected<std::unique_ptr<CommitView>> open(const std::filesystem::path& dir);
+
+  std::optional<FileRecord> fileByPath(const std::string& path);
+  std::optional<FileRecord> fileById(uint32_t id);
+  // Definitions visible across files: top-level ones (`member == false`) or members of types.
+  std::vector<DefinitionRef> definitions(const std::string& name, bool member);
+  // Files with any occurrence of `name`: the fan-out of a references query.
+  std::vector<uint32_t> filesMentioning(const std::string& name);
+  // Visits every definition name in order: (name, isMember, refs) until `visit` returns false.
+  void forEachDefinitionName(const std::function<bool(std::string_view, bool, const std::vector<DefinitionRef>&)>& visit);
+  // Visits every indexed file in path order until `visit` returns false.
+  void forEachFile(const std::function<bool(const FileRecord&)>& visit);
+  std::vector<SkippedFile> skipped();
+  uint32_t fileCount();
+
+ private:
+  CommitView(std::unique_ptr<LmdbEnv> env, LmdbTxn txn) : env_(std::move(env)), txn_(std::move(txn)) {}
+  std::unique_ptr<LmdbEnv> env_;
+  LmdbTxn txn_;
+  MDB_dbi files_ = 0, ids_ = 0, defs_ = 0, names_ = 0, skipped_ = 0;
+};
+
+}  // namespace nib

@@ -1,0 +1,53 @@
+// The content-addressed store of per-file facts, shared by every version of one index
+// (<repo>/.nib/facts). Keys are (blob OID, language, extractor profile digest): a blob that did
+// not change is never extracted again, whatever commit or worktree it appears in.
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "support/Language.h"
+#include "views/FileFacts.h"
+#include "views/Lmdb.h"
+
+namespace nib {
+
+struct FactKey {
+  std::string blobOid;         // 40 hex digits
+  Language language = Language::Unknown;
+  std::string profileDigest;   // the extractor profile's digest
+  std::string bytes() const;   // the LMDB key
+};
+
+class FactStore {
+ public:
+  static Expected<std::unique_ptr<FactStore>> open(const std::filesystem::path& dir, bool readOnly);
+
+  // Reads need a transaction so that several lookups see one snapshot and share its cost.
+  class Reader {
+   public:
+    Expected<FileFacts> get(const FactKey& key);
+    bool contains(const FactKey& key);
+
+   private:
+    friend class FactStore;
+    Reader(LmdbTxn txn, MDB_dbi dbi) : txn_(std::move(txn)), dbi_(dbi) {}
+    LmdbTxn txn_;
+    MDB_dbi dbi_;
+  };
+  Expected<Reader> reader();
+
+  // Writes a batch of (key, serialized facts) in one transaction.
+  Status putBatch(const std::vector<std::pair<std::string, std::string>>& records);
+  Status sync() { return env_->sync(); }
+
+ private:
+  FactStore(std::unique_ptr<LmdbEnv> env, MDB_dbi dbi) : env_(std::move(env)), dbi_(dbi) {}
+  std::unique_ptr<LmdbEnv> env_;
+  MDB_dbi dbi_;
+};
+
+}  // namespace nib

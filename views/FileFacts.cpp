@@ -1,0 +1,196 @@
+#include "views/FileFacts.h"
+
+#include <array>
+
+#include "support/Binary.h"
+
+namespace nib {
+namespace {
+constexpr uint8_t kFormatVersion = 1;
+
+constexpr std::array<const char*, 22> kKindNames = {
+    "unknown", "module", "namespace", "class", "struct", "interface", "enum",
+    "enum-member", "function", "method", "constructor", "field", "property", "variable",
+    "constant", "parameter", "type-alias", "macro", "import", "union", "trait", "type-parameter"};
+
+void writeRange(ByteWriter& w, const ByteRange& r) {
+  w.varint(r.startByte);
+  w.varint(r.endByte - r.startByte);
+  w.varint(r.start.line);
+  w.varint(r.start.column);
+  w.varint(r.end.line - r.start.line);
+  w.varint(r.end.column);
+}
+
+ByteRange readRange(ByteReader& r) {
+  ByteRange out;
+  out.startByte = r.u32();
+  out.endByte = out.startByte + r.u32();
+  out.start.line = r.u32();
+  out.start.column = r.u32();
+  out.end.line = out.start.line + r.u32();
+  out.end.column = r.u32();
+  return out;
+}
+}  // namespace
+
+const char* symbolKindName(SymbolKind kind) {
+  auto i = static_cast<size_t>(kind);
+  return i < kKindNames.size() ? kKindNames[i] : "unknown";
+}
+
+SymbolKind symbolKindFromName(std::string_view name) {
+  for (size_t i = 0; i < kKindNames.size(); ++i)
+    if (name == kKindNames[i]) return static_cast<SymbolKind>(i);
+  return SymbolKind::Unknown;
+}
+
+bool isCallableKind(SymbolKind k) {
+  return k == SymbolKind::Function || k == SymbolKind::Method || k == SymbolKind::Constructor ||
+         k == SymbolKind::Macro;
+}
+
+bool isTypeKind(SymbolKind k) {
+  return k == SymbolKind::Class || k == SymbolKind::Struct || k == SymbolKind::Interface ||
+         k == SymbolKind::Enum || k == SymbolKind::Trait || k == SymbolKind::TypeAlias ||
+         k == SymbolKind::Union;
+}
+
+std::string serializeFacts(const FileFacts& f) {
+  ByteWriter w;
+  w.u8(kFormatVersion);
+  w.u8(static_cast<uint8_t>(f.language));
+  w.u8(static_cast<uint8_t>((f.ascii ? 1 : 0) | (f.validUtf8 ? 2 : 0) | (f.parseErrors ? 4 : 0)));
+  w.varint(f.lineCount);
+  w.varint(f.byteSize);
+
+  w.varint(f.definitions.size());
+  for (const Definition& d : f.definitions) {
+    w.str(d.name);
+    w.str(d.container);
+    w.u8(static_cast<uint8_t>(d.kind));
+    w.u8(static_cast<uint8_t>(static_cast<uint8_t>(d.scope) | (d.isDeclaration ? 0x80 : 0)));
+    writeRange(w, d.range);
+    writeRange(w, d.nameRange);
+    w.svarint(d.parent);
+  }
+  w.varint(f.occurrences.size());
+  for (const Occurrence& o : f.occurrences) {
+    writeRange(w, o.range);
+    w.str(o.name);
+    w.u8(static_cast<uint8_t>(static_cast<uint8_t>(o.role) | (static_cast<uint8_t>(o.resolution) << 2) |
+                              (o.qualified ? 0x20 : 0) | (o.viaReceiver ? 0x40 : 0) | (o.isCall ? 0x80 : 0)));
+    w.svarint(o.target);
+    w.str(o.qualifier);
+  }
+  w.varint(f.imports.size());
+  for (const Import& i : f.imports) {
+    w.str(i.module);
+    w.str(i.name);
+    w.str(i.alias);
+    writeRange(w, i.range);
+    w.u8(i.isInclude ? 1 : 0);
+  }
+  w.varint(f.calls.size());
+  for (const CallSite& c : f.calls) {
+    w.svarint(c.caller);
+    w.varint(c.occurrence);
+  }
+  w.varint(f.units.size());
+  for (const SourceUnit& u : f.units) {
+    w.u8(static_cast<uint8_t>(u.granularity));
+    w.u8(static_cast<uint8_t>(u.kind));
+    writeRange(w, u.range);
+    w.str(u.textDigest);
+    w.svarint(u.definition);
+  }
+  return w.take();
+}
+
+Expected<FileFacts> deserializeFacts(std::string_view bytes) {
+  ByteReader r(bytes);
+  if (r.u8() != kFormatVersion)
+    return Status(ErrorCode::Corrupt, "file facts were written by another nib format version");
+  FileFacts f;
+  f.language = static_cast<Language>(r.u8());
+  uint8_t flags = r.u8();
+  f.ascii = flags & 1;
+  f.validUtf8 = flags & 2;
+  f.parseErrors = flags & 4;
+  f.lineCount = r.u32();
+  f.byteSize = r.u32();
+
+  // Counts are bounded by the remaining bytes so that a corrupt length cannot allocate wildly.
+  auto count = [&](size_t minRecord) {
+    uint64_t n = r.varint();
+    return n <= bytes.size() / minRecord ? n : (r.str(), 0);
+  };
+  uint64_t n = count(8);
+  f.definitions.resize(n);
+  for (Definition& d : f.definitions) {
+    d.name = std::string(r.str());
+    d.container = std::string(r.str());
+    d.kind = static_cast<SymbolKind>(r.u8());
+    uint8_t s = r.u8();
+    d.scope = static_cast<BindingScope>(s & 0x7F);
+    d.isDeclaration = s & 0x80;
+    d.range = readRange(r);
+    d.nameRange = readRange(r);
+    d.parent = static_cast<int32_t>(r.svarint());
+  }
+  n = count(8);
+  f.occurrences.resize(n);
+  for (Occurrence& o : f.occurrences) {
+    o.range = readRange(r);
+    o.name = std::string(r.str());
+    uint8_t b = r.u8();
+    o.role = static_cast<OccurrenceRole>(b & 3);
+    o.resolution = static_cast<Resolution>((b >> 2) & 7);
+    o.qualified = b & 0x20;
+    o.viaReceiver = b & 0x40;
+    o.isCall = b & 0x80;
+    o.target = static_cast<int32_t>(r.svarint());
+    o.qualifier = std::string(r.str());
+  }
+  n = count(8);
+  f.imports.resize(n);
+  for (Import& i : f.imports) {
+    i.module = std::string(r.str());
+    i.name = std::string(r.str());
+    i.alias = std::string(r.str());
+    i.range = readRange(r);
+    i.isInclude = r.u8() != 0;
+  }
+  n = count(2);
+  f.calls.resize(n);
+  for (CallSite& c : f.calls) {
+    c.caller = static_cast<int32_t>(r.svarint());
+    c.occurrence = r.u32();
+  }
+  n = count(8);
+  f.units.resize(n);
+  for (SourceUnit& u : f.units) {
+    u.granularity = static_cast<Granularity>(r.u8());
+    u.kind = static_cast<SymbolKind>(r.u8());
+    u.range = readRange(r);
+    u.textDigest = std::string(r.str());
+    u.definition = static_cast<int32_t>(r.svarint());
+  }
+  if (!r.ok() || !r.atEnd()) return Status(ErrorCode::Corrupt, "file facts record is truncated or malformed");
+  // Cross-references must stay inside their tables; a reader relies on this.
+  auto inDefs = [&](int32_t i) { return i >= -1 && i < static_cast<int32_t>(f.definitions.size()); };
+  for (const Definition& d : f.definitions)
+    if (!inDefs(d.parent)) return Status(ErrorCode::Corrupt, "file facts: parent index out of range");
+  for (const Occurrence& o : f.occurrences) {
+    bool ok = o.resolution == Resolution::Import
+                  ? o.target >= -1 && o.target < static_cast<int32_t>(f.imports.size())
+                  : inDefs(o.target);
+    if (!ok) return Status(ErrorCode::Corrupt, "file facts: occurrence target out of range");
+  }
+  for (const CallSite& c : f.calls)
+    if (!inDefs(c.caller) || c.occurrence >= f.occurrences.size())
+      return Status(ErrorCode::Corrupt, "file facts: call site index out of range");
+  return f;
+}
+
+}  // namespace nib

@@ -1,0 +1,70 @@
+// The on-disk layout of one repository's index and its publication protocol.
+//
+//   <repo>/.nib/.gitignore      "*": the index never shows up in `git status`
+//   <repo>/.nib/facts/          FactStore (LMDB), shared by all versions
+//   <repo>/.nib/versions/<id>/  one built version: `manifest` + view artifacts
+//   <repo>/.nib/CURRENT         the id of the version that serves
+//   <repo>/.nib/lock            held (flock) by the one process that builds or publishes
+//
+// A version is built in its own folder and becomes current only when CURRENT is replaced by
+// rename(2) after its manifest and artifacts are on disk; a build that dies half-way leaves an
+// unreferenced folder that the next build removes, and the previous version keeps serving.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "support/Status.h"
+#include "views/Manifest.h"
+
+namespace nib {
+
+class IndexLayout {
+ public:
+  explicit IndexLayout(std::filesystem::path indexDir) : dir_(std::move(indexDir)) {}
+  static IndexLayout forRepository(const std::filesystem::path& repoRoot) { return IndexLayout(repoRoot / ".nib"); }
+
+  const std::filesystem::path& dir() const { return dir_; }
+  std::filesystem::path factsDir() const { return dir_ / "facts"; }
+  std::filesystem::path versionsDir() const { return dir_ / "versions"; }
+  std::filesystem::path versionDir(const std::string& id) const { return versionsDir() / id; }
+
+  // Creates the folders and the .gitignore that keeps the index out of git status.
+  Status ensure() const;
+  bool exists() const;
+
+  // The id named by CURRENT; NotFound when nothing was ever published.
+  Expected<std::string> currentVersion() const;
+  // Opens the current version's manifest and checks it may serve (digest of the manifest,
+  // structural view complete, artifact sizes). Returns the manifest and its folder.
+  Expected<Manifest> currentManifest() const;
+
+  // A fresh, unique id: UTC timestamp plus a counter, sortable by creation.
+  std::string newVersionId() const;
+  // Atomically makes `id` current. The caller has verified the version's artifacts.
+  Status publish(const std::string& id) const;
+  // Versions on disk with a readable manifest, oldest first.
+  std::vector<std::string> listVersions() const;
+  // Removes unpublished leftovers and all but the newest `keep` complete versions, never the
+  // current one or its predecessor (rollback target).
+  void prune(size_t keep) const;
+
+ private:
+  std::filesystem::path dir_;
+};
+
+// An exclusive advisory lock on <index>/lock, released on destruction (or process death).
+class IndexWriteLock {
+ public:
+  static Expected<IndexWriteLock> acquire(const IndexLayout& layout, bool wait);
+  IndexWriteLock(IndexWriteLock&& o) noexcept : fd_(o.fd_) { o.fd_ = -1; }
+  IndexWriteLock& operator=(IndexWriteLock&&) = delete;
+  ~IndexWriteLock();
+
+ private:
+  explicit IndexWriteLock(int fd) : fd_(fd) {}
+  int fd_;
+};
+
+}  // namespace nib

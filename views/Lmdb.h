@@ -1,0 +1,67 @@
+// Thin RAII layer over the LMDB C API: one environment per store, short transactions, named
+// databases. Errors become Status values; nothing here throws.
+#pragma once
+
+#include <lmdb.h>
+
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "support/Status.h"
+
+namespace nib {
+
+class LmdbEnv {
+ public:
+  struct Options {
+    bool readOnly = false;
+    bool noSync = false;  // bulk builds sync once at the end instead of per commit
+    unsigned maxDbs = 16;
+    size_t mapSize = size_t(1) << 36;  // sparse: costs address space, not disk
+  };
+  // Opens (and with !readOnly, creates) the environment in directory `dir`.
+  static Expected<std::unique_ptr<LmdbEnv>> open(const std::filesystem::path& dir, Options options);
+  ~LmdbEnv();
+  LmdbEnv(const LmdbEnv&) = delete;
+  LmdbEnv& operator=(const LmdbEnv&) = delete;
+
+  MDB_env* raw() const { return env_; }
+  bool readOnly() const { return readOnly_; }
+  Status sync();
+
+ private:
+  LmdbEnv(MDB_env* env, bool readOnly) : env_(env), readOnly_(readOnly) {}
+  MDB_env* env_;
+  bool readOnly_;
+};
+
+class LmdbTxn {
+ public:
+  static Expected<LmdbTxn> begin(LmdbEnv& env, bool write);
+  LmdbTxn(LmdbTxn&& other) noexcept : txn_(other.txn_) { other.txn_ = nullptr; }
+  LmdbTxn& operator=(LmdbTxn&&) = delete;
+  ~LmdbTxn();
+
+  // Opens a named database; `create` is only valid in a write transaction.
+  Expected<MDB_dbi> openDb(const char* name, bool create);
+  // Returns NotFound when the key is absent. The view is valid until the transaction ends.
+  Expected<std::string_view> get(MDB_dbi dbi, std::string_view key);
+  Status put(MDB_dbi dbi, std::string_view key, std::string_view value);
+  // Visits keys >= `from` in order until `visit` returns false.
+  Status scan(MDB_dbi dbi, std::string_view from,
+              const std::function<bool(std::string_view key, std::string_view value)>& visit);
+  Status commit();
+  void abort();
+  MDB_txn* raw() const { return txn_; }
+
+ private:
+  explicit LmdbTxn(MDB_txn* txn) : txn_(txn) {}
+  MDB_txn* txn_;
+};
+
+Status lmdbError(int rc, std::string_view what);
+
+}  // namespace nib

@@ -1,0 +1,65 @@
+// The manifest of one built index version: what it was built from, with which extractors, and
+// per view its status, profile, capabilities and artifact digests. Stored as a small line-based
+// text file (`key: value`) that ends with a digest of everything above it, so a torn or edited
+// manifest is detected before anything is served from it.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "support/Status.h"
+
+namespace nib {
+
+struct Artifact {
+  std::string path;    // relative to the version folder
+  std::string digest;  // XXH3-128 of the file's bytes
+  uint64_t size = 0;
+};
+
+enum class ViewStatus { Complete, Failed, Absent };
+const char* viewStatusName(ViewStatus status);
+
+struct ViewRecord {
+  std::string name;  // "structural", "lexical", ...
+  ViewStatus status = ViewStatus::Absent;
+  std::string profile;
+  std::vector<std::string> capabilities;
+  std::vector<Artifact> artifacts;
+  std::string error;  // why it failed, when it did
+};
+
+struct Manifest {
+  std::string versionId;
+  std::string created;       // UTC, ISO 8601
+  std::string sourceCommit;  // HEAD's OID when built, "" for an unborn branch
+  std::string sourceTree;    // the tree that was indexed (commit tree or worktree tree)
+  bool dirty = false;        // built from a worktree that differs from sourceCommit
+  std::string nibVersion;
+  std::string extractorProfile;
+  std::string grammars;
+  std::string configDigest;
+  std::string previous;  // the version that was current before this one was published
+  std::vector<ViewRecord> views;
+  std::map<std::string, std::string> stats;  // counts and timings, for `nib status`
+
+  const ViewRecord* view(const std::string& name) const;
+  // Complete means every view that is not Absent is Complete or Failed, and at least the
+  // structural view is Complete: a failed optional view never invalidates its siblings.
+  bool servable() const;
+
+  std::string serialize() const;
+  static Expected<Manifest> parse(std::string_view text);
+};
+
+Expected<Manifest> readManifest(const std::filesystem::path& versionDir);
+Status writeManifest(const std::filesystem::path& versionDir, const Manifest& manifest);
+// Recomputes each artifact's digest and size; Corrupt on the first mismatch.
+Status verifyArtifacts(const std::filesystem::path& versionDir, const Manifest& manifest);
+// Size-only check, cheap enough for every query process.
+Status checkArtifactSizes(const std::filesystem::path& versionDir, const Manifest& manifest);
+
+}  // namespace nib

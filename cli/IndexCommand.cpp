@@ -78,7 +78,13 @@ int runIndex(const IndexArgs& args) {
   }
   std::printf("  symbols     %llu definitions, %llu occurrences\n", static_cast<unsigned long long>(r.definitions),
               static_cast<unsigned long long>(r.occurrences));
-  std::printf("  time        %.2f s\n", r.seconds);
+  std::string phases;
+  for (const auto& [name, secs] : r.phaseSeconds) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%s%s %.2f s", phases.empty() ? "" : ", ", name.c_str(), secs);
+    phases += buf;
+  }
+  std::printf("  time        %.2f s (%s)\n", r.seconds, phases.c_str());
   std::printf("  size        %s index for %s of source\n", humanBytes(r.indexBytes).c_str(), humanBytes(r.sourceBytes).c_str());
   return 0;
 }

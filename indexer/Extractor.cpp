@@ -9,6 +9,7 @@
 #include <unordered_set>
 
 #include "indexer/LanguageSpec.h"
+#include "indexer/PatternMatcher.h"
 #include "support/Hash.h"
 
 namespace nib {
@@ -32,10 +33,10 @@ struct CaptureInfo {
 
 enum class ScopeKind : uint8_t { File, Function, Block, Class, Namespace };
 
-// A language's query compiled once per process, with its capture names decoded.
+// A language's patterns compiled once per process, with their capture names decoded.
 struct CompiledLanguage {
   const LanguageSpec* spec = nullptr;
-  TSQuery* query = nullptr;
+  PatternSet patterns;
   std::vector<CaptureInfo> captures;
   std::vector<bool> identifierSymbols;  // indexed by TSSymbol
   Status status;
@@ -90,27 +91,14 @@ CompiledLanguage compile(const LanguageSpec* spec) {
                                                   std::to_string(TREE_SITTER_LANGUAGE_VERSION));
     return c;
   }
-  uint32_t errorOffset = 0;
-  TSQueryError error = TSQueryErrorNone;
-  c.query = ts_query_new(lang, spec->query.data(), static_cast<uint32_t>(spec->query.size()), &errorOffset, &error);
-  if (!c.query) {
-    std::string_view q = spec->query;
-    size_t lineStart = q.rfind('\n', errorOffset == 0 ? 0 : errorOffset - 1);
-    lineStart = lineStart == std::string_view::npos ? 0 : lineStart + 1;
-    size_t lineEnd = q.find('\n', errorOffset);
-    c.status = Status(ErrorCode::Internal,
-                      std::string("query for ") + languageName(spec->language) + ": " + queryErrorName(error) +
-                          " at offset " + std::to_string(errorOffset) + " in: " +
-                          std::string(q.substr(lineStart, lineEnd == std::string_view::npos ? q.npos : lineEnd - lineStart)));
+  auto patterns = PatternSet::compile(lang, spec->query);
+  if (!patterns) {
+    c.status = Status(ErrorCode::Internal, std::string("patterns for ") + languageName(spec->language) + ": " +
+                                               patterns.status().message());
     return c;
   }
-  uint32_t n = ts_query_capture_count(c.query);
-  c.captures.resize(n);
-  for (uint32_t i = 0; i < n; ++i) {
-    uint32_t len;
-    const char* name = ts_query_capture_name_for_id(c.query, i, &len);
-    c.captures[i] = decodeCapture(std::string_view(name, len));
-  }
+  c.patterns = std::move(*patterns);
+  for (const std::string& name : c.patterns.captureNames()) c.captures.push_back(decodeCapture(name));
   uint32_t symbols = ts_language_symbol_count(lang);
   c.identifierSymbols.assign(symbols, false);
   for (TSSymbol s = 0; s < symbols; ++s) {
@@ -175,6 +163,15 @@ struct PendingImport {
   const void* node = nullptr;
 };
 
+// Everything the matches said about one identifier node, found with one lookup.
+struct NodeFacts {
+  int def = -1;     // the pending definition it names
+  int import = -1;  // the import it binds
+  int member = -1;  // its MemberRef: it follows a receiver
+  bool call = false;
+  bool skip = false;
+};
+
 struct MemberRef {
   TSNode receiver;
   bool hasReceiver;
@@ -184,11 +181,9 @@ struct MemberRef {
 // One file's extraction state; lives for one extract() call.
 class FileExtraction {
  public:
-  FileExtraction(const CompiledLanguage& lang, std::string_view src, TSQueryCursor* cursor)
-      : lang_(lang), spec_(*lang.spec), src_(src), cursor_(cursor) {}
+  FileExtraction(const CompiledLanguage& lang, std::string_view src) : lang_(lang), spec_(*lang.spec), src_(src) {}
 
   FileFacts run(TSNode root) {
-    collectCaptures(root);
     walk(root);
     finishDefinitions();
     bindNames();
@@ -204,10 +199,10 @@ class FileExtraction {
     return src_.substr(s, e - s);
   }
 
-  void collectCaptures(TSNode root) {
-    ts_query_cursor_exec(cursor_, lang_.query, root);
-    TSQueryMatch m;
-    while (ts_query_cursor_next_match(cursor_, &m)) {
+  // Records what one pattern match says about the nodes it captured. Called during the walk,
+  // at the match's root, before any captured descendant is visited.
+  void handleMatch(const std::vector<PatternCapture>& m) {
+    {
       TSNode defNode{}, nameNode{}, containerNode{}, receiverNode{}, callNode{}, callName{}, memberName{},
           moduleNode{}, importName{}, importAlias{}, includePath{};
       bool haveDef = false, decl = false, haveName = false, haveContainer = false, haveReceiver = false,
@@ -218,9 +213,8 @@ class FileExtraction {
       ScopeKind scopeKind = ScopeKind::Block;
       TSNode scopeNode{};
       bool haveScope = false;
-      for (uint16_t i = 0; i < m.capture_count; ++i) {
-        const TSQueryCapture& c = m.captures[i];
-        const CaptureInfo& info = lang_.captures[c.index];
+      for (const PatternCapture& c : m) {
+        const CaptureInfo& info = lang_.captures[c.id];
         switch (info.role) {
           case Role::Definition: case Role::Declaration:
             defNode = c.node; haveDef = true; decl = info.role == Role::Declaration; kind = info.kind; break;
@@ -241,21 +235,30 @@ class FileExtraction {
           case Role::ImportAlias: importAlias = c.node; haveAlias = true; break;
           case Role::Include: haveInclude = true; break;
           case Role::IncludePath: includePath = c.node; haveIncludePath = true; break;
-          case Role::Skip: skipRanges_.emplace_back(ts_node_start_byte(c.node), ts_node_end_byte(c.node)); break;
+          case Role::Skip: addSkip(c.node); break;
           case Role::RequireCheck: requireOk = text(c.node) == "require"; break;
           case Role::Ignore: break;
         }
       }
-      if (haveScope && !scopeNodes_.count(scopeNode.id))
+      if (haveScope && !scopeNodes_.count(scopeNode.id)) {
         scopeNodes_[scopeNode.id] = {scopeKind, haveContainer ? std::string(text(containerNode)) : std::string()};
-      if (haveDef && haveName && !nameToDef_.count(nameNode.id)) {
-        nameToDef_[nameNode.id] = static_cast<int>(defs_.size());
+        markInteresting(scopeNode);
+      }
+      if (haveDef && haveName && nodeFacts_[nameNode.id].def < 0) {
+        nodeFacts_[nameNode.id].def = static_cast<int>(defs_.size());
         defsByNode_[defNode.id].push_back(static_cast<int>(defs_.size()));
+        markInteresting(defNode);
         defs_.push_back(PendingDef{defNode, nameNode, kind, decl,
                                    haveContainer ? std::string(text(containerNode)) : std::string()});
       }
-      if (haveMember && !members_.count(memberName.id)) members_[memberName.id] = MemberRef{receiverNode, haveReceiver, qualified};
-      if (haveCall && haveCallName) callNames_.insert(callName.id);
+      if (haveMember) {
+        NodeFacts& f = nodeFacts_[memberName.id];
+        if (f.member < 0) {
+          f.member = static_cast<int>(memberRefs_.size());
+          memberRefs_.push_back(MemberRef{receiverNode, haveReceiver, qualified});
+        }
+      }
+      if (haveCall && haveCallName) nodeFacts_[callName.id].call = true;
       (void)callNode;
       if (haveImport && haveModule && requireOk) addImport(moduleNode, haveImportName ? &importName : nullptr,
                                                            haveAlias ? &importAlias : nullptr, m);
@@ -271,21 +274,41 @@ class FileExtraction {
     }
   }
 
-  void addImport(TSNode module, const TSNode* name, const TSNode* alias, const TSQueryMatch& m) {
+  void markInteresting(TSNode n) {
+    TSSymbol sym = ts_node_symbol(n);
+    if (sym < interesting_.size()) interesting_[sym] = true;
+  }
+
+  void addSkip(TSNode n) {
+    TSSymbol sym = ts_node_symbol(n);
+    if (sym < lang_.identifierSymbols.size() && lang_.identifierSymbols[sym]) nodeFacts_[n.id].skip = true;
+    else skipRanges_.emplace_back(ts_node_start_byte(n), ts_node_end_byte(n));
+  }
+
+  void addImport(TSNode module, const TSNode* name, const TSNode* alias, const std::vector<PatternCapture>& m) {
     PendingImport imp;
     imp.record.module = std::string(text(module));
     if (name) imp.record.name = std::string(text(*name));
     if (alias) imp.record.alias = std::string(text(*alias));
     // The statement's range: the capture named @import.
-    for (uint16_t i = 0; i < m.capture_count; ++i)
-      if (lang_.captures[m.captures[i].index].role == Role::Import) {
-        imp.record.range = rangeOf(m.captures[i].node);
-        imp.node = m.captures[i].node.id;
+    for (const PatternCapture& c : m)
+      if (lang_.captures[c.id].role == Role::Import) {
+        imp.record.range = rangeOf(c.node);
+        imp.node = c.node.id;
+        markInteresting(c.node);
       }
-    if (name) imp.boundNodes.push_back(name->id);
-    if (alias) imp.boundNodes.push_back(alias->id);
+    int index = static_cast<int>(imports_.size());
+    if (name) {
+      imp.boundNodes.push_back(name->id);
+      nodeFacts_[name->id].import = index;
+    }
+    if (alias) {
+      imp.boundNodes.push_back(alias->id);
+      nodeFacts_[alias->id].import = index;
+    }
+    if (imp.node) importByNode_[imp.node].push_back(index);
     // Module path identifiers are not references to anything nib indexes.
-    skipRanges_.emplace_back(ts_node_start_byte(module), ts_node_end_byte(module));
+    addSkip(module);
     if (!imp.record.alias.empty()) imp.bound = imp.record.alias;
     else if (!imp.record.name.empty()) imp.bound = imp.record.name;
     else {
@@ -302,30 +325,31 @@ class FileExtraction {
   }
 
   void walk(TSNode root) {
-    for (size_t i = 0; i < imports_.size(); ++i)
-      if (imports_[i].node) importByNode_[imports_[i].node].push_back(static_cast<int>(i));
-    for (size_t i = 0; i < imports_.size(); ++i)
-      for (const void* n : imports_[i].boundNodes) importNameNodes_[n] = static_cast<int>(i);
-    // Merge skip ranges into disjoint intervals for binary search.
-    std::sort(skipRanges_.begin(), skipRanges_.end());
-    std::vector<std::pair<uint32_t, uint32_t>> merged;
-    for (auto r : skipRanges_) {
-      if (!merged.empty() && r.first <= merged.back().second) merged.back().second = std::max(merged.back().second, r.second);
-      else merged.push_back(r);
-    }
-    skipRanges_ = std::move(merged);
-
+    interesting_.assign(lang_.identifierSymbols.size(), false);
     scopes_.push_back(Scope{});  // the file scope
     std::vector<int> scopeStack{0};
-    struct DefFrame { int def; };
     std::vector<int> defStack;
     struct Pushed { bool scope; bool def; };
     std::vector<Pushed> pushed;
+    auto onMatch = [this](const std::vector<PatternCapture>& m) { handleMatch(m); };
 
     TSTreeCursor cursor = ts_tree_cursor_new(root);
     auto enter = [&](TSNode n) -> bool {  // returns false when the node's children are not visited
       Pushed p{false, false};
       const void* id = n.id;
+      TSSymbol sym = ts_node_symbol(n);
+      if (lang_.patterns.rootsAt(sym)) lang_.patterns.match(n, onMatch);
+      bool isIdentifier = sym < lang_.identifierSymbols.size() && lang_.identifierSymbols[sym];
+      // Only nodes of a type some match captured can be a scope, definition or import: checking
+      // the symbol first spares the hash lookups for the vast majority of nodes.
+      if (sym >= interesting_.size() || !interesting_[sym]) {
+        pushed.push_back(p);
+        if (isIdentifier) {
+          addOccurrence(n, scopeStack.back(), defStack);
+          return false;
+        }
+        return true;
+      }
       if (auto it = defsByNode_.find(id); it != defsByNode_.end()) {
         for (int d : it->second) {
           defs_[d].scope = scopeStack.back();
@@ -339,18 +363,17 @@ class FileExtraction {
       if (n.id != root.id) {
         if (auto it = scopeNodes_.find(id); it != scopeNodes_.end()) {
           Scope s;
-          s.kind = it->second.first;
+          s.kind = it->second.kind;
           s.parent = scopeStack.back();
           s.owner = defStack.empty() ? -1 : defStack.back();
-          s.container = it->second.second;
+          s.container = it->second.container;
           scopeStack.push_back(static_cast<int>(scopes_.size()));
           scopes_.push_back(std::move(s));
           p.scope = true;
         }
       }
       pushed.push_back(p);
-      TSSymbol sym = ts_node_symbol(n);
-      if (sym < lang_.identifierSymbols.size() && lang_.identifierSymbols[sym]) {
+      if (isIdentifier) {
         addOccurrence(n, scopeStack.back(), defStack);
         return false;
       }
@@ -385,19 +408,21 @@ class FileExtraction {
     ts_tree_cursor_delete(&cursor);
   }
 
-  bool skipped(uint32_t start, uint32_t end) const {
-    auto it = std::upper_bound(skipRanges_.begin(), skipRanges_.end(), std::make_pair(start, UINT32_MAX));
-    if (it == skipRanges_.begin()) return false;
-    --it;
-    return it->first <= start && end <= it->second;
+  // Skip ranges are registered in walk order, so the ones that ended before `start` can go.
+  bool skippedByRange(uint32_t start, uint32_t end) {
+    while (!skipRanges_.empty() && skipRanges_.back().second <= start) skipRanges_.pop_back();
+    for (auto it = skipRanges_.rbegin(); it != skipRanges_.rend(); ++it)
+      if (it->first <= start && end <= it->second) return true;
+    return false;
   }
 
   void addOccurrence(TSNode n, int scope, const std::vector<int>& defStack) {
     uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
     if (e <= s) return;  // a missing node inserted by error recovery
-    bool isDefName = nameToDef_.count(n.id) > 0;
-    if (!isDefName && !importNameNodes_.count(n.id) && skipped(s, e)) return;
     Occ o;
+    if (auto it = nodeFacts_.find(n.id); it != nodeFacts_.end()) o.facts = it->second;
+    bool bound = o.facts.def >= 0 || o.facts.import >= 0;
+    if (!bound && (o.facts.skip || skippedByRange(s, e))) return;
     o.node = n;
     o.scope = scope;
     o.callable = -1;
@@ -415,7 +440,8 @@ class FileExtraction {
     for (PendingDef& d : defs_) {
       const Scope& s = scopes_[d.scope];
       if (d.kind == SymbolKind::Function && s.kind == ScopeKind::Class) d.kind = SymbolKind::Method;
-      if (importNameNodes_.count(d.name.id)) d.dropped = true;  // `const x = require(...)`
+      if (auto it = nodeFacts_.find(d.name.id); it != nodeFacts_.end() && it->second.import >= 0)
+        d.dropped = true;  // `const x = require(...)`
     }
     defIndex_.assign(defs_.size(), -1);
     for (size_t i = 0; i < defs_.size(); ++i) {
@@ -592,9 +618,9 @@ class FileExtraction {
       Occurrence out;
       out.range = rangeOf(o.node);
       out.name = std::string(text(o.node));
-      out.isCall = callNames_.count(o.node.id) > 0;
-      if (auto it = nameToDef_.find(o.node.id); it != nameToDef_.end() && defIndex_[it->second] >= 0) {
-        int d = defIndex_[it->second];
+      out.isCall = o.facts.call;
+      if (o.facts.def >= 0 && defIndex_[o.facts.def] >= 0) {
+        int d = defIndex_[o.facts.def];
         const Definition& def = facts_.definitions[d];
         out.role = def.isDeclaration ? OccurrenceRole::Declaration : OccurrenceRole::Definition;
         if (!def.isDeclaration) {
@@ -610,17 +636,18 @@ class FileExtraction {
         } else {
           out.resolution = Resolution::Free;
         }
-      } else if (auto im = importNameNodes_.find(o.node.id); im != importNameNodes_.end()) {
+      } else if (o.facts.import >= 0) {
         out.resolution = Resolution::Import;
-        out.target = im->second;
-      } else if (auto mem = members_.find(o.node.id); mem != members_.end()) {
+        out.target = o.facts.import;
+      } else if (o.facts.member >= 0) {
+        const MemberRef& mem = memberRefs_[o.facts.member];
         bool via = false;
-        Resolved r = resolveMember(mem->second, out.name, o.scope, out.range.startByte, &via);
+        Resolved r = resolveMember(mem, out.name, o.scope, out.range.startByte, &via);
         out.resolution = r.resolution;
         out.target = r.target;
         out.viaReceiver = via;
-        out.qualified = mem->second.qualified;
-        if (out.qualified && mem->second.hasReceiver) out.qualifier = std::string(text(mem->second.receiver));
+        out.qualified = mem.qualified;
+        if (out.qualified && mem.hasReceiver) out.qualifier = std::string(text(mem.receiver));
       } else {
         Resolved r = resolvePlain(out.name, o.scope, out.range.startByte);
         out.resolution = r.resolution;
@@ -669,24 +696,27 @@ class FileExtraction {
     TSNode node;
     int scope;
     int callable;
+    NodeFacts facts;
   };
 
   const CompiledLanguage& lang_;
   const LanguageSpec& spec_;
   std::string_view src_;
-  TSQueryCursor* cursor_;
   FileFacts facts_;
 
-  std::unordered_map<const void*, std::pair<ScopeKind, std::string>> scopeNodes_;
+  struct ScopeCapture {
+    ScopeKind kind;
+    std::string container;
+  };
+  std::vector<bool> interesting_;  // node symbols that some match captured
+  std::unordered_map<const void*, NodeFacts> nodeFacts_;  // what matches said about identifiers
+  std::vector<MemberRef> memberRefs_;
+  std::unordered_map<const void*, ScopeCapture> scopeNodes_;
   std::vector<PendingDef> defs_;
   std::vector<int> defIndex_;  // pending def -> index in facts_.definitions, -1 when dropped
-  std::unordered_map<const void*, int> nameToDef_;
   std::unordered_map<const void*, std::vector<int>> defsByNode_;
-  std::unordered_map<const void*, MemberRef> members_;
-  std::unordered_set<const void*> callNames_;
   std::vector<PendingImport> imports_;
   std::unordered_map<const void*, std::vector<int>> importByNode_;
-  std::unordered_map<const void*, int> importNameNodes_;
   std::vector<std::pair<uint32_t, uint32_t>> skipRanges_;
   std::vector<Scope> scopes_;
   std::unordered_map<int, std::vector<int>> classScopeOf_;
@@ -697,12 +727,8 @@ class FileExtraction {
 
 struct Extractor::Impl {
   TSParser* parser = ts_parser_new();
-  TSQueryCursor* cursor = ts_query_cursor_new();
   Language current = Language::Unknown;
-  ~Impl() {
-    ts_query_cursor_delete(cursor);
-    ts_parser_delete(parser);
-  }
+  ~Impl() { ts_parser_delete(parser); }
 };
 
 Extractor::Extractor() : impl_(std::make_unique<Impl>()) { ts_parser_set_timeout_micros(impl_->parser, kParseTimeoutMicros); }
@@ -723,7 +749,7 @@ Expected<FileFacts> Extractor::extract(Language lang, std::string_view content) 
     return Status(ErrorCode::Unsupported, "parse timed out");
   }
   TSNode root = ts_tree_root_node(tree);
-  FileFacts facts = FileExtraction(c, content, impl_->cursor).run(root);
+  FileFacts facts = FileExtraction(c, content).run(root);
   facts.language = lang;
   facts.parseErrors = ts_node_has_error(root);
   facts.ascii = isAscii(content);
@@ -750,6 +776,16 @@ Status Extractor::selfCheck() {
   for (int i = 1; i < kLanguageCount; ++i) {
     const CompiledLanguage& c = compiled(static_cast<Language>(i));
     if (!c.status.isOk()) return c.status;
+    // The pattern files must stay valid tree-sitter queries too (editors and tools read them):
+    // tree-sitter's own compiler also rejects impossible parent/child combinations.
+    uint32_t errorOffset = 0;
+    TSQueryError error = TSQueryErrorNone;
+    std::string_view q = c.spec->query;
+    TSQuery* query = ts_query_new(c.spec->grammar(), q.data(), static_cast<uint32_t>(q.size()), &errorOffset, &error);
+    if (!query)
+      return Status(ErrorCode::Internal, std::string("query for ") + languageName(c.spec->language) + ": " +
+                                             queryErrorName(error) + " at offset " + std::to_string(errorOffset));
+    ts_query_delete(query);
   }
   return Status::ok();
 }

@@ -85,7 +85,6 @@ std::string configDigest(const IndexOptions& options) {
 
 Expected<IndexReport> buildIndex(const fs::path& repoPath, const IndexOptions& options) {
   auto started = std::chrono::steady_clock::now();
-  NIB_RETURN_IF_ERROR(Extractor::selfCheck());
   auto repoOr = GitRepository::discover(repoPath);
   if (!repoOr) return repoOr.status();
   GitRepository& repo = **repoOr;
@@ -105,6 +104,12 @@ Expected<IndexReport> buildIndex(const fs::path& repoPath, const IndexOptions& o
     if (!c) return c.status();
     commit = *c;
   }
+  auto phaseStart = std::chrono::steady_clock::now();
+  auto phase = [&](const char* name) {
+    auto now = std::chrono::steady_clock::now();
+    report.phaseSeconds.emplace_back(name, std::chrono::duration<double>(now - phaseStart).count());
+    phaseStart = now;
+  };
   if (options.progress) options.progress({0, 0, "scanning"});
   auto listing = fromWorktree ? repo.listWorktree() : repo.listCommit(commit);
   if (!listing) return listing.status();
@@ -121,6 +126,7 @@ Expected<IndexReport> buildIndex(const fs::path& repoPath, const IndexOptions& o
     else if (fromWorktree && w.entry.size > options.maxFileSize) w.skipReason = "too-large";
   }
 
+  phase("scan");
   auto factsOr = FactStore::open(layout.factsDir(), /*readOnly=*/false);
   if (!factsOr) return factsOr.status();
   FactStore& facts = **factsOr;
@@ -215,6 +221,7 @@ Expected<IndexReport> buildIndex(const fs::path& repoPath, const IndexOptions& o
   flush(true);
   NIB_RETURN_IF_ERROR(writeStatus);
   NIB_RETURN_IF_ERROR(facts.sync());
+  phase("extract");
   if (options.progress) options.progress({items.size(), items.size(), "writing"});
 
   // Assemble the commit view.
@@ -282,6 +289,7 @@ Expected<IndexReport> buildIndex(const fs::path& repoPath, const IndexOptions& o
   fs::create_directories(versionDir / "structural", ec);
   if (ec) return Status(ErrorCode::IoError, "cannot create " + versionDir.string() + ": " + ec.message());
   NIB_RETURN_IF_ERROR(CommitViewWriter::write(versionDir / "structural", records, summaries, skipped));
+  phase("commit-view");
 
   ViewRecord structural;
   structural.name = "structural";
@@ -317,6 +325,7 @@ Expected<IndexReport> buildIndex(const fs::path& repoPath, const IndexOptions& o
   NIB_RETURN_IF_ERROR(verifyArtifacts(versionDir, *reread));
   if (options.beforePublish) options.beforePublish();
   NIB_RETURN_IF_ERROR(layout.publish(m.versionId));
+  phase("publish");
   layout.prune(options.keepVersions);
   report.indexBytes = directorySize(versionDir) + directorySize(layout.factsDir());
   return report;

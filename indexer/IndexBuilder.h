@@ -41,6 +41,7 @@ struct IndexReport {
   uint64_t definitions = 0, occurrences = 0;
   uint64_t sourceBytes = 0, indexBytes = 0;
   double seconds = 0;
+  std::vector<std::pair<std::string, double>> phaseSeconds;  // scan, extract, commit-view, publish
 };
 
 Expected<IndexReport> buildIndex(const std::filesystem::path& repoPath, const IndexOptions& options);

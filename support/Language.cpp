@@ -39,17 +39,42 @@ Language languageFromName(std::string_view name) {
 }
 
 bool looksLikeCpp(std::string_view text) {
-  static constexpr std::string_view kMarkers[] = {"namespace", "class",   "template", "public:", "private:",
-                                                  "protected:", "virtual", "nullptr",  "this->",  "::",
-                                                  "operator"};
+  // Strong signals only: words like "class" or "operator" are common in C comments. A marker
+  // counts only outside comments and string literals.
+  static constexpr std::string_view kMarkers[] = {"namespace ", "template<", "template <", "public:", "private:",
+                                                  "protected:", "nullptr", "this->", "std::", "class "};
   auto isWord = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
-  for (std::string_view m : kMarkers) {
-    for (size_t pos = text.find(m); pos != std::string_view::npos; pos = text.find(m, pos + 1)) {
-      // Whole words only, checked at the ends of the marker that are word characters.
-      size_t end = pos + m.size();
-      bool startOk = !isWord(m.front()) || pos == 0 || !isWord(text[pos - 1]);
-      bool endOk = !isWord(m.back()) || end >= text.size() || !isWord(text[end]);
-      if (startOk && endOk) return true;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (c == '/' && i + 1 < text.size() && text[i + 1] == '/') {
+      i = text.find('\n', i);
+      if (i == std::string_view::npos) return false;
+      continue;
+    }
+    if (c == '/' && i + 1 < text.size() && text[i + 1] == '*') {
+      i = text.find("*/", i + 2);
+      if (i == std::string_view::npos) return false;
+      ++i;
+      continue;
+    }
+    if (c == '"') {
+      for (++i; i < text.size() && text[i] != '"' && text[i] != '\n'; ++i)
+        if (text[i] == '\\') ++i;
+      continue;
+    }
+    if (i > 0 && isWord(text[i - 1])) continue;
+    for (std::string_view m : kMarkers) {
+      if (text.compare(i, m.size(), m) != 0) continue;
+      if (m == "class ") {
+        // `class Name {`, `class Name :` or `class Name;` — not "class" in prose.
+        size_t j = i + m.size();
+        while (j < text.size() && isWord(text[j])) ++j;
+        if (j == i + m.size()) continue;
+        while (j < text.size() && (text[j] == ' ' || text[j] == '\t')) ++j;
+        if (j < text.size() && (text[j] == '{' || text[j] == ':' || text[j] == ';')) return true;
+        continue;
+      }
+      return true;
     }
   }
   return false;

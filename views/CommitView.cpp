@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <unordered_set>
 
 #include "support/Binary.h"
 
@@ -73,10 +74,10 @@ FileSummary summarizeFacts(const FileFacts& facts) {
     s.defs.push_back(FileSummary::Def{d.name, static_cast<uint32_t>(i), d.kind, d.isDeclaration,
                                       d.scope == BindingScope::Member});
   }
-  s.names.reserve(facts.occurrences.size());
-  for (const Occurrence& o : facts.occurrences) s.names.push_back(o.name);
-  std::sort(s.names.begin(), s.names.end());
-  s.names.erase(std::unique(s.names.begin(), s.names.end()), s.names.end());
+  std::unordered_set<std::string_view> seen;
+  seen.reserve(facts.occurrences.size());
+  for (const Occurrence& o : facts.occurrences)
+    if (seen.insert(o.name).second) s.names.push_back(o.name);
   return s;
 }
 

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Fetches Debian source packages into bench/corpus/<name> and turns each into a git repository
+# (one commit), so that nib indexes them as commits. Uses a private apt source list pointing at
+# the machine's own Debian mirror with type deb-src; the machine's apt configuration is not
+# touched. Usage: bench/fetch-corpus.sh [package ...]   (default: the packages below)
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+dest="${NIB_CORPUS_DIR:-$here/corpus}"
+packages=("$@")
+[ ${#packages[@]} -gt 0 ] || packages=(tmux)
+
+mkdir -p "$dest"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$work/lists/partial"
+src=/etc/apt/sources.list.d/debian.sources
+if [ -f "$src" ]; then
+  sed -n '/^Types: deb$/,/^$/p' "$src" | head -n 6 \
+    | sed 's/^Types: deb$/Types: deb-src/; s/^Suites: .*/Suites: bookworm/' > "$work/src.sources"
+else
+  echo "Types: deb-src
+URIs: http://deb.debian.org/debian
+Suites: bookworm
+Components: main" > "$work/src.sources"
+fi
+o=(-o Dir::Etc::SourceList=/dev/null -o Dir::Etc::SourceParts="$work" -o Dir::State::Lists="$work/lists"
+   -o Debug::NoLocking=1 -o APT::Sandbox::User=root)
+apt-get "${o[@]}" -qq update >/dev/null
+
+for pkg in "${packages[@]}"; do
+  if [ -d "$dest/$pkg/.git" ]; then
+    echo "corpus: $pkg already present" >&2
+    continue
+  fi
+  echo "corpus: fetching $pkg" >&2
+  (cd "$work" && apt-get "${o[@]}" -qq source --download-only "$pkg" >/dev/null)
+  tarball=$(ls "$work"/*.orig.tar.* 2>/dev/null | head -n 1)
+  [ -n "$tarball" ] || { echo "corpus: no .orig tarball for $pkg" >&2; exit 1; }
+  rm -rf "$dest/$pkg" && mkdir -p "$dest/$pkg"
+  tar -xf "$tarball" -C "$dest/$pkg" --strip-components=1
+  rm -f "$work"/*.orig.tar.* "$work"/*.debian.tar.* "$work"/*.dsc "$work"/*.asc 2>/dev/null || true
+  (cd "$dest/$pkg" && git init -q && git add -A && \
+   git -c user.name=nib-bench -c user.email=bench@nib -c commit.gpgsign=false commit -qm "$pkg (Debian bookworm source)")
+done

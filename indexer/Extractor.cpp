@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <functional>
 #include <mutex>
 #include <unordered_map>
 #include <unordered_set>
@@ -157,7 +158,6 @@ struct PendingDef {
 
 struct PendingImport {
   Import record;
-  std::vector<const void*> boundNodes;  // the name and alias identifiers
   std::string bound;                    // the local name it binds
   int scope = 0;
   const void* node = nullptr;
@@ -285,6 +285,30 @@ class FileExtraction {
     else skipRanges_.emplace_back(ts_node_start_byte(n), ts_node_end_byte(n));
   }
 
+  // Marks the identifier an import binds. A dotted or scoped name (`a.b`) binds its last
+  // identifier; the ones before it are module path, not references.
+  void bindImportNode(TSNode n, int index) {
+    TSSymbol sym = ts_node_symbol(n);
+    if (sym < lang_.identifierSymbols.size() && lang_.identifierSymbols[sym]) {
+      nodeFacts_[n.id].import = index;
+      return;
+    }
+    std::vector<TSNode> idents;
+    std::function<void(TSNode)> collect = [&](TSNode x) {
+      TSSymbol s = ts_node_symbol(x);
+      if (s < lang_.identifierSymbols.size() && lang_.identifierSymbols[s]) {
+        idents.push_back(x);
+        return;
+      }
+      for (uint32_t i = 0, c = ts_node_named_child_count(x); i < c; ++i) collect(ts_node_named_child(x, i));
+    };
+    collect(n);
+    for (size_t i = 0; i < idents.size(); ++i) {
+      if (i + 1 == idents.size()) nodeFacts_[idents[i].id].import = index;
+      else nodeFacts_[idents[i].id].skip = true;
+    }
+  }
+
   void addImport(TSNode module, const TSNode* name, const TSNode* alias, const std::vector<PatternCapture>& m) {
     PendingImport imp;
     imp.record.module = std::string(text(module));
@@ -298,14 +322,8 @@ class FileExtraction {
         markInteresting(c.node);
       }
     int index = static_cast<int>(imports_.size());
-    if (name) {
-      imp.boundNodes.push_back(name->id);
-      nodeFacts_[name->id].import = index;
-    }
-    if (alias) {
-      imp.boundNodes.push_back(alias->id);
-      nodeFacts_[alias->id].import = index;
-    }
+    if (name) bindImportNode(*name, index);
+    if (alias) bindImportNode(*alias, index);
     if (imp.node) importByNode_[imp.node].push_back(index);
     // Module path identifiers are not references to anything nib indexes.
     addSkip(module);
@@ -444,7 +462,13 @@ class FileExtraction {
         d.dropped = true;  // `const x = require(...)`
     }
     defIndex_.assign(defs_.size(), -1);
-    for (size_t i = 0; i < defs_.size(); ++i) {
+    // Matches arrive pattern by pattern; definitions are stored in source order.
+    order_.resize(defs_.size());
+    for (size_t i = 0; i < order_.size(); ++i) order_[i] = i;
+    std::stable_sort(order_.begin(), order_.end(), [&](size_t a, size_t b) {
+      return ts_node_start_byte(defs_[a].name) < ts_node_start_byte(defs_[b].name);
+    });
+    for (size_t i : order_) {
       PendingDef& d = defs_[i];
       if (d.dropped) continue;
       defIndex_[i] = static_cast<int>(facts_.definitions.size());
@@ -499,7 +523,8 @@ class FileExtraction {
   }
 
   void bindNames() {
-    for (size_t i = 0; i < defs_.size(); ++i) {
+    // In source order, so that each scope's bindings of one name are sorted by position.
+    for (size_t i : order_) {
       if (defIndex_[i] < 0) continue;
       const Definition& d = facts_.definitions[defIndex_[i]];
       if (d.scope == BindingScope::None) continue;
@@ -714,6 +739,7 @@ class FileExtraction {
   std::unordered_map<const void*, ScopeCapture> scopeNodes_;
   std::vector<PendingDef> defs_;
   std::vector<int> defIndex_;  // pending def -> index in facts_.definitions, -1 when dropped
+  std::vector<size_t> order_;  // pending defs in source order
   std::unordered_map<const void*, std::vector<int>> defsByNode_;
   std::vector<PendingImport> imports_;
   std::unordered_map<const void*, std::vector<int>> importByNode_;

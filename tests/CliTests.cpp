@@ -1,0 +1,175 @@
+// End-to-end tests of the real `nib` binary on repositories created by the test: what a user
+// or an agent sees, including the errors for bad input.
+#include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include "TestRepo.h"
+
+namespace nib::test {
+namespace {
+
+struct Run {
+  int rc;
+  std::string out;
+};
+
+Run nib(const TestRepo& repo, const std::string& args, bool mergeStderr = false) {
+  Run r;
+  r.rc = runCommand("cd " + shellQuote(repo.root().string()) + " && " + shellQuote(nibBinary()) + " " + args, &r.out,
+                    mergeStderr);
+  return r;
+}
+
+void makeProject(TestRepo& repo) {
+  repo.write("src/geometry.py",
+             "class Point:\n"
+             "    def __init__(self, x):\n"
+             "        self.x = x\n"
+             "\n"
+             "\n"
+             "def distance(a, b):\n"
+             "    return abs(a.x - b.x)\n");
+  repo.write("src/main.py",
+             "from geometry import Point, distance\n"
+             "\n"
+             "p = Point(1)\n"
+             "print(distance(p, Point(2)))  # caf\xC3\xA9 \xF0\x9F\x98\x80 distance\n"
+             "s = '\xF0\x9F\x98\x80'; d = distance(p, p)\n");
+  repo.commitAll();
+}
+
+}  // namespace
+
+TEST_CASE("nib index, status, def, refs and symbols work end to end", "[cli]") {
+  TestRepo repo;
+  makeProject(repo);
+  Run idx = nib(repo, "index");
+  INFO(idx.out);
+  REQUIRE(idx.rc == 0);
+  CHECK(idx.out.find("python      2") != std::string::npos);
+  CHECK(idx.out.find("definitions") != std::string::npos);
+
+  Run status = nib(repo, "status --json");
+  REQUIRE(status.rc == 0);
+  auto s = nlohmann::json::parse(status.out);
+  CHECK(s["freshness"]["fresh"] == true);
+  CHECK(s["freshness"]["headCommit"] == s["manifest"]["sourceCommit"]);
+  CHECK(s["views"][0]["name"] == "structural");
+  CHECK(s["views"][0]["status"] == "complete");
+  CHECK(s["stats"]["files"] == 2);
+
+  // `distance` on line 4, column 7 (1-based, bytes) of src/main.py.
+  Run def = nib(repo, "def src/main.py:4:7");
+  INFO(def.out);
+  REQUIRE(def.rc == 0);
+  CHECK(def.out == "src/geometry.py:6:5: function distance\n");
+
+  Run defJson = nib(repo, "def --json src/main.py:4:7");
+  REQUIRE(defJson.rc == 0);
+  auto d = nlohmann::json::parse(defJson.out);
+  REQUIRE(d["locations"].size() == 1);
+  CHECK(d["locations"][0]["path"] == "src/geometry.py");
+  CHECK(d["locations"][0]["range"]["start"]["line"] == 5);
+  CHECK(d["locations"][0]["range"]["start"]["character"] == 4);
+  CHECK(d["confidence"] == "exact");
+  CHECK(d["freshness"]["fresh"] == true);
+
+  Run refs = nib(repo, "refs --json src/geometry.py:6:5");
+  REQUIRE(refs.rc == 0);
+  auto r = nlohmann::json::parse(refs.out);
+  REQUIRE(r["locations"].size() == 4);  // the definition, the import, two calls on line 4-5
+  // Line 5 (0-based 4): "s = '😀'; d = distance(p, p)": the emoji is 4 bytes but 2 UTF-16
+  // units, so the byte column 16 becomes character 14 on the wire.
+  auto last = r["locations"][3];
+  CHECK(last["path"] == "src/main.py");
+  CHECK(last["range"]["start"]["line"] == 4);
+  CHECK(last["range"]["start"]["character"] == 14);
+
+  Run refsNoDecl = nib(repo, "refs --no-declaration src/geometry.py:6:5");
+  REQUIRE(refsNoDecl.rc == 0);
+  CHECK(std::count(refsNoDecl.out.begin(), refsNoDecl.out.end(), '\n') == 3);
+
+  Run sym = nib(repo, "symbols dist");
+  REQUIRE(sym.rc == 0);
+  CHECK(sym.out.find("function     distance  src/geometry.py:6:5") != std::string::npos);
+  Run symJson = nib(repo, "symbols --json Poi");
+  REQUIRE(symJson.rc == 0);
+  auto sj = nlohmann::json::parse(symJson.out);
+  REQUIRE_FALSE(sj.empty());
+  CHECK(sj[0]["name"] == "Point");
+  CHECK(sj[0]["kind"] == "class");
+}
+
+TEST_CASE("nib reports stale files and a moved HEAD instead of answering silently", "[cli]") {
+  TestRepo repo;
+  makeProject(repo);
+  REQUIRE(nib(repo, "index -q").rc == 0);
+  repo.write("src/main.py", "\n\nfrom geometry import Point, distance\n");
+  Run def = nib(repo, "def src/main.py:3:30", true);
+  INFO(def.out);
+  CHECK(def.out.find("changed since it was indexed") != std::string::npos);
+  Run status = nib(repo, "status --json");
+  auto s = nlohmann::json::parse(status.out);
+  CHECK(s["freshness"]["fresh"] == false);
+  CHECK(s["freshness"]["headCommit"] == s["manifest"]["sourceCommit"]);
+
+  repo.commitAll("second");
+  Run s2 = nib(repo, "status");
+  CHECK(s2.out.find("differs: index is behind") != std::string::npos);
+}
+
+TEST_CASE("bad input gets a clear error and a non-zero exit", "[cli]") {
+  TestRepo repo;
+  makeProject(repo);
+
+  Run noIndex = nib(repo, "def src/main.py:1:1", true);
+  CHECK(noIndex.rc == 1);
+  CHECK(noIndex.out.find("run `nib index`") != std::string::npos);
+  REQUIRE(nib(repo, "index -q").rc == 0);
+
+  struct Case {
+    std::string args, expect;
+    int rc;
+  };
+  for (const Case& c : std::vector<Case>{
+           {"def src/main.py", "expected FILE:LINE:COL", 1},
+           {"def src/main.py:0:1", "positive numbers", 1},
+           {"def src/main.py:x:1", "positive numbers", 1},
+           {"def src/missing.py:1:1", "no such file", 1},
+           {"def src:1:1", "is a directory", 1},
+           {"def src/main.py:99:1", "does not exist", 1},
+           {"def src/main.py:1:500", "past its end", 1},
+           {"def /etc/hostname:1:1", "not inside a git repository", 1},
+           {"def --root . /etc/hostname:1:1", "outside the workspace", 1},
+           {"def src/main.py:2:1", "no identifier", 1},
+           {"refs .nib/CURRENT:1:1", "not in the index", 1},
+           {"symbols zzzzqqq", "no symbol matches", 1},
+           {"frobnicate", "", 2},
+           {"def", "position is required", 2},
+           {"index --max-file-size -5", "", 2},
+       }) {
+    Run r = nib(repo, c.args, true);
+    INFO("nib " << c.args << " -> " << r.out);
+    CHECK(r.rc == c.rc);
+    CHECK(r.out.find(c.expect) != std::string::npos);
+  }
+  Run outside = nib(repo, "status /", true);
+  CHECK(outside.rc == 1);
+  CHECK(outside.out.find("not inside a git repository") != std::string::npos);
+}
+
+TEST_CASE("every command has true --help", "[cli]") {
+  TestRepo repo;
+  for (const char* cmd : {"", "index", "status", "def", "refs", "symbols", "rollback"}) {
+    Run r = nib(repo, std::string(cmd) + " --help");
+    INFO(cmd);
+    CHECK(r.rc == 0);
+    CHECK(r.out.find("Usage:") != std::string::npos);
+  }
+  Run top = nib(repo, "--help");
+  for (const char* cmd : {"index", "status", "def", "refs", "symbols", "rollback"})
+    CHECK(top.out.find(cmd) != std::string::npos);
+}
+
+}  // namespace nib::test

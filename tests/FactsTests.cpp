@@ -1,0 +1,109 @@
+// Per-file facts: extraction of every language's patterns, persistence round trips, and
+// resistance to corrupt records and hostile input.
+#include <catch2/catch.hpp>
+
+#include <random>
+
+#include "indexer/Extractor.h"
+#include "views/FileFacts.h"
+
+namespace nib {
+
+TEST_CASE("every language's patterns compile, also as tree-sitter queries", "[extractor]") {
+  Status s = Extractor::selfCheck();
+  INFO(s.toString());
+  CHECK(s.isOk());
+  CHECK(Extractor::profileDigest().size() == 16);
+}
+
+TEST_CASE("facts round-trip through their binary encoding", "[facts]") {
+  Extractor ex;
+  auto facts = ex.extract(Language::Python, "import os\n\ndef f(a):\n    return os.path.join(a, 'x')\n");
+  REQUIRE(facts.hasValue());
+  REQUIRE_FALSE(facts->definitions.empty());
+  REQUIRE_FALSE(facts->occurrences.empty());
+  std::string bytes = serializeFacts(*facts);
+  auto back = deserializeFacts(bytes);
+  REQUIRE(back.hasValue());
+  CHECK(serializeFacts(*back) == bytes);
+  CHECK(back->definitions.size() == facts->definitions.size());
+  CHECK(back->occurrences.size() == facts->occurrences.size());
+  CHECK(back->imports.size() == 1);
+  CHECK(back->imports[0].module == "os");
+}
+
+TEST_CASE("corrupt facts records are rejected without crashing", "[facts]") {
+  Extractor ex;
+  auto facts = ex.extract(Language::C, "int g(int x) { return x; }\nint main(void) { return g(1); }\n");
+  REQUIRE(facts.hasValue());
+  std::string bytes = serializeFacts(*facts);
+  CHECK_FALSE(deserializeFacts("").hasValue());
+  CHECK_FALSE(deserializeFacts(bytes.substr(0, bytes.size() / 2)).hasValue());
+  std::string wrongVersion = bytes;
+  wrongVersion[0] = 99;
+  auto v = deserializeFacts(wrongVersion);
+  REQUIRE_FALSE(v.hasValue());
+  CHECK(v.status().code() == ErrorCode::Corrupt);
+  // Random byte flips must never crash or produce out-of-range cross references.
+  std::mt19937 rng(42);
+  for (int i = 0; i < 2000; ++i) {
+    std::string mutated = bytes;
+    for (int k = 0; k < 3; ++k) mutated[rng() % mutated.size()] = static_cast<char>(rng());
+    auto r = deserializeFacts(mutated);
+    if (!r) continue;
+    for (const Occurrence& o : r->occurrences)
+      if (o.resolution == Resolution::Local) CHECK(o.target < static_cast<int32_t>(r->definitions.size()));
+  }
+}
+
+TEST_CASE("the extractor survives binary noise, invalid UTF-8 and deep nesting", "[extractor]") {
+  Extractor ex;
+  std::string noise;
+  std::mt19937 rng(7);
+  for (int i = 0; i < 20000; ++i) noise.push_back(static_cast<char>(rng()));
+  for (Language lang : {Language::C, Language::Cpp, Language::Python, Language::JavaScript, Language::TypeScript,
+                        Language::Tsx, Language::Go, Language::Rust, Language::Java}) {
+    INFO(languageName(lang));
+    auto f = ex.extract(lang, noise);
+    REQUIRE(f.hasValue());
+    CHECK_FALSE(f->validUtf8);
+    CHECK(f->parseErrors);
+  }
+  std::string deep = "x = " + std::string(5000, '(') + "1" + std::string(5000, ')') + "\n";
+  auto f = ex.extract(Language::Python, deep);
+  REQUIRE(f.hasValue());
+  std::string latin1 = "def caf\xE9():\n    return 1\n";
+  auto g = ex.extract(Language::Python, latin1);
+  REQUIRE(g.hasValue());
+  CHECK_FALSE(g->validUtf8);
+}
+
+TEST_CASE("C declarations with several declarators define each name", "[extractor]") {
+  Extractor ex;
+  auto f = ex.extract(Language::C, "int a, *b, c[3];\nstatic int d = 1, e;\n");
+  REQUIRE(f.hasValue());
+  std::vector<std::string> names;
+  for (const Definition& d : f->definitions) names.push_back(d.name);
+  CHECK(names == std::vector<std::string>{"a", "b", "c", "d", "e"});
+  for (const Definition& d : f->definitions) CHECK(d.scope == BindingScope::Global);
+}
+
+TEST_CASE("source units cover callables and types with content digests", "[extractor]") {
+  Extractor ex;
+  std::string src = "class A:\n    def m(self):\n        pass\n\ndef f():\n    pass\n";
+  auto f = ex.extract(Language::Python, src);
+  REQUIRE(f.hasValue());
+  REQUIRE(f->units.size() == 4);  // the file, A, A.m, f
+  CHECK(f->units[0].granularity == Granularity::File);
+  int callables = 0, scopes = 0;
+  for (const SourceUnit& u : f->units) {
+    if (u.granularity == Granularity::Callable) ++callables;
+    if (u.granularity == Granularity::Scope) ++scopes;
+    CHECK(u.textDigest.size() == 32);
+  }
+  CHECK(callables == 2);
+  CHECK(scopes == 1);
+  CHECK(f->calls.empty());
+}
+
+}  // namespace nib

@@ -1,0 +1,223 @@
+// Building, publishing and serving index versions: the manifest contract (digests, atomic
+// switch, rollback), crash safety, worktree identity and the files nib refuses to index.
+#include <catch2/catch.hpp>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "TestRepo.h"
+#include "indexer/GitRepository.h"
+#include "indexer/IndexBuilder.h"
+#include "providers/StaticProvider.h"
+#include "support/FileIo.h"
+#include "views/IndexLayout.h"
+
+namespace nib::test {
+namespace fs = std::filesystem;
+namespace {
+
+IndexReport build(const TestRepo& repo, IndexOptions options = {}) {
+  options.threads = options.threads ? options.threads : 2;
+  auto r = buildIndex(repo.root(), options);
+  INFO(r.status().toString());
+  REQUIRE(r.hasValue());
+  return std::move(*r);
+}
+
+std::string skipReasonOf(const TestRepo& repo, const std::string& path) {
+  auto p = StaticProvider::open(repo.root() / ".nib");
+  REQUIRE(p.hasValue());
+  auto reason = (*p)->skipReason(path);
+  return reason ? *reason : "";
+}
+
+}  // namespace
+
+TEST_CASE("manifest round-trips and detects tampering", "[manifest]") {
+  Manifest m;
+  m.versionId = "v1";
+  m.created = "2026-11-30T00:00:00Z";
+  m.sourceCommit = std::string(40, 'a');
+  m.sourceTree = std::string(40, 'b');
+  m.dirty = true;
+  m.nibVersion = "0.1.0";
+  m.extractorProfile = "p";
+  m.grammars = "tree-sitter-c@0.23.6";
+  m.configDigest = "c";
+  ViewRecord v;
+  v.name = "structural";
+  v.status = ViewStatus::Complete;
+  v.capabilities = {"definitions", "references"};
+  v.artifacts = {{"structural/data.mdb", std::string(32, 'd'), 1234}};
+  m.views = {v, ViewRecord{"dense", ViewStatus::Failed, "", {}, {}, "no model"}};
+  m.stats["files"] = "3";
+  std::string text = m.serialize();
+  auto back = Manifest::parse(text);
+  REQUIRE(back.hasValue());
+  CHECK(back->serialize() == text);
+  CHECK(back->dirty);
+  CHECK(back->servable());
+  REQUIRE(back->view("dense"));
+  CHECK(back->view("dense")->status == ViewStatus::Failed);
+  CHECK(back->view("dense")->error == "no model");
+
+  std::string tampered = text;
+  tampered.replace(tampered.find("dirty: true"), 11, "dirty: fals");
+  auto t = Manifest::parse(tampered);
+  REQUIRE_FALSE(t.hasValue());
+  CHECK(t.status().code() == ErrorCode::Corrupt);
+  CHECK_FALSE(Manifest::parse(text.substr(0, text.size() / 2)).hasValue());
+  CHECK_FALSE(Manifest::parse("garbage").hasValue());
+}
+
+TEST_CASE("a clean worktree's tree id equals HEAD's tree, and a dirty one differs", "[git]") {
+  TestRepo repo;
+  repo.write("a.py", "def f():\n    return 1\n");
+  repo.write("sub/dir/b.go", "package dir\n");
+  repo.write("bin.dat", std::string("\0\1\2", 3));
+  repo.commitAll();
+  IndexReport clean = build(repo);
+  std::string out;
+  REQUIRE(runCommand("git -C " + shellQuote(repo.root().string()) + " rev-parse HEAD^{tree}", &out) == 0);
+  CHECK(clean.manifest.sourceTree + "\n" == out);
+  CHECK_FALSE(clean.manifest.dirty);
+  REQUIRE(runCommand("git -C " + shellQuote(repo.root().string()) + " rev-parse HEAD", &out) == 0);
+  CHECK(clean.manifest.sourceCommit + "\n" == out);
+
+  repo.write("a.py", "def f():\n    return 2\n");
+  repo.write("new.py", "x = 1\n");
+  IndexReport dirty = build(repo);
+  CHECK(dirty.manifest.dirty);
+  CHECK(dirty.manifest.sourceTree != clean.manifest.sourceTree);
+  // The dirty tree id is what git itself computes for the same content.
+  repo.git("add -A");
+  REQUIRE(runCommand("git -C " + shellQuote(repo.root().string()) + " write-tree", &out) == 0);
+  CHECK(dirty.manifest.sourceTree + "\n" == out);
+  CHECK(dirty.files == 3);
+  CHECK(dirty.reused == 1);  // b.go did not change
+}
+
+TEST_CASE("the index stays out of git status and records skipped files with reasons", "[index]") {
+  TestRepo repo;
+  repo.write("ok.c", "int main(void) { return 0; }\n");
+  repo.write("blob.c", std::string("int x;\0\0\0binary", 15));
+  repo.write("huge.py", "x = 1\n" + std::string(2 << 20, '#'));
+  repo.write("notes.txt", "hello\n");
+  repo.write("bad.py", "def caf\xE9():\n    pass\n");
+  fs::create_symlink("ok.c", repo.root() / "link.c");
+  repo.commitAll();
+  TestRepo nested;  // an untracked nested repository behaves like a submodule
+  nested.write("inner.py", "y = 2\n");
+  nested.commitAll();
+  fs::rename(nested.root(), repo.root() / "vendor");
+  fs::create_directories(nested.root());
+
+  IndexReport r = build(repo);
+  CHECK(r.files == 2);  // ok.c and bad.py: invalid UTF-8 is indexed, not rejected
+  CHECK(r.skippedByReason["binary"] == 1);
+  CHECK(r.skippedByReason["too-large"] == 1);
+  CHECK(r.skippedByReason["symlink"] == 1);
+  CHECK(r.skippedByReason["submodule"] == 1);
+  CHECK(r.skippedByReason["no-grammar"] == 1);
+  CHECK(skipReasonOf(repo, "blob.c") == "binary");
+  CHECK(skipReasonOf(repo, "vendor") == "submodule");
+  CHECK(r.manifest.sourceTree.empty());  // a nested repository has no blob id to hash
+
+  std::string status;
+  REQUIRE(runCommand("git -C " + shellQuote(repo.root().string()) + " status --porcelain", &status) == 0);
+  CHECK(status.find(".nib") == std::string::npos);
+  CHECK(fs::exists(repo.root() / ".nib" / "CURRENT"));
+
+  IndexOptions small;
+  small.maxFileSize = 10;
+  IndexReport r2 = build(repo, small);
+  CHECK(r2.skippedByReason["too-large"] >= 2);
+  CHECK(r2.manifest.configDigest != r.manifest.configDigest);
+}
+
+TEST_CASE("a build killed before publication never becomes current", "[manifest]") {
+  TestRepo repo;
+  repo.write("a.py", "def first():\n    pass\n");
+  repo.commitAll();
+  IndexReport good = build(repo);
+  IndexLayout layout = IndexLayout::forRepository(repo.root());
+  REQUIRE(*layout.currentVersion() == good.manifest.versionId);
+
+  repo.write("a.py", "def second():\n    pass\n");
+  pid_t pid = ::fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    IndexOptions options;
+    options.threads = 1;
+    options.beforePublish = [] { ::_exit(3); };  // dies with everything written but CURRENT
+    (void)buildIndex(repo.root(), options);
+    ::_exit(0);
+  }
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  REQUIRE(WIFEXITED(status));
+  REQUIRE(WEXITSTATUS(status) == 3);
+
+  CHECK(*layout.currentVersion() == good.manifest.versionId);
+  auto provider = StaticProvider::open(layout.dir());
+  REQUIRE(provider.hasValue());
+  auto syms = (*provider)->symbols("first", 5);
+  REQUIRE(syms.size() == 1);
+  CHECK(syms[0].location.name == "first");
+  CHECK((*provider)->symbols("second", 5).empty());
+  CHECK(layout.listVersions().size() == 2);  // the dead build's folder is still there...
+  IndexReport next = build(repo);             // ...until the next build cleans it up
+  CHECK(*layout.currentVersion() == next.manifest.versionId);
+  CHECK(next.manifest.previous == good.manifest.versionId);
+}
+
+TEST_CASE("rollback restores the previous version and corrupt artifacts refuse to serve", "[manifest]") {
+  TestRepo repo;
+  repo.write("m.go", "package m\nfunc Old() {}\n");
+  repo.commitAll();
+  IndexReport v1 = build(repo);
+  repo.write("m.go", "package m\nfunc New() {}\n");
+  IndexReport v2 = build(repo);
+  IndexLayout layout = IndexLayout::forRepository(repo.root());
+  REQUIRE(v2.manifest.previous == v1.manifest.versionId);
+
+  std::string out;
+  int rc = runCommand("cd " + shellQuote(repo.root().string()) + " && " + shellQuote(nibBinary()) + " rollback", &out, true);
+  INFO(out);
+  REQUIRE(rc == 0);
+  CHECK(*layout.currentVersion() == v1.manifest.versionId);
+  auto p = StaticProvider::open(layout.dir());
+  REQUIRE(p.hasValue());
+  CHECK((*p)->symbols("Old", 3).size() == 1);
+  CHECK((*p)->symbols("New", 3).empty());
+
+  // Truncating the current artifact makes the version unservable, with a clear error.
+  fs::resize_file(layout.versionDir(v1.manifest.versionId) / "structural" / "data.mdb", 100);
+  auto broken = StaticProvider::open(layout.dir());
+  REQUIRE_FALSE(broken.hasValue());
+  CHECK(broken.status().code() == ErrorCode::Corrupt);
+  CHECK(broken.status().message().find("data.mdb") != std::string::npos);
+}
+
+TEST_CASE("versions are pruned to the newest few, keeping the rollback target", "[manifest]") {
+  TestRepo repo;
+  repo.write("a.rs", "fn a() {}\n");
+  repo.commitAll();
+  IndexOptions options;
+  options.keepVersions = 2;
+  std::string previous;
+  for (int i = 0; i < 4; ++i) {
+    repo.write("a.rs", "fn a" + std::to_string(i) + "() {}\n");
+    IndexReport r = build(repo, options);
+    previous = r.manifest.previous;
+  }
+  IndexLayout layout = IndexLayout::forRepository(repo.root());
+  auto versions = layout.listVersions();
+  CHECK(versions.size() == 2);
+  CHECK(std::find(versions.begin(), versions.end(), previous) != versions.end());
+}
+
+}  // namespace nib::test

@@ -1,0 +1,117 @@
+// Unit tests of the shared vocabulary: positions and encodings, repository paths, language
+// detection, the binary record encoding.
+#include <catch2/catch.hpp>
+
+#include "support/Binary.h"
+#include "support/Language.h"
+#include "support/RepoPath.h"
+#include "support/Text.h"
+
+namespace nib {
+
+TEST_CASE("LineTable converts byte columns to UTF-16 and UTF-32 units and back", "[support]") {
+  // 'é' is 2 bytes / 1 UTF-16 unit; '😀' is 4 bytes / 2 UTF-16 units / 1 UTF-32 unit.
+  std::string text = "ab\n\xC3\xA9x \xF0\x9F\x98\x80y\r\nlast";
+  LineTable t(text);
+  REQUIRE(t.lineCount() == 3);
+  CHECK(t.lineText(1) == "\xC3\xA9x \xF0\x9F\x98\x80y");
+  CHECK(t.lineText(2) == "last");
+  // 'y' on line 1 sits at byte 8: é(2) x(1) space(1) 😀(4).
+  CHECK(t.toUnits(1, 8, Encoding::Utf8) == 8);
+  CHECK(t.toUnits(1, 8, Encoding::Utf16) == 5);
+  CHECK(t.toUnits(1, 8, Encoding::Utf32) == 4);
+  CHECK(t.fromUnits(1, 5, Encoding::Utf16) == 8);
+  CHECK(t.fromUnits(1, 4, Encoding::Utf32) == 8);
+  uint32_t off = 0;
+  REQUIRE(t.offsetOf(Position{1, 8}, &off));
+  CHECK(text[off] == 'y');
+  CHECK(t.positionOf(off) == Position{1, 8});
+  CHECK_FALSE(t.offsetOf(Position{7, 0}, &off));
+  // Columns past the end of a line clamp instead of running into the next line.
+  CHECK(t.toUnits(0, 99, Encoding::Utf16) == 2);
+}
+
+TEST_CASE("UTF-8 validation rejects malformed, overlong and surrogate sequences", "[support]") {
+  CHECK(isValidUtf8("plain ascii"));
+  CHECK(isValidUtf8("\xC3\xA9\xF0\x9F\x98\x80"));
+  CHECK_FALSE(isValidUtf8("\xC3"));              // truncated
+  CHECK_FALSE(isValidUtf8("\xC0\xAF"));          // overlong '/'
+  CHECK_FALSE(isValidUtf8("\xED\xA0\x80"));      // UTF-16 surrogate
+  CHECK_FALSE(isValidUtf8("\xF4\x90\x80\x80"));  // beyond U+10FFFF
+  // Malformed bytes still convert one unit per byte rather than failing.
+  LineTable t("\xFF\xFEz");
+  CHECK(t.toUnits(0, 2, Encoding::Utf16) == 2);
+}
+
+TEST_CASE("display lines are 1-based and wire lines 0-based", "[support]") {
+  CHECK(toDisplayLine(0) == 1);
+  CHECK(fromDisplayLine(1) == 0);
+  CHECK(fromDisplayLine(0) == 0);
+}
+
+TEST_CASE("RepoPath accepts only normalized relative paths", "[support]") {
+  CHECK(RepoPath::parse("src/a.cc").hasValue());
+  CHECK(RepoPath::parse("src/a.cc")->directory() == "src");
+  CHECK(RepoPath::parse("src/a.cc")->extension() == ".cc");
+  CHECK(RepoPath::parse("Makefile")->extension().empty());
+  for (const char* bad : {"", "/etc/passwd", "a//b", "a/./b", "../x", "a/..", "a\\b"}) {
+    INFO(bad);
+    CHECK_FALSE(RepoPath::parse(bad).hasValue());
+  }
+}
+
+TEST_CASE("RepoPath::fromFilesystem rejects paths outside the workspace", "[support]") {
+  auto inside = RepoPath::fromFilesystem("/repo", "/repo/src/../lib/x.py");
+  REQUIRE(inside.hasValue());
+  CHECK(inside->str() == "lib/x.py");
+  auto outside = RepoPath::fromFilesystem("/repo", "/repo/../etc/passwd");
+  REQUIRE_FALSE(outside.hasValue());
+  CHECK(outside.status().code() == ErrorCode::InvalidArgument);
+  CHECK(outside.status().message().find("outside the workspace") != std::string::npos);
+  CHECK_FALSE(RepoPath::fromFilesystem("/repo", "/repository/x").hasValue());
+  CHECK_FALSE(RepoPath::fromFilesystem("/repo", "/repo").hasValue());
+}
+
+TEST_CASE("languages are detected by extension, shebang and C++ syntax in headers", "[support]") {
+  CHECK(detectLanguage("a/b.py", "") == Language::Python);
+  CHECK(detectLanguage("x.TSX", "") == Language::Tsx);
+  CHECK(detectLanguage("x.mjs", "") == Language::JavaScript);
+  CHECK(detectLanguage("lib.rs", "") == Language::Rust);
+  CHECK(detectLanguage("README.md", "#!/usr/bin/env python3") == Language::Unknown);
+  CHECK(detectLanguage("tools/run", "#!/usr/bin/env python3\nprint(1)") == Language::Python);
+  CHECK(detectLanguage("tools/run", "#!/usr/bin/node") == Language::JavaScript);
+  CHECK(detectLanguage("tools/run", "#!/bin/sh\n") == Language::Unknown);
+  CHECK(detectLanguage("tools/run", "") == Language::Unknown);
+  CHECK(detectLanguage("x.h", "struct point { int x; };\nint f(void);") == Language::C);
+  CHECK(detectLanguage("x.h", "/* the class of the object */\nint f(void);") == Language::C);
+  CHECK(detectLanguage("x.h", "// namespace std:: in a comment\nint f(void);") == Language::C);
+  CHECK(detectLanguage("x.h", "namespace geo {\nint area();\n}") == Language::Cpp);
+  CHECK(detectLanguage("x.h", "class Widget {\n public:\n};") == Language::Cpp);
+  CHECK(detectLanguage("x.hpp", "int f();") == Language::Cpp);
+}
+
+TEST_CASE("binary records round-trip and fail safely when truncated", "[support]") {
+  ByteWriter w;
+  w.u8(7);
+  w.varint(300);
+  w.svarint(-5);
+  w.str("hello");
+  std::string bytes = w.take();
+  ByteReader r(bytes);
+  CHECK(r.u8() == 7);
+  CHECK(r.varint() == 300);
+  CHECK(r.svarint() == -5);
+  CHECK(r.str() == "hello");
+  CHECK(r.ok());
+  CHECK(r.atEnd());
+  for (size_t cut = 0; cut < bytes.size(); ++cut) {
+    ByteReader t(std::string_view(bytes).substr(0, cut));
+    t.u8();
+    t.varint();
+    t.svarint();
+    t.str();
+    CHECK_FALSE(t.ok());
+  }
+}
+
+}  // namespace nib

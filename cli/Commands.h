@@ -16,6 +16,8 @@ struct IndexArgs {
   bool json = false;
 };
 int runIndex(const IndexArgs& args);
+// Prints the worktree's tree id (empty when it cannot be computed). Worker-only.
+int runWorktreeTree(const std::string& path);
 
 struct StatusArgs {
   std::string path = ".";

@@ -6,7 +6,7 @@
 #include "cli/Commands.h"
 #include "indexer/GitRepository.h"
 #include "indexer/IndexBuilder.h"
-#include "views/IndexLayout.h"
+#include "support/FileIo.h"
 
 namespace nib::cli {
 namespace {
@@ -21,12 +21,6 @@ std::string humanBytes(uint64_t n) {
 }
 
 }  // namespace
-
-int fail(const std::string& message, const std::string& hint) {
-  std::fprintf(stderr, "nib: error: %s\n", message.c_str());
-  if (!hint.empty()) std::fprintf(stderr, "nib: hint: %s\n", hint.c_str());
-  return 1;
-}
 
 int runIndex(const IndexArgs& args) {
   IndexOptions options;
@@ -89,25 +83,32 @@ int runIndex(const IndexArgs& args) {
   return 0;
 }
 
-int runRollback(const RollbackArgs& args) {
-  auto repo = GitRepository::discover(args.path);
+int runWorktreeTree(const std::string& path) {
+  auto repo = GitRepository::discover(path);
   if (!repo) return fail(repo.status().message());
-  IndexLayout layout = IndexLayout::forRepository((*repo)->root());
-  auto lock = IndexWriteLock::acquire(layout, /*wait=*/false);
-  if (!lock) return fail(lock.status().message());
-  auto current = layout.currentVersion();
-  if (!current) return fail(current.status().message());
-  auto manifest = readManifest(layout.versionDir(*current));
-  std::string previous = manifest ? manifest->previous : "";
-  if (previous.empty()) return fail("the current version " + *current + " has no previous version to roll back to");
-  auto prev = readManifest(layout.versionDir(previous));
-  if (!prev) return fail("previous version " + previous + " is gone or unreadable: " + prev.status().message());
-  if (!prev->servable()) return fail("previous version " + previous + " is not complete");
-  Status verified = verifyArtifacts(layout.versionDir(previous), *prev);
-  if (!verified.isOk()) return fail("previous version " + previous + ": " + verified.message());
-  Status s = layout.publish(previous);
-  if (!s.isOk()) return fail(s.message());
-  std::printf("current version is now %s (was %s)\n", previous.c_str(), current->c_str());
+  auto listing = (*repo)->listWorktree();
+  if (!listing) return fail(listing.status().message());
+  std::vector<TreeEntry> entries;
+  for (TreeEntry& e : *listing) {
+    if (e.path.rfind(".nib/", 0) == 0) continue;
+    if (e.oid.empty()) {
+      if (e.mode == EntryMode::Submodule) {
+        std::printf("\n");  // an untracked nested repository: no tree id can be computed
+        return 0;
+      }
+      auto content = e.mode == EntryMode::Symlink
+                         ? Expected<std::string>(std::filesystem::read_symlink((*repo)->root() / e.path).string())
+                         : readFile((*repo)->root() / e.path);
+      if (!content) return fail(content.status().message());
+      auto oid = GitRepository::hashBlob(*content);
+      if (!oid) return fail(oid.status().message());
+      e.oid = *oid;
+    }
+    entries.push_back(std::move(e));
+  }
+  auto tree = GitRepository::treeIdOf(entries);
+  if (!tree) return fail(tree.status().message());
+  std::printf("%s\n", tree->c_str());
   return 0;
 }
 

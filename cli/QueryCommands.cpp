@@ -5,6 +5,7 @@
 #include <map>
 
 #include "cli/Commands.h"
+#include "cli/Worker.h"
 #include "protocol/LspTypes.h"
 #include "protocol/PositionEncoder.h"
 #include "server/Engine.h"
@@ -47,7 +48,10 @@ std::map<std::string, std::string> freshnessFields(const Freshness& f, bool with
       {"headCommit", f.headCommit},     {"fresh", f.fresh ? "true" : "false"},
       {"partial", f.partial ? "true" : "false"}, {"indexDirty", f.indexDirty ? "true" : "false"},
       {"provider", "static"}};
-  if (withWorktree) m["worktreeTree"] = f.worktreeTree;
+  if (withWorktree) {
+    m["worktreeTree"] = f.worktreeTree;
+    m["worktreeMethod"] = f.worktreeMethod;
+  }
   return m;
 }
 
@@ -58,7 +62,7 @@ class TextRenderer {
   std::string lineText(const std::string& path, uint32_t line) {
     auto it = files_.find(path);
     if (it == files_.end()) {
-      auto c = engine_.indexedContent(path);
+      auto c = engine_.diskContent(path);
       it = files_.emplace(path, c ? std::move(*c) : std::string()).first;
     }
     LineTable t(it->second);
@@ -82,7 +86,7 @@ std::vector<lsp::Location> toWire(Engine& engine, const std::vector<SymbolLocati
     if (!l.ascii) {
       auto it = contents.find(l.path);
       if (it == contents.end()) {
-        auto c = engine.indexedContent(l.path);
+        auto c = engine.diskContent(l.path);
         it = contents.emplace(l.path, c ? std::move(*c) : std::string()).first;
       }
       content = it->second;
@@ -210,6 +214,13 @@ int runStatus(const StatusArgs& args) {
     return fail(engine.status().message(), hint);
   }
   Engine& e = **engine;
+  e.setWorktreeProbe([](const fs::path& root) -> Expected<std::string> {
+    auto out = runWorker({"worktree-tree", root.string()});
+    if (!out) return out.status();
+    std::string tree = *out;
+    while (!tree.empty() && tree.back() == '\n') tree.pop_back();
+    return tree;
+  });
   const Manifest& m = e.manifest();
   if (args.verify) {
     Status s = verifyArtifacts(IndexLayout::forRepository(e.root()).versionDir(m.versionId), m);
@@ -229,6 +240,8 @@ int runStatus(const StatusArgs& args) {
       a.views.push_back({v.name, viewStatusName(v.status), v.profile, v.error, v.capabilities});
     a.stats = m.stats;
     a.freshness = freshnessFields(*fresh, true);
+    a.changedFiles = fresh->changedFiles;
+    a.deletedFiles = fresh->deletedFiles;
     if (args.verify) a.freshness["verified"] = "true";
     std::printf("%s\n", lsp::toJson(a).c_str());
     return 0;
@@ -237,8 +250,20 @@ int runStatus(const StatusArgs& args) {
   std::printf("version     %s (created %s)\n", m.versionId.c_str(), m.created.c_str());
   std::printf("built from  commit %s%s\n", shortOid(m.sourceCommit).c_str(), m.dirty ? " + uncommitted changes" : "");
   std::printf("HEAD        %s %s\n", shortOid(fresh->headCommit).c_str(), fresh->headMatches ? "(matches)" : "(differs: index is behind)");
-  std::printf("worktree    %s\n", fresh->worktreeTree.empty() ? "unknown (untracked nested repository)"
-                                  : fresh->worktreeMatches ? "matches the index" : "differs from the index");
+  std::string worktree = fresh->worktreeTree.empty() ? "unknown (untracked nested repository)"
+                         : fresh->worktreeMatches    ? "matches the index"
+                                                     : "differs from the index";
+  auto list = [](const std::vector<std::string>& files) {
+    std::string out;
+    for (size_t i = 0; i < files.size() && i < 5; ++i) out += (i ? ", " : "") + files[i];
+    if (files.size() > 5) out += ", ...";
+    return out;
+  };
+  if (!fresh->changedFiles.empty())
+    worktree += "; " + std::to_string(fresh->changedFiles.size()) + " changed (" + list(fresh->changedFiles) + ")";
+  if (!fresh->deletedFiles.empty())
+    worktree += "; " + std::to_string(fresh->deletedFiles.size()) + " deleted (" + list(fresh->deletedFiles) + ")";
+  std::printf("worktree    %s\n", worktree.c_str());
   std::printf("fresh       %s\n", fresh->fresh ? "yes" : "no: run `nib index` to catch up");
   for (const ViewRecord& v : m.views)
     std::printf("view        %-10s %s%s%s\n", v.name.c_str(), viewStatusName(v.status),

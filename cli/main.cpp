@@ -4,6 +4,8 @@
 #include <cstdio>
 
 #include "cli/Commands.h"
+#include "cli/IndexCli.h"
+#include "cli/Worker.h"
 
 #ifndef NIB_VERSION
 #define NIB_VERSION "0.0.0"
@@ -11,6 +13,13 @@
 
 int main(int argc, char** argv) {
   using namespace nib::cli;
+  // Indexing needs libgit2 and the grammars; it runs in the worker so that this binary stays
+  // light. The worker parses the same options (IndexCli.h) and prints the same help.
+  if (argc >= 2 && std::string(argv[1]) == "index") {
+    std::vector<std::string> args(argv + 1, argv + argc);
+    nib::Status s = execWorker(args);
+    return fail(s.message());
+  }
   CLI::App app{"nib: a code-intelligence index for git repositories.\n"
                "Builds persisted views of a repository (symbols, occurrences, call edges) and answers\n"
                "definition, references and symbol queries from them in milliseconds.",
@@ -20,16 +29,7 @@ int main(int argc, char** argv) {
   app.fallthrough(false);
 
   IndexArgs indexArgs;
-  auto* index = app.add_subcommand("index", "Build (or refresh) the index of the repository containing PATH.\n"
-                                            "Indexes the worktree: tracked files plus untracked files git does not ignore.\n"
-                                            "Unchanged files reuse their stored facts. The index lives in <repo>/.nib.");
-  index->add_option("path", indexArgs.path, "A path inside the repository (default: .)");
-  index->add_option("--max-file-size", indexArgs.maxFileSize, "Skip files larger than this many bytes (default: 1048576)")
-      ->check(CLI::PositiveNumber);
-  index->add_option("--threads", indexArgs.threads, "Extraction threads (default: one per core)");
-  index->add_option("--commit", indexArgs.commit, "Index this revision's tree instead of the worktree");
-  index->add_flag("-q,--quiet", indexArgs.quiet, "Print nothing but errors");
-  index->add_flag("--json", indexArgs.json, "Print the build report as JSON");
+  auto* index = addIndexCommand(app, indexArgs);
 
   StatusArgs statusArgs;
   auto* status = app.add_subcommand("status", "Show the current index version, its manifest, and whether HEAD and the\n"
@@ -73,7 +73,7 @@ int main(int argc, char** argv) {
     return app.exit(e) == 0 ? 0 : 2;
   }
   refsArgs.includeDeclaration = !noDecl;
-  if (*index) return runIndex(indexArgs);
+  if (*index) return 2;  // handled by the worker above
   if (*status) return runStatus(statusArgs);
   if (*def) return runDefinition(defArgs);
   if (*refs) return runReferences(refsArgs);

@@ -1,10 +1,11 @@
 #include "indexer/GitRepository.h"
 
+#include "support/GitLite.h"
+
 #include <git2.h>
 #include <sys/stat.h>
 
 #include <algorithm>
-#include <functional>
 #include <map>
 #include <mutex>
 
@@ -147,6 +148,8 @@ Expected<std::vector<TreeEntry>> GitRepository::listWorktree() {
       else if (!S_ISREG(st.st_mode)) continue;
       else t.mode = (st.st_mode & 0111) ? EntryMode::Executable : EntryMode::File;
       t.size = static_cast<uint64_t>(st.st_size);
+      t.mtimeNs = static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
+      t.inode = static_cast<uint64_t>(st.st_ino);
       bool statMatches = git_index_entry_stage(e) == 0 && e->file_size == static_cast<uint32_t>(st.st_size) &&
                          e->mtime.seconds == static_cast<int32_t>(st.st_mtim.tv_sec) &&
                          e->mtime.nanoseconds == static_cast<uint32_t>(st.st_mtim.tv_nsec) &&
@@ -183,6 +186,8 @@ Expected<std::vector<TreeEntry>> GitRepository::listWorktree() {
     t.path = path;
     t.tracked = false;
     t.size = static_cast<uint64_t>(st.st_size);
+    t.mtimeNs = static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
+    t.inode = static_cast<uint64_t>(st.st_ino);
     t.mode = S_ISLNK(st.st_mode) ? EntryMode::Symlink : (st.st_mode & 0111) ? EntryMode::Executable : EntryMode::File;
     entries[t.path] = std::move(t);
   }
@@ -200,63 +205,16 @@ Expected<std::string> GitRepository::readBlob(const std::string& oidText) {
   return std::string(static_cast<const char*>(git_blob_rawcontent(blob.p)), static_cast<size_t>(git_blob_rawsize(blob.p)));
 }
 
-Expected<std::string> GitRepository::hashBlob(std::string_view content) {
-  initLibgit2();
-  git_oid oid;
-  if (git_odb_hash(&oid, content.data(), content.size(), GIT_OBJECT_BLOB) != 0) return gitError("cannot hash blob");
-  return oidHex(&oid);
-}
+Expected<std::string> GitRepository::hashBlob(std::string_view content) { return gitlite::blobId(content); }
 
 Expected<std::string> GitRepository::treeIdOf(const std::vector<TreeEntry>& entries) {
-  initLibgit2();
-  // Group entries into a folder hierarchy, then hash bottom-up.
-  struct Dir {
-    std::map<std::string, Dir> dirs;
-    std::vector<std::pair<std::string, const TreeEntry*>> files;
-  };
-  Dir root;
+  std::vector<gitlite::TreeItem> items;
+  items.reserve(entries.size());
   for (const TreeEntry& e : entries) {
-    if (e.oid.size() != GIT_OID_HEXSZ) return Status(ErrorCode::Internal, "tree entry without oid: " + e.path);
-    Dir* d = &root;
-    size_t start = 0, slash;
-    while ((slash = e.path.find('/', start)) != std::string::npos) {
-      d = &d->dirs[e.path.substr(start, slash - start)];
-      start = slash + 1;
-    }
-    d->files.emplace_back(e.path.substr(start), &e);
+    if (e.oid.empty()) return Status(ErrorCode::Internal, "tree entry without oid: " + e.path);
+    items.push_back({e.path, static_cast<uint32_t>(e.mode), e.oid});
   }
-  std::function<Expected<std::string>(const Dir&)> hashDir = [&](const Dir& dir) -> Expected<std::string> {
-    // Git orders entries by name, comparing a folder's name as if it ended in '/'.
-    struct Item { std::string sortKey, name, mode, rawOid; };
-    std::vector<Item> items;
-    for (const auto& [name, sub] : dir.dirs) {
-      auto id = hashDir(sub);
-      if (!id) return id.status();
-      git_oid oid;
-      git_oid_fromstr(&oid, id->c_str());
-      items.push_back({name + "/", name, "40000", std::string(reinterpret_cast<const char*>(oid.id), GIT_OID_RAWSZ)});
-    }
-    for (const auto& [name, e] : dir.files) {
-      git_oid oid;
-      if (git_oid_fromstr(&oid, e->oid.c_str()) != 0) return Status(ErrorCode::Internal, "bad oid for " + e->path);
-      char mode[16];
-      std::snprintf(mode, sizeof mode, "%o", static_cast<unsigned>(e->mode));
-      items.push_back({name, name, mode, std::string(reinterpret_cast<const char*>(oid.id), GIT_OID_RAWSZ)});
-    }
-    std::sort(items.begin(), items.end(), [](const Item& a, const Item& b) { return a.sortKey < b.sortKey; });
-    std::string buf;
-    for (const Item& it : items) {
-      buf += it.mode;
-      buf += ' ';
-      buf += it.name;
-      buf.push_back('\0');
-      buf += it.rawOid;
-    }
-    git_oid oid;
-    if (git_odb_hash(&oid, buf.data(), buf.size(), GIT_OBJECT_TREE) != 0) return gitError("cannot hash tree");
-    return oidHex(&oid);
-  };
-  return hashDir(root);
+  return gitlite::treeId(items);
 }
 
 }  // namespace nib

@@ -29,6 +29,8 @@ struct TreeEntry {
   std::string oid;      // 40 hex digits; "" when it must be computed from the worktree content
   uint64_t size = 0;    // bytes, when known
   bool tracked = true;  // false for untracked worktree files
+  int64_t mtimeNs = 0;  // worktree entries: stat data recorded for later freshness checks
+  uint64_t inode = 0;
 };
 
 class GitRepository {

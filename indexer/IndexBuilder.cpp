@@ -288,7 +288,18 @@ Expected<IndexReport> buildIndex(const fs::path& repoPath, const IndexOptions& o
   std::error_code ec;
   fs::create_directories(versionDir / "structural", ec);
   if (ec) return Status(ErrorCode::IoError, "cannot create " + versionDir.string() + ": " + ec.message());
-  NIB_RETURN_IF_ERROR(CommitViewWriter::write(versionDir / "structural", records, summaries, skipped));
+  std::optional<WorktreeSnapshot> snapshot;
+  if (fromWorktree) {
+    snapshot.emplace();
+    for (const WorkItem& w : items) {
+      if (w.skipReason == "nib-index") continue;
+      snapshot->files.push_back({w.entry.path, static_cast<uint32_t>(w.entry.mode), w.entry.oid, w.entry.size,
+                                 w.entry.mtimeNs, w.entry.inode});
+    }
+    NIB_RETURN_IF_ERROR(snapshot->recordDirectories(repo.root()));
+  }
+  NIB_RETURN_IF_ERROR(CommitViewWriter::write(versionDir / "structural", records, summaries, skipped,
+                                              snapshot ? &*snapshot : nullptr));
   phase("commit-view");
 
   ViewRecord structural;

@@ -77,6 +77,8 @@ std::string toJson(const StatusAnswer& s) {
   j["stats"] = stats;
   json f = json::object();
   for (const auto& [k, v] : s.freshness) f[k] = scalar(v);
+  f["changedFiles"] = s.changedFiles;
+  f["deletedFiles"] = s.deletedFiles;
   j["freshness"] = f;
   return dump(j);
 }

@@ -49,6 +49,8 @@ struct StatusAnswer {
   std::vector<ViewSummary> views;
   std::map<std::string, std::string> stats;
   std::map<std::string, std::string> freshness;
+  std::vector<std::string> changedFiles;  // worktree files whose content differs from the index
+  std::vector<std::string> deletedFiles;
 };
 
 // JSON text for the CLI's --json outputs (one object, pretty-printed with 2 spaces).

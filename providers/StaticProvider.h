@@ -60,6 +60,8 @@ class StaticProvider {
   std::optional<FileRecord> file(const std::string& path);
   std::optional<std::string> skipReason(const std::string& path);
   Expected<FileFacts> facts(const std::string& path);
+  // The worktree as it was when this version was built (NotFound for commit builds).
+  Expected<WorktreeSnapshot> worktreeSnapshot() { return view_->worktreeSnapshot(); }
 
   Expected<NavigationResult> definition(const std::string& path, uint32_t offset);
   Expected<NavigationResult> references(const std::string& path, uint32_t offset, bool includeDeclaration);

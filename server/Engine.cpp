@@ -1,6 +1,7 @@
 #include "server/Engine.h"
 
-#include "indexer/GitRepository.h"
+#include <optional>
+
 #include "support/FileIo.h"
 #include "support/RepoPath.h"
 #include "views/IndexLayout.h"
@@ -11,10 +12,10 @@ namespace fs = std::filesystem;
 Engine::~Engine() = default;
 
 Expected<std::unique_ptr<Engine>> Engine::open(const fs::path& path, const fs::path& indexDir) {
-  auto repo = GitRepository::discover(path);
+  auto repo = gitlite::discover(path);
   if (!repo) return repo.status();
   std::unique_ptr<Engine> e(new Engine());
-  e->root_ = (*repo)->root();
+  e->root_ = repo->worktree;
   e->repo_ = std::move(*repo);
   auto provider = StaticProvider::open(indexDir.empty() ? e->root_ / ".nib" : indexDir);
   if (!provider) return provider.status();
@@ -53,21 +54,11 @@ FileState Engine::fileState(const std::string& path) {
     s.changedOnDisk = true;
     return s;
   }
-  auto oid = GitRepository::hashBlob(*content);
-  s.changedOnDisk = !oid || *oid != record->blobOid;
+  s.changedOnDisk = gitlite::blobId(*content) != record->blobOid;
   return s;
 }
 
-Expected<std::string> Engine::indexedContent(const std::string& path) {
-  auto record = provider_->file(path);
-  if (!record) return Status(ErrorCode::NotFound, path + " is not indexed");
-  auto content = readFile(root_ / path);
-  if (content) {
-    auto oid = GitRepository::hashBlob(*content);
-    if (oid && *oid == record->blobOid) return content;
-  }
-  return repo_->readBlob(record->blobOid);
-}
+Expected<std::string> Engine::diskContent(const std::string& path) { return readFile(root_ / path); }
 
 Expected<Freshness> Engine::freshness(bool withWorktree) {
   Freshness f;
@@ -76,36 +67,27 @@ Expected<Freshness> Engine::freshness(bool withWorktree) {
   f.indexCommit = m.sourceCommit;
   f.indexTree = m.sourceTree;
   f.indexDirty = m.dirty;
-  auto head = repo_->headCommit();
+  auto head = gitlite::headCommit(repo_);
   if (!head) return head.status();
   f.headCommit = *head;
   f.headMatches = f.headCommit == f.indexCommit;
   if (withWorktree) {
-    auto listing = repo_->listWorktree();
-    if (!listing) return listing.status();
-    bool complete = true;
-    for (TreeEntry& e : *listing) {
-      if (e.path.rfind(".nib/", 0) == 0) continue;
-      if (!e.oid.empty()) continue;
-      if (e.mode == EntryMode::Submodule) {
-        complete = false;
-        continue;
-      }
-      Expected<std::string> content = e.mode == EntryMode::Symlink
-                                          ? Expected<std::string>(fs::read_symlink(root_ / e.path).string())
-                                          : readFile(root_ / e.path);
-      if (!content) return content.status();
-      auto oid = GitRepository::hashBlob(*content);
-      if (!oid) return oid.status();
-      e.oid = *oid;
-    }
-    if (complete) {
-      std::vector<TreeEntry> entries;
-      for (TreeEntry& e : *listing)
-        if (e.path.rfind(".nib/", 0) != 0) entries.push_back(std::move(e));
-      auto tree = GitRepository::treeIdOf(entries);
+    // Stat-based first (no libgit2): conclusive unless folders gained entries that only git's
+    // ignore rules can judge; then the probe (a full scan in the indexer worker) decides.
+    std::optional<WorktreeComparison> cmp;
+    if (auto snapshot = provider_->worktreeSnapshot()) cmp = compareWorktree(root_, *snapshot);
+    if (cmp && cmp->conclusive) {
+      f.worktreeTree = cmp->treeId;
+      f.changedFiles = cmp->changed;
+      f.deletedFiles = cmp->deleted;
+      f.worktreeMethod = "stat";
+    } else if (worktreeProbe_) {
+      auto tree = worktreeProbe_(root_);
       if (!tree) return tree.status();
       f.worktreeTree = *tree;
+      f.worktreeMethod = "scan";
+    } else {
+      f.worktreeMethod = "unknown";
     }
     f.worktreeMatches = !f.worktreeTree.empty() && f.worktreeTree == f.indexTree;
     f.fresh = f.headMatches && f.worktreeMatches;

@@ -4,19 +4,19 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "providers/StaticProvider.h"
+#include "support/GitLite.h"
 #include "support/Status.h"
 #include "support/Text.h"
 #include "views/Manifest.h"
 
 namespace nib {
-
-class GitRepository;
 
 struct Freshness {
   std::string indexVersion;
@@ -29,6 +29,9 @@ struct Freshness {
   bool worktreeMatches = false;  // indexTree == worktreeTree (only when computed)
   bool fresh = false;        // everything the index reflects still holds
   bool partial = false;      // some answers may miss changes (stale files)
+  std::string worktreeMethod;  // "stat" (snapshot comparison), "scan" (full), "unknown"
+  std::vector<std::string> changedFiles;  // known from the stat comparison
+  std::vector<std::string> deletedFiles;
 };
 
 // The state of one file relative to the index, for labelling an answer about it.
@@ -37,11 +40,17 @@ struct FileState {
   bool changedOnDisk = false;  // its content differs from the indexed blob
 };
 
+// Computes the worktree's tree id (the way `git write-tree` over a temporary index would).
+// That needs the git index and ignore rules, so front ends supply it from the indexer side;
+// the query path never loads libgit2.
+using WorktreeProbe = std::function<Expected<std::string>(const std::filesystem::path& root)>;
+
 class Engine {
  public:
   // Opens the repository containing `path` and its current index (<repo>/.nib, or `indexDir`).
   static Expected<std::unique_ptr<Engine>> open(const std::filesystem::path& path,
                                                 const std::filesystem::path& indexDir = {});
+  void setWorktreeProbe(WorktreeProbe probe) { worktreeProbe_ = std::move(probe); }
   ~Engine();
 
   const std::filesystem::path& root() const { return root_; }
@@ -53,11 +62,12 @@ class Engine {
   // Byte offset of a 0-based (line, UTF-8 byte column) position in the file as it is on disk.
   Expected<uint32_t> offsetOf(const std::string& path, Position pos);
   FileState fileState(const std::string& path);
-  // The content the index was built from when it can still be had (disk, or the git object).
-  Expected<std::string> indexedContent(const std::string& path);
+  // The file's content on disk, for rendering and column conversion. When the file changed
+  // since it was indexed (fileState), positions from the index may not line up with it.
+  Expected<std::string> diskContent(const std::string& path);
 
-  // Cheap: compares HEAD with the indexed commit. `withWorktree` also hashes the worktree into
-  // a tree id (costs a scan of the worktree; used by `nib status`).
+  // Cheap: compares HEAD with the indexed commit. `withWorktree` also asks the worktree probe
+  // for the worktree's tree id (a scan of the worktree; used by `nib status`).
   Expected<Freshness> freshness(bool withWorktree);
 
   Expected<NavigationResult> definition(const std::string& path, uint32_t offset);
@@ -67,8 +77,9 @@ class Engine {
  private:
   Engine() = default;
   std::filesystem::path root_;
-  std::unique_ptr<GitRepository> repo_;
+  gitlite::Repository repo_;
   std::unique_ptr<StaticProvider> provider_;
+  WorktreeProbe worktreeProbe_;
 };
 
 }  // namespace nib

@@ -113,6 +113,23 @@ TEST_CASE("nib reports stale files and a moved HEAD instead of answering silentl
   auto s = nlohmann::json::parse(status.out);
   CHECK(s["freshness"]["fresh"] == false);
   CHECK(s["freshness"]["headCommit"] == s["manifest"]["sourceCommit"]);
+  // An edit is found by stat data alone, and named.
+  CHECK(s["freshness"]["worktreeMethod"] == "stat");
+  CHECK(s["freshness"]["changedFiles"] == nlohmann::json::array({"src/main.py"}));
+  // A new file needs git's ignore rules: the full scan in the worker decides.
+  repo.write("src/extra.py", "z = 1\n");
+  auto s3 = nlohmann::json::parse(nib(repo, "status --json").out);
+  CHECK(s3["freshness"]["worktreeMethod"] == "scan");
+  CHECK(s3["freshness"]["fresh"] == false);
+  repo.write(".gitignore", "*.log\n");
+  repo.remove("src/extra.py");
+  repo.write("src/main.py", "from geometry import Point, distance\n\np = Point(1)\n");
+  repo.commitAll("ignore logs");
+  REQUIRE(nib(repo, "index -q").rc == 0);
+  repo.write("debug.log", "noise\n");  // ignored: the index stays fresh
+  auto s4 = nlohmann::json::parse(nib(repo, "status --json").out);
+  CHECK(s4["freshness"]["worktreeMethod"] == "scan");
+  CHECK(s4["freshness"]["fresh"] == true);
 
   repo.commitAll("second");
   Run s2 = nib(repo, "status");

@@ -82,7 +82,8 @@ FileSummary summarizeFacts(const FileFacts& facts) {
 }
 
 Status CommitViewWriter::write(const std::filesystem::path& dir, const std::vector<FileRecord>& files,
-                               const std::vector<FileSummary>& summaries, const std::vector<SkippedFile>& skipped) {
+                               const std::vector<FileSummary>& summaries, const std::vector<SkippedFile>& skipped,
+                               const WorktreeSnapshot* worktree) {
   LmdbEnv::Options options;
   options.noSync = true;  // synced once below, before the manifest records its digest
   auto env = LmdbEnv::open(dir, options);
@@ -121,6 +122,7 @@ Status CommitViewWriter::write(const std::filesystem::path& dir, const std::vect
     NIB_RETURN_IF_ERROR(txn->put(*namesDb, name, w.data()));
   }
   for (const auto& s : skipped) NIB_RETURN_IF_ERROR(txn->put(*skippedDb, s.path, s.reason));
+  if (worktree) NIB_RETURN_IF_ERROR(writeWorktreeSnapshot(*txn, *worktree));
   NIB_RETURN_IF_ERROR(txn->commit());
   return (*env)->sync();
 }

@@ -17,6 +17,7 @@
 #include "views/FactStore.h"
 #include "views/FileFacts.h"
 #include "views/Lmdb.h"
+#include "views/WorktreeSnapshot.h"
 
 namespace nib {
 
@@ -64,8 +65,10 @@ FileSummary summarizeFacts(const FileFacts& facts);
 class CommitViewWriter {
  public:
   // `files` must be sorted by path, with ids equal to their positions; `summaries` parallel.
+  // `worktree` is recorded when the version was built from a worktree (else nullptr).
   static Status write(const std::filesystem::path& dir, const std::vector<FileRecord>& files,
-                      const std::vector<FileSummary>& summaries, const std::vector<SkippedFile>& skipped);
+                      const std::vector<FileSummary>& summaries, const std::vector<SkippedFile>& skipped,
+                      const WorktreeSnapshot* worktree);
 };
 
 class CommitView {
@@ -84,6 +87,8 @@ class CommitView {
   void forEachFile(const std::function<bool(const FileRecord&)>& visit);
   std::vector<SkippedFile> skipped();
   uint32_t fileCount();
+  // NotFound when the version was built from a commit rather than a worktree.
+  Expected<WorktreeSnapshot> worktreeSnapshot() { return readWorktreeSnapshot(txn_); }
 
  private:
   CommitView(std::unique_ptr<LmdbEnv> env, LmdbTxn txn) : env_(std::move(env)), txn_(std::move(txn)) {}

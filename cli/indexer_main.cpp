@@ -1,0 +1,30 @@
+// `nib-indexer`: the worker executable behind `nib index` (and the worktree scan behind
+// `nib status`). It links libgit2 and the tree-sitter grammars so that `nib` need not.
+#include <CLI/CLI.hpp>
+
+#include "cli/Commands.h"
+#include "cli/IndexCli.h"
+
+#ifndef NIB_VERSION
+#define NIB_VERSION "0.0.0"
+#endif
+
+int main(int argc, char** argv) {
+  using namespace nib::cli;
+  CLI::App app{"nib-indexer: the indexing worker of nib (run it as `nib index`).", "nib"};
+  app.set_version_flag("--version", NIB_VERSION);
+  app.require_subcommand(1);
+  IndexArgs indexArgs;
+  auto* index = addIndexCommand(app, indexArgs);
+  std::string treePath = ".";
+  auto* tree = app.add_subcommand("worktree-tree", "Print the tree id of the worktree (internal; used by nib status)");
+  tree->add_option("path", treePath, "A path inside the repository");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? 0 : 2;
+  }
+  if (*index) return runIndex(indexArgs);
+  if (*tree) return runWorktreeTree(treePath);
+  return 2;
+}

@@ -1,0 +1,179 @@
+#include "support/GitLite.h"
+
+#include <sha1.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+
+#include "support/FileIo.h"
+
+namespace nib::gitlite {
+namespace fs = std::filesystem;
+namespace {
+
+std::string trim(std::string s) {
+  while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' ')) s.pop_back();
+  return s;
+}
+
+bool isOid(std::string_view s) {
+  if (s.size() != 40) return false;
+  for (char c : s)
+    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
+  return true;
+}
+
+// Looks a ref up in packed-refs ("<oid> <refname>" lines; '#' and '^' lines are metadata).
+std::string packedRef(const fs::path& commonDir, const std::string& ref) {
+  auto text = readFile(commonDir / "packed-refs");
+  if (!text) return "";
+  size_t pos = 0;
+  while (pos < text->size()) {
+    size_t end = text->find('\n', pos);
+    if (end == std::string::npos) end = text->size();
+    std::string_view line(text->data() + pos, end - pos);
+    pos = end + 1;
+    if (line.size() > 41 && line[40] == ' ' && line.substr(41) == ref && isOid(line.substr(0, 40)))
+      return std::string(line.substr(0, 40));
+  }
+  return "";
+}
+
+}  // namespace
+
+Expected<Repository> discover(const fs::path& start) {
+  std::error_code ec;
+  fs::path dir = fs::absolute(start, ec);
+  if (ec) return Status(ErrorCode::InvalidArgument, "cannot resolve " + start.string());
+  dir = dir.lexically_normal();
+  if (!dir.has_filename()) dir = dir.parent_path();  // "/repo/" -> "/repo"
+  if (!fs::is_directory(dir, ec)) dir = dir.parent_path();
+  for (fs::path d = dir;; d = d.parent_path()) {
+    fs::path dotgit = d / ".git";
+    if (fs::is_directory(dotgit, ec)) {
+      Repository r{d, dotgit, dotgit};
+      return r;
+    }
+    if (fs::is_regular_file(dotgit, ec)) {
+      // A linked worktree or submodule: ".git" is a file "gitdir: <path>".
+      auto text = readFile(dotgit);
+      if (!text || text->rfind("gitdir: ", 0) != 0)
+        return Status(ErrorCode::Corrupt, dotgit.string() + " is neither a folder nor a gitdir file");
+      fs::path gitDir = trim(text->substr(8));
+      if (gitDir.is_relative()) gitDir = d / gitDir;
+      Repository r{d, gitDir.lexically_normal(), gitDir.lexically_normal()};
+      if (auto common = readFile(r.gitDir / "commondir")) {
+        fs::path c = trim(*common);
+        r.commonDir = (c.is_relative() ? r.gitDir / c : c).lexically_normal();
+      }
+      return r;
+    }
+    if (d == d.root_path() || d.empty()) break;
+  }
+  return Status(ErrorCode::NotFound, "'" + start.string() + "' is not inside a git repository");
+}
+
+Expected<std::string> headCommit(const Repository& repo) {
+  auto head = readFile(repo.gitDir / "HEAD");
+  if (!head) return Status(ErrorCode::Corrupt, "cannot read " + (repo.gitDir / "HEAD").string());
+  std::string value = trim(*head);
+  for (int depth = 0; depth < 8; ++depth) {
+    if (isOid(value)) return value;
+    if (value.rfind("ref: ", 0) != 0) return Status(ErrorCode::Corrupt, "unexpected HEAD content: " + value);
+    std::string ref = value.substr(5);
+    if (ref.find("..") != std::string::npos) return Status(ErrorCode::Corrupt, "bad ref name " + ref);
+    // Per-worktree refs (HEAD, refs/bisect, ...) live in gitDir; shared ones in commonDir.
+    auto loose = readFile(repo.commonDir / ref);
+    if (!loose && repo.gitDir != repo.commonDir) loose = readFile(repo.gitDir / ref);
+    if (loose) {
+      value = trim(*loose);
+      continue;
+    }
+    std::string packed = packedRef(repo.commonDir, ref);
+    if (packed.empty()) return std::string();  // unborn branch: the ref does not exist yet
+    return packed;
+  }
+  return Status(ErrorCode::Corrupt, "symbolic ref loop at HEAD");
+}
+
+
+namespace {
+
+bool rawOid(std::string_view hex, std::string* out) {
+  if (!isOid(hex)) return false;
+  out->resize(20);
+  for (size_t i = 0; i < 20; ++i) {
+    auto nibble = [](char c) { return c <= '9' ? c - '0' : c - 'a' + 10; };
+    (*out)[i] = static_cast<char>((nibble(hex[2 * i]) << 4) | nibble(hex[2 * i + 1]));
+  }
+  return true;
+}
+
+std::string objectId(std::string_view type, std::string_view body) {
+  SHA1_CTX ctx;
+  SHA1Init(&ctx);
+  std::string header = std::string(type) + " " + std::to_string(body.size());
+  SHA1Update(&ctx, reinterpret_cast<const uint8_t*>(header.c_str()), header.size() + 1);
+  SHA1Update(&ctx, reinterpret_cast<const uint8_t*>(body.data()), body.size());
+  char hex[SHA1_DIGEST_STRING_LENGTH];
+  SHA1End(&ctx, hex);
+  return hex;
+}
+
+struct Dir {
+  std::map<std::string, Dir> dirs;
+  std::vector<std::pair<std::string, const TreeItem*>> files;
+};
+
+Expected<std::string> hashDir(const Dir& dir) {
+  // Git orders entries by name, comparing a folder's name as if it ended in '/'.
+  struct Entry {
+    std::string sortKey, name, mode, raw;
+  };
+  std::vector<Entry> entries;
+  for (const auto& [name, sub] : dir.dirs) {
+    auto id = hashDir(sub);
+    if (!id) return id.status();
+    Entry e{name + "/", name, "40000", ""};
+    rawOid(*id, &e.raw);
+    entries.push_back(std::move(e));
+  }
+  for (const auto& [name, item] : dir.files) {
+    char mode[16];
+    std::snprintf(mode, sizeof mode, "%o", item->mode);
+    Entry e{name, name, mode, ""};
+    if (!rawOid(item->oid, &e.raw)) return Status(ErrorCode::InvalidArgument, "bad object id for " + item->path);
+    entries.push_back(std::move(e));
+  }
+  std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) { return a.sortKey < b.sortKey; });
+  std::string body;
+  for (const Entry& e : entries) {
+    body += e.mode;
+    body += ' ';
+    body += e.name;
+    body.push_back('\0');
+    body += e.raw;
+  }
+  return objectId("tree", body);
+}
+
+}  // namespace
+
+Expected<std::string> treeId(const std::vector<TreeItem>& items) {
+  Dir root;
+  for (const TreeItem& item : items) {
+    Dir* d = &root;
+    size_t start = 0, slash;
+    while ((slash = item.path.find('/', start)) != std::string::npos) {
+      d = &d->dirs[item.path.substr(start, slash - start)];
+      start = slash + 1;
+    }
+    d->files.emplace_back(item.path.substr(start), &item);
+  }
+  return hashDir(root);
+}
+
+std::string blobId(std::string_view content) { return objectId("blob", content); }
+
+}  // namespace nib::gitlite

@@ -1,0 +1,41 @@
+// Just enough git to answer "which commit is checked out" and "what is this file's blob id"
+// without libgit2. Query commands run many times a second and must start in milliseconds;
+// loading and initializing libgit2 alone costs ~5 ms, so the query path reads HEAD and hashes
+// blobs itself. Everything heavier (trees, the index, ignore rules) stays with libgit2 in the
+// indexer worker.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "support/Status.h"
+
+namespace nib::gitlite {
+
+struct Repository {
+  std::filesystem::path worktree;   // the folder holding `.git`
+  std::filesystem::path gitDir;     // `.git`, or where a `.git` file points (linked worktrees)
+  std::filesystem::path commonDir;  // where refs and objects live (== gitDir unless linked)
+};
+
+// Finds the repository whose worktree contains `start`, searching upwards.
+Expected<Repository> discover(const std::filesystem::path& start);
+
+// HEAD's commit id (40 hex digits), or "" on an unborn branch. Follows symbolic refs through
+// loose ref files and packed-refs.
+Expected<std::string> headCommit(const Repository& repo);
+
+// The id git gives a blob with this content: SHA-1 of "blob <size>\0<content>".
+std::string blobId(std::string_view content);
+
+struct TreeItem {
+  std::string path;  // repository-relative, '/'-separated
+  uint32_t mode;     // 0100644, 0100755, 0120000 or 0160000
+  std::string oid;   // 40 hex digits
+};
+// The id of the tree holding exactly `items`, as `git write-tree` would compute it.
+Expected<std::string> treeId(const std::vector<TreeItem>& items);
+
+}  // namespace nib::gitlite

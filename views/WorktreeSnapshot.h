@@ -1,0 +1,59 @@
+// What the worktree looked like when an index version was built from it: every entry's stat
+// data and blob id, and every folder's entry names. Comparing it with the disk later answers
+// "is the worktree still what the index reflects?" with stat calls alone (hashing only files
+// whose stat data changed), without libgit2 — the cheap, per-request freshness check of
+// DESIGN.md §2. New names in a folder are the one thing it cannot judge (they may be
+// ignored), and it says so.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "support/Status.h"
+#include "views/Lmdb.h"
+
+namespace nib {
+
+struct WorktreeSnapshot {
+  struct File {
+    std::string path;
+    uint32_t mode = 0100644;  // git mode
+    std::string oid;          // "" when unknown (an untracked nested repository)
+    uint64_t size = 0;
+    int64_t mtimeNs = 0;
+    uint64_t inode = 0;
+  };
+  struct Dir {
+    std::string path;  // "" for the root
+    int64_t mtimeNs = 0;
+    std::vector<std::string> names;  // sorted entry names, ignored ones included
+  };
+  std::vector<File> files;
+  std::vector<Dir> dirs;
+
+  // Records `dirs` for the folders holding `files` (and the root) from the disk as it is now.
+  Status recordDirectories(const std::filesystem::path& root);
+};
+
+// Persistence inside a version's LMDB environment (table "worktree").
+Status writeWorktreeSnapshot(LmdbTxn& txn, const WorktreeSnapshot& snapshot);
+// NotFound when the version was not built from a worktree.
+Expected<WorktreeSnapshot> readWorktreeSnapshot(LmdbTxn& txn);
+
+struct WorktreeComparison {
+  bool conclusive = false;            // false: new folder entries that only git can judge
+  std::string reason;                 // why not conclusive
+  std::vector<std::string> changed;   // files whose content changed
+  std::vector<std::string> deleted;   // files that are gone
+  std::string treeId;                 // the worktree's tree id now, when conclusive and known
+};
+
+// Compares the snapshot with the disk under `root`.
+WorktreeComparison compareWorktree(const std::filesystem::path& root, const WorktreeSnapshot& snapshot);
+
+// Stat data in the snapshot's terms; false when the path does not exist.
+bool statEntry(const std::filesystem::path& path, uint64_t* size, int64_t* mtimeNs, uint64_t* inode, bool* isLink);
+
+}  // namespace nib

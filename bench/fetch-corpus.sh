@@ -27,18 +27,28 @@ o=(-o Dir::Etc::SourceList=/dev/null -o Dir::Etc::SourceParts="$work" -o Dir::St
    -o Debug::NoLocking=1 -o APT::Sandbox::User=root)
 apt-get "${o[@]}" -qq update >/dev/null
 
+failed=0
 for pkg in "${packages[@]}"; do
   if [ -d "$dest/$pkg/.git" ]; then
     echo "corpus: $pkg already present" >&2
     continue
   fi
   echo "corpus: fetching $pkg" >&2
-  (cd "$work" && apt-get "${o[@]}" -qq source --download-only "$pkg" >/dev/null)
+  if ! (cd "$work" && apt-get "${o[@]}" -qq source --download-only "$pkg" >/dev/null 2>&1); then
+    echo "corpus: warning: cannot download the source of $pkg; skipped" >&2
+    failed=$((failed + 1))
+    continue
+  fi
   tarball=$(ls "$work"/*.orig.tar.* 2>/dev/null | head -n 1)
-  [ -n "$tarball" ] || { echo "corpus: no .orig tarball for $pkg" >&2; exit 1; }
+  if [ -z "$tarball" ]; then
+    echo "corpus: warning: no .orig tarball for $pkg; skipped" >&2
+    failed=$((failed + 1))
+    continue
+  fi
   rm -rf "$dest/$pkg" && mkdir -p "$dest/$pkg"
   tar -xf "$tarball" -C "$dest/$pkg" --strip-components=1
   rm -f "$work"/*.orig.tar.* "$work"/*.debian.tar.* "$work"/*.dsc "$work"/*.asc 2>/dev/null || true
   (cd "$dest/$pkg" && git init -q && git add -A && \
    git -c user.name=nib-bench -c user.email=bench@nib -c commit.gpgsign=false commit -qm "$pkg (Debian bookworm source)")
 done
+[ "$failed" -lt "${#packages[@]}" ] || { echo "corpus: nothing could be fetched" >&2; exit 1; }

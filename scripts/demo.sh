@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Installs everything nib needs, builds it, fetches a real repository (tmux, from Debian's
+# source packages) and runs the main job on it: index it, print the index status, and answer
+# a definition and a references query. Usage: scripts/demo.sh [PACKAGE]  (default: tmux)
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+pkg="${1:-tmux}"
+"$here/scripts/setup.sh"
+"$here/scripts/build.sh" >/dev/null
+"$here/bench/fetch-corpus.sh" "$pkg"
+repo="$here/bench/corpus/$pkg"
+nib="${NIB_BUILD_DIR:-$here/build}/cli/nib"
+
+cd "$repo"
+echo
+echo "\$ nib index"
+"$nib" index
+echo
+echo "\$ nib status"
+"$nib" status
+# Pick a real function: the first one `nib symbols` finds for a common prefix, then ask for
+# its references, and for the definition at its first use elsewhere.
+target=$("$nib" symbols main -n 50 | awk '$1 == "function" { print $NF; exit }')
+if [ -z "$target" ]; then
+  target=$("$nib" symbols a -n 1 | awk '{ print $NF; exit }')
+fi
+echo
+echo "\$ nib refs $target"
+"$nib" refs "$target" | head -n 20
+use=$("$nib" refs --no-declaration "$target" | head -n 1 | cut -d: -f1-3)
+if [ -n "$use" ]; then
+  echo
+  echo "\$ nib def $use"
+  "$nib" def "$use"
+fi

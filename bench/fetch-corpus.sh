@@ -1,8 +1,13 @@
 #!/usr/bin/env bash
-# Fetches Debian source packages into bench/corpus/<name> and turns each into a git repository
-# (one commit), so that nib indexes them as commits. Uses a private apt source list pointing at
-# the machine's own Debian mirror with type deb-src; the machine's apt configuration is not
-# touched. Usage: bench/fetch-corpus.sh [package ...]   (default: the packages below)
+# Fetches real code into bench/corpus/<name> and turns each into a git repository (one commit),
+# so that nib indexes it as a commit. Each argument is one of:
+#   PACKAGE        a Debian source package (its .orig tarball), e.g. tmux
+#   deb:PACKAGE    the files of a Debian binary package, e.g. deb:python3-attr (Python
+#                  modules) or deb:librust-regex-dev (a Rust crate's sources)
+#   npm:NAME@VER   an npm package's published files, e.g. npm:zod@3.23.8
+# Uses a private apt source list pointing at the machine's own Debian mirror (type deb-src);
+# the machine's apt configuration is not touched.
+# Usage: bench/fetch-corpus.sh [ITEM ...]   (default: tmux)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 dest="${NIB_CORPUS_DIR:-$here/corpus}"
@@ -29,22 +34,33 @@ apt-get "${o[@]}" -qq update >/dev/null
 
 failed=0
 for pkg in "${packages[@]}"; do
-  if [ -d "$dest/$pkg/.git" ]; then
+  n="${pkg#*:}"; n="${n//\//-}"; n="${n//@/-}"
+  if [ -d "$dest/$n/.git" ]; then
     echo "corpus: $pkg already present" >&2
     continue
   fi
   echo "corpus: fetching $pkg" >&2
-  if ! (cd "$work" && apt-get "${o[@]}" -qq source --download-only "$pkg" >/dev/null 2>&1); then
-    echo "corpus: warning: cannot download the source of $pkg; skipped" >&2
-    failed=$((failed + 1))
-    continue
-  fi
-  tarball=$(ls "$work"/*.orig.tar.* 2>/dev/null | head -n 1)
-  if [ -z "$tarball" ]; then
-    echo "corpus: warning: no .orig tarball for $pkg; skipped" >&2
-    failed=$((failed + 1))
-    continue
-  fi
+  name="${pkg#*:}"; name="${name//\//-}"; name="${name//@/-}"
+  case "$pkg" in
+    deb:*)
+      if ! (cd "$work" && apt-get download -qq "${pkg#deb:}" >/dev/null 2>&1); then
+        echo "corpus: warning: cannot download $pkg; skipped" >&2; failed=$((failed + 1)); continue
+      fi
+      rm -rf "$dest/$name" && mkdir -p "$dest/$name"
+      dpkg-deb -x "$work"/*.deb "$dest/$name/"; rm -f "$work"/*.deb
+      (cd "$dest/$name" && git init -q && git add -A && \
+       git -c user.name=nib-bench -c user.email=bench@nib -c commit.gpgsign=false commit -qm "$pkg")
+      continue ;;
+    npm:*)
+      if ! (cd "$work" && npm pack --silent "${pkg#npm:}" >/dev/null 2>&1); then
+        echo "corpus: warning: cannot download $pkg; skipped" >&2; failed=$((failed + 1)); continue
+      fi
+      rm -rf "$dest/$name" && mkdir -p "$dest/$name"
+      tar -xzf "$work"/*.tgz -C "$dest/$name" --strip-components=1; rm -f "$work"/*.tgz
+      (cd "$dest/$name" && git init -q && git add -A && \
+       git -c user.name=nib-bench -c user.email=bench@nib -c commit.gpgsign=false commit -qm "$pkg")
+      continue ;;
+  esac
   rm -rf "$dest/$pkg" && mkdir -p "$dest/$pkg"
   tar -xf "$tarball" -C "$dest/$pkg" --strip-components=1
   rm -f "$work"/*.orig.tar.* "$work"/*.debian.tar.* "$work"/*.dsc "$work"/*.asc 2>/dev/null || true

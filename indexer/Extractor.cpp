@@ -642,7 +642,11 @@ class FileExtraction {
     for (const Occ& o : occs_) {
       Occurrence out;
       out.range = rangeOf(o.node);
-      out.name = std::string(text(o.node));
+      std::string_view spelling = text(o.node);
+      auto [slot, fresh] = nameIds_.try_emplace(spelling, static_cast<uint32_t>(facts_.names.size()));
+      if (fresh) facts_.names.emplace_back(spelling);
+      out.nameId = slot->second;
+      const std::string& name = facts_.names[out.nameId];
       out.isCall = o.facts.call;
       if (o.facts.def >= 0 && defIndex_[o.facts.def] >= 0) {
         int d = defIndex_[o.facts.def];
@@ -667,14 +671,14 @@ class FileExtraction {
       } else if (o.facts.member >= 0) {
         const MemberRef& mem = memberRefs_[o.facts.member];
         bool via = false;
-        Resolved r = resolveMember(mem, out.name, o.scope, out.range.startByte, &via);
+        Resolved r = resolveMember(mem, name, o.scope, out.range.startByte, &via);
         out.resolution = r.resolution;
         out.target = r.target;
         out.viaReceiver = via;
         out.qualified = mem.qualified;
         if (out.qualified && mem.hasReceiver) out.qualifier = std::string(text(mem.receiver));
       } else {
-        Resolved r = resolvePlain(out.name, o.scope, out.range.startByte);
+        Resolved r = resolvePlain(name, o.scope, out.range.startByte);
         out.resolution = r.resolution;
         out.target = r.target;
         // Inside an out-of-line member (`int Shape::scale() { return area(); }`) an unqualified
@@ -740,6 +744,7 @@ class FileExtraction {
   std::vector<PendingDef> defs_;
   std::vector<int> defIndex_;  // pending def -> index in facts_.definitions, -1 when dropped
   std::vector<size_t> order_;  // pending defs in source order
+  std::unordered_map<std::string_view, uint32_t> nameIds_;  // spelling -> index in facts_.names
   std::unordered_map<const void*, std::vector<int>> defsByNode_;
   std::vector<PendingImport> imports_;
   std::unordered_map<const void*, std::vector<int>> importByNode_;

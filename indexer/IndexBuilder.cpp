@@ -132,17 +132,33 @@ Expected<IndexReport> buildIndex(const fs::path& repoPath, const IndexOptions& o
   FactStore& facts = **factsOr;
   const std::string& profile = Extractor::profileDigest();
 
+  // Largest files first, so that no thread is left parsing one big file at the end.
+  std::vector<size_t> order(items.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return items[a].entry.size > items[b].entry.size; });
+
   std::atomic<size_t> next{0};
   std::atomic<uint64_t> done{0};
-  std::mutex writeMutex;
+  std::mutex pendingMutex;  // guards `pending` only
+  std::mutex storeMutex;    // one LMDB write transaction at a time, outside pendingMutex
   std::vector<std::pair<std::string, std::string>> pending;
   Status writeStatus;
-  auto flush = [&](bool force) {
-    // Called with writeMutex held.
-    if (pending.empty() || (!force && pending.size() < kWriteBatch)) return;
-    Status s = facts.putBatch(pending);
+  auto flush = [&](std::vector<std::pair<std::string, std::string>>& batch) {
+    std::lock_guard<std::mutex> g(storeMutex);
+    Status s = facts.putBatch(batch);
     if (!s.isOk() && writeStatus.isOk()) writeStatus = s;
-    pending.clear();
+    batch.clear();
+  };
+  // Hands a worker's results over; whoever fills a batch writes it while the others go on.
+  auto submit = [&](std::vector<std::pair<std::string, std::string>>& local, bool force) {
+    std::vector<std::pair<std::string, std::string>> batch;
+    {
+      std::lock_guard<std::mutex> g(pendingMutex);
+      for (auto& r : local) pending.push_back(std::move(r));
+      local.clear();
+      if (pending.size() >= kWriteBatch || (force && !pending.empty())) batch.swap(pending);
+    }
+    if (!batch.empty()) flush(batch);
   };
 
   unsigned threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
@@ -151,9 +167,9 @@ Expected<IndexReport> buildIndex(const fs::path& repoPath, const IndexOptions& o
     auto reader = facts.reader();
     std::vector<std::pair<std::string, std::string>> local;
     for (;;) {
-      size_t i = next.fetch_add(1);
-      if (i >= items.size()) break;
-      WorkItem& w = items[i];
+      size_t n = next.fetch_add(1);
+      if (n >= items.size()) break;
+      WorkItem& w = items[order[n]];
       bool needContent = w.skipReason.empty() || (fromWorktree && w.entry.oid.empty() && w.entry.mode != EntryMode::Submodule);
       std::string content;
       if (needContent) {
@@ -201,24 +217,19 @@ Expected<IndexReport> buildIndex(const fs::path& repoPath, const IndexOptions& o
         }
         if (ff) w.summary = summarizeFacts(*ff);
       }
-      if (local.size() >= 64) {
-        std::lock_guard<std::mutex> g(writeMutex);
-        for (auto& r : local) pending.push_back(std::move(r));
-        local.clear();
-        flush(false);
-      }
+      if (local.size() >= 64) submit(local, false);
       uint64_t d = ++done;
       if (options.progress && (d % 256 == 0 || d == items.size())) options.progress({d, items.size(), "extracting"});
     }
-    std::lock_guard<std::mutex> g(writeMutex);
-    for (auto& r : local) pending.push_back(std::move(r));
+    submit(local, false);
   };
   {
     std::vector<std::thread> pool;
     for (unsigned t = 0; t < threads; ++t) pool.emplace_back(worker);
     for (auto& t : pool) t.join();
   }
-  flush(true);
+  std::vector<std::pair<std::string, std::string>> none;
+  submit(none, true);
   NIB_RETURN_IF_ERROR(writeStatus);
   NIB_RETURN_IF_ERROR(facts.sync());
   phase("extract");

@@ -175,13 +175,30 @@ Expected<PatternSet> PatternSet::compile(const TSLanguage* language, std::string
   return set;
 }
 
+namespace {
+thread_local std::vector<std::pair<TSNode, TSFieldId>> tlsKids;
+}
+
+size_t PatternSet::pushNamedChildren(TSNode node) const {
+  TSTreeCursor cur = ts_tree_cursor_new(node);
+  if (ts_tree_cursor_goto_first_child(&cur)) {
+    do {
+      TSNode k = ts_tree_cursor_current_node(&cur);
+      if (ts_node_is_named(k)) tlsKids.emplace_back(k, ts_tree_cursor_current_field_id(&cur));
+    } while (ts_tree_cursor_goto_next_sibling(&cur));
+  }
+  ts_tree_cursor_delete(&cur);
+  return tlsKids.size();
+}
+
 void PatternSet::match(TSNode node, const std::function<void(const std::vector<PatternCapture>&)>& onMatch) const {
   TSSymbol sym = ts_node_symbol(node);
   if (sym >= byRoot_.size()) return;
   std::vector<PatternCapture> caps;
+  auto emit = [&](std::vector<PatternCapture>& c) { onMatch(c); };
   // Several patterns often share a root type (C declarations have eight): list the root's
   // children once for all of them.
-  std::vector<std::pair<TSNode, TSFieldId>> rootKids;
+  size_t base = tlsKids.size(), end = base;
   bool haveKids = false;
   for (size_t p : byRoot_[sym]) {
     caps.clear();
@@ -192,39 +209,28 @@ void PatternSet::match(TSNode node, const std::function<void(const std::vector<P
       for (TSFieldId f : step.absentFields) absent &= ts_node_is_null(ts_node_child_by_field_id(node, f));
       if (!absent) continue;
       if (!haveKids) {
-        namedChildren(node, rootKids);
+        end = pushNamedChildren(node);
         haveKids = true;
       }
       for (uint16_t id : step.captures) caps.push_back({id, node});
-      matchChildren(rootKids, 0, step, 0, caps, [&](std::vector<PatternCapture>& c) { onMatch(c); });
+      matchChildren(base, end, base, step, 0, caps, emit);
       continue;
     }
-    matchStep(node, step, caps, [&](std::vector<PatternCapture>& c) { onMatch(c); });
+    matchStep(node, step, caps, emit);
   }
+  tlsKids.resize(base);
 }
 
-void PatternSet::namedChildren(TSNode node, std::vector<std::pair<TSNode, TSFieldId>>& out) {
-  out.clear();
-  TSTreeCursor cur = ts_tree_cursor_new(node);
-  if (ts_tree_cursor_goto_first_child(&cur)) {
-    do {
-      TSNode k = ts_tree_cursor_current_node(&cur);
-      if (ts_node_is_named(k)) out.emplace_back(k, ts_tree_cursor_current_field_id(&cur));
-    } while (ts_tree_cursor_goto_next_sibling(&cur));
-  }
-  ts_tree_cursor_delete(&cur);
-}
-
-void PatternSet::matchStep(TSNode node, const Step& step, std::vector<PatternCapture>& caps,
-                           const std::function<void(std::vector<PatternCapture>&)>& next) const {
+void PatternSet::matchStep(TSNode node, const Step& step, std::vector<PatternCapture>& caps, Next next) const {
   if (!step.alternatives.empty()) {
     for (const Step& alt : step.alternatives) {
-      matchStep(node, alt, caps, [&](std::vector<PatternCapture>& c) {
+      auto withOwn = [&](std::vector<PatternCapture>& c) {
         size_t mark = c.size();
         for (uint16_t id : step.captures) c.push_back({id, node});
         next(c);
         c.resize(mark);
-      });
+      };
+      matchStep(node, alt, caps, withOwn);
     }
     return;
   }
@@ -236,27 +242,26 @@ void PatternSet::matchStep(TSNode node, const Step& step, std::vector<PatternCap
   if (step.children.empty()) {
     next(caps);
   } else {
-    std::vector<std::pair<TSNode, TSFieldId>> kids;
-    namedChildren(node, kids);
-    matchChildren(kids, 0, step, 0, caps, next);
+    size_t begin = tlsKids.size();
+    size_t end = pushNamedChildren(node);
+    matchChildren(begin, end, begin, step, 0, caps, next);
+    tlsKids.resize(begin);
   }
   caps.resize(mark);
 }
 
-void PatternSet::matchChildren(const std::vector<std::pair<TSNode, TSFieldId>>& kids, size_t from, const Step& parent,
-                               size_t k, std::vector<PatternCapture>& caps,
-                               const std::function<void(std::vector<PatternCapture>&)>& done) const {
+void PatternSet::matchChildren(size_t begin, size_t end, size_t from, const Step& parent, size_t k,
+                               std::vector<PatternCapture>& caps, Next done) const {
   if (k == parent.children.size()) {
     done(caps);
     return;
   }
   const Step& child = parent.children[k];
-  for (size_t i = from; i < kids.size(); ++i) {
-    if (child.anchored && i != 0) break;
-    if (child.field && kids[i].second != child.field) continue;
-    matchStep(kids[i].first, child, caps, [&](std::vector<PatternCapture>& c) {
-      matchChildren(kids, i + 1, parent, k + 1, c, done);
-    });
+  for (size_t i = from; i < end; ++i) {
+    if (child.anchored && i != begin) break;
+    if (child.field && tlsKids[i].second != child.field) continue;
+    auto rest = [&](std::vector<PatternCapture>& c) { matchChildren(begin, end, i + 1, parent, k + 1, c, done); };
+    matchStep(tlsKids[i].first, child, caps, rest);
   }
 }
 

@@ -26,6 +26,22 @@ struct PatternCapture {
   TSNode node;
 };
 
+// A non-owning reference to a callable: continuations in the matcher are created per step and
+// must not allocate the way std::function does for larger captures.
+template <typename Signature>
+class FunctionRef;
+template <typename R, typename... Args>
+class FunctionRef<R(Args...)> {
+ public:
+  template <typename F>
+  FunctionRef(F& f) : obj_(&f), call_([](void* o, Args... a) -> R { return (*static_cast<F*>(o))(a...); }) {}
+  R operator()(Args... a) const { return call_(obj_, a...); }
+
+ private:
+  void* obj_;
+  R (*call_)(void*, Args...);
+};
+
 class PatternSet {
  public:
   static Expected<PatternSet> compile(const TSLanguage* language, std::string_view source);
@@ -50,14 +66,16 @@ class PatternSet {
   };
   friend class PatternParser;
 
+  using Next = FunctionRef<void(std::vector<PatternCapture>&)>;
+  using Kid = std::pair<TSNode, TSFieldId>;
   // Matches `node` against `step`; for every way it matches, calls `next` with the captures so
   // far (the step's own included).
-  void matchStep(TSNode node, const Step& step, std::vector<PatternCapture>& caps,
-                 const std::function<void(std::vector<PatternCapture>&)>& next) const;
-  static void namedChildren(TSNode node, std::vector<std::pair<TSNode, TSFieldId>>& out);
-  void matchChildren(const std::vector<std::pair<TSNode, TSFieldId>>& kids, size_t from, const Step& parent,
-                     size_t k, std::vector<PatternCapture>& caps,
-                     const std::function<void(std::vector<PatternCapture>&)>& done) const;
+  void matchStep(TSNode node, const Step& step, std::vector<PatternCapture>& caps, Next next) const;
+  // Children lists live on one per-thread stack, addressed by index: continuations run while
+  // outer steps still iterate their own lists, so a list stays until its step returns.
+  size_t pushNamedChildren(TSNode node) const;
+  void matchChildren(size_t begin, size_t end, size_t from, const Step& parent, size_t k,
+                     std::vector<PatternCapture>& caps, Next done) const;
 
   std::vector<Step> patterns_;
   std::vector<std::vector<size_t>> byRoot_;  // symbol -> patterns whose root accepts it

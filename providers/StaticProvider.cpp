@@ -131,7 +131,7 @@ StaticProvider::Resolved StaticProvider::resolve(const LoadedFile& file, const O
     }
     case Resolution::Import: return resolveImport(file, occ);
     case Resolution::Member: return resolveMember(file, occ);
-    case Resolution::Free: return resolveGlobal(file, occ.name);
+    case Resolution::Free: return resolveGlobal(file, file.facts.nameOf(occ));
   }
   return {};
 }
@@ -143,7 +143,7 @@ StaticProvider::Resolved StaticProvider::resolveImport(const LoadedFile& file, c
   Language lang = file.record.language;
   std::string module = importedModule(lang, imp, occ.viaReceiver);
   // The name looked up in the module: the member after `m.`, or the imported name itself.
-  std::string name = occ.viaReceiver ? occ.name : std::string(lastComponent(imp.name));
+  std::string name = occ.viaReceiver ? file.facts.nameOf(occ) : std::string(lastComponent(imp.name));
   if (name.empty()) {
     // A whole-module binding (`import os`, `const u = require('./u')`): the answer is the
     // module's file when the repository has it.
@@ -192,7 +192,7 @@ StaticProvider::Resolved StaticProvider::resolveImport(const LoadedFile& file, c
   site.path = file.record.path;
   site.range = imp.range;
   site.fullRange = imp.range;
-  site.name = occ.name;
+  site.name = file.facts.nameOf(occ);
   site.kind = SymbolKind::Import;
   site.role = OccurrenceRole::Declaration;
   site.ascii = file.facts.ascii;
@@ -250,7 +250,7 @@ StaticProvider::Resolved StaticProvider::resolveMember(const LoadedFile& file, c
   int family = languageFamily(file.record.language);
   auto collect = [&](bool member, std::vector<Target>& matching, std::vector<Target>& other) {
     std::vector<Target> matchingDecl, otherDecl;
-    for (const DefinitionRef& d : definitionsNamed(occ.name, member)) {
+    for (const DefinitionRef& d : definitionsNamed(file.facts.nameOf(occ), member)) {
       auto rec = load(d.fileId);
       if (!rec || languageFamily((*rec)->record.language) != family) continue;
       const Definition& def = (*rec)->facts.definitions[d.index];
@@ -275,7 +275,7 @@ StaticProvider::Resolved StaticProvider::resolveMember(const LoadedFile& file, c
       r.targets = ownedGlobals;
       return r;
     }
-    if (occ.target >= 0 || occ.qualifier.empty()) return resolveGlobal(file, occ.name);
+    if (occ.target >= 0 || occ.qualifier.empty()) return resolveGlobal(file, file.facts.nameOf(occ));
     // A scope nib does not index (`std::move`): nothing in the repository is meant.
     return r;
   }
@@ -311,17 +311,18 @@ Expected<NavigationResult> StaticProvider::definition(const std::string& path, u
   auto idx = occurrenceAt(**f, path, offset);
   if (!idx) return idx.status();
   const Occurrence& occ = (*f)->facts.occurrences[*idx];
+  const std::string& name = (*f)->facts.nameOf(occ);
   Resolved r = resolve(**f, occ);
   NavigationResult out;
-  out.symbol = occ.name;
+  out.symbol = name;
   out.confidence = r.confidence;
   for (const Target& t : r.targets)
     if (auto loc = locationOf(t)) out.locations.push_back(std::move(*loc));
   if (r.importSite) {
     out.locations.push_back(*r.importSite);
-    out.note = "'" + occ.name + "' is imported from outside the indexed repository";
+    out.note = "'" + name + "' is imported from outside the indexed repository";
   }
-  if (out.locations.empty()) out.note = "no definition of '" + occ.name + "' in the index";
+  if (out.locations.empty()) out.note = "no definition of '" + name + "' in the index";
   else if (out.confidence == Confidence::Name)
     out.note = "resolved by name: " + std::to_string(out.locations.size()) + " candidate(s)";
   return out;
@@ -334,9 +335,10 @@ Expected<NavigationResult> StaticProvider::references(const std::string& path, u
   if (!idx) return idx.status();
   const LoadedFile* origin = *f;
   const Occurrence& start = origin->facts.occurrences[*idx];
+  const std::string startName = origin->facts.nameOf(start);
   Resolved r = resolve(*origin, start);
   NavigationResult out;
-  out.symbol = start.name;
+  out.symbol = startName;
   out.confidence = r.confidence;
   std::set<Target> targets(r.targets.begin(), r.targets.end());
 
@@ -345,11 +347,11 @@ Expected<NavigationResult> StaticProvider::references(const std::string& path, u
   std::set<std::string> names;
   for (const Target& t : targets)
     if (auto loc = locationOf(t); loc && !loc->name.empty()) names.insert(loc->name);
-  if (names.empty()) names.insert(start.name);
+  if (names.empty()) names.insert(startName);
   bool unresolved = targets.empty();
   if (unresolved) {
     out.confidence = Confidence::Name;
-    out.note = "no definition of '" + start.name + "' in the index: listing same-named unresolved uses";
+    out.note = "no definition of '" + startName + "' in the index: listing same-named unresolved uses";
   }
 
   std::set<uint32_t> files;
@@ -360,15 +362,20 @@ Expected<NavigationResult> StaticProvider::references(const std::string& path, u
     auto lf = load(id);
     if (!lf) continue;
     const LoadedFile& file = **lf;
-    // Local names an import binds to one of our names (aliases).
+    // The file's spellings that can name the symbol: its names, and aliases imports bind to them.
     std::set<std::string> localNames(names.begin(), names.end());
     for (const Import& imp : file.facts.imports)
       if (!imp.alias.empty() && names.count(std::string(lastComponent(imp.name)))) localNames.insert(imp.alias);
+    std::vector<bool> candidate(file.facts.names.size(), false);
+    bool any = false;
+    for (size_t n = 0; n < file.facts.names.size(); ++n)
+      if (localNames.count(file.facts.names[n])) any = candidate[n] = true;
+    if (!any) continue;
     for (const Occurrence& occ : file.facts.occurrences) {
-      if (!localNames.count(occ.name)) continue;
+      if (!candidate[occ.nameId]) continue;
       Resolved rr = resolve(file, occ);
       bool match = false;
-      if (unresolved) match = rr.targets.empty() && occ.name == start.name;
+      if (unresolved) match = rr.targets.empty() && file.facts.nameOf(occ) == startName;
       else
         for (const Target& t : rr.targets)
           if (targets.count(t)) {
@@ -381,7 +388,7 @@ Expected<NavigationResult> StaticProvider::references(const std::string& path, u
       loc.path = file.record.path;
       loc.range = occ.range;
       loc.fullRange = occ.range;
-      loc.name = occ.name;
+      loc.name = file.facts.nameOf(occ);
       loc.role = occ.role;
       loc.ascii = file.facts.ascii;
       found.push_back(std::move(loc));

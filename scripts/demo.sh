@@ -18,9 +18,9 @@ echo "\$ nib index"
 echo
 echo "\$ nib status"
 "$nib" status
-# Pick a real function: the first one `nib symbols` finds for a common prefix, then ask for
-# its references, and for the definition at its first use elsewhere.
-target=$("$nib" symbols main -n 50 | awk '$1 == "function" { print $NF; exit }')
+# Pick a real function: the first one `nib symbols` finds for a common name part (override
+# with NIB_DEMO_SYMBOL), ask for its references, then for the definition at its first use.
+target=$("$nib" symbols "${NIB_DEMO_SYMBOL:-init}" -n 50 | awk '$1 == "function" { print $NF; exit }')
 if [ -z "$target" ]; then
   target=$("$nib" symbols a -n 1 | awk '{ print $NF; exit }')
 fi

@@ -60,7 +60,7 @@ std::string describe(const FileFacts& f) {
     o << "\n";
   }
   for (const Occurrence& oc : f.occurrences) {
-    o << "occ " << pos(oc.range.start) << " " << oc.name << " " << roleName(oc.role) << " "
+    o << "occ " << pos(oc.range.start) << " " << f.nameOf(oc) << " " << roleName(oc.role) << " "
       << resolutionName(oc.resolution);
     if (oc.target >= 0) o << " #" << oc.target;
     if (oc.isCall) o << " call";

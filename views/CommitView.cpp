@@ -74,10 +74,7 @@ FileSummary summarizeFacts(const FileFacts& facts) {
     s.defs.push_back(FileSummary::Def{d.name, static_cast<uint32_t>(i), d.kind, d.isDeclaration,
                                       d.scope == BindingScope::Member});
   }
-  std::unordered_set<std::string_view> seen;
-  seen.reserve(facts.occurrences.size());
-  for (const Occurrence& o : facts.occurrences)
-    if (seen.insert(o.name).second) s.names.push_back(o.name);
+  s.names = facts.names;
   return s;
 }
 

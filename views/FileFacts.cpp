@@ -6,7 +6,7 @@
 
 namespace nib {
 namespace {
-constexpr uint8_t kFormatVersion = 1;
+constexpr uint8_t kFormatVersion = 2;
 
 constexpr std::array<const char*, 22> kKindNames = {
     "unknown", "module", "namespace", "class", "struct", "interface", "enum",
@@ -74,10 +74,12 @@ std::string serializeFacts(const FileFacts& f) {
     writeRange(w, d.nameRange);
     w.svarint(d.parent);
   }
+  w.varint(f.names.size());
+  for (const std::string& n : f.names) w.str(n);
   w.varint(f.occurrences.size());
   for (const Occurrence& o : f.occurrences) {
     writeRange(w, o.range);
-    w.str(o.name);
+    w.varint(o.nameId);
     w.u8(static_cast<uint8_t>(static_cast<uint8_t>(o.role) | (static_cast<uint8_t>(o.resolution) << 2) |
                               (o.qualified ? 0x20 : 0) | (o.viaReceiver ? 0x40 : 0) | (o.isCall ? 0x80 : 0)));
     w.svarint(o.target);
@@ -138,11 +140,14 @@ Expected<FileFacts> deserializeFacts(std::string_view bytes) {
     d.nameRange = readRange(r);
     d.parent = static_cast<int32_t>(r.svarint());
   }
+  n = count(1);
+  f.names.resize(n);
+  for (std::string& name : f.names) name = std::string(r.str());
   n = count(8);
   f.occurrences.resize(n);
   for (Occurrence& o : f.occurrences) {
     o.range = readRange(r);
-    o.name = std::string(r.str());
+    o.nameId = r.u32();
     uint8_t b = r.u8();
     o.role = static_cast<OccurrenceRole>(b & 3);
     o.resolution = static_cast<Resolution>((b >> 2) & 7);
@@ -182,6 +187,7 @@ Expected<FileFacts> deserializeFacts(std::string_view bytes) {
   for (const Definition& d : f.definitions)
     if (!inDefs(d.parent)) return Status(ErrorCode::Corrupt, "file facts: parent index out of range");
   for (const Occurrence& o : f.occurrences) {
+    if (o.nameId >= f.names.size()) return Status(ErrorCode::Corrupt, "file facts: name index out of range");
     bool ok = o.resolution == Resolution::Import
                   ? o.target >= -1 && o.target < static_cast<int32_t>(f.imports.size())
                   : inDefs(o.target);

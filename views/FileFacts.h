@@ -74,7 +74,7 @@ enum class Resolution : uint8_t {
 
 struct Occurrence {
   ByteRange range;
-  std::string name;
+  uint32_t nameId = 0;  // into FileFacts::names
   OccurrenceRole role = OccurrenceRole::Reference;
   Resolution resolution = Resolution::Free;
   int32_t target = -1;
@@ -115,10 +115,14 @@ struct FileFacts {
   uint32_t lineCount = 0;
   uint32_t byteSize = 0;
   std::vector<Definition> definitions;
+  // The distinct identifier spellings of the file, each stored once; occurrences refer to them.
+  std::vector<std::string> names;
   std::vector<Occurrence> occurrences;  // sorted by start byte
   std::vector<Import> imports;
   std::vector<CallSite> calls;
   std::vector<SourceUnit> units;
+
+  const std::string& nameOf(const Occurrence& o) const { return names[o.nameId]; }
 };
 
 std::string serializeFacts(const FileFacts& facts);

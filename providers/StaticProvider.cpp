@@ -80,16 +80,21 @@ Expected<FileFacts> StaticProvider::facts(const std::string& path) {
   return (*f)->facts;
 }
 
-Expected<const StaticProvider::LoadedFile*> StaticProvider::load(uint32_t fileId) {
-  if (auto it = cache_.find(fileId); it != cache_.end()) return it->second.get();
-  auto record = view_->fileById(fileId);
+Expected<const StaticProvider::LoadedFile*> StaticProvider::load(uint32_t fileId, bool occurrences) {
+  auto it = cache_.find(fileId);
+  if (it != cache_.end() && (it->second->complete || !occurrences)) return it->second.get();
+  std::optional<FileRecord> record;
+  if (it != cache_.end()) record = it->second->record;
+  else record = view_->fileById(fileId);
   if (!record) return Status(ErrorCode::Corrupt, "commit view names file id " + std::to_string(fileId) + " without a record");
-  auto facts = reader_->get(record->factKey());
+  auto facts = reader_->get(record->factKey(), !occurrences);
   if (!facts)
     return Status(ErrorCode::Corrupt, "facts for " + record->path + " are missing from the fact store (" +
                                           facts.status().message() + "); run `nib index`");
-  auto loaded = std::make_unique<LoadedFile>(LoadedFile{std::move(*record), std::move(*facts)});
+  auto loaded = std::make_unique<LoadedFile>(LoadedFile{std::move(*record), std::move(*facts), occurrences});
   const LoadedFile* out = loaded.get();
+  // A partial entry being upgraded may still be pointed at by a caller: keep it alive.
+  if (it != cache_.end()) retired_.push_back(std::move(it->second));
   cache_[fileId] = std::move(loaded);
   return out;
 }
@@ -100,7 +105,7 @@ Expected<const StaticProvider::LoadedFile*> StaticProvider::loadPath(const std::
     if (auto reason = skipReason(path)) return Status(ErrorCode::NotFound, path + " is not indexed (" + *reason + ")");
     return Status(ErrorCode::NotFound, path + " is not in the index (not tracked, ignored, or added after the last `nib index`)");
   }
-  return load(record->fileId);
+  return load(record->fileId, /*occurrences=*/true);
 }
 
 Expected<uint32_t> StaticProvider::occurrenceAt(const LoadedFile& f, const std::string& path, uint32_t offset) {
@@ -359,7 +364,7 @@ Expected<NavigationResult> StaticProvider::references(const std::string& path, u
     for (uint32_t id : view_->filesMentioning(n)) files.insert(id);
   std::vector<SymbolLocation> found;
   for (uint32_t id : files) {
-    auto lf = load(id);
+    auto lf = load(id, /*occurrences=*/true);
     if (!lf) continue;
     const LoadedFile& file = **lf;
     // The file's spellings that can name the symbol: its names, and aliases imports bind to them.
@@ -410,8 +415,9 @@ std::vector<SymbolMatch> StaticProvider::symbols(std::string_view query, size_t 
   for (char& c : lq) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   struct Hit { std::string name; DefinitionRef ref; double score; };
   std::vector<Hit> hits;
-  view_->forEachDefinitionName([&](std::string_view name, bool, const std::vector<DefinitionRef>& refs) {
-    std::string ln(name);
+  std::string ln;
+  view_->forEachDefinitionName([&](std::string_view name, bool, std::string_view raw) {
+    ln.assign(name);
     for (char& c : ln) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     double score = 0;
     if (name == q) score = 100;
@@ -426,7 +432,8 @@ std::vector<SymbolMatch> StaticProvider::symbols(std::string_view query, size_t 
       if (i == lq.size() && !lq.empty()) score = 20 + 10.0 * lq.size() / ln.size();
     }
     if (score > 0)
-      for (const DefinitionRef& r : refs) hits.push_back({std::string(name), r, score - (r.isDeclaration ? 1 : 0)});
+      for (const DefinitionRef& r : CommitView::decodeDefinitions(raw))
+        hits.push_back({std::string(name), r, score - (r.isDeclaration ? 1 : 0)});
     return true;
   });
   std::stable_sort(hits.begin(), hits.end(), [](const Hit& a, const Hit& b) {

@@ -82,10 +82,12 @@ class StaticProvider {
   struct LoadedFile {
     FileRecord record;
     FileFacts facts;
+    bool complete = false;  // false: only definitions were decoded
   };
 
   StaticProvider(Manifest manifest, std::unique_ptr<CommitView> view, std::unique_ptr<FactStore> facts);
-  Expected<const LoadedFile*> load(uint32_t fileId);
+  // Loads a file's facts; `occurrences` asks for all of them, else definitions suffice.
+  Expected<const LoadedFile*> load(uint32_t fileId, bool occurrences = false);
   Expected<const LoadedFile*> loadPath(const std::string& path);
   Expected<uint32_t> occurrenceAt(const LoadedFile& f, const std::string& path, uint32_t offset);
   Resolved resolve(const LoadedFile& file, const Occurrence& occ);
@@ -100,6 +102,7 @@ class StaticProvider {
   std::unique_ptr<FactStore> factStore_;
   std::optional<FactStore::Reader> reader_;
   std::map<uint32_t, std::unique_ptr<LoadedFile>> cache_;
+  std::vector<std::unique_ptr<LoadedFile>> retired_;  // partial entries replaced by complete ones
   std::map<std::pair<std::string, bool>, std::vector<DefinitionRef>> defCache_;
 };
 

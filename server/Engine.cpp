@@ -77,7 +77,7 @@ Expected<Freshness> Engine::freshness(bool withWorktree) {
     std::optional<WorktreeComparison> cmp;
     if (auto snapshot = provider_->worktreeSnapshot()) cmp = compareWorktree(root_, *snapshot);
     if (cmp && cmp->conclusive) {
-      f.worktreeTree = cmp->treeId;
+      f.worktreeTree = cmp->unchanged ? m.sourceTree : cmp->treeId;
       f.changedFiles = cmp->changed;
       f.deletedFiles = cmp->deleted;
       f.worktreeMethod = "stat";

@@ -175,12 +175,14 @@ std::vector<uint32_t> CommitView::filesMentioning(const std::string& name) {
 }
 
 void CommitView::forEachDefinitionName(
-    const std::function<bool(std::string_view, bool, const std::vector<DefinitionRef>&)>& visit) {
+    const std::function<bool(std::string_view, bool, std::string_view)>& visit) {
   (void)txn_.scan(defs_, "", [&](std::string_view k, std::string_view v) {
     if (k.empty()) return true;
-    return visit(k.substr(1), k[0] == 'M', decodeDefs(v));
+    return visit(k.substr(1), k[0] == 'M', v);
   });
 }
+
+std::vector<DefinitionRef> CommitView::decodeDefinitions(std::string_view raw) { return decodeDefs(raw); }
 
 void CommitView::forEachFile(const std::function<bool(const FileRecord&)>& visit) {
   (void)txn_.scan(files_, "", [&](std::string_view, std::string_view v) {

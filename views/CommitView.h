@@ -81,8 +81,10 @@ class CommitView {
   std::vector<DefinitionRef> definitions(const std::string& name, bool member);
   // Files with any occurrence of `name`: the fan-out of a references query.
   std::vector<uint32_t> filesMentioning(const std::string& name);
-  // Visits every definition name in order: (name, isMember, refs) until `visit` returns false.
-  void forEachDefinitionName(const std::function<bool(std::string_view, bool, const std::vector<DefinitionRef>&)>& visit);
+  // Visits every definition name in order until `visit` returns false; the definitions of a
+  // name are decoded only when asked for (`definitionsAt`), since most names are skipped.
+  void forEachDefinitionName(const std::function<bool(std::string_view name, bool member, std::string_view raw)>& visit);
+  static std::vector<DefinitionRef> decodeDefinitions(std::string_view raw);
   // Visits every indexed file in path order until `visit` returns false.
   void forEachFile(const std::function<bool(const FileRecord&)>& visit);
   std::vector<SkippedFile> skipped();

@@ -34,10 +34,10 @@ Expected<FactStore::Reader> FactStore::reader() {
   return Reader(std::move(*txn), dbi_);
 }
 
-Expected<FileFacts> FactStore::Reader::get(const FactKey& key) {
+Expected<FileFacts> FactStore::Reader::get(const FactKey& key, bool definitionsOnly) {
   auto bytes = txn_.get(dbi_, key.bytes());
   if (!bytes) return bytes.status();
-  return deserializeFacts(*bytes);
+  return deserializeFacts(*bytes, definitionsOnly);
 }
 
 bool FactStore::Reader::contains(const FactKey& key) { return txn_.get(dbi_, key.bytes()).hasValue(); }

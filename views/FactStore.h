@@ -29,7 +29,7 @@ class FactStore {
   // Reads need a transaction so that several lookups see one snapshot and share its cost.
   class Reader {
    public:
-    Expected<FileFacts> get(const FactKey& key);
+    Expected<FileFacts> get(const FactKey& key, bool definitionsOnly = false);
     bool contains(const FactKey& key);
 
    private:

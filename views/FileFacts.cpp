@@ -109,7 +109,7 @@ std::string serializeFacts(const FileFacts& f) {
   return w.take();
 }
 
-Expected<FileFacts> deserializeFacts(std::string_view bytes) {
+Expected<FileFacts> deserializeFacts(std::string_view bytes, bool definitionsOnly) {
   ByteReader r(bytes);
   if (r.u8() != kFormatVersion)
     return Status(ErrorCode::Corrupt, "file facts were written by another nib format version");
@@ -139,6 +139,13 @@ Expected<FileFacts> deserializeFacts(std::string_view bytes) {
     d.range = readRange(r);
     d.nameRange = readRange(r);
     d.parent = static_cast<int32_t>(r.svarint());
+  }
+  auto inDefs = [&](int32_t i) { return i >= -1 && i < static_cast<int32_t>(f.definitions.size()); };
+  if (definitionsOnly) {
+    if (!r.ok()) return Status(ErrorCode::Corrupt, "file facts record is truncated or malformed");
+    for (const Definition& d : f.definitions)
+      if (!inDefs(d.parent)) return Status(ErrorCode::Corrupt, "file facts: parent index out of range");
+    return f;
   }
   n = count(1);
   f.names.resize(n);
@@ -183,7 +190,6 @@ Expected<FileFacts> deserializeFacts(std::string_view bytes) {
   }
   if (!r.ok() || !r.atEnd()) return Status(ErrorCode::Corrupt, "file facts record is truncated or malformed");
   // Cross-references must stay inside their tables; a reader relies on this.
-  auto inDefs = [&](int32_t i) { return i >= -1 && i < static_cast<int32_t>(f.definitions.size()); };
   for (const Definition& d : f.definitions)
     if (!inDefs(d.parent)) return Status(ErrorCode::Corrupt, "file facts: parent index out of range");
   for (const Occurrence& o : f.occurrences) {

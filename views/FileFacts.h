@@ -126,6 +126,8 @@ struct FileFacts {
 };
 
 std::string serializeFacts(const FileFacts& facts);
-Expected<FileFacts> deserializeFacts(std::string_view bytes);
+// `definitionsOnly` stops after the header and the definitions (they come first): what a query
+// needs of the many candidate files it only looks at, without decoding their occurrences.
+Expected<FileFacts> deserializeFacts(std::string_view bytes, bool definitionsOnly = false);
 
 }  // namespace nib

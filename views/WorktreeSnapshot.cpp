@@ -179,9 +179,11 @@ WorktreeComparison compareWorktree(const fs::path& root, const WorktreeSnapshot&
     if (oid.empty()) treeKnown = false;
     items.push_back({f.path, mode, oid});
   }
-  if (treeKnown) {
+  if (treeKnown && (!out.changed.empty() || !out.deleted.empty())) {
     auto tree = gitlite::treeId(items);
     if (tree) out.treeId = *tree;
+  } else if (treeKnown) {
+    out.unchanged = true;  // the tree is the one the snapshot was taken of
   }
   return out;
 }

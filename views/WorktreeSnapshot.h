@@ -47,7 +47,8 @@ struct WorktreeComparison {
   std::string reason;                 // why not conclusive
   std::vector<std::string> changed;   // files whose content changed
   std::vector<std::string> deleted;   // files that are gone
-  std::string treeId;                 // the worktree's tree id now, when conclusive and known
+  std::string treeId;                 // the worktree's tree id now, when it changed and is known
+  bool unchanged = false;             // conclusive, and nothing changed: the recorded tree stands
 };
 
 // Compares the snapshot with the disk under `root`.

@@ -64,7 +64,7 @@ std::string defKey(std::string_view name, bool member) {
 
 FactKey FileRecord::factKey() const { return FactKey{blobOid, language, profileDigest}; }
 
-FileSummary summarizeFacts(const FileFacts& facts) {
+FileSummary summarizeFacts(FileFacts&& facts) {
   FileSummary s;
   s.definitionCount = facts.definitions.size();
   s.occurrenceCount = facts.occurrences.size();
@@ -74,7 +74,7 @@ FileSummary summarizeFacts(const FileFacts& facts) {
     s.defs.push_back(FileSummary::Def{d.name, static_cast<uint32_t>(i), d.kind, d.isDeclaration,
                                       d.scope == BindingScope::Member});
   }
-  s.names = facts.names;
+  s.names = std::move(facts.names);
   return s;
 }
 
@@ -92,31 +92,46 @@ Status CommitViewWriter::write(const std::filesystem::path& dir, const std::vect
   for (auto* db : {&filesDb, &idsDb, &defsDb, &namesDb, &skippedDb})
     if (!*db) return db->status();
 
-  std::map<std::string, ByteWriter> defs;
-  std::map<std::string, std::vector<uint32_t>> names;
+  // Keys view the summaries' strings (they outlive this function); tables are filled in key
+  // order with MDB_APPEND, the fast path of a bulk load. LMDB keys are limited to 511 bytes:
+  // absurdly long identifiers (generated code) are left out of the name tables.
+  constexpr size_t kMaxKey = 400;
+  std::unordered_map<std::string_view, ByteWriter> defsGlobal, defsMember;
+  std::unordered_map<std::string_view, std::vector<uint32_t>> names;
   for (size_t i = 0; i < files.size(); ++i) {
     const FileRecord& f = files[i];
     NIB_RETURN_IF_ERROR(txn->put(*filesDb, f.path, encodeFile(f)));
-    NIB_RETURN_IF_ERROR(txn->put(*idsDb, idKey(f.fileId), f.path));
+    NIB_RETURN_IF_ERROR(txn->put(*idsDb, idKey(f.fileId), f.path, MDB_APPEND));
     const FileSummary& sum = summaries[i];
     for (const FileSummary::Def& def : sum.defs) {
-      ByteWriter& w = defs[defKey(def.name, def.member)];
+      if (def.name.size() > kMaxKey) continue;
+      ByteWriter& w = (def.member ? defsMember : defsGlobal)[def.name];
       w.varint(f.fileId);
       w.varint(def.index);
       w.u8(static_cast<uint8_t>(static_cast<uint8_t>(def.kind) | (def.isDeclaration ? 0x80 : 0)));
     }
-    for (const std::string& name : sum.names) names[name].push_back(f.fileId);
+    for (const std::string& name : sum.names)
+      if (!name.empty() && name.size() <= kMaxKey) names[name].push_back(f.fileId);
   }
-  for (auto& [k, w] : defs) NIB_RETURN_IF_ERROR(txn->put(*defsDb, k, w.data()));
-  for (auto& [name, ids] : names) {
-    if (name.empty() || name.size() > 400) continue;  // LMDB keys are limited to 511 bytes
+  auto sortedKeys = [](const auto& map) {
+    std::vector<std::string_view> keys;
+    keys.reserve(map.size());
+    for (const auto& [k, _] : map) keys.push_back(k);
+    std::sort(keys.begin(), keys.end());
+    return keys;
+  };
+  // "G<name>" keys sort before "M<name>" keys: globals first, then members.
+  for (auto* table : {&defsGlobal, &defsMember})
+    for (std::string_view k : sortedKeys(*table))
+      NIB_RETURN_IF_ERROR(txn->put(*defsDb, defKey(k, table == &defsMember), table->at(k).data(), MDB_APPEND));
+  for (std::string_view name : sortedKeys(names)) {
     ByteWriter w;
     uint32_t prev = 0;
-    for (uint32_t id : ids) {  // delta-encoded: ids arrive ascending
+    for (uint32_t id : names.at(name)) {  // delta-encoded: ids arrive ascending
       w.varint(id - prev);
       prev = id;
     }
-    NIB_RETURN_IF_ERROR(txn->put(*namesDb, name, w.data()));
+    NIB_RETURN_IF_ERROR(txn->put(*namesDb, name, w.data(), MDB_APPEND));
   }
   for (const auto& s : skipped) NIB_RETURN_IF_ERROR(txn->put(*skippedDb, s.path, s.reason));
   if (worktree) NIB_RETURN_IF_ERROR(writeWorktreeSnapshot(*txn, *worktree));

@@ -60,7 +60,8 @@ struct FileSummary {
   uint64_t definitionCount = 0;
   uint64_t occurrenceCount = 0;
 };
-FileSummary summarizeFacts(const FileFacts& facts);
+// Consumes the facts: their name table moves into the summary.
+FileSummary summarizeFacts(FileFacts&& facts);
 
 class CommitViewWriter {
  public:

@@ -77,10 +77,10 @@ Expected<std::string_view> LmdbTxn::get(MDB_dbi dbi, std::string_view key) {
   return std::string_view(static_cast<const char*>(v.mv_data), v.mv_size);
 }
 
-Status LmdbTxn::put(MDB_dbi dbi, std::string_view key, std::string_view value) {
+Status LmdbTxn::put(MDB_dbi dbi, std::string_view key, std::string_view value, unsigned flags) {
   MDB_val k{key.size(), const_cast<char*>(key.data())};
   MDB_val v{value.size(), const_cast<char*>(value.data())};
-  int rc = mdb_put(txn_, dbi, &k, &v, 0);
+  int rc = mdb_put(txn_, dbi, &k, &v, flags);
   return rc ? lmdbError(rc, "put") : Status::ok();
 }
 

@@ -49,7 +49,8 @@ class LmdbTxn {
   Expected<MDB_dbi> openDb(const char* name, bool create);
   // Returns NotFound when the key is absent. The view is valid until the transaction ends.
   Expected<std::string_view> get(MDB_dbi dbi, std::string_view key);
-  Status put(MDB_dbi dbi, std::string_view key, std::string_view value);
+  // `flags` are mdb_put's: MDB_APPEND for keys written in sorted order (bulk loads).
+  Status put(MDB_dbi dbi, std::string_view key, std::string_view value, unsigned flags = 0);
   // Visits keys >= `from` in order until `visit` returns false.
   Status scan(MDB_dbi dbi, std::string_view from,
               const std::function<bool(std::string_view key, std::string_view value)>& visit);

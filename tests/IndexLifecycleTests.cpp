@@ -221,3 +221,38 @@ TEST_CASE("versions are pruned to the newest few, keeping the rollback target", 
 }
 
 }  // namespace nib::test
+
+namespace nib::test {
+
+TEST_CASE("hostile sources index without failing and stay queryable", "[index]") {
+  TestRepo repo;
+  std::string longName(700, 'x');
+  repo.write("long.c", "int " + longName + "(void) { return 0; }\nint use(void) { return " + longName + "(); }\n");
+  repo.write("empty.py", "");
+  repo.write("crlf.py", "def f():\r\n    return 1\r\n\r\nf()\r\n");
+  repo.write("dir with space/na\xC3\xAFve.py", "def g():\n    pass\n");
+  repo.write("minified.js", "var a=1;" + std::string(200000, ';') + "function h(){return a}\n");
+  repo.write("broken.go", "package main\nfunc (\n");
+  repo.commitAll();
+  IndexReport r = build(repo);
+  CHECK(r.files == 6);
+  auto p = StaticProvider::open(repo.root() / ".nib");
+  REQUIRE(p.hasValue());
+  // The over-long name is left out of the name tables, but its file still answers locally.
+  auto facts = (*p)->facts("long.c");
+  REQUIRE(facts.hasValue());
+  CHECK(facts->definitions.size() == 2);
+  auto def = (*p)->definition("long.c", static_cast<uint32_t>(facts->occurrences.back().range.startByte));
+  REQUIRE(def.hasValue());
+  REQUIRE(def->locations.size() == 1);
+  CHECK(def->locations[0].range.start.line == 0);
+  // CRLF line endings keep byte offsets and lines exact.
+  auto crlf = (*p)->definition("crlf.py", 26);  // the `f` in the last line
+  REQUIRE(crlf.hasValue());
+  REQUIRE(crlf->locations.size() == 1);
+  CHECK(crlf->locations[0].range.start == Position{0, 4});
+  CHECK((*p)->symbols("g", 5).size() >= 1);
+  CHECK((*p)->file("dir with space/na\xC3\xAFve.py").has_value());
+}
+
+}  // namespace nib::test

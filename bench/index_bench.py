@@ -83,12 +83,45 @@ def combine(items, dest):
                     "commit", "-qm", "combined corpus"], cwd=dest, check=True)
 
 
+def measure(repo, nib, floor, threads, runs, tmp):
+    """Cold nib index, parse floor, ctags and gtags over one repository, best of `runs`."""
+    def nib_cold():
+        shutil.rmtree(os.path.join(repo, ".nib"), ignore_errors=True)
+        wall, cpu, out = run([nib, "index", "--json"], cwd=repo)
+        return wall, cpu, json.loads(out)
+
+    def parse_floor():
+        return run([floor, repo, str(threads)])
+
+    def ctags():
+        return run(["ctags", "-R", "-f", os.path.join(tmp, "tags"), "--exclude=.git", "--exclude=.nib", "."], cwd=repo)
+
+    def gtags():
+        db = os.path.join(tmp, "gtags")
+        shutil.rmtree(db, ignore_errors=True)
+        os.makedirs(db)
+        return run(["gtags", "--skip-unreadable", "-q", db], cwd=repo)
+
+    nib_wall, nib_cpu, report = best_of(runs, nib_cold)
+    floor_wall, floor_cpu, floor_out = best_of(runs, parse_floor)
+    ctags_wall, ctags_cpu, _ = best_of(runs, ctags)
+    gtags_wall, gtags_cpu, _ = best_of(runs, gtags)
+    return {
+        "report": report, "nib": (nib_wall, nib_cpu), "floor": (floor_wall, floor_cpu),
+        "ctags": (ctags_wall, ctags_cpu), "gtags": (gtags_wall, gtags_cpu),
+        "ctags_size": os.path.getsize(os.path.join(tmp, "tags")), "gtags_size": dir_size(os.path.join(tmp, "gtags")),
+        "floor_fields": dict(zip(floor_out.split()[0::2], floor_out.split()[1::2])),
+    }
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--build", default=os.path.join(HERE, "..", "build"))
     ap.add_argument("--runs", type=int, default=3, help="cold-index repetitions (best is reported)")
     ap.add_argument("--query-runs", type=int, default=30)
     ap.add_argument("--corpus", nargs="*", default=DEFAULT_CORPUS)
+    ap.add_argument("--per-package", action="store_true",
+                    help="also measure each package on its own (gtags compares fairly on C, C++ and Java trees)")
     args = ap.parse_args()
 
     nib = os.path.abspath(os.path.join(args.build, "cli", "nib"))
@@ -105,35 +138,15 @@ def main():
     combine(args.corpus, repo)
     threads = os.cpu_count()
 
-    def nib_cold():
-        shutil.rmtree(os.path.join(repo, ".nib"), ignore_errors=True)
-        wall, cpu, out = run([nib, "index", "--json"], cwd=repo)
-        return wall, cpu, json.loads(out)
-
-    nib_wall, nib_cpu, report = best_of(args.runs, nib_cold)
-
-    def parse_floor():
-        wall, cpu, out = run([floor, repo, str(threads)])
-        return wall, cpu, out
-
-    floor_wall, floor_cpu, floor_out = best_of(args.runs, parse_floor)
-    floor_fields = dict(zip(floor_out.split()[0::2], floor_out.split()[1::2]))
-
     tmp = tempfile.mkdtemp(prefix="nib-bench-")
-
-    def ctags():
-        return run(["ctags", "-R", "-f", os.path.join(tmp, "tags"), "--exclude=.git", "--exclude=.nib", "."], cwd=repo)
-
-    def gtags():
-        db = os.path.join(tmp, "gtags")
-        shutil.rmtree(db, ignore_errors=True)
-        os.makedirs(db)
-        return run(["gtags", "--skip-unreadable", "-q", db], cwd=repo)
-
-    ctags_wall, ctags_cpu, _ = best_of(args.runs, ctags)
-    gtags_wall, gtags_cpu, _ = best_of(args.runs, gtags)
-    ctags_size = os.path.getsize(os.path.join(tmp, "tags"))
-    gtags_size = dir_size(os.path.join(tmp, "gtags"))
+    m = measure(repo, nib, floor, threads, args.runs, tmp)
+    report = m["report"]
+    nib_wall, nib_cpu = m["nib"]
+    floor_wall, floor_cpu = m["floor"]
+    ctags_wall, ctags_cpu = m["ctags"]
+    gtags_wall, gtags_cpu = m["gtags"]
+    ctags_size, gtags_size = m["ctags_size"], m["gtags_size"]
+    floor_fields = m["floor_fields"]
 
     # Query commands: whole-process time, median over repeated runs at real positions.
     _, _, sym_out = run([nib, "symbols", "init", "-n", "20"], cwd=repo)
@@ -173,6 +186,19 @@ def main():
     print("query command, whole process (median / p95 ms over %d runs):" % args.query_runs)
     for name, (p50, p95) in query_ms.items():
         print(f"  nib {name:<8} {p50:6.2f} / {p95:6.2f}")
+    if args.per_package:
+        print()
+        print(f"{'package':<30}{'MB':>6}{'nib s':>8}{'floor s':>9}{'gtags s':>9}{'ctags s':>9}"
+              f"{'nib/floor':>11}{'nib/gtags':>11}{'nib/ctags':>11}")
+        for item in args.corpus:
+            name = item.split(":", 1)[-1].replace("/", "-").replace("@", "-")
+            pkg = os.path.join(HERE, "corpus", name)
+            if not os.path.isdir(pkg):
+                continue
+            p = measure(pkg, nib, floor, threads, args.runs, tmp)
+            nw, fw, gw, cw = p["nib"][0], p["floor"][0], p["gtags"][0], p["ctags"][0]
+            print(f"{name:<30}{p['report']['sourceBytes'] / 1e6:>6.1f}{nw:>8.3f}{fw:>9.3f}{gw:>9.3f}{cw:>9.3f}"
+                  f"{nw / fw:>11.2f}{nw / gw:>11.2f}{nw / cw:>11.2f}")
     shutil.rmtree(tmp, ignore_errors=True)
 
 

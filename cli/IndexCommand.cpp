@@ -40,7 +40,8 @@ int runIndex(const IndexArgs& args) {
   if (tty) std::fprintf(stderr, "\r\033[K");
   if (!report) {
     std::string hint;
-    if (report.status().code() == ErrorCode::NotFound) hint = "run nib inside a git repository, or pass its path";
+    if (report.status().message().find("not inside a git repository") != std::string::npos)
+      hint = "run nib inside a git repository, or pass its path";
     return fail(report.status().message(), hint);
   }
   const IndexReport& r = *report;

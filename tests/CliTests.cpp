@@ -176,6 +176,29 @@ TEST_CASE("bad input gets a clear error and a non-zero exit", "[cli]") {
   CHECK(outside.out.find("not inside a git repository") != std::string::npos);
 }
 
+TEST_CASE("nib index --commit indexes a revision's tree, not the worktree", "[cli]") {
+  TestRepo repo;
+  repo.write("x.py", "def first():\n    pass\n");
+  repo.commitAll("one");
+  repo.write("x.py", "def second():\n    pass\n");
+  repo.commitAll("two");
+  repo.write("x.py", "def third():\n    pass\n");  // uncommitted
+  Run idx = nib(repo, "index --commit HEAD~1 --json");
+  INFO(idx.out);
+  REQUIRE(idx.rc == 0);
+  CHECK(nib(repo, "symbols first").rc == 0);
+  CHECK(nib(repo, "symbols second").rc == 1);
+  CHECK(nib(repo, "symbols third").rc == 1);
+  auto s = nlohmann::json::parse(nib(repo, "status --json").out);
+  CHECK(s["manifest"]["dirty"] == false);
+  CHECK(s["freshness"]["headCommit"] != s["manifest"]["sourceCommit"]);
+  CHECK(s["freshness"]["fresh"] == false);
+  Run bad = nib(repo, "index --commit no-such-rev", true);
+  CHECK(bad.rc == 1);
+  CHECK(bad.out.find("unknown revision 'no-such-rev'") != std::string::npos);
+  CHECK(bad.out.find("hint") == std::string::npos);
+}
+
 TEST_CASE("every command has true --help", "[cli]") {
   TestRepo repo;
   for (const char* cmd : {"", "index", "status", "def", "refs", "symbols", "rollback"}) {

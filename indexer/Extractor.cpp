@@ -92,7 +92,7 @@ CompiledLanguage compile(const LanguageSpec* spec) {
                                                   std::to_string(TREE_SITTER_LANGUAGE_VERSION));
     return c;
   }
-  auto patterns = PatternSet::compile(lang, spec->query);
+  auto patterns = PatternSet::compile(lang, spec->query());
   if (!patterns) {
     c.status = Status(ErrorCode::Internal, std::string("patterns for ") + languageName(spec->language) + ": " +
                                                patterns.status().message());
@@ -797,7 +797,7 @@ const std::string& Extractor::profileDigest() {
     Digester d;
     d.add("nib-extractor").add(kExtractorRevision).add(grammarVersions());
     for (int i = 1; i < kLanguageCount; ++i)
-      if (const LanguageSpec* s = languageSpec(static_cast<Language>(i))) d.add(languageName(s->language)).add(s->query);
+      if (const LanguageSpec* s = languageSpec(static_cast<Language>(i))) d.add(languageName(s->language)).add(s->query());
     return d.hex().substr(0, 16);
   }();
   return digest;
@@ -811,7 +811,7 @@ Status Extractor::selfCheck() {
     // tree-sitter's own compiler also rejects impossible parent/child combinations.
     uint32_t errorOffset = 0;
     TSQueryError error = TSQueryErrorNone;
-    std::string_view q = c.spec->query;
+    std::string q = c.spec->query();
     TSQuery* query = ts_query_new(c.spec->grammar(), q.data(), static_cast<uint32_t>(q.size()), &errorOffset, &error);
     if (!query)
       return Status(ErrorCode::Internal, std::string("query for ") + languageName(c.spec->language) + ": " +

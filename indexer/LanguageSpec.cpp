@@ -31,23 +31,23 @@ const std::vector<std::string_view> kTsIdentifiers = {"identifier", "property_id
                                                       "statement_identifier", "private_property_identifier"};
 
 const LanguageSpec kSpecs[] = {
-    {Language::C, tree_sitter_c, queries::c, kCIdentifiers, {}, false, "::", ImportStyle::CInclude},
-    {Language::Cpp, tree_sitter_cpp, queries::cpp, kCppIdentifiers, {"this"}, true, "::", ImportStyle::CInclude},
-    {Language::Python, tree_sitter_python, queries::python, {"identifier"}, {"self", "cls"}, false, ".",
+    {Language::C, tree_sitter_c, {queries::c}, kCIdentifiers, {}, false, "::", ImportStyle::CInclude},
+    {Language::Cpp, tree_sitter_cpp, {queries::cpp}, kCppIdentifiers, {"this"}, true, "::", ImportStyle::CInclude},
+    {Language::Python, tree_sitter_python, {queries::python}, {"identifier"}, {"self", "cls"}, false, ".",
      ImportStyle::Python},
-    {Language::JavaScript, tree_sitter_javascript, queries::javascript, kJsIdentifiers, {"this"}, false, ".",
+    {Language::JavaScript, tree_sitter_javascript, {queries::ecmascript, queries::javascript}, kJsIdentifiers, {"this"}, false, ".",
      ImportStyle::JavaScript},
-    {Language::TypeScript, tree_sitter_typescript, queries::typescript, kTsIdentifiers, {"this"}, false, ".",
+    {Language::TypeScript, tree_sitter_typescript, {queries::ecmascript, queries::typescript}, kTsIdentifiers, {"this"}, false, ".",
      ImportStyle::JavaScript},
-    {Language::Tsx, tree_sitter_tsx, queries::typescript, kTsIdentifiers, {"this"}, false, ".",
+    {Language::Tsx, tree_sitter_tsx, {queries::ecmascript, queries::typescript}, kTsIdentifiers, {"this"}, false, ".",
      ImportStyle::JavaScript},
-    {Language::Go, tree_sitter_go, queries::go,
+    {Language::Go, tree_sitter_go, {queries::go},
      {"identifier", "field_identifier", "type_identifier", "package_identifier", "label_name"}, {}, false, ".",
      ImportStyle::Go},
-    {Language::Rust, tree_sitter_rust, queries::rust,
+    {Language::Rust, tree_sitter_rust, {queries::rust},
      {"identifier", "field_identifier", "type_identifier", "shorthand_field_identifier"}, {"self"}, false, "::",
      ImportStyle::Rust},
-    {Language::Java, tree_sitter_java, queries::java, {"identifier", "type_identifier"}, {"this"}, true, ".",
+    {Language::Java, tree_sitter_java, {queries::java}, {"identifier", "type_identifier"}, {"this"}, true, ".",
      ImportStyle::Java},
 };
 }  // namespace
@@ -59,5 +59,14 @@ const LanguageSpec* languageSpec(Language lang) {
 }
 
 std::string_view grammarVersions() { return queries::grammarVersions; }
+
+std::string LanguageSpec::query() const {
+  std::string out;
+  for (std::string_view part : queryParts) {
+    out += part;
+    out += '\n';
+  }
+  return out;
+}
 
 }  // namespace nib

@@ -26,7 +26,10 @@ enum class ImportStyle {
 struct LanguageSpec {
   Language language;
   const TSLanguage* (*grammar)();
-  std::string_view query;  // nib's query (indexer/queries/<name>.scm)
+  // nib's patterns (indexer/queries/*.scm), in order; JavaScript and TypeScript share
+  // ecmascript.scm. Earlier patterns win when two define the same name.
+  std::vector<std::string_view> queryParts;
+  std::string query() const;
   std::vector<std::string_view> identifierTypes;
   std::vector<std::string_view> selfNames;  // receivers that denote the enclosing type's instance
   bool membersVisibleInMethods;             // bare names inside methods see class members

@@ -51,6 +51,9 @@ std::map<std::string, std::string> freshnessFields(const Freshness& f, bool with
   if (withWorktree) {
     m["worktreeTree"] = f.worktreeTree;
     m["worktreeMethod"] = f.worktreeMethod;
+  } else {
+    // Per-request answers check HEAD and the queried file only; `nib status` checks the rest.
+    m["worktreeMethod"] = "unchecked";
   }
   return m;
 }

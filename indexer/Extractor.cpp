@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <set>
 #include <functional>
 #include <mutex>
 #include <unordered_map>
@@ -24,7 +25,7 @@ constexpr uint64_t kParseTimeoutMicros = 10'000'000;
 enum class Role : uint8_t {
   Ignore, Name, Container, ScopeFunction, ScopeBlock, ScopeClass, ScopeNamespace, Definition, Declaration,
   RefMember, RefQualified, Receiver, Call, CallName, Import, ImportModule, ImportName, ImportAlias, Include,
-  IncludePath, Skip, RequireCheck,
+  IncludePath, Skip, RequireCheck, SelfCheck,
 };
 
 struct CaptureInfo {
@@ -66,6 +67,7 @@ CaptureInfo decodeCapture(std::string_view name) {
   if (name == "include.path") return {Role::IncludePath};
   if (name == "skip") return {Role::Skip};
   if (name == "_req") return {Role::RequireCheck};
+  if (name == "_self") return {Role::SelfCheck};
   return {Role::Ignore};
 }
 
@@ -154,6 +156,7 @@ struct PendingDef {
   int scope = 0;
   int enclosing = -1;  // innermost definition enclosing this one (by node), before adjustment
   bool dropped = false;
+  bool bindToClass = false;  // `self.x = ...`: a member of the enclosing class, not a local
 };
 
 struct PendingImport {
@@ -208,7 +211,7 @@ class FileExtraction {
       bool haveDef = false, decl = false, haveName = false, haveContainer = false, haveReceiver = false,
            haveCall = false, haveCallName = false, haveMember = false, qualified = false, haveImport = false,
            haveModule = false, haveImportName = false, haveAlias = false, haveInclude = false, haveIncludePath = false,
-           requireOk = true;
+           requireOk = true, selfOk = true, haveSelf = false;
       SymbolKind kind = SymbolKind::Unknown;
       ScopeKind scopeKind = ScopeKind::Block;
       TSNode scopeNode{};
@@ -237,6 +240,10 @@ class FileExtraction {
           case Role::IncludePath: includePath = c.node; haveIncludePath = true; break;
           case Role::Skip: addSkip(c.node); break;
           case Role::RequireCheck: requireOk = text(c.node) == "require"; break;
+          case Role::SelfCheck:
+            haveSelf = true;
+            selfOk = std::find(spec_.selfNames.begin(), spec_.selfNames.end(), text(c.node)) != spec_.selfNames.end();
+            break;
           case Role::Ignore: break;
         }
       }
@@ -244,12 +251,13 @@ class FileExtraction {
         scopeNodes_[scopeNode.id] = {scopeKind, haveContainer ? std::string(text(containerNode)) : std::string()};
         markInteresting(scopeNode);
       }
-      if (haveDef && haveName && nodeFacts_[nameNode.id].def < 0) {
+      if (haveDef && haveName && selfOk && nodeFacts_[nameNode.id].def < 0) {
         nodeFacts_[nameNode.id].def = static_cast<int>(defs_.size());
         defsByNode_[defNode.id].push_back(static_cast<int>(defs_.size()));
         markInteresting(defNode);
         defs_.push_back(PendingDef{defNode, nameNode, kind, decl,
                                    haveContainer ? std::string(text(containerNode)) : std::string()});
+        defs_.back().bindToClass = haveSelf;
       }
       if (haveMember) {
         NodeFacts& f = nodeFacts_[memberName.id];
@@ -455,6 +463,21 @@ class FileExtraction {
 
   // Kind and scope adjustments that depend on where a definition landed.
   void finishDefinitions() {
+    // `self.x = ...` binds x in the enclosing class, once: the first assignment defines the
+    // field, later ones are uses of it (resolved through `self` like any member access).
+    std::set<std::pair<int, std::string_view>> classFields;
+    for (PendingDef& d : defs_) {
+      if (!d.bindToClass) continue;
+      int s = d.scope;
+      while (s > 0 && scopes_[s].kind != ScopeKind::Class) s = scopes_[s].parent;
+      if (s <= 0) {
+        d.dropped = true;  // `self.x` outside any class: not a definition of anything
+        continue;
+      }
+      d.scope = s;
+      d.enclosing = scopes_[s].owner;  // the class, not the method the assignment is in
+      if (!classFields.emplace(s, text(d.name)).second) d.dropped = true;
+    }
     for (PendingDef& d : defs_) {
       const Scope& s = scopes_[d.scope];
       if (d.kind == SymbolKind::Function && s.kind == ScopeKind::Class) d.kind = SymbolKind::Method;

@@ -34,3 +34,4 @@
 (arrow_function parameter: (identifier) @name @definition.parameter)
 (for_in_statement left: (identifier) @name @definition.variable)
 (catch_clause parameter: (identifier) @name @definition.variable)
+(expression_statement (assignment_expression left: (member_expression object: (this) @_self property: (property_identifier) @name)) @definition.field)

@@ -22,6 +22,7 @@
 (as_pattern_target (identifier) @name @definition.variable)
 (except_clause (as_pattern alias: (as_pattern_target (identifier) @name)) @definition.variable)
 (named_expression name: (identifier) @name) @definition.variable
+(expression_statement (assignment left: (attribute object: (identifier) @_self attribute: (identifier) @name)) @definition.field)
 
 (attribute object: (_) @receiver attribute: (identifier) @reference.member)
 (call function: (identifier) @call.name) @call

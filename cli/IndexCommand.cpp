@@ -7,6 +7,7 @@
 #include "indexer/GitRepository.h"
 #include "indexer/IndexBuilder.h"
 #include "support/FileIo.h"
+#include "support/GitLite.h"
 
 namespace nib::cli {
 namespace {
@@ -97,11 +98,7 @@ int runWorktreeTree(const std::string& path) {
         std::printf("\n");  // an untracked nested repository: no tree id can be computed
         return 0;
       }
-      auto content = e.mode == EntryMode::Symlink
-                         ? Expected<std::string>(std::filesystem::read_symlink((*repo)->root() / e.path).string())
-                         : readFile((*repo)->root() / e.path);
-      if (!content) return fail(content.status().message());
-      auto oid = GitRepository::hashBlob(*content);
+      auto oid = gitlite::blobIdOfFile((*repo)->root() / e.path);  // streamed; links hash their target
       if (!oid) return fail(oid.status().message());
       e.oid = *oid;
     }

@@ -18,9 +18,10 @@ namespace nib {
 namespace {
 
 // Bump when the extraction logic changes in a way that changes facts for the same input.
-constexpr uint64_t kExtractorRevision = 1;
+constexpr uint64_t kExtractorRevision = 2;
 // Parsing is bounded so that a pathological file cannot stall an index build.
 constexpr uint64_t kParseTimeoutMicros = 10'000'000;
+constexpr size_t kMaxScopeDepth = 256;
 
 enum class Role : uint8_t {
   Ignore, Name, Container, ScopeFunction, ScopeBlock, ScopeClass, ScopeNamespace, Definition, Declaration,
@@ -386,7 +387,9 @@ class FileExtraction {
       }
       if (auto it = importByNode_.find(id); it != importByNode_.end())
         for (int i : it->second) imports_[i].scope = scopeStack.back();
-      if (n.id != root.id) {
+      // Past kMaxScopeDepth nested scopes (generated or hostile code), deeper blocks share their
+      // parent's scope: lookups stay bounded at a small cost in precision for such code.
+      if (n.id != root.id && scopeStack.size() < kMaxScopeDepth) {
         if (auto it = scopeNodes_.find(id); it != scopeNodes_.end()) {
           Scope s;
           s.kind = it->second.kind;
@@ -558,6 +561,11 @@ class FileExtraction {
       facts_.imports.push_back(imports_[i].record);
       if (!imports_[i].bound.empty()) scopes_[imports_[i].scope].imports[imports_[i].bound].push_back(static_cast<int>(i));
     }
+    lookupParent_.assign(scopes_.size(), -1);
+    for (size_t s = 1; s < scopes_.size(); ++s) {  // parents precede children in scopes_
+      int p = scopes_[s].parent;
+      lookupParent_[s] = (scopes_[p].defs.empty() && scopes_[p].imports.empty() && p != 0) ? lookupParent_[p] : p;
+    }
     // Class scopes remember which definition owns them, so members can be found from a type.
     for (size_t s = 0; s < scopes_.size(); ++s)
       if (scopes_[s].kind == ScopeKind::Class && scopes_[s].owner >= 0 && defIndex_[scopes_[s].owner] >= 0)
@@ -567,22 +575,34 @@ class FileExtraction {
   // Picks among same-named bindings of one scope: a definition over a declaration, and the
   // latest binding that precedes the use (Rust shadowing, Python reassignment), else the first.
   int pickBinding(const std::vector<int>& cands, uint32_t useAt, bool sameScopeOrdered) const {
+    // Candidates are in source order. Only the first one and those just before the use can
+    // win, so a scope with thousands of same-named bindings (generated code) is not scanned
+    // whole for every use: look at the first, and at most kWindow starting before the use.
+    constexpr size_t kWindow = 64;
+    auto firstAfter = std::upper_bound(cands.begin(), cands.end(), useAt, [&](uint32_t at, int c) {
+      return at < facts_.definitions[c].nameRange.startByte;
+    });
+    size_t end = static_cast<size_t>(firstAfter - cands.begin());
+    size_t begin = end > kWindow ? end - kWindow : 0;
     int best = -1;
     bool bestDecl = true;
-    for (int c : cands) {
+    auto consider = [&](int c) {
       const Definition& d = facts_.definitions[c];
       // A variable is in scope after its whole definition: in `let v = v + 1` the right-hand
       // `v` is still the previous binding.
       bool precedes = d.range.endByte <= useAt;
       bool orderMatters = sameScopeOrdered && (d.kind == SymbolKind::Variable || d.kind == SymbolKind::Constant ||
                                                 d.kind == SymbolKind::Parameter);
-      if (orderMatters && !precedes) continue;
-      if (best < 0 || (bestDecl && !d.isDeclaration) ||
-          (d.isDeclaration == bestDecl && precedes && orderMatters)) {
+      if (orderMatters && !precedes) return;
+      if (best < 0 || (bestDecl && !d.isDeclaration) || (d.isDeclaration == bestDecl && precedes && orderMatters)) {
         best = c;
         bestDecl = d.isDeclaration;
       }
-    }
+    };
+    if (begin > 0) consider(cands.front());
+    for (size_t i = begin; i < end; ++i) consider(cands[i]);
+    // Hoisted kinds (functions, classes) may be used before they are defined.
+    for (size_t i = end; i < cands.size() && i < end + kWindow && best < 0; ++i) consider(cands[i]);
     return best;
   }
 
@@ -592,7 +612,9 @@ class FileExtraction {
   };
 
   Resolved resolvePlain(std::string_view name, int scope, uint32_t at) const {
-    for (int s = scope; s >= 0; s = scopes_[s].parent) {
+    // lookupParent_ skips scopes that bind nothing, so a use deep inside nested blocks does not
+    // walk every level.
+    for (int s = scope; s >= 0; s = lookupParent_[s]) {
       const Scope& sc = scopes_[s];
       if (sc.kind == ScopeKind::Class && s != scope && !spec_.membersVisibleInMethods) continue;
       if (auto it = sc.defs.find(name); it != sc.defs.end()) {
@@ -767,6 +789,7 @@ class FileExtraction {
   std::vector<PendingDef> defs_;
   std::vector<int> defIndex_;  // pending def -> index in facts_.definitions, -1 when dropped
   std::vector<size_t> order_;  // pending defs in source order
+  std::vector<int> lookupParent_;  // nearest enclosing scope that binds anything
   std::unordered_map<std::string_view, uint32_t> nameIds_;  // spelling -> index in facts_.names
   std::unordered_map<const void*, std::vector<int>> defsByNode_;
   std::vector<PendingImport> imports_;

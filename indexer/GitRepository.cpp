@@ -205,6 +205,17 @@ Expected<std::string> GitRepository::readBlob(const std::string& oidText) {
   return std::string(static_cast<const char*>(git_blob_rawcontent(blob.p)), static_cast<size_t>(git_blob_rawsize(blob.p)));
 }
 
+Expected<uint64_t> GitRepository::blobSize(const std::string& oidText) {
+  git_oid oid;
+  if (git_oid_fromstr(&oid, oidText.c_str()) != 0) return Status(ErrorCode::InvalidArgument, "bad blob id " + oidText);
+  Owned<git_odb, git_odb_free> odb;
+  if (git_repository_odb(&odb.p, repo_) != 0) return gitError("cannot open the object database");
+  size_t size = 0;
+  git_object_t type;
+  if (git_odb_read_header(&size, &type, odb.p, &oid) != 0) return gitError("cannot read object " + oidText);
+  return static_cast<uint64_t>(size);
+}
+
 Expected<std::string> GitRepository::hashBlob(std::string_view content) { return gitlite::blobId(content); }
 
 Expected<std::string> GitRepository::treeIdOf(const std::vector<TreeEntry>& entries) {

@@ -58,6 +58,8 @@ class GitRepository {
   Expected<std::vector<TreeEntry>> listWorktree();
 
   Expected<std::string> readBlob(const std::string& oid);
+  // A blob's size from its object header, without reading its content.
+  Expected<uint64_t> blobSize(const std::string& oid);
   static Expected<std::string> hashBlob(std::string_view content);
   // The id of the tree holding exactly `entries` (all with oids), as git would compute it.
   static Expected<std::string> treeIdOf(const std::vector<TreeEntry>& entries);

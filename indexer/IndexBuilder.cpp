@@ -13,6 +13,7 @@
 #include "indexer/Extractor.h"
 #include "indexer/GitRepository.h"
 #include "indexer/LanguageSpec.h"
+#include "support/GitLite.h"
 #include "support/RepoPath.h"
 #include "support/FileIo.h"
 #include "support/Hash.h"
@@ -32,9 +33,11 @@ namespace {
 
 constexpr size_t kBinaryProbe = 8000;  // the prefix git itself inspects for NUL bytes
 constexpr size_t kWriteBatch = 512;
+constexpr size_t kMaxPath = 400;  // LMDB keys are limited to 511 bytes
 
 struct WorkItem {
-  TreeEntry entry;
+  TreeEntry entry;         // entry.oid is git's id (what the tree id is made of)
+  std::string contentOid;  // the id of the bytes actually parsed: the facts' key
   Language language = Language::Unknown;
   // Filled by workers:
   std::string skipReason;
@@ -62,17 +65,6 @@ uint64_t directorySize(const fs::path& dir) {
     if (it->is_regular_file(ec) && ::stat(it->path().c_str(), &st) == 0) total += static_cast<uint64_t>(st.st_blocks) * 512;
   }
   return total;
-}
-
-Expected<std::string> readEntry(GitRepository& repo, const TreeEntry& e, bool fromWorktree) {
-  if (!fromWorktree) return repo.readBlob(e.oid);
-  if (e.mode == EntryMode::Symlink) {
-    std::error_code ec;
-    fs::path target = fs::read_symlink(repo.root() / e.path, ec);
-    if (ec) return Status(ErrorCode::IoError, "cannot read link " + e.path);
-    return target.string();
-  }
-  return readFile(repo.root() / e.path);
 }
 
 }  // namespace
@@ -123,9 +115,22 @@ Expected<IndexReport> buildIndex(const fs::path& repoPath, const IndexOptions& o
     else if (w.entry.mode == EntryMode::Symlink) w.skipReason = "symlink";
     else if (w.entry.mode == EntryMode::Submodule) w.skipReason = "submodule";
     else if (!RepoPath::parse(w.entry.path)) w.skipReason = "bad-path";
+    else if (w.entry.path.size() > kMaxPath) w.skipReason = "path-too-long";
     else if (fromWorktree && w.entry.size > options.maxFileSize) w.skipReason = "too-large";
   }
 
+  // The worktree as scanned: stat data now, folder listings now (a file created while the build
+  // runs must show up as a change later, not be mistaken for part of this version).
+  std::optional<WorktreeSnapshot> snapshot;
+  if (fromWorktree) {
+    snapshot.emplace();
+    for (const WorkItem& w : items) {
+      if (w.skipReason == "nib-index") continue;
+      snapshot->files.push_back({w.entry.path, static_cast<uint32_t>(w.entry.mode), w.entry.oid, w.entry.size,
+                                 w.entry.mtimeNs, w.entry.inode});
+    }
+    NIB_RETURN_IF_ERROR(snapshot->recordDirectories(repo.root()));
+  }
   phase("scan");
   auto factsOr = FactStore::open(layout.factsDir(), /*readOnly=*/false);
   if (!factsOr) return factsOr.status();
@@ -174,26 +179,53 @@ Expected<IndexReport> buildIndex(const fs::path& repoPath, const IndexOptions& o
   auto worker = [&] {
     Extractor extractor;
     auto reader = facts.reader();
+    // libgit2 objects are not to be shared between threads: each worker reading blobs opens
+    // its own handle on the repository.
+    std::unique_ptr<GitRepository> ownRepo;
+    if (!fromWorktree) {
+      auto r = GitRepository::discover(repo.root());
+      if (r) ownRepo = std::move(*r);
+    }
     std::vector<std::pair<std::string, std::string>> local;
     for (;;) {
       size_t n = next.fetch_add(1);
       if (n >= items.size()) break;
       WorkItem& w = items[order[n]];
-      bool needContent = w.skipReason.empty() || (fromWorktree && w.entry.oid.empty() && w.entry.mode != EntryMode::Submodule);
-      std::string content;
-      if (needContent) {
-        auto c = readEntry(repo, w.entry, fromWorktree);
-        if (!c) {
-          if (w.skipReason.empty()) w.skipReason = "unreadable";
-          w.error = c.status().message();
-        } else {
-          content = std::move(*c);
-        }
-        if (w.entry.oid.empty() && c) {
-          auto oid = GitRepository::hashBlob(content);
+      if (!w.skipReason.empty()) {
+        // Not indexed, but the worktree's tree id still needs its blob id: hash it streamed.
+        if (fromWorktree && w.entry.oid.empty() && w.entry.mode != EntryMode::Submodule) {
+          auto oid = gitlite::blobIdOfFile(repo.root() / w.entry.path);
           if (oid) w.entry.oid = *oid;
         }
-        if (!fromWorktree) w.entry.size = content.size();
+        if (++done % 256 == 0 && options.progress) options.progress({done, items.size(), "extracting"});
+        continue;
+      }
+      if (!fromWorktree) {
+        if (!ownRepo) {
+          w.skipReason = "unreadable";
+          w.error = "cannot open the repository";
+          ++done;
+          continue;
+        }
+        auto size = ownRepo->blobSize(w.entry.oid);
+        if (size) w.entry.size = *size;
+        if (size && *size > options.maxFileSize) {
+          w.skipReason = "too-large";
+          ++done;
+          continue;
+        }
+      }
+      std::string content;
+      auto c = fromWorktree ? readFile(repo.root() / w.entry.path) : ownRepo->readBlob(w.entry.oid);
+      if (!c) {
+        w.skipReason = "unreadable";
+        w.error = c.status().message();
+      } else {
+        content = std::move(*c);
+        // Facts are keyed by the bytes parsed, which can differ from git's blob (an edit racing
+        // the index's stat data, line-ending or smudge filters).
+        w.contentOid = fromWorktree ? gitlite::blobId(content) : w.entry.oid;
+        if (w.entry.oid.empty()) w.entry.oid = w.contentOid;
       }
       if (w.skipReason.empty() && content.size() > options.maxFileSize) w.skipReason = "too-large";
       if (w.skipReason.empty()) {
@@ -206,7 +238,7 @@ Expected<IndexReport> buildIndex(const fs::path& repoPath, const IndexOptions& o
         if (w.language == Language::Unknown) w.skipReason = "no-grammar";
       }
       if (w.skipReason.empty()) {
-        FactKey key{w.entry.oid, w.language, profile};
+        FactKey key{w.contentOid, w.language, profile};
         std::optional<FileFacts> ff;
         if (reader) {
           auto cached = reader->get(key);
@@ -261,7 +293,7 @@ Expected<IndexReport> buildIndex(const fs::path& repoPath, const IndexOptions& o
     FileRecord r;
     r.fileId = static_cast<uint32_t>(records.size());
     r.path = w.entry.path;
-    r.blobOid = w.entry.oid;
+    r.blobOid = w.contentOid;
     r.language = w.language;
     r.size = w.entry.size;
     r.profileDigest = profile;
@@ -308,15 +340,11 @@ Expected<IndexReport> buildIndex(const fs::path& repoPath, const IndexOptions& o
   std::error_code ec;
   fs::create_directories(versionDir / "structural", ec);
   if (ec) return Status(ErrorCode::IoError, "cannot create " + versionDir.string() + ": " + ec.message());
-  std::optional<WorktreeSnapshot> snapshot;
-  if (fromWorktree) {
-    snapshot.emplace();
-    for (const WorkItem& w : items) {
-      if (w.skipReason == "nib-index") continue;
-      snapshot->files.push_back({w.entry.path, static_cast<uint32_t>(w.entry.mode), w.entry.oid, w.entry.size,
-                                 w.entry.mtimeNs, w.entry.inode});
-    }
-    NIB_RETURN_IF_ERROR(snapshot->recordDirectories(repo.root()));
+  if (snapshot) {
+    // Blob ids were filled in by the workers; the entries are in the same order.
+    size_t k = 0;
+    for (const WorkItem& w : items)
+      if (w.skipReason != "nib-index") snapshot->files[k++].oid = w.entry.oid;
   }
   NIB_RETURN_IF_ERROR(CommitViewWriter::write(versionDir / "structural", records, summaries, skipped,
                                               snapshot ? &*snapshot : nullptr));
@@ -350,10 +378,16 @@ Expected<IndexReport> buildIndex(const fs::path& repoPath, const IndexOptions& o
   std::snprintf(secs, sizeof secs, "%.3f", report.seconds);
   m.stats["build-seconds"] = secs;
 
-  NIB_RETURN_IF_ERROR(writeManifest(versionDir, m));
-  auto reread = readManifest(versionDir);
+  // Durability before publication: the artifacts' folder entries, the manifest (written as
+  // pending, verified, then renamed into place) and the version's entry in versions/ are all on
+  // disk before CURRENT names the version. A crash anywhere before leaves CURRENT as it was.
+  NIB_RETURN_IF_ERROR(syncDirectory(versionDir / "structural"));
+  NIB_RETURN_IF_ERROR(writePendingManifest(versionDir, m));
+  auto reread = readPendingManifest(versionDir);
   if (!reread) return reread.status();
   NIB_RETURN_IF_ERROR(verifyArtifacts(versionDir, *reread));
+  NIB_RETURN_IF_ERROR(commitManifest(versionDir));
+  NIB_RETURN_IF_ERROR(syncDirectory(layout.versionsDir()));
   if (options.beforePublish) options.beforePublish();
   NIB_RETURN_IF_ERROR(layout.publish(m.versionId));
   phase("publish");

@@ -204,7 +204,7 @@ void PatternSet::match(TSNode node, const std::function<void(const std::vector<P
     caps.clear();
     const Step& step = patterns_[p];
     if (step.alternatives.empty() && !step.children.empty()) {
-      if (!step.symbols[sym]) continue;
+      if (step.wildcard ? !ts_node_is_named(node) : !step.symbols[sym]) continue;
       bool absent = true;
       for (TSFieldId f : step.absentFields) absent &= ts_node_is_null(ts_node_child_by_field_id(node, f));
       if (!absent) continue;
@@ -234,7 +234,9 @@ void PatternSet::matchStep(TSNode node, const Step& step, std::vector<PatternCap
     }
     return;
   }
-  if (step.wildcard ? !ts_node_is_named(node) : !step.symbols[ts_node_symbol(node)]) return;
+  // Error nodes carry symbol 65535, outside every grammar's table.
+  TSSymbol sym = ts_node_symbol(node);
+  if (step.wildcard ? !ts_node_is_named(node) : (sym >= step.symbols.size() || !step.symbols[sym])) return;
   for (TSFieldId f : step.absentFields)
     if (!ts_node_is_null(ts_node_child_by_field_id(node, f))) return;
   size_t mark = caps.size();

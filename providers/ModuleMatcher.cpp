@@ -95,28 +95,61 @@ bool jsMatches(std::string_view importer, std::string_view module, std::string_v
   return endsWithPath(st, module) || endsWithPath(st, std::string(module) + "/index");
 }
 
+// The folder a Rust file's own submodules live in: its folder for crate roots and mod.rs
+// files, else a folder named after the file (src/net.rs -> src/net).
+std::string rustModuleDir(std::string_view file) {
+  std::string_view name = file.substr(file.rfind('/') == std::string_view::npos ? 0 : file.rfind('/') + 1);
+  if (name == "lib.rs" || name == "main.rs" || name == "mod.rs") return std::string(dirOf(file));
+  return std::string(stem(file));
+}
+
+bool isRustCrateRoot(std::string_view candidate) {
+  return endsWithPath(candidate, "lib.rs") || endsWithPath(candidate, "main.rs");
+}
+
 bool rustMatches(std::string_view importer, std::string_view module, std::string_view candidate) {
   std::string_view m = module;
-  std::string base;
+  std::string base = rustModuleDir(importer);
   bool relative = false;
+  // Strip the path's anchors: crate::, self::, super:: (each super climbs one module), also
+  // when they stand alone at the end (`use super::Item` has module "super").
   for (;;) {
-    if (m.substr(0, 7) == "crate::") m.remove_prefix(7);
-    else if (m == "crate") m = {};
-    else if (m.substr(0, 6) == "self::") { m.remove_prefix(6); relative = true; base = std::string(dirOf(importer)); }
-    else if (m.substr(0, 7) == "super::") {
-      m.remove_prefix(7);
+    auto take = [&](std::string_view word) {
+      if (m == word) {
+        m = {};
+        return true;
+      }
+      if (m.substr(0, word.size()) == word && m.substr(word.size(), 2) == "::") {
+        m.remove_prefix(word.size() + 2);
+        return true;
+      }
+      return false;
+    };
+    if (take("crate")) continue;
+    if (take("self")) {
       relative = true;
-      base = std::string(dirOf(base.empty() ? std::string(dirOf(importer)) : base));
-    } else break;
+      continue;
+    }
+    if (take("super")) {
+      relative = true;
+      base = std::string(dirOf(base));
+      continue;
+    }
+    break;
   }
   std::string path = replaceAll(m, "::", '/');
   std::string_view st = stem(candidate);
-  if (path.empty()) return st.ends_with("lib") || st.ends_with("main") || st.ends_with("mod");
   if (relative) {
     bool ok;
     std::string target = joinRelative(base, path, &ok);
-    return ok && (st == target || st == target + "/mod");
+    if (!ok) return false;
+    if (path.empty()) {
+      // The module itself: base.rs, base/mod.rs, or the crate root when base is its folder.
+      return st == target || st == target + "/mod" || (dirOf(candidate) == target && isRustCrateRoot(candidate));
+    }
+    return st == target || st == target + "/mod";
   }
+  if (path.empty()) return isRustCrateRoot(candidate);
   return endsWithPath(st, path) || endsWithPath(st, path + "/mod");
 }
 

@@ -152,11 +152,20 @@ StaticProvider::Resolved StaticProvider::resolveImport(const LoadedFile& file, c
   if (name.empty()) {
     // A whole-module binding (`import os`, `const u = require('./u')`): the answer is the
     // module's file when the repository has it.
-    view_->forEachFile([&](const FileRecord& rec) {
-      if (languageFamily(rec.language) == languageFamily(lang) && moduleMatches(lang, file.record.path, module, rec.path))
-        r.targets.push_back({rec.fileId, -1});
-      return true;
-    });
+    // A scan of all file records: cached per module and importing folder, since a references
+    // query resolves every occurrence of a module alias.
+    std::string key = std::string(languageName(lang)) + "|" + std::string(dirOf(file.record.path)) + "|" + module;
+    auto cached = moduleFiles_.find(key);
+    if (cached == moduleFiles_.end()) {
+      std::vector<Target> files;
+      view_->forEachFile([&](const FileRecord& rec) {
+        if (languageFamily(rec.language) == languageFamily(lang) && moduleMatches(lang, file.record.path, module, rec.path))
+          files.push_back({rec.fileId, -1});
+        return true;
+      });
+      cached = moduleFiles_.emplace(key, std::move(files)).first;
+    }
+    r.targets = cached->second;
     if (!r.targets.empty()) return r;
   } else {
     std::set<Target> found;
@@ -165,9 +174,8 @@ StaticProvider::Resolved StaticProvider::resolveImport(const LoadedFile& file, c
       // or package it is a global of that module.
       if (member && !(occ.viaReceiver && lang == Language::Java)) break;
       for (const DefinitionRef& d : definitionsNamed(name, member)) {
-        auto rec = load(d.fileId);
-        if (!rec || languageFamily((*rec)->record.language) != languageFamily(lang)) continue;
-        if (!moduleMatches(lang, file.record.path, module, (*rec)->record.path)) continue;
+        auto c = candidate(d, languageFamily(lang));
+        if (!c || !moduleMatches(lang, file.record.path, module, c->file->record.path)) continue;
         found.insert({d.fileId, static_cast<int32_t>(d.index)});
       }
     }
@@ -175,18 +183,17 @@ StaticProvider::Resolved StaticProvider::resolveImport(const LoadedFile& file, c
     if (found.empty() && occ.viaReceiver && !imp.name.empty()) {
       std::string_view owner = lastComponent(imp.name);
       for (const DefinitionRef& d : definitionsNamed(name, true)) {
-        auto rec = load(d.fileId);
-        if (!rec || languageFamily((*rec)->record.language) != languageFamily(lang)) continue;
-        const Definition& def = (*rec)->facts.definitions[d.index];
-        if (lastComponent(def.container) == owner && moduleMatches(lang, file.record.path, imp.module, (*rec)->record.path))
+        auto c = candidate(d, languageFamily(lang));
+        if (c && lastComponent(c->def->container) == owner &&
+            moduleMatches(lang, file.record.path, imp.module, c->file->record.path))
           found.insert({d.fileId, static_cast<int32_t>(d.index)});
       }
     }
     // Prefer definitions over declarations (a .d.ts signature, a prototype).
     std::vector<Target> defs, decls;
     for (const Target& t : found) {
-      auto rec = load(t.fileId);
-      ((*rec)->facts.definitions[t.def].isDeclaration ? decls : defs).push_back(t);
+      auto c = candidate({t.fileId, static_cast<uint32_t>(t.def)}, languageFamily(lang));
+      if (c) (c->def->isDeclaration ? decls : defs).push_back(t);
     }
     r.targets = defs.empty() ? decls : defs;
     if (!r.targets.empty()) return r;
@@ -216,9 +223,9 @@ StaticProvider::Resolved StaticProvider::resolveGlobal(const LoadedFile& file, c
   std::string_view dir = dirOf(file.record.path);
   int family = languageFamily(file.record.language);
   for (const DefinitionRef& d : cands) {
-    auto rec = load(d.fileId);
-    if (!rec || languageFamily((*rec)->record.language) != family) continue;
-    const std::string& path = (*rec)->record.path;
+    auto c = candidate(d, family);
+    if (!c) continue;
+    const std::string& path = c->file->record.path;
     int tier = 3;
     if (d.fileId == file.record.fileId) tier = 0;
     else if (hasIncludeOf(file.facts, file.record.language, file.record.path, path)) tier = 1;
@@ -256,9 +263,9 @@ StaticProvider::Resolved StaticProvider::resolveMember(const LoadedFile& file, c
   auto collect = [&](bool member, std::vector<Target>& matching, std::vector<Target>& other) {
     std::vector<Target> matchingDecl, otherDecl;
     for (const DefinitionRef& d : definitionsNamed(file.facts.nameOf(occ), member)) {
-      auto rec = load(d.fileId);
-      if (!rec || languageFamily((*rec)->record.language) != family) continue;
-      const Definition& def = (*rec)->facts.definitions[d.index];
+      auto c = candidate(d, family);
+      if (!c) continue;
+      const Definition& def = *c->def;
       bool owned = !owner.empty() && lastComponent(def.container) == owner;
       Target t{d.fileId, static_cast<int32_t>(d.index)};
       (owned ? (def.isDeclaration ? matchingDecl : matching) : (def.isDeclaration ? otherDecl : other)).push_back(t);
@@ -287,6 +294,15 @@ StaticProvider::Resolved StaticProvider::resolveMember(const LoadedFile& file, c
   r.targets = otherMembers;
   r.confidence = Confidence::Name;
   return r;
+}
+
+std::optional<StaticProvider::Candidate> StaticProvider::candidate(const DefinitionRef& d, int family) {
+  auto rec = load(d.fileId);
+  if (!rec || languageFamily((*rec)->record.language) != family) return std::nullopt;
+  // An index past the file's definitions means the name table and the facts disagree (a
+  // corrupt or foreign store): skip the entry rather than read past the end.
+  if (d.index >= (*rec)->facts.definitions.size()) return std::nullopt;
+  return Candidate{*rec, &(*rec)->facts.definitions[d.index]};
 }
 
 std::optional<SymbolLocation> StaticProvider::locationOf(const Target& t) {

@@ -95,6 +95,13 @@ class StaticProvider {
   Resolved resolveGlobal(const LoadedFile& file, const std::string& name);
   Resolved resolveMember(const LoadedFile& file, const Occurrence& occ);
   std::optional<SymbolLocation> locationOf(const Target& t);
+  struct Candidate {
+    const LoadedFile* file;
+    const Definition* def;
+  };
+  // A name-table entry's definition, or nullopt when its file cannot be loaded, belongs to
+  // another language family (names never resolve across them), or lacks that definition.
+  std::optional<Candidate> candidate(const DefinitionRef& d, int family);
   const std::vector<DefinitionRef>& definitionsNamed(const std::string& name, bool member);
 
   Manifest manifest_;
@@ -104,6 +111,7 @@ class StaticProvider {
   std::map<uint32_t, std::unique_ptr<LoadedFile>> cache_;
   std::vector<std::unique_ptr<LoadedFile>> retired_;  // partial entries replaced by complete ones
   std::map<std::pair<std::string, bool>, std::vector<DefinitionRef>> defCache_;
+  std::map<std::string, std::vector<Target>> moduleFiles_;  // whole-module imports -> files
 };
 
 }  // namespace nib

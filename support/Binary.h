@@ -65,12 +65,13 @@ class ByteReader {
   }
   bool ok() const { return ok_; }
   bool atEnd() const { return pos_ == in_.size(); }
-
- private:
+  // Marks the record malformed (a decoder's own check failed); sticky like an overrun.
   void fail() {
     ok_ = false;
     pos_ = in_.size();
   }
+
+ private:
   std::string_view in_;
   size_t pos_ = 0;
   bool ok_ = true;

@@ -45,7 +45,9 @@ Status writeFileAtomic(const std::filesystem::path& path, std::string_view conte
     }
     done += static_cast<size_t>(n);
   }
-  if (::fsync(fd) != 0 || ::close(fd) != 0) {
+  bool synced = ::fsync(fd) == 0;
+  bool closed = ::close(fd) == 0;
+  if (!synced || !closed) {
     ::unlink(tmp.c_str());
     return Status(ErrorCode::IoError, "cannot flush " + tmp);
   }
@@ -55,11 +57,15 @@ Status writeFileAtomic(const std::filesystem::path& path, std::string_view conte
     return Status(ErrorCode::IoError, "cannot rename " + tmp + " to " + path.string() + ": " + std::strerror(err));
   }
   // Make the rename itself durable.
-  int dir = ::open(path.parent_path().empty() ? "." : path.parent_path().c_str(), O_RDONLY | O_DIRECTORY);
-  if (dir >= 0) {
-    ::fsync(dir);
-    ::close(dir);
-  }
+  return syncDirectory(path.parent_path().empty() ? std::filesystem::path(".") : path.parent_path());
+}
+
+Status syncDirectory(const std::filesystem::path& dir) {
+  int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return Status(ErrorCode::IoError, "cannot open " + dir.string() + ": " + std::strerror(errno));
+  int rc = ::fsync(fd);
+  ::close(fd);
+  if (rc != 0) return Status(ErrorCode::IoError, "cannot sync " + dir.string() + ": " + std::strerror(errno));
   return Status::ok();
 }
 

@@ -13,5 +13,7 @@ namespace nib {
 
 Expected<std::string> readFile(const std::filesystem::path& path);
 Status writeFileAtomic(const std::filesystem::path& path, std::string_view content);
+// Makes a folder's entries (files created or renamed in it) durable.
+Status syncDirectory(const std::filesystem::path& dir);
 
 }  // namespace nib

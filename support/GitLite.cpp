@@ -82,7 +82,9 @@ Expected<std::string> headCommit(const Repository& repo) {
     if (isOid(value)) return value;
     if (value.rfind("ref: ", 0) != 0) return Status(ErrorCode::Corrupt, "unexpected HEAD content: " + value);
     std::string ref = value.substr(5);
-    if (ref.find("..") != std::string::npos) return Status(ErrorCode::Corrupt, "bad ref name " + ref);
+    // Only names under refs/ may be followed: anything else could point outside the git dir.
+    if (ref.rfind("refs/", 0) != 0 || ref.find("..") != std::string::npos || ref.find("//") != std::string::npos)
+      return Status(ErrorCode::Corrupt, "HEAD points to an invalid ref name");
     // Per-worktree refs (HEAD, refs/bisect, ...) live in gitDir; shared ones in commonDir.
     auto loose = readFile(repo.commonDir / ref);
     if (!loose && repo.gitDir != repo.commonDir) loose = readFile(repo.gitDir / ref);
@@ -175,5 +177,41 @@ Expected<std::string> treeId(const std::vector<TreeItem>& items) {
 }
 
 std::string blobId(std::string_view content) { return objectId("blob", content); }
+
+Expected<std::string> blobIdOfFile(const fs::path& path) {
+  std::error_code ec;
+  if (fs::is_symlink(fs::symlink_status(path, ec))) {
+    fs::path target = fs::read_symlink(path, ec);
+    if (ec) return Status(ErrorCode::IoError, "cannot read link " + path.string());
+    return blobId(target.string());
+  }
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) return Status(ErrorCode::IoError, "cannot open " + path.string());
+  // The header needs the size up front; a file that changes while being hashed is caught by the
+  // byte count and reported, rather than hashed inconsistently.
+  std::fseek(f, 0, SEEK_END);
+  long size = std::ftell(f);
+  std::fseek(f, 0, SEEK_SET);
+  if (size < 0) {
+    std::fclose(f);
+    return Status(ErrorCode::IoError, "cannot size " + path.string());
+  }
+  SHA1_CTX ctx;
+  SHA1Init(&ctx);
+  std::string header = "blob " + std::to_string(size);
+  SHA1Update(&ctx, reinterpret_cast<const uint8_t*>(header.c_str()), header.size() + 1);
+  std::vector<char> buf(1 << 16);
+  long total = 0;
+  size_t n;
+  while ((n = std::fread(buf.data(), 1, buf.size(), f)) > 0) {
+    SHA1Update(&ctx, reinterpret_cast<const uint8_t*>(buf.data()), n);
+    total += static_cast<long>(n);
+  }
+  std::fclose(f);
+  if (total != size) return Status(ErrorCode::IoError, path.string() + " changed while it was hashed");
+  char hex[SHA1_DIGEST_STRING_LENGTH];
+  SHA1End(&ctx, hex);
+  return std::string(hex);
+}
 
 }  // namespace nib::gitlite

@@ -29,6 +29,9 @@ Expected<std::string> headCommit(const Repository& repo);
 
 // The id git gives a blob with this content: SHA-1 of "blob <size>\0<content>".
 std::string blobId(std::string_view content);
+// The same for a file's content, streamed: a huge file is hashed without being held in memory.
+// A symbolic link hashes its target, as git stores it.
+Expected<std::string> blobIdOfFile(const std::filesystem::path& path);
 
 struct TreeItem {
   std::string path;  // repository-relative, '/'-separated

@@ -30,7 +30,10 @@ constexpr std::pair<std::string_view, Language> kInterpreters[] = {
 };
 }  // namespace
 
-const char* languageName(Language lang) { return kNames[static_cast<size_t>(lang)]; }
+const char* languageName(Language lang) {
+  auto i = static_cast<size_t>(lang);
+  return i < kNames.size() ? kNames[i] : "unknown";
+}
 
 Language languageFromName(std::string_view name) {
   for (size_t i = 1; i < kNames.size(); ++i)

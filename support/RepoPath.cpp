@@ -31,7 +31,8 @@ Expected<RepoPath> RepoPath::fromFilesystem(const std::filesystem::path& root,
   if (ec) return Status(ErrorCode::InvalidArgument, "cannot resolve path '" + path.string() + "'");
   fs::path rel = absPath.lexically_relative(absRoot);
   std::string relText = rel.generic_string();
-  if (rel.empty() || relText == "." || relText.rfind("..", 0) == 0)
+  bool escapes = relText == ".." || relText.rfind("../", 0) == 0;
+  if (rel.empty() || relText == "." || escapes)
     return Status(ErrorCode::InvalidArgument, "'" + path.string() +
                                                   "' is outside the workspace " + absRoot.string());
   return parse(relText);

@@ -78,6 +78,45 @@ TEST_CASE("the extractor survives binary noise, invalid UTF-8 and deep nesting",
   CHECK_FALSE(g->validUtf8);
 }
 
+TEST_CASE("syntax errors inside matched constructs are survived in every language", "[extractor]") {
+  // Error nodes carry a symbol outside the grammar's table; patterns must not index by it.
+  Extractor ex;
+  struct Case {
+    Language lang;
+    const char* src;
+  };
+  for (const Case& c : {Case{Language::Python, "def f(a, $$, b): pass\n"}, Case{Language::C, "int f(int a, @, int b){}\n"},
+                        Case{Language::Cpp, "class A { void m(int, @@); };\n"},
+                        Case{Language::JavaScript, "function f(a, #, b){}\n"},
+                        Case{Language::TypeScript, "function f(a: number, #, b){}\n"},
+                        Case{Language::Rust, "fn f(a: i32, @, b: i32){}\n"}, Case{Language::Go, "func f(a int, @, b int) {}\n"},
+                        Case{Language::Java, "class A { void m(int a, @, int b) {} }\n"}}) {
+    INFO(languageName(c.lang) << ": " << c.src);
+    auto f = ex.extract(c.lang, c.src);
+    REQUIRE(f.hasValue());
+    CHECK(f->parseErrors);
+  }
+}
+
+TEST_CASE("resolution stays correct and bounded in deeply nested scopes", "[extractor]") {
+  Extractor ex;
+  std::string src = "void f(void) {";
+  for (int i = 0; i < 3000; ++i) src += "{ int x; x;";
+  for (int i = 0; i < 3000; ++i) src += "}";
+  src += "}\n";
+  auto f = ex.extract(Language::C, src);
+  REQUIRE(f.hasValue());
+  // Every use of x resolves locally to a definition that precedes it.
+  size_t uses = 0;
+  for (const Occurrence& o : f->occurrences) {
+    if (f->nameOf(o) != "x" || o.role != OccurrenceRole::Reference) continue;
+    ++uses;
+    REQUIRE(o.resolution == Resolution::Local);
+    CHECK(f->definitions[o.target].nameRange.startByte < o.range.startByte);
+  }
+  CHECK(uses == 3000);
+}
+
 TEST_CASE("C declarations with several declarators define each name", "[extractor]") {
   Extractor ex;
   auto f = ex.extract(Language::C, "int a, *b, c[3];\nstatic int d = 1, e;\n");

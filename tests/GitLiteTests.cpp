@@ -50,6 +50,14 @@ TEST_CASE("gitlite reads HEAD through loose refs, packed refs, detached HEAD and
   fs::remove_all(linked);
 
   CHECK_FALSE(gitlite::discover("/").hasValue());
+
+  // HEAD may only name refs under refs/: a symbolic ref cannot read files outside .git.
+  repo.write(".git/HEAD", "ref: /etc/hostname\n");
+  auto escaped = gitlite::headCommit(*r);
+  REQUIRE_FALSE(escaped.hasValue());
+  CHECK(escaped.status().code() == ErrorCode::Corrupt);
+  repo.write(".git/HEAD", "ref: refs/../../x\n");
+  CHECK_FALSE(gitlite::headCommit(*r).hasValue());
 }
 
 TEST_CASE("gitlite blob and tree ids equal git's", "[git]") {
@@ -77,8 +85,7 @@ TEST_CASE("the worktree snapshot detects edits by stat and defers new files to g
   for (const char* p : {"src/a.py", "b.py"}) {
     WorktreeSnapshot::File f;
     f.path = p;
-    bool link;
-    REQUIRE(statEntry(repo.root() / p, &f.size, &f.mtimeNs, &f.inode, &link));
+    REQUIRE(statEntry(repo.root() / p, &f.size, &f.mtimeNs, &f.inode, &f.mode));
     f.oid = gitOut(repo, std::string("rev-parse HEAD:") + p);
     snap.files.push_back(f);
   }
@@ -104,6 +111,13 @@ TEST_CASE("the worktree snapshot detects edits by stat and defers new files to g
   CHECK_FALSE(added.conclusive);
   CHECK(added.reason.find("new.py") != std::string::npos);
   fs::remove(repo.root() / "src/new.py");
+
+  // chmod +x leaves the mtime alone but changes git's tree: it must be seen.
+  fs::permissions(repo.root() / "b.py", fs::perms::owner_exec, fs::perm_options::add);
+  auto chmodded = compareWorktree(repo.root(), snap);
+  CHECK(chmodded.changed == std::vector<std::string>{"b.py"});
+  repo.git("add -A");
+  CHECK(chmodded.treeId == gitOut(repo, "write-tree"));
 
   fs::remove(repo.root() / "b.py");
   auto deleted = compareWorktree(repo.root(), snap);

@@ -233,9 +233,12 @@ TEST_CASE("hostile sources index without failing and stay queryable", "[index]")
   repo.write("dir with space/na\xC3\xAFve.py", "def g():\n    pass\n");
   repo.write("minified.js", "var a=1;" + std::string(200000, ';') + "function h(){return a}\n");
   repo.write("broken.go", "package main\nfunc (\n");
+  std::string longDir = std::string(200, 'd') + "/" + std::string(200, 'e') + "/" + std::string(200, 'f');
+  repo.write(longDir + "/deep.py", "def deep():\n    pass\n");
   repo.commitAll();
   IndexReport r = build(repo);
   CHECK(r.files == 6);
+  CHECK(r.skippedByReason["path-too-long"] == 1);
   auto p = StaticProvider::open(repo.root() / ".nib");
   REQUIRE(p.hasValue());
   // The over-long name is left out of the name tables, but its file still answers locally.

@@ -69,6 +69,10 @@ TEST_CASE("RepoPath::fromFilesystem rejects paths outside the workspace", "[supp
   CHECK(outside.status().code() == ErrorCode::InvalidArgument);
   CHECK(outside.status().message().find("outside the workspace") != std::string::npos);
   CHECK_FALSE(RepoPath::fromFilesystem("/repo", "/repository/x").hasValue());
+  // A name that merely starts with ".." is inside.
+  auto dots = RepoPath::fromFilesystem("/repo", "/repo/..odd.py");
+  REQUIRE(dots.hasValue());
+  CHECK(dots->str() == "..odd.py");
   CHECK_FALSE(RepoPath::fromFilesystem("/repo", "/repo").hasValue());
 }
 

@@ -133,7 +133,8 @@ Status CommitViewWriter::write(const std::filesystem::path& dir, const std::vect
     }
     NIB_RETURN_IF_ERROR(txn->put(*namesDb, name, w.data(), MDB_APPEND));
   }
-  for (const auto& s : skipped) NIB_RETURN_IF_ERROR(txn->put(*skippedDb, s.path, s.reason));
+  for (const auto& s : skipped)
+    if (s.path.size() <= kMaxKey) NIB_RETURN_IF_ERROR(txn->put(*skippedDb, s.path, s.reason));
   if (worktree) NIB_RETURN_IF_ERROR(writeWorktreeSnapshot(*txn, *worktree));
   NIB_RETURN_IF_ERROR(txn->commit());
   return (*env)->sync();

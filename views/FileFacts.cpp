@@ -123,17 +123,22 @@ Expected<FileFacts> deserializeFacts(std::string_view bytes, bool definitionsOnl
   f.byteSize = r.u32();
 
   // Counts are bounded by the remaining bytes so that a corrupt length cannot allocate wildly.
-  auto count = [&](size_t minRecord) {
+  auto count = [&](size_t minRecord) -> uint64_t {
     uint64_t n = r.varint();
-    return n <= bytes.size() / minRecord ? n : (r.str(), 0);
+    if (n <= bytes.size() / minRecord) return n;
+    r.fail();
+    return 0;
   };
+  if (static_cast<int>(f.language) >= kLanguageCount) r.fail();
   uint64_t n = count(8);
   f.definitions.resize(n);
   for (Definition& d : f.definitions) {
     d.name = std::string(r.str());
     d.container = std::string(r.str());
-    d.kind = static_cast<SymbolKind>(r.u8());
+    uint8_t kind = r.u8();
+    d.kind = kind < kKindNames.size() ? static_cast<SymbolKind>(kind) : SymbolKind::Unknown;
     uint8_t s = r.u8();
+    if ((s & 0x7F) > static_cast<uint8_t>(BindingScope::None)) r.fail();
     d.scope = static_cast<BindingScope>(s & 0x7F);
     d.isDeclaration = s & 0x80;
     d.range = readRange(r);
@@ -156,6 +161,7 @@ Expected<FileFacts> deserializeFacts(std::string_view bytes, bool definitionsOnl
     o.range = readRange(r);
     o.nameId = r.u32();
     uint8_t b = r.u8();
+    if ((b & 3) > 2 || ((b >> 2) & 7) > 3) r.fail();
     o.role = static_cast<OccurrenceRole>(b & 3);
     o.resolution = static_cast<Resolution>((b >> 2) & 7);
     o.qualified = b & 0x20;
@@ -202,6 +208,9 @@ Expected<FileFacts> deserializeFacts(std::string_view bytes, bool definitionsOnl
   for (const CallSite& c : f.calls)
     if (!inDefs(c.caller) || c.occurrence >= f.occurrences.size())
       return Status(ErrorCode::Corrupt, "file facts: call site index out of range");
+  for (const SourceUnit& u : f.units)
+    if (!inDefs(u.definition) || static_cast<uint8_t>(u.granularity) > 2)
+      return Status(ErrorCode::Corrupt, "file facts: source unit out of range");
   return f;
 }
 

@@ -152,6 +152,23 @@ Status writeManifest(const std::filesystem::path& versionDir, const Manifest& ma
   return writeFileAtomic(versionDir / "manifest", manifest.serialize());
 }
 
+Status writePendingManifest(const std::filesystem::path& versionDir, const Manifest& manifest) {
+  return writeFileAtomic(versionDir / "manifest.pending", manifest.serialize());
+}
+
+Expected<Manifest> readPendingManifest(const std::filesystem::path& versionDir) {
+  auto text = readFile(versionDir / "manifest.pending");
+  if (!text) return text.status();
+  return Manifest::parse(*text);
+}
+
+Status commitManifest(const std::filesystem::path& versionDir) {
+  std::error_code ec;
+  std::filesystem::rename(versionDir / "manifest.pending", versionDir / "manifest", ec);
+  if (ec) return Status(ErrorCode::IoError, "cannot complete the manifest in " + versionDir.string() + ": " + ec.message());
+  return syncDirectory(versionDir);
+}
+
 Status verifyArtifacts(const std::filesystem::path& versionDir, const Manifest& manifest) {
   for (const auto& v : manifest.views) {
     if (v.status != ViewStatus::Complete) continue;

@@ -56,6 +56,12 @@ struct Manifest {
 };
 
 Expected<Manifest> readManifest(const std::filesystem::path& versionDir);
+// A version's manifest is first written as `manifest.pending`; only after its artifacts are
+// verified does it become `manifest` (by rename), which is what marks a version complete.
+Status writePendingManifest(const std::filesystem::path& versionDir, const Manifest& manifest);
+Expected<Manifest> readPendingManifest(const std::filesystem::path& versionDir);
+Status commitManifest(const std::filesystem::path& versionDir);
+// Writes `manifest` directly (tests and tools that build versions by hand).
 Status writeManifest(const std::filesystem::path& versionDir, const Manifest& manifest);
 // Recomputes each artifact's digest and size; Corrupt on the first mismatch.
 Status verifyArtifacts(const std::filesystem::path& versionDir, const Manifest& manifest);

@@ -7,7 +7,6 @@
 #include <set>
 
 #include "support/Binary.h"
-#include "support/FileIo.h"
 #include "support/GitLite.h"
 
 namespace nib {
@@ -36,13 +35,13 @@ int64_t mtimeOf(const struct stat& st) {
 
 }  // namespace
 
-bool statEntry(const fs::path& path, uint64_t* size, int64_t* mtimeNs, uint64_t* inode, bool* isLink) {
+bool statEntry(const fs::path& path, uint64_t* size, int64_t* mtimeNs, uint64_t* inode, uint32_t* mode) {
   struct stat st;
   if (::lstat(path.c_str(), &st) != 0) return false;
   *size = static_cast<uint64_t>(st.st_size);
   *mtimeNs = mtimeOf(st);
   *inode = static_cast<uint64_t>(st.st_ino);
-  *isLink = S_ISLNK(st.st_mode);
+  *mode = S_ISLNK(st.st_mode) ? 0120000 : S_ISREG(st.st_mode) ? ((st.st_mode & 0111) ? 0100755 : 0100644) : 0;
   return true;
 }
 
@@ -153,27 +152,27 @@ WorktreeComparison compareWorktree(const fs::path& root, const WorktreeSnapshot&
   for (const auto& f : snapshot.files) {
     uint64_t size, inode;
     int64_t mtime;
-    bool isLink;
+    uint32_t mode;
     fs::path full = root / f.path;
     if (f.mode == 0160000) {  // a submodule: its recorded commit stands
       if (f.oid.empty()) treeKnown = false;
       else items.push_back({f.path, f.mode, f.oid});
       continue;
     }
-    if (!statEntry(full, &size, &mtime, &inode, &isLink)) {
-      out.deleted.push_back(f.path);
+    if (!statEntry(full, &size, &mtime, &inode, &mode) || mode == 0) {
+      out.deleted.push_back(f.path);  // gone, or no longer a file or link
       continue;
     }
     std::string oid = f.oid;
-    uint32_t mode = isLink ? 0120000 : f.mode == 0120000 ? 0100644 : f.mode;
+    // A mode change (chmod +x) leaves the mtime alone but changes git's tree.
     if (size != f.size || mtime != f.mtimeNs || inode != f.inode || mode != f.mode) {
-      Expected<std::string> content = isLink ? Expected<std::string>(fs::read_symlink(full).string()) : readFile(full);
-      if (!content) {
+      auto hashed = gitlite::blobIdOfFile(full);
+      if (!hashed) {
         out.changed.push_back(f.path);
         treeKnown = false;
         continue;
       }
-      oid = gitlite::blobId(*content);
+      oid = *hashed;
       if (oid != f.oid || mode != f.mode) out.changed.push_back(f.path);
     }
     if (oid.empty()) treeKnown = false;

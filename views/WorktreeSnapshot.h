@@ -54,7 +54,8 @@ struct WorktreeComparison {
 // Compares the snapshot with the disk under `root`.
 WorktreeComparison compareWorktree(const std::filesystem::path& root, const WorktreeSnapshot& snapshot);
 
-// Stat data in the snapshot's terms; false when the path does not exist.
-bool statEntry(const std::filesystem::path& path, uint64_t* size, int64_t* mtimeNs, uint64_t* inode, bool* isLink);
+// Stat data in the snapshot's terms; false when the path does not exist. `mode` is git's:
+// 0100644, 0100755 or 0120000 (or 0 for anything else).
+bool statEntry(const std::filesystem::path& path, uint64_t* size, int64_t* mtimeNs, uint64_t* inode, uint32_t* mode);
 
 }  // namespace nib

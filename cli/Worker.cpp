@@ -22,20 +22,21 @@ std::vector<char*> argvOf(const std::string& path, const std::vector<std::string
 
 }  // namespace
 
-Expected<std::string> workerPath() {
-  if (const char* env = std::getenv("NIB_INDEXER"); env && *env) return std::string(env);
+Expected<std::string> workerPath(const std::string& name) {
+  std::string var = name == "nib-server" ? "NIB_SERVER" : "NIB_INDEXER";
+  if (const char* env = std::getenv(var.c_str()); env && *env) return std::string(env);
   std::error_code ec;
   fs::path self = fs::read_symlink("/proc/self/exe", ec);
   if (ec) return Status(ErrorCode::IoError, "cannot locate the nib executable");
-  fs::path worker = self.parent_path() / "nib-indexer";
+  fs::path worker = self.parent_path() / name;
   if (!fs::exists(worker, ec))
     return Status(ErrorCode::NotFound, "the indexer worker " + worker.string() +
-                                           " is missing; reinstall nib or set NIB_INDEXER");
+                                           " is missing; reinstall nib or set " + var);
   return worker.string();
 }
 
-Status execWorker(const std::vector<std::string>& args) {
-  auto path = workerPath();
+Status execWorker(const std::vector<std::string>& args, const std::string& name) {
+  auto path = workerPath(name);
   if (!path) return path.status();
   auto argv = argvOf(*path, args);
   ::execv(path->c_str(), argv.data());

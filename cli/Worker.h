@@ -10,10 +10,11 @@
 
 namespace nib::cli {
 
-// The nib-indexer executable: $NIB_INDEXER, else next to the running `nib`.
-Expected<std::string> workerPath();
-// Replaces this process with the worker (never returns on success).
-Status execWorker(const std::vector<std::string>& args);
+// A helper executable next to the running `nib` ("nib-indexer", "nib-server"); the variable
+// NIB_INDEXER / NIB_SERVER overrides where it is.
+Expected<std::string> workerPath(const std::string& name = "nib-indexer");
+// Replaces this process with the helper (never returns on success).
+Status execWorker(const std::vector<std::string>& args, const std::string& name = "nib-indexer");
 // Runs the worker and returns its standard output; its stderr passes through.
 Expected<std::string> runWorker(const std::vector<std::string>& args);
 

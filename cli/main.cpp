@@ -5,6 +5,7 @@
 
 #include "cli/Commands.h"
 #include "cli/IndexCli.h"
+#include "cli/ServeCli.h"
 #include "cli/Worker.h"
 
 #ifndef NIB_VERSION
@@ -20,6 +21,13 @@ int main(int argc, char** argv) {
     nib::Status s = execWorker(args);
     return fail(s.message());
   }
+  // The language server re-extracts edited buffers and can build a missing index: it runs in
+  // its own executable for the same reason.
+  if (argc >= 2 && std::string(argv[1]) == "serve") {
+    std::vector<std::string> args(argv + 1, argv + argc);
+    nib::Status s = execWorker(args, "nib-server");
+    return fail(s.message());
+  }
   CLI::App app{"nib: a code-intelligence index for git repositories.\n"
                "Builds persisted views of a repository (symbols, occurrences, call edges) and answers\n"
                "definition, references and symbol queries from them in milliseconds.",
@@ -30,6 +38,8 @@ int main(int argc, char** argv) {
 
   IndexArgs indexArgs;
   auto* index = addIndexCommand(app, indexArgs);
+  ServeArgs serveArgs;
+  auto* serve = addServeCommand(app, serveArgs);
 
   StatusArgs statusArgs;
   auto* status = app.add_subcommand("status", "Show the current index version, its manifest, and whether HEAD and the\n"
@@ -73,7 +83,7 @@ int main(int argc, char** argv) {
     return app.exit(e) == 0 ? 0 : 2;
   }
   refsArgs.includeDeclaration = !noDecl;
-  if (*index) return 2;  // handled by the worker above
+  if (*index || *serve) return 2;  // handled by the helpers above
   if (*status) return runStatus(statusArgs);
   if (*def) return runDefinition(defArgs);
   if (*refs) return runReferences(refsArgs);

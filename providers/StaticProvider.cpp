@@ -66,7 +66,10 @@ Expected<std::unique_ptr<StaticProvider>> StaticProvider::open(const std::filesy
   return p;
 }
 
-std::optional<FileRecord> StaticProvider::file(const std::string& path) { return view_->fileByPath(path); }
+std::optional<FileRecord> StaticProvider::file(const std::string& path) {
+  if (auto it = overlays_.find(path); it != overlays_.end()) return it->second->record;
+  return view_->fileByPath(path);
+}
 
 std::optional<std::string> StaticProvider::skipReason(const std::string& path) {
   for (const SkippedFile& s : view_->skipped())
@@ -81,6 +84,7 @@ Expected<FileFacts> StaticProvider::facts(const std::string& path) {
 }
 
 Expected<const StaticProvider::LoadedFile*> StaticProvider::load(uint32_t fileId, bool occurrences) {
+  if (auto o = overlayById_.find(fileId); o != overlayById_.end()) return o->second;
   auto it = cache_.find(fileId);
   if (it != cache_.end() && (it->second->complete || !occurrences)) return it->second.get();
   std::optional<FileRecord> record;
@@ -100,6 +104,7 @@ Expected<const StaticProvider::LoadedFile*> StaticProvider::load(uint32_t fileId
 }
 
 Expected<const StaticProvider::LoadedFile*> StaticProvider::loadPath(const std::string& path) {
+  if (auto o = overlays_.find(path); o != overlays_.end()) return o->second.get();
   auto record = view_->fileByPath(path);
   if (!record) {
     if (auto reason = skipReason(path)) return Status(ErrorCode::NotFound, path + " is not indexed (" + *reason + ")");
@@ -123,8 +128,69 @@ Expected<uint32_t> StaticProvider::occurrenceAt(const LoadedFile& f, const std::
 const std::vector<DefinitionRef>& StaticProvider::definitionsNamed(const std::string& name, bool member) {
   auto key = std::make_pair(name, member);
   auto it = defCache_.find(key);
-  if (it == defCache_.end()) it = defCache_.emplace(key, view_->definitions(name, member)).first;
-  return it->second;
+  if (it != defCache_.end()) return it->second;
+  std::vector<DefinitionRef> refs = view_->definitions(name, member);
+  if (!overlays_.empty()) {
+    // Overlaid files answer for themselves: drop their indexed entries, add their current ones.
+    std::erase_if(refs, [&](const DefinitionRef& d) { return overlayById_.count(d.fileId) > 0; });
+    for (const auto& [path, file] : overlays_) {
+      const auto& defs = file->facts.definitions;
+      for (size_t i = 0; i < defs.size(); ++i) {
+        const Definition& d = defs[i];
+        bool visible = member ? d.scope == BindingScope::Member : d.scope == BindingScope::Global;
+        if (visible && d.name == name)
+          refs.push_back({file->record.fileId, static_cast<uint32_t>(i), d.kind, d.isDeclaration});
+      }
+    }
+  }
+  return defCache_.emplace(key, std::move(refs)).first->second;
+}
+
+std::vector<uint32_t> StaticProvider::filesMentioning(const std::string& name) {
+  std::vector<uint32_t> ids = view_->filesMentioning(name);
+  if (overlays_.empty()) return ids;
+  std::erase_if(ids, [&](uint32_t id) { return overlayById_.count(id) > 0; });
+  for (const auto& [path, file] : overlays_)
+    if (std::find(file->facts.names.begin(), file->facts.names.end(), name) != file->facts.names.end())
+      ids.push_back(file->record.fileId);
+  return ids;
+}
+
+void StaticProvider::invalidateCaches() {
+  defCache_.clear();
+  moduleFiles_.clear();
+}
+
+void StaticProvider::setOverlay(const std::string& path, Language language, FileFacts facts) {
+  FileRecord record;
+  if (auto existing = overlays_.find(path); existing != overlays_.end()) {
+    record = existing->second->record;
+    retired_.push_back(std::move(existing->second));
+  } else if (auto indexed = view_->fileByPath(path)) {
+    record = *indexed;
+    if (auto c = cache_.find(record.fileId); c != cache_.end()) {
+      retired_.push_back(std::move(c->second));
+      cache_.erase(c);
+    }
+  } else {
+    record.fileId = nextOverlayId_++;
+    record.path = path;
+  }
+  record.language = language;
+  record.size = facts.byteSize;
+  auto loaded = std::make_unique<LoadedFile>(LoadedFile{record, std::move(facts), true});
+  overlayById_[record.fileId] = loaded.get();
+  overlays_[path] = std::move(loaded);
+  invalidateCaches();
+}
+
+void StaticProvider::removeOverlay(const std::string& path) {
+  auto it = overlays_.find(path);
+  if (it == overlays_.end()) return;
+  overlayById_.erase(it->second->record.fileId);
+  retired_.push_back(std::move(it->second));
+  overlays_.erase(it);
+  invalidateCaches();
 }
 
 StaticProvider::Resolved StaticProvider::resolve(const LoadedFile& file, const Occurrence& occ) {
@@ -305,6 +371,31 @@ std::optional<StaticProvider::Candidate> StaticProvider::candidate(const Definit
   return Candidate{*rec, &(*rec)->facts.definitions[d.index]};
 }
 
+std::vector<StaticProvider::Target> StaticProvider::declarationsOf(const std::vector<Target>& targets) {
+  // A definition's declarations are the same-named declarations of its language family with
+  // the same container: the prototype in a header, the signature in an interface.
+  std::vector<Target> out;
+  for (const Target& t : targets) {
+    auto f = load(t.fileId);
+    if (!f || t.def < 0 || t.def >= static_cast<int32_t>((*f)->facts.definitions.size())) continue;
+    const Definition& def = (*f)->facts.definitions[t.def];
+    if (def.isDeclaration) {
+      out.push_back(t);
+      continue;
+    }
+    bool member = def.scope == BindingScope::Member;
+    size_t before = out.size();
+    for (const DefinitionRef& d : definitionsNamed(def.name, member)) {
+      if (!d.isDeclaration) continue;
+      auto c = candidate(d, languageFamily((*f)->record.language));
+      if (c && lastComponent(c->def->container) == lastComponent(def.container))
+        out.push_back({d.fileId, static_cast<int32_t>(d.index)});
+    }
+    if (out.size() == before) out.push_back(t);  // no separate declaration: the definition declares
+  }
+  return out;
+}
+
 std::optional<SymbolLocation> StaticProvider::locationOf(const Target& t) {
   auto rec = load(t.fileId);
   if (!rec) return std::nullopt;
@@ -326,7 +417,7 @@ std::optional<SymbolLocation> StaticProvider::locationOf(const Target& t) {
   return loc;
 }
 
-Expected<NavigationResult> StaticProvider::definition(const std::string& path, uint32_t offset) {
+Expected<NavigationResult> StaticProvider::definition(const std::string& path, uint32_t offset, bool declarations) {
   auto f = loadPath(path);
   if (!f) return f.status();
   auto idx = occurrenceAt(**f, path, offset);
@@ -334,6 +425,7 @@ Expected<NavigationResult> StaticProvider::definition(const std::string& path, u
   const Occurrence& occ = (*f)->facts.occurrences[*idx];
   const std::string& name = (*f)->facts.nameOf(occ);
   Resolved r = resolve(**f, occ);
+  if (declarations) r.targets = declarationsOf(r.targets);
   NavigationResult out;
   out.symbol = name;
   out.confidence = r.confidence;
@@ -377,7 +469,7 @@ Expected<NavigationResult> StaticProvider::references(const std::string& path, u
 
   std::set<uint32_t> files;
   for (const std::string& n : names)
-    for (uint32_t id : view_->filesMentioning(n)) files.insert(id);
+    for (uint32_t id : filesMentioning(n)) files.insert(id);
   std::vector<SymbolLocation> found;
   for (uint32_t id : files) {
     auto lf = load(id, /*occurrences=*/true);
@@ -432,26 +524,37 @@ std::vector<SymbolMatch> StaticProvider::symbols(std::string_view query, size_t 
   struct Hit { std::string name; DefinitionRef ref; double score; };
   std::vector<Hit> hits;
   std::string ln;
-  view_->forEachDefinitionName([&](std::string_view name, bool, std::string_view raw) {
+  auto scoreOf = [&](std::string_view name) {
     ln.assign(name);
     for (char& c : ln) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    double score = 0;
-    if (name == q) score = 100;
-    else if (ln == lq) score = 90;
-    else if (ln.rfind(lq, 0) == 0) score = 70 + 10.0 * lq.size() / ln.size();
-    else if (ln.find(lq) != std::string::npos) score = 50 + 10.0 * lq.size() / ln.size();
-    else {
-      // Fuzzy: the query's characters in order (as in "gcd" for getCommitDigest).
-      size_t i = 0;
-      for (char c : ln)
-        if (i < lq.size() && c == lq[i]) ++i;
-      if (i == lq.size() && !lq.empty()) score = 20 + 10.0 * lq.size() / ln.size();
-    }
+    if (name == q) return 100.0;
+    if (ln == lq) return 90.0;
+    if (ln.rfind(lq, 0) == 0) return 70 + 10.0 * lq.size() / ln.size();
+    if (ln.find(lq) != std::string::npos) return 50 + 10.0 * lq.size() / ln.size();
+    // Fuzzy: the query's characters in order (as in "gcd" for getCommitDigest).
+    size_t i = 0;
+    for (char c : ln)
+      if (i < lq.size() && c == lq[i]) ++i;
+    return i == lq.size() && !lq.empty() ? 20 + 10.0 * lq.size() / ln.size() : 0.0;
+  };
+  view_->forEachDefinitionName([&](std::string_view name, bool, std::string_view raw) {
+    double score = scoreOf(name);
     if (score > 0)
       for (const DefinitionRef& r : CommitView::decodeDefinitions(raw))
-        hits.push_back({std::string(name), r, score - (r.isDeclaration ? 1 : 0)});
+        if (!overlayById_.count(r.fileId)) hits.push_back({std::string(name), r, score - (r.isDeclaration ? 1 : 0)});
     return true;
   });
+  for (const auto& [path, file] : overlays_) {
+    const auto& defs = file->facts.definitions;
+    for (size_t i = 0; i < defs.size(); ++i) {
+      const Definition& d = defs[i];
+      if (d.scope != BindingScope::Global && d.scope != BindingScope::Member) continue;
+      double score = scoreOf(d.name);
+      if (score > 0)
+        hits.push_back({d.name, {file->record.fileId, static_cast<uint32_t>(i), d.kind, d.isDeclaration},
+                        score - (d.isDeclaration ? 1 : 0)});
+    }
+  }
   std::stable_sort(hits.begin(), hits.end(), [](const Hit& a, const Hit& b) {
     if (a.score != b.score) return a.score > b.score;
     return a.name != b.name ? a.name < b.name : a.ref.fileId < b.ref.fileId;
@@ -461,6 +564,111 @@ std::vector<SymbolMatch> StaticProvider::symbols(std::string_view query, size_t 
     if (out.size() >= limit) break;
     if (auto loc = locationOf({h.ref.fileId, static_cast<int32_t>(h.ref.index)})) out.push_back({std::move(*loc), h.score});
   }
+  return out;
+}
+
+}  // namespace nib
+
+namespace nib {
+
+CallNode StaticProvider::nodeOf(const LoadedFile& f, int32_t def) {
+  CallNode n;
+  n.path = f.record.path;
+  n.definition = def;
+  n.ascii = f.facts.ascii;
+  if (def < 0 || def >= static_cast<int32_t>(f.facts.definitions.size())) {
+    // Top-level code of a file (a script's statements) calls too: the file is the caller.
+    n.definition = -1;
+    n.name = std::string(f.record.path.substr(f.record.path.rfind('/') == std::string::npos ? 0 : f.record.path.rfind('/') + 1));
+    n.kind = SymbolKind::Module;
+    if (!f.facts.units.empty()) n.range = f.facts.units[0].range;
+    n.nameRange = ByteRange{};
+    return n;
+  }
+  const Definition& d = f.facts.definitions[def];
+  n.name = d.name;
+  n.container = d.container;
+  n.kind = d.kind;
+  n.range = d.range;
+  n.nameRange = d.nameRange;
+  return n;
+}
+
+Expected<std::vector<CallNode>> StaticProvider::callablesAt(const std::string& path, uint32_t offset) {
+  auto f = loadPath(path);
+  if (!f) return f.status();
+  auto idx = occurrenceAt(**f, path, offset);
+  if (!idx) return idx.status();
+  Resolved r = resolve(**f, (*f)->facts.occurrences[*idx]);
+  std::vector<CallNode> out;
+  for (const Target& t : r.targets) {
+    auto tf = load(t.fileId, /*occurrences=*/true);
+    if (!tf || t.def < 0 || t.def >= static_cast<int32_t>((*tf)->facts.definitions.size())) continue;
+    if (isCallableKind((*tf)->facts.definitions[t.def].kind)) out.push_back(nodeOf(**tf, t.def));
+  }
+  return out;
+}
+
+Expected<std::vector<CallEdge>> StaticProvider::incomingCalls(const std::string& path, int32_t definition) {
+  auto f = loadPath(path);
+  if (!f) return f.status();
+  if (definition < 0 || definition >= static_cast<int32_t>((*f)->facts.definitions.size()))
+    return Status(ErrorCode::NotFound, "no definition #" + std::to_string(definition) + " in " + path + " (stale item?)");
+  Target target{(*f)->record.fileId, definition};
+  const std::string name = (*f)->facts.definitions[definition].name;
+  std::map<std::pair<uint32_t, int32_t>, CallEdge> edges;  // (file, caller) -> edge, in a stable order
+  for (uint32_t id : filesMentioning(name)) {
+    auto lf = load(id, /*occurrences=*/true);
+    if (!lf) continue;
+    const LoadedFile& file = **lf;
+    // The spellings that can call it here: its name and aliases imports bind to it.
+    std::set<std::string> spellings{name};
+    for (const Import& imp : file.facts.imports)
+      if (!imp.alias.empty() && lastComponent(imp.name) == name) spellings.insert(imp.alias);
+    for (const CallSite& call : file.facts.calls) {
+      const Occurrence& occ = file.facts.occurrences[call.occurrence];
+      if (!spellings.count(file.facts.nameOf(occ))) continue;
+      Resolved rr = resolve(file, occ);
+      if (std::find(rr.targets.begin(), rr.targets.end(), target) == rr.targets.end()) continue;
+      auto key = std::make_pair(id, call.caller);
+      auto it = edges.find(key);
+      if (it == edges.end()) it = edges.emplace(key, CallEdge{nodeOf(file, call.caller), {}}).first;
+      it->second.sites.push_back(occ.range);
+    }
+  }
+  std::vector<CallEdge> out;
+  for (auto& [_, e] : edges) out.push_back(std::move(e));
+  std::sort(out.begin(), out.end(), [](const CallEdge& a, const CallEdge& b) {
+    return a.node.path != b.node.path ? a.node.path < b.node.path : a.node.range.startByte < b.node.range.startByte;
+  });
+  return out;
+}
+
+Expected<std::vector<CallEdge>> StaticProvider::outgoingCalls(const std::string& path, int32_t definition) {
+  auto f = loadPath(path);
+  if (!f) return f.status();
+  if (definition < 0 || definition >= static_cast<int32_t>((*f)->facts.definitions.size()))
+    return Status(ErrorCode::NotFound, "no definition #" + std::to_string(definition) + " in " + path + " (stale item?)");
+  const LoadedFile* file = *f;
+  std::map<Target, CallEdge> edges;
+  std::vector<Target> order;
+  for (const CallSite& call : file->facts.calls) {
+    if (call.caller != definition) continue;
+    const Occurrence& occ = file->facts.occurrences[call.occurrence];
+    Resolved rr = resolve(*file, occ);
+    for (const Target& t : rr.targets) {
+      auto tf = load(t.fileId, /*occurrences=*/true);
+      if (!tf) continue;
+      auto it = edges.find(t);
+      if (it == edges.end()) {
+        it = edges.emplace(t, CallEdge{nodeOf(**tf, t.def), {}}).first;
+        order.push_back(t);
+      }
+      it->second.sites.push_back(occ.range);
+    }
+  }
+  std::vector<CallEdge> out;
+  for (const Target& t : order) out.push_back(std::move(edges[t]));  // first call first
   return out;
 }
 

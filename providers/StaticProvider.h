@@ -50,6 +50,21 @@ struct SymbolMatch {
   double score = 0;
 };
 
+// A definition as a call-hierarchy node.
+struct CallNode {
+  std::string path;
+  int32_t definition = -1;  // -1: the top level of `path`
+  std::string name, container;
+  SymbolKind kind = SymbolKind::Unknown;
+  ByteRange range, nameRange;
+  bool ascii = true;
+};
+
+struct CallEdge {
+  CallNode node;                 // the caller (incoming) or the callee (outgoing)
+  std::vector<ByteRange> sites;  // the call sites, in the caller's file
+};
+
 class StaticProvider {
  public:
   // Opens the current version of the index in `indexDir` (<repo>/.nib).
@@ -63,9 +78,22 @@ class StaticProvider {
   // The worktree as it was when this version was built (NotFound for commit builds).
   Expected<WorktreeSnapshot> worktreeSnapshot() { return view_->worktreeSnapshot(); }
 
-  Expected<NavigationResult> definition(const std::string& path, uint32_t offset);
+  // `declarations` prefers declarations (prototypes, signatures) over definitions.
+  Expected<NavigationResult> definition(const std::string& path, uint32_t offset, bool declarations = false);
   Expected<NavigationResult> references(const std::string& path, uint32_t offset, bool includeDeclaration);
   std::vector<SymbolMatch> symbols(std::string_view query, size_t limit);
+
+  // Call hierarchy over the call sites the extractor recorded.
+  Expected<std::vector<CallNode>> callablesAt(const std::string& path, uint32_t offset);
+  Expected<std::vector<CallEdge>> incomingCalls(const std::string& path, int32_t definition);
+  Expected<std::vector<CallEdge>> outgoingCalls(const std::string& path, int32_t definition);
+
+  // Overlays: facts of a file as it is now (an editor buffer, or a file changed on disk since
+  // the index was built) replace the indexed ones in every answer, for this file and for the
+  // name tables, until removed. A path the index does not know becomes a new file.
+  void setOverlay(const std::string& path, Language language, FileFacts facts);
+  void removeOverlay(const std::string& path);
+  bool hasOverlay(const std::string& path) const { return overlays_.count(path) > 0; }
 
  private:
   struct Target {
@@ -95,6 +123,8 @@ class StaticProvider {
   Resolved resolveGlobal(const LoadedFile& file, const std::string& name);
   Resolved resolveMember(const LoadedFile& file, const Occurrence& occ);
   std::optional<SymbolLocation> locationOf(const Target& t);
+  std::vector<Target> declarationsOf(const std::vector<Target>& targets);
+  CallNode nodeOf(const LoadedFile& f, int32_t def);
   struct Candidate {
     const LoadedFile* file;
     const Definition* def;
@@ -112,6 +142,11 @@ class StaticProvider {
   std::vector<std::unique_ptr<LoadedFile>> retired_;  // partial entries replaced by complete ones
   std::map<std::pair<std::string, bool>, std::vector<DefinitionRef>> defCache_;
   std::map<std::string, std::vector<Target>> moduleFiles_;  // whole-module imports -> files
+  std::map<std::string, std::unique_ptr<LoadedFile>> overlays_;  // by path
+  std::map<uint32_t, const LoadedFile*> overlayById_;
+  uint32_t nextOverlayId_ = 0x80000000u;  // ids for files the index does not know
+  std::vector<uint32_t> filesMentioning(const std::string& name);
+  void invalidateCaches();
 };
 
 }  // namespace nib

@@ -1,5 +1,6 @@
 #include "server/Engine.h"
 
+#include <functional>
 #include <optional>
 
 #include "support/FileIo.h"
@@ -30,7 +31,7 @@ Expected<std::string> Engine::repoPath(const fs::path& path) const {
 }
 
 Expected<uint32_t> Engine::offsetOf(const std::string& path, Position pos) {
-  auto content = readFile(root_ / path);
+  auto content = currentText(path);
   if (!content) return content.status();
   LineTable lines(*content);
   uint32_t offset;
@@ -100,8 +101,8 @@ Expected<Freshness> Engine::freshness(bool withWorktree) {
   return f;
 }
 
-Expected<NavigationResult> Engine::definition(const std::string& path, uint32_t offset) {
-  return provider_->definition(path, offset);
+Expected<NavigationResult> Engine::definition(const std::string& path, uint32_t offset, bool declarations) {
+  return provider_->definition(path, offset, declarations);
 }
 
 Expected<NavigationResult> Engine::references(const std::string& path, uint32_t offset, bool includeDeclaration) {
@@ -109,5 +110,178 @@ Expected<NavigationResult> Engine::references(const std::string& path, uint32_t 
 }
 
 std::vector<SymbolMatch> Engine::symbols(std::string_view query, size_t limit) { return provider_->symbols(query, limit); }
+
+}  // namespace nib
+
+namespace nib {
+
+Expected<std::string> Engine::currentText(const std::string& path) {
+  if (auto it = buffers_.find(path); it != buffers_.end()) return it->second;
+  return readFile(root_ / path);
+}
+
+Status Engine::refreshOverlay(const std::string& path, const std::string& text) {
+  if (!extractor_) return Status::ok();
+  Language lang = detectLanguage(path, std::string_view(text).substr(0, 16384));
+  auto record = provider_->file(path);
+  // Content identical to what the index holds needs no overlay.
+  if (record && record->blobOid == gitlite::blobId(text) && !provider_->hasOverlay(path)) return Status::ok();
+  if (lang == Language::Unknown) {
+    provider_->removeOverlay(path);
+    return Status::ok();
+  }
+  auto facts = extractor_(lang, text);
+  if (!facts) return facts.status();
+  provider_->setOverlay(path, lang, std::move(*facts));
+  return Status::ok();
+}
+
+Status Engine::openBuffer(const std::string& path, std::string text) {
+  buffers_[path] = std::move(text);
+  return refreshOverlay(path, buffers_[path]);
+}
+
+Status Engine::updateBuffer(const std::string& path, std::string text) { return openBuffer(path, std::move(text)); }
+
+Status Engine::closeBuffer(const std::string& path) {
+  buffers_.erase(path);
+  auto disk = readFile(root_ / path);
+  auto record = provider_->file(path);
+  if (!disk) {
+    provider_->removeOverlay(path);  // the file is gone (or never existed): the index answers
+    return Status::ok();
+  }
+  // Back to the disk: no overlay when the disk matches the index, else the disk's facts.
+  if (record && record->blobOid == gitlite::blobId(*disk)) {
+    provider_->removeOverlay(path);
+    return Status::ok();
+  }
+  return refreshOverlay(path, *disk);
+}
+
+namespace {
+
+bool isCommentLine(std::string_view line) {
+  size_t i = line.find_first_not_of(" \t");
+  if (i == std::string_view::npos) return false;
+  std::string_view t = line.substr(i);
+  return t.rfind("//", 0) == 0 || t.rfind("#", 0) == 0 || t.rfind("/*", 0) == 0 || t.rfind("*", 0) == 0 ||
+         t.rfind("--", 0) == 0;
+}
+
+std::string trimmed(std::string_view s) {
+  size_t b = s.find_first_not_of(" \t\r");
+  if (b == std::string_view::npos) return {};
+  size_t e = s.find_last_not_of(" \t\r");
+  return std::string(s.substr(b, e - b + 1));
+}
+
+// Comment lines right above a definition, without their comment markers.
+std::string leadingComment(const LineTable& lines, uint32_t defLine) {
+  std::vector<std::string> out;
+  for (int64_t l = static_cast<int64_t>(defLine) - 1; l >= 0 && out.size() < 40; --l) {
+    std::string_view text = lines.lineText(static_cast<uint32_t>(l));
+    if (!isCommentLine(text)) break;
+    std::string t = trimmed(text);
+    for (std::string_view marker : {"///", "//!", "//", "/**", "/*", "*/", "*", "#", "--"})
+      if (t.rfind(marker, 0) == 0) {
+        t = trimmed(std::string_view(t).substr(marker.size()));
+        break;
+      }
+    if (t.size() >= 2 && t.compare(t.size() - 2, 2, "*/") == 0) t = trimmed(std::string_view(t).substr(0, t.size() - 2));
+    out.push_back(t);
+  }
+  std::string doc;
+  for (auto it = out.rbegin(); it != out.rend(); ++it) {
+    if (!doc.empty()) doc += "\n";
+    doc += *it;
+  }
+  return trimmed(doc);
+}
+
+// A Python docstring: the first statement of the body, when it is a string literal.
+std::string pythonDocstring(std::string_view text, uint32_t bodyFrom) {
+  size_t colon = text.find(':', bodyFrom);
+  if (colon == std::string_view::npos) return {};
+  size_t q = text.find_first_not_of(" \t\r\n", colon + 1);
+  if (q == std::string_view::npos) return {};
+  for (std::string_view quote : {"\"\"\"", "\'\'\'", "\"", "\'"}) {
+    if (text.compare(q, quote.size(), quote) != 0) continue;
+    size_t end = text.find(quote, q + quote.size());
+    if (end == std::string_view::npos) return {};
+    return trimmed(text.substr(q + quote.size(), end - q - quote.size()));
+  }
+  return {};
+}
+
+}  // namespace
+
+Expected<HoverInfo> Engine::hover(const std::string& path, uint32_t offset) {
+  auto def = provider_->definition(path, offset);
+  if (!def) return def.status();
+  if (def->locations.empty()) return Status(ErrorCode::NotFound, def->note);
+  HoverInfo info;
+  info.location = def->locations.front();
+  auto record = provider_->file(info.location.path);
+  info.language = record ? record->language : Language::Unknown;
+  auto text = currentText(info.location.path);
+  if (!text) return info;
+  LineTable lines(*text);
+  const ByteRange& full = info.location.fullRange;
+  // The signature runs from the definition's first line to its name's line (C puts the
+  // return type on a line of its own), at most a few lines.
+  uint32_t last = std::min(info.location.range.start.line, full.start.line + 3);
+  for (uint32_t l = full.start.line; l <= last; ++l) {
+    std::string t = trimmed(lines.lineText(l));
+    if (t.empty()) continue;
+    if (!info.signature.empty()) info.signature += " ";
+    info.signature += t;
+  }
+  if (info.signature.size() > 300) info.signature = info.signature.substr(0, 300) + "...";
+  info.doc = leadingComment(lines, full.start.line);
+  if (info.doc.empty() && info.language == Language::Python &&
+      (isCallableKind(info.location.kind) || isTypeKind(info.location.kind)))
+    info.doc = pythonDocstring(*text, info.location.range.endByte);
+  return info;
+}
+
+Expected<std::vector<SymbolTreeNode>> Engine::documentSymbols(const std::string& path, FileFacts* factsOut) {
+  auto facts = provider_->facts(path);
+  if (!facts) return facts.status();
+  const auto& defs = facts->definitions;
+  auto shown = [&](int32_t i) {
+    const Definition& d = defs[i];
+    return (d.scope == BindingScope::Global || d.scope == BindingScope::Member) && d.kind != SymbolKind::Parameter &&
+           d.kind != SymbolKind::TypeParameter;
+  };
+  // Children under the nearest shown ancestor; definitions come in source order.
+  std::vector<std::vector<int32_t>> children(defs.size());
+  std::vector<int32_t> roots;
+  for (int32_t i = 0; i < static_cast<int32_t>(defs.size()); ++i) {
+    if (!shown(i)) continue;
+    int32_t p = defs[i].parent;
+    while (p >= 0 && !shown(p)) p = defs[p].parent;
+    (p >= 0 ? children[p] : roots).push_back(i);
+  }
+  std::function<SymbolTreeNode(int32_t)> build = [&](int32_t i) {
+    SymbolTreeNode n{i, {}};
+    for (int32_t c : children[i]) n.children.push_back(build(c));
+    return n;
+  };
+  std::vector<SymbolTreeNode> out;
+  for (int32_t r : roots) out.push_back(build(r));
+  if (factsOut) *factsOut = std::move(*facts);
+  return out;
+}
+
+Expected<std::vector<CallNode>> Engine::callablesAt(const std::string& path, uint32_t offset) {
+  return provider_->callablesAt(path, offset);
+}
+Expected<std::vector<CallEdge>> Engine::incomingCalls(const std::string& path, int32_t definition) {
+  return provider_->incomingCalls(path, definition);
+}
+Expected<std::vector<CallEdge>> Engine::outgoingCalls(const std::string& path, int32_t definition) {
+  return provider_->outgoingCalls(path, definition);
+}
 
 }  // namespace nib

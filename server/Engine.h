@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -44,6 +45,23 @@ struct FileState {
 // That needs the git index and ignore rules, so front ends supply it from the indexer side;
 // the query path never loads libgit2.
 using WorktreeProbe = std::function<Expected<std::string>(const std::filesystem::path& root)>;
+// Extracts a file's facts (the indexer's Extractor). Injected by front ends that edit buffers
+// (the LSP server); the query CLI never needs it and stays free of tree-sitter.
+using FactsExtractor = std::function<Expected<FileFacts>(Language language, std::string_view content)>;
+
+// What hover shows for a symbol.
+struct HoverInfo {
+  std::string signature;  // the definition's first line
+  std::string doc;        // the comment or docstring that documents it
+  SymbolLocation location;
+  Language language = Language::Unknown;
+};
+
+// A documentSymbol tree node: an index into the file's definitions and its children.
+struct SymbolTreeNode {
+  int32_t definition;
+  std::vector<SymbolTreeNode> children;
+};
 
 class Engine {
  public:
@@ -51,6 +69,17 @@ class Engine {
   static Expected<std::unique_ptr<Engine>> open(const std::filesystem::path& path,
                                                 const std::filesystem::path& indexDir = {});
   void setWorktreeProbe(WorktreeProbe probe) { worktreeProbe_ = std::move(probe); }
+  void setFactsExtractor(FactsExtractor extractor) { extractor_ = std::move(extractor); }
+
+  // Open editor buffers: their text replaces the disk content for positions, and their facts
+  // (when an extractor is set) overlay the index in every answer.
+  Status openBuffer(const std::string& path, std::string text);
+  Status updateBuffer(const std::string& path, std::string text);
+  // Closing falls back to the disk: an overlay stays while the disk differs from the index.
+  Status closeBuffer(const std::string& path);
+  // The text a position in `path` refers to: the open buffer, else the file on disk.
+  Expected<std::string> currentText(const std::string& path);
+  bool isOpen(const std::string& path) const { return buffers_.count(path) > 0; }
   ~Engine();
 
   const std::filesystem::path& root() const { return root_; }
@@ -70,9 +99,16 @@ class Engine {
   // for the worktree's tree id (a scan of the worktree; used by `nib status`).
   Expected<Freshness> freshness(bool withWorktree);
 
-  Expected<NavigationResult> definition(const std::string& path, uint32_t offset);
+  Expected<NavigationResult> definition(const std::string& path, uint32_t offset, bool declarations = false);
   Expected<NavigationResult> references(const std::string& path, uint32_t offset, bool includeDeclaration);
   std::vector<SymbolMatch> symbols(std::string_view query, size_t limit);
+  Expected<HoverInfo> hover(const std::string& path, uint32_t offset);
+  // The file's definitions visible outside their function (types, members, functions,
+  // globals), nested by containment.
+  Expected<std::vector<SymbolTreeNode>> documentSymbols(const std::string& path, FileFacts* facts);
+  Expected<std::vector<CallNode>> callablesAt(const std::string& path, uint32_t offset);
+  Expected<std::vector<CallEdge>> incomingCalls(const std::string& path, int32_t definition);
+  Expected<std::vector<CallEdge>> outgoingCalls(const std::string& path, int32_t definition);
 
  private:
   Engine() = default;
@@ -80,6 +116,9 @@ class Engine {
   gitlite::Repository repo_;
   std::unique_ptr<StaticProvider> provider_;
   WorktreeProbe worktreeProbe_;
+  FactsExtractor extractor_;
+  std::map<std::string, std::string> buffers_;  // open buffers by repository path
+  Status refreshOverlay(const std::string& path, const std::string& text);
 };
 
 }  // namespace nib

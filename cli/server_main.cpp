@@ -1,0 +1,73 @@
+// `nib-server`: the language server behind `nib serve`. It links the indexer (tree-sitter,
+// libgit2) so that it can re-extract edited buffers and build a missing index; `nib` itself
+// stays light.
+#include <CLI/CLI.hpp>
+
+#include <unistd.h>
+
+#include <mutex>
+
+#include "cli/ServeCli.h"
+#include "indexer/Extractor.h"
+#include "indexer/GitRepository.h"
+#include "indexer/IndexBuilder.h"
+#include "server/LspServer.h"
+#include "support/GitLite.h"
+
+#ifndef NIB_VERSION
+#define NIB_VERSION "0.0.0"
+#endif
+
+int main(int argc, char** argv) {
+  using namespace nib;
+  CLI::App app{"nib-server: the language server of nib (run it as `nib serve`).", "nib"};
+  app.set_version_flag("--version", NIB_VERSION);
+  app.require_subcommand(1);
+  cli::ServeArgs args;
+  auto* serve = cli::addServeCommand(app, args);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? 0 : 2;
+  }
+  if (!*serve) return 2;
+
+  LspServerOptions options;
+  options.root = args.root;
+  options.version = NIB_VERSION;
+  options.workers = args.workers;
+  // Buffers are re-extracted under the engine's lock, one at a time: one extractor suffices.
+  auto extractor = std::make_shared<Extractor>();
+  auto extractorMutex = std::make_shared<std::mutex>();
+  options.extractor = [extractor, extractorMutex](Language lang, std::string_view text) {
+    std::lock_guard<std::mutex> g(*extractorMutex);
+    return extractor->extract(lang, text);
+  };
+  options.buildIndex = [](const std::filesystem::path& root,
+                          const std::function<void(uint64_t, uint64_t, const std::string&)>& progress) -> Status {
+    IndexOptions index;
+    index.progress = [&](const IndexProgress& p) { progress(p.done, p.total, p.phase); };
+    auto report = buildIndex(root, index);
+    return report ? Status::ok() : report.status();
+  };
+  options.worktreeProbe = [](const std::filesystem::path& root) -> Expected<std::string> {
+    auto repo = GitRepository::discover(root);
+    if (!repo) return repo.status();
+    auto listing = (*repo)->listWorktree();
+    if (!listing) return listing.status();
+    std::vector<TreeEntry> entries;
+    for (TreeEntry& e : *listing) {
+      if (e.path.rfind(".nib/", 0) == 0) continue;
+      if (e.oid.empty()) {
+        if (e.mode == EntryMode::Submodule) return std::string();
+        auto oid = gitlite::blobIdOfFile(root / e.path);
+        if (!oid) return oid.status();
+        e.oid = *oid;
+      }
+      entries.push_back(std::move(e));
+    }
+    return GitRepository::treeIdOf(entries);
+  };
+  LspServer server(std::move(options));
+  return server.run(STDIN_FILENO, STDOUT_FILENO);
+}

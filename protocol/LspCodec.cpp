@@ -1,0 +1,331 @@
+// JSON <-> typed LSP messages. Decoding is defensive: every field is type-checked, nothing
+// throws out of this file, and a malformed message becomes an Invalid (or InvalidParams)
+// result that the server answers with an error instead of dying.
+#include <nlohmann/json.hpp>
+
+#include "protocol/LspMessages.h"
+
+namespace nib::lsp {
+namespace {
+using json = nlohmann::json;
+
+struct DecodeError {
+  std::string message;
+};
+
+const json& member(const json& obj, const char* key) {
+  static const json null;
+  if (!obj.is_object()) return null;
+  auto it = obj.find(key);
+  return it == obj.end() ? null : *it;
+}
+
+std::string str(const json& obj, const char* key, bool required = true) {
+  const json& v = member(obj, key);
+  if (v.is_string()) return v.get<std::string>();
+  if (required) throw DecodeError{std::string("'") + key + "' must be a string"};
+  return {};
+}
+
+uint32_t uint(const json& obj, const char* key) {
+  const json& v = member(obj, key);
+  if (v.is_number_unsigned() || (v.is_number_integer() && v.get<int64_t>() >= 0)) {
+    int64_t n = v.get<int64_t>();
+    if (n <= UINT32_MAX) return static_cast<uint32_t>(n);
+  }
+  throw DecodeError{std::string("'") + key + "' must be a non-negative integer"};
+}
+
+Position position(const json& p) {
+  if (!p.is_object()) throw DecodeError{"'position' must be an object"};
+  return {uint(p, "line"), uint(p, "character")};
+}
+
+Range range(const json& r) {
+  if (!r.is_object()) throw DecodeError{"'range' must be an object"};
+  return {position(member(r, "start")), position(member(r, "end"))};
+}
+
+TextDocumentPosition textDocumentPosition(const json& params) {
+  TextDocumentPosition t;
+  t.uri = str(member(params, "textDocument"), "uri");
+  t.position = position(member(params, "position"));
+  return t;
+}
+
+CallHierarchyItem callHierarchyItem(const json& j) {
+  if (!j.is_object()) throw DecodeError{"'item' must be an object"};
+  CallHierarchyItem item;
+  item.name = str(j, "name");
+  const json& kind = member(j, "kind");
+  item.kind = kind.is_number_integer() ? kind.get<int>() : 12;
+  item.detail = str(j, "detail", false);
+  item.uri = str(j, "uri");
+  item.range = range(member(j, "range"));
+  item.selectionRange = range(member(j, "selectionRange"));
+  const json& data = member(j, "data");
+  if (!data.is_string()) throw DecodeError{"'item.data' is missing: the item was not produced by nib"};
+  item.data = data.get<std::string>();
+  return item;
+}
+
+Params decodeParams(const std::string& method, const json& p) {
+  if (method == "initialize") {
+    InitializeParams init;
+    init.rootUri = str(p, "rootUri", false);
+    init.rootPath = str(p, "rootPath", false);
+    const json& folders = member(p, "workspaceFolders");
+    if (init.rootUri.empty() && folders.is_array() && !folders.empty()) init.rootUri = str(folders[0], "uri", false);
+    const json& encodings = member(member(member(p, "capabilities"), "general"), "positionEncodings");
+    if (encodings.is_array())
+      for (const json& e : encodings)
+        if (e.is_string()) init.positionEncodings.push_back(e.get<std::string>());
+    init.provider = str(member(p, "initializationOptions"), "provider", false);
+    const json& progress = member(member(member(p, "capabilities"), "window"), "workDoneProgress");
+    init.workDoneProgress = progress.is_boolean() && progress.get<bool>();
+    return init;
+  }
+  if (method == "textDocument/definition" || method == "textDocument/declaration" || method == "textDocument/hover" ||
+      method == "textDocument/prepareCallHierarchy")
+    return textDocumentPosition(p);
+  if (method == "textDocument/references") {
+    ReferenceParams r;
+    r.at = textDocumentPosition(p);
+    const json& inc = member(member(p, "context"), "includeDeclaration");
+    r.includeDeclaration = !inc.is_boolean() || inc.get<bool>();
+    return r;
+  }
+  if (method == "textDocument/didOpen") {
+    const json& doc = member(p, "textDocument");
+    DidOpenParams d;
+    d.uri = str(doc, "uri");
+    d.languageId = str(doc, "languageId", false);
+    d.text = str(doc, "text");
+    const json& v = member(doc, "version");
+    d.version = v.is_number_integer() ? v.get<int>() : 0;
+    return d;
+  }
+  if (method == "textDocument/didChange") {
+    DidChangeParams d;
+    d.uri = str(member(p, "textDocument"), "uri");
+    const json& v = member(member(p, "textDocument"), "version");
+    d.version = v.is_number_integer() ? v.get<int>() : 0;
+    const json& changes = member(p, "contentChanges");
+    if (!changes.is_array()) throw DecodeError{"'contentChanges' must be an array"};
+    for (const json& c : changes) {
+      ContentChange change;
+      change.text = str(c, "text");
+      if (!member(c, "range").is_null()) change.range = range(member(c, "range"));
+      d.changes.push_back(std::move(change));
+    }
+    return d;
+  }
+  if (method == "textDocument/didClose" || method == "textDocument/didSave" || method == "textDocument/documentSymbol") {
+    DocumentParams d;
+    d.uri = str(member(p, "textDocument"), "uri");
+    const json& text = member(p, "text");
+    if (text.is_string()) d.text = text.get<std::string>();
+    return d;
+  }
+  if (method == "workspace/symbol") return WorkspaceSymbolParams{str(p, "query", false)};
+  if (method == "callHierarchy/incomingCalls" || method == "callHierarchy/outgoingCalls")
+    return CallHierarchyParams{callHierarchyItem(member(p, "item"))};
+  if (method == "$/cancelRequest") {
+    const json& id = member(p, "id");
+    if (!id.is_string() && !id.is_number_integer()) throw DecodeError{"'id' must be a string or an integer"};
+    return CancelParams{id.dump()};
+  }
+  if (method == "nib/locate") {
+    LocateParams l;
+    l.at = textDocumentPosition(p);
+    std::string request = str(p, "request", false);
+    if (!request.empty()) l.request = request;
+    if (l.request != "definition" && l.request != "references")
+      throw DecodeError{"'request' must be \"definition\" or \"references\""};
+    const json& inc = member(p, "includeDeclaration");
+    l.includeDeclaration = !inc.is_boolean() || inc.get<bool>();
+    return l;
+  }
+  return std::monostate{};
+}
+
+json rangeJson(const Range& r) {
+  return {{"start", {{"line", r.start.line}, {"character", r.start.character}}},
+          {"end", {{"line", r.end.line}, {"character", r.end.character}}}};
+}
+
+json locationJson(const WireLocation& l) { return {{"uri", l.uri}, {"range", rangeJson(l.range)}}; }
+
+json itemJson(const CallHierarchyItem& i) {
+  json j = {{"name", i.name}, {"kind", i.kind}, {"uri", i.uri}, {"range", rangeJson(i.range)},
+            {"selectionRange", rangeJson(i.selectionRange)}, {"data", i.data}};
+  if (!i.detail.empty()) j["detail"] = i.detail;
+  return j;
+}
+
+json symbolJson(const DocumentSymbol& s) {
+  json j = {{"name", s.name}, {"kind", s.kind}, {"range", rangeJson(s.range)}, {"selectionRange", rangeJson(s.selectionRange)}};
+  if (!s.detail.empty()) j["detail"] = s.detail;
+  if (!s.children.empty()) {
+    j["children"] = json::array();
+    for (const DocumentSymbol& c : s.children) j["children"].push_back(symbolJson(c));
+  }
+  return j;
+}
+
+json idJson(const RequestId& id) {
+  json j = json::parse(id, nullptr, false);
+  return j.is_discarded() ? json(nullptr) : j;
+}
+
+std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
+
+std::string response(const RequestId& id, json result) {
+  return dump({{"jsonrpc", "2.0"}, {"id", idJson(id)}, {"result", std::move(result)}});
+}
+
+}  // namespace
+
+Incoming decodeMessage(std::string_view body) {
+  Incoming in;
+  json j = json::parse(body, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded()) {
+    in.errorCode = ParseError;
+    in.error = "the message is not valid JSON";
+    return in;
+  }
+  if (!j.is_object()) {
+    in.errorCode = InvalidRequest;
+    in.error = "a message must be a JSON object";
+    return in;
+  }
+  const json& id = member(j, "id");
+  bool hasId = id.is_string() || id.is_number_integer();
+  if (hasId) in.id = id.dump();
+  const json& method = member(j, "method");
+  if (!method.is_string()) {
+    if (hasId && (j.contains("result") || j.contains("error"))) {
+      in.kind = Incoming::Kind::Response;  // an answer to one of our own requests
+      return in;
+    }
+    in.errorCode = InvalidRequest;
+    in.error = "a message needs a string 'method'";
+    return in;
+  }
+  in.method = method.get<std::string>();
+  in.kind = hasId ? Incoming::Kind::Request : Incoming::Kind::Notification;
+  if (!id.is_null() && !hasId) {
+    in.kind = Incoming::Kind::Invalid;
+    in.errorCode = InvalidRequest;
+    in.error = "'id' must be a string or an integer";
+    return in;
+  }
+  try {
+    in.params = decodeParams(in.method, member(j, "params"));
+  } catch (const DecodeError& e) {
+    in.errorCode = InvalidParams;
+    in.error = "invalid params for " + in.method + ": " + e.message;
+  } catch (const std::exception& e) {
+    in.errorCode = InvalidParams;
+    in.error = "invalid params for " + in.method + ": " + e.what();
+  }
+  return in;
+}
+
+std::string encodeNullResult(const RequestId& id) { return response(id, nullptr); }
+
+std::string encodeResult(const RequestId& id, const InitializeResult& r) {
+  json caps = {
+      {"positionEncoding", r.positionEncoding},
+      {"textDocumentSync", {{"openClose", true}, {"change", 2}, {"save", {{"includeText", false}}}}},
+      {"definitionProvider", true},
+      {"declarationProvider", true},
+      {"referencesProvider", true},
+      {"documentSymbolProvider", true},
+      {"workspaceSymbolProvider", true},
+      {"hoverProvider", true},
+      {"callHierarchyProvider", true},
+      {"experimental", {{"nibLocateProvider", true}}},
+  };
+  return response(id, {{"capabilities", caps}, {"serverInfo", {{"name", "nib"}, {"version", r.serverVersion}}}});
+}
+
+std::string encodeResult(const RequestId& id, const std::vector<WireLocation>& r) {
+  json a = json::array();
+  for (const WireLocation& l : r) a.push_back(locationJson(l));
+  return response(id, a);
+}
+
+std::string encodeResult(const RequestId& id, const std::vector<DocumentSymbol>& r) {
+  json a = json::array();
+  for (const DocumentSymbol& s : r) a.push_back(symbolJson(s));
+  return response(id, a);
+}
+
+std::string encodeResult(const RequestId& id, const std::vector<SymbolInformation>& r) {
+  json a = json::array();
+  for (const SymbolInformation& s : r) {
+    json j = {{"name", s.name}, {"kind", s.kind}, {"location", locationJson(s.location)}};
+    if (!s.containerName.empty()) j["containerName"] = s.containerName;
+    a.push_back(j);
+  }
+  return response(id, a);
+}
+
+std::string encodeResult(const RequestId& id, const Hover& r) {
+  json j = {{"contents", {{"kind", "markdown"}, {"value", r.markdown}}}};
+  if (r.range) j["range"] = rangeJson(*r.range);
+  return response(id, j);
+}
+
+std::string encodeResult(const RequestId& id, const std::vector<CallHierarchyItem>& r) {
+  json a = json::array();
+  for (const CallHierarchyItem& i : r) a.push_back(itemJson(i));
+  return response(id, a);
+}
+
+std::string encodeResult(const RequestId& id, const std::vector<CallHierarchyCall>& r, bool incoming) {
+  json a = json::array();
+  for (const CallHierarchyCall& c : r) {
+    json ranges = json::array();
+    for (const Range& fr : c.fromRanges) ranges.push_back(rangeJson(fr));
+    a.push_back({{incoming ? "from" : "to", itemJson(c.item)}, {"fromRanges", ranges}});
+  }
+  return response(id, a);
+}
+
+std::string encodeResult(const RequestId& id, const LocateResult& r) {
+  json locs = json::array();
+  for (const WireLocation& l : r.locations) locs.push_back(locationJson(l));
+  json j = {{"locations", locs},         {"provider", r.provider},       {"confidence", r.confidence},
+            {"indexCommit", r.indexCommit}, {"headCommit", r.headCommit}, {"indexVersion", r.indexVersion},
+            {"fresh", r.fresh},           {"partial", r.partial}};
+  if (!r.note.empty()) j["note"] = r.note;
+  return response(id, j);
+}
+
+std::string encodeError(const RequestId& id, int code, std::string_view message) {
+  return dump({{"jsonrpc", "2.0"}, {"id", id.empty() ? json(nullptr) : idJson(id)},
+               {"error", {{"code", code}, {"message", std::string(message)}}}});
+}
+
+std::string encodeLogMessage(int type, std::string_view message) {
+  return dump({{"jsonrpc", "2.0"}, {"method", "window/logMessage"},
+               {"params", {{"type", type}, {"message", std::string(message)}}}});
+}
+
+std::string encodeCreateProgress(const RequestId& id, std::string_view token) {
+  return dump({{"jsonrpc", "2.0"}, {"id", idJson(id)}, {"method", "window/workDoneProgress/create"},
+               {"params", {{"token", std::string(token)}}}});
+}
+
+std::string encodeProgress(std::string_view token, std::string_view kind, std::string_view title,
+                           std::string_view message, int percentage) {
+  json value = {{"kind", std::string(kind)}};
+  if (!title.empty()) value["title"] = std::string(title);
+  if (!message.empty()) value["message"] = std::string(message);
+  if (percentage >= 0 && kind != "end") value["percentage"] = percentage;
+  return dump({{"jsonrpc", "2.0"}, {"method", "$/progress"}, {"params", {{"token", std::string(token)}, {"value", value}}}});
+}
+
+}  // namespace nib::lsp

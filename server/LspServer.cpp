@@ -1,0 +1,551 @@
+#include "server/LspServer.h"
+
+#include <algorithm>
+
+#include "protocol/PositionEncoder.h"
+#include "protocol/Uri.h"
+#include "support/Log.h"
+#include "support/RepoPath.h"
+
+namespace nib {
+namespace fs = std::filesystem;
+namespace {
+
+// LSP SymbolKind numbers.
+int lspKind(SymbolKind k) {
+  switch (k) {
+    case SymbolKind::Module: return 2;
+    case SymbolKind::Namespace: return 3;
+    case SymbolKind::Class: return 5;
+    case SymbolKind::Method: return 6;
+    case SymbolKind::Property: return 7;
+    case SymbolKind::Field: return 8;
+    case SymbolKind::Constructor: return 9;
+    case SymbolKind::Enum: return 10;
+    case SymbolKind::Interface: case SymbolKind::Trait: return 11;
+    case SymbolKind::Function: case SymbolKind::Macro: return 12;
+    case SymbolKind::Variable: case SymbolKind::Parameter: return 13;
+    case SymbolKind::Constant: return 14;
+    case SymbolKind::EnumMember: return 22;
+    case SymbolKind::Struct: case SymbolKind::Union: return 23;
+    case SymbolKind::TypeAlias: case SymbolKind::TypeParameter: return 26;
+    default: return 13;
+  }
+}
+
+Encoding negotiate(const std::vector<std::string>& offered, std::string* name) {
+  // Prefer what costs nothing to convert; UTF-16 is the default when the client offers nothing.
+  for (const char* preferred : {"utf-8", "utf-32", "utf-16"})
+    if (std::find(offered.begin(), offered.end(), preferred) != offered.end()) {
+      *name = preferred;
+      return std::string(preferred) == "utf-8" ? Encoding::Utf8 : std::string(preferred) == "utf-32" ? Encoding::Utf32
+                                                                                                     : Encoding::Utf16;
+    }
+  *name = "utf-16";
+  return Encoding::Utf16;
+}
+
+const char* languageTag(Language l) {
+  switch (l) {
+    case Language::Cpp: return "cpp";
+    case Language::Tsx: return "tsx";
+    default: return languageName(l);
+  }
+}
+
+bool isDocumentMethod(const std::string& m) {
+  return m == "textDocument/didOpen" || m == "textDocument/didChange" || m == "textDocument/didClose" ||
+         m == "textDocument/didSave";
+}
+
+bool isRequestMethod(const std::string& m) {
+  static const std::set<std::string> known = {
+      "textDocument/definition",     "textDocument/declaration",     "textDocument/references",
+      "textDocument/documentSymbol", "workspace/symbol",             "textDocument/hover",
+      "textDocument/prepareCallHierarchy", "callHierarchy/incomingCalls", "callHierarchy/outgoingCalls",
+      "nib/locate"};
+  return known.count(m) > 0;
+}
+
+}  // namespace
+
+LspServer::LspServer(LspServerOptions options) : options_(std::move(options)) {}
+
+LspServer::~LspServer() {
+  {
+    std::lock_guard<std::mutex> g(queueMutex_);
+    stopping_ = true;
+  }
+  queueReady_.notify_all();
+  engineReady_.notify_all();
+  for (auto& t : pool_)
+    if (t.joinable()) t.join();
+  if (indexThread_.joinable()) indexThread_.join();
+}
+
+void LspServer::send(const std::string& body) {
+  if (writer_) (void)writer_->write(body);
+}
+
+void LspServer::log(int type, const std::string& message) {
+  send(lsp::encodeLogMessage(type, message));
+  logMessage(type == 1 ? LogLevel::Error : type == 2 ? LogLevel::Warn : LogLevel::Info, message);
+}
+
+int LspServer::run(int inFd, int outFd) {
+  writer_ = std::make_unique<MessageWriter>(outFd);
+  MessageReader reader(inFd);
+  for (unsigned i = 0; i < std::max(1u, options_.workers); ++i)
+    pool_.emplace_back([this] {
+      for (;;) {
+        Task task;
+        {
+          std::unique_lock<std::mutex> lock(queueMutex_);
+          queueReady_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
+          if (queue_.empty()) return;
+          task = std::move(queue_.front());
+          queue_.pop_front();
+        }
+        runTask(task);
+      }
+    });
+  while (!exit_) {
+    auto body = reader.next();
+    if (!body) {
+      if (body.status().code() == ErrorCode::NotFound) break;  // end of input
+      log(1, "dropped a malformed message: " + body.status().message());
+      continue;
+    }
+    lsp::Incoming message = lsp::decodeMessage(*body);
+    dispatch(message);
+  }
+  // Let queued requests finish (their answers are still useful to a client that waits).
+  {
+    std::lock_guard<std::mutex> g(queueMutex_);
+    stopping_ = true;
+  }
+  queueReady_.notify_all();
+  engineReady_.notify_all();
+  for (auto& t : pool_) t.join();
+  pool_.clear();
+  return shutdown_ && exit_ ? 0 : 1;
+}
+
+void LspServer::dispatch(lsp::Incoming& m) {
+  using Kind = lsp::Incoming::Kind;
+  if (m.kind == Kind::Response) return;  // answers to our window/workDoneProgress/create
+  if (m.kind == Kind::Invalid) {
+    send(lsp::encodeError(m.id, m.errorCode ? m.errorCode : lsp::InvalidRequest, m.error));
+    return;
+  }
+  if (m.kind == Kind::Notification) {
+    if (m.method == "exit") {
+      exit_ = true;
+      return;
+    }
+    if (!initialized_) return;  // notifications before initialize are dropped, per the spec
+    if (m.errorCode) {
+      log(2, m.error);
+      return;
+    }
+    if (m.method == "$/cancelRequest") {
+      {
+        std::lock_guard<std::mutex> g(cancelMutex_);
+        cancelled_.insert(std::get<lsp::CancelParams>(m.params).id);
+      }
+      engineReady_.notify_all();
+      return;
+    }
+    if (isDocumentMethod(m.method)) handleDocument(m.method, m.params);
+    return;  // initialized, $/setTrace and other notifications need nothing
+  }
+  // Requests.
+  if (m.method == "initialize") {
+    if (initialized_) {
+      send(lsp::encodeError(m.id, lsp::InvalidRequest, "initialize was already called"));
+      return;
+    }
+    if (m.errorCode) {
+      send(lsp::encodeError(m.id, m.errorCode, m.error));
+      return;
+    }
+    handleInitialize(m.id, std::get<lsp::InitializeParams>(m.params));
+    return;
+  }
+  if (!initialized_) {
+    send(lsp::encodeError(m.id, lsp::ServerNotInitialized, "the server is not initialized yet"));
+    return;
+  }
+  if (shutdown_) {
+    send(lsp::encodeError(m.id, lsp::InvalidRequest, "the server is shutting down"));
+    return;
+  }
+  if (m.method == "shutdown") {
+    shutdown_ = true;
+    send(lsp::encodeNullResult(m.id));
+    return;
+  }
+  if (!isRequestMethod(m.method)) {
+    send(lsp::encodeError(m.id, lsp::MethodNotFound, "unknown method " + m.method));
+    return;
+  }
+  if (m.errorCode) {
+    send(lsp::encodeError(m.id, m.errorCode, m.error));
+    return;
+  }
+  {
+    std::lock_guard<std::mutex> g(queueMutex_);
+    queue_.push_back(Task{m.id, m.method, std::move(m.params)});
+  }
+  queueReady_.notify_one();
+}
+
+void LspServer::handleInitialize(const lsp::RequestId& id, const lsp::InitializeParams& params) {
+  std::string encodingName;
+  encoding_ = negotiate(params.positionEncodings, &encodingName);
+  clientProgress_ = params.workDoneProgress;
+  root_ = options_.root;
+  if (root_.empty() && !params.rootUri.empty()) {
+    auto path = uriToPath(params.rootUri);
+    if (!path) {
+      send(lsp::encodeError(id, lsp::InvalidParams, path.status().message()));
+      return;
+    }
+    root_ = *path;
+  }
+  if (root_.empty() && !params.rootPath.empty()) root_ = params.rootPath;
+  if (root_.empty()) root_ = fs::current_path();
+  initialized_ = true;
+  send(lsp::encodeResult(id, lsp::InitializeResult{encodingName, options_.version}));
+
+  auto engine = Engine::open(root_);
+  if (engine) {
+    if (options_.extractor) (*engine)->setFactsExtractor(options_.extractor);
+    if (options_.worktreeProbe) (*engine)->setWorktreeProbe(options_.worktreeProbe);
+    std::lock_guard<std::mutex> g(engineMutex_);
+    root_ = (*engine)->root();
+    engine_ = std::move(*engine);
+    return;
+  }
+  if (engine.status().code() == ErrorCode::NotFound && options_.buildIndex &&
+      engine.status().message().find("no index") != std::string::npos) {
+    startIndexBuild();
+    return;
+  }
+  std::lock_guard<std::mutex> g(engineMutex_);
+  engineError_ = engine.status().message();
+  log(1, "nib cannot serve " + root_.string() + ": " + engineError_);
+}
+
+void LspServer::startIndexBuild() {
+  std::string token = "nib-index";
+  if (clientProgress_) {
+    send(lsp::encodeCreateProgress(std::to_string(++nextServerRequest_) + "0", token));
+    send(lsp::encodeProgress(token, "begin", "nib: indexing", root_.string(), 0));
+  }
+  log(3, "no index for " + root_.string() + ": building one");
+  indexThread_ = std::thread([this, token] {
+    int lastPercent = -1;
+    Status s = options_.buildIndex(root_, [&](uint64_t done, uint64_t total, const std::string& phase) {
+      if (!clientProgress_ || total == 0) return;
+      int percent = static_cast<int>(done * 100 / total);
+      if (percent == lastPercent) return;
+      lastPercent = percent;
+      send(lsp::encodeProgress(token, "report", "", phase + " " + std::to_string(done) + "/" + std::to_string(total),
+                               percent));
+    });
+    if (clientProgress_) send(lsp::encodeProgress(token, "end", "", s.isOk() ? "done" : s.message(), -1));
+    std::lock_guard<std::mutex> g(engineMutex_);
+    if (!s.isOk()) {
+      engineError_ = "indexing failed: " + s.message();
+    } else {
+      auto engine = Engine::open(root_);
+      if (!engine) {
+        engineError_ = engine.status().message();
+      } else {
+        if (options_.extractor) (*engine)->setFactsExtractor(options_.extractor);
+        if (options_.worktreeProbe) (*engine)->setWorktreeProbe(options_.worktreeProbe);
+        engine_ = std::move(*engine);
+        for (const auto& [uri, doc] : documents_) (void)engine_->openBuffer(doc.path, doc.text);
+      }
+    }
+    if (!engineError_.empty()) log(1, engineError_);
+    engineReady_.notify_all();
+  });
+}
+
+void LspServer::handleDocument(const std::string& method, const lsp::Params& params) {
+  std::lock_guard<std::mutex> g(engineMutex_);
+  auto pathOf = [&](const std::string& uri) -> Expected<std::string> {
+    auto abs = uriToPath(uri);
+    if (!abs) return abs.status();
+    auto rel = RepoPath::fromFilesystem(root_, *abs);
+    if (!rel) return rel.status();
+    return rel->str();
+  };
+  if (method == "textDocument/didOpen") {
+    const auto& p = std::get<lsp::DidOpenParams>(params);
+    auto path = pathOf(p.uri);
+    if (!path) return;  // a file outside the workspace: nothing of nib's to track
+    documents_[p.uri] = Document{*path, p.text, p.version};
+    if (engine_) {
+      Status s = engine_->openBuffer(*path, p.text);
+      if (!s.isOk()) log(2, "cannot analyse " + *path + ": " + s.message());
+    }
+    return;
+  }
+  if (method == "textDocument/didChange") {
+    const auto& p = std::get<lsp::DidChangeParams>(params);
+    auto it = documents_.find(p.uri);
+    if (it == documents_.end()) return;  // not opened: ignore, as clients may race
+    Document& doc = it->second;
+    for (const lsp::ContentChange& c : p.changes) {
+      if (!c.range) {
+        doc.text = c.text;
+        continue;
+      }
+      // Incremental: the range is in the negotiated encoding, over the text as it is now.
+      LineTable lines(doc.text);
+      PositionEncoder enc(doc.text, false, encoding_);
+      uint32_t start, end;
+      if (!lines.offsetOf(enc.fromWire(c.range->start), &start) || !lines.offsetOf(enc.fromWire(c.range->end), &end)) {
+        // A range past the end appends (clients send that for edits at the end of a file).
+        start = end = static_cast<uint32_t>(doc.text.size());
+      }
+      if (end < start) std::swap(start, end);
+      doc.text.replace(start, end - start, c.text);
+    }
+    doc.version = p.version;
+    if (engine_) {
+      Status s = engine_->updateBuffer(doc.path, doc.text);
+      if (!s.isOk()) log(2, "cannot analyse " + doc.path + ": " + s.message());
+    }
+    return;
+  }
+  const auto& p = std::get<lsp::DocumentParams>(params);
+  auto it = documents_.find(p.uri);
+  if (method == "textDocument/didClose") {
+    if (it == documents_.end()) return;
+    std::string path = it->second.path;
+    documents_.erase(it);
+    if (engine_) (void)engine_->closeBuffer(path);
+    return;
+  }
+  // didSave: the buffer stays authoritative while open; nothing else to do.
+}
+
+bool LspServer::takeCancelled(const lsp::RequestId& id) {
+  std::lock_guard<std::mutex> g(cancelMutex_);
+  return cancelled_.erase(id) > 0;
+}
+
+void LspServer::runTask(const Task& task) {
+  std::string body;
+  {
+    std::unique_lock<std::mutex> lock(engineMutex_);
+    engineReady_.wait(lock, [&] {
+      std::lock_guard<std::mutex> g(cancelMutex_);
+      return engine_ || !engineError_.empty() || stopping_ || cancelled_.count(task.id) > 0;
+    });
+    if (takeCancelled(task.id)) {
+      lock.unlock();
+      send(lsp::encodeError(task.id, lsp::RequestCancelled, "cancelled"));
+      return;
+    }
+    if (!engine_) {
+      std::string why = engineError_.empty() ? "the server is stopping" : engineError_;
+      lock.unlock();
+      send(lsp::encodeError(task.id, lsp::RequestFailed, why));
+      return;
+    }
+    body = answer(task, *engine_);
+  }
+  if (takeCancelled(task.id)) body = lsp::encodeError(task.id, lsp::RequestCancelled, "cancelled");
+  send(body);
+}
+
+std::string LspServer::uriOf(const std::string& path) const { return pathToUri((root_ / path).string()); }
+
+Expected<std::string> LspServer::repoPathOf(Engine& engine, const std::string& uri) {
+  auto abs = uriToPath(uri);
+  if (!abs) return abs.status();
+  return engine.repoPath(*abs);
+}
+
+Expected<uint32_t> LspServer::offsetOf(Engine& engine, const std::string& path, lsp::Position pos) {
+  auto text = engine.currentText(path);
+  if (!text) return text.status();
+  PositionEncoder enc(*text, false, encoding_);
+  LineTable lines(*text);
+  uint32_t offset;
+  if (!lines.offsetOf(enc.fromWire(pos), &offset))
+    return Status(ErrorCode::InvalidArgument, "line " + std::to_string(pos.line) + " is past the end of " + path);
+  return offset;
+}
+
+lsp::Range LspServer::wireRange(Engine& engine, const std::string& path, bool ascii, const ByteRange& range) {
+  if (ascii && !engine.isOpen(path)) return {{range.start.line, range.start.column}, {range.end.line, range.end.column}};
+  auto text = engine.currentText(path);
+  std::string content = text ? std::move(*text) : std::string();
+  return PositionEncoder(content, content.empty(), encoding_).toWire(range);
+}
+
+std::string LspServer::answer(const Task& task, Engine& engine) {
+  const std::string& m = task.method;
+  auto fail = [&](const Status& s) {
+    // A position without a symbol is an empty answer, not an error; everything else (a file
+    // outside the workspace, not indexed) is reported so that the user sees why.
+    if (s.code() == ErrorCode::NotFound && s.message().find("no identifier") != std::string::npos)
+      return lsp::encodeNullResult(task.id);
+    return lsp::encodeError(task.id, s.code() == ErrorCode::InvalidArgument ? lsp::InvalidParams : lsp::RequestFailed,
+                            s.message());
+  };
+  auto locations = [&](const std::vector<SymbolLocation>& locs) {
+    std::vector<lsp::WireLocation> out;
+    for (const SymbolLocation& l : locs) out.push_back({uriOf(l.path), wireRange(engine, l.path, l.ascii, l.range)});
+    return out;
+  };
+  auto at = [&](const lsp::TextDocumentPosition& p) -> Expected<std::pair<std::string, uint32_t>> {
+    auto path = repoPathOf(engine, p.uri);
+    if (!path) return path.status();
+    auto offset = offsetOf(engine, *path, p.position);
+    if (!offset) return offset.status();
+    return std::make_pair(*path, *offset);
+  };
+
+  if (m == "textDocument/definition" || m == "textDocument/declaration") {
+    auto pos = at(std::get<lsp::TextDocumentPosition>(task.params));
+    if (!pos) return fail(pos.status());
+    auto r = engine.definition(pos->first, pos->second, m == "textDocument/declaration");
+    if (!r) return fail(r.status());
+    return lsp::encodeResult(task.id, locations(r->locations));
+  }
+  if (m == "textDocument/references") {
+    const auto& p = std::get<lsp::ReferenceParams>(task.params);
+    auto pos = at(p.at);
+    if (!pos) return fail(pos.status());
+    auto r = engine.references(pos->first, pos->second, p.includeDeclaration);
+    if (!r) return fail(r.status());
+    return lsp::encodeResult(task.id, locations(r->locations));
+  }
+  if (m == "nib/locate") {
+    const auto& p = std::get<lsp::LocateParams>(task.params);
+    auto pos = at(p.at);
+    if (!pos) return fail(pos.status());
+    auto r = p.request == "references" ? engine.references(pos->first, pos->second, p.includeDeclaration)
+                                       : engine.definition(pos->first, pos->second);
+    if (!r) return fail(r.status());
+    lsp::LocateResult out;
+    out.locations = locations(r->locations);
+    out.provider = "static";
+    out.confidence = confidenceName(r->confidence);
+    out.note = r->note;
+    if (auto f = engine.freshness(false)) {
+      out.indexCommit = f->indexCommit;
+      out.headCommit = f->headCommit;
+      out.indexVersion = f->indexVersion;
+      FileState state = engine.fileState(pos->first);
+      out.fresh = f->fresh && !state.changedOnDisk;
+      out.partial = !out.fresh;
+    }
+    return lsp::encodeResult(task.id, out);
+  }
+  if (m == "textDocument/documentSymbol") {
+    const auto& p = std::get<lsp::DocumentParams>(task.params);
+    auto path = repoPathOf(engine, p.uri);
+    if (!path) return fail(path.status());
+    FileFacts facts;
+    auto tree = engine.documentSymbols(*path, &facts);
+    if (!tree) return fail(tree.status());
+    std::function<lsp::DocumentSymbol(const SymbolTreeNode&)> convert = [&](const SymbolTreeNode& n) {
+      const Definition& d = facts.definitions[n.definition];
+      lsp::DocumentSymbol s;
+      s.name = d.name;
+      s.detail = d.container;
+      s.kind = lspKind(d.kind);
+      s.range = wireRange(engine, *path, facts.ascii, d.range);
+      s.selectionRange = wireRange(engine, *path, facts.ascii, d.nameRange);
+      for (const SymbolTreeNode& c : n.children) s.children.push_back(convert(c));
+      return s;
+    };
+    std::vector<lsp::DocumentSymbol> out;
+    for (const SymbolTreeNode& n : *tree) out.push_back(convert(n));
+    return lsp::encodeResult(task.id, out);
+  }
+  if (m == "workspace/symbol") {
+    const auto& p = std::get<lsp::WorkspaceSymbolParams>(task.params);
+    std::vector<lsp::SymbolInformation> out;
+    if (!p.query.empty())
+      for (const SymbolMatch& s : engine.symbols(p.query, 200))
+        out.push_back({s.location.name, lspKind(s.location.kind),
+                       {uriOf(s.location.path), wireRange(engine, s.location.path, s.location.ascii, s.location.range)},
+                       s.location.container});
+    return lsp::encodeResult(task.id, out);
+  }
+  if (m == "textDocument/hover") {
+    auto pos = at(std::get<lsp::TextDocumentPosition>(task.params));
+    if (!pos) return fail(pos.status());
+    auto h = engine.hover(pos->first, pos->second);
+    if (!h) {
+      if (h.status().code() == ErrorCode::NotFound) return lsp::encodeNullResult(task.id);
+      return fail(h.status());
+    }
+    lsp::Hover out;
+    out.markdown = "```" + std::string(languageTag(h->language)) + "\n" + h->signature + "\n```";
+    if (!h->doc.empty()) out.markdown += "\n\n" + h->doc;
+    const SymbolLocation& l = h->location;
+    out.markdown += "\n\n_" + std::string(symbolKindName(l.kind)) + "_ `" +
+                    (l.container.empty() ? l.name : l.container + "." + l.name) + "` — " + l.path + ":" +
+                    std::to_string(toDisplayLine(l.range.start.line));
+    return lsp::encodeResult(task.id, out);
+  }
+  auto item = [&](const CallNode& n) {
+    lsp::CallHierarchyItem i;
+    i.name = n.name;
+    i.kind = lspKind(n.kind);
+    i.detail = n.container;
+    i.uri = uriOf(n.path);
+    i.range = wireRange(engine, n.path, n.ascii, n.range);
+    i.selectionRange = wireRange(engine, n.path, n.ascii, n.definition >= 0 ? n.nameRange : n.range);
+    i.data = n.path + "#" + std::to_string(n.definition);
+    return i;
+  };
+  if (m == "textDocument/prepareCallHierarchy") {
+    auto pos = at(std::get<lsp::TextDocumentPosition>(task.params));
+    if (!pos) return fail(pos.status());
+    auto nodes = engine.callablesAt(pos->first, pos->second);
+    if (!nodes) return fail(nodes.status());
+    if (nodes->empty()) return lsp::encodeNullResult(task.id);
+    std::vector<lsp::CallHierarchyItem> out;
+    for (const CallNode& n : *nodes) out.push_back(item(n));
+    return lsp::encodeResult(task.id, out);
+  }
+  if (m == "callHierarchy/incomingCalls" || m == "callHierarchy/outgoingCalls") {
+    const auto& it = std::get<lsp::CallHierarchyParams>(task.params).item;
+    size_t hash = it.data.rfind('#');
+    if (hash == std::string::npos) return lsp::encodeError(task.id, lsp::InvalidParams, "malformed call hierarchy item data");
+    std::string path = it.data.substr(0, hash);
+    int32_t def = -1;
+    try {
+      def = std::stoi(it.data.substr(hash + 1));
+    } catch (...) {
+      return lsp::encodeError(task.id, lsp::InvalidParams, "malformed call hierarchy item data");
+    }
+    bool incoming = m == "callHierarchy/incomingCalls";
+    auto edges = incoming ? engine.incomingCalls(path, def) : engine.outgoingCalls(path, def);
+    if (!edges) return fail(edges.status());
+    std::vector<lsp::CallHierarchyCall> out;
+    for (const CallEdge& e : *edges) {
+      lsp::CallHierarchyCall c;
+      c.item = item(e.node);
+      // fromRanges are in the caller's file: the edge's file when incoming, the item's when outgoing.
+      const std::string& sitesPath = incoming ? e.node.path : path;
+      for (const ByteRange& r : e.sites) c.fromRanges.push_back(wireRange(engine, sitesPath, false, r));
+      out.push_back(std::move(c));
+    }
+    return lsp::encodeResult(task.id, out, incoming);
+  }
+  return lsp::encodeError(task.id, lsp::MethodNotFound, "unknown method " + m);
+}
+
+}  // namespace nib

@@ -1,0 +1,303 @@
+// End-to-end tests of `nib serve`: the real binary over stdio, driven by a small client.
+#include <catch2/catch.hpp>
+
+#include "LspClient.h"
+#include "TestRepo.h"
+
+namespace nib::test {
+namespace {
+using json = nlohmann::json;
+
+const char* kGeometry =
+    "\"\"\"Shapes.\"\"\"\n"
+    "\n"
+    "\n"
+    "class Point:\n"
+    "    \"\"\"A point in the plane.\"\"\"\n"
+    "\n"
+    "    def __init__(self, x):\n"
+    "        self.x = x\n"
+    "\n"
+    "    def moved(self, dx):\n"
+    "        return Point(self.x + dx)\n"
+    "\n"
+    "\n"
+    "def distance(a, b):\n"
+    "    \"\"\"The distance between two points.\"\"\"\n"
+    "    return abs(a.x - b.x)\n";
+
+const char* kMain =
+    "from geometry import Point, distance\n"
+    "\n"
+    "\n"
+    "def run():\n"
+    "    p = Point(1)\n"
+    "    return distance(p, p.moved(2))\n"
+    "\n"
+    "\n"
+    "run()\n";
+
+void makeProject(TestRepo& repo, bool index = true) {
+  repo.write("app/geometry.py", kGeometry);
+  repo.write("app/main.py", kMain);
+  repo.write("app/emoji.py", "s = \"\xF0\x9F\x98\x80\xF0\x9F\x98\x80\"; value = 1\nprint(value)\n");
+  repo.commitAll();
+  if (index) {
+    std::string out;
+    REQUIRE(runCommand("cd " + shellQuote(repo.root().string()) + " && " + shellQuote(nibBinary()) + " index -q", &out,
+                       true) == 0);
+  }
+}
+
+json at(const TestRepo& repo, const std::string& path, int line, int character) {
+  return {{"textDocument", {{"uri", LspClient::uri(repo.root() / path)}}},
+          {"position", {{"line", line}, {"character", character}}}};
+}
+
+json range(int l1, int c1, int l2, int c2) {
+  return {{"start", {{"line", l1}, {"character", c1}}}, {"end", {{"line", l2}, {"character", c2}}}};
+}
+
+}  // namespace
+
+TEST_CASE("the server follows the LSP lifecycle and rejects bad input without dying", "[lsp]") {
+  TestRepo repo;
+  makeProject(repo);
+  LspClient c(repo.root());
+  json early = c.request("textDocument/definition", at(repo, "app/main.py", 5, 11));
+  CHECK(early["error"]["code"] == -32002);
+
+  json init = c.initialize(repo.root(), {{"general", {{"positionEncodings", {"utf-8", "utf-16"}}}}});
+  REQUIRE(init.contains("result"));
+  const json& caps = init["result"]["capabilities"];
+  CHECK(caps["positionEncoding"] == "utf-8");
+  for (const char* p : {"definitionProvider", "declarationProvider", "referencesProvider", "documentSymbolProvider",
+                        "workspaceSymbolProvider", "hoverProvider", "callHierarchyProvider"})
+    CHECK(caps[p] == true);
+  CHECK(init["result"]["serverInfo"]["name"] == "nib");
+
+  CHECK(c.request("initialize", {{"capabilities", json::object()}})["error"]["code"] == -32600);
+  CHECK(c.request("workspace/executeCommand", json::object())["error"]["code"] == -32601);
+  CHECK(c.request("textDocument/definition", {{"textDocument", {{"uri", "file:///x"}}}})["error"]["code"] == -32602);
+  CHECK(c.request("textDocument/hover", at(repo, "../outside.py", 0, 0))["error"]["code"] == -32602);
+  json http = c.request("textDocument/definition", {{"textDocument", {{"uri", "http://example.com/a.py"}}},
+                                                    {"position", {{"line", 0}, {"character", 0}}}});
+  CHECK(http["error"]["code"] == -32602);
+
+  // Malformed frames and bodies: answered or logged, and the next request still works.
+  std::string bad = "{not json";
+  c.sendRaw("Content-Length: " + std::to_string(bad.size()) + "\r\n\r\n" + bad);
+  json parseError = c.waitResponse(nullptr);
+  CHECK(parseError["error"]["code"] == -32700);
+  c.sendRaw("X-Nonsense: 1\r\n\r\n");
+  c.send({{"jsonrpc", "2.0"}, {"id", "s1"}, {"method", 7}});
+  CHECK(c.waitResponse("s1")["error"]["code"] == -32600);
+  json ok = c.request("textDocument/definition", at(repo, "app/main.py", 5, 11));
+  REQUIRE(ok["result"].is_array());
+  CHECK(ok["result"].size() == 1);
+  auto logs = c.waitMessage("window/logMessage", 5000);
+  REQUIRE(logs.has_value());
+  CHECK((*logs)["params"]["message"].get<std::string>().find("Content-Length") != std::string::npos);
+
+  CHECK(c.request("shutdown", nullptr)["result"].is_null());
+  CHECK(c.request("textDocument/definition", at(repo, "app/main.py", 5, 11))["error"]["code"] == -32600);
+  c.notify("exit", nullptr);
+  CHECK(c.finish() == 0);
+
+  LspClient abrupt(repo.root());
+  abrupt.initialize(repo.root());
+  abrupt.notify("exit", nullptr);
+  CHECK(abrupt.finish() == 1);  // exit without shutdown
+}
+
+TEST_CASE("the server answers navigation requests from the index", "[lsp]") {
+  TestRepo repo;
+  makeProject(repo);
+  LspClient c(repo.root());
+  c.initialize(repo.root());
+  std::string geometry = LspClient::uri(repo.root() / "app/geometry.py");
+  std::string main = LspClient::uri(repo.root() / "app/main.py");
+
+  json def = c.request("textDocument/definition", at(repo, "app/main.py", 5, 11));
+  CHECK(def["result"] == json::array({{{"uri", geometry}, {"range", range(13, 4, 13, 12)}}}));
+  json decl = c.request("textDocument/declaration", at(repo, "app/main.py", 5, 11));
+  CHECK(decl["result"] == def["result"]);  // Python has no separate declarations
+
+  json refs = c.request("textDocument/references",
+                        {{"textDocument", {{"uri", main}}}, {"position", {{"line", 5}, {"character", 11}}},
+                         {"context", {{"includeDeclaration", true}}}});
+  CHECK(refs["result"] == json::array({{{"uri", geometry}, {"range", range(13, 4, 13, 12)}},
+                                       {{"uri", main}, {"range", range(0, 28, 0, 36)}},
+                                       {{"uri", main}, {"range", range(5, 11, 5, 19)}}}));
+  json refsNoDecl = c.request("textDocument/references",
+                              {{"textDocument", {{"uri", main}}}, {"position", {{"line", 5}, {"character", 11}}},
+                               {"context", {{"includeDeclaration", false}}}});
+  CHECK(refsNoDecl["result"].size() == 2);
+
+  json nothing = c.request("textDocument/definition", at(repo, "app/main.py", 1, 0));
+  CHECK(nothing["result"].is_null());
+
+  json symbols = c.request("textDocument/documentSymbol", {{"textDocument", {{"uri", geometry}}}});
+  const json& tops = symbols["result"];
+  REQUIRE(tops.size() == 2);
+  CHECK(tops[0]["name"] == "Point");
+  CHECK(tops[0]["kind"] == 5);
+  CHECK(tops[0]["range"] == range(3, 0, 10, 33));
+  std::vector<std::string> members;
+  for (const json& ch : tops[0]["children"]) members.push_back(ch["name"]);
+  CHECK(members == std::vector<std::string>{"__init__", "x", "moved"});
+  CHECK(tops[1]["name"] == "distance");
+  CHECK(tops[1]["kind"] == 12);
+
+  json ws = c.request("workspace/symbol", {{"query", "dist"}});
+  REQUIRE_FALSE(ws["result"].empty());
+  CHECK(ws["result"][0]["name"] == "distance");
+  CHECK(ws["result"][0]["location"]["uri"] == geometry);
+
+  json hover = c.request("textDocument/hover", at(repo, "app/main.py", 5, 11));
+  std::string md = hover["result"]["contents"]["value"];
+  CHECK(hover["result"]["contents"]["kind"] == "markdown");
+  CHECK(md.find("def distance(a, b):") != std::string::npos);
+  CHECK(md.find("The distance between two points.") != std::string::npos);
+
+  json prepared = c.request("textDocument/prepareCallHierarchy", at(repo, "app/geometry.py", 13, 5));
+  REQUIRE(prepared["result"].size() == 1);
+  json item = prepared["result"][0];
+  CHECK(item["name"] == "distance");
+  json incoming = c.request("callHierarchy/incomingCalls", {{"item", item}});
+  REQUIRE(incoming["result"].size() == 1);
+  CHECK(incoming["result"][0]["from"]["name"] == "run");
+  CHECK(incoming["result"][0]["fromRanges"] == json::array({range(5, 11, 5, 19)}));
+  json run = incoming["result"][0]["from"];
+  json outgoing = c.request("callHierarchy/outgoingCalls", {{"item", run}});
+  std::vector<std::string> callees;
+  for (const json& o : outgoing["result"]) callees.push_back(o["to"]["name"]);
+  CHECK(callees == std::vector<std::string>{"Point", "distance", "moved"});
+  json stale = c.request("callHierarchy/incomingCalls", {{"item", {{"name", "x"}, {"kind", 12}, {"uri", main},
+                                                                   {"range", range(0, 0, 0, 1)},
+                                                                   {"selectionRange", range(0, 0, 0, 1)},
+                                                                   {"data", "app/main.py#999"}}}});
+  CHECK(stale["error"]["code"] == -32803);
+
+  json locate = c.request("nib/locate", {{"textDocument", {{"uri", main}}},
+                                         {"position", {{"line", 5}, {"character", 11}}},
+                                         {"request", "references"}});
+  CHECK(locate["result"]["provider"] == "static");
+  CHECK(locate["result"]["confidence"] == "exact");
+  CHECK(locate["result"]["fresh"] == true);
+  CHECK(locate["result"]["indexCommit"] == locate["result"]["headCommit"]);
+  CHECK(locate["result"]["locations"].size() == 3);
+  CHECK(c.request("nib/locate", {{"textDocument", {{"uri", main}}}, {"position", {{"line", 0}, {"character", 0}}},
+                                 {"request", "callers"}})["error"]["code"] == -32602);
+}
+
+TEST_CASE("open buffers overlay the index: answers follow the edits", "[lsp]") {
+  TestRepo repo;
+  makeProject(repo);
+  LspClient c(repo.root());
+  c.initialize(repo.root());
+  std::string main = LspClient::uri(repo.root() / "app/main.py");
+  std::string edited =
+      "from geometry import Point, distance\n"
+      "\n"
+      "\n"
+      "def helper():\n"
+      "    return 1\n"
+      "\n"
+      "\n"
+      "def run():\n"
+      "    p = Point(helper())\n"
+      "    return distance(p, p.moved(2))\n";
+  c.notify("textDocument/didOpen",
+           {{"textDocument", {{"uri", main}, {"languageId", "python"}, {"version", 1}, {"text", edited}}}});
+  json def = c.request("textDocument/definition", at(repo, "app/main.py", 8, 14));
+  CHECK(def["result"] == json::array({{{"uri", main}, {"range", range(3, 4, 3, 10)}}}));
+  json refs = c.request("textDocument/references",
+                        {{"textDocument", {{"uri", main}}}, {"position", {{"line", 3}, {"character", 5}}},
+                         {"context", {{"includeDeclaration", true}}}});
+  CHECK(refs["result"].size() == 2);
+  // The buffer's definitions are visible workspace-wide too.
+  json ws = c.request("workspace/symbol", {{"query", "helper"}});
+  REQUIRE(ws["result"].size() == 1);
+  CHECK(ws["result"][0]["location"]["uri"] == main);
+
+  // Incremental edit: two new lines at the top shift everything down.
+  c.notify("textDocument/didChange", {{"textDocument", {{"uri", main}, {"version", 2}}},
+                                      {"contentChanges", {{{"range", range(0, 0, 0, 0)}, {"text", "\n\n"}}}}});
+  json shifted = c.request("textDocument/definition", at(repo, "app/main.py", 10, 14));
+  CHECK(shifted["result"] == json::array({{{"uri", main}, {"range", range(5, 4, 5, 10)}}}));
+  // A whole-document change.
+  c.notify("textDocument/didChange", {{"textDocument", {{"uri", main}, {"version", 3}}},
+                                      {"contentChanges", {{{"text", std::string(kMain)}}}}});
+  json back = c.request("textDocument/definition", at(repo, "app/main.py", 5, 11));
+  CHECK(back["result"][0]["uri"] == LspClient::uri(repo.root() / "app/geometry.py"));
+
+  c.notify("textDocument/didClose", {{"textDocument", {{"uri", main}}}});
+  CHECK(c.request("workspace/symbol", {{"query", "helper"}})["result"].empty());
+  json disk = c.request("textDocument/definition", at(repo, "app/main.py", 5, 11));
+  CHECK(disk["result"][0]["range"] == range(13, 4, 13, 12));
+}
+
+TEST_CASE("positions are converted to the negotiated encoding", "[lsp]") {
+  TestRepo repo;
+  makeProject(repo);
+  std::string emoji = LspClient::uri(repo.root() / "app/emoji.py");
+  {
+    LspClient c(repo.root());
+    c.initialize(repo.root());  // no encodings offered: UTF-16
+    json def = c.request("textDocument/definition", at(repo, "app/emoji.py", 1, 7));
+    CHECK(def["result"] == json::array({{{"uri", emoji}, {"range", range(0, 12, 0, 17)}}}));
+    // A UTF-16 position after the emoji maps back to the right byte.
+    json fromDef = c.request("textDocument/references",
+                             {{"textDocument", {{"uri", emoji}}}, {"position", {{"line", 0}, {"character", 13}}},
+                              {"context", {{"includeDeclaration", true}}}});
+    CHECK(fromDef["result"].size() == 2);
+  }
+  {
+    LspClient c(repo.root());
+    c.initialize(repo.root(), {{"general", {{"positionEncodings", {"utf-32"}}}}});
+    json def = c.request("textDocument/definition", at(repo, "app/emoji.py", 1, 7));
+    CHECK(def["result"][0]["range"] == range(0, 10, 0, 15));
+  }
+  {
+    LspClient c(repo.root());
+    c.initialize(repo.root(), {{"general", {{"positionEncodings", {"utf-8"}}}}});
+    json def = c.request("textDocument/definition", at(repo, "app/emoji.py", 1, 7));
+    CHECK(def["result"][0]["range"] == range(0, 16, 0, 21));
+  }
+}
+
+TEST_CASE("without an index the server builds one, reporting progress, then answers", "[lsp]") {
+  TestRepo repo;
+  makeProject(repo, /*index=*/false);
+  LspClient c(repo.root());
+  c.initialize(repo.root(), {{"window", {{"workDoneProgress", true}}}});
+  json def = c.request("textDocument/definition", at(repo, "app/main.py", 5, 11));
+  CHECK(def["result"][0]["range"] == range(13, 4, 13, 12));
+  auto create = c.waitMessage("window/workDoneProgress/create", 5000);
+  REQUIRE(create.has_value());
+  std::string token = (*create)["params"]["token"];
+  std::vector<std::string> kinds;
+  for (const json& p : c.messages("$/progress")) {
+    CHECK(p["params"]["token"] == token);
+    kinds.push_back(p["params"]["value"]["kind"]);
+  }
+  REQUIRE(kinds.size() >= 2);
+  CHECK(kinds.front() == "begin");
+  CHECK(kinds.back() == "end");
+}
+
+TEST_CASE("cancelled requests are answered with RequestCancelled", "[lsp]") {
+  TestRepo repo;
+  makeProject(repo);
+  LspClient c(repo.root());
+  c.initialize(repo.root());
+  // The cancellation is on its way before the request is served, so it always applies.
+  c.notify("$/cancelRequest", {{"id", "r1"}});
+  c.send({{"jsonrpc", "2.0"}, {"id", "r1"}, {"method", "textDocument/definition"},
+          {"params", at(repo, "app/main.py", 5, 11)}});
+  CHECK(c.waitResponse("r1")["error"]["code"] == -32800);
+  CHECK(c.request("textDocument/definition", at(repo, "app/main.py", 5, 11))["result"].size() == 1);
+}
+
+}  // namespace nib::test

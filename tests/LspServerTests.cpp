@@ -301,3 +301,30 @@ TEST_CASE("cancelled requests are answered with RequestCancelled", "[lsp]") {
 }
 
 }  // namespace nib::test
+
+namespace nib::test {
+
+TEST_CASE("a real editor client (headless Neovim) navigates with nib serve", "[lsp][editor]") {
+  TestRepo repo;
+  makeProject(repo);
+  std::string out = (repo.root() / ".nvim-result.json").string();
+  std::string cmd = "cd " + shellQuote(repo.root().string()) + " && NIB_BIN=" + shellQuote(nibBinary()) +
+                    " NIB_ROOT=" + shellQuote(repo.root().string()) +
+                    " NIB_FILE=" + shellQuote((repo.root() / "app/main.py").string()) + " NIB_LINE=5 NIB_COL=11" +
+                    " NIB_OUT=" + shellQuote(out) + " timeout 120 nvim --headless --clean -u NONE -c " +
+                    shellQuote("luafile " + std::string(NIB_TESTS_DIR) + "/editors/nvim_lsp.lua");
+  std::string log;
+  int rc = runCommand(cmd, &log, true);
+  INFO(log);
+  REQUIRE(rc == 0);
+  std::string text;
+  REQUIRE(runCommand("cat " + shellQuote(out), &text) == 0);
+  json result = json::parse(text);
+  INFO(text);
+  REQUIRE_FALSE(result.contains("error"));
+  std::string geometry = LspClient::uri(repo.root() / "app/geometry.py");
+  CHECK(result["definition"] == json::array({{{"uri", geometry}, {"range", range(13, 4, 13, 12)}}}));
+  CHECK(result["references"].size() == 3);
+}
+
+}  // namespace nib::test

@@ -1,0 +1,47 @@
+-- Drives Neovim's built-in LSP client (0.7+) against `nib serve`: opens a file, waits for the
+-- server to initialize, asks for definition and references at a position, and writes the
+-- answers as JSON. Environment: NIB_BIN, NIB_ROOT, NIB_FILE, NIB_LINE, NIB_COL (0-based),
+-- NIB_OUT.
+local function env(name)
+  local value = os.getenv(name)
+  assert(value, name .. " is not set")
+  return value
+end
+
+local out = env("NIB_OUT")
+local function finish(result)
+  local f = assert(io.open(out, "w"))
+  f:write(vim.fn.json_encode(result))
+  f:close()
+  vim.cmd("qall!")
+end
+
+local ok, err = pcall(function()
+  vim.cmd("edit " .. vim.fn.fnameescape(env("NIB_FILE")))
+  local bufnr = vim.api.nvim_get_current_buf()
+  local client_id = vim.lsp.start_client({
+    name = "nib",
+    cmd = { env("NIB_BIN"), "serve" },
+    root_dir = env("NIB_ROOT"),
+  })
+  assert(client_id, "the client did not start")
+  vim.lsp.buf_attach_client(bufnr, client_id)
+  local client = vim.lsp.get_client_by_id(client_id)
+  local ready = vim.wait(20000, function()
+    return client.server_capabilities ~= nil and next(client.server_capabilities) ~= nil
+  end, 20)
+  assert(ready, "the server did not initialize")
+  local params = {
+    textDocument = { uri = vim.uri_from_bufnr(bufnr) },
+    position = { line = tonumber(env("NIB_LINE")), character = tonumber(env("NIB_COL")) },
+  }
+  local def = client.request_sync("textDocument/definition", params, 20000, bufnr)
+  params.context = { includeDeclaration = true }
+  local refs = client.request_sync("textDocument/references", params, 20000, bufnr)
+  finish({
+    definition = def and def.result or vim.NIL,
+    references = refs and refs.result or vim.NIL,
+    encoding = client.offset_encoding or vim.NIL,
+  })
+end)
+if not ok then finish({ error = tostring(err) }) end

@@ -78,6 +78,7 @@ std::optional<std::string> StaticProvider::skipReason(const std::string& path) {
 }
 
 Expected<FileFacts> StaticProvider::facts(const std::string& path) {
+  beginQuery();
   auto f = loadPath(path);
   if (!f) return f.status();
   return (*f)->facts;
@@ -154,6 +155,13 @@ std::vector<uint32_t> StaticProvider::filesMentioning(const std::string& name) {
     if (std::find(file->facts.names.begin(), file->facts.names.end(), name) != file->facts.names.end())
       ids.push_back(file->record.fileId);
   return ids;
+}
+
+void StaticProvider::beginQuery() {
+  // Loaded files are kept between queries (a server answers many about the same files) but
+  // not without bound. No pointer into the cache outlives a query, so it can be dropped here.
+  if (cache_.size() > kMaxCachedFiles) cache_.clear();
+  retired_.clear();
 }
 
 void StaticProvider::invalidateCaches() {
@@ -418,6 +426,7 @@ std::optional<SymbolLocation> StaticProvider::locationOf(const Target& t) {
 }
 
 Expected<NavigationResult> StaticProvider::definition(const std::string& path, uint32_t offset, bool declarations) {
+  beginQuery();
   auto f = loadPath(path);
   if (!f) return f.status();
   auto idx = occurrenceAt(**f, path, offset);
@@ -442,6 +451,7 @@ Expected<NavigationResult> StaticProvider::definition(const std::string& path, u
 }
 
 Expected<NavigationResult> StaticProvider::references(const std::string& path, uint32_t offset, bool includeDeclaration) {
+  beginQuery();
   auto f = loadPath(path);
   if (!f) return f.status();
   auto idx = occurrenceAt(**f, path, offset);
@@ -518,6 +528,7 @@ Expected<NavigationResult> StaticProvider::references(const std::string& path, u
 }
 
 std::vector<SymbolMatch> StaticProvider::symbols(std::string_view query, size_t limit) {
+  beginQuery();
   std::string q(query);
   std::string lq = q;
   for (char& c : lq) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -595,6 +606,7 @@ CallNode StaticProvider::nodeOf(const LoadedFile& f, int32_t def) {
 }
 
 Expected<std::vector<CallNode>> StaticProvider::callablesAt(const std::string& path, uint32_t offset) {
+  beginQuery();
   auto f = loadPath(path);
   if (!f) return f.status();
   auto idx = occurrenceAt(**f, path, offset);
@@ -610,6 +622,7 @@ Expected<std::vector<CallNode>> StaticProvider::callablesAt(const std::string& p
 }
 
 Expected<std::vector<CallEdge>> StaticProvider::incomingCalls(const std::string& path, int32_t definition) {
+  beginQuery();
   auto f = loadPath(path);
   if (!f) return f.status();
   if (definition < 0 || definition >= static_cast<int32_t>((*f)->facts.definitions.size()))
@@ -645,6 +658,7 @@ Expected<std::vector<CallEdge>> StaticProvider::incomingCalls(const std::string&
 }
 
 Expected<std::vector<CallEdge>> StaticProvider::outgoingCalls(const std::string& path, int32_t definition) {
+  beginQuery();
   auto f = loadPath(path);
   if (!f) return f.status();
   if (definition < 0 || definition >= static_cast<int32_t>((*f)->facts.definitions.size()))

@@ -147,6 +147,8 @@ class StaticProvider {
   uint32_t nextOverlayId_ = 0x80000000u;  // ids for files the index does not know
   std::vector<uint32_t> filesMentioning(const std::string& name);
   void invalidateCaches();
+  void beginQuery();
+  static constexpr size_t kMaxCachedFiles = 4096;
 };
 
 }  // namespace nib

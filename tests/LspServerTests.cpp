@@ -1,6 +1,8 @@
 // End-to-end tests of `nib serve`: the real binary over stdio, driven by a small client.
 #include <catch2/catch.hpp>
 
+#include <random>
+
 #include "LspClient.h"
 #include "TestRepo.h"
 
@@ -325,6 +327,73 @@ TEST_CASE("a real editor client (headless Neovim) navigates with nib serve", "[l
   std::string geometry = LspClient::uri(repo.root() / "app/geometry.py");
   CHECK(result["definition"] == json::array({{{"uri", geometry}, {"range", range(13, 4, 13, 12)}}}));
   CHECK(result["references"].size() == 3);
+}
+
+}  // namespace nib::test
+
+namespace nib::test {
+
+TEST_CASE("declaration goes to the prototype, definition to the body (C)", "[lsp]") {
+  TestRepo repo;
+  repo.write("include/area.h", "int area(int w, int h);\n");
+  repo.write("src/area.c", "#include \"area.h\"\nint area(int w, int h) { return w * h; }\n");
+  repo.write("src/main.c", "#include \"../include/area.h\"\nint main(void) { return area(2, 3); }\n");
+  repo.commitAll();
+  std::string out;
+  REQUIRE(runCommand("cd " + shellQuote(repo.root().string()) + " && " + shellQuote(nibBinary()) + " index -q", &out,
+                     true) == 0);
+  LspClient c(repo.root());
+  c.initialize(repo.root());
+  json def = c.request("textDocument/definition", at(repo, "src/main.c", 1, 25));
+  CHECK(def["result"] == json::array({{{"uri", LspClient::uri(repo.root() / "src/area.c")}, {"range", range(1, 4, 1, 8)}}}));
+  json decl = c.request("textDocument/declaration", at(repo, "src/main.c", 1, 25));
+  CHECK(decl["result"] ==
+        json::array({{{"uri", LspClient::uri(repo.root() / "include/area.h")}, {"range", range(0, 4, 0, 8)}}}));
+}
+
+TEST_CASE("random garbage on the wire never kills the server", "[lsp]") {
+  TestRepo repo;
+  makeProject(repo);
+  LspClient c(repo.root());
+  c.initialize(repo.root());
+  std::mt19937 rng(1234);
+  auto randomString = [&](size_t n) {
+    std::string s;
+    for (size_t i = 0; i < n; ++i) s.push_back(static_cast<char>(rng()));
+    return s;
+  };
+  std::vector<std::string> methods = {"textDocument/definition", "textDocument/references", "textDocument/hover",
+                                      "textDocument/didOpen",    "textDocument/didChange",  "callHierarchy/incomingCalls",
+                                      "workspace/symbol",        "nib/locate",              "$/cancelRequest"};
+  std::vector<json> shapes = {nullptr, 1, "x", json::array({1, 2}), json::object(),
+                              {{"textDocument", {{"uri", 5}}}, {"position", {{"line", -1}, {"character", "a"}}}},
+                              {{"textDocument", {{"uri", "file:///%zz"}}}, {"position", {{"line", 1}, {"character", 1}}}},
+                              {{"textDocument", {{"uri", LspClient::uri(repo.root() / "app/main.py")}, {"text", 3}}},
+                               {"contentChanges", {{{"range", range(99, 0, 0, 0)}, {"text", "x"}}}}},
+                              {{"item", {{"name", "x"}, {"data", "app/main.py#-5"}, {"uri", "file:///x"},
+                                         {"range", range(0, 0, 0, 0)}, {"selectionRange", range(0, 0, 0, 0)}}}}};
+  for (int i = 0; i < 300; ++i) {
+    switch (rng() % 4) {
+      case 0: {  // a frame with random bytes
+        std::string body = randomString(rng() % 64);
+        c.sendRaw("Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body);
+        break;
+      }
+      case 1:  // a broken header
+        c.sendRaw("Content-Length: " + std::to_string(rng() % 3 ? -5 : 99999999999) + "\r\n\r\n");
+        break;
+      default: {  // a structurally valid message with hostile params
+        json m = {{"jsonrpc", "2.0"}, {"method", methods[rng() % methods.size()]}, {"params", shapes[rng() % shapes.size()]}};
+        if (rng() % 2) m["id"] = static_cast<int>(rng() % 100000);
+        c.send(m);
+      }
+    }
+  }
+  // Whatever happened above, a well-formed request still gets its answer.
+  c.sendRaw("\r\n\r\n");  // ends a dangling header
+  json ok = c.request("textDocument/definition", at(repo, "app/main.py", 5, 11), 60000);
+  REQUIRE(ok.contains("result"));
+  CHECK(ok["result"].size() == 1);
 }
 
 }  // namespace nib::test

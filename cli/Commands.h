@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace nib::cli {
 
@@ -42,6 +43,18 @@ struct SymbolsArgs {
   bool json = false;
 };
 int runSymbols(const SymbolsArgs& args);
+
+struct SearchArgs {
+  std::string query;
+  std::string root = ".";
+  std::string route = "auto";
+  bool regex = false;
+  bool ignoreCase = false;
+  size_t k = 20;
+  std::vector<std::string> paths, languages, kinds;
+  bool json = false;
+};
+int runSearch(const SearchArgs& args);
 
 struct RollbackArgs {
   std::string path = ".";

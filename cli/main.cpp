@@ -73,6 +73,26 @@ int main(int argc, char** argv) {
   symbols->add_option("-n,--limit", symArgs.limit, "At most this many results (default: 50)")->check(CLI::PositiveNumber);
   symbols->add_flag("--json", symArgs.json, "Print LSP-shaped locations");
 
+  SearchArgs searchArgs;
+  auto* search = app.add_subcommand("search", "Search the repository: `trigram` finds every line holding a literal (or, with\n"
+                                              "--regex, matching an RE2 expression), exactly like grep; `lexical` ranks\n"
+                                              "functions, classes and files by BM25 over their identifiers, comments and\n"
+                                              "strings; `auto` picks lexical for prose and trigram for code-like queries.\n"
+                                              "Files changed since `nib index` are searched as they are on disk.");
+  search->add_option("query", searchArgs.query, "What to look for")->required();
+  search->add_option("--root", searchArgs.root, "A path inside the repository (default: .)");
+  search->add_option("-r,--route", searchArgs.route, "auto, lexical or trigram (default: auto)")
+      ->check(CLI::IsMember({"auto", "lexical", "trigram"}));
+  search->add_flag("-e,--regex", searchArgs.regex, "The query is a regular expression (RE2 syntax; trigram route)");
+  search->add_flag("-i,--ignore-case", searchArgs.ignoreCase, "Case-insensitive (trigram route; lexical always is)");
+  search->add_option("-k,--limit", searchArgs.k, "At most this many results (default: 20)")->check(CLI::PositiveNumber);
+  search->add_option("-p,--path", searchArgs.paths, "Only paths matching this glob, or under this folder (repeatable)");
+  search->add_option("-l,--lang", searchArgs.languages, "Only this language: c, cpp, python, javascript, typescript,\n"
+                                                        "tsx, go, rust, java (repeatable)");
+  search->add_option("--kind", searchArgs.kinds, "Lexical route: only units of this kind (function, method, class,\n"
+                                                 "struct, module for whole files, ...) (repeatable)");
+  search->add_flag("--json", searchArgs.json, "Print source-linked hits as JSON (0-based ranges, UTF-16 columns)");
+
   RollbackArgs rollbackArgs;
   auto* rollback = app.add_subcommand("rollback", "Make the previous complete index version current again.");
   rollback->add_option("path", rollbackArgs.path, "A path inside the repository (default: .)");
@@ -88,6 +108,7 @@ int main(int argc, char** argv) {
   if (*def) return runDefinition(defArgs);
   if (*refs) return runReferences(refsArgs);
   if (*symbols) return runSymbols(symArgs);
+  if (*search) return runSearch(searchArgs);
   if (*rollback) return runRollback(rollbackArgs);
   return 2;
 }

@@ -22,6 +22,7 @@
 #include "views/CommitView.h"
 #include "views/FactStore.h"
 #include "views/IndexLayout.h"
+#include "views/SearchViews.h"
 
 #ifndef NIB_VERSION
 #define NIB_VERSION "0.0.0"
@@ -34,11 +35,15 @@ namespace {
 constexpr size_t kBinaryProbe = 8000;  // the prefix git itself inspects for NUL bytes
 constexpr size_t kWriteBatch = 512;
 constexpr size_t kMaxPath = 400;  // LMDB keys are limited to 511 bytes
+// Bump when tokenization or trigram extraction changes (recorded in the views' profile).
+constexpr int kSearchRevision = 1;
 
 struct WorkItem {
   TreeEntry entry;         // entry.oid is git's id (what the tree id is made of)
   std::string contentOid;  // the id of the bytes actually parsed: the facts' key
   Language language = Language::Unknown;
+  bool searchable = false;  // a text file: part of the search views (with or without a grammar)
+  SearchFacts search;
   // Filled by workers:
   std::string skipReason;
   FileSummary summary;
@@ -136,6 +141,8 @@ Expected<IndexReport> buildIndex(const fs::path& repoPath, const IndexOptions& o
   if (!factsOr) return factsOr.status();
   FactStore& facts = **factsOr;
   const std::string& profile = Extractor::profileDigest();
+  // The search views change with the tokenizer and the units (hence the extractor).
+  const std::string searchProfile = "s" + std::to_string(kSearchRevision) + "-" + profile;
 
   // Files of one language together (switching grammars per file costs cache misses in the
   // parser's tables), largest first within each, so no thread is left with one big file at the
@@ -235,11 +242,17 @@ Expected<IndexReport> buildIndex(const fs::path& repoPath, const IndexOptions& o
       if (w.skipReason.empty()) {
         std::string_view head(content.data(), std::min<size_t>(content.size(), 16384));
         w.language = detectLanguage(w.entry.path, head);
+        w.searchable = true;
         if (w.language == Language::Unknown) w.skipReason = "no-grammar";
       }
+      // Search facts exist for every text file, grammar or not. They are rebuilt from the content
+      // on every build (tokenizing costs little next to parsing) rather than stored: the views
+      // themselves are the persisted form, and queries read contents from the worktree.
+      std::optional<FileFacts> ff;
+      auto searchFacts = [&](const FileFacts* structural) { w.search = buildSearchFacts(w.entry.path, content, structural); };
+      if (w.searchable && w.skipReason == "no-grammar") searchFacts(nullptr);
       if (w.skipReason.empty()) {
         FactKey key{w.contentOid, w.language, profile};
-        std::optional<FileFacts> ff;
         if (reader) {
           auto cached = reader->get(key);
           if (cached) ff = std::move(*cached);
@@ -256,7 +269,12 @@ Expected<IndexReport> buildIndex(const fs::path& repoPath, const IndexOptions& o
             local.emplace_back(key.bytes(), serializeFacts(*ff));
           }
         }
-        if (ff) w.summary = summarizeFacts(std::move(*ff));
+        if (ff) {
+          searchFacts(&*ff);
+          w.summary = summarizeFacts(std::move(*ff));
+        } else {
+          searchFacts(nullptr);  // extraction failed: the text is still searchable
+        }
       }
       if (local.size() >= 64) submit(local, false);
       uint64_t d = ++done;
@@ -350,6 +368,42 @@ Expected<IndexReport> buildIndex(const fs::path& repoPath, const IndexOptions& o
                                               snapshot ? &*snapshot : nullptr));
   phase("commit-view");
 
+  // The search views: every text file, grammar or not, sorted by path (items are).
+  std::vector<SearchDoc> docs;
+  std::vector<const SearchFacts*> docFacts;
+  for (const WorkItem& w : items) {
+    if (!w.searchable || w.contentOid.empty()) continue;
+    docs.push_back({static_cast<uint32_t>(docs.size()), w.entry.path, w.contentOid, w.language,
+                    static_cast<uint32_t>(w.search.contentSize)});
+    docFacts.push_back(&w.search);
+  }
+  auto searchView = [&](const char* name, const std::vector<std::string>& caps,
+                        Status (*writer)(const fs::path&, const std::vector<SearchDoc>&, const std::vector<const SearchFacts*>&)) {
+    ViewRecord v;
+    v.name = name;
+    v.profile = searchProfile;
+    v.capabilities = caps;
+    fs::path dir = versionDir / name;
+    std::error_code dirError;
+    fs::create_directories(dir, dirError);
+    Status s = dirError ? Status(ErrorCode::IoError, dirError.message()) : writer(dir, docs, docFacts);
+    if (s.isOk()) s = syncDirectory(dir);
+    auto digest = s.isOk() ? digestFile(dir / "data.mdb") : Expected<std::string>(s);
+    if (!digest) {
+      // A failed optional view never invalidates its siblings: record why and go on.
+      v.status = ViewStatus::Failed;
+      v.error = digest.status().message();
+      fs::remove_all(dir, dirError);
+    } else {
+      v.status = ViewStatus::Complete;
+      v.artifacts.push_back({std::string(name) + "/data.mdb", *digest, fs::file_size(dir / "data.mdb")});
+    }
+    return v;
+  };
+  ViewRecord lexical = searchView("lexical", {"bm25", "units", "paths"}, &writeLexicalView);
+  ViewRecord trigram = searchView("trigram", {"literal", "regex", "case-insensitive"}, &writeTrigramView);
+  phase("search-views");
+
   ViewRecord structural;
   structural.name = "structural";
   structural.status = ViewStatus::Complete;
@@ -359,7 +413,9 @@ Expected<IndexReport> buildIndex(const fs::path& repoPath, const IndexOptions& o
   if (!digest) return digest.status();
   structural.artifacts.push_back({"structural/data.mdb", *digest, fs::file_size(versionDir / "structural" / "data.mdb")});
   m.views.push_back(structural);
-  for (const char* absent : {"lexical", "trigram", "dense"}) {
+  m.views.push_back(lexical);
+  m.views.push_back(trigram);
+  for (const char* absent : {"dense"}) {
     ViewRecord v;
     v.name = absent;
     v.status = ViewStatus::Absent;

@@ -135,6 +135,33 @@ Params decodeParams(const std::string& method, const json& p) {
     if (!id.is_string() && !id.is_number_integer()) throw DecodeError{"'id' must be a string or an integer"};
     return CancelParams{id.dump()};
   }
+  if (method == "nib/search") {
+    SearchParams s;
+    s.query = str(p, "query");
+    std::string route = str(p, "route", false);
+    if (!route.empty()) s.route = route;
+    if (s.route != "auto" && s.route != "lexical" && s.route != "trigram")
+      throw DecodeError{"'route' must be \"auto\", \"lexical\" or \"trigram\""};
+    const json& regex = member(p, "regex");
+    s.regex = regex.is_boolean() && regex.get<bool>();
+    const json& cs = member(p, "caseSensitive");
+    s.caseSensitive = !cs.is_boolean() || cs.get<bool>();
+    if (!member(p, "k").is_null()) s.k = std::min<uint32_t>(uint(p, "k"), 10000);
+    const json& filters = member(p, "filters");
+    auto strings = [&](const char* key, std::vector<std::string>& out) {
+      const json& a = member(filters, key);
+      if (a.is_null()) return;
+      if (!a.is_array()) throw DecodeError{std::string("'filters.") + key + "' must be an array of strings"};
+      for (const json& e : a) {
+        if (!e.is_string()) throw DecodeError{std::string("'filters.") + key + "' must be an array of strings"};
+        out.push_back(e.get<std::string>());
+      }
+    };
+    strings("paths", s.paths);
+    strings("languages", s.languages);
+    strings("kinds", s.kinds);
+    return s;
+  }
   if (method == "nib/locate") {
     LocateParams l;
     l.at = textDocumentPosition(p);
@@ -302,6 +329,11 @@ std::string encodeResult(const RequestId& id, const LocateResult& r) {
             {"fresh", r.fresh},           {"partial", r.partial}};
   if (!r.note.empty()) j["note"] = r.note;
   return response(id, j);
+}
+
+std::string encodeResult(const RequestId& id, const SearchAnswer& r) {
+  json j = json::parse(toJson(r), nullptr, false);
+  return response(id, j.is_discarded() ? json(nullptr) : j);
 }
 
 std::string encodeError(const RequestId& id, int code, std::string_view message) {

@@ -97,9 +97,18 @@ struct LocateParams {
   bool includeDeclaration = true;
 };
 
+struct SearchParams {
+  std::string query;
+  std::string route = "auto";  // "auto" | "lexical" | "trigram"
+  bool regex = false;
+  bool caseSensitive = true;
+  uint32_t k = 20;
+  std::vector<std::string> paths, languages, kinds;  // filters
+};
+
 using Params = std::variant<std::monostate, InitializeParams, TextDocumentPosition, ReferenceParams, DidOpenParams,
                             DidChangeParams, DocumentParams, WorkspaceSymbolParams, CallHierarchyParams, CancelParams,
-                            LocateParams>;
+                            LocateParams, SearchParams>;
 
 struct Incoming {
   enum class Kind { Request, Notification, Response, Invalid };
@@ -167,6 +176,7 @@ std::string encodeResult(const RequestId& id, const Hover& r);
 std::string encodeResult(const RequestId& id, const std::vector<CallHierarchyItem>& r);
 std::string encodeResult(const RequestId& id, const std::vector<CallHierarchyCall>& r, bool incoming);
 std::string encodeResult(const RequestId& id, const LocateResult& r);
+std::string encodeResult(const RequestId& id, const SearchAnswer& r);
 std::string encodeError(const RequestId& id, int code, std::string_view message);
 
 // Server-initiated messages.

@@ -27,6 +27,23 @@ json scalar(const std::string& v) {
   return v;
 }
 
+json searchJson(const SearchAnswer& s) {
+  json hits = json::array();
+  for (const SearchHitAnswer& h : s.hits) {
+    json j = {{"path", h.path}, {"range", rangeJson(h.range)}, {"score", h.score}, {"route", h.route},
+              {"snippet", h.snippet}, {"snippetLine", h.snippetLine}};
+    if (!h.uri.empty()) j["uri"] = h.uri;
+    if (!h.name.empty()) j["name"] = h.name;
+    if (!h.kind.empty()) j["kind"] = h.kind;
+    hits.push_back(j);
+  }
+  json j = {{"route", s.route}, {"hits", hits}, {"truncated", s.truncated}, {"notes", s.notes}};
+  json f = json::object();
+  for (const auto& [k, v] : s.freshness) f[k] = scalar(v);
+  j["freshness"] = f;
+  return j;
+}
+
 std::string dump(const json& j) {
   // Invalid UTF-8 in names or paths must not abort the output: replace it.
   return j.dump(2, ' ', false, json::error_handler_t::replace);
@@ -82,5 +99,7 @@ std::string toJson(const StatusAnswer& s) {
   j["freshness"] = f;
   return dump(j);
 }
+
+std::string toJson(const SearchAnswer& s) { return dump(searchJson(s)); }
 
 }  // namespace nib::lsp

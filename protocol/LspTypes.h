@@ -38,6 +38,23 @@ struct NavigationAnswer {
   std::map<std::string, std::string> freshness;  // indexCommit, headCommit, fresh, ...
 };
 
+// A search hit as the CLI's --json and nib/search print it.
+struct SearchHitAnswer {
+  std::string path, uri;  // uri only on the LSP wire
+  Range range;
+  double score = 0;
+  std::string route, name, kind, snippet;
+  uint32_t snippetLine = 0;  // 0-based
+};
+
+struct SearchAnswer {
+  std::string route;
+  std::vector<SearchHitAnswer> hits;
+  bool truncated = false;
+  std::vector<std::string> notes;
+  std::map<std::string, std::string> freshness;
+};
+
 struct ViewSummary {
   std::string name, status, profile, error;
   std::vector<std::string> capabilities;
@@ -57,5 +74,6 @@ struct StatusAnswer {
 std::string toJson(const NavigationAnswer& answer);
 std::string toJson(const std::vector<Location>& symbols);
 std::string toJson(const StatusAnswer& status);
+std::string toJson(const SearchAnswer& search);
 
 }  // namespace nib::lsp

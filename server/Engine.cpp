@@ -18,7 +18,8 @@ Expected<std::unique_ptr<Engine>> Engine::open(const fs::path& path, const fs::p
   std::unique_ptr<Engine> e(new Engine());
   e->root_ = repo->worktree;
   e->repo_ = std::move(*repo);
-  auto provider = StaticProvider::open(indexDir.empty() ? e->root_ / ".nib" : indexDir);
+  e->indexDir_ = indexDir.empty() ? e->root_ / ".nib" : indexDir;
+  auto provider = StaticProvider::open(e->indexDir_);
   if (!provider) return provider.status();
   e->provider_ = std::move(*provider);
   return e;
@@ -282,6 +283,35 @@ Expected<std::vector<CallEdge>> Engine::incomingCalls(const std::string& path, i
 }
 Expected<std::vector<CallEdge>> Engine::outgoingCalls(const std::string& path, int32_t definition) {
   return provider_->outgoingCalls(path, definition);
+}
+
+}  // namespace nib
+
+namespace nib {
+
+Expected<SearchResult> Engine::search(const SearchRequest& request) {
+  if (!search_) search_ = SearchProvider::open(IndexLayout(indexDir_).versionDir(manifest().versionId), manifest());
+  SearchContext context;
+  context.readCurrent = [this](const std::string& path) { return currentText(path); };
+  // The worktree as it is now, by stat data (hashing only files whose stat changed).
+  if (!snapshot_) {
+    if (auto s = provider_->worktreeSnapshot()) snapshot_ = std::move(*s);
+  }
+  if (snapshot_) {
+    WorktreeComparison cmp = compareWorktree(root_, *snapshot_);
+    context.changed.insert(cmp.changed.begin(), cmp.changed.end());
+    context.deleted.insert(cmp.deleted.begin(), cmp.deleted.end());
+    // New entries may be files git ignores: without git's rules they are reported, not searched.
+    context.notSearched = cmp.added;
+  }
+  // Open buffers are what the user sees: they override the disk.
+  // (A buffer of a file the index lacks is "changed" too: it is searched as it is.)
+  for (const auto& [path, text] : buffers_) {
+    context.changed.insert(path);
+    context.deleted.erase(path);
+    std::erase(context.notSearched, path);
+  }
+  return search_->search(request, context);
 }
 
 }  // namespace nib

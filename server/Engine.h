@@ -6,11 +6,13 @@
 #include <filesystem>
 #include <functional>
 #include <map>
+#include <optional>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "providers/SearchProvider.h"
 #include "providers/StaticProvider.h"
 #include "support/GitLite.h"
 #include "support/Status.h"
@@ -110,10 +112,17 @@ class Engine {
   Expected<std::vector<CallEdge>> incomingCalls(const std::string& path, int32_t definition);
   Expected<std::vector<CallEdge>> outgoingCalls(const std::string& path, int32_t definition);
 
+  // Ranked search (lexical or trigram route) over the index, with files that changed since it
+  // was built (on disk or in open buffers) searched as they are now.
+  Expected<SearchResult> search(const SearchRequest& request);
+
  private:
   Engine() = default;
   std::filesystem::path root_;
+  std::filesystem::path indexDir_;
   gitlite::Repository repo_;
+  std::unique_ptr<SearchProvider> search_;
+  std::optional<WorktreeSnapshot> snapshot_;  // decoded once: the version does not change
   std::unique_ptr<StaticProvider> provider_;
   WorktreeProbe worktreeProbe_;
   FactsExtractor extractor_;

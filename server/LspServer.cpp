@@ -4,6 +4,7 @@
 
 #include "protocol/PositionEncoder.h"
 #include "protocol/Uri.h"
+#include "server/SearchAnswer.h"
 #include "support/Log.h"
 #include "support/RepoPath.h"
 
@@ -63,7 +64,7 @@ bool isRequestMethod(const std::string& m) {
       "textDocument/definition",     "textDocument/declaration",     "textDocument/references",
       "textDocument/documentSymbol", "workspace/symbol",             "textDocument/hover",
       "textDocument/prepareCallHierarchy", "callHierarchy/incomingCalls", "callHierarchy/outgoingCalls",
-      "nib/locate"};
+      "nib/locate", "nib/search"};
   return known.count(m) > 0;
 }
 
@@ -449,6 +450,34 @@ std::string LspServer::answer(const Task& task, Engine& engine) {
       out.partial = !out.fresh;
     }
     return lsp::encodeResult(task.id, out);
+  }
+  if (m == "nib/search") {
+    const auto& p = std::get<lsp::SearchParams>(task.params);
+    SearchRequest request;
+    request.query = p.query;
+    parseSearchRoute(p.route, &request.route);
+    request.regex = p.regex;
+    request.caseSensitive = p.caseSensitive;
+    request.k = p.k;
+    request.paths = p.paths;
+    for (const std::string& l : p.languages) {
+      Language lang = languageFromName(l);
+      if (lang == Language::Unknown) return lsp::encodeError(task.id, lsp::InvalidParams, "unknown language '" + l + "'");
+      request.languages.push_back(lang);
+    }
+    for (const std::string& k : p.kinds) {
+      SymbolKind kind = symbolKindFromName(k);
+      if (kind == SymbolKind::Unknown) return lsp::encodeError(task.id, lsp::InvalidParams, "unknown symbol kind '" + k + "'");
+      request.kinds.push_back(kind);
+    }
+    auto r = engine.search(request);
+    if (!r) return fail(r.status());
+    lsp::SearchAnswer a = toSearchAnswer(engine, *r, encoding_, /*withUris=*/true);
+    if (auto f = engine.freshness(false)) {
+      a.freshness = {{"indexCommit", f->indexCommit}, {"headCommit", f->headCommit}, {"indexVersion", f->indexVersion},
+                     {"fresh", f->fresh ? "true" : "false"}};
+    }
+    return lsp::encodeResult(task.id, a);
   }
   if (m == "textDocument/documentSymbol") {
     const auto& p = std::get<lsp::DocumentParams>(task.params);

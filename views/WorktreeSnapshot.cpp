@@ -142,9 +142,10 @@ WorktreeComparison compareWorktree(const fs::path& root, const WorktreeSnapshot&
     std::vector<std::string> added;
     std::set_difference(now.begin(), now.end(), d.names.begin(), d.names.end(), std::back_inserter(added));
     if (!added.empty()) {
+      if (out.conclusive)
+        out.reason = "new entries in " + (d.path.empty() ? std::string(".") : d.path) + " (e.g. " + added.front() + ")";
       out.conclusive = false;
-      out.reason = "new entries in " + (d.path.empty() ? std::string(".") : d.path) + " (e.g. " + added.front() + ")";
-      return out;
+      for (const std::string& name : added) out.added.push_back(d.path.empty() ? name : d.path + "/" + name);
     }
   }
   std::vector<gitlite::TreeItem> items;
@@ -178,6 +179,7 @@ WorktreeComparison compareWorktree(const fs::path& root, const WorktreeSnapshot&
     if (oid.empty()) treeKnown = false;
     items.push_back({f.path, mode, oid});
   }
+  if (!out.conclusive) return out;  // the tree id needs git's word on the new entries
   if (treeKnown && (!out.changed.empty() || !out.deleted.empty())) {
     auto tree = gitlite::treeId(items);
     if (tree) out.treeId = *tree;

@@ -49,6 +49,7 @@ struct WorktreeComparison {
   std::vector<std::string> deleted;   // files that are gone
   std::string treeId;                 // the worktree's tree id now, when it changed and is known
   bool unchanged = false;             // conclusive, and nothing changed: the recorded tree stands
+  std::vector<std::string> added;     // new entries in recorded folders (files or folders; maybe ignored)
 };
 
 // Compares the snapshot with the disk under `root`.

@@ -1,0 +1,12 @@
+// Converts a search result into its wire shape (paths or URIs, ranges in the negotiated
+// encoding, 0-based lines). Shared by `nib search --json` and the server's nib/search.
+#pragma once
+
+#include "protocol/LspTypes.h"
+#include "server/Engine.h"
+
+namespace nib {
+
+lsp::SearchAnswer toSearchAnswer(Engine& engine, const SearchResult& result, Encoding encoding, bool withUris);
+
+}  // namespace nib

@@ -1,0 +1,256 @@
+// The search views: golden ranking of the lexical route, exactness of the trigram route
+// against a brute-force scan (randomized), dirty files, and the CLI and LSP faces.
+#include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>
+#include <re2/re2.h>
+
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <set>
+#include <sstream>
+
+#include "LspClient.h"
+#include "TestRepo.h"
+#include "indexer/IndexBuilder.h"
+#include "providers/SearchProvider.h"
+#include "server/Engine.h"
+#include "support/FileIo.h"
+
+namespace nib::test {
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+namespace {
+
+void copyFixture(TestRepo& repo) {
+  fs::path src = fs::path(NIB_FIXTURE_DIR) / "search" / "repo";
+  for (const auto& e : fs::recursive_directory_iterator(src))
+    if (e.is_regular_file()) repo.write(fs::relative(e.path(), src).string(), *readFile(e.path()));
+  repo.commitAll();
+}
+
+std::unique_ptr<Engine> indexed(TestRepo& repo) {
+  IndexOptions options;
+  options.threads = 2;
+  auto r = buildIndex(repo.root(), options);
+  INFO(r.status().toString());
+  REQUIRE(r.hasValue());
+  auto e = Engine::open(repo.root());
+  REQUIRE(e.hasValue());
+  return std::move(*e);
+}
+
+using MatchSet = std::set<std::tuple<std::string, uint32_t, uint32_t>>;
+
+// Every (path, line, column of the first match) a line-by-line scan of the files finds.
+MatchSet bruteForce(const fs::path& root, const std::vector<std::string>& files, const std::string& query, bool regex,
+                    bool caseSensitive) {
+  MatchSet out;
+  RE2::Options o;
+  o.set_case_sensitive(caseSensitive);
+  o.set_never_nl(true);
+  o.set_log_errors(false);
+  RE2 re(regex ? query : RE2::QuoteMeta(query), o);
+  for (const std::string& f : files) {
+    std::string text = *readFile(root / f);
+    std::istringstream in(text);
+    std::string line;
+    uint32_t n = 0;
+    while (std::getline(in, line)) {
+      if (!line.empty() && line.back() == '\r') line.pop_back();
+      re2::StringPiece m;
+      if (re.Match(line, 0, line.size(), RE2::UNANCHORED, &m, 1))
+        out.insert({f, n, static_cast<uint32_t>(m.data() - line.data())});
+      ++n;
+    }
+  }
+  return out;
+}
+
+MatchSet found(Engine& engine, SearchRequest request) {
+  request.route = SearchRoute::Trigram;
+  request.k = 1000000;
+  auto r = engine.search(request);
+  INFO(r.status().toString());
+  REQUIRE(r.hasValue());
+  MatchSet out;
+  for (const SearchHit& h : r->hits) out.insert({h.path, h.range.start.line, h.range.start.column});
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("lexical ranking puts the intended unit on top (golden)", "[search][golden]") {
+  TestRepo repo;
+  copyFixture(repo);
+  auto engine = indexed(repo);
+  std::ifstream in(fs::path(NIB_FIXTURE_DIR) / "search" / "ranking.txt");
+  std::string line;
+  int cases = 0;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    size_t a = line.find(" | "), b = line.rfind(" | ");
+    std::string query = line.substr(0, a), target = line.substr(a + 3, b - a - 3);
+    int maxRank = std::stoi(line.substr(b + 3));
+    SearchRequest r;
+    r.query = query;
+    r.route = SearchRoute::Lexical;
+    r.k = 10;
+    auto result = engine->search(r);
+    REQUIRE(result.hasValue());
+    int rank = 0;
+    std::string seen;
+    for (size_t i = 0; i < result->hits.size(); ++i) {
+      const SearchHit& h = result->hits[i];
+      std::string id = h.name.empty() ? h.path : h.path + "#" + h.name;
+      seen += "  " + std::to_string(i + 1) + ". " + id + " (" + std::to_string(h.score) + ")\n";
+      if (id == target && !rank) rank = static_cast<int>(i) + 1;
+    }
+    INFO("query '" << query << "' wants " << target << " within rank " << maxRank << "; got:\n" << seen);
+    CHECK(rank >= 1);
+    CHECK(rank <= maxRank);
+    ++cases;
+  }
+  CHECK(cases >= 8);
+}
+
+TEST_CASE("trigram search returns exactly what a full scan finds (randomized)", "[search]") {
+  TestRepo repo;
+  copyFixture(repo);
+  // More text, with mixed case and repeats, so that random substrings hit many places.
+  std::mt19937 rng(99);
+  const char* words[] = {"alpha", "Beta", "GAMMA", "delta_x", "epsilon", "zeta(1)", "eta.theta", "iota-kappa", "Lambda"};
+  for (int f = 0; f < 12; ++f) {
+    std::string text;
+    for (int l = 0; l < 60; ++l) {
+      for (int w = 0; w < 6; ++w) text += std::string(words[rng() % 9]) + (rng() % 5 ? " " : "");
+      text += (rng() % 7 == 0) ? "\r\n" : "\n";
+    }
+    repo.write("gen/file" + std::to_string(f) + (f % 2 ? ".py" : ".txt"), text);
+  }
+  repo.commitAll("generated");
+  auto engine = indexed(repo);
+  std::vector<std::string> files;
+  for (const auto& e : fs::recursive_directory_iterator(repo.root())) {
+    std::string rel = fs::relative(e.path(), repo.root()).string();
+    if (e.is_regular_file() && rel.rfind(".git", 0) != 0 && rel.rfind(".nib", 0) != 0) files.push_back(rel);
+  }
+  std::sort(files.begin(), files.end());
+  int checked = 0, nonEmpty = 0;
+  for (int i = 0; i < 120; ++i) {
+    // A random substring of a random file (so most queries match), sometimes altered.
+    const std::string& f = files[rng() % files.size()];
+    std::string text = *readFile(repo.root() / f);
+    size_t len = 1 + rng() % 9;
+    if (text.size() <= len) continue;
+    std::string q = text.substr(rng() % (text.size() - len), len);
+    if (q.find('\n') != std::string::npos || q.find('\r') != std::string::npos) continue;
+    if (rng() % 4 == 0) q[rng() % q.size()] = "xQ_ ."[rng() % 5];
+    bool caseSensitive = rng() % 2;
+    SearchRequest r;
+    r.query = q;
+    r.caseSensitive = caseSensitive;
+    MatchSet expected = bruteForce(repo.root(), files, q, false, caseSensitive);
+    INFO("literal '" << q << "' case-sensitive=" << caseSensitive);
+    CHECK(found(*engine, r) == expected);
+    ++checked;
+    if (!expected.empty()) ++nonEmpty;
+  }
+  for (const char* pattern : {"del+ta_x", "eta\\.the?ta", "[Aa]lpha Beta", "zeta\\(\\d\\)", "^GAMMA", "Lambda$",
+                              "(alpha|epsilon) ", "iota-kap{1,2}a", "x*", "b[e]ta"}) {
+    for (bool cs : {true, false}) {
+      SearchRequest r;
+      r.query = pattern;
+      r.regex = true;
+      r.caseSensitive = cs;
+      INFO("regex '" << pattern << "' case-sensitive=" << cs);
+      CHECK(found(*engine, r) == bruteForce(repo.root(), files, pattern, true, cs));
+      ++checked;
+    }
+  }
+  CHECK(checked > 100);
+  CHECK(nonEmpty > 50);
+}
+
+TEST_CASE("required literals of a regex are conservative", "[search]") {
+  CHECK(requiredLiterals("foo_bar") == std::vector<std::string>{"foo_bar"});
+  CHECK(requiredLiterals("tty_(init|free)\\(") == std::vector<std::string>{"tty_"});
+  CHECK(requiredLiterals("ab|abc").empty());
+  CHECK(requiredLiterals("abcd?ef") == std::vector<std::string>{"abc"});
+  CHECK(requiredLiterals("[a-z]+_handler\\.go") == std::vector<std::string>{"_handler.go"});
+  CHECK(requiredLiterals("x{2}yz").empty());
+  CHECK(requiredLiterals("\\bword\\b") == std::vector<std::string>{"word"});
+}
+
+TEST_CASE("search sees files as they are now, not as indexed", "[search]") {
+  TestRepo repo;
+  copyFixture(repo);
+  auto engine = indexed(repo);
+  SearchRequest r;
+  r.query = "fnv1a_hash";
+  CHECK(engine->search(r)->hits.size() == 1);
+  // Edited on disk: the new line is found, the old one is gone; a deleted file disappears.
+  repo.write("lib/hash.c", "// renamed\nuint32_t fnv1a_hash_v2(const char *s);\nuint32_t other(void);\n");
+  repo.remove("src/Parser.java");
+  auto hits = engine->search(r)->hits;
+  REQUIRE(hits.size() == 1);
+  CHECK(hits[0].range.start.line == 1);
+  CHECK(hits[0].snippet == "uint32_t fnv1a_hash_v2(const char *s);");
+  r.query = "parseArguments";
+  CHECK(engine->search(r)->hits.empty());
+  r.query = "checksum of a buffer";
+  r.route = SearchRoute::Lexical;
+  for (const SearchHit& h : engine->search(r)->hits) CHECK(h.path != "lib/hash.c");
+  // A new file is reported, not silently missed.
+  repo.write("src/new_module.py", "def fnv1a_hash(): pass\n");
+  r.query = "fnv1a_hash";
+  r.route = SearchRoute::Trigram;
+  auto withNew = engine->search(r);
+  REQUIRE(withNew.hasValue());
+  REQUIRE_FALSE(withNew->notes.empty());
+  CHECK(withNew->notes.back().find("new_module.py") != std::string::npos);
+}
+
+TEST_CASE("nib search and nib/search return source-linked hits", "[search][cli][lsp]") {
+  TestRepo repo;
+  copyFixture(repo);
+  std::string out;
+  REQUIRE(runCommand("cd " + shellQuote(repo.root().string()) + " && " + shellQuote(nibBinary()) + " index -q", &out, true) == 0);
+  auto nib = [&](const std::string& args, std::string* text) {
+    return runCommand("cd " + shellQuote(repo.root().string()) + " && " + shellQuote(nibBinary()) + " " + args, text, true);
+  };
+  CHECK(nib("search fnv1a_hash", &out) == 0);
+  CHECK(out == "lib/hash.c:4:10: uint32_t fnv1a_hash(const char *s) {\n");
+  CHECK(nib("search 'retry failed request' -k 1", &out) == 0);
+  CHECK(out.find("src/http_client.py:9-15  method send_request") != std::string::npos);
+  CHECK(out.find("    10 |         # Retry a failed request") != std::string::npos);
+  CHECK(nib("search --json -e 'uint32_t [a-z_0-9]+\\(' -p lib", &out) == 0);
+  json j = json::parse(out);
+  CHECK(j["route"] == "trigram");
+  CHECK(j["hits"].size() == 2);
+  CHECK(j["hits"][0]["range"]["start"]["line"] == 3);
+  CHECK(nib("search -e 'a(b' ", &out) == 1);
+  CHECK(out.find("invalid regular expression") != std::string::npos);
+  CHECK(nib("search x --route fast", &out) == 2);
+  CHECK(nib("search zzqqxx_absent", &out) == 1);
+
+  LspClient c(repo.root());
+  c.initialize(repo.root());
+  json r = c.request("nib/search", {{"query", "least recently used"}, {"route", "lexical"}, {"k", 3},
+                                    {"filters", {{"languages", {"go"}}}}});
+  REQUIRE(r.contains("result"));
+  REQUIRE_FALSE(r["result"]["hits"].empty());
+  for (const json& h : r["result"]["hits"]) CHECK(h["path"].get<std::string>().rfind("lib/cache.go", 0) == 0);
+  CHECK(r["result"]["hits"][0]["uri"] == LspClient::uri(repo.root() / "lib/cache.go"));
+  // An open buffer is searched as it is.
+  std::string uri = LspClient::uri(repo.root() / "docs/README.md");
+  c.notify("textDocument/didOpen", {{"textDocument", {{"uri", uri}, {"languageId", "markdown"}, {"version", 1},
+                                                      {"text", "# Service\nunsaved_marker_token here\n"}}}});
+  json b = c.request("nib/search", {{"query", "unsaved_marker_token"}});
+  REQUIRE(b["result"]["hits"].size() == 1);
+  CHECK(b["result"]["hits"][0]["range"]["start"]["line"] == 1);
+  CHECK(c.request("nib/search", {{"query", "x"}, {"route", "fast"}})["error"]["code"] == -32602);
+}
+
+}  // namespace nib::test

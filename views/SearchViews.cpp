@@ -1,0 +1,253 @@
+#include "views/SearchViews.h"
+
+#include <algorithm>
+#include <cstring>
+#include <unordered_map>
+
+#include "support/Binary.h"
+
+namespace nib {
+namespace {
+
+std::string idKey(uint32_t id) {
+  std::string k(4, '\0');
+  for (int i = 0; i < 4; ++i) k[i] = static_cast<char>(id >> (24 - 8 * i));
+  return k;
+}
+
+std::string trigramKey(uint32_t t) {
+  return std::string{static_cast<char>(t >> 16), static_cast<char>((t >> 8) & 0xFF), static_cast<char>(t & 0xFF)};
+}
+
+void writeRange(ByteWriter& w, const ByteRange& r) {
+  w.varint(r.startByte);
+  w.varint(r.endByte - r.startByte);
+  w.varint(r.start.line);
+  w.varint(r.start.column);
+  w.varint(r.end.line - r.start.line);
+  w.varint(r.end.column);
+}
+
+ByteRange readRange(ByteReader& r) {
+  ByteRange out;
+  out.startByte = r.u32();
+  out.endByte = out.startByte + r.u32();
+  out.start.line = r.u32();
+  out.start.column = r.u32();
+  out.end.line = out.start.line + r.u32();
+  out.end.column = r.u32();
+  return out;
+}
+
+Expected<std::unique_ptr<LmdbEnv>> createEnv(const std::filesystem::path& dir) {
+  LmdbEnv::Options options;
+  options.noSync = true;  // synced once at the end, before the manifest records the digest
+  return LmdbEnv::open(dir, options);
+}
+
+Status writeDocs(LmdbTxn& txn, const std::vector<SearchDoc>& docs) {
+  auto db = txn.openDb("docs", true);
+  if (!db) return db.status();
+  for (const SearchDoc& d : docs) {
+    ByteWriter w;
+    w.str(d.path);
+    w.str(d.blobOid);
+    w.u8(static_cast<uint8_t>(d.language));
+    w.varint(d.size);
+    NIB_RETURN_IF_ERROR(txn.put(*db, idKey(d.id), w.data(), MDB_APPEND));
+  }
+  return Status::ok();
+}
+
+}  // namespace
+
+Status writeTrigramView(const std::filesystem::path& dir, const std::vector<SearchDoc>& docs,
+                        const std::vector<const SearchFacts*>& facts) {
+  auto env = createEnv(dir);
+  if (!env) return env.status();
+  auto txn = LmdbTxn::begin(**env, true);
+  if (!txn) return txn.status();
+  NIB_RETURN_IF_ERROR(writeDocs(*txn, docs));
+  auto db = txn->openDb("postings", true);
+  if (!db) return db.status();
+  // Counting sort by trigram: counts, offsets, then doc ids in doc order, so every posting list
+  // comes out ascending without sorting 10^7 pairs.
+  std::vector<uint32_t> start((1u << 24) + 1, 0);
+  for (const SearchFacts* f : facts)
+    if (f)
+      for (uint32_t t : f->trigrams) ++start[t + 1];
+  for (size_t i = 1; i < start.size(); ++i) start[i] += start[i - 1];
+  std::vector<uint32_t> ids(start.back());
+  std::vector<uint32_t> fill(start.begin(), start.end() - 1);
+  for (size_t d = 0; d < facts.size(); ++d)
+    if (facts[d])
+      for (uint32_t t : facts[d]->trigrams) ids[fill[t]++] = static_cast<uint32_t>(d);
+  ByteWriter w;
+  for (uint32_t t = 0; t < (1u << 24); ++t) {
+    if (start[t] == start[t + 1]) continue;
+    w = ByteWriter();
+    uint32_t prev = 0;
+    for (uint32_t i = start[t]; i < start[t + 1]; ++i) {
+      w.varint(ids[i] - prev);
+      prev = ids[i];
+    }
+    NIB_RETURN_IF_ERROR(txn->put(*db, trigramKey(t), w.data(), MDB_APPEND));
+  }
+  NIB_RETURN_IF_ERROR(txn->commit());
+  return (*env)->sync();
+}
+
+Status writeLexicalView(const std::filesystem::path& dir, const std::vector<SearchDoc>& docs,
+                        const std::vector<const SearchFacts*>& facts) {
+  auto env = createEnv(dir);
+  if (!env) return env.status();
+  auto txn = LmdbTxn::begin(**env, true);
+  if (!txn) return txn.status();
+  NIB_RETURN_IF_ERROR(writeDocs(*txn, docs));
+  auto units = txn->openDb("units", true), postings = txn->openDb("postings", true), meta = txn->openDb("meta", true);
+  for (auto* db : {&units, &postings, &meta})
+    if (!*db) return db->status();
+  std::unordered_map<std::string_view, ByteWriter> lists;
+  std::unordered_map<std::string_view, uint32_t> lastUnit;
+  uint32_t unitId = 0;
+  uint64_t totalLength = 0;
+  for (size_t d = 0; d < facts.size(); ++d) {
+    if (!facts[d]) continue;
+    for (const UnitTerms& u : facts[d]->units) {
+      ByteWriter w;
+      w.varint(d);
+      writeRange(w, u.range);
+      w.u8(static_cast<uint8_t>(u.granularity));
+      w.u8(static_cast<uint8_t>(u.kind));
+      w.str(u.name);
+      w.varint(u.length);
+      NIB_RETURN_IF_ERROR(txn->put(*units, idKey(unitId), w.data(), MDB_APPEND));
+      totalLength += u.length;
+      for (const auto& [term, tf] : u.terms) {
+        if (term.size() > 400) continue;
+        ByteWriter& list = lists[term];
+        uint32_t& last = lastUnit[term];
+        list.varint(unitId - last);  // delta from the previous unit of this term
+        list.varint(tf);
+        last = unitId;
+      }
+      ++unitId;
+    }
+  }
+  std::vector<std::string_view> terms;
+  terms.reserve(lists.size());
+  for (const auto& [t, _] : lists) terms.push_back(t);
+  std::sort(terms.begin(), terms.end());
+  for (std::string_view t : terms) NIB_RETURN_IF_ERROR(txn->put(*postings, t, lists.at(t).data(), MDB_APPEND));
+  ByteWriter m;
+  m.varint(unitId);
+  m.varint(totalLength);
+  NIB_RETURN_IF_ERROR(txn->put(*meta, "stats", m.data()));
+  NIB_RETURN_IF_ERROR(txn->commit());
+  return (*env)->sync();
+}
+
+const SearchDoc* SearchDocs::byPath(const std::string& path) const {
+  auto it = std::lower_bound(docs_.begin(), docs_.end(), path, [](const SearchDoc& d, const std::string& p) { return d.path < p; });
+  return it != docs_.end() && it->path == path ? &*it : nullptr;
+}
+
+Status SearchDocs::loadDocs(LmdbTxn& txn) {
+  auto db = txn.openDb("docs", false);
+  if (!db) return Status(ErrorCode::Corrupt, "search view lacks its docs table");
+  return txn.scan(*db, "", [&](std::string_view, std::string_view v) {
+    ByteReader r(v);
+    SearchDoc d;
+    d.id = static_cast<uint32_t>(docs_.size());
+    d.path = std::string(r.str());
+    d.blobOid = std::string(r.str());
+    d.language = static_cast<Language>(r.u8());
+    d.size = r.u32();
+    if (static_cast<int>(d.language) >= kLanguageCount) d.language = Language::Unknown;
+    docs_.push_back(std::move(d));
+    return true;
+  });
+}
+
+Expected<std::unique_ptr<TrigramView>> TrigramView::open(const std::filesystem::path& dir) {
+  LmdbEnv::Options options;
+  options.readOnly = true;
+  auto env = LmdbEnv::open(dir, options);
+  if (!env) return env.status();
+  auto txn = LmdbTxn::begin(**env, false);
+  if (!txn) return txn.status();
+  std::unique_ptr<TrigramView> v(new TrigramView(std::move(*env), std::move(*txn)));
+  NIB_RETURN_IF_ERROR(v->loadDocs(v->txn_));
+  auto db = v->txn_.openDb("postings", false);
+  if (!db) return Status(ErrorCode::Corrupt, "trigram view lacks its postings");
+  v->postings_ = *db;
+  return v;
+}
+
+std::vector<uint32_t> TrigramView::postings(uint32_t trigram) {
+  std::vector<uint32_t> out;
+  auto v = txn_.get(postings_, trigramKey(trigram));
+  if (!v) return out;
+  ByteReader r(*v);
+  uint32_t id = 0;
+  while (!r.atEnd() && r.ok()) {
+    id += r.u32();
+    if (r.ok() && id < docs_.size()) out.push_back(id);
+  }
+  return out;
+}
+
+Expected<std::unique_ptr<LexicalView>> LexicalView::open(const std::filesystem::path& dir) {
+  LmdbEnv::Options options;
+  options.readOnly = true;
+  auto env = LmdbEnv::open(dir, options);
+  if (!env) return env.status();
+  auto txn = LmdbTxn::begin(**env, false);
+  if (!txn) return txn.status();
+  std::unique_ptr<LexicalView> v(new LexicalView(std::move(*env), std::move(*txn)));
+  NIB_RETURN_IF_ERROR(v->loadDocs(v->txn_));
+  auto postings = v->txn_.openDb("postings", false), units = v->txn_.openDb("units", false),
+       meta = v->txn_.openDb("meta", false);
+  if (!postings || !units || !meta) return Status(ErrorCode::Corrupt, "lexical view lacks a table");
+  v->postings_ = *postings;
+  v->units_ = *units;
+  auto stats = v->txn_.get(*meta, "stats");
+  if (!stats) return Status(ErrorCode::Corrupt, "lexical view lacks its statistics");
+  ByteReader r(*stats);
+  v->unitCount_ = r.u32();
+  uint64_t total = r.varint();
+  v->averageLength_ = v->unitCount_ ? std::max(1.0, static_cast<double>(total) / v->unitCount_) : 1.0;
+  return v;
+}
+
+std::vector<std::pair<uint32_t, uint32_t>> LexicalView::postings(const std::string& term) {
+  std::vector<std::pair<uint32_t, uint32_t>> out;
+  if (term.empty() || term.size() > 400) return out;
+  auto v = txn_.get(postings_, term);
+  if (!v) return out;
+  ByteReader r(*v);
+  uint32_t id = 0;
+  while (!r.atEnd() && r.ok()) {
+    id += r.u32();
+    uint32_t tf = r.u32();
+    if (r.ok() && id < unitCount_) out.emplace_back(id, tf);
+  }
+  return out;
+}
+
+std::optional<LexUnit> LexicalView::unit(uint32_t id) {
+  auto v = txn_.get(units_, idKey(id));
+  if (!v) return std::nullopt;
+  ByteReader r(*v);
+  LexUnit u;
+  u.doc = r.u32();
+  u.range = readRange(r);
+  u.granularity = static_cast<Granularity>(r.u8());
+  u.kind = static_cast<SymbolKind>(r.u8());
+  u.name = std::string(r.str());
+  u.length = r.u32();
+  if (!r.ok() || u.doc >= docs_.size()) return std::nullopt;
+  return u;
+}
+
+}  // namespace nib

@@ -1,0 +1,91 @@
+// The two search views of an index version, each in its own LMDB environment:
+//
+//   trigram/  docs (id -> path, blob, language, size) and postings (trigram -> doc ids): the
+//             candidate files of a substring or regex search, verified against the content;
+//   lexical/  docs, units (id -> doc, range, kind, name, length), postings (term -> (unit, tf))
+//             and meta (unit count, average length): BM25 over source units.
+//
+// Both index every text file of the version (also files without a grammar, which get one
+// file unit), so that a search covers what `grep` would.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "support/Language.h"
+#include "views/Lmdb.h"
+#include "views/SearchFacts.h"
+
+namespace nib {
+
+struct SearchDoc {
+  uint32_t id = 0;
+  std::string path;
+  std::string blobOid;  // the id of the indexed bytes: the content table's key
+  Language language = Language::Unknown;
+  uint32_t size = 0;
+};
+
+struct LexUnit {
+  uint32_t doc = 0;
+  ByteRange range;
+  Granularity granularity = Granularity::File;
+  SymbolKind kind = SymbolKind::Unknown;
+  std::string name;
+  uint32_t length = 0;
+};
+
+// `docs` sorted by path with ids equal to their positions; `facts` parallel to `docs`.
+Status writeTrigramView(const std::filesystem::path& dir, const std::vector<SearchDoc>& docs,
+                        const std::vector<const SearchFacts*>& facts);
+Status writeLexicalView(const std::filesystem::path& dir, const std::vector<SearchDoc>& docs,
+                        const std::vector<const SearchFacts*>& facts);
+
+class SearchDocs {
+ public:
+  const std::vector<SearchDoc>& all() const { return docs_; }
+  const SearchDoc* byId(uint32_t id) const { return id < docs_.size() ? &docs_[id] : nullptr; }
+  const SearchDoc* byPath(const std::string& path) const;
+
+ protected:
+  Status loadDocs(LmdbTxn& txn);
+  std::vector<SearchDoc> docs_;
+};
+
+class TrigramView : public SearchDocs {
+ public:
+  static Expected<std::unique_ptr<TrigramView>> open(const std::filesystem::path& dir);
+  // Doc ids containing the (case-folded) trigram, ascending.
+  std::vector<uint32_t> postings(uint32_t trigram);
+
+ private:
+  TrigramView(std::unique_ptr<LmdbEnv> env, LmdbTxn txn) : env_(std::move(env)), txn_(std::move(txn)) {}
+  std::unique_ptr<LmdbEnv> env_;
+  LmdbTxn txn_;
+  MDB_dbi postings_ = 0;
+};
+
+class LexicalView : public SearchDocs {
+ public:
+  static Expected<std::unique_ptr<LexicalView>> open(const std::filesystem::path& dir);
+  // (unit id, term frequency), by ascending unit id.
+  std::vector<std::pair<uint32_t, uint32_t>> postings(const std::string& term);
+  std::optional<LexUnit> unit(uint32_t id);
+  uint32_t unitCount() const { return unitCount_; }
+  double averageLength() const { return averageLength_; }
+
+ private:
+  LexicalView(std::unique_ptr<LmdbEnv> env, LmdbTxn txn) : env_(std::move(env)), txn_(std::move(txn)) {}
+  std::unique_ptr<LmdbEnv> env_;
+  LmdbTxn txn_;
+  MDB_dbi postings_ = 0, units_ = 0;
+  uint32_t unitCount_ = 0;
+  double averageLength_ = 1;
+};
+
+}  // namespace nib

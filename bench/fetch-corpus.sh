@@ -61,6 +61,17 @@ for pkg in "${packages[@]}"; do
        git -c user.name=nib-bench -c user.email=bench@nib -c commit.gpgsign=false commit -qm "$pkg")
       continue ;;
   esac
+  if ! (cd "$work" && apt-get "${o[@]}" -qq source --download-only "$pkg" >/dev/null 2>&1); then
+    echo "corpus: warning: cannot download the source of $pkg; skipped" >&2
+    failed=$((failed + 1))
+    continue
+  fi
+  tarball=$(ls "$work"/*.orig.tar.* 2>/dev/null | head -n 1 || true)
+  if [ -z "$tarball" ]; then
+    echo "corpus: warning: no .orig tarball for $pkg; skipped" >&2
+    failed=$((failed + 1))
+    continue
+  fi
   rm -rf "$dest/$pkg" && mkdir -p "$dest/$pkg"
   tar -xf "$tarball" -C "$dest/$pkg" --strip-components=1
   rm -f "$work"/*.orig.tar.* "$work"/*.debian.tar.* "$work"/*.dsc "$work"/*.asc 2>/dev/null || true

@@ -249,11 +249,16 @@ Expected<SearchResult> SearchProvider::searchTrigram(const SearchRequest& reques
     if (passesFilters(request, d.path, d.language)) files.emplace_back(d.path, d.language);
   };
   if (filtered)
-    for (uint32_t id : candidates) consider(*trigram_->byId(id));
+    for (uint32_t id : candidates) {
+      if (auto d = trigram_->byId(id)) consider(*d);
+    }
   else
-    for (const SearchDoc& d : trigram_->all()) consider(d);
+    trigram_->forEach([&](const SearchDoc& d) {
+      consider(d);
+      return true;
+    });
   for (const std::string& p : context.changed) {
-    const SearchDoc* d = trigram_->byPath(p);
+    auto d = trigram_->byPath(p);
     Language lang = d ? d->language : detectLanguage(p, "");
     if (passesFilters(request, p, lang)) files.emplace_back(p, lang);
   }
@@ -364,7 +369,7 @@ Expected<SearchResult> SearchProvider::searchLexical(const SearchRequest& reques
   for (const auto& [_, id] : ranked) {
     auto u = lexical_->unit(id);
     if (!u) continue;
-    const SearchDoc* d = lexical_->byId(u->doc);
+    auto d = lexical_->byId(u->doc);
     if (!d || context.changed.count(d->path) || context.deleted.count(d->path)) continue;
     if (!passesFilters(request, d->path, d->language)) continue;
     if (!request.kinds.empty() && std::find(request.kinds.begin(), request.kinds.end(), u->kind) == request.kinds.end())
@@ -387,7 +392,7 @@ Expected<SearchResult> SearchProvider::searchLexical(const SearchRequest& reques
   }
   // Changed and added files: scored as one unit each, from their current content.
   auto scoreText = [&](const std::string& path) {
-    const SearchDoc* d = lexical_->byPath(path);
+    auto d = lexical_->byPath(path);
     Language lang = d ? d->language : detectLanguage(path, "");
     if (!passesFilters(request, path, lang)) return;
     if (!request.kinds.empty() && std::find(request.kinds.begin(), request.kinds.end(), SymbolKind::Module) == request.kinds.end())

@@ -46,8 +46,9 @@ Expected<std::unique_ptr<LmdbEnv>> createEnv(const std::filesystem::path& dir) {
 }
 
 Status writeDocs(LmdbTxn& txn, const std::vector<SearchDoc>& docs) {
-  auto db = txn.openDb("docs", true);
+  auto db = txn.openDb("docs", true), paths = txn.openDb("paths", true);
   if (!db) return db.status();
+  if (!paths) return paths.status();
   for (const SearchDoc& d : docs) {
     ByteWriter w;
     w.str(d.path);
@@ -55,8 +56,28 @@ Status writeDocs(LmdbTxn& txn, const std::vector<SearchDoc>& docs) {
     w.u8(static_cast<uint8_t>(d.language));
     w.varint(d.size);
     NIB_RETURN_IF_ERROR(txn.put(*db, idKey(d.id), w.data(), MDB_APPEND));
+    NIB_RETURN_IF_ERROR(txn.put(*paths, d.path, idKey(d.id), MDB_APPEND));  // docs come sorted by path
   }
   return Status::ok();
+}
+
+std::optional<SearchDoc> decodeDoc(uint32_t id, std::string_view v) {
+  ByteReader r(v);
+  SearchDoc d;
+  d.id = id;
+  d.path = std::string(r.str());
+  d.blobOid = std::string(r.str());
+  d.language = static_cast<Language>(r.u8());
+  d.size = r.u32();
+  if (!r.ok()) return std::nullopt;
+  if (static_cast<int>(d.language) >= kLanguageCount) d.language = Language::Unknown;
+  return d;
+}
+
+uint32_t keyId(std::string_view k) {
+  uint32_t id = 0;
+  for (size_t i = 0; i < 4 && i < k.size(); ++i) id = (id << 8) | static_cast<unsigned char>(k[i]);
+  return id;
 }
 
 }  // namespace
@@ -147,26 +168,36 @@ Status writeLexicalView(const std::filesystem::path& dir, const std::vector<Sear
   return (*env)->sync();
 }
 
-const SearchDoc* SearchDocs::byPath(const std::string& path) const {
-  auto it = std::lower_bound(docs_.begin(), docs_.end(), path, [](const SearchDoc& d, const std::string& p) { return d.path < p; });
-  return it != docs_.end() && it->path == path ? &*it : nullptr;
+std::optional<SearchDoc> SearchDocs::byId(uint32_t id) {
+  auto v = docsTxn_->get(docs_, idKey(id));
+  if (!v) return std::nullopt;
+  return decodeDoc(id, *v);
 }
 
-Status SearchDocs::loadDocs(LmdbTxn& txn) {
-  auto db = txn.openDb("docs", false);
-  if (!db) return Status(ErrorCode::Corrupt, "search view lacks its docs table");
-  return txn.scan(*db, "", [&](std::string_view, std::string_view v) {
-    ByteReader r(v);
-    SearchDoc d;
-    d.id = static_cast<uint32_t>(docs_.size());
-    d.path = std::string(r.str());
-    d.blobOid = std::string(r.str());
-    d.language = static_cast<Language>(r.u8());
-    d.size = r.u32();
-    if (static_cast<int>(d.language) >= kLanguageCount) d.language = Language::Unknown;
-    docs_.push_back(std::move(d));
-    return true;
+std::optional<SearchDoc> SearchDocs::byPath(const std::string& path) {
+  if (path.empty() || path.size() > 400) return std::nullopt;
+  auto id = docsTxn_->get(paths_, path);
+  if (!id || id->size() != 4) return std::nullopt;
+  return byId(keyId(*id));
+}
+
+void SearchDocs::forEach(const std::function<bool(const SearchDoc&)>& visit) {
+  (void)docsTxn_->scan(docs_, "", [&](std::string_view k, std::string_view v) {
+    auto d = decodeDoc(keyId(k), v);
+    return d ? visit(*d) : true;
   });
+}
+
+Status SearchDocs::openDocs(LmdbTxn& txn) {
+  auto db = txn.openDb("docs", false), paths = txn.openDb("paths", false);
+  if (!db || !paths) return Status(ErrorCode::Corrupt, "search view lacks its docs tables");
+  docsTxn_ = &txn;
+  docs_ = *db;
+  paths_ = *paths;
+  MDB_stat st;
+  if (mdb_stat(txn.raw(), docs_, &st) != 0) return Status(ErrorCode::Corrupt, "cannot count the search view's docs");
+  count_ = static_cast<uint32_t>(st.ms_entries);
+  return Status::ok();
 }
 
 Expected<std::unique_ptr<TrigramView>> TrigramView::open(const std::filesystem::path& dir) {
@@ -177,7 +208,7 @@ Expected<std::unique_ptr<TrigramView>> TrigramView::open(const std::filesystem::
   auto txn = LmdbTxn::begin(**env, false);
   if (!txn) return txn.status();
   std::unique_ptr<TrigramView> v(new TrigramView(std::move(*env), std::move(*txn)));
-  NIB_RETURN_IF_ERROR(v->loadDocs(v->txn_));
+  NIB_RETURN_IF_ERROR(v->openDocs(v->txn_));
   auto db = v->txn_.openDb("postings", false);
   if (!db) return Status(ErrorCode::Corrupt, "trigram view lacks its postings");
   v->postings_ = *db;
@@ -192,7 +223,7 @@ std::vector<uint32_t> TrigramView::postings(uint32_t trigram) {
   uint32_t id = 0;
   while (!r.atEnd() && r.ok()) {
     id += r.u32();
-    if (r.ok() && id < docs_.size()) out.push_back(id);
+    if (r.ok() && id < count_) out.push_back(id);
   }
   return out;
 }
@@ -205,7 +236,7 @@ Expected<std::unique_ptr<LexicalView>> LexicalView::open(const std::filesystem::
   auto txn = LmdbTxn::begin(**env, false);
   if (!txn) return txn.status();
   std::unique_ptr<LexicalView> v(new LexicalView(std::move(*env), std::move(*txn)));
-  NIB_RETURN_IF_ERROR(v->loadDocs(v->txn_));
+  NIB_RETURN_IF_ERROR(v->openDocs(v->txn_));
   auto postings = v->txn_.openDb("postings", false), units = v->txn_.openDb("units", false),
        meta = v->txn_.openDb("meta", false);
   if (!postings || !units || !meta) return Status(ErrorCode::Corrupt, "lexical view lacks a table");
@@ -246,7 +277,7 @@ std::optional<LexUnit> LexicalView::unit(uint32_t id) {
   u.kind = static_cast<SymbolKind>(r.u8());
   u.name = std::string(r.str());
   u.length = r.u32();
-  if (!r.ok() || u.doc >= docs_.size()) return std::nullopt;
+  if (!r.ok() || u.doc >= count_) return std::nullopt;
   return u;
 }
 

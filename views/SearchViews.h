@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -46,15 +47,21 @@ Status writeTrigramView(const std::filesystem::path& dir, const std::vector<Sear
 Status writeLexicalView(const std::filesystem::path& dir, const std::vector<SearchDoc>& docs,
                         const std::vector<const SearchFacts*>& facts);
 
+// A view's documents, looked up in LMDB on demand (a query touches few of them; loading all
+// of a large repository's would cost more than the query).
 class SearchDocs {
  public:
-  const std::vector<SearchDoc>& all() const { return docs_; }
-  const SearchDoc* byId(uint32_t id) const { return id < docs_.size() ? &docs_[id] : nullptr; }
-  const SearchDoc* byPath(const std::string& path) const;
+  std::optional<SearchDoc> byId(uint32_t id);
+  std::optional<SearchDoc> byPath(const std::string& path);
+  // Visits every document in id (= path) order until `visit` returns false.
+  void forEach(const std::function<bool(const SearchDoc&)>& visit);
+  uint32_t count() const { return count_; }
 
  protected:
-  Status loadDocs(LmdbTxn& txn);
-  std::vector<SearchDoc> docs_;
+  Status openDocs(LmdbTxn& txn);
+  LmdbTxn* docsTxn_ = nullptr;
+  MDB_dbi docs_ = 0, paths_ = 0;
+  uint32_t count_ = 0;
 };
 
 class TrigramView : public SearchDocs {

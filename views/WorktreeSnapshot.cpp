@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <set>
+#include <thread>
 
 #include "support/Binary.h"
 #include "support/GitLite.h"
@@ -35,9 +36,9 @@ int64_t mtimeOf(const struct stat& st) {
 
 }  // namespace
 
-bool statEntry(const fs::path& path, uint64_t* size, int64_t* mtimeNs, uint64_t* inode, uint32_t* mode) {
+bool statEntry(const char* path, uint64_t* size, int64_t* mtimeNs, uint64_t* inode, uint32_t* mode) {
   struct stat st;
-  if (::lstat(path.c_str(), &st) != 0) return false;
+  if (::lstat(path, &st) != 0) return false;
   *size = static_cast<uint64_t>(st.st_size);
   *mtimeNs = mtimeOf(st);
   *inode = static_cast<uint64_t>(st.st_ino);
@@ -133,7 +134,7 @@ WorktreeComparison compareWorktree(const fs::path& root, const WorktreeSnapshot&
   out.conclusive = true;
   // Folders first: a new name anywhere makes the answer git's to give.
   for (const auto& d : snapshot.dirs) {
-    fs::path full = d.path.empty() ? root : root / d.path;
+    std::string full = d.path.empty() ? root.string() : root.string() + "/" + d.path;
     struct stat st;
     if (::stat(full.c_str(), &st) != 0) continue;  // the folder is gone: its files are missing
     if (mtimeOf(st) == d.mtimeNs) continue;
@@ -148,36 +149,73 @@ WorktreeComparison compareWorktree(const fs::path& root, const WorktreeSnapshot&
       for (const std::string& name : added) out.added.push_back(d.path.empty() ? name : d.path + "/" + name);
     }
   }
-  std::vector<gitlite::TreeItem> items;
-  bool treeKnown = true;
-  for (const auto& f : snapshot.files) {
-    uint64_t size, inode;
-    int64_t mtime;
-    uint32_t mode;
-    fs::path full = root / f.path;
-    if (f.mode == 0160000) {  // a submodule: its recorded commit stands
-      if (f.oid.empty()) treeKnown = false;
-      else items.push_back({f.path, f.mode, f.oid});
-      continue;
-    }
-    if (!statEntry(full, &size, &mtime, &inode, &mode) || mode == 0) {
-      out.deleted.push_back(f.path);  // gone, or no longer a file or link
-      continue;
-    }
-    std::string oid = f.oid;
-    // A mode change (chmod +x) leaves the mtime alone but changes git's tree.
-    if (size != f.size || mtime != f.mtimeNs || inode != f.inode || mode != f.mode) {
-      auto hashed = gitlite::blobIdOfFile(full);
-      if (!hashed) {
-        out.changed.push_back(f.path);
-        treeKnown = false;
+  // Files: one lstat each, hashing only those whose stat data changed. Split across a few
+  // threads on large worktrees: the stat calls dominate and run in parallel well.
+  enum class State : uint8_t { Same, Changed, Deleted, Unknown };
+  struct Result {
+    State state = State::Same;
+    uint32_t mode = 0;
+    std::string oid;
+  };
+  std::vector<Result> results(snapshot.files.size());
+  std::string rootText = root.string();
+  auto check = [&](size_t begin, size_t end) {
+    std::string full;
+    for (size_t i = begin; i < end; ++i) {
+      const auto& f = snapshot.files[i];
+      Result& r = results[i];
+      r.mode = f.mode;
+      if (f.mode == 0160000) continue;  // a submodule: its recorded commit stands
+      full.assign(rootText).append("/").append(f.path);
+      uint64_t size, inode;
+      int64_t mtime;
+      uint32_t mode;
+      if (!statEntry(full.c_str(), &size, &mtime, &inode, &mode) || mode == 0) {
+        r.state = State::Deleted;  // gone, or no longer a file or link
         continue;
       }
-      oid = *hashed;
-      if (oid != f.oid || mode != f.mode) out.changed.push_back(f.path);
+      r.mode = mode;
+      // A mode change (chmod +x) leaves the mtime alone but changes git's tree.
+      if (size == f.size && mtime == f.mtimeNs && inode == f.inode && mode == f.mode) continue;
+      auto hashed = gitlite::blobIdOfFile(full);
+      if (!hashed) {
+        r.state = State::Unknown;
+        continue;
+      }
+      if (*hashed != f.oid || mode != f.mode) {
+        r.state = State::Changed;
+        r.oid = std::move(*hashed);
+      }
     }
-    if (oid.empty()) treeKnown = false;
-    items.push_back({f.path, mode, oid});
+  };
+  size_t n = snapshot.files.size();
+  unsigned threads = n < 4096 ? 1 : std::min(4u, std::max(1u, std::thread::hardware_concurrency()));
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(check, n * t / threads, n * (t + 1) / threads);
+  check(0, n / threads);
+  for (auto& t : pool) t.join();
+
+  bool treeKnown = true;
+  for (size_t i = 0; i < n; ++i) {
+    const auto& f = snapshot.files[i];
+    switch (results[i].state) {
+      case State::Deleted: out.deleted.push_back(f.path); break;
+      case State::Unknown: out.changed.push_back(f.path); treeKnown = false; break;
+      case State::Changed: out.changed.push_back(f.path); break;
+      case State::Same: if (f.oid.empty() && f.mode != 0160000) treeKnown = false; break;
+    }
+    if (f.mode == 0160000 && f.oid.empty()) treeKnown = false;
+  }
+  // The new tree id is worth computing only when something changed.
+  std::vector<gitlite::TreeItem> items;
+  if (out.conclusive && treeKnown && (!out.changed.empty() || !out.deleted.empty())) {
+    items.reserve(n);
+    for (size_t i = 0; i < n; ++i) {
+      const auto& f = snapshot.files[i];
+      const Result& r = results[i];
+      if (r.state == State::Deleted) continue;
+      items.push_back({f.path, r.mode, r.state == State::Changed ? r.oid : f.oid});
+    }
   }
   if (!out.conclusive) return out;  // the tree id needs git's word on the new entries
   if (treeKnown && (!out.changed.empty() || !out.deleted.empty())) {

@@ -3,6 +3,7 @@
 // stays light.
 #include <CLI/CLI.hpp>
 
+#include <signal.h>
 #include <unistd.h>
 
 #include <mutex>
@@ -44,9 +45,12 @@ int main(int argc, char** argv) {
     return extractor->extract(lang, text);
   };
   options.buildIndex = [](const std::filesystem::path& root,
-                          const std::function<void(uint64_t, uint64_t, const std::string&)>& progress) -> Status {
+                          const std::function<void(uint64_t, uint64_t, const std::string&)>& progress,
+                          const std::function<bool()>& cancelled) -> Status {
     IndexOptions index;
     index.progress = [&](const IndexProgress& p) { progress(p.done, p.total, p.phase); };
+    index.cancelled = cancelled;
+    index.waitForLock = true;  // another window's server or a `nib index` may be building
     auto report = buildIndex(root, index);
     return report ? Status::ok() : report.status();
   };
@@ -68,6 +72,9 @@ int main(int argc, char** argv) {
     }
     return GitRepository::treeIdOf(entries);
   };
+  // A client that goes away mid-answer must not kill the server with SIGPIPE: writes fail and
+  // the reader sees the end of input.
+  ::signal(SIGPIPE, SIG_IGN);
   LspServer server(std::move(options));
   return server.run(STDIN_FILENO, STDOUT_FILENO);
 }

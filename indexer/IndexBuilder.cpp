@@ -86,7 +86,7 @@ Expected<IndexReport> buildIndex(const fs::path& repoPath, const IndexOptions& o
   if (!repoOr) return repoOr.status();
   GitRepository& repo = **repoOr;
   IndexLayout layout(options.indexDir.empty() ? repo.root() / ".nib" : options.indexDir);
-  auto lock = IndexWriteLock::acquire(layout, /*wait=*/false);
+  auto lock = IndexWriteLock::acquire(layout, options.waitForLock);
   if (!lock) return lock.status();
   layout.prune(options.keepVersions);  // removes folders of builds that died
 
@@ -195,6 +195,7 @@ Expected<IndexReport> buildIndex(const fs::path& repoPath, const IndexOptions& o
     }
     std::vector<std::pair<std::string, std::string>> local;
     for (;;) {
+      if (options.cancelled && options.cancelled()) break;
       size_t n = next.fetch_add(1);
       if (n >= items.size()) break;
       WorkItem& w = items[order[n]];
@@ -289,6 +290,7 @@ Expected<IndexReport> buildIndex(const fs::path& repoPath, const IndexOptions& o
   }
   std::vector<std::pair<std::string, std::string>> none;
   submit(none, true);
+  if (options.cancelled && options.cancelled()) return Status(ErrorCode::Unsupported, "the build was cancelled");
   NIB_RETURN_IF_ERROR(writeStatus);
   NIB_RETURN_IF_ERROR(facts.sync());
   phase("extract");

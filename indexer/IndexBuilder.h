@@ -29,6 +29,10 @@ struct IndexOptions {
   std::function<void(const IndexProgress&)> progress;
   // Test hook: called after the version's artifacts are written and before it is published.
   std::function<void()> beforePublish;
+  // Polled between files: when it returns true the build stops, publishing nothing.
+  std::function<bool()> cancelled;
+  // Wait for another process's build to finish instead of failing (the language server).
+  bool waitForLock = false;
 };
 
 struct IndexReport {

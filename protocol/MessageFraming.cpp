@@ -8,7 +8,8 @@
 
 namespace nib {
 namespace {
-constexpr size_t kMaxMessage = 256u << 20;  // a larger frame is refused rather than buffered
+constexpr size_t kMaxMessage = 64u << 20;  // a larger frame is refused rather than buffered
+constexpr size_t kCompactAt = 1u << 20;     // drop consumed bytes once this many accumulate
 }
 
 bool MessageReader::fill() {
@@ -31,6 +32,13 @@ bool MessageReader::fill() {
 }
 
 Expected<std::string> MessageReader::next() {
+  // Frames rarely end where reads do: drop what was consumed before parsing the next frame, or
+  // the buffer would hold the whole session. (Not inside fill(): offsets into the frame being
+  // parsed must stay valid.)
+  if (pos_ > 0 && (pos_ >= kCompactAt || pos_ * 2 >= buf_.size())) {
+    buf_.erase(0, pos_);
+    pos_ = 0;
+  }
   // Headers end at the first blank line.
   size_t end;
   while ((end = buf_.find("\r\n\r\n", pos_)) == std::string::npos) {

@@ -98,6 +98,7 @@ Expected<const StaticProvider::LoadedFile*> StaticProvider::load(uint32_t fileId
                                           facts.status().message() + "); run `nib index`");
   auto loaded = std::make_unique<LoadedFile>(LoadedFile{std::move(*record), std::move(*facts), occurrences});
   const LoadedFile* out = loaded.get();
+  cachedOccurrences_ += out->facts.occurrences.size() + out->facts.definitions.size();
   // A partial entry being upgraded may still be pointed at by a caller: keep it alive.
   if (it != cache_.end()) retired_.push_back(std::move(it->second));
   cache_[fileId] = std::move(loaded);
@@ -160,8 +161,13 @@ std::vector<uint32_t> StaticProvider::filesMentioning(const std::string& name) {
 void StaticProvider::beginQuery() {
   // Loaded files are kept between queries (a server answers many about the same files) but
   // not without bound. No pointer into the cache outlives a query, so it can be dropped here.
-  if (cache_.size() > kMaxCachedFiles) cache_.clear();
+  // The bound is in occurrences (what a file's facts weigh), not files.
+  if (cachedOccurrences_ > kMaxCachedOccurrences) {
+    cache_.clear();
+    cachedOccurrences_ = 0;
+  }
   retired_.clear();
+  globalMemo_.clear();
 }
 
 void StaticProvider::invalidateCaches() {
@@ -171,15 +177,13 @@ void StaticProvider::invalidateCaches() {
 
 void StaticProvider::setOverlay(const std::string& path, Language language, FileFacts facts) {
   FileRecord record;
+  // Overlays change between queries, when no pointer into the caches is held: old entries can
+  // go at once (keeping them would hold a copy of the file's facts per keystroke).
   if (auto existing = overlays_.find(path); existing != overlays_.end()) {
     record = existing->second->record;
-    retired_.push_back(std::move(existing->second));
   } else if (auto indexed = view_->fileByPath(path)) {
     record = *indexed;
-    if (auto c = cache_.find(record.fileId); c != cache_.end()) {
-      retired_.push_back(std::move(c->second));
-      cache_.erase(c);
-    }
+    cache_.erase(record.fileId);
   } else {
     record.fileId = nextOverlayId_++;
     record.path = path;
@@ -196,7 +200,6 @@ void StaticProvider::removeOverlay(const std::string& path) {
   auto it = overlays_.find(path);
   if (it == overlays_.end()) return;
   overlayById_.erase(it->second->record.fileId);
-  retired_.push_back(std::move(it->second));
   overlays_.erase(it);
   invalidateCaches();
 }
@@ -288,6 +291,16 @@ StaticProvider::Resolved StaticProvider::resolveImport(const LoadedFile& file, c
 }
 
 StaticProvider::Resolved StaticProvider::resolveGlobal(const LoadedFile& file, const std::string& name) {
+  // The same free name is resolved for every use in a file (references, call hierarchy): once
+  // per (file, name) and query is enough.
+  auto memoKey = std::make_pair(file.record.fileId, name);
+  if (auto it = globalMemo_.find(memoKey); it != globalMemo_.end()) return it->second;
+  Resolved r = resolveGlobalUncached(file, name);
+  globalMemo_.emplace(memoKey, r);
+  return r;
+}
+
+StaticProvider::Resolved StaticProvider::resolveGlobalUncached(const LoadedFile& file, const std::string& name) {
   Resolved r;
   const auto& cands = definitionsNamed(name, false);
   if (cands.empty()) return r;
@@ -625,6 +638,7 @@ Expected<std::vector<CallEdge>> StaticProvider::incomingCalls(const std::string&
   beginQuery();
   auto f = loadPath(path);
   if (!f) return f.status();
+  if (definition == -1) return std::vector<CallEdge>{};  // a file's top level is called by nobody
   if (definition < 0 || definition >= static_cast<int32_t>((*f)->facts.definitions.size()))
     return Status(ErrorCode::NotFound, "no definition #" + std::to_string(definition) + " in " + path + " (stale item?)");
   Target target{(*f)->record.fileId, definition};
@@ -661,7 +675,8 @@ Expected<std::vector<CallEdge>> StaticProvider::outgoingCalls(const std::string&
   beginQuery();
   auto f = loadPath(path);
   if (!f) return f.status();
-  if (definition < 0 || definition >= static_cast<int32_t>((*f)->facts.definitions.size()))
+  // -1: the file's top-level statements (the calls outside any function).
+  if (definition < -1 || definition >= static_cast<int32_t>((*f)->facts.definitions.size()))
     return Status(ErrorCode::NotFound, "no definition #" + std::to_string(definition) + " in " + path + " (stale item?)");
   const LoadedFile* file = *f;
   std::map<Target, CallEdge> edges;

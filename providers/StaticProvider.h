@@ -121,6 +121,7 @@ class StaticProvider {
   Resolved resolve(const LoadedFile& file, const Occurrence& occ);
   Resolved resolveImport(const LoadedFile& file, const Occurrence& occ);
   Resolved resolveGlobal(const LoadedFile& file, const std::string& name);
+  Resolved resolveGlobalUncached(const LoadedFile& file, const std::string& name);
   Resolved resolveMember(const LoadedFile& file, const Occurrence& occ);
   std::optional<SymbolLocation> locationOf(const Target& t);
   std::vector<Target> declarationsOf(const std::vector<Target>& targets);
@@ -148,7 +149,9 @@ class StaticProvider {
   std::vector<uint32_t> filesMentioning(const std::string& name);
   void invalidateCaches();
   void beginQuery();
-  static constexpr size_t kMaxCachedFiles = 4096;
+  static constexpr size_t kMaxCachedOccurrences = 4'000'000;
+  size_t cachedOccurrences_ = 0;
+  std::map<std::pair<uint32_t, std::string>, Resolved> globalMemo_;
 };
 
 }  // namespace nib

@@ -6,6 +6,8 @@
 #include "protocol/Uri.h"
 #include "server/SearchAnswer.h"
 #include "support/Log.h"
+#include "support/FileIo.h"
+#include "support/GitLite.h"
 #include "support/RepoPath.h"
 
 namespace nib {
@@ -73,15 +75,19 @@ bool isRequestMethod(const std::string& m) {
 LspServer::LspServer(LspServerOptions options) : options_(std::move(options)) {}
 
 LspServer::~LspServer() {
-  {
-    std::lock_guard<std::mutex> g(queueMutex_);
-    stopping_ = true;
-  }
-  queueReady_.notify_all();
-  engineReady_.notify_all();
+  stop();
   for (auto& t : pool_)
     if (t.joinable()) t.join();
   if (indexThread_.joinable()) indexThread_.join();
+}
+
+void LspServer::stop() {
+  stopping_ = true;
+  { std::lock_guard<std::mutex> g(queueMutex_); }
+  queueReady_.notify_all();
+  // Waiters check `stopping_` under engineMutex_: take it so that none misses the wakeup.
+  { std::lock_guard<std::mutex> g(engineMutex_); }
+  engineReady_.notify_all();
 }
 
 void LspServer::send(const std::string& body) {
@@ -110,6 +116,8 @@ int LspServer::run(int inFd, int outFd) {
         runTask(task);
       }
     });
+  // The reader never waits for the engine: document changes are recorded here and applied by
+  // the next request, so `$/cancelRequest` and `exit` are read while a long query runs.
   while (!exit_) {
     auto body = reader.next();
     if (!body) {
@@ -120,15 +128,12 @@ int LspServer::run(int inFd, int outFd) {
     lsp::Incoming message = lsp::decodeMessage(*body);
     dispatch(message);
   }
-  // Let queued requests finish (their answers are still useful to a client that waits).
-  {
-    std::lock_guard<std::mutex> g(queueMutex_);
-    stopping_ = true;
-  }
-  queueReady_.notify_all();
-  engineReady_.notify_all();
+  // Queued requests still get their answers; a background index build is told to stop.
+  buildCancelled_ = true;
+  stop();
   for (auto& t : pool_) t.join();
   pool_.clear();
+  if (indexThread_.joinable()) indexThread_.join();
   return shutdown_ && exit_ ? 0 : 1;
 }
 
@@ -146,15 +151,14 @@ void LspServer::dispatch(lsp::Incoming& m) {
     }
     if (!initialized_) return;  // notifications before initialize are dropped, per the spec
     if (m.errorCode) {
+      // A document change we cannot apply leaves the buffer out of sync: mark it so, and refuse
+      // requests on it until the client sends the whole text again.
+      if (m.method == "textDocument/didChange") markUnsynced(m.error);
       log(2, m.error);
       return;
     }
     if (m.method == "$/cancelRequest") {
-      {
-        std::lock_guard<std::mutex> g(cancelMutex_);
-        cancelled_.insert(std::get<lsp::CancelParams>(m.params).id);
-      }
-      engineReady_.notify_all();
+      cancel(std::get<lsp::CancelParams>(m.params).id);
       return;
     }
     if (isDocumentMethod(m.method)) handleDocument(m.method, m.params);
@@ -194,105 +198,166 @@ void LspServer::dispatch(lsp::Incoming& m) {
     send(lsp::encodeError(m.id, m.errorCode, m.error));
     return;
   }
+  Task task{m.id, m.method, std::move(m.params), {}, -1};
+  // Remember which version of its document the request was made against.
+  std::string uri = documentUriOf(task.params);
+  if (!uri.empty()) {
+    std::lock_guard<std::mutex> g(docsMutex_);
+    if (auto it = documents_.find(uri); it != documents_.end()) {
+      task.uri = uri;
+      task.version = it->second.version;
+    }
+  }
+  {
+    std::lock_guard<std::mutex> g(cancelMutex_);
+    active_.insert(task.id);
+  }
   {
     std::lock_guard<std::mutex> g(queueMutex_);
-    queue_.push_back(Task{m.id, m.method, std::move(m.params)});
+    queue_.push_back(std::move(task));
   }
   queueReady_.notify_one();
+}
+
+std::string LspServer::documentUriOf(const lsp::Params& params) {
+  if (auto p = std::get_if<lsp::TextDocumentPosition>(&params)) return p->uri;
+  if (auto p = std::get_if<lsp::ReferenceParams>(&params)) return p->at.uri;
+  if (auto p = std::get_if<lsp::LocateParams>(&params)) return p->at.uri;
+  if (auto p = std::get_if<lsp::DocumentParams>(&params)) return p->uri;
+  return {};
+}
+
+void LspServer::cancel(const lsp::RequestId& id) {
+  {
+    std::lock_guard<std::mutex> g(cancelMutex_);
+    if (!active_.count(id)) return;  // unknown or finished: nothing to remember
+    cancelled_.insert(id);
+  }
+  { std::lock_guard<std::mutex> g(engineMutex_); }
+  engineReady_.notify_all();
+}
+
+bool LspServer::isCancelled(const lsp::RequestId& id) {
+  std::lock_guard<std::mutex> g(cancelMutex_);
+  return cancelled_.count(id) > 0;
+}
+
+void LspServer::finish(const lsp::RequestId& id) {
+  std::lock_guard<std::mutex> g(cancelMutex_);
+  active_.erase(id);
+  cancelled_.erase(id);
 }
 
 void LspServer::handleInitialize(const lsp::RequestId& id, const lsp::InitializeParams& params) {
   std::string encodingName;
   encoding_ = negotiate(params.positionEncodings, &encodingName);
   clientProgress_ = params.workDoneProgress;
-  root_ = options_.root;
-  if (root_.empty() && !params.rootUri.empty()) {
+  fs::path root = options_.root;
+  if (root.empty() && !params.rootUri.empty()) {
     auto path = uriToPath(params.rootUri);
     if (!path) {
       send(lsp::encodeError(id, lsp::InvalidParams, path.status().message()));
       return;
     }
-    root_ = *path;
+    root = *path;
   }
-  if (root_.empty() && !params.rootPath.empty()) root_ = params.rootPath;
-  if (root_.empty()) root_ = fs::current_path();
+  if (root.empty() && !params.rootPath.empty()) root = params.rootPath;
+  if (root.empty()) root = fs::current_path();
+  // The repository containing the folder is the root (a client may open a subfolder).
+  if (auto repo = gitlite::discover(root)) root = repo->worktree;
+  root_ = root;
   initialized_ = true;
   send(lsp::encodeResult(id, lsp::InitializeResult{encodingName, options_.version}));
 
-  auto engine = Engine::open(root_);
-  if (engine) {
-    if (options_.extractor) (*engine)->setFactsExtractor(options_.extractor);
-    if (options_.worktreeProbe) (*engine)->setWorktreeProbe(options_.worktreeProbe);
-    std::lock_guard<std::mutex> g(engineMutex_);
-    root_ = (*engine)->root();
-    engine_ = std::move(*engine);
-    return;
-  }
-  if (engine.status().code() == ErrorCode::NotFound && options_.buildIndex &&
-      engine.status().message().find("no index") != std::string::npos) {
+  std::lock_guard<std::mutex> g(engineMutex_);
+  if (openEngine()) return;
+  if (engineError_.find("no index") != std::string::npos && options_.buildIndex) {
+    engineError_.clear();
     startIndexBuild();
     return;
   }
-  std::lock_guard<std::mutex> g(engineMutex_);
-  engineError_ = engine.status().message();
   log(1, "nib cannot serve " + root_.string() + ": " + engineError_);
+}
+
+bool LspServer::openEngine() {
+  auto engine = Engine::open(root_);
+  if (!engine) {
+    engineError_ = engine.status().message();
+    return false;
+  }
+  if (options_.extractor) (*engine)->setFactsExtractor(options_.extractor);
+  if (options_.worktreeProbe) (*engine)->setWorktreeProbe(options_.worktreeProbe);
+  engine_ = std::move(*engine);
+  engineError_.clear();
+  // A fresh engine knows no buffers: every open document must be applied again.
+  std::lock_guard<std::mutex> g(docsMutex_);
+  for (auto& [uri, doc] : documents_) doc.dirty = true;
+  return true;
 }
 
 void LspServer::startIndexBuild() {
   std::string token = "nib-index";
-  if (clientProgress_) {
-    send(lsp::encodeCreateProgress(std::to_string(++nextServerRequest_) + "0", token));
-    send(lsp::encodeProgress(token, "begin", "nib: indexing", root_.string(), 0));
-  }
+  // The token may be used only once the client accepted it; without the capability, or until
+  // then, progress goes to the log.
+  if (clientProgress_) send(lsp::encodeCreateProgress(std::to_string(++nextServerRequest_) + "0", token));
   log(3, "no index for " + root_.string() + ": building one");
   indexThread_ = std::thread([this, token] {
+    bool begun = false;
     int lastPercent = -1;
-    Status s = options_.buildIndex(root_, [&](uint64_t done, uint64_t total, const std::string& phase) {
-      if (!clientProgress_ || total == 0) return;
-      int percent = static_cast<int>(done * 100 / total);
-      if (percent == lastPercent) return;
-      lastPercent = percent;
-      send(lsp::encodeProgress(token, "report", "", phase + " " + std::to_string(done) + "/" + std::to_string(total),
-                               percent));
-    });
-    if (clientProgress_) send(lsp::encodeProgress(token, "end", "", s.isOk() ? "done" : s.message(), -1));
-    std::lock_guard<std::mutex> g(engineMutex_);
-    if (!s.isOk()) {
-      engineError_ = "indexing failed: " + s.message();
-    } else {
-      auto engine = Engine::open(root_);
-      if (!engine) {
-        engineError_ = engine.status().message();
-      } else {
-        if (options_.extractor) (*engine)->setFactsExtractor(options_.extractor);
-        if (options_.worktreeProbe) (*engine)->setWorktreeProbe(options_.worktreeProbe);
-        engine_ = std::move(*engine);
-        for (const auto& [uri, doc] : documents_) (void)engine_->openBuffer(doc.path, doc.text);
-      }
+    Status s = options_.buildIndex(
+        root_,
+        [&](uint64_t done, uint64_t total, const std::string& phase) {
+          if (!clientProgress_ || total == 0) return;
+          if (!begun) {
+            send(lsp::encodeProgress(token, "begin", "nib: indexing", root_.string(), 0));
+            begun = true;
+          }
+          int percent = static_cast<int>(done * 100 / total);
+          if (percent <= lastPercent) return;  // never report going backwards
+          lastPercent = percent;
+          send(lsp::encodeProgress(token, "report", "", phase + " " + std::to_string(done) + "/" + std::to_string(total),
+                                   percent));
+        },
+        [this] { return buildCancelled_.load(); });
+    if (clientProgress_) {
+      if (!begun) send(lsp::encodeProgress(token, "begin", "nib: indexing", root_.string(), 0));
+      send(lsp::encodeProgress(token, "end", "", s.isOk() ? "done" : s.message(), -1));
     }
-    if (!engineError_.empty()) log(1, engineError_);
+    std::lock_guard<std::mutex> g(engineMutex_);
+    if (!s.isOk()) engineError_ = "indexing failed: " + s.message();
+    else openEngine();
+    if (!engineError_.empty() && !buildCancelled_) log(1, engineError_);
     engineReady_.notify_all();
   });
 }
 
+namespace {
+// The byte offset of a wire position in `text`, clamped: a line past the end means the end of
+// the text, a column past the end of its line the end of that line.
+uint32_t clampedOffset(const std::string& text, const LineTable& lines, const PositionEncoder& enc, lsp::Position p) {
+  if (p.line >= lines.lineCount()) return static_cast<uint32_t>(text.size());
+  uint32_t offset;
+  lines.offsetOf(enc.fromWire(p), &offset);
+  return offset;
+}
+}  // namespace
+
+void LspServer::markUnsynced(const std::string& why) {
+  std::lock_guard<std::mutex> g(docsMutex_);
+  // Without the params we cannot tell which document: mark every open one.
+  for (auto& [uri, doc] : documents_) doc.unsynced = why;
+}
+
 void LspServer::handleDocument(const std::string& method, const lsp::Params& params) {
-  std::lock_guard<std::mutex> g(engineMutex_);
-  auto pathOf = [&](const std::string& uri) -> Expected<std::string> {
-    auto abs = uriToPath(uri);
-    if (!abs) return abs.status();
-    auto rel = RepoPath::fromFilesystem(root_, *abs);
-    if (!rel) return rel.status();
-    return rel->str();
-  };
+  std::lock_guard<std::mutex> g(docsMutex_);
   if (method == "textDocument/didOpen") {
     const auto& p = std::get<lsp::DidOpenParams>(params);
-    auto path = pathOf(p.uri);
-    if (!path) return;  // a file outside the workspace: nothing of nib's to track
-    documents_[p.uri] = Document{*path, p.text, p.version};
-    if (engine_) {
-      Status s = engine_->openBuffer(*path, p.text);
-      if (!s.isOk()) log(2, "cannot analyse " + *path + ": " + s.message());
-    }
+    auto abs = uriToPath(p.uri);
+    if (!abs) return;
+    auto rel = RepoPath::fromFilesystem(root_, *abs);
+    if (!rel) return;  // a file outside the workspace: nothing of nib's to track
+    closed_.erase(rel->str());
+    documents_[p.uri] = Document{rel->str(), p.text, p.version, true, {}};
     return;
   }
   if (method == "textDocument/didChange") {
@@ -303,65 +368,90 @@ void LspServer::handleDocument(const std::string& method, const lsp::Params& par
     for (const lsp::ContentChange& c : p.changes) {
       if (!c.range) {
         doc.text = c.text;
+        doc.unsynced.clear();  // the whole text: in sync again
         continue;
       }
       // Incremental: the range is in the negotiated encoding, over the text as it is now.
       LineTable lines(doc.text);
       PositionEncoder enc(doc.text, false, encoding_);
-      uint32_t start, end;
-      if (!lines.offsetOf(enc.fromWire(c.range->start), &start) || !lines.offsetOf(enc.fromWire(c.range->end), &end)) {
-        // A range past the end appends (clients send that for edits at the end of a file).
-        start = end = static_cast<uint32_t>(doc.text.size());
-      }
+      uint32_t start = clampedOffset(doc.text, lines, enc, c.range->start);
+      uint32_t end = clampedOffset(doc.text, lines, enc, c.range->end);
       if (end < start) std::swap(start, end);
       doc.text.replace(start, end - start, c.text);
     }
     doc.version = p.version;
-    if (engine_) {
-      Status s = engine_->updateBuffer(doc.path, doc.text);
-      if (!s.isOk()) log(2, "cannot analyse " + doc.path + ": " + s.message());
-    }
+    doc.dirty = true;
     return;
   }
   const auto& p = std::get<lsp::DocumentParams>(params);
-  auto it = documents_.find(p.uri);
   if (method == "textDocument/didClose") {
+    auto it = documents_.find(p.uri);
     if (it == documents_.end()) return;
-    std::string path = it->second.path;
+    closed_.insert(it->second.path);
     documents_.erase(it);
-    if (engine_) (void)engine_->closeBuffer(path);
-    return;
   }
   // didSave: the buffer stays authoritative while open; nothing else to do.
 }
 
-bool LspServer::takeCancelled(const lsp::RequestId& id) {
-  std::lock_guard<std::mutex> g(cancelMutex_);
-  return cancelled_.erase(id) > 0;
+void LspServer::syncDocuments() {
+  // Called with engineMutex_ held: applies document changes recorded by the reader. Extraction
+  // runs here, once per batch of changes, not once per keystroke.
+  std::vector<std::pair<std::string, std::string>> updates;
+  std::set<std::string> closed;
+  {
+    std::lock_guard<std::mutex> g(docsMutex_);
+    closed.swap(closed_);
+    for (auto& [uri, doc] : documents_)
+      if (doc.dirty) {
+        updates.emplace_back(doc.path, doc.text);
+        doc.dirty = false;
+      }
+  }
+  for (const std::string& path : closed) (void)engine_->closeBuffer(path);
+  for (const auto& [path, text] : updates) {
+    Status s = engine_->updateBuffer(path, text);
+    if (!s.isOk()) log(2, "cannot analyse " + path + ": " + s.message());
+  }
+}
+
+void LspServer::reloadIfIndexChanged() {
+  // `nib index` in a terminal (or another server) may publish a newer version: follow it.
+  auto current = readFile(root_ / ".nib" / "CURRENT");
+  if (!current) return;
+  std::string id = *current;
+  while (!id.empty() && (id.back() == '\n' || id.back() == ' ')) id.pop_back();
+  if (id != engine_->manifest().versionId) openEngine();
 }
 
 void LspServer::runTask(const Task& task) {
   std::string body;
   {
     std::unique_lock<std::mutex> lock(engineMutex_);
-    engineReady_.wait(lock, [&] {
-      std::lock_guard<std::mutex> g(cancelMutex_);
-      return engine_ || !engineError_.empty() || stopping_ || cancelled_.count(task.id) > 0;
-    });
-    if (takeCancelled(task.id)) {
-      lock.unlock();
-      send(lsp::encodeError(task.id, lsp::RequestCancelled, "cancelled"));
-      return;
+    engineReady_.wait(lock, [&] { return engine_ || !engineError_.empty() || stopping_ || isCancelled(task.id); });
+    if (isCancelled(task.id)) {
+      body = lsp::encodeError(task.id, lsp::RequestCancelled, "cancelled");
+    } else if (!engine_) {
+      body = lsp::encodeError(task.id, lsp::RequestFailed, engineError_.empty() ? "the server is stopping" : engineError_);
+    } else {
+      reloadIfIndexChanged();
+      if (engine_) {
+        syncDocuments();
+        std::string stale;
+        if (!task.uri.empty()) {
+          std::lock_guard<std::mutex> g(docsMutex_);
+          auto it = documents_.find(task.uri);
+          if (it != documents_.end() && it->second.version != task.version) stale = "the document changed";
+          else if (it != documents_.end() && !it->second.unsynced.empty())
+            stale = "the document is out of sync (" + it->second.unsynced + "); send its full text";
+        }
+        body = !stale.empty() ? lsp::encodeError(task.id, lsp::ContentModified, stale) : answer(task, *engine_);
+      } else {
+        body = lsp::encodeError(task.id, lsp::RequestFailed, engineError_);
+      }
     }
-    if (!engine_) {
-      std::string why = engineError_.empty() ? "the server is stopping" : engineError_;
-      lock.unlock();
-      send(lsp::encodeError(task.id, lsp::RequestFailed, why));
-      return;
-    }
-    body = answer(task, *engine_);
   }
-  if (takeCancelled(task.id)) body = lsp::encodeError(task.id, lsp::RequestCancelled, "cancelled");
+  if (isCancelled(task.id)) body = lsp::encodeError(task.id, lsp::RequestCancelled, "cancelled");
+  finish(task.id);
   send(body);
 }
 
@@ -386,18 +476,34 @@ Expected<uint32_t> LspServer::offsetOf(Engine& engine, const std::string& path, 
 
 lsp::Range LspServer::wireRange(Engine& engine, const std::string& path, bool ascii, const ByteRange& range) {
   if (ascii && !engine.isOpen(path)) return {{range.start.line, range.start.column}, {range.end.line, range.end.column}};
-  auto text = engine.currentText(path);
-  std::string content = text ? std::move(*text) : std::string();
-  return PositionEncoder(content, content.empty(), encoding_).toWire(range);
+  // Each file's text and encoder are built once per answer, not once per location.
+  auto it = encoders_.find(path);
+  if (it == encoders_.end()) {
+    auto text = engine.currentText(path);
+    auto entry = std::make_unique<EncodedText>();
+    entry->text = text ? std::move(*text) : std::string();
+    entry->encoder = std::make_unique<PositionEncoder>(entry->text, entry->text.empty(), encoding_);
+    it = encoders_.emplace(path, std::move(entry)).first;
+  }
+  return it->second->encoder->toWire(range);
 }
 
 std::string LspServer::answer(const Task& task, Engine& engine) {
+  encoders_.clear();
   const std::string& m = task.method;
   auto fail = [&](const Status& s) {
-    // A position without a symbol is an empty answer, not an error; everything else (a file
-    // outside the workspace, not indexed) is reported so that the user sees why.
-    if (s.code() == ErrorCode::NotFound && s.message().find("no identifier") != std::string::npos)
+    // A position without a symbol, a file nib does not index (no grammar, outside the
+    // workspace) is an empty answer, not an error: editors ask on every hover and outline
+    // refresh. Malformed requests and broken indexes are errors.
+    bool empty = (s.code() == ErrorCode::NotFound &&
+                  (s.message().find("no identifier") != std::string::npos || s.message().find("not indexed") != std::string::npos ||
+                   s.message().find("not in the index") != std::string::npos)) ||
+                 s.message().find("outside the workspace") != std::string::npos;
+    if (empty) {
+      if (m == "textDocument/documentSymbol" || m == "textDocument/references")
+        return lsp::encodeResult(task.id, std::vector<lsp::WireLocation>{});
       return lsp::encodeNullResult(task.id);
+    }
     return lsp::encodeError(task.id, s.code() == ErrorCode::InvalidArgument ? lsp::InvalidParams : lsp::RequestFailed,
                             s.message());
   };
@@ -536,7 +642,8 @@ std::string LspServer::answer(const Task& task, Engine& engine) {
     i.uri = uriOf(n.path);
     i.range = wireRange(engine, n.path, n.ascii, n.range);
     i.selectionRange = wireRange(engine, n.path, n.ascii, n.definition >= 0 ? n.nameRange : n.range);
-    i.data = n.path + "#" + std::to_string(n.definition);
+    // The name travels too, so that an item from before an edit is recognised as stale.
+    i.data = n.path + "#" + std::to_string(n.definition) + "#" + n.name;
     return i;
   };
   if (m == "textDocument/prepareCallHierarchy") {
@@ -551,14 +658,21 @@ std::string LspServer::answer(const Task& task, Engine& engine) {
   }
   if (m == "callHierarchy/incomingCalls" || m == "callHierarchy/outgoingCalls") {
     const auto& it = std::get<lsp::CallHierarchyParams>(task.params).item;
-    size_t hash = it.data.rfind('#');
-    if (hash == std::string::npos) return lsp::encodeError(task.id, lsp::InvalidParams, "malformed call hierarchy item data");
-    std::string path = it.data.substr(0, hash);
-    int32_t def = -1;
+    size_t nameHash = it.data.rfind('#');
+    size_t defHash = nameHash == std::string::npos || nameHash == 0 ? std::string::npos : it.data.rfind('#', nameHash - 1);
+    if (defHash == std::string::npos) return lsp::encodeError(task.id, lsp::InvalidParams, "malformed call hierarchy item data");
+    std::string path = it.data.substr(0, defHash);
+    std::string name = it.data.substr(nameHash + 1);
+    int32_t def = -2;
     try {
-      def = std::stoi(it.data.substr(hash + 1));
+      def = std::stoi(it.data.substr(defHash + 1, nameHash - defHash - 1));
     } catch (...) {
       return lsp::encodeError(task.id, lsp::InvalidParams, "malformed call hierarchy item data");
+    }
+    if (def >= 0) {
+      auto facts = engine.provider().facts(path);
+      if (!facts || def >= static_cast<int32_t>(facts->definitions.size()) || facts->definitions[def].name != name)
+        return lsp::encodeError(task.id, lsp::ContentModified, "the call hierarchy item is stale: prepare it again");
     }
     bool incoming = m == "callHierarchy/incomingCalls";
     auto edges = incoming ? engine.incomingCalls(path, def) : engine.outgoingCalls(path, def);

@@ -4,6 +4,7 @@
 // cancelled; responses go out through one serialized writer. JSON stays in protocol/.
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <deque>
 #include <filesystem>
@@ -18,6 +19,7 @@
 
 #include "protocol/LspMessages.h"
 #include "protocol/MessageFraming.h"
+#include "protocol/PositionEncoder.h"
 #include "server/Engine.h"
 
 namespace nib {
@@ -29,8 +31,10 @@ struct LspServerOptions {
   FactsExtractor extractor;  // re-extracts open buffers (overlays)
   WorktreeProbe worktreeProbe;
   // Builds the index when none exists, reporting (done, total, phase). Runs in the background.
+  // `cancelled` turns true when the server exits: the build should stop early.
   std::function<Status(const std::filesystem::path& root,
-                       const std::function<void(uint64_t, uint64_t, const std::string&)>& progress)>
+                       const std::function<void(uint64_t, uint64_t, const std::string&)>& progress,
+                       const std::function<bool()>& cancelled)>
       buildIndex;
 };
 
@@ -47,24 +51,40 @@ class LspServer {
     std::string path;  // repository path
     std::string text;
     int version = 0;
+    bool dirty = true;     // changed since the engine last saw it
+    std::string unsynced;  // why the text may differ from the client's (a change we could not apply)
   };
   struct Task {
     lsp::RequestId id;
     std::string method;
     lsp::Params params;
+    std::string uri;   // the document the request is about, when it is open
+    int version = -1;  // its version when the request arrived
+  };
+  struct EncodedText {
+    std::string text;
+    std::unique_ptr<PositionEncoder> encoder;
   };
 
   void dispatch(lsp::Incoming& message);
   void handleInitialize(const lsp::RequestId& id, const lsp::InitializeParams& params);
   void handleDocument(const std::string& method, const lsp::Params& params);
+  void markUnsynced(const std::string& why);
+  static std::string documentUriOf(const lsp::Params& params);
   void runTask(const Task& task);
+  // With engineMutex_ held:
+  bool openEngine();
+  void syncDocuments();
+  void reloadIfIndexChanged();
+  void stop();
+  void cancel(const lsp::RequestId& id);
+  bool isCancelled(const lsp::RequestId& id);
+  void finish(const lsp::RequestId& id);
   // Produces the response body for a request; called with engineMutex_ held and the engine ready.
   std::string answer(const Task& task, Engine& engine);
   void startIndexBuild();
-  Engine* waitForEngine(const lsp::RequestId& id, std::string* error);
   void send(const std::string& body);
   void log(int type, const std::string& message);
-  bool takeCancelled(const lsp::RequestId& id);
   Expected<std::string> repoPathOf(Engine& engine, const std::string& uri);
   Expected<uint32_t> offsetOf(Engine& engine, const std::string& path, lsp::Position pos);
   lsp::Range wireRange(Engine& engine, const std::string& path, bool ascii, const ByteRange& range);
@@ -78,22 +98,28 @@ class LspServer {
   bool shutdown_ = false;
   bool exit_ = false;
 
-  std::mutex engineMutex_;  // guards engine_, documents_ and engine calls
+  std::mutex engineMutex_;  // guards engine_, engineError_, encoders_ and every engine call
   std::condition_variable engineReady_;
   std::unique_ptr<Engine> engine_;
   std::string engineError_;  // why there is no engine (a failed build)
+  std::map<std::string, std::unique_ptr<EncodedText>> encoders_;  // per answer
   bool clientProgress_ = false;
-  std::map<std::string, Document> documents_;  // by URI
   std::thread indexThread_;
+  std::atomic<bool> buildCancelled_{false};
+
+  std::mutex docsMutex_;  // guards documents_ and closed_ (the reader never takes engineMutex_)
+  std::map<std::string, Document> documents_;  // by URI
+  std::set<std::string> closed_;               // paths closed since the engine last synced
 
   std::mutex queueMutex_;
   std::condition_variable queueReady_;
   std::deque<Task> queue_;
-  bool stopping_ = false;
+  std::atomic<bool> stopping_{false};
   std::vector<std::thread> pool_;
 
   std::mutex cancelMutex_;
-  std::set<lsp::RequestId> cancelled_;
+  std::set<lsp::RequestId> active_;     // queued or running
+  std::set<lsp::RequestId> cancelled_;  // a subset of active_
   int nextServerRequest_ = 0;
 };
 

@@ -5,6 +5,7 @@
 
 #include "LspClient.h"
 #include "TestRepo.h"
+#include "views/IndexLayout.h"
 
 namespace nib::test {
 namespace {
@@ -81,7 +82,8 @@ TEST_CASE("the server follows the LSP lifecycle and rejects bad input without dy
   CHECK(c.request("initialize", {{"capabilities", json::object()}})["error"]["code"] == -32600);
   CHECK(c.request("workspace/executeCommand", json::object())["error"]["code"] == -32601);
   CHECK(c.request("textDocument/definition", {{"textDocument", {{"uri", "file:///x"}}}})["error"]["code"] == -32602);
-  CHECK(c.request("textDocument/hover", at(repo, "../outside.py", 0, 0))["error"]["code"] == -32602);
+  // A file outside the workspace is nothing nib knows about: an empty answer, not an error.
+  CHECK(c.request("textDocument/hover", at(repo, "../outside.py", 0, 0))["result"].is_null());
   json http = c.request("textDocument/definition", {{"textDocument", {{"uri", "http://example.com/a.py"}}},
                                                     {"position", {{"line", 0}, {"character", 0}}}});
   CHECK(http["error"]["code"] == -32602);
@@ -178,8 +180,8 @@ TEST_CASE("the server answers navigation requests from the index", "[lsp]") {
   json stale = c.request("callHierarchy/incomingCalls", {{"item", {{"name", "x"}, {"kind", 12}, {"uri", main},
                                                                    {"range", range(0, 0, 0, 1)},
                                                                    {"selectionRange", range(0, 0, 0, 1)},
-                                                                   {"data", "app/main.py#999"}}}});
-  CHECK(stale["error"]["code"] == -32803);
+                                                                   {"data", "app/main.py#999#x"}}}});
+  CHECK(stale["error"]["code"] == -32801);
 
   json locate = c.request("nib/locate", {{"textDocument", {{"uri", main}}},
                                          {"position", {{"line", 5}, {"character", 11}}},
@@ -291,14 +293,21 @@ TEST_CASE("without an index the server builds one, reporting progress, then answ
 
 TEST_CASE("cancelled requests are answered with RequestCancelled", "[lsp]") {
   TestRepo repo;
-  makeProject(repo);
+  makeProject(repo, /*index=*/false);
+  // Hold the index's write lock: the server's background build waits for it, so requests wait
+  // for the engine and a cancellation certainly arrives while the request is pending.
+  IndexLayout layout = IndexLayout::forRepository(repo.root());
+  auto acquired = IndexWriteLock::acquire(layout, false);
+  REQUIRE(acquired.hasValue());
+  auto lock = std::make_unique<IndexWriteLock>(std::move(acquired).value());
   LspClient c(repo.root());
   c.initialize(repo.root());
-  // The cancellation is on its way before the request is served, so it always applies.
-  c.notify("$/cancelRequest", {{"id", "r1"}});
   c.send({{"jsonrpc", "2.0"}, {"id", "r1"}, {"method", "textDocument/definition"},
           {"params", at(repo, "app/main.py", 5, 11)}});
+  c.notify("$/cancelRequest", {{"id", "r1"}});
+  c.notify("$/cancelRequest", {{"id", "never-sent"}});  // unknown ids are ignored
   CHECK(c.waitResponse("r1")["error"]["code"] == -32800);
+  lock.reset();  // the build proceeds; later requests are answered
   CHECK(c.request("textDocument/definition", at(repo, "app/main.py", 5, 11))["result"].size() == 1);
 }
 
@@ -394,6 +403,44 @@ TEST_CASE("random garbage on the wire never kills the server", "[lsp]") {
   json ok = c.request("textDocument/definition", at(repo, "app/main.py", 5, 11), 60000);
   REQUIRE(ok.contains("result"));
   CHECK(ok["result"].size() == 1);
+}
+
+}  // namespace nib::test
+
+namespace nib::test {
+
+TEST_CASE("edits ending past the end of the buffer are clamped, not appended", "[lsp]") {
+  TestRepo repo;
+  makeProject(repo);
+  LspClient c(repo.root());
+  c.initialize(repo.root());
+  std::string uri = LspClient::uri(repo.root() / "app/extra.py");
+  c.notify("textDocument/didOpen", {{"textDocument", {{"uri", uri}, {"languageId", "python"}, {"version", 1},
+                                                      {"text", "def alpha():\n    pass\ndef beta(): pass"}}}});
+  // Delete from the end of line 0 to (2, 0)... and past the end: Neovim sends such ranges.
+  c.notify("textDocument/didChange", {{"textDocument", {{"uri", uri}, {"version", 2}}},
+                                      {"contentChanges", {{{"range", range(0, 12, 9, 0)}, {"text", ""}}}}});
+  json symbols = c.request("textDocument/documentSymbol", {{"textDocument", {{"uri", uri}}}});
+  REQUIRE(symbols["result"].size() == 1);
+  CHECK(symbols["result"][0]["name"] == "alpha");
+  CHECK(symbols["result"][0]["range"] == range(0, 0, 0, 12));
+}
+
+TEST_CASE("call hierarchy expands a file's top-level calls", "[lsp]") {
+  TestRepo repo;
+  makeProject(repo);
+  LspClient c(repo.root());
+  c.initialize(repo.root());
+  // run() is called from main.py's top level: that caller is the file.
+  json prepared = c.request("textDocument/prepareCallHierarchy", at(repo, "app/main.py", 3, 4));
+  json incoming = c.request("callHierarchy/incomingCalls", {{"item", prepared["result"][0]}});
+  REQUIRE(incoming["result"].size() == 1);
+  json file = incoming["result"][0]["from"];
+  CHECK(file["name"] == "main.py");
+  json outgoing = c.request("callHierarchy/outgoingCalls", {{"item", file}});
+  REQUIRE(outgoing["result"].size() == 1);
+  CHECK(outgoing["result"][0]["to"]["name"] == "run");
+  CHECK(c.request("callHierarchy/incomingCalls", {{"item", file}})["result"].empty());
 }
 
 }  // namespace nib::test

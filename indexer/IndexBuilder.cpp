@@ -248,9 +248,12 @@ Expected<IndexReport> buildIndex(const fs::path& repoPath, const IndexOptions& o
       }
       // Search facts exist for every text file, grammar or not. They are rebuilt from the content
       // on every build (tokenizing costs little next to parsing) rather than stored: the views
-      // themselves are the persisted form, and queries read contents from the worktree.
+      // themselves are the persisted form.
       std::optional<FileFacts> ff;
       auto searchFacts = [&](const FileFacts* structural) { w.search = buildSearchFacts(w.entry.path, content, structural); };
+      // The bytes themselves, for the trigram view's verification from the memory map.
+      if (w.searchable && !(reader && reader->hasContent(w.contentOid)))
+        local.emplace_back(FactStore::contentKey(w.contentOid), content);
       if (w.searchable && w.skipReason == "no-grammar") searchFacts(nullptr);
       if (w.skipReason.empty()) {
         FactKey key{w.contentOid, w.language, profile};

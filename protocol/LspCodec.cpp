@@ -1,7 +1,7 @@
 // JSON <-> typed LSP messages. Decoding is defensive: every field is type-checked, nothing
 // throws out of this file, and a malformed message becomes an Invalid (or InvalidParams)
 // result that the server answers with an error instead of dying.
-#include <nlohmann/json.hpp>
+#include "protocol/JsonValues.h"
 
 #include "protocol/LspMessages.h"
 
@@ -331,10 +331,7 @@ std::string encodeResult(const RequestId& id, const LocateResult& r) {
   return response(id, j);
 }
 
-std::string encodeResult(const RequestId& id, const SearchAnswer& r) {
-  json j = json::parse(toJson(r), nullptr, false);
-  return response(id, j.is_discarded() ? json(nullptr) : j);
-}
+std::string encodeResult(const RequestId& id, const SearchAnswer& r) { return response(id, searchValue(r)); }
 
 std::string encodeError(const RequestId& id, int code, std::string_view message) {
   return dump({{"jsonrpc", "2.0"}, {"id", id.empty() ? json(nullptr) : idJson(id)},

@@ -1,15 +1,18 @@
 #include "protocol/LspTypes.h"
 
-#include <nlohmann/json.hpp>
+#include "protocol/JsonValues.h"
 
 namespace nib::lsp {
-namespace {
-using json = nlohmann::json;
 
-json rangeJson(const Range& r) {
+nlohmann::json rangeValue(const Range& r) {
   return {{"start", {{"line", r.start.line}, {"character", r.start.character}}},
           {"end", {{"line", r.end.line}, {"character", r.end.character}}}};
 }
+
+namespace {
+using json = nlohmann::json;
+
+json rangeJson(const Range& r) { return rangeValue(r); }
 
 json locationJson(const Location& l) {
   json j = {{"path", l.path}, {"range", rangeJson(l.range)}};
@@ -27,7 +30,9 @@ json scalar(const std::string& v) {
   return v;
 }
 
-json searchJson(const SearchAnswer& s) {
+}  // namespace
+
+nlohmann::json searchValue(const SearchAnswer& s) {
   json hits = json::array();
   for (const SearchHitAnswer& h : s.hits) {
     json j = {{"path", h.path}, {"range", rangeJson(h.range)}, {"score", h.score}, {"route", h.route},
@@ -43,6 +48,8 @@ json searchJson(const SearchAnswer& s) {
   j["freshness"] = f;
   return j;
 }
+
+namespace {
 
 std::string dump(const json& j) {
   // Invalid UTF-8 in names or paths must not abort the output: replace it.
@@ -100,6 +107,6 @@ std::string toJson(const StatusAnswer& s) {
   return dump(j);
 }
 
-std::string toJson(const SearchAnswer& s) { return dump(searchJson(s)); }
+std::string toJson(const SearchAnswer& s) { return dump(searchValue(s)); }
 
 }  // namespace nib::lsp

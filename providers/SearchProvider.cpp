@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <atomic>
+#include <thread>
 #include <unordered_map>
 
 #include "support/SearchText.h"
@@ -208,12 +210,132 @@ Expected<SearchResult> SearchProvider::search(const SearchRequest& request, cons
   return result;
 }
 
+namespace {
+
+// The top-level alternatives of a pattern ("a|b(c|d)" -> "a", "b(c|d)").
+std::vector<std::string> topLevelBranches(std::string_view p) {
+  std::vector<std::string> out;
+  int level = 0;
+  size_t start = 0;
+  for (size_t i = 0; i < p.size(); ++i) {
+    if (p[i] == '\\') {
+      ++i;
+      continue;
+    }
+    if (p[i] == '[') {
+      size_t j = i + 1;
+      if (j < p.size() && p[j] == '^') ++j;
+      if (j < p.size() && p[j] == ']') ++j;
+      while (j < p.size() && p[j] != ']') j += p[j] == '\\' ? 2 : 1;
+      i = j;
+      continue;
+    }
+    if (p[i] == '(') ++level;
+    if (p[i] == ')') level = std::max(0, level - 1);
+    if (p[i] == '|' && level == 0) {
+      out.emplace_back(p.substr(start, i - start));
+      start = i + 1;
+    }
+  }
+  out.emplace_back(p.substr(start));
+  return out;
+}
+
+struct Verifier {
+  const SearchRequest& request;
+  const RE2* re;           // per-line matcher (regex route)
+  const RE2* prefilter;    // whole-file matcher, (?m): skips files without any match
+  std::string needle;      // literal route, folded when case-insensitive
+
+  // Every matching line of one file: (line, column, length), the first match of each line.
+  std::vector<SearchHit> run(const std::string& path, std::string_view text) const {
+    std::vector<SearchHit> hits;
+    bool ascii = isAscii(text);
+    auto emit = [&](uint32_t line, size_t lineStart, size_t lineEnd, size_t col, size_t len) {
+      SearchHit h;
+      h.path = path;
+      h.route = SearchRoute::Trigram;
+      h.score = 1;
+      h.range.startByte = static_cast<uint32_t>(lineStart + col);
+      h.range.endByte = static_cast<uint32_t>(lineStart + col + len);
+      h.range.start = Position{line, static_cast<uint32_t>(col)};
+      h.range.end = Position{line, static_cast<uint32_t>(col + len)};
+      h.snippetLine = line;
+      std::string_view l = text.substr(lineStart, lineEnd - lineStart);
+      h.snippet = std::string(l.substr(0, kSnippetLineBytes));
+      h.ascii = ascii;
+      hits.push_back(std::move(h));
+    };
+    // Line boundaries as grep sees them: '\n' ends a line, a '\r' before it is not content,
+    // and a final newline does not start an empty line.
+    auto lineEndOf = [&](size_t from) {
+      size_t e = text.find('\n', from);
+      return e == std::string_view::npos ? text.size() : e;
+    };
+    auto contentEnd = [&](size_t lineStart, size_t end) {
+      return end > lineStart && text[end - 1] == '\r' ? end - 1 : end;
+    };
+    if (!request.regex) {
+      std::string folded;
+      std::string_view hay = text;
+      if (!request.caseSensitive) {
+        folded = fold(text);
+        hay = folded;
+      }
+      uint32_t line = 0;
+      size_t counted = 0;  // newlines are counted up to here
+      size_t pos = hay.find(needle);
+      while (pos != std::string_view::npos) {
+        line += static_cast<uint32_t>(std::count(text.begin() + counted, text.begin() + pos, '\n'));
+        counted = pos;
+        size_t lineStart = text.rfind('\n', pos == 0 ? 0 : pos - 1);
+        lineStart = (pos == 0 || lineStart == std::string_view::npos) ? 0 : lineStart + 1;
+        if (pos > 0 && text[pos - 1] == '\n') lineStart = pos;
+        size_t end = lineEndOf(pos);
+        size_t cend = contentEnd(lineStart, end);
+        if (pos + needle.size() <= cend) emit(line, lineStart, cend, pos - lineStart, needle.size());
+        else {
+          // The match runs into the line's '\r': not a match within the line. Look further on
+          // the same line.
+          size_t next = hay.find(needle, pos + 1);
+          if (next != std::string_view::npos && next < end) {
+            pos = next;
+            continue;
+          }
+        }
+        if (end >= text.size()) break;
+        pos = hay.find(needle, end + 1);
+      }
+      return hits;
+    }
+    bool hasCr = text.find('\r') != std::string_view::npos;
+    if (prefilter && !hasCr && !RE2::PartialMatch(text, *prefilter)) return hits;
+    uint32_t line = 0;
+    for (size_t start = 0; start < text.size(); ++line) {
+      size_t end = lineEndOf(start);
+      size_t cend = contentEnd(start, end);
+      std::string_view l = text.substr(start, cend - start);
+      re2::StringPiece m;
+      if (re->Match(l, 0, l.size(), RE2::UNANCHORED, &m, 1))
+        emit(line, start, cend, static_cast<size_t>(m.data() - l.data()), m.size());
+      start = end + 1;
+    }
+    // An empty text has one empty line; a regex matching "" matches it, as grep would not:
+    // grep prints nothing for an empty file, so neither does nib.
+    return hits;
+  }
+};
+
+}  // namespace
+
 Expected<SearchResult> SearchProvider::searchTrigram(const SearchRequest& request, const SearchContext& context) {
   if (!trigram_) return Status(ErrorCode::Unsupported, trigramError_);
   SearchResult out;
   out.route = SearchRoute::Trigram;
-  std::unique_ptr<RE2> re;
-  std::vector<std::string> literals;
+  std::unique_ptr<RE2> re, prefilter;
+  // Candidate plan: alternatives (OR) of literal sets (AND); none: scan every file.
+  std::vector<std::vector<std::string>> plan;
+  bool filtered = true;
   if (request.regex) {
     RE2::Options options;
     options.set_case_sensitive(request.caseSensitive);
@@ -221,32 +343,50 @@ Expected<SearchResult> SearchProvider::searchTrigram(const SearchRequest& reques
     options.set_never_nl(true);
     re = std::make_unique<RE2>(request.query, options);
     if (!re->ok()) return Status(ErrorCode::InvalidArgument, "invalid regular expression: " + re->error());
-    literals = requiredLiterals(request.query);
+    prefilter = std::make_unique<RE2>("(?m)" + request.query, options);
+    if (!prefilter->ok()) prefilter.reset();
+    for (const std::string& branch : topLevelBranches(request.query)) {
+      std::vector<std::string> lits = requiredLiterals(branch);
+      if (lits.empty()) {
+        filtered = false;
+        break;
+      }
+      plan.push_back(std::move(lits));
+    }
   } else {
-    literals.push_back(request.query);
+    plan.push_back({request.query});
+    filtered = request.query.size() >= 3;
   }
-  // Candidates: the docs holding every trigram of every required literal.
   std::vector<uint32_t> candidates;
-  bool filtered = false;
-  std::vector<uint32_t> trigrams;
-  for (const std::string& lit : literals)
-    for (uint32_t t : trigramsOf(lit)) trigrams.push_back(t);
-  std::sort(trigrams.begin(), trigrams.end());
-  trigrams.erase(std::unique(trigrams.begin(), trigrams.end()), trigrams.end());
-  if (!trigrams.empty()) {
-    std::vector<std::vector<uint32_t>> lists;
-    for (uint32_t t : trigrams) lists.push_back(trigram_->postings(t));
-    std::sort(lists.begin(), lists.end(), [](const auto& a, const auto& b) { return a.size() < b.size(); });
-    candidates = lists.front();
-    for (size_t i = 1; i < lists.size() && !candidates.empty(); ++i) candidates = intersect(candidates, lists[i]);
-    filtered = true;
+  if (filtered) {
+    for (const auto& lits : plan) {
+      std::vector<uint32_t> trigrams;
+      for (const std::string& lit : lits)
+        for (uint32_t t : trigramsOf(lit)) trigrams.push_back(t);
+      std::sort(trigrams.begin(), trigrams.end());
+      trigrams.erase(std::unique(trigrams.begin(), trigrams.end()), trigrams.end());
+      std::vector<std::vector<uint32_t>> lists;
+      for (uint32_t t : trigrams) lists.push_back(trigram_->postings(t));
+      std::sort(lists.begin(), lists.end(), [](const auto& a, const auto& b) { return a.size() < b.size(); });
+      std::vector<uint32_t> branch = lists.front();
+      for (size_t i = 1; i < lists.size() && !branch.empty(); ++i) branch = intersect(branch, lists[i]);
+      std::vector<uint32_t> merged;
+      std::set_union(candidates.begin(), candidates.end(), branch.begin(), branch.end(), std::back_inserter(merged));
+      candidates.swap(merged);
+    }
   }
   // The files to verify, in path order: candidates (or everything), minus what changed, plus
-  // what changed or was added (searched as it is now).
-  std::vector<std::pair<std::string, Language>> files;
+  // what changed or was added (searched as it is now). Unchanged files are read from the index.
+  struct File {
+    std::string path;
+    std::string blobOid;  // empty: read the current content
+    bool operator<(const File& o) const { return path < o.path; }
+    bool operator==(const File& o) const { return path == o.path; }
+  };
+  std::vector<File> files;
   auto consider = [&](const SearchDoc& d) {
     if (context.changed.count(d.path) || context.deleted.count(d.path)) return;
-    if (passesFilters(request, d.path, d.language)) files.emplace_back(d.path, d.language);
+    if (passesFilters(request, d.path, d.language)) files.push_back({d.path, d.blobOid});
   };
   if (filtered)
     for (uint32_t id : candidates) {
@@ -259,65 +399,52 @@ Expected<SearchResult> SearchProvider::searchTrigram(const SearchRequest& reques
     });
   for (const std::string& p : context.changed) {
     auto d = trigram_->byPath(p);
-    Language lang = d ? d->language : detectLanguage(p, "");
-    if (passesFilters(request, p, lang)) files.emplace_back(p, lang);
+    if (passesFilters(request, p, d ? d->language : detectLanguage(p, ""))) files.push_back({p, ""});
   }
   for (const std::string& p : context.added)
-    if (passesFilters(request, p, detectLanguage(p, ""))) files.emplace_back(p, detectLanguage(p, ""));
+    if (passesFilters(request, p, detectLanguage(p, ""))) files.push_back({p, ""});
   std::sort(files.begin(), files.end());
   files.erase(std::unique(files.begin(), files.end()), files.end());
 
-  std::string needle = request.caseSensitive ? request.query : fold(request.query);
-  for (const auto& [path, lang] : files) {
-    auto content = context.readCurrent(path);
-    if (!content) continue;  // vanished between listing and reading
-    ++out.candidates;
-    std::string_view text = *content;
-    std::string folded;
-    std::string_view haystack = text;
-    if (!request.regex && !request.caseSensitive) {
-      folded = fold(text);
-      haystack = folded;
-    }
-    if (!request.regex && haystack.find(needle) == std::string_view::npos) continue;
-    LineTable lines(text);
-    bool ascii = isAscii(text);
-    // A final newline ends the last line; it does not start an empty one (as grep sees it).
-    uint32_t lineCount = lines.lineCount() - (!text.empty() && text.back() == '\n' ? 1 : 0);
-    for (uint32_t l = 0; l < lineCount; ++l) {
-      std::string_view line = lines.lineText(l);
-      uint32_t lineStart;
-      lines.offsetOf(Position{l, 0}, &lineStart);
-      size_t col, len;
-      if (request.regex) {
-        re2::StringPiece match;
-        if (!re->Match(line, 0, line.size(), RE2::UNANCHORED, &match, 1)) continue;
-        col = static_cast<size_t>(match.data() - line.data());
-        len = match.size();
-      } else {
-        std::string_view hl = haystack.substr(lineStart, line.size());
-        col = hl.find(needle);
-        if (col == std::string_view::npos) continue;
-        len = needle.size();
+  // Verify in batches, in parallel; batches are merged in path order so that the answer (and
+  // where k cuts it) does not depend on timing. Contents are fetched on this thread (index
+  // lookups are not to be shared across threads); the bytes themselves can be.
+  Verifier verifier{request, re.get(), prefilter.get(), request.caseSensitive ? request.query : fold(request.query)};
+  unsigned threads = std::min(4u, std::max(1u, std::thread::hardware_concurrency()));
+  constexpr size_t kBatch = 512;
+  for (size_t begin = 0; begin < files.size() && !out.truncated; begin += kBatch) {
+    size_t end = std::min(files.size(), begin + kBatch);
+    std::vector<std::string_view> texts(end - begin);
+    std::vector<std::string> owned(end - begin);
+    for (size_t i = begin; i < end; ++i) {
+      std::optional<std::string_view> stored;
+      if (!files[i].blobOid.empty() && context.storedContent) stored = context.storedContent(files[i].blobOid);
+      if (stored) {
+        texts[i - begin] = *stored;
+      } else if (auto c = context.readCurrent(files[i].path)) {
+        owned[i - begin] = std::move(*c);
+        texts[i - begin] = owned[i - begin];
       }
-      if (out.hits.size() >= request.k) {
-        out.truncated = true;
-        break;
-      }
-      SearchHit h;
-      h.path = path;
-      h.route = SearchRoute::Trigram;
-      h.score = 1;
-      h.range.startByte = lineStart + static_cast<uint32_t>(col);
-      h.range.endByte = h.range.startByte + static_cast<uint32_t>(len);
-      h.range.start = Position{l, static_cast<uint32_t>(col)};
-      h.range.end = Position{l, static_cast<uint32_t>(col + len)};
-      h.snippetLine = l;
-      h.snippet = linesOf(lines, l, l);
-      h.ascii = ascii;
-      out.hits.push_back(std::move(h));
     }
-    if (out.truncated) break;
+    std::vector<std::vector<SearchHit>> results(end - begin);
+    std::atomic<size_t> next{begin};
+    auto work = [&] {
+      for (size_t i; (i = next++) < end;) results[i - begin] = verifier.run(files[i].path, texts[i - begin]);
+    };
+    std::vector<std::thread> pool;
+    size_t useThreads = std::min<size_t>(threads, (end - begin + 63) / 64);
+    for (size_t t = 1; t < useThreads; ++t) pool.emplace_back(work);
+    work();
+    for (auto& t : pool) t.join();
+    out.candidates += end - begin;
+    for (auto& fileHits : results)
+      for (SearchHit& h : fileHits) {
+        if (out.hits.size() >= request.k) {
+          out.truncated = true;
+          break;
+        }
+        out.hits.push_back(std::move(h));
+      }
   }
   if (!filtered) out.notes.push_back("the query has no literal of 3+ bytes to look up: every file was scanned");
   return out;

@@ -57,6 +57,9 @@ struct SearchResult {
 // What the caller knows about the worktree now.
 struct SearchContext {
   std::function<Expected<std::string>(const std::string& path)> readCurrent;
+  // The indexed bytes of an unchanged file, by blob id (zero-copy from the index); called on
+  // the searching thread only. When it has nothing, readCurrent is used.
+  std::function<std::optional<std::string_view>(const std::string& blobOid)> storedContent;
   std::set<std::string> changed;  // indexed files whose content differs now: searched as they are
   std::set<std::string> deleted;  // indexed files that are gone
   std::vector<std::string> added; // files the index does not have that should be searched

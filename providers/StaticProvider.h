@@ -72,6 +72,8 @@ class StaticProvider {
   ~StaticProvider();
 
   const Manifest& manifest() const { return manifest_; }
+  // The fact store's reader (file contents for search); valid while this provider lives.
+  FactStore::Reader& factReader() { return *reader_; }
   std::optional<FileRecord> file(const std::string& path);
   std::optional<std::string> skipReason(const std::string& path);
   Expected<FileFacts> facts(const std::string& path);

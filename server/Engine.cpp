@@ -293,16 +293,17 @@ Expected<SearchResult> Engine::search(const SearchRequest& request) {
   if (!search_) search_ = SearchProvider::open(IndexLayout(indexDir_).versionDir(manifest().versionId), manifest());
   SearchContext context;
   context.readCurrent = [this](const std::string& path) { return currentText(path); };
+  context.storedContent = [this](const std::string& oid) -> std::optional<std::string_view> {
+    auto c = provider_->factReader().content(oid);
+    if (!c) return std::nullopt;
+    return *c;
+  };
   // The worktree as it is now, by stat data (hashing only files whose stat changed).
-  if (!snapshot_) {
-    if (auto s = provider_->worktreeSnapshot()) snapshot_ = std::move(*s);
-  }
-  if (snapshot_) {
-    WorktreeComparison cmp = compareWorktree(root_, *snapshot_);
-    context.changed.insert(cmp.changed.begin(), cmp.changed.end());
-    context.deleted.insert(cmp.deleted.begin(), cmp.deleted.end());
+  if (const WorktreeComparison* cmp = worktreeComparison()) {
+    context.changed.insert(cmp->changed.begin(), cmp->changed.end());
+    context.deleted.insert(cmp->deleted.begin(), cmp->deleted.end());
     // New entries may be files git ignores: without git's rules they are reported, not searched.
-    context.notSearched = cmp.added;
+    context.notSearched = cmp->added;
   }
   // Open buffers are what the user sees: they override the disk.
   // (A buffer of a file the index lacks is "changed" too: it is searched as it is.)
@@ -312,6 +313,31 @@ Expected<SearchResult> Engine::search(const SearchRequest& request) {
     std::erase(context.notSearched, path);
   }
   return search_->search(request, context);
+}
+
+}  // namespace nib
+
+namespace nib {
+
+void Engine::watchWorktree() {
+  if (!snapshot_) {
+    if (auto s = provider_->worktreeSnapshot()) snapshot_ = std::move(*s);
+  }
+  if (!snapshot_) return;
+  std::vector<std::string> folders;
+  for (const auto& d : snapshot_->dirs) folders.push_back(d.path);
+  watcher_ = std::make_unique<WorktreeWatcher>(root_, folders);
+  comparison_.reset();
+}
+
+const WorktreeComparison* Engine::worktreeComparison() {
+  if (!snapshot_) {
+    if (auto s = provider_->worktreeSnapshot()) snapshot_ = std::move(*s);
+    else return nullptr;
+  }
+  // Events are drained before comparing, so a change during the comparison is seen next time.
+  if (!comparison_ || !watcher_ || watcher_->changed()) comparison_ = compareWorktree(root_, *snapshot_);
+  return &*comparison_;
 }
 
 }  // namespace nib

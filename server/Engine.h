@@ -14,6 +14,7 @@
 
 #include "providers/SearchProvider.h"
 #include "providers/StaticProvider.h"
+#include "server/WorktreeWatcher.h"
 #include "support/GitLite.h"
 #include "support/Status.h"
 #include "support/Text.h"
@@ -72,6 +73,9 @@ class Engine {
                                                 const std::filesystem::path& indexDir = {});
   void setWorktreeProbe(WorktreeProbe probe) { worktreeProbe_ = std::move(probe); }
   void setFactsExtractor(FactsExtractor extractor) { extractor_ = std::move(extractor); }
+  // A long-running server watches the worktree, so that the stat comparison behind every
+  // search runs again only after something changed.
+  void watchWorktree();
 
   // Open editor buffers: their text replaces the disk content for positions, and their facts
   // (when an extractor is set) overlay the index in every answer.
@@ -123,6 +127,9 @@ class Engine {
   gitlite::Repository repo_;
   std::unique_ptr<SearchProvider> search_;
   std::optional<WorktreeSnapshot> snapshot_;  // decoded once: the version does not change
+  std::unique_ptr<WorktreeWatcher> watcher_;
+  std::optional<WorktreeComparison> comparison_;  // valid while the watcher saw no event
+  const WorktreeComparison* worktreeComparison();
   std::unique_ptr<StaticProvider> provider_;
   WorktreeProbe worktreeProbe_;
   FactsExtractor extractor_;

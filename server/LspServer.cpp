@@ -287,6 +287,7 @@ bool LspServer::openEngine() {
   }
   if (options_.extractor) (*engine)->setFactsExtractor(options_.extractor);
   if (options_.worktreeProbe) (*engine)->setWorktreeProbe(options_.worktreeProbe);
+  (*engine)->watchWorktree();
   engine_ = std::move(*engine);
   engineError_.clear();
   // A fresh engine knows no buffers: every open document must be applied again.

@@ -3,6 +3,9 @@
 #include "protocol/PositionEncoder.h"
 #include "protocol/Uri.h"
 
+#include <map>
+#include <memory>
+
 namespace nib {
 
 lsp::SearchAnswer toSearchAnswer(Engine& engine, const SearchResult& result, Encoding encoding, bool withUris) {
@@ -10,16 +13,23 @@ lsp::SearchAnswer toSearchAnswer(Engine& engine, const SearchResult& result, Enc
   a.route = searchRouteName(result.route);
   a.truncated = result.truncated;
   a.notes = result.notes;
+  // Non-ASCII files need their text to count UTF-16 units: read and index each once.
+  std::map<std::string, std::pair<std::string, std::unique_ptr<PositionEncoder>>> encoders;
   for (const SearchHit& h : result.hits) {
     lsp::SearchHitAnswer w;
     w.path = h.path;
     if (withUris) w.uri = pathToUri((engine.root() / h.path).string());
-    std::string content;
-    if (!h.ascii) {
-      auto text = engine.currentText(h.path);
-      if (text) content = std::move(*text);
+    if (h.ascii || encoding == Encoding::Utf8) {
+      w.range = {{h.range.start.line, h.range.start.column}, {h.range.end.line, h.range.end.column}};
+    } else {
+      auto it = encoders.find(h.path);
+      if (it == encoders.end()) {
+        auto text = engine.currentText(h.path);
+        it = encoders.emplace(h.path, std::make_pair(text ? std::move(*text) : std::string(), nullptr)).first;
+        it->second.second = std::make_unique<PositionEncoder>(it->second.first, it->second.first.empty(), encoding);
+      }
+      w.range = it->second.second->toWire(h.range);
     }
-    w.range = PositionEncoder(content, h.ascii || content.empty(), encoding).toWire(h.range);
     w.score = h.score;
     w.route = searchRouteName(h.route);
     w.name = h.name;

@@ -23,15 +23,19 @@ Expected<std::unique_ptr<FactStore>> FactStore::open(const std::filesystem::path
   if (!txn) return txn.status();
   auto dbi = txn->openDb("facts", !readOnly);
   if (!dbi) return dbi.status();
+  // File contents, kept for the trigram view's verification (content-addressed like facts).
+  // A store written before they existed has no such table: lookups then find nothing.
+  auto content = txn->openDb("content", !readOnly);
+  if (!readOnly && !content) return content.status();
   // Committing (even a read-only transaction) keeps the table handle open for the env's life.
   NIB_RETURN_IF_ERROR(txn->commit());
-  return std::unique_ptr<FactStore>(new FactStore(std::move(*env), *dbi));
+  return std::unique_ptr<FactStore>(new FactStore(std::move(*env), *dbi, content ? *content : *dbi));
 }
 
 Expected<FactStore::Reader> FactStore::reader() {
   auto txn = LmdbTxn::begin(*env_, false);
   if (!txn) return txn.status();
-  return Reader(std::move(*txn), dbi_);
+  return Reader(std::move(*txn), dbi_, content_);
 }
 
 Expected<FileFacts> FactStore::Reader::get(const FactKey& key, bool definitionsOnly) {
@@ -42,10 +46,17 @@ Expected<FileFacts> FactStore::Reader::get(const FactKey& key, bool definitionsO
 
 bool FactStore::Reader::contains(const FactKey& key) { return txn_.get(dbi_, key.bytes()).hasValue(); }
 
+Expected<std::string_view> FactStore::Reader::content(const std::string& blobOid) {
+  return txn_.get(content_, contentKey(blobOid));
+}
+
+bool FactStore::Reader::hasContent(const std::string& blobOid) { return txn_.get(content_, contentKey(blobOid)).hasValue(); }
+
 Status FactStore::putBatch(const std::vector<std::pair<std::string, std::string>>& records) {
   auto txn = LmdbTxn::begin(*env_, true);
   if (!txn) return txn.status();
-  for (const auto& [k, v] : records) NIB_RETURN_IF_ERROR(txn->put(dbi_, k, v));
+  for (const auto& [k, v] : records)
+    NIB_RETURN_IF_ERROR(txn->put(k.rfind("c:", 0) == 0 ? content_ : dbi_, k, v));
   return txn->commit();
 }
 

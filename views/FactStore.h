@@ -31,23 +31,30 @@ class FactStore {
    public:
     Expected<FileFacts> get(const FactKey& key, bool definitionsOnly = false);
     bool contains(const FactKey& key);
+    // A blob's bytes, as stored for the search views' verification. The view points into the
+    // memory map and stays valid while this reader lives; it may be read from any thread.
+    Expected<std::string_view> content(const std::string& blobOid);
+    bool hasContent(const std::string& blobOid);
 
    private:
     friend class FactStore;
-    Reader(LmdbTxn txn, MDB_dbi dbi) : txn_(std::move(txn)), dbi_(dbi) {}
+    Reader(LmdbTxn txn, MDB_dbi dbi, MDB_dbi content) : txn_(std::move(txn)), dbi_(dbi), content_(content) {}
     LmdbTxn txn_;
-    MDB_dbi dbi_;
+    MDB_dbi dbi_, content_;
   };
   Expected<Reader> reader();
 
-  // Writes a batch of (key, serialized facts) in one transaction.
+  // Writes a batch of (key, serialized facts) in one transaction; keys starting with "c:" are
+  // file contents (see contentKey) and go to the content table.
   Status putBatch(const std::vector<std::pair<std::string, std::string>>& records);
+  static std::string contentKey(const std::string& blobOid) { return "c:" + blobOid; }
   Status sync() { return env_->sync(); }
 
  private:
-  FactStore(std::unique_ptr<LmdbEnv> env, MDB_dbi dbi) : env_(std::move(env)), dbi_(dbi) {}
+  FactStore(std::unique_ptr<LmdbEnv> env, MDB_dbi dbi, MDB_dbi content)
+      : env_(std::move(env)), dbi_(dbi), content_(content) {}
   std::unique_ptr<LmdbEnv> env_;
-  MDB_dbi dbi_;
+  MDB_dbi dbi_, content_;
 };
 
 }  // namespace nib

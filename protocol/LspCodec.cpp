@@ -3,6 +3,10 @@
 // result that the server answers with an error instead of dying.
 #include "protocol/JsonValues.h"
 
+#include <cstdio>
+
+#include "support/Text.h"
+
 #include "protocol/LspMessages.h"
 
 namespace nib::lsp {
@@ -331,7 +335,103 @@ std::string encodeResult(const RequestId& id, const LocateResult& r) {
   return response(id, j);
 }
 
-std::string encodeResult(const RequestId& id, const SearchAnswer& r) { return response(id, searchValue(r)); }
+namespace {
+// Search answers can hold thousands of hits: they are written straight to text (the generic
+// JSON tree costs more than the search itself). Strings are escaped as JSON requires; invalid
+// UTF-8 is replaced, as the JSON library does elsewhere.
+void appendString(std::string& out, std::string_view s) {
+  out += '"';
+  for (size_t i = 0; i < s.size(); ++i) {
+    auto c = static_cast<unsigned char>(s[i]);
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        if (c < 0x20) {
+          char buf[8];
+          std::snprintf(buf, sizeof buf, "\\u%04x", c);
+          out += buf;
+        } else if (c < 0x80) {
+          out += static_cast<char>(c);
+        } else {
+          // Copy a valid UTF-8 sequence whole; replace a broken one with U+FFFD.
+          size_t n = (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 0;
+          bool ok = n > 0 && i + n <= s.size();
+          for (size_t k = 1; ok && k < n; ++k) ok = (static_cast<unsigned char>(s[i + k]) & 0xC0) == 0x80;
+          if (ok && isValidUtf8(s.substr(i, n))) {
+            out.append(s.substr(i, n));
+            i += n - 1;
+          } else {
+            out += "\xEF\xBF\xBD";
+          }
+        }
+    }
+  }
+  out += '"';
+}
+
+void appendRange(std::string& out, const Range& r) {
+  out += "{\"start\":{\"line\":" + std::to_string(r.start.line) + ",\"character\":" + std::to_string(r.start.character) +
+         "},\"end\":{\"line\":" + std::to_string(r.end.line) + ",\"character\":" + std::to_string(r.end.character) + "}}";
+}
+}  // namespace
+
+std::string encodeResult(const RequestId& id, const SearchAnswer& r) {
+  std::string out = "{\"jsonrpc\":\"2.0\",\"id\":" + idJson(id).dump() + ",\"result\":{\"route\":";
+  appendString(out, r.route);
+  out += ",\"truncated\":";
+  out += r.truncated ? "true" : "false";
+  out += ",\"notes\":[";
+  for (size_t i = 0; i < r.notes.size(); ++i) {
+    if (i) out += ',';
+    appendString(out, r.notes[i]);
+  }
+  out += "],\"freshness\":{";
+  bool first = true;
+  for (const auto& [k, v] : r.freshness) {
+    if (!first) out += ',';
+    first = false;
+    appendString(out, k);
+    out += ':';
+    if (v == "true" || v == "false") out += v;
+    else appendString(out, v);
+  }
+  out += "},\"hits\":[";
+  char score[32];
+  for (size_t i = 0; i < r.hits.size(); ++i) {
+    const SearchHitAnswer& h = r.hits[i];
+    if (i) out += ',';
+    out += "{\"path\":";
+    appendString(out, h.path);
+    if (!h.uri.empty()) {
+      out += ",\"uri\":";
+      appendString(out, h.uri);
+    }
+    out += ",\"range\":";
+    appendRange(out, h.range);
+    std::snprintf(score, sizeof score, "%.6g", h.score);
+    out += ",\"score\":";
+    out += score;
+    out += ",\"route\":";
+    appendString(out, h.route);
+    if (!h.name.empty()) {
+      out += ",\"name\":";
+      appendString(out, h.name);
+    }
+    if (!h.kind.empty()) {
+      out += ",\"kind\":";
+      appendString(out, h.kind);
+    }
+    out += ",\"snippetLine\":" + std::to_string(h.snippetLine) + ",\"snippet\":";
+    appendString(out, h.snippet);
+    out += '}';
+  }
+  out += "]}}";
+  return out;
+}
 
 std::string encodeError(const RequestId& id, int code, std::string_view message) {
   return dump({{"jsonrpc", "2.0"}, {"id", id.empty() ? json(nullptr) : idJson(id)},

@@ -250,7 +250,6 @@ struct Verifier {
   // Every matching line of one file: (line, column, length), the first match of each line.
   std::vector<SearchHit> run(const std::string& path, std::string_view text) const {
     std::vector<SearchHit> hits;
-    bool ascii = isAscii(text);
     auto emit = [&](uint32_t line, size_t lineStart, size_t lineEnd, size_t col, size_t len) {
       SearchHit h;
       h.path = path;
@@ -263,7 +262,8 @@ struct Verifier {
       h.snippetLine = line;
       std::string_view l = text.substr(lineStart, lineEnd - lineStart);
       h.snippet = std::string(l.substr(0, kSnippetLineBytes));
-      h.ascii = ascii;
+      // Columns need converting only when the line has non-ASCII bytes before the match's end.
+      h.ascii = isAscii(l.substr(0, std::min(l.size(), col + len)));
       hits.push_back(std::move(h));
     };
     // Line boundaries as grep sees them: '\n' ends a line, a '\r' before it is not content,

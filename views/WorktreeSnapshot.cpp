@@ -1,6 +1,8 @@
 #include "views/WorktreeSnapshot.h"
 
 #include <dirent.h>
+#include <fcntl.h>
+#include <unistd.h>
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -37,8 +39,12 @@ int64_t mtimeOf(const struct stat& st) {
 }  // namespace
 
 bool statEntry(const char* path, uint64_t* size, int64_t* mtimeNs, uint64_t* inode, uint32_t* mode) {
+  return statEntryAt(AT_FDCWD, path, size, mtimeNs, inode, mode);
+}
+
+bool statEntryAt(int dirFd, const char* name, uint64_t* size, int64_t* mtimeNs, uint64_t* inode, uint32_t* mode) {
   struct stat st;
-  if (::lstat(path, &st) != 0) return false;
+  if (::fstatat(dirFd, name, &st, AT_SYMLINK_NOFOLLOW) != 0) return false;
   *size = static_cast<uint64_t>(st.st_size);
   *mtimeNs = mtimeOf(st);
   *inode = static_cast<uint64_t>(st.st_ino);
@@ -159,18 +165,33 @@ WorktreeComparison compareWorktree(const fs::path& root, const WorktreeSnapshot&
   };
   std::vector<Result> results(snapshot.files.size());
   std::string rootText = root.string();
+  // Files are sorted by path, so a folder's files are consecutive: each thread opens the folder
+  // once and stats its files by name, which spares the kernel the walk down the whole path for
+  // every file (that walk was most of the cost).
   auto check = [&](size_t begin, size_t end) {
-    std::string full;
+    std::string full, dir, name;
+    int dirFd = -1;
+    bool dirOpen = false;
     for (size_t i = begin; i < end; ++i) {
       const auto& f = snapshot.files[i];
       Result& r = results[i];
       r.mode = f.mode;
       if (f.mode == 0160000) continue;  // a submodule: its recorded commit stands
       full.assign(rootText).append("/").append(f.path);
+      size_t slash = f.path.rfind('/');
+      std::string_view fileDir = slash == std::string::npos ? std::string_view() : std::string_view(f.path).substr(0, slash);
+      if (!dirOpen || fileDir != dir) {
+        if (dirFd >= 0) ::close(dirFd);
+        dir.assign(fileDir);
+        std::string dirPath = dir.empty() ? rootText : rootText + "/" + dir;
+        dirFd = ::open(dirPath.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
+        dirOpen = true;
+      }
+      name.assign(slash == std::string::npos ? f.path : f.path.substr(slash + 1));
       uint64_t size, inode;
       int64_t mtime;
       uint32_t mode;
-      if (!statEntry(full.c_str(), &size, &mtime, &inode, &mode) || mode == 0) {
+      if (dirFd < 0 || !statEntryAt(dirFd, name.c_str(), &size, &mtime, &inode, &mode) || mode == 0) {
         r.state = State::Deleted;  // gone, or no longer a file or link
         continue;
       }
@@ -187,6 +208,7 @@ WorktreeComparison compareWorktree(const fs::path& root, const WorktreeSnapshot&
         r.oid = std::move(*hashed);
       }
     }
+    if (dirFd >= 0) ::close(dirFd);
   };
   size_t n = snapshot.files.size();
   unsigned threads = n < 4096 ? 1 : std::min(4u, std::max(1u, std::thread::hardware_concurrency()));

@@ -58,6 +58,8 @@ WorktreeComparison compareWorktree(const std::filesystem::path& root, const Work
 // Stat data in the snapshot's terms; false when the path does not exist. `mode` is git's:
 // 0100644, 0100755 or 0120000 (or 0 for anything else).
 bool statEntry(const char* path, uint64_t* size, int64_t* mtimeNs, uint64_t* inode, uint32_t* mode);
+// The same for `name` inside the open folder `dirFd` (AT_FDCWD for a path).
+bool statEntryAt(int dirFd, const char* name, uint64_t* size, int64_t* mtimeNs, uint64_t* inode, uint32_t* mode);
 inline bool statEntry(const std::filesystem::path& path, uint64_t* size, int64_t* mtimeNs, uint64_t* inode,
                       uint32_t* mode) {
   return statEntry(path.c_str(), size, mtimeNs, inode, mode);

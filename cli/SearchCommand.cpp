@@ -32,9 +32,6 @@ int runSearch(const SearchArgs& args) {
   if (!result) return fail(result.status().message());
   if (args.json) {
     lsp::SearchAnswer a = toSearchAnswer(**engine, *result, Encoding::Utf16, /*withUris=*/false);
-    if (auto f = (*engine)->freshness(false))
-      a.freshness = {{"indexCommit", f->indexCommit}, {"headCommit", f->headCommit}, {"indexVersion", f->indexVersion},
-                     {"fresh", f->fresh ? "true" : "false"}};
     std::printf("%s\n", lsp::toJson(a).c_str());
     return 0;
   }

@@ -276,7 +276,7 @@ std::string encodeResult(const RequestId& id, const InitializeResult& r) {
       {"workspaceSymbolProvider", true},
       {"hoverProvider", true},
       {"callHierarchyProvider", true},
-      {"experimental", {{"nibLocateProvider", true}}},
+      {"experimental", {{"nibLocateProvider", true}, {"nibSearchProvider", true}}},
   };
   return response(id, {{"capabilities", caps}, {"serverInfo", {{"name", "nib"}, {"version", r.serverVersion}}}});
 }

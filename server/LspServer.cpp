@@ -580,10 +580,6 @@ std::string LspServer::answer(const Task& task, Engine& engine) {
     auto r = engine.search(request);
     if (!r) return fail(r.status());
     lsp::SearchAnswer a = toSearchAnswer(engine, *r, encoding_, /*withUris=*/true);
-    if (auto f = engine.freshness(false)) {
-      a.freshness = {{"indexCommit", f->indexCommit}, {"headCommit", f->headCommit}, {"indexVersion", f->indexVersion},
-                     {"fresh", f->fresh ? "true" : "false"}};
-    }
     return lsp::encodeResult(task.id, a);
   }
   if (m == "textDocument/documentSymbol") {

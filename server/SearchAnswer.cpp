@@ -13,6 +13,11 @@ lsp::SearchAnswer toSearchAnswer(Engine& engine, const SearchResult& result, Enc
   a.route = searchRouteName(result.route);
   a.truncated = result.truncated;
   a.notes = result.notes;
+  // What the answer reflects: hits in files changed since the index was built come from the
+  // files as they are now, so `fresh` speaks only of the commit the index was built from.
+  if (auto f = engine.freshness(false))
+    a.freshness = {{"indexCommit", f->indexCommit}, {"headCommit", f->headCommit}, {"indexVersion", f->indexVersion},
+                   {"fresh", f->fresh ? "true" : "false"}};
   // Non-ASCII files need their text to count UTF-16 units: read and index each once.
   std::map<std::string, std::pair<std::string, std::unique_ptr<PositionEncoder>>> encoders;
   for (const SearchHit& h : result.hits) {

@@ -230,6 +230,10 @@ TEST_CASE("nib search and nib/search return source-linked hits", "[search][cli][
   CHECK(j["route"] == "trigram");
   CHECK(j["hits"].size() == 2);
   CHECK(j["hits"][0]["range"]["start"]["line"] == 3);
+  // Every answer says which version it reflects.
+  CHECK(j["freshness"]["fresh"] == true);
+  CHECK(j["freshness"]["indexCommit"].get<std::string>().size() == 40);
+  CHECK(j["freshness"]["indexCommit"] == j["freshness"]["headCommit"]);
   CHECK(nib("search -e 'a(b' ", &out) == 1);
   CHECK(out.find("invalid regular expression") != std::string::npos);
   CHECK(nib("search x --route fast", &out) == 2);
@@ -243,6 +247,7 @@ TEST_CASE("nib search and nib/search return source-linked hits", "[search][cli][
   REQUIRE_FALSE(r["result"]["hits"].empty());
   for (const json& h : r["result"]["hits"]) CHECK(h["path"].get<std::string>().rfind("lib/cache.go", 0) == 0);
   CHECK(r["result"]["hits"][0]["uri"] == LspClient::uri(repo.root() / "lib/cache.go"));
+  CHECK(r["result"]["freshness"]["indexVersion"].get<std::string>().size() > 10);
   // An open buffer is searched as it is.
   std::string uri = LspClient::uri(repo.root() / "docs/README.md");
   c.notify("textDocument/didOpen", {{"textDocument", {{"uri", uri}, {"languageId", "markdown"}, {"version", 1},

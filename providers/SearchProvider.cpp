@@ -1,10 +1,13 @@
 #include "providers/SearchProvider.h"
 
+#include "support/LiteralFinder.h"
+
 #include <fnmatch.h>
 #include <string.h>
 #include <re2/re2.h>
 
 #include <algorithm>
+#include <cstring>
 #include <cmath>
 #include <map>
 #include <atomic>
@@ -245,7 +248,7 @@ struct Verifier {
   const SearchRequest& request;
   const RE2* re;           // per-line matcher (regex route)
   const RE2* prefilter;    // whole-file matcher, (?m): skips files without any match
-  std::string needle;      // literal route, folded when case-insensitive
+  LiteralFinder needle;    // literal route, folded when case-insensitive
 
   // Every matching line of one file: (line, column, length), the first match of each line.
   std::vector<SearchHit> run(const std::string& path, std::string_view text) const {
@@ -282,9 +285,11 @@ struct Verifier {
         folded = fold(text);
         hay = folded;
       }
+      auto find = [&](size_t from) { return needle.find(hay, from); };
+      const size_t needleSize = needle.needle().size();
       uint32_t line = 0;
       size_t counted = 0;  // newlines are counted up to here
-      size_t pos = hay.find(needle);
+      size_t pos = find(0);
       while (pos != std::string_view::npos) {
         line += static_cast<uint32_t>(std::count(text.begin() + counted, text.begin() + pos, '\n'));
         counted = pos;
@@ -293,18 +298,18 @@ struct Verifier {
         if (pos > 0 && text[pos - 1] == '\n') lineStart = pos;
         size_t end = lineEndOf(pos);
         size_t cend = contentEnd(lineStart, end);
-        if (pos + needle.size() <= cend) emit(line, lineStart, cend, pos - lineStart, needle.size());
+        if (pos + needleSize <= cend) emit(line, lineStart, cend, pos - lineStart, needleSize);
         else {
           // The match runs into the line's '\r': not a match within the line. Look further on
           // the same line.
-          size_t next = hay.find(needle, pos + 1);
+          size_t next = find(pos + 1);
           if (next != std::string_view::npos && next < end) {
             pos = next;
             continue;
           }
         }
         if (end >= text.size()) break;
-        pos = hay.find(needle, end + 1);
+        pos = find(end + 1);
       }
       return hits;
     }
@@ -409,7 +414,7 @@ Expected<SearchResult> SearchProvider::searchTrigram(const SearchRequest& reques
   // Verify in batches, in parallel; batches are merged in path order so that the answer (and
   // where k cuts it) does not depend on timing. Contents are fetched on this thread (index
   // lookups are not to be shared across threads); the bytes themselves can be.
-  Verifier verifier{request, re.get(), prefilter.get(), request.caseSensitive ? request.query : fold(request.query)};
+  Verifier verifier{request, re.get(), prefilter.get(), LiteralFinder(request.caseSensitive ? request.query : fold(request.query))};
   unsigned threads = std::min(4u, std::max(1u, std::thread::hardware_concurrency()));
   constexpr size_t kBatch = 512;
   for (size_t begin = 0; begin < files.size() && !out.truncated; begin += kBatch) {

@@ -249,6 +249,9 @@ struct Verifier {
   const RE2* re;           // per-line matcher (regex route)
   const RE2* prefilter;    // whole-file matcher, (?m): skips files without any match
   LiteralFinder needle;    // literal route, folded when case-insensitive
+  // Regex route: one folded literal per branch of the candidate plan. A match lies within one
+  // line and holds its branch's literals, so only lines holding one of these need the regex.
+  std::vector<LiteralFinder> lineLiterals;
 
   // Every matching line of one file: (line, column, length), the first match of each line.
   std::vector<SearchHit> run(const std::string& path, std::string_view text) const {
@@ -313,6 +316,35 @@ struct Verifier {
       }
       return hits;
     }
+    if (!lineLiterals.empty()) {
+      std::string folded = fold(text);
+      std::vector<size_t> starts;  // starts of the lines holding a literal
+      for (const LiteralFinder& lit : lineLiterals) {
+        for (size_t pos = lit.find(folded); pos != std::string_view::npos;) {
+          size_t nl = pos == 0 ? std::string_view::npos : text.rfind('\n', pos - 1);
+          starts.push_back(nl == std::string_view::npos ? 0 : nl + 1);
+          size_t end = lineEndOf(pos);
+          if (end >= text.size()) break;
+          pos = lit.find(folded, end + 1);
+        }
+      }
+      std::sort(starts.begin(), starts.end());
+      starts.erase(std::unique(starts.begin(), starts.end()), starts.end());
+      uint32_t line = 0;
+      size_t counted = 0;  // newlines are counted up to here
+      for (size_t start : starts) {
+        line += static_cast<uint32_t>(std::count(text.begin() + counted, text.begin() + start, '\n'));
+        counted = start;
+        size_t end = lineEndOf(start);
+        size_t cend = contentEnd(start, end);
+        std::string_view l = text.substr(start, cend - start);
+        re2::StringPiece m;
+        if (re->Match(l, 0, l.size(), RE2::UNANCHORED, &m, 1))
+          emit(line, start, cend, static_cast<size_t>(m.data() - l.data()), m.size());
+      }
+      return hits;
+    }
+    // Without literals, one pass of the whole-file matcher rules out most files cheaply.
     bool hasCr = text.find('\r') != std::string_view::npos;
     if (prefilter && !hasCr && !RE2::PartialMatch(text, *prefilter)) return hits;
     uint32_t line = 0;
@@ -414,7 +446,13 @@ Expected<SearchResult> SearchProvider::searchTrigram(const SearchRequest& reques
   // Verify in batches, in parallel; batches are merged in path order so that the answer (and
   // where k cuts it) does not depend on timing. Contents are fetched on this thread (index
   // lookups are not to be shared across threads); the bytes themselves can be.
-  Verifier verifier{request, re.get(), prefilter.get(), LiteralFinder(request.caseSensitive ? request.query : fold(request.query))};
+  Verifier verifier{request, re.get(), prefilter.get(), LiteralFinder(request.caseSensitive ? request.query : fold(request.query)), {}};
+  if (request.regex && filtered)
+    for (const auto& lits : plan) {
+      const std::string& longest = *std::max_element(
+          lits.begin(), lits.end(), [](const std::string& a, const std::string& b) { return a.size() < b.size(); });
+      verifier.lineLiterals.emplace_back(fold(longest));
+    }
   unsigned threads = std::min(4u, std::max(1u, std::thread::hardware_concurrency()));
   constexpr size_t kBatch = 512;
   for (size_t begin = 0; begin < files.size() && !out.truncated; begin += kBatch) {

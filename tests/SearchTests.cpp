@@ -158,7 +158,8 @@ TEST_CASE("trigram search returns exactly what a full scan finds (randomized)", 
     if (!expected.empty()) ++nonEmpty;
   }
   for (const char* pattern : {"del+ta_x", "eta\\.the?ta", "[Aa]lpha Beta", "zeta\\(\\d\\)", "^GAMMA", "Lambda$",
-                              "(alpha|epsilon) ", "iota-kap{1,2}a", "x*", "b[e]ta"}) {
+                              "(alpha|epsilon) ", "iota-kap{1,2}a", "x*", "b[e]ta", "(?i)gamma|LAMBDA", "alpha|zeta\\(",
+                              "Beta *$", "^eta\\.theta|GAMMA$"}) {
     for (bool cs : {true, false}) {
       SearchRequest r;
       r.query = pattern;

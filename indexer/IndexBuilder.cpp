@@ -36,7 +36,7 @@ constexpr size_t kBinaryProbe = 8000;  // the prefix git itself inspects for NUL
 constexpr size_t kWriteBatch = 512;
 constexpr size_t kMaxPath = 400;  // LMDB keys are limited to 511 bytes
 // Bump when tokenization or trigram extraction changes (recorded in the views' profile).
-constexpr int kSearchRevision = 1;
+constexpr int kSearchRevision = 2;
 
 struct WorkItem {
   TreeEntry entry;         // entry.oid is git's id (what the tree id is made of)

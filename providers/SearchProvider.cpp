@@ -32,6 +32,59 @@ std::vector<uint32_t> intersect(const std::vector<uint32_t>& a, const std::vecto
   return out;
 }
 
+// The docs that may hold the literal `lit` (3+ bytes): every one of its trigrams, at positions
+// that agree modulo 8 and each followed by the literal's next byte, as far as the masks tell.
+// The masks only ever rule docs out that cannot hold the literal, so no match is lost.
+std::vector<uint32_t> docsHolding(TrigramView& view, std::string_view lit,
+                                  std::map<uint32_t, std::vector<TrigramPosting>>& lists) {
+  struct At {
+    size_t offset;
+    const std::vector<TrigramPosting>* postings;
+  };
+  std::vector<At> ats;
+  for (size_t i = 0; i + 2 < lit.size(); ++i) {
+    uint32_t t = packTrigram(static_cast<unsigned char>(lit[i]), static_cast<unsigned char>(lit[i + 1]),
+                             static_cast<unsigned char>(lit[i + 2]));
+    auto it = lists.find(t);
+    if (it == lists.end()) it = lists.emplace(t, view.postings(t)).first;
+    ats.push_back({i, &it->second});
+  }
+  std::stable_sort(ats.begin(), ats.end(), [](const At& a, const At& b) { return a.postings->size() < b.postings->size(); });
+  // Narrows a doc's possible start positions (mod 8) by the trigram at `offset`; false when none
+  // is left or the byte after the trigram cannot be the literal's.
+  auto admits = [&](size_t offset, uint16_t mask, uint8_t* starts) {
+    if (offset + 3 < lit.size() && !(mask & trigramNextBit(static_cast<unsigned char>(lit[offset + 3])))) return false;
+    unsigned loc = mask & 0xFF, r = offset & 7;
+    *starts &= static_cast<uint8_t>(((loc >> r) | (loc << (8 - r))) & 0xFF);
+    return *starts != 0;
+  };
+  std::vector<uint32_t> docs;
+  std::vector<uint8_t> starts;
+  for (const TrigramPosting& p : *ats.front().postings) {
+    uint8_t s = 0xFF;
+    if (admits(ats.front().offset, p.mask, &s)) {
+      docs.push_back(p.doc);
+      starts.push_back(s);
+    }
+  }
+  for (size_t k = 1; k < ats.size() && !docs.empty(); ++k) {
+    const auto& list = *ats[k].postings;
+    size_t kept = 0, j = 0;
+    for (size_t d = 0; d < docs.size(); ++d) {
+      while (j < list.size() && list[j].doc < docs[d]) ++j;
+      if (j == list.size()) break;
+      if (list[j].doc != docs[d]) continue;
+      uint8_t s = starts[d];
+      if (!admits(ats[k].offset, list[j].mask, &s)) continue;
+      docs[kept] = docs[d];
+      starts[kept++] = s;
+    }
+    docs.resize(kept);
+    starts.resize(kept);
+  }
+  return docs;
+}
+
 std::string fold(std::string_view s) {
   std::string out(s);
   for (char& c : out) c = static_cast<char>(foldByte(static_cast<unsigned char>(c)));
@@ -396,17 +449,14 @@ Expected<SearchResult> SearchProvider::searchTrigram(const SearchRequest& reques
   }
   std::vector<uint32_t> candidates;
   if (filtered) {
+    std::map<uint32_t, std::vector<TrigramPosting>> lists;  // postings read once per query
     for (const auto& lits : plan) {
-      std::vector<uint32_t> trigrams;
-      for (const std::string& lit : lits)
-        for (uint32_t t : trigramsOf(lit)) trigrams.push_back(t);
-      std::sort(trigrams.begin(), trigrams.end());
-      trigrams.erase(std::unique(trigrams.begin(), trigrams.end()), trigrams.end());
-      std::vector<std::vector<uint32_t>> lists;
-      for (uint32_t t : trigrams) lists.push_back(trigram_->postings(t));
-      std::sort(lists.begin(), lists.end(), [](const auto& a, const auto& b) { return a.size() < b.size(); });
-      std::vector<uint32_t> branch = lists.front();
-      for (size_t i = 1; i < lists.size() && !branch.empty(); ++i) branch = intersect(branch, lists[i]);
+      std::vector<uint32_t> branch;
+      for (size_t l = 0; l < lits.size(); ++l) {
+        std::vector<uint32_t> docs = docsHolding(*trigram_, lits[l], lists);
+        branch = l == 0 ? std::move(docs) : intersect(branch, docs);
+        if (branch.empty()) break;
+      }
       std::vector<uint32_t> merged;
       std::set_union(candidates.begin(), candidates.end(), branch.begin(), branch.end(), std::back_inserter(merged));
       candidates.swap(merged);

@@ -3,6 +3,7 @@
 #include <immintrin.h>
 #include <string.h>
 
+#include <algorithm>
 #include <cstdint>
 
 namespace nib {
@@ -18,17 +19,19 @@ int commonness(unsigned char c) {
 }
 
 __attribute__((target("avx2"))) size_t findAvx2(const char* hay, size_t n, const std::string& needle, size_t r1,
-                                                size_t r2) {
+                                                size_t r2, size_t r3) {
   const size_t m = needle.size();
   const __m256i b1 = _mm256_set1_epi8(needle[r1]);
   const __m256i b2 = _mm256_set1_epi8(needle[r2]);
+  const __m256i b3 = _mm256_set1_epi8(needle[r3]);
   size_t p = 0;
   // Candidate starts p..p+31 need bytes up to p + 31 + (m - 1): stay inside the text.
   for (; p + m + 31 <= n; p += 32) {
     __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(hay + p + r1));
     __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(hay + p + r2));
-    uint32_t mask = static_cast<uint32_t>(
-        _mm256_movemask_epi8(_mm256_and_si256(_mm256_cmpeq_epi8(a, b1), _mm256_cmpeq_epi8(b, b2))));
+    __m256i c = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(hay + p + r3));
+    __m256i hit = _mm256_and_si256(_mm256_cmpeq_epi8(a, b1), _mm256_cmpeq_epi8(b, b2));
+    uint32_t mask = static_cast<uint32_t>(_mm256_movemask_epi8(_mm256_and_si256(hit, _mm256_cmpeq_epi8(c, b3))));
     while (mask) {
       size_t at = p + static_cast<size_t>(__builtin_ctz(mask));
       if (memcmp(hay + at, needle.data(), m) == 0) return at;
@@ -57,6 +60,10 @@ LiteralFinder::LiteralFinder(std::string needle) : needle_(std::move(needle)) {
     int cb = commonness(static_cast<unsigned char>(needle_[rare2_]));
     if (ci < cb) rare2_ = i;
   }
+  // Rare bytes of one word are often rare together ('C' and 'm' in every "Command"); a third
+  // byte at the needle's far end breaks that correlation for a third compare per block.
+  size_t lo = std::min(rare1_, rare2_), hi = std::max(rare1_, rare2_);
+  far_ = lo >= needle_.size() - 1 - hi ? 0 : needle_.size() - 1;
 }
 
 size_t LiteralFinder::find(std::string_view hay, size_t from) const {
@@ -66,7 +73,7 @@ size_t LiteralFinder::find(std::string_view hay, size_t from) const {
   size_t n = hay.size() - from;
   size_t at;
   if (simd_) {
-    at = findAvx2(start, n, needle_, rare1_, rare2_);
+    at = findAvx2(start, n, needle_, rare1_, rare2_, far_);
   } else {
     const void* p = ::memmem(start, n, needle_.data(), needle_.size());
     at = p ? static_cast<size_t>(static_cast<const char*>(p) - start) : std::string_view::npos;

@@ -1,6 +1,6 @@
-// Finds a literal byte string in text fast: a SIMD filter on two of the needle's bytes (the
-// rarest in source code by a fixed ranking, as ripgrep's memchr does) selects candidate
-// positions, and a comparison confirms each. For a needle whose first byte is common ('m',
+// Finds a literal byte string in text fast: a SIMD filter on three of the needle's bytes (the
+// two rarest in source code by a fixed ranking, as ripgrep's memchr does, and one at its far
+// end) selects candidate positions, and a comparison confirms each. For a needle whose first byte is common ('m',
 // 'e', ' '), this is several times faster than memchr-then-compare or glibc's memmem.
 #pragma once
 
@@ -21,7 +21,8 @@ class LiteralFinder {
 
  private:
   std::string needle_;
-  size_t rare1_ = 0, rare2_ = 0;  // indexes of the two filter bytes in the needle
+  size_t rare1_ = 0, rare2_ = 0;  // indexes of the two rarest bytes in the needle
+  size_t far_ = 0;                // and of a third filter byte, at the end farthest from them
   bool simd_ = false;             // the CPU has AVX2
 };
 

@@ -1,5 +1,7 @@
 #include "support/SearchText.h"
 
+#include <cstdlib>
+
 #include <algorithm>
 
 namespace nib {
@@ -58,6 +60,38 @@ void forEachToken(std::string_view text, const std::function<void(std::string_vi
       if (b - a < kMinToken) continue;
       emit(std::string_view(lower).substr(a, b - a));
     }
+  }
+}
+
+void trigramMasksOf(std::string_view text, std::vector<uint32_t>* trigrams, std::vector<uint16_t>* masks) {
+  trigrams->clear();
+  masks->clear();
+  if (text.size() < 3) return;
+  // A mask per possible trigram, indexed directly (32 MiB of address space per thread, from
+  // calloc so that only the pages a file touches become memory); reset after each file.
+  struct Table {
+    uint16_t* masks = static_cast<uint16_t*>(std::calloc(size_t(1) << 24, sizeof(uint16_t)));
+    ~Table() { std::free(masks); }
+  };
+  thread_local Table table;
+  if (!table.masks) {  // no memory for the table: every mask says "maybe", which stays exact
+    *trigrams = trigramsOf(text);
+    masks->assign(trigrams->size(), 0xFFFF);
+    return;
+  }
+  const auto* bytes = reinterpret_cast<const unsigned char*>(text.data());
+  for (size_t i = 0; i + 2 < text.size(); ++i) {
+    uint32_t t = packTrigram(bytes[i], bytes[i + 1], bytes[i + 2]);
+    uint16_t& m = table.masks[t];
+    if (!m) trigrams->push_back(t);
+    m |= trigramLocationBit(i);
+    if (i + 3 < text.size()) m |= trigramNextBit(bytes[i + 3]);
+  }
+  std::sort(trigrams->begin(), trigrams->end());
+  masks->reserve(trigrams->size());
+  for (uint32_t t : *trigrams) {
+    masks->push_back(table.masks[t]);
+    table.masks[t] = 0;
   }
 }
 

@@ -26,4 +26,13 @@ inline uint32_t packTrigram(unsigned char a, unsigned char b, unsigned char c) {
 // The distinct trigrams of `text`, sorted.
 std::vector<uint32_t> trigramsOf(std::string_view text);
 
+// Per distinct trigram of a text, a 16-bit mask that lets a query rule out most files holding
+// all of a literal's trigrams but not the literal itself: the low byte has bit (position mod 8)
+// of every occurrence, the high byte bit (folded next byte mod 8) of the byte after every
+// occurrence. Both are necessary conditions, so filtering with them never loses a match.
+inline uint16_t trigramLocationBit(size_t position) { return static_cast<uint16_t>(1u << (position & 7)); }
+inline uint16_t trigramNextBit(unsigned char next) { return static_cast<uint16_t>(0x100u << (foldByte(next) & 7)); }
+// The distinct trigrams of `text`, sorted, and their masks (parallel).
+void trigramMasksOf(std::string_view text, std::vector<uint32_t>* trigrams, std::vector<uint16_t>* masks);
+
 }  // namespace nib

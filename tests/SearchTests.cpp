@@ -174,6 +174,38 @@ TEST_CASE("trigram search returns exactly what a full scan finds (randomized)", 
   CHECK(nonEmpty > 50);
 }
 
+TEST_CASE("trigram masks rule out files holding a literal's trigrams but not the literal", "[search]") {
+  TestRepo repo;
+  // Every trigram of "redisCommand" (folded), but at positions that cannot line up.
+  repo.write("decoy.txt", "redisc\nscommand\n");
+  repo.write("real.c", "int x = redisCommand(c);\n");
+  // The same bytes in a different case: the trigrams and masks are folded, so it stays a
+  // candidate, and verification decides.
+  repo.write("folded.txt", "REDISCOMMAND\n");
+  repo.commitAll("files");
+  auto engine = indexed(repo);
+  SearchRequest r;
+  r.query = "redisCommand";
+  r.route = SearchRoute::Trigram;
+  auto sensitive = engine->search(r);
+  REQUIRE(sensitive.hasValue());
+  REQUIRE(sensitive->hits.size() == 1);
+  CHECK(sensitive->hits[0].path == "real.c");
+  CHECK(sensitive->candidates == 2);  // real.c and folded.txt; the decoy never read
+  r.caseSensitive = false;
+  auto insensitive = engine->search(r);
+  REQUIRE(insensitive.hasValue());
+  CHECK(insensitive->hits.size() == 2);
+  // A regex's required literal goes through the same filter.
+  r.regex = true;
+  r.caseSensitive = true;
+  r.query = "redisCommand\\(c?\\)|redisCommand\\(\\w\\)";
+  auto regex = engine->search(r);
+  REQUIRE(regex.hasValue());
+  CHECK(regex->hits.size() == 1);
+  CHECK(regex->candidates == 1);  // "redisCommand(" is required: folded.txt has no "("
+}
+
 TEST_CASE("required literals of a regex are conservative", "[search]") {
   CHECK(requiredLiterals("foo_bar") == std::vector<std::string>{"foo_bar"});
   CHECK(requiredLiterals("tty_(init|free)\\(") == std::vector<std::string>{"tty_"});

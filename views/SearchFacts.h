@@ -25,7 +25,8 @@ struct UnitTerms {
 
 struct SearchFacts {
   uint32_t contentSize = 0;
-  std::vector<uint32_t> trigrams;  // sorted
+  std::vector<uint32_t> trigrams;      // sorted
+  std::vector<uint16_t> trigramMasks;  // parallel to trigrams (see trigramMasksOf)
   std::vector<UnitTerms> units;
 };
 

@@ -89,20 +89,26 @@ Status writeTrigramView(const std::filesystem::path& dir, const std::vector<Sear
   auto txn = LmdbTxn::begin(**env, true);
   if (!txn) return txn.status();
   NIB_RETURN_IF_ERROR(writeDocs(*txn, docs));
-  auto db = txn->openDb("postings", true);
+  auto db = txn->openDb(kTrigramPostings, true);
   if (!db) return db.status();
   // Counting sort by trigram: counts, offsets, then doc ids in doc order, so every posting list
-  // comes out ascending without sorting 10^7 pairs.
+  // comes out ascending without sorting 10^7 pairs. Each entry: doc id delta (varint), then the
+  // trigram's 16-bit mask in that doc (two bytes, little end first).
   std::vector<uint32_t> start((1u << 24) + 1, 0);
   for (const SearchFacts* f : facts)
     if (f)
       for (uint32_t t : f->trigrams) ++start[t + 1];
   for (size_t i = 1; i < start.size(); ++i) start[i] += start[i - 1];
   std::vector<uint32_t> ids(start.back());
+  std::vector<uint16_t> masks(start.back());
   std::vector<uint32_t> fill(start.begin(), start.end() - 1);
   for (size_t d = 0; d < facts.size(); ++d)
     if (facts[d])
-      for (uint32_t t : facts[d]->trigrams) ids[fill[t]++] = static_cast<uint32_t>(d);
+      for (size_t k = 0; k < facts[d]->trigrams.size(); ++k) {
+        uint32_t t = facts[d]->trigrams[k];
+        masks[fill[t]] = k < facts[d]->trigramMasks.size() ? facts[d]->trigramMasks[k] : 0xFFFF;
+        ids[fill[t]++] = static_cast<uint32_t>(d);
+      }
   ByteWriter w;
   for (uint32_t t = 0; t < (1u << 24); ++t) {
     if (start[t] == start[t + 1]) continue;
@@ -110,6 +116,8 @@ Status writeTrigramView(const std::filesystem::path& dir, const std::vector<Sear
     uint32_t prev = 0;
     for (uint32_t i = start[t]; i < start[t + 1]; ++i) {
       w.varint(ids[i] - prev);
+      w.u8(static_cast<uint8_t>(masks[i] & 0xFF));
+      w.u8(static_cast<uint8_t>(masks[i] >> 8));
       prev = ids[i];
     }
     NIB_RETURN_IF_ERROR(txn->put(*db, trigramKey(t), w.data(), MDB_APPEND));
@@ -209,21 +217,27 @@ Expected<std::unique_ptr<TrigramView>> TrigramView::open(const std::filesystem::
   if (!txn) return txn.status();
   std::unique_ptr<TrigramView> v(new TrigramView(std::move(*env), std::move(*txn)));
   NIB_RETURN_IF_ERROR(v->openDocs(v->txn_));
-  auto db = v->txn_.openDb("postings", false);
-  if (!db) return Status(ErrorCode::Corrupt, "trigram view lacks its postings");
+  auto db = v->txn_.openDb(kTrigramPostings, false);
+  if (!db) {
+    if (v->txn_.openDb("postings", false))
+      return Status(ErrorCode::Unsupported, "the trigram view is of an older format: run `nib index` to rebuild it");
+    return Status(ErrorCode::Corrupt, "trigram view lacks its postings");
+  }
   v->postings_ = *db;
   return v;
 }
 
-std::vector<uint32_t> TrigramView::postings(uint32_t trigram) {
-  std::vector<uint32_t> out;
+std::vector<TrigramPosting> TrigramView::postings(uint32_t trigram) {
+  std::vector<TrigramPosting> out;
   auto v = txn_.get(postings_, trigramKey(trigram));
   if (!v) return out;
   ByteReader r(*v);
   uint32_t id = 0;
   while (!r.atEnd() && r.ok()) {
     id += r.u32();
-    if (r.ok() && id < count_) out.push_back(id);
+    uint16_t mask = r.u8();
+    mask |= static_cast<uint16_t>(r.u8() << 8);
+    if (r.ok() && id < count_) out.push_back({id, mask});
   }
   return out;
 }

@@ -1,7 +1,8 @@
 // The two search views of an index version, each in its own LMDB environment:
 //
-//   trigram/  docs (id -> path, blob, language, size) and postings (trigram -> doc ids): the
-//             candidate files of a substring or regex search, verified against the content;
+//   trigram/  docs (id -> path, blob, language, size) and postings-masked (trigram -> doc ids,
+//             each with location and next-byte masks): the candidate files of a substring or
+//             regex search, verified against the content;
 //   lexical/  docs, units (id -> doc, range, kind, name, length), postings (term -> (unit, tf))
 //             and meta (unit count, average length): BM25 over source units.
 //
@@ -64,11 +65,19 @@ class SearchDocs {
   uint32_t count_ = 0;
 };
 
+struct TrigramPosting {
+  uint32_t doc = 0;
+  uint16_t mask = 0xFFFF;  // see trigramMasksOf
+};
+
+// The postings table's name; a new name for each format, so that an older view is recognised.
+inline constexpr const char* kTrigramPostings = "postings-masked";
+
 class TrigramView : public SearchDocs {
  public:
   static Expected<std::unique_ptr<TrigramView>> open(const std::filesystem::path& dir);
-  // Doc ids containing the (case-folded) trigram, ascending.
-  std::vector<uint32_t> postings(uint32_t trigram);
+  // The docs containing the (case-folded) trigram, ascending by id, with its masks there.
+  std::vector<TrigramPosting> postings(uint32_t trigram);
 
  private:
   TrigramView(std::unique_ptr<LmdbEnv> env, LmdbTxn txn) : env_(std::move(env)), txn_(std::move(txn)) {}

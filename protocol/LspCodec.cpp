@@ -342,6 +342,18 @@ namespace {
 void appendString(std::string& out, std::string_view s) {
   out += '"';
   for (size_t i = 0; i < s.size(); ++i) {
+    // Plain ASCII runs (most of source code) are copied whole.
+    size_t run = i;
+    while (run < s.size()) {
+      auto b = static_cast<unsigned char>(s[run]);
+      if (b < 0x20 || b >= 0x80 || b == '"' || b == '\\') break;
+      ++run;
+    }
+    if (run > i) {
+      out.append(s.data() + i, run - i);
+      i = run - 1;
+      continue;
+    }
     auto c = static_cast<unsigned char>(s[i]);
     switch (c) {
       case '"': out += "\\\""; break;

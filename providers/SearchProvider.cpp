@@ -347,7 +347,7 @@ struct Verifier {
       size_t counted = 0;  // newlines are counted up to here
       size_t pos = find(0);
       while (pos != std::string_view::npos) {
-        line += static_cast<uint32_t>(std::count(text.begin() + counted, text.begin() + pos, '\n'));
+        line += static_cast<uint32_t>(countByte(text.substr(counted, pos - counted), '\n'));
         counted = pos;
         size_t lineStart = text.rfind('\n', pos == 0 ? 0 : pos - 1);
         lineStart = (pos == 0 || lineStart == std::string_view::npos) ? 0 : lineStart + 1;
@@ -386,7 +386,7 @@ struct Verifier {
       uint32_t line = 0;
       size_t counted = 0;  // newlines are counted up to here
       for (size_t start : starts) {
-        line += static_cast<uint32_t>(std::count(text.begin() + counted, text.begin() + start, '\n'));
+        line += static_cast<uint32_t>(countByte(text.substr(counted, start - counted), '\n'));
         counted = start;
         size_t end = lineEndOf(start);
         size_t cend = contentEnd(start, end);

@@ -20,10 +20,17 @@ lsp::SearchAnswer toSearchAnswer(Engine& engine, const SearchResult& result, Enc
                    {"fresh", f->fresh ? "true" : "false"}};
   // Non-ASCII files need their text to count UTF-16 units: read and index each once.
   std::map<std::string, std::pair<std::string, std::unique_ptr<PositionEncoder>>> encoders;
+  std::string uriPath, uri;  // hits come grouped by file: one URI per file
   for (const SearchHit& h : result.hits) {
     lsp::SearchHitAnswer w;
     w.path = h.path;
-    if (withUris) w.uri = pathToUri((engine.root() / h.path).string());
+    if (withUris) {
+      if (h.path != uriPath) {
+        uriPath = h.path;
+        uri = pathToUri((engine.root() / h.path).string());
+      }
+      w.uri = uri;
+    }
     if (h.ascii || encoding == Encoding::Utf8) {
       w.range = {{h.range.start.line, h.range.start.column}, {h.range.end.line, h.range.end.column}};
     } else {

@@ -43,7 +43,26 @@ __attribute__((target("avx2"))) size_t findAvx2(const char* hay, size_t n, const
   return at ? static_cast<size_t>(static_cast<const char*>(at) - hay) : std::string_view::npos;
 }
 
+__attribute__((target("avx2"))) size_t countAvx2(const char* p, size_t n, char byte) {
+  const __m256i b = _mm256_set1_epi8(byte);
+  size_t count = 0, i = 0;
+  for (; i + 32 <= n; i += 32) {
+    __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i));
+    count += static_cast<size_t>(__builtin_popcount(static_cast<uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, b)))));
+  }
+  for (; i < n; ++i) count += p[i] == byte;
+  return count;
+}
+
 }  // namespace
+
+size_t countByte(std::string_view text, char byte) {
+  static const bool simd = __builtin_cpu_supports("avx2");
+  if (simd) return countAvx2(text.data(), text.size(), byte);
+  size_t count = 0;
+  for (char c : text) count += c == byte;
+  return count;
+}
 
 LiteralFinder::LiteralFinder(std::string needle) : needle_(std::move(needle)) {
   simd_ = __builtin_cpu_supports("avx2") && needle_.size() >= 2;

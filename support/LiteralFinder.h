@@ -1,7 +1,8 @@
 // Finds a literal byte string in text fast: a SIMD filter on three of the needle's bytes (the
-// two rarest in source code by a fixed ranking, as ripgrep's memchr does, and one at its far
-// end) selects candidate positions, and a comparison confirms each. For a needle whose first byte is common ('m',
-// 'e', ' '), this is several times faster than memchr-then-compare or glibc's memmem.
+// two rarest in source code by a fixed ranking, as ripgrep's memchr does, and one at the end
+// farthest from them) selects candidate positions, and a comparison confirms each. For a needle
+// whose first byte is common ('m', 'e', ' '), this is several times faster than
+// memchr-then-compare or glibc's memmem.
 #pragma once
 
 #include <cstddef>
@@ -25,5 +26,8 @@ class LiteralFinder {
   size_t far_ = 0;                // and of a third filter byte, at the end farthest from them
   bool simd_ = false;             // the CPU has AVX2
 };
+
+// How many times `byte` occurs in `text` (newline counting for line numbers).
+size_t countByte(std::string_view text, char byte);
 
 }  // namespace nib

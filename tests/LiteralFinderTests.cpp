@@ -3,6 +3,7 @@
 // needles whose filter bytes are common.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <random>
 
 #include "support/LiteralFinder.h"
@@ -34,7 +35,11 @@ TEST_CASE("LiteralFinder finds what string_view::find finds", "[search]") {
       if (expected != std::string_view::npos) ++found;
     }
   }
-  CHECK(found > 1000);  // the rounds really exercised matches, not only misses
+  CHECK(found > 1000);
+  for (size_t n : {0, 1, 31, 32, 33, 100, 1000}) {
+    std::string text = randomText(n);
+    REQUIRE(countByte(text, '\n') == static_cast<size_t>(std::count(text.begin(), text.end(), '\n')));
+  }  // the rounds really exercised matches, not only misses
   CHECK(LiteralFinder("malloc").find("x = malloc(4); free(p); malloc") == 4);
   CHECK(LiteralFinder("zz").find("short") == std::string_view::npos);
   CHECK(LiteralFinder("abc").find("abc", 4) == std::string_view::npos);

@@ -35,31 +35,8 @@ RG = ["rg", "--hidden", "--max-filesize", "1M", "--no-heading", "--line-number",
       "--no-messages", "-g", "!.git", "-g", "!.nib"]
 
 
-class Client:
-    def __init__(self, cmd, cwd):
-        self.proc = subprocess.Popen(cmd, cwd=cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-        self.next_id = 0
-
-    def send(self, msg):
-        body = json.dumps(msg).encode()
-        self.proc.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
-        self.proc.stdin.flush()
-
-    def request(self, method, params):
-        self.next_id += 1
-        rid = self.next_id
-        self.send({"jsonrpc": "2.0", "id": rid, "method": method, "params": params})
-        while True:
-            length = None
-            while True:
-                line = self.proc.stdout.readline()
-                if line in (b"\r\n", b"\n"):
-                    break
-                if line.lower().startswith(b"content-length:"):
-                    length = int(line.split(b":")[1])
-            msg = json.loads(self.proc.stdout.read(length))
-            if msg.get("id") == rid and "method" not in msg:
-                return msg
+# The LSP client (Content-Length framing over the server's stdio) is lsp_bench's.
+from lsp_bench import Client  # noqa: E402
 
 
 def combined_corpus():

@@ -115,6 +115,41 @@ bool looksLikeProse(std::string_view q) {
   return words >= 2;
 }
 
+// The index of the ']' closing the character class that starts at p[open] ('[' or "[^", where a
+// ']' right after the opening is a member), or p.size() when unclosed.
+size_t classEnd(std::string_view p, size_t open) {
+  size_t j = open + 1;
+  if (j < p.size() && p[j] == '^') ++j;
+  if (j < p.size() && p[j] == ']') ++j;
+  while (j < p.size() && p[j] != ']') j += p[j] == '\\' ? 2 : 1;
+  return std::min(j, p.size());
+}
+
+// The top-level alternatives of a pattern ("a|b(c|d)" -> "a", "b(c|d)").
+std::vector<std::string> topLevelBranches(std::string_view p) {
+  std::vector<std::string> out;
+  int level = 0;
+  size_t start = 0;
+  for (size_t i = 0; i < p.size(); ++i) {
+    if (p[i] == '\\') {
+      ++i;
+      continue;
+    }
+    if (p[i] == '[') {
+      i = classEnd(p, i);
+      continue;
+    }
+    if (p[i] == '(') ++level;
+    if (p[i] == ')') level = std::max(0, level - 1);
+    if (p[i] == '|' && level == 0) {
+      out.emplace_back(p.substr(start, i - start));
+      start = i + 1;
+    }
+  }
+  out.emplace_back(p.substr(start));
+  return out;
+}
+
 }  // namespace
 
 const char* searchRouteName(SearchRoute route) {
@@ -138,24 +173,7 @@ std::vector<std::string> requiredLiterals(std::string_view p) {
   std::vector<std::string> out;
   // Alternation at the top level makes every literal optional: no filtering. Inside a group it
   // only concerns the group, whose literals are not collected anyway.
-  int level = 0;
-  for (size_t i = 0; i < p.size(); ++i) {
-    if (p[i] == '\\') {
-      ++i;
-      continue;
-    }
-    if (p[i] == '[') {  // skip classes: '(' and '|' mean nothing there
-      size_t j = i + 1;
-      if (j < p.size() && p[j] == '^') ++j;
-      if (j < p.size() && p[j] == ']') ++j;
-      while (j < p.size() && p[j] != ']') j += p[j] == '\\' ? 2 : 1;
-      i = j;
-      continue;
-    }
-    if (p[i] == '(') ++level;
-    if (p[i] == ')') level = std::max(0, level - 1);
-    if (p[i] == '|' && level == 0) return out;
-  }
+  if (topLevelBranches(p).size() > 1) return out;
   std::string cur;
   int depth = 0;
   auto flush = [&] {
@@ -180,11 +198,7 @@ std::vector<std::string> requiredLiterals(std::string_view p) {
     switch (c) {
       case '[': {  // a class: skip it, it is not one fixed byte
         flush();
-        size_t j = i + 1;
-        if (j < p.size() && p[j] == '^') ++j;
-        if (j < p.size() && p[j] == ']') ++j;
-        while (j < p.size() && p[j] != ']') j += p[j] == '\\' ? 2 : 1;
-        i = j;
+        i = classEnd(p, i);
         break;
       }
       case '(':
@@ -267,35 +281,6 @@ Expected<SearchResult> SearchProvider::search(const SearchRequest& request, cons
 }
 
 namespace {
-
-// The top-level alternatives of a pattern ("a|b(c|d)" -> "a", "b(c|d)").
-std::vector<std::string> topLevelBranches(std::string_view p) {
-  std::vector<std::string> out;
-  int level = 0;
-  size_t start = 0;
-  for (size_t i = 0; i < p.size(); ++i) {
-    if (p[i] == '\\') {
-      ++i;
-      continue;
-    }
-    if (p[i] == '[') {
-      size_t j = i + 1;
-      if (j < p.size() && p[j] == '^') ++j;
-      if (j < p.size() && p[j] == ']') ++j;
-      while (j < p.size() && p[j] != ']') j += p[j] == '\\' ? 2 : 1;
-      i = j;
-      continue;
-    }
-    if (p[i] == '(') ++level;
-    if (p[i] == ')') level = std::max(0, level - 1);
-    if (p[i] == '|' && level == 0) {
-      out.emplace_back(p.substr(start, i - start));
-      start = i + 1;
-    }
-  }
-  out.emplace_back(p.substr(start));
-  return out;
-}
 
 struct Verifier {
   const SearchRequest& request;

@@ -7,6 +7,8 @@
 #include <string>
 #include <string_view>
 
+#include "support/Text.h"
+
 namespace nib {
 
 class ByteWriter {
@@ -76,5 +78,34 @@ class ByteReader {
   size_t pos_ = 0;
   bool ok_ = true;
 };
+
+// A range as every store writes it: start byte, length, start line and column, line count,
+// end column (deltas keep the varints short).
+inline void writeRange(ByteWriter& w, const ByteRange& r) {
+  w.varint(r.startByte);
+  w.varint(r.endByte - r.startByte);
+  w.varint(r.start.line);
+  w.varint(r.start.column);
+  w.varint(r.end.line - r.start.line);
+  w.varint(r.end.column);
+}
+
+inline ByteRange readRange(ByteReader& r) {
+  ByteRange out;
+  out.startByte = r.u32();
+  out.endByte = out.startByte + r.u32();
+  out.start.line = r.u32();
+  out.start.column = r.u32();
+  out.end.line = out.start.line + r.u32();
+  out.end.column = r.u32();
+  return out;
+}
+
+// A 32-bit id as an LMDB key: big-endian, so that LMDB's byte order is numeric order.
+inline std::string idKey(uint32_t id) {
+  std::string k(4, '\0');
+  for (int i = 0; i < 4; ++i) k[i] = static_cast<char>(id >> (24 - 8 * i));
+  return k;
+}
 
 }  // namespace nib

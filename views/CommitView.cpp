@@ -8,13 +8,6 @@
 
 namespace nib {
 namespace {
-std::string idKey(uint32_t id) {
-  // Big-endian so that LMDB's byte order is numeric order.
-  std::string k(4, '\0');
-  for (int i = 0; i < 4; ++i) k[i] = static_cast<char>(id >> (24 - 8 * i));
-  return k;
-}
-
 std::string encodeFile(const FileRecord& f) {
   ByteWriter w;
   w.varint(f.fileId);
@@ -141,13 +134,9 @@ Status CommitViewWriter::write(const std::filesystem::path& dir, const std::vect
 }
 
 Expected<std::unique_ptr<CommitView>> CommitView::open(const std::filesystem::path& dir) {
-  LmdbEnv::Options options;
-  options.readOnly = true;
-  auto env = LmdbEnv::open(dir, options);
-  if (!env) return env.status();
-  auto txn = LmdbTxn::begin(**env, false);
-  if (!txn) return txn.status();
-  std::unique_ptr<CommitView> view(new CommitView(std::move(*env), std::move(*txn)));
+  auto reader = openLmdbReader(dir);
+  if (!reader) return reader.status();
+  std::unique_ptr<CommitView> view(new CommitView(std::move(reader->env), std::move(reader->txn)));
   struct Table { const char* name; MDB_dbi* dbi; };
   for (Table t : {Table{"files", &view->files_}, Table{"ids", &view->ids_}, Table{"defs", &view->defs_},
                   Table{"names", &view->names_}, Table{"skipped", &view->skipped_}}) {

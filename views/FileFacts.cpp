@@ -13,25 +13,6 @@ constexpr std::array<const char*, 22> kKindNames = {
     "enum-member", "function", "method", "constructor", "field", "property", "variable",
     "constant", "parameter", "type-alias", "macro", "import", "union", "trait", "type-parameter"};
 
-void writeRange(ByteWriter& w, const ByteRange& r) {
-  w.varint(r.startByte);
-  w.varint(r.endByte - r.startByte);
-  w.varint(r.start.line);
-  w.varint(r.start.column);
-  w.varint(r.end.line - r.start.line);
-  w.varint(r.end.column);
-}
-
-ByteRange readRange(ByteReader& r) {
-  ByteRange out;
-  out.startByte = r.u32();
-  out.endByte = out.startByte + r.u32();
-  out.start.line = r.u32();
-  out.start.column = r.u32();
-  out.end.line = out.start.line + r.u32();
-  out.end.column = r.u32();
-  return out;
-}
 }  // namespace
 
 const char* symbolKindName(SymbolKind kind) {

@@ -102,4 +102,14 @@ Status LmdbTxn::scan(MDB_dbi dbi, std::string_view from,
   return (rc == 0 || rc == MDB_NOTFOUND) ? Status::ok() : lmdbError(rc, "cursor");
 }
 
+Expected<LmdbReader> openLmdbReader(const std::filesystem::path& dir) {
+  LmdbEnv::Options options;
+  options.readOnly = true;
+  auto env = LmdbEnv::open(dir, options);
+  if (!env) return env.status();
+  auto txn = LmdbTxn::begin(**env, false);
+  if (!txn) return txn.status();
+  return LmdbReader{std::move(*env), std::move(*txn)};
+}
+
 }  // namespace nib

@@ -63,6 +63,14 @@ class LmdbTxn {
   MDB_txn* txn_;
 };
 
+// A read-only environment with one read transaction held for its lifetime: how every published
+// view is served, so that an answer sees one consistent snapshot.
+struct LmdbReader {
+  std::unique_ptr<LmdbEnv> env;
+  LmdbTxn txn;
+};
+Expected<LmdbReader> openLmdbReader(const std::filesystem::path& dir);
+
 Status lmdbError(int rc, std::string_view what);
 
 }  // namespace nib

@@ -9,34 +9,8 @@
 namespace nib {
 namespace {
 
-std::string idKey(uint32_t id) {
-  std::string k(4, '\0');
-  for (int i = 0; i < 4; ++i) k[i] = static_cast<char>(id >> (24 - 8 * i));
-  return k;
-}
-
 std::string trigramKey(uint32_t t) {
   return std::string{static_cast<char>(t >> 16), static_cast<char>((t >> 8) & 0xFF), static_cast<char>(t & 0xFF)};
-}
-
-void writeRange(ByteWriter& w, const ByteRange& r) {
-  w.varint(r.startByte);
-  w.varint(r.endByte - r.startByte);
-  w.varint(r.start.line);
-  w.varint(r.start.column);
-  w.varint(r.end.line - r.start.line);
-  w.varint(r.end.column);
-}
-
-ByteRange readRange(ByteReader& r) {
-  ByteRange out;
-  out.startByte = r.u32();
-  out.endByte = out.startByte + r.u32();
-  out.start.line = r.u32();
-  out.start.column = r.u32();
-  out.end.line = out.start.line + r.u32();
-  out.end.column = r.u32();
-  return out;
 }
 
 Expected<std::unique_ptr<LmdbEnv>> createEnv(const std::filesystem::path& dir) {
@@ -209,13 +183,9 @@ Status SearchDocs::openDocs(LmdbTxn& txn) {
 }
 
 Expected<std::unique_ptr<TrigramView>> TrigramView::open(const std::filesystem::path& dir) {
-  LmdbEnv::Options options;
-  options.readOnly = true;
-  auto env = LmdbEnv::open(dir, options);
-  if (!env) return env.status();
-  auto txn = LmdbTxn::begin(**env, false);
-  if (!txn) return txn.status();
-  std::unique_ptr<TrigramView> v(new TrigramView(std::move(*env), std::move(*txn)));
+  auto reader = openLmdbReader(dir);
+  if (!reader) return reader.status();
+  std::unique_ptr<TrigramView> v(new TrigramView(std::move(reader->env), std::move(reader->txn)));
   NIB_RETURN_IF_ERROR(v->openDocs(v->txn_));
   auto db = v->txn_.openDb(kTrigramPostings, false);
   if (!db) {
@@ -243,13 +213,9 @@ std::vector<TrigramPosting> TrigramView::postings(uint32_t trigram) {
 }
 
 Expected<std::unique_ptr<LexicalView>> LexicalView::open(const std::filesystem::path& dir) {
-  LmdbEnv::Options options;
-  options.readOnly = true;
-  auto env = LmdbEnv::open(dir, options);
-  if (!env) return env.status();
-  auto txn = LmdbTxn::begin(**env, false);
-  if (!txn) return txn.status();
-  std::unique_ptr<LexicalView> v(new LexicalView(std::move(*env), std::move(*txn)));
+  auto reader = openLmdbReader(dir);
+  if (!reader) return reader.status();
+  std::unique_ptr<LexicalView> v(new LexicalView(std::move(reader->env), std::move(reader->txn)));
   NIB_RETURN_IF_ERROR(v->openDocs(v->txn_));
   auto postings = v->txn_.openDb("postings", false), units = v->txn_.openDb("units", false),
        meta = v->txn_.openDb("meta", false);

@@ -35,6 +35,10 @@ class Client:
         self.proc.stdin.flush()
 
     def read(self):
+        return json.loads(self.read_raw())
+
+    def read_raw(self):
+        """The next message's body, undecoded."""
         length = None
         while True:
             line = self.proc.stdout.readline()
@@ -44,7 +48,7 @@ class Client:
                 break
             if line.lower().startswith(b"content-length:"):
                 length = int(line.split(b":")[1])
-        return json.loads(self.proc.stdout.read(length))
+        return self.proc.stdout.read(length)
 
     def request(self, method, params):
         self.next_id += 1

@@ -18,6 +18,11 @@ constexpr size_t kMaxToken = 64;
 }  // namespace
 
 void forEachToken(std::string_view text, const std::function<void(std::string_view)>& emit) {
+  forEachTokenAt(text, [&](size_t, size_t, std::string_view token) { emit(token); });
+}
+
+void forEachTokenAt(std::string_view text,
+                    const std::function<void(size_t wordStart, size_t wordEnd, std::string_view token)>& emit) {
   std::string lower;
   size_t i = 0, n = text.size();
   while (i < n) {
@@ -28,7 +33,7 @@ void forEachToken(std::string_view text, const std::function<void(std::string_vi
     if (word.size() < kMinToken || word.size() > kMaxToken) continue;
     lower.assign(word);
     for (char& c : lower) c = static_cast<char>(foldByte(static_cast<unsigned char>(c)));
-    emit(lower);
+    emit(start, i, lower);
     // Parts: boundaries at '_', lower->Upper, letter<->digit, and before the last capital of
     // an acronym followed by lower case ("HTTPRequest" -> HTTP | Request).
     size_t partStart = 0;
@@ -58,7 +63,7 @@ void forEachToken(std::string_view text, const std::function<void(std::string_vi
     if (parts < 2) continue;
     for (auto [a, b] : spans) {
       if (b - a < kMinToken) continue;
-      emit(std::string_view(lower).substr(a, b - a));
+      emit(start, i, std::string_view(lower).substr(a, b - a));
     }
   }
 }

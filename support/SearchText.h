@@ -17,6 +17,9 @@ namespace nib {
 // longer than 64 are dropped. "parseHTTPRequest_v2" -> parsehttprequest_v2, parse, http,
 // request, v, 2 (single characters dropped).
 void forEachToken(std::string_view text, const std::function<void(std::string_view token)>& emit);
+// The same tokens, each with the byte range of the word it comes from.
+void forEachTokenAt(std::string_view text,
+                    const std::function<void(size_t wordStart, size_t wordEnd, std::string_view token)>& emit);
 
 // A trigram is three bytes, ASCII letters folded to lower case, packed into 24 bits.
 inline uint32_t foldByte(unsigned char c) { return (c >= 'A' && c <= 'Z') ? c + 32 : c; }

@@ -116,12 +116,26 @@ bool looksLikeProse(std::string_view q) {
 }
 
 // The index of the ']' closing the character class that starts at p[open] ('[' or "[^", where a
-// ']' right after the opening is a member), or p.size() when unclosed.
+// ']' right after the opening is a member; "[:alpha:]" inside is a member too), or p.size()
+// when unclosed.
 size_t classEnd(std::string_view p, size_t open) {
   size_t j = open + 1;
   if (j < p.size() && p[j] == '^') ++j;
   if (j < p.size() && p[j] == ']') ++j;
-  while (j < p.size() && p[j] != ']') j += p[j] == '\\' ? 2 : 1;
+  while (j < p.size() && p[j] != ']') {
+    if (p[j] == '\\') {
+      j += 2;
+      continue;
+    }
+    if (p[j] == '[' && j + 1 < p.size() && p[j + 1] == ':') {
+      size_t close = p.find(":]", j + 2);
+      if (close != std::string_view::npos) {
+        j = close + 2;
+        continue;
+      }
+    }
+    ++j;
+  }
   return std::min(j, p.size());
 }
 

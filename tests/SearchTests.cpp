@@ -159,7 +159,7 @@ TEST_CASE("trigram search returns exactly what a full scan finds (randomized)", 
   }
   for (const char* pattern : {"del+ta_x", "eta\\.the?ta", "[Aa]lpha Beta", "zeta\\(\\d\\)", "^GAMMA", "Lambda$",
                               "(alpha|epsilon) ", "iota-kap{1,2}a", "x*", "b[e]ta", "(?i)gamma|LAMBDA", "alpha|zeta\\(",
-                              "Beta *$", "^eta\\.theta|GAMMA$"}) {
+                              "Beta *$", "^eta\\.theta|GAMMA$", "[[:alpha:]]eta", "[^[:space:]]+_x", "[]a]lpha"}) {
     for (bool cs : {true, false}) {
       SearchRequest r;
       r.query = pattern;
@@ -214,6 +214,9 @@ TEST_CASE("required literals of a regex are conservative", "[search]") {
   CHECK(requiredLiterals("[a-z]+_handler\\.go") == std::vector<std::string>{"_handler.go"});
   CHECK(requiredLiterals("x{2}yz").empty());
   CHECK(requiredLiterals("\\bword\\b") == std::vector<std::string>{"word"});
+  // A POSIX class inside brackets ends at its own ":]", not at the first "]".
+  CHECK(requiredLiterals("[[:alpha:]]v_loop") == std::vector<std::string>{"v_loop"});
+  CHECK(requiredLiterals("[^[:space:]x]end_it") == std::vector<std::string>{"end_it"});
 }
 
 TEST_CASE("search sees files as they are now, not as indexed", "[search]") {

@@ -24,6 +24,7 @@ void forEachToken(std::string_view text, const std::function<void(std::string_vi
 void forEachTokenAt(std::string_view text,
                     const std::function<void(size_t wordStart, size_t wordEnd, std::string_view token)>& emit) {
   std::string lower;
+  std::vector<std::pair<size_t, size_t>> spans;  // one word's parts; reused, words are many
   size_t i = 0, n = text.size();
   while (i < n) {
     while (i < n && !isWordByte(static_cast<unsigned char>(text[i]))) ++i;
@@ -38,7 +39,7 @@ void forEachTokenAt(std::string_view text,
     // an acronym followed by lower case ("HTTPRequest" -> HTTP | Request).
     size_t partStart = 0;
     size_t parts = 0;
-    std::vector<std::pair<size_t, size_t>> spans;
+    spans.clear();
     auto flush = [&](size_t end) {
       if (end > partStart) spans.emplace_back(partStart, end);
     };

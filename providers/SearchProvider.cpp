@@ -1,5 +1,6 @@
 #include "providers/SearchProvider.h"
 
+#include "providers/RegexPlan.h"
 #include "support/LiteralFinder.h"
 
 #include <fnmatch.h>
@@ -115,55 +116,6 @@ bool looksLikeProse(std::string_view q) {
   return words >= 2;
 }
 
-// The index of the ']' closing the character class that starts at p[open] ('[' or "[^", where a
-// ']' right after the opening is a member; "[:alpha:]" inside is a member too), or p.size()
-// when unclosed.
-size_t classEnd(std::string_view p, size_t open) {
-  size_t j = open + 1;
-  if (j < p.size() && p[j] == '^') ++j;
-  if (j < p.size() && p[j] == ']') ++j;
-  while (j < p.size() && p[j] != ']') {
-    if (p[j] == '\\') {
-      j += 2;
-      continue;
-    }
-    if (p[j] == '[' && j + 1 < p.size() && p[j + 1] == ':') {
-      size_t close = p.find(":]", j + 2);
-      if (close != std::string_view::npos) {
-        j = close + 2;
-        continue;
-      }
-    }
-    ++j;
-  }
-  return std::min(j, p.size());
-}
-
-// The top-level alternatives of a pattern ("a|b(c|d)" -> "a", "b(c|d)").
-std::vector<std::string> topLevelBranches(std::string_view p) {
-  std::vector<std::string> out;
-  int level = 0;
-  size_t start = 0;
-  for (size_t i = 0; i < p.size(); ++i) {
-    if (p[i] == '\\') {
-      ++i;
-      continue;
-    }
-    if (p[i] == '[') {
-      i = classEnd(p, i);
-      continue;
-    }
-    if (p[i] == '(') ++level;
-    if (p[i] == ')') level = std::max(0, level - 1);
-    if (p[i] == '|' && level == 0) {
-      out.emplace_back(p.substr(start, i - start));
-      start = i + 1;
-    }
-  }
-  out.emplace_back(p.substr(start));
-  return out;
-}
-
 }  // namespace
 
 const char* searchRouteName(SearchRoute route) {
@@ -181,67 +133,6 @@ bool parseSearchRoute(std::string_view name, SearchRoute* route) {
   else if (name == "trigram") *route = SearchRoute::Trigram;
   else return false;
   return true;
-}
-
-std::vector<std::string> requiredLiterals(std::string_view p) {
-  std::vector<std::string> out;
-  // Alternation at the top level makes every literal optional: no filtering. Inside a group it
-  // only concerns the group, whose literals are not collected anyway.
-  if (topLevelBranches(p).size() > 1) return out;
-  std::string cur;
-  int depth = 0;
-  auto flush = [&] {
-    if (cur.size() >= 3) out.push_back(cur);
-    cur.clear();
-  };
-  for (size_t i = 0; i < p.size(); ++i) {
-    char c = p[i];
-    if (c == '\\') {
-      if (i + 1 >= p.size()) break;
-      char e = p[++i];
-      if (std::isalnum(static_cast<unsigned char>(e))) {
-        flush();  // \d, \w, \b, \x41, \pL ...: not a literal byte
-        if (e == 'x' || e == 'p' || e == 'P') {
-          if (i + 1 < p.size() && p[i + 1] == '{') i = p.find('}', i) == std::string_view::npos ? p.size() : p.find('}', i);
-        }
-        continue;
-      }
-      if (depth == 0) cur.push_back(e);
-      continue;
-    }
-    switch (c) {
-      case '[': {  // a class: skip it, it is not one fixed byte
-        flush();
-        i = classEnd(p, i);
-        break;
-      }
-      case '(':
-        flush();
-        ++depth;  // groups may be optional: their literals are not required
-        break;
-      case ')':
-        flush();
-        depth = std::max(0, depth - 1);
-        break;
-      case '*': case '?':
-        if (!cur.empty()) cur.pop_back();  // the previous byte may be absent
-        flush();
-        break;
-      case '{':
-        if (!cur.empty()) cur.pop_back();
-        flush();
-        i = p.find('}', i) == std::string_view::npos ? p.size() : p.find('}', i);
-        break;
-      case '+': case '.': case '^': case '$':
-        flush();
-        break;
-      default:
-        if (depth == 0) cur.push_back(c);
-        else flush();
-    }
-  }
-  flush();
-  return out;
 }
 
 std::unique_ptr<SearchProvider> SearchProvider::open(const std::filesystem::path& versionDir, const Manifest& manifest) {
@@ -301,8 +192,8 @@ struct Verifier {
   const RE2* re;           // per-line matcher (regex route)
   const RE2* prefilter;    // whole-file matcher, (?m): skips files without any match
   LiteralFinder needle;    // literal route, folded when case-insensitive
-  // Regex route: one folded literal per branch of the candidate plan. A match lies within one
-  // line and holds its branch's literals, so only lines holding one of these need the regex.
+  // Regex route: the plan's atoms (lower case). The plan's formula is monotone and fails with
+  // no atom, and a match lies within one line, so only lines holding an atom need the regex.
   std::vector<LiteralFinder> lineLiterals;
 
   // Every matching line of one file: (line, column, length), the first match of each line.
@@ -422,8 +313,7 @@ Expected<SearchResult> SearchProvider::searchTrigram(const SearchRequest& reques
   SearchResult out;
   out.route = SearchRoute::Trigram;
   std::unique_ptr<RE2> re, prefilter;
-  // Candidate plan: alternatives (OR) of literal sets (AND); none: scan every file.
-  std::vector<std::vector<std::string>> plan;
+  std::optional<RegexPlan> plan;  // regex route: the atoms matches need
   bool filtered = true;
   if (request.regex) {
     RE2::Options options;
@@ -434,31 +324,25 @@ Expected<SearchResult> SearchProvider::searchTrigram(const SearchRequest& reques
     if (!re->ok()) return Status(ErrorCode::InvalidArgument, "invalid regular expression: " + re->error());
     prefilter = std::make_unique<RE2>("(?m)" + request.query, options);
     if (!prefilter->ok()) prefilter.reset();
-    for (const std::string& branch : topLevelBranches(request.query)) {
-      std::vector<std::string> lits = requiredLiterals(branch);
-      if (lits.empty()) {
-        filtered = false;
-        break;
-      }
-      plan.push_back(std::move(lits));
-    }
+    auto built = RegexPlan::build(request.query, options);
+    if (!built) return built.status();
+    plan = std::move(*built);
+    filtered = !plan->scansEverything();
   } else {
-    plan.push_back({request.query});
     filtered = request.query.size() >= 3;
   }
   std::vector<uint32_t> candidates;
   if (filtered) {
     std::map<uint32_t, std::vector<TrigramPosting>> lists;  // postings read once per query
-    for (const auto& lits : plan) {
-      std::vector<uint32_t> branch;
-      for (size_t l = 0; l < lits.size(); ++l) {
-        std::vector<uint32_t> docs = docsHolding(*trigram_, lits[l], lists);
-        branch = l == 0 ? std::move(docs) : intersect(branch, docs);
-        if (branch.empty()) break;
-      }
-      std::vector<uint32_t> merged;
-      std::set_union(candidates.begin(), candidates.end(), branch.begin(), branch.end(), std::back_inserter(merged));
-      candidates.swap(merged);
+    if (!plan) {
+      candidates = docsHolding(*trigram_, request.query, lists);
+    } else {
+      // Per file, the atoms it may hold; the plan's formula decides.
+      std::map<uint32_t, std::vector<int>> present;
+      for (size_t a = 0; a < plan->atoms().size(); ++a)
+        for (uint32_t doc : docsHolding(*trigram_, plan->atoms()[a], lists)) present[doc].push_back(static_cast<int>(a));
+      for (const auto& [doc, atoms] : present)
+        if (plan->mayMatch(atoms)) candidates.push_back(doc);
     }
   }
   // The files to verify, in path order: candidates (or everything), minus what changed, plus
@@ -496,12 +380,8 @@ Expected<SearchResult> SearchProvider::searchTrigram(const SearchRequest& reques
   // where k cuts it) does not depend on timing. Contents are fetched on this thread (index
   // lookups are not to be shared across threads); the bytes themselves can be.
   Verifier verifier{request, re.get(), prefilter.get(), LiteralFinder(request.caseSensitive ? request.query : fold(request.query)), {}};
-  if (request.regex && filtered)
-    for (const auto& lits : plan) {
-      const std::string& longest = *std::max_element(
-          lits.begin(), lits.end(), [](const std::string& a, const std::string& b) { return a.size() < b.size(); });
-      verifier.lineLiterals.emplace_back(fold(longest));
-    }
+  if (plan && filtered && plan->lineFilterSound())
+    for (const std::string& atom : plan->atoms()) verifier.lineLiterals.emplace_back(atom);
   unsigned threads = std::min(4u, std::max(1u, std::thread::hardware_concurrency()));
   constexpr size_t kBatch = 512;
   for (size_t begin = 0; begin < files.size() && !out.truncated; begin += kBatch) {

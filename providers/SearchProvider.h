@@ -82,8 +82,4 @@ class SearchProvider {
   std::string trigramError_, lexicalError_;
 };
 
-// The literal runs that every match of a regular expression must contain (conservative: none
-// when the pattern has alternation). Exposed for tests.
-std::vector<std::string> requiredLiterals(std::string_view pattern);
-
 }  // namespace nib

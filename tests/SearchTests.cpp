@@ -14,6 +14,7 @@
 #include "LspClient.h"
 #include "TestRepo.h"
 #include "indexer/IndexBuilder.h"
+#include "providers/RegexPlan.h"
 #include "providers/SearchProvider.h"
 #include "server/Engine.h"
 #include "support/FileIo.h"
@@ -159,7 +160,10 @@ TEST_CASE("trigram search returns exactly what a full scan finds (randomized)", 
   }
   for (const char* pattern : {"del+ta_x", "eta\\.the?ta", "[Aa]lpha Beta", "zeta\\(\\d\\)", "^GAMMA", "Lambda$",
                               "(alpha|epsilon) ", "iota-kap{1,2}a", "x*", "b[e]ta", "(?i)gamma|LAMBDA", "alpha|zeta\\(",
-                              "Beta *$", "^eta\\.theta|GAMMA$", "[[:alpha:]]eta", "[^[:space:]]+_x", "[]a]lpha"}) {
+                              "Beta *$", "^eta\\.theta|GAMMA$", "[[:alpha:]]eta", "[^[:space:]]+_x", "[]a]lpha",
+                              // Found by fuzzing the hand-written literal scanner this replaced.
+                              "\\pLeta", "\\PLeta", "\\x61lpha", "\\Qzeta(\\E?", "\\Qalpha\\E{0}", "eta\\Q(\\E|",
+                              "(\\Q)ta\\E)*", "\\Q{\\E((} >i)){0}a", "ß*alpha", "\\Qdelta_\\E*x"}) {
     for (bool cs : {true, false}) {
       SearchRequest r;
       r.query = pattern;
@@ -206,17 +210,29 @@ TEST_CASE("trigram masks rule out files holding a literal's trigrams but not the
   CHECK(regex->candidates == 1);  // "redisCommand(" is required: folded.txt has no "("
 }
 
-TEST_CASE("required literals of a regex are conservative", "[search]") {
-  CHECK(requiredLiterals("foo_bar") == std::vector<std::string>{"foo_bar"});
-  CHECK(requiredLiterals("tty_(init|free)\\(") == std::vector<std::string>{"tty_"});
-  CHECK(requiredLiterals("ab|abc").empty());
-  CHECK(requiredLiterals("abcd?ef") == std::vector<std::string>{"abc"});
-  CHECK(requiredLiterals("[a-z]+_handler\\.go") == std::vector<std::string>{"_handler.go"});
-  CHECK(requiredLiterals("x{2}yz").empty());
-  CHECK(requiredLiterals("\\bword\\b") == std::vector<std::string>{"word"});
-  // A POSIX class inside brackets ends at its own ":]", not at the first "]".
-  CHECK(requiredLiterals("[[:alpha:]]v_loop") == std::vector<std::string>{"v_loop"});
-  CHECK(requiredLiterals("[^[:space:]x]end_it") == std::vector<std::string>{"end_it"});
+TEST_CASE("regex plans come from RE2's own analysis", "[search]") {
+  RE2::Options o;
+  o.set_never_nl(true);
+  auto plan = [&](const std::string& p) {
+    auto r = RegexPlan::build(p, o);
+    REQUIRE(r.hasValue());
+    return std::move(*r);
+  };
+  RegexPlan a = plan("foo_bar\\(");
+  CHECK_FALSE(a.scansEverything());
+  CHECK(a.atoms() == std::vector<std::string>{"foo_bar("});
+  CHECK(a.mayMatch({0}));
+  CHECK_FALSE(a.mayMatch({}));
+  // Alternation: either branch's atom will do; an empty branch matches anything.
+  RegexPlan b = plan("tty_init|uv_loop");
+  CHECK(b.atoms().size() == 2);
+  CHECK(b.mayMatch({1}));
+  CHECK(plan("mps\\Q(\\E|").scansEverything());
+  CHECK(plan("[0-9]{4}-[0-9]{2}").scansEverything());
+  // A quantifier on \Q...\E applies to its last character only.
+  RegexPlan q = plan("\\Qabc\\E*x");
+  for (const std::string& atom : q.atoms()) CHECK(atom.find("abc") == std::string::npos);
+  CHECK_FALSE(RegexPlan::build("a(b", o).hasValue());
 }
 
 TEST_CASE("search sees files as they are now, not as indexed", "[search]") {

@@ -1,0 +1,45 @@
+#include "providers/RegexPlan.h"
+
+#include <algorithm>
+
+namespace nib {
+
+Expected<RegexPlan> RegexPlan::build(const std::string& pattern, const RE2::Options& options) {
+  RegexPlan plan;
+  // Atoms shorter than a trigram cannot be looked up; RE2 then leaves them out of the formula
+  // (treating that part as "anything"), which keeps the formula a necessary condition.
+  plan.filter_ = std::make_shared<re2::FilteredRE2>(3);
+  int id = 0;
+  RE2::ErrorCode code = plan.filter_->Add(pattern, options, &id);
+  if (code != RE2::NoError) {
+    RE2 probe(pattern, options);
+    return Status(ErrorCode::InvalidArgument, "invalid regular expression: " + probe.error());
+  }
+  std::vector<std::string> atoms;
+  plan.filter_->Compile(&atoms);
+  for (size_t i = 0; i < atoms.size(); ++i) {
+    // The trigram view folds ASCII letters only; an atom lower-cased from a non-ASCII capital
+    // would not be found in the text's bytes, so it is assumed present instead.
+    bool ascii = std::all_of(atoms[i].begin(), atoms[i].end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
+    if (ascii && atoms[i].size() >= 3) {
+      plan.atoms_.push_back(atoms[i]);
+      plan.lookupToFilter_.push_back(static_cast<int>(i));
+    } else {
+      plan.alwaysPresent_.push_back(static_cast<int>(i));
+    }
+  }
+  // A formula that holds with none of the lookup atoms needs no lookup: scan everything.
+  plan.scansEverything_ = plan.mayMatch({});
+  return plan;
+}
+
+bool RegexPlan::mayMatch(const std::vector<int>& present) const {
+  std::vector<int> ids = alwaysPresent_;
+  for (int i : present) ids.push_back(lookupToFilter_[static_cast<size_t>(i)]);
+  std::sort(ids.begin(), ids.end());
+  std::vector<int> passed;
+  filter_->AllPotentials(ids, &passed);
+  return !passed.empty();
+}
+
+}  // namespace nib

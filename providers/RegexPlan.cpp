@@ -33,6 +33,21 @@ Expected<RegexPlan> RegexPlan::build(const std::string& pattern, const RE2::Opti
   return plan;
 }
 
+std::vector<std::string> RegexPlan::lineAtoms() const {
+  std::vector<int> all(atoms_.size());
+  for (size_t i = 0; i < all.size(); ++i) all[i] = static_cast<int>(i);
+  int best = -1;
+  for (size_t a = 0; a < atoms_.size(); ++a) {
+    std::vector<int> without;
+    for (int i : all)
+      if (i != static_cast<int>(a)) without.push_back(i);
+    bool necessary = !mayMatch(without);  // the formula is monotone: this is exact
+    if (necessary && (best < 0 || atoms_[a].size() > atoms_[static_cast<size_t>(best)].size())) best = static_cast<int>(a);
+  }
+  if (best >= 0) return {atoms_[static_cast<size_t>(best)]};
+  return atoms_;
+}
+
 bool RegexPlan::mayMatch(const std::vector<int>& present) const {
   std::vector<int> ids = alwaysPresent_;
   for (int i : present) ids.push_back(lookupToFilter_[static_cast<size_t>(i)]);

@@ -29,6 +29,9 @@ class RegexPlan {
   const std::vector<std::string>& atoms() const { return atoms_; }
   // False when some atom could not be looked up (non-ASCII): lines must all be tried.
   bool lineFilterSound() const { return alwaysPresent_.empty(); }
+  // Atoms of which every matching line holds at least one: the longest atom the formula cannot
+  // do without, when there is one ("str" and "cpy(" for `strn?cpy\(`: just "cpy("), else all.
+  std::vector<std::string> lineAtoms() const;
   // Whether a text holding the atoms `present` (indexes into atoms()) may match.
   bool mayMatch(const std::vector<int>& present) const;
 

@@ -381,7 +381,7 @@ Expected<SearchResult> SearchProvider::searchTrigram(const SearchRequest& reques
   // lookups are not to be shared across threads); the bytes themselves can be.
   Verifier verifier{request, re.get(), prefilter.get(), LiteralFinder(request.caseSensitive ? request.query : fold(request.query)), {}};
   if (plan && filtered && plan->lineFilterSound())
-    for (const std::string& atom : plan->atoms()) verifier.lineLiterals.emplace_back(atom);
+    for (const std::string& atom : plan->lineAtoms()) verifier.lineLiterals.emplace_back(atom);
   unsigned threads = std::min(4u, std::max(1u, std::thread::hardware_concurrency()));
   constexpr size_t kBatch = 512;
   for (size_t begin = 0; begin < files.size() && !out.truncated; begin += kBatch) {

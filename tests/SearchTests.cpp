@@ -227,6 +227,8 @@ TEST_CASE("regex plans come from RE2's own analysis", "[search]") {
   RegexPlan b = plan("tty_init|uv_loop");
   CHECK(b.atoms().size() == 2);
   CHECK(b.mayMatch({1}));
+  CHECK(b.lineAtoms().size() == 2);
+  CHECK(plan("\\bstrn?cpy\\(").lineAtoms() == std::vector<std::string>{"cpy("});
   CHECK(plan("mps\\Q(\\E|").scansEverything());
   CHECK(plan("[0-9]{4}-[0-9]{2}").scansEverything());
   // A quantifier on \Q...\E applies to its last character only.

@@ -3,11 +3,20 @@
 #include <cstdlib>
 
 #include <algorithm>
+#include <array>
 
 namespace nib {
 namespace {
 
-bool isWordByte(unsigned char c) { return std::isalnum(c) || c == '_' || c >= 0x80; }
+bool isWordByte(unsigned char c) {
+  // A table: std::isalnum is a locale-aware call, and this runs for every byte indexed.
+  static const auto table = [] {
+    std::array<bool, 256> t{};
+    for (int c = 0; c < 256; ++c) t[c] = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c >= 0x80;
+    return t;
+  }();
+  return table[c];
+}
 bool isUpper(unsigned char c) { return c >= 'A' && c <= 'Z'; }
 bool isLower(unsigned char c) { return c >= 'a' && c <= 'z'; }
 bool isDigit(unsigned char c) { return c >= '0' && c <= '9'; }

@@ -259,6 +259,16 @@ struct Verifier {
       }
       return hits;
     }
+    // Runs the regex on the line starting at `start`; returns where the line ends.
+    auto matchLine = [&](uint32_t line, size_t start) {
+      size_t end = lineEndOf(start);
+      size_t cend = contentEnd(start, end);
+      std::string_view l = text.substr(start, cend - start);
+      re2::StringPiece m;
+      if (re->Match(l, 0, l.size(), RE2::UNANCHORED, &m, 1))
+        emit(line, start, cend, static_cast<size_t>(m.data() - l.data()), m.size());
+      return end;
+    };
     if (!lineLiterals.empty()) {
       std::string folded = fold(text);
       std::vector<size_t> starts;  // starts of the lines holding a literal
@@ -278,12 +288,7 @@ struct Verifier {
       for (size_t start : starts) {
         line += static_cast<uint32_t>(countByte(text.substr(counted, start - counted), '\n'));
         counted = start;
-        size_t end = lineEndOf(start);
-        size_t cend = contentEnd(start, end);
-        std::string_view l = text.substr(start, cend - start);
-        re2::StringPiece m;
-        if (re->Match(l, 0, l.size(), RE2::UNANCHORED, &m, 1))
-          emit(line, start, cend, static_cast<size_t>(m.data() - l.data()), m.size());
+        matchLine(line, start);
       }
       return hits;
     }
@@ -291,15 +296,7 @@ struct Verifier {
     bool hasCr = text.find('\r') != std::string_view::npos;
     if (prefilter && !hasCr && !RE2::PartialMatch(text, *prefilter)) return hits;
     uint32_t line = 0;
-    for (size_t start = 0; start < text.size(); ++line) {
-      size_t end = lineEndOf(start);
-      size_t cend = contentEnd(start, end);
-      std::string_view l = text.substr(start, cend - start);
-      re2::StringPiece m;
-      if (re->Match(l, 0, l.size(), RE2::UNANCHORED, &m, 1))
-        emit(line, start, cend, static_cast<size_t>(m.data() - l.data()), m.size());
-      start = end + 1;
-    }
+    for (size_t start = 0; start < text.size(); ++line) start = matchLine(line, start) + 1;
     // An empty text has one empty line; a regex matching "" matches it, as grep would not:
     // grep prints nothing for an empty file, so neither does nib.
     return hits;

@@ -35,6 +35,20 @@ Status writeDocs(LmdbTxn& txn, const std::vector<SearchDoc>& docs) {
   return Status::ok();
 }
 
+// A new view's environment with a write transaction, its docs tables already written.
+struct ViewWriter {
+  std::unique_ptr<LmdbEnv> env;
+  LmdbTxn txn;
+};
+Expected<ViewWriter> beginView(const std::filesystem::path& dir, const std::vector<SearchDoc>& docs) {
+  auto env = createEnv(dir);
+  if (!env) return env.status();
+  auto txn = LmdbTxn::begin(**env, true);
+  if (!txn) return txn.status();
+  NIB_RETURN_IF_ERROR(writeDocs(*txn, docs));
+  return ViewWriter{std::move(*env), std::move(*txn)};
+}
+
 std::optional<SearchDoc> decodeDoc(uint32_t id, std::string_view v) {
   ByteReader r(v);
   SearchDoc d;
@@ -58,11 +72,10 @@ uint32_t keyId(std::string_view k) {
 
 Status writeTrigramView(const std::filesystem::path& dir, const std::vector<SearchDoc>& docs,
                         const std::vector<const SearchFacts*>& facts) {
-  auto env = createEnv(dir);
-  if (!env) return env.status();
-  auto txn = LmdbTxn::begin(**env, true);
-  if (!txn) return txn.status();
-  NIB_RETURN_IF_ERROR(writeDocs(*txn, docs));
+  auto writer = beginView(dir, docs);
+  if (!writer) return writer.status();
+  auto& env = writer->env;
+  auto* txn = &writer->txn;
   auto db = txn->openDb(kTrigramPostings, true);
   if (!db) return db.status();
   // Counting sort by trigram: counts, offsets, then doc ids in doc order, so every posting list
@@ -97,16 +110,15 @@ Status writeTrigramView(const std::filesystem::path& dir, const std::vector<Sear
     NIB_RETURN_IF_ERROR(txn->put(*db, trigramKey(t), w.data(), MDB_APPEND));
   }
   NIB_RETURN_IF_ERROR(txn->commit());
-  return (*env)->sync();
+  return env->sync();
 }
 
 Status writeLexicalView(const std::filesystem::path& dir, const std::vector<SearchDoc>& docs,
                         const std::vector<const SearchFacts*>& facts) {
-  auto env = createEnv(dir);
-  if (!env) return env.status();
-  auto txn = LmdbTxn::begin(**env, true);
-  if (!txn) return txn.status();
-  NIB_RETURN_IF_ERROR(writeDocs(*txn, docs));
+  auto writer = beginView(dir, docs);
+  if (!writer) return writer.status();
+  auto& env = writer->env;
+  auto* txn = &writer->txn;
   auto units = txn->openDb("units", true), postings = txn->openDb("postings", true), meta = txn->openDb("meta", true);
   for (auto* db : {&units, &postings, &meta})
     if (!*db) return db->status();
@@ -147,7 +159,7 @@ Status writeLexicalView(const std::filesystem::path& dir, const std::vector<Sear
   m.varint(totalLength);
   NIB_RETURN_IF_ERROR(txn->put(*meta, "stats", m.data()));
   NIB_RETURN_IF_ERROR(txn->commit());
-  return (*env)->sync();
+  return env->sync();
 }
 
 std::optional<SearchDoc> SearchDocs::byId(uint32_t id) {

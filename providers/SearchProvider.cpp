@@ -27,12 +27,6 @@ constexpr double kK1 = 1.2;
 constexpr double kB = 0.75;
 constexpr double kFileUnitWeight = 0.5;
 
-std::vector<uint32_t> intersect(const std::vector<uint32_t>& a, const std::vector<uint32_t>& b) {
-  std::vector<uint32_t> out;
-  std::set_intersection(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(out));
-  return out;
-}
-
 // The docs that may hold the literal `lit` (3+ bytes): every one of its trigrams, at positions
 // that agree modulo 8 and each followed by the literal's next byte, as far as the masks tell.
 // The masks only ever rule docs out that cannot hold the literal, so no match is lost.

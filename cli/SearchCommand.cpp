@@ -33,7 +33,7 @@ int runSearch(const SearchArgs& args) {
   if (args.json) {
     lsp::SearchAnswer a = toSearchAnswer(**engine, *result, Encoding::Utf16, /*withUris=*/false);
     std::printf("%s\n", lsp::toJson(a).c_str());
-    return 0;
+    return result->hits.empty() ? 1 : 0;  // like the text output, and grep
   }
   for (const SearchHit& h : result->hits) {
     if (h.route == SearchRoute::Trigram) {
@@ -59,6 +59,7 @@ int runSearch(const SearchArgs& args) {
   for (const std::string& n : result->notes) std::fprintf(stderr, "nib: note: %s\n", n.c_str());
   if (result->truncated)
     std::fprintf(stderr, "nib: note: more results exist; raise -k (now %zu)\n", request.k);
+  if (result->hits.empty()) std::fprintf(stderr, "nib: no matches\n");
   return result->hits.empty() ? 1 : 0;
 }
 

@@ -34,6 +34,9 @@ Expected<RegexPlan> RegexPlan::build(const std::string& pattern, const RE2::Opti
 }
 
 std::vector<std::string> RegexPlan::lineAtoms() const {
+  // Testing each atom costs a pass over the formula per atom: for long alternations (hundreds of
+  // words) there is no single necessary atom anyway, and all of them are the answer.
+  if (atoms_.size() > 32) return atoms_;
   std::vector<int> all(atoms_.size());
   for (size_t i = 0; i < all.size(); ++i) all[i] = static_cast<int>(i);
   int best = -1;

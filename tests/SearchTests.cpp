@@ -292,6 +292,9 @@ TEST_CASE("nib search and nib/search return source-linked hits", "[search][cli][
   CHECK(out.find("invalid regular expression") != std::string::npos);
   CHECK(nib("search x --route fast", &out) == 2);
   CHECK(nib("search zzqqxx_absent", &out) == 1);
+  CHECK(out.find("no matches") != std::string::npos);
+  CHECK(nib("search --json zzqqxx_absent", &out) == 1);
+  CHECK(json::parse(out)["hits"].empty());
 
   LspClient c(repo.root());
   c.initialize(repo.root());

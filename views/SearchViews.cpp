@@ -78,13 +78,32 @@ Status writeTrigramView(const std::filesystem::path& dir, const std::vector<Sear
   auto* txn = &writer->txn;
   auto db = txn->openDb(kTrigramPostings, true);
   if (!db) return db.status();
-  // Counting sort by trigram: counts, offsets, then doc ids in doc order, so every posting list
-  // comes out ascending without sorting 10^7 pairs. Each entry: doc id delta (varint), then the
-  // trigram's 16-bit mask in that doc (two bytes, little end first).
-  std::vector<uint32_t> start((1u << 24) + 1, 0);
+  // Counting sort by trigram, so every posting list comes out in doc order without sorting
+  // 10^7 pairs. The trigrams present are numbered densely first (a bitmap over all 2^24 and a
+  // rank per 64-bit word: 3 MiB), so small repositories do not pay for arrays over every
+  // possible trigram. Each entry: doc id delta (varint), then the trigram's 16-bit mask in that
+  // doc (two bytes, little end first).
+  constexpr size_t kWords = (size_t(1) << 24) / 64;
+  std::vector<uint64_t> present(kWords, 0);
   for (const SearchFacts* f : facts)
     if (f)
-      for (uint32_t t : f->trigrams) ++start[t + 1];
+      for (uint32_t t : f->trigrams) present[t >> 6] |= uint64_t(1) << (t & 63);
+  std::vector<uint32_t> rank(kWords + 1, 0);
+  for (size_t i = 0; i < kWords; ++i) rank[i + 1] = rank[i] + static_cast<uint32_t>(__builtin_popcountll(present[i]));
+  const uint32_t distinct = rank[kWords];
+  auto denseId = [&](uint32_t t) {
+    uint64_t below = present[t >> 6] & ((uint64_t(1) << (t & 63)) - 1);
+    return rank[t >> 6] + static_cast<uint32_t>(__builtin_popcountll(below));
+  };
+  std::vector<uint32_t> trigramOf;
+  trigramOf.reserve(distinct);
+  for (size_t i = 0; i < kWords; ++i)
+    for (uint64_t bits = present[i]; bits; bits &= bits - 1)
+      trigramOf.push_back(static_cast<uint32_t>(i * 64 + static_cast<size_t>(__builtin_ctzll(bits))));
+  std::vector<uint32_t> start(size_t(distinct) + 1, 0);
+  for (const SearchFacts* f : facts)
+    if (f)
+      for (uint32_t t : f->trigrams) ++start[denseId(t) + 1];
   for (size_t i = 1; i < start.size(); ++i) start[i] += start[i - 1];
   std::vector<uint32_t> ids(start.back());
   std::vector<uint16_t> masks(start.back());
@@ -92,22 +111,21 @@ Status writeTrigramView(const std::filesystem::path& dir, const std::vector<Sear
   for (size_t d = 0; d < facts.size(); ++d)
     if (facts[d])
       for (size_t k = 0; k < facts[d]->trigrams.size(); ++k) {
-        uint32_t t = facts[d]->trigrams[k];
-        masks[fill[t]] = k < facts[d]->trigramMasks.size() ? facts[d]->trigramMasks[k] : 0xFFFF;
-        ids[fill[t]++] = static_cast<uint32_t>(d);
+        uint32_t slot = fill[denseId(facts[d]->trigrams[k])]++;
+        masks[slot] = k < facts[d]->trigramMasks.size() ? facts[d]->trigramMasks[k] : 0xFFFF;
+        ids[slot] = static_cast<uint32_t>(d);
       }
   ByteWriter w;
-  for (uint32_t t = 0; t < (1u << 24); ++t) {
-    if (start[t] == start[t + 1]) continue;
+  for (uint32_t g = 0; g < distinct; ++g) {
     w = ByteWriter();
     uint32_t prev = 0;
-    for (uint32_t i = start[t]; i < start[t + 1]; ++i) {
+    for (uint32_t i = start[g]; i < start[g + 1]; ++i) {
       w.varint(ids[i] - prev);
       w.u8(static_cast<uint8_t>(masks[i] & 0xFF));
       w.u8(static_cast<uint8_t>(masks[i] >> 8));
       prev = ids[i];
     }
-    NIB_RETURN_IF_ERROR(txn->put(*db, trigramKey(t), w.data(), MDB_APPEND));
+    NIB_RETURN_IF_ERROR(txn->put(*db, trigramKey(trigramOf[g]), w.data(), MDB_APPEND));
   }
   NIB_RETURN_IF_ERROR(txn->commit());
   return env->sync();

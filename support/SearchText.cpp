@@ -1,6 +1,5 @@
 #include "support/SearchText.h"
 
-#include <cstdlib>
 
 #include <algorithm>
 #include <array>
@@ -82,31 +81,45 @@ void trigramMasksOf(std::string_view text, std::vector<uint32_t>* trigrams, std:
   trigrams->clear();
   masks->clear();
   if (text.size() < 3) return;
-  // A mask per possible trigram, indexed directly (32 MiB of address space per thread, from
-  // calloc so that only the pages a file touches become memory); reset after each file.
-  struct Table {
-    uint16_t* masks = static_cast<uint16_t*>(std::calloc(size_t(1) << 24, sizeof(uint16_t)));
-    ~Table() { std::free(masks); }
-  };
-  thread_local Table table;
-  if (!table.masks) {  // no memory for the table: every mask says "maybe", which stays exact
-    *trigrams = trigramsOf(text);
-    masks->assign(trigrams->size(), 0xFFFF);
-    return;
+  // An open-addressing table sized to the file (a file of n bytes has at most n trigrams), so
+  // that a small file's table stays in cache; reused per thread and reset slot by slot.
+  constexpr uint32_t kEmpty = 0xFFFFFFFF;  // not a trigram: those are 24 bits
+  size_t capacity = 1024;
+  while (capacity < 2 * std::min(text.size(), size_t(1) << 24)) capacity <<= 1;  // 2^24 trigrams at most
+  thread_local std::vector<uint32_t> keys;
+  thread_local std::vector<uint16_t> values;
+  if (keys.size() < capacity) {
+    keys.assign(capacity, kEmpty);
+    values.assign(capacity, 0);
   }
+  const size_t slotMask = capacity - 1;
+  std::vector<uint32_t> slots;  // in first-seen order
   const auto* bytes = reinterpret_cast<const unsigned char*>(text.data());
   for (size_t i = 0; i + 2 < text.size(); ++i) {
     uint32_t t = packTrigram(bytes[i], bytes[i + 1], bytes[i + 2]);
-    uint16_t& m = table.masks[t];
-    if (!m) trigrams->push_back(t);
-    m |= trigramLocationBit(i);
-    if (i + 3 < text.size()) m |= trigramNextBit(bytes[i + 3]);
+    size_t h = (static_cast<uint64_t>(t) * 0x9E3779B97F4A7C15ull >> 32) & slotMask;
+    while (keys[h] != t && keys[h] != kEmpty) h = (h + 1) & slotMask;
+    if (keys[h] == kEmpty) {
+      keys[h] = t;
+      slots.push_back(static_cast<uint32_t>(h));
+    }
+    uint16_t bits = trigramLocationBit(i);
+    if (i + 3 < text.size()) bits |= trigramNextBit(bytes[i + 3]);
+    values[h] |= bits;
   }
-  std::sort(trigrams->begin(), trigrams->end());
-  masks->reserve(trigrams->size());
-  for (uint32_t t : *trigrams) {
-    masks->push_back(table.masks[t]);
-    table.masks[t] = 0;
+  std::vector<std::pair<uint32_t, uint16_t>> found;
+  found.reserve(slots.size());
+  for (uint32_t slot : slots) {
+    found.emplace_back(keys[slot], values[slot]);
+    keys[slot] = kEmpty;
+    values[slot] = 0;
+  }
+  std::sort(found.begin(), found.end());
+  trigrams->reserve(found.size());
+  masks->reserve(found.size());
+  for (const auto& [t, m] : found) {
+    trigrams->push_back(t);
+    masks->push_back(m);
   }
 }
 

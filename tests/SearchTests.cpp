@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <random>
 #include <set>
 #include <sstream>
@@ -18,6 +19,7 @@
 #include "providers/SearchProvider.h"
 #include "server/Engine.h"
 #include "support/FileIo.h"
+#include "support/SearchText.h"
 
 namespace nib::test {
 namespace fs = std::filesystem;
@@ -176,6 +178,34 @@ TEST_CASE("trigram search returns exactly what a full scan finds (randomized)", 
   }
   CHECK(checked > 100);
   CHECK(nonEmpty > 50);
+}
+
+TEST_CASE("trigram masks agree with a direct computation", "[search]") {
+  std::mt19937 rng(5);
+  const std::string alphabet = "abAB_ \n\xc3\xa9xyz";
+  for (int round = 0; round < 300; ++round) {
+    std::string text;
+    size_t n = rng() % (round < 250 ? 200 : 5000);
+    for (size_t i = 0; i < n; ++i) text += alphabet[rng() % alphabet.size()];
+    std::map<uint32_t, uint16_t> expected;
+    for (size_t i = 0; i + 2 < text.size(); ++i) {
+      uint16_t& m = expected[packTrigram(text[i], text[i + 1], text[i + 2])];
+      m |= trigramLocationBit(i);
+      if (i + 3 < text.size()) m |= trigramNextBit(static_cast<unsigned char>(text[i + 3]));
+    }
+    std::vector<uint32_t> trigrams;
+    std::vector<uint16_t> masks;
+    trigramMasksOf(text, &trigrams, &masks);
+    REQUIRE(trigrams.size() == expected.size());
+    REQUIRE(masks.size() == expected.size());
+    size_t k = 0;
+    for (const auto& [t, m] : expected) {
+      REQUIRE(trigrams[k] == t);
+      REQUIRE(masks[k] == m);
+      ++k;
+    }
+    CHECK(trigrams == trigramsOf(text));
+  }
 }
 
 TEST_CASE("trigram masks rule out files holding a literal's trigrams but not the literal", "[search]") {

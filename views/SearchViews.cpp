@@ -140,8 +140,11 @@ Status writeLexicalView(const std::filesystem::path& dir, const std::vector<Sear
   auto units = txn->openDb("units", true), postings = txn->openDb("postings", true), meta = txn->openDb("meta", true);
   for (auto* db : {&units, &postings, &meta})
     if (!*db) return db->status();
-  std::unordered_map<std::string_view, ByteWriter> lists;
-  std::unordered_map<std::string_view, uint32_t> lastUnit;
+  struct Postings {
+    ByteWriter list;
+    uint32_t lastUnit = 0;
+  };
+  std::unordered_map<std::string_view, Postings> lists;  // one lookup per (unit, term)
   uint32_t unitId = 0;
   uint64_t totalLength = 0;
   for (size_t d = 0; d < facts.size(); ++d) {
@@ -158,20 +161,19 @@ Status writeLexicalView(const std::filesystem::path& dir, const std::vector<Sear
       totalLength += u.length;
       for (const auto& [term, tf] : u.terms) {
         if (term.size() > 400) continue;
-        ByteWriter& list = lists[term];
-        uint32_t& last = lastUnit[term];
-        list.varint(unitId - last);  // delta from the previous unit of this term
-        list.varint(tf);
-        last = unitId;
+        Postings& p = lists[term];
+        p.list.varint(unitId - p.lastUnit);  // delta from the previous unit of this term
+        p.list.varint(tf);
+        p.lastUnit = unitId;
       }
       ++unitId;
     }
   }
-  std::vector<std::string_view> terms;
-  terms.reserve(lists.size());
-  for (const auto& [t, _] : lists) terms.push_back(t);
-  std::sort(terms.begin(), terms.end());
-  for (std::string_view t : terms) NIB_RETURN_IF_ERROR(txn->put(*postings, t, lists.at(t).data(), MDB_APPEND));
+  std::vector<const std::pair<const std::string_view, Postings>*> sorted;
+  sorted.reserve(lists.size());
+  for (const auto& entry : lists) sorted.push_back(&entry);
+  std::sort(sorted.begin(), sorted.end(), [](const auto* a, const auto* b) { return a->first < b->first; });
+  for (const auto* entry : sorted) NIB_RETURN_IF_ERROR(txn->put(*postings, entry->first, entry->second.list.data(), MDB_APPEND));
   ByteWriter m;
   m.varint(unitId);
   m.varint(totalLength);

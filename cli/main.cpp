@@ -70,7 +70,7 @@ int main(int argc, char** argv) {
                                                 "then fuzzy), best first.");
   symbols->add_option("query", symArgs.query, "Name or part of a name")->required();
   symbols->add_option("--root", symArgs.root, "A path inside the repository (default: .)");
-  symbols->add_option("-n,--limit", symArgs.limit, "At most this many results (default: 50)")->check(CLI::PositiveNumber);
+  symbols->add_option("-n,--limit", symArgs.limit, "At most this many results (default: 50)")->check(CLI::Range(1, 1000000000).description(""));
   symbols->add_flag("--json", symArgs.json, "Print LSP-shaped locations");
 
   SearchArgs searchArgs;
@@ -85,7 +85,7 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"auto", "lexical", "trigram"}));
   search->add_flag("-e,--regex", searchArgs.regex, "The query is a regular expression (RE2 syntax; trigram route)");
   search->add_flag("-i,--ignore-case", searchArgs.ignoreCase, "Case-insensitive (trigram route; lexical always is)");
-  search->add_option("-k,--limit", searchArgs.k, "At most this many results (default: 20)")->check(CLI::PositiveNumber);
+  search->add_option("-k,--limit", searchArgs.k, "At most this many results (default: 20)")->check(CLI::Range(1, 1000000000).description(""));
   search->add_option("-p,--path", searchArgs.paths, "Only paths matching this glob, or under this folder (repeatable)");
   search->add_option("-l,--lang", searchArgs.languages, "Only this language: c, cpp, python, javascript, typescript,\n"
                                                         "tsx, go, rust, java (repeatable)");

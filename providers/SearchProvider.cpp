@@ -168,6 +168,9 @@ bool SearchProvider::passesFilters(const SearchRequest& r, const std::string& pa
 
 Expected<SearchResult> SearchProvider::search(const SearchRequest& request, const SearchContext& context) {
   if (request.query.empty()) return Status(ErrorCode::InvalidArgument, "the search query is empty");
+  // Matching is line by line (as grep's): a query spanning lines could never match.
+  if (request.query.find('\n') != std::string::npos)
+    return Status(ErrorCode::InvalidArgument, "the query holds a line break; nib searches line by line (run one search per line)");
   SearchRoute route = request.route;
   if (route == SearchRoute::Auto)
     route = !request.regex && looksLikeProse(request.query) && lexical_ ? SearchRoute::Lexical : SearchRoute::Trigram;
@@ -313,8 +316,12 @@ Expected<SearchResult> SearchProvider::searchTrigram(const SearchRequest& reques
     options.set_never_nl(true);
     re = std::make_unique<RE2>(request.query, options);
     if (!re->ok()) return Status(ErrorCode::InvalidArgument, "invalid regular expression: " + re->error());
-    prefilter = std::make_unique<RE2>("(?m)" + request.query, options);
-    if (!prefilter->ok()) prefilter.reset();
+    // The whole-file matcher runs the pattern in multi-line mode; \A and \z keep meaning the
+    // file's ends there, but a line's ends for the per-line matcher, so with them it is skipped.
+    if (request.query.find("\\A") == std::string::npos && request.query.find("\\z") == std::string::npos) {
+      prefilter = std::make_unique<RE2>("(?m)" + request.query, options);
+      if (!prefilter->ok()) prefilter.reset();
+    }
     auto built = RegexPlan::build(request.query, options);
     if (!built) return built.status();
     plan = std::move(*built);

@@ -165,7 +165,9 @@ TEST_CASE("trigram search returns exactly what a full scan finds (randomized)", 
                               "Beta *$", "^eta\\.theta|GAMMA$", "[[:alpha:]]eta", "[^[:space:]]+_x", "[]a]lpha",
                               // Found by fuzzing the hand-written literal scanner this replaced.
                               "\\pLeta", "\\PLeta", "\\x61lpha", "\\Qzeta(\\E?", "\\Qalpha\\E{0}", "eta\\Q(\\E|",
-                              "(\\Q)ta\\E)*", "\\Q{\\E((} >i)){0}a", "ß*alpha", "\\Qdelta_\\E*x"}) {
+                              "(\\Q)ta\\E)*", "\\Q{\\E((} >i)){0}a", "ß*alpha", "\\Qdelta_\\E*x",
+                              // \A and \z mean a line's ends here, with or without a literal to look up.
+                              "\\Aal", "\\Aalpha", "ta\\z", "\\Ae"}) {
     for (bool cs : {true, false}) {
       SearchRequest r;
       r.query = pattern;
@@ -321,6 +323,10 @@ TEST_CASE("nib search and nib/search return source-linked hits", "[search][cli][
   CHECK(nib("search -e 'a(b' ", &out) == 1);
   CHECK(out.find("invalid regular expression") != std::string::npos);
   CHECK(nib("search x --route fast", &out) == 2);
+  CHECK(nib("search -k 0 x", &out) == 2);
+  CHECK(out.find("not in range 1") != std::string::npos);
+  CHECK(nib("search \"$(printf 'two\\nlines')\"", &out) == 1);
+  CHECK(out.find("line break") != std::string::npos);
   CHECK(nib("search zzqqxx_absent", &out) == 1);
   CHECK(out.find("no matches") != std::string::npos);
   CHECK(nib("search --json zzqqxx_absent", &out) == 1);

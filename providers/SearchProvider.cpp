@@ -26,6 +26,7 @@ constexpr size_t kSnippetLineBytes = 240;
 constexpr double kK1 = 1.2;
 constexpr double kB = 0.75;
 constexpr double kFileUnitWeight = 0.5;
+constexpr size_t kBinaryProbe = 8000;  // as the indexer: the prefix git inspects for NUL bytes
 
 // The docs that may hold the literal `lit` (3+ bytes): every one of its trigrams, at positions
 // that agree modulo 8 and each followed by the literal's next byte, as far as the masks tell.
@@ -175,6 +176,10 @@ Expected<SearchResult> SearchProvider::search(const SearchRequest& request, cons
   if (route == SearchRoute::Auto)
     route = !request.regex && looksLikeProse(request.query) && lexical_ ? SearchRoute::Lexical : SearchRoute::Trigram;
   auto result = route == SearchRoute::Lexical ? searchLexical(request, context) : searchTrigram(request, context);
+  if (result && !context.skippedByIndex.empty())
+    result->notes.push_back(std::to_string(context.skippedByIndex.size()) +
+                            " file(s) over the index's size limit were not searched (e.g. " +
+                            context.skippedByIndex.front() + ")");
   if (result && !context.notSearched.empty())
     result->notes.push_back(std::to_string(context.notSearched.size()) +
                             " new file(s) since the index was built were not searched (e.g. " +
@@ -382,6 +387,7 @@ Expected<SearchResult> SearchProvider::searchTrigram(const SearchRequest& reques
     for (const std::string& atom : plan->lineAtoms()) verifier.lineLiterals.emplace_back(atom);
   unsigned threads = std::min(4u, std::max(1u, std::thread::hardware_concurrency()));
   constexpr size_t kBatch = 512;
+  size_t binaryNow = 0;
   for (size_t begin = 0; begin < files.size() && !out.truncated; begin += kBatch) {
     size_t end = std::min(files.size(), begin + kBatch);
     std::vector<std::string_view> texts(end - begin);
@@ -392,6 +398,11 @@ Expected<SearchResult> SearchProvider::searchTrigram(const SearchRequest& reques
       if (stored) {
         texts[i - begin] = *stored;
       } else if (auto c = context.readCurrent(files[i].path)) {
+        // A file that turned binary since it was indexed is left out, as the index would.
+        if (std::string_view(*c).substr(0, kBinaryProbe).find('\0') != std::string_view::npos) {
+          ++binaryNow;
+          continue;
+        }
         owned[i - begin] = std::move(*c);
         texts[i - begin] = owned[i - begin];
       }
@@ -416,6 +427,8 @@ Expected<SearchResult> SearchProvider::searchTrigram(const SearchRequest& reques
         out.hits.push_back(std::move(h));
       }
   }
+  if (binaryNow > 0)
+    out.notes.push_back(std::to_string(binaryNow) + " changed file(s) hold binary data now and were not searched");
   if (!filtered) out.notes.push_back("the query has no literal of 3+ bytes to look up: every file was scanned");
   return out;
 }

@@ -1,5 +1,7 @@
 #include "server/Engine.h"
 
+#include <sys/stat.h>
+
 #include <functional>
 #include <optional>
 
@@ -304,6 +306,31 @@ Expected<SearchResult> Engine::search(const SearchRequest& request) {
     context.deleted.insert(cmp->deleted.begin(), cmp->deleted.end());
     // New entries may be files git ignores: without git's rules they are reported, not searched.
     context.notSearched = cmp->added;
+  }
+  // Files the index skipped as binary or too large stay out, as they were indexed, even when they
+  // changed since (grep would print them; the answer says so). Files that became symbolic links
+  // are not followed: the indexer skips links, and a link may point outside the workspace.
+  if (!unsearchable_) {
+    unsearchable_.emplace();
+    for (const SkippedFile& s : provider_->skippedFiles()) {
+      if (s.reason.rfind("too-large", 0) == 0) {
+        unsearchable_->push_back(s.path);
+        tooLarge_.push_back(s.path);
+      } else if (s.reason.rfind("binary", 0) == 0) {
+        unsearchable_->push_back(s.path);  // as rg: binary files are left out without a word
+      }
+    }
+  }
+  for (const std::string& path : *unsearchable_) context.changed.erase(path);
+  context.skippedByIndex = tooLarge_;
+  for (auto it = context.changed.begin(); it != context.changed.end();) {
+    struct stat st;
+    if (::lstat((root_ / *it).c_str(), &st) == 0 && S_ISLNK(st.st_mode)) {
+      context.deleted.insert(*it);
+      it = context.changed.erase(it);
+    } else {
+      ++it;
+    }
   }
   // Open buffers are what the user sees: they override the disk.
   // (A buffer of a file the index lacks is "changed" too: it is searched as it is.)

@@ -23,6 +23,11 @@ class WorktreeWatcher {
   bool active() const { return fd_ >= 0; }
 
  private:
+  // Adds (or renews) a watch on every folder; false when the system has no watches left.
+  bool watchAll();
+
+  std::filesystem::path root_;
+  std::vector<std::string> folders_;
   int fd_ = -1;
 };
 

@@ -298,6 +298,51 @@ TEST_CASE("search sees files as they are now, not as indexed", "[search]") {
   CHECK(withNew->notes.back().find("new_module.py") != std::string::npos);
 }
 
+TEST_CASE("search keeps the index's rules for files that changed kind", "[search]") {
+  TestRepo repo;
+  repo.write("a.c", "int marker_one;\n");
+  repo.write("b.c", "int marker_two;\n");
+  repo.write("c.c", "int marker_three;\n");
+  repo.write("big.txt", std::string(2 << 20, 'x') + "\nmarker_big\n");  // over the 1 MiB limit
+  repo.write("outside/secret.txt", "marker_secret\n");
+  repo.commitAll("files");
+  auto engine = indexed(repo);
+  engine->watchWorktree();
+  SearchRequest r;
+  r.query = "marker_";
+  r.route = SearchRoute::Trigram;
+  auto first = engine->search(r);
+  REQUIRE(first.hasValue());
+  CHECK(first->hits.size() == 4);
+  // The too-large file is said to be left out.
+  bool noted = false;
+  for (const std::string& n : first->notes) noted |= n.find("size limit") != std::string::npos && n.find("big.txt") != std::string::npos;
+  CHECK(noted);
+  // A file that became a link is not followed; one that became binary is left out; a file
+  // replaced by a folder is reported, not silently missed.
+  repo.remove("a.c");
+  std::filesystem::create_symlink(repo.root() / "outside/secret.txt", repo.root() / "a.c");
+  repo.write("b.c", std::string("int marker_two;\n\0\1", 19));
+  repo.remove("c.c");
+  repo.write("c.c/inner.c", "int marker_inner;\n");
+  auto after = engine->search(r);
+  REQUIRE(after.hasValue());
+  std::set<std::string> paths;
+  for (const SearchHit& h : after->hits) paths.insert(h.path);
+  CHECK(paths == std::set<std::string>{"outside/secret.txt"});
+  std::string notes;
+  for (const std::string& n : after->notes) notes += n + "\n";
+  CHECK(notes.find("binary") != std::string::npos);
+  CHECK(notes.find("c.c") != std::string::npos);
+  // A watched folder deleted and restored (git checkout does this) keeps being watched.
+  std::filesystem::remove_all(repo.root() / "outside");
+  CHECK(engine->search(r)->hits.empty());
+  repo.write("outside/secret.txt", "marker_secret\n");
+  CHECK(engine->search(r)->hits.size() == 1);
+  repo.write("outside/secret.txt", "marker_secret marker_again\nmarker_third\n");
+  CHECK(engine->search(r)->hits.size() == 2);
+}
+
 TEST_CASE("nib search and nib/search return source-linked hits", "[search][cli][lsp]") {
   TestRepo repo;
   copyFixture(repo);

@@ -157,7 +157,7 @@ WorktreeComparison compareWorktree(const fs::path& root, const WorktreeSnapshot&
   }
   // Files: one lstat each, hashing only those whose stat data changed. Split across a few
   // threads on large worktrees: the stat calls dominate and run in parallel well.
-  enum class State : uint8_t { Same, Changed, Deleted, Unknown };
+  enum class State : uint8_t { Same, Changed, Deleted, Unknown, NowFolder };
   struct Result {
     State state = State::Same;
     uint32_t mode = 0;
@@ -191,14 +191,29 @@ WorktreeComparison compareWorktree(const fs::path& root, const WorktreeSnapshot&
       uint64_t size, inode;
       int64_t mtime;
       uint32_t mode;
-      if (dirFd < 0 || !statEntryAt(dirFd, name.c_str(), &size, &mtime, &inode, &mode) || mode == 0) {
-        r.state = State::Deleted;  // gone, or no longer a file or link
+      if (dirFd < 0 || !statEntryAt(dirFd, name.c_str(), &size, &mtime, &inode, &mode)) {
+        r.state = State::Deleted;  // gone
+        continue;
+      }
+      if (mode == 0) {
+        // No longer a file or link. A folder in its place holds entries only git can judge.
+        struct stat st;
+        r.state = ::fstatat(dirFd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode) ? State::NowFolder
+                                                                                                      : State::Deleted;
         continue;
       }
       r.mode = mode;
       // A mode change (chmod +x) leaves the mtime alone but changes git's tree.
       if (size == f.size && mtime == f.mtimeNs && inode == f.inode && mode == f.mode) continue;
-      auto hashed = gitlite::blobIdOfFile(full);
+      // A link's blob is its target text, as git stores it; never the file it points to.
+      Expected<std::string> hashed = Status(ErrorCode::IoError, "unreadable");
+      if (mode == 0120000) {
+        char target[4096];
+        ssize_t n = ::readlinkat(dirFd, name.c_str(), target, sizeof target);
+        if (n >= 0) hashed = gitlite::blobId(std::string_view(target, static_cast<size_t>(n)));
+      } else {
+        hashed = gitlite::blobIdOfFile(full);
+      }
       if (!hashed) {
         r.state = State::Unknown;
         continue;
@@ -222,6 +237,12 @@ WorktreeComparison compareWorktree(const fs::path& root, const WorktreeSnapshot&
     const auto& f = snapshot.files[i];
     switch (results[i].state) {
       case State::Deleted: out.deleted.push_back(f.path); break;
+      case State::NowFolder:
+        out.deleted.push_back(f.path);
+        out.added.push_back(f.path);
+        if (out.conclusive) out.reason = f.path + " is now a folder";
+        out.conclusive = false;
+        break;
       case State::Unknown: out.changed.push_back(f.path); treeKnown = false; break;
       case State::Changed: out.changed.push_back(f.path); break;
       case State::Same: if (f.oid.empty() && f.mode != 0160000) treeKnown = false; break;

@@ -27,7 +27,7 @@ int runSearch(const SearchArgs& args) {
     request.kinds.push_back(kind);
   }
   auto engine = Engine::open(args.root);
-  if (!engine) return fail(engine.status().message(), engine.status().code() == ErrorCode::NotFound ? "run `nib index` first" : "");
+  if (!engine) return fail(engine.status().message());  // the message says what to do
   auto result = (*engine)->search(request);
   if (!result) return fail(result.status().message());
   if (args.json) {

@@ -155,12 +155,15 @@ bool SearchProvider::passesFilters(const SearchRequest& r, const std::string& pa
   if (!r.languages.empty() && std::find(r.languages.begin(), r.languages.end(), language) == r.languages.end())
     return false;
   if (r.paths.empty()) return true;
-  for (const std::string& g : r.paths) {
-    if (g.find_first_of("*?[") == std::string::npos) {
-      std::string prefix = g;
+  for (std::string_view g : r.paths) {
+    // Filters are repository paths; "./src" is "src", and "." or "./" the whole repository.
+    while (g.rfind("./", 0) == 0) g.remove_prefix(2);
+    if (g.empty() || g == ".") return true;
+    if (g.find_first_of("*?[") == std::string_view::npos) {
+      std::string prefix(g);
       while (!prefix.empty() && prefix.back() == '/') prefix.pop_back();
       if (path == prefix || path.rfind(prefix + "/", 0) == 0) return true;
-    } else if (fnmatch(g.c_str(), path.c_str(), 0) == 0) {
+    } else if (fnmatch(std::string(g).c_str(), path.c_str(), 0) == 0) {  // '*' crosses '/', as in rg -g
       return true;
     }
   }

@@ -368,6 +368,8 @@ TEST_CASE("nib search and nib/search return source-linked hits", "[search][cli][
   CHECK(nib("search -e 'a(b' ", &out) == 1);
   CHECK(out.find("invalid regular expression") != std::string::npos);
   CHECK(nib("search x --route fast", &out) == 2);
+  CHECK(nib("search -p ./lib fnv1a_hash", &out) == 0);  // "./" names the repository root
+  CHECK(out.rfind("lib/hash.c:", 0) == 0);
   CHECK(nib("search -k 0 x", &out) == 2);
   CHECK(out.find("not in range 1") != std::string::npos);
   CHECK(nib("search \"$(printf 'two\\nlines')\"", &out) == 1);

@@ -179,6 +179,7 @@ Expected<SearchResult> SearchProvider::search(const SearchRequest& request, cons
   if (route == SearchRoute::Auto)
     route = !request.regex && looksLikeProse(request.query) && lexical_ ? SearchRoute::Lexical : SearchRoute::Trigram;
   auto result = route == SearchRoute::Lexical ? searchLexical(request, context) : searchTrigram(request, context);
+  if (result && (!context.skippedByIndex.empty() || !context.notSearched.empty())) result->partial = true;
   if (result && !context.skippedByIndex.empty())
     result->notes.push_back(std::to_string(context.skippedByIndex.size()) +
                             " file(s) over the index's size limit were not searched (e.g. " +
@@ -430,8 +431,10 @@ Expected<SearchResult> SearchProvider::searchTrigram(const SearchRequest& reques
         out.hits.push_back(std::move(h));
       }
   }
-  if (binaryNow > 0)
+  if (binaryNow > 0) {
+    out.partial = true;
     out.notes.push_back(std::to_string(binaryNow) + " changed file(s) hold binary data now and were not searched");
+  }
   if (!filtered) out.notes.push_back("the query has no literal of 3+ bytes to look up: every file was scanned");
   return out;
 }

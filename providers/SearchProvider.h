@@ -51,6 +51,7 @@ struct SearchResult {
   std::vector<SearchHit> hits;
   size_t candidates = 0;    // files verified (trigram) or units scored (lexical)
   bool truncated = false;   // more hits exist beyond k
+  bool partial = false;     // files a full scan would read were not searched (see notes)
   std::vector<std::string> notes;
 };
 

@@ -17,7 +17,8 @@ lsp::SearchAnswer toSearchAnswer(Engine& engine, const SearchResult& result, Enc
   // files as they are now, so `fresh` speaks only of the commit the index was built from.
   if (auto f = engine.freshness(false))
     a.freshness = {{"indexCommit", f->indexCommit}, {"headCommit", f->headCommit}, {"indexVersion", f->indexVersion},
-                   {"fresh", f->fresh ? "true" : "false"}};
+                   {"fresh", f->fresh ? "true" : "false"},
+                   {"partial", (result.partial || !f->fresh) ? "true" : "false"}};
   // Non-ASCII files need their text to count UTF-16 units: read and index each once.
   std::map<std::string, std::pair<std::string, std::unique_ptr<PositionEncoder>>> encoders;
   std::string uriPath, uri;  // hits come grouped by file: one URI per file

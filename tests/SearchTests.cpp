@@ -318,6 +318,7 @@ TEST_CASE("search keeps the index's rules for files that changed kind", "[search
   bool noted = false;
   for (const std::string& n : first->notes) noted |= n.find("size limit") != std::string::npos && n.find("big.txt") != std::string::npos;
   CHECK(noted);
+  CHECK(first->partial);
   // A file that became a link is not followed; one that became binary is left out; a file
   // replaced by a folder is reported, not silently missed.
   repo.remove("a.c");
@@ -365,6 +366,7 @@ TEST_CASE("nib search and nib/search return source-linked hits", "[search][cli][
   CHECK(j["freshness"]["fresh"] == true);
   CHECK(j["freshness"]["indexCommit"].get<std::string>().size() == 40);
   CHECK(j["freshness"]["indexCommit"] == j["freshness"]["headCommit"]);
+  CHECK(j["freshness"]["partial"] == false);
   CHECK(nib("search -e 'a(b' ", &out) == 1);
   CHECK(out.find("invalid regular expression") != std::string::npos);
   CHECK(nib("search x --route fast", &out) == 2);

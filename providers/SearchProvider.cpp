@@ -179,11 +179,10 @@ Expected<SearchResult> SearchProvider::search(const SearchRequest& request, cons
   if (route == SearchRoute::Auto)
     route = !request.regex && looksLikeProse(request.query) && lexical_ ? SearchRoute::Lexical : SearchRoute::Trigram;
   auto result = route == SearchRoute::Lexical ? searchLexical(request, context) : searchTrigram(request, context);
-  if (result && (!context.skippedByIndex.empty() || !context.notSearched.empty())) result->partial = true;
-  if (result && !context.skippedByIndex.empty())
-    result->notes.push_back(std::to_string(context.skippedByIndex.size()) +
-                            " file(s) over the index's size limit were not searched (e.g. " +
-                            context.skippedByIndex.front() + ")");
+  if (result && (context.skippedTooLarge > 0 || !context.notSearched.empty())) result->partial = true;
+  if (result && context.skippedTooLarge > 0)
+    result->notes.push_back(std::to_string(context.skippedTooLarge) +
+                            " file(s) over the index's size limit were not searched (`nib index` names them; raise --max-file-size to include them)");
   if (result && !context.notSearched.empty())
     result->notes.push_back(std::to_string(context.notSearched.size()) +
                             " new file(s) since the index was built were not searched (e.g. " +

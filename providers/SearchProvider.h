@@ -65,7 +65,7 @@ struct SearchContext {
   std::set<std::string> deleted;  // indexed files that are gone
   std::vector<std::string> added; // files the index does not have that should be searched
   std::vector<std::string> notSearched;  // new files that could not be judged (reported in notes)
-  std::vector<std::string> skippedByIndex;  // too large when indexed: not searched (noted)
+  size_t skippedTooLarge = 0;  // files the index left out for their size: not searched (noted)
 };
 
 class SearchProvider {

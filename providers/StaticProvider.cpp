@@ -71,11 +71,7 @@ std::optional<FileRecord> StaticProvider::file(const std::string& path) {
   return view_->fileByPath(path);
 }
 
-std::optional<std::string> StaticProvider::skipReason(const std::string& path) {
-  for (const SkippedFile& s : view_->skipped())
-    if (s.path == path) return s.reason;
-  return std::nullopt;
-}
+std::optional<std::string> StaticProvider::skipReason(const std::string& path) { return view_->skipReason(path); }
 
 Expected<FileFacts> StaticProvider::facts(const std::string& path) {
   beginQuery();

@@ -76,8 +76,6 @@ class StaticProvider {
   FactStore::Reader& factReader() { return *reader_; }
   std::optional<FileRecord> file(const std::string& path);
   std::optional<std::string> skipReason(const std::string& path);
-  // Every file the index left out, with why.
-  std::vector<SkippedFile> skippedFiles() { return view_->skipped(); }
   Expected<FileFacts> facts(const std::string& path);
   // The worktree as it was when this version was built (NotFound for commit builds).
   Expected<WorktreeSnapshot> worktreeSnapshot() { return view_->worktreeSnapshot(); }

@@ -310,28 +310,17 @@ Expected<SearchResult> Engine::search(const SearchRequest& request) {
   // Files the index skipped as binary or too large stay out, as they were indexed, even when they
   // changed since (grep would print them; the answer says so). Files that became symbolic links
   // are not followed: the indexer skips links, and a link may point outside the workspace.
-  if (!unsearchable_) {
-    unsearchable_.emplace();
-    for (const SkippedFile& s : provider_->skippedFiles()) {
-      if (s.reason.rfind("too-large", 0) == 0) {
-        unsearchable_->push_back(s.path);
-        tooLarge_.push_back(s.path);
-      } else if (s.reason.rfind("binary", 0) == 0) {
-        unsearchable_->push_back(s.path);  // as rg: binary files are left out without a word
-      }
-    }
-  }
-  for (const std::string& path : *unsearchable_) context.changed.erase(path);
-  context.skippedByIndex = tooLarge_;
+  // (Binary files are left out without a word, as rg does.)
   for (auto it = context.changed.begin(); it != context.changed.end();) {
+    auto reason = provider_->skipReason(*it);
+    bool skipped = reason && (reason->rfind("too-large", 0) == 0 || reason->rfind("binary", 0) == 0);
     struct stat st;
-    if (::lstat((root_ / *it).c_str(), &st) == 0 && S_ISLNK(st.st_mode)) {
-      context.deleted.insert(*it);
-      it = context.changed.erase(it);
-    } else {
-      ++it;
-    }
+    bool link = !skipped && ::lstat((root_ / *it).c_str(), &st) == 0 && S_ISLNK(st.st_mode);
+    if (link) context.deleted.insert(*it);
+    it = skipped || link ? context.changed.erase(it) : std::next(it);
   }
+  if (auto n = manifest().stats.find("skipped.too-large"); n != manifest().stats.end() && n->second != "0")
+    context.skippedTooLarge = std::strtoull(n->second.c_str(), nullptr, 10);
   // Open buffers are what the user sees: they override the disk.
   // (A buffer of a file the index lacks is "changed" too: it is searched as it is.)
   for (const auto& [path, text] : buffers_) {

@@ -128,8 +128,6 @@ class Engine {
   std::unique_ptr<SearchProvider> search_;
   std::optional<WorktreeSnapshot> snapshot_;  // decoded once: the version does not change
   std::unique_ptr<WorktreeWatcher> watcher_;
-  std::optional<std::vector<std::string>> unsearchable_;  // skipped as binary or too large
-  std::vector<std::string> tooLarge_;                     // the too-large ones: noted in answers
   std::optional<WorktreeComparison> comparison_;  // valid while the watcher saw no event
   const WorktreeComparison* worktreeComparison();
   std::unique_ptr<StaticProvider> provider_;

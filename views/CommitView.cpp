@@ -205,6 +205,12 @@ std::vector<SkippedFile> CommitView::skipped() {
   return out;
 }
 
+std::optional<std::string> CommitView::skipReason(const std::string& path) {
+  auto v = txn_.get(skipped_, path);
+  if (!v) return std::nullopt;
+  return std::string(*v);
+}
+
 uint32_t CommitView::fileCount() {
   MDB_stat st;
   if (mdb_stat(txn_.raw(), files_, &st) != 0) return 0;

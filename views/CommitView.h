@@ -89,6 +89,8 @@ class CommitView {
   // Visits every indexed file in path order until `visit` returns false.
   void forEachFile(const std::function<bool(const FileRecord&)>& visit);
   std::vector<SkippedFile> skipped();
+  // Why the index left `path` out; nullopt when it did not.
+  std::optional<std::string> skipReason(const std::string& path);
   uint32_t fileCount();
   // NotFound when the version was built from a commit rather than a worktree.
   Expected<WorktreeSnapshot> worktreeSnapshot() { return readWorktreeSnapshot(txn_); }

@@ -33,3 +33,15 @@ if [ -n "$use" ]; then
   echo "\$ nib def $use"
   "$nib" def "$use"
 fi
+
+# Search: every line holding the function's name (as grep would print it), then a ranked
+# prose query over functions and files.
+fname=$("$nib" symbols "${NIB_DEMO_SYMBOL:-init}" -n 50 | awk '$1 == "function" { print $2; exit }')
+if [ -n "$fname" ]; then
+  echo
+  echo "\$ nib search -k 5 $fname"
+  "$nib" search -k 5 "$fname" || true
+fi
+echo
+echo "\$ nib search -k 2 'resize the terminal window'"
+"$nib" search -k 2 "resize the terminal window" || true

@@ -324,16 +324,18 @@ Expected<SearchResult> SearchProvider::searchTrigram(const SearchRequest& reques
     options.set_never_nl(true);
     re = std::make_unique<RE2>(request.query, options);
     if (!re->ok()) return Status(ErrorCode::InvalidArgument, "invalid regular expression: " + re->error());
-    // The whole-file matcher runs the pattern in multi-line mode; \A and \z keep meaning the
-    // file's ends there, but a line's ends for the per-line matcher, so with them it is skipped.
-    if (request.query.find("\\A") == std::string::npos && request.query.find("\\z") == std::string::npos) {
-      prefilter = std::make_unique<RE2>("(?m)" + request.query, options);
-      if (!prefilter->ok()) prefilter.reset();
-    }
     auto built = RegexPlan::build(request.query, options);
     if (!built) return built.status();
     plan = std::move(*built);
     filtered = !plan->scansEverything();
+    // Without atoms to pick lines by, a whole-file matcher rules out most files first. It runs
+    // the pattern in multi-line mode, where \A and \z keep meaning the file's ends (a line's
+    // ends for the per-line matcher), so with them it is not used.
+    bool lineFiltered = filtered && plan->lineFilterSound();
+    if (!lineFiltered && request.query.find("\\A") == std::string::npos && request.query.find("\\z") == std::string::npos) {
+      prefilter = std::make_unique<RE2>("(?m)" + request.query, options);
+      if (!prefilter->ok()) prefilter.reset();
+    }
   } else {
     filtered = request.query.size() >= 3;
   }

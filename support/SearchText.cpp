@@ -123,25 +123,4 @@ void trigramMasksOf(std::string_view text, std::vector<uint32_t>* trigrams, std:
   }
 }
 
-std::vector<uint32_t> trigramsOf(std::string_view text) {
-  std::vector<uint32_t> out;
-  if (text.size() < 3) return out;
-  // A bitmap over all 2^24 trigrams beats hashing for files of any size; it is reused per thread.
-  thread_local std::vector<uint64_t> seen(1u << 18, 0);
-  out.reserve(std::min<size_t>(text.size(), 1 << 16));
-  for (size_t i = 0; i + 2 < text.size(); ++i) {
-    uint32_t t = packTrigram(static_cast<unsigned char>(text[i]), static_cast<unsigned char>(text[i + 1]),
-                             static_cast<unsigned char>(text[i + 2]));
-    uint64_t bit = uint64_t(1) << (t & 63);
-    uint64_t& word = seen[t >> 6];
-    if (!(word & bit)) {
-      word |= bit;
-      out.push_back(t);
-    }
-  }
-  for (uint32_t t : out) seen[t >> 6] = 0;  // reset only what was touched
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
 }  // namespace nib

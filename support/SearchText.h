@@ -26,9 +26,6 @@ inline uint32_t foldByte(unsigned char c) { return (c >= 'A' && c <= 'Z') ? c + 
 inline uint32_t packTrigram(unsigned char a, unsigned char b, unsigned char c) {
   return (foldByte(a) << 16) | (foldByte(b) << 8) | foldByte(c);
 }
-// The distinct trigrams of `text`, sorted.
-std::vector<uint32_t> trigramsOf(std::string_view text);
-
 // Per distinct trigram of a text, a 16-bit mask that lets a query rule out most files holding
 // all of a literal's trigrams but not the literal itself: the low byte has bit (position mod 8)
 // of every occurrence, the high byte bit (folded next byte mod 8) of the byte after every

@@ -206,7 +206,6 @@ TEST_CASE("trigram masks agree with a direct computation", "[search]") {
       REQUIRE(masks[k] == m);
       ++k;
     }
-    CHECK(trigrams == trigramsOf(text));
   }
 }
 

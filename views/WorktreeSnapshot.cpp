@@ -177,7 +177,6 @@ WorktreeComparison compareWorktree(const fs::path& root, const WorktreeSnapshot&
       Result& r = results[i];
       r.mode = f.mode;
       if (f.mode == 0160000) continue;  // a submodule: its recorded commit stands
-      full.assign(rootText).append("/").append(f.path);
       size_t slash = f.path.rfind('/');
       std::string_view fileDir = slash == std::string::npos ? std::string_view() : std::string_view(f.path).substr(0, slash);
       if (!dirOpen || fileDir != dir) {
@@ -212,6 +211,7 @@ WorktreeComparison compareWorktree(const fs::path& root, const WorktreeSnapshot&
         ssize_t n = ::readlinkat(dirFd, name.c_str(), target, sizeof target);
         if (n >= 0) hashed = gitlite::blobId(std::string_view(target, static_cast<size_t>(n)));
       } else {
+        full.assign(rootText).append("/").append(f.path);
         hashed = gitlite::blobIdOfFile(full);
       }
       if (!hashed) {

@@ -131,8 +131,8 @@ Expected<IndexReport> buildIndex(const fs::path& repoPath, const IndexOptions& o
     snapshot.emplace();
     for (const WorkItem& w : items) {
       if (w.skipReason == "nib-index") continue;
-      snapshot->files.push_back({w.entry.path, static_cast<uint32_t>(w.entry.mode), w.entry.oid, w.entry.size,
-                                 w.entry.mtimeNs, w.entry.inode});
+      snapshot->files.push_back({snapshot->intern(w.entry.path), static_cast<uint32_t>(w.entry.mode),
+                                 snapshot->intern(w.entry.oid), w.entry.size, w.entry.mtimeNs, w.entry.inode});
     }
     NIB_RETURN_IF_ERROR(snapshot->recordDirectories(repo.root()));
   }
@@ -367,7 +367,7 @@ Expected<IndexReport> buildIndex(const fs::path& repoPath, const IndexOptions& o
     // Blob ids were filled in by the workers; the entries are in the same order.
     size_t k = 0;
     for (const WorkItem& w : items)
-      if (w.skipReason != "nib-index") snapshot->files[k++].oid = w.entry.oid;
+      if (w.skipReason != "nib-index") snapshot->files[k++].oid = snapshot->intern(w.entry.oid);
   }
   NIB_RETURN_IF_ERROR(CommitViewWriter::write(versionDir / "structural", records, summaries, skipped,
                                               snapshot ? &*snapshot : nullptr));

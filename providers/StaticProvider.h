@@ -77,7 +77,8 @@ class StaticProvider {
   std::optional<FileRecord> file(const std::string& path);
   std::optional<std::string> skipReason(const std::string& path);
   Expected<FileFacts> facts(const std::string& path);
-  // The worktree as it was when this version was built (NotFound for commit builds).
+  // The worktree as it was when this version was built (NotFound for commit builds); valid
+  // while this provider lives.
   Expected<WorktreeSnapshot> worktreeSnapshot() { return view_->worktreeSnapshot(); }
 
   // `declarations` prefers declarations (prototypes, signatures) over definitions.

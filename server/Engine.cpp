@@ -341,7 +341,7 @@ void Engine::watchWorktree() {
   }
   if (!snapshot_) return;
   std::vector<std::string> folders;
-  for (const auto& d : snapshot_->dirs) folders.push_back(d.path);
+  for (const auto& d : snapshot_->dirs) folders.emplace_back(d.path);
   watcher_ = std::make_unique<WorktreeWatcher>(root_, folders);
   comparison_.reset();
 }

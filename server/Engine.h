@@ -126,11 +126,13 @@ class Engine {
   std::filesystem::path indexDir_;
   gitlite::Repository repo_;
   std::unique_ptr<SearchProvider> search_;
-  std::optional<WorktreeSnapshot> snapshot_;  // decoded once: the version does not change
   std::unique_ptr<WorktreeWatcher> watcher_;
   std::optional<WorktreeComparison> comparison_;  // valid while the watcher saw no event
   const WorktreeComparison* worktreeComparison();
   std::unique_ptr<StaticProvider> provider_;
+  // Decoded once (the version does not change). It views provider_'s memory, so it is declared
+  // after provider_ and destroyed before it.
+  std::optional<WorktreeSnapshot> snapshot_;
   WorktreeProbe worktreeProbe_;
   FactsExtractor extractor_;
   std::map<std::string, std::string> buffers_;  // open buffers by repository path

@@ -86,7 +86,7 @@ TEST_CASE("the worktree snapshot detects edits by stat and defers new files to g
     WorktreeSnapshot::File f;
     f.path = p;
     REQUIRE(statEntry(repo.root() / p, &f.size, &f.mtimeNs, &f.inode, &f.mode));
-    f.oid = gitOut(repo, std::string("rev-parse HEAD:") + p);
+    f.oid = snap.intern(gitOut(repo, std::string("rev-parse HEAD:") + p));
     snap.files.push_back(f);
   }
   REQUIRE(snap.recordDirectories(repo.root()).isOk());

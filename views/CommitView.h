@@ -92,7 +92,8 @@ class CommitView {
   // Why the index left `path` out; nullopt when it did not.
   std::optional<std::string> skipReason(const std::string& path);
   uint32_t fileCount();
-  // NotFound when the version was built from a commit rather than a worktree.
+  // NotFound when the version was built from a commit rather than a worktree. Valid while this
+  // view lives (its text views the view's read transaction).
   Expected<WorktreeSnapshot> worktreeSnapshot() { return readWorktreeSnapshot(txn_); }
 
  private:

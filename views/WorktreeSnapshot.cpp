@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <set>
 #include <thread>
+#include <unordered_map>
 
 #include "support/Binary.h"
 #include "support/GitLite.h"
@@ -52,10 +53,12 @@ bool statEntryAt(int dirFd, const char* name, uint64_t* size, int64_t* mtimeNs, 
   return true;
 }
 
+std::string_view WorktreeSnapshot::intern(std::string_view text) { return storage_->emplace_back(text); }
+
 Status WorktreeSnapshot::recordDirectories(const fs::path& root) {
   std::set<std::string> paths{""};
   for (const File& f : files) {
-    std::string p = f.path;
+    std::string p(f.path);
     for (size_t slash = p.rfind('/'); slash != std::string::npos; slash = p.rfind('/')) {
       p.resize(slash);
       if (!paths.insert(p).second) break;
@@ -67,10 +70,10 @@ Status WorktreeSnapshot::recordDirectories(const fs::path& root) {
     fs::path full = p.empty() ? root : root / p;
     if (::stat(full.c_str(), &st) != 0) return Status(ErrorCode::IoError, "cannot stat " + full.string());
     Dir d;
-    d.path = p;
+    d.path = intern(p);
     d.mtimeNs = mtimeOf(st);
     bool ok;
-    d.names = listNames(full, &ok);
+    for (const std::string& name : listNames(full, &ok)) d.names.push_back(intern(name));
     if (!ok) return Status(ErrorCode::IoError, "cannot list " + full.string());
     dirs.push_back(std::move(d));
   }
@@ -104,32 +107,34 @@ Status writeWorktreeSnapshot(LmdbTxn& txn, const WorktreeSnapshot& s) {
 Expected<WorktreeSnapshot> readWorktreeSnapshot(LmdbTxn& txn) {
   auto dbi = txn.openDb("worktree", false);
   if (!dbi) return Status(ErrorCode::NotFound, "this index version was not built from a worktree");
-  auto bytes = txn.get(*dbi, "snapshot");
-  if (!bytes) return Status(ErrorCode::NotFound, "no worktree snapshot");
-  ByteReader r(*bytes);
-  if (r.u8() != kFormat) return Status(ErrorCode::Corrupt, "worktree snapshot of another format");
+  auto stored = txn.get(*dbi, "snapshot");
+  if (!stored) return Status(ErrorCode::NotFound, "no worktree snapshot");
   WorktreeSnapshot s;
+  // Every text field below views the mapped value itself: no copy, no allocation per string.
+  std::string_view bytes = *stored;
+  ByteReader r(bytes);
+  if (r.u8() != kFormat) return Status(ErrorCode::Corrupt, "worktree snapshot of another format");
   uint64_t n = r.varint();
-  if (n > bytes->size()) return Status(ErrorCode::Corrupt, "worktree snapshot is malformed");
+  if (n > bytes.size()) return Status(ErrorCode::Corrupt, "worktree snapshot is malformed");
   s.files.resize(n);
   for (auto& f : s.files) {
-    f.path = std::string(r.str());
+    f.path = r.str();
     f.mode = r.u32();
-    f.oid = std::string(r.str());
+    f.oid = r.str();
     f.size = r.varint();
     f.mtimeNs = r.svarint();
     f.inode = r.varint();
   }
   n = r.varint();
-  if (n > bytes->size()) return Status(ErrorCode::Corrupt, "worktree snapshot is malformed");
+  if (n > bytes.size()) return Status(ErrorCode::Corrupt, "worktree snapshot is malformed");
   s.dirs.resize(n);
   for (auto& d : s.dirs) {
-    d.path = std::string(r.str());
+    d.path = r.str();
     d.mtimeNs = r.svarint();
     uint64_t k = r.varint();
-    if (k > bytes->size()) return Status(ErrorCode::Corrupt, "worktree snapshot is malformed");
+    if (k > bytes.size()) return Status(ErrorCode::Corrupt, "worktree snapshot is malformed");
     d.names.resize(k);
-    for (auto& name : d.names) name = std::string(r.str());
+    for (auto& name : d.names) name = r.str();
   }
   if (!r.ok()) return Status(ErrorCode::Corrupt, "worktree snapshot is truncated");
   return s;
@@ -138,23 +143,6 @@ Expected<WorktreeSnapshot> readWorktreeSnapshot(LmdbTxn& txn) {
 WorktreeComparison compareWorktree(const fs::path& root, const WorktreeSnapshot& snapshot) {
   WorktreeComparison out;
   out.conclusive = true;
-  // Folders first: a new name anywhere makes the answer git's to give.
-  for (const auto& d : snapshot.dirs) {
-    std::string full = d.path.empty() ? root.string() : root.string() + "/" + d.path;
-    struct stat st;
-    if (::stat(full.c_str(), &st) != 0) continue;  // the folder is gone: its files are missing
-    if (mtimeOf(st) == d.mtimeNs) continue;
-    bool ok;
-    std::vector<std::string> now = listNames(full, &ok);
-    std::vector<std::string> added;
-    std::set_difference(now.begin(), now.end(), d.names.begin(), d.names.end(), std::back_inserter(added));
-    if (!added.empty()) {
-      if (out.conclusive)
-        out.reason = "new entries in " + (d.path.empty() ? std::string(".") : d.path) + " (e.g. " + added.front() + ")";
-      out.conclusive = false;
-      for (const std::string& name : added) out.added.push_back(d.path.empty() ? name : d.path + "/" + name);
-    }
-  }
   // Files: one lstat each, hashing only those whose stat data changed. Split across a few
   // threads on large worktrees: the stat calls dominate and run in parallel well.
   enum class State : uint8_t { Same, Changed, Deleted, Unknown, NowFolder };
@@ -168,7 +156,8 @@ WorktreeComparison compareWorktree(const fs::path& root, const WorktreeSnapshot&
   // Files are sorted by path, so a folder's files are consecutive: each thread opens the folder
   // once and stats its files by name, which spares the kernel the walk down the whole path for
   // every file (that walk was most of the cost).
-  auto check = [&](size_t begin, size_t end) {
+  std::vector<std::vector<std::pair<std::string_view, int64_t>>> seenFolders(4);
+  auto check = [&](unsigned thread, size_t begin, size_t end) {
     std::string full, dir, name;
     int dirFd = -1;
     bool dirOpen = false;
@@ -185,6 +174,8 @@ WorktreeComparison compareWorktree(const fs::path& root, const WorktreeSnapshot&
         std::string dirPath = dir.empty() ? rootText : rootText + "/" + dir;
         dirFd = ::open(dirPath.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
         dirOpen = true;
+        struct stat st;
+        if (dirFd >= 0 && ::fstat(dirFd, &st) == 0) seenFolders[thread].emplace_back(fileDir, mtimeOf(st));
       }
       name.assign(slash == std::string::npos ? f.path : f.path.substr(slash + 1));
       uint64_t size, inode;
@@ -228,23 +219,54 @@ WorktreeComparison compareWorktree(const fs::path& root, const WorktreeSnapshot&
   size_t n = snapshot.files.size();
   unsigned threads = n < 4096 ? 1 : std::min(4u, std::max(1u, std::thread::hardware_concurrency()));
   std::vector<std::thread> pool;
-  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(check, n * t / threads, n * (t + 1) / threads);
-  check(0, n / threads);
+  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(check, t, n * t / threads, n * (t + 1) / threads);
+  check(0, 0, n / threads);
   for (auto& t : pool) t.join();
+
+  // Folders: a new name anywhere makes the answer git's to give. Their mtimes mostly came with
+  // the file pass (the folder was open there anyway); only folders without files of their own
+  // are looked up by path.
+  std::unordered_map<std::string_view, int64_t> folderMtimes;
+  for (const auto& seen : seenFolders)
+    for (const auto& [path, mtime] : seen) folderMtimes.emplace(path, mtime);
+  for (const auto& d : snapshot.dirs) {
+    std::string full = rootText;
+    if (!d.path.empty()) full.append("/").append(d.path);
+    int64_t mtime;
+    if (auto it = folderMtimes.find(d.path); it != folderMtimes.end()) {
+      mtime = it->second;
+    } else {
+      struct stat st;
+      if (::stat(full.c_str(), &st) != 0) continue;  // the folder is gone: its files are missing
+      mtime = mtimeOf(st);
+    }
+    if (mtime == d.mtimeNs) continue;
+    bool ok;
+    std::vector<std::string> now = listNames(full, &ok);
+    std::vector<std::string> added;
+    std::set_difference(now.begin(), now.end(), d.names.begin(), d.names.end(), std::back_inserter(added));
+    std::string folder(d.path);
+    if (!added.empty()) {
+      if (out.conclusive)
+        out.reason = "new entries in " + (folder.empty() ? std::string(".") : folder) + " (e.g. " + added.front() + ")";
+      out.conclusive = false;
+      for (const std::string& name : added) out.added.push_back(folder.empty() ? name : folder + "/" + name);
+    }
+  }
 
   bool treeKnown = true;
   for (size_t i = 0; i < n; ++i) {
     const auto& f = snapshot.files[i];
     switch (results[i].state) {
-      case State::Deleted: out.deleted.push_back(f.path); break;
+      case State::Deleted: out.deleted.emplace_back(f.path); break;
       case State::NowFolder:
-        out.deleted.push_back(f.path);
-        out.added.push_back(f.path);
-        if (out.conclusive) out.reason = f.path + " is now a folder";
+        out.deleted.emplace_back(f.path);
+        out.added.emplace_back(f.path);
+        if (out.conclusive) out.reason = std::string(f.path) + " is now a folder";
         out.conclusive = false;
         break;
-      case State::Unknown: out.changed.push_back(f.path); treeKnown = false; break;
-      case State::Changed: out.changed.push_back(f.path); break;
+      case State::Unknown: out.changed.emplace_back(f.path); treeKnown = false; break;
+      case State::Changed: out.changed.emplace_back(f.path); break;
       case State::Same: if (f.oid.empty() && f.mode != 0160000) treeKnown = false; break;
     }
     if (f.mode == 0160000 && f.oid.empty()) treeKnown = false;
@@ -257,7 +279,7 @@ WorktreeComparison compareWorktree(const fs::path& root, const WorktreeSnapshot&
       const auto& f = snapshot.files[i];
       const Result& r = results[i];
       if (r.state == State::Deleted) continue;
-      items.push_back({f.path, r.mode, r.state == State::Changed ? r.oid : f.oid});
+      items.push_back({std::string(f.path), r.mode, r.state == State::Changed ? r.oid : std::string(f.oid)});
     }
   }
   if (!out.conclusive) return out;  // the tree id needs git's word on the new entries

@@ -7,8 +7,11 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <filesystem>
+#include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "support/Status.h"
@@ -16,30 +19,48 @@
 
 namespace nib {
 
+//
+//
+// The text fields are views: into storage the snapshot owns (`intern`) when built, into the
+// index's mapped memory when read. The CLI decodes a snapshot on every call, and at ~13k files
+// an allocation per path, blob id and folder entry (and the page faults behind them) was a
+// third of a whole `nib search` process.
 struct WorktreeSnapshot {
   struct File {
-    std::string path;
+    std::string_view path;
     uint32_t mode = 0100644;  // git mode
-    std::string oid;          // "" when unknown (an untracked nested repository)
+    std::string_view oid;     // "" when unknown (an untracked nested repository)
     uint64_t size = 0;
     int64_t mtimeNs = 0;
     uint64_t inode = 0;
   };
   struct Dir {
-    std::string path;  // "" for the root
+    std::string_view path;  // "" for the root
     int64_t mtimeNs = 0;
-    std::vector<std::string> names;  // sorted entry names, ignored ones included
+    std::vector<std::string_view> names;  // sorted entry names, ignored ones included
   };
   std::vector<File> files;
   std::vector<Dir> dirs;
 
+  WorktreeSnapshot() = default;
+  WorktreeSnapshot(WorktreeSnapshot&&) = default;
+  WorktreeSnapshot& operator=(WorktreeSnapshot&&) = default;
+
+  // Copies `text` into storage this snapshot owns and returns a view of the copy, valid for
+  // the snapshot's life (moves included: the storage stays where it is).
+  std::string_view intern(std::string_view text);
+
   // Records `dirs` for the folders holding `files` (and the root) from the disk as it is now.
   Status recordDirectories(const std::filesystem::path& root);
+
+ private:
+  std::unique_ptr<std::deque<std::string>> storage_ = std::make_unique<std::deque<std::string>>();
 };
 
 // Persistence inside a version's LMDB environment (table "worktree").
 Status writeWorktreeSnapshot(LmdbTxn& txn, const WorktreeSnapshot& snapshot);
-// NotFound when the version was not built from a worktree.
+// NotFound when the version was not built from a worktree. The snapshot's text views the
+// transaction's mapped memory: it is valid while `txn` stays open.
 Expected<WorktreeSnapshot> readWorktreeSnapshot(LmdbTxn& txn);
 
 struct WorktreeComparison {

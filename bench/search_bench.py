@@ -7,7 +7,9 @@ git repository, indexes it, and for a fixed set of literal, regex and prose quer
     (--hidden, --max-filesize 1M, .gitignore respected);
   * nib through the running server (`nib/search` over stdio), warm, from sending the request
     until the whole response has arrived (rg: from process start until its output has);
-  * nib through the CLI (`nib search`, a whole process).
+  * nib through the CLI (`nib search`, a whole process), twice: on its own (`--no-daemon`: it opens
+    the index and checks every file's stat data itself), and with a `nib daemon` serving the
+    repository (the process asks the daemon, which keeps the index open and the worktree watched).
 Literal and regex result sets (path, line) are compared with ripgrep's and must be identical.
 Prints per-query latencies, medians, ratios, and index size / corpus size, with the machine.
 Usage: bench/search_bench.py [--runs N] [--build DIR]
@@ -109,13 +111,18 @@ def main():
             samples.append(elapsed)
         return statistics.median(samples), result
 
-    def cli(argv):
-        samples = []
+    def cli(argv, daemon=False):
+        samples, out = [], None
         for _ in range(args.runs):
             t = time.monotonic()
-            subprocess.run([nib, "search", *argv], cwd=repo, capture_output=True)
+            p = subprocess.run([nib, "search", *([] if daemon else ["--no-daemon"]), *argv], cwd=repo,
+                               capture_output=True)
             samples.append(time.monotonic() - t)
-        return statistics.median(samples)
+            out = (p.returncode, p.stdout, p.stderr)
+        return statistics.median(samples), out
+
+    subprocess.run([nib, "daemon", "stop"], cwd=repo, capture_output=True)
+    subprocess.run([nib, "daemon", "start"], cwd=repo, check=True, capture_output=True)
 
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores, {platform.platform()}")
     print(f"corpus:  {repo}: {len([f for f in files if f])} files, {corpus_bytes / 1e6:.1f} MB")
@@ -124,8 +131,10 @@ def main():
           f"{(sum(view_bytes.values()) + facts_bytes) / corpus_bytes:.2f}x the corpus "
           f"(search views alone {(view_bytes['lexical'] + view_bytes['trigram']) / corpus_bytes:.2f}x)")
     print()
-    print(f"{'query':<40}{'hits':>7}{'same':>6}{'rg ms':>9}{'server ms':>11}{'cli ms':>9}{'rg/server':>11}{'rg/cli':>8}")
-    ratios_server, ratios_cli, all_same = {"literal": [], "regex": []}, {"literal": [], "regex": []}, True
+    print(f"{'query':<40}{'hits':>7}{'same':>6}{'rg ms':>9}{'server ms':>11}{'cli ms':>9}{'cli+d ms':>10}"
+          f"{'rg/server':>11}{'rg/cli':>8}{'rg/cli+d':>10}")
+    ratios_server, ratios_cli = {"literal": [], "regex": []}, {"literal": [], "regex": []}
+    ratios_daemon, all_same = {"literal": [], "regex": []}, True
     for kind, queries in (("literal", LITERALS), ("regex", REGEXES)):
         for q in queries:
             rg_times = []
@@ -138,26 +147,38 @@ def main():
             got = {(h["path"], h["range"]["start"]["line"]) for h in res["result"]["hits"]}
             same = got == expected
             all_same &= same
-            cli_t = cli(["-r", "trigram", "-k", "10000000"] + (["-e"] if kind == "regex" else []) + [q])
+            argv = ["-r", "trigram", "-k", "10000000"] + (["-e"] if kind == "regex" else []) + [q]
+            cli_t, cli_out = cli(argv)
+            dmn_t, dmn_out = cli(argv, daemon=True)
+            # The daemon's answer is the command's own, byte for byte.
+            same = same and cli_out == dmn_out and cli_out[0] == 0
+            all_same &= same
             ratios_server[kind].append(rg_t / srv_t)
             ratios_cli[kind].append(rg_t / cli_t)
+            ratios_daemon[kind].append(rg_t / dmn_t)
             print(f"{(kind[0] + ': ' + q)[:39]:<40}{len(got):>7}{'yes' if same else 'NO':>6}{rg_t * 1000:>9.2f}"
-                  f"{srv_t * 1000:>11.3f}{cli_t * 1000:>9.2f}{rg_t / srv_t:>11.1f}{rg_t / cli_t:>8.1f}")
+                  f"{srv_t * 1000:>11.3f}{cli_t * 1000:>9.2f}{dmn_t * 1000:>10.2f}{rg_t / srv_t:>11.1f}"
+                  f"{rg_t / cli_t:>8.1f}{rg_t / dmn_t:>10.1f}")
             if not same:
                 print(f"    only rg: {sorted(expected - got)[:3]}  only nib: {sorted(got - expected)[:3]}")
     for q in PROSE:
         srv_t, res = server({"query": q, "route": "lexical", "k": 20})
-        cli_t = cli(["-r", "lexical", q])
+        cli_t, _ = cli(["-r", "lexical", q])
+        dmn_t, _ = cli(["-r", "lexical", q], daemon=True)
         top = res["result"]["hits"][0] if res["result"]["hits"] else {}
         print(f"{('bm25: ' + q)[:39]:<40}{len(res['result']['hits']):>7}{'-':>6}{'-':>9}{srv_t * 1000:>11.3f}"
-              f"{cli_t * 1000:>9.2f}{'-':>11}{'-':>8}   top: {top.get('path', '')}#{top.get('name', '')}")
+              f"{cli_t * 1000:>9.2f}{dmn_t * 1000:>10.2f}{'-':>11}{'-':>8}{'-':>10}"
+              f"   top: {top.get('path', '')}#{top.get('name', '')}")
+    subprocess.run([nib, "daemon", "stop"], cwd=repo, capture_output=True)
     client.request("shutdown", None)
     client.send({"jsonrpc": "2.0", "method": "exit"})
     print()
     for kind in ("literal", "regex"):
         print(f"{kind}: median rg/server {statistics.median(ratios_server[kind]):.1f}x, "
-              f"median rg/cli {statistics.median(ratios_cli[kind]):.1f}x")
-    print("result sets identical to ripgrep:", "all" if all_same else "NOT ALL")
+              f"median rg/cli {statistics.median(ratios_cli[kind]):.1f}x (no daemon), "
+              f"median rg/cli {statistics.median(ratios_daemon[kind]):.1f}x (with `nib daemon`)")
+    print("result sets identical to ripgrep (and daemon output identical to the command's own):",
+          "all" if all_same else "NOT ALL")
 
 
 if __name__ == "__main__":

@@ -53,6 +53,7 @@ struct SearchArgs {
   size_t k = 20;
   std::vector<std::string> paths, languages, kinds;
   bool json = false;
+  bool useDaemon = true;  // ask a running `nib daemon` first
 };
 int runSearch(const SearchArgs& args);
 

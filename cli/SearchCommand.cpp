@@ -1,66 +1,157 @@
-// `nib search`: the lexical and trigram routes from the command line.
+// `nib search`: the lexical and trigram routes from the command line. The output is rendered
+// into a CommandOutput so that a running daemon (`nib daemon`) and this process print the same
+// bytes for the same request.
+#include <cstdarg>
 #include <cstdio>
 
 #include "cli/Commands.h"
+#include "cli/DaemonCli.h"
 #include "protocol/LspTypes.h"
 #include "server/Engine.h"
 #include "server/SearchAnswer.h"
+#include "support/Binary.h"
 
 namespace nib::cli {
+namespace {
 
-int runSearch(const SearchArgs& args) {
+void appendf(std::string* out, const char* format, ...) {
+  char buf[512];
+  va_list args;
+  va_start(args, format);
+  int n = std::vsnprintf(buf, sizeof buf, format, args);
+  va_end(args);
+  if (n < 0) return;
+  if (static_cast<size_t>(n) < sizeof buf) {
+    out->append(buf, static_cast<size_t>(n));
+    return;
+  }
+  std::string big(static_cast<size_t>(n) + 1, '\0');
+  va_start(args, format);
+  std::vsnprintf(big.data(), big.size(), format, args);
+  va_end(args);
+  out->append(big.data(), static_cast<size_t>(n));
+}
+
+CommandOutput failure(const std::string& message, const std::string& hint = "") {
+  CommandOutput o;
+  o.err = "nib: error: " + message + "\n";
+  if (!hint.empty()) o.err += "nib: hint: " + hint + "\n";
+  o.exitCode = 1;
+  return o;
+}
+
+// The request, or the error a user should see.
+Expected<SearchRequest> requestOf(const SearchArgs& args) {
   SearchRequest request;
   request.query = args.query;
-  if (!parseSearchRoute(args.route, &request.route)) return fail("unknown route '" + args.route + "'");
+  if (!parseSearchRoute(args.route, &request.route))
+    return Status(ErrorCode::InvalidArgument, "unknown route '" + args.route + "'");
   request.regex = args.regex;
   request.caseSensitive = !args.ignoreCase;
   request.k = args.k;
   request.paths = args.paths;
   for (const std::string& l : args.languages) {
     Language lang = languageFromName(l);
-    if (lang == Language::Unknown) return fail("unknown language '" + l + "'", "use one of c, cpp, python, javascript, typescript, tsx, go, rust, java");
+    if (lang == Language::Unknown)
+      return Status(ErrorCode::InvalidArgument,
+                    "unknown language '" + l + "' (use one of c, cpp, python, javascript, typescript, tsx, go, rust, java)");
     request.languages.push_back(lang);
   }
   for (const std::string& k : args.kinds) {
     SymbolKind kind = symbolKindFromName(k);
-    if (kind == SymbolKind::Unknown) return fail("unknown symbol kind '" + k + "'");
+    if (kind == SymbolKind::Unknown) return Status(ErrorCode::InvalidArgument, "unknown symbol kind '" + k + "'");
     request.kinds.push_back(kind);
   }
-  auto engine = Engine::open(args.root);
-  if (!engine) return fail(engine.status().message());  // the message says what to do
-  auto result = (*engine)->search(request);
-  if (!result) return fail(result.status().message());
+  return request;
+}
+
+}  // namespace
+
+CommandOutput renderSearch(Engine& engine, const SearchArgs& args) {
+  auto request = requestOf(args);
+  if (!request) return failure(request.status().message());
+  auto result = engine.search(*request);
+  if (!result) return failure(result.status().message());
+  CommandOutput o;
+  o.exitCode = result->hits.empty() ? 1 : 0;  // like grep
   if (args.json) {
-    lsp::SearchAnswer a = toSearchAnswer(**engine, *result, Encoding::Utf16, /*withUris=*/false);
-    std::printf("%s\n", lsp::toJson(a).c_str());
-    return result->hits.empty() ? 1 : 0;  // like the text output, and grep
+    lsp::SearchAnswer a = toSearchAnswer(engine, *result, Encoding::Utf16, /*withUris=*/false);
+    o.out = lsp::toJson(a) + "\n";
+    return o;
   }
   for (const SearchHit& h : result->hits) {
     if (h.route == SearchRoute::Trigram) {
       // grep's shape: path:line:column: text (1-based).
-      std::printf("%s:%u:%u: %s\n", h.path.c_str(), toDisplayLine(h.range.start.line), h.range.start.column + 1,
-                  h.snippet.c_str());
+      appendf(&o.out, "%s:%u:%u: ", h.path.c_str(), toDisplayLine(h.range.start.line), h.range.start.column + 1);
+      o.out.append(h.snippet).append("\n");
       continue;
     }
     std::string what = h.kind == SymbolKind::Module ? "file" : symbolKindName(h.kind);
-    std::printf("%s:%u-%u  %s %s  (score %.3f)\n", h.path.c_str(), toDisplayLine(h.range.start.line),
-                toDisplayLine(h.range.end.line), what.c_str(), h.name.c_str(), h.score);
+    appendf(&o.out, "%s:%u-%u  %s %s  (score %.3f)\n", h.path.c_str(), toDisplayLine(h.range.start.line),
+            toDisplayLine(h.range.end.line), what.c_str(), h.name.c_str(), h.score);
     // The snippet with 1-based line gutters.
     uint32_t line = h.snippetLine;
     size_t start = 0;
     while (start <= h.snippet.size()) {
       size_t end = h.snippet.find('\n', start);
       if (end == std::string::npos) end = h.snippet.size();
-      std::printf("%6u | %.*s\n", toDisplayLine(line++), static_cast<int>(end - start), h.snippet.c_str() + start);
+      appendf(&o.out, "%6u | ", toDisplayLine(line++));
+      o.out.append(h.snippet, start, end - start).append("\n");
       start = end + 1;
     }
-    std::printf("\n");
+    o.out.append("\n");
   }
-  for (const std::string& n : result->notes) std::fprintf(stderr, "nib: note: %s\n", n.c_str());
-  if (result->truncated)
-    std::fprintf(stderr, "nib: note: more results exist; raise -k (now %zu)\n", request.k);
-  if (result->hits.empty()) std::fprintf(stderr, "nib: no matches\n");
-  return result->hits.empty() ? 1 : 0;
+  for (const std::string& n : result->notes) o.err += "nib: note: " + n + "\n";
+  if (result->truncated) appendf(&o.err, "nib: note: more results exist; raise -k (now %zu)\n", request->k);
+  if (result->hits.empty()) o.err += "nib: no matches\n";
+  return o;
+}
+
+std::string encodeSearchArgs(const SearchArgs& args) {
+  ByteWriter w;
+  w.u8(1);  // format
+  w.str(args.query);
+  w.str(args.route);
+  w.u8(args.regex);
+  w.u8(args.ignoreCase);
+  w.varint(args.k);
+  w.u8(args.json);
+  for (const auto* list : {&args.paths, &args.languages, &args.kinds}) {
+    w.varint(list->size());
+    for (const std::string& s : *list) w.str(s);
+  }
+  return w.take();
+}
+
+Expected<SearchArgs> decodeSearchArgs(std::string_view bytes) {
+  ByteReader r(bytes);
+  if (r.u8() != 1) return Status(ErrorCode::InvalidArgument, "a search request of another format");
+  SearchArgs args;
+  args.query = std::string(r.str());
+  args.route = std::string(r.str());
+  args.regex = r.u8() != 0;
+  args.ignoreCase = r.u8() != 0;
+  args.k = r.varint();
+  args.json = r.u8() != 0;
+  for (auto* list : {&args.paths, &args.languages, &args.kinds}) {
+    uint64_t n = r.varint();
+    if (n > bytes.size()) return Status(ErrorCode::InvalidArgument, "a malformed search request");
+    for (uint64_t i = 0; i < n && r.ok(); ++i) list->emplace_back(r.str());
+  }
+  if (!r.ok() || !r.atEnd()) return Status(ErrorCode::InvalidArgument, "a malformed search request");
+  return args;
+}
+
+int runSearch(const SearchArgs& args) {
+  // A daemon for this repository answers from its open index and watched worktree; without
+  // one (or when it fails), this process does the same work itself.
+  if (args.useDaemon) {
+    if (auto answered = askDaemon(args.root, encodeSearchArgs(args))) return printOutput(*answered);
+  }
+  if (auto request = requestOf(args); !request) return fail(request.status().message());
+  auto engine = Engine::open(args.root);
+  if (!engine) return fail(engine.status().message());  // the message says what to do
+  return printOutput(renderSearch(**engine, args));
 }
 
 }  // namespace nib::cli

@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "cli/Commands.h"
+#include "cli/DaemonCli.h"
 #include "cli/IndexCli.h"
 #include "cli/ServeCli.h"
 #include "cli/Worker.h"
@@ -92,6 +93,20 @@ int main(int argc, char** argv) {
   search->add_option("--kind", searchArgs.kinds, "Lexical route: only units of this kind (function, method, class,\n"
                                                  "struct, module for whole files, ...) (repeatable)");
   search->add_flag("--json", searchArgs.json, "Print source-linked hits as JSON (0-based ranges, UTF-16 columns)");
+  bool noDaemon = false;
+  search->add_flag("--no-daemon", noDaemon, "Search in this process even when a `nib daemon` serves the repository");
+
+  DaemonArgs daemonArgs;
+  auto* daemon = app.add_subcommand("daemon", "Keep the index open and the worktree watched in a background process, so\n"
+                                              "that `nib search` answers without opening the index or checking every\n"
+                                              "file's stat data itself. `start` detaches it (its log: .nib/daemon.log);\n"
+                                              "`run` serves in the foreground; `status` and `stop` ask the running one.");
+  daemon->add_option("action", daemonArgs.action, "start, stop, status or run")
+      ->required()
+      ->check(CLI::IsMember({"start", "stop", "status", "run"}));
+  daemon->add_option("--root", daemonArgs.root, "A path inside the repository (default: .)");
+  daemon->add_option("--idle-minutes", daemonArgs.idleMinutes, "Exit after this many minutes without a request (default: 15)")
+      ->check(CLI::Range(1, 7 * 24 * 60).description(""));
 
   RollbackArgs rollbackArgs;
   auto* rollback = app.add_subcommand("rollback", "Make the previous complete index version current again.");
@@ -103,6 +118,7 @@ int main(int argc, char** argv) {
     return app.exit(e) == 0 ? 0 : 2;
   }
   refsArgs.includeDeclaration = !noDecl;
+  searchArgs.useDaemon = !noDaemon;
   if (*index || *serve) return 2;  // handled by the helpers above
   if (*status) return runStatus(statusArgs);
   if (*def) return runDefinition(defArgs);
@@ -110,5 +126,6 @@ int main(int argc, char** argv) {
   if (*symbols) return runSymbols(symArgs);
   if (*search) return runSearch(searchArgs);
   if (*rollback) return runRollback(rollbackArgs);
+  if (*daemon) return runDaemon(daemonArgs);
   return 2;
 }

@@ -219,14 +219,14 @@ TEST_CASE("line-ending filters do not make fresh files look changed", "[cli]") {
 
 TEST_CASE("every command has true --help", "[cli]") {
   TestRepo repo;
-  for (const char* cmd : {"", "index", "status", "def", "refs", "symbols", "rollback"}) {
+  for (const char* cmd : {"", "index", "status", "def", "refs", "symbols", "search", "daemon", "rollback"}) {
     Run r = nib(repo, std::string(cmd) + " --help");
     INFO(cmd);
     CHECK(r.rc == 0);
     CHECK(r.out.find("Usage:") != std::string::npos);
   }
   Run top = nib(repo, "--help");
-  for (const char* cmd : {"index", "status", "def", "refs", "symbols", "rollback"})
+  for (const char* cmd : {"index", "status", "def", "refs", "symbols", "search", "daemon", "rollback"})
     CHECK(top.out.find(cmd) != std::string::npos);
 }
 

@@ -1,0 +1,134 @@
+// `nib daemon start|stop|status|run`, and asking a daemon on behalf of another command.
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+
+#include "cli/DaemonCli.h"
+#include "support/GitLite.h"
+
+namespace nib::cli {
+namespace {
+
+// A search on a large repository takes well under a second; a daemon silent for this long is
+// broken, and the command then does the work itself.
+constexpr int kAnswerTimeoutMs = 60 * 1000;
+
+std::optional<std::filesystem::path> indexDirOf(const std::string& root) {
+  auto repo = gitlite::discover(root);
+  if (!repo) return std::nullopt;
+  return repo->worktree / ".nib";
+}
+
+CommandOutput handle(Engine& engine, std::string_view payload) {
+  auto args = decodeSearchArgs(payload);
+  if (!args) {
+    CommandOutput o;
+    o.err = "nib: error: " + args.status().message() + "\n";
+    o.exitCode = 2;
+    return o;
+  }
+  return renderSearch(engine, *args);
+}
+
+DaemonOptions optionsFor(const DaemonArgs& args) {
+  DaemonOptions options;
+  options.root = args.root;
+  options.idleTimeout = std::chrono::minutes(args.idleMinutes);
+  options.handler = handle;
+  return options;
+}
+
+int start(const DaemonArgs& args, const std::filesystem::path& indexDir) {
+  if (auto running = callDaemon(indexDir, DaemonCall::Status, {}, 5000)) {
+    std::fprintf(stderr, "nib: a daemon already serves this repository\n");
+    return printOutput(*running) == 0 ? 0 : 1;
+  }
+  int ready[2];
+  if (::pipe2(ready, O_CLOEXEC) != 0) return fail("cannot create a pipe");
+  pid_t pid = ::fork();
+  if (pid < 0) return fail("cannot fork");
+  if (pid == 0) {
+    // The daemon: its own session (no terminal to lose), stdin and stdout on /dev/null, and
+    // stderr in .nib/daemon.log for whatever it has to say later.
+    ::close(ready[0]);
+    ::setsid();
+    int null = ::open("/dev/null", O_RDWR | O_CLOEXEC);
+    int log = ::open((indexDir / "daemon.log").c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    if (null >= 0) {
+      ::dup2(null, STDIN_FILENO);
+      ::dup2(null, STDOUT_FILENO);
+    }
+    ::dup2(log >= 0 ? log : null, STDERR_FILENO);
+    ::signal(SIGPIPE, SIG_IGN);
+    auto daemon = Daemon::start(optionsFor(args));
+    std::string word = daemon ? "ok" : daemon.status().message();
+    (void)!::write(ready[1], word.data(), word.size());
+    ::close(ready[1]);
+    if (!daemon) ::_exit(1);
+    (*daemon)->serve();
+    ::_exit(0);
+  }
+  ::close(ready[1]);
+  std::string word;
+  char buf[512];
+  for (ssize_t n; (n = ::read(ready[0], buf, sizeof buf)) != 0;) {
+    if (n < 0) break;
+    word.append(buf, static_cast<size_t>(n));
+  }
+  ::close(ready[0]);
+  if (word != "ok") {
+    ::waitpid(pid, nullptr, 0);
+    return fail(word.empty() ? "the daemon did not start" : word);
+  }
+  std::printf("nib: daemon started (pid %d); `nib search` asks it until it has been idle for %u min "
+              "(`nib daemon stop` ends it sooner)\n",
+              static_cast<int>(pid), args.idleMinutes);
+  return 0;
+}
+
+}  // namespace
+
+int printOutput(const CommandOutput& output) {
+  std::fwrite(output.out.data(), 1, output.out.size(), stdout);
+  std::fflush(stdout);
+  std::fwrite(output.err.data(), 1, output.err.size(), stderr);
+  return output.exitCode;
+}
+
+std::optional<CommandOutput> askDaemon(const std::string& root, std::string_view payload) {
+  auto indexDir = indexDirOf(root);
+  if (!indexDir) return std::nullopt;  // not a repository: the command says so itself
+  auto answer = callDaemon(*indexDir, DaemonCall::Run, payload, kAnswerTimeoutMs);
+  if (answer) return std::move(*answer);
+  if (answer.status().code() != ErrorCode::NotFound)
+    std::fprintf(stderr, "nib: note: %s; answering without the daemon\n", answer.status().message().c_str());
+  return std::nullopt;
+}
+
+int runDaemon(const DaemonArgs& args) {
+  auto indexDir = indexDirOf(args.root);
+  if (!indexDir) return fail(args.root + " is not inside a git repository");
+  if (args.action == "start") return start(args, *indexDir);
+  if (args.action == "run") {
+    auto daemon = Daemon::start(optionsFor(args));
+    if (!daemon) return fail(daemon.status().message());
+    std::fprintf(stderr, "nib: daemon serving %s (pid %d)\n", indexDir->parent_path().c_str(), static_cast<int>(::getpid()));
+    (*daemon)->serve();
+    return 0;
+  }
+  DaemonCall call = args.action == "stop" ? DaemonCall::Stop : DaemonCall::Status;
+  auto answer = callDaemon(*indexDir, call, {}, 5000);
+  if (!answer) {
+    if (answer.status().code() == ErrorCode::NotFound) {
+      std::fprintf(stderr, "nib: no daemon serves %s\n", indexDir->parent_path().c_str());
+      return 1;
+    }
+    return fail(answer.status().message());
+  }
+  return printOutput(*answer);
+}
+
+}  // namespace nib::cli

@@ -57,6 +57,26 @@ struct SearchArgs {
 };
 int runSearch(const SearchArgs& args);
 
+struct ContextArgs {
+  std::vector<std::string> symbols, paths;
+  std::string intent;
+  size_t budget = 4000;
+  std::string root = ".";
+  bool json = false;
+};
+int runContext(const ContextArgs& args);
+
+struct StructuralArgs {
+  std::string query;   // callers, callees, impact, trace
+  std::string symbol;  // "name", "Type.name", "ns::name"
+  std::string to;      // trace: the second symbol
+  int depth = 0;       // 0: the query's default
+  size_t limit = 100;
+  std::string root = ".";
+  bool json = false;
+};
+int runStructural(const StructuralArgs& args);
+
 struct RollbackArgs {
   std::string path = ".";
 };

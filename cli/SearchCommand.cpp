@@ -79,28 +79,7 @@ CommandOutput renderSearch(Engine& engine, const SearchArgs& args) {
     o.out = lsp::toJson(a) + "\n";
     return o;
   }
-  for (const SearchHit& h : result->hits) {
-    if (h.route == SearchRoute::Trigram) {
-      // grep's shape: path:line:column: text (1-based).
-      appendf(&o.out, "%s:%u:%u: ", h.path.c_str(), toDisplayLine(h.range.start.line), h.range.start.column + 1);
-      o.out.append(h.snippet).append("\n");
-      continue;
-    }
-    std::string what = h.kind == SymbolKind::Module ? "file" : symbolKindName(h.kind);
-    appendf(&o.out, "%s:%u-%u  %s %s  (score %.3f)\n", h.path.c_str(), toDisplayLine(h.range.start.line),
-            toDisplayLine(h.range.end.line), what.c_str(), h.name.c_str(), h.score);
-    // The snippet with 1-based line gutters.
-    uint32_t line = h.snippetLine;
-    size_t start = 0;
-    while (start <= h.snippet.size()) {
-      size_t end = h.snippet.find('\n', start);
-      if (end == std::string::npos) end = h.snippet.size();
-      appendf(&o.out, "%6u | ", toDisplayLine(line++));
-      o.out.append(h.snippet, start, end - start).append("\n");
-      start = end + 1;
-    }
-    o.out.append("\n");
-  }
+  o.out = searchResultText(*result);
   for (const std::string& n : result->notes) o.err += "nib: note: " + n + "\n";
   if (result->truncated) appendf(&o.err, "nib: note: more results exist; raise -k (now %zu)\n", request->k);
   if (result->hits.empty()) o.err += "nib: no matches\n";

@@ -82,8 +82,8 @@ int main(int argc, char** argv) {
                                               "Files changed since `nib index` are searched as they are on disk.");
   search->add_option("query", searchArgs.query, "What to look for")->required();
   search->add_option("--root", searchArgs.root, "A path inside the repository (default: .)");
-  search->add_option("-r,--route", searchArgs.route, "auto, lexical or trigram (default: auto)")
-      ->check(CLI::IsMember({"auto", "lexical", "trigram"}));
+  search->add_option("-r,--route", searchArgs.route, "auto, lexical, trigram or structural (default: auto)")
+      ->check(CLI::IsMember({"auto", "lexical", "trigram", "structural"}));
   search->add_flag("-e,--regex", searchArgs.regex, "The query is a regular expression (RE2 syntax; trigram route)");
   search->add_flag("-i,--ignore-case", searchArgs.ignoreCase, "Case-insensitive (trigram route; lexical always is)");
   search->add_option("-k,--limit", searchArgs.k, "At most this many results (default: 20)")->check(CLI::Range(1, 1000000000).description(""));
@@ -95,6 +95,36 @@ int main(int argc, char** argv) {
   search->add_flag("--json", searchArgs.json, "Print source-linked hits as JSON (0-based ranges, UTF-16 columns)");
   bool noDaemon = false;
   search->add_flag("--no-daemon", noDaemon, "Search in this process even when a `nib daemon` serves the repository");
+
+  ContextArgs contextArgs;
+  auto* context = app.add_subcommand("context", "One answer for an agent: the source of the units most relevant to the named\n"
+                                                "symbols, paths and intent (1-based line gutters), cut to a token budget at\n"
+                                                "unit boundaries; the call flow between the named symbols; each one's blast\n"
+                                                "radius; and a follow-up command for what did not fit. Tokens are estimated\n"
+                                                "as ceil(UTF-8 bytes / 4).");
+  context->add_option("--symbol", contextArgs.symbols, "A symbol: name, Type.name or ns::name (repeatable)");
+  context->add_option("--path", contextArgs.paths, "A repository file (repeatable)");
+  context->add_option("--intent", contextArgs.intent, "What you are trying to do, in words");
+  context->add_option("--budget", contextArgs.budget, "Token budget (default: 4000)")->check(CLI::Range(200, 200000).description(""));
+  context->add_option("--root", contextArgs.root, "A path inside the repository (default: .)");
+  context->add_flag("--json", contextArgs.json, "Print the answer as JSON (units with 0-based ranges, text, followUp)");
+
+  StructuralArgs structArgs;
+  std::vector<CLI::App*> structural;
+  for (const char* q : {"callers", "callees", "impact", "trace"}) {
+    std::string what = std::string(q) == "callers"   ? "Who calls SYMBOL, to --depth levels (default 1)."
+                       : std::string(q) == "callees" ? "What SYMBOL calls, to --depth levels (default 1)."
+                       : std::string(q) == "impact"  ? "SYMBOL's blast radius: transitive callers and type users, nearest first\n(--depth hops, default 3)."
+                                                     : "The shortest call path from SYMBOL to TO (at most --depth calls, default 8).";
+    auto* cmd = app.add_subcommand(q, what);
+    cmd->add_option("symbol", structArgs.symbol, "name, Type.name or ns::name")->required();
+    if (std::string(q) == "trace") cmd->add_option("to", structArgs.to, "The symbol to reach")->required();
+    cmd->add_option("--depth", structArgs.depth, "How far to walk")->check(CLI::Range(1, 50).description(""));
+    cmd->add_option("-n,--limit", structArgs.limit, "At most this many results (default: 100)")->check(CLI::Range(1, 100000).description(""));
+    cmd->add_option("--root", structArgs.root, "A path inside the repository (default: .)");
+    cmd->add_flag("--json", structArgs.json, "Print the answer as JSON");
+    structural.push_back(cmd);
+  }
 
   DaemonArgs daemonArgs;
   auto* daemon = app.add_subcommand("daemon", "Keep the index open and the worktree watched in a background process, so\n"
@@ -127,5 +157,11 @@ int main(int argc, char** argv) {
   if (*search) return runSearch(searchArgs);
   if (*rollback) return runRollback(rollbackArgs);
   if (*daemon) return runDaemon(daemonArgs);
+  if (*context) return runContext(contextArgs);
+  for (CLI::App* cmd : structural)
+    if (*cmd) {
+      structArgs.query = cmd->get_name();
+      return runStructural(structArgs);
+    }
   return 2;
 }

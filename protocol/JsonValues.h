@@ -10,5 +10,7 @@ namespace nib::lsp {
 
 nlohmann::json rangeValue(const Range& r);
 nlohmann::json searchValue(const SearchAnswer& s);
+nlohmann::json structuralValue(const StructuralAnswer& s);
+nlohmann::json contextValue(const ContextAnswerWire& c);
 
 }  // namespace nib::lsp

@@ -3,6 +3,7 @@
 // result that the server answers with an error instead of dying.
 #include "protocol/JsonValues.h"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "support/Text.h"
@@ -144,8 +145,8 @@ Params decodeParams(const std::string& method, const json& p) {
     s.query = str(p, "query");
     std::string route = str(p, "route", false);
     if (!route.empty()) s.route = route;
-    if (s.route != "auto" && s.route != "lexical" && s.route != "trigram")
-      throw DecodeError{"'route' must be \"auto\", \"lexical\" or \"trigram\""};
+    if (s.route != "auto" && s.route != "lexical" && s.route != "trigram" && s.route != "structural")
+      throw DecodeError{"'route' must be \"auto\", \"lexical\", \"trigram\" or \"structural\""};
     const json& regex = member(p, "regex");
     s.regex = regex.is_boolean() && regex.get<bool>();
     const json& cs = member(p, "caseSensitive");
@@ -165,6 +166,37 @@ Params decodeParams(const std::string& method, const json& p) {
     strings("languages", s.languages);
     strings("kinds", s.kinds);
     return s;
+  }
+  if (method == "nib/callers" || method == "nib/callees" || method == "nib/impact" || method == "nib/trace") {
+    StructuralParams sp;
+    if (method == "nib/trace") {
+      sp.symbol = str(p, "from");
+      sp.to = str(p, "to");
+    } else if (!member(p, "textDocument").is_null()) {
+      sp.at = textDocumentPosition(p);
+    } else {
+      sp.symbol = str(p, "symbol");
+    }
+    if (!member(p, "depth").is_null()) sp.depth = std::clamp<uint32_t>(uint(p, "depth"), 1, 50);
+    if (!member(p, "limit").is_null()) sp.limit = std::clamp<uint32_t>(uint(p, "limit"), 1, 100000);
+    return sp;
+  }
+  if (method == "nib/context") {
+    ContextParamsWire c;
+    auto strings = [&](const char* key, std::vector<std::string>& out) {
+      const json& a = member(p, key);
+      if (a.is_null()) return;
+      if (!a.is_array()) throw DecodeError{std::string("'") + key + "' must be an array of strings"};
+      for (const json& e : a) {
+        if (!e.is_string()) throw DecodeError{std::string("'") + key + "' must be an array of strings"};
+        out.push_back(e.get<std::string>());
+      }
+    };
+    strings("symbols", c.symbols);
+    strings("paths", c.paths);
+    c.intent = str(p, "intent", false);
+    if (!member(p, "budgetTokens").is_null()) c.budgetTokens = uint(p, "budgetTokens");
+    return c;
   }
   if (method == "nib/locate") {
     LocateParams l;
@@ -468,5 +500,8 @@ std::string encodeProgress(std::string_view token, std::string_view kind, std::s
   if (percentage >= 0 && kind != "end") value["percentage"] = percentage;
   return dump({{"jsonrpc", "2.0"}, {"method", "$/progress"}, {"params", {{"token", std::string(token)}, {"value", value}}}});
 }
+
+std::string encodeResult(const RequestId& id, const StructuralAnswer& r) { return response(id, structuralValue(r)); }
+std::string encodeResult(const RequestId& id, const ContextAnswerWire& r) { return response(id, contextValue(r)); }
 
 }  // namespace nib::lsp

@@ -106,9 +106,18 @@ struct SearchParams {
   std::vector<std::string> paths, languages, kinds;  // filters
 };
 
+// nib/callers, nib/callees, nib/impact: a symbol name or a position; nib/trace: two names.
+struct StructuralParams {
+  std::string symbol;
+  std::optional<TextDocumentPosition> at;
+  std::string to;  // nib/trace
+  uint32_t depth = 0;  // 0: the method's default
+  uint32_t limit = 100;
+};
+
 using Params = std::variant<std::monostate, InitializeParams, TextDocumentPosition, ReferenceParams, DidOpenParams,
                             DidChangeParams, DocumentParams, WorkspaceSymbolParams, CallHierarchyParams, CancelParams,
-                            LocateParams, SearchParams>;
+                            LocateParams, SearchParams, StructuralParams, ContextParamsWire>;
 
 struct Incoming {
   enum class Kind { Request, Notification, Response, Invalid };
@@ -177,6 +186,8 @@ std::string encodeResult(const RequestId& id, const std::vector<CallHierarchyIte
 std::string encodeResult(const RequestId& id, const std::vector<CallHierarchyCall>& r, bool incoming);
 std::string encodeResult(const RequestId& id, const LocateResult& r);
 std::string encodeResult(const RequestId& id, const SearchAnswer& r);
+std::string encodeResult(const RequestId& id, const StructuralAnswer& r);
+std::string encodeResult(const RequestId& id, const ContextAnswerWire& r);
 std::string encodeError(const RequestId& id, int code, std::string_view message);
 
 // Server-initiated messages.

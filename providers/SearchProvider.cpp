@@ -118,6 +118,7 @@ const char* searchRouteName(SearchRoute route) {
     case SearchRoute::Auto: return "auto";
     case SearchRoute::Lexical: return "lexical";
     case SearchRoute::Trigram: return "trigram";
+    case SearchRoute::Structural: return "structural";
   }
   return "auto";
 }
@@ -126,6 +127,7 @@ bool parseSearchRoute(std::string_view name, SearchRoute* route) {
   if (name == "auto") *route = SearchRoute::Auto;
   else if (name == "lexical") *route = SearchRoute::Lexical;
   else if (name == "trigram") *route = SearchRoute::Trigram;
+  else if (name == "structural") *route = SearchRoute::Structural;
   else return false;
   return true;
 }
@@ -151,7 +153,7 @@ std::unique_ptr<SearchProvider> SearchProvider::open(const std::filesystem::path
   return p;
 }
 
-bool SearchProvider::passesFilters(const SearchRequest& r, const std::string& path, Language language) const {
+bool SearchProvider::passesFilters(const SearchRequest& r, const std::string& path, Language language) {
   if (!r.languages.empty() && std::find(r.languages.begin(), r.languages.end(), language) == r.languages.end())
     return false;
   if (r.paths.empty()) return true;
@@ -178,6 +180,8 @@ Expected<SearchResult> SearchProvider::search(const SearchRequest& request, cons
   SearchRoute route = request.route;
   if (route == SearchRoute::Auto)
     route = !request.regex && looksLikeProse(request.query) && lexical_ ? SearchRoute::Lexical : SearchRoute::Trigram;
+  if (route == SearchRoute::Structural)
+    return Status(ErrorCode::Unsupported, "the structural route needs the call graph: ask the Engine");
   auto result = route == SearchRoute::Lexical ? searchLexical(request, context) : searchTrigram(request, context);
   if (result && (context.skippedTooLarge > 0 || !context.notSearched.empty())) result->partial = true;
   if (result && context.skippedTooLarge > 0)

@@ -19,7 +19,9 @@
 
 namespace nib {
 
-enum class SearchRoute { Auto, Lexical, Trigram };
+// Structural is served by the Engine (lexical seeds expanded along the call graph); the
+// provider itself answers Lexical and Trigram, and Auto by choosing between them.
+enum class SearchRoute { Auto, Lexical, Trigram, Structural };
 const char* searchRouteName(SearchRoute route);
 bool parseSearchRoute(std::string_view name, SearchRoute* route);
 
@@ -73,11 +75,12 @@ class SearchProvider {
   // Opens the version's complete search views (either may be absent or failed).
   static std::unique_ptr<SearchProvider> open(const std::filesystem::path& versionDir, const Manifest& manifest);
   Expected<SearchResult> search(const SearchRequest& request, const SearchContext& context);
+  // The request's path and language filters.
+  static bool passesFilters(const SearchRequest& request, const std::string& path, Language language);
 
  private:
   Expected<SearchResult> searchTrigram(const SearchRequest& request, const SearchContext& context);
   Expected<SearchResult> searchLexical(const SearchRequest& request, const SearchContext& context);
-  bool passesFilters(const SearchRequest& request, const std::string& path, Language language) const;
 
   std::unique_ptr<TrigramView> trigram_;
   std::unique_ptr<LexicalView> lexical_;

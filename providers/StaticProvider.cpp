@@ -614,7 +614,7 @@ CallNode StaticProvider::nodeOf(const LoadedFile& f, int32_t def) {
   return n;
 }
 
-Expected<std::vector<CallNode>> StaticProvider::callablesAt(const std::string& path, uint32_t offset) {
+Expected<std::vector<CallNode>> StaticProvider::callablesAt(const std::string& path, uint32_t offset, bool callableOnly) {
   beginQuery();
   auto f = loadPath(path);
   if (!f) return f.status();
@@ -625,76 +625,130 @@ Expected<std::vector<CallNode>> StaticProvider::callablesAt(const std::string& p
   for (const Target& t : r.targets) {
     auto tf = load(t.fileId, /*occurrences=*/true);
     if (!tf || t.def < 0 || t.def >= static_cast<int32_t>((*tf)->facts.definitions.size())) continue;
-    if (isCallableKind((*tf)->facts.definitions[t.def].kind)) out.push_back(nodeOf(**tf, t.def));
+    if (!callableOnly || isCallableKind((*tf)->facts.definitions[t.def].kind)) out.push_back(nodeOf(**tf, t.def));
   }
   return out;
 }
 
-Expected<std::vector<CallEdge>> StaticProvider::incomingCalls(const std::string& path, int32_t definition) {
+Expected<CallNode> StaticProvider::node(const std::string& path, int32_t definition) {
   beginQuery();
   auto f = loadPath(path);
   if (!f) return f.status();
-  if (definition == -1) return std::vector<CallEdge>{};  // a file's top level is called by nobody
-  if (definition < 0 || definition >= static_cast<int32_t>((*f)->facts.definitions.size()))
-    return Status(ErrorCode::NotFound, "no definition #" + std::to_string(definition) + " in " + path + " (stale item?)");
-  Target target{(*f)->record.fileId, definition};
-  const std::string name = (*f)->facts.definitions[definition].name;
-  std::map<std::pair<uint32_t, int32_t>, CallEdge> edges;  // (file, caller) -> edge, in a stable order
-  for (uint32_t id : filesMentioning(name)) {
+  if (definition < -1 || definition >= static_cast<int32_t>((*f)->facts.definitions.size()))
+    return Status(ErrorCode::NotFound, "no definition #" + std::to_string(definition) + " in " + path);
+  return nodeOf(**f, definition);
+}
+
+std::vector<CallNode> StaticProvider::nodesNamed(const std::string& name, const std::string& qualifier) {
+  beginQuery();
+  std::vector<CallNode> defs, decls;
+  for (bool member : {false, true}) {
+    for (const DefinitionRef& r : definitionsNamed(name, member)) {
+      auto f = load(r.fileId, /*occurrences=*/false);
+      if (!f || r.index >= (*f)->facts.definitions.size()) continue;
+      const Definition& d = (*f)->facts.definitions[r.index];
+      if (!qualifier.empty()) {
+        const std::string& c = d.container;
+        bool matches = c.size() >= qualifier.size() && c.compare(c.size() - qualifier.size(), qualifier.size(), qualifier) == 0 &&
+                       (c.size() == qualifier.size() || c[c.size() - qualifier.size() - 1] == '.' ||
+                        c[c.size() - qualifier.size() - 1] == ':');
+        if (!matches) continue;
+      }
+      (d.isDeclaration ? decls : defs).push_back(nodeOf(**f, static_cast<int32_t>(r.index)));
+    }
+  }
+  std::vector<CallNode>& out = defs.empty() ? decls : defs;
+  std::sort(out.begin(), out.end(), [](const CallNode& a, const CallNode& b) {
+    return a.path != b.path ? a.path < b.path : a.range.startByte < b.range.startByte;
+  });
+  out.erase(std::unique(out.begin(), out.end(),
+                        [](const CallNode& a, const CallNode& b) { return a.path == b.path && a.definition == b.definition; }),
+            out.end());
+  return out;
+}
+
+Status StaticProvider::forEachEdge(const std::function<void(SymbolEdge&&)>& visit) {
+  // Type names first (definitions only, which decode fast): a reference can be a type use only
+  // if its spelling names a type somewhere, which spares resolving every other identifier.
+  std::set<std::string> typeNames;
+  std::vector<uint32_t> ids;
+  uint32_t n = view_->fileCount();
+  for (uint32_t id = 0; id < n; ++id) ids.push_back(id);
+  for (const auto& [path, file] : overlays_)
+    if (file->record.fileId >= 0x80000000u) ids.push_back(file->record.fileId);
+  for (uint32_t id : ids) {
+    beginQuery();
+    auto f = load(id, /*occurrences=*/false);
+    if (!f) continue;
+    for (const Definition& d : (*f)->facts.definitions)
+      if (isTypeKind(d.kind) && !d.name.empty()) typeNames.insert(d.name);
+  }
+  // A callee is its definition where one exists: a prototype in a header is not a second callee.
+  auto preferDefinitions = [&](std::vector<Target> targets) {
+    std::vector<Target> defs;
+    for (const Target& t : targets) {
+      auto tf = load(t.fileId, /*occurrences=*/false);
+      if (!tf || t.def < 0 || t.def >= static_cast<int32_t>((*tf)->facts.definitions.size())) continue;
+      if (!(*tf)->facts.definitions[t.def].isDeclaration) defs.push_back(t);
+    }
+    return defs.empty() ? targets : defs;
+  };
+  for (uint32_t id : ids) {
+    beginQuery();
     auto lf = load(id, /*occurrences=*/true);
     if (!lf) continue;
     const LoadedFile& file = **lf;
-    // The spellings that can call it here: its name and aliases imports bind to it.
-    std::set<std::string> spellings{name};
-    for (const Import& imp : file.facts.imports)
-      if (!imp.alias.empty() && lastComponent(imp.name) == name) spellings.insert(imp.alias);
-    for (const CallSite& call : file.facts.calls) {
-      const Occurrence& occ = file.facts.occurrences[call.occurrence];
-      if (!spellings.count(file.facts.nameOf(occ))) continue;
-      Resolved rr = resolve(file, occ);
-      if (std::find(rr.targets.begin(), rr.targets.end(), target) == rr.targets.end()) continue;
-      auto key = std::make_pair(id, call.caller);
-      auto it = edges.find(key);
-      if (it == edges.end()) it = edges.emplace(key, CallEdge{nodeOf(file, call.caller), {}}).first;
-      it->second.sites.push_back(occ.range);
-    }
-  }
-  std::vector<CallEdge> out;
-  for (auto& [_, e] : edges) out.push_back(std::move(e));
-  std::sort(out.begin(), out.end(), [](const CallEdge& a, const CallEdge& b) {
-    return a.node.path != b.node.path ? a.node.path < b.node.path : a.node.range.startByte < b.node.range.startByte;
-  });
-  return out;
-}
-
-Expected<std::vector<CallEdge>> StaticProvider::outgoingCalls(const std::string& path, int32_t definition) {
-  beginQuery();
-  auto f = loadPath(path);
-  if (!f) return f.status();
-  // -1: the file's top-level statements (the calls outside any function).
-  if (definition < -1 || definition >= static_cast<int32_t>((*f)->facts.definitions.size()))
-    return Status(ErrorCode::NotFound, "no definition #" + std::to_string(definition) + " in " + path + " (stale item?)");
-  const LoadedFile* file = *f;
-  std::map<Target, CallEdge> edges;
-  std::vector<Target> order;
-  for (const CallSite& call : file->facts.calls) {
-    if (call.caller != definition) continue;
-    const Occurrence& occ = file->facts.occurrences[call.occurrence];
-    Resolved rr = resolve(*file, occ);
-    for (const Target& t : rr.targets) {
-      auto tf = load(t.fileId, /*occurrences=*/true);
-      if (!tf) continue;
-      auto it = edges.find(t);
-      if (it == edges.end()) {
-        it = edges.emplace(t, CallEdge{nodeOf(**tf, t.def), {}}).first;
-        order.push_back(t);
+    const FileFacts& facts = file.facts;
+    std::set<uint32_t> callOccurrences;
+    for (const CallSite& call : facts.calls) {
+      callOccurrences.insert(call.occurrence);
+      const Occurrence& occ = facts.occurrences[call.occurrence];
+      Resolved r = resolve(file, occ);
+      for (const Target& t : preferDefinitions(r.targets)) {
+        auto tf = load(t.fileId, /*occurrences=*/false);
+        // Calling a class constructs it: an edge to the class, as the call hierarchy shows it.
+        if (!tf || t.def < 0) continue;
+        SymbolKind kind = (*tf)->facts.definitions[t.def].kind;
+        if (!isCallableKind(kind) && !isTypeKind(kind)) continue;
+        visit(SymbolEdge{nodeOf(file, call.caller), nodeOf(**tf, t.def), false, r.confidence, occ.range});
       }
-      it->second.sites.push_back(occ.range);
+    }
+    // The innermost enclosing callable or type of each type reference: definitions nest, so a
+    // stack swept along the (start-sorted) occurrences finds it.
+    std::vector<int32_t> enclosing;
+    for (size_t i = 0; i < facts.definitions.size(); ++i)
+      if (!facts.definitions[i].isDeclaration &&
+          (isCallableKind(facts.definitions[i].kind) || isTypeKind(facts.definitions[i].kind)))
+        enclosing.push_back(static_cast<int32_t>(i));
+    std::stable_sort(enclosing.begin(), enclosing.end(), [&](int32_t a, int32_t b) {
+      return facts.definitions[a].range.startByte < facts.definitions[b].range.startByte;
+    });
+    std::vector<int32_t> stack;
+    size_t nextDef = 0;
+    for (size_t oi = 0; oi < facts.occurrences.size(); ++oi) {
+      const Occurrence& occ = facts.occurrences[oi];
+      uint32_t at = occ.range.startByte;
+      while (!stack.empty() && facts.definitions[stack.back()].range.endByte <= at) stack.pop_back();
+      while (nextDef < enclosing.size() && facts.definitions[enclosing[nextDef]].range.startByte <= at) {
+        int32_t d = enclosing[nextDef++];
+        while (!stack.empty() && facts.definitions[stack.back()].range.endByte <= facts.definitions[d].range.startByte)
+          stack.pop_back();
+        if (facts.definitions[d].range.endByte > at) stack.push_back(d);
+      }
+      if (occ.role != OccurrenceRole::Reference || callOccurrences.count(static_cast<uint32_t>(oi))) continue;
+      if (!typeNames.count(facts.nameOf(occ))) continue;
+      Resolved r = resolve(file, occ);
+      for (const Target& t : preferDefinitions(r.targets)) {
+        auto tf = load(t.fileId, /*occurrences=*/false);
+        if (!tf || t.def < 0 || !isTypeKind((*tf)->facts.definitions[t.def].kind)) continue;
+        int32_t from = stack.empty() ? -1 : stack.back();
+        if (t.fileId == file.record.fileId && t.def == from) continue;  // a type naming itself
+        visit(SymbolEdge{nodeOf(file, from), nodeOf(**tf, t.def), true, r.confidence, occ.range});
+      }
     }
   }
-  std::vector<CallEdge> out;
-  for (const Target& t : order) out.push_back(std::move(edges[t]));  // first call first
-  return out;
+  beginQuery();
+  return Status::ok();
 }
 
 }  // namespace nib

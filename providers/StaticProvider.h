@@ -5,6 +5,7 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -65,6 +66,16 @@ struct CallEdge {
   std::vector<ByteRange> sites;  // the call sites, in the caller's file
 };
 
+// One resolved use of a definition by another, for the persisted-shape call and type graph:
+// a call site, or a reference to a type (a class, struct, enum, alias ...).
+struct SymbolEdge {
+  CallNode from;  // the caller, or the definition whose body uses the type (-1: top level)
+  CallNode to;    // the callee, or the type
+  bool typeUse = false;
+  Confidence confidence = Confidence::Exact;
+  ByteRange site;  // in from's file
+};
+
 class StaticProvider {
  public:
   // Opens the current version of the index in `indexDir` (<repo>/.nib).
@@ -87,9 +98,17 @@ class StaticProvider {
   std::vector<SymbolMatch> symbols(std::string_view query, size_t limit);
 
   // Call hierarchy over the call sites the extractor recorded.
-  Expected<std::vector<CallNode>> callablesAt(const std::string& path, uint32_t offset);
-  Expected<std::vector<CallEdge>> incomingCalls(const std::string& path, int32_t definition);
-  Expected<std::vector<CallEdge>> outgoingCalls(const std::string& path, int32_t definition);
+  // The definitions the identifier at `offset` resolves to: callables only, or of any kind.
+  Expected<std::vector<CallNode>> callablesAt(const std::string& path, uint32_t offset, bool callableOnly = true);
+  // Every call edge and type use of the version (overlays included), resolved as the call
+  // hierarchy resolves them; `visit` sees each once, file by file in path order.
+  Status forEachEdge(const std::function<void(SymbolEdge&&)>& visit);
+  // A call-hierarchy node for a definition of `path` (-1: its top level).
+  Expected<CallNode> node(const std::string& path, int32_t definition);
+  // The definitions (not declarations, unless there is nothing else) named `name` in the global
+  // and member tables; `qualifier`, when given, must end the container ("Cache" in
+  // "lru::Cache"). In path and position order.
+  std::vector<CallNode> nodesNamed(const std::string& name, const std::string& qualifier = "");
 
   // Overlays: facts of a file as it is now (an editor buffer, or a file changed on disk since
   // the index was built) replace the indexed ones in every answer, for this file and for the

@@ -130,11 +130,13 @@ Status Engine::refreshOverlay(const std::string& path, const std::string& text) 
   // Content identical to what the index holds needs no overlay.
   if (record && record->blobOid == gitlite::blobId(text) && !provider_->hasOverlay(path)) return Status::ok();
   if (lang == Language::Unknown) {
+    graph_.reset();
     provider_->removeOverlay(path);
     return Status::ok();
   }
   auto facts = extractor_(lang, text);
   if (!facts) return facts.status();
+  graph_.reset();
   provider_->setOverlay(path, lang, std::move(*facts));
   return Status::ok();
 }
@@ -151,11 +153,13 @@ Status Engine::closeBuffer(const std::string& path) {
   auto disk = readFile(root_ / path);
   auto record = provider_->file(path);
   if (!disk) {
+    graph_.reset();
     provider_->removeOverlay(path);  // the file is gone (or never existed): the index answers
     return Status::ok();
   }
   // Back to the disk: no overlay when the disk matches the index, else the disk's facts.
   if (record && record->blobOid == gitlite::blobId(*disk)) {
+    graph_.reset();
     provider_->removeOverlay(path);
     return Status::ok();
   }
@@ -280,11 +284,52 @@ Expected<std::vector<SymbolTreeNode>> Engine::documentSymbols(const std::string&
 Expected<std::vector<CallNode>> Engine::callablesAt(const std::string& path, uint32_t offset) {
   return provider_->callablesAt(path, offset);
 }
+Expected<std::vector<CallNode>> Engine::definitionsAt(const std::string& path, uint32_t offset) {
+  return provider_->callablesAt(path, offset, /*callableOnly=*/false);
+}
+
+Expected<const CallGraph*> Engine::callGraph() {
+  if (!graph_) {
+    auto g = CallGraph::build(*provider_);
+    if (!g) return g.status();
+    graph_ = std::move(*g);
+  }
+  return &*graph_;
+}
+
+std::vector<CallNode> Engine::definitionsNamed(const std::string& symbol) {
+  // The last separator splits the qualifier from the name: "lru::Cache::get", "Cache.get".
+  size_t dot = symbol.rfind('.');
+  size_t colons = symbol.rfind("::");
+  size_t cut = std::string::npos, width = 0;
+  if (dot != std::string::npos) cut = dot, width = 1;
+  if (colons != std::string::npos && (cut == std::string::npos || colons > cut)) cut = colons, width = 2;
+  if (cut == std::string::npos || cut == 0) return provider_->nodesNamed(symbol);
+  return provider_->nodesNamed(symbol.substr(cut + width), symbol.substr(0, cut));
+}
+
 Expected<std::vector<CallEdge>> Engine::incomingCalls(const std::string& path, int32_t definition) {
-  return provider_->incomingCalls(path, definition);
+  // The call hierarchy and nib/callers are one walk over one graph.
+  auto node = provider_->node(path, definition);
+  if (!node) return node.status();
+  auto graph = callGraph();
+  if (!graph) return graph.status();
+  std::vector<CallEdge> out;
+  for (GraphHop& h : (*graph)->callers(path, definition, 1, SIZE_MAX)) out.push_back({std::move(h.from), std::move(h.sites)});
+  return out;
 }
 Expected<std::vector<CallEdge>> Engine::outgoingCalls(const std::string& path, int32_t definition) {
-  return provider_->outgoingCalls(path, definition);
+  auto node = provider_->node(path, definition);
+  if (!node) return node.status();
+  auto graph = callGraph();
+  if (!graph) return graph.status();
+  std::vector<CallEdge> out;
+  for (GraphHop& h : (*graph)->callees(path, definition, 1, SIZE_MAX)) out.push_back({std::move(h.to), std::move(h.sites)});
+  // The callee called first comes first, as the calls read.
+  std::stable_sort(out.begin(), out.end(), [](const CallEdge& a, const CallEdge& b) {
+    return a.sites.front().startByte < b.sites.front().startByte;
+  });
+  return out;
 }
 
 }  // namespace nib
@@ -328,6 +373,7 @@ Expected<SearchResult> Engine::search(const SearchRequest& request) {
     context.deleted.erase(path);
     std::erase(context.notSearched, path);
   }
+  if (request.route == SearchRoute::Structural) return searchStructural(request, context);
   return search_->search(request, context);
 }
 

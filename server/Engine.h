@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "providers/SearchProvider.h"
+#include "providers/CallGraph.h"
 #include "providers/StaticProvider.h"
 #include "server/WorktreeWatcher.h"
 #include "support/GitLite.h"
@@ -113,8 +114,15 @@ class Engine {
   // globals), nested by containment.
   Expected<std::vector<SymbolTreeNode>> documentSymbols(const std::string& path, FileFacts* facts);
   Expected<std::vector<CallNode>> callablesAt(const std::string& path, uint32_t offset);
+  // The definitions (of any kind) the identifier at a position names.
+  Expected<std::vector<CallNode>> definitionsAt(const std::string& path, uint32_t offset);
   Expected<std::vector<CallEdge>> incomingCalls(const std::string& path, int32_t definition);
   Expected<std::vector<CallEdge>> outgoingCalls(const std::string& path, int32_t definition);
+  // The call and type-use graph of the version with the open buffers' facts, resolved on first
+  // use and again after a buffer changed. Valid until the next buffer change.
+  Expected<const CallGraph*> callGraph();
+  // Definitions named `symbol`: "name", or qualified as "Type.name" / "ns::name".
+  std::vector<CallNode> definitionsNamed(const std::string& symbol);
 
   // Ranked search (lexical or trigram route) over the index, with files that changed since it
   // was built (on disk or in open buffers) searched as they are now.
@@ -129,6 +137,8 @@ class Engine {
   std::unique_ptr<WorktreeWatcher> watcher_;
   std::optional<WorktreeComparison> comparison_;  // valid while the watcher saw no event
   const WorktreeComparison* worktreeComparison();
+  // The structural route (StructuralSearch.cpp): lexical seeds and their call-graph neighbors.
+  Expected<SearchResult> searchStructural(const SearchRequest& request, const SearchContext& context);
   std::unique_ptr<StaticProvider> provider_;
   // Decoded once (the version does not change). It views provider_'s memory, so it is declared
   // after provider_ and destroyed before it.
@@ -136,6 +146,7 @@ class Engine {
   WorktreeProbe worktreeProbe_;
   FactsExtractor extractor_;
   std::map<std::string, std::string> buffers_;  // open buffers by repository path
+  std::optional<CallGraph> graph_;               // dropped whenever an overlay changes
   Status refreshOverlay(const std::string& path, const std::string& text);
 };
 

@@ -1,5 +1,8 @@
 #include "server/LspServer.h"
 
+#include "server/ContextBuilder.h"
+#include "server/StructuralAnswer.h"
+
 #include <algorithm>
 
 #include "protocol/PositionEncoder.h"
@@ -66,7 +69,7 @@ bool isRequestMethod(const std::string& m) {
       "textDocument/definition",     "textDocument/declaration",     "textDocument/references",
       "textDocument/documentSymbol", "workspace/symbol",             "textDocument/hover",
       "textDocument/prepareCallHierarchy", "callHierarchy/incomingCalls", "callHierarchy/outgoingCalls",
-      "nib/locate", "nib/search"};
+      "nib/locate", "nib/search", "nib/callers", "nib/callees", "nib/impact", "nib/trace", "nib/context"};
   return known.count(m) > 0;
 }
 
@@ -581,6 +584,39 @@ std::string LspServer::answer(const Task& task, Engine& engine) {
     if (!r) return fail(r.status());
     lsp::SearchAnswer a = toSearchAnswer(engine, *r, encoding_, /*withUris=*/true);
     return lsp::encodeResult(task.id, a);
+  }
+  if (m == "nib/callers" || m == "nib/callees" || m == "nib/impact" || m == "nib/trace") {
+    const auto& p = std::get<lsp::StructuralParams>(task.params);
+    StructuralQuery query;
+    parseStructuralQuery(m.substr(4), &query);
+    StructuralTarget target{p.symbol, "", 0, false};
+    if (p.at) {
+      auto pos = at(*p.at);
+      if (!pos) return lsp::encodeError(task.id, lsp::RequestFailed, pos.status().message());
+      target = StructuralTarget{"", pos->first, pos->second, true};
+    }
+    StructuralTarget to{p.to, "", 0, false};
+    StructuralOptions options;
+    options.depth = p.depth ? static_cast<int>(p.depth)
+                            : query == StructuralQuery::Impact ? 3 : query == StructuralQuery::Trace ? 8 : 1;
+    options.limit = p.limit;
+    options.encoding = encoding_;
+    options.withUris = true;
+    auto r = structuralAnswer(engine, query, target, query == StructuralQuery::Trace ? &to : nullptr, options);
+    // Unknown symbols are the caller's mistake, said plainly; never an empty list passed off as
+    // "no callers".
+    if (!r) return lsp::encodeError(task.id, r.status().code() == ErrorCode::InvalidArgument ? lsp::InvalidParams
+                                                                                             : lsp::RequestFailed,
+                                    r.status().message());
+    return lsp::encodeResult(task.id, *r);
+  }
+  if (m == "nib/context") {
+    const auto& p = std::get<lsp::ContextParamsWire>(task.params);
+    auto r = buildContext(engine, ContextRequest{p.symbols, p.paths, p.intent, p.budgetTokens});
+    if (!r) return lsp::encodeError(task.id, r.status().code() == ErrorCode::InvalidArgument ? lsp::InvalidParams
+                                                                                             : lsp::RequestFailed,
+                                    r.status().message());
+    return lsp::encodeResult(task.id, toContextAnswer(engine, *r, encoding_, /*withUris=*/true));
   }
   if (m == "textDocument/documentSymbol") {
     const auto& p = std::get<lsp::DocumentParams>(task.params);

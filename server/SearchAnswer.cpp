@@ -3,6 +3,7 @@
 #include "protocol/PositionEncoder.h"
 #include "protocol/Uri.h"
 
+#include <cstdio>
 #include <map>
 #include <memory>
 
@@ -52,6 +53,36 @@ lsp::SearchAnswer toSearchAnswer(Engine& engine, const SearchResult& result, Enc
     a.hits.push_back(std::move(w));
   }
   return a;
+}
+
+std::string searchResultText(const SearchResult& result) {
+  std::string out;
+  char buf[128];
+  for (const SearchHit& h : result.hits) {
+    if (h.route == SearchRoute::Trigram) {
+      // grep's shape: path:line:column: text (1-based).
+      std::snprintf(buf, sizeof buf, ":%u:%u: ", toDisplayLine(h.range.start.line), h.range.start.column + 1);
+      out.append(h.path).append(buf).append(h.snippet).append("\n");
+      continue;
+    }
+    std::string what = h.kind == SymbolKind::Module ? "file" : symbolKindName(h.kind);
+    std::snprintf(buf, sizeof buf, ":%u-%u  ", toDisplayLine(h.range.start.line), toDisplayLine(h.range.end.line));
+    out.append(h.path).append(buf).append(what).append(" ").append(h.name);
+    std::snprintf(buf, sizeof buf, "  (score %.3f)\n", h.score);
+    out.append(buf);
+    // The snippet with 1-based line gutters.
+    uint32_t line = h.snippetLine;
+    size_t start = 0;
+    while (start <= h.snippet.size()) {
+      size_t end = h.snippet.find('\n', start);
+      if (end == std::string::npos) end = h.snippet.size();
+      std::snprintf(buf, sizeof buf, "%6u | ", toDisplayLine(line++));
+      out.append(buf).append(h.snippet, start, end - start).append("\n");
+      start = end + 1;
+    }
+    out.append("\n");
+  }
+  return out;
 }
 
 }  // namespace nib

@@ -9,4 +9,8 @@ namespace nib {
 
 lsp::SearchAnswer toSearchAnswer(Engine& engine, const SearchResult& result, Encoding encoding, bool withUris);
 
+// The hits as people and agents read them: `path:line:col: text` for trigram matches, and
+// `path:first-last  kind name  (score N)` with the unit's lines in a 1-based gutter otherwise.
+std::string searchResultText(const SearchResult& result);
+
 }  // namespace nib

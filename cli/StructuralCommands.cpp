@@ -1,0 +1,67 @@
+// `nib context`, `nib callers`, `nib callees`, `nib impact`, `nib trace`: the structural
+// answers of the call and type-use graph, and context bundles for agents.
+#include <cstdio>
+
+#include "cli/Commands.h"
+#include "server/ContextBuilder.h"
+#include "server/Engine.h"
+#include "server/StructuralAnswer.h"
+
+namespace nib::cli {
+namespace {
+
+// Default depths: one level of callers or callees; a blast radius three hops out; a trace
+// through at most eight calls.
+int defaultDepth(StructuralQuery q) {
+  switch (q) {
+    case StructuralQuery::Callers:
+    case StructuralQuery::Callees: return 1;
+    case StructuralQuery::Impact: return 3;
+    case StructuralQuery::Trace: return 8;
+  }
+  return 1;
+}
+
+}  // namespace
+
+int runContext(const ContextArgs& args) {
+  auto engine = Engine::open(args.root);
+  if (!engine) return fail(engine.status().message());
+  ContextRequest request{args.symbols, args.paths, args.intent, args.budget};
+  auto answer = buildContext(**engine, request);
+  if (!answer) return fail(answer.status().message());
+  if (args.json) {
+    std::printf("%s\n", lsp::toJson(toContextAnswer(**engine, *answer, Encoding::Utf16, false)).c_str());
+  } else {
+    std::fwrite(answer->text.data(), 1, answer->text.size(), stdout);
+  }
+  return answer->units.empty() ? 1 : 0;
+}
+
+int runStructural(const StructuralArgs& args) {
+  StructuralQuery query;
+  if (!parseStructuralQuery(args.query, &query)) return fail("unknown structural query '" + args.query + "'");
+  auto engine = Engine::open(args.root);
+  if (!engine) return fail(engine.status().message());
+  StructuralTarget target{args.symbol, "", 0, false};
+  StructuralTarget to{args.to, "", 0, false};
+  StructuralOptions options;
+  options.depth = args.depth > 0 ? args.depth : defaultDepth(query);
+  options.limit = args.limit;
+  auto answer = structuralAnswer(**engine, query, target, query == StructuralQuery::Trace ? &to : nullptr, options);
+  if (!answer) return fail(answer.status().message());
+  if (args.json) {
+    std::printf("%s\n", lsp::toJson(*answer).c_str());
+    return answer->hops.empty() && answer->impact.empty() ? 1 : 0;
+  }
+  for (const std::string& n : answer->notes) std::fprintf(stderr, "nib: note: %s\n", n.c_str());
+  std::string text = structuralText(query, *answer);
+  std::fwrite(text.data(), 1, text.size(), stdout);
+  bool empty = answer->hops.empty() && answer->impact.empty();
+  if (empty) std::fprintf(stderr, "nib: %s\n", query == StructuralQuery::Trace ? "no call path" : "nothing found");
+  if (answer->freshness["fresh"] == "false")
+    std::fprintf(stderr, "nib: note: the index is not fresh (HEAD moved since `nib index`)\n");
+  return empty ? 1 : 0;
+}
+
+}  // namespace nib::cli

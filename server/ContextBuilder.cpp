@@ -1,0 +1,326 @@
+#include "server/ContextBuilder.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <set>
+
+#include "support/Text.h"
+
+namespace nib {
+namespace {
+
+constexpr int kFlowDepth = 6;        // calls between two named symbols, at most
+constexpr int kBlastDepth = 3;       // hops of transitive callers and type users
+constexpr size_t kBlastWalk = 200;   // definitions visited per blast radius
+constexpr size_t kBlastEntries = 10; // ... of which the nearest are listed
+constexpr size_t kNodesPerSymbol = 5;
+constexpr size_t kNeighbors = 8;     // callers and callees of each named definition
+constexpr size_t kIntentHits = 20;
+constexpr size_t kOmittedListed = 20;
+constexpr size_t kMinBudget = 200;
+constexpr size_t kMaxBudget = 200000;
+
+std::string lineRef(const std::string& path, const ByteRange& r) {
+  return path + ":" + std::to_string(toDisplayLine(r.start.line));
+}
+
+std::string kindWord(SymbolKind kind) { return kind == SymbolKind::Module ? "file" : symbolKindName(kind); }
+
+struct Candidate {
+  ContextUnit unit;
+  int tier = 0;
+};
+
+}  // namespace
+
+size_t estimateTokens(std::string_view text) { return (text.size() + 3) / 4; }
+
+std::string followUpCommand(const ContextRequest& r) {
+  auto quote = [](const std::string& s) {
+    if (!s.empty() && s.find_first_of(" \t\n'\"\\$`*?[]()<>|&;#~") == std::string::npos) return s;
+    std::string q = "'";
+    for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return q + "'";
+  };
+  std::string cmd = "nib context";
+  for (const std::string& s : r.symbols) cmd += " --symbol " + quote(s);
+  for (const std::string& p : r.paths) cmd += " --path " + quote(p);
+  if (!r.intent.empty()) cmd += " --intent " + quote(r.intent);
+  cmd += " --budget " + std::to_string(r.budgetTokens);
+  return cmd;
+}
+
+Expected<ContextAnswer> buildContext(Engine& engine, const ContextRequest& request) {
+  if (request.symbols.empty() && request.paths.empty() && request.intent.empty())
+    return Status(ErrorCode::InvalidArgument, "say what the context is about: symbols, paths or an intent");
+  if (request.budgetTokens < kMinBudget || request.budgetTokens > kMaxBudget)
+    return Status(ErrorCode::InvalidArgument, "budgetTokens must be between " + std::to_string(kMinBudget) + " and " +
+                                                  std::to_string(kMaxBudget));
+  ContextAnswer a;
+  a.budgetTokens = request.budgetTokens;
+  auto graph = engine.callGraph();
+  if (!graph) return graph.status();
+  const CallGraph& g = **graph;
+
+  std::vector<Candidate> candidates;
+  auto addNode = [&](const CallNode& n, const std::string& reason, int tier, double score) {
+    if (n.definition < 0) return;
+    ContextUnit u;
+    u.path = n.path;
+    u.name = n.name;
+    u.kind = n.kind;
+    u.range = n.range;
+    u.reason = reason;
+    u.score = score;
+    u.ascii = n.ascii;
+    candidates.push_back({std::move(u), tier});
+  };
+
+  // Named symbols: their definitions first.
+  std::vector<std::pair<std::string, CallNode>> named;  // (as asked, first definition)
+  std::vector<CallNode> namedNodes;
+  for (const std::string& s : request.symbols) {
+    std::vector<CallNode> nodes = engine.definitionsNamed(s);
+    if (nodes.empty()) {
+      a.unresolved.push_back(s);
+      continue;
+    }
+    if (nodes.size() > kNodesPerSymbol) {
+      a.notes.push_back(s + " names " + std::to_string(nodes.size()) + " definitions; the first " +
+                        std::to_string(kNodesPerSymbol) + " (in path order) are used");
+      nodes.resize(kNodesPerSymbol);
+    }
+    named.emplace_back(s, nodes.front());
+    for (const CallNode& n : nodes) {
+      addNode(n, "symbol", 0, 1.0);
+      namedNodes.push_back(n);
+    }
+  }
+
+  // The flow between each pair of named symbols, in either direction.
+  for (size_t i = 0; i < named.size(); ++i)
+    for (size_t j = i + 1; j < named.size(); ++j) {
+      const auto& [sa, na] = named[i];
+      const auto& [sb, nb] = named[j];
+      ContextFlow f{sa, sb, g.trace(na.path, na.definition, nb.path, nb.definition, kFlowDepth)};
+      if (f.hops.empty()) {
+        auto back = g.trace(nb.path, nb.definition, na.path, na.definition, kFlowDepth);
+        if (!back.empty()) f = ContextFlow{sb, sa, std::move(back)};
+      }
+      for (size_t h = 0; h + 1 < f.hops.size(); ++h) addNode(f.hops[h].to, "flow", 1, 0.9);
+      a.flows.push_back(std::move(f));
+    }
+
+  // The intent: the structural search route (lexical ranking fused with call-graph neighbors).
+  if (!request.intent.empty()) {
+    SearchRequest sr;
+    sr.query = request.intent;
+    sr.route = SearchRoute::Structural;
+    sr.k = kIntentHits;
+    auto found = engine.search(sr);
+    if (!found) {
+      a.notes.push_back("the intent was not searched: " + found.status().message());
+    } else {
+      for (const SearchHit& h : found->hits) {
+        ContextUnit u;
+        u.path = h.path;
+        u.name = h.name;
+        u.kind = h.kind;
+        u.range = h.range;
+        u.reason = "intent";
+        u.score = h.score;
+        u.ascii = h.ascii;
+        candidates.push_back({std::move(u), 2});
+      }
+      for (const std::string& n : found->notes) a.notes.push_back(n);
+    }
+  }
+
+  // Paths: the file's top-level definitions, or the whole file when it has none.
+  for (std::string p : request.paths) {
+    while (p.rfind("./", 0) == 0) p.erase(0, 2);
+    auto facts = engine.provider().facts(p);
+    if (!facts) {
+      a.unresolved.push_back(p);
+      continue;
+    }
+    bool any = false;
+    for (size_t d = 0; d < facts->definitions.size(); ++d) {
+      const Definition& def = facts->definitions[d];
+      if (def.parent != -1 || def.isDeclaration || !(isCallableKind(def.kind) || isTypeKind(def.kind))) continue;
+      auto node = engine.provider().node(p, static_cast<int32_t>(d));
+      if (node) addNode(*node, "path", 3, 0.5), any = true;
+    }
+    if (!any) {
+      auto text = engine.currentText(p);
+      if (!text) {
+        a.unresolved.push_back(p);
+        continue;
+      }
+      LineTable lines(*text);
+      ContextUnit u;
+      u.path = p;
+      u.kind = SymbolKind::Module;
+      u.range.endByte = static_cast<uint32_t>(text->size());
+      u.range.end.line = lines.lineCount() ? lines.lineCount() - 1 : 0;
+      u.reason = "path";
+      u.score = 0.5;
+      u.ascii = isAscii(*text);
+      candidates.push_back({std::move(u), 3});
+    }
+  }
+
+  // What the named definitions call and what calls them, and their blast radius.
+  for (const CallNode& n : namedNodes) {
+    for (const GraphHop& h : g.callees(n.path, n.definition, 1, kNeighbors)) addNode(h.to, "neighbor", 4, 0.3);
+    for (const GraphHop& h : g.callers(n.path, n.definition, 1, kNeighbors)) addNode(h.from, "neighbor", 4, 0.3);
+    ContextBlast b;
+    b.node = n;
+    b.entries = g.impact(n.path, n.definition, kBlastDepth, kBlastWalk);
+    b.total = b.entries.size();
+    for (const ImpactEntry& e : b.entries)
+      if (e.distance == 1) (e.via == EdgeKind::Call ? b.callers : b.typeUses)++;
+    if (b.entries.size() > kBlastEntries) b.entries.resize(kBlastEntries);
+    a.blast.push_back(std::move(b));
+  }
+
+  // Render every candidate once, in tier order (stable: each tier keeps its own ranking).
+  std::stable_sort(candidates.begin(), candidates.end(),
+                   [](const Candidate& x, const Candidate& y) { return x.tier < y.tier; });
+  std::map<std::string, std::string> texts;
+  std::set<std::pair<std::string, uint32_t>> seen;
+  std::vector<ContextUnit> ranked;
+  for (Candidate& c : candidates) {
+    ContextUnit& u = c.unit;
+    if (!seen.insert({u.path, u.range.startByte}).second) continue;
+    auto it = texts.find(u.path);
+    if (it == texts.end()) {
+      auto text = engine.currentText(u.path);
+      it = texts.emplace(u.path, text ? std::move(*text) : std::string()).first;
+    }
+    LineTable lines(it->second);
+    uint32_t first = u.range.start.line;
+    uint32_t last = std::min<uint32_t>(u.range.end.line, lines.lineCount() ? lines.lineCount() - 1 : 0);
+    std::string body = "## " + u.path + ":" + std::to_string(toDisplayLine(first)) + "-" +
+                       std::to_string(toDisplayLine(last)) + "  " + kindWord(u.kind) +
+                       (u.name.empty() ? "" : " " + u.name) + "  [" + u.reason + "]\n";
+    char gutter[16];
+    for (uint32_t l = first; l <= last && l < lines.lineCount(); ++l) {
+      std::snprintf(gutter, sizeof gutter, "%6u | ", toDisplayLine(l));
+      body.append(gutter).append(lines.lineText(l)).append("\n");
+    }
+    u.text = std::move(body);
+    u.tokens = estimateTokens(u.text);
+    ranked.push_back(std::move(u));
+  }
+
+  // The outline: freshness, flows and blast radii come before any source.
+  std::string head = "# nib context";
+  if (auto f = engine.freshness(false)) {
+    head += ": index " + f->indexVersion + " of commit " + f->indexCommit.substr(0, 12);
+    head += f->fresh ? " (fresh)" : " (NOT fresh: HEAD is " + f->headCommit.substr(0, 12) + ")";
+  }
+  head += "\n";
+  for (const std::string& u : a.unresolved) head += "unknown: " + u + " (no definition or indexed file of that name)\n";
+  for (const std::string& n : a.notes) head += "note: " + n + "\n";
+  if (!a.flows.empty()) {
+    head += "## Flow\n";
+    for (const ContextFlow& f : a.flows) {
+      head += f.from + " -> " + f.to + ": ";
+      if (f.hops.empty()) {
+        head += "no call path within " + std::to_string(kFlowDepth) + " calls\n";
+        continue;
+      }
+      head += f.hops.front().from.name + " (" + lineRef(f.hops.front().from.path, f.hops.front().from.range) + ")";
+      for (const GraphHop& h : f.hops)
+        head += " -> " + h.to.name + " (" + lineRef(h.to.path, h.to.range) + ", called at line " +
+                std::to_string(toDisplayLine(h.sites.front().start.line)) + ")";
+      head += "\n";
+    }
+  }
+  if (!a.blast.empty()) {
+    head += "## Blast radius\n";
+    for (const ContextBlast& b : a.blast) {
+      head += b.node.name + " (" + lineRef(b.node.path, b.node.range) + "): " + std::to_string(b.callers) +
+              " caller(s), " + std::to_string(b.typeUses) + " type use(s); " + std::to_string(b.total) +
+              (b.total >= kBlastWalk ? "+" : "") + " definition(s) within " + std::to_string(kBlastDepth) + " hops\n";
+      for (const ImpactEntry& e : b.entries)
+        head += "  " + std::to_string(e.distance) + " " + edgeKindName(e.via) + "  " + e.node.name + "  " +
+                lineRef(e.node.path, e.site) + "\n";
+    }
+  }
+
+  // Pack whole units in rank order; a unit that does not fit is listed, and smaller ones after
+  // it may still fit. The trailer (omitted units, follow-up, the count) is charged as it grows.
+  std::vector<bool> included(ranked.size(), false);
+  auto render = [&](std::string* out) -> size_t {
+    a.units.clear();
+    a.omitted.clear();
+    std::string body;
+    for (size_t i = 0; i < ranked.size(); ++i) {
+      if (included[i]) {
+        body += ranked[i].text;
+        a.units.push_back(ranked[i]);
+      } else {
+        ContextUnit o = ranked[i];
+        o.text.clear();
+        a.omitted.push_back(std::move(o));
+      }
+    }
+    std::string tail;
+    a.hasFollowUp = !a.omitted.empty();
+    a.followUp = ContextRequest{};
+    if (a.hasFollowUp) {
+      tail += "## Not included (over the budget)\n";
+      size_t need = 0;
+      for (size_t i = 0; i < a.omitted.size(); ++i) {
+        const ContextUnit& o = a.omitted[i];
+        need += o.tokens;
+        if (i < kOmittedListed)
+          tail += o.path + ":" + std::to_string(toDisplayLine(o.range.start.line)) + "-" +
+                  std::to_string(toDisplayLine(o.range.end.line)) + "  " + kindWord(o.kind) +
+                  (o.name.empty() ? "" : " " + o.name) + "  (" + std::to_string(o.tokens) + " tokens)\n";
+        if (o.name.empty()) a.followUp.paths.push_back(o.path);
+        else if (std::find(a.followUp.symbols.begin(), a.followUp.symbols.end(), o.name) == a.followUp.symbols.end())
+          a.followUp.symbols.push_back(o.name);
+      }
+      if (a.omitted.size() > kOmittedListed)
+        tail += "... and " + std::to_string(a.omitted.size() - kOmittedListed) + " more\n";
+      a.followUp.budgetTokens = std::clamp<size_t>(need + 500, request.budgetTokens, kMaxBudget);
+      tail += "follow-up: " + followUpCommand(a.followUp) + "\n";
+    }
+    std::string text = head + body + tail;
+    // The last line states the count, itself included: settle the number it prints.
+    auto countLine = [&](size_t n) {
+      return "tokens: " + std::to_string(n) + " of " + std::to_string(request.budgetTokens) +
+             " (estimated as ceil(UTF-8 bytes / 4))\n";
+    };
+    size_t n = estimateTokens(text);
+    for (int round = 0; round < 4; ++round) {
+      size_t m = estimateTokens(text + countLine(n));
+      if (m == n) break;
+      n = m;
+    }
+    *out = text + countLine(n);
+    return estimateTokens(*out);
+  };
+  std::string text;
+  size_t used = render(&text);
+  for (size_t i = 0; i < ranked.size(); ++i) {
+    included[i] = true;
+    std::string attempt;
+    if (render(&attempt) <= request.budgetTokens) {
+      text = std::move(attempt);
+    } else {
+      included[i] = false;
+    }
+  }
+  used = render(&text);
+  if (used > request.budgetTokens) a.notes.push_back("even the outline exceeds the budget; raise budgetTokens");
+  a.text = std::move(text);
+  a.tokensUsed = used;
+  return a;
+}
+
+}  // namespace nib

@@ -1,0 +1,254 @@
+#include "server/StructuralAnswer.h"
+
+#include <map>
+#include <memory>
+
+#include "protocol/PositionEncoder.h"
+#include "protocol/Uri.h"
+
+namespace nib {
+namespace {
+
+// Wire ranges for many definitions across files: each non-ASCII file's text is read and
+// indexed once per answer.
+class WireRanges {
+ public:
+  WireRanges(Engine& engine, Encoding encoding, bool withUris) : engine_(engine), encoding_(encoding), withUris_(withUris) {}
+
+  lsp::Range range(const std::string& path, bool ascii, const ByteRange& r) {
+    if (ascii || encoding_ == Encoding::Utf8)
+      return {{r.start.line, r.start.column}, {r.end.line, r.end.column}};
+    auto it = files_.find(path);
+    if (it == files_.end()) {
+      auto text = engine_.currentText(path);
+      auto f = std::make_unique<File>();
+      f->text = text ? std::move(*text) : std::string();
+      f->encoder = std::make_unique<PositionEncoder>(f->text, f->text.empty(), encoding_);
+      it = files_.emplace(path, std::move(f)).first;
+    }
+    return it->second->encoder->toWire(r);
+  }
+
+  lsp::GraphItem item(const CallNode& n) {
+    lsp::GraphItem i;
+    i.name = n.name;
+    i.kind = n.kind == SymbolKind::Module ? "file" : symbolKindName(n.kind);
+    i.container = n.container;
+    i.path = n.path;
+    if (withUris_) i.uri = pathToUri((engine_.root() / n.path).string());
+    i.range = range(n.path, n.ascii, n.range);
+    i.selectionRange = range(n.path, n.ascii, n.definition < 0 ? n.range : n.nameRange);
+    return i;
+  }
+
+  lsp::GraphHopAnswer hop(const GraphHop& h) {
+    lsp::GraphHopAnswer a;
+    a.from = item(h.from);
+    a.to = item(h.to);
+    a.kind = edgeKindName(h.kind);
+    a.confidence = confidenceName(h.confidence);
+    a.distance = h.distance;
+    for (const ByteRange& s : h.sites) a.sites.push_back(range(h.from.path, h.from.ascii, s));
+    return a;
+  }
+
+  lsp::ImpactAnswer impact(const ImpactEntry& e) {
+    lsp::ImpactAnswer a;
+    a.item = item(e.node);
+    a.distance = e.distance;
+    a.via = edgeKindName(e.via);
+    a.confidence = confidenceName(e.confidence);
+    a.site = range(e.node.path, e.node.ascii, e.site);
+    return a;
+  }
+
+  std::string uri(const std::string& path) const {
+    return withUris_ ? pathToUri((engine_.root() / path).string()) : std::string();
+  }
+
+ private:
+  struct File {
+    std::string text;
+    std::unique_ptr<PositionEncoder> encoder;
+  };
+  Engine& engine_;
+  Encoding encoding_;
+  bool withUris_;
+  std::map<std::string, std::unique_ptr<File>> files_;
+};
+
+std::map<std::string, std::string> freshnessOf(Engine& engine) {
+  std::map<std::string, std::string> out;
+  if (auto f = engine.freshness(false)) {
+    out = {{"indexCommit", f->indexCommit}, {"headCommit", f->headCommit}, {"indexVersion", f->indexVersion},
+           {"fresh", f->fresh ? "true" : "false"}, {"partial", f->fresh ? "false" : "true"}};
+  }
+  return out;
+}
+
+std::string worst(const std::string& a, Confidence c) {
+  std::string n = confidenceName(c);
+  auto rank = [](const std::string& s) { return s == "exact" ? 0 : s == "import" ? 1 : s == "name" ? 2 : -1; };
+  return rank(n) > rank(a) ? n : a;
+}
+
+}  // namespace
+
+bool parseStructuralQuery(std::string_view name, StructuralQuery* query) {
+  if (name == "callers") *query = StructuralQuery::Callers;
+  else if (name == "callees") *query = StructuralQuery::Callees;
+  else if (name == "impact") *query = StructuralQuery::Impact;
+  else if (name == "trace") *query = StructuralQuery::Trace;
+  else return false;
+  return true;
+}
+
+Expected<std::vector<CallNode>> resolveTarget(Engine& engine, const StructuralTarget& target) {
+  if (target.atPosition) {
+    auto nodes = engine.definitionsAt(target.path, target.offset);
+    if (!nodes) return nodes.status();
+    if (nodes->empty())
+      return Status(ErrorCode::NotFound, "the identifier at " + target.path + " byte " + std::to_string(target.offset) +
+                                             " names no definition in the repository");
+    return nodes;
+  }
+  if (target.symbol.empty()) return Status(ErrorCode::InvalidArgument, "name a symbol or a position");
+  std::vector<CallNode> nodes = engine.definitionsNamed(target.symbol);
+  if (nodes.empty())
+    return Status(ErrorCode::NotFound, "no definition named '" + target.symbol +
+                                           "' in the index (try nib/search, or a qualified name such as Type.method)");
+  return nodes;
+}
+
+Expected<lsp::StructuralAnswer> structuralAnswer(Engine& engine, StructuralQuery query, const StructuralTarget& target,
+                                                 const StructuralTarget* to, const StructuralOptions& options) {
+  auto roots = resolveTarget(engine, target);
+  if (!roots) return roots.status();
+  auto graph = engine.callGraph();
+  if (!graph) return graph.status();
+  WireRanges wire(engine, options.encoding, options.withUris);
+  lsp::StructuralAnswer a;
+  a.confidence = "exact";
+  a.freshness = freshnessOf(engine);
+  for (const CallNode& n : *roots) a.roots.push_back(wire.item(n));
+  if (roots->size() > 1)
+    a.notes.push_back(std::to_string(roots->size()) + " definitions match; the answer covers all of them");
+  switch (query) {
+    case StructuralQuery::Callers:
+    case StructuralQuery::Callees:
+      for (const CallNode& n : *roots) {
+        auto hops = query == StructuralQuery::Callers ? (*graph)->callers(n.path, n.definition, options.depth, options.limit)
+                                                      : (*graph)->callees(n.path, n.definition, options.depth, options.limit);
+        for (const GraphHop& h : hops) {
+          a.confidence = worst(a.confidence, h.confidence);
+          a.hops.push_back(wire.hop(h));
+        }
+      }
+      break;
+    case StructuralQuery::Impact:
+      for (const CallNode& n : *roots)
+        for (const ImpactEntry& e : (*graph)->impact(n.path, n.definition, options.depth, options.limit)) {
+          a.confidence = worst(a.confidence, e.confidence);
+          a.impact.push_back(wire.impact(e));
+        }
+      break;
+    case StructuralQuery::Trace: {
+      if (!to) return Status(ErrorCode::InvalidArgument, "a trace needs a second symbol (`to`)");
+      auto ends = resolveTarget(engine, *to);
+      if (!ends) return ends.status();
+      a.found = false;
+      // Every pair of matching definitions, nearest path first.
+      std::vector<GraphHop> best;
+      for (const CallNode& from : *roots)
+        for (const CallNode& end : *ends) {
+          auto path = (*graph)->trace(from.path, from.definition, end.path, end.definition, options.depth);
+          if (!path.empty() && (best.empty() || path.size() < best.size())) best = std::move(path);
+        }
+      a.found = !best.empty();
+      for (const GraphHop& h : best) {
+        a.confidence = worst(a.confidence, h.confidence);
+        a.hops.push_back(wire.hop(h));
+      }
+      if (!a.found)
+        a.notes.push_back("no call path from " + target.symbol + " to " + to->symbol + " within " +
+                          std::to_string(options.depth) + " calls");
+      break;
+    }
+  }
+  return a;
+}
+
+std::string structuralText(StructuralQuery query, const lsp::StructuralAnswer& a) {
+  auto where = [](const std::string& path, const lsp::Range& r) { return path + ":" + std::to_string(r.start.line + 1); };
+  std::string out;
+  for (const lsp::GraphHopAnswer& h : a.hops) {
+    std::string sites;
+    for (const lsp::Range& r : h.sites) sites += (sites.empty() ? "" : ",") + std::to_string(r.start.line + 1);
+    std::string d = std::to_string(h.distance);
+    if (query == StructuralQuery::Trace)
+      out += d + "  " + h.from.name + " -> " + h.to.name + "  " + where(h.to.path, h.to.range) + "  (called at " +
+             h.from.path + ":" + sites + ")\n";
+    else if (query == StructuralQuery::Callers)
+      out += d + "  " + h.kind + "  " + h.from.kind + " " + h.from.name + "  " + where(h.from.path, h.from.range) +
+             "  (calls " + h.to.name + " at " + h.from.path + ":" + sites + ")\n";
+    else
+      out += d + "  " + h.kind + "  " + h.to.kind + " " + h.to.name + "  " + where(h.to.path, h.to.range) +
+             "  (called by " + h.from.name + " at " + h.from.path + ":" + sites + ")\n";
+  }
+  for (const lsp::ImpactAnswer& e : a.impact)
+    out += std::to_string(e.distance) + "  " + e.via + "  " + e.item.kind + " " + e.item.name + "  " +
+           where(e.item.path, e.site) + "\n";
+  return out;
+}
+
+lsp::ContextAnswerWire toContextAnswer(Engine& engine, const ContextAnswer& c, Encoding encoding, bool withUris) {
+  WireRanges wire(engine, encoding, withUris);
+  lsp::ContextAnswerWire a;
+  a.budgetTokens = c.budgetTokens;
+  a.tokensUsed = c.tokensUsed;
+  a.estimator = "ceil(utf8Bytes / 4)";
+  for (const ContextFlow& f : c.flows) {
+    lsp::ContextFlowAnswer fa{f.from, f.to, {}};
+    for (const GraphHop& h : f.hops) fa.hops.push_back(wire.hop(h));
+    a.flows.push_back(std::move(fa));
+  }
+  auto unit = [&](const ContextUnit& u) {
+    lsp::ContextUnitAnswer w;
+    w.path = u.path;
+    w.uri = wire.uri(u.path);
+    w.name = u.name;
+    w.kind = u.kind == SymbolKind::Module ? "file" : symbolKindName(u.kind);
+    w.reason = u.reason;
+    w.text = u.text;
+    w.range = wire.range(u.path, u.ascii, u.range);
+    w.score = u.score;
+    w.tokens = u.tokens;
+    return w;
+  };
+  for (const ContextUnit& u : c.units) a.units.push_back(unit(u));
+  for (const ContextUnit& u : c.omitted) a.omitted.push_back(unit(u));
+  for (const ContextBlast& b : c.blast) {
+    lsp::ContextBlastAnswer ba;
+    ba.item = wire.item(b.node);
+    ba.callers = b.callers;
+    ba.typeUses = b.typeUses;
+    ba.total = b.total;
+    for (const ImpactEntry& e : b.entries) ba.entries.push_back(wire.impact(e));
+    a.blast.push_back(std::move(ba));
+  }
+  a.unresolved = c.unresolved;
+  a.notes = c.notes;
+  a.hasFollowUp = c.hasFollowUp;
+  if (c.hasFollowUp) {
+    a.followUp.symbols = c.followUp.symbols;
+    a.followUp.paths = c.followUp.paths;
+    a.followUp.intent = c.followUp.intent;
+    a.followUp.budgetTokens = static_cast<uint32_t>(c.followUp.budgetTokens);
+    a.followUpCommand = followUpCommand(c.followUp);
+  }
+  a.text = c.text;
+  a.freshness = freshnessOf(engine);
+  return a;
+}
+
+}  // namespace nib

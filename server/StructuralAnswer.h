@@ -1,0 +1,48 @@
+// Structural queries (callers, callees, impact, trace) and context bundles in their wire shape:
+// paths or URIs, ranges in the negotiated encoding, freshness attached. Shared by the LSP
+// server's nib/* extensions, the CLI's --json and `nib mcp`, so that all three give one answer.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "protocol/LspTypes.h"
+#include "server/ContextBuilder.h"
+#include "server/Engine.h"
+
+namespace nib {
+
+// What a structural query is about: a symbol name ("name", "Type.name", "ns::name"), or the
+// identifier at a byte offset of a file.
+struct StructuralTarget {
+  std::string symbol;
+  std::string path;
+  uint32_t offset = 0;
+  bool atPosition = false;
+};
+
+enum class StructuralQuery { Callers, Callees, Impact, Trace };
+bool parseStructuralQuery(std::string_view name, StructuralQuery* query);
+
+struct StructuralOptions {
+  int depth = 1;        // callers/callees: edges; impact: hops (default 3 there); trace: calls (default 8)
+  size_t limit = 100;   // hops or impact entries
+  Encoding encoding = Encoding::Utf16;
+  bool withUris = false;
+};
+
+// The definitions a target names; an error says why there are none.
+Expected<std::vector<CallNode>> resolveTarget(Engine& engine, const StructuralTarget& target);
+
+// Runs the query from every definition the target names (trace: from the first of `target` to
+// the first of `to`).
+Expected<lsp::StructuralAnswer> structuralAnswer(Engine& engine, StructuralQuery query, const StructuralTarget& target,
+                                                 const StructuralTarget* to, const StructuralOptions& options);
+
+// One line per hop or entry (1-based lines): distance, edge kind, the definition at the other
+// end and where; for a trace, the path in order.
+std::string structuralText(StructuralQuery query, const lsp::StructuralAnswer& answer);
+
+lsp::ContextAnswerWire toContextAnswer(Engine& engine, const ContextAnswer& answer, Encoding encoding, bool withUris);
+
+}  // namespace nib

@@ -77,6 +77,9 @@ struct StructuralArgs {
 };
 int runStructural(const StructuralArgs& args);
 
+// `nib mcp`: serves MCP over stdin/stdout until end of input.
+int runMcp(const std::string& root);
+
 struct RollbackArgs {
   std::string path = ".";
 };

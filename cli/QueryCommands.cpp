@@ -9,6 +9,7 @@
 #include "protocol/LspTypes.h"
 #include "protocol/PositionEncoder.h"
 #include "server/Engine.h"
+#include "server/StructuralAnswer.h"
 #include "support/FileIo.h"
 #include "views/IndexLayout.h"
 
@@ -41,72 +42,6 @@ Expected<ParsedTarget> parseTarget(const std::string& text) {
 }
 
 std::string shortOid(const std::string& oid) { return oid.empty() ? "(none)" : oid.substr(0, 12); }
-
-std::map<std::string, std::string> freshnessFields(const Freshness& f, bool withWorktree) {
-  std::map<std::string, std::string> m = {
-      {"indexVersion", f.indexVersion}, {"indexCommit", f.indexCommit}, {"indexTree", f.indexTree},
-      {"headCommit", f.headCommit},     {"fresh", f.fresh ? "true" : "false"},
-      {"partial", f.partial ? "true" : "false"}, {"indexDirty", f.indexDirty ? "true" : "false"},
-      {"provider", "static"}};
-  if (withWorktree) {
-    m["worktreeTree"] = f.worktreeTree;
-    m["worktreeMethod"] = f.worktreeMethod;
-  } else {
-    // Per-request answers check HEAD and the queried file only; `nib status` checks the rest.
-    m["worktreeMethod"] = "unchecked";
-  }
-  return m;
-}
-
-// Renders locations for people: "path:line:col: text-of-the-line" with 1-based numbers.
-class TextRenderer {
- public:
-  explicit TextRenderer(Engine& engine) : engine_(engine) {}
-  std::string lineText(const std::string& path, uint32_t line) {
-    auto it = files_.find(path);
-    if (it == files_.end()) {
-      auto c = engine_.diskContent(path);
-      it = files_.emplace(path, c ? std::move(*c) : std::string()).first;
-    }
-    LineTable t(it->second);
-    std::string_view s = t.lineText(line);
-    size_t start = s.find_first_not_of(" \t");
-    return start == std::string_view::npos ? std::string() : std::string(s.substr(start, 200));
-  }
-
- private:
-  Engine& engine_;
-  std::map<std::string, std::string> files_;
-};
-
-// Converts to LSP-shaped locations (UTF-16 columns), reading file content only for non-ASCII
-// files.
-std::vector<lsp::Location> toWire(Engine& engine, const std::vector<SymbolLocation>& locs) {
-  std::map<std::string, std::string> contents;
-  std::vector<lsp::Location> out;
-  for (const SymbolLocation& l : locs) {
-    std::string_view content;
-    if (!l.ascii) {
-      auto it = contents.find(l.path);
-      if (it == contents.end()) {
-        auto c = engine.diskContent(l.path);
-        it = contents.emplace(l.path, c ? std::move(*c) : std::string()).first;
-      }
-      content = it->second;
-    }
-    PositionEncoder enc(content, l.ascii || content.empty(), Encoding::Utf16);
-    lsp::Location w;
-    w.path = l.path;
-    w.range = enc.toWire(l.range);
-    w.role = l.role == OccurrenceRole::Definition ? "definition"
-             : l.role == OccurrenceRole::Declaration ? "declaration" : "reference";
-    if (l.kind != SymbolKind::Unknown) w.kind = symbolKindName(l.kind);
-    w.name = l.name;
-    w.container = l.container;
-    out.push_back(std::move(w));
-  }
-  return out;
-}
 
 struct Located {
   std::unique_ptr<Engine> engine;
@@ -141,24 +76,14 @@ int printNavigation(const LocateArgs& args, Located& at, const Expected<Navigati
     a.symbol = result->symbol;
     a.confidence = confidenceName(result->confidence);
     a.note = result->note;
-    a.locations = toWire(engine, result->locations);
+    a.locations = toWireLocations(engine, result->locations, Encoding::Utf16);
     if (fresh) a.freshness = freshnessFields(*fresh, false);
     a.freshness["fileChanged"] = state.changedOnDisk ? "true" : "false";
     if (state.changedOnDisk) a.freshness["partial"] = "true";
     std::printf("%s\n", lsp::toJson(a).c_str());
   } else {
-    TextRenderer text(engine);
-    for (const SymbolLocation& l : result->locations) {
-      std::string detail;
-      if (!references && l.kind != SymbolKind::Unknown) {
-        detail = std::string(symbolKindName(l.kind)) + " " + (l.container.empty() ? "" : l.container + ".") + l.name;
-        if (l.kind == SymbolKind::Module) detail = "module";
-      } else {
-        detail = text.lineText(l.path, l.range.start.line);
-      }
-      std::printf("%s:%u:%u: %s\n", l.path.c_str(), toDisplayLine(l.range.start.line), l.range.start.column + 1,
-                  detail.c_str());
-    }
+    std::string text = navigationText(engine, *result, references);
+    std::fwrite(text.data(), 1, text.size(), stdout);
     if (!result->note.empty()) std::fprintf(stderr, "nib: note: %s\n", result->note.c_str());
   }
   if (state.changedOnDisk)
@@ -195,7 +120,7 @@ int runSymbols(const SymbolsArgs& args) {
   if (args.json) {
     std::vector<SymbolLocation> locs;
     for (auto& m : matches) locs.push_back(m.location);
-    std::printf("%s\n", lsp::toJson(toWire(**engine, locs)).c_str());
+    std::printf("%s\n", lsp::toJson(toWireLocations(**engine, locs, Encoding::Utf16)).c_str());
     return 0;
   }
   for (const SymbolMatch& m : matches) {
@@ -232,19 +157,7 @@ int runStatus(const StatusArgs& args) {
   auto fresh = e.freshness(true);
   if (!fresh) return fail(fresh.status().message());
   if (args.json) {
-    lsp::StatusAnswer a;
-    a.root = e.root().string();
-    a.manifest = {{"version", m.versionId},          {"created", m.created},
-                  {"sourceCommit", m.sourceCommit},  {"sourceTree", m.sourceTree},
-                  {"dirty", m.dirty ? "true" : "false"}, {"nibVersion", m.nibVersion},
-                  {"extractorProfile", m.extractorProfile}, {"grammars", m.grammars},
-                  {"configDigest", m.configDigest},  {"previous", m.previous}};
-    for (const ViewRecord& v : m.views)
-      a.views.push_back({v.name, viewStatusName(v.status), v.profile, v.error, v.capabilities});
-    a.stats = m.stats;
-    a.freshness = freshnessFields(*fresh, true);
-    a.changedFiles = fresh->changedFiles;
-    a.deletedFiles = fresh->deletedFiles;
+    lsp::StatusAnswer a = toStatusAnswer(e, *fresh);
     if (args.verify) a.freshness["verified"] = "true";
     std::printf("%s\n", lsp::toJson(a).c_str());
     return 0;

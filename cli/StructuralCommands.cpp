@@ -3,7 +3,12 @@
 #include <cstdio>
 
 #include "cli/Commands.h"
+#include <signal.h>
+#include <unistd.h>
+
 #include "server/ContextBuilder.h"
+#include "server/McpServer.h"
+#include "support/GitLite.h"
 #include "server/Engine.h"
 #include "server/StructuralAnswer.h"
 
@@ -62,6 +67,18 @@ int runStructural(const StructuralArgs& args) {
   if (answer->freshness["fresh"] == "false")
     std::fprintf(stderr, "nib: note: the index is not fresh (HEAD moved since `nib index`)\n");
   return empty ? 1 : 0;
+}
+
+int runMcp(const std::string& root) {
+  auto repo = gitlite::discover(root);
+  if (!repo) return fail(repo.status().message());
+  // A client that goes away mid-answer must not kill the server with SIGPIPE.
+  ::signal(SIGPIPE, SIG_IGN);
+#ifndef NIB_VERSION
+#define NIB_VERSION "0.0.0"
+#endif
+  McpServer server(repo->worktree, NIB_VERSION);
+  return server.run(STDIN_FILENO, STDOUT_FILENO);
 }
 
 }  // namespace nib::cli

@@ -126,6 +126,12 @@ int main(int argc, char** argv) {
     structural.push_back(cmd);
   }
 
+  std::string mcpRoot = ".";
+  auto* mcp = app.add_subcommand("mcp", "A Model Context Protocol server (revision 2025-06-18) over stdio for agents:\n"
+                                        "tools search, context, definition, references, callers, callees,\n"
+                                        "impact and status, answered from the index (read-only).");
+  mcp->add_option("--root", mcpRoot, "A path inside the repository (default: .)");
+
   DaemonArgs daemonArgs;
   auto* daemon = app.add_subcommand("daemon", "Keep the index open and the worktree watched in a background process, so\n"
                                               "that `nib search` answers without opening the index or checking every\n"
@@ -158,6 +164,7 @@ int main(int argc, char** argv) {
   if (*rollback) return runRollback(rollbackArgs);
   if (*daemon) return runDaemon(daemonArgs);
   if (*context) return runContext(contextArgs);
+  if (*mcp) return runMcp(mcpRoot);
   for (CLI::App* cmd : structural)
     if (*cmd) {
       structArgs.query = cmd->get_name();

@@ -43,3 +43,11 @@ if ! cmp -s "$here/third_party/grammars/package-lock.json" "$stamp" 2>/dev/null;
   (cd "$here/third_party/grammars" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error)
   cp "$here/third_party/grammars/package-lock.json" "$stamp"
 fi
+
+# The official MCP TypeScript SDK client for the `nib mcp` test (tests/mcp, pinned by its lock).
+stamp="$here/tests/mcp/node_modules/.nib-lock-stamp"
+if ! cmp -s "$here/tests/mcp/package-lock.json" "$stamp" 2>/dev/null; then
+  echo "setup: fetching the MCP SDK test client (npm ci)" >&2
+  (cd "$here/tests/mcp" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error)
+  cp "$here/tests/mcp/package-lock.json" "$stamp"
+fi

@@ -55,14 +55,6 @@ std::string encodeReply(const CommandOutput& o) {
   return w.take();
 }
 
-std::string currentVersionOf(const fs::path& indexDir) {
-  auto text = readFile(indexDir / "CURRENT");
-  if (!text) return {};
-  std::string id = *text;
-  while (!id.empty() && (id.back() == '\n' || id.back() == ' ')) id.pop_back();
-  return id;
-}
-
 }  // namespace
 
 std::string Daemon::socketName(const fs::path& indexDir) {
@@ -79,8 +71,8 @@ Expected<std::unique_ptr<Daemon>> Daemon::start(DaemonOptions options) {
   d->options_ = std::move(options);
   d->root_ = repo->worktree;
   d->indexDir_ = d->root_ / ".nib";
-  std::string error;
-  if (!d->refreshEngine(&error)) return Status(ErrorCode::NotFound, error);
+  d->engine_ = std::make_unique<CurrentEngine>(d->root_);
+  if (auto e = d->engine_->get(); !e) return e.status();
   d->listenFd_ = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
   if (d->listenFd_ < 0) return Status(ErrorCode::IoError, std::string("cannot create a socket: ") + std::strerror(errno));
   sockaddr_un addr;
@@ -99,44 +91,26 @@ Daemon::~Daemon() {
   if (listenFd_ >= 0) ::close(listenFd_);
 }
 
-bool Daemon::refreshEngine(std::string* error) {
-  std::string current = currentVersionOf(indexDir_);
-  if (current.empty()) {
-    *error = "no index at " + indexDir_.string() + " (run `nib index`)";
-    return false;
-  }
-  if (engine_ && engine_->manifest().versionId == current) return true;
-  // `nib index` published a newer version (or this is the first request): open it and watch
-  // the worktree from its snapshot.
-  auto engine = Engine::open(root_);
-  if (!engine) {
-    *error = engine.status().message();
-    return false;
-  }
-  engine_ = std::move(*engine);
-  engine_->watchWorktree();
-  return true;
-}
-
 CommandOutput Daemon::answer(DaemonCall call, std::string_view payload, bool* stop) {
   CommandOutput o;
-  std::string error;
   switch (call) {
-    case DaemonCall::Run:
-      if (!refreshEngine(&error)) {
-        // The index is gone or broken: say so, and stop serving a repository it cannot answer for.
-        o.err = "nib: error: " + error + "\n";
+    case DaemonCall::Run: {
+      // Follows a newer published version; an index that is gone or broken ends the daemon.
+      auto engine = engine_->get();
+      if (!engine) {
+        o.err = "nib: error: " + engine.status().message() + "\n";
         o.exitCode = 1;
         *stop = true;
         return o;
       }
       ++served_;
-      return options_.handler(*engine_, payload);
+      return options_.handler(**engine, payload);
+    }
     case DaemonCall::Status: {
       auto up = std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() - started_);
       o.out = "daemon      pid " + std::to_string(::getpid()) + ", up " + std::to_string(up.count()) + " s, " +
               std::to_string(served_) + " request(s) served\nrepository  " + root_.string() + "\nversion     " +
-              (engine_ ? engine_->manifest().versionId : std::string("(none)")) + "\nidle exit   after " +
+              (engine_->loaded() ? engine_->loaded()->manifest().versionId : std::string("(none)")) + "\nidle exit   after " +
               std::to_string(options_.idleTimeout.count()) + " s without a request\n";
       return o;
     }

@@ -20,6 +20,7 @@
 #include <string>
 #include <string_view>
 
+#include "server/CurrentEngine.h"
 #include "server/Engine.h"
 #include "support/Status.h"
 
@@ -63,12 +64,9 @@ class Daemon {
  private:
   Daemon() = default;
   CommandOutput answer(DaemonCall call, std::string_view payload, bool* stop);
-  // Follows a newer published version; false when the index cannot be opened any more.
-  bool refreshEngine(std::string* error);
-
   DaemonOptions options_;
   std::filesystem::path root_, indexDir_;
-  std::unique_ptr<Engine> engine_;
+  std::unique_ptr<CurrentEngine> engine_;
   int listenFd_ = -1;
   std::chrono::steady_clock::time_point started_;
   uint64_t served_ = 0;

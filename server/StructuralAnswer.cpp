@@ -145,13 +145,32 @@ Expected<lsp::StructuralAnswer> structuralAnswer(Engine& engine, StructuralQuery
         }
       }
       break;
-    case StructuralQuery::Impact:
+    case StructuralQuery::Impact: {
+      // Several roots (a struct and its typedef, overloads) share users: each definition once,
+      // at its nearest distance from any root, nearest first.
+      std::map<std::pair<std::string, int32_t>, ImpactEntry> merged;
       for (const CallNode& n : *roots)
         for (const ImpactEntry& e : (*graph)->impact(n.path, n.definition, options.depth, options.limit)) {
-          a.confidence = worst(a.confidence, e.confidence);
-          a.impact.push_back(wire.impact(e));
+          bool isRoot = false;
+          for (const CallNode& r : *roots) isRoot |= r.path == e.node.path && r.definition == e.node.definition;
+          if (isRoot) continue;
+          auto [it, fresh] = merged.emplace(std::make_pair(e.node.path, e.node.definition), e);
+          if (!fresh && e.distance < it->second.distance) it->second = e;
         }
+      std::vector<ImpactEntry> entries;
+      for (auto& [_, e] : merged) entries.push_back(std::move(e));
+      std::stable_sort(entries.begin(), entries.end(), [](const ImpactEntry& x, const ImpactEntry& y) {
+        if (x.distance != y.distance) return x.distance < y.distance;
+        if (x.node.path != y.node.path) return x.node.path < y.node.path;
+        return x.node.range.startByte < y.node.range.startByte;
+      });
+      if (entries.size() > options.limit) entries.resize(options.limit);
+      for (const ImpactEntry& e : entries) {
+        a.confidence = worst(a.confidence, e.confidence);
+        a.impact.push_back(wire.impact(e));
+      }
       break;
+    }
     case StructuralQuery::Trace: {
       if (!to) return Status(ErrorCode::InvalidArgument, "a trace needs a second symbol (`to`)");
       auto ends = resolveTarget(engine, *to);
@@ -248,6 +267,82 @@ lsp::ContextAnswerWire toContextAnswer(Engine& engine, const ContextAnswer& c, E
   }
   a.text = c.text;
   a.freshness = freshnessOf(engine);
+  return a;
+}
+
+std::vector<lsp::Location> toWireLocations(Engine& engine, const std::vector<SymbolLocation>& locations,
+                                           Encoding encoding) {
+  WireRanges wire(engine, encoding, false);
+  std::vector<lsp::Location> out;
+  for (const SymbolLocation& l : locations) {
+    lsp::Location w;
+    w.path = l.path;
+    w.range = wire.range(l.path, l.ascii, l.range);
+    w.role = l.role == OccurrenceRole::Definition ? "definition"
+             : l.role == OccurrenceRole::Declaration ? "declaration" : "reference";
+    if (l.kind != SymbolKind::Unknown) w.kind = symbolKindName(l.kind);
+    w.name = l.name;
+    w.container = l.container;
+    out.push_back(std::move(w));
+  }
+  return out;
+}
+
+std::string navigationText(Engine& engine, const NavigationResult& result, bool references) {
+  std::map<std::string, std::string> files;
+  std::string out;
+  for (const SymbolLocation& l : result.locations) {
+    std::string detail;
+    if (!references && l.kind != SymbolKind::Unknown) {
+      detail = std::string(symbolKindName(l.kind)) + " " + (l.container.empty() ? "" : l.container + ".") + l.name;
+      if (l.kind == SymbolKind::Module) detail = "module";
+    } else {
+      auto it = files.find(l.path);
+      if (it == files.end()) {
+        auto c = engine.currentText(l.path);
+        it = files.emplace(l.path, c ? std::move(*c) : std::string()).first;
+      }
+      LineTable t(it->second);
+      std::string_view line = l.range.start.line < t.lineCount() ? t.lineText(l.range.start.line) : std::string_view();
+      size_t start = line.find_first_not_of(" \t");
+      detail = start == std::string_view::npos ? std::string() : std::string(line.substr(start, 200));
+    }
+    out += l.path + ":" + std::to_string(toDisplayLine(l.range.start.line)) + ":" +
+           std::to_string(l.range.start.column + 1) + ": " + detail + "\n";
+  }
+  return out;
+}
+
+std::map<std::string, std::string> freshnessFields(const Freshness& f, bool withWorktree) {
+  std::map<std::string, std::string> m = {
+      {"indexVersion", f.indexVersion}, {"indexCommit", f.indexCommit}, {"indexTree", f.indexTree},
+      {"headCommit", f.headCommit},     {"fresh", f.fresh ? "true" : "false"},
+      {"partial", f.partial ? "true" : "false"}, {"indexDirty", f.indexDirty ? "true" : "false"},
+      {"provider", "static"}};
+  if (withWorktree) {
+    m["worktreeTree"] = f.worktreeTree;
+    m["worktreeMethod"] = f.worktreeMethod;
+  } else {
+    // Per-request answers check HEAD and the queried file only; `nib status` checks the rest.
+    m["worktreeMethod"] = "unchecked";
+  }
+  return m;
+}
+
+lsp::StatusAnswer toStatusAnswer(Engine& engine, const Freshness& fresh) {
+  const Manifest& m = engine.manifest();
+  lsp::StatusAnswer a;
+  a.root = engine.root().string();
+  a.manifest = {{"version", m.versionId},          {"created", m.created},
+                {"sourceCommit", m.sourceCommit},  {"sourceTree", m.sourceTree},
+                {"dirty", m.dirty ? "true" : "false"}, {"nibVersion", m.nibVersion},
+                {"extractorProfile", m.extractorProfile}, {"grammars", m.grammars},
+                {"configDigest", m.configDigest},  {"previous", m.previous}};
+  for (const ViewRecord& v : m.views) a.views.push_back({v.name, viewStatusName(v.status), v.profile, v.error, v.capabilities});
+  a.stats = m.stats;
+  a.freshness = freshnessFields(fresh, true);
+  a.changedFiles = fresh.changedFiles;
+  a.deletedFiles = fresh.deletedFiles;
   return a;
 }
 

@@ -3,6 +3,7 @@
 // server's nib/* extensions, the CLI's --json and `nib mcp`, so that all three give one answer.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -44,5 +45,16 @@ Expected<lsp::StructuralAnswer> structuralAnswer(Engine& engine, StructuralQuery
 std::string structuralText(StructuralQuery query, const lsp::StructuralAnswer& answer);
 
 lsp::ContextAnswerWire toContextAnswer(Engine& engine, const ContextAnswer& answer, Encoding encoding, bool withUris);
+
+// Definition and reference answers: LSP-shaped locations with repository paths, and the lines
+// people read (`path:line:col: detail`, 1-based; the detail is the definition's kind and name,
+// or for references the referencing line's text).
+std::vector<lsp::Location> toWireLocations(Engine& engine, const std::vector<SymbolLocation>& locations, Encoding encoding);
+std::string navigationText(Engine& engine, const NavigationResult& result, bool references);
+
+// Freshness as every JSON answer carries it; `withWorktree` when the worktree was compared.
+std::map<std::string, std::string> freshnessFields(const Freshness& f, bool withWorktree);
+// `nib status --json` and the MCP status tool: the manifest, its views and the freshness.
+lsp::StatusAnswer toStatusAnswer(Engine& engine, const Freshness& freshness);
 
 }  // namespace nib

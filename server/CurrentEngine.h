@@ -1,0 +1,30 @@
+// An Engine that follows the repository's current index version: long-running front ends (the
+// daemon, the MCP server) reopen it when `nib index` publishes a newer version, and keep the
+// worktree watched so that the per-request freshness check runs only after a change.
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <string>
+
+#include "server/Engine.h"
+
+namespace nib {
+
+class CurrentEngine {
+ public:
+  // `root`: the repository's worktree root.
+  explicit CurrentEngine(std::filesystem::path root) : root_(std::move(root)), indexDir_(root_ / ".nib") {}
+
+  // The engine on the version CURRENT names now; an error says why there is none.
+  Expected<Engine*> get();
+  Engine* loaded() const { return engine_.get(); }
+  const std::filesystem::path& root() const { return root_; }
+  const std::filesystem::path& indexDir() const { return indexDir_; }
+
+ private:
+  std::filesystem::path root_, indexDir_;
+  std::unique_ptr<Engine> engine_;
+};
+
+}  // namespace nib

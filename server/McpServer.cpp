@@ -1,0 +1,196 @@
+#include "server/McpServer.h"
+
+#include <unistd.h>
+
+#include <cerrno>
+
+#include "server/ContextBuilder.h"
+#include "server/SearchAnswer.h"
+#include "server/StructuralAnswer.h"
+#include "support/Log.h"
+#include "support/RepoPath.h"
+
+namespace nib {
+namespace {
+
+constexpr size_t kMaxLine = 64u << 20;  // a longer message is refused, not buffered
+
+const char* kInstructions =
+    "nib answers from a persisted index of this git repository, and says which commit it reflects. Start with "
+    "`context` (symbols, paths and/or an intent in words, plus budgetTokens) to get the relevant source in one call; "
+    "use `search` for exact text (trigram) or ranked units (lexical); `definition`, `references`, `callers`, "
+    "`callees` and `impact` navigate from a symbol name or a path with 1-based line and column.";
+
+bool writeAll(int fd, const std::string& text) {
+  size_t done = 0;
+  while (done < text.size()) {
+    ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    done += static_cast<size_t>(n);
+  }
+  return true;
+}
+
+int defaultDepth(StructuralQuery q) { return q == StructuralQuery::Impact ? 3 : q == StructuralQuery::Trace ? 8 : 1; }
+
+}  // namespace
+
+McpServer::McpServer(std::filesystem::path root, std::string version)
+    : root_(std::move(root)), version_(std::move(version)), engine_(root_) {}
+
+int McpServer::run(int inFd, int outFd) {
+  std::string buf;
+  char chunk[65536];
+  bool eof = false;
+  while (!eof) {
+    ssize_t n = ::read(inFd, chunk, sizeof chunk);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) eof = true;
+    else buf.append(chunk, static_cast<size_t>(n));
+    size_t start = 0;
+    for (size_t nl; (nl = buf.find('\n', start)) != std::string::npos; start = nl + 1) {
+      std::string_view line(buf.data() + start, nl - start);
+      if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+      if (line.find_first_not_of(" \t") == std::string_view::npos) continue;
+      std::string reply = handle(mcp::decode(line));
+      if (!reply.empty() && !writeAll(outFd, reply + "\n")) return 1;
+    }
+    buf.erase(0, start);
+    if (buf.size() > kMaxLine) {
+      writeAll(outFd, mcp::encodeError("", -32600, "message too large") + "\n");
+      buf.clear();
+    }
+  }
+  return 0;
+}
+
+std::string McpServer::handle(const mcp::Incoming& m) {
+  using Kind = mcp::Incoming::Kind;
+  if (m.kind == Kind::Response || m.kind == Kind::Notification) return {};  // nothing to answer
+  if (m.errorCode != 0) return mcp::encodeError(m.id, m.errorCode, m.error);
+  if (m.kind != Kind::Request) return mcp::encodeError(m.id, -32600, "invalid request");
+  if (m.method == "initialize") return mcp::encodeInitializeResult(m.id, version_, kInstructions);
+  if (m.method == "ping") return mcp::encodeEmptyResult(m.id);
+  if (m.method == "tools/list") return mcp::encodeToolsList(m.id);
+  if (m.method == "tools/call") {
+    const auto& names = mcp::toolNames();
+    if (std::find(names.begin(), names.end(), m.tool) == names.end())
+      return mcp::encodeError(m.id, -32602, "unknown tool '" + m.tool + "'");
+    if (!m.error.empty()) return mcp::encodeToolResult(m.id, "invalid arguments: " + m.error, "", true);
+    return callTool(m.id, m.tool, m.args);
+  }
+  return mcp::encodeError(m.id, -32601, "method not found: " + m.method);
+}
+
+std::string McpServer::callTool(const std::string& id, const std::string& tool, const mcp::ToolArgs& args) {
+  auto failed = [&](const std::string& message) { return mcp::encodeToolResult(id, message, "", true); };
+  auto engineOr = engine_.get();
+  if (!engineOr) return failed(engineOr.status().message());
+  Engine& engine = **engineOr;
+
+  // A position (repository path, 1-based line and column) or a symbol name.
+  auto targetOf = [&](StructuralTarget* target) -> Status {
+    if (!args.path.empty()) {
+      if (args.line == 0 || args.column == 0) return Status(ErrorCode::InvalidArgument, "give line and column with path");
+      auto path = RepoPath::parse(args.path);
+      if (!path) return Status(ErrorCode::InvalidArgument, "'" + args.path + "' is not a repository-relative path");
+      auto offset = engine.offsetOf(path->str(), Position{fromDisplayLine(args.line), args.column - 1});
+      if (!offset) return offset.status();
+      *target = StructuralTarget{"", path->str(), *offset, true};
+      return Status::ok();
+    }
+    if (args.symbol.empty()) return Status(ErrorCode::InvalidArgument, "give a symbol, or a path with line and column");
+    *target = StructuralTarget{args.symbol, "", 0, false};
+    return Status::ok();
+  };
+
+  if (tool == "search") {
+    SearchRequest r;
+    r.query = args.query;
+    if (!args.route.empty() && !parseSearchRoute(args.route, &r.route)) return failed("unknown route '" + args.route + "'");
+    r.regex = args.regex;
+    r.caseSensitive = !args.ignoreCase;
+    r.k = args.k;
+    r.paths = args.paths;
+    for (const std::string& l : args.languages) {
+      Language lang = languageFromName(l);
+      if (lang == Language::Unknown) return failed("unknown language '" + l + "'");
+      r.languages.push_back(lang);
+    }
+    for (const std::string& k : args.kinds) {
+      SymbolKind kind = symbolKindFromName(k);
+      if (kind == SymbolKind::Unknown) return failed("unknown symbol kind '" + k + "'");
+      r.kinds.push_back(kind);
+    }
+    auto result = engine.search(r);
+    if (!result) return failed(result.status().message());
+    std::string text = result->hits.empty() ? "no matches\n" : searchResultText(*result);
+    for (const std::string& n : result->notes) text += "note: " + n + "\n";
+    if (result->truncated) text += "note: more results exist; raise k\n";
+    return mcp::encodeToolResult(id, text, lsp::toJson(toSearchAnswer(engine, *result, Encoding::Utf16, false)), false);
+  }
+  if (tool == "context") {
+    auto answer = buildContext(engine, ContextRequest{args.symbols, args.paths, args.intent, args.budgetTokens});
+    if (!answer) return failed(answer.status().message());
+    return mcp::encodeToolResult(id, answer->text, lsp::toJson(toContextAnswer(engine, *answer, Encoding::Utf16, false)),
+                                 false);
+  }
+  if (tool == "definition" || tool == "references") {
+    StructuralTarget target;
+    if (Status s = targetOf(&target); !s.isOk()) return failed(s.message());
+    if (!target.atPosition) {
+      // A name: its definitions' own positions stand for it.
+      auto nodes = resolveTarget(engine, target);
+      if (!nodes) return failed(nodes.status().message());
+      target = StructuralTarget{"", nodes->front().path, nodes->front().nameRange.startByte, true};
+    }
+    bool refs = tool == "references";
+    auto result = refs ? engine.references(target.path, target.offset, args.includeDeclaration)
+                       : engine.definition(target.path, target.offset);
+    if (!result) return failed(result.status().message());
+    lsp::NavigationAnswer a;
+    a.symbol = result->symbol;
+    a.confidence = confidenceName(result->confidence);
+    a.note = result->note;
+    a.locations = toWireLocations(engine, result->locations, Encoding::Utf16);
+    if (auto f = engine.freshness(false)) a.freshness = freshnessFields(*f, false);
+    std::string text = result->locations.empty() ? "nothing found\n" : navigationText(engine, *result, refs);
+    text += "confidence: " + a.confidence + "\n";
+    if (!result->note.empty()) text += "note: " + result->note + "\n";
+    return mcp::encodeToolResult(id, text, lsp::toJson(a), false);
+  }
+  if (tool == "callers" || tool == "callees" || tool == "impact") {
+    StructuralQuery query;
+    parseStructuralQuery(tool, &query);
+    StructuralTarget target;
+    if (Status s = targetOf(&target); !s.isOk()) return failed(s.message());
+    StructuralOptions options;
+    options.depth = args.depth ? static_cast<int>(args.depth) : defaultDepth(query);
+    options.limit = args.limit;
+    auto answer = structuralAnswer(engine, query, target, nullptr, options);
+    if (!answer) return failed(answer.status().message());
+    std::string text = structuralText(query, *answer);
+    if (text.empty()) text = tool == "callers" ? "no callers found in the repository\n"
+                             : tool == "callees" ? "no calls to repository definitions\n"
+                                                 : "nothing in the repository reaches it\n";
+    for (const std::string& n : answer->notes) text += "note: " + n + "\n";
+    text += "confidence: " + answer->confidence + "\n";
+    return mcp::encodeToolResult(id, text, lsp::toJson(*answer), false);
+  }
+  if (tool == "status") {
+    auto fresh = engine.freshness(true);
+    if (!fresh) return failed(fresh.status().message());
+    const Manifest& m = engine.manifest();
+    std::string text = "repository " + engine.root().string() + "\nindex version " + m.versionId + " built from commit " +
+                       m.sourceCommit.substr(0, 12) + (m.dirty ? " + uncommitted changes" : "") + "\nHEAD " +
+                       fresh->headCommit.substr(0, 12) + (fresh->headMatches ? " (matches)" : " (differs)") +
+                       "\nfresh: " + (fresh->fresh ? "yes" : "no") + "\n";
+    if (!fresh->changedFiles.empty()) text += std::to_string(fresh->changedFiles.size()) + " file(s) changed since\n";
+    for (const ViewRecord& v : m.views) text += "view " + v.name + ": " + viewStatusName(v.status) + "\n";
+    return mcp::encodeToolResult(id, text, lsp::toJson(toStatusAnswer(engine, *fresh)), false);
+  }
+  return failed("unknown tool '" + tool + "'");
+}
+
+}  // namespace nib

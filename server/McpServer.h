@@ -1,0 +1,32 @@
+// `nib mcp`: a Model Context Protocol server (revision 2025-06-18) over stdio for agents. Read
+// only; the same Engine as the LSP server, following newly published index versions and
+// watching the worktree. Tools: search, context, definition, references, callers, callees,
+// impact, status. Each answers with text for the model and the same answer as structured
+// content; a tool's failure (unknown symbol, bad arguments, no index) is a tool result with
+// isError, so the model can read it and correct itself. JSON stays in protocol/McpCodec.
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+#include "protocol/McpCodec.h"
+#include "server/CurrentEngine.h"
+
+namespace nib {
+
+class McpServer {
+ public:
+  McpServer(std::filesystem::path root, std::string version);
+  // Serves until end of input. Returns the process exit status.
+  int run(int inFd, int outFd);
+
+ private:
+  std::string handle(const mcp::Incoming& message);
+  std::string callTool(const std::string& id, const std::string& tool, const mcp::ToolArgs& args);
+
+  std::filesystem::path root_;
+  std::string version_;
+  CurrentEngine engine_;
+};
+
+}  // namespace nib

@@ -1,0 +1,248 @@
+// Structural navigation: call graphs of annotated fixtures in several languages checked exactly
+// (callers, callees, impact, trace), the structural search route, nib/context bundles (budget,
+// order, line numbers, follow-up) and the LSP extensions.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "Annotations.h"
+#include "LspClient.h"
+#include "TestRepo.h"
+#include "indexer/IndexBuilder.h"
+#include "server/ContextBuilder.h"
+#include "server/Engine.h"
+#include "server/StructuralAnswer.h"
+#include "support/FileIo.h"
+
+namespace nib::test {
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+namespace {
+
+std::unique_ptr<Engine> indexedEngine(TestRepo& repo) {
+  IndexOptions options;
+  options.threads = 1;
+  auto r = buildIndex(repo.root(), options);
+  INFO(r.status().toString());
+  REQUIRE(r.hasValue());
+  auto e = Engine::open(repo.root());
+  REQUIRE(e.hasValue());
+  return std::move(*e);
+}
+
+std::string at(const lsp::GraphItem& i) { return i.name + "@" + i.path + ":" + std::to_string(i.range.start.line + 1); }
+
+// The answer in the fixtures' notation.
+std::string render(StructuralQuery q, const lsp::StructuralAnswer& a) {
+  std::string out;
+  auto add = [&](const std::string& s, const char* sep) { out += (out.empty() ? "" : sep) + s; };
+  switch (q) {
+    case StructuralQuery::Callers:
+      for (const auto& h : a.hops) add(at(h.from), " ");
+      break;
+    case StructuralQuery::Callees:
+      for (const auto& h : a.hops) add(at(h.to), " ");
+      break;
+    case StructuralQuery::Impact:
+      for (const auto& e : a.impact) add(std::to_string(e.distance) + " " + e.via + " " + at(e.item), "; ");
+      break;
+    case StructuralQuery::Trace:
+      if (!a.hops.empty()) out = a.hops.front().from.name;
+      for (const auto& h : a.hops) out += " " + h.to.name;
+      break;
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("call graphs of fixtures in several languages are exact", "[structural]") {
+  int checked = 0;
+  for (const auto& entry : fs::directory_iterator(fs::path(NIB_FIXTURE_DIR) / "callgraph")) {
+    if (entry.path().extension() != ".fixture") continue;
+    Annotations fixture = parseAnnotations(*readFile(entry.path()));
+    TestRepo repo;
+    repo.writeAll(fixture.files);
+    repo.commitAll();
+    auto engine = indexedEngine(repo);
+    for (const auto& [key, expected] : fixture.directives) {
+      std::istringstream words(key);
+      std::string method, symbol, to;
+      words >> method >> symbol >> to;
+      StructuralQuery q;
+      if (!parseStructuralQuery(method, &q)) continue;
+      StructuralOptions options;
+      options.depth = q == StructuralQuery::Impact ? 4 : q == StructuralQuery::Trace ? 8 : 1;
+      StructuralTarget target{symbol, "", 0, false}, end{to, "", 0, false};
+      auto answer = structuralAnswer(*engine, q, target, q == StructuralQuery::Trace ? &end : nullptr, options);
+      INFO(entry.path().filename().string() << ": " << key);
+      REQUIRE(answer.hasValue());
+      CHECK(render(q, *answer) == expected);
+      CHECK(answer->freshness.at("fresh") == "true");
+      ++checked;
+    }
+  }
+  CHECK(checked >= 20);
+}
+
+TEST_CASE("structural targets: unknown names are errors, positions work, the call hierarchy agrees", "[structural]") {
+  TestRepo repo;
+  Annotations fixture = parseAnnotations(*readFile(fs::path(NIB_FIXTURE_DIR) / "callgraph" / "c.fixture"));
+  repo.writeAll(fixture.files);
+  repo.commitAll();
+  auto engine = indexedEngine(repo);
+  StructuralOptions options;
+  auto unknown = structuralAnswer(*engine, StructuralQuery::Callers, {"no_such_function", "", 0, false}, nullptr, options);
+  REQUIRE_FALSE(unknown.hasValue());
+  CHECK(unknown.status().message().find("no definition named 'no_such_function'") != std::string::npos);
+  // The position of `helper` in its definition (util.c line 2) names the same node.
+  std::string util = fixture.files.at("util.c");
+  uint32_t offset = static_cast<uint32_t>(util.find("helper(int x) {"));
+  auto byPosition = structuralAnswer(*engine, StructuralQuery::Callers, {"", "util.c", offset, true}, nullptr, options);
+  REQUIRE(byPosition.hasValue());
+  CHECK(render(StructuralQuery::Callers, *byPosition) == "twice@util.c:3");
+  // callHierarchy/incomingCalls is the same walk: one edge with both call sites.
+  int32_t helperDef = -1;
+  for (const CallNode& n : engine->definitionsNamed("helper"))
+    if (n.path == "util.c") helperDef = n.definition;
+  REQUIRE(helperDef >= 0);
+  auto incoming = engine->incomingCalls("util.c", helperDef);
+  REQUIRE(incoming.hasValue());
+  REQUIRE(incoming->size() == 1);
+  CHECK((*incoming)[0].node.name == "twice");
+  CHECK((*incoming)[0].sites.size() == 2);
+}
+
+TEST_CASE("the structural route fuses lexical hits with their call-graph neighbours", "[structural][search]") {
+  TestRepo repo;
+  repo.write("net/retry.py",
+             "def send_with_retry(request):\n    # Retry a failed request with backoff.\n    return transmit(request)\n");
+  repo.write("net/wire.py", "def transmit(request):\n    return len(request)\n");
+  repo.write("misc/other.py", "def unrelated():\n    return 42\n");
+  repo.commitAll();
+  auto engine = indexedEngine(repo);
+  SearchRequest r;
+  r.query = "retry backoff";
+  r.route = SearchRoute::Lexical;
+  r.kinds = {SymbolKind::Function};
+  auto lexical = engine->search(r);
+  REQUIRE(lexical.hasValue());
+  bool lexicalHasTransmit = false;
+  for (const auto& h : lexical->hits) lexicalHasTransmit |= h.name == "transmit";
+  r.route = SearchRoute::Structural;
+  auto structural = engine->search(r);
+  REQUIRE(structural.hasValue());
+  REQUIRE(structural->hits.size() >= 2);
+  CHECK(structural->route == SearchRoute::Structural);
+  CHECK(structural->hits[0].name == "send_with_retry");
+  // The callee comes in through the graph even though its text shares no word with the query.
+  CHECK_FALSE(lexicalHasTransmit);
+  bool hasTransmit = false;
+  for (const auto& h : structural->hits) hasTransmit |= h.name == "transmit" && h.snippet.find("def transmit") == 0;
+  CHECK(hasTransmit);
+  for (const auto& h : structural->hits) CHECK(h.name != "unrelated");
+}
+
+TEST_CASE("context bundles respect the budget, order units and number lines, and name what did not fit",
+          "[structural][context]") {
+  TestRepo repo;
+  Annotations fixture = parseAnnotations(*readFile(fs::path(NIB_FIXTURE_DIR) / "callgraph" / "c.fixture"));
+  repo.writeAll(fixture.files);
+  // A long function that cannot fit a small budget.
+  std::string big = "int big_table(int i) {\n  switch (i) {\n";
+  for (int i = 0; i < 300; ++i) big += "    case " + std::to_string(i) + ": return helper(" + std::to_string(i) + ");\n";
+  big += "  }\n  return 0;\n}\n";
+  repo.write("table.c", "#include \"util.h\"\n" + big);
+  repo.commitAll();
+  auto engine = indexedEngine(repo);
+
+  ContextRequest request{{"main", "helper"}, {}, "", 1000};
+  auto a = buildContext(*engine, request);
+  REQUIRE(a.hasValue());
+  CHECK(a->tokensUsed <= request.budgetTokens);
+  CHECK(a->tokensUsed == estimateTokens(a->text));
+  CHECK(a->text.find("tokens: " + std::to_string(a->tokensUsed) + " of 1000") != std::string::npos);
+  // Named symbols first, in the order asked.
+  REQUIRE(a->units.size() >= 2);
+  CHECK(a->units[0].name == "main");
+  CHECK(a->units[0].reason == "symbol");
+  CHECK(a->units[1].name == "helper");
+  // The flow between them, and line numbers that match the files (1-based gutters).
+  REQUIRE(a->flows.size() == 1);
+  REQUIRE(a->flows[0].hops.size() == 4);
+  CHECK(a->text.find("main -> helper: main (main.c:5) -> run (main.c:4") != std::string::npos);
+  CHECK(a->units[0].text.find("     5 | int main(void) { return run(); }\n") != std::string::npos);
+  // helper's blast radius holds big_table (300 call sites, one caller).
+  bool blastHasTable = false;
+  for (const auto& b : a->blast)
+    for (const auto& e : b.entries) blastHasTable |= e.node.name == "big_table" && e.distance == 1;
+  CHECK(blastHasTable);
+  // big_table is relevant (a caller of a named symbol) but over the budget: omitted and named
+  // in the follow-up, whose budget would fit it.
+  bool omitted = false;
+  for (const auto& o : a->omitted) omitted |= o.name == "big_table";
+  CHECK(omitted);
+  REQUIRE(a->hasFollowUp);
+  CHECK(std::find(a->followUp.symbols.begin(), a->followUp.symbols.end(), "big_table") != a->followUp.symbols.end());
+  CHECK(a->followUp.budgetTokens > 1000);
+  CHECK(a->text.find("follow-up: nib context --symbol big_table") != std::string::npos);
+  // Deterministic.
+  auto again = buildContext(*engine, request);
+  REQUIRE(again.hasValue());
+  CHECK(again->text == a->text);
+  // The follow-up fits what was left out.
+  auto follow = buildContext(*engine, a->followUp);
+  REQUIRE(follow.hasValue());
+  bool included = false;
+  for (const auto& u : follow->units) included |= u.name == "big_table";
+  CHECK(included);
+
+  // Bad input is refused with a reason.
+  CHECK_FALSE(buildContext(*engine, ContextRequest{{}, {}, "", 4000}).hasValue());
+  CHECK_FALSE(buildContext(*engine, ContextRequest{{"main"}, {}, "", 10}).hasValue());
+  auto unknown = buildContext(*engine, ContextRequest{{"nonexistent_fn"}, {"missing.c"}, "", 2000});
+  REQUIRE(unknown.hasValue());
+  CHECK(unknown->unresolved == std::vector<std::string>{"nonexistent_fn", "missing.c"});
+  CHECK(unknown->units.empty());
+}
+
+TEST_CASE("nib/callers, nib/impact, nib/trace and nib/context over LSP", "[structural][lsp]") {
+  TestRepo repo;
+  Annotations fixture = parseAnnotations(*readFile(fs::path(NIB_FIXTURE_DIR) / "callgraph" / "python.fixture"));
+  repo.writeAll(fixture.files);
+  repo.commitAll();
+  indexedEngine(repo);
+  LspClient c(repo.root());
+  c.initialize(repo.root());
+  json callers = c.request("nib/callers", {{"symbol", "distance"}});
+  REQUIRE(callers.contains("result"));
+  REQUIRE(callers["result"]["hops"].size() == 1);
+  CHECK(callers["result"]["hops"][0]["from"]["name"] == "run");
+  CHECK(callers["result"]["hops"][0]["from"]["uri"] == LspClient::uri(repo.root() / "app/main.py"));
+  CHECK(callers["result"]["hops"][0]["sites"][0]["start"]["line"] == 6);
+  CHECK(callers["result"]["freshness"]["fresh"] == true);
+  // By position: `distance` where main.py calls it (line 7, 0-based 6).
+  json byPos = c.request("nib/callers", {{"textDocument", {{"uri", LspClient::uri(repo.root() / "app/main.py")}}},
+                                         {"position", {{"line", 6}, {"character", 12}}}});
+  CHECK(byPos["result"]["hops"] == callers["result"]["hops"]);
+  json impact = c.request("nib/impact", {{"symbol", "distance"}});
+  REQUIRE(impact["result"]["impact"].size() == 2);
+  CHECK(impact["result"]["impact"][1]["item"]["name"] == "main");
+  CHECK(impact["result"]["impact"][1]["distance"] == 2);
+  json trace = c.request("nib/trace", {{"from", "main"}, {"to", "distance"}});
+  CHECK(trace["result"]["found"] == true);
+  CHECK(trace["result"]["hops"].size() == 2);
+  json unknown = c.request("nib/callers", {{"symbol", "nope_nothing"}});
+  CHECK(unknown["error"]["code"] == -32803);
+  json ctx = c.request("nib/context", {{"symbols", {"run"}}, {"budgetTokens", 800}});
+  REQUIRE(ctx.contains("result"));
+  CHECK(ctx["result"]["tokensUsed"].get<int>() <= 800);
+  CHECK(ctx["result"]["units"][0]["name"] == "run");
+  CHECK(ctx["result"]["estimator"] == "ceil(utf8Bytes / 4)");
+  CHECK(c.request("nib/context", {{"budgetTokens", 800}})["error"]["code"] == -32602);
+}
+
+}  // namespace nib::test

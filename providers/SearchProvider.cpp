@@ -26,6 +26,48 @@ constexpr size_t kSnippetLineBytes = 240;
 constexpr double kK1 = 1.2;
 constexpr double kB = 0.75;
 constexpr double kFileUnitWeight = 0.5;
+// A query word that is part of a unit's own name adds this many times its idf (BM25 caps a
+// term's body contribution at (k1 + 1) × idf = 2.2 × idf).
+constexpr double kNameWeight = 2.0;
+constexpr size_t kExtensions = 8;
+constexpr double kFileContext = 1.5;  // share of its file's score a unit inherits  // index terms extending a query word, at most
+
+// The index terms a query word stands for, with weights: itself (1); its plain forms without
+// an English inflection (0.8: "flags" -> "flag", "scrolling" -> "scroll"); and the
+// abbreviations code uses, as index terms that start the word (0.6: "arguments" -> "arg",
+// "args"; "buffer" -> "buf"; "initialize" -> "init"). Only terms the index holds count.
+std::vector<std::pair<std::string, double>> variantsOf(const std::string& word) {
+  std::vector<std::pair<std::string, double>> out{{word, 1.0}};
+  auto add = [&](std::string t, double w) {
+    if (t.size() < 3 || t == word) return;
+    for (const auto& [x, _] : out)
+      if (x == t) return;
+    out.emplace_back(std::move(t), w);
+  };
+  bool letters = std::all_of(word.begin(), word.end(), [](char c) { return c >= 'a' && c <= 'z'; });
+  if (!letters || word.size() < 4) return out;
+  auto ends = [&](const char* suffix) {
+    size_t n = std::strlen(suffix);
+    return word.size() > n + 2 && word.compare(word.size() - n, n, suffix) == 0;
+  };
+  std::string stem = word;
+  if (ends("ies")) stem = word.substr(0, word.size() - 3) + "y";
+  else if (ends("ing")) stem = word.substr(0, word.size() - 3);
+  else if (ends("ed")) stem = word.substr(0, word.size() - 2);
+  else if (ends("es")) stem = word.substr(0, word.size() - 2);
+  else if (ends("s") && !ends("ss")) stem = word.substr(0, word.size() - 1);
+  if (stem != word) {
+    add(stem, 0.8);
+    add(stem + "e", 0.8);  // "moving" -> "move", "used" -> "use"
+    add(stem + "s", 0.8);
+  }
+  if (word.size() >= 5)
+    for (size_t len = 3; len + 2 <= word.size() && len <= 6; ++len) {
+      add(word.substr(0, len), 0.6);
+      add(word.substr(0, len) + "s", 0.6);
+    }
+  return out;
+}
 constexpr size_t kBinaryProbe = 8000;  // as the indexer: the prefix git inspects for NUL bytes
 
 // The docs that may hold the literal `lit` (3+ bytes): every one of its trigrams, at positions
@@ -456,37 +498,83 @@ Expected<SearchResult> SearchProvider::searchLexical(const SearchRequest& reques
 
   const double n = lexical_->unitCount();
   const double avgdl = lexical_->averageLength();
+  // Each query word is a group of index terms: itself, and the forms code spells it in (see
+  // variantsOf). A unit scores a group by its best variant, so two spellings of one word in a
+  // unit do not count twice.
+  struct Variant {
+    std::string term;
+    double weight;
+    double idf;
+    std::vector<std::pair<uint32_t, uint32_t>> postings;
+  };
+  std::vector<std::vector<Variant>> groups;
+  std::map<std::string, double> idf;  // every variant's idf, for changed files
+  for (const std::string& word : terms) {
+    std::vector<Variant> g;
+    auto variants = variantsOf(word);
+    // Longer index terms that start with the word: "line" -> "lineno", "lines"; "alloc" ->
+    // "allocate" (0.6, as abbreviations are).
+    // The shortest are the closest forms ("lines", "lineno" before "linearize").
+    if (word.size() >= 4) {
+      std::vector<std::string> longer = lexical_->termsExtending(word, 256);
+      std::stable_sort(longer.begin(), longer.end(), [](const std::string& a, const std::string& b) { return a.size() < b.size(); });
+      if (longer.size() > kExtensions) longer.resize(kExtensions);
+      for (std::string& t : longer)
+        if (std::none_of(variants.begin(), variants.end(), [&](const auto& v) { return v.first == t; }))
+          variants.emplace_back(std::move(t), 0.6);
+    }
+    for (const auto& [term, weight] : variants) {
+      auto postings = lexical_->postings(term);
+      if (postings.empty()) continue;
+      double df = static_cast<double>(postings.size());
+      double i = std::log(1 + (n - df + 0.5) / (df + 0.5));
+      idf[term] = i;
+      g.push_back({term, weight, i, std::move(postings)});
+    }
+    if (!g.empty()) groups.push_back(std::move(g));
+  }
   // Pass 1: a length-free score per unit over all postings (an upper bound of BM25 up to the
   // length factor), to choose the candidates worth exact scoring.
-  std::vector<std::vector<std::pair<uint32_t, uint32_t>>> postings;
-  std::map<std::string, double> idf;
-  std::unordered_map<uint32_t, double> rough;
-  for (const std::string& term : terms) {
-    postings.push_back(lexical_->postings(term));
-    double df = static_cast<double>(postings.back().size());
-    idf[term] = std::log(1 + (n - df + 0.5) / (df + 0.5));
-    for (const auto& [unit, tf] : postings.back()) rough[unit] += idf[term] * tf / (tf + kK1);
-  }
+  std::unordered_map<uint32_t, std::vector<double>> roughByGroup;
+  for (size_t gi = 0; gi < groups.size(); ++gi)
+    for (const Variant& v : groups[gi])
+      for (const auto& [unit, tf] : v.postings) {
+        auto& r = roughByGroup[unit];
+        if (r.empty()) r.assign(groups.size(), 0);
+        r[gi] = std::max(r[gi], v.weight * v.idf * tf / (tf + kK1));
+      }
   std::vector<std::pair<double, uint32_t>> ranked;
-  ranked.reserve(rough.size());
-  for (const auto& [unit, s] : rough) ranked.emplace_back(s, unit);
+  ranked.reserve(roughByGroup.size());
+  for (const auto& [unit, r] : roughByGroup) {
+    double sum = 0;
+    for (double x : r) sum += x;
+    ranked.emplace_back(sum, unit);
+  }
   size_t keep = std::min(ranked.size(), std::max<size_t>(request.k * 20, 400));
   std::partial_sort(ranked.begin(), ranked.begin() + keep, ranked.end(),
                     [](const auto& a, const auto& b) { return a.first != b.first ? a.first > b.first : a.second < b.second; });
   ranked.resize(keep);
-  out.candidates = rough.size();
+  out.candidates = roughByGroup.size();
   // Pass 2: the kept units' term frequencies, for exact BM25 once their lengths are known.
-  std::unordered_map<uint32_t, std::vector<uint32_t>> tfs;
-  for (const auto& [_, id] : ranked) tfs[id].assign(terms.size(), 0);
-  for (size_t t = 0; t < terms.size(); ++t)
-    for (const auto& [unit, tf] : postings[t])
-      if (auto it = tfs.find(unit); it != tfs.end()) it->second[t] = tf;
+  std::unordered_map<uint32_t, std::vector<std::vector<uint32_t>>> tfs;  // unit -> group -> variant
+  for (const auto& [_, id] : ranked) {
+    auto& f = tfs[id];
+    f.resize(groups.size());
+    for (size_t gi = 0; gi < groups.size(); ++gi) f[gi].assign(groups[gi].size(), 0);
+  }
+  for (size_t gi = 0; gi < groups.size(); ++gi)
+    for (size_t vi = 0; vi < groups[gi].size(); ++vi)
+      for (const auto& [unit, tf] : groups[gi][vi].postings)
+        if (auto it = tfs.find(unit); it != tfs.end()) it->second[gi][vi] = tf;
 
   struct Scored {
     double score;
     SearchHit hit;
   };
   std::vector<Scored> best;
+  std::vector<uint32_t> bestDoc;              // per entry of `best`: its doc, for units inside a file
+  std::unordered_map<uint32_t, double> fileScore;  // doc -> its whole-file unit's score
+  std::set<std::string> nameTokens;
   for (const auto& [_, id] : ranked) {
     auto u = lexical_->unit(id);
     if (!u) continue;
@@ -495,22 +583,41 @@ Expected<SearchResult> SearchProvider::searchLexical(const SearchRequest& reques
     if (!passesFilters(request, d->path, d->language)) continue;
     if (!request.kinds.empty() && std::find(request.kinds.begin(), request.kinds.end(), u->kind) == request.kinds.end())
       continue;
-    // Exact BM25 now that the length is known.
+    // Exact BM25 now that the length is known, plus a bonus for query words in the unit's own
+    // name: `args_find` is about finding args more than a function that merely calls it.
+    nameTokens.clear();
+    forEachToken(u->name, [&](std::string_view t) { nameTokens.emplace(t); });
     double s = 0;
-    const std::vector<uint32_t>& f = tfs[id];
-    for (size_t t = 0; t < terms.size(); ++t)
-      if (f[t]) s += idf[terms[t]] * f[t] * (kK1 + 1) / (f[t] + kK1 * (1 - kB + kB * u->length / avgdl));
+    const auto& f = tfs[id];
+    for (size_t gi = 0; gi < groups.size(); ++gi) {
+      double g = 0, named = 0;
+      for (size_t vi = 0; vi < groups[gi].size(); ++vi) {
+        const Variant& v = groups[gi][vi];
+        if (uint32_t tf = f[gi][vi])
+          g = std::max(g, v.weight * v.idf * tf * (kK1 + 1) / (tf + kK1 * (1 - kB + kB * u->length / avgdl)));
+        if (nameTokens.count(v.term)) named = std::max(named, v.weight * v.idf);
+      }
+      s += g + kNameWeight * named;
+    }
+    bool fileUnit = u->granularity == Granularity::File;
+    if (fileUnit) fileScore[u->doc] = s;
     // A whole source file holds every term of its functions: rank the functions first. (Files
     // without a grammar have no smaller units and keep their score.)
-    if (u->granularity == Granularity::File && d->language != Language::Unknown) s *= kFileUnitWeight;
+    if (fileUnit && d->language != Language::Unknown) s *= kFileUnitWeight;
     SearchHit h;
     h.path = d->path;
     h.range = u->range;
     h.route = SearchRoute::Lexical;
     h.name = u->name;
-    h.kind = u->granularity == Granularity::File ? SymbolKind::Module : u->kind;
+    h.kind = fileUnit ? SymbolKind::Module : u->kind;
     best.push_back({s, std::move(h)});
+    bestDoc.push_back(fileUnit ? UINT32_MAX : u->doc);
   }
+  // A unit inherits part of its file's score: the words a query uses are spread over a file's
+  // functions, comments and names, and the file that holds most of them is where a grep-and-read
+  // agent would look first.
+  for (size_t i = 0; i < bestDoc.size(); ++i)
+    if (auto it = fileScore.find(bestDoc[i]); it != fileScore.end()) best[i].score += kFileContext * it->second;
   // Changed and added files: scored as one unit each, from their current content.
   auto scoreText = [&](const std::string& path) {
     auto d = lexical_->byPath(path);

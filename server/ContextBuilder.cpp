@@ -16,8 +16,11 @@ constexpr size_t kBlastWalk = 200;   // definitions visited per blast radius
 constexpr size_t kBlastEntries = 10; // ... of which the nearest are listed
 constexpr size_t kNodesPerSymbol = 5;
 constexpr size_t kNeighbors = 8;     // callers and callees of each named definition
-constexpr size_t kIntentHits = 20;
+constexpr size_t kIntentHits = 60;   // lexical units considered for an intent
+constexpr size_t kIntentSeeds = 3;   // ... whose call-graph neighbours are added
 constexpr size_t kOmittedListed = 20;
+constexpr size_t kLargeShare = 6;    // a unit over budget / 6 waits for the second packing pass ...
+constexpr size_t kNeverDeferred = 3; // ... unless it is among the first three candidates
 constexpr size_t kMinBudget = 200;
 constexpr size_t kMaxBudget = 200000;
 
@@ -112,17 +115,23 @@ Expected<ContextAnswer> buildContext(Engine& engine, const ContextRequest& reque
       a.flows.push_back(std::move(f));
     }
 
-  // The intent: the structural search route (lexical ranking fused with call-graph neighbors).
+  // The intent: the lexical route's units in rank order, then the call-graph neighbours of
+  // the best few (tier 4, below the named symbols' own neighbours). Reciprocal-rank fusion (the
+  // structural search route) lets a strong neighbour push out mid-ranked text matches; a
+  // bundle has room for both, so it keeps the text ranking whole and appends the neighbours.
   if (!request.intent.empty()) {
     SearchRequest sr;
     sr.query = request.intent;
-    sr.route = SearchRoute::Structural;
+    sr.route = SearchRoute::Lexical;
     sr.k = kIntentHits;
     auto found = engine.search(sr);
     if (!found) {
       a.notes.push_back("the intent was not searched: " + found.status().message());
     } else {
+      size_t rank = 0;
       for (const SearchHit& h : found->hits) {
+        ++rank;
+        if (h.kind == SymbolKind::Module) continue;  // a whole file: its units compete on their own
         ContextUnit u;
         u.path = h.path;
         u.name = h.name;
@@ -132,6 +141,13 @@ Expected<ContextAnswer> buildContext(Engine& engine, const ContextRequest& reque
         u.score = h.score;
         u.ascii = h.ascii;
         candidates.push_back({std::move(u), 2});
+        if (rank <= kIntentSeeds) {
+          for (const CallNode& n : engine.definitionsNamed(h.name)) {
+            if (n.path != h.path || n.range.startByte != h.range.startByte) continue;
+            for (const GraphHop& hop : g.callees(n.path, n.definition, 1, kNeighbors)) addNode(hop.to, "neighbor", 4, 0.2);
+            for (const GraphHop& hop : g.callers(n.path, n.definition, 1, kNeighbors)) addNode(hop.from, "neighbor", 4, 0.2);
+          }
+        }
       }
       for (const std::string& n : found->notes) a.notes.push_back(n);
     }
@@ -191,6 +207,7 @@ Expected<ContextAnswer> buildContext(Engine& engine, const ContextRequest& reque
   std::map<std::string, std::string> texts;
   std::set<std::pair<std::string, uint32_t>> seen;
   std::vector<ContextUnit> ranked;
+  std::vector<int> tiers;
   for (Candidate& c : candidates) {
     ContextUnit& u = c.unit;
     if (!seen.insert({u.path, u.range.startByte}).second) continue;
@@ -205,14 +222,18 @@ Expected<ContextAnswer> buildContext(Engine& engine, const ContextRequest& reque
     std::string body = "## " + u.path + ":" + std::to_string(toDisplayLine(first)) + "-" +
                        std::to_string(toDisplayLine(last)) + "  " + kindWord(u.kind) +
                        (u.name.empty() ? "" : " " + u.name) + "  [" + u.reason + "]\n";
-    char gutter[16];
+    // Compact gutters ("1234| "), as wide as the unit's last line number: every byte of a
+    // bundle is charged to the budget.
+    char gutter[24];
+    int width = std::snprintf(gutter, sizeof gutter, "%u", toDisplayLine(last));
     for (uint32_t l = first; l <= last && l < lines.lineCount(); ++l) {
-      std::snprintf(gutter, sizeof gutter, "%6u | ", toDisplayLine(l));
+      std::snprintf(gutter, sizeof gutter, "%*u| ", width, toDisplayLine(l));
       body.append(gutter).append(lines.lineText(l)).append("\n");
     }
     u.text = std::move(body);
     u.tokens = estimateTokens(u.text);
     ranked.push_back(std::move(u));
+    tiers.push_back(c.tier);
   }
 
   // The outline: freshness, flows and blast radii come before any source.
@@ -307,15 +328,20 @@ Expected<ContextAnswer> buildContext(Engine& engine, const ContextRequest& reque
   };
   std::string text;
   size_t used = render(&text);
-  for (size_t i = 0; i < ranked.size(); ++i) {
-    included[i] = true;
-    std::string attempt;
-    if (render(&attempt) <= request.budgetTokens) {
-      text = std::move(attempt);
-    } else {
-      included[i] = false;
+  // Two passes: first every unit asked for by name (and the flow between them), the first three
+  // candidates, and every other unit up to a sixth of the budget, in rank order; then the larger
+  // ones that still fit. One long function found by the intent would otherwise crowd out a
+  // dozen likely ones.
+  for (int pass = 0; pass < 2; ++pass)
+    for (size_t i = 0; i < ranked.size(); ++i) {
+      if (included[i]) continue;
+      bool large = tiers[i] >= 2 && i >= kNeverDeferred && ranked[i].tokens * kLargeShare > request.budgetTokens;
+      if (large != (pass == 1)) continue;
+      included[i] = true;
+      std::string attempt;
+      if (render(&attempt) <= request.budgetTokens) text = std::move(attempt);
+      else included[i] = false;
     }
-  }
   used = render(&text);
   if (used > request.budgetTokens) a.notes.push_back("even the outline exceeds the budget; raise budgetTokens");
   a.text = std::move(text);

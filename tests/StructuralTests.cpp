@@ -174,7 +174,7 @@ TEST_CASE("context bundles respect the budget, order units and number lines, and
   REQUIRE(a->flows.size() == 1);
   REQUIRE(a->flows[0].hops.size() == 4);
   CHECK(a->text.find("main -> helper: main (main.c:5) -> run (main.c:4") != std::string::npos);
-  CHECK(a->units[0].text.find("     5 | int main(void) { return run(); }\n") != std::string::npos);
+  CHECK(a->units[0].text.find("5| int main(void) { return run(); }\n") != std::string::npos);
   // helper's blast radius holds big_table (300 call sites, one caller).
   bool blastHasTable = false;
   for (const auto& b : a->blast)

@@ -278,6 +278,17 @@ std::vector<std::pair<uint32_t, uint32_t>> LexicalView::postings(const std::stri
   return out;
 }
 
+std::vector<std::string> LexicalView::termsExtending(const std::string& prefix, size_t limit) {
+  std::vector<std::string> out;
+  if (prefix.empty() || prefix.size() > 400) return out;
+  (void)txn_.scan(postings_, prefix, [&](std::string_view key, std::string_view) {
+    if (key.substr(0, prefix.size()) != prefix) return false;
+    if (key.size() > prefix.size()) out.emplace_back(key);
+    return out.size() < limit;
+  });
+  return out;
+}
+
 std::optional<LexUnit> LexicalView::unit(uint32_t id) {
   auto v = txn_.get(units_, idKey(id));
   if (!v) return std::nullopt;

@@ -91,6 +91,8 @@ class LexicalView : public SearchDocs {
   static Expected<std::unique_ptr<LexicalView>> open(const std::filesystem::path& dir);
   // (unit id, term frequency), by ascending unit id.
   std::vector<std::pair<uint32_t, uint32_t>> postings(const std::string& term);
+  // Up to `limit` indexed terms that start with `prefix` (and are longer), in term order.
+  std::vector<std::string> termsExtending(const std::string& prefix, size_t limit);
   std::optional<LexUnit> unit(uint32_t id);
   uint32_t unitCount() const { return unitCount_; }
   double averageLength() const { return averageLength_; }

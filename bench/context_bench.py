@@ -185,16 +185,21 @@ def functions_and_comments(text):
             depth = 0
 
 
-def find_tasks(repo, name):
+def c_files(repo):
+    """(path, latin-1 text) of the tracked .c files, in path order (links skipped)."""
     files = subprocess.run(["git", "ls-files", "-z", "--", "*.c"], cwd=repo, capture_output=True,
                            check=True).stdout.decode().split("\0")
-    cands, nfuncs, stats = [], 0, {"commented": 0, "short": 0, "named": 0}
     for path in sorted(f for f in files if f):
         full = os.path.join(repo, path)
         if not os.path.isfile(full) or os.path.islink(full):
             continue
         with open(full, "rb") as f:
-            text = f.read().decode("latin-1")
+            yield path, f.read().decode("latin-1")
+
+
+def find_tasks(repo, name):
+    cands, nfuncs, stats = [], 0, {"commented": 0, "short": 0, "named": 0}
+    for path, text in c_files(repo):
         for sig_line, name_line, fn, comment in functions_and_comments(text):
             nfuncs += 1
             if comment is None:

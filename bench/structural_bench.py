@@ -22,7 +22,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from lsp_bench import Client  # noqa: E402
-from context_bench import functions_and_comments, comment_text  # noqa: E402
+from context_bench import c_files, functions_and_comments, comment_text  # noqa: E402
 
 
 def percentile(values, p):
@@ -31,15 +31,8 @@ def percentile(values, p):
 
 
 def sample_functions(repo, n):
-    files = subprocess.run(["git", "ls-files", "-z", "--", "*.c"], cwd=repo, capture_output=True,
-                           check=True).stdout.decode().split("\0")
     found = []
-    for path in sorted(f for f in files if f):
-        full = os.path.join(repo, path)
-        if not os.path.isfile(full) or os.path.islink(full):
-            continue
-        with open(full, "rb") as f:
-            text = f.read().decode("latin-1")
+    for path, text in c_files(repo):
         for _, name_line, name, comment in functions_and_comments(text):
             intent = comment_text(comment[2]) if comment else ""
             found.append((path, name_line, name, intent))

@@ -42,27 +42,8 @@ CommandOutput failure(const std::string& message, const std::string& hint = "") 
 
 // The request, or the error a user should see.
 Expected<SearchRequest> requestOf(const SearchArgs& args) {
-  SearchRequest request;
-  request.query = args.query;
-  if (!parseSearchRoute(args.route, &request.route))
-    return Status(ErrorCode::InvalidArgument, "unknown route '" + args.route + "'");
-  request.regex = args.regex;
-  request.caseSensitive = !args.ignoreCase;
-  request.k = args.k;
-  request.paths = args.paths;
-  for (const std::string& l : args.languages) {
-    Language lang = languageFromName(l);
-    if (lang == Language::Unknown)
-      return Status(ErrorCode::InvalidArgument,
-                    "unknown language '" + l + "' (use one of c, cpp, python, javascript, typescript, tsx, go, rust, java)");
-    request.languages.push_back(lang);
-  }
-  for (const std::string& k : args.kinds) {
-    SymbolKind kind = symbolKindFromName(k);
-    if (kind == SymbolKind::Unknown) return Status(ErrorCode::InvalidArgument, "unknown symbol kind '" + k + "'");
-    request.kinds.push_back(kind);
-  }
-  return request;
+  return searchRequestOf(args.query, args.route, args.regex, args.ignoreCase, args.k, args.paths, args.languages,
+                         args.kinds);
 }
 
 }  // namespace

@@ -563,23 +563,9 @@ std::string LspServer::answer(const Task& task, Engine& engine) {
   }
   if (m == "nib/search") {
     const auto& p = std::get<lsp::SearchParams>(task.params);
-    SearchRequest request;
-    request.query = p.query;
-    parseSearchRoute(p.route, &request.route);
-    request.regex = p.regex;
-    request.caseSensitive = p.caseSensitive;
-    request.k = p.k;
-    request.paths = p.paths;
-    for (const std::string& l : p.languages) {
-      Language lang = languageFromName(l);
-      if (lang == Language::Unknown) return lsp::encodeError(task.id, lsp::InvalidParams, "unknown language '" + l + "'");
-      request.languages.push_back(lang);
-    }
-    for (const std::string& k : p.kinds) {
-      SymbolKind kind = symbolKindFromName(k);
-      if (kind == SymbolKind::Unknown) return lsp::encodeError(task.id, lsp::InvalidParams, "unknown symbol kind '" + k + "'");
-      request.kinds.push_back(kind);
-    }
+    auto requestOr = searchRequestOf(p.query, p.route, p.regex, !p.caseSensitive, p.k, p.paths, p.languages, p.kinds);
+    if (!requestOr) return lsp::encodeError(task.id, lsp::InvalidParams, requestOr.status().message());
+    const SearchRequest& request = *requestOr;
     auto r = engine.search(request);
     if (!r) return fail(r.status());
     lsp::SearchAnswer a = toSearchAnswer(engine, *r, encoding_, /*withUris=*/true);

@@ -106,23 +106,10 @@ std::string McpServer::callTool(const std::string& id, const std::string& tool, 
   };
 
   if (tool == "search") {
-    SearchRequest r;
-    r.query = args.query;
-    if (!args.route.empty() && !parseSearchRoute(args.route, &r.route)) return failed("unknown route '" + args.route + "'");
-    r.regex = args.regex;
-    r.caseSensitive = !args.ignoreCase;
-    r.k = args.k;
-    r.paths = args.paths;
-    for (const std::string& l : args.languages) {
-      Language lang = languageFromName(l);
-      if (lang == Language::Unknown) return failed("unknown language '" + l + "'");
-      r.languages.push_back(lang);
-    }
-    for (const std::string& k : args.kinds) {
-      SymbolKind kind = symbolKindFromName(k);
-      if (kind == SymbolKind::Unknown) return failed("unknown symbol kind '" + k + "'");
-      r.kinds.push_back(kind);
-    }
+    auto request = searchRequestOf(args.query, args.route, args.regex, args.ignoreCase, args.k, args.paths,
+                                   args.languages, args.kinds);
+    if (!request) return failed(request.status().message());
+    const SearchRequest& r = *request;
     auto result = engine.search(r);
     if (!result) return failed(result.status().message());
     std::string text = result->hits.empty() ? "no matches\n" : searchResultText(*result);

@@ -55,6 +55,33 @@ lsp::SearchAnswer toSearchAnswer(Engine& engine, const SearchResult& result, Enc
   return a;
 }
 
+Expected<SearchRequest> searchRequestOf(const std::string& query, const std::string& route, bool regex, bool ignoreCase,
+                                        size_t k, const std::vector<std::string>& paths,
+                                        const std::vector<std::string>& languages,
+                                        const std::vector<std::string>& kinds) {
+  SearchRequest request;
+  request.query = query;
+  if (!route.empty() && !parseSearchRoute(route, &request.route))
+    return Status(ErrorCode::InvalidArgument, "unknown route '" + route + "' (use auto, lexical, trigram or structural)");
+  request.regex = regex;
+  request.caseSensitive = !ignoreCase;
+  request.k = k;
+  request.paths = paths;
+  for (const std::string& l : languages) {
+    Language lang = languageFromName(l);
+    if (lang == Language::Unknown)
+      return Status(ErrorCode::InvalidArgument,
+                    "unknown language '" + l + "' (use one of c, cpp, python, javascript, typescript, tsx, go, rust, java)");
+    request.languages.push_back(lang);
+  }
+  for (const std::string& name : kinds) {
+    SymbolKind kind = symbolKindFromName(name);
+    if (kind == SymbolKind::Unknown) return Status(ErrorCode::InvalidArgument, "unknown symbol kind '" + name + "'");
+    request.kinds.push_back(kind);
+  }
+  return request;
+}
+
 std::string searchResultText(const SearchResult& result) {
   std::string out;
   char buf[128];

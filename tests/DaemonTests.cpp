@@ -45,6 +45,16 @@ struct DaemonGuard {
   }
 };
 
+// The daemon's socket address (abstract namespace) for a repository.
+sockaddr_un daemonAddress(const TestRepo& repo, socklen_t* length) {
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  std::string name = Daemon::socketName(repo.root() / ".nib");
+  std::memcpy(addr.sun_path + 1, name.data(), name.size());
+  *length = static_cast<socklen_t>(offsetof(sockaddr_un, sun_path) + 1 + name.size());
+  return addr;
+}
+
 uint64_t servedCount(const Nib& nib) {
   std::string out;
   if (nib.run("daemon status", &out) != 0) return 0;
@@ -118,9 +128,7 @@ TEST_CASE("nib search through the daemon prints what it prints without one, and 
 TEST_CASE("the daemon refuses malformed requests and keeps serving", "[daemon]") {
   TestRepo repo;
   writeProject(repo);
-  IndexOptions options;
-  options.threads = 1;
-  REQUIRE(buildIndex(repo.root(), options).hasValue());
+  indexAndOpen(repo, 1);
   DaemonOptions d;
   d.root = repo.root();
   d.idleTimeout = std::chrono::seconds(60);
@@ -151,12 +159,9 @@ TEST_CASE("the daemon refuses malformed requests and keeps serving", "[daemon]")
 
   // Garbage on the socket gets an error frame back, and the daemon goes on.
   int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
-  sockaddr_un addr{};
-  addr.sun_family = AF_UNIX;
-  std::string name = Daemon::socketName(indexDir);
-  std::memcpy(addr.sun_path + 1, name.data(), name.size());
-  REQUIRE(::connect(fd, reinterpret_cast<sockaddr*>(&addr),
-                    static_cast<socklen_t>(offsetof(sockaddr_un, sun_path) + 1 + name.size())) == 0);
+  socklen_t length;
+  sockaddr_un addr = daemonAddress(repo, &length);
+  REQUIRE(::connect(fd, reinterpret_cast<sockaddr*>(&addr), length) == 0);
   MessageWriter writer(fd);
   REQUIRE(writer.write("\x07not a request").isOk());
   MessageReader reader(fd);
@@ -181,12 +186,9 @@ TEST_CASE("a daemon that answers garbage is noted and bypassed", "[daemon][cli]"
   REQUIRE(nib.run("index -q", &out) == 0);
   // A fake daemon on the real socket name: it reads the request and answers nonsense.
   int listener = ::socket(AF_UNIX, SOCK_STREAM, 0);
-  sockaddr_un addr{};
-  addr.sun_family = AF_UNIX;
-  std::string name = Daemon::socketName(repo.root() / ".nib");
-  std::memcpy(addr.sun_path + 1, name.data(), name.size());
-  REQUIRE(::bind(listener, reinterpret_cast<sockaddr*>(&addr),
-                 static_cast<socklen_t>(offsetof(sockaddr_un, sun_path) + 1 + name.size())) == 0);
+  socklen_t length;
+  sockaddr_un addr = daemonAddress(repo, &length);
+  REQUIRE(::bind(listener, reinterpret_cast<sockaddr*>(&addr), length) == 0);
   REQUIRE(::listen(listener, 4) == 0);
   std::thread fake([&] {
     int fd = ::accept(listener, nullptr, nullptr);
@@ -207,9 +209,7 @@ TEST_CASE("a daemon that answers garbage is noted and bypassed", "[daemon][cli]"
 TEST_CASE("an idle daemon exits on its own", "[daemon]") {
   TestRepo repo;
   writeProject(repo);
-  IndexOptions options;
-  options.threads = 1;
-  REQUIRE(buildIndex(repo.root(), options).hasValue());
+  indexAndOpen(repo, 1);
   DaemonOptions d;
   d.root = repo.root();
   d.idleTimeout = std::chrono::seconds(1);

@@ -33,16 +33,6 @@ void copyFixture(TestRepo& repo) {
   repo.commitAll();
 }
 
-std::unique_ptr<Engine> indexed(TestRepo& repo) {
-  IndexOptions options;
-  options.threads = 2;
-  auto r = buildIndex(repo.root(), options);
-  INFO(r.status().toString());
-  REQUIRE(r.hasValue());
-  auto e = Engine::open(repo.root());
-  REQUIRE(e.hasValue());
-  return std::move(*e);
-}
 
 using MatchSet = std::set<std::tuple<std::string, uint32_t, uint32_t>>;
 
@@ -87,7 +77,7 @@ MatchSet found(Engine& engine, SearchRequest request) {
 TEST_CASE("lexical ranking puts the intended unit on top (golden)", "[search][golden]") {
   TestRepo repo;
   copyFixture(repo);
-  auto engine = indexed(repo);
+  auto engine = indexAndOpen(repo);
   std::ifstream in(fs::path(NIB_FIXTURE_DIR) / "search" / "ranking.txt");
   std::string line;
   int cases = 0;
@@ -133,7 +123,7 @@ TEST_CASE("trigram search returns exactly what a full scan finds (randomized)", 
     repo.write("gen/file" + std::to_string(f) + (f % 2 ? ".py" : ".txt"), text);
   }
   repo.commitAll("generated");
-  auto engine = indexed(repo);
+  auto engine = indexAndOpen(repo);
   std::vector<std::string> files;
   for (const auto& e : fs::recursive_directory_iterator(repo.root())) {
     std::string rel = fs::relative(e.path(), repo.root()).string();
@@ -218,7 +208,7 @@ TEST_CASE("trigram masks rule out files holding a literal's trigrams but not the
   // candidate, and verification decides.
   repo.write("folded.txt", "REDISCOMMAND\n");
   repo.commitAll("files");
-  auto engine = indexed(repo);
+  auto engine = indexAndOpen(repo);
   SearchRequest r;
   r.query = "redisCommand";
   r.route = SearchRoute::Trigram;
@@ -271,7 +261,7 @@ TEST_CASE("regex plans come from RE2's own analysis", "[search]") {
 TEST_CASE("search sees files as they are now, not as indexed", "[search]") {
   TestRepo repo;
   copyFixture(repo);
-  auto engine = indexed(repo);
+  auto engine = indexAndOpen(repo);
   SearchRequest r;
   r.query = "fnv1a_hash";
   CHECK(engine->search(r)->hits.size() == 1);
@@ -305,7 +295,7 @@ TEST_CASE("search keeps the index's rules for files that changed kind", "[search
   repo.write("big.txt", std::string(2 << 20, 'x') + "\nmarker_big\n");  // over the 1 MiB limit
   repo.write("outside/secret.txt", "marker_secret\n");
   repo.commitAll("files");
-  auto engine = indexed(repo);
+  auto engine = indexAndOpen(repo);
   engine->watchWorktree();
   SearchRequest r;
   r.query = "marker_";

@@ -22,16 +22,6 @@ namespace fs = std::filesystem;
 using json = nlohmann::json;
 namespace {
 
-std::unique_ptr<Engine> indexedEngine(TestRepo& repo) {
-  IndexOptions options;
-  options.threads = 1;
-  auto r = buildIndex(repo.root(), options);
-  INFO(r.status().toString());
-  REQUIRE(r.hasValue());
-  auto e = Engine::open(repo.root());
-  REQUIRE(e.hasValue());
-  return std::move(*e);
-}
 
 std::string at(const lsp::GraphItem& i) { return i.name + "@" + i.path + ":" + std::to_string(i.range.start.line + 1); }
 
@@ -67,7 +57,7 @@ TEST_CASE("call graphs of fixtures in several languages are exact", "[structural
     TestRepo repo;
     repo.writeAll(fixture.files);
     repo.commitAll();
-    auto engine = indexedEngine(repo);
+    auto engine = indexAndOpen(repo);
     for (const auto& [key, expected] : fixture.directives) {
       std::istringstream words(key);
       std::string method, symbol, to;
@@ -93,7 +83,7 @@ TEST_CASE("structural targets: unknown names are errors, positions work, the cal
   Annotations fixture = parseAnnotations(*readFile(fs::path(NIB_FIXTURE_DIR) / "callgraph" / "c.fixture"));
   repo.writeAll(fixture.files);
   repo.commitAll();
-  auto engine = indexedEngine(repo);
+  auto engine = indexAndOpen(repo);
   StructuralOptions options;
   auto unknown = structuralAnswer(*engine, StructuralQuery::Callers, {"no_such_function", "", 0, false}, nullptr, options);
   REQUIRE_FALSE(unknown.hasValue());
@@ -123,7 +113,7 @@ TEST_CASE("the structural route fuses lexical hits with their call-graph neighbo
   repo.write("net/wire.py", "def transmit(request):\n    return len(request)\n");
   repo.write("misc/other.py", "def unrelated():\n    return 42\n");
   repo.commitAll();
-  auto engine = indexedEngine(repo);
+  auto engine = indexAndOpen(repo);
   SearchRequest r;
   r.query = "retry backoff";
   r.route = SearchRoute::Lexical;
@@ -157,7 +147,7 @@ TEST_CASE("context bundles respect the budget, order units and number lines, and
   big += "  }\n  return 0;\n}\n";
   repo.write("table.c", "#include \"util.h\"\n" + big);
   repo.commitAll();
-  auto engine = indexedEngine(repo);
+  auto engine = indexAndOpen(repo);
 
   ContextRequest request{{"main", "helper"}, {}, "", 1000};
   auto a = buildContext(*engine, request);
@@ -214,7 +204,7 @@ TEST_CASE("nib/callers, nib/impact, nib/trace and nib/context over LSP", "[struc
   Annotations fixture = parseAnnotations(*readFile(fs::path(NIB_FIXTURE_DIR) / "callgraph" / "python.fixture"));
   repo.writeAll(fixture.files);
   repo.commitAll();
-  indexedEngine(repo);
+  indexAndOpen(repo);
   LspClient c(repo.root());
   c.initialize(repo.root());
   json callers = c.request("nib/callers", {{"symbol", "distance"}});

@@ -1,5 +1,9 @@
 #include "TestRepo.h"
 
+#include <catch2/catch.hpp>
+
+#include "indexer/IndexBuilder.h"
+
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -74,6 +78,17 @@ int TestRepo::git(const std::string& args) {
 void TestRepo::commitAll(const std::string& message) {
   if (git("add -A") != 0 || git("commit -q --allow-empty -m " + shellQuote(message)) != 0)
     throw std::runtime_error("git commit failed");
+}
+
+std::unique_ptr<Engine> indexAndOpen(TestRepo& repo, unsigned threads) {
+  IndexOptions options;
+  options.threads = threads;
+  auto r = buildIndex(repo.root(), options);
+  INFO(r.status().toString());
+  REQUIRE(r.hasValue());
+  auto e = Engine::open(repo.root());
+  REQUIRE(e.hasValue());
+  return std::move(*e);
 }
 
 }  // namespace nib::test

@@ -4,7 +4,10 @@
 
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <string>
+
+#include "server/Engine.h"
 
 namespace nib::test {
 
@@ -26,6 +29,9 @@ class TestRepo {
  private:
   std::filesystem::path root_;
 };
+
+// Builds the repository's index (REQUIREs success) and opens an Engine on it.
+std::unique_ptr<Engine> indexAndOpen(TestRepo& repo, unsigned threads = 2);
 
 // Runs a shell command, capturing stdout (and stderr when asked); returns the exit status.
 int runCommand(const std::string& command, std::string* out, bool mergeStderr = false);

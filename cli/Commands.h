@@ -15,6 +15,7 @@ struct IndexArgs {
   std::string commit;
   bool quiet = false;
   bool json = false;
+  bool force = false;
 };
 int runIndex(const IndexArgs& args);
 // Prints the worktree's tree id (empty when it cannot be computed). Worker-only.

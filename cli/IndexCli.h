@@ -11,12 +11,15 @@ namespace nib::cli {
 inline CLI::App* addIndexCommand(CLI::App& app, IndexArgs& args) {
   auto* index = app.add_subcommand("index", "Build (or refresh) the index of the repository containing PATH.\n"
                                             "Indexes the worktree: tracked files plus untracked files git does not ignore.\n"
-                                            "Unchanged files reuse their stored facts. The index lives in <repo>/.nib.");
+                                            "Unchanged files reuse their stored facts; when nothing changed since the\n"
+                                            "current version (HEAD, the worktree, the options), nothing is rebuilt.\n"
+                                            "The index lives in <repo>/.nib.");
   index->add_option("path", args.path, "A path inside the repository (default: .)");
   index->add_option("--max-file-size", args.maxFileSize, "Skip files larger than this many bytes (default: 1048576)")
       ->check(CLI::PositiveNumber);
   index->add_option("--threads", args.threads, "Extraction threads (default: one per core)");
   index->add_option("--commit", args.commit, "Index this revision's tree instead of the worktree");
+  index->add_flag("--force", args.force, "Build a new version even when the current one reflects HEAD and the worktree");
   index->add_flag("-q,--quiet", args.quiet, "Print nothing but errors");
   index->add_flag("--json", args.json, "Print the build report as JSON");
   return index;

@@ -28,6 +28,7 @@ int runIndex(const IndexArgs& args) {
   options.maxFileSize = args.maxFileSize;
   options.threads = args.threads;
   options.commit = args.commit;
+  options.skipIfCurrent = !args.force;
   bool tty = ::isatty(STDERR_FILENO) && !args.quiet && !args.json;
   if (tty) {
     options.progress = [](const IndexProgress& p) {
@@ -47,6 +48,14 @@ int runIndex(const IndexArgs& args) {
   }
   const IndexReport& r = *report;
   if (args.quiet) return 0;
+  if (r.upToDate) {
+    if (args.json)
+      std::printf("{\"version\": \"%s\", \"upToDate\": true, \"seconds\": %.3f}\n", r.manifest.versionId.c_str(), r.seconds);
+    else
+      std::printf("index is current: version %s reflects HEAD %s and the worktree (%.3f s; --force rebuilds)\n",
+                  r.manifest.versionId.c_str(), r.manifest.sourceCommit.substr(0, 12).c_str(), r.seconds);
+    return 0;
+  }
   if (args.json) {
     std::printf("{\"version\": \"%s\", \"files\": %llu, \"definitions\": %llu, \"occurrences\": %llu, "
                 "\"extracted\": %llu, \"reused\": %llu, \"seconds\": %.3f, \"sourceBytes\": %llu, \"indexBytes\": %llu}\n",

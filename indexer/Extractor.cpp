@@ -808,7 +808,9 @@ struct Extractor::Impl {
   ~Impl() { ts_parser_delete(parser); }
 };
 
-Extractor::Extractor() : impl_(std::make_unique<Impl>()) { ts_parser_set_timeout_micros(impl_->parser, kParseTimeoutMicros); }
+Extractor::Extractor(uint64_t parseTimeoutMicros) : impl_(std::make_unique<Impl>()) {
+  ts_parser_set_timeout_micros(impl_->parser, parseTimeoutMicros ? parseTimeoutMicros : kParseTimeoutMicros);
+}
 Extractor::~Extractor() = default;
 
 Expected<FileFacts> Extractor::extract(Language lang, std::string_view content) {

@@ -3,6 +3,7 @@
 // and a query cursor); the compiled queries are shared and immutable.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -15,7 +16,8 @@ namespace nib {
 
 class Extractor {
  public:
-  Extractor();
+  // `parseTimeoutMicros` bounds one file's parse (0: the default, 10 s).
+  explicit Extractor(uint64_t parseTimeoutMicros = 0);
   ~Extractor();
   Extractor(const Extractor&) = delete;
   Extractor& operator=(const Extractor&) = delete;

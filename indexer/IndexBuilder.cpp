@@ -101,6 +101,23 @@ Expected<IndexReport> buildIndex(const fs::path& repoPath, const IndexOptions& o
     if (!c) return c.status();
     commit = *c;
   }
+  if (options.skipIfCurrent && fromWorktree) {
+    auto current = layout.currentManifest();
+    if (current && current->sourceCommit == commit && current->configDigest == configDigest(options) &&
+        current->extractorProfile == Extractor::profileDigest() && current->nibVersion == NIB_VERSION) {
+      auto view = CommitView::open(layout.versionDir(current->versionId) / "structural");
+      std::optional<WorktreeComparison> cmp;
+      if (view)
+        if (auto snapshot = (*view)->worktreeSnapshot()) cmp = compareWorktree(repo.root(), *snapshot);
+      // Only a conclusive "nothing changed" counts: new folder entries need the full scan.
+      if (cmp && cmp->conclusive && cmp->unchanged) {
+        report.manifest = *current;
+        report.upToDate = true;
+        report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+        return report;
+      }
+    }
+  }
   auto phaseStart = std::chrono::steady_clock::now();
   auto phase = [&](const char* name) {
     auto now = std::chrono::steady_clock::now();
@@ -184,7 +201,7 @@ Expected<IndexReport> buildIndex(const fs::path& repoPath, const IndexOptions& o
 
   unsigned threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
   auto worker = [&] {
-    Extractor extractor;
+    Extractor extractor(options.parseTimeoutMicros);
     auto reader = facts.reader();
     // libgit2 objects are not to be shared between threads: each worker reading blobs opens
     // its own handle on the repository.
@@ -261,12 +278,19 @@ Expected<IndexReport> buildIndex(const fs::path& repoPath, const IndexOptions& o
           auto cached = reader->get(key);
           if (cached) ff = std::move(*cached);
         }
-        if (!ff) {
+        std::optional<std::string> failedBefore;
+        if (!ff && reader) failedBefore = reader->failure(key);
+        if (!ff && failedBefore) {
+          w.failed = true;
+          w.error = *failedBefore + " (in an earlier build of these bytes)";
+          w.skipReason = "extract-failed";
+        } else if (!ff) {
           auto extracted = extractor.extract(w.language, content);
           if (!extracted) {
             w.failed = true;
             w.error = extracted.status().message();
             w.skipReason = "extract-failed";
+            local.emplace_back(FactStore::failureKey(key), w.error);
           } else {
             ff = std::move(*extracted);
             w.extracted = true;

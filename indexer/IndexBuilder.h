@@ -33,6 +33,11 @@ struct IndexOptions {
   std::function<bool()> cancelled;
   // Wait for another process's build to finish instead of failing (the language server).
   bool waitForLock = false;
+  // Publish nothing when the current version already reflects HEAD and the worktree (checked
+  // by the worktree snapshot's stat comparison) with the same configuration and extractor.
+  bool skipIfCurrent = false;
+  // Bounds each file's parse (0: the extractor's default); a test hook for timeouts.
+  uint64_t parseTimeoutMicros = 0;
 };
 
 struct IndexReport {
@@ -46,6 +51,7 @@ struct IndexReport {
   uint64_t sourceBytes = 0, indexBytes = 0;
   double seconds = 0;
   std::vector<std::pair<std::string, double>> phaseSeconds;  // scan, extract, commit-view, publish
+  bool upToDate = false;  // skipIfCurrent found nothing to do: `manifest` is the current one
 };
 
 Expected<IndexReport> buildIndex(const std::filesystem::path& repoPath, const IndexOptions& options);

@@ -217,6 +217,20 @@ TEST_CASE("line-ending filters do not make fresh files look changed", "[cli]") {
   CHECK(def.out.find("changed since") == std::string::npos);
 }
 
+TEST_CASE("nib index does nothing when nothing changed, unless forced", "[cli]") {
+  TestRepo repo;
+  makeProject(repo);
+  REQUIRE(nib(repo, "index -q").rc == 0);
+  Run again = nib(repo, "index");
+  CHECK(again.rc == 0);
+  CHECK(again.out.rfind("index is current: version ", 0) == 0);
+  Run forced = nib(repo, "index --force");
+  CHECK(forced.rc == 0);
+  CHECK(forced.out.rfind("indexed ", 0) == 0);
+  repo.write("src/geometry.py", "def moved():\n    pass\n");
+  CHECK(nib(repo, "index").out.rfind("indexed ", 0) == 0);
+}
+
 TEST_CASE("every command has true --help", "[cli]") {
   TestRepo repo;
   for (const char* cmd : {"", "index", "status", "def", "refs", "symbols", "search", "daemon", "rollback"}) {

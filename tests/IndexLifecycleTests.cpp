@@ -259,3 +259,62 @@ TEST_CASE("hostile sources index without failing and stay queryable", "[index]")
 }
 
 }  // namespace nib::test
+
+namespace nib::test {
+
+TEST_CASE("a failed extraction is remembered: the next build does not parse the same bytes again", "[index]") {
+  TestRepo repo;
+  // Large enough that a 1 µs parse budget runs out (tree-sitter checks it as it goes).
+  std::string big;
+  for (int i = 0; i < 20000; ++i) big += "int f" + std::to_string(i) + "(int x) { return x + " + std::to_string(i) + "; }\n";
+  repo.write("big.c", big);
+  repo.write("small.py", "x = 1\n");
+  repo.commitAll();
+  IndexOptions slow;
+  slow.parseTimeoutMicros = 1;
+  IndexReport first = build(repo, slow);
+  CHECK(first.failed == 1);
+  std::string reason = skipReasonOf(repo, "big.c");
+  CHECK(reason.rfind("extract-failed: parse timed out", 0) == 0);
+  // The default budget would parse it in milliseconds; the remembered failure wins, so the
+  // answer stays the same for the same bytes and extractor.
+  IndexReport second = build(repo);
+  CHECK(second.failed == 1);
+  CHECK(skipReasonOf(repo, "big.c").find("(in an earlier build of these bytes)") != std::string::npos);
+  // New bytes are parsed afresh.
+  repo.write("big.c", big + "int g(void) { return 0; }\n");
+  IndexReport third = build(repo);
+  CHECK(third.failed == 0);
+  CHECK(skipReasonOf(repo, "big.c").empty());
+}
+
+TEST_CASE("skipIfCurrent publishes nothing when HEAD and the worktree are what the index reflects", "[index]") {
+  TestRepo repo;
+  repo.write("a.py", "def f():\n    return 1\n");
+  repo.commitAll();
+  IndexOptions options;
+  options.skipIfCurrent = true;
+  IndexReport first = build(repo, options);
+  CHECK_FALSE(first.upToDate);
+  IndexReport same = build(repo, options);
+  CHECK(same.upToDate);
+  CHECK(same.manifest.versionId == first.manifest.versionId);
+  // An edit, a new file (which only git's ignore rules can judge) and a commit each rebuild.
+  repo.write("a.py", "def f():\n    return 2\n");
+  IndexReport edited = build(repo, options);
+  CHECK_FALSE(edited.upToDate);
+  CHECK(edited.manifest.versionId != first.manifest.versionId);
+  repo.write("b.py", "y = 1\n");
+  CHECK_FALSE(build(repo, options).upToDate);
+  CHECK(build(repo, options).upToDate);
+  repo.commitAll();
+  CHECK_FALSE(build(repo, options).upToDate);
+  // Another configuration is another index.
+  IndexOptions smaller = options;
+  smaller.maxFileSize = 1000;
+  CHECK_FALSE(build(repo, smaller).upToDate);
+  // Without the option a build always publishes.
+  CHECK_FALSE(build(repo).upToDate);
+}
+
+}  // namespace nib::test

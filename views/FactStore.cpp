@@ -50,6 +50,12 @@ Expected<std::string_view> FactStore::Reader::content(const std::string& blobOid
   return txn_.get(content_, contentKey(blobOid));
 }
 
+std::optional<std::string> FactStore::Reader::failure(const FactKey& key) {
+  auto v = txn_.get(dbi_, failureKey(key));
+  if (!v) return std::nullopt;
+  return std::string(*v);
+}
+
 bool FactStore::Reader::hasContent(const std::string& blobOid) { return txn_.get(content_, contentKey(blobOid)).hasValue(); }
 
 Status FactStore::putBatch(const std::vector<std::pair<std::string, std::string>>& records) {

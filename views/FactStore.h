@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -35,6 +36,8 @@ class FactStore {
     // memory map and stays valid while this reader lives; it may be read from any thread.
     Expected<std::string_view> content(const std::string& blobOid);
     bool hasContent(const std::string& blobOid);
+    // Why extraction failed for this key in an earlier build (a parse that timed out), if it did.
+    std::optional<std::string> failure(const FactKey& key);
 
    private:
     friend class FactStore;
@@ -48,6 +51,9 @@ class FactStore {
   // file contents (see contentKey) and go to the content table.
   Status putBatch(const std::vector<std::pair<std::string, std::string>>& records);
   static std::string contentKey(const std::string& blobOid) { return "c:" + blobOid; }
+  // A failed extraction is remembered like facts are: the same bytes with the same extractor
+  // fail the same way, and a pathological file must not cost its parse timeout on every build.
+  static std::string failureKey(const FactKey& key) { return "x:" + key.bytes(); }
   Status sync() { return env_->sync(); }
 
  private:

@@ -18,6 +18,13 @@ struct IndexArgs {
   bool force = false;
 };
 int runIndex(const IndexArgs& args);
+struct VerifyArgs {
+  std::string path = ".";
+  unsigned threads = 0;
+  bool json = false;
+};
+int runVerify(const VerifyArgs& args);
+
 // Prints the worktree's tree id (empty when it cannot be computed). Worker-only.
 int runWorktreeTree(const std::string& path);
 

@@ -25,4 +25,15 @@ inline CLI::App* addIndexCommand(CLI::App& app, IndexArgs& args) {
   return index;
 }
 
+inline CLI::App* addVerifyCommand(CLI::App& app, VerifyArgs& args) {
+  auto* verify = app.add_subcommand("verify", "Rebuild the current version from scratch (no stored facts reused) into a\n"
+                                              "temporary folder and compare what the two declare: every file record, name\n"
+                                              "table, skipped file, search unit and posting, and every file's facts.\n"
+                                              "Prints `identical` or the first differences (exit 1).");
+  verify->add_option("path", args.path, "A path inside the repository (default: .)");
+  verify->add_option("--threads", args.threads, "Extraction threads (default: one per core)");
+  verify->add_flag("--json", args.json, "Print the result as JSON");
+  return verify;
+}
+
 }  // namespace nib::cli

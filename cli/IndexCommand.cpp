@@ -2,14 +2,22 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <optional>
 
 #include "cli/Commands.h"
 #include "indexer/GitRepository.h"
 #include "indexer/IndexBuilder.h"
 #include "support/FileIo.h"
 #include "support/GitLite.h"
+#include "views/CommitView.h"
+#include "views/IndexLayout.h"
+#include "views/VersionComparison.h"
+#include "views/WorktreeSnapshot.h"
 
 namespace nib::cli {
+namespace fs = std::filesystem;
 namespace {
 
 std::string humanBytes(uint64_t n) {
@@ -117,6 +125,65 @@ int runWorktreeTree(const std::string& path) {
   if (!tree) return fail(tree.status().message());
   std::printf("%s\n", tree->c_str());
   return 0;
+}
+
+}  // namespace nib::cli
+
+namespace nib::cli {
+
+int runVerify(const VerifyArgs& args) {
+  auto repo = GitRepository::discover(args.path);
+  if (!repo) return fail(repo.status().message());
+  IndexLayout layout((*repo)->root() / ".nib");
+  auto current = layout.currentManifest();
+  if (!current) return fail(current.status().message(), "run `nib index` first");
+  const Manifest& m = *current;
+  fs::path versionDir = layout.versionDir(m.versionId);
+  // What the version was built from: the worktree (it then holds a snapshot of it) or a commit.
+  bool fromWorktree = false;
+  std::optional<WorktreeComparison> drift;
+  if (auto view = CommitView::open(versionDir / "structural")) {
+    if (auto snapshot = (*view)->worktreeSnapshot()) {
+      fromWorktree = true;
+      drift = compareWorktree((*repo)->root(), *snapshot);
+    }
+  }
+  auto head = (*repo)->headCommit();
+  if (fromWorktree && ((head && *head != m.sourceCommit) || !drift || !drift->conclusive || !drift->unchanged))
+    std::fprintf(stderr, "nib: note: HEAD or the worktree changed since version %s was built; the rebuild sees them, "
+                         "so differences are expected (run `nib index`, then verify)\n", m.versionId.c_str());
+  // A fresh index in a temporary folder under .nib (ignored by the walk, same filesystem).
+  fs::path scratch = (*repo)->root() / ".nib" / ("verify-" + std::to_string(::getpid()));
+  std::error_code ec;
+  fs::remove_all(scratch, ec);
+  IndexOptions options;
+  options.indexDir = scratch;
+  options.threads = args.threads;
+  options.commit = fromWorktree ? "" : m.sourceCommit;
+  if (auto it = m.stats.find("config.max-file-size"); it != m.stats.end())
+    options.maxFileSize = std::strtoull(it->second.c_str(), nullptr, 10);
+  auto rebuilt = buildIndex((*repo)->root(), options);
+  if (!rebuilt) {
+    fs::remove_all(scratch, ec);
+    return fail("the rebuild failed: " + rebuilt.status().message());
+  }
+  auto result = compareVersions(versionDir, layout.factsDir(), IndexLayout(scratch).versionDir(rebuilt->manifest.versionId),
+                                IndexLayout(scratch).factsDir(), 20);
+  fs::remove_all(scratch, ec);
+  if (!result) return fail(result.status().message());
+  if (args.json) {
+    std::printf("{\"version\": \"%s\", \"identical\": %s, \"entries\": %zu, \"files\": %zu, \"differences\": %zu}\n",
+                m.versionId.c_str(), result->identical ? "true" : "false", result->entries, result->files,
+                result->differences.size());
+  } else if (result->identical) {
+    std::printf("identical: version %s equals a rebuild from scratch (%zu entries, facts of %zu files)\n",
+                m.versionId.c_str(), result->entries, result->files);
+  } else {
+    std::printf("DIFFERENT: version %s differs from a rebuild from scratch; first differences:\n", m.versionId.c_str());
+    for (const VersionDifference& d : result->differences)
+      std::printf("  %-22s %s  (%s)\n", d.where.c_str(), d.key.c_str(), d.what.c_str());
+  }
+  return result->identical ? 0 : 1;
 }
 
 }  // namespace nib::cli

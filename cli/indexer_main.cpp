@@ -16,6 +16,8 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   IndexArgs indexArgs;
   auto* index = addIndexCommand(app, indexArgs);
+  VerifyArgs verifyArgs;
+  auto* verify = addVerifyCommand(app, verifyArgs);
   std::string treePath = ".";
   auto* tree = app.add_subcommand("worktree-tree", "Print the tree id of the worktree (internal; used by nib status)");
   tree->add_option("path", treePath, "A path inside the repository");
@@ -25,6 +27,7 @@ int main(int argc, char** argv) {
     return app.exit(e) == 0 ? 0 : 2;
   }
   if (*index) return runIndex(indexArgs);
+  if (*verify) return runVerify(verifyArgs);
   if (*tree) return runWorktreeTree(treePath);
   return 2;
 }

@@ -17,7 +17,7 @@ int main(int argc, char** argv) {
   using namespace nib::cli;
   // Indexing needs libgit2 and the grammars; it runs in the worker so that this binary stays
   // light. The worker parses the same options (IndexCli.h) and prints the same help.
-  if (argc >= 2 && std::string(argv[1]) == "index") {
+  if (argc >= 2 && (std::string(argv[1]) == "index" || std::string(argv[1]) == "verify")) {
     std::vector<std::string> args(argv + 1, argv + argc);
     nib::Status s = execWorker(args);
     return fail(s.message());
@@ -39,6 +39,8 @@ int main(int argc, char** argv) {
 
   IndexArgs indexArgs;
   auto* index = addIndexCommand(app, indexArgs);
+  VerifyArgs verifyArgs;
+  auto* verify = addVerifyCommand(app, verifyArgs);
   ServeArgs serveArgs;
   auto* serve = addServeCommand(app, serveArgs);
 
@@ -155,7 +157,7 @@ int main(int argc, char** argv) {
   }
   refsArgs.includeDeclaration = !noDecl;
   searchArgs.useDaemon = !noDaemon;
-  if (*index || *serve) return 2;  // handled by the helpers above
+  if (*index || *verify || *serve) return 2;  // handled by the helpers above
   if (*status) return runStatus(statusArgs);
   if (*def) return runDefinition(defArgs);
   if (*refs) return runReferences(refsArgs);

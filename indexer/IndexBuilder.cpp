@@ -282,7 +282,7 @@ Expected<IndexReport> buildIndex(const fs::path& repoPath, const IndexOptions& o
         if (!ff && reader) failedBefore = reader->failure(key);
         if (!ff && failedBefore) {
           w.failed = true;
-          w.error = *failedBefore + " (in an earlier build of these bytes)";
+          w.error = *failedBefore;  // word for word: a version declares the same either way
           w.skipReason = "extract-failed";
         } else if (!ff) {
           auto extracted = extractor.extract(w.language, content);
@@ -451,6 +451,7 @@ Expected<IndexReport> buildIndex(const fs::path& repoPath, const IndexOptions& o
     m.views.push_back(v);
   }
   m.stats["files"] = std::to_string(report.files);
+  m.stats["config.max-file-size"] = std::to_string(options.maxFileSize);
   for (const auto& [lang, n] : report.filesByLanguage) m.stats["files." + lang] = std::to_string(n);
   for (const auto& [reason, n] : report.skippedByReason) m.stats["skipped." + reason] = std::to_string(n);
   m.stats["definitions"] = std::to_string(report.definitions);

@@ -231,9 +231,33 @@ TEST_CASE("nib index does nothing when nothing changed, unless forced", "[cli]")
   CHECK(nib(repo, "index").out.rfind("indexed ", 0) == 0);
 }
 
+TEST_CASE("nib verify compares the current version with a rebuild from scratch", "[cli]") {
+  TestRepo repo;
+  makeProject(repo);
+  REQUIRE(nib(repo, "index -q").rc == 0);
+  Run same = nib(repo, "verify");
+  INFO(same.out);
+  CHECK(same.rc == 0);
+  CHECK(same.out.rfind("identical: version ", 0) == 0);
+  // An edit the index has not seen: the rebuild sees it, and verify names where they differ.
+  repo.write("src/geometry.py", "def moved():\n    pass\n");
+  Run changed = nib(repo, "verify", true);
+  CHECK(changed.rc == 1);
+  CHECK(changed.out.find("differences are expected") != std::string::npos);
+  CHECK(changed.out.find("DIFFERENT: version ") != std::string::npos);
+  CHECK(changed.out.find("structural/") != std::string::npos);
+  REQUIRE(nib(repo, "index -q").rc == 0);
+  Run again = nib(repo, "verify --json");
+  CHECK(again.rc == 0);
+  CHECK(nlohmann::json::parse(again.out)["identical"] == true);
+  // The scratch index is gone.
+  for (const auto& e : std::filesystem::directory_iterator(repo.root() / ".nib"))
+    CHECK(e.path().filename().string().rfind("verify-", 0) != 0);
+}
+
 TEST_CASE("every command has true --help", "[cli]") {
   TestRepo repo;
-  for (const char* cmd : {"", "index", "status", "def", "refs", "symbols", "search", "daemon", "rollback"}) {
+  for (const char* cmd : {"", "index", "verify", "status", "def", "refs", "symbols", "search", "context", "callers", "impact", "trace", "mcp", "daemon", "rollback"}) {
     Run r = nib(repo, std::string(cmd) + " --help");
     INFO(cmd);
     CHECK(r.rc == 0);

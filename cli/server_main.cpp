@@ -72,6 +72,11 @@ int main(int argc, char** argv) {
     }
     return GitRepository::treeIdOf(entries);
   };
+  options.ignoreRules = [](const std::filesystem::path& root) -> std::function<bool(const std::string&)> {
+    std::shared_ptr<GitRepository> repo;
+    if (auto r = GitRepository::discover(root)) repo = std::move(*r);
+    return [repo](const std::string& path) { return !repo || repo->isIgnored(path); };
+  };
   // A client that goes away mid-answer must not kill the server with SIGPIPE: writes fail and
   // the reader sees the end of input.
   ::signal(SIGPIPE, SIG_IGN);

@@ -197,6 +197,11 @@ Expected<std::vector<TreeEntry>> GitRepository::listWorktree() {
   return out;
 }
 
+bool GitRepository::isIgnored(const std::string& path) {
+  int ignored = 0;
+  return git_ignore_path_is_ignored(&ignored, repo_, path.c_str()) == 0 && ignored;
+}
+
 Expected<std::string> GitRepository::readBlob(const std::string& oidText) {
   git_oid oid;
   if (git_oid_fromstr(&oid, oidText.c_str()) != 0) return Status(ErrorCode::InvalidArgument, "bad blob id " + oidText);

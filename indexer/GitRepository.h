@@ -58,6 +58,9 @@ class GitRepository {
   Expected<std::vector<TreeEntry>> listWorktree();
 
   Expected<std::string> readBlob(const std::string& oid);
+  // Whether git's ignore rules (.gitignore files, info/exclude, core.excludesFile) ignore a
+  // repository path.
+  bool isIgnored(const std::string& path);
   // A blob's size from its object header, without reading its content.
   Expected<uint64_t> blobSize(const std::string& oid);
   static Expected<std::string> hashBlob(std::string_view content);

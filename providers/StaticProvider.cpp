@@ -67,7 +67,10 @@ Expected<std::unique_ptr<StaticProvider>> StaticProvider::open(const std::filesy
 }
 
 std::optional<FileRecord> StaticProvider::file(const std::string& path) {
-  if (auto it = overlays_.find(path); it != overlays_.end()) return it->second->record;
+  if (auto it = overlays_.find(path); it != overlays_.end()) {
+    if (it->second->tombstone) return std::nullopt;
+    return it->second->record;
+  }
   return view_->fileByPath(path);
 }
 
@@ -102,7 +105,10 @@ Expected<const StaticProvider::LoadedFile*> StaticProvider::load(uint32_t fileId
 }
 
 Expected<const StaticProvider::LoadedFile*> StaticProvider::loadPath(const std::string& path) {
-  if (auto o = overlays_.find(path); o != overlays_.end()) return o->second.get();
+  if (auto o = overlays_.find(path); o != overlays_.end()) {
+    if (o->second->tombstone) return Status(ErrorCode::NotFound, path + " is not indexed (deleted since the index was built)");
+    return o->second.get();
+  }
   auto record = view_->fileByPath(path);
   if (!record) {
     if (auto reason = skipReason(path)) return Status(ErrorCode::NotFound, path + " is not indexed (" + *reason + ")");
@@ -190,6 +196,16 @@ void StaticProvider::setOverlay(const std::string& path, Language language, File
   overlayById_[record.fileId] = loaded.get();
   overlays_[path] = std::move(loaded);
   invalidateCaches();
+}
+
+void StaticProvider::setTombstone(const std::string& path) {
+  auto indexed = view_->fileByPath(path);
+  if (!indexed) {
+    removeOverlay(path);  // never indexed: nothing to hide
+    return;
+  }
+  setOverlay(path, indexed->language, FileFacts{});
+  overlays_[path]->tombstone = true;
 }
 
 void StaticProvider::removeOverlay(const std::string& path) {

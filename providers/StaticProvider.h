@@ -116,6 +116,9 @@ class StaticProvider {
   void setOverlay(const std::string& path, Language language, FileFacts facts);
   void removeOverlay(const std::string& path);
   bool hasOverlay(const std::string& path) const { return overlays_.count(path) > 0; }
+  // A file deleted since the index was built: its definitions and references leave every
+  // answer, and the path is unknown, until the tombstone is removed.
+  void setTombstone(const std::string& path);
 
  private:
   struct Target {
@@ -133,6 +136,7 @@ class StaticProvider {
     FileRecord record;
     FileFacts facts;
     bool complete = false;  // false: only definitions were decoded
+    bool tombstone = false; // deleted since the index was built
   };
 
   StaticProvider(Manifest manifest, std::unique_ptr<CommitView> view, std::unique_ptr<FactStore> facts);

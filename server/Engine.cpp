@@ -398,8 +398,108 @@ const WorktreeComparison* Engine::worktreeComparison() {
     else return nullptr;
   }
   // Events are drained before comparing, so a change during the comparison is seen next time.
-  if (!comparison_ || !watcher_ || watcher_->changed()) comparison_ = compareWorktree(root_, *snapshot_);
+  if (!comparison_ || !watcher_ || watcher_->changed()) {
+    comparison_ = compareWorktree(root_, *snapshot_);
+    ++comparisonGeneration_;
+  }
   return &*comparison_;
+}
+
+const Engine::WorktreeOverlay& Engine::syncWorktreeOverlays(size_t budget) {
+  const WorktreeComparison* cmp = worktreeComparison();
+  if (!extractor_ || !cmp) {
+    overlay_ = WorktreeOverlay{0, cmp && cmp->unchanged, extractor_ ? "no worktree snapshot" : "no extractor"};
+    return overlay_;
+  }
+  if (comparisonGeneration_ == syncedGeneration_) return overlay_;
+  syncedGeneration_ = comparisonGeneration_;
+  WorktreeOverlay state;
+  std::map<std::string, std::string> wanted;  // path -> blob id now ("" = deleted)
+  auto overBudget = [&] {
+    if (wanted.size() < budget) return false;
+    state.complete = false;
+    state.reason = "more than " + std::to_string(budget) + " files changed since the index was built";
+    return true;
+  };
+  for (const std::string& p : cmp->deleted) {
+    if (overBudget()) break;
+    wanted[p] = "";
+  }
+  auto addFile = [&](const std::string& p) {
+    if (overBudget()) return;
+    auto oid = gitlite::blobIdOfFile(root_ / p);
+    if (!oid) {
+      state.complete = false;
+      state.reason = "cannot read " + p;
+      return;
+    }
+    wanted[p] = *oid;
+  };
+  for (const std::string& p : cmp->changed) addFile(p);
+  // New entries: files git does not ignore, and the files of new folders.
+  for (const std::string& p : cmp->added) {
+    if (!ignored_) {
+      state.complete = false;
+      state.reason = "new files were not judged (no ignore rules)";
+      break;
+    }
+    if (ignored_(p)) continue;
+    std::error_code ec;
+    fs::path full = root_ / p;
+    if (fs::is_symlink(full, ec)) continue;  // the indexer skips links
+    if (fs::is_regular_file(full, ec)) {
+      addFile(p);
+    } else if (fs::is_directory(full, ec)) {
+      for (auto it = fs::recursive_directory_iterator(full, ec); !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+        std::string rel = fs::relative(it->path(), root_, ec).generic_string();
+        if (ignored_(rel)) {
+          if (it->is_directory(ec)) it.disable_recursion_pending();
+          continue;
+        }
+        if (it->is_regular_file(ec) && !it->is_symlink(ec)) addFile(rel);
+      }
+    }
+  }
+  bool changed = false;
+  // Files that went back to what the index holds, or are buffers now: the index (or the buffer)
+  // answers again.
+  for (auto it = diskOverlays_.begin(); it != diskOverlays_.end();) {
+    if (wanted.count(it->first) || buffers_.count(it->first)) {
+      ++it;
+      continue;
+    }
+    provider_->removeOverlay(it->first);
+    it = diskOverlays_.erase(it);
+    changed = true;
+  }
+  for (const auto& [path, oid] : wanted) {
+    if (buffers_.count(path)) continue;
+    if (auto known = diskOverlays_.find(path); known != diskOverlays_.end() && known->second == oid) continue;
+    if (oid.empty()) {
+      provider_->setTombstone(path);
+    } else {
+      auto text = readFile(root_ / path);
+      if (!text) continue;
+      Language lang = detectLanguage(path, std::string_view(*text).substr(0, 16384));
+      // The index's rules: binary and oversized files stay out; a file without a grammar has no
+      // facts to overlay (the search views read it from disk anyway).
+      bool binary = std::string_view(*text).substr(0, 8000).find('\0') != std::string_view::npos;
+      auto record = provider_->file(path);
+      if (lang == Language::Unknown || binary) {
+        if (record) provider_->setTombstone(path);
+      } else {
+        auto facts = extractor_(lang, *text);
+        if (facts) provider_->setOverlay(path, lang, std::move(*facts));
+        else if (record) provider_->setTombstone(path);
+      }
+    }
+    diskOverlays_[path] = oid;
+    changed = true;
+  }
+  if (changed) graph_.reset();
+  state.files = diskOverlays_.size();
+  overlay_ = state;
+  return overlay_;
 }
 
 }  // namespace nib

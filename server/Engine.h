@@ -77,6 +77,21 @@ class Engine {
   // A long-running server watches the worktree, so that the stat comparison behind every
   // search runs again only after something changed.
   void watchWorktree();
+  // Git's ignore rules for paths the index does not know (injected: the Engine has no libgit2).
+  void setIgnoredPredicate(std::function<bool(const std::string& path)> ignored) { ignored_ = std::move(ignored); }
+
+  // Makes every answer reflect the worktree as it is now (needs the facts extractor): files
+  // changed on disk since the index was built are re-extracted into overlays, deleted files
+  // become tombstones, and new files git does not ignore are added, up to `budget` files; open
+  // buffers win over the disk. Cheap when nothing changed (the comparison is cached while the
+  // watcher sees no event). The state says how complete the overlay is.
+  struct WorktreeOverlay {
+    size_t files = 0;          // overlaid from the disk (changed, added) or tombstoned
+    bool complete = true;      // false: over budget, unreadable files, or new entries unjudged
+    std::string reason;        // why not complete
+  };
+  const WorktreeOverlay& syncWorktreeOverlays(size_t budget = kOverlayBudget);
+  static constexpr size_t kOverlayBudget = 500;
 
   // Open editor buffers: their text replaces the disk content for positions, and their facts
   // (when an extractor is set) overlay the index in every answer.
@@ -147,6 +162,11 @@ class Engine {
   FactsExtractor extractor_;
   std::map<std::string, std::string> buffers_;  // open buffers by repository path
   std::optional<CallGraph> graph_;               // dropped whenever an overlay changes
+  std::function<bool(const std::string&)> ignored_;
+  std::map<std::string, std::string> diskOverlays_;  // path -> blob id overlaid ("" = tombstone)
+  const WorktreeComparison* syncedComparison_ = nullptr;  // the comparison the overlays follow
+  uint64_t comparisonGeneration_ = 0, syncedGeneration_ = UINT64_MAX;
+  WorktreeOverlay overlay_;
   Status refreshOverlay(const std::string& path, const std::string& text);
 };
 

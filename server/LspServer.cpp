@@ -290,6 +290,7 @@ bool LspServer::openEngine() {
   }
   if (options_.extractor) (*engine)->setFactsExtractor(options_.extractor);
   if (options_.worktreeProbe) (*engine)->setWorktreeProbe(options_.worktreeProbe);
+  if (options_.ignoreRules) (*engine)->setIgnoredPredicate(options_.ignoreRules(root_));
   (*engine)->watchWorktree();
   engine_ = std::move(*engine);
   engineError_.clear();
@@ -440,6 +441,8 @@ void LspServer::runTask(const Task& task) {
       reloadIfIndexChanged();
       if (engine_) {
         syncDocuments();
+        // Files changed, deleted or added on disk since the index was built answer as they are.
+        engine_->syncWorktreeOverlays();
         std::string stale;
         if (!task.uri.empty()) {
           std::lock_guard<std::mutex> g(docsMutex_);

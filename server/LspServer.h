@@ -30,6 +30,8 @@ struct LspServerOptions {
   unsigned workers = 4;
   FactsExtractor extractor;  // re-extracts open buffers (overlays)
   WorktreeProbe worktreeProbe;
+  // Git's ignore rules for a repository (new files are overlaid only when not ignored).
+  std::function<std::function<bool(const std::string& path)>(const std::filesystem::path& root)> ignoreRules;
   // Builds the index when none exists, reporting (done, total, phase). Runs in the background.
   // `cancelled` turns true when the server exits: the build should stop early.
   std::function<Status(const std::filesystem::path& root,

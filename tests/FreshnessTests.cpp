@@ -1,0 +1,186 @@
+// Freshness acceptance: after each kind of change, the answers of an index built before it —
+// with the worktree overlaid (changed files re-extracted, deleted ones tombstoned, new ones
+// added), and after `nib index` caught up — equal those of a golden index built from scratch
+// on the new state: every definition's definition and references.
+#include <catch2/catch.hpp>
+
+#include <unistd.h>
+
+#include <functional>
+#include <set>
+
+#include "TestRepo.h"
+#include "indexer/Extractor.h"
+#include "indexer/GitRepository.h"
+#include "indexer/IndexBuilder.h"
+#include "server/Engine.h"
+#include "support/FileIo.h"
+#include "views/IndexLayout.h"
+#include "views/VersionComparison.h"
+
+namespace nib::test {
+namespace fs = std::filesystem;
+namespace {
+
+const std::map<std::string, std::string> kBase = {
+    {"pkg/util.py", "def helper(x):\n    return x + 1\n\n\ndef unused():\n    return 0\n"},
+    {"pkg/main.py", "from pkg.util import helper\n\n\ndef run():\n    return helper(1)\n"},
+    {"lib/shapes.h", "struct point { int x; int y; };\nint area(struct point *p);\n"},
+    {"lib/shapes.c", "#include \"shapes.h\"\nint area(struct point *p) { return p->x * p->y; }\n"},
+    {"lib/use.c", "#include \"shapes.h\"\nint use(void) { struct point q = {1, 2}; return area(&q); }\n"},
+};
+
+// Every definition's answers, as "path@start-end" sets, keyed by where the definition is.
+using Answers = std::map<std::string, std::pair<std::set<std::string>, std::set<std::string>>>;
+
+std::set<std::string> locations(const Expected<NavigationResult>& r) {
+  std::set<std::string> out;
+  if (r)
+    for (const SymbolLocation& l : r->locations)
+      out.insert(l.path + "@" + std::to_string(l.range.startByte) + "-" + std::to_string(l.range.endByte));
+  return out;
+}
+
+// Asks `engine` about every definition `golden` knows (names of the golden's files).
+Answers answersOf(Engine& engine, Engine& golden, const fs::path& root) {
+  Answers out;
+  for (const auto& entry : fs::recursive_directory_iterator(root)) {
+    std::string rel = fs::relative(entry.path(), root).generic_string();
+    if (rel.rfind(".git", 0) == 0 || rel.rfind(".nib", 0) == 0 || !entry.is_regular_file()) continue;
+    auto facts = golden.provider().facts(rel);
+    if (!facts) continue;
+    for (const Definition& d : facts->definitions) {
+      uint32_t at = d.nameRange.startByte;
+      std::string key = rel + ":" + d.name + "@" + std::to_string(at);
+      out[key] = {locations(engine.definition(rel, at)), locations(engine.references(rel, at, true))};
+    }
+  }
+  return out;
+}
+
+struct Scenario {
+  const char* name;
+  std::function<void(TestRepo&)> change;
+  bool beforeWatching = false;  // the change happens while nothing watches
+};
+
+std::unique_ptr<Engine> openWatched(const fs::path& root, const fs::path& indexDir = {}) {
+  auto e = Engine::open(root, indexDir);
+  REQUIRE(e.hasValue());
+  auto extractor = std::make_shared<Extractor>();
+  (*e)->setFactsExtractor([extractor](Language lang, std::string_view text) { return extractor->extract(lang, text); });
+  std::shared_ptr<GitRepository> repo;
+  if (auto r = GitRepository::discover(root)) repo = std::move(*r);
+  (*e)->setIgnoredPredicate([repo](const std::string& p) { return !repo || repo->isIgnored(p); });
+  (*e)->watchWorktree();
+  return std::move(*e);
+}
+
+}  // namespace
+
+TEST_CASE("after every kind of change, answers equal a golden index of the new state", "[freshness][acceptance]") {
+  const std::vector<Scenario> scenarios = {
+      {"rename a function used across files",
+       [](TestRepo& r) {
+         r.write("pkg/util.py", "def assist(x):\n    return x + 1\n\n\ndef unused():\n    return 0\n");
+         r.write("pkg/main.py", "from pkg.util import assist\n\n\ndef run():\n    return assist(1)\n");
+       }},
+      {"delete an exported symbol",
+       [](TestRepo& r) { r.write("pkg/util.py", "def unused():\n    return 0\n"); }},
+      {"move a file",
+       [](TestRepo& r) {
+         r.git("mv pkg/util.py pkg/tools.py");
+         r.write("pkg/main.py", "from pkg.tools import helper\n\n\ndef run():\n    return helper(1)\n");
+       }},
+      {"change a header included by several files",
+       [](TestRepo& r) {
+         r.write("lib/shapes.h", "struct point { int x; int y; int z; };\nint area(struct point *p);\nint volume(struct point *p);\n");
+         r.write("lib/shapes.c", "#include \"shapes.h\"\nint area(struct point *p) { return p->x * p->y; }\n"
+                                 "int volume(struct point *p) { return area(p) * p->z; }\n");
+       }},
+      {"uncommitted edits",
+       [](TestRepo& r) { r.write("lib/use.c", "#include \"shapes.h\"\nint use(void) { return 0; }\nint more(void) { return use(); }\n"); }},
+      {"a new untracked file",
+       [](TestRepo& r) { r.write("pkg/extra.py", "from pkg.util import helper\n\n\ndef twice(x):\n    return helper(helper(x))\n"); }},
+      {"a forced switch to an unrelated branch",
+       [](TestRepo& r) {
+         r.git("checkout -q --orphan other");
+         r.git("rm -rq --cached .");
+         for (const auto& [path, _] : kBase) fs::remove(r.root() / path);
+         r.write("app/core.py", "class Engine:\n    def start(self):\n        return boot()\n\n\ndef boot():\n    return 1\n");
+         r.write("app/cli.py", "from app.core import Engine, boot\n\n\ndef main():\n    return Engine().start() + boot()\n");
+         r.commitAll("unrelated");
+         r.git("checkout -q -f other");
+       }},
+      {"a change made while nothing was watching",
+       [](TestRepo& r) {
+         r.write("pkg/main.py", "from pkg.util import helper, unused\n\n\ndef run():\n    return helper(1) + unused()\n");
+       },
+       true},
+  };
+  for (const Scenario& s : scenarios) {
+    INFO(s.name);
+    TestRepo repo;
+    repo.writeAll(kBase);
+    repo.commitAll();
+    IndexOptions options;
+    options.threads = 1;
+    REQUIRE(buildIndex(repo.root(), options).hasValue());
+    std::unique_ptr<Engine> stale;
+    if (!s.beforeWatching) stale = openWatched(repo.root());
+    s.change(repo);
+    if (s.beforeWatching) stale = openWatched(repo.root());
+
+    // The golden index: from scratch, in its own folder, on the new state.
+    fs::path goldenDir = fs::temp_directory_path() / ("nib-golden-" + std::to_string(::getpid()) + "-" +
+                                                      std::to_string(reinterpret_cast<uintptr_t>(&repo)));
+    fs::remove_all(goldenDir);
+    IndexOptions golden = options;
+    golden.indexDir = goldenDir;
+    auto built = buildIndex(repo.root(), golden);
+    REQUIRE(built.hasValue());
+    auto goldenEngine = Engine::open(repo.root(), goldenDir);
+    REQUIRE(goldenEngine.hasValue());
+    Answers expected = answersOf(**goldenEngine, **goldenEngine, repo.root());
+    REQUIRE(expected.size() >= 3);
+
+    // 1. The stale index with the worktree overlaid.
+    const Engine::WorktreeOverlay& overlay = stale->syncWorktreeOverlays();
+    CHECK(overlay.complete);
+    CHECK(overlay.files > 0);
+    CHECK(answersOf(*stale, **goldenEngine, repo.root()) == expected);
+
+    // 2. `nib index` catching up (facts of unchanged files reused) declares what the golden does.
+    REQUIRE(buildIndex(repo.root(), options).hasValue());
+    auto updated = Engine::open(repo.root());
+    REQUIRE(updated.hasValue());
+    CHECK(answersOf(**updated, **goldenEngine, repo.root()) == expected);
+    IndexLayout ours(repo.root() / ".nib"), theirs(goldenDir);
+    auto cmp = compareVersions(ours.versionDir((*updated)->manifest().versionId), ours.factsDir(),
+                               theirs.versionDir(built->manifest.versionId), theirs.factsDir(), 5);
+    REQUIRE(cmp.hasValue());
+    for (const auto& d : cmp->differences) INFO(d.where + " " + d.key + " " + d.what);
+    CHECK(cmp->identical);
+    fs::remove_all(goldenDir);
+  }
+}
+
+TEST_CASE("an overlay over budget says so instead of passing off a partial answer", "[freshness]") {
+  TestRepo repo;
+  repo.writeAll(kBase);
+  repo.commitAll();
+  auto engine = indexAndOpen(repo, 1);
+  engine.reset();
+  auto watched = openWatched(repo.root());
+  for (int i = 0; i < 5; ++i) repo.write("pkg/new" + std::to_string(i) + ".py", "def f" + std::to_string(i) + "():\n    return 1\n");
+  const Engine::WorktreeOverlay& overlay = watched->syncWorktreeOverlays(3);
+  CHECK_FALSE(overlay.complete);
+  CHECK(overlay.reason.find("more than 3 files") != std::string::npos);
+  // Reverting makes the overlay empty again.
+  for (int i = 0; i < 5; ++i) fs::remove(repo.root() / ("pkg/new" + std::to_string(i) + ".py"));
+  const Engine::WorktreeOverlay& back = watched->syncWorktreeOverlays(3);
+  CHECK(back.complete);
+  CHECK(back.files == 0);
+}
+
+}  // namespace nib::test

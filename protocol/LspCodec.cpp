@@ -362,7 +362,7 @@ std::string encodeResult(const RequestId& id, const LocateResult& r) {
   for (const WireLocation& l : r.locations) locs.push_back(locationJson(l));
   json j = {{"locations", locs},         {"provider", r.provider},       {"confidence", r.confidence},
             {"indexCommit", r.indexCommit}, {"headCommit", r.headCommit}, {"indexVersion", r.indexVersion},
-            {"fresh", r.fresh},           {"partial", r.partial}};
+            {"worktreeTree", r.worktreeTree}, {"fresh", r.fresh}, {"partial", r.partial}};
   if (!r.note.empty()) j["note"] = r.note;
   return response(id, j);
 }

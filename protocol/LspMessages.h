@@ -172,7 +172,7 @@ struct InitializeResult {
 struct LocateResult {
   std::vector<WireLocation> locations;
   std::string provider, confidence, note;
-  std::string indexCommit, headCommit, indexVersion;
+  std::string indexCommit, headCommit, indexVersion, worktreeTree;
   bool fresh = false, partial = false;
 };
 

@@ -78,8 +78,9 @@ Expected<Freshness> Engine::freshness(bool withWorktree) {
   if (withWorktree) {
     // Stat-based first (no libgit2): conclusive unless folders gained entries that only git's
     // ignore rules can judge; then the probe (a full scan in the indexer worker) decides.
-    std::optional<WorktreeComparison> cmp;
-    if (auto snapshot = provider_->worktreeSnapshot()) cmp = compareWorktree(root_, *snapshot);
+    // The comparison is the one search and the overlays use (cached while a watcher sees
+    // no event), so a request pays for it once.
+    const WorktreeComparison* cmp = worktreeComparison();
     if (cmp && cmp->conclusive) {
       f.worktreeTree = cmp->unchanged ? m.sourceTree : cmp->treeId;
       f.changedFiles = cmp->changed;
@@ -100,7 +101,10 @@ Expected<Freshness> Engine::freshness(bool withWorktree) {
     // the worktree still matches, which is unknown here.
     f.fresh = f.headMatches && !f.indexDirty;
   }
-  f.partial = !f.fresh;
+  // Overlays of the whole worktree (the server, with an extractor) make answers equal those of
+  // a fresh index of the worktree as it is: not fresh, but not partial either.
+  f.overlaid = extractor_ && snapshot_ && syncedGeneration_ == comparisonGeneration_ && overlay_.complete;
+  f.partial = !f.fresh && !f.overlaid;
   return f;
 }
 

@@ -34,6 +34,7 @@ struct Freshness {
   bool worktreeMatches = false;  // indexTree == worktreeTree (only when computed)
   bool fresh = false;        // everything the index reflects still holds
   bool partial = false;      // some answers may miss changes (stale files)
+  bool overlaid = false;     // changed, deleted and new files are overlaid: answers reflect the worktree
   std::string worktreeMethod;  // "stat" (snapshot comparison), "scan" (full), "unknown"
   std::vector<std::string> changedFiles;  // known from the stat comparison
   std::vector<std::string> deletedFiles;

@@ -554,13 +554,15 @@ std::string LspServer::answer(const Task& task, Engine& engine) {
     out.provider = "static";
     out.confidence = confidenceName(r->confidence);
     out.note = r->note;
-    if (auto f = engine.freshness(false)) {
+    if (auto f = engine.freshness(true)) {
       out.indexCommit = f->indexCommit;
       out.headCommit = f->headCommit;
       out.indexVersion = f->indexVersion;
+      out.worktreeTree = f->worktreeTree;
       FileState state = engine.fileState(pos->first);
       out.fresh = f->fresh && !state.changedOnDisk;
-      out.partial = !out.fresh;
+      // With the worktree overlaid, answers equal a fresh index's even when it is not fresh.
+      out.partial = !out.fresh && !f->overlaid;
     }
     return lsp::encodeResult(task.id, out);
   }

@@ -2,6 +2,7 @@
 
 #include "protocol/PositionEncoder.h"
 #include "protocol/Uri.h"
+#include "server/StructuralAnswer.h"
 
 #include <cstdio>
 #include <map>
@@ -15,11 +16,13 @@ lsp::SearchAnswer toSearchAnswer(Engine& engine, const SearchResult& result, Enc
   a.truncated = result.truncated;
   a.notes = result.notes;
   // What the answer reflects: hits in files changed since the index was built come from the
-  // files as they are now, so `fresh` speaks only of the commit the index was built from.
-  if (auto f = engine.freshness(false))
-    a.freshness = {{"indexCommit", f->indexCommit}, {"headCommit", f->headCommit}, {"indexVersion", f->indexVersion},
-                   {"fresh", f->fresh ? "true" : "false"},
-                   {"partial", (result.partial || !f->fresh) ? "true" : "false"}};
+  // files as they are now.
+  // Changed files are searched as they are on disk, so a search is complete for the worktree
+  // unless files were left out (result.partial says so, and the notes say which).
+  if (auto f = engine.freshness(true)) {
+    a.freshness = freshnessFields(*f, true);
+    a.freshness["partial"] = result.partial ? "true" : "false";
+  }
   // Non-ASCII files need their text to count UTF-16 units: read and index each once.
   std::map<std::string, std::pair<std::string, std::unique_ptr<PositionEncoder>>> encoders;
   std::string uriPath, uri;  // hits come grouped by file: one URI per file

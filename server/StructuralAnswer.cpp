@@ -78,12 +78,8 @@ class WireRanges {
 };
 
 std::map<std::string, std::string> freshnessOf(Engine& engine) {
-  std::map<std::string, std::string> out;
-  if (auto f = engine.freshness(false)) {
-    out = {{"indexCommit", f->indexCommit}, {"headCommit", f->headCommit}, {"indexVersion", f->indexVersion},
-           {"fresh", f->fresh ? "true" : "false"}, {"partial", f->fresh ? "false" : "true"}};
-  }
-  return out;
+  auto f = engine.freshness(true);
+  return f ? freshnessFields(*f, true) : std::map<std::string, std::string>{};
 }
 
 std::string worst(const std::string& a, Confidence c) {
@@ -318,7 +314,7 @@ std::map<std::string, std::string> freshnessFields(const Freshness& f, bool with
       {"indexVersion", f.indexVersion}, {"indexCommit", f.indexCommit}, {"indexTree", f.indexTree},
       {"headCommit", f.headCommit},     {"fresh", f.fresh ? "true" : "false"},
       {"partial", f.partial ? "true" : "false"}, {"indexDirty", f.indexDirty ? "true" : "false"},
-      {"provider", "static"}};
+      {"overlaid", f.overlaid ? "true" : "false"}, {"provider", "static"}};
   if (withWorktree) {
     m["worktreeTree"] = f.worktreeTree;
     m["worktreeMethod"] = f.worktreeMethod;

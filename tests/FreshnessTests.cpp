@@ -9,6 +9,9 @@
 #include <functional>
 #include <set>
 
+#include <nlohmann/json.hpp>
+
+#include "LspClient.h"
 #include "TestRepo.h"
 #include "indexer/Extractor.h"
 #include "indexer/GitRepository.h"
@@ -181,6 +184,51 @@ TEST_CASE("an overlay over budget says so instead of passing off a partial answe
   const Engine::WorktreeOverlay& back = watched->syncWorktreeOverlays(3);
   CHECK(back.complete);
   CHECK(back.files == 0);
+}
+
+}  // namespace nib::test
+
+namespace nib::test {
+
+TEST_CASE("the server answers from the worktree as it is, and labels what that answer reflects", "[freshness][lsp]") {
+  TestRepo repo;
+  repo.writeAll(kBase);
+  repo.commitAll();
+  indexAndOpen(repo, 1);
+  LspClient c(repo.root());
+  c.initialize(repo.root());
+  auto refs = [&](const char* path, int line, int character) {
+    return c.request("nib/locate", {{"textDocument", {{"uri", LspClient::uri(repo.root() / path)}}},
+                                    {"position", {{"line", line}, {"character", character}}},
+                                    {"request", "references"}});
+  };
+  nlohmann::json before = refs("pkg/util.py", 0, 4);
+  REQUIRE(before["result"]["locations"].size() == 3);  // definition, import, call
+  CHECK(before["result"]["fresh"] == true);
+  CHECK(before["result"]["partial"] == false);
+  // Edited on disk, not in the editor, and a new file: nothing was re-indexed.
+  repo.write("pkg/main.py", "from pkg.util import helper\n\n\ndef run():\n    return helper(1) + helper(2)\n");
+  repo.write("pkg/more.py", "from pkg.util import helper\n\n\ndef again():\n    return helper(3)\n");
+  nlohmann::json after = refs("pkg/util.py", 0, 4);
+  CHECK(after["result"]["locations"].size() == 6);  // + the second call, the new import and call
+  CHECK(after["result"]["fresh"] == false);
+  CHECK(after["result"]["partial"] == false);   // the worktree is overlaid: nothing is missing
+  repo.git("add -A");
+  std::string tree;
+  runCommand("cd " + shellQuote(repo.root().string()) + " && git write-tree", &tree);
+  while (!tree.empty() && tree.back() == '\n') tree.pop_back();
+  CHECK(after["result"]["worktreeTree"] == tree);
+  // Deleting the definition's file: it leaves the answers (no stale hits).
+  auto inUtil = [&](const nlohmann::json& symbols) {
+    int n = 0;
+    for (const auto& s : symbols["result"]) n += s["location"]["uri"] == LspClient::uri(repo.root() / "pkg/util.py");
+    return n;
+  };
+  CHECK(inUtil(c.request("workspace/symbol", {{"query", "helper"}})) == 1);
+  fs::remove(repo.root() / "pkg/util.py");
+  CHECK(inUtil(c.request("workspace/symbol", {{"query", "helper"}})) == 0);
+  nlohmann::json orphan = refs("pkg/main.py", 4, 12);  // the call of the deleted helper
+  for (const auto& l : orphan["result"]["locations"]) CHECK(l["uri"] != LspClient::uri(repo.root() / "pkg/util.py"));
 }
 
 }  // namespace nib::test

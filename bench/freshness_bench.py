@@ -1,0 +1,95 @@
+#!/usr/bin/env python3
+"""Freshness costs on a corpus of >= 10k files (the search benchmark's 110 MB tree, built by
+search_bench.py / fetch-corpus.sh):
+  * `nib index` when nothing changed (the up-to-date check);
+  * `nib index` after a one-file edit (facts of every other file reused; the views rebuilt)
+    against a cold build from scratch (no stored facts), and whether the two declare the same
+    (`nib verify`);
+  * the per-request freshness check with 0, 50 and 500 dirty files: a `nib status` process
+    (stat comparison, hashing the dirty files), and through the running server the first
+    request after the change and a warm one (the comparison is reused until inotify reports
+    an event).
+Usage: bench/freshness_bench.py [--runs N] [--build DIR] [--skip-cold]
+"""
+import argparse
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from lsp_bench import Client  # noqa: E402
+
+
+def timed(argv, cwd):
+    t = time.monotonic()
+    p = subprocess.run(argv, cwd=cwd, capture_output=True, text=True)
+    return (time.monotonic() - t) * 1000, p
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--build", default=os.path.join(HERE, "..", "build"))
+    ap.add_argument("--skip-cold", action="store_true", help="leave out the cold build from scratch")
+    args = ap.parse_args()
+    nib = os.path.abspath(os.path.join(args.build, "cli", "nib"))
+    repo = os.path.join(HERE, "corpus", "_search")
+    if not os.path.isdir(os.path.join(repo, ".git")):
+        sys.exit("run bench/search_bench.py once first: it builds the corpus at " + repo)
+    subprocess.run(["git", "checkout", "-q", "--", "."], cwd=repo, check=True)
+    subprocess.run([nib, "index", "-q"], cwd=repo, check=True)
+    files = subprocess.run(["git", "ls-files"], cwd=repo, capture_output=True, text=True).stdout.split()
+    sources = [f for f in files if f.endswith((".c", ".py", ".go", ".java", ".rs", ".ts", ".js"))]
+    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, {platform.platform()}")
+    print(f"corpus:  {repo}: {len(files)} files")
+
+    nochange = [timed([nib, "index"], repo)[0] for _ in range(args.runs)]
+    print(f"\nnib index, nothing changed:        median {statistics.median(nochange):8.1f} ms")
+
+    target = sources[len(sources) // 2]
+    with open(os.path.join(repo, target), "a") as f:
+        f.write("\n// nib freshness bench edit\n")
+    update_ms, p = timed([nib, "index", "--json"], repo)
+    print(f"nib index, one file edited:        {update_ms:8.1f} ms   ({target})")
+    verify_ms, v = timed([nib, "verify"], repo)
+    print(f"nib verify (cold rebuild + compare): {verify_ms:6.1f} ms   {v.stdout.strip().split(':')[0]}")
+    if not args.skip_cold:
+        shutil.rmtree(os.path.join(repo, ".nib"))
+        cold_ms, _ = timed([nib, "index", "-q"], repo)
+        print(f"cold build from scratch:           {cold_ms:8.1f} ms   rebuild / update = {cold_ms / update_ms:.1f}x")
+    subprocess.run(["git", "checkout", "-q", "--", target], cwd=repo, check=True)
+    subprocess.run([nib, "index", "-q"], cwd=repo, check=True)
+
+    client = Client([nib, "serve"], repo)
+    client.request("initialize", {"processId": os.getpid(), "rootUri": "file://" + repo, "capabilities": {}})
+    client.send({"jsonrpc": "2.0", "method": "initialized", "params": {}})
+    query = {"query": "tty_init", "route": "trigram", "k": 100}
+    client.request("nib/search", query)
+    print(f"\n{'dirty files':<12}{'nib status ms':>15}{'server first ms':>17}{'server warm ms':>16}")
+    for n in (0, 50, 500):
+        subprocess.run(["git", "checkout", "-q", "--", "."], cwd=repo, check=True)
+        for f in sources[:n]:
+            with open(os.path.join(repo, f), "a") as fh:
+                fh.write("\n// dirty\n")
+        status = statistics.median(timed([nib, "status", "--json"], repo)[0] for _ in range(args.runs))
+        t = time.monotonic()
+        client.request("nib/search", query)
+        first = (time.monotonic() - t) * 1000
+        warm = []
+        for _ in range(args.runs):
+            t = time.monotonic()
+            client.request("nib/search", query)
+            warm.append((time.monotonic() - t) * 1000)
+        print(f"{n:<12}{status:>15.1f}{first:>17.1f}{statistics.median(warm):>16.2f}")
+    client.request("shutdown", None)
+    client.send({"jsonrpc": "2.0", "method": "exit"})
+    subprocess.run(["git", "checkout", "-q", "--", "."], cwd=repo, check=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -14,6 +14,7 @@
 #include "indexer/IndexBuilder.h"
 #include "server/LspServer.h"
 #include "support/GitLite.h"
+#include "views/IndexLayout.h"
 
 #ifndef NIB_VERSION
 #define NIB_VERSION "0.0.0"
@@ -48,6 +49,10 @@ int main(int argc, char** argv) {
                           const std::function<void(uint64_t, uint64_t, const std::string&)>& progress,
                           const std::function<bool()>& cancelled) -> Status {
     IndexOptions index;
+    // A rebuild keeps the options the current version was built with.
+    if (auto current = IndexLayout(root / ".nib").currentManifest())
+      if (auto it = current->stats.find("config.max-file-size"); it != current->stats.end())
+        index.maxFileSize = std::strtoull(it->second.c_str(), nullptr, 10);
     index.progress = [&](const IndexProgress& p) { progress(p.done, p.total, p.phase); };
     index.cancelled = cancelled;
     index.waitForLock = true;  // another window's server or a `nib index` may be building

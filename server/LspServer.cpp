@@ -276,7 +276,7 @@ void LspServer::handleInitialize(const lsp::RequestId& id, const lsp::Initialize
   if (openEngine()) return;
   if (engineError_.find("no index") != std::string::npos && options_.buildIndex) {
     engineError_.clear();
-    startIndexBuild();
+    startIndexBuild("no index yet");
     return;
   }
   log(1, "nib cannot serve " + root_.string() + ": " + engineError_);
@@ -300,13 +300,18 @@ bool LspServer::openEngine() {
   return true;
 }
 
-void LspServer::startIndexBuild() {
+void LspServer::startIndexBuild(const std::string& why) {
+  // One build at a time; a finished one's thread is joined before the next starts.
+  if (building_) return;
+  if (indexThread_.joinable()) indexThread_.join();
+  building_ = true;
+  bool refresh = engine_ != nullptr;  // an engine serves meanwhile; a failure only logs
   std::string token = "nib-index";
   // The token may be used only once the client accepted it; without the capability, or until
   // then, progress goes to the log.
   if (clientProgress_) send(lsp::encodeCreateProgress(std::to_string(++nextServerRequest_) + "0", token));
-  log(3, "no index for " + root_.string() + ": building one");
-  indexThread_ = std::thread([this, token] {
+  log(3, why + ": building the index of " + root_.string());
+  indexThread_ = std::thread([this, token, refresh] {
     bool begun = false;
     int lastPercent = -1;
     Status s = options_.buildIndex(
@@ -329,11 +334,32 @@ void LspServer::startIndexBuild() {
       send(lsp::encodeProgress(token, "end", "", s.isOk() ? "done" : s.message(), -1));
     }
     std::lock_guard<std::mutex> g(engineMutex_);
-    if (!s.isOk()) engineError_ = "indexing failed: " + s.message();
-    else openEngine();
+    if (!s.isOk() && refresh) {
+      if (!buildCancelled_) log(2, "refreshing the index failed: " + s.message() + " (answers stay overlaid)");
+    } else if (!s.isOk()) {
+      engineError_ = "indexing failed: " + s.message();
+    } else {
+      openEngine();
+    }
     if (!engineError_.empty() && !buildCancelled_) log(1, engineError_);
+    building_ = false;
+    lastRefresh_ = std::chrono::steady_clock::now();
     engineReady_.notify_all();
   });
+}
+
+void LspServer::refreshIfBehind() {
+  // With engineMutex_ held. The overlay keeps answers right between builds; a new version is
+  // built in the background when HEAD moved (a commit, a branch switch, a diverged history) or
+  // the overlay is over budget, and the server switches to it when it is published.
+  if (!options_.buildIndex || building_ || !engine_) return;
+  if (std::chrono::steady_clock::now() - lastRefresh_ < std::chrono::seconds(kRefreshSeconds)) return;
+  const Engine::WorktreeOverlay& overlay = engine_->syncWorktreeOverlays();
+  auto f = engine_->freshness(false);
+  std::string why;
+  if (f && !f->headMatches) why = "HEAD moved since the index was built";
+  else if (!overlay.complete) why = overlay.reason;
+  if (!why.empty()) startIndexBuild(why);
 }
 
 namespace {
@@ -441,8 +467,10 @@ void LspServer::runTask(const Task& task) {
       reloadIfIndexChanged();
       if (engine_) {
         syncDocuments();
-        // Files changed, deleted or added on disk since the index was built answer as they are.
+        // Files changed, deleted or added on disk since the index was built answer as they are;
+        // a new version is built in the background when that is not enough.
         engine_->syncWorktreeOverlays();
+        refreshIfBehind();
         std::string stale;
         if (!task.uri.empty()) {
           std::lock_guard<std::mutex> g(docsMutex_);

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <filesystem>
@@ -84,7 +85,8 @@ class LspServer {
   void finish(const lsp::RequestId& id);
   // Produces the response body for a request; called with engineMutex_ held and the engine ready.
   std::string answer(const Task& task, Engine& engine);
-  void startIndexBuild();
+  void startIndexBuild(const std::string& why);
+  void refreshIfBehind();
   void send(const std::string& body);
   void log(int type, const std::string& message);
   Expected<std::string> repoPathOf(Engine& engine, const std::string& uri);
@@ -108,6 +110,9 @@ class LspServer {
   bool clientProgress_ = false;
   std::thread indexThread_;
   std::atomic<bool> buildCancelled_{false};
+  bool building_ = false;  // guarded by engineMutex_
+  std::chrono::steady_clock::time_point lastRefresh_{};
+  static constexpr int kRefreshSeconds = 10;  // between background builds, at least
 
   std::mutex docsMutex_;  // guards documents_ and closed_ (the reader never takes engineMutex_)
   std::map<std::string, Document> documents_;  // by URI

@@ -232,3 +232,38 @@ TEST_CASE("the server answers from the worktree as it is, and labels what that a
 }
 
 }  // namespace nib::test
+
+namespace nib::test {
+
+TEST_CASE("the server builds a new version in the background when HEAD moves, and switches to it", "[freshness][lsp]") {
+  TestRepo repo;
+  repo.writeAll(kBase);
+  repo.commitAll();
+  indexAndOpen(repo, 1);
+  std::string before = *readFile(repo.root() / ".nib" / "CURRENT");
+  LspClient c(repo.root());
+  c.initialize(repo.root());
+  auto locate = [&] {
+    return c.request("nib/locate", {{"textDocument", {{"uri", LspClient::uri(repo.root() / "pkg/util.py")}}},
+                                    {"position", {{"line", 0}, {"character", 4}}},
+                                    {"request", "references"}});
+  };
+  CHECK(locate()["result"]["fresh"] == true);
+  repo.write("pkg/main.py", "from pkg.util import helper\n\n\ndef run():\n    return helper(1) + helper(2)\n");
+  repo.commitAll("two calls");
+  // The first answer after the commit is overlaid (right, not fresh) and starts a build.
+  nlohmann::json overlaid = locate();
+  CHECK(overlaid["result"]["locations"].size() == 4);
+  CHECK(overlaid["result"]["partial"] == false);
+  bool caughtUp = false;
+  for (int i = 0; i < 200 && !caughtUp; ++i) {
+    ::usleep(100 * 1000);
+    nlohmann::json r = locate();
+    caughtUp = r["result"]["fresh"] == true && r["result"]["indexCommit"] == r["result"]["headCommit"];
+    if (caughtUp) CHECK(r["result"]["locations"].size() == 4);
+  }
+  CHECK(caughtUp);
+  CHECK(*readFile(repo.root() / ".nib" / "CURRENT") != before);
+}
+
+}  // namespace nib::test

@@ -30,7 +30,8 @@ constexpr double kFileUnitWeight = 0.5;
 // term's body contribution at (k1 + 1) × idf = 2.2 × idf).
 constexpr double kNameWeight = 2.0;
 constexpr size_t kExtensions = 8;
-constexpr double kFileContext = 1.5;  // share of its file's score a unit inherits  // index terms extending a query word, at most
+constexpr double kFileContext = 1.5;
+constexpr size_t kMaxQueryWords = 32;  // the most specific words of a long query  // share of its file's score a unit inherits  // index terms extending a query word, at most
 
 // The index terms a query word stands for, with weights: itself (1); its plain forms without
 // an English inflection (0.8: "flags" -> "flag", "scrolling" -> "scroll"); and the
@@ -532,6 +533,18 @@ Expected<SearchResult> SearchProvider::searchLexical(const SearchRequest& reques
       g.push_back({term, weight, i, std::move(postings)});
     }
     if (!g.empty()) groups.push_back(std::move(g));
+  }
+  // A long query (a pasted paragraph) is scored by its most specific words: the rest add cost,
+  // not ranking.
+  if (groups.size() > kMaxQueryWords) {
+    auto specificity = [](const std::vector<Variant>& g) {
+      double best = 0;
+      for (const Variant& v : g) best = std::max(best, v.weight * v.idf);
+      return best;
+    };
+    std::stable_sort(groups.begin(), groups.end(),
+                     [&](const auto& a, const auto& b) { return specificity(a) > specificity(b); });
+    groups.resize(kMaxQueryWords);
   }
   // Pass 1: a length-free score per unit over all postings (an upper bound of BM25 up to the
   // length factor), to choose the candidates worth exact scoring.

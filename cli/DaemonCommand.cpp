@@ -55,6 +55,10 @@ int start(const DaemonArgs& args, const std::filesystem::path& indexDir) {
     // stderr in .nib/daemon.log for whatever it has to say later.
     ::close(ready[0]);
     ::setsid();
+    // Nothing the caller had open stays open for the daemon's life (a pipe a harness waits on
+    // to close, a jobserver): every descriptor but the readiness pipe goes.
+    if (ready[1] > 3) ::close_range(3, static_cast<unsigned>(ready[1]) - 1, 0);
+    ::close_range(static_cast<unsigned>(ready[1]) + 1, ~0U, 0);
     int null = ::open("/dev/null", O_RDWR | O_CLOEXEC);
     int log = ::open((indexDir / "daemon.log").c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
     if (null >= 0) {
@@ -62,7 +66,8 @@ int start(const DaemonArgs& args, const std::filesystem::path& indexDir) {
       ::dup2(null, STDOUT_FILENO);
     }
     ::dup2(log >= 0 ? log : null, STDERR_FILENO);
-    ::signal(SIGPIPE, SIG_IGN);
+    if (null > STDERR_FILENO) ::close(null);
+    if (log > STDERR_FILENO) ::close(log);
     auto daemon = Daemon::start(optionsFor(args));
     std::string word = daemon ? "ok" : daemon.status().message();
     (void)!::write(ready[1], word.data(), word.size());
@@ -109,6 +114,8 @@ std::optional<CommandOutput> askDaemon(const std::string& root, std::string_view
 }
 
 int runDaemon(const DaemonArgs& args) {
+  // A client that leaves before its answer is written must not end the daemon (or this command).
+  ::signal(SIGPIPE, SIG_IGN);
   auto indexDir = indexDirOf(args.root);
   if (!indexDir) return fail(args.root + " is not inside a git repository");
   if (args.action == "start") return start(args, *indexDir);

@@ -19,7 +19,8 @@ inline CLI::App* addIndexCommand(CLI::App& app, IndexArgs& args) {
       ->check(CLI::PositiveNumber);
   index->add_option("--threads", args.threads, "Extraction threads (default: one per core)");
   index->add_option("--commit", args.commit, "Index this revision's tree instead of the worktree");
-  index->add_flag("--force", args.force, "Build a new version even when the current one reflects HEAD and the worktree");
+  index->add_flag("--force", args.force, "Build a new version even when the current one reflects HEAD and the worktree,\n"
+                                  "and parse again files whose extraction failed before");
   index->add_flag("-q,--quiet", args.quiet, "Print nothing but errors");
   index->add_flag("--json", args.json, "Print the build report as JSON");
   return index;

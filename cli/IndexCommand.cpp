@@ -37,6 +37,7 @@ int runIndex(const IndexArgs& args) {
   options.threads = args.threads;
   options.commit = args.commit;
   options.skipIfCurrent = !args.force;
+  options.retryFailed = args.force;
   bool tty = ::isatty(STDERR_FILENO) && !args.quiet && !args.json;
   if (tty) {
     options.progress = [](const IndexProgress& p) {

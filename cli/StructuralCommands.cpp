@@ -64,8 +64,10 @@ int runStructural(const StructuralArgs& args) {
   std::fwrite(text.data(), 1, text.size(), stdout);
   bool empty = answer->hops.empty() && answer->impact.empty();
   if (empty) std::fprintf(stderr, "nib: %s\n", query == StructuralQuery::Trace ? "no call path" : "nothing found");
-  if (answer->freshness["fresh"] == "false")
-    std::fprintf(stderr, "nib: note: the index is not fresh (HEAD moved since `nib index`)\n");
+  if (answer->freshness["fresh"] == "false" && answer->freshness["partial"] == "true")
+    std::fprintf(stderr, "nib: note: the index is not fresh (%s); run `nib index`\n",
+                 answer->freshness["indexCommit"] != answer->freshness["headCommit"] ? "HEAD moved since it was built"
+                                                                                   : "the worktree changed since it was built");
   return empty ? 1 : 0;
 }
 

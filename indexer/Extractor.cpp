@@ -20,7 +20,7 @@ namespace {
 // Bump when the extraction logic changes in a way that changes facts for the same input.
 constexpr uint64_t kExtractorRevision = 2;
 // Parsing is bounded so that a pathological file cannot stall an index build.
-constexpr uint64_t kParseTimeoutMicros = 10'000'000;
+constexpr uint64_t kParseTimeoutMicros = Extractor::kDefaultParseTimeoutMicros;
 constexpr size_t kMaxScopeDepth = 256;
 
 enum class Role : uint8_t {

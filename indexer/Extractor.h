@@ -16,6 +16,7 @@ namespace nib {
 
 class Extractor {
  public:
+  static constexpr uint64_t kDefaultParseTimeoutMicros = 10'000'000;
   // `parseTimeoutMicros` bounds one file's parse (0: the default, 10 s).
   explicit Extractor(uint64_t parseTimeoutMicros = 0);
   ~Extractor();

@@ -278,8 +278,17 @@ Expected<IndexReport> buildIndex(const fs::path& repoPath, const IndexOptions& o
           auto cached = reader->get(key);
           if (cached) ff = std::move(*cached);
         }
+        // A remembered failure stands for the same bytes and extractor, unless this build may
+        // parse longer than the one that failed (a timeout on a busy machine) or retries.
         std::optional<std::string> failedBefore;
-        if (!ff && reader) failedBefore = reader->failure(key);
+        if (!ff && reader && !options.retryFailed) failedBefore = reader->failure(key);
+        uint64_t budget = options.parseTimeoutMicros ? options.parseTimeoutMicros : Extractor::kDefaultParseTimeoutMicros;
+        if (failedBefore) {
+          size_t tab = failedBefore->find('\t');
+          uint64_t triedWith = tab == std::string::npos ? 0 : std::strtoull(failedBefore->c_str(), nullptr, 10);
+          if (tab == std::string::npos || triedWith < budget) failedBefore.reset();
+          else failedBefore = failedBefore->substr(tab + 1);
+        }
         if (!ff && failedBefore) {
           w.failed = true;
           w.error = *failedBefore;  // word for word: a version declares the same either way
@@ -290,7 +299,7 @@ Expected<IndexReport> buildIndex(const fs::path& repoPath, const IndexOptions& o
             w.failed = true;
             w.error = extracted.status().message();
             w.skipReason = "extract-failed";
-            local.emplace_back(FactStore::failureKey(key), w.error);
+            local.emplace_back(FactStore::failureKey(key), std::to_string(budget) + "\t" + w.error);
           } else {
             ff = std::move(*extracted);
             w.extracted = true;

@@ -38,6 +38,8 @@ struct IndexOptions {
   bool skipIfCurrent = false;
   // Bounds each file's parse (0: the extractor's default); a test hook for timeouts.
   uint64_t parseTimeoutMicros = 0;
+  // Parse again files whose extraction failed in an earlier build (`nib index --force`).
+  bool retryFailed = false;
 };
 
 struct IndexReport {

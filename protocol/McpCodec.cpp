@@ -181,6 +181,13 @@ Incoming decode(std::string_view line) {
   auto id = j.find("id");
   bool hasId = id != j.end() && (id->is_string() || id->is_number_integer());
   if (hasId) in.id = id->dump();
+  if (id != j.end() && !hasId) {
+    // MCP ids are strings or integers, never null: answer (with a null id) rather than
+    // mistaking the message for a notification and leaving the client waiting.
+    in.errorCode = -32600;
+    in.error = "'id' must be a string or an integer";
+    return in;
+  }
   auto method = j.find("method");
   if (method == j.end() || !method->is_string()) {
     if (hasId && (j.contains("result") || j.contains("error"))) {

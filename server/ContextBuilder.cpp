@@ -238,9 +238,13 @@ Expected<ContextAnswer> buildContext(Engine& engine, const ContextRequest& reque
 
   // The outline: freshness, flows and blast radii come before any source.
   std::string head = "# nib context";
-  if (auto f = engine.freshness(false)) {
+  if (auto f = engine.freshness(true)) {
     head += ": index " + f->indexVersion + " of commit " + f->indexCommit.substr(0, 12);
-    head += f->fresh ? " (fresh)" : " (NOT fresh: HEAD is " + f->headCommit.substr(0, 12) + ")";
+    if (f->fresh) head += " (fresh)";
+    else if (f->overlaid) head += " + the worktree's changes (overlaid)";
+    else if (!f->headMatches) head += " (NOT fresh: HEAD moved to " + f->headCommit.substr(0, 12) + ")";
+    else if (f->worktreeMethod == "unknown") head += " (the worktree has new files; their effect is unknown)";
+    else head += " (NOT fresh: the worktree changed since the index was built)";
   }
   head += "\n";
   for (const std::string& u : a.unresolved) head += "unknown: " + u + " (no definition or indexed file of that name)\n";

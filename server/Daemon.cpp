@@ -78,7 +78,15 @@ Expected<std::unique_ptr<Daemon>> Daemon::start(DaemonOptions options) {
   sockaddr_un addr;
   socklen_t len = abstractAddress(socketName(d->indexDir_), &addr);
   if (::bind(d->listenFd_, reinterpret_cast<sockaddr*>(&addr), len) != 0) {
-    if (errno == EADDRINUSE) return Status(ErrorCode::InvalidArgument, "a daemon already serves " + d->root_.string());
+    if (errno == EADDRINUSE) {
+      // A daemon of this user answers; anything else holding the name (another user's process,
+      // a stuck daemon) is said as such.
+      if (callDaemon(d->indexDir_, DaemonCall::Status, {}, 2000))
+        return Status(ErrorCode::InvalidArgument, "a daemon already serves " + d->root_.string());
+      return Status(ErrorCode::IoError, "the daemon's socket name for " + d->root_.string() +
+                                            " is held by a process that does not answer (another user's, or a stuck "
+                                            "daemon); `nib search` works without it");
+    }
     return Status(ErrorCode::IoError, std::string("cannot bind the daemon's socket: ") + std::strerror(errno));
   }
   if (::listen(d->listenFd_, 64) != 0)

@@ -52,7 +52,8 @@ class Daemon {
  public:
   // The socket name (abstract namespace, without the leading NUL) for an index folder.
   static std::string socketName(const std::filesystem::path& indexDir);
-  // Opens the index and starts listening. AlreadyExists when a daemon serves this index.
+  // Opens the index and starts listening. InvalidArgument when a daemon serves this index;
+  // IoError when something else holds its socket name.
   static Expected<std::unique_ptr<Daemon>> start(DaemonOptions options);
   ~Daemon();
   Daemon(const Daemon&) = delete;

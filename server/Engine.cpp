@@ -53,7 +53,7 @@ FileState Engine::fileState(const std::string& path) {
   auto record = provider_->file(path);
   if (!record) return s;
   s.indexed = true;
-  auto content = readFile(root_ / path);
+  auto content = readWorktreeFile(path);
   if (!content) {
     s.changedOnDisk = true;
     return s;
@@ -62,7 +62,25 @@ FileState Engine::fileState(const std::string& path) {
   return s;
 }
 
-Expected<std::string> Engine::diskContent(const std::string& path) { return readFile(root_ / path); }
+Expected<std::string> Engine::diskContent(const std::string& path) { return readWorktreeFile(path); }
+
+Expected<std::string> Engine::readWorktreeFile(const std::string& path) {
+  // Only regular files inside the worktree: a file replaced by a symbolic link, or under a
+  // folder that became one, could point anywhere the user can read (the indexer skips links
+  // for the same reason).
+  fs::path full = root_ / path;
+  struct stat st;
+  if (::lstat(full.c_str(), &st) != 0) return Status(ErrorCode::NotFound, "no such file: " + path);
+  if (S_ISLNK(st.st_mode)) return Status(ErrorCode::NotFound, path + " is a symbolic link now (not followed)");
+  if (!S_ISREG(st.st_mode)) return Status(ErrorCode::NotFound, path + " is not a regular file");
+  std::error_code ec;
+  fs::path real = fs::canonical(full, ec);
+  fs::path realRoot = fs::canonical(root_, ec);
+  std::string r = real.string(), base = realRoot.string() + "/";
+  if (ec || r.compare(0, base.size(), base) != 0)
+    return Status(ErrorCode::InvalidArgument, path + " resolves outside the repository (not read)");
+  return readFile(full);
+}
 
 Expected<Freshness> Engine::freshness(bool withWorktree) {
   Freshness f;
@@ -124,7 +142,7 @@ namespace nib {
 
 Expected<std::string> Engine::currentText(const std::string& path) {
   if (auto it = buffers_.find(path); it != buffers_.end()) return it->second;
-  return readFile(root_ / path);
+  return readWorktreeFile(path);
 }
 
 Status Engine::refreshOverlay(const std::string& path, const std::string& text) {
@@ -154,11 +172,16 @@ Status Engine::updateBuffer(const std::string& path, std::string text) { return 
 
 Status Engine::closeBuffer(const std::string& path) {
   buffers_.erase(path);
-  auto disk = readFile(root_ / path);
+  // The disk decides again: the worktree overlay looks at this path afresh next time.
+  syncedGeneration_ = UINT64_MAX;
+  diskOverlays_.erase(path);
+  auto disk = readWorktreeFile(path);
   auto record = provider_->file(path);
   if (!disk) {
     graph_.reset();
-    provider_->removeOverlay(path);  // the file is gone (or never existed): the index answers
+    // Gone from the disk: a file the index has is a tombstone; one it never had just closes.
+    if (record && extractor_ && snapshot_) provider_->setTombstone(path);
+    else provider_->removeOverlay(path);
     return Status::ok();
   }
   // Back to the disk: no overlay when the disk matches the index, else the disk's facts.
@@ -431,6 +454,11 @@ const Engine::WorktreeOverlay& Engine::syncWorktreeOverlays(size_t budget) {
   }
   auto addFile = [&](const std::string& p) {
     if (overBudget()) return;
+    struct stat st;
+    if (::lstat((root_ / p).c_str(), &st) != 0 || !S_ISREG(st.st_mode)) {
+      wanted[p] = "";  // a link or something else now: out of the answers, as the indexer would leave it
+      return;
+    }
     auto oid = gitlite::blobIdOfFile(root_ / p);
     if (!oid) {
       state.complete = false;
@@ -482,7 +510,7 @@ const Engine::WorktreeOverlay& Engine::syncWorktreeOverlays(size_t budget) {
     if (oid.empty()) {
       provider_->setTombstone(path);
     } else {
-      auto text = readFile(root_ / path);
+      auto text = readWorktreeFile(path);
       if (!text) continue;
       Language lang = detectLanguage(path, std::string_view(*text).substr(0, 16384));
       // The index's rules: binary and oversized files stay out; a file without a grammar has no

@@ -169,6 +169,8 @@ class Engine {
   uint64_t comparisonGeneration_ = 0, syncedGeneration_ = UINT64_MAX;
   WorktreeOverlay overlay_;
   Status refreshOverlay(const std::string& path, const std::string& text);
+  // A worktree file's bytes: regular files inside the worktree only (never through a link).
+  Expected<std::string> readWorktreeFile(const std::string& path);
 };
 
 }  // namespace nib

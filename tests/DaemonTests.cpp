@@ -76,6 +76,11 @@ TEST_CASE("nib search through the daemon prints what it prints without one, and 
   REQUIRE(nib.run("daemon start --idle-minutes 5", &out) == 0);
   DaemonGuard guard{nib};
   CHECK(out.find("daemon started") != std::string::npos);
+  // The daemon keeps no descriptor of its caller: a pipe the caller passed on (fd 3 here)
+  // closes when the command ends, not when the daemon does.
+  REQUIRE(nib.run("daemon stop", &out) == 0);
+  CHECK(runCommand("cd " + shellQuote(repo.root().string()) + " && timeout 20 sh -c '" + nibBinary() +
+                       " daemon start --idle-minutes 5 3>&1 | cat' >/dev/null", &out) == 0);
   CHECK(nib.run("daemon start", &out) == 0);
   CHECK(out.find("already serves") != std::string::npos);
 

@@ -95,4 +95,37 @@ TEST_CASE("nib mcp answers the MCP SDK client: catalog, every tool, and errors",
   CHECK(r[12]["error"]["code"] == -32601);
 }
 
+TEST_CASE("nib mcp answers malformed messages instead of leaving the client waiting", "[mcp]") {
+  TestRepo repo;
+  repo.write("a.py", "def f():\n    return 1\n");
+  repo.commitAll();
+  std::string out;
+  REQUIRE(runCommand("cd " + shellQuote(repo.root().string()) + " && " + shellQuote(nibBinary()) + " index -q", &out,
+                     true) == 0);
+  const char* lines =
+      "{\"jsonrpc\":\"2.0\",\"id\":1.5,\"method\":\"ping\"}\n"
+      "{\"jsonrpc\":\"2.0\",\"id\":null,\"method\":\"ping\"}\n"
+      "[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}]\n"
+      "not json\n"
+      "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n"
+      "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"ping\"}\n";
+  std::ofstream(repo.root() / ".git" / "mcp-in.txt") << lines;
+  REQUIRE(runCommand("cd " + shellQuote(repo.root().string()) + " && " + shellQuote(nibBinary()) +
+                         " mcp < .git/mcp-in.txt",
+                     &out) == 0);
+  std::vector<json> replies;
+  size_t start = 0;
+  for (size_t nl; (nl = out.find('\n', start)) != std::string::npos; start = nl + 1)
+    replies.push_back(json::parse(out.substr(start, nl - start)));
+  // One reply per request-like line; none for the notification.
+  REQUIRE(replies.size() == 5);
+  CHECK(replies[0]["error"]["code"] == -32600);
+  CHECK(replies[0]["id"].is_null());
+  CHECK(replies[1]["error"]["code"] == -32600);
+  CHECK(replies[2]["error"]["code"] == -32600);
+  CHECK(replies[3]["error"]["code"] == -32700);
+  CHECK(replies[4]["id"] == 7);
+  CHECK(replies[4]["result"] == json::object());
+}
+
 }  // namespace nib::test

@@ -235,4 +235,22 @@ TEST_CASE("nib/callers, nib/impact, nib/trace and nib/context over LSP", "[struc
   CHECK(c.request("nib/context", {{"budgetTokens", 800}})["error"]["code"] == -32602);
 }
 
+TEST_CASE("a file replaced by a link to outside the repository is never read through", "[structural][context]") {
+  TestRepo repo;
+  repo.write("src/a.c", "int visible(void) { return 1; }\n");
+  repo.commitAll();
+  auto engine = indexAndOpen(repo);
+  fs::path secret = repo.root().parent_path() / ("nib-secret-" + repo.root().filename().string() + ".txt");
+  { std::ofstream(secret) << "SECRET_TOKEN=abc123\n"; }
+  fs::remove(repo.root() / "src/a.c");
+  fs::create_symlink(secret, repo.root() / "src/a.c");
+  auto text = engine->currentText("src/a.c");
+  REQUIRE_FALSE(text.hasValue());
+  CHECK(text.status().message().find("symbolic link") != std::string::npos);
+  auto a = buildContext(*engine, ContextRequest{{"visible"}, {"src/a.c"}, "", 2000});
+  REQUIRE(a.hasValue());
+  CHECK(a->text.find("SECRET_TOKEN") == std::string::npos);
+  fs::remove(secret);
+}
+
 }  // namespace nib::test

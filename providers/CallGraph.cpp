@@ -4,6 +4,8 @@
 #include <deque>
 #include <set>
 
+#include "support/Binary.h"
+
 namespace nib {
 
 const char* edgeKindName(EdgeKind kind) { return kind == EdgeKind::Call ? "call" : "type-use"; }
@@ -26,31 +28,107 @@ Expected<CallGraph> CallGraph::build(StaticProvider& provider) {
     edge.sites.push_back(e.site);
   });
   if (!s.isOk()) return s;
-  g.out_.resize(g.nodes_.size());
-  g.in_.resize(g.nodes_.size());
-  for (uint32_t i = 0; i < g.edges_.size(); ++i) {
-    Edge& e = g.edges_[i];
+  for (Edge& e : g.edges_)
     std::sort(e.sites.begin(), e.sites.end(),
               [](const ByteRange& a, const ByteRange& b) { return a.startByte < b.startByte; });
-    g.out_[e.from].push_back(i);
-    g.in_[e.to].push_back(i);
+  g.index();
+  return g;
+}
+
+void CallGraph::index() {
+  out_.assign(nodes_.size(), {});
+  in_.assign(nodes_.size(), {});
+  for (uint32_t i = 0; i < edges_.size(); ++i) {
+    out_[edges_[i].from].push_back(i);
+    in_[edges_[i].to].push_back(i);
   }
   // Neighbors in path and position order, so that every walk is deterministic.
-  auto byNode = [&g](uint32_t node) {
-    return [&g, node](uint32_t a, uint32_t b) {
-      const Edge& ea = g.edges_[a];
-      const Edge& eb = g.edges_[b];
-      const CallNode& na = g.nodes_[ea.from == node ? ea.to : ea.from];
-      const CallNode& nb = g.nodes_[eb.from == node ? eb.to : eb.from];
+  auto byNode = [this](uint32_t node) {
+    return [this, node](uint32_t a, uint32_t b) {
+      const Edge& ea = edges_[a];
+      const Edge& eb = edges_[b];
+      const CallNode& na = nodes_[ea.from == node ? ea.to : ea.from];
+      const CallNode& nb = nodes_[eb.from == node ? eb.to : eb.from];
       if (na.path != nb.path) return na.path < nb.path;
       if (na.range.startByte != nb.range.startByte) return na.range.startByte < nb.range.startByte;
       return ea.kind < eb.kind;
     };
   };
-  for (uint32_t n = 0; n < g.nodes_.size(); ++n) {
-    std::sort(g.out_[n].begin(), g.out_[n].end(), byNode(n));
-    std::sort(g.in_[n].begin(), g.in_[n].end(), byNode(n));
+  for (uint32_t n = 0; n < nodes_.size(); ++n) {
+    std::sort(out_[n].begin(), out_[n].end(), byNode(n));
+    std::sort(in_[n].begin(), in_[n].end(), byNode(n));
   }
+}
+
+namespace {
+
+// Bump when the format or the resolution behind the edges changes: an older file is rebuilt.
+constexpr uint8_t kGraphFormat = 1;
+
+}  // namespace
+
+std::string CallGraph::serialize() const {
+  ByteWriter w;
+  w.raw("nibgraph");
+  w.u8(kGraphFormat);
+  w.varint(nodes_.size());
+  for (const CallNode& n : nodes_) {
+    w.str(n.path);
+    w.svarint(n.definition);
+    w.str(n.name);
+    w.str(n.container);
+    w.u8(static_cast<uint8_t>(n.kind));
+    writeRange(w, n.range);
+    writeRange(w, n.nameRange);
+    w.u8(n.ascii);
+  }
+  w.varint(edges_.size());
+  for (const Edge& e : edges_) {
+    w.varint(e.from);
+    w.varint(e.to);
+    w.u8(static_cast<uint8_t>(e.kind));
+    w.u8(static_cast<uint8_t>(e.confidence));
+    w.varint(e.sites.size());
+    for (const ByteRange& s : e.sites) writeRange(w, s);
+  }
+  return w.take();
+}
+
+Expected<CallGraph> CallGraph::deserialize(std::string_view bytes) {
+  if (bytes.substr(0, 8) != "nibgraph") return Status(ErrorCode::Corrupt, "not a call graph");
+  ByteReader r(bytes.substr(8));
+  if (r.u8() != kGraphFormat) return Status(ErrorCode::Corrupt, "a call graph of another format");
+  CallGraph g;
+  uint64_t n = r.varint();
+  if (n > bytes.size()) return Status(ErrorCode::Corrupt, "call graph is malformed");
+  g.nodes_.resize(n);
+  for (uint32_t i = 0; i < n && r.ok(); ++i) {
+    CallNode& node = g.nodes_[i];
+    node.path = std::string(r.str());
+    node.definition = static_cast<int32_t>(r.svarint());
+    node.name = std::string(r.str());
+    node.container = std::string(r.str());
+    node.kind = static_cast<SymbolKind>(r.u8());
+    node.range = readRange(r);
+    node.nameRange = readRange(r);
+    node.ascii = r.u8() != 0;
+    g.byKey_.emplace(std::make_pair(node.path, node.definition), i);
+  }
+  uint64_t m = r.varint();
+  if (m > bytes.size()) return Status(ErrorCode::Corrupt, "call graph is malformed");
+  g.edges_.resize(m);
+  for (Edge& e : g.edges_) {
+    e.from = r.u32();
+    e.to = r.u32();
+    e.kind = static_cast<EdgeKind>(r.u8());
+    e.confidence = static_cast<Confidence>(r.u8());
+    uint64_t k = r.varint();
+    if (k > bytes.size() || e.from >= n || e.to >= n) return Status(ErrorCode::Corrupt, "call graph is malformed");
+    e.sites.resize(k);
+    for (ByteRange& s : e.sites) s = readRange(r);
+  }
+  if (!r.ok() || !r.atEnd()) return Status(ErrorCode::Corrupt, "call graph is truncated");
+  g.index();
   return g;
 }
 

@@ -41,6 +41,10 @@ struct ImpactEntry {
 class CallGraph {
  public:
   static Expected<CallGraph> build(StaticProvider& provider);
+  // The graph as bytes, and back: an index version is immutable, so its graph is resolved once
+  // and kept beside it (Engine::callGraph). Corrupt when the bytes are not a graph of this format.
+  std::string serialize() const;
+  static Expected<CallGraph> deserialize(std::string_view bytes);
 
   size_t nodeCount() const { return nodes_.size(); }
   size_t edgeCount() const { return edges_.size(); }
@@ -66,6 +70,7 @@ class CallGraph {
   uint32_t intern(const CallNode& node);
   std::vector<GraphHop> walk(uint32_t start, bool incoming, int depth, size_t limit) const;
   GraphHop hopOf(const Edge& e, int distance) const;
+  void index();  // fills out_ and in_ from edges_, in deterministic neighbour order
 
   std::vector<CallNode> nodes_;
   std::map<std::pair<std::string, int32_t>, uint32_t> byKey_;

@@ -116,6 +116,7 @@ class StaticProvider {
   void setOverlay(const std::string& path, Language language, FileFacts facts);
   void removeOverlay(const std::string& path);
   bool hasOverlay(const std::string& path) const { return overlays_.count(path) > 0; }
+  bool hasOverlays() const { return !overlays_.empty(); }
   // A file deleted since the index was built: its definitions and references leave every
   // answer, and the path is unknown, until the tombstone is removed.
   void setTombstone(const std::string& path);

@@ -316,11 +316,22 @@ Expected<std::vector<CallNode>> Engine::definitionsAt(const std::string& path, u
 }
 
 Expected<const CallGraph*> Engine::callGraph() {
-  if (!graph_) {
-    auto g = CallGraph::build(*provider_);
-    if (!g) return g.status();
-    graph_ = std::move(*g);
-  }
+  if (graph_) return &*graph_;
+  // A version is immutable: its graph (without overlays) is resolved once, by whichever
+  // process asks first, and kept beside it for every later process. A missing, unreadable or
+  // older-format file is simply resolved again; failing to keep it is not an error.
+  bool pristine = !provider_->hasOverlays();
+  fs::path kept = IndexLayout(indexDir_).versionDir(manifest().versionId) / "structural" / "callgraph.bin";
+  if (pristine)
+    if (auto bytes = readFile(kept))
+      if (auto g = CallGraph::deserialize(*bytes)) {
+        graph_ = std::move(*g);
+        return &*graph_;
+      }
+  auto g = CallGraph::build(*provider_);
+  if (!g) return g.status();
+  graph_ = std::move(*g);
+  if (pristine) (void)writeFileAtomic(kept, graph_->serialize());
   return &*graph_;
 }
 

@@ -253,4 +253,38 @@ TEST_CASE("a file replaced by a link to outside the repository is never read thr
   fs::remove(secret);
 }
 
+TEST_CASE("a version's call graph is kept beside it and reused; a damaged copy is resolved again", "[structural]") {
+  TestRepo repo;
+  Annotations fixture = parseAnnotations(*readFile(fs::path(NIB_FIXTURE_DIR) / "callgraph" / "c.fixture"));
+  repo.writeAll(fixture.files);
+  repo.commitAll();
+  auto engine = indexAndOpen(repo);
+  fs::path kept = repo.root() / ".nib" / "versions" / engine->manifest().versionId / "structural" / "callgraph.bin";
+  CHECK_FALSE(fs::exists(kept));
+  StructuralOptions options;
+  options.depth = 4;
+  auto first = structuralAnswer(*engine, StructuralQuery::Impact, {"helper", "", 0, false}, nullptr, options);
+  REQUIRE(first.hasValue());
+  CHECK(fs::exists(kept));
+  // Another process (a new engine) reads it and answers the same.
+  auto reopened = Engine::open(repo.root());
+  REQUIRE(reopened.hasValue());
+  auto second = structuralAnswer(**reopened, StructuralQuery::Impact, {"helper", "", 0, false}, nullptr, options);
+  REQUIRE(second.hasValue());
+  CHECK(render(StructuralQuery::Impact, *second) == render(StructuralQuery::Impact, *first));
+  auto bytes = readFile(kept);
+  REQUIRE(bytes.hasValue());
+  auto decoded = CallGraph::deserialize(*bytes);
+  REQUIRE(decoded.hasValue());
+  CHECK(decoded->serialize() == *bytes);
+  // Truncated: ignored, resolved again, and the answer is unchanged.
+  { std::ofstream(kept, std::ios::trunc) << bytes->substr(0, bytes->size() / 2); }
+  CHECK_FALSE(CallGraph::deserialize(*readFile(kept)).hasValue());
+  auto third = Engine::open(repo.root());
+  REQUIRE(third.hasValue());
+  auto again = structuralAnswer(**third, StructuralQuery::Impact, {"helper", "", 0, false}, nullptr, options);
+  REQUIRE(again.hasValue());
+  CHECK(render(StructuralQuery::Impact, *again) == render(StructuralQuery::Impact, *first));
+}
+
 }  // namespace nib::test

@@ -1,6 +1,7 @@
 // `nib index` and `nib rollback`: the commands that change which index version serves.
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -11,6 +12,8 @@
 #include "indexer/IndexBuilder.h"
 #include "support/FileIo.h"
 #include "support/GitLite.h"
+#include "providers/CallGraph.h"
+#include "providers/StaticProvider.h"
 #include "views/CommitView.h"
 #include "views/IndexLayout.h"
 #include "views/VersionComparison.h"
@@ -54,6 +57,19 @@ int runIndex(const IndexArgs& args) {
     if (report.status().message().find("not inside a git repository") != std::string::npos)
       hint = "run nib inside a git repository, or pass its path";
     return fail(report.status().message(), hint);
+  }
+  // The call and type-use graph of the new version, resolved now rather than by the first
+  // structural query (it is kept beside the version; a failure only costs that query the time).
+  if (!report->upToDate) {
+    auto t0 = std::chrono::steady_clock::now();
+    if (auto provider = StaticProvider::open(report->repoRoot / ".nib"))
+      if (auto graph = CallGraph::build(**provider))
+        (void)writeFileAtomic(IndexLayout(report->repoRoot / ".nib").versionDir(report->manifest.versionId) /
+                                  "structural" / "callgraph.bin",
+                              graph->serialize());
+    double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    report->phaseSeconds.emplace_back("call-graph", secs);
+    report->seconds += secs;
   }
   const IndexReport& r = *report;
   if (args.quiet) return 0;

@@ -99,8 +99,8 @@ def main():
         return
     print(f"machine: {report['machine']}")
     for name, r in report["corpora"].items():
-        print(f"\n{name}: {r['functions']} sampled functions; call graph built by the first request in "
-              f"{r['graphBuildMs']:.0f} ms")
+        print(f"\n{name}: {r['functions']} sampled functions; the first structural request (which loads or "
+              f"resolves the call graph) took {r['graphBuildMs']:.0f} ms")
         print(f"{'request (running server)':<28}{'p50 ms':>9}{'p95 ms':>9}{'non-empty':>11}")
         for m, s in r["server"].items():
             print(f"{m:<28}{s['p50']:>9.3f}{s['p95']:>9.3f}{s['answered']:>11}")

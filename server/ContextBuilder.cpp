@@ -18,6 +18,7 @@ constexpr size_t kNodesPerSymbol = 5;
 constexpr size_t kNeighbors = 8;     // callers and callees of each named definition
 constexpr size_t kIntentHits = 60;   // lexical units considered for an intent
 constexpr size_t kIntentSeeds = 3;   // ... whose call-graph neighbours are added
+constexpr size_t kIntentFirst = 20;  // ... right after the first ten
 constexpr size_t kOmittedListed = 20;
 constexpr size_t kLargeShare = 6;    // a unit over budget / 6 waits for the second packing pass ...
 constexpr size_t kNeverDeferred = 3; // ... unless it is among the first three candidates
@@ -140,12 +141,12 @@ Expected<ContextAnswer> buildContext(Engine& engine, const ContextRequest& reque
         u.reason = "intent";
         u.score = h.score;
         u.ascii = h.ascii;
-        candidates.push_back({std::move(u), 2});
+        candidates.push_back({std::move(u), rank <= kIntentFirst ? 2 : 4});
         if (rank <= kIntentSeeds) {
           for (const CallNode& n : engine.definitionsNamed(h.name)) {
             if (n.path != h.path || n.range.startByte != h.range.startByte) continue;
-            for (const GraphHop& hop : g.callees(n.path, n.definition, 1, kNeighbors)) addNode(hop.to, "neighbor", 4, 0.2);
-            for (const GraphHop& hop : g.callers(n.path, n.definition, 1, kNeighbors)) addNode(hop.from, "neighbor", 4, 0.2);
+            for (const GraphHop& hop : g.callees(n.path, n.definition, 1, kNeighbors)) addNode(hop.to, "neighbor", 3, 0.2);
+            for (const GraphHop& hop : g.callers(n.path, n.definition, 1, kNeighbors)) addNode(hop.from, "neighbor", 3, 0.2);
           }
         }
       }
@@ -166,7 +167,7 @@ Expected<ContextAnswer> buildContext(Engine& engine, const ContextRequest& reque
       const Definition& def = facts->definitions[d];
       if (def.parent != -1 || def.isDeclaration || !(isCallableKind(def.kind) || isTypeKind(def.kind))) continue;
       auto node = engine.provider().node(p, static_cast<int32_t>(d));
-      if (node) addNode(*node, "path", 3, 0.5), any = true;
+      if (node) addNode(*node, "path", 5, 0.5), any = true;
     }
     if (!any) {
       auto text = engine.currentText(p);
@@ -183,14 +184,14 @@ Expected<ContextAnswer> buildContext(Engine& engine, const ContextRequest& reque
       u.reason = "path";
       u.score = 0.5;
       u.ascii = isAscii(*text);
-      candidates.push_back({std::move(u), 3});
+      candidates.push_back({std::move(u), 5});
     }
   }
 
   // What the named definitions call and what calls them, and their blast radius.
   for (const CallNode& n : namedNodes) {
-    for (const GraphHop& h : g.callees(n.path, n.definition, 1, kNeighbors)) addNode(h.to, "neighbor", 4, 0.3);
-    for (const GraphHop& h : g.callers(n.path, n.definition, 1, kNeighbors)) addNode(h.from, "neighbor", 4, 0.3);
+    for (const GraphHop& h : g.callees(n.path, n.definition, 1, kNeighbors)) addNode(h.to, "neighbor", 6, 0.3);
+    for (const GraphHop& h : g.callers(n.path, n.definition, 1, kNeighbors)) addNode(h.from, "neighbor", 6, 0.3);
     ContextBlast b;
     b.node = n;
     b.entries = g.impact(n.path, n.definition, kBlastDepth, kBlastWalk);

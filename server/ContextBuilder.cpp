@@ -21,7 +21,7 @@ constexpr size_t kIntentSeeds = 3;   // ... whose call-graph neighbours are adde
 constexpr size_t kIntentFirst = 20;  // ... right after the first ten
 constexpr size_t kOmittedListed = 20;
 constexpr size_t kLargeShare = 6;    // a unit over budget / 6 waits for the second packing pass ...
-constexpr size_t kNeverDeferred = 3; // ... unless it is among the first three candidates
+constexpr size_t kNeverDeferred = 1; // ... except the first candidate, which may take a third
 constexpr size_t kMinBudget = 200;
 constexpr size_t kMaxBudget = 200000;
 
@@ -333,14 +333,16 @@ Expected<ContextAnswer> buildContext(Engine& engine, const ContextRequest& reque
   };
   std::string text;
   size_t used = render(&text);
-  // Two passes: first every unit asked for by name (and the flow between them), the first three
-  // candidates, and every other unit up to a sixth of the budget, in rank order; then the larger
-  // ones that still fit. One long function found by the intent would otherwise crowd out a
-  // dozen likely ones.
+  // Two passes: first every unit asked for by name (and the flow between them), the first
+  // candidate up to a third of the budget, and every other unit up to a sixth, in rank order;
+  // then the larger ones that still fit. One long function found by the intent would otherwise
+  // crowd out a dozen likely ones.
   for (int pass = 0; pass < 2; ++pass)
     for (size_t i = 0; i < ranked.size(); ++i) {
       if (included[i]) continue;
-      bool large = tiers[i] >= 2 && i >= kNeverDeferred && ranked[i].tokens * kLargeShare > request.budgetTokens;
+      // The first candidate may take up to a third of the budget in the first pass.
+      size_t share = i < kNeverDeferred ? 3 : kLargeShare;
+      bool large = tiers[i] >= 2 && ranked[i].tokens * share > request.budgetTokens;
       if (large != (pass == 1)) continue;
       included[i] = true;
       std::string attempt;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <deque>
 #include <set>
+#include <unordered_map>
 
 #include "support/Binary.h"
 
@@ -12,11 +13,27 @@ const char* edgeKindName(EdgeKind kind) { return kind == EdgeKind::Call ? "call"
 
 Expected<CallGraph> CallGraph::build(StaticProvider& provider) {
   CallGraph g;
-  std::map<std::tuple<uint32_t, uint32_t, EdgeKind>, uint32_t> edgeIndex;
+  // Ends by (file id, definition): named once each, when first seen.
+  std::unordered_map<uint64_t, uint32_t> ids;
+  Status failed;
+  auto nodeId = [&](uint32_t file, int32_t def) -> uint32_t {
+    uint64_t key = (static_cast<uint64_t>(file) << 32) | static_cast<uint32_t>(def);
+    auto it = ids.find(key);
+    if (it != ids.end()) return it->second;
+    auto node = provider.nodeById(file, def);
+    if (!node) {
+      failed = node.status();
+      node = CallNode{};
+    }
+    uint32_t id = g.intern(*node);
+    ids.emplace(key, id);
+    return id;
+  };
+  std::unordered_map<uint64_t, uint32_t> edgeIndex;  // (from, to, kind) -> edge
   Status s = provider.forEachEdge([&](SymbolEdge&& e) {
-    uint32_t from = g.intern(e.from), to = g.intern(e.to);
+    uint32_t from = nodeId(e.fromFile, e.fromDef), to = nodeId(e.toFile, e.toDef);
     EdgeKind kind = e.typeUse ? EdgeKind::TypeUse : EdgeKind::Call;
-    auto key = std::make_tuple(from, to, kind);
+    uint64_t key = (static_cast<uint64_t>(from) << 33) | (static_cast<uint64_t>(to) << 1) | (kind == EdgeKind::TypeUse);
     auto it = edgeIndex.find(key);
     if (it == edgeIndex.end()) {
       it = edgeIndex.emplace(key, static_cast<uint32_t>(g.edges_.size())).first;
@@ -27,6 +44,7 @@ Expected<CallGraph> CallGraph::build(StaticProvider& provider) {
     if (static_cast<int>(e.confidence) > static_cast<int>(edge.confidence)) edge.confidence = e.confidence;
     edge.sites.push_back(e.site);
   });
+  if (s.isOk() && !failed.isOk()) s = failed;
   if (!s.isOk()) return s;
   for (Edge& e : g.edges_)
     std::sort(e.sites.begin(), e.sites.end(),

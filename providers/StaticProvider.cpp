@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <set>
+#include <unordered_set>
 
 #include "providers/ModuleMatcher.h"
 #include "views/IndexLayout.h"
@@ -84,7 +85,8 @@ Expected<FileFacts> StaticProvider::facts(const std::string& path) {
 }
 
 Expected<const StaticProvider::LoadedFile*> StaticProvider::load(uint32_t fileId, bool occurrences) {
-  if (auto o = overlayById_.find(fileId); o != overlayById_.end()) return o->second;
+  if (!overlayById_.empty())
+    if (auto o = overlayById_.find(fileId); o != overlayById_.end()) return o->second;
   auto it = cache_.find(fileId);
   if (it != cache_.end() && (it->second->complete || !occurrences)) return it->second.get();
   std::optional<FileRecord> record;
@@ -683,10 +685,16 @@ std::vector<CallNode> StaticProvider::nodesNamed(const std::string& name, const 
   return out;
 }
 
+Expected<CallNode> StaticProvider::nodeById(uint32_t fileId, int32_t definition) {
+  auto f = load(fileId, /*occurrences=*/false);
+  if (!f) return f.status();
+  return nodeOf(**f, definition);
+}
+
 Status StaticProvider::forEachEdge(const std::function<void(SymbolEdge&&)>& visit) {
   // Type names first (definitions only, which decode fast): a reference can be a type use only
   // if its spelling names a type somewhere, which spares resolving every other identifier.
-  std::set<std::string> typeNames;
+  std::unordered_set<std::string> typeNames;
   std::vector<uint32_t> ids;
   uint32_t n = view_->fileCount();
   for (uint32_t id = 0; id < n; ++id) ids.push_back(id);
@@ -726,7 +734,7 @@ Status StaticProvider::forEachEdge(const std::function<void(SymbolEdge&&)>& visi
         if (!tf || t.def < 0) continue;
         SymbolKind kind = (*tf)->facts.definitions[t.def].kind;
         if (!isCallableKind(kind) && !isTypeKind(kind)) continue;
-        visit(SymbolEdge{nodeOf(file, call.caller), nodeOf(**tf, t.def), false, r.confidence, occ.range});
+        visit(SymbolEdge{file.record.fileId, call.caller, t.fileId, t.def, false, r.confidence, occ.range});
       }
     }
     // The innermost enclosing callable or type of each type reference: definitions nest, so a
@@ -739,6 +747,10 @@ Status StaticProvider::forEachEdge(const std::function<void(SymbolEdge&&)>& visi
     std::stable_sort(enclosing.begin(), enclosing.end(), [&](int32_t a, int32_t b) {
       return facts.definitions[a].range.startByte < facts.definitions[b].range.startByte;
     });
+    // Which of the file's spellings name a type somewhere: decided once per spelling, not per
+    // occurrence.
+    std::vector<bool> typeName(facts.names.size());
+    for (size_t i = 0; i < facts.names.size(); ++i) typeName[i] = typeNames.count(facts.names[i]) > 0;
     std::vector<int32_t> stack;
     size_t nextDef = 0;
     for (size_t oi = 0; oi < facts.occurrences.size(); ++oi) {
@@ -752,14 +764,14 @@ Status StaticProvider::forEachEdge(const std::function<void(SymbolEdge&&)>& visi
         if (facts.definitions[d].range.endByte > at) stack.push_back(d);
       }
       if (occ.role != OccurrenceRole::Reference || callOccurrences.count(static_cast<uint32_t>(oi))) continue;
-      if (!typeNames.count(facts.nameOf(occ))) continue;
+      if (occ.nameId >= typeName.size() || !typeName[occ.nameId]) continue;
       Resolved r = resolve(file, occ);
       for (const Target& t : preferDefinitions(r.targets)) {
         auto tf = load(t.fileId, /*occurrences=*/false);
         if (!tf || t.def < 0 || !isTypeKind((*tf)->facts.definitions[t.def].kind)) continue;
         int32_t from = stack.empty() ? -1 : stack.back();
         if (t.fileId == file.record.fileId && t.def == from) continue;  // a type naming itself
-        visit(SymbolEdge{nodeOf(file, from), nodeOf(**tf, t.def), true, r.confidence, occ.range});
+        visit(SymbolEdge{file.record.fileId, from, t.fileId, t.def, true, r.confidence, occ.range});
       }
     }
   }

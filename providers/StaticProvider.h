@@ -10,6 +10,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "support/Status.h"
@@ -68,9 +69,12 @@ struct CallEdge {
 
 // One resolved use of a definition by another, for the persisted-shape call and type graph:
 // a call site, or a reference to a type (a class, struct, enum, alias ...).
+// Ends are (file id, definition index) pairs; StaticProvider::nodeById names them.
 struct SymbolEdge {
-  CallNode from;  // the caller, or the definition whose body uses the type (-1: top level)
-  CallNode to;    // the callee, or the type
+  uint32_t fromFile = 0;
+  int32_t fromDef = -1;  // the caller, or the definition whose body uses the type (-1: top level)
+  uint32_t toFile = 0;
+  int32_t toDef = -1;    // the callee, or the type
   bool typeUse = false;
   Confidence confidence = Confidence::Exact;
   ByteRange site;  // in from's file
@@ -105,6 +109,8 @@ class StaticProvider {
   Status forEachEdge(const std::function<void(SymbolEdge&&)>& visit);
   // A call-hierarchy node for a definition of `path` (-1: its top level).
   Expected<CallNode> node(const std::string& path, int32_t definition);
+  // The same for an edge's end (valid inside forEachEdge's visit, and after it).
+  Expected<CallNode> nodeById(uint32_t fileId, int32_t definition);
   // The definitions (not declarations, unless there is nothing else) named `name` in the global
   // and member tables; `qualifier`, when given, must end the container ("Cache" in
   // "lru::Cache"). In path and position order.
@@ -166,12 +172,12 @@ class StaticProvider {
   std::unique_ptr<CommitView> view_;
   std::unique_ptr<FactStore> factStore_;
   std::optional<FactStore::Reader> reader_;
-  std::map<uint32_t, std::unique_ptr<LoadedFile>> cache_;
+  std::unordered_map<uint32_t, std::unique_ptr<LoadedFile>> cache_;
   std::vector<std::unique_ptr<LoadedFile>> retired_;  // partial entries replaced by complete ones
   std::map<std::pair<std::string, bool>, std::vector<DefinitionRef>> defCache_;
   std::map<std::string, std::vector<Target>> moduleFiles_;  // whole-module imports -> files
   std::map<std::string, std::unique_ptr<LoadedFile>> overlays_;  // by path
-  std::map<uint32_t, const LoadedFile*> overlayById_;
+  std::unordered_map<uint32_t, const LoadedFile*> overlayById_;
   uint32_t nextOverlayId_ = 0x80000000u;  // ids for files the index does not know
   std::vector<uint32_t> filesMentioning(const std::string& name);
   void invalidateCaches();

@@ -16,6 +16,7 @@ struct IndexArgs {
   bool quiet = false;
   bool json = false;
   bool force = false;
+  bool callGraph = false;  // resolve the call graph now even if no structural query used one
 };
 int runIndex(const IndexArgs& args);
 struct VerifyArgs {

@@ -21,6 +21,7 @@ inline CLI::App* addIndexCommand(CLI::App& app, IndexArgs& args) {
   index->add_option("--commit", args.commit, "Index this revision's tree instead of the worktree");
   index->add_flag("--force", args.force, "Build a new version even when the current one reflects HEAD and the worktree,\n"
                                   "and parse again files whose extraction failed before");
+  index->add_flag("--call-graph", args.callGraph, "Resolve the call graph now (by default: when the previous version's was used)");
   index->add_flag("-q,--quiet", args.quiet, "Print nothing but errors");
   index->add_flag("--json", args.json, "Print the build report as JSON");
   return index;

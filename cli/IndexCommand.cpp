@@ -59,13 +59,17 @@ int runIndex(const IndexArgs& args) {
     return fail(report.status().message(), hint);
   }
   // The call and type-use graph of the new version, resolved now rather than by the first
-  // structural query (it is kept beside the version; a failure only costs that query the time).
-  if (!report->upToDate) {
+  // structural query, when the previous version's was used (it is kept beside a version once a
+  // structural query resolved it): repositories that never ask pay nothing, and those that do
+  // never wait for it. A failure only costs the first query the time.
+  IndexLayout layout(report->repoRoot / ".nib");
+  bool graphUsed = !report->manifest.previous.empty() &&
+                   fs::exists(layout.versionDir(report->manifest.previous) / "structural" / "callgraph.bin");
+  if (!report->upToDate && (graphUsed || args.callGraph)) {
     auto t0 = std::chrono::steady_clock::now();
     if (auto provider = StaticProvider::open(report->repoRoot / ".nib"))
       if (auto graph = CallGraph::build(**provider))
-        (void)writeFileAtomic(IndexLayout(report->repoRoot / ".nib").versionDir(report->manifest.versionId) /
-                                  "structural" / "callgraph.bin",
+        (void)writeFileAtomic(layout.versionDir(report->manifest.versionId) / "structural" / "callgraph.bin",
                               graph->serialize());
     double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     report->phaseSeconds.emplace_back("call-graph", secs);

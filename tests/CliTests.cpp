@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "TestRepo.h"
+#include "support/FileIo.h"
 
 namespace nib::test {
 namespace {
@@ -253,6 +254,25 @@ TEST_CASE("nib verify compares the current version with a rebuild from scratch",
   // The scratch index is gone.
   for (const auto& e : std::filesystem::directory_iterator(repo.root() / ".nib"))
     CHECK(e.path().filename().string().rfind("verify-", 0) != 0);
+}
+
+TEST_CASE("nib index resolves the call graph once structural queries use it", "[cli]") {
+  TestRepo repo;
+  makeProject(repo);
+  REQUIRE(nib(repo, "index -q").rc == 0);
+  auto graphOfCurrent = [&] {
+    std::string id = *readFile(repo.root() / ".nib" / "CURRENT");
+    while (!id.empty() && id.back() == '\n') id.pop_back();
+    return repo.root() / ".nib" / "versions" / id / "structural" / "callgraph.bin";
+  };
+  CHECK_FALSE(std::filesystem::exists(graphOfCurrent()));
+  Run callers = nib(repo, "callers distance");
+  CHECK(callers.rc == 0);
+  CHECK(callers.out.find("src/main.py") != std::string::npos);  // its top level calls distance
+  CHECK(std::filesystem::exists(graphOfCurrent()));
+  Run rebuilt = nib(repo, "index --force");
+  CHECK(rebuilt.out.find("call-graph") != std::string::npos);
+  CHECK(std::filesystem::exists(graphOfCurrent()));
 }
 
 TEST_CASE("every command has true --help", "[cli]") {

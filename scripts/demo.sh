@@ -45,3 +45,14 @@ fi
 echo
 echo "\$ nib search -k 2 'resize the terminal window'"
 "$nib" search -k 2 "resize the terminal window" || true
+
+# Structure and context: who calls the function, and one token-bounded bundle an agent would
+# get for it (its source, its callers and callees, its blast radius).
+if [ -n "$fname" ]; then
+  echo
+  echo "\$ nib callers $fname"
+  "$nib" callers "$fname" | head -n 10 || true
+  echo
+  echo "\$ nib context --symbol $fname --budget 1200"
+  "$nib" context --symbol "$fname" --budget 1200 || true
+fi

@@ -30,8 +30,9 @@ int main(int argc, char** argv) {
     return fail(s.message());
   }
   CLI::App app{"nib: a code-intelligence index for git repositories.\n"
-               "Builds persisted views of a repository (symbols, occurrences, call edges) and answers\n"
-               "definition, references and symbol queries from them in milliseconds.",
+               "Builds persisted views of a repository (symbols, occurrences, call edges, search views)\n"
+               "and answers definition, references, search, call-graph and context queries from them\n"
+               "in milliseconds, for people (this command, `nib serve`) and agents (`nib mcp`).",
                "nib"};
   app.set_version_flag("--version", NIB_VERSION);
   app.require_subcommand(1);

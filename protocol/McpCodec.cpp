@@ -213,8 +213,10 @@ Incoming decode(std::string_view line) {
       if (name == params.end() || !name->is_string()) throw Bad{"tools/call needs a string 'name'"};
       in.tool = name->get<std::string>();
       auto args = params.find("arguments");
+      static const json none;
       try {
-        readArgs(args == params.end() ? json() : *args, &in.args);
+        // By reference: copying a deeply nested value recurses once per level.
+        readArgs(args == params.end() ? none : *args, &in.args);
       } catch (const Bad& b) {
         // Arguments that do not fit the schema are the tool's error, which the model can read
         // and correct; the call itself was well formed.

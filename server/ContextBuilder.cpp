@@ -23,6 +23,12 @@ constexpr size_t kOmittedListed = 20;
 constexpr size_t kLargeShare = 6;    // a unit over budget / 6 waits for the second packing pass ...
 constexpr size_t kNeverDeferred = 1; // ... except the first candidate, which may take a third
 constexpr size_t kMinBudget = 200;
+constexpr size_t kMaxSymbols = 20;       // distinct names used, at most
+constexpr size_t kMaxPaths = 20;         // distinct paths used, at most
+constexpr size_t kMaxInputBytes = 256;   // of one name or path
+constexpr size_t kFlowSymbols = 5;       // names whose pairwise flows are traced
+constexpr size_t kBlastDefinitions = 5;  // definitions whose blast radius is listed
+constexpr size_t kUnknownListed = 10;    // unknown names echoed in the text
 constexpr size_t kMaxBudget = 200000;
 
 std::string lineRef(const std::string& path, const ByteRange& r) {
@@ -63,6 +69,22 @@ Expected<ContextAnswer> buildContext(Engine& engine, const ContextRequest& reque
                                                   std::to_string(kMaxBudget));
   ContextAnswer a;
   a.budgetTokens = request.budgetTokens;
+  // Each name and path once, and a bounded number of them: flows are pairwise and blast radii
+  // per definition, so the outline must not grow without bound with the input.
+  auto distinct = [&](const std::vector<std::string>& in, size_t cap, const char* what) {
+    std::vector<std::string> out;
+    for (const std::string& x : in) {
+      if (std::find(out.begin(), out.end(), x) != out.end()) continue;
+      if (out.size() == cap) {
+        a.notes.push_back(std::string("only the first ") + std::to_string(cap) + " " + what + " are used");
+        break;
+      }
+      out.push_back(x.size() > kMaxInputBytes ? x.substr(0, kMaxInputBytes) : x);
+    }
+    return out;
+  };
+  const std::vector<std::string> symbols = distinct(request.symbols, kMaxSymbols, "symbols");
+  const std::vector<std::string> paths = distinct(request.paths, kMaxPaths, "paths");
   auto graph = engine.callGraph();
   if (!graph) return graph.status();
   const CallGraph& g = **graph;
@@ -84,7 +106,8 @@ Expected<ContextAnswer> buildContext(Engine& engine, const ContextRequest& reque
   // Named symbols: their definitions first.
   std::vector<std::pair<std::string, CallNode>> named;  // (as asked, first definition)
   std::vector<CallNode> namedNodes;
-  for (const std::string& s : request.symbols) {
+  std::vector<std::vector<CallNode>> namedAll;  // every definition of each named symbol
+  for (const std::string& s : symbols) {
     std::vector<CallNode> nodes = engine.definitionsNamed(s);
     if (nodes.empty()) {
       a.unresolved.push_back(s);
@@ -96,21 +119,31 @@ Expected<ContextAnswer> buildContext(Engine& engine, const ContextRequest& reque
       nodes.resize(kNodesPerSymbol);
     }
     named.emplace_back(s, nodes.front());
+    namedAll.push_back(nodes);
     for (const CallNode& n : nodes) {
       addNode(n, "symbol", 0, 1.0);
       namedNodes.push_back(n);
     }
   }
 
-  // The flow between each pair of named symbols, in either direction.
-  for (size_t i = 0; i < named.size(); ++i)
-    for (size_t j = i + 1; j < named.size(); ++j) {
-      const auto& [sa, na] = named[i];
-      const auto& [sb, nb] = named[j];
-      ContextFlow f{sa, sb, g.trace(na.path, na.definition, nb.path, nb.definition, kFlowDepth)};
-      if (f.hops.empty()) {
-        auto back = g.trace(nb.path, nb.definition, na.path, na.definition, kFlowDepth);
-        if (!back.empty()) f = ContextFlow{sb, sa, std::move(back)};
+  // The flow between each pair of named symbols (the first few), in either direction, through
+  // whichever of their definitions are nearest.
+  size_t flowSymbols = std::min(named.size(), kFlowSymbols);
+  for (size_t i = 0; i < flowSymbols; ++i)
+    for (size_t j = i + 1; j < flowSymbols; ++j) {
+      ContextFlow f{named[i].first, named[j].first, {}};
+      for (int dir = 0; dir < 2; ++dir) {
+        const auto& from = dir == 0 ? namedAll[i] : namedAll[j];
+        const auto& to = dir == 0 ? namedAll[j] : namedAll[i];
+        for (const CallNode& x : from)
+          for (const CallNode& y : to) {
+            auto hops = g.trace(x.path, x.definition, y.path, y.definition, kFlowDepth);
+            if (!hops.empty() && (f.hops.empty() || hops.size() < f.hops.size())) {
+              f = ContextFlow{dir == 0 ? named[i].first : named[j].first, dir == 0 ? named[j].first : named[i].first,
+                              std::move(hops)};
+            }
+          }
+        if (!f.hops.empty()) break;  // a path forwards beats one backwards
       }
       for (size_t h = 0; h + 1 < f.hops.size(); ++h) addNode(f.hops[h].to, "flow", 1, 0.9);
       a.flows.push_back(std::move(f));
@@ -155,7 +188,7 @@ Expected<ContextAnswer> buildContext(Engine& engine, const ContextRequest& reque
   }
 
   // Paths: the file's top-level definitions, or the whole file when it has none.
-  for (std::string p : request.paths) {
+  for (std::string p : paths) {
     while (p.rfind("./", 0) == 0) p.erase(0, 2);
     auto facts = engine.provider().facts(p);
     if (!facts) {
@@ -188,8 +221,11 @@ Expected<ContextAnswer> buildContext(Engine& engine, const ContextRequest& reque
     }
   }
 
-  // What the named definitions call and what calls them, and their blast radius.
+  // What the named definitions call and what calls them, and their blast radius (the first
+  // few definitions).
+  size_t blasts = 0;
   for (const CallNode& n : namedNodes) {
+    if (blasts++ == kBlastDefinitions) break;
     for (const GraphHop& h : g.callees(n.path, n.definition, 1, kNeighbors)) addNode(h.to, "neighbor", 6, 0.3);
     for (const GraphHop& h : g.callers(n.path, n.definition, 1, kNeighbors)) addNode(h.from, "neighbor", 6, 0.3);
     ContextBlast b;
@@ -248,7 +284,16 @@ Expected<ContextAnswer> buildContext(Engine& engine, const ContextRequest& reque
     else head += " (NOT fresh: the worktree changed since the index was built)";
   }
   head += "\n";
-  for (const std::string& u : a.unresolved) head += "unknown: " + u + " (no definition or indexed file of that name)\n";
+  if (!a.unresolved.empty()) {
+    // One line, names shortened: the outline is charged to the budget like the source is.
+    head += "unknown (no definition or indexed file of that name):";
+    for (size_t i = 0; i < a.unresolved.size() && i < kUnknownListed; ++i) {
+      const std::string& u = a.unresolved[i];
+      head += " " + (u.size() > 40 ? u.substr(0, 40) + "..." : u);
+    }
+    if (a.unresolved.size() > kUnknownListed) head += " and " + std::to_string(a.unresolved.size() - kUnknownListed) + " more";
+    head += "\n";
+  }
   for (const std::string& n : a.notes) head += "note: " + n + "\n";
   if (!a.flows.empty()) {
     head += "## Flow\n";

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 
 #include "protocol/MessageFraming.h"
@@ -53,6 +54,40 @@ std::string encodeReply(const CommandOutput& o) {
   w.str(o.out);
   w.str(o.err);
   return w.take();
+}
+
+// One request frame, read within `deadlineMs` in all: a client that sends a byte now and then
+// must not hold the (serial) daemon longer than that.
+Expected<std::string> readFrame(int fd, int deadlineMs) {
+  constexpr size_t kMaxRequest = 1u << 20;  // arguments of one command; a larger frame is refused
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(deadlineMs);
+  std::string buf;
+  size_t headerEnd = std::string::npos, bodyLength = 0;
+  for (;;) {
+    if (headerEnd == std::string::npos && (headerEnd = buf.find("\r\n\r\n")) != std::string::npos) {
+      std::string_view headers(buf.data(), headerEnd);
+      size_t at = headers.find("Content-Length:");
+      if (at == std::string_view::npos) return Status(ErrorCode::InvalidArgument, "no Content-Length");
+      char* stop = nullptr;
+      unsigned long long n = std::strtoull(std::string(headers.substr(at + 15)).c_str(), &stop, 10);
+      if (n > kMaxRequest) return Status(ErrorCode::InvalidArgument, "request too large");
+      bodyLength = static_cast<size_t>(n);
+      headerEnd += 4;
+    }
+    if (headerEnd != std::string::npos && buf.size() >= headerEnd + bodyLength) return buf.substr(headerEnd, bodyLength);
+    if (buf.size() > kMaxRequest + 4096) return Status(ErrorCode::InvalidArgument, "malformed header");
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count();
+    if (left <= 0) return Status(ErrorCode::IoError, "the request did not arrive in time");
+    pollfd p{fd, POLLIN, 0};
+    int ready = ::poll(&p, 1, static_cast<int>(left));
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready <= 0) return Status(ErrorCode::IoError, "the request did not arrive in time");
+    char chunk[4096];
+    ssize_t n = ::read(fd, chunk, sizeof chunk);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return Status(ErrorCode::NotFound, "the client left");
+    buf.append(chunk, static_cast<size_t>(n));
+  }
 }
 
 }  // namespace
@@ -153,10 +188,10 @@ void Daemon::serve() {
       ::close(fd);
       continue;
     }
-    // A client that connects and then says nothing must not stall the daemon for long.
+    // A client that connects and then says nothing, or dribbles, must not stall the daemon
+    // for long: the whole request must arrive within 5 s, the answer leave within 5 s.
     setTimeouts(fd, 5000);
-    MessageReader reader(fd);
-    auto frame = reader.next();
+    auto frame = readFrame(fd, 5000);
     bool stop = false;
     CommandOutput reply;
     if (!frame) {

@@ -57,6 +57,12 @@ int McpServer::run(int inFd, int outFd) {
       if (!reply.empty() && !writeAll(outFd, reply + "\n")) return 1;
     }
     buf.erase(0, start);
+    // The last message may end at the end of input without a newline.
+    if (eof && buf.find_first_not_of(" \t\r") != std::string::npos) {
+      std::string reply = handle(mcp::decode(buf));
+      if (!reply.empty() && !writeAll(outFd, reply + "\n")) return 1;
+      buf.clear();
+    }
     if (buf.size() > kMaxLine) {
       writeAll(outFd, mcp::encodeError("", -32600, "message too large") + "\n");
       buf.clear();

@@ -109,7 +109,11 @@ TEST_CASE("nib mcp answers malformed messages instead of leaving the client wait
       "not json\n"
       "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n"
       "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"ping\"}\n";
-  std::ofstream(repo.root() / ".git" / "mcp-in.txt") << lines;
+  // Arguments nested 100,000 deep (copying them once overflowed the stack), and a last message
+  // without a newline.
+  std::string deep = "{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"tools/call\",\"params\":{\"name\":\"status\","
+                     "\"arguments\":{\"zz\":" + std::string(100000, '[') + std::string(100000, ']') + "}}}\n";
+  std::ofstream(repo.root() / ".git" / "mcp-in.txt") << lines << deep << "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"ping\"}";
   REQUIRE(runCommand("cd " + shellQuote(repo.root().string()) + " && " + shellQuote(nibBinary()) +
                          " mcp < .git/mcp-in.txt",
                      &out) == 0);
@@ -118,7 +122,7 @@ TEST_CASE("nib mcp answers malformed messages instead of leaving the client wait
   for (size_t nl; (nl = out.find('\n', start)) != std::string::npos; start = nl + 1)
     replies.push_back(json::parse(out.substr(start, nl - start)));
   // One reply per request-like line; none for the notification.
-  REQUIRE(replies.size() == 5);
+  REQUIRE(replies.size() == 7);
   CHECK(replies[0]["error"]["code"] == -32600);
   CHECK(replies[0]["id"].is_null());
   CHECK(replies[1]["error"]["code"] == -32600);
@@ -126,6 +130,9 @@ TEST_CASE("nib mcp answers malformed messages instead of leaving the client wait
   CHECK(replies[3]["error"]["code"] == -32700);
   CHECK(replies[4]["id"] == 7);
   CHECK(replies[4]["result"] == json::object());
+  CHECK(replies[5]["id"] == 8);
+  CHECK(replies[5]["result"]["isError"] == true);
+  CHECK(replies[6]["id"] == 9);
 }
 
 }  // namespace nib::test

@@ -190,6 +190,16 @@ TEST_CASE("context bundles respect the budget, order units and number lines, and
   for (const auto& u : follow->units) included |= u.name == "big_table";
   CHECK(included);
 
+  // Repeated names count once; the outline stays bounded however many are asked for.
+  std::vector<std::string> many(800, "main");
+  many.push_back("helper");
+  for (int i = 0; i < 50; ++i) many.push_back("unknown_" + std::to_string(i) + std::string(1000, 'x'));
+  auto bounded = buildContext(*engine, ContextRequest{many, {}, "", 1000});
+  REQUIRE(bounded.hasValue());
+  CHECK(bounded->tokensUsed <= 1000);
+  CHECK(bounded->flows.size() == 1);  // main -> helper, once
+  CHECK(bounded->unresolved.size() == 18);  // 20 distinct names at most; main and helper resolve
+  for (const std::string& u : bounded->unresolved) CHECK(u.size() <= 256);
   // Bad input is refused with a reason.
   CHECK_FALSE(buildContext(*engine, ContextRequest{{}, {}, "", 4000}).hasValue());
   CHECK_FALSE(buildContext(*engine, ContextRequest{{"main"}, {}, "", 10}).hasValue());

@@ -29,6 +29,7 @@ constexpr size_t kMaxInputBytes = 256;   // of one name or path
 constexpr size_t kFlowSymbols = 5;       // names whose pairwise flows are traced
 constexpr size_t kBlastDefinitions = 5;  // definitions whose blast radius is listed
 constexpr size_t kUnknownListed = 10;    // unknown names echoed in the text
+constexpr size_t kTrailerTokens = 60;    // kept for the closing lines when the outline is cut
 constexpr size_t kMaxBudget = 200000;
 
 std::string lineRef(const std::string& path, const ByteRange& r) {
@@ -295,36 +296,59 @@ Expected<ContextAnswer> buildContext(Engine& engine, const ContextRequest& reque
     head += "\n";
   }
   for (const std::string& n : a.notes) head += "note: " + n + "\n";
-  if (!a.flows.empty()) {
-    head += "## Flow\n";
-    for (const ContextFlow& f : a.flows) {
-      head += f.from + " -> " + f.to + ": ";
+  // The flows, the first `k` of them.
+  auto flowSection = [&](size_t k) {
+    std::string out;
+    if (a.flows.empty()) return out;
+    out += "## Flow\n";
+    for (size_t i = 0; i < a.flows.size() && i < k; ++i) {
+      const ContextFlow& f = a.flows[i];
+      out += f.from + " -> " + f.to + ": ";
       if (f.hops.empty()) {
-        head += "no call path within " + std::to_string(kFlowDepth) + " calls\n";
+        out += "no call path within " + std::to_string(kFlowDepth) + " calls\n";
         continue;
       }
-      head += f.hops.front().from.name + " (" + lineRef(f.hops.front().from.path, f.hops.front().from.range) + ")";
+      out += f.hops.front().from.name + " (" + lineRef(f.hops.front().from.path, f.hops.front().from.range) + ")";
       for (const GraphHop& h : f.hops)
-        head += " -> " + h.to.name + " (" + lineRef(h.to.path, h.to.range) + ", called at line " +
-                std::to_string(toDisplayLine(h.sites.front().start.line)) + ")";
-      head += "\n";
+        out += " -> " + h.to.name + " (" + lineRef(h.to.path, h.to.range) + ", called at line " +
+               std::to_string(toDisplayLine(h.sites.front().start.line)) + ")";
+      out += "\n";
     }
-  }
-  if (!a.blast.empty()) {
-    head += "## Blast radius\n";
+    if (k < a.flows.size()) out += "(" + std::to_string(a.flows.size() - k) + " more in the structured answer)\n";
+    return out;
+  };
+  // The blast radii, listing `per` entries each (-1: not even the counts).
+  auto blastSection = [&](int per) {
+    std::string out;
+    if (a.blast.empty() || per < 0) return out;
+    out += "## Blast radius\n";
     for (const ContextBlast& b : a.blast) {
-      head += b.node.name + " (" + lineRef(b.node.path, b.node.range) + "): " + std::to_string(b.callers) +
-              " caller(s), " + std::to_string(b.typeUses) + " type use(s); " + std::to_string(b.total) +
-              (b.total >= kBlastWalk ? "+" : "") + " definition(s) within " + std::to_string(kBlastDepth) + " hops\n";
-      for (const ImpactEntry& e : b.entries)
-        head += "  " + std::to_string(e.distance) + " " + edgeKindName(e.via) + "  " + e.node.name + "  " +
-                lineRef(e.node.path, e.site) + "\n";
+      out += b.node.name + " (" + lineRef(b.node.path, b.node.range) + "): " + std::to_string(b.callers) +
+             " caller(s), " + std::to_string(b.typeUses) + " type use(s); " + std::to_string(b.total) +
+             (b.total >= kBlastWalk ? "+" : "") + " definition(s) within " + std::to_string(kBlastDepth) + " hops\n";
+      for (size_t i = 0; i < b.entries.size() && static_cast<int>(i) < per; ++i) {
+        const ImpactEntry& e = b.entries[i];
+        out += "  " + std::to_string(e.distance) + " " + edgeKindName(e.via) + "  " + e.node.name + "  " +
+               lineRef(e.node.path, e.site) + "\n";
+      }
     }
-  }
+    return out;
+  };
+  // A small budget gets a shorter outline (the structured answer keeps all of it): fewer
+  // blast-radius entries first, then fewer flows, so that the closing lines still fit.
+  int per = static_cast<int>(kBlastEntries);
+  size_t flowsShown = a.flows.size();
+  auto outlineFits = [&] {
+    return estimateTokens(head + flowSection(flowsShown) + blastSection(per)) + kTrailerTokens <= request.budgetTokens;
+  };
+  while (!outlineFits() && per >= 0) per = per > 1 ? per / 2 : per - 1;
+  while (!outlineFits() && flowsShown > 0) flowsShown /= 2;
+  head += flowSection(flowsShown) + blastSection(per);
 
   // Pack whole units in rank order; a unit that does not fit is listed, and smaller ones after
   // it may still fit. The trailer (omitted units, follow-up, the count) is charged as it grows.
   std::vector<bool> included(ranked.size(), false);
+  size_t omittedListed = kOmittedListed;
   auto render = [&](std::string* out) -> size_t {
     a.units.clear();
     a.omitted.clear();
@@ -348,7 +372,7 @@ Expected<ContextAnswer> buildContext(Engine& engine, const ContextRequest& reque
       for (size_t i = 0; i < a.omitted.size(); ++i) {
         const ContextUnit& o = a.omitted[i];
         need += o.tokens;
-        if (i < kOmittedListed)
+        if (i < omittedListed)
           tail += o.path + ":" + std::to_string(toDisplayLine(o.range.start.line)) + "-" +
                   std::to_string(toDisplayLine(o.range.end.line)) + "  " + kindWord(o.kind) +
                   (o.name.empty() ? "" : " " + o.name) + "  (" + std::to_string(o.tokens) + " tokens)\n";
@@ -356,8 +380,8 @@ Expected<ContextAnswer> buildContext(Engine& engine, const ContextRequest& reque
         else if (std::find(a.followUp.symbols.begin(), a.followUp.symbols.end(), o.name) == a.followUp.symbols.end())
           a.followUp.symbols.push_back(o.name);
       }
-      if (a.omitted.size() > kOmittedListed)
-        tail += "... and " + std::to_string(a.omitted.size() - kOmittedListed) + " more\n";
+      if (a.omitted.size() > omittedListed)
+        tail += "... and " + std::to_string(a.omitted.size() - omittedListed) + " more\n";
       a.followUp.budgetTokens = std::clamp<size_t>(need + 500, request.budgetTokens, kMaxBudget);
       tail += "follow-up: " + followUpCommand(a.followUp) + "\n";
     }
@@ -395,7 +419,11 @@ Expected<ContextAnswer> buildContext(Engine& engine, const ContextRequest& reque
       else included[i] = false;
     }
   used = render(&text);
-  if (used > request.budgetTokens) a.notes.push_back("even the outline exceeds the budget; raise budgetTokens");
+  // Still over (a tiny budget): list fewer of the units left out; the follow-up names them all.
+  while (used > request.budgetTokens && omittedListed > 0) {
+    omittedListed /= 2;
+    used = render(&text);
+  }
   a.text = std::move(text);
   a.tokensUsed = used;
   return a;

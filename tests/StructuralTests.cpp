@@ -298,3 +298,23 @@ TEST_CASE("a version's call graph is kept beside it and reused; a damaged copy i
 }
 
 }  // namespace nib::test
+
+namespace nib::test {
+
+TEST_CASE("the smallest budget still holds the whole answer", "[structural][context]") {
+  TestRepo repo;
+  Annotations fixture = parseAnnotations(*readFile(fs::path(NIB_FIXTURE_DIR) / "callgraph" / "c.fixture"));
+  repo.writeAll(fixture.files);
+  repo.commitAll();
+  auto engine = indexAndOpen(repo);
+  for (size_t budget : {200, 300, 500}) {
+    auto a = buildContext(*engine, ContextRequest{{"helper", "area", "twice", "run", "main"}, {}, "", budget});
+    REQUIRE(a.hasValue());
+    INFO(a->text);
+    CHECK(a->tokensUsed <= budget);
+    CHECK(a->text.find("tokens: " + std::to_string(a->tokensUsed) + " of " + std::to_string(budget)) !=
+          std::string::npos);
+  }
+}
+
+}  // namespace nib::test

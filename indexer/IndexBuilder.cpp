@@ -35,6 +35,7 @@ namespace {
 constexpr size_t kBinaryProbe = 8000;  // the prefix git itself inspects for NUL bytes
 constexpr size_t kWriteBatch = 512;
 constexpr size_t kMaxPath = 400;  // LMDB keys are limited to 511 bytes
+constexpr size_t kRehashedTolerated = 16;  // touched-but-unchanged files an up-to-date index keeps
 // Bump when tokenization or trigram extraction changes (recorded in the views' profile).
 constexpr int kSearchRevision = 2;
 
@@ -109,8 +110,10 @@ Expected<IndexReport> buildIndex(const fs::path& repoPath, const IndexOptions& o
       std::optional<WorktreeComparison> cmp;
       if (view)
         if (auto snapshot = (*view)->worktreeSnapshot()) cmp = compareWorktree(repo.root(), *snapshot);
-      // Only a conclusive "nothing changed" counts: new folder entries need the full scan.
-      if (cmp && cmp->conclusive && cmp->unchanged) {
+      // Only a conclusive "nothing changed" counts: new folder entries need the full scan. Files
+      // touched without a change (a checkout, a build) are hashed by every query until a new
+      // version records their stat data: past a few, build one.
+      if (cmp && cmp->conclusive && cmp->unchanged && cmp->rehashed <= kRehashedTolerated) {
         report.manifest = *current;
         report.upToDate = true;
         report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();

@@ -145,7 +145,7 @@ WorktreeComparison compareWorktree(const fs::path& root, const WorktreeSnapshot&
   out.conclusive = true;
   // Files: one lstat each, hashing only those whose stat data changed. Split across a few
   // threads on large worktrees: the stat calls dominate and run in parallel well.
-  enum class State : uint8_t { Same, Changed, Deleted, Unknown, NowFolder };
+  enum class State : uint8_t { Same, Rehashed, Changed, Deleted, Unknown, NowFolder };
   struct Result {
     State state = State::Same;
     uint32_t mode = 0;
@@ -212,6 +212,8 @@ WorktreeComparison compareWorktree(const fs::path& root, const WorktreeSnapshot&
       if (*hashed != f.oid || mode != f.mode) {
         r.state = State::Changed;
         r.oid = std::move(*hashed);
+      } else {
+        r.state = State::Rehashed;
       }
     }
     if (dirFd >= 0) ::close(dirFd);
@@ -267,6 +269,7 @@ WorktreeComparison compareWorktree(const fs::path& root, const WorktreeSnapshot&
         break;
       case State::Unknown: out.changed.emplace_back(f.path); treeKnown = false; break;
       case State::Changed: out.changed.emplace_back(f.path); break;
+      case State::Rehashed: ++out.rehashed; break;
       case State::Same: if (f.oid.empty() && f.mode != 0160000) treeKnown = false; break;
     }
     if (f.mode == 0160000 && f.oid.empty()) treeKnown = false;

@@ -71,6 +71,7 @@ struct WorktreeComparison {
   std::string treeId;                 // the worktree's tree id now, when it changed and is known
   bool unchanged = false;             // conclusive, and nothing changed: the recorded tree stands
   std::vector<std::string> added;     // new entries in recorded folders (files or folders; maybe ignored)
+  size_t rehashed = 0;                // files whose stat data changed but not their content (hashed each time)
 };
 
 // Compares the snapshot with the disk under `root`.

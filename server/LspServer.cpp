@@ -353,7 +353,11 @@ void LspServer::refreshIfBehind() {
   // built in the background when HEAD moved (a commit, a branch switch, a diverged history) or
   // the overlay is over budget, and the server switches to it when it is published.
   if (!options_.buildIndex || building_ || !engine_) return;
-  if (std::chrono::steady_clock::now() - lastRefresh_ < std::chrono::seconds(kRefreshSeconds)) return;
+  auto now = std::chrono::steady_clock::now();
+  if (now - lastRefresh_ < std::chrono::seconds(kRefreshSeconds)) return;
+  // HEAD is read at most once a second here: a request stream must not pay for it each time.
+  if (now - lastHeadCheck_ < std::chrono::seconds(1)) return;
+  lastHeadCheck_ = now;
   const Engine::WorktreeOverlay& overlay = engine_->syncWorktreeOverlays();
   auto f = engine_->freshness(false);
   std::string why;

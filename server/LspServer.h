@@ -112,6 +112,7 @@ class LspServer {
   std::atomic<bool> buildCancelled_{false};
   bool building_ = false;  // guarded by engineMutex_
   std::chrono::steady_clock::time_point lastRefresh_{};
+  std::chrono::steady_clock::time_point lastHeadCheck_{};
   static constexpr int kRefreshSeconds = 10;  // between background builds, at least
 
   std::mutex docsMutex_;  // guards documents_ and closed_ (the reader never takes engineMutex_)

@@ -15,18 +15,6 @@
 namespace nib::cli {
 namespace {
 
-// Default depths: one level of callers or callees; a blast radius three hops out; a trace
-// through at most eight calls.
-int defaultDepth(StructuralQuery q) {
-  switch (q) {
-    case StructuralQuery::Callers:
-    case StructuralQuery::Callees: return 1;
-    case StructuralQuery::Impact: return 3;
-    case StructuralQuery::Trace: return 8;
-  }
-  return 1;
-}
-
 }  // namespace
 
 int runContext(const ContextArgs& args) {
@@ -51,7 +39,7 @@ int runStructural(const StructuralArgs& args) {
   StructuralTarget target{args.symbol, "", 0, false};
   StructuralTarget to{args.to, "", 0, false};
   StructuralOptions options;
-  options.depth = args.depth > 0 ? args.depth : defaultDepth(query);
+  options.depth = args.depth;
   options.limit = args.limit;
   auto answer = structuralAnswer(**engine, query, target, query == StructuralQuery::Trace ? &to : nullptr, options);
   if (!answer) return fail(answer.status().message());

@@ -32,6 +32,19 @@ std::string str(const json& obj, const char* key, bool required = true) {
   return {};
 }
 
+// An optional array of strings `obj[key]`, appended to `out`; `prefix` names the enclosing
+// object in the error ("filters.").
+void strings(const json& obj, const char* key, const char* prefix, std::vector<std::string>& out) {
+  const json& a = member(obj, key);
+  if (a.is_null()) return;
+  auto bad = [&] { return DecodeError{std::string("'") + prefix + key + "' must be an array of strings"}; };
+  if (!a.is_array()) throw bad();
+  for (const json& e : a) {
+    if (!e.is_string()) throw bad();
+    out.push_back(e.get<std::string>());
+  }
+}
+
 uint32_t uint(const json& obj, const char* key) {
   const json& v = member(obj, key);
   if (v.is_number_unsigned() || (v.is_number_integer() && v.get<int64_t>() >= 0)) {
@@ -153,18 +166,9 @@ Params decodeParams(const std::string& method, const json& p) {
     s.caseSensitive = !cs.is_boolean() || cs.get<bool>();
     if (!member(p, "k").is_null()) s.k = std::min<uint32_t>(uint(p, "k"), 10000);
     const json& filters = member(p, "filters");
-    auto strings = [&](const char* key, std::vector<std::string>& out) {
-      const json& a = member(filters, key);
-      if (a.is_null()) return;
-      if (!a.is_array()) throw DecodeError{std::string("'filters.") + key + "' must be an array of strings"};
-      for (const json& e : a) {
-        if (!e.is_string()) throw DecodeError{std::string("'filters.") + key + "' must be an array of strings"};
-        out.push_back(e.get<std::string>());
-      }
-    };
-    strings("paths", s.paths);
-    strings("languages", s.languages);
-    strings("kinds", s.kinds);
+    strings(filters, "paths", "filters.", s.paths);
+    strings(filters, "languages", "filters.", s.languages);
+    strings(filters, "kinds", "filters.", s.kinds);
     return s;
   }
   if (method == "nib/callers" || method == "nib/callees" || method == "nib/impact" || method == "nib/trace") {
@@ -183,17 +187,8 @@ Params decodeParams(const std::string& method, const json& p) {
   }
   if (method == "nib/context") {
     ContextParamsWire c;
-    auto strings = [&](const char* key, std::vector<std::string>& out) {
-      const json& a = member(p, key);
-      if (a.is_null()) return;
-      if (!a.is_array()) throw DecodeError{std::string("'") + key + "' must be an array of strings"};
-      for (const json& e : a) {
-        if (!e.is_string()) throw DecodeError{std::string("'") + key + "' must be an array of strings"};
-        out.push_back(e.get<std::string>());
-      }
-    };
-    strings("symbols", c.symbols);
-    strings("paths", c.paths);
+    strings(p, "symbols", "", c.symbols);
+    strings(p, "paths", "", c.paths);
     c.intent = str(p, "intent", false);
     if (!member(p, "budgetTokens").is_null()) c.budgetTokens = uint(p, "budgetTokens");
     return c;

@@ -105,7 +105,7 @@ Expected<ContextAnswer> buildContext(Engine& engine, const ContextRequest& reque
   };
 
   // Named symbols: their definitions first.
-  std::vector<std::pair<std::string, CallNode>> named;  // (as asked, first definition)
+  std::vector<std::string> named;               // the symbols that resolved, as asked
   std::vector<CallNode> namedNodes;
   std::vector<std::vector<CallNode>> namedAll;  // every definition of each named symbol
   for (const std::string& s : symbols) {
@@ -119,7 +119,7 @@ Expected<ContextAnswer> buildContext(Engine& engine, const ContextRequest& reque
                         std::to_string(kNodesPerSymbol) + " (in path order) are used");
       nodes.resize(kNodesPerSymbol);
     }
-    named.emplace_back(s, nodes.front());
+    named.push_back(s);
     namedAll.push_back(nodes);
     for (const CallNode& n : nodes) {
       addNode(n, "symbol", 0, 1.0);
@@ -132,7 +132,7 @@ Expected<ContextAnswer> buildContext(Engine& engine, const ContextRequest& reque
   size_t flowSymbols = std::min(named.size(), kFlowSymbols);
   for (size_t i = 0; i < flowSymbols; ++i)
     for (size_t j = i + 1; j < flowSymbols; ++j) {
-      ContextFlow f{named[i].first, named[j].first, {}};
+      ContextFlow f{named[i], named[j], {}};
       for (int dir = 0; dir < 2; ++dir) {
         const auto& from = dir == 0 ? namedAll[i] : namedAll[j];
         const auto& to = dir == 0 ? namedAll[j] : namedAll[i];
@@ -140,8 +140,7 @@ Expected<ContextAnswer> buildContext(Engine& engine, const ContextRequest& reque
           for (const CallNode& y : to) {
             auto hops = g.trace(x.path, x.definition, y.path, y.definition, kFlowDepth);
             if (!hops.empty() && (f.hops.empty() || hops.size() < f.hops.size())) {
-              f = ContextFlow{dir == 0 ? named[i].first : named[j].first, dir == 0 ? named[j].first : named[i].first,
-                              std::move(hops)};
+              f = ContextFlow{dir == 0 ? named[i] : named[j], dir == 0 ? named[j] : named[i], std::move(hops)};
             }
           }
         if (!f.hops.empty()) break;  // a path forwards beats one backwards

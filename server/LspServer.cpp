@@ -348,7 +348,7 @@ void LspServer::startIndexBuild(const std::string& why) {
   });
 }
 
-void LspServer::refreshIfBehind() {
+void LspServer::refreshIfBehind(const Engine::WorktreeOverlay& overlay) {
   // With engineMutex_ held. The overlay keeps answers right between builds; a new version is
   // built in the background when HEAD moved (a commit, a branch switch, a diverged history) or
   // the overlay is over budget, and the server switches to it when it is published.
@@ -358,7 +358,6 @@ void LspServer::refreshIfBehind() {
   // HEAD is read at most once a second here: a request stream must not pay for it each time.
   if (now - lastHeadCheck_ < std::chrono::seconds(1)) return;
   lastHeadCheck_ = now;
-  const Engine::WorktreeOverlay& overlay = engine_->syncWorktreeOverlays();
   auto f = engine_->freshness(false);
   std::string why;
   if (f && !f->headMatches) why = "HEAD moved since the index was built";
@@ -473,8 +472,7 @@ void LspServer::runTask(const Task& task) {
         syncDocuments();
         // Files changed, deleted or added on disk since the index was built answer as they are;
         // a new version is built in the background when that is not enough.
-        engine_->syncWorktreeOverlays();
-        refreshIfBehind();
+        refreshIfBehind(engine_->syncWorktreeOverlays());
         std::string stale;
         if (!task.uri.empty()) {
           std::lock_guard<std::mutex> g(docsMutex_);
@@ -620,8 +618,7 @@ std::string LspServer::answer(const Task& task, Engine& engine) {
     }
     StructuralTarget to{p.to, "", 0, false};
     StructuralOptions options;
-    options.depth = p.depth ? static_cast<int>(p.depth)
-                            : query == StructuralQuery::Impact ? 3 : query == StructuralQuery::Trace ? 8 : 1;
+    options.depth = static_cast<int>(p.depth);
     options.limit = p.limit;
     options.encoding = encoding_;
     options.withUris = true;

@@ -86,7 +86,7 @@ class LspServer {
   // Produces the response body for a request; called with engineMutex_ held and the engine ready.
   std::string answer(const Task& task, Engine& engine);
   void startIndexBuild(const std::string& why);
-  void refreshIfBehind();
+  void refreshIfBehind(const Engine::WorktreeOverlay& overlay);
   void send(const std::string& body);
   void log(int type, const std::string& message);
   Expected<std::string> repoPathOf(Engine& engine, const std::string& uri);

@@ -32,8 +32,6 @@ bool writeAll(int fd, const std::string& text) {
   return true;
 }
 
-int defaultDepth(StructuralQuery q) { return q == StructuralQuery::Impact ? 3 : q == StructuralQuery::Trace ? 8 : 1; }
-
 }  // namespace
 
 McpServer::McpServer(std::filesystem::path root, std::string version)
@@ -159,7 +157,7 @@ std::string McpServer::callTool(const std::string& id, const std::string& tool, 
     StructuralTarget target;
     if (Status s = targetOf(&target); !s.isOk()) return failed(s.message());
     StructuralOptions options;
-    options.depth = args.depth ? static_cast<int>(args.depth) : defaultDepth(query);
+    options.depth = static_cast<int>(args.depth);
     options.limit = args.limit;
     auto answer = structuralAnswer(engine, query, target, nullptr, options);
     if (!answer) return failed(answer.status().message());

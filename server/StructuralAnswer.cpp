@@ -117,7 +117,10 @@ Expected<std::vector<CallNode>> resolveTarget(Engine& engine, const StructuralTa
 }
 
 Expected<lsp::StructuralAnswer> structuralAnswer(Engine& engine, StructuralQuery query, const StructuralTarget& target,
-                                                 const StructuralTarget* to, const StructuralOptions& options) {
+                                                 const StructuralTarget* to, const StructuralOptions& given) {
+  StructuralOptions options = given;
+  if (options.depth <= 0)
+    options.depth = query == StructuralQuery::Impact ? 3 : query == StructuralQuery::Trace ? 8 : 1;
   auto roots = resolveTarget(engine, target);
   if (!roots) return roots.status();
   auto graph = engine.callGraph();

@@ -26,7 +26,7 @@ enum class StructuralQuery { Callers, Callees, Impact, Trace };
 bool parseStructuralQuery(std::string_view name, StructuralQuery* query);
 
 struct StructuralOptions {
-  int depth = 1;        // callers/callees: edges; impact: hops (default 3 there); trace: calls (default 8)
+  int depth = 0;        // 0: the query's default (callers/callees 1 edge, impact 3 hops, trace 8 calls)
   size_t limit = 100;   // hops or impact entries
   Encoding encoding = Encoding::Utf16;
   bool withUris = false;

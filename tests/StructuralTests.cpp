@@ -47,6 +47,14 @@ std::string render(StructuralQuery q, const lsp::StructuralAnswer& a) {
   return out;
 }
 
+// Writes and commits a call-graph fixture's files (tests/fixtures/callgraph/<name>).
+Annotations writeFixture(TestRepo& repo, const std::string& name) {
+  Annotations fixture = parseAnnotations(*readFile(fs::path(NIB_FIXTURE_DIR) / "callgraph" / name));
+  repo.writeAll(fixture.files);
+  repo.commitAll();
+  return fixture;
+}
+
 }  // namespace
 
 TEST_CASE("call graphs of fixtures in several languages are exact", "[structural]") {
@@ -80,9 +88,7 @@ TEST_CASE("call graphs of fixtures in several languages are exact", "[structural
 
 TEST_CASE("structural targets: unknown names are errors, positions work, the call hierarchy agrees", "[structural]") {
   TestRepo repo;
-  Annotations fixture = parseAnnotations(*readFile(fs::path(NIB_FIXTURE_DIR) / "callgraph" / "c.fixture"));
-  repo.writeAll(fixture.files);
-  repo.commitAll();
+  Annotations fixture = writeFixture(repo, "c.fixture");
   auto engine = indexAndOpen(repo);
   StructuralOptions options;
   auto unknown = structuralAnswer(*engine, StructuralQuery::Callers, {"no_such_function", "", 0, false}, nullptr, options);
@@ -211,9 +217,7 @@ TEST_CASE("context bundles respect the budget, order units and number lines, and
 
 TEST_CASE("nib/callers, nib/impact, nib/trace and nib/context over LSP", "[structural][lsp]") {
   TestRepo repo;
-  Annotations fixture = parseAnnotations(*readFile(fs::path(NIB_FIXTURE_DIR) / "callgraph" / "python.fixture"));
-  repo.writeAll(fixture.files);
-  repo.commitAll();
+  Annotations fixture = writeFixture(repo, "python.fixture");
   indexAndOpen(repo);
   LspClient c(repo.root());
   c.initialize(repo.root());
@@ -265,9 +269,7 @@ TEST_CASE("a file replaced by a link to outside the repository is never read thr
 
 TEST_CASE("a version's call graph is kept beside it and reused; a damaged copy is resolved again", "[structural]") {
   TestRepo repo;
-  Annotations fixture = parseAnnotations(*readFile(fs::path(NIB_FIXTURE_DIR) / "callgraph" / "c.fixture"));
-  repo.writeAll(fixture.files);
-  repo.commitAll();
+  Annotations fixture = writeFixture(repo, "c.fixture");
   auto engine = indexAndOpen(repo);
   fs::path kept = repo.root() / ".nib" / "versions" / engine->manifest().versionId / "structural" / "callgraph.bin";
   CHECK_FALSE(fs::exists(kept));
@@ -303,9 +305,7 @@ namespace nib::test {
 
 TEST_CASE("the smallest budget still holds the whole answer", "[structural][context]") {
   TestRepo repo;
-  Annotations fixture = parseAnnotations(*readFile(fs::path(NIB_FIXTURE_DIR) / "callgraph" / "c.fixture"));
-  repo.writeAll(fixture.files);
-  repo.commitAll();
+  Annotations fixture = writeFixture(repo, "c.fixture");
   auto engine = indexAndOpen(repo);
   for (size_t budget : {200, 300, 500}) {
     auto a = buildContext(*engine, ContextRequest{{"helper", "area", "twice", "run", "main"}, {}, "", budget});

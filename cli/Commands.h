@@ -17,6 +17,8 @@ struct IndexArgs {
   bool json = false;
   bool force = false;
   bool callGraph = false;  // resolve the call graph now even if no structural query used one
+  bool noDense = false;
+  bool retrainModel = false;
 };
 int runIndex(const IndexArgs& args);
 struct VerifyArgs {

@@ -39,8 +39,10 @@ int runIndex(const IndexArgs& args) {
   options.maxFileSize = args.maxFileSize;
   options.threads = args.threads;
   options.commit = args.commit;
-  options.skipIfCurrent = !args.force;
+  options.skipIfCurrent = !args.force && !args.retrainModel;
   options.retryFailed = args.force;
+  options.dense = !args.noDense;
+  options.retrainModel = args.retrainModel;
   bool tty = ::isatty(STDERR_FILENO) && !args.quiet && !args.json;
   if (tty) {
     options.progress = [](const IndexProgress& p) {
@@ -86,12 +88,20 @@ int runIndex(const IndexArgs& args) {
     return 0;
   }
   if (args.json) {
+    std::string phases;
+    for (const auto& [name, secs] : r.phaseSeconds) {
+      char buf[64];
+      std::snprintf(buf, sizeof buf, "%s\"%s\": %.3f", phases.empty() ? "" : ", ", name.c_str(), secs);
+      phases += buf;
+    }
     std::printf("{\"version\": \"%s\", \"files\": %llu, \"definitions\": %llu, \"occurrences\": %llu, "
-                "\"extracted\": %llu, \"reused\": %llu, \"seconds\": %.3f, \"sourceBytes\": %llu, \"indexBytes\": %llu}\n",
+                "\"extracted\": %llu, \"reused\": %llu, \"seconds\": %.3f, \"sourceBytes\": %llu, \"indexBytes\": %llu, "
+                "\"phases\": {%s}}\n",
                 r.manifest.versionId.c_str(), static_cast<unsigned long long>(r.files),
                 static_cast<unsigned long long>(r.definitions), static_cast<unsigned long long>(r.occurrences),
                 static_cast<unsigned long long>(r.extracted), static_cast<unsigned long long>(r.reused), r.seconds,
-                static_cast<unsigned long long>(r.sourceBytes), static_cast<unsigned long long>(r.indexBytes));
+                static_cast<unsigned long long>(r.sourceBytes), static_cast<unsigned long long>(r.indexBytes),
+                phases.c_str());
     return 0;
   }
   std::printf("indexed %s\n", r.repoRoot.c_str());
@@ -112,6 +122,18 @@ int runIndex(const IndexArgs& args) {
   }
   std::printf("  symbols     %llu definitions, %llu occurrences\n", static_cast<unsigned long long>(r.definitions),
               static_cast<unsigned long long>(r.occurrences));
+  if (const ViewRecord* dense = r.manifest.view("dense")) {
+    auto stat = [&](const char* key) {
+      auto it = r.manifest.stats.find(key);
+      return it == r.manifest.stats.end() ? std::string("?") : it->second;
+    };
+    if (dense->status == ViewStatus::Complete)
+      std::printf("  dense       %s vectors (%s embedded, %s reused), model %s\n", stat("dense.vectors").c_str(),
+                  stat("dense.embedded").c_str(), stat("dense.reused").c_str(),
+                  stat("dense.trained") == "yes" ? "trained now" : "kept from the previous version");
+    else if (dense->status == ViewStatus::Failed)
+      std::printf("  dense       not built: %s\n", dense->error.c_str());
+  }
   std::string phases;
   for (const auto& [name, secs] : r.phaseSeconds) {
     char buf[64];
@@ -183,6 +205,11 @@ int runVerify(const VerifyArgs& args) {
   options.commit = fromWorktree ? "" : m.sourceCommit;
   if (auto it = m.stats.find("config.max-file-size"); it != m.stats.end())
     options.maxFileSize = std::strtoull(it->second.c_str(), nullptr, 10);
+  // The dense view is rebuilt with the version's own model: retraining would give the same
+  // model only when the version trained it on the same text, not after updates that kept it.
+  const ViewRecord* dense = m.view("dense");
+  if (!dense || dense->status != ViewStatus::Complete) options.dense = false;
+  else options.denseModel = versionDir / "dense" / "model.bin";
   auto rebuilt = buildIndex((*repo)->root(), options);
   if (!rebuilt) {
     fs::remove_all(scratch, ec);

@@ -81,12 +81,16 @@ int main(int argc, char** argv) {
   auto* search = app.add_subcommand("search", "Search the repository: `trigram` finds every line holding a literal (or, with\n"
                                               "--regex, matching an RE2 expression), exactly like grep; `lexical` ranks\n"
                                               "functions, classes and files by BM25 over their identifiers, comments and\n"
-                                              "strings; `auto` picks lexical for prose and trigram for code-like queries.\n"
+                                              "strings; `semantic` by nearness in the repository's own word vectors (the\n"
+                                              "dense view); `hybrid` fuses lexical and semantic ranks; `structural` adds the\n"
+                                              "call-graph neighbours of lexical hits. `auto` picks hybrid (lexical without a\n"
+                                              "dense view) for prose and trigram for code-like queries.\n"
                                               "Files changed since `nib index` are searched as they are on disk.");
   search->add_option("query", searchArgs.query, "What to look for")->required();
   search->add_option("--root", searchArgs.root, "A path inside the repository (default: .)");
-  search->add_option("-r,--route", searchArgs.route, "auto, lexical, trigram or structural (default: auto)")
-      ->check(CLI::IsMember({"auto", "lexical", "trigram", "structural"}));
+  search->add_option("-r,--route", searchArgs.route,
+                     "auto, lexical, trigram, semantic, hybrid or structural (default: auto)")
+      ->check(CLI::IsMember({"auto", "lexical", "trigram", "semantic", "hybrid", "structural"}));
   search->add_flag("-e,--regex", searchArgs.regex, "The query is a regular expression (RE2 syntax; trigram route)");
   search->add_flag("-i,--ignore-case", searchArgs.ignoreCase, "Case-insensitive (trigram route; lexical always is)");
   search->add_option("-k,--limit", searchArgs.k, "At most this many results (default: 20)")->check(CLI::Range(1, 1000000000).description(""));

@@ -10,6 +10,7 @@
 #include <mutex>
 #include <thread>
 
+#include "indexer/DenseBuilder.h"
 #include "indexer/Extractor.h"
 #include "indexer/GitRepository.h"
 #include "indexer/LanguageSpec.h"
@@ -78,6 +79,8 @@ uint64_t directorySize(const fs::path& dir) {
 std::string configDigest(const IndexOptions& options) {
   Digester d;
   d.add("max-file-size").add(options.maxFileSize);
+  // Only a departure from the default is added, so that existing indexes keep their digest.
+  if (!options.dense) d.add("no-dense");
   return d.hex().substr(0, 16);
 }
 
@@ -456,9 +459,55 @@ Expected<IndexReport> buildIndex(const fs::path& repoPath, const IndexOptions& o
   m.views.push_back(structural);
   m.views.push_back(lexical);
   m.views.push_back(trigram);
-  for (const char* absent : {"dense"}) {
+  if (options.dense) {
+    if (options.progress) options.progress({items.size(), items.size(), "embedding"});
+    DenseBuildInput in;
+    in.dir = versionDir / "dense";
+    in.vectorsDir = layout.vectorsDir();
+    in.docs = &docs;
+    in.facts = &docFacts;
+    auto contents = facts.reader();
+    in.contents = contents ? &*contents : nullptr;
+    std::optional<Manifest> previous;
+    if (!m.previous.empty()) {
+      auto pm = readManifest(layout.versionDir(m.previous));
+      if (pm) previous = std::move(*pm);
+    }
+    if (previous) {
+      in.previousDir = layout.versionDir(m.previous);
+      in.previousView = previous->view("dense");
+    }
+    in.retrain = options.retrainModel;
+    in.model = options.denseModel;
+    in.threads = threads;
+    std::error_code dirError;
+    fs::create_directories(in.dir, dirError);
+    DenseBuildReport dense;
+    if (!in.contents || dirError) {
+      dense.view.name = "dense";
+      dense.view.status = ViewStatus::Failed;
+      dense.view.error = dirError ? dirError.message() : contents.status().message();
+    } else {
+      dense = buildDenseView(in);
+    }
+    if (dense.view.status == ViewStatus::Complete) {
+      NIB_RETURN_IF_ERROR(syncDirectory(in.dir));
+      m.stats["dense.model"] = dense.modelDigest;
+      m.stats["dense.trained"] = dense.trained ? "yes" : "no";
+      if (dense.trained) m.stats["dense.training-tokens"] = std::to_string(dense.trainingTokens);
+      m.stats["dense.units"] = std::to_string(dense.units);
+      m.stats["dense.vectors"] = std::to_string(dense.vectors);
+      m.stats["dense.embedded"] = std::to_string(dense.embedded);
+      m.stats["dense.reused"] = std::to_string(dense.reused);
+      char buf[96];
+      std::snprintf(buf, sizeof buf, "%.3f/%.3f/%.3f", dense.trainSeconds, dense.embedSeconds, dense.indexSeconds);
+      m.stats["dense.seconds.train/embed/index"] = buf;
+    }
+    m.views.push_back(dense.view);
+    phase("dense");
+  } else {
     ViewRecord v;
-    v.name = absent;
+    v.name = "dense";
     v.status = ViewStatus::Absent;
     m.views.push_back(v);
   }

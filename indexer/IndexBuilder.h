@@ -40,6 +40,13 @@ struct IndexOptions {
   uint64_t parseTimeoutMicros = 0;
   // Parse again files whose extraction failed in an earlier build (`nib index --force`).
   bool retryFailed = false;
+  // Build the dense view (semantic search); its model is kept from the current version unless
+  // retrainModel says to learn it again from the repository as it is now.
+  bool dense = true;
+  bool retrainModel = false;
+  // Embed with this model file instead of training or keeping one (`nib verify` rebuilds with
+  // the index's own model, so that the vectors can be compared).
+  std::filesystem::path denseModel;
 };
 
 struct IndexReport {

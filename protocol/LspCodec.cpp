@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <set>
 
 #include "support/Text.h"
 
@@ -158,8 +159,9 @@ Params decodeParams(const std::string& method, const json& p) {
     s.query = str(p, "query");
     std::string route = str(p, "route", false);
     if (!route.empty()) s.route = route;
-    if (s.route != "auto" && s.route != "lexical" && s.route != "trigram" && s.route != "structural")
-      throw DecodeError{"'route' must be \"auto\", \"lexical\", \"trigram\" or \"structural\""};
+    static const std::set<std::string> kRoutes = {"auto", "lexical", "trigram", "semantic", "hybrid", "structural"};
+    if (!kRoutes.count(s.route))
+      throw DecodeError{"'route' must be one of auto, lexical, trigram, semantic, hybrid, structural"};
     const json& regex = member(p, "regex");
     s.regex = regex.is_boolean() && regex.get<bool>();
     const json& cs = member(p, "caseSensitive");

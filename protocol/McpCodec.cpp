@@ -89,13 +89,14 @@ json tools() {
        {"description",
         "Search the repository. route 'trigram' returns every line containing a literal (or matching an RE2 regex with "
         "regex=true), exactly like grep; 'lexical' ranks functions, classes and files by BM25 over identifiers, "
-        "comments and strings; 'structural' adds the call-graph neighbours of the lexical hits; 'auto' (default) picks "
-        "lexical for prose and trigram for code-like queries. Returns source-linked hits with 1-based lines."},
+        "comments and strings; 'semantic' ranks them by nearness in word vectors learned from this repository; 'hybrid' "
+        "fuses lexical and semantic ranks; 'structural' adds the call-graph neighbours of the lexical hits; 'auto' "
+        "(default) picks hybrid for prose (lexical when the index has no dense view) and trigram for code-like queries. Returns source-linked hits with 1-based lines."},
        {"inputSchema",
         {{"type", "object"},
          {"properties",
           {{"query", {{"type", "string"}, {"description", "Literal, regex, identifier or words"}}},
-           {"route", {{"type", "string"}, {"enum", {"auto", "lexical", "trigram", "structural"}}}},
+           {"route", {{"type", "string"}, {"enum", {"auto", "lexical", "trigram", "semantic", "hybrid", "structural"}}}},
            {"regex", {{"type", "boolean"}, {"description", "query is an RE2 regular expression (trigram route)"}}},
            {"ignoreCase", {{"type", "boolean"}}},
            {"k", {{"type", "integer"}, {"minimum", 1}, {"maximum", 1000}, {"description", "At most this many hits (default 20)"}}},

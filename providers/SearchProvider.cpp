@@ -11,6 +11,7 @@
 #include <cstring>
 #include <cmath>
 #include <map>
+#include <tuple>
 #include <atomic>
 #include <thread>
 #include <unordered_map>
@@ -162,6 +163,8 @@ const char* searchRouteName(SearchRoute route) {
     case SearchRoute::Lexical: return "lexical";
     case SearchRoute::Trigram: return "trigram";
     case SearchRoute::Structural: return "structural";
+    case SearchRoute::Semantic: return "semantic";
+    case SearchRoute::Hybrid: return "hybrid";
   }
   return "auto";
 }
@@ -171,6 +174,8 @@ bool parseSearchRoute(std::string_view name, SearchRoute* route) {
   else if (name == "lexical") *route = SearchRoute::Lexical;
   else if (name == "trigram") *route = SearchRoute::Trigram;
   else if (name == "structural") *route = SearchRoute::Structural;
+  else if (name == "semantic") *route = SearchRoute::Semantic;
+  else if (name == "hybrid") *route = SearchRoute::Hybrid;
   else return false;
   return true;
 }
@@ -188,6 +193,7 @@ std::unique_ptr<SearchProvider> SearchProvider::open(const std::filesystem::path
     if (t) p->trigram_ = std::move(*t);
     else p->trigramError_ = t.status().message();
   }
+  if (complete("dense", &p->denseError_)) p->denseDir_ = versionDir / "dense";
   if (complete("lexical", &p->lexicalError_)) {
     auto l = LexicalView::open(versionDir / "lexical");
     if (l) p->lexical_ = std::move(*l);
@@ -221,11 +227,21 @@ Expected<SearchResult> SearchProvider::search(const SearchRequest& request, cons
   if (request.query.find('\n') != std::string::npos)
     return Status(ErrorCode::InvalidArgument, "the query holds a line break; nib searches line by line (run one search per line)");
   SearchRoute route = request.route;
-  if (route == SearchRoute::Auto)
-    route = !request.regex && looksLikeProse(request.query) && lexical_ ? SearchRoute::Lexical : SearchRoute::Trigram;
+  // Prose goes to the ranked routes (hybrid when there is a dense view), code to the exact one.
+  if (route == SearchRoute::Auto) {
+    route = SearchRoute::Trigram;
+    if (!request.regex && looksLikeProse(request.query) && lexical_)
+      route = !denseDir_.empty() ? SearchRoute::Hybrid : SearchRoute::Lexical;
+  }
   if (route == SearchRoute::Structural)
     return Status(ErrorCode::Unsupported, "the structural route needs the call graph: ask the Engine");
-  auto result = route == SearchRoute::Lexical ? searchLexical(request, context) : searchTrigram(request, context);
+  Expected<SearchResult> result = Status(ErrorCode::Unsupported, "unknown route");
+  switch (route) {
+    case SearchRoute::Lexical: result = searchLexical(request, context); break;
+    case SearchRoute::Semantic: result = searchSemantic(request, context); break;
+    case SearchRoute::Hybrid: result = searchHybrid(request, context); break;
+    default: result = searchTrigram(request, context); break;
+  }
   if (result && (context.skippedTooLarge > 0 || !context.notSearched.empty())) result->partial = true;
   if (result && context.skippedTooLarge > 0)
     result->notes.push_back(std::to_string(context.skippedTooLarge) +
@@ -487,7 +503,68 @@ Expected<SearchResult> SearchProvider::searchTrigram(const SearchRequest& reques
   return out;
 }
 
-Expected<SearchResult> SearchProvider::searchLexical(const SearchRequest& request, const SearchContext& context) {
+namespace {
+
+struct Scored {
+  double score;
+  SearchHit hit;
+};
+
+// Orders the ranked routes' hits (score, then path and position) and keeps k.
+void rankHits(std::vector<Scored>& best, size_t k, SearchResult* out) {
+  std::sort(best.begin(), best.end(), [](const Scored& a, const Scored& b) {
+    if (a.score != b.score) return a.score > b.score;
+    if (a.hit.path != b.hit.path) return a.hit.path < b.hit.path;
+    return a.hit.range.startByte < b.hit.range.startByte;
+  });
+  if (best.size() > k) {
+    out->truncated = true;
+    best.resize(k);
+  }
+}
+
+// Ranks and keeps k, then (unless the caller only fuses ranks) gives each hit its snippet: the
+// unit's first lines, from the current content (each file read once).
+void rankAndAttachSnippets(std::vector<Scored> best, const SearchRequest& request, const SearchContext& context,
+                           SearchResult* result, bool snippets = true) {
+  SearchResult& out = *result;
+  rankHits(best, request.k, &out);
+  if (!snippets) {
+    for (Scored& s : best) {
+      s.hit.score = s.score;
+      out.hits.push_back(std::move(s.hit));
+    }
+    return;
+  }
+  struct Text {
+    std::string content;
+    std::unique_ptr<LineTable> lines;
+    bool ascii = true;
+  };
+  std::map<std::string, Text> texts;
+  for (Scored& s : best) {
+    s.hit.score = std::round(s.score * 1000) / 1000;
+    auto it = texts.find(s.hit.path);
+    if (it == texts.end()) {
+      Text t;
+      if (auto content = context.readCurrent(s.hit.path)) t.content = std::move(*content);
+      it = texts.emplace(s.hit.path, std::move(t)).first;
+      it->second.lines = std::make_unique<LineTable>(it->second.content);
+      it->second.ascii = isAscii(it->second.content);
+    }
+    uint32_t first = s.hit.range.start.line;
+    uint32_t last = std::min<uint32_t>(s.hit.range.end.line, first + kSnippetLines - 1);
+    s.hit.snippetLine = first;
+    s.hit.snippet = linesOf(*it->second.lines, first, last);
+    s.hit.ascii = it->second.ascii;
+    out.hits.push_back(std::move(s.hit));
+  }
+}
+
+}  // namespace
+
+Expected<SearchResult> SearchProvider::searchLexical(const SearchRequest& request, const SearchContext& context,
+                                                     bool snippets) {
   if (!lexical_) return Status(ErrorCode::Unsupported, lexicalError_);
   SearchResult out;
   out.route = SearchRoute::Lexical;
@@ -580,10 +657,6 @@ Expected<SearchResult> SearchProvider::searchLexical(const SearchRequest& reques
       for (const auto& [unit, tf] : groups[gi][vi].postings)
         if (auto it = tfs.find(unit); it != tfs.end()) it->second[gi][vi] = tf;
 
-  struct Scored {
-    double score;
-    SearchHit hit;
-  };
   std::vector<Scored> best;
   std::vector<uint32_t> bestDoc;              // per entry of `best`: its doc, for units inside a file
   std::unordered_map<uint32_t, double> fileScore;  // doc -> its whole-file unit's score
@@ -623,6 +696,7 @@ Expected<SearchResult> SearchProvider::searchLexical(const SearchRequest& reques
     h.route = SearchRoute::Lexical;
     h.name = u->name;
     h.kind = fileUnit ? SymbolKind::Module : u->kind;
+    h.unit = id;
     best.push_back({s, std::move(h)});
     bestDoc.push_back(fileUnit ? UINT32_MAX : u->doc);
   }
@@ -661,39 +735,133 @@ Expected<SearchResult> SearchProvider::searchLexical(const SearchRequest& reques
   for (const std::string& p : context.changed) scoreText(p);
   for (const std::string& p : context.added) scoreText(p);
 
-  std::sort(best.begin(), best.end(), [](const Scored& a, const Scored& b) {
-    if (a.score != b.score) return a.score > b.score;
-    if (a.hit.path != b.hit.path) return a.hit.path < b.hit.path;
-    return a.hit.range.startByte < b.hit.range.startByte;
-  });
-  if (best.size() > request.k) {
-    out.truncated = true;
-    best.resize(request.k);
+  rankAndAttachSnippets(std::move(best), request, context, &out, snippets);
+  return out;
+}
+
+Status SearchProvider::openDense() {
+  if (dense_) return Status::ok();
+  if (denseDir_.empty()) return Status(ErrorCode::Unsupported, denseError_);
+  if (!denseTried_) {
+    denseTried_ = true;
+    auto d = DenseView::open(denseDir_);
+    if (d) dense_ = std::move(*d);
+    else denseError_ = "the dense view cannot be opened: " + d.status().message();
   }
-  // Snippets: the unit's first lines, from the current content (each file read once).
-  struct Text {
-    std::string content;
-    std::unique_ptr<LineTable> lines;
-    bool ascii = true;
+  return dense_ ? Status::ok() : Status(ErrorCode::Unsupported, denseError_);
+}
+
+Expected<SearchResult> SearchProvider::searchSemantic(const SearchRequest& request, const SearchContext& context,
+                                                      bool snippets) {
+  NIB_RETURN_IF_ERROR(openDense());
+  if (!lexical_) return Status(ErrorCode::Unsupported, lexicalError_);
+  SearchResult out;
+  out.route = SearchRoute::Semantic;
+  const DenseModel& model = dense_->model();
+  std::vector<float> query(model.dimension());
+  if (!model.embedText(request.query, query.data())) {
+    out.notes.push_back("no word of the query has a vector in this repository's embedding model");
+    return out;
+  }
+  // Filters are applied to the neighbours, so a filtered query looks further.
+  bool filtered = !request.paths.empty() || !request.languages.empty() || !request.kinds.empty() ||
+                  !context.changed.empty() || !context.deleted.empty();
+  size_t want = filtered ? std::max<size_t>(request.k * 50, 2000) : std::max<size_t>(request.k * 2, 50);
+  auto near = dense_->nearest(query.data(), want);
+  out.candidates = near.size();
+  std::vector<Scored> best;
+  for (const auto& [id, similarity] : near) {
+    auto u = lexical_->unit(id);
+    if (!u) continue;
+    auto d = lexical_->byId(u->doc);
+    if (!d || context.changed.count(d->path) || context.deleted.count(d->path)) continue;
+    if (!passesFilters(request, d->path, d->language)) continue;
+    bool fileUnit = u->granularity == Granularity::File;
+    SymbolKind kind = fileUnit ? SymbolKind::Module : u->kind;
+    if (!request.kinds.empty() && std::find(request.kinds.begin(), request.kinds.end(), kind) == request.kinds.end())
+      continue;
+    SearchHit h;
+    h.path = d->path;
+    h.range = u->range;
+    h.route = SearchRoute::Semantic;
+    h.name = u->name;
+    h.kind = kind;
+    h.unit = id;
+    best.push_back({similarity, std::move(h)});
+  }
+  // Changed and added files: one vector each, from their current content.
+  std::vector<float> v(model.dimension());
+  auto scoreText = [&](const std::string& path) {
+    auto d = lexical_->byPath(path);
+    if (!passesFilters(request, path, d ? d->language : detectLanguage(path, ""))) return;
+    if (!request.kinds.empty() && std::find(request.kinds.begin(), request.kinds.end(), SymbolKind::Module) == request.kinds.end())
+      return;
+    auto content = context.readCurrent(path);
+    if (!content || !model.embedText(*content, v.data())) return;
+    double similarity = 0;
+    for (size_t i = 0; i < v.size(); ++i) similarity += static_cast<double>(v[i]) * query[i];
+    SearchHit h;
+    h.path = path;
+    h.route = SearchRoute::Semantic;
+    h.kind = SymbolKind::Module;
+    LineTable lines(*content);
+    h.range.endByte = static_cast<uint32_t>(content->size());
+    h.range.end = lines.positionOf(h.range.endByte);
+    best.push_back({similarity, std::move(h)});
   };
-  std::map<std::string, Text> texts;
-  for (Scored& s : best) {
-    s.hit.score = std::round(s.score * 1000) / 1000;
-    auto it = texts.find(s.hit.path);
-    if (it == texts.end()) {
-      Text t;
-      if (auto content = context.readCurrent(s.hit.path)) t.content = std::move(*content);
-      it = texts.emplace(s.hit.path, std::move(t)).first;
-      it->second.lines = std::make_unique<LineTable>(it->second.content);
-      it->second.ascii = isAscii(it->second.content);
-    }
-    uint32_t first = s.hit.range.start.line;
-    uint32_t last = std::min<uint32_t>(s.hit.range.end.line, first + kSnippetLines - 1);
-    s.hit.snippetLine = first;
-    s.hit.snippet = linesOf(*it->second.lines, first, last);
-    s.hit.ascii = it->second.ascii;
-    out.hits.push_back(std::move(s.hit));
+  for (const std::string& p : context.changed) scoreText(p);
+  for (const std::string& p : context.added) scoreText(p);
+  rankAndAttachSnippets(std::move(best), request, context, &out, snippets);
+  return out;
+}
+
+Expected<SearchResult> SearchProvider::searchHybrid(const SearchRequest& request, const SearchContext& context) {
+  // Both rankings deeper than k, without snippets (see kHybridSemanticWeight for the rule).
+  SearchRequest deep = request;
+  deep.k = std::max<size_t>(request.k, kHybridDepth);
+  auto lexical = searchLexical(deep, context, /*snippets=*/false);
+  if (!lexical) return lexical.status();
+  SearchResult out;
+  out.route = SearchRoute::Hybrid;
+  out.partial = lexical->partial;
+  out.notes = lexical->notes;
+  out.candidates = lexical->candidates;
+  Status dense = openDense();
+  std::vector<float> query;
+  if (dense.isOk()) {
+    query.resize(dense_->model().dimension());
+    if (!dense_->model().embedText(request.query, query.data())) query.clear();
   }
+  if (!dense.isOk())  // without the dense view, hybrid is lexical: said, not hidden
+    out.notes.push_back("semantic ranking unavailable (" + dense.message() + "): lexical ranking only");
+  else if (query.empty())
+    out.notes.push_back("no word of the query has a vector in this repository's embedding model: lexical ranking only");
+  double top = 0;
+  for (const SearchHit& h : lexical->hits) top = std::max(top, h.score);
+  std::vector<Scored> best;
+  std::set<std::tuple<std::string, uint32_t, uint32_t>> seen;
+  auto keyOf = [](const SearchHit& h) { return std::make_tuple(h.path, h.range.startByte, h.range.endByte); };
+  for (SearchHit& h : lexical->hits) {
+    double score = top > 0 ? h.score / top : 0;
+    if (!query.empty() && h.unit != UINT32_MAX)
+      if (auto cosine = dense_->similarity(query.data(), h.unit)) score += kHybridSemanticWeight * *cosine;
+    seen.insert(keyOf(h));
+    h.route = SearchRoute::Hybrid;
+    best.push_back({score, std::move(h)});
+  }
+  if (!query.empty()) {
+    auto semantic = searchSemantic(deep, context, /*snippets=*/false);
+    if (semantic) {
+      out.candidates += semantic->candidates;
+      for (SearchHit& h : semantic->hits) {
+        if (seen.count(keyOf(h))) continue;
+        double score = kHybridSemanticWeight * h.score;
+        h.route = SearchRoute::Hybrid;
+        best.push_back({score, std::move(h)});
+      }
+    }
+  }
+  rankAndAttachSnippets(std::move(best), request, context, &out);
   return out;
 }
 

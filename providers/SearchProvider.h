@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "support/Language.h"
+#include "views/DenseView.h"
 #include "support/Status.h"
 #include "views/FileFacts.h"
 #include "views/Manifest.h"
@@ -20,8 +21,9 @@
 namespace nib {
 
 // Structural is served by the Engine (lexical seeds expanded along the call graph); the
-// provider itself answers Lexical and Trigram, and Auto by choosing between them.
-enum class SearchRoute { Auto, Lexical, Trigram, Structural };
+// provider itself answers Lexical, Trigram, Semantic (nearest units in the dense view) and
+// Hybrid (reciprocal-rank fusion of lexical and semantic), and Auto by choosing among them.
+enum class SearchRoute { Auto, Lexical, Trigram, Structural, Semantic, Hybrid };
 const char* searchRouteName(SearchRoute route);
 bool parseSearchRoute(std::string_view name, SearchRoute* route);
 
@@ -39,13 +41,14 @@ struct SearchRequest {
 struct SearchHit {
   std::string path;
   ByteRange range;      // the match (trigram) or the unit (lexical)
-  double score = 0;     // BM25 for lexical; 1 for trigram matches
+  double score = 0;     // BM25 for lexical; 1 for trigram matches; cosine for semantic; RRF for hybrid
   SearchRoute route = SearchRoute::Trigram;
   std::string name;     // the unit's definition, when it has one
   SymbolKind kind = SymbolKind::Unknown;
   uint32_t snippetLine = 0;  // 0-based line of the snippet's first line
   std::string snippet;       // source lines, newline-separated
   bool ascii = true;
+  uint32_t unit = UINT32_MAX;  // the unit's id in the lexical view (ranked routes, indexed files)
 };
 
 struct SearchResult {
@@ -70,6 +73,19 @@ struct SearchContext {
   size_t skippedTooLarge = 0;  // files the index left out for their size: not searched (noted)
 };
 
+// Reciprocal-rank fusion's constant (Cormack et al. 2009: score = sum of 1 / (k + rank)), used
+// by the structural route to merge lexical seeds with their call-graph neighbours.
+inline constexpr double kRrfK = 60;
+// Hybrid: the lexical route's kHybridDepth best units, each scored BM25 / (the top BM25) +
+// kHybridSemanticWeight * cosine(query, unit) in the dense view; units only the semantic route
+// found follow with kHybridSemanticWeight * cosine alone. Score fusion with a small semantic
+// weight rather than rank fusion: vectors learned from one repository's text are a weaker
+// signal than the query's own words, and rank fusion lets a semantic near-miss displace an exact
+// lexical match (bench/dense_bench.py measured both: RRF with semantic at half weight lost 0.2
+// of lexical's MRR on tmux; this rule keeps it and adds recall).
+inline constexpr size_t kHybridDepth = 100;
+inline constexpr double kHybridSemanticWeight = 0.2;
+
 class SearchProvider {
  public:
   // Opens the version's complete search views (either may be absent or failed).
@@ -80,11 +96,19 @@ class SearchProvider {
 
  private:
   Expected<SearchResult> searchTrigram(const SearchRequest& request, const SearchContext& context);
-  Expected<SearchResult> searchLexical(const SearchRequest& request, const SearchContext& context);
+  // Without snippets, hits carry their raw scores (for fusion).
+  Expected<SearchResult> searchLexical(const SearchRequest& request, const SearchContext& context, bool snippets = true);
+  Expected<SearchResult> searchSemantic(const SearchRequest& request, const SearchContext& context, bool snippets = true);
+  Expected<SearchResult> searchHybrid(const SearchRequest& request, const SearchContext& context);
+  // The dense view is opened on its first use: its model is the largest file a query reads.
+  Status openDense();
 
   std::unique_ptr<TrigramView> trigram_;
   std::unique_ptr<LexicalView> lexical_;
-  std::string trigramError_, lexicalError_;
+  std::unique_ptr<DenseView> dense_;
+  std::filesystem::path denseDir_;
+  bool denseTried_ = false;
+  std::string trigramError_, lexicalError_, denseError_;
 };
 
 }  // namespace nib

@@ -11,11 +11,10 @@
 namespace nib {
 namespace {
 
-// Reciprocal-rank fusion (Cormack et al., 2009): score = sum over rankings of 1 / (k + rank),
-// rank 1-based. k = 60 is the paper's constant; it keeps one list's top hit from drowning the
-// other list. Seeds: the lexical route's top 10 units, expanded; the lexical list itself is
-// fetched 2k deep so that fusion can reorder past the first k.
-constexpr double kRrfK = 60;
+// Reciprocal-rank fusion with the hybrid route's constant (kRrfK, SearchProvider.h): score =
+// sum over rankings of 1 / (k + rank), rank 1-based. Seeds: the lexical route's top 10 units,
+// expanded; the lexical list itself is fetched 2k deep so that fusion can reorder past the
+// first k.
 constexpr size_t kSeeds = 10;
 constexpr uint32_t kSnippetLines = 12;
 

@@ -27,6 +27,8 @@ class IndexLayout {
 
   const std::filesystem::path& dir() const { return dir_; }
   std::filesystem::path factsDir() const { return dir_ / "facts"; }
+  // The dense view's unit vectors by (model, unit text), shared like the facts (VectorCache).
+  std::filesystem::path vectorsDir() const { return dir_ / "vectors"; }
   std::filesystem::path versionsDir() const { return dir_ / "versions"; }
   std::filesystem::path versionDir(const std::string& id) const { return versionsDir() / id; }
 

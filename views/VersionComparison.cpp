@@ -1,5 +1,7 @@
 #include "views/VersionComparison.h"
 
+#include "support/Hash.h"
+
 #include <map>
 #include <set>
 
@@ -69,6 +71,22 @@ Expected<VersionComparisonResult> compareVersions(const fs::path& versionA, cons
     out.identical = false;
     if (out.differences.size() < maxDifferences) out.differences.push_back({std::move(where), printable(key), std::move(what)});
   };
+  // The dense view: the rebuild embeds every unit with the index's own model, so its vectors
+  // file must be byte-identical (the vector cache and an update's reuse are what this checks).
+  for (const char* file : {"dense/model.bin", "dense/vectors.faiss"}) {
+    bool hasA = fs::exists(versionA / file), hasB = fs::exists(versionB / file);
+    if (!hasA && !hasB) continue;
+    ++out.entries;
+    if (hasA != hasB) {
+      differ(file, "", hasA ? "only in the index" : "only in the rebuild");
+      continue;
+    }
+    auto a = digestFile(versionA / file);
+    if (!a) return a.status();
+    auto b = digestFile(versionB / file);
+    if (!b) return b.status();
+    if (*a != *b) differ(file, "", "values differ");
+  }
   for (const char* view : {"structural", "lexical", "trigram"}) {
     bool hasA = fs::exists(versionA / view / "data.mdb"), hasB = fs::exists(versionB / view / "data.mdb");
     if (!hasA && !hasB) continue;

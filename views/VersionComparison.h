@@ -1,6 +1,7 @@
 // Compares two index versions by what they declare: every entry of every table of each view's
 // LMDB environment (file records and name tables, skipped files, the worktree snapshot, BM25
-// units and postings, trigram postings), and the facts of every file (definitions,
+// units and postings, trigram postings), the dense view's model and vectors files byte for byte,
+// and the facts of every file (definitions,
 // occurrences, imports, calls) as each version's fact store holds them. `nib verify` uses it to
 // check a version against a rebuild from scratch; a build is deterministic, so the two must
 // be identical entry for entry.

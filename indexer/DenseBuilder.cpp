@@ -1,0 +1,205 @@
+#include "indexer/DenseBuilder.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <thread>
+
+#include "support/Hash.h"
+#include "support/SearchText.h"
+#include "views/DenseView.h"
+#include "views/VectorCache.h"
+
+namespace nib {
+namespace fs = std::filesystem;
+namespace {
+
+double secondsSince(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+// The training text: whole files, one source line per line, in blob-id order (a fixed
+// pseudo-random order, so the sample does not favour one folder) until the budget is spent.
+Expected<uint64_t> writeTrainingText(const DenseBuildInput& in, const fs::path& file) {
+  std::vector<const SearchDoc*> order;
+  for (const SearchDoc& d : *in.docs) order.push_back(&d);
+  const uint64_t budget = in.trainTokens;
+  std::sort(order.begin(), order.end(), [](const SearchDoc* a, const SearchDoc* b) {
+    return a->blobOid != b->blobOid ? a->blobOid < b->blobOid : a->path < b->path;
+  });
+  std::ofstream out(file, std::ios::binary | std::ios::trunc);
+  if (!out) return Status(ErrorCode::IoError, "cannot write " + file.string());
+  uint64_t tokens = 0;
+  std::string line;
+  for (const SearchDoc* d : order) {
+    if (tokens >= budget) break;
+    auto content = in.contents->content(d->blobOid);
+    if (!content) continue;
+    std::string_view text = *content;
+    size_t start = 0;
+    while (start < text.size() && tokens < budget) {
+      size_t end = text.find('\n', start);
+      if (end == std::string_view::npos) end = text.size();
+      line.clear();
+      forEachToken(text.substr(start, end - start), [&](std::string_view t) {
+        if (!line.empty()) line += ' ';
+        line += t;
+        ++tokens;
+      });
+      if (!line.empty()) out << line << '\n';
+      start = end + 1;
+    }
+  }
+  out.close();
+  if (!out) return Status(ErrorCode::IoError, "cannot write " + file.string());
+  return tokens;
+}
+
+std::string unitDigest(const UnitTerms& u) {
+  Digester d;
+  for (const auto& [term, count] : u.terms) d.add(term).add(count);
+  return d.hex();
+}
+
+Status build(const DenseBuildInput& in, DenseBuildReport* report) {
+  const fs::path modelFile = in.dir / "model.bin";
+  const std::string settings = in.training.profile();
+  std::unique_ptr<DenseModel> model;
+  auto started = std::chrono::steady_clock::now();
+  // Keep the previous version's model when it was trained with the same settings: vectors of
+  // unchanged units are then reused as they are.
+  const ViewRecord* prev = in.previousView;
+  if (!in.model.empty()) {
+    std::error_code ec;
+    fs::copy_file(in.model, modelFile, ec);
+    if (ec) return Status(ErrorCode::IoError, "cannot copy the model " + in.model.string() + ": " + ec.message());
+    auto loaded = DenseModel::load(modelFile);
+    if (!loaded) return loaded.status();
+    model = std::move(*loaded);
+    prev = nullptr;
+  } else if (!in.retrain && prev && prev->status == ViewStatus::Complete && prev->profile.rfind(settings + ";", 0) == 0 &&
+      fs::exists(in.previousDir / "dense" / "model.bin")) {
+    std::error_code ec;
+    fs::create_hard_link(in.previousDir / "dense" / "model.bin", modelFile, ec);
+    if (ec) fs::copy_file(in.previousDir / "dense" / "model.bin", modelFile, ec);
+    if (!ec) {
+      auto loaded = DenseModel::load(modelFile);
+      if (loaded) model = std::move(*loaded);
+    }
+  }
+  if (!model) {
+    fs::path corpus = in.dir / "training.txt";
+    auto tokens = writeTrainingText(in, corpus);
+    if (!tokens) return tokens.status();
+    report->trainingTokens = *tokens;
+    DenseTraining t = in.training;
+    // A small repository has few repeated words: keep them all rather than learn nothing, and
+    // fewer n-gram rows (their random initialisation and saving cost more than the training).
+    // Both follow from the text alone, so training stays deterministic.
+    if (*tokens < 50000) t.minCount = 1;
+    t.buckets = static_cast<int>(std::clamp<uint64_t>(*tokens / 8, 2000, static_cast<uint64_t>(t.buckets)));
+    auto trained = DenseModel::train(corpus, modelFile, t);
+    std::error_code ec;
+    fs::remove(corpus, ec);
+    if (!trained) return trained.status();
+    model = std::move(*trained);
+    report->trained = true;
+  }
+  report->trainSeconds = secondsSince(started);
+  // A kept model's digest is the previous manifest's (verified when that version was built).
+  Expected<std::string> digest = Status(ErrorCode::NotFound, "");
+  if (!report->trained && prev)
+    for (const Artifact& a : prev->artifacts)
+      if (a.path == "dense/model.bin" && a.size == fs::file_size(modelFile)) digest = a.digest;
+  if (!digest) digest = digestFile(modelFile);
+  if (!digest) return digest.status();
+  report->modelDigest = *digest;
+
+  // Every lexical unit, in the lexical view's id order.
+  started = std::chrono::steady_clock::now();
+  std::vector<const UnitTerms*> units;
+  for (const SearchFacts* f : *in.facts)
+    for (const UnitTerms& u : f->units) units.push_back(&u);
+  report->units = units.size();
+  const int dim = model->dimension();
+  std::vector<std::string> keys(units.size());
+  for (size_t i = 0; i < units.size(); ++i) keys[i] = VectorCache::key(*digest, unitDigest(*units[i]));
+  auto cache = VectorCache::open(in.vectorsDir);
+  if (!cache) return cache.status();
+  std::vector<float> vectors;
+  std::vector<bool> found;
+  NIB_RETURN_IF_ERROR((*cache)->getMany(keys, dim, &vectors, &found));
+  std::vector<size_t> missing;
+  for (size_t i = 0; i < units.size(); ++i)
+    if (!found[i]) missing.push_back(i);
+  std::atomic<size_t> next{0};
+  auto worker = [&] {
+    for (size_t n; (n = next.fetch_add(1)) < missing.size();) {
+      size_t i = missing[n];
+      model->embedTerms(units[i]->terms, vectors.data() + i * dim);
+    }
+  };
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < std::max(1u, in.threads); ++t) pool.emplace_back(worker);
+  worker();
+  for (auto& t : pool) t.join();
+  std::vector<bool> store(units.size());
+  for (size_t i : missing) store[i] = true;
+  NIB_RETURN_IF_ERROR((*cache)->putMany(keys, store, dim, vectors));
+  report->embedded = missing.size();
+  report->reused = units.size() - missing.size();
+  report->embedSeconds = secondsSince(started);
+
+  // A unit with no known token has a zero vector: nothing to find it by.
+  started = std::chrono::steady_clock::now();
+  std::vector<int64_t> ids;
+  std::vector<float> kept;
+  kept.reserve(vectors.size());
+  for (size_t i = 0; i < units.size(); ++i) {
+    const float* v = vectors.data() + i * dim;
+    if (std::all_of(v, v + dim, [](float x) { return x == 0.0f; })) continue;
+    ids.push_back(static_cast<int64_t>(i));
+    kept.insert(kept.end(), v, v + dim);
+  }
+  report->vectors = ids.size();
+  fs::path previousIndex = prev && !report->trained ? in.previousDir / "dense" / "vectors.faiss" : fs::path();
+  NIB_RETURN_IF_ERROR(writeDenseIndex(in.dir / "vectors.faiss", ids, kept, dim, previousIndex, &report->indexKind));
+  report->indexSeconds = secondsSince(started);
+  return Status::ok();
+}
+
+}  // namespace
+
+DenseBuildReport buildDenseView(const DenseBuildInput& input) {
+  DenseBuildReport report;
+  ViewRecord& v = report.view;
+  v.name = "dense";
+  v.capabilities = {"semantic", "hybrid"};
+  Status s = build(input, &report);
+  if (s.isOk()) {
+    for (const char* name : {"model.bin", "vectors.faiss"}) {
+      auto digest = name == std::string("model.bin") ? Expected<std::string>(report.modelDigest)
+                                                     : digestFile(input.dir / name);
+      if (!digest) {
+        s = digest.status();
+        break;
+      }
+      v.artifacts.push_back({std::string("dense/") + name, *digest, fs::file_size(input.dir / name)});
+    }
+  }
+  if (!s.isOk()) {
+    v.status = ViewStatus::Failed;
+    v.error = s.message();
+    v.artifacts.clear();
+    std::error_code ec;
+    fs::remove_all(input.dir, ec);
+    return report;
+  }
+  v.status = ViewStatus::Complete;
+  v.profile = input.training.profile() + ";model=" + report.modelDigest.substr(0, 16) + ";index=" + report.indexKind;
+  return report;
+}
+
+}  // namespace nib

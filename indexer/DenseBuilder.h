@@ -1,0 +1,50 @@
+// Builds the dense view of a version from its search facts: trains the embedding model on a
+// deterministic sample of the repository's text, or keeps the previous version's model (an
+// update must produce vectors comparable with the ones it reuses), embeds every lexical unit
+// whose (model, text) pair the vector cache does not hold, and writes the FAISS index.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "support/Status.h"
+#include "views/DenseModel.h"
+#include "views/FactStore.h"
+#include "views/Manifest.h"
+#include "views/SearchViews.h"
+
+namespace nib {
+
+struct DenseBuildInput {
+  std::filesystem::path dir;           // versions/<id>/dense, created by the caller
+  std::filesystem::path vectorsDir;    // the shared VectorCache
+  // The lexical view's documents and facts: unit ids are assigned in the same order.
+  const std::vector<SearchDoc>* docs = nullptr;
+  const std::vector<const SearchFacts*>* facts = nullptr;
+  FactStore::Reader* contents = nullptr;  // the documents' bytes, for the training text
+  // The current version's folder and dense view, when it has one: its model is kept unless
+  // `retrain` (or the training settings changed).
+  std::filesystem::path previousDir;
+  const ViewRecord* previousView = nullptr;
+  bool retrain = false;
+  std::filesystem::path model;  // a model file to use as it is (neither trained nor kept)
+  unsigned threads = 1;
+  DenseTraining training;
+  uint64_t trainTokens = 400000;  // the training sample's size, in tokens (bounds the training time)
+};
+
+struct DenseBuildReport {
+  ViewRecord view;  // Complete with artifacts, or Failed with the reason
+  bool trained = false;
+  std::string modelDigest;
+  uint64_t units = 0, vectors = 0, embedded = 0, reused = 0, trainingTokens = 0;
+  double trainSeconds = 0, embedSeconds = 0, indexSeconds = 0;
+  std::string indexKind;
+};
+
+// Never fails the version: a dense view that cannot be built is recorded as Failed.
+DenseBuildReport buildDenseView(const DenseBuildInput& input);
+
+}  // namespace nib

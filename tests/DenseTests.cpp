@@ -1,0 +1,326 @@
+// The dense view: deterministic training, content-addressed vector reuse (an update equals a
+// rebuild with the same model), FAISS IVF recall against exact search on real vectors, and the
+// semantic and hybrid routes through the Engine, the CLI and the LSP server.
+#include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+#include "LspClient.h"
+#include "TestRepo.h"
+#include "indexer/IndexBuilder.h"
+#include "providers/SearchProvider.h"
+#include "server/Engine.h"
+#include "support/FileIo.h"
+#include "support/Hash.h"
+#include "support/SearchText.h"
+#include "views/DenseModel.h"
+#include "views/DenseView.h"
+#include "views/IndexLayout.h"
+
+namespace nib::test {
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+namespace {
+
+// Real text to learn from: nib's own sources, one line of tokens per source line.
+std::vector<std::string> sourceLines() {
+  std::vector<std::string> lines;
+  fs::path root = fs::path(NIB_TESTS_DIR).parent_path();
+  for (const char* dir : {"support", "views", "providers", "indexer"}) {
+    std::vector<fs::path> files;
+    for (const auto& e : fs::directory_iterator(root / dir))
+      if (e.path().extension() == ".cpp" || e.path().extension() == ".h") files.push_back(e.path());
+    std::sort(files.begin(), files.end());
+    for (const fs::path& f : files) {
+      std::istringstream in(*readFile(f));
+      std::string line;
+      while (std::getline(in, line)) {
+        std::string tokens;
+        forEachToken(line, [&](std::string_view t) { tokens += (tokens.empty() ? "" : " ") + std::string(t); });
+        if (!tokens.empty()) lines.push_back(tokens);
+      }
+    }
+  }
+  return lines;
+}
+
+fs::path writeCorpus(const fs::path& dir, const std::vector<std::string>& lines) {
+  fs::path p = dir / "corpus.txt";
+  std::ofstream out(p);
+  for (const std::string& l : lines) out << l << '\n';
+  return p;
+}
+
+void copySearchFixture(TestRepo& repo) {
+  fs::path src = fs::path(NIB_FIXTURE_DIR) / "search" / "repo";
+  for (const auto& e : fs::recursive_directory_iterator(src))
+    if (e.is_regular_file()) repo.write(fs::relative(e.path(), src).string(), *readFile(e.path()));
+  repo.commitAll();
+}
+
+Manifest build(TestRepo& repo, bool force = false) {
+  IndexOptions options;
+  options.threads = 2;
+  options.skipIfCurrent = !force;
+  auto r = buildIndex(repo.root(), options);
+  INFO(r.status().toString());
+  REQUIRE(r.hasValue());
+  return r->manifest;
+}
+
+std::string artifactDigest(const Manifest& m, const std::string& path) {
+  const ViewRecord* v = m.view("dense");
+  REQUIRE(v);
+  for (const Artifact& a : v->artifacts)
+    if (a.path == path) return a.digest;
+  FAIL("no artifact " << path);
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("training the embedding model is deterministic", "[dense]") {
+  TestRepo scratch;
+  fs::path corpus = writeCorpus(scratch.root(), sourceLines());
+  DenseTraining t;
+  t.minCount = 1;
+  t.buckets = 5000;
+  auto a = DenseModel::train(corpus, scratch.root() / "a.bin", t);
+  auto b = DenseModel::train(corpus, scratch.root() / "b.bin", t);
+  INFO((a ? "" : a.status().toString()));
+  REQUIRE(a.hasValue());
+  REQUIRE(b.hasValue());
+  CHECK(*digestFile(scratch.root() / "a.bin") == *digestFile(scratch.root() / "b.bin"));
+  // The saved model embeds exactly as the trained one, out-of-vocabulary words included.
+  auto loaded = DenseModel::load(scratch.root() / "a.bin");
+  REQUIRE(loaded.hasValue());
+  const int d = (*a)->dimension();
+  REQUIRE(d == t.dimension);
+  std::vector<float> x(d), y(d);
+  REQUIRE((*a)->embedText("open the facts store and read a blob's content", x.data()));
+  REQUIRE((*loaded)->embedText("open the facts store and read a blob's content", y.data()));
+  CHECK(x == y);
+  REQUIRE((*loaded)->embedText("zqxjunseenword", y.data()));  // subword vectors only
+  double norm = 0;
+  for (float v : y) norm += v * v;
+  CHECK(norm == Approx(1.0).epsilon(1e-4));
+  // Too little text is a clear error, not a crash.
+  fs::path tiny = writeCorpus(scratch.root(), {});
+  auto none = DenseModel::train(tiny, scratch.root() / "c.bin", t);
+  REQUIRE_FALSE(none.hasValue());
+  CHECK(none.status().message().find("too little text") != std::string::npos);
+  auto garbage = DenseModel::load(corpus);
+  CHECK_FALSE(garbage.hasValue());
+}
+
+TEST_CASE("an update embeds only changed units and equals a rebuild with the same model", "[dense]") {
+  TestRepo repo;
+  copySearchFixture(repo);
+  Manifest first = build(repo);
+  REQUIRE(first.view("dense")->status == ViewStatus::Complete);
+  CHECK(first.stats.at("dense.trained") == "yes");
+  const uint64_t units = std::stoull(first.stats.at("dense.units"));
+  REQUIRE(units > 10);
+  CHECK(first.stats.at("dense.embedded") == std::to_string(units));
+
+  // One function body changes: its unit and its file's unit are embedded again, nothing else.
+  std::string hash = *readFile(repo.root() / "lib/hash.c");
+  size_t at = hash.find("return");
+  REQUIRE(at != std::string::npos);
+  hash.insert(at, "reportProgress(blocks); ");
+  repo.write("lib/hash.c", hash);
+  Manifest update = build(repo);
+  CHECK(update.stats.at("dense.trained") == "no");
+  CHECK(artifactDigest(update, "dense/model.bin") == artifactDigest(first, "dense/model.bin"));
+  uint64_t embedded = std::stoull(update.stats.at("dense.embedded"));
+  CHECK(embedded >= 2);
+  CHECK(embedded <= 3);
+  CHECK(std::stoull(update.stats.at("dense.reused")) == std::stoull(update.stats.at("dense.units")) - embedded);
+
+  // The same version's vectors from an empty cache with the same model: byte-identical.
+  fs::remove_all(repo.root() / ".nib" / "vectors");
+  Manifest rebuild = build(repo, /*force=*/true);
+  CHECK(rebuild.stats.at("dense.trained") == "no");
+  CHECK(rebuild.stats.at("dense.embedded") == rebuild.stats.at("dense.units"));
+  CHECK(artifactDigest(rebuild, "dense/vectors.faiss") == artifactDigest(update, "dense/vectors.faiss"));
+  // A retrained model (same text, same settings) is the same model: training is deterministic.
+  IndexOptions retrain;
+  retrain.retrainModel = true;
+  auto r = buildIndex(repo.root(), retrain);
+  REQUIRE(r.hasValue());
+  CHECK(r->manifest.stats.at("dense.trained") == "yes");
+}
+
+TEST_CASE("the IVF index finds what exact search finds on real vectors", "[dense]") {
+  TestRepo scratch;
+  std::vector<std::string> lines = sourceLines();
+  REQUIRE(lines.size() > 3000);
+  DenseTraining t;
+  t.minCount = 1;
+  t.buckets = 5000;
+  auto model = DenseModel::train(writeCorpus(scratch.root(), lines), scratch.root() / "m.bin", t);
+  REQUIRE(model.hasValue());
+  const int d = (*model)->dimension();
+  std::vector<int64_t> ids;
+  std::vector<float> vectors;
+  std::vector<float> v(d);
+  for (size_t i = 0; i < lines.size(); ++i)
+    if ((*model)->embedText(lines[i], v.data())) {
+      ids.push_back(static_cast<int64_t>(i) * 7 + 3);  // ids need not be dense
+      vectors.insert(vectors.end(), v.begin(), v.end());
+    }
+  fs::create_directories(scratch.root() / "flat");
+  fs::create_directories(scratch.root() / "ivf");
+  std::string kind;
+  REQUIRE(writeDenseIndex(scratch.root() / "flat" / "vectors.faiss", ids, vectors, d, {}, &kind).isOk());
+  CHECK(kind == "flat");
+  REQUIRE(writeDenseIndex(scratch.root() / "ivf" / "vectors.faiss", ids, vectors, d, {}, &kind, /*exactLimit=*/1000).isOk());
+  CHECK(kind.rfind("ivf", 0) == 0);
+  for (const char* dir : {"flat", "ivf"}) fs::copy_file(scratch.root() / "m.bin", scratch.root() / dir / "model.bin");
+  auto flat = DenseView::open(scratch.root() / "flat");
+  auto ivf = DenseView::open(scratch.root() / "ivf");
+  REQUIRE(flat.hasValue());
+  REQUIRE(ivf.hasValue());
+  CHECK((*ivf)->kind() == kind);
+  CHECK((*ivf)->size() == ids.size());
+  // Queries: 100 lines spread over the corpus, as queries (their own vectors).
+  size_t found = 0, wanted = 0;
+  for (size_t q = 0; q < 100; ++q) {
+    const float* query = vectors.data() + (q * (ids.size() / 100)) * d;
+    auto exact = (*flat)->nearest(query, 10);
+    auto approx = (*ivf)->nearest(query, 10);
+    REQUIRE(exact.size() == 10);
+    std::set<uint32_t> got;
+    for (const auto& [id, _] : approx) got.insert(id);
+    for (const auto& [id, _] : exact) found += got.count(id), ++wanted;
+    // The stored vector of a unit is what similarity() scores.
+    CHECK(*(*flat)->similarity(query, exact.front().first) == Approx(exact.front().second).epsilon(1e-4));
+  }
+  double recall = static_cast<double>(found) / wanted;
+  INFO("IVF recall@10 against exact search: " << recall);
+  CHECK(recall >= 0.9);
+  CHECK_FALSE((*flat)->similarity(vectors.data(), 1).has_value());  // no unit 1
+}
+
+TEST_CASE("semantic and hybrid routes", "[dense][search]") {
+  TestRepo repo;
+  copySearchFixture(repo);
+  auto engine = indexAndOpen(repo);
+  // A unit's own words, as a query, find that unit first.
+  SearchRequest r;
+  r.route = SearchRoute::Semantic;
+  r.k = 5;
+  r.query = "FNV-1a: a fast, simple hash for short strings. uint32_t fnv1a_hash(const char *s) { uint32_t h = "
+            "2166136261u; while (*s) { h ^= (unsigned char)*s++; h *= 16777619u; } return h; }";
+  auto semantic = engine->search(r);
+  INFO(semantic.status().toString());
+  REQUIRE(semantic.hasValue());
+  REQUIRE(!semantic->hits.empty());
+  CHECK(semantic->route == SearchRoute::Semantic);
+  CHECK(semantic->hits.front().path == "lib/hash.c");
+  CHECK(semantic->hits.front().name == "fnv1a_hash");
+  for (size_t i = 1; i < semantic->hits.size(); ++i) CHECK(semantic->hits[i - 1].score >= semantic->hits[i].score);
+  for (const SearchHit& h : semantic->hits) {
+    CHECK(h.score <= 1.0001);
+    CHECK(!h.snippet.empty());
+  }
+  // Filters hold.
+  r.languages = {Language::Python};
+  auto python = engine->search(r);
+  REQUIRE(python.hasValue());
+  REQUIRE(!python->hits.empty());
+  for (const SearchHit& h : python->hits) CHECK(h.path.substr(h.path.size() - 3) == ".py");
+
+  // Hybrid keeps the lexical golden rankings (the file the lexical test reads).
+  std::ifstream in(fs::path(NIB_FIXTURE_DIR) / "search" / "ranking.txt");
+  std::string line;
+  int cases = 0;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    size_t a = line.find(" | "), b = line.rfind(" | ");
+    SearchRequest h;
+    h.query = line.substr(0, a);
+    h.route = SearchRoute::Hybrid;
+    h.k = 10;
+    std::string target = line.substr(a + 3, b - a - 3);
+    auto result = engine->search(h);
+    REQUIRE(result.hasValue());
+    CHECK(result->route == SearchRoute::Hybrid);
+    int rank = 0;
+    for (size_t i = 0; i < result->hits.size() && !rank; ++i) {
+      const SearchHit& hit = result->hits[i];
+      if ((hit.name.empty() ? hit.path : hit.path + "#" + hit.name) == target) rank = static_cast<int>(i) + 1;
+    }
+    INFO(h.query << " -> " << target);
+    CHECK(rank >= 1);
+    CHECK(rank <= std::stoi(line.substr(b + 3)));
+    ++cases;
+  }
+  CHECK(cases >= 8);
+  // Auto: prose goes to hybrid when there is a dense view, code to the exact route.
+  SearchRequest prose;
+  prose.query = "retry failed request";
+  auto autoProse = engine->search(prose);
+  REQUIRE(autoProse.hasValue());
+  CHECK(autoProse->route == SearchRoute::Hybrid);
+  prose.query = "send_request(";
+  auto autoCode = engine->search(prose);
+  REQUIRE(autoCode.hasValue());
+  CHECK(autoCode->route == SearchRoute::Trigram);
+}
+
+TEST_CASE("without a dense view, semantic is a clear error and hybrid says it is lexical", "[dense][search]") {
+  TestRepo repo;
+  copySearchFixture(repo);
+  IndexOptions options;
+  options.dense = false;
+  REQUIRE(buildIndex(repo.root(), options).hasValue());
+  auto engine = Engine::open(repo.root());
+  REQUIRE(engine.hasValue());
+  SearchRequest r;
+  r.query = "retry failed request";
+  r.route = SearchRoute::Semantic;
+  auto semantic = (*engine)->search(r);
+  REQUIRE_FALSE(semantic.hasValue());
+  CHECK(semantic.status().message().find("dense view") != std::string::npos);
+  r.route = SearchRoute::Hybrid;
+  auto hybrid = (*engine)->search(r);
+  REQUIRE(hybrid.hasValue());
+  REQUIRE(!hybrid->hits.empty());
+  REQUIRE(!hybrid->notes.empty());
+  CHECK(hybrid->notes.back().find("lexical ranking only") != std::string::npos);
+  r.route = SearchRoute::Auto;
+  auto autoProse = (*engine)->search(r);
+  REQUIRE(autoProse.hasValue());
+  CHECK(autoProse->route == SearchRoute::Lexical);
+}
+
+TEST_CASE("semantic search from the CLI and the LSP server", "[dense][cli][lsp]") {
+  TestRepo repo;
+  copySearchFixture(repo);
+  indexAndOpen(repo);
+  std::string out;
+  int rc = runCommand("cd " + shellQuote(repo.root().string()) + " && " + nibBinary() +
+                          " search --no-daemon -r semantic -k 3 --json 'hash of a short string'",
+                      &out);
+  REQUIRE(rc == 0);
+  json j = json::parse(out);
+  CHECK(j["route"] == "semantic");
+  REQUIRE(j["hits"].size() == 3);
+
+  LspClient client(repo.root());
+  client.initialize(repo.root());
+  json res = client.request("nib/search", {{"query", "evict the oldest cache entry"}, {"route", "hybrid"}, {"k", 3}});
+  REQUIRE(res.contains("result"));
+  CHECK(res["result"]["route"] == "hybrid");
+  REQUIRE(!res["result"]["hits"].empty());
+  json bad = client.request("nib/search", {{"query", "x"}, {"route", "neural"}});
+  REQUIRE(bad.contains("error"));
+  CHECK(bad["error"]["message"].get<std::string>().find("semantic") != std::string::npos);
+}
+
+}  // namespace nib::test

@@ -1,0 +1,114 @@
+#include "views/DenseModel.h"
+
+#include <fasttext/args.h>
+#include <fasttext/dictionary.h>
+#include <fasttext/fasttext.h>
+#include <fasttext/vector.h>
+
+#include <cmath>
+#include <exception>
+#include <map>
+
+#include "support/SearchText.h"
+
+namespace nib {
+
+std::string DenseTraining::profile() const {
+  return std::string(cbow ? "fasttext-cbow" : "fasttext-skipgram") + ";dim=" + std::to_string(dimension) + ";epoch=" + std::to_string(epochs) +
+         ";ws=" + std::to_string(window) + ";neg=" + std::to_string(negatives) + ";minCount=" + std::to_string(minCount) +
+         ";ngrams=" + std::to_string(minNgram) + "-" + std::to_string(maxNgram) + ";buckets=" + std::to_string(buckets) +
+         ";seed=" + std::to_string(seed) + ";sif=0.001";
+}
+
+DenseModel::~DenseModel() = default;
+
+Expected<std::unique_ptr<DenseModel>> DenseModel::train(const std::filesystem::path& corpus,
+                                                        const std::filesystem::path& modelFile,
+                                                        const DenseTraining& training) {
+  auto model = std::unique_ptr<DenseModel>(new DenseModel());
+  // fastText reports bad input (an empty vocabulary, an unreadable file) by throwing; nothing
+  // of that may leave this module.
+  try {
+    fasttext::Args args;
+    args.input = corpus.string();
+    args.output = modelFile.string();
+    args.model = training.cbow ? fasttext::model_name::cbow : fasttext::model_name::sg;
+    args.dim = training.dimension;
+    args.epoch = training.epochs;
+    args.ws = training.window;
+    args.neg = training.negatives;
+    args.minCount = training.minCount;
+    args.minn = training.minNgram;
+    args.maxn = training.maxNgram;
+    args.bucket = training.buckets;
+    args.seed = training.seed;
+    args.thread = 1;  // fastText is deterministic with one thread only
+    args.verbose = 0;
+    model->fastText_ = std::make_unique<fasttext::FastText>();
+    model->fastText_->train(args);
+    model->fastText_->saveModel(modelFile.string());
+  } catch (const std::exception& e) {
+    std::string what = e.what();
+    if (what.find("Empty vocabulary") != std::string::npos)
+      return Status(ErrorCode::InvalidArgument, "too little text to learn word vectors from");
+    return Status(ErrorCode::IoError, "training the embedding model failed: " + what);
+  }
+  NIB_RETURN_IF_ERROR(model->init());
+  return model;
+}
+
+Expected<std::unique_ptr<DenseModel>> DenseModel::load(const std::filesystem::path& modelFile) {
+  auto model = std::unique_ptr<DenseModel>(new DenseModel());
+  try {
+    model->fastText_ = std::make_unique<fasttext::FastText>();
+    model->fastText_->loadModel(modelFile.string());
+  } catch (const std::exception& e) {
+    return Status(ErrorCode::Corrupt, "cannot load the embedding model " + modelFile.string() + ": " + e.what());
+  }
+  NIB_RETURN_IF_ERROR(model->init());
+  return model;
+}
+
+Status DenseModel::init() {
+  dimension_ = fastText_->getDimension();
+  if (dimension_ <= 0) return Status(ErrorCode::Corrupt, "the embedding model has no dimension");
+  auto dict = fastText_->getDictionary();
+  std::vector<int64_t> counts = dict->getCounts(fasttext::entry_type::word);
+  double total = static_cast<double>(dict->ntokens());
+  if (total <= 0) total = 1;
+  weights_.resize(counts.size());
+  for (size_t i = 0; i < counts.size(); ++i) weights_[i] = static_cast<float>(kSifA / (kSifA + counts[i] / total));
+  return Status::ok();
+}
+
+bool DenseModel::embedTerms(const std::vector<std::pair<std::string, uint32_t>>& terms, float* out) const {
+  std::fill(out, out + dimension_, 0.0f);
+  fasttext::Vector v(dimension_);
+  bool any = false;
+  for (const auto& [term, count] : terms) {
+    int32_t id = fastText_->getWordId(term);
+    // A word the model never saw (too rare, or in a file outside the training sample) is rare
+    // by SIF's measure: full weight, vector from its character n-grams.
+    float w = id >= 0 && static_cast<size_t>(id) < weights_.size() ? weights_[id] : 1.0f;
+    fastText_->getWordVector(v, term);
+    float scale = w * static_cast<float>(count);
+    for (int i = 0; i < dimension_; ++i) out[i] += scale * v[i];
+  }
+  double norm = 0;
+  for (int i = 0; i < dimension_; ++i) norm += static_cast<double>(out[i]) * out[i];
+  if (norm > 0) {
+    any = true;
+    float inv = static_cast<float>(1.0 / std::sqrt(norm));
+    for (int i = 0; i < dimension_; ++i) out[i] *= inv;
+  }
+  return any;
+}
+
+bool DenseModel::embedText(std::string_view text, float* out) const {
+  std::map<std::string, uint32_t> counts;
+  forEachToken(text, [&](std::string_view t) { ++counts[std::string(t)]; });
+  std::vector<std::pair<std::string, uint32_t>> terms(counts.begin(), counts.end());
+  return embedTerms(terms, out);
+}
+
+}  // namespace nib

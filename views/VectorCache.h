@@ -1,0 +1,35 @@
+// Unit vectors by (model digest, unit text digest), shared by every version of one index
+// (<repo>/.nib/vectors): an update embeds only the units whose text it has not embedded with
+// the same model before. The value is the vector's float32 bytes.
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "views/Lmdb.h"
+
+namespace nib {
+
+class VectorCache {
+ public:
+  static Expected<std::unique_ptr<VectorCache>> open(const std::filesystem::path& dir);
+  // The key of one unit's vector: 16 hex digits of the model digest and 16 of the unit's (64
+  // bits each: a collision within one repository is not a practical concern).
+  static std::string key(const std::string& modelDigest, const std::string& unitDigestHex);
+  // For each key, its vector (dimension floats) into out[i * dimension ..]; found[i] says
+  // whether it was there. One read snapshot for the whole lookup.
+  Status getMany(const std::vector<std::string>& keys, int dimension, std::vector<float>* out,
+                 std::vector<bool>* found);
+  // Stores the vectors of keys[i] for every i with store[i], in one transaction.
+  Status putMany(const std::vector<std::string>& keys, const std::vector<bool>& store, int dimension,
+                 const std::vector<float>& vectors);
+
+ private:
+  explicit VectorCache(std::unique_ptr<LmdbEnv> env, MDB_dbi dbi) : env_(std::move(env)), dbi_(dbi) {}
+  std::unique_ptr<LmdbEnv> env_;
+  MDB_dbi dbi_;
+};
+
+}  // namespace nib

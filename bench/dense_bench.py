@@ -96,7 +96,7 @@ def search(client, query, route):
 
 
 def rank_of(task, hits):
-    line = task["strippedLine"] - 1  # 0-based, as the wire's ranges are
+    line = task["strippedLine"]  # 0-based (context_bench's), as the wire's ranges are
     for i, h in enumerate(hits):
         r = h["range"]
         if h["path"] == task["path"] and r["start"]["line"] <= line <= r["end"]["line"]:

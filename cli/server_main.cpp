@@ -8,6 +8,7 @@
 
 #include <mutex>
 
+#include "protocol/HttpEncoder.h"
 #include "cli/ServeCli.h"
 #include "indexer/Extractor.h"
 #include "indexer/GitRepository.h"
@@ -21,6 +22,8 @@
 #endif
 
 int main(int argc, char** argv) {
+  // An external embedding endpoint (.nib.conf) is reached over HTTP (protocol/HttpEncoder).
+  nib::installHttpEncoder();
   using namespace nib;
   CLI::App app{"nib-server: the language server of nib (run it as `nib serve`).", "nib"};
   app.set_version_flag("--version", NIB_VERSION);

@@ -5,8 +5,10 @@
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <functional>
 #include <thread>
 
+#include "support/FileIo.h"
 #include "support/Hash.h"
 #include "support/SearchText.h"
 #include "views/DenseView.h"
@@ -63,7 +65,49 @@ std::string unitDigest(const UnitTerms& u) {
   return d.hex();
 }
 
-Status build(const DenseBuildInput& in, DenseBuildReport* report) {
+// The step both sources of vectors share: cached vectors by key, `embed` for the rest (written
+// into their rows of `vectors`), the cache updated, the FAISS index written.
+Status embedAndIndex(const DenseBuildInput& in, const std::vector<std::string>& keys, int dim,
+                     const std::function<Status(const std::vector<size_t>&, std::vector<float>*)>& embed,
+                     const fs::path& previousIndex, DenseBuildReport* report) {
+  auto started = std::chrono::steady_clock::now();
+  report->units = keys.size();
+  report->dimension = dim;
+  auto cache = VectorCache::open(in.vectorsDir);
+  if (!cache) return cache.status();
+  std::vector<float> vectors;
+  std::vector<bool> found;
+  NIB_RETURN_IF_ERROR((*cache)->getMany(keys, dim, &vectors, &found));
+  std::vector<size_t> missing;
+  for (size_t i = 0; i < keys.size(); ++i)
+    if (!found[i]) missing.push_back(i);
+  if (!missing.empty()) NIB_RETURN_IF_ERROR(embed(missing, &vectors));
+  std::vector<bool> store(keys.size());
+  for (size_t i : missing) store[i] = true;
+  NIB_RETURN_IF_ERROR((*cache)->putMany(keys, store, dim, vectors));
+  report->embedded = missing.size();
+  report->reused = keys.size() - missing.size();
+  report->embedSeconds = secondsSince(started);
+
+  // A unit with no known token has a zero vector: nothing to find it by.
+  started = std::chrono::steady_clock::now();
+  std::vector<int64_t> ids;
+  std::vector<float> kept;
+  kept.reserve(vectors.size());
+  for (size_t i = 0; i < keys.size(); ++i) {
+    const float* v = vectors.data() + i * dim;
+    if (std::all_of(v, v + dim, [](float x) { return x == 0.0f; })) continue;
+    ids.push_back(static_cast<int64_t>(i));
+    kept.insert(kept.end(), v, v + dim);
+  }
+  report->vectors = ids.size();
+  NIB_RETURN_IF_ERROR(writeDenseIndex(in.dir / "vectors.faiss", ids, kept, dim, previousIndex, &report->indexKind));
+  report->indexSeconds = secondsSince(started);
+  return Status::ok();
+}
+
+// The dense view with the repository's own fastText model (trained now or kept).
+Status buildWithModel(const DenseBuildInput& in, DenseBuildReport* report) {
   const fs::path modelFile = in.dir / "model.bin";
   const std::string settings = in.training.profile();
   std::unique_ptr<DenseModel> model;
@@ -117,57 +161,84 @@ Status build(const DenseBuildInput& in, DenseBuildReport* report) {
   if (!digest) return digest.status();
   report->modelDigest = *digest;
 
-  // Every lexical unit, in the lexical view's id order.
-  started = std::chrono::steady_clock::now();
-  std::vector<const UnitTerms*> units;
-  for (const SearchFacts* f : *in.facts)
-    for (const UnitTerms& u : f->units) units.push_back(&u);
-  report->units = units.size();
   const int dim = model->dimension();
-  std::vector<std::string> keys(units.size());
-  for (size_t i = 0; i < units.size(); ++i) keys[i] = VectorCache::key(*digest, unitDigest(*units[i]));
-  auto cache = VectorCache::open(in.vectorsDir);
-  if (!cache) return cache.status();
-  std::vector<float> vectors;
-  std::vector<bool> found;
-  NIB_RETURN_IF_ERROR((*cache)->getMany(keys, dim, &vectors, &found));
-  std::vector<size_t> missing;
-  for (size_t i = 0; i < units.size(); ++i)
-    if (!found[i]) missing.push_back(i);
-  std::atomic<size_t> next{0};
-  auto worker = [&] {
-    for (size_t n; (n = next.fetch_add(1)) < missing.size();) {
-      size_t i = missing[n];
-      model->embedTerms(units[i]->terms, vectors.data() + i * dim);
-    }
+  std::vector<std::string> keys;
+  for (const SearchFacts* f : *in.facts)
+    for (const UnitTerms& u : f->units) keys.push_back(VectorCache::key(*digest, unitDigest(u)));
+  // Each worker embeds its share of the missing units with the (thread-safe) model.
+  auto embed = [&](const std::vector<size_t>& missing, std::vector<float>* vectors) -> Status {
+    std::vector<const UnitTerms*> units;
+    for (const SearchFacts* f : *in.facts)
+      for (const UnitTerms& u : f->units) units.push_back(&u);
+    std::atomic<size_t> next{0};
+    auto worker = [&] {
+      for (size_t n; (n = next.fetch_add(1)) < missing.size();) {
+        size_t i = missing[n];
+        model->embedTerms(units[i]->terms, vectors->data() + i * dim);
+      }
+    };
+    std::vector<std::thread> pool;
+    for (unsigned t = 1; t < std::max(1u, in.threads); ++t) pool.emplace_back(worker);
+    worker();
+    for (auto& t : pool) t.join();
+    return Status::ok();
   };
-  std::vector<std::thread> pool;
-  for (unsigned t = 1; t < std::max(1u, in.threads); ++t) pool.emplace_back(worker);
-  worker();
-  for (auto& t : pool) t.join();
-  std::vector<bool> store(units.size());
-  for (size_t i : missing) store[i] = true;
-  NIB_RETURN_IF_ERROR((*cache)->putMany(keys, store, dim, vectors));
-  report->embedded = missing.size();
-  report->reused = units.size() - missing.size();
-  report->embedSeconds = secondsSince(started);
-
-  // A unit with no known token has a zero vector: nothing to find it by.
-  started = std::chrono::steady_clock::now();
-  std::vector<int64_t> ids;
-  std::vector<float> kept;
-  kept.reserve(vectors.size());
-  for (size_t i = 0; i < units.size(); ++i) {
-    const float* v = vectors.data() + i * dim;
-    if (std::all_of(v, v + dim, [](float x) { return x == 0.0f; })) continue;
-    ids.push_back(static_cast<int64_t>(i));
-    kept.insert(kept.end(), v, v + dim);
-  }
-  report->vectors = ids.size();
   fs::path previousIndex = prev && !report->trained ? in.previousDir / "dense" / "vectors.faiss" : fs::path();
-  NIB_RETURN_IF_ERROR(writeDenseIndex(in.dir / "vectors.faiss", ids, kept, dim, previousIndex, &report->indexKind));
-  report->indexSeconds = secondsSince(started);
-  return Status::ok();
+  return embedAndIndex(in, keys, dim, embed, previousIndex, report);
+}
+
+// The dense view with an external encoder: each unit's text (its first kMaxEncodedBytes bytes)
+// is sent to the endpoint, in batches; vectors are cached by (endpoint and model, text).
+Status buildWithEncoder(const DenseBuildInput& in, DenseBuildReport* report) {
+  EncoderSettings settings = *in.encoder;
+  auto encoder = makeTextEncoder(settings);
+  if (!encoder) return encoder.status();
+  std::vector<std::string> texts;
+  for (size_t d = 0; d < in.docs->size(); ++d) {
+    auto content = in.contents->content((*in.docs)[d].blobOid);
+    if (!content) return content.status();
+    for (const UnitTerms& u : (*in.facts)[d]->units) {
+      size_t from = std::min<size_t>(u.range.startByte, content->size());
+      size_t to = std::min<size_t>({u.range.endByte, content->size(), from + kMaxEncodedBytes});
+      texts.emplace_back(content->substr(from, to - from));
+    }
+  }
+  const std::string identity = digestHex(settings.identity());
+  report->modelDigest = identity;
+  // The dimension: the previous version's when it used the same encoder, else one text's.
+  int dim = 0;
+  const ViewRecord* prev = in.previousView;
+  bool samePrevious = prev && prev->status == ViewStatus::Complete && prev->profile.rfind(settings.identity() + ";", 0) == 0;
+  if (samePrevious)
+    if (auto text = readFile(in.previousDir / "dense" / "encoder"))
+      if (auto old = EncoderSettings::parse(*text)) dim = old->dimension;
+  if (dim <= 0) {
+    auto probe = (*encoder)->encode({texts.empty() ? std::string("nib") : texts.front()});
+    if (!probe) return probe.status();
+    dim = static_cast<int>(probe->front().size());
+  }
+  settings.dimension = dim;
+  std::vector<std::string> keys(texts.size());
+  for (size_t i = 0; i < texts.size(); ++i) keys[i] = VectorCache::key(identity, digestHex(texts[i]));
+  auto embed = [&](const std::vector<size_t>& missing, std::vector<float>* vectors) -> Status {
+    std::vector<std::string> batch;
+    for (size_t i : missing) batch.push_back(texts[i]);
+    auto encoded = (*encoder)->encode(batch);
+    if (!encoded) return encoded.status();
+    for (size_t n = 0; n < missing.size(); ++n) {
+      const std::vector<float>& v = (*encoded)[n];
+      if (v.size() != static_cast<size_t>(dim))
+        return Status(ErrorCode::IoError, "the embedding endpoint changed its vectors' dimension from " +
+                                              std::to_string(dim) + " to " + std::to_string(v.size()));
+      float* out = vectors->data() + missing[n] * dim;
+      std::copy(v.begin(), v.end(), out);
+      if (!normalizeVector(out, dim)) std::fill(out, out + dim, 0.0f);
+    }
+    return Status::ok();
+  };
+  fs::path previousIndex = samePrevious ? in.previousDir / "dense" / "vectors.faiss" : fs::path();
+  NIB_RETURN_IF_ERROR(embedAndIndex(in, keys, dim, embed, previousIndex, report));
+  return writeFileAtomic(in.dir / "encoder", settings.serialize());
 }
 
 }  // namespace
@@ -177,9 +248,9 @@ DenseBuildReport buildDenseView(const DenseBuildInput& input) {
   ViewRecord& v = report.view;
   v.name = "dense";
   v.capabilities = {"semantic", "hybrid"};
-  Status s = build(input, &report);
+  Status s = input.encoder ? buildWithEncoder(input, &report) : buildWithModel(input, &report);
   if (s.isOk()) {
-    for (const char* name : {"model.bin", "vectors.faiss"}) {
+    for (const char* name : {input.encoder ? "encoder" : "model.bin", "vectors.faiss"}) {
       auto digest = name == std::string("model.bin") ? Expected<std::string>(report.modelDigest)
                                                      : digestFile(input.dir / name);
       if (!digest) {
@@ -198,7 +269,9 @@ DenseBuildReport buildDenseView(const DenseBuildInput& input) {
     return report;
   }
   v.status = ViewStatus::Complete;
-  v.profile = input.training.profile() + ";model=" + report.modelDigest.substr(0, 16) + ";index=" + report.indexKind;
+  v.profile = input.encoder
+                  ? input.encoder->identity() + ";dim=" + std::to_string(report.dimension) + ";index=" + report.indexKind
+                  : input.training.profile() + ";model=" + report.modelDigest.substr(0, 16) + ";index=" + report.indexKind;
   return report;
 }
 

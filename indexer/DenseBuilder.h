@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -13,6 +14,7 @@
 #include "views/DenseModel.h"
 #include "views/FactStore.h"
 #include "views/Manifest.h"
+#include "views/TextEncoder.h"
 #include "views/SearchViews.h"
 
 namespace nib {
@@ -30,6 +32,8 @@ struct DenseBuildInput {
   const ViewRecord* previousView = nullptr;
   bool retrain = false;
   std::filesystem::path model;  // a model file to use as it is (neither trained nor kept)
+  // An external encoder (the project configuration's): used instead of a fastText model.
+  std::optional<EncoderSettings> encoder;
   unsigned threads = 1;
   DenseTraining training;
   uint64_t trainTokens = 400000;  // the training sample's size, in tokens (bounds the training time)
@@ -42,6 +46,7 @@ struct DenseBuildReport {
   uint64_t units = 0, vectors = 0, embedded = 0, reused = 0, trainingTokens = 0;
   double trainSeconds = 0, embedSeconds = 0, indexSeconds = 0;
   std::string indexKind;
+  int dimension = 0;
 };
 
 // Never fails the version: a dense view that cannot be built is recorded as Failed.

@@ -20,6 +20,7 @@
 #include "support/Hash.h"
 #include "support/Language.h"
 #include "support/Log.h"
+#include "support/ProjectConfig.h"
 #include "views/CommitView.h"
 #include "views/FactStore.h"
 #include "views/IndexLayout.h"
@@ -76,11 +77,12 @@ uint64_t directorySize(const fs::path& dir) {
 
 }  // namespace
 
-std::string configDigest(const IndexOptions& options) {
+std::string configDigest(const IndexOptions& options, const std::optional<EncoderSettings>& encoder) {
   Digester d;
   d.add("max-file-size").add(options.maxFileSize);
   // Only a departure from the default is added, so that existing indexes keep their digest.
   if (!options.dense) d.add("no-dense");
+  if (options.dense && encoder) d.add("encoder").add(encoder->identity());
   return d.hex().substr(0, 16);
 }
 
@@ -96,6 +98,10 @@ Expected<IndexReport> buildIndex(const fs::path& repoPath, const IndexOptions& o
 
   IndexReport report;
   report.repoRoot = repo.root();
+  auto config = ProjectConfig::load(repo.root());
+  if (!config) return config.status();
+  auto encoder = EncoderSettings::fromConfig(*config);
+  if (!encoder) return encoder.status();
   auto head = repo.headCommit();
   if (!head) return head.status();
   bool fromWorktree = options.commit.empty();
@@ -107,7 +113,7 @@ Expected<IndexReport> buildIndex(const fs::path& repoPath, const IndexOptions& o
   }
   if (options.skipIfCurrent && fromWorktree) {
     auto current = layout.currentManifest();
-    if (current && current->sourceCommit == commit && current->configDigest == configDigest(options) &&
+    if (current && current->sourceCommit == commit && current->configDigest == configDigest(options, *encoder) &&
         current->extractorProfile == Extractor::profileDigest() && current->nibVersion == NIB_VERSION) {
       auto view = CommitView::open(layout.versionDir(current->versionId) / "structural");
       std::optional<WorktreeComparison> cmp;
@@ -376,7 +382,7 @@ Expected<IndexReport> buildIndex(const fs::path& repoPath, const IndexOptions& o
   m.nibVersion = NIB_VERSION;
   m.extractorProfile = profile;
   m.grammars = std::string(grammarVersions());
-  m.configDigest = configDigest(options);
+  m.configDigest = configDigest(options, *encoder);
   if (auto cur = layout.currentVersion()) m.previous = *cur;
   auto headTree = repo.commitTree(commit);
   if (!headTree) return headTree.status();
@@ -479,6 +485,7 @@ Expected<IndexReport> buildIndex(const fs::path& repoPath, const IndexOptions& o
     }
     in.retrain = options.retrainModel;
     in.model = options.denseModel;
+    in.encoder = *encoder;
     in.threads = threads;
     std::error_code dirError;
     fs::create_directories(in.dir, dirError);

@@ -6,11 +6,13 @@
 #include <filesystem>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "support/Status.h"
 #include "views/Manifest.h"
+#include "views/TextEncoder.h"
 
 namespace nib {
 
@@ -65,7 +67,8 @@ struct IndexReport {
 
 Expected<IndexReport> buildIndex(const std::filesystem::path& repoPath, const IndexOptions& options);
 
-// The digest of the options that change an index's contents (recorded as config-digest).
-std::string configDigest(const IndexOptions& options);
+// The digest of the options and project configuration (.nib.conf) that change an index's
+// contents (recorded as config-digest).
+std::string configDigest(const IndexOptions& options, const std::optional<EncoderSettings>& encoder);
 
 }  // namespace nib

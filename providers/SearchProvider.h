@@ -98,7 +98,10 @@ class SearchProvider {
   Expected<SearchResult> searchTrigram(const SearchRequest& request, const SearchContext& context);
   // Without snippets, hits carry their raw scores (for fusion).
   Expected<SearchResult> searchLexical(const SearchRequest& request, const SearchContext& context, bool snippets = true);
-  Expected<SearchResult> searchSemantic(const SearchRequest& request, const SearchContext& context, bool snippets = true);
+  // `query`: the request's vector when the caller has it already (an external encoder is a
+  // network round trip).
+  Expected<SearchResult> searchSemantic(const SearchRequest& request, const SearchContext& context, bool snippets = true,
+                                        const std::vector<float>* query = nullptr);
   Expected<SearchResult> searchHybrid(const SearchRequest& request, const SearchContext& context);
   // The dense view is opened on its first use: its model is the largest file a query reads.
   Status openDense();

@@ -14,7 +14,7 @@ apt_packages=(
   # libraries (see DESIGN.md §6)
   libclang-14-dev clang-14 libtree-sitter-dev libfaiss-dev liblmdb-dev nlohmann-json3-dev
   libgit2-dev catch2 libfasttext-dev libxxhash-dev libblas-dev liblapack-dev libcli11-dev
-  libre2-dev libmd-dev
+  libre2-dev libmd-dev libcurl4-openssl-dev
   # live backends and real clients used by tests and benchmarks
   clangd python3-pylsp neovim
   # comparison tools for bench/

@@ -5,13 +5,20 @@
 
 #include <nlohmann/json.hpp>
 
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <set>
+#include <thread>
 
 #include "LspClient.h"
 #include "TestRepo.h"
 #include "indexer/IndexBuilder.h"
+#include "protocol/HttpEncoder.h"
 #include "providers/SearchProvider.h"
 #include "server/Engine.h"
 #include "support/FileIo.h"
@@ -80,6 +87,49 @@ std::string artifactDigest(const Manifest& m, const std::string& path) {
   FAIL("no artifact " << path);
   return "";
 }
+
+// tests/encoder/fake_embeddings.py, run for the test's length: a real HTTP server that answers
+// OpenAI-style embeddings requests (hashed word bags) and counts what it served.
+class FakeEncoder {
+ public:
+  explicit FakeEncoder(const fs::path& dir) : dir_(dir), portFile_(dir / "encoder.port") {
+    fs::create_directories(dir);
+    std::string script = std::string(NIB_TESTS_DIR) + "/encoder/fake_embeddings.py";
+    pid_ = ::fork();
+    if (pid_ == 0) {
+      ::execlp("python3", "python3", script.c_str(), portFile_.c_str(), static_cast<char*>(nullptr));
+      ::_exit(127);
+    }
+    for (int i = 0; i < 200 && !fs::exists(portFile_); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(25));
+    REQUIRE(fs::exists(portFile_));
+    port_ = *readFile(portFile_);
+  }
+  ~FakeEncoder() {
+    stop();
+    std::error_code ec;
+    fs::remove_all(dir_, ec);
+  }
+  void stop() {
+    if (pid_ > 0) {
+      ::kill(pid_, SIGTERM);
+      ::waitpid(pid_, nullptr, 0);
+      pid_ = -1;
+    }
+  }
+  std::string url() const { return "http://127.0.0.1:" + port_ + "/v1/embeddings"; }
+  json stats() const {
+    std::string out;
+    REQUIRE(runCommand("python3 -c \"import urllib.request,sys; sys.stdout.write(urllib.request.urlopen('http://127.0.0.1:" +
+                           port_ + "/stats').read().decode())\"",
+                       &out) == 0);
+    return json::parse(out);
+  }
+
+ private:
+  fs::path dir_, portFile_;
+  pid_t pid_ = -1;
+  std::string port_;
+};
 
 }  // namespace
 
@@ -321,6 +371,87 @@ TEST_CASE("semantic search from the CLI and the LSP server", "[dense][cli][lsp]"
   json bad = client.request("nib/search", {{"query", "x"}, {"route", "neural"}});
   REQUIRE(bad.contains("error"));
   CHECK(bad["error"]["message"].get<std::string>().find("semantic") != std::string::npos);
+}
+
+}  // namespace nib::test
+
+namespace nib::test {
+
+TEST_CASE("an external embedding endpoint: batches, reuse, and clear errors", "[dense][encoder]") {
+  installHttpEncoder();
+  TestRepo repo;
+  copySearchFixture(repo);
+  FakeEncoder encoder(repo.root().parent_path() / (repo.root().filename().string() + "-enc"));
+  repo.write(".nib.conf", "# the test's encoder\ndense.encoder.url = " + encoder.url() +
+                              "\ndense.encoder.model = fake-bag-of-words\ndense.encoder.batch = 8\n");
+  Manifest m = build(repo);
+  const ViewRecord* dense = m.view("dense");
+  REQUIRE(dense);
+  INFO(dense->error);
+  REQUIRE(dense->status == ViewStatus::Complete);
+  CHECK(dense->profile.find("http;url=" + encoder.url() + ";model=fake-bag-of-words;dim=16;index=flat") == 0);
+  const uint64_t units = std::stoull(m.stats.at("dense.units"));
+  json served = encoder.stats();
+  CHECK(served["texts"].get<uint64_t>() == units + 1);  // and one text to learn the dimension
+  CHECK(served["requests"].get<uint64_t>() == (units + 7) / 8 + 1);
+
+  // Queries go through the same endpoint: a unit's own text finds it.
+  auto engine = Engine::open(repo.root());
+  REQUIRE(engine.hasValue());
+  SearchRequest r;
+  r.route = SearchRoute::Semantic;
+  r.k = 3;
+  r.query = "uint32_t fnv1a_hash(const char *s) { uint32_t h = 2166136261u; while (*s) { h ^= (unsigned char)*s++; "
+            "h *= 16777619u; } return h; }";
+  auto hits = (*engine)->search(r);
+  INFO(hits.status().toString());
+  REQUIRE(hits.hasValue());
+  REQUIRE(!hits->hits.empty());
+  CHECK(hits->hits.front().name == "fnv1a_hash");
+
+  // An update sends only the changed units (the query above was one text).
+  CHECK(encoder.stats()["texts"].get<uint64_t>() == units + 2);
+  std::string hash = *readFile(repo.root() / "lib/hash.c");
+  hash.insert(hash.find("return"), "reportProgress(blocks); ");
+  repo.write("lib/hash.c", hash);
+  Manifest update = build(repo);
+  REQUIRE(update.view("dense")->status == ViewStatus::Complete);
+  uint64_t embedded = std::stoull(update.stats.at("dense.embedded"));
+  CHECK(embedded >= 2);
+  CHECK(embedded <= 3);
+  CHECK(encoder.stats()["texts"].get<uint64_t>() == units + 2 + embedded);
+
+  // The endpoint goes away: the semantic route says so, hybrid answers lexically and says so,
+  // and a build records the dense view as failed and still publishes the version.
+  encoder.stop();
+  auto engine2 = Engine::open(repo.root());
+  REQUIRE(engine2.hasValue());
+  auto gone = (*engine2)->search(r);
+  REQUIRE_FALSE(gone.hasValue());
+  CHECK(gone.status().message().find("unreachable") != std::string::npos);
+  r.route = SearchRoute::Hybrid;
+  r.query = "hash short strings";
+  auto lexicalOnly = (*engine2)->search(r);
+  REQUIRE(lexicalOnly.hasValue());
+  REQUIRE(!lexicalOnly->hits.empty());
+  REQUIRE(!lexicalOnly->notes.empty());
+  CHECK(lexicalOnly->notes.back().find("unreachable") != std::string::npos);
+  repo.write("lib/hash.c", hash + "\n/* one more change */\n");
+  Manifest failed = build(repo);
+  REQUIRE(failed.view("dense"));
+  CHECK(failed.view("dense")->status == ViewStatus::Failed);
+  CHECK(failed.view("dense")->error.find("unreachable") != std::string::npos);
+
+  // A configuration nib cannot read is refused with the place and the reason.
+  repo.write(".nib.conf", "dense.encoder.ulr = http://127.0.0.1:1/v1/embeddings\n");
+  IndexOptions options;
+  auto bad = buildIndex(repo.root(), options);
+  REQUIRE_FALSE(bad.hasValue());
+  CHECK(bad.status().message().find(".nib.conf:1: unknown key 'dense.encoder.ulr'") != std::string::npos);
+  repo.write(".nib.conf", "dense.encoder.url = ftp://example/\n");
+  bad = buildIndex(repo.root(), options);
+  REQUIRE_FALSE(bad.hasValue());
+  CHECK(bad.status().message().find("http://") != std::string::npos);
 }
 
 }  // namespace nib::test

@@ -11,6 +11,8 @@
 #include <cmath>
 #include <exception>
 
+#include "support/FileIo.h"
+
 namespace nib {
 namespace fs = std::filesystem;
 
@@ -69,17 +71,38 @@ Status writeDenseIndex(const fs::path& file, const std::vector<int64_t>& ids, co
 
 DenseView::~DenseView() = default;
 
+bool normalizeVector(float* v, int dimension) {
+  double norm = 0;
+  for (int i = 0; i < dimension; ++i) norm += static_cast<double>(v[i]) * v[i];
+  if (norm <= 0) return false;
+  float inv = static_cast<float>(1.0 / std::sqrt(norm));
+  for (int i = 0; i < dimension; ++i) v[i] *= inv;
+  return true;
+}
+
 Expected<std::unique_ptr<DenseView>> DenseView::open(const fs::path& dir) {
   auto view = std::unique_ptr<DenseView>(new DenseView());
-  auto model = DenseModel::load(dir / "model.bin");
-  if (!model) return model.status();
-  view->model_ = std::move(*model);
+  if (fs::exists(dir / "encoder")) {
+    auto text = readFile(dir / "encoder");
+    if (!text) return text.status();
+    auto settings = EncoderSettings::parse(*text);
+    if (!settings) return settings.status();
+    auto encoder = makeTextEncoder(*settings);
+    if (!encoder) return encoder.status();
+    view->encoder_ = std::move(*encoder);
+    view->dimension_ = settings->dimension;
+  } else {
+    auto model = DenseModel::load(dir / "model.bin");
+    if (!model) return model.status();
+    view->model_ = std::move(*model);
+    view->dimension_ = view->model_->dimension();
+  }
   try {
     view->index_.reset(faiss::read_index((dir / "vectors.faiss").c_str()));
   } catch (const std::exception& e) {
     return Status(ErrorCode::Corrupt, std::string("cannot read the dense index: ") + e.what());
   }
-  if (view->index_->d != view->model_->dimension())
+  if (view->index_->d != view->dimension_)
     return Status(ErrorCode::Corrupt, "the dense index and its model disagree on the dimension");
   try {
     // Reconstructing one unit's vector by id needs a map from ids to where the vectors are.
@@ -91,6 +114,21 @@ Expected<std::unique_ptr<DenseView>> DenseView::open(const fs::path& dir) {
     return Status(ErrorCode::Corrupt, std::string("cannot map the dense index's ids: ") + e.what());
   }
   return view;
+}
+
+Expected<std::vector<float>> DenseView::embed(std::string_view text) const {
+  std::vector<float> v(dimension_);
+  if (model_) {
+    if (!model_->embedText(text, v.data())) v.clear();
+    return v;
+  }
+  auto out = encoder_->encode({std::string(text.substr(0, kMaxEncodedBytes))});
+  if (!out) return out.status();
+  if (out->size() != 1 || (*out)[0].size() != static_cast<size_t>(dimension_))
+    return Status(ErrorCode::IoError, "the embedding endpoint answered a vector of another dimension than the index's");
+  v = std::move((*out)[0]);
+  if (!normalizeVector(v.data(), dimension_)) v.clear();
+  return v;
 }
 
 size_t DenseView::size() const { return static_cast<size_t>(index_->ntotal); }

@@ -1,7 +1,8 @@
 // The dense view of an index version (versions/<id>/dense/):
 //
 //   model.bin      the fastText model (DenseModel), hard-linked from the version that trained
-//                  it: updates keep the model, so their vectors stay comparable;
+//                  it: updates keep the model, so their vectors stay comparable; or
+//   encoder        the external encoder's settings (TextEncoder), when .nib.conf names one;
 //   vectors.faiss  a FAISS inner-product index over the lexical view's units, one normalized
 //                  vector per unit that has one, under the unit's id in the lexical view.
 //
@@ -19,6 +20,7 @@
 
 #include "support/Status.h"
 #include "views/DenseModel.h"
+#include "views/TextEncoder.h"
 
 namespace faiss {
 struct Index;
@@ -37,6 +39,13 @@ Status writeDenseIndex(const std::filesystem::path& file, const std::vector<int6
                        const std::vector<float>& vectors, int dimension, const std::filesystem::path& previous,
                        std::string* kind, size_t exactLimit = kExactLimit);
 
+// An external encoder's input: a unit's text up to this many bytes (embedding models read a
+// bounded context; the start of a unit says the most about it).
+inline constexpr size_t kMaxEncodedBytes = 4096;
+
+// Scales v to length 1; false (v unchanged) when it is zero.
+bool normalizeVector(float* v, int dimension);
+
 // FAISS runs its loops on OpenMP threads; a server answering requests on its own threads
 // wants one per search (nib serve calls this once at start).
 void limitDenseThreads(int threads);
@@ -45,7 +54,10 @@ class DenseView {
  public:
   static Expected<std::unique_ptr<DenseView>> open(const std::filesystem::path& dir);
   ~DenseView();
-  const DenseModel& model() const { return *model_; }
+  int dimension() const { return dimension_; }
+  // The vector of a query (or of a changed file's text), normalized, from the same model or
+  // encoder as the units'; empty when nothing in the text can be embedded.
+  Expected<std::vector<float>> embed(std::string_view text) const;
   size_t size() const;
   std::string kind() const;
   // Up to k (unit id, cosine similarity) pairs, best first, for a normalized query vector.
@@ -57,6 +69,8 @@ class DenseView {
  private:
   DenseView() = default;
   std::unique_ptr<DenseModel> model_;
+  std::unique_ptr<TextEncoder> encoder_;
+  int dimension_ = 0;
   std::unique_ptr<faiss::Index> index_;
 };
 

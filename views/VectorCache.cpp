@@ -10,6 +10,9 @@ Expected<std::unique_ptr<VectorCache>> VectorCache::open(const std::filesystem::
   if (ec) return Status(ErrorCode::IoError, "cannot create " + dir.string() + ": " + ec.message());
   LmdbEnv::Options options;
   options.maxDbs = 2;
+  // A cache: a crash may lose the last batches (they are embedded again), never the store's
+  // consistency, so commits skip the fsync that costs an update more than its embedding.
+  options.noSync = true;
   auto env = LmdbEnv::open(dir, options);
   if (!env) return env.status();
   auto txn = LmdbTxn::begin(**env, /*write=*/true);
@@ -52,8 +55,7 @@ Status VectorCache::putMany(const std::vector<std::string>& keys, const std::vec
     NIB_RETURN_IF_ERROR(txn->put(dbi_, keys[i],
                                  std::string_view(reinterpret_cast<const char*>(vectors.data() + i * dimension), bytes)));
   }
-  NIB_RETURN_IF_ERROR(txn->commit());
-  return env_->sync();
+  return txn->commit();
 }
 
 }  // namespace nib

@@ -36,7 +36,7 @@ struct DenseBuildInput {
   std::optional<EncoderSettings> encoder;
   unsigned threads = 1;
   DenseTraining training;
-  uint64_t trainTokens = 400000;  // the training sample's size, in tokens (bounds the training time)
+  uint64_t trainTokens = 200000;  // the training sample's size, in tokens (bounds the training time)
 };
 
 struct DenseBuildReport {

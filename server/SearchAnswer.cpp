@@ -65,7 +65,7 @@ Expected<SearchRequest> searchRequestOf(const std::string& query, const std::str
   SearchRequest request;
   request.query = query;
   if (!route.empty() && !parseSearchRoute(route, &request.route))
-    return Status(ErrorCode::InvalidArgument, "unknown route '" + route + "' (use auto, lexical, trigram or structural)");
+    return Status(ErrorCode::InvalidArgument, "unknown route '" + route + "' (use auto, lexical, trigram, semantic, hybrid or structural)");
   request.regex = regex;
   request.caseSensitive = !ignoreCase;
   request.k = k;

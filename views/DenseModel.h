@@ -25,7 +25,7 @@ namespace nib {
 // The training settings. Everything here changes the vectors, so it is all in profile().
 struct DenseTraining {
   int dimension = 48;
-  int epochs = 5;
+  int epochs = 4;
   int window = 5;
   int negatives = 5;
   int minCount = 2;  // words seen fewer times get subword vectors only

@@ -22,35 +22,37 @@ double secondsSince(std::chrono::steady_clock::time_point t) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
 }
 
-// The training text: whole files, one source line per line, in blob-id order (a fixed
-// pseudo-random order, so the sample does not favour one folder) until the budget is spent.
+// The training text: one source line per line, a pseudo-random sample of the repository's
+// lines (kept when a hash of the blob id and line number falls under budget / total tokens),
+// so that the sample spreads over every file and the model meets most of the vocabulary
+// rather than all of a few files. Deterministic: the same text gives the same sample.
 Expected<uint64_t> writeTrainingText(const DenseBuildInput& in, const fs::path& file) {
-  std::vector<const SearchDoc*> order;
-  for (const SearchDoc& d : *in.docs) order.push_back(&d);
+  uint64_t total = 0;  // the file units' lengths: every token of every file
+  for (const SearchFacts* f : *in.facts)
+    if (!f->units.empty()) total += f->units.front().length;
   const uint64_t budget = in.trainTokens;
-  std::sort(order.begin(), order.end(), [](const SearchDoc* a, const SearchDoc* b) {
-    return a->blobOid != b->blobOid ? a->blobOid < b->blobOid : a->path < b->path;
-  });
   std::ofstream out(file, std::ios::binary | std::ios::trunc);
   if (!out) return Status(ErrorCode::IoError, "cannot write " + file.string());
   uint64_t tokens = 0;
-  std::string line;
-  for (const SearchDoc* d : order) {
-    if (tokens >= budget) break;
-    auto content = in.contents->content(d->blobOid);
+  std::string line, key;
+  for (const SearchDoc& d : *in.docs) {
+    auto content = in.contents->content(d.blobOid);
     if (!content) continue;
     std::string_view text = *content;
     size_t start = 0;
-    while (start < text.size() && tokens < budget) {
+    for (uint64_t lineNo = 0; start < text.size(); ++lineNo) {
       size_t end = text.find('\n', start);
       if (end == std::string_view::npos) end = text.size();
-      line.clear();
-      forEachToken(text.substr(start, end - start), [&](std::string_view t) {
-        if (!line.empty()) line += ' ';
-        line += t;
-        ++tokens;
-      });
-      if (!line.empty()) out << line << '\n';
+      key = d.blobOid + ":" + std::to_string(lineNo);
+      if (total <= budget || digest64(key) % total < budget) {
+        line.clear();
+        forEachToken(text.substr(start, end - start), [&](std::string_view t) {
+          if (!line.empty()) line += ' ';
+          line += t;
+          ++tokens;
+        });
+        if (!line.empty()) out << line << '\n';
+      }
       start = end + 1;
     }
   }

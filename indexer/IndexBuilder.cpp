@@ -114,7 +114,9 @@ Expected<IndexReport> buildIndex(const fs::path& repoPath, const IndexOptions& o
   if (options.skipIfCurrent && fromWorktree) {
     auto current = layout.currentManifest();
     if (current && current->sourceCommit == commit && current->configDigest == configDigest(options, *encoder) &&
-        current->extractorProfile == Extractor::profileDigest() && current->nibVersion == NIB_VERSION) {
+        current->extractorProfile == Extractor::profileDigest() && current->nibVersion == NIB_VERSION &&
+        // A version from before the dense view existed lacks it: not current.
+        (!options.dense || (current->view("dense") && current->view("dense")->status != ViewStatus::Absent))) {
       auto view = CommitView::open(layout.versionDir(current->versionId) / "structural");
       std::optional<WorktreeComparison> cmp;
       if (view)

@@ -91,7 +91,7 @@ bool DenseModel::embedTerms(const std::vector<std::pair<std::string, uint32_t>>&
     // by SIF's measure: full weight, vector from its character n-grams.
     float w = id >= 0 && static_cast<size_t>(id) < weights_.size() ? weights_[id] : 1.0f;
     fastText_->getWordVector(v, term);
-    float scale = w * static_cast<float>(count);
+    float scale = w * (1.0f + std::log(static_cast<float>(count)));
     for (int i = 0; i < dimension_; ++i) out[i] += scale * v[i];
   }
   double norm = 0;

@@ -1,7 +1,8 @@
 // The dense view's embedding model: word and subword vectors learned from the repository itself
 // with fastText (skip-gram over identifier sub-tokens, comments and doc strings, the approach of
-// Neural Code Search), and the one rule that turns a bag of tokens into a unit vector: a mean
-// weighted by smooth inverse frequency (a / (a + p(word))), normalized to length 1. Units at
+// Neural Code Search), and the one rule that turns a bag of tokens into a unit vector: a sum of
+// word vectors weighted by smooth inverse frequency (a / (a + p(word))) times a sublinear count
+// (1 + log tf: a body that repeats a local name is not about it), normalized to length 1. Units at
 // index time and queries at search time go through the same rule and the same tokenizer as the
 // lexical view (support/SearchText.h), so a query word meets the unit tokens it was trained with.
 #pragma once

@@ -85,9 +85,10 @@ int main(int argc, char** argv) {
                                               "--regex, matching an RE2 expression), exactly like grep; `lexical` ranks\n"
                                               "functions, classes and files by BM25 over their identifiers, comments and\n"
                                               "strings; `semantic` by nearness in the repository's own word vectors (the\n"
-                                              "dense view); `hybrid` fuses lexical and semantic ranks; `structural` adds the\n"
-                                              "call-graph neighbours of lexical hits. `auto` picks hybrid (lexical without a\n"
-                                              "dense view) for prose and trigram for code-like queries.\n"
+                                              "dense view); `hybrid` rescores lexical hits with semantic similarity; `structural`\n"
+                                              "adds the call-graph neighbours of lexical hits. `auto` picks lexical for prose\n"
+                                              "(hybrid when the dense view uses an external encoder, see docs/configuration.md)\n"
+                                              "and trigram for code-like queries.\n"
                                               "Files changed since `nib index` are searched as they are on disk.");
   search->add_option("query", searchArgs.query, "What to look for")->required();
   search->add_option("--root", searchArgs.root, "A path inside the repository (default: .)");

@@ -91,7 +91,7 @@ json tools() {
         "regex=true), exactly like grep; 'lexical' ranks functions, classes and files by BM25 over identifiers, "
         "comments and strings; 'semantic' ranks them by nearness in word vectors learned from this repository; 'hybrid' "
         "fuses lexical and semantic ranks; 'structural' adds the call-graph neighbours of the lexical hits; 'auto' "
-        "(default) picks hybrid for prose (lexical when the index has no dense view) and trigram for code-like queries. Returns source-linked hits with 1-based lines."},
+        "(default) picks lexical for prose (hybrid when the index's vectors come from an external neural encoder) and trigram for code-like queries. Returns source-linked hits with 1-based lines."},
        {"inputSchema",
         {{"type", "object"},
          {"properties",

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cstring>
 #include <cmath>
+#include <functional>
 #include <map>
 #include <tuple>
 #include <atomic>
@@ -193,7 +194,10 @@ std::unique_ptr<SearchProvider> SearchProvider::open(const std::filesystem::path
     if (t) p->trigram_ = std::move(*t);
     else p->trigramError_ = t.status().message();
   }
-  if (complete("dense", &p->denseError_)) p->denseDir_ = versionDir / "dense";
+  if (complete("dense", &p->denseError_)) {
+    p->denseDir_ = versionDir / "dense";
+    p->denseExternal_ = manifest.view("dense")->profile.rfind("http;", 0) == 0;
+  }
   if (complete("lexical", &p->lexicalError_)) {
     auto l = LexicalView::open(versionDir / "lexical");
     if (l) p->lexical_ = std::move(*l);
@@ -227,11 +231,13 @@ Expected<SearchResult> SearchProvider::search(const SearchRequest& request, cons
   if (request.query.find('\n') != std::string::npos)
     return Status(ErrorCode::InvalidArgument, "the query holds a line break; nib searches line by line (run one search per line)");
   SearchRoute route = request.route;
-  // Prose goes to the ranked routes (hybrid when there is a dense view), code to the exact one.
+  // Prose goes to a ranked route, code to the exact one. Hybrid only when the vectors come from
+  // an external (neural) encoder: the repository-trained model measured no gain over lexical on
+  // bench/dense_bench.py's tasks (hybrid within 0.01 of lexical's MRR, below it as often as above).
   if (route == SearchRoute::Auto) {
     route = SearchRoute::Trigram;
     if (!request.regex && looksLikeProse(request.query) && lexical_)
-      route = !denseDir_.empty() ? SearchRoute::Hybrid : SearchRoute::Lexical;
+      route = denseExternal_ ? SearchRoute::Hybrid : SearchRoute::Lexical;
   }
   if (route == SearchRoute::Structural)
     return Status(ErrorCode::Unsupported, "the structural route needs the call graph: ask the Engine");
@@ -512,6 +518,33 @@ struct Scored {
   SearchHit hit;
 };
 
+// The ranked routes score changed and added files as whole files, from their current content:
+// calls `score` for each that passes the request's filters and can be read.
+void forEachCurrentFile(LexicalView& lexical, const SearchRequest& request, const SearchContext& context,
+                        const std::function<void(const std::string& path, const std::string& content)>& score) {
+  auto visit = [&](const std::string& path) {
+    auto d = lexical.byPath(path);
+    if (!SearchProvider::passesFilters(request, path, d ? d->language : detectLanguage(path, ""))) return;
+    if (!request.kinds.empty() && std::find(request.kinds.begin(), request.kinds.end(), SymbolKind::Module) == request.kinds.end())
+      return;
+    auto content = context.readCurrent(path);
+    if (content) score(path, *content);
+  };
+  for (const std::string& p : context.changed) visit(p);
+  for (const std::string& p : context.added) visit(p);
+}
+
+SearchHit wholeFileHit(const std::string& path, std::string_view content, SearchRoute route) {
+  SearchHit h;
+  h.path = path;
+  h.route = route;
+  h.kind = SymbolKind::Module;
+  LineTable lines(content);
+  h.range.endByte = static_cast<uint32_t>(content.size());
+  h.range.end = lines.positionOf(h.range.endByte);
+  return h;
+}
+
 // Orders the ranked routes' hits (score, then path and position) and keeps k.
 void rankHits(std::vector<Scored>& best, size_t k, SearchResult* out) {
   std::sort(best.begin(), best.end(), [](const Scored& a, const Scored& b) {
@@ -711,34 +744,17 @@ Expected<SearchResult> SearchProvider::searchLexical(const SearchRequest& reques
   for (size_t i = 0; i < bestDoc.size(); ++i)
     if (auto it = fileScore.find(bestDoc[i]); it != fileScore.end()) best[i].score += kFileContext * it->second;
   // Changed and added files: scored as one unit each, from their current content.
-  auto scoreText = [&](const std::string& path) {
-    auto d = lexical_->byPath(path);
-    Language lang = d ? d->language : detectLanguage(path, "");
-    if (!passesFilters(request, path, lang)) return;
-    if (!request.kinds.empty() && std::find(request.kinds.begin(), request.kinds.end(), SymbolKind::Module) == request.kinds.end())
-      return;
-    auto content = context.readCurrent(path);
-    if (!content) return;
+  forEachCurrentFile(*lexical_, request, context, [&](const std::string& path, const std::string& content) {
     std::unordered_map<std::string, uint32_t> tf;
     uint32_t length = 0;
-    forEachToken(*content, [&](std::string_view t) {
+    forEachToken(content, [&](std::string_view t) {
       ++length;
       if (idf.count(std::string(t))) ++tf[std::string(t)];
     });
     double s = 0;
     for (const auto& [term, f] : tf) s += idf[term] * f * (kK1 + 1) / (f + kK1 * (1 - kB + kB * length / avgdl));
-    if (s <= 0) return;
-    SearchHit h;
-    h.path = path;
-    h.route = SearchRoute::Lexical;
-    h.kind = SymbolKind::Module;
-    LineTable lines(*content);
-    h.range.endByte = static_cast<uint32_t>(content->size());
-    h.range.end = lines.positionOf(h.range.endByte);
-    best.push_back({s, std::move(h)});
-  };
-  for (const std::string& p : context.changed) scoreText(p);
-  for (const std::string& p : context.added) scoreText(p);
+    if (s > 0) best.push_back({s, wholeFileHit(path, content, SearchRoute::Lexical)});
+  });
 
   rankAndAttachSnippets(std::move(best), request, context, &out, snippets);
   return out;
@@ -801,29 +817,13 @@ Expected<SearchResult> SearchProvider::searchSemantic(const SearchRequest& reque
     best.push_back({similarity, std::move(h)});
   }
   // Changed and added files: one vector each, from their current content.
-  auto scoreText = [&](const std::string& path) {
-    auto d = lexical_->byPath(path);
-    if (!passesFilters(request, path, d ? d->language : detectLanguage(path, ""))) return;
-    if (!request.kinds.empty() && std::find(request.kinds.begin(), request.kinds.end(), SymbolKind::Module) == request.kinds.end())
-      return;
-    auto content = context.readCurrent(path);
-    if (!content) return;
-    auto embedded = dense_->embed(*content);
+  forEachCurrentFile(*lexical_, request, context, [&](const std::string& path, const std::string& content) {
+    auto embedded = dense_->embed(content);
     if (!embedded || embedded->empty()) return;
-    const std::vector<float>& v = *embedded;
     double similarity = 0;
-    for (size_t i = 0; i < v.size(); ++i) similarity += static_cast<double>(v[i]) * query[i];
-    SearchHit h;
-    h.path = path;
-    h.route = SearchRoute::Semantic;
-    h.kind = SymbolKind::Module;
-    LineTable lines(*content);
-    h.range.endByte = static_cast<uint32_t>(content->size());
-    h.range.end = lines.positionOf(h.range.endByte);
-    best.push_back({similarity, std::move(h)});
-  };
-  for (const std::string& p : context.changed) scoreText(p);
-  for (const std::string& p : context.added) scoreText(p);
+    for (size_t i = 0; i < embedded->size(); ++i) similarity += static_cast<double>((*embedded)[i]) * query[i];
+    best.push_back({similarity, wholeFileHit(path, content, SearchRoute::Semantic)});
+  });
   rankAndAttachSnippets(std::move(best), request, context, &out, snippets);
   return out;
 }

@@ -112,6 +112,7 @@ class SearchProvider {
   std::unique_ptr<DenseView> dense_;
   std::filesystem::path denseDir_;
   bool denseTried_ = false;
+  bool denseExternal_ = false;  // the dense view's vectors come from an external encoder
   std::string trigramError_, lexicalError_, denseError_;
 };
 

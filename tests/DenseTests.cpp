@@ -286,17 +286,13 @@ TEST_CASE("semantic and hybrid routes", "[dense][search]") {
   for (const SearchHit& h : python->hits) CHECK(h.path.substr(h.path.size() - 3) == ".py");
 
   // Hybrid keeps the lexical golden rankings (the file the lexical test reads).
-  std::ifstream in(fs::path(NIB_FIXTURE_DIR) / "search" / "ranking.txt");
-  std::string line;
   int cases = 0;
-  while (std::getline(in, line)) {
-    if (line.empty() || line[0] == '#') continue;
-    size_t a = line.find(" | "), b = line.rfind(" | ");
+  for (const RankingCase& c : readRankingCases()) {
     SearchRequest h;
-    h.query = line.substr(0, a);
+    h.query = c.query;
     h.route = SearchRoute::Hybrid;
     h.k = 10;
-    std::string target = line.substr(a + 3, b - a - 3);
+    const std::string& target = c.target;
     auto result = engine->search(h);
     REQUIRE(result.hasValue());
     CHECK(result->route == SearchRoute::Hybrid);
@@ -307,16 +303,16 @@ TEST_CASE("semantic and hybrid routes", "[dense][search]") {
     }
     INFO(h.query << " -> " << target);
     CHECK(rank >= 1);
-    CHECK(rank <= std::stoi(line.substr(b + 3)));
+    CHECK(rank <= c.maxRank);
     ++cases;
   }
   CHECK(cases >= 8);
-  // Auto: prose goes to hybrid when there is a dense view, code to the exact route.
+  // Auto: prose goes to lexical with the repository-trained vectors, code to the exact route.
   SearchRequest prose;
   prose.query = "retry failed request";
   auto autoProse = engine->search(prose);
   REQUIRE(autoProse.hasValue());
-  CHECK(autoProse->route == SearchRoute::Hybrid);
+  CHECK(autoProse->route == SearchRoute::Lexical);
   prose.query = "send_request(";
   auto autoCode = engine->search(prose);
   REQUIRE(autoCode.hasValue());
@@ -408,9 +404,15 @@ TEST_CASE("an external embedding endpoint: batches, reuse, and clear errors", "[
   REQUIRE(hits.hasValue());
   REQUIRE(!hits->hits.empty());
   CHECK(hits->hits.front().name == "fnv1a_hash");
+  // With an external encoder, auto sends prose to hybrid.
+  SearchRequest prose;
+  prose.query = "hash short strings";
+  auto autoProse = (*engine)->search(prose);
+  REQUIRE(autoProse.hasValue());
+  CHECK(autoProse->route == SearchRoute::Hybrid);
 
-  // An update sends only the changed units (the query above was one text).
-  CHECK(encoder.stats()["texts"].get<uint64_t>() == units + 2);
+  // An update sends only the changed units (the two queries above were one text each).
+  CHECK(encoder.stats()["texts"].get<uint64_t>() == units + 3);
   std::string hash = *readFile(repo.root() / "lib/hash.c");
   hash.insert(hash.find("return"), "reportProgress(blocks); ");
   repo.write("lib/hash.c", hash);
@@ -419,7 +421,7 @@ TEST_CASE("an external embedding endpoint: batches, reuse, and clear errors", "[
   uint64_t embedded = std::stoull(update.stats.at("dense.embedded"));
   CHECK(embedded >= 2);
   CHECK(embedded <= 3);
-  CHECK(encoder.stats()["texts"].get<uint64_t>() == units + 2 + embedded);
+  CHECK(encoder.stats()["texts"].get<uint64_t>() == units + 3 + embedded);
 
   // The endpoint goes away: the semantic route says so, hybrid answers lexically and says so,
   // and a build records the dense view as failed and still publishes the version.

@@ -78,14 +78,10 @@ TEST_CASE("lexical ranking puts the intended unit on top (golden)", "[search][go
   TestRepo repo;
   copyFixture(repo);
   auto engine = indexAndOpen(repo);
-  std::ifstream in(fs::path(NIB_FIXTURE_DIR) / "search" / "ranking.txt");
-  std::string line;
   int cases = 0;
-  while (std::getline(in, line)) {
-    if (line.empty() || line[0] == '#') continue;
-    size_t a = line.find(" | "), b = line.rfind(" | ");
-    std::string query = line.substr(0, a), target = line.substr(a + 3, b - a - 3);
-    int maxRank = std::stoi(line.substr(b + 3));
+  for (const RankingCase& c : readRankingCases()) {
+    const std::string &query = c.query, &target = c.target;
+    const int maxRank = c.maxRank;
     SearchRequest r;
     r.query = query;
     r.route = SearchRoute::Lexical;

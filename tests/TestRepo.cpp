@@ -80,6 +80,19 @@ void TestRepo::commitAll(const std::string& message) {
     throw std::runtime_error("git commit failed");
 }
 
+std::vector<RankingCase> readRankingCases() {
+  std::ifstream in(fs::path(NIB_FIXTURE_DIR) / "search" / "ranking.txt");
+  std::vector<RankingCase> cases;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    size_t a = line.find(" | "), b = line.rfind(" | ");
+    if (a == std::string::npos || b == a) throw std::runtime_error("ranking.txt: bad line: " + line);
+    cases.push_back({line.substr(0, a), line.substr(a + 3, b - a - 3), std::stoi(line.substr(b + 3))});
+  }
+  return cases;
+}
+
 std::unique_ptr<Engine> indexAndOpen(TestRepo& repo, unsigned threads) {
   IndexOptions options;
   options.threads = threads;

@@ -6,6 +6,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "server/Engine.h"
 
@@ -32,6 +33,14 @@ class TestRepo {
 
 // Builds the repository's index (REQUIREs success) and opens an Engine on it.
 std::unique_ptr<Engine> indexAndOpen(TestRepo& repo, unsigned threads = 2);
+
+// One line of tests/fixtures/search/ranking.txt: a query, the unit it must find (path#name, or
+// a path for a whole file) and the rank it must reach.
+struct RankingCase {
+  std::string query, target;
+  int maxRank = 1;
+};
+std::vector<RankingCase> readRankingCases();
 
 // Runs a shell command, capturing stdout (and stderr when asked); returns the exit status.
 int runCommand(const std::string& command, std::string* out, bool mergeStderr = false);

@@ -52,10 +52,17 @@ int main(int argc, char** argv) {
                           const std::function<void(uint64_t, uint64_t, const std::string&)>& progress,
                           const std::function<bool()>& cancelled) -> Status {
     IndexOptions index;
-    // A rebuild keeps the options the current version was built with.
-    if (auto current = IndexLayout(root / ".nib").currentManifest())
+    // A rebuild keeps the options the current version was built with. The first build leaves
+    // out the dense view: an editor waits for that build, and training the model would
+    // multiply its time on a small repository; `nib index` adds the view, and later rebuilds
+    // keep it (with its model, so they pay only for changed units).
+    index.dense = false;
+    if (auto current = IndexLayout(root / ".nib").currentManifest()) {
       if (auto it = current->stats.find("config.max-file-size"); it != current->stats.end())
         index.maxFileSize = std::strtoull(it->second.c_str(), nullptr, 10);
+      const ViewRecord* dense = current->view("dense");
+      index.dense = dense && dense->status != ViewStatus::Absent;
+    }
     index.progress = [&](const IndexProgress& p) { progress(p.done, p.total, p.phase); };
     index.cancelled = cancelled;
     index.waitForLock = true;  // another window's server or a `nib index` may be building

@@ -136,6 +136,10 @@ Status buildWithModel(const DenseBuildInput& in, DenseBuildReport* report) {
     }
   }
   if (!model) {
+    // The path may hold a link to the previous version's model that did not load: training
+    // must write a new file, never through that link into the version it came from.
+    std::error_code ec;
+    fs::remove(modelFile, ec);
     fs::path corpus = in.dir / "training.txt";
     auto tokens = writeTrainingText(in, corpus);
     if (!tokens) return tokens.status();
@@ -147,7 +151,6 @@ Status buildWithModel(const DenseBuildInput& in, DenseBuildReport* report) {
     if (*tokens < 50000) t.minCount = 1;
     t.buckets = static_cast<int>(std::clamp<uint64_t>(*tokens / 8, 2000, static_cast<uint64_t>(t.buckets)));
     auto trained = DenseModel::train(corpus, modelFile, t);
-    std::error_code ec;
     fs::remove(corpus, ec);
     if (!trained) return trained.status();
     model = std::move(*trained);
@@ -164,14 +167,13 @@ Status buildWithModel(const DenseBuildInput& in, DenseBuildReport* report) {
   report->modelDigest = *digest;
 
   const int dim = model->dimension();
-  std::vector<std::string> keys;
+  std::vector<const UnitTerms*> units;  // in the lexical view's id order
   for (const SearchFacts* f : *in.facts)
-    for (const UnitTerms& u : f->units) keys.push_back(VectorCache::key(*digest, unitDigest(u)));
+    for (const UnitTerms& u : f->units) units.push_back(&u);
+  std::vector<std::string> keys;
+  for (const UnitTerms* u : units) keys.push_back(VectorCache::key(*digest, unitDigest(*u)));
   // Each worker embeds its share of the missing units with the (thread-safe) model.
   auto embed = [&](const std::vector<size_t>& missing, std::vector<float>* vectors) -> Status {
-    std::vector<const UnitTerms*> units;
-    for (const SearchFacts* f : *in.facts)
-      for (const UnitTerms& u : f->units) units.push_back(&u);
     std::atomic<size_t> next{0};
     auto worker = [&] {
       for (size_t n; (n = next.fetch_add(1)) < missing.size();) {

@@ -5,12 +5,17 @@
 #include <CLI/CLI.hpp>
 
 #include <string>
+#include <vector>
 
 namespace nib::cli {
 
 struct ServeArgs {
   std::string root;
   unsigned workers = 4;
+  std::string provider;
+  std::vector<std::string> live;
+  long long liveTimeoutMs = 0;
+  std::string traceLog;
 };
 
 inline CLI::App* addServeCommand(CLI::App& app, ServeArgs& args) {
@@ -20,6 +25,22 @@ inline CLI::App* addServeCommand(CLI::App& app, ServeArgs& args) {
                                             "nib/context) are described in docs/lsp-extensions.md.");
   serve->add_option("--root", args.root, "The repository (default: the client's rootUri, else the working directory)");
   serve->add_option("--workers", args.workers, "Request worker threads (default: 4)")->check(CLI::Range(1, 64));
+  serve->add_option("--provider", args.provider,
+                    "Who answers definition and references: auto (the index when the file is fresh and\n"
+                    "its answer exact for the language, else the live backend), static, live, or compare\n"
+                    "(as auto, and both are computed and their difference traced). Default: .nib.conf's\n"
+                    "`provider`, else auto. See docs/live-backends.md.")
+      ->check(CLI::IsMember({"auto", "static", "live", "compare"}));
+  serve->add_option("--live", args.live,
+                    "A live backend command for a language, LANGUAGE=COMMAND (c, cpp, python, javascript,\n"
+                    "typescript); repeatable; LANGUAGE= turns the language's backend off.\n"
+                    "Default: clangd --background-index=false --log=error, /usr/bin/pylsp,\n"
+                    "typescript-language-server --stdio");
+  serve->add_option("--live-timeout-ms", args.liveTimeoutMs,
+                    "Per-request time limit of a live backend; past it the index answers (default: 5000)")
+      ->check(CLI::Range(50LL, 600000LL));
+  serve->add_option("--trace-log", args.traceLog,
+                    "Where each navigation answer's provenance is appended (default: .nib/trace.log)");
   return serve;
 }
 

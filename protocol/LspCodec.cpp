@@ -204,6 +204,10 @@ Params decodeParams(const std::string& method, const json& p) {
       throw DecodeError{"'request' must be \"definition\" or \"references\""};
     const json& inc = member(p, "includeDeclaration");
     l.includeDeclaration = !inc.is_boolean() || inc.get<bool>();
+    l.provider = str(p, "provider", false);
+    if (!l.provider.empty() && l.provider != "auto" && l.provider != "static" && l.provider != "live" &&
+        l.provider != "compare")
+      throw DecodeError{"'provider' must be \"auto\", \"static\", \"live\" or \"compare\""};
     return l;
   }
   return std::monostate{};
@@ -361,6 +365,11 @@ std::string encodeResult(const RequestId& id, const LocateResult& r) {
             {"indexCommit", r.indexCommit}, {"headCommit", r.headCommit}, {"indexVersion", r.indexVersion},
             {"worktreeTree", r.worktreeTree}, {"fresh", r.fresh}, {"partial", r.partial}};
   if (!r.note.empty()) j["note"] = r.note;
+  if (!r.policy.empty()) j["policy"] = r.policy;
+  if (!r.backend.empty()) j["backend"] = r.backend;
+  if (!r.liveError.empty()) j["liveError"] = r.liveError;
+  if (r.liveMilliseconds >= 0) j["liveMilliseconds"] = r.liveMilliseconds;
+  if (r.agree) j["agree"] = *r.agree;
   return response(id, j);
 }
 

@@ -95,6 +95,7 @@ struct LocateParams {
   TextDocumentPosition at;
   std::string request = "definition";  // "definition" | "references"
   bool includeDeclaration = true;
+  std::string provider;  // "" (the server's policy) | "auto" | "static" | "live" | "compare"
 };
 
 struct SearchParams {
@@ -174,6 +175,11 @@ struct LocateResult {
   std::string provider, confidence, note;
   std::string indexCommit, headCommit, indexVersion, worktreeTree;
   bool fresh = false, partial = false;
+  std::string policy;              // the policy that chose the provider
+  std::string backend;             // the live backend that answered (or was asked)
+  std::string liveError;           // why the live backend did not answer (the index answered)
+  double liveMilliseconds = -1;    // the live request's time, when one was made
+  std::optional<bool> agree;       // compare: whether both providers gave the same (path, line) set
 };
 
 std::string encodeNullResult(const RequestId& id);

@@ -64,23 +64,7 @@ FileState Engine::fileState(const std::string& path) {
 
 Expected<std::string> Engine::diskContent(const std::string& path) { return readWorktreeFile(path); }
 
-Expected<std::string> Engine::readWorktreeFile(const std::string& path) {
-  // Only regular files inside the worktree: a file replaced by a symbolic link, or under a
-  // folder that became one, could point anywhere the user can read (the indexer skips links
-  // for the same reason).
-  fs::path full = root_ / path;
-  struct stat st;
-  if (::lstat(full.c_str(), &st) != 0) return Status(ErrorCode::NotFound, "no such file: " + path);
-  if (S_ISLNK(st.st_mode)) return Status(ErrorCode::NotFound, path + " is a symbolic link now (not followed)");
-  if (!S_ISREG(st.st_mode)) return Status(ErrorCode::NotFound, path + " is not a regular file");
-  std::error_code ec;
-  fs::path real = fs::canonical(full, ec);
-  fs::path realRoot = fs::canonical(root_, ec);
-  std::string r = real.string(), base = realRoot.string() + "/";
-  if (ec || r.compare(0, base.size(), base) != 0)
-    return Status(ErrorCode::InvalidArgument, path + " resolves outside the repository (not read)");
-  return readFile(full);
-}
+Expected<std::string> Engine::readWorktreeFile(const std::string& path) { return nib::readWorktreeFile(root_, path); }
 
 Expected<Freshness> Engine::freshness(bool withWorktree) {
   Freshness f;

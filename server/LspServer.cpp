@@ -4,6 +4,8 @@
 #include "server/StructuralAnswer.h"
 
 #include <algorithm>
+#include <ctime>
+#include <fstream>
 
 #include "protocol/PositionEncoder.h"
 #include "protocol/Uri.h"
@@ -11,6 +13,7 @@
 #include "support/Log.h"
 #include "support/FileIo.h"
 #include "support/GitLite.h"
+#include "support/ProjectConfig.h"
 #include "support/RepoPath.h"
 
 namespace nib {
@@ -269,6 +272,11 @@ void LspServer::handleInitialize(const lsp::RequestId& id, const lsp::Initialize
   // The repository containing the folder is the root (a client may open a subfolder).
   if (auto repo = gitlite::discover(root)) root = repo->worktree;
   root_ = root;
+  startLiveProvider();
+  if (!params.provider.empty()) {
+    if (auto p = parseProviderPolicy(params.provider)) policy_ = *p;
+    else log(2, "initializationOptions.provider: " + p.status().message() + "; keeping " + providerPolicyName(policy_));
+  }
   initialized_ = true;
   send(lsp::encodeResult(id, lsp::InitializeResult{encodingName, options_.version}));
 
@@ -392,6 +400,7 @@ void LspServer::handleDocument(const std::string& method, const lsp::Params& par
     if (!rel) return;  // a file outside the workspace: nothing of nib's to track
     closed_.erase(rel->str());
     documents_[p.uri] = Document{rel->str(), p.text, p.version, true, {}};
+    if (live_) live_->openBuffer(rel->str(), detectLanguage(rel->str(), std::string_view(p.text).substr(0, 4096)), p.text);
     return;
   }
   if (method == "textDocument/didChange") {
@@ -415,6 +424,7 @@ void LspServer::handleDocument(const std::string& method, const lsp::Params& par
     }
     doc.version = p.version;
     doc.dirty = true;
+    if (live_) live_->updateBuffer(doc.path, doc.text);
     return;
   }
   const auto& p = std::get<lsp::DocumentParams>(params);
@@ -422,6 +432,7 @@ void LspServer::handleDocument(const std::string& method, const lsp::Params& par
     auto it = documents_.find(p.uri);
     if (it == documents_.end()) return;
     closed_.insert(it->second.path);
+    if (live_) live_->closeBuffer(it->second.path);
     documents_.erase(it);
   }
   // didSave: the buffer stays authoritative while open; nothing else to do.
@@ -459,6 +470,7 @@ void LspServer::reloadIfIndexChanged() {
 
 void LspServer::runTask(const Task& task) {
   std::string body;
+  std::optional<LiveJob> live;
   {
     std::unique_lock<std::mutex> lock(engineMutex_);
     engineReady_.wait(lock, [&] { return engine_ || !engineError_.empty() || stopping_ || isCancelled(task.id); });
@@ -472,7 +484,9 @@ void LspServer::runTask(const Task& task) {
         syncDocuments();
         // Files changed, deleted or added on disk since the index was built answer as they are;
         // a new version is built in the background when that is not enough.
-        refreshIfBehind(engine_->syncWorktreeOverlays());
+        const Engine::WorktreeOverlay& overlay = engine_->syncWorktreeOverlays();
+        overlayComplete_ = overlay.complete;
+        refreshIfBehind(overlay);
         std::string stale;
         if (!task.uri.empty()) {
           std::lock_guard<std::mutex> g(docsMutex_);
@@ -481,12 +495,14 @@ void LspServer::runTask(const Task& task) {
           else if (it != documents_.end() && !it->second.unsynced.empty())
             stale = "the document is out of sync (" + it->second.unsynced + "); send its full text";
         }
-        body = !stale.empty() ? lsp::encodeError(task.id, lsp::ContentModified, stale) : answer(task, *engine_);
+        body = !stale.empty() ? lsp::encodeError(task.id, lsp::ContentModified, stale) : answer(task, *engine_, &live);
       } else {
         body = lsp::encodeError(task.id, lsp::RequestFailed, engineError_);
       }
     }
   }
+  // The live backend is asked without the engine lock: other requests go on meanwhile.
+  if (live) body = finishLive(task, *live);
   if (isCancelled(task.id)) body = lsp::encodeError(task.id, lsp::RequestCancelled, "cancelled");
   finish(task.id);
   send(body);
@@ -525,76 +541,53 @@ lsp::Range LspServer::wireRange(Engine& engine, const std::string& path, bool as
   return it->second->encoder->toWire(range);
 }
 
-std::string LspServer::answer(const Task& task, Engine& engine) {
+std::string LspServer::failure(const Task& task, const Status& s) {
+  // A position without a symbol, a file nib does not index (no grammar, outside the
+  // workspace) is an empty answer, not an error: editors ask on every hover and outline
+  // refresh. Malformed requests and broken indexes are errors.
+  const std::string& m = task.method;
+  bool empty = (s.code() == ErrorCode::NotFound &&
+                (s.message().find("no identifier") != std::string::npos || s.message().find("not indexed") != std::string::npos ||
+                 s.message().find("not in the index") != std::string::npos)) ||
+               s.message().find("outside the workspace") != std::string::npos;
+  if (empty) {
+    if (m == "textDocument/documentSymbol" || m == "textDocument/references")
+      return lsp::encodeResult(task.id, std::vector<lsp::WireLocation>{});
+    return lsp::encodeNullResult(task.id);
+  }
+  return lsp::encodeError(task.id, s.code() == ErrorCode::InvalidArgument ? lsp::InvalidParams : lsp::RequestFailed,
+                          s.message());
+}
+
+std::vector<lsp::WireLocation> LspServer::wireLocations(Engine& engine, const std::vector<SymbolLocation>& locs) {
+  std::vector<lsp::WireLocation> out;
+  for (const SymbolLocation& l : locs) out.push_back({uriOf(l.path), wireRange(engine, l.path, l.ascii, l.range)});
+  return out;
+}
+
+Expected<std::pair<std::string, uint32_t>> LspServer::positionOf(Engine& engine, const lsp::TextDocumentPosition& p) {
+  auto path = repoPathOf(engine, p.uri);
+  if (!path) return path.status();
+  auto offset = offsetOf(engine, *path, p.position);
+  if (!offset) return offset.status();
+  return std::make_pair(*path, *offset);
+}
+
+std::string LspServer::answer(const Task& task, Engine& engine, std::optional<LiveJob>* live) {
   encoders_.clear();
   const std::string& m = task.method;
-  auto fail = [&](const Status& s) {
-    // A position without a symbol, a file nib does not index (no grammar, outside the
-    // workspace) is an empty answer, not an error: editors ask on every hover and outline
-    // refresh. Malformed requests and broken indexes are errors.
-    bool empty = (s.code() == ErrorCode::NotFound &&
-                  (s.message().find("no identifier") != std::string::npos || s.message().find("not indexed") != std::string::npos ||
-                   s.message().find("not in the index") != std::string::npos)) ||
-                 s.message().find("outside the workspace") != std::string::npos;
-    if (empty) {
-      if (m == "textDocument/documentSymbol" || m == "textDocument/references")
-        return lsp::encodeResult(task.id, std::vector<lsp::WireLocation>{});
-      return lsp::encodeNullResult(task.id);
-    }
-    return lsp::encodeError(task.id, s.code() == ErrorCode::InvalidArgument ? lsp::InvalidParams : lsp::RequestFailed,
-                            s.message());
-  };
-  auto locations = [&](const std::vector<SymbolLocation>& locs) {
-    std::vector<lsp::WireLocation> out;
-    for (const SymbolLocation& l : locs) out.push_back({uriOf(l.path), wireRange(engine, l.path, l.ascii, l.range)});
-    return out;
-  };
-  auto at = [&](const lsp::TextDocumentPosition& p) -> Expected<std::pair<std::string, uint32_t>> {
-    auto path = repoPathOf(engine, p.uri);
-    if (!path) return path.status();
-    auto offset = offsetOf(engine, *path, p.position);
-    if (!offset) return offset.status();
-    return std::make_pair(*path, *offset);
-  };
+  if (m == "textDocument/definition" || m == "textDocument/references" || m == "nib/locate")
+    return answerNavigation(task, engine, live);
+  auto fail = [&](const Status& st) { return failure(task, st); };
+  auto locations = [&](const std::vector<SymbolLocation>& locs) { return wireLocations(engine, locs); };
+  auto at = [&](const lsp::TextDocumentPosition& p) { return positionOf(engine, p); };
 
-  if (m == "textDocument/definition" || m == "textDocument/declaration") {
+  if (m == "textDocument/declaration") {
     auto pos = at(std::get<lsp::TextDocumentPosition>(task.params));
     if (!pos) return fail(pos.status());
-    auto r = engine.definition(pos->first, pos->second, m == "textDocument/declaration");
+    auto r = engine.definition(pos->first, pos->second, /*declarations=*/true);
     if (!r) return fail(r.status());
     return lsp::encodeResult(task.id, locations(r->locations));
-  }
-  if (m == "textDocument/references") {
-    const auto& p = std::get<lsp::ReferenceParams>(task.params);
-    auto pos = at(p.at);
-    if (!pos) return fail(pos.status());
-    auto r = engine.references(pos->first, pos->second, p.includeDeclaration);
-    if (!r) return fail(r.status());
-    return lsp::encodeResult(task.id, locations(r->locations));
-  }
-  if (m == "nib/locate") {
-    const auto& p = std::get<lsp::LocateParams>(task.params);
-    auto pos = at(p.at);
-    if (!pos) return fail(pos.status());
-    auto r = p.request == "references" ? engine.references(pos->first, pos->second, p.includeDeclaration)
-                                       : engine.definition(pos->first, pos->second);
-    if (!r) return fail(r.status());
-    lsp::LocateResult out;
-    out.locations = locations(r->locations);
-    out.provider = "static";
-    out.confidence = confidenceName(r->confidence);
-    out.note = r->note;
-    if (auto f = engine.freshness(true)) {
-      out.indexCommit = f->indexCommit;
-      out.headCommit = f->headCommit;
-      out.indexVersion = f->indexVersion;
-      out.worktreeTree = f->worktreeTree;
-      FileState state = engine.fileState(pos->first);
-      out.fresh = f->fresh && !state.changedOnDisk;
-      // With the worktree overlaid, answers equal a fresh index's even when it is not fresh.
-      out.partial = !out.fresh && !f->overlaid;
-    }
-    return lsp::encodeResult(task.id, out);
   }
   if (m == "nib/search") {
     const auto& p = std::get<lsp::SearchParams>(task.params);
@@ -742,6 +735,253 @@ std::string LspServer::answer(const Task& task, Engine& engine) {
     return lsp::encodeResult(task.id, out, incoming);
   }
   return lsp::encodeError(task.id, lsp::MethodNotFound, "unknown method " + m);
+}
+
+}  // namespace nib
+
+namespace nib {
+namespace {
+using LocationKeys = std::set<std::pair<std::string, uint32_t>>;
+
+std::string keysText(const LocationKeys& keys, size_t limit = 8) {
+  std::string out;
+  size_t n = 0;
+  for (const auto& [path, line] : keys) {
+    if (n++ == limit) return out + " …";
+    out += (out.empty() ? "" : " ") + path + ":" + std::to_string(toDisplayLine(line));
+  }
+  return out.empty() ? "(none)" : out;
+}
+
+std::string utcNow() {
+  std::time_t t = std::time(nullptr);
+  char buf[32];
+  std::tm tm;
+  gmtime_r(&t, &tm);
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+}  // namespace
+
+void LspServer::startLiveProvider() {
+  LiveSettings settings;
+  settings.root = root_;
+  settings.commands = defaultLiveCommands(options_.backendsBin);
+  long long timeoutMs = 5000;
+  std::string provider = options_.provider;
+  std::filesystem::path tracePath = options_.traceLog;
+  if (auto config = ProjectConfig::load(root_)) {
+    for (const char* language : {"c", "cpp", "python", "javascript", "typescript"})
+      if (auto v = config->get(std::string("live.") + language)) {
+        Status s = parseLiveCommand(std::string(language) + "=" + *v, &settings.commands);
+        if (!s.isOk()) log(2, ".nib.conf: " + s.message());
+      }
+    if (auto t = config->getInt("live.timeout-ms", timeoutMs, 50, 600000)) timeoutMs = *t;
+    else log(2, t.status().message());
+    if (provider.empty())
+      if (auto v = config->get("provider")) provider = *v;
+    if (tracePath.empty())
+      if (auto v = config->get("live.trace-log")) tracePath = root_ / *v;
+  } else {
+    log(2, config.status().message() + " (live backends use their defaults)");
+  }
+  for (const std::string& spec : options_.liveCommands) {
+    Status s = parseLiveCommand(spec, &settings.commands);
+    if (!s.isOk()) log(2, "--live: " + s.message());
+  }
+  if (options_.liveTimeoutMs > 0) timeoutMs = options_.liveTimeoutMs;
+  settings.timeout = std::chrono::milliseconds(timeoutMs);
+  // The backends' stderr goes next to the index (never into the client's stream).
+  if (std::filesystem::is_directory(root_ / ".nib")) settings.stderrPath = root_ / ".nib" / "backends.log";
+  if (!provider.empty()) {
+    if (auto p = parseProviderPolicy(provider)) policy_ = *p;
+    else log(2, p.status().message() + "; using auto");
+  }
+  tracePath_ = tracePath.empty() ? root_ / ".nib" / "trace.log" : tracePath;
+  std::filesystem::path root = root_;
+  live_ = std::make_unique<LiveProvider>(
+      std::move(settings), [root](const std::string& path) { return readWorktreeFile(root, path); },
+      [this](const std::string& message) { log(2, message); });
+}
+
+void LspServer::trace(const std::string& line) {
+  // One line per navigation answer: which provider answered and why. Appended (the folder may
+  // not exist before the first index build: then nothing is written); cut at 8 MiB.
+  std::lock_guard<std::mutex> g(traceMutex_);
+  std::error_code ec;
+  if (std::filesystem::file_size(tracePath_, ec) > (8u << 20) && !ec)
+    std::filesystem::rename(tracePath_, tracePath_.string() + ".1", ec);
+  std::ofstream out(tracePath_, std::ios::app);
+  if (out) out << utcNow() << ' ' << line << '\n';
+}
+
+std::string LspServer::answerNavigation(const Task& task, Engine& engine, std::optional<LiveJob>* live) {
+  const std::string& m = task.method;
+  LiveJob job;
+  job.locate = m == "nib/locate";
+  const lsp::TextDocumentPosition* where;
+  std::string requested;
+  if (job.locate) {
+    const auto& p = std::get<lsp::LocateParams>(task.params);
+    where = &p.at;
+    job.kind = p.request;
+    job.includeDeclaration = p.includeDeclaration;
+    requested = p.provider;
+  } else if (m == "textDocument/references") {
+    const auto& p = std::get<lsp::ReferenceParams>(task.params);
+    where = &p.at;
+    job.kind = "references";
+    job.includeDeclaration = p.includeDeclaration;
+  } else {
+    where = &std::get<lsp::TextDocumentPosition>(task.params);
+    job.kind = "definition";
+  }
+  job.policy = policy_;
+  if (!requested.empty())
+    if (auto p = parseProviderPolicy(requested)) job.policy = *p;
+
+  auto pos = positionOf(engine, *where);
+  if (!pos) return failure(task, pos.status());
+  job.path = pos->first;
+  auto r = job.kind == "references" ? engine.references(pos->first, pos->second, job.includeDeclaration)
+                                    : engine.definition(pos->first, pos->second);
+  auto text = engine.currentText(job.path);
+  if (text) {
+    job.language = detectLanguage(job.path, std::string_view(*text).substr(0, 4096));
+    LineTable lines(*text);
+    job.position = lines.positionOf(pos->second);
+  }
+
+  // The static answer, as a response and (for nib/locate) with its provenance.
+  job.staticOk = static_cast<bool>(r);
+  if (r) {
+    for (const SymbolLocation& l : r->locations) job.staticKeys.insert({l.path, l.range.start.line});
+    job.staticBody = lsp::encodeResult(task.id, wireLocations(engine, r->locations));
+  } else {
+    job.staticBody = failure(task, r.status());
+  }
+  lsp::LocateResult& out = job.located;
+  out.provider = "static";
+  out.policy = providerPolicyName(job.policy);
+  if (r) {
+    out.locations = wireLocations(engine, r->locations);
+    out.confidence = confidenceName(r->confidence);
+    out.note = r->note;
+  }
+  bool partial = !overlayComplete_;
+  if (job.locate) {
+    if (auto f = engine.freshness(true)) {
+      out.indexCommit = f->indexCommit;
+      out.headCommit = f->headCommit;
+      out.indexVersion = f->indexVersion;
+      out.worktreeTree = f->worktreeTree;
+      FileState state = engine.fileState(pos->first);
+      out.fresh = f->fresh && !state.changedOnDisk;
+      // With the worktree overlaid, answers equal a fresh index's even when it is not fresh.
+      out.partial = !out.fresh && !f->overlaid;
+      partial = partial || out.partial;
+    }
+  }
+
+  // Which provider: static when the answer reflects the file as it is and can be exact for its
+  // language; the live backend otherwise (and always under `live`).
+  bool liveAvailable = live_ && job.policy != ProviderPolicy::Static && text && live_->hasBackend(job.language);
+  bool exact = r && !r->locations.empty() && r->confidence == Confidence::Exact && staticCanBeExact(job.language);
+  if (job.policy == ProviderPolicy::Static) job.reason = "the static policy";
+  else if (job.policy == ProviderPolicy::Live) job.reason = "the live policy", job.useLive = true;
+  else if (partial) job.reason = "the index may miss changes to this file", job.useLive = true;
+  else if (!r) job.reason = "the index has no answer", job.useLive = true;
+  else if (!staticCanBeExact(job.language)) job.reason = std::string(languageName(job.language)) + " needs the compiler's resolution", job.useLive = true;
+  else if (!exact) job.reason = r->locations.empty() ? "the index found nothing" : "the index resolved by name only", job.useLive = true;
+  else job.reason = "fresh and exact";
+  if (!liveAvailable) {
+    if (job.useLive && live_ && job.policy != ProviderPolicy::Static)
+      out.liveError = std::string("no live backend is configured for ") + languageName(job.language);
+    job.useLive = false;
+  }
+  if (liveAvailable && (job.useLive || job.policy == ProviderPolicy::Compare)) {
+    *live = std::move(job);
+    return {};
+  }
+  trace(job.kind + " " + job.path + ":" + std::to_string(toDisplayLine(job.position.line)) + " policy=" +
+        providerPolicyName(job.policy) + " provider=static reason=\"" + job.reason + "\" static=" +
+        std::to_string(job.staticKeys.size()));
+  if (!job.locate || !job.staticOk) return job.staticBody;
+  return lsp::encodeResult(task.id, out);
+}
+
+std::string LspServer::finishLive(const Task& task, LiveJob& job) {
+  auto cancelled = [&] { return isCancelled(task.id); };
+  auto r = job.kind == "references"
+               ? live_->references(job.path, job.language, job.position, job.includeDeclaration, cancelled)
+               : live_->definition(job.path, job.language, job.position, cancelled);
+  if (!r && r.status().code() == ErrorCode::Cancelled) return lsp::encodeError(task.id, lsp::RequestCancelled, "cancelled");
+  LocationKeys liveKeys;
+  std::vector<lsp::WireLocation> wire;
+  if (r) {
+    for (const LiveLocation& l : r->locations) {
+      liveKeys.insert({l.path, l.range.start.line});
+      lsp::WireLocation w{l.inWorkspace ? uriOf(l.path) : l.uri, l.wire};
+      // The backends speak UTF-16; other encodings are converted from the byte range.
+      if (encoding_ != Encoding::Utf16 && l.inWorkspace) {
+        std::string text;
+        {
+          std::lock_guard<std::mutex> g(docsMutex_);
+          if (auto it = documents_.find(w.uri); it != documents_.end()) text = it->second.text;
+        }
+        if (text.empty())
+          if (auto disk = readWorktreeFile(root_, l.path)) text = std::move(*disk);
+        w.range = PositionEncoder(text, text.empty(), encoding_).toWire(l.range);
+      }
+      wire.push_back(std::move(w));
+    }
+  }
+  std::string line = job.kind + " " + job.path + ":" + std::to_string(toDisplayLine(job.position.line)) +
+                     " policy=" + providerPolicyName(job.policy);
+  bool answerLive = job.useLive && r;
+  line += std::string(" provider=") + (answerLive ? "live" : "static") + " reason=\"" + job.reason + "\"";
+  if (r) line += " backend=\"" + r->backend + "\" ms=" + std::to_string(static_cast<int>(r->milliseconds)) +
+                 (r->cold ? " cold" : " warm");
+  else line += " live-error=\"" + r.status().message() + "\"";
+  line += " static=" + std::to_string(job.staticKeys.size());
+  if (r) line += " live=" + std::to_string(liveKeys.size());
+  if (job.policy == ProviderPolicy::Compare && r) {
+    bool agree = liveKeys == job.staticKeys;
+    job.located.agree = agree;
+    line += agree ? " agree" : " differ static-only=[" + keysText([&] {
+      LocationKeys d;
+      std::set_difference(job.staticKeys.begin(), job.staticKeys.end(), liveKeys.begin(), liveKeys.end(), std::inserter(d, d.end()));
+      return d;
+    }()) + "] live-only=[" + keysText([&] {
+      LocationKeys d;
+      std::set_difference(liveKeys.begin(), liveKeys.end(), job.staticKeys.begin(), job.staticKeys.end(), std::inserter(d, d.end()));
+      return d;
+    }()) + "]";
+  }
+  trace(line);
+
+  lsp::LocateResult& out = job.located;
+  if (r) {
+    out.backend = r->backend;
+    out.liveMilliseconds = r->milliseconds;
+  } else {
+    out.liveError = r.status().message();
+  }
+  if (answerLive) {
+    if (!job.locate) return lsp::encodeResult(task.id, wire);
+    out.locations = std::move(wire);
+    out.provider = "live";
+    // The backend's answer reflects the text it was sent: the buffer or the disk as it is now.
+    out.confidence = "exact";
+    out.note.clear();
+    return lsp::encodeResult(task.id, out);
+  }
+  // The index answers: chosen by the policy (compare), or because the backend failed.
+  if (job.useLive && !r && job.locate)
+    out.note = (out.note.empty() ? "" : out.note + "; ") + "the live backend did not answer (" + r.status().message() +
+               "): answered from the index";
+  if (!job.locate || !job.staticOk) return job.staticBody;
+  return lsp::encodeResult(task.id, out);
 }
 
 }  // namespace nib

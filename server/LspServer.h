@@ -13,6 +13,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <thread>
@@ -21,6 +22,7 @@
 #include "protocol/LspMessages.h"
 #include "protocol/MessageFraming.h"
 #include "protocol/PositionEncoder.h"
+#include "providers/LiveProvider.h"
 #include "server/Engine.h"
 
 namespace nib {
@@ -39,6 +41,13 @@ struct LspServerOptions {
                        const std::function<void(uint64_t, uint64_t, const std::string&)>& progress,
                        const std::function<bool()>& cancelled)>
       buildIndex;
+  // Navigation providers (docs/live-backends.md). The policy: "" = .nib.conf's `provider`, else
+  // auto; a client's initializationOptions.provider and nib/locate's `provider` override it.
+  std::string provider;
+  std::vector<std::string> liveCommands;  // "LANGUAGE=COMMAND", over the defaults and .nib.conf
+  long long liveTimeoutMs = 0;            // 0: .nib.conf's live.timeout-ms, else 5000
+  std::filesystem::path backendsBin;      // the pinned typescript-language-server's folder
+  std::filesystem::path traceLog;         // "" = <root>/.nib/trace.log
 };
 
 class LspServer {
@@ -64,6 +73,23 @@ class LspServer {
     std::string uri;   // the document the request is about, when it is open
     int version = -1;  // its version when the request arrived
   };
+  // A navigation request that goes to a live backend: prepared under the engine lock (the static
+  // answer included), finished without it, so a slow backend never stalls other requests.
+  struct LiveJob {
+    std::string kind;  // "definition" | "references"
+    bool locate = false;
+    std::string path;
+    Language language = Language::Unknown;
+    Position position;
+    bool includeDeclaration = true;
+    ProviderPolicy policy = ProviderPolicy::Auto;
+    bool useLive = false;       // the policy chose the live answer
+    std::string reason;         // why
+    bool staticOk = false;      // the index answered (possibly with nothing)
+    std::string staticBody;     // the static answer as a response (plain LSP methods)
+    lsp::LocateResult located;  // the static answer with its freshness (nib/locate)
+    std::set<std::pair<std::string, uint32_t>> staticKeys;  // (path, start line)
+  };
   struct EncodedText {
     std::string text;
     std::unique_ptr<PositionEncoder> encoder;
@@ -84,7 +110,15 @@ class LspServer {
   bool isCancelled(const lsp::RequestId& id);
   void finish(const lsp::RequestId& id);
   // Produces the response body for a request; called with engineMutex_ held and the engine ready.
-  std::string answer(const Task& task, Engine& engine);
+  std::string answer(const Task& task, Engine& engine, std::optional<LiveJob>* live);
+  std::string failure(const Task& task, const Status& s);
+  std::vector<lsp::WireLocation> wireLocations(Engine& engine, const std::vector<SymbolLocation>& locs);
+  Expected<std::pair<std::string, uint32_t>> positionOf(Engine& engine, const lsp::TextDocumentPosition& p);
+  std::string answerNavigation(const Task& task, Engine& engine, std::optional<LiveJob>* live);
+  // Asks the live backend (no lock held) and chooses, falls back or compares.
+  std::string finishLive(const Task& task, LiveJob& job);
+  void startLiveProvider();
+  void trace(const std::string& line);
   void startIndexBuild(const std::string& why);
   void refreshIfBehind(const Engine::WorktreeOverlay& overlay);
   void send(const std::string& body);
@@ -129,6 +163,12 @@ class LspServer {
   std::set<lsp::RequestId> active_;     // queued or running
   std::set<lsp::RequestId> cancelled_;  // a subset of active_
   int nextServerRequest_ = 0;
+
+  std::unique_ptr<LiveProvider> live_;  // created at initialize; thread-safe on its own
+  ProviderPolicy policy_ = ProviderPolicy::Auto;
+  bool overlayComplete_ = true;  // the last worktree overlay's state (guarded by engineMutex_)
+  std::mutex traceMutex_;
+  std::filesystem::path tracePath_;
 };
 
 }  // namespace nib

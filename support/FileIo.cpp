@@ -1,12 +1,28 @@
 #include "support/FileIo.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
 
 namespace nib {
+
+Expected<std::string> readWorktreeFile(const std::filesystem::path& root, const std::string& path) {
+  std::filesystem::path full = root / path;
+  struct stat st;
+  if (::lstat(full.c_str(), &st) != 0) return Status(ErrorCode::NotFound, "no such file: " + path);
+  if (S_ISLNK(st.st_mode)) return Status(ErrorCode::NotFound, path + " is a symbolic link now (not followed)");
+  if (!S_ISREG(st.st_mode)) return Status(ErrorCode::NotFound, path + " is not a regular file");
+  std::error_code ec;
+  std::filesystem::path real = std::filesystem::canonical(full, ec);
+  std::filesystem::path realRoot = std::filesystem::canonical(root, ec);
+  std::string r = real.string(), base = realRoot.string() + "/";
+  if (ec || r.compare(0, base.size(), base) != 0)
+    return Status(ErrorCode::InvalidArgument, path + " resolves outside the repository (not read)");
+  return readFile(full);
+}
 
 Expected<std::string> readFile(const std::filesystem::path& path) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);

@@ -12,6 +12,10 @@
 namespace nib {
 
 Expected<std::string> readFile(const std::filesystem::path& path);
+// A repository file's bytes: regular files inside `root` only, never through a symbolic link
+// (a file replaced by a link, or under a folder that became one, could point anywhere the user
+// can read). The one way answers read worktree files (ARCHITECTURE.md, invariant 9).
+Expected<std::string> readWorktreeFile(const std::filesystem::path& root, const std::string& path);
 Status writeFileAtomic(const std::filesystem::path& path, std::string_view content);
 // Makes a folder's entries (files created or renamed in it) durable.
 Status syncDirectory(const std::filesystem::path& dir);

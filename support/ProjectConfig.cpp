@@ -10,8 +10,10 @@ namespace nib {
 namespace {
 
 // Every key nib reads: a key not listed is refused with the list.
-constexpr std::array<const char*, 4> kKnownKeys = {"dense.encoder.url", "dense.encoder.model", "dense.encoder.batch",
-                                                   "dense.encoder.timeout-ms"};
+constexpr std::array<const char*, 12> kKnownKeys = {
+    "dense.encoder.url", "dense.encoder.model", "dense.encoder.batch", "dense.encoder.timeout-ms",
+    "provider",          "live.timeout-ms",     "live.c",              "live.cpp",
+    "live.python",       "live.javascript",     "live.typescript",     "live.trace-log"};
 
 std::string_view trim(std::string_view s) {
   size_t a = s.find_first_not_of(" \t\r");

@@ -11,6 +11,9 @@ const char* errorCodeName(ErrorCode code) {
     case ErrorCode::Corrupt: return "corrupt";
     case ErrorCode::Unsupported: return "unsupported";
     case ErrorCode::Internal: return "internal";
+    case ErrorCode::Unavailable: return "unavailable";
+    case ErrorCode::TimedOut: return "timed-out";
+    case ErrorCode::Cancelled: return "cancelled";
   }
   return "unknown";
 }

@@ -17,6 +17,9 @@ enum class ErrorCode {
   Corrupt,          // persisted data failed a check (digest, format version, truncated record)
   Unsupported,      // a valid request nib cannot answer (language without grammar, ABI mismatch)
   Internal,         // a broken invariant inside nib
+  Unavailable,      // a collaborator is missing or died (a live language server that cannot start)
+  TimedOut,         // a collaborator did not answer in time
+  Cancelled,        // the caller withdrew the request
 };
 
 const char* errorCodeName(ErrorCode code);

@@ -21,6 +21,10 @@ namespace nib::test {
 class LspClient {
  public:
   explicit LspClient(const std::filesystem::path& cwd, std::vector<std::string> extraArgs = {});
+  // Any language server started directly (argv[0] looked up on PATH); its own requests to the
+  // client are answered as a plain editor would (null, or nulls for workspace/configuration).
+  struct Direct {};
+  LspClient(const std::filesystem::path& cwd, std::vector<std::string> argv, Direct);
   ~LspClient();
 
   void sendRaw(const std::string& bytes);
@@ -41,6 +45,9 @@ class LspClient {
 
  private:
   void readLoop();
+  void spawn(const std::filesystem::path& cwd, std::vector<std::string> args);
+  bool answerRequests_ = false;
+  std::mutex writeMutex_;
   pid_t pid_ = -1;
   int in_ = -1, out_ = -1;
   int nextId_ = 1000;

@@ -1,0 +1,157 @@
+// The live provider: navigation answered by real language servers (clangd, pylsp,
+// typescript-language-server) that nib starts and owns, one per command, lazily on the first
+// request for one of its languages. It speaks nib's vocabulary (repository paths, byte
+// positions) to its callers and LSP (URIs, UTF-16 positions) to the backends, through
+// protocol/LspBackend.
+//
+// Documents: the editor's open buffers are recorded here and sent to a backend (didOpen /
+// didChange, full text) right before its next request, so a backend always answers about the
+// text the editor shows. A request on a file the editor has not opened opens it from disk (and
+// keeps it open, least recently used first out, so later requests are warm).
+//
+// Faults: a backend that cannot start, dies or does not answer in time yields an error at once
+// (Unavailable, TimedOut) and never blocks past the request's timeout; the caller answers from
+// the index. A dead backend is started again on a later request (at most kMaxRestarts a minute);
+// one that keeps timing out is restarted. Each distinct failure is logged once.
+#pragma once
+
+#include <chrono>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "protocol/LspBackend.h"
+#include "support/Language.h"
+#include "support/Status.h"
+#include "support/Text.h"
+
+namespace nib {
+
+// Which provider answers a navigation request.
+enum class ProviderPolicy {
+  Auto,     // static when the file is fresh and the static answer is exact for its language
+  Static,   // the index only
+  Live,     // the backend (the index when the backend fails, labelled)
+  Compare,  // as auto, and both are computed and their difference logged
+};
+Expected<ProviderPolicy> parseProviderPolicy(std::string_view name);
+const char* providerPolicyName(ProviderPolicy policy);
+
+// Whether a static answer can be exact for the language: C++ needs overload and template
+// resolution the tree-sitter facts do not have (they stay "exact" only in name scoping).
+bool staticCanBeExact(Language language);
+
+struct LiveSettings {
+  std::filesystem::path root;
+  // argv per language; a language without one has no live backend.
+  std::map<Language, std::vector<std::string>> commands;
+  std::chrono::milliseconds timeout{5000};       // per request
+  std::chrono::milliseconds startTimeout{20000};  // the initialize handshake
+  std::filesystem::path stderrPath;               // the backends' stderr ("" = discarded)
+  size_t maxOpenFiles = 200;                      // files nib opened itself, per backend
+};
+
+// The default commands (DESIGN.md §4, docs/live-backends.md): clangd without its background
+// index (it would write .cache/clangd into the worktree nib watches), /usr/bin/pylsp, and
+// typescript-language-server from PATH or the pinned copy under `backendsBin`.
+std::map<Language, std::vector<std::string>> defaultLiveCommands(const std::filesystem::path& backendsBin);
+// "c=clangd --log=error" → (C, argv); the language by nib's name, the command split on spaces.
+Status parseLiveCommand(std::string_view spec, std::map<Language, std::vector<std::string>>* commands);
+// LSP language identifiers (didOpen's languageId).
+const char* lspLanguageId(Language language);
+
+struct LiveLocation {
+  std::string path;       // repository path, or the absolute path when outside the workspace
+  bool inWorkspace = true;
+  ByteRange range;        // byte columns (outside the workspace: the backend's UTF-16 columns)
+  lsp::Range wire;        // the range as the backend sent it (UTF-16)
+  std::string uri;        // as the backend sent it
+};
+
+struct LiveAnswer {
+  std::vector<LiveLocation> locations;
+  std::string backend;  // the server's name (serverInfo) or command
+  bool cold = false;    // the file was not open in the backend before this request
+  bool started = false; // the backend was started for this request
+  double milliseconds = 0;
+};
+
+class LiveProvider {
+ public:
+  // `readFile` reads a repository file as it is on disk (for files the editor has not opened);
+  // `log` receives each distinct failure once.
+  LiveProvider(LiveSettings settings, std::function<Expected<std::string>(const std::string& path)> readFile,
+               std::function<void(const std::string&)> log = {});
+  ~LiveProvider();
+
+  bool hasBackend(Language language) const { return settings_.commands.count(language) > 0; }
+  const LiveSettings& settings() const { return settings_; }
+
+  // Editor buffers (repository paths). Cheap: recorded, and sent before the next request.
+  void openBuffer(const std::string& path, Language language, const std::string& text);
+  void updateBuffer(const std::string& path, const std::string& text);
+  void closeBuffer(const std::string& path);
+
+  // Definition and references at a byte position of `path`. Errors: Unsupported (no backend
+  // for the language), Unavailable, TimedOut, Cancelled, or the backend's own error.
+  Expected<LiveAnswer> definition(const std::string& path, Language language, Position position,
+                                  const std::function<bool()>& cancelled = {});
+  Expected<LiveAnswer> references(const std::string& path, Language language, Position position,
+                                  bool includeDeclaration, const std::function<bool()>& cancelled = {});
+
+  // Starts the language's backend now (the benchmark measures start-up apart from requests).
+  Status warmUp(Language language);
+  // Waits until the language's backend reports no work in progress (clangd's background index).
+  bool waitForQuiet(Language language, std::chrono::milliseconds quiet, std::chrono::milliseconds timeout);
+  uint64_t peakRssKiB() const;  // over every running backend
+  // Whether a file is open in its backend (the benchmark's warm/cold split).
+  bool isOpen(const std::string& path, Language language);
+
+  static constexpr int kMaxRestarts = 3;  // per minute and backend
+  static constexpr int kTimeoutsBeforeRestart = 2;
+
+ private:
+  struct Document {
+    std::string text;
+    Language language = Language::Unknown;
+    int version = 1;        // the version the backend has (or will get)
+    bool fromEditor = false;
+    bool everOpened = false;  // didOpen was sent to the running process
+    bool sent = false;      // the backend has this text
+    uint64_t lastUse = 0;
+  };
+  struct Backend {
+    std::string key;  // the command line
+    std::vector<std::string> argv;
+    std::shared_ptr<std::mutex> startMutex = std::make_shared<std::mutex>();  // one start at a time
+    std::shared_ptr<LspBackend> process;
+    std::map<std::string, Document> documents;  // by repository path
+    std::vector<std::chrono::steady_clock::time_point> starts;
+    std::chrono::steady_clock::time_point failedAt{};
+    std::string failure;  // why the last start failed
+    int timeouts = 0;     // consecutive
+  };
+  Backend* backendFor(Language language);  // with mutex_ held
+  Expected<std::shared_ptr<LspBackend>> ensureStarted(Backend& b, bool* started);  // with mutex_ held
+  Expected<LiveAnswer> request(const std::string& method, const std::string& path, Language language, Position position,
+                               bool includeDeclaration, const std::function<bool()>& cancelled);
+  void logOnce(const std::string& message);
+  Expected<LiveLocation> mapLocation(const BackendLocation& l);
+
+  LiveSettings settings_;
+  std::function<Expected<std::string>(const std::string&)> readFile_;
+  std::function<void(const std::string&)> log_;
+  mutable std::mutex mutex_;  // guards backends_, editor_, useClock_
+  std::map<std::string, Backend> backends_;  // by command line
+  std::map<std::string, std::pair<Language, std::string>> editor_;  // open buffers
+  std::mutex logMutex_;
+  std::vector<std::string> logged_;
+  uint64_t useClock_ = 0;
+};
+
+}  // namespace nib

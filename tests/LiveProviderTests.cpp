@@ -1,0 +1,416 @@
+// The live provider end to end: `nib serve` proxying real language servers (clangd, pylsp,
+// typescript-language-server), checked against the same servers driven directly; the provider
+// policies; and faults (a backend that hangs, dies or is missing) with a fake backend.
+#include <catch2/catch.hpp>
+
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include "LspClient.h"
+#include "TestRepo.h"
+
+namespace nib::test {
+namespace {
+using json = nlohmann::json;
+
+const std::map<std::string, std::string> kProject = {
+    {"c/util.h", "int add(int a, int b);\nstatic inline int twice(int x) { return add(x, x); }\n"},
+    {"c/util.c", "#include \"util.h\"\n\nint add(int a, int b) { return a + b; }\n"},
+    {"c/main.c", "#include \"util.h\"\n\nint main(void) {\n  int s = add(1, 2);\n  return twice(s) + add(s, 3);\n}\n"},
+    {"cpp/shapes.hpp",
+     "namespace geo {\n"
+     "struct Shape {\n"
+     "  virtual ~Shape() {}\n"
+     "  virtual double area() const = 0;\n"
+     "};\n"
+     "struct Square : Shape {\n"
+     "  double side = 1;\n"
+     "  double area() const override;\n"
+     "};\n"
+     "double total(const Shape& s);\n"
+     "double total(const Shape& a, const Shape& b);\n"
+     "}  // namespace geo\n"},
+    {"cpp/shapes.cpp",
+     "#include \"shapes.hpp\"\n"
+     "namespace geo {\n"
+     "double Square::area() const { return side * side; }\n"
+     "double total(const Shape& s) { return s.area(); }\n"
+     "double total(const Shape& a, const Shape& b) { return total(a) + total(b); }\n"
+     "}  // namespace geo\n"},
+    {"cpp/main.cpp",
+     "#include \"shapes.hpp\"\n"
+     "int main() {\n"
+     "  geo::Square sq;\n"
+     "  double one = geo::total(sq);\n"
+     "  double two = geo::total(sq, sq);\n"
+     "  return static_cast<int>(one + two + sq.area());\n"
+     "}\n"},
+    {"py/geometry.py",
+     "class Point:\n"
+     "    def __init__(self, x):\n"
+     "        self.x = x\n"
+     "\n"
+     "    def moved(self, dx):\n"
+     "        return Point(self.x + dx)\n"
+     "\n"
+     "\n"
+     "def distance(a, b):\n"
+     "    return abs(a.x - b.x)\n"},
+    {"py/main.py",
+     "from geometry import Point, distance\n"
+     "\n"
+     "\n"
+     "def run():\n"
+     "    p = Point(1)\n"
+     "    return distance(p, p.moved(2))\n"},
+    {"ts/shapes.ts",
+     "export interface Shape { area(): number; }\n"
+     "export class Circle implements Shape {\n"
+     "  constructor(private r: number) {}\n"
+     "  area(): number { return 3 * this.r * this.r; }\n"
+     "}\n"
+     "export function sum(shapes: Shape[]): number {\n"
+     "  return shapes.reduce((t, s) => t + s.area(), 0);\n"
+     "}\n"},
+    {"ts/main.ts",
+     "import { Circle, sum } from \"./shapes\";\n"
+     "const c = new Circle(2);\n"
+     "console.log(sum([c, new Circle(1)]), c.area());\n"},
+    {"tsconfig.json", "{ \"compilerOptions\": { \"strict\": true, \"target\": \"es2019\" }, \"include\": [\"ts\"] }\n"},
+};
+
+std::string tsls() {
+  std::string bin = std::string(NIB_BACKENDS_BIN) + "/typescript-language-server";
+  return std::filesystem::exists(bin) ? bin : "typescript-language-server";
+}
+
+const std::vector<std::string> kClangd = {"clangd", "--background-index=false", "--log=error"};
+
+void makeProject(TestRepo& repo) {
+  repo.writeAll(kProject);
+  std::string dir = repo.root().string();
+  json db = json::array();
+  for (const char* f : {"c/util.c", "c/main.c"})
+    db.push_back({{"directory", dir}, {"file", f}, {"arguments", {"cc", "-c", f}}});
+  for (const char* f : {"cpp/shapes.cpp", "cpp/main.cpp"})
+    db.push_back({{"directory", dir}, {"file", f}, {"arguments", {"c++", "-std=c++17", "-c", f}}});
+  repo.write("compile_commands.json", db.dump(1));
+  repo.commitAll();
+  std::string out;
+  REQUIRE(runCommand("cd " + shellQuote(dir) + " && " + shellQuote(nibBinary()) + " index -q --no-dense", &out, true) == 0);
+}
+
+// The (line, UTF-16 column) of the `nth` occurrence of `needle` in a fixture file (ASCII), plus
+// `shift` columns.
+json positionOf(const std::string& path, const std::string& needle, int nth = 0, int shift = 0) {
+  const std::string& text = kProject.at(path);
+  size_t at = text.find(needle);
+  for (int i = 0; i < nth && at != std::string::npos; ++i) at = text.find(needle, at + 1);
+  REQUIRE(at != std::string::npos);
+  int line = 0;
+  size_t lineStart = 0;
+  for (size_t i = 0; i < at; ++i)
+    if (text[i] == '\n') ++line, lineStart = i + 1;
+  return {{"line", line}, {"character", static_cast<int>(at - lineStart) + shift}};
+}
+
+json request(const TestRepo& repo, const std::string& path, const json& position, bool references) {
+  json p = {{"textDocument", {{"uri", LspClient::uri(repo.root() / path)}}}, {"position", position}};
+  if (references) p["context"] = {{"includeDeclaration", true}};
+  return p;
+}
+
+// Locations in a stable order (servers need not sort them).
+json sorted(json locations) {
+  if (locations.is_object()) locations = json::array({locations});
+  if (!locations.is_array()) return locations;
+  std::vector<json> v(locations.begin(), locations.end());
+  std::sort(v.begin(), v.end(), [](const json& a, const json& b) { return a.dump() < b.dump(); });
+  return json(v);
+}
+
+// What nib sends typescript-language-server (its syntax-only server would answer before the
+// project is loaded, differently from one run to the next); others get nothing.
+json liveInitializationOptions() { return {{"tsserver", {{"useSyntaxServer", "never"}}}}; }
+
+// Initializes a directly driven backend with the capabilities nib itself announces.
+void initializeDirect(LspClient& c, const TestRepo& repo, const json& initializationOptions) {
+  std::string root = LspClient::uri(repo.root());
+  json caps = {{"general", {{"positionEncodings", {"utf-16"}}}},
+               {"window", {{"workDoneProgress", true}}},
+               {"workspace", {{"configuration", true}, {"workspaceFolders", true}}},
+               {"textDocument",
+                {{"synchronization", {{"didSave", false}, {"dynamicRegistration", false}}},
+                 {"definition", {{"linkSupport", false}}},
+                 {"references", json::object()}}}};
+  json r = c.request("initialize", {{"processId", nullptr},
+                                    {"rootUri", root},
+                                    {"rootPath", repo.root().string()},
+                                    {"workspaceFolders", {{{"uri", root}, {"name", repo.root().filename().string()}}}},
+                                    {"capabilities", caps},
+                                    {"initializationOptions", initializationOptions}},
+                     60000);
+  REQUIRE(r.contains("result"));
+  c.notify("initialized", json::object());
+}
+
+std::string languageId(const std::string& path) {
+  if (path.rfind("c/", 0) == 0) return "c";
+  if (path.rfind("cpp/", 0) == 0) return "cpp";
+  if (path.rfind("py/", 0) == 0) return "python";
+  return "typescript";
+}
+
+std::string readText(const std::filesystem::path& p) {
+  std::ifstream in(p);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+int countLines(const std::string& text, const std::string& needle) {
+  std::istringstream in(text);
+  std::string line;
+  int n = 0;
+  while (std::getline(in, line)) n += line.find(needle) != std::string::npos;
+  return n;
+}
+
+std::string fakeBackend(const std::string& mode, const std::filesystem::path& events) {
+  return "python=" + std::string(NIB_TESTS_DIR) + "/live/fake_backend.py " + mode + " " + events.string();
+}
+
+}  // namespace
+
+TEST_CASE("live answers proxied through nib equal the backends' direct answers", "[live]") {
+  TestRepo repo;
+  makeProject(repo);
+  struct Probe {
+    std::string path;
+    json position;
+  };
+  struct Backend {
+    std::string language;
+    std::vector<std::string> argv;
+    std::vector<Probe> probes;
+  };
+  std::vector<Backend> backends = {
+      {"c", kClangd,
+       {{"c/main.c", positionOf("c/main.c", "add(1")}, {"c/main.c", positionOf("c/main.c", "twice(s)")},
+        {"c/util.h", positionOf("c/util.h", "add(x")}}},
+      {"cpp", kClangd,
+       {{"cpp/main.cpp", positionOf("cpp/main.cpp", "total(sq)")},
+        {"cpp/main.cpp", positionOf("cpp/main.cpp", "total(sq, sq)")},
+        {"cpp/main.cpp", positionOf("cpp/main.cpp", "area()")},
+        {"cpp/shapes.cpp", positionOf("cpp/shapes.cpp", "Square::area", 0, 8)}}},
+      {"python", {"/usr/bin/pylsp"},
+       {{"py/main.py", positionOf("py/main.py", "Point(1)")}, {"py/main.py", positionOf("py/main.py", "distance(p")},
+        {"py/main.py", positionOf("py/main.py", "moved")}}},
+      {"typescript", {tsls(), "--stdio"},
+       {{"ts/main.ts", positionOf("ts/main.ts", "Circle(2)")}, {"ts/main.ts", positionOf("ts/main.ts", "sum([")},
+        {"ts/main.ts", positionOf("ts/main.ts", "area()")}}},
+  };
+  for (const Backend& b : backends) {
+    DYNAMIC_SECTION(b.language) {
+      std::string command;
+      for (const std::string& a : b.argv) command += (command.empty() ? "" : " ") + a;
+      LspClient nib(repo.root(), {"--provider", "live", "--live-timeout-ms", "60000", "--live", b.language + "=" + command});
+      nib.initialize(repo.root());
+      LspClient direct(repo.root(), b.argv, LspClient::Direct{});
+      initializeDirect(direct, repo, b.language == "typescript" ? liveInitializationOptions() : json(nullptr));
+      std::set<std::string> opened;
+      int nonEmpty = 0;
+      for (const Probe& p : b.probes) {
+        if (opened.insert(p.path).second)
+          direct.notify("textDocument/didOpen", {{"textDocument",
+                                                  {{"uri", LspClient::uri(repo.root() / p.path)},
+                                                   {"languageId", languageId(p.path)},
+                                                   {"version", 1},
+                                                   {"text", kProject.at(p.path)}}}});
+        for (bool references : {false, true}) {
+          const char* method = references ? "textDocument/references" : "textDocument/definition";
+          json expected = direct.request(method, request(repo, p.path, p.position, references), 60000);
+          json proxied = nib.request(method, request(repo, p.path, p.position, references), 90000);
+          INFO(b.language << " " << method << " at " << p.path << " " << p.position.dump());
+          REQUIRE(expected.contains("result"));
+          REQUIRE(proxied.contains("result"));
+          CHECK(sorted(proxied["result"]) == sorted(expected["result"]));
+          nonEmpty += !sorted(expected["result"]).empty();
+        }
+      }
+      // The comparison means something only when the backend answered.
+      CHECK(nonEmpty == static_cast<int>(2 * b.probes.size()));
+      // nib/locate names the backend that answered.
+      json located = nib.request("nib/locate", request(repo, b.probes[0].path, b.probes[0].position, false), 60000);
+      CHECK(located["result"]["provider"] == "live");
+      CHECK(!located["result"]["backend"].get<std::string>().empty());
+      nib.request("shutdown", nullptr);
+      nib.notify("exit", nullptr);
+      CHECK(nib.finish() == 0);
+    }
+  }
+}
+
+TEST_CASE("auto answers from the index when it is fresh and exact, from the backend otherwise", "[live]") {
+  TestRepo repo;
+  makeProject(repo);
+  LspClient nib(repo.root(), {"--live-timeout-ms", "60000", "--live", "cpp=" + std::string("clangd --background-index=false --log=error")});
+  nib.initialize(repo.root());
+
+  // Python, resolved exactly by the index: static.
+  json py = nib.request("nib/locate", request(repo, "py/main.py", positionOf("py/main.py", "distance(p"), false));
+  CHECK(py["result"]["provider"] == "static");
+  CHECK(py["result"]["policy"] == "auto");
+  CHECK(py["result"]["locations"].size() == 1);
+  // C++ needs the compiler's overload resolution: clangd answers, and picks the overload.
+  json cpp = nib.request("nib/locate", request(repo, "cpp/main.cpp", positionOf("cpp/main.cpp", "total(sq, sq)"), false),
+                         90000);
+  CHECK(cpp["result"]["provider"] == "live");
+  REQUIRE(cpp["result"]["locations"].size() == 1);
+  CHECK(cpp["result"]["locations"][0]["range"]["start"]["line"] == 10);  // the two-argument declaration
+  // The per-request override.
+  json forced = request(repo, "cpp/main.cpp", positionOf("cpp/main.cpp", "total(sq, sq)"), false);
+  forced["provider"] = "static";
+  CHECK(nib.request("nib/locate", forced)["result"]["provider"] == "static");
+  forced["provider"] = "sometimes";
+  CHECK(nib.request("nib/locate", forced)["error"]["code"] == -32602);
+
+  // Every answer's provenance is in the trace log.
+  std::string trace = readText(repo.root() / ".nib/trace.log");
+  CHECK(countLines(trace, "provider=static reason=\"fresh and exact\"") >= 1);
+  CHECK(countLines(trace, "provider=live reason=\"cpp needs the compiler's resolution\" backend=\"clangd\"") >= 1);
+  nib.request("shutdown", nullptr);
+  nib.notify("exit", nullptr);
+  CHECK(nib.finish() == 0);
+}
+
+TEST_CASE("editor buffers reach the live backend before its next request", "[live]") {
+  TestRepo repo;
+  makeProject(repo);
+  LspClient nib(repo.root(), {"--provider", "live", "--live-timeout-ms", "60000", "--live", "python=/usr/bin/pylsp"});
+  nib.initialize(repo.root());
+  // Unsaved edit: two lines pushed in front of everything. pylsp reads other modules from disk,
+  // so the request is about the edited file itself: `Point` in `moved` (line 5 on disk).
+  std::string uri = LspClient::uri(repo.root() / "py/geometry.py");
+  std::string edited = "import os\n\n" + kProject.at("py/geometry.py");
+  nib.notify("textDocument/didOpen", {{"textDocument", {{"uri", uri}, {"languageId", "python"}, {"version", 1}, {"text", edited}}}});
+  json at = {{"textDocument", {{"uri", uri}}}, {"position", {{"line", 7}, {"character", 15}}}};
+  json def = nib.request("textDocument/definition", at, 60000);
+  REQUIRE(def["result"].size() == 1);
+  CHECK(def["result"][0]["range"]["start"]["line"] == 2);  // 0 on disk, 2 in the buffer
+  // A change to the buffer follows too.
+  nib.notify("textDocument/didChange", {{"textDocument", {{"uri", uri}, {"version", 2}}},
+                                        {"contentChanges", {{{"text", "\n" + edited}}}}});
+  at["position"]["line"] = 8;
+  def = nib.request("textDocument/definition", at, 60000);
+  REQUIRE(def["result"].size() == 1);
+  CHECK(def["result"][0]["range"]["start"]["line"] == 3);
+  nib.request("shutdown", nullptr);
+  nib.notify("exit", nullptr);
+  CHECK(nib.finish() == 0);
+}
+
+TEST_CASE("a hanging backend never hangs a request; cancellation reaches it", "[live]") {
+  TestRepo repo;
+  makeProject(repo);
+  auto events = repo.root() / ".git" / "fake-events";
+  json at = request(repo, "py/main.py", positionOf("py/main.py", "distance(p"), false);
+  {
+    LspClient nib(repo.root(), {"--provider", "live", "--live-timeout-ms", "300", "--live", fakeBackend("hang", events)});
+    nib.initialize(repo.root());
+    for (int i = 0; i < 3; ++i) {
+      // Answered from the index, labelled, within the client's patience (not the backend's).
+      json r = nib.request("nib/locate", at, 20000);
+      CHECK(r["result"]["provider"] == "static");
+      CHECK(r["result"]["locations"].size() == 1);
+      CHECK(r["result"]["liveError"].get<std::string>().find("took longer than 300 ms") != std::string::npos);
+      CHECK(r["result"]["note"].get<std::string>().find("answered from the index") != std::string::npos);
+    }
+    // Two timeouts in a row restart the backend; the restart is logged once.
+    int restarts = 0;
+    for (const json& m : nib.messages("window/logMessage"))
+      restarts += m["params"]["message"].get<std::string>().find("timed out 2 times in a row") != std::string::npos;
+    CHECK(restarts == 1);
+    CHECK(countLines(readText(events), "start") == 2);
+    nib.request("shutdown", nullptr);
+    nib.notify("exit", nullptr);
+    CHECK(nib.finish() == 0);
+  }
+  {
+    std::filesystem::remove(events);
+    LspClient nib(repo.root(), {"--provider", "live", "--live-timeout-ms", "60000", "--live", fakeBackend("hang", events)});
+    nib.initialize(repo.root());
+    int id = nib.sendRequest("textDocument/definition", at);
+    for (int i = 0; i < 200 && countLines(readText(events), "request") == 0; ++i)
+      std::this_thread::sleep_for(std::chrono::milliseconds(25));
+    REQUIRE(countLines(readText(events), "request") == 1);
+    nib.notify("$/cancelRequest", {{"id", id}});
+    json r = nib.waitResponse(id, 20000);
+    CHECK(r["error"]["code"] == -32800);
+    for (int i = 0; i < 200 && countLines(readText(events), "cancel") == 0; ++i)
+      std::this_thread::sleep_for(std::chrono::milliseconds(25));
+    CHECK(countLines(readText(events), "cancel") == 1);
+    nib.request("shutdown", nullptr);
+    nib.notify("exit", nullptr);
+    CHECK(nib.finish() == 0);
+  }
+}
+
+TEST_CASE("a dying backend is restarted a few times, a missing one is reported once", "[live]") {
+  TestRepo repo;
+  makeProject(repo);
+  auto events = repo.root() / ".git" / "fake-events";
+  json at = request(repo, "py/main.py", positionOf("py/main.py", "distance(p"), false);
+  {
+    LspClient nib(repo.root(), {"--provider", "live", "--live", fakeBackend("die", events)});
+    nib.initialize(repo.root());
+    for (int i = 0; i < 5; ++i) {
+      json r = nib.request("nib/locate", at, 20000);
+      CHECK(r["result"]["provider"] == "static");
+      CHECK(r["result"]["locations"].size() == 1);
+      CHECK(!r["result"]["liveError"].get<std::string>().empty());
+    }
+    // Started for each of the first three requests, then left alone for a minute.
+    CHECK(countLines(readText(events), "start") == 3);
+    CHECK(countLines(readText(events), "request") == 3);
+    nib.request("shutdown", nullptr);
+    nib.notify("exit", nullptr);
+    CHECK(nib.finish() == 0);
+  }
+  {
+    LspClient nib(repo.root(), {"--provider", "live", "--live", "python=/nonexistent/pylsp"});
+    nib.initialize(repo.root());
+    for (int i = 0; i < 3; ++i) {
+      json r = nib.request("textDocument/definition", at, 20000);
+      CHECK(r["result"].size() == 1);  // the index's answer
+    }
+    int reports = 0;
+    for (const json& m : nib.messages("window/logMessage"))
+      reports += m["params"]["message"].get<std::string>().find("cannot start `/nonexistent/pylsp`") != std::string::npos;
+    CHECK(reports == 1);
+    nib.request("shutdown", nullptr);
+    nib.notify("exit", nullptr);
+    CHECK(nib.finish() == 0);
+  }
+}
+
+TEST_CASE("compare answers by the policy's choice and traces the difference", "[live]") {
+  TestRepo repo;
+  makeProject(repo);
+  LspClient nib(repo.root(), {"--provider", "compare", "--live-timeout-ms", "60000", "--live", "python=/usr/bin/pylsp"});
+  nib.initialize(repo.root());
+  json r = nib.request("nib/locate", request(repo, "py/main.py", positionOf("py/main.py", "distance(p"), false), 60000);
+  CHECK(r["result"]["provider"] == "static");  // fresh and exact: the index's answer
+  CHECK(r["result"]["policy"] == "compare");
+  CHECK(r["result"]["agree"] == true);  // pylsp finds the same definition
+  CHECK(r["result"]["backend"] == "pylsp");
+  std::string trace = readText(repo.root() / ".nib/trace.log");
+  CHECK(countLines(trace, "policy=compare provider=static reason=\"fresh and exact\" backend=\"pylsp\"") == 1);
+  CHECK(countLines(trace, " agree") == 1);
+  nib.request("shutdown", nullptr);
+  nib.notify("exit", nullptr);
+  CHECK(nib.finish() == 0);
+}
+
+}  // namespace nib::test

@@ -44,6 +44,15 @@ if ! cmp -s "$here/third_party/grammars/package-lock.json" "$stamp" 2>/dev/null;
   cp "$here/third_party/grammars/package-lock.json" "$stamp"
 fi
 
+# The pinned TypeScript language server nib proxies (typescript-language-server 5.3.0 with
+# typescript 5.9.3: 6.x needs Node 22). nib finds it there when none is on PATH.
+stamp="$here/third_party/backends/node_modules/.nib-lock-stamp"
+if ! cmp -s "$here/third_party/backends/package-lock.json" "$stamp" 2>/dev/null; then
+  echo "setup: fetching the pinned typescript-language-server (npm ci)" >&2
+  (cd "$here/third_party/backends" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error)
+  cp "$here/third_party/backends/package-lock.json" "$stamp"
+fi
+
 # The official MCP TypeScript SDK client for the `nib mcp` test (tests/mcp, pinned by its lock).
 stamp="$here/tests/mcp/node_modules/.nib-lock-stamp"
 if ! cmp -s "$here/tests/mcp/package-lock.json" "$stamp" 2>/dev/null; then

@@ -91,6 +91,20 @@ int runStructural(const StructuralArgs& args);
 // `nib mcp`: serves MCP over stdin/stdout until end of input.
 int runMcp(const std::string& root);
 
+struct BenchArgs {
+  std::string kind;  // "live-vs-static"
+  std::string root = ".";
+  size_t samples = 100;
+  uint64_t seed = 1;
+  std::vector<std::string> languages;
+  std::vector<std::string> live;  // LANGUAGE=COMMAND overrides
+  long long timeoutMs = 30000;
+  bool noBackgroundIndex = false;
+  bool json = false;
+  std::string html;  // write a self-contained report here
+};
+int runBench(const BenchArgs& args);
+
 struct RollbackArgs {
   std::string path = ".";
 };

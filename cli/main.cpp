@@ -155,6 +155,29 @@ int main(int argc, char** argv) {
   daemon->add_option("--idle-minutes", daemonArgs.idleMinutes, "Exit after this many minutes without a request (default: 15)")
       ->check(CLI::Range(1, 7 * 24 * 60).description(""));
 
+  BenchArgs benchArgs;
+  auto* bench = app.add_subcommand("bench", "Benchmarks that need nib's internals. live-vs-static: sends the same definition\n"
+                                            "and references requests (positions sampled deterministically from the index:\n"
+                                            "definition and reference sites) to the index and to the live backend, and\n"
+                                            "prints per language and method the match rate of (path, start line) sets,\n"
+                                            "precision and recall of static against live, p50/p95 latency of each, the\n"
+                                            "median live/static ratio (warm and cold), time to the first answer and peak\n"
+                                            "memory. Gives clangd its background index (written to .cache/clangd) unless\n"
+                                            "--no-background-index. See docs/live-backends.md.");
+  bench->add_option("kind", benchArgs.kind, "live-vs-static")->required()->check(CLI::IsMember({"live-vs-static"}));
+  bench->add_option("--root", benchArgs.root, "A path inside the repository (default: .)");
+  bench->add_option("--samples", benchArgs.samples, "Positions per language (default: 100)")->check(CLI::Range(2, 100000));
+  bench->add_option("--seed", benchArgs.seed, "Sampling seed (default: 1)");
+  bench->add_option("--languages", benchArgs.languages, "Languages to measure (default: every indexed one with a backend)")
+      ->delimiter(',');
+  bench->add_option("--live", benchArgs.live, "A live backend command, LANGUAGE=COMMAND (as in `nib serve --live`)");
+  bench->add_option("--timeout-ms", benchArgs.timeoutMs, "Per-request limit of the live backend (default: 30000)")
+      ->check(CLI::Range(50LL, 600000LL));
+  bench->add_flag("--no-background-index", benchArgs.noBackgroundIndex,
+                  "Run clangd as `nib serve` does (no background index, nothing written into the repository)");
+  bench->add_flag("--json", benchArgs.json, "Print everything as JSON");
+  bench->add_option("--html", benchArgs.html, "Also write a self-contained HTML report with a latency chart");
+
   RollbackArgs rollbackArgs;
   auto* rollback = app.add_subcommand("rollback", "Make the previous complete index version current again.");
   rollback->add_option("path", rollbackArgs.path, "A path inside the repository (default: .)");
@@ -173,6 +196,7 @@ int main(int argc, char** argv) {
   if (*symbols) return runSymbols(symArgs);
   if (*search) return runSearch(searchArgs);
   if (*rollback) return runRollback(rollbackArgs);
+  if (*bench) return runBench(benchArgs);
   if (*daemon) return runDaemon(daemonArgs);
   if (*context) return runContext(contextArgs);
   if (*mcp) return runMcp(mcpRoot);

@@ -110,3 +110,46 @@ std::string toJson(const StatusAnswer& s) {
 std::string toJson(const SearchAnswer& s) { return dump(searchValue(s)); }
 
 }  // namespace nib::lsp
+
+namespace nib::lsp {
+
+std::string toJson(const LiveBenchAnswer& a) {
+  json languages = json::array();
+  for (const LiveBenchLanguage& l : a.languages)
+    languages.push_back({{"language", l.language},
+                         {"backend", l.backend},
+                         {"files", l.files},
+                         {"samples", l.samples},
+                         {"liveStartMs", l.liveStartMs},
+                         {"liveFirstAnswerMs", l.liveFirstAnswerMs},
+                         {"backgroundIndexMs", l.backgroundIndexMs},
+                         {"livePeakRssKiB", l.livePeakRssKiB}});
+  json rows = json::array();
+  for (const LiveBenchRow& r : a.rows)
+    rows.push_back({{"language", r.language},       {"method", r.method},
+                    {"requests", r.requests},       {"liveAnswered", r.liveAnswered},
+                    {"liveEmpty", r.liveEmpty},     {"liveFailed", r.liveFailed},
+                    {"matched", r.matched},         {"matchRate", r.matchRate},
+                    {"answeredAtDefinitions", r.answeredAtDefinitions}, {"matchedAtDefinitions", r.matchedAtDefinitions},
+                    {"answeredAtReferences", r.answeredAtReferences}, {"matchedAtReferences", r.matchedAtReferences},
+                    {"precision", r.precision},     {"recall", r.recall},
+                    {"staticP50Ms", r.staticP50},   {"staticP95Ms", r.staticP95},
+                    {"liveP50Ms", r.liveP50},       {"liveP95Ms", r.liveP95},
+                    {"ratioWarm", r.ratioWarm},     {"ratioCold", r.ratioCold},
+                    {"warmMatched", r.warmMatched}, {"coldMatched", r.coldMatched},
+                    {"staticMs", r.staticMs},       {"liveMs", r.liveMs}});
+  json j = {{"root", a.root},
+            {"indexVersion", a.indexVersion},
+            {"machine", a.machine},
+            {"seed", a.seed},
+            {"samplesPerLanguage", a.samplesPerLanguage},
+            {"staticFirstAnswerMs", a.staticFirstAnswerMs},
+            {"staticPeakRssKiB", a.staticPeakRssKiB},
+            {"languages", languages},
+            {"rows", rows},
+            {"mismatches", a.mismatches},
+            {"notes", a.notes}};
+  return dump(j);
+}
+
+}  // namespace nib::lsp

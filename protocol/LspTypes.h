@@ -140,6 +140,45 @@ struct ContextAnswerWire {
   std::map<std::string, std::string> freshness;
 };
 
+// `nib bench live-vs-static`: one row per language and method.
+struct LiveBenchRow {
+  std::string language, method;
+  size_t requests = 0;      // sent to both sides
+  size_t liveAnswered = 0;  // the backend answered with locations inside the repository
+  size_t liveEmpty = 0;     // answered nothing (or only outside the repository): not compared
+  size_t liveFailed = 0;    // errors and timeouts
+  size_t matched = 0;       // equal (path, start line) sets, among liveAnswered
+  // The same split by where the request was made: at a definition's name (clangd's definition
+  // there jumps to the declaration) or at a reference.
+  size_t answeredAtDefinitions = 0, matchedAtDefinitions = 0, answeredAtReferences = 0, matchedAtReferences = 0;
+  double matchRate = 0, precision = 0, recall = 0;
+  double staticP50 = 0, staticP95 = 0, liveP50 = 0, liveP95 = 0;  // milliseconds
+  double ratioWarm = 0, ratioCold = 0;  // median live/static over matched requests
+  size_t warmMatched = 0, coldMatched = 0;
+  std::vector<double> staticMs, liveMs;  // every request, in order (for charts)
+};
+
+struct LiveBenchLanguage {
+  std::string language, backend;
+  size_t files = 0, samples = 0;
+  double liveStartMs = 0;          // backend start and initialize
+  double liveFirstAnswerMs = 0;    // from starting the backend to its first answer
+  double backgroundIndexMs = -1;   // clangd's background index, when waited for
+  uint64_t livePeakRssKiB = 0;     // the backend's process tree
+};
+
+struct LiveBenchAnswer {
+  std::string root, indexVersion, machine;
+  uint64_t seed = 0;
+  size_t samplesPerLanguage = 0;
+  double staticFirstAnswerMs = 0;  // from opening the index to its first answer
+  uint64_t staticPeakRssKiB = 0;   // this process after the static side ran
+  std::vector<LiveBenchLanguage> languages;
+  std::vector<LiveBenchRow> rows;
+  std::vector<std::string> mismatches;  // examples: request, static-only and live-only lines
+  std::vector<std::string> notes;
+};
+
 // JSON text for the CLI's --json outputs (one object, pretty-printed with 2 spaces).
 std::string toJson(const NavigationAnswer& answer);
 std::string toJson(const std::vector<Location>& symbols);
@@ -147,5 +186,6 @@ std::string toJson(const StatusAnswer& status);
 std::string toJson(const SearchAnswer& search);
 std::string toJson(const StructuralAnswer& answer);
 std::string toJson(const ContextAnswerWire& answer);
+std::string toJson(const LiveBenchAnswer& answer);
 
 }  // namespace nib::lsp

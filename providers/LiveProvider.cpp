@@ -222,7 +222,7 @@ Expected<std::shared_ptr<LspBackend>> LiveProvider::ensureStarted(Backend& b, bo
   return b.process;
 }
 
-Expected<LiveLocation> LiveProvider::mapLocation(const BackendLocation& l) {
+Expected<LiveLocation> LiveProvider::mapLocation(const BackendLocation& l, TextCache& texts) {
   LiveLocation out;
   out.uri = l.uri;
   out.wire = l.range;
@@ -241,22 +241,25 @@ Expected<LiveLocation> LiveProvider::mapLocation(const BackendLocation& l) {
     return out;
   }
   out.path = rel->str();
-  std::string text;
-  {
-    std::lock_guard<std::mutex> g(mutex_);
-    if (auto it = editor_.find(out.path); it != editor_.end()) text = it->second.second;
+  // Each file is read and indexed once per answer (references can list hundreds of lines of it).
+  auto it = texts.find(out.path);
+  if (it == texts.end()) {
+    auto entry = std::make_unique<CachedText>();
+    {
+      std::lock_guard<std::mutex> g(mutex_);
+      if (auto e = editor_.find(out.path); e != editor_.end()) entry->text = e->second.second;
+    }
+    if (entry->text.empty() && readFile_)
+      if (auto disk = readFile_(out.path)) entry->text = std::move(*disk);
+    if (!entry->text.empty()) entry->encoder.emplace(entry->text, false, Encoding::Utf16);
+    it = texts.emplace(out.path, std::move(entry)).first;
   }
-  if (text.empty()) {
-    auto disk = readFile_ ? readFile_(out.path) : Expected<std::string>(Status(ErrorCode::NotFound, ""));
-    if (disk) text = std::move(*disk);
-  }
-  if (text.empty()) {
+  if (!it->second->encoder) {
     utf16();
     return out;
   }
-  PositionEncoder enc(text, false, Encoding::Utf16);
-  out.range.start = enc.fromWire(l.range.start);
-  out.range.end = enc.fromWire(l.range.end);
+  out.range.start = it->second->encoder->fromWire(l.range.start);
+  out.range.end = it->second->encoder->fromWire(l.range.end);
   return out;
 }
 
@@ -345,8 +348,9 @@ Expected<LiveAnswer> LiveProvider::request(const std::string& method, const std:
     std::lock_guard<std::mutex> g(mutex_);
     b->timeouts = 0;
   }
+  TextCache texts;
   for (const BackendLocation& l : *result) {
-    auto loc = mapLocation(l);
+    auto loc = mapLocation(l, texts);
     if (!loc) continue;  // a URI that is not a file: nothing nib can show
     answer.locations.push_back(std::move(*loc));
   }

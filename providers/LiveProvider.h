@@ -21,11 +21,13 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "protocol/LspBackend.h"
+#include "protocol/PositionEncoder.h"
 #include "support/Language.h"
 #include "support/Status.h"
 #include "support/Text.h"
@@ -141,7 +143,12 @@ class LiveProvider {
   Expected<LiveAnswer> request(const std::string& method, const std::string& path, Language language, Position position,
                                bool includeDeclaration, const std::function<bool()>& cancelled);
   void logOnce(const std::string& message);
-  Expected<LiveLocation> mapLocation(const BackendLocation& l);
+  struct CachedText {
+    std::string text;
+    std::optional<PositionEncoder> encoder;  // views `text`
+  };
+  using TextCache = std::map<std::string, std::unique_ptr<CachedText>>;
+  Expected<LiveLocation> mapLocation(const BackendLocation& l, TextCache& texts);
 
   LiveSettings settings_;
   std::function<Expected<std::string>(const std::string&)> readFile_;

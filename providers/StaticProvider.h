@@ -90,6 +90,8 @@ class StaticProvider {
   // The fact store's reader (file contents for search); valid while this provider lives.
   FactStore::Reader& factReader() { return *reader_; }
   std::optional<FileRecord> file(const std::string& path);
+  // Every indexed file in path order (the version's, not the overlays'), until `visit` says stop.
+  void forEachFile(const std::function<bool(const FileRecord&)>& visit) { view_->forEachFile(visit); }
   std::optional<std::string> skipReason(const std::string& path);
   Expected<FileFacts> facts(const std::string& path);
   // The worktree as it was when this version was built (NotFound for commit builds); valid

@@ -791,6 +791,9 @@ void LspServer::startLiveProvider() {
   }
   if (options_.liveTimeoutMs > 0) timeoutMs = options_.liveTimeoutMs;
   settings.timeout = std::chrono::milliseconds(timeoutMs);
+  // A backend that does not even initialize must not stall the first request for long either:
+  // the three default backends initialize in well under a second.
+  settings.startTimeout = std::chrono::milliseconds(std::max(timeoutMs, 2000LL));
   // The backends' stderr goes next to the index (never into the client's stream).
   if (std::filesystem::is_directory(root_ / ".nib")) settings.stderrPath = root_ / ".nib" / "backends.log";
   if (!provider.empty()) {
@@ -845,12 +848,9 @@ std::string LspServer::answerNavigation(const Task& task, Engine& engine, std::o
   job.path = pos->first;
   auto r = job.kind == "references" ? engine.references(pos->first, pos->second, job.includeDeclaration)
                                     : engine.definition(pos->first, pos->second);
-  auto text = engine.currentText(job.path);
-  if (text) {
-    job.language = detectLanguage(job.path, std::string_view(*text).substr(0, 4096));
-    LineTable lines(*text);
-    job.position = lines.positionOf(pos->second);
-  }
+  // The index knows the file's language; a file it does not know is detected from its text.
+  if (auto record = engine.provider().file(job.path)) job.language = record->language;
+  else if (auto text = engine.currentText(job.path)) job.language = detectLanguage(job.path, std::string_view(*text).substr(0, 4096));
 
   // The static answer, as a response and (for nib/locate) with its provenance.
   job.staticOk = static_cast<bool>(r);
@@ -885,11 +885,12 @@ std::string LspServer::answerNavigation(const Task& task, Engine& engine, std::o
 
   // Which provider: static when the answer reflects the file as it is and can be exact for its
   // language; the live backend otherwise (and always under `live`).
-  bool liveAvailable = live_ && job.policy != ProviderPolicy::Static && text && live_->hasBackend(job.language);
+  bool liveAvailable = live_ && job.policy != ProviderPolicy::Static && live_->hasBackend(job.language);
   bool exact = r && !r->locations.empty() && r->confidence == Confidence::Exact && staticCanBeExact(job.language);
   if (job.policy == ProviderPolicy::Static) job.reason = "the static policy";
   else if (job.policy == ProviderPolicy::Live) job.reason = "the live policy", job.useLive = true;
   else if (partial) job.reason = "the index may miss changes to this file", job.useLive = true;
+  else if (!r && r.status().message().find("no identifier") != std::string::npos) job.reason = "no identifier at the position";
   else if (!r) job.reason = "the index has no answer", job.useLive = true;
   else if (!staticCanBeExact(job.language)) job.reason = std::string(languageName(job.language)) + " needs the compiler's resolution", job.useLive = true;
   else if (!exact) job.reason = r->locations.empty() ? "the index found nothing" : "the index resolved by name only", job.useLive = true;
@@ -900,9 +901,14 @@ std::string LspServer::answerNavigation(const Task& task, Engine& engine, std::o
     job.useLive = false;
   }
   if (liveAvailable && (job.useLive || job.policy == ProviderPolicy::Compare)) {
-    *live = std::move(job);
-    return {};
+    // The backend gets a (line, column) position in the text the request was made against.
+    if (auto text = engine.currentText(job.path)) {
+      job.position = LineTable(*text).positionOf(pos->second);
+      *live = std::move(job);
+      return {};
+    }
   }
+  job.position.line = where->position.line;  // for the trace: lines are the same in every encoding
   trace(job.kind + " " + job.path + ":" + std::to_string(toDisplayLine(job.position.line)) + " policy=" +
         providerPolicyName(job.policy) + " provider=static reason=\"" + job.reason + "\" static=" +
         std::to_string(job.staticKeys.size()));
@@ -968,6 +974,8 @@ std::string LspServer::finishLive(const Task& task, LiveJob& job) {
     out.liveError = r.status().message();
   }
   if (answerLive) {
+    // Nothing to go to is `null`, as the index answers it.
+    if (!job.locate && wire.empty() && job.kind == "definition") return lsp::encodeNullResult(task.id);
     if (!job.locate) return lsp::encodeResult(task.id, wire);
     out.locations = std::move(wire);
     out.provider = "live";

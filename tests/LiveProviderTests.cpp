@@ -338,6 +338,26 @@ TEST_CASE("a hanging backend never hangs a request; cancellation reaches it", "[
     CHECK(nib.finish() == 0);
   }
   {
+    // One that never finishes initialize: the first request waits for the start-up limit
+    // (here 2 s), later ones not at all, and the failure is logged once.
+    std::filesystem::remove(events);
+    LspClient nib(repo.root(), {"--provider", "live", "--live-timeout-ms", "300", "--live", fakeBackend("mute", events)});
+    nib.initialize(repo.root());
+    for (int i = 0; i < 3; ++i) {
+      json r = nib.request("nib/locate", at, 20000);
+      CHECK(r["result"]["provider"] == "static");
+      CHECK(r["result"]["liveError"].get<std::string>().find("did not initialize") != std::string::npos);
+    }
+    CHECK(countLines(readText(events), "start") == 1);
+    int reports = 0;
+    for (const json& m : nib.messages("window/logMessage"))
+      reports += m["params"]["message"].get<std::string>().find("did not initialize") != std::string::npos;
+    CHECK(reports == 1);
+    nib.request("shutdown", nullptr);
+    nib.notify("exit", nullptr);
+    CHECK(nib.finish() == 0);
+  }
+  {
     std::filesystem::remove(events);
     LspClient nib(repo.root(), {"--provider", "live", "--live-timeout-ms", "60000", "--live", fakeBackend("hang", events)});
     nib.initialize(repo.root());
@@ -411,6 +431,52 @@ TEST_CASE("compare answers by the policy's choice and traces the difference", "[
   nib.request("shutdown", nullptr);
   nib.notify("exit", nullptr);
   CHECK(nib.finish() == 0);
+}
+
+}  // namespace nib::test
+
+namespace nib::test {
+
+TEST_CASE("nib bench live-vs-static compares both sides on sampled positions", "[live][bench]") {
+  TestRepo repo;
+  makeProject(repo);
+  std::string base = "cd " + shellQuote(repo.root().string()) + " && " + shellQuote(nibBinary()) + " bench live-vs-static";
+  std::string out;
+  REQUIRE(runCommand(base + " --samples 8 --seed 3 --languages python,c --no-background-index --json", &out) == 0);
+  json r = json::parse(out);
+  CHECK(r["seed"] == 3);
+  REQUIRE(r["rows"].size() == 4);  // c and python, definition and references
+  for (const json& row : r["rows"]) {
+    INFO(row.dump());
+    CHECK(row["requests"].get<int>() > 0);
+    CHECK(row["requests"].get<int>() <= 8);
+    CHECK(row["staticMs"].size() == row["requests"].get<size_t>());
+    CHECK(row["liveAnswered"].get<int>() + row["liveEmpty"].get<int>() + row["liveFailed"].get<int>() ==
+          row["requests"].get<int>());
+    CHECK(row["liveFailed"] == 0);
+    CHECK(row["answeredAtDefinitions"].get<int>() + row["answeredAtReferences"].get<int>() == row["liveAnswered"].get<int>());
+  }
+  // On this small project pylsp and the index agree on most definitions (both resolve imports).
+  const json& pyDef = r["rows"][2];
+  REQUIRE(pyDef["language"] == "python");
+  REQUIRE(pyDef["method"] == "definition");
+  CHECK(pyDef["matched"].get<int>() >= 1);
+  REQUIRE(r["languages"].size() == 2);
+  for (const json& l : r["languages"]) {
+    CHECK(l["livePeakRssKiB"].get<int>() > 0);
+    CHECK(!l["backend"].get<std::string>().empty());
+  }
+  CHECK(r["staticPeakRssKiB"].get<int>() > 0);
+  // The same seed samples the same positions.
+  std::string again;
+  REQUIRE(runCommand(base + " --samples 8 --seed 3 --languages python,c --no-background-index --json", &again) == 0);
+  json r2 = json::parse(again);
+  for (size_t i = 0; i < r["rows"].size(); ++i) CHECK(r2["rows"][i]["matched"] == r["rows"][i]["matched"]);
+  // Bad input is refused plainly.
+  CHECK(runCommand(base + " --languages cobol 2>&1", &out) == 1);
+  CHECK(out.find("unknown language 'cobol'") != std::string::npos);
+  CHECK(runCommand(base + " --languages go 2>&1", &out) == 1);
+  CHECK(out.find("no live backend is configured for go") != std::string::npos);
 }
 
 }  // namespace nib::test

@@ -4,6 +4,7 @@
 usage: fake_backend.py MODE EVENTS_FILE
   hang   answers initialize, never answers a navigation request
   die    answers initialize, exits with status 3 on the first navigation request
+  mute   never answers initialize
 Every start, navigation request and $/cancelRequest is appended to EVENTS_FILE, so a test can
 count restarts and see cancellations arrive. Real backends (clangd, pylsp,
 typescript-language-server) are tested separately; this one only misbehaves on purpose.
@@ -46,6 +47,8 @@ while True:
         break
     method = m.get("method")
     if method == "initialize":
+        if mode == "mute":
+            continue
         send({"jsonrpc": "2.0", "id": m["id"], "result": {"capabilities": {}, "serverInfo": {"name": "fake-" + mode}}})
     elif method == "$/cancelRequest":
         note("cancel %s" % m["params"]["id"])

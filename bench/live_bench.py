@@ -1,0 +1,119 @@
+#!/usr/bin/env python3
+"""Static against live on real code bases, through `nib bench live-vs-static`.
+
+For each corpus (fetched by bench/fetch-corpus.sh when missing) this makes a scratch copy,
+gives C/C++ code a compilation database (CMake's, copied to the root, where clangd and nib look),
+indexes it, runs the benchmark (which samples definition and reference sites from the index and
+sends the same requests to the index and to clangd / pylsp / typescript-language-server) and
+prints the tables as Markdown, with the machine noted.
+
+usage: python3 bench/live_bench.py [--corpus NAME ...] [--samples N] [--seed S] [--json FILE]
+       NAME: libuv1 (C), fmtlib and googletest (C++), python3-requests (Python),
+             rxjs-7.8.1 (TypeScript)
+"""
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(HERE)
+NIB = os.environ.get("NIB", os.path.join(REPO, "build", "cli", "nib"))
+SCRATCH = os.environ.get("NIB_LIVE_BENCH_DIR", "/tmp/nib-live-bench")
+
+CORPORA = {
+    "libuv1": {"item": "libuv1", "languages": "c", "cmake": ["-DLIBUV_BUILD_TESTS=ON"]},
+    # Debian's tarball has no bundled gtest: the tests have no compile commands (clangd then
+    # indexes the library alone, and answers about test files with fallback flags).
+    "fmtlib": {"item": "fmtlib", "languages": "cpp", "cmake": ["-DFMT_TEST=OFF", "-DFMT_DOC=OFF"]},
+    # The copy Debian installs with googletest's sources (gtest and gmock, their own tests).
+    "googletest": {"item": "/usr/src/googletest", "languages": "cpp", "cmake": ["-Dgtest_build_tests=ON", "-Dgmock_build_tests=ON"]},
+    "python3-requests": {"item": "deb:python3-requests", "languages": "python"},
+    "rxjs-7.8.1": {"item": "npm:rxjs@7.8.1", "languages": "typescript"},
+}
+
+
+def run(cmd, **kw):
+    return subprocess.run(cmd, check=True, **kw)
+
+
+def prepare(name):
+    spec = CORPORA[name]
+    src = os.path.join(HERE, "corpus", name)
+    if not os.path.isdir(os.path.join(src, ".git")):
+        if spec["item"].startswith("/"):
+            # A source tree on this machine: one commit of it.
+            shutil.copytree(spec["item"], src, symlinks=True)
+            run(["git", "init", "-q"], cwd=src)
+            run(["git", "add", "-A"], cwd=src)
+            run(["git", "-c", "user.name=bench", "-c", "user.email=bench@nib", "commit", "-qm", "import"], cwd=src)
+        else:
+            run([os.path.join(HERE, "fetch-corpus.sh"), spec["item"]])
+    dst = os.path.join(SCRATCH, name)
+    shutil.rmtree(dst, ignore_errors=True)
+    os.makedirs(SCRATCH, exist_ok=True)
+    run(["cp", "-a", src, dst])
+    with open(os.path.join(dst, ".git", "info", "exclude"), "a") as f:
+        f.write("compile_commands.json\n.cache/\n")
+    if "cmake" in spec:
+        build = dst + "-cmake"
+        shutil.rmtree(build, ignore_errors=True)
+        run(["cmake", "-S", dst, "-B", build, "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON", "-DCMAKE_BUILD_TYPE=Debug"]
+            + spec["cmake"], stdout=subprocess.DEVNULL)
+        shutil.copy(os.path.join(build, "compile_commands.json"), os.path.join(dst, "compile_commands.json"))
+    run([NIB, "index", "-q", "--no-dense", dst])
+    return dst
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--corpus", nargs="+", default=list(CORPORA))
+    ap.add_argument("--samples", type=int, default=100)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--json", help="write every corpus's full answer here")
+    args = ap.parse_args()
+    results = {}
+    for name in args.corpus:
+        if name not in CORPORA:
+            sys.exit("unknown corpus %s (known: %s)" % (name, ", ".join(CORPORA)))
+        root = prepare(name)
+        print("live_bench: %s" % name, file=sys.stderr, flush=True)
+        out = subprocess.run([NIB, "bench", "live-vs-static", "--root", root, "--samples", str(args.samples),
+                              "--seed", str(args.seed), "--languages", CORPORA[name]["languages"], "--json"],
+                             check=True, stdout=subprocess.PIPE, text=True).stdout
+        results[name] = json.loads(out)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(results, f, indent=1)
+
+    first = next(iter(results.values()))
+    print("machine: %s; seed %d, %d positions per code base (half definition sites, half reference sites)\n"
+          % (first["machine"], args.seed, args.samples))
+    print("| code base | method | live answered | match | at def sites / ref sites | precision | recall "
+          "| static p50 / p95 ms | live p50 / p95 ms | live/static warm | cold |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    for name, r in results.items():
+        for row in r["rows"]:
+            ratio = lambda v, n: "%.0f× (%d)" % (v, n) if n else "–"
+            share = lambda a, b: "%.0f%%" % (100.0 * a / b) if b else "–"
+            print("| %s %s | %s | %d/%d | %.1f%% | %s / %s | %.1f%% | %.1f%% | %.3f / %.3f | %.1f / %.1f | %s | %s |" % (
+                name, row["language"], row["method"], row["liveAnswered"], row["requests"], 100 * row["matchRate"],
+                share(row["matchedAtDefinitions"], row["answeredAtDefinitions"]),
+                share(row["matchedAtReferences"], row["answeredAtReferences"]),
+                100 * row["precision"], 100 * row["recall"], row["staticP50Ms"], row["staticP95Ms"], row["liveP50Ms"],
+                row["liveP95Ms"], ratio(row["ratioWarm"], row["warmMatched"]), ratio(row["ratioCold"], row["coldMatched"])))
+    print("\n| code base | backend | files | static first answer ms | live start / first answer ms "
+          "| background index s | static / live peak RSS MiB |")
+    print("| --- | --- | --- | --- | --- | --- | --- |")
+    for name, r in results.items():
+        for l in r["languages"]:
+            bg = "%.1f" % (l["backgroundIndexMs"] / 1000) if l["backgroundIndexMs"] >= 0 else "–"
+            print("| %s | %s | %d | %.1f | %.0f / %.0f | %s | %.0f / %.0f |" % (
+                name, l["backend"], l["files"], r["staticFirstAnswerMs"], l["liveStartMs"], l["liveFirstAnswerMs"], bg,
+                r["staticPeakRssKiB"] / 1024, l["livePeakRssKiB"] / 1024))
+
+
+if __name__ == "__main__":
+    main()

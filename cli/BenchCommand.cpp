@@ -1,0 +1,150 @@
+// `nib bench live-vs-static`: runs server/LiveBench and renders its answer as a table, JSON, or
+// a self-contained HTML report.
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <sstream>
+
+#include "cli/Commands.h"
+#include "protocol/LspTypes.h"
+#include "server/LiveBench.h"
+#include "support/FileIo.h"
+#include "support/ProjectConfig.h"
+
+namespace nib::cli {
+namespace {
+
+std::string fixed(double v, int digits) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+  return buf;
+}
+
+std::string percent(double v) { return fixed(100 * v, 1) + "%"; }
+
+std::string ratio(double v, size_t n) { return n ? fixed(v, 1) + "x (" + std::to_string(n) + ")" : "-"; }
+
+std::string table(const lsp::LiveBenchAnswer& a) {
+  std::ostringstream o;
+  o << "nib bench live-vs-static — " << a.root << " (index " << a.indexVersion << ")\n";
+  o << "machine: " << a.machine << "; seed " << a.seed << ", " << a.samplesPerLanguage << " positions per language\n\n";
+  char line[512];
+  std::snprintf(line, sizeof line, "%-11s %-10s %5s %6s %5s %5s %8s %15s %9s %7s %17s %17s %14s %14s\n", "language",
+                "method", "req", "live", "empty", "fail", "match", "at defs / refs", "precision", "recall", "static p50/p95 ms",
+                "live p50/p95 ms", "live/static warm", "cold");
+  o << line;
+  for (const lsp::LiveBenchRow& r : a.rows) {
+    auto share = [](size_t a, size_t b) { return b ? std::to_string(100 * a / b) + "%" : std::string("-"); };
+    std::snprintf(line, sizeof line, "%-11s %-10s %5zu %6zu %5zu %5zu %8s %15s %9s %7s %17s %17s %14s %14s\n",
+                  r.language.c_str(), r.method.c_str(), r.requests, r.liveAnswered, r.liveEmpty, r.liveFailed,
+                  percent(r.matchRate).c_str(),
+                  (share(r.matchedAtDefinitions, r.answeredAtDefinitions) + " / " +
+                   share(r.matchedAtReferences, r.answeredAtReferences)).c_str(), percent(r.precision).c_str(), percent(r.recall).c_str(),
+                  (fixed(r.staticP50, 3) + " / " + fixed(r.staticP95, 3)).c_str(),
+                  (fixed(r.liveP50, 1) + " / " + fixed(r.liveP95, 1)).c_str(), ratio(r.ratioWarm, r.warmMatched).c_str(),
+                  ratio(r.ratioCold, r.coldMatched).c_str());
+    o << line;
+  }
+  o << "\nstatic: first answer " << fixed(a.staticFirstAnswerMs, 1) << " ms after opening the index; peak RSS "
+    << fixed(static_cast<double>(a.staticPeakRssKiB) / 1024, 1) << " MiB\n";
+  for (const lsp::LiveBenchLanguage& l : a.languages) {
+    o << l.language << " (" << (l.backend.empty() ? "?" : l.backend) << "): " << l.files << " files, " << l.samples
+      << " positions; started in " << fixed(l.liveStartMs, 0) << " ms, first answer after " << fixed(l.liveFirstAnswerMs, 0)
+      << " ms";
+    if (l.backgroundIndexMs >= 0) o << ", background index " << fixed(l.backgroundIndexMs / 1000, 1) << " s";
+    o << "; peak RSS " << fixed(static_cast<double>(l.livePeakRssKiB) / 1024, 1) << " MiB\n";
+  }
+  o << "\nmatch: equal (path, start line) sets among requests the backend answered inside the repository;\n"
+       "precision/recall: static's lines against live's over those requests; ratios: median live/static\n"
+       "per matched request, warm (file already open in the backend) and cold (first request on it).\n";
+  if (!a.mismatches.empty()) {
+    o << "\nfirst mismatches:\n";
+    for (const std::string& m : a.mismatches) o << "  " << m << "\n";
+  }
+  if (!a.notes.empty()) {
+    o << "\nnotes (" << a.notes.size() << "):\n";
+    size_t shown = 0;
+    for (const std::string& n : a.notes)
+      if (shown++ < 20) o << "  " << n << "\n";
+  }
+  return o.str();
+}
+
+std::string escapeHtml(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '<') out += "&lt;";
+    else if (c == '>') out += "&gt;";
+    else if (c == '&') out += "&amp;";
+    else out += c;
+  }
+  return out;
+}
+
+// One horizontal bar pair per row (static and live p50, log scale), as inline SVG: the report
+// needs no script and no network.
+std::string html(const lsp::LiveBenchAnswer& a) {
+  std::ostringstream o;
+  o << "<!doctype html><meta charset=utf-8><title>nib: live vs static</title>"
+       "<style>body{font:14px sans-serif;margin:2em}pre{background:#f4f4f4;padding:1em;overflow:auto}</style>"
+       "<h1>nib bench live-vs-static</h1>";
+  double maxMs = 1;
+  for (const lsp::LiveBenchRow& r : a.rows) maxMs = std::max({maxMs, r.liveP95, r.staticP95});
+  double scale = 600 / std::log10(maxMs * 10 + 1);
+  auto width = [&](double ms) { return std::max(1.0, std::log10(ms * 10 + 1) * scale); };
+  int h = static_cast<int>(a.rows.size()) * 50 + 40;
+  o << "<h2>Latency, p50 and p95 (log scale)</h2><svg width=900 height=" << h << " font-size=12>";
+  int y = 10;
+  for (const lsp::LiveBenchRow& r : a.rows) {
+    o << "<text x=0 y=" << y + 16 << ">" << r.language << " " << r.method << "</text>";
+    o << "<rect x=160 y=" << y << " width=" << width(r.staticP95) << " height=18 fill=#9ecae1/>";
+    o << "<rect x=160 y=" << y << " width=" << width(r.staticP50) << " height=18 fill=#3182bd/>";
+    o << "<text x=" << 165 + width(r.staticP95) << " y=" << y + 14 << ">static " << fixed(r.staticP50, 3) << " / "
+      << fixed(r.staticP95, 3) << " ms</text>";
+    o << "<rect x=160 y=" << y + 20 << " width=" << width(r.liveP95) << " height=18 fill=#fdae6b/>";
+    o << "<rect x=160 y=" << y + 20 << " width=" << width(r.liveP50) << " height=18 fill=#e6550d/>";
+    o << "<text x=" << 165 + width(r.liveP95) << " y=" << y + 34 << ">live " << fixed(r.liveP50, 1) << " / "
+      << fixed(r.liveP95, 1) << " ms</text>";
+    y += 50;
+  }
+  o << "</svg><h2>Table</h2><pre>" << escapeHtml(table(a)) << "</pre>";
+  return o.str();
+}
+
+}  // namespace
+
+int runBench(const BenchArgs& args) {
+  LiveBenchOptions options;
+  std::error_code ec;
+  options.root = std::filesystem::absolute(args.root, ec);
+  options.samples = args.samples;
+  options.seed = args.seed;
+  options.timeout = std::chrono::milliseconds(args.timeoutMs);
+  options.backgroundIndex = !args.noBackgroundIndex;
+#ifdef NIB_BACKENDS_BIN
+  options.commands = defaultLiveCommands(NIB_BACKENDS_BIN);
+#else
+  options.commands = defaultLiveCommands({});
+#endif
+  for (const std::string& spec : args.live) {
+    Status s = parseLiveCommand(spec, &options.commands);
+    if (!s.isOk()) return fail(s.message());
+  }
+  for (const std::string& name : args.languages) {
+    Language l = languageFromName(name);
+    if (l == Language::Unknown) return fail("unknown language '" + name + "'");
+    options.languages.push_back(l);
+  }
+  if (!args.json) options.progress = [](const std::string& line) { std::fprintf(stderr, "nib bench: %s\n", line.c_str()); };
+  auto answer = runLiveBench(options);
+  if (!answer) return fail(answer.status().message());
+  std::string text = args.json ? lsp::toJson(*answer) + "\n" : table(*answer);
+  std::fwrite(text.data(), 1, text.size(), stdout);
+  if (!args.html.empty()) {
+    Status s = writeFileAtomic(args.html, html(*answer));
+    if (!s.isOk()) return fail(s.message());
+  }
+  return 0;
+}
+
+}  // namespace nib::cli

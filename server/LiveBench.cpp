@@ -1,0 +1,311 @@
+#include "server/LiveBench.h"
+
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <fstream>
+#include <set>
+#include <thread>
+
+#include "server/Engine.h"
+#include "support/FileIo.h"
+#include "support/Hash.h"
+#include "support/Text.h"
+
+namespace nib {
+namespace {
+using Clock = std::chrono::steady_clock;
+using Keys = std::set<std::pair<std::string, uint32_t>>;
+
+double msSince(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
+
+uint64_t selfPeakRssKiB() {
+  std::ifstream in("/proc/self/status");
+  std::string line;
+  while (std::getline(in, line))
+    if (line.rfind("VmHWM:", 0) == 0) return std::strtoull(line.c_str() + 6, nullptr, 10);
+  return 0;
+}
+
+std::string machine() {
+  utsname u{};
+  uname(&u);
+  std::string cpu;
+  std::ifstream in("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(in, line))
+    if (line.rfind("model name", 0) == 0) {
+      cpu = line.substr(line.find(':') + 2);
+      break;
+    }
+  return std::string(u.sysname) + " " + u.machine + ", " + std::to_string(std::thread::hardware_concurrency()) +
+         " cores" + (cpu.empty() ? "" : ", " + cpu);
+}
+
+double percentile(std::vector<double> v, double p) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  size_t i = static_cast<size_t>(p * static_cast<double>(v.size() - 1) + 0.5);
+  return v[std::min(i, v.size() - 1)];
+}
+
+struct Sample {
+  std::string path;
+  Language language;
+  Position position;
+  uint32_t offset;
+  bool definitionSite;
+  uint64_t rank;
+};
+
+struct Measured {
+  Keys staticKeys, liveKeys;
+  double staticMs = 0, liveMs = 0;
+  bool liveOk = false, cold = false;
+  size_t outside = 0;  // live locations outside the repository (left out of the comparison)
+};
+
+std::string keysText(const Keys& keys) {
+  std::string out;
+  size_t n = 0;
+  for (const auto& [path, line] : keys) {
+    if (n++ == 6) return out + " …";
+    out += (out.empty() ? "" : " ") + path + ":" + std::to_string(toDisplayLine(line));
+  }
+  return out.empty() ? "-" : out;
+}
+
+// Positions sampled per language: for each kind of site, the `half` occurrences whose hash of
+// (seed, path, offset) is smallest, so the sample is the same for the same index and seed and
+// spread over the whole repository.
+std::vector<Sample> sample(Engine& engine, const std::set<Language>& languages, size_t perLanguage, uint64_t seed,
+                           std::map<Language, size_t>* files) {
+  std::vector<Sample> all;
+  std::vector<std::string> paths;
+  std::map<std::string, Language> languageOf;
+  engine.provider().forEachFile([&](const FileRecord& f) {
+    if (languages.count(f.language)) {
+      paths.push_back(f.path);
+      languageOf[f.path] = f.language;
+      ++(*files)[f.language];
+    }
+    return true;
+  });
+  std::string seedText = std::to_string(seed);
+  for (const std::string& path : paths) {
+    auto facts = engine.provider().facts(path);
+    if (!facts) continue;
+    for (const Occurrence& o : facts->occurrences) {
+      if (o.role == OccurrenceRole::Declaration) continue;
+      Sample s{path, languageOf[path], o.range.start, o.range.startByte, o.role == OccurrenceRole::Definition, 0};
+      s.rank = digest64(seedText + "\n" + path + "\n" + std::to_string(s.offset));
+      all.push_back(std::move(s));
+    }
+  }
+  std::vector<Sample> chosen;
+  for (Language l : languages)
+    for (bool def : {true, false}) {
+      std::vector<Sample> kind;
+      for (const Sample& s : all)
+        if (s.language == l && s.definitionSite == def) kind.push_back(s);
+      size_t take = std::min(kind.size(), def ? perLanguage / 2 : perLanguage - perLanguage / 2);
+      std::partial_sort(kind.begin(), kind.begin() + static_cast<long>(take), kind.end(),
+                        [](const Sample& a, const Sample& b) { return a.rank < b.rank; });
+      chosen.insert(chosen.end(), kind.begin(), kind.begin() + static_cast<long>(take));
+    }
+  // Requests go file by file (the first on a file is cold in the backend, the rest warm).
+  std::sort(chosen.begin(), chosen.end(),
+            [](const Sample& a, const Sample& b) { return a.path != b.path ? a.path < b.path : a.offset < b.offset; });
+  return chosen;
+}
+
+}  // namespace
+
+Expected<lsp::LiveBenchAnswer> runLiveBench(const LiveBenchOptions& options) {
+  lsp::LiveBenchAnswer out;
+  auto say = [&](const std::string& line) {
+    if (options.progress) options.progress(line);
+  };
+  auto begin = Clock::now();
+  auto engine = Engine::open(options.root);
+  if (!engine) return engine.status();
+  Engine& e = **engine;
+  out.root = e.root().string();
+  out.indexVersion = e.manifest().versionId;
+  out.machine = machine();
+  out.seed = options.seed;
+  out.samplesPerLanguage = options.samples;
+
+  std::set<Language> languages(options.languages.begin(), options.languages.end());
+  if (languages.empty())
+    for (const auto& [l, argv] : options.commands) languages.insert(l);
+  for (Language l : languages)
+    if (!options.commands.count(l))
+      return Status(ErrorCode::InvalidArgument, std::string("no live backend is configured for ") + languageName(l));
+  std::map<Language, size_t> files;
+  std::vector<Sample> samples = sample(e, languages, options.samples, options.seed, &files);
+  if (samples.empty()) return Status(ErrorCode::NotFound, "the index has no occurrences in the languages asked for");
+  // Only languages the repository has.
+  for (auto it = languages.begin(); it != languages.end();) {
+    bool any = std::any_of(samples.begin(), samples.end(), [&](const Sample& s) { return s.language == *it; });
+    if (!any && !options.languages.empty()) out.notes.push_back(std::string("no ") + languageName(*it) + " positions in the index");
+    it = any ? std::next(it) : languages.erase(it);
+  }
+  say("sampled " + std::to_string(samples.size()) + " positions in " + std::to_string(files.size()) + " language(s)");
+
+  // The static side first, in this process: its peak memory is measured before any backend runs.
+  std::vector<Measured> measured(samples.size() * 2);
+  for (size_t i = 0; i < samples.size(); ++i) {
+    const Sample& s = samples[i];
+    for (int m = 0; m < 2; ++m) {
+      auto t = Clock::now();
+      auto r = m == 0 ? e.definition(s.path, s.offset) : e.references(s.path, s.offset, true);
+      Measured& x = measured[2 * i + m];
+      x.staticMs = msSince(t);
+      if (i == 0 && m == 0) out.staticFirstAnswerMs = msSince(begin);
+      if (r)
+        for (const SymbolLocation& l : r->locations) x.staticKeys.insert({l.path, l.range.start.line});
+    }
+  }
+  out.staticPeakRssKiB = selfPeakRssKiB();
+  say("static side done");
+
+  LiveSettings settings;
+  settings.root = e.root();
+  settings.commands = options.commands;
+  settings.timeout = options.timeout;
+  settings.startTimeout = std::chrono::milliseconds(120000);
+  settings.maxOpenFiles = 1000;
+  if (options.backgroundIndex)
+    for (Language l : {Language::C, Language::Cpp})
+      if (auto it = settings.commands.find(l); it != settings.commands.end())
+        for (std::string& a : it->second)
+          if (a == "--background-index=false") a = "--background-index";
+  std::filesystem::path root = e.root();
+  LiveProvider live(settings, [root](const std::string& p) { return readWorktreeFile(root, p); },
+                    [&](const std::string& m) { out.notes.push_back(m); });
+
+  std::map<std::string, double> indexWaited;  // per backend command: the background index's time
+  for (Language l : languages) {
+    lsp::LiveBenchLanguage info;
+    info.language = languageName(l);
+    info.files = files[l];
+    auto first = std::find_if(samples.begin(), samples.end(), [&](const Sample& s) { return s.language == l; });
+    if (first == samples.end()) continue;
+    auto t = Clock::now();
+    Status started = live.warmUp(l);
+    info.liveStartMs = msSince(t);
+    if (!started.isOk()) {
+      out.notes.push_back(std::string(languageName(l)) + ": " + started.message());
+      continue;
+    }
+    // The first answer (cold): the time a user waits after the backend starts.
+    auto primed = live.definition(first->path, l, first->position);
+    info.liveFirstAnswerMs = msSince(t);
+    if (primed) info.backend = primed->backend;
+    std::string key;
+    for (const std::string& a : settings.commands[l]) key += a + " ";
+    bool clangd = l == Language::C || l == Language::Cpp;
+    if (clangd && options.backgroundIndex) {
+      if (!indexWaited.count(key)) {
+        say(std::string(languageName(l)) + ": waiting for clangd's background index");
+        auto w = Clock::now();
+        // clangd reports its indexing as work-done progress; quiet for 5 s means done.
+        live.waitForQuiet(l, std::chrono::milliseconds(5000), std::chrono::minutes(60));
+        indexWaited[key] = msSince(w) - 5000;
+      }
+      info.backgroundIndexMs = indexWaited[key];
+    }
+    say(std::string(languageName(l)) + ": live requests");
+    for (size_t i = 0; i < samples.size(); ++i) {
+      const Sample& s = samples[i];
+      if (s.language != l) continue;
+      ++info.samples;
+      for (int m = 0; m < 2; ++m) {
+        Measured& x = measured[2 * i + m];
+        auto r = m == 0 ? live.definition(s.path, l, s.position) : live.references(s.path, l, s.position, true);
+        if (!r) {
+          out.notes.push_back(std::string(m == 0 ? "definition" : "references") + " at " + s.path + ":" +
+                              std::to_string(toDisplayLine(s.position.line)) + ": " + r.status().message());
+          continue;
+        }
+        x.liveOk = true;
+        x.liveMs = r->milliseconds;
+        x.cold = r->cold;
+        for (const LiveLocation& loc : r->locations) {
+          if (loc.inWorkspace) x.liveKeys.insert({loc.path, loc.range.start.line});
+          else ++x.outside;
+        }
+      }
+    }
+    info.livePeakRssKiB = live.peakRssKiB();
+    out.languages.push_back(info);
+  }
+
+  // Rows: per language and method.
+  for (Language l : languages)
+    for (int m = 0; m < 2; ++m) {
+      lsp::LiveBenchRow row;
+      row.language = languageName(l);
+      row.method = m == 0 ? "definition" : "references";
+      size_t common = 0, staticTotal = 0, liveTotal = 0;
+      std::vector<double> warm, cold, staticMs, liveMs;
+      for (size_t i = 0; i < samples.size(); ++i) {
+        if (samples[i].language != l) continue;
+        const Measured& x = measured[2 * i + m];
+        ++row.requests;
+        row.staticMs.push_back(x.staticMs);
+        staticMs.push_back(x.staticMs);
+        if (!x.liveOk) {
+          ++row.liveFailed;
+          continue;
+        }
+        row.liveMs.push_back(x.liveMs);
+        liveMs.push_back(x.liveMs);
+        if (x.liveKeys.empty()) {
+          ++row.liveEmpty;
+          continue;
+        }
+        ++row.liveAnswered;
+        bool equal = x.staticKeys == x.liveKeys;
+        if (samples[i].definitionSite) row.answeredAtDefinitions++, row.matchedAtDefinitions += equal;
+        else row.answeredAtReferences++, row.matchedAtReferences += equal;
+        Keys both;
+        std::set_intersection(x.staticKeys.begin(), x.staticKeys.end(), x.liveKeys.begin(), x.liveKeys.end(),
+                              std::inserter(both, both.end()));
+        common += both.size();
+        staticTotal += x.staticKeys.size();
+        liveTotal += x.liveKeys.size();
+        if (x.staticKeys == x.liveKeys) {
+          ++row.matched;
+          (x.cold ? cold : warm).push_back(x.liveMs / std::max(x.staticMs, 1e-3));
+        } else if (out.mismatches.size() < 40) {
+          Keys staticOnly, liveOnly;
+          std::set_difference(x.staticKeys.begin(), x.staticKeys.end(), x.liveKeys.begin(), x.liveKeys.end(),
+                              std::inserter(staticOnly, staticOnly.end()));
+          std::set_difference(x.liveKeys.begin(), x.liveKeys.end(), x.staticKeys.begin(), x.staticKeys.end(),
+                              std::inserter(liveOnly, liveOnly.end()));
+          out.mismatches.push_back(row.language + " " + row.method + " at " + samples[i].path + ":" +
+                                   std::to_string(toDisplayLine(samples[i].position.line)) + ":" +
+                                   std::to_string(samples[i].position.column + 1) + " static-only [" +
+                                   keysText(staticOnly) + "] live-only [" + keysText(liveOnly) + "]");
+        }
+      }
+      row.matchRate = row.liveAnswered ? static_cast<double>(row.matched) / static_cast<double>(row.liveAnswered) : 0;
+      row.precision = staticTotal ? static_cast<double>(common) / static_cast<double>(staticTotal) : 0;
+      row.recall = liveTotal ? static_cast<double>(common) / static_cast<double>(liveTotal) : 0;
+      row.staticP50 = percentile(staticMs, 0.5);
+      row.staticP95 = percentile(staticMs, 0.95);
+      row.liveP50 = percentile(liveMs, 0.5);
+      row.liveP95 = percentile(liveMs, 0.95);
+      row.ratioWarm = percentile(warm, 0.5);
+      row.ratioCold = percentile(cold, 0.5);
+      row.warmMatched = warm.size();
+      row.coldMatched = cold.size();
+      out.rows.push_back(std::move(row));
+    }
+  return out;
+}
+
+}  // namespace nib

@@ -1,0 +1,255 @@
+#include "indexer/ClangIndexer.h"
+
+#include <clang-c/CXCompilationDatabase.h>
+#include <clang-c/Index.h>
+
+#include <cstring>
+#include <unordered_map>
+
+#include "views/FileFacts.h"
+
+namespace nib {
+namespace fs = std::filesystem;
+namespace {
+
+std::string take(CXString s) {
+  const char* c = clang_getCString(s);
+  std::string out = c ? c : "";
+  clang_disposeString(s);
+  return out;
+}
+
+SymbolKind kindOf(CXIdxEntityKind k) {
+  switch (k) {
+    case CXIdxEntity_Function: return SymbolKind::Function;
+    case CXIdxEntity_CXXInstanceMethod:
+    case CXIdxEntity_CXXStaticMethod:
+    case CXIdxEntity_CXXDestructor:
+    case CXIdxEntity_CXXConversionFunction: return SymbolKind::Method;
+    case CXIdxEntity_CXXConstructor: return SymbolKind::Constructor;
+    case CXIdxEntity_Variable:
+    case CXIdxEntity_CXXStaticVariable: return SymbolKind::Variable;
+    case CXIdxEntity_Field: return SymbolKind::Field;
+    case CXIdxEntity_EnumConstant: return SymbolKind::EnumMember;
+    case CXIdxEntity_Struct: return SymbolKind::Struct;
+    case CXIdxEntity_Union: return SymbolKind::Union;
+    case CXIdxEntity_CXXClass: return SymbolKind::Class;
+    case CXIdxEntity_Enum: return SymbolKind::Enum;
+    case CXIdxEntity_Typedef:
+    case CXIdxEntity_CXXTypeAlias: return SymbolKind::TypeAlias;
+    case CXIdxEntity_CXXNamespace:
+    case CXIdxEntity_CXXNamespaceAlias: return SymbolKind::Namespace;
+    default: return SymbolKind::Unknown;
+  }
+}
+
+struct Collector {
+  std::string root;  // canonical, with a trailing '/'
+  TuFacts facts;
+  std::unordered_map<std::string, uint32_t> fileIds, usrIds;
+  std::unordered_map<CXFile, int64_t> fileCache;  // -1: outside the root
+
+  // The file's id when it lies under the root, else -1.
+  int64_t fileId(CXFile file) {
+    if (!file) return -1;
+    if (auto it = fileCache.find(file); it != fileCache.end()) return it->second;
+    std::string path = take(clang_File_tryGetRealPathName(file));
+    if (path.empty()) path = take(clang_getFileName(file));
+    std::error_code ec;
+    fs::path canonical = fs::weakly_canonical(path, ec);
+    if (!ec) path = canonical.string();
+    int64_t id = -1;
+    if (path.compare(0, root.size(), root) == 0) id = internFile(path);
+    fileCache[file] = id;
+    return id;
+  }
+  uint32_t internFile(const std::string& path) {
+    auto [it, added] = fileIds.emplace(path, static_cast<uint32_t>(facts.files.size()));
+    if (added) facts.files.push_back(path);
+    return it->second;
+  }
+  uint32_t usrId(const std::string& usr, const char* name) {
+    auto [it, added] = usrIds.emplace(usr, static_cast<uint32_t>(facts.usrs.size()));
+    if (added) {
+      facts.usrs.push_back(usr);
+      facts.names.push_back(name ? name : "");
+    } else if (facts.names[it->second].empty() && name) {
+      facts.names[it->second] = name;
+    }
+    return it->second;
+  }
+  // Records an occurrence at `location`; the name's extent is the token clang lexes there.
+  void add(CXTranslationUnit tu, CXSourceLocation location, uint32_t usr, ClangRole role, SymbolKind kind, bool call,
+           int32_t container) {
+    CXFile file;
+    unsigned line, column, offset;
+    clang_getFileLocation(location, &file, &line, &column, &offset);
+    int64_t id = fileId(file);
+    if (id < 0 || line == 0) return;
+    uint32_t length = static_cast<uint32_t>(facts.names[usr].size());
+    if (CXToken* token = clang_getToken(tu, location)) {
+      CXSourceRange extent = clang_getTokenExtent(tu, *token);
+      unsigned begin, end;
+      clang_getFileLocation(clang_getRangeStart(extent), nullptr, nullptr, nullptr, &begin);
+      clang_getFileLocation(clang_getRangeEnd(extent), nullptr, nullptr, nullptr, &end);
+      if (end > begin && begin == offset) length = end - begin;
+      clang_disposeTokens(tu, token, 1);
+    }
+    ClangOccurrence o;
+    o.file = static_cast<uint32_t>(id);
+    o.line = line - 1;
+    o.column = column - 1;
+    o.offset = offset;
+    o.length = length;
+    o.usr = usr;
+    o.role = role;
+    o.call = call;
+    o.container = container;
+    o.kind = static_cast<uint8_t>(kind);
+    facts.occurrences.push_back(o);
+  }
+};
+
+// An implicit instantiation shares its template's location: references to it count as
+// references to the template (as clangd reports them).
+std::string usrOf(const CXIdxEntityInfo* entity) {
+  CXCursor tmpl = clang_getSpecializedCursorTemplate(entity->cursor);
+  if (!clang_Cursor_isNull(tmpl) && clang_equalLocations(clang_getCursorLocation(tmpl), clang_getCursorLocation(entity->cursor)))
+    return take(clang_getCursorUSR(tmpl));
+  return entity->USR ? entity->USR : "";
+}
+
+int abortQuery(CXClientData, void*) { return 0; }
+
+void diagnostic(CXClientData data, CXDiagnosticSet set, void*) {
+  auto* c = static_cast<Collector*>(data);
+  for (unsigned i = 0; i < clang_getNumDiagnosticsInSet(set); ++i) {
+    CXDiagnostic d = clang_getDiagnosticInSet(set, i);
+    if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error && c->facts.errors.size() < 5)
+      c->facts.errors.push_back(take(clang_formatDiagnostic(d, CXDiagnostic_DisplaySourceLocation)));
+    clang_disposeDiagnostic(d);
+  }
+}
+
+void declaration(CXClientData data, const CXIdxDeclInfo* info) {
+  auto* c = static_cast<Collector*>(data);
+  if (info->isImplicit || !info->entityInfo || !info->entityInfo->USR || !*info->entityInfo->USR) return;
+  CXTranslationUnit tu = clang_Cursor_getTranslationUnit(info->cursor);
+  uint32_t usr = c->usrId(info->entityInfo->USR, info->entityInfo->name);
+  c->add(tu, clang_indexLoc_getCXSourceLocation(info->loc), usr,
+         info->isDefinition ? ClangRole::Definition : ClangRole::Declaration, kindOf(info->entityInfo->kind), false, -1);
+  if (const CXIdxCXXClassDeclInfo* cls = clang_index_getCXXClassDeclInfo(info))
+    for (unsigned i = 0; i < cls->numBases; ++i) {
+      const CXIdxBaseClassInfo* base = cls->bases[i];
+      if (base && base->base && base->base->USR && *base->base->USR)
+        c->facts.bases.emplace_back(usr, c->usrId(usrOf(base->base), base->base->name));
+    }
+}
+
+void reference(CXClientData data, const CXIdxEntityRefInfo* info) {
+  auto* c = static_cast<Collector*>(data);
+  if (info->kind == CXIdxEntityRef_Implicit || !info->referencedEntity) return;
+  std::string usrText = usrOf(info->referencedEntity);
+  if (usrText.empty()) return;
+  CXTranslationUnit tu = clang_Cursor_getTranslationUnit(info->cursor);
+  uint32_t usr = c->usrId(usrText, info->referencedEntity->name);
+  int32_t container = -1;
+  if (info->container) {
+    std::string cu = take(clang_getCursorUSR(info->container->cursor));
+    if (!cu.empty()) container = static_cast<int32_t>(c->usrId(cu, nullptr));
+  }
+  c->add(tu, clang_indexLoc_getCXSourceLocation(info->loc), usr, ClangRole::Reference,
+         kindOf(info->referencedEntity->kind), (info->role & CXSymbolRole_Call) != 0, container);
+}
+
+// Macros are not indexer entities: they come from the preprocessing record.
+CXChildVisitResult macroVisitor(CXCursor cursor, CXCursor, CXClientData data) {
+  auto* c = static_cast<Collector*>(data);
+  CXCursorKind kind = clang_getCursorKind(cursor);
+  if (kind != CXCursor_MacroDefinition && kind != CXCursor_MacroExpansion) return CXChildVisit_Continue;
+  CXFile file;
+  clang_getFileLocation(clang_getCursorLocation(cursor), &file, nullptr, nullptr, nullptr);
+  if (c->fileId(file) < 0) return CXChildVisit_Continue;
+  CXCursor def = kind == CXCursor_MacroDefinition ? cursor : clang_getCursorReferenced(cursor);
+  if (clang_Cursor_isNull(def)) return CXChildVisit_Continue;
+  std::string usr = take(clang_getCursorUSR(def));
+  if (usr.empty()) return CXChildVisit_Continue;
+  std::string name = take(clang_getCursorSpelling(cursor));
+  uint32_t id = c->usrId(usr, name.c_str());
+  c->add(clang_Cursor_getTranslationUnit(cursor), clang_getCursorLocation(cursor), id,
+         kind == CXCursor_MacroDefinition ? ClangRole::Definition : ClangRole::Reference, SymbolKind::Macro, false, -1);
+  return CXChildVisit_Continue;
+}
+
+void inclusion(CXFile file, CXSourceLocation*, unsigned, CXClientData data) {
+  auto* c = static_cast<Collector*>(data);
+  std::string path = take(clang_File_tryGetRealPathName(file));
+  if (path.empty()) path = take(clang_getFileName(file));
+  if (!path.empty() && !c->fileIds.count(path)) c->internFile(path);
+}
+
+}  // namespace
+
+Expected<std::vector<CompileCommand>> readCompileCommands(const fs::path& directory) {
+  CXCompilationDatabase_Error error;
+  CXCompilationDatabase db = clang_CompilationDatabase_fromDirectory(directory.c_str(), &error);
+  if (error != CXCompilationDatabase_NoError || !db)
+    return Status(ErrorCode::InvalidArgument, "cannot read " + (directory / "compile_commands.json").string() +
+                                                  " (missing or malformed)");
+  std::vector<CompileCommand> out;
+  CXCompileCommands all = clang_CompilationDatabase_getAllCompileCommands(db);
+  for (unsigned i = 0; i < clang_CompileCommands_getSize(all); ++i) {
+    CXCompileCommand cmd = clang_CompileCommands_getCommand(all, i);
+    CompileCommand c;
+    c.directory = take(clang_CompileCommand_getDirectory(cmd));
+    std::string file = take(clang_CompileCommand_getFilename(cmd));
+    c.file = fs::path(file).is_absolute() ? file : (fs::path(c.directory) / file).lexically_normal().string();
+    for (unsigned a = 0; a < clang_CompileCommand_getNumArgs(cmd); ++a) c.arguments.push_back(take(clang_CompileCommand_getArg(cmd, a)));
+    if (!c.arguments.empty()) out.push_back(std::move(c));
+  }
+  clang_CompileCommands_dispose(all);
+  clang_CompilationDatabase_dispose(db);
+  return out;
+}
+
+Expected<TuFacts> indexTranslationUnit(const CompileCommand& command, const fs::path& root) {
+  if (command.arguments.empty()) return Status(ErrorCode::InvalidArgument, "an empty compile command for " + command.file);
+  Collector c;
+  std::error_code ec;
+  c.root = fs::weakly_canonical(root, ec).string() + "/";
+  c.facts.mainFile = command.file;
+  // libclang 14 has no per-TU working directory: the driver takes it as an argument (a
+  // worker never changes its own directory).
+  std::vector<std::string> args = command.arguments;
+  args.insert(args.begin() + 1, "-working-directory=" + command.directory);
+  std::vector<const char*> argv;
+  for (const std::string& a : args) argv.push_back(a.c_str());
+
+  CXIndex index = clang_createIndex(/*excludeDeclarationsFromPCH=*/0, /*displayDiagnostics=*/0);
+  CXIndexAction action = clang_IndexAction_create(index);
+  IndexerCallbacks callbacks{};
+  callbacks.abortQuery = abortQuery;
+  callbacks.diagnostic = diagnostic;
+  callbacks.indexDeclaration = declaration;
+  callbacks.indexEntityReference = reference;
+  CXTranslationUnit tu = nullptr;
+  int rc = clang_indexSourceFileFullArgv(
+      action, &c, &callbacks, sizeof callbacks,
+      CXIndexOpt_IndexFunctionLocalSymbols | CXIndexOpt_SuppressWarnings, nullptr, argv.data(),
+      static_cast<int>(argv.size()), nullptr, 0, &tu,
+      CXTranslationUnit_DetailedPreprocessingRecord | CXTranslationUnit_KeepGoing);
+  Status status;
+  if (rc != 0 || !tu) {
+    status = Status(ErrorCode::Unsupported, "libclang could not parse " + command.file + " (error " + std::to_string(rc) + ")");
+  } else {
+    clang_visitChildren(clang_getTranslationUnitCursor(tu), macroVisitor, &c);
+    clang_getInclusions(tu, inclusion, &c);
+    clang_disposeTranslationUnit(tu);
+  }
+  clang_IndexAction_dispose(action);
+  clang_disposeIndex(index);
+  if (!status.isOk()) return status;
+  return std::move(c.facts);
+}
+
+}  // namespace nib

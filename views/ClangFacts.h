@@ -1,0 +1,54 @@
+// What libclang reports about one translation unit (written by the `nib-clang` worker, read by
+// the index builder): every declaration, definition and reference it saw, keyed by USR, with
+// ranges exactly as clang reports them, plus call and base-class edges and the files the TU read.
+// Binary, versioned, bounds-checked: a worker that dies half-way yields a record that fails to
+// decode, never a misread one.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "support/Status.h"
+
+namespace nib {
+
+enum class ClangRole : uint8_t { Definition = 0, Declaration = 1, Reference = 2 };
+
+struct ClangOccurrence {
+  uint32_t file = 0;    // into TuFacts::files
+  uint32_t line = 0;    // 0-based
+  uint32_t column = 0;  // 0-based, UTF-8 bytes
+  uint32_t offset = 0;  // byte offset of the name
+  uint32_t length = 0;  // the name's length in bytes
+  uint32_t usr = 0;     // into TuFacts::usrs
+  ClangRole role = ClangRole::Reference;
+  bool call = false;       // a reference that is a call
+  int32_t container = -1;  // the enclosing function's USR (calls), or -1
+  uint8_t kind = 0;        // nib SymbolKind of the entity
+};
+
+struct TuFacts {
+  std::string mainFile;            // absolute
+  std::vector<std::string> files;  // absolute paths of every file the TU read (main file first)
+  std::vector<std::string> usrs;
+  std::vector<std::string> names;  // parallel to usrs: the entity's spelling
+  std::vector<ClangOccurrence> occurrences;
+  std::vector<std::pair<uint32_t, uint32_t>> bases;  // (class USR, base USR)
+  std::vector<std::string> errors;                   // clang's error diagnostics, first few
+};
+
+std::string encodeTuFacts(const TuFacts& facts);
+Expected<TuFacts> decodeTuFacts(std::string_view bytes);
+
+// One entry of a compilation database, as libclang reads it.
+struct CompileCommand {
+  std::string directory;
+  std::string file;  // absolute
+  std::vector<std::string> arguments;  // argv, compiler first
+};
+std::string encodeCompileCommands(const std::vector<CompileCommand>& commands);
+Expected<std::vector<CompileCommand>> decodeCompileCommands(std::string_view bytes);
+
+}  // namespace nib

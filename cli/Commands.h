@@ -19,6 +19,8 @@ struct IndexArgs {
   bool callGraph = false;  // resolve the call graph now even if no structural query used one
   bool noDense = false;
   bool retrainModel = false;
+  std::string compileCommandsDir;
+  bool noClang = false;
 };
 int runIndex(const IndexArgs& args);
 struct VerifyArgs {

@@ -22,6 +22,10 @@ inline CLI::App* addIndexCommand(CLI::App& app, IndexArgs& args) {
   index->add_flag("--force", args.force, "Build a new version even when the current one reflects HEAD and the worktree,\n"
                                   "and parse again files whose extraction failed before");
   index->add_flag("--call-graph", args.callGraph, "Resolve the call graph now (by default: when the previous version's was used)");
+  index->add_option("--compile-commands-dir", args.compileCommandsDir,
+                    "The folder of compile_commands.json for the clang index of C/C++ (default: .nib.conf's\n"
+                    "clang.compile-commands-dir, else the repository root, else the first build*/ folder with one)");
+  index->add_flag("--no-clang", args.noClang, "Build no clang index (C/C++ answers from tree-sitter facts only)");
   index->add_flag("--no-dense", args.noDense, "Build no dense view (no semantic or hybrid search; faster on large repositories)");
   index->add_flag("--retrain-model", args.retrainModel,
                   "Learn the dense view's word vectors again from the repository as it is now (by default an\n"

@@ -42,6 +42,8 @@ int runIndex(const IndexArgs& args) {
   options.skipIfCurrent = !args.force && !args.retrainModel;
   options.retryFailed = args.force;
   options.dense = !args.noDense;
+  options.clang = !args.noClang;
+  options.compileCommandsDir = args.compileCommandsDir;
   options.retrainModel = args.retrainModel;
   bool tty = ::isatty(STDERR_FILENO) && !args.quiet && !args.json;
   if (tty) {

@@ -78,23 +78,15 @@ struct Collector {
     }
     return it->second;
   }
-  // Records an occurrence at `location`; the name's extent is the token clang lexes there.
-  void add(CXTranslationUnit tu, CXSourceLocation location, uint32_t usr, ClangRole role, SymbolKind kind, bool call,
-           int32_t container) {
+  // Records an occurrence whose name starts at `location` (clang's spelling of it); the name's
+  // length is the entity's spelling (a destructor's or an operator's name may be spelt apart).
+  void add(CXSourceLocation location, uint32_t usr, ClangRole role, SymbolKind kind, bool call, int32_t container) {
     CXFile file;
     unsigned line, column, offset;
     clang_getFileLocation(location, &file, &line, &column, &offset);
     int64_t id = fileId(file);
     if (id < 0 || line == 0) return;
     uint32_t length = static_cast<uint32_t>(facts.names[usr].size());
-    if (CXToken* token = clang_getToken(tu, location)) {
-      CXSourceRange extent = clang_getTokenExtent(tu, *token);
-      unsigned begin, end;
-      clang_getFileLocation(clang_getRangeStart(extent), nullptr, nullptr, nullptr, &begin);
-      clang_getFileLocation(clang_getRangeEnd(extent), nullptr, nullptr, nullptr, &end);
-      if (end > begin && begin == offset) length = end - begin;
-      clang_disposeTokens(tu, token, 1);
-    }
     ClangOccurrence o;
     o.file = static_cast<uint32_t>(id);
     o.line = line - 1;
@@ -134,9 +126,8 @@ void diagnostic(CXClientData data, CXDiagnosticSet set, void*) {
 void declaration(CXClientData data, const CXIdxDeclInfo* info) {
   auto* c = static_cast<Collector*>(data);
   if (info->isImplicit || !info->entityInfo || !info->entityInfo->USR || !*info->entityInfo->USR) return;
-  CXTranslationUnit tu = clang_Cursor_getTranslationUnit(info->cursor);
   uint32_t usr = c->usrId(info->entityInfo->USR, info->entityInfo->name);
-  c->add(tu, clang_indexLoc_getCXSourceLocation(info->loc), usr,
+  c->add(clang_indexLoc_getCXSourceLocation(info->loc), usr,
          info->isDefinition ? ClangRole::Definition : ClangRole::Declaration, kindOf(info->entityInfo->kind), false, -1);
   if (const CXIdxCXXClassDeclInfo* cls = clang_index_getCXXClassDeclInfo(info))
     for (unsigned i = 0; i < cls->numBases; ++i) {
@@ -151,14 +142,13 @@ void reference(CXClientData data, const CXIdxEntityRefInfo* info) {
   if (info->kind == CXIdxEntityRef_Implicit || !info->referencedEntity) return;
   std::string usrText = usrOf(info->referencedEntity);
   if (usrText.empty()) return;
-  CXTranslationUnit tu = clang_Cursor_getTranslationUnit(info->cursor);
   uint32_t usr = c->usrId(usrText, info->referencedEntity->name);
   int32_t container = -1;
   if (info->container) {
     std::string cu = take(clang_getCursorUSR(info->container->cursor));
     if (!cu.empty()) container = static_cast<int32_t>(c->usrId(cu, nullptr));
   }
-  c->add(tu, clang_indexLoc_getCXSourceLocation(info->loc), usr, ClangRole::Reference,
+  c->add(clang_indexLoc_getCXSourceLocation(info->loc), usr, ClangRole::Reference,
          kindOf(info->referencedEntity->kind), (info->role & CXSymbolRole_Call) != 0, container);
 }
 
@@ -176,7 +166,7 @@ CXChildVisitResult macroVisitor(CXCursor cursor, CXCursor, CXClientData data) {
   if (usr.empty()) return CXChildVisit_Continue;
   std::string name = take(clang_getCursorSpelling(cursor));
   uint32_t id = c->usrId(usr, name.c_str());
-  c->add(clang_Cursor_getTranslationUnit(cursor), clang_getCursorLocation(cursor), id,
+  c->add(clang_getCursorLocation(cursor), id,
          kind == CXCursor_MacroDefinition ? ClangRole::Definition : ClangRole::Reference, SymbolKind::Macro, false, -1);
   return CXChildVisit_Continue;
 }

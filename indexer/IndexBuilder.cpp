@@ -21,6 +21,7 @@
 #include "support/Language.h"
 #include "support/Log.h"
 #include "support/ProjectConfig.h"
+#include "indexer/ClangBuilder.h"
 #include "views/CommitView.h"
 #include "views/FactStore.h"
 #include "views/IndexLayout.h"
@@ -77,9 +78,22 @@ uint64_t directorySize(const fs::path& dir) {
 
 }  // namespace
 
-std::string configDigest(const IndexOptions& options, const std::optional<EncoderSettings>& encoder) {
+// The compilation database the clang view would be built from ("" when none).
+fs::path clangDatabase(const fs::path& root, const IndexOptions& options, const ProjectConfig& config) {
+  if (!options.clang) return {};
+  fs::path configured = options.compileCommandsDir;
+  if (configured.empty())
+    if (auto v = config.get("clang.compile-commands-dir")) configured = *v;
+  return findCompilationDatabase(root, configured);
+}
+
+std::string configDigest(const IndexOptions& options, const std::optional<EncoderSettings>& encoder,
+                         const fs::path& database = {}) {
   Digester d;
   d.add("max-file-size").add(options.maxFileSize);
+  // The compilation database is usually untracked and ignored: its content is configuration.
+  if (!database.empty())
+    if (auto digest = digestFile(database / "compile_commands.json")) d.add("compile-commands").add(*digest);
   // Only a departure from the default is added, so that existing indexes keep their digest.
   if (!options.dense) d.add("no-dense");
   if (options.dense && encoder) d.add("encoder").add(encoder->identity());
@@ -102,6 +116,7 @@ Expected<IndexReport> buildIndex(const fs::path& repoPath, const IndexOptions& o
   if (!config) return config.status();
   auto encoder = EncoderSettings::fromConfig(*config);
   if (!encoder) return encoder.status();
+  fs::path database = clangDatabase(repo.root(), options, *config);
   auto head = repo.headCommit();
   if (!head) return head.status();
   bool fromWorktree = options.commit.empty();
@@ -113,7 +128,7 @@ Expected<IndexReport> buildIndex(const fs::path& repoPath, const IndexOptions& o
   }
   if (options.skipIfCurrent && fromWorktree) {
     auto current = layout.currentManifest();
-    if (current && current->sourceCommit == commit && current->configDigest == configDigest(options, *encoder) &&
+    if (current && current->sourceCommit == commit && current->configDigest == configDigest(options, *encoder, database) &&
         current->extractorProfile == Extractor::profileDigest() && current->nibVersion == NIB_VERSION &&
         // A version from before the dense view existed lacks it: not current.
         (!options.dense || (current->view("dense") && current->view("dense")->status != ViewStatus::Absent))) {
@@ -384,7 +399,7 @@ Expected<IndexReport> buildIndex(const fs::path& repoPath, const IndexOptions& o
   m.nibVersion = NIB_VERSION;
   m.extractorProfile = profile;
   m.grammars = std::string(grammarVersions());
-  m.configDigest = configDigest(options, *encoder);
+  m.configDigest = configDigest(options, *encoder, database);
   if (auto cur = layout.currentVersion()) m.previous = *cur;
   auto headTree = repo.commitTree(commit);
   if (!headTree) return headTree.status();
@@ -467,6 +482,52 @@ Expected<IndexReport> buildIndex(const fs::path& repoPath, const IndexOptions& o
   m.views.push_back(structural);
   m.views.push_back(lexical);
   m.views.push_back(trigram);
+  if (!database.empty()) {
+    ClangBuildInput in;
+    in.root = repo.root();
+    in.dir = versionDir / "clang";
+    in.cacheDir = layout.dir() / "clang-cache";
+    in.databaseDir = database;
+    in.worker = options.clangWorker;
+    if (in.worker.empty()) {
+      std::error_code selfError;
+      in.worker = fs::read_symlink("/proc/self/exe", selfError).parent_path() / "nib-clang";
+      if (const char* env = std::getenv("NIB_CLANG_WORKER"); env && !fs::exists(in.worker)) in.worker = env;
+    }
+    for (const WorkItem& w : items)
+      if (!w.entry.oid.empty() && w.skipReason.empty()) in.blobIds[w.entry.path] = w.entry.oid;
+    in.threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+    in.timeout = std::chrono::seconds(options.clangTimeoutSeconds);
+    in.cancelled = options.cancelled;
+    in.progress = [&](uint64_t done, uint64_t total) {
+      if (options.progress) options.progress({done, total, "clang"});
+    };
+    ClangBuildReport clang;
+    if (!fs::exists(in.worker)) {
+      clang.view.name = "clang";
+      clang.view.status = ViewStatus::Failed;
+      clang.view.error = "the libclang worker " + in.worker.string() + " is missing";
+    } else {
+      clang = buildClangView(in);
+    }
+    if (options.cancelled && options.cancelled()) return Status(ErrorCode::Cancelled, "the build was cancelled");
+    m.stats["clang.database"] = database.string();
+    m.stats["clang.units"] = std::to_string(clang.units);
+    m.stats["clang.indexed"] = std::to_string(clang.indexed);
+    m.stats["clang.cached"] = std::to_string(clang.cached);
+    m.stats["clang.failed"] = std::to_string(clang.failed);
+    m.stats["clang.symbols"] = std::to_string(clang.symbols);
+    m.stats["clang.occurrences"] = std::to_string(clang.occurrences);
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.3f", clang.seconds);
+    m.stats["clang.seconds"] = buf;
+    std::snprintf(buf, sizeof buf, "%.3f", clang.maxUnitSeconds);
+    m.stats["clang.max-unit-seconds"] = buf;
+    for (size_t i = 0; i < clang.failures.size(); ++i)
+      m.stats["clang.failure." + std::to_string(i)] = clang.failures[i].first + ": " + clang.failures[i].second;
+    m.views.push_back(clang.view);
+    phase("clang");
+  }
   if (options.dense) {
     if (options.progress) options.progress({items.size(), items.size(), "embedding"});
     DenseBuildInput in;

@@ -49,6 +49,13 @@ struct IndexOptions {
   // Embed with this model file instead of training or keeping one (`nib verify` rebuilds with
   // the index's own model, so that the vectors can be compared).
   std::filesystem::path denseModel;
+  // The clang view: built when a compilation database is found (compileCommandsDir, else
+  // .nib.conf's clang.compile-commands-dir, else the root or a build*/ folder). The worker is
+  // nib-clang next to this executable unless named.
+  bool clang = true;
+  std::filesystem::path compileCommandsDir;
+  std::filesystem::path clangWorker;
+  unsigned clangTimeoutSeconds = 120;  // per translation unit
 };
 
 struct IndexReport {

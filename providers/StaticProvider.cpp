@@ -60,7 +60,15 @@ Expected<std::unique_ptr<StaticProvider>> StaticProvider::open(const std::filesy
   if (!view) return view.status();
   auto facts = FactStore::open(layout.factsDir(), /*readOnly=*/true);
   if (!facts) return facts.status();
+  std::string versionId = manifest->versionId;
+  const ViewRecord* clangView = manifest->view("clang");
+  bool clang = clangView && clangView->status == ViewStatus::Complete;
   std::unique_ptr<StaticProvider> p(new StaticProvider(std::move(*manifest), std::move(*view), std::move(*facts)));
+  if (clang) {
+    auto c = ClangView::open(layout.versionDir(versionId) / "clang");
+    if (!c) return c.status();
+    p->clang_ = std::move(*c);
+  }
   auto reader = p->factStore_->reader();
   if (!reader) return reader.status();
   p->reader_.emplace(std::move(*reader));
@@ -453,6 +461,7 @@ std::optional<SymbolLocation> StaticProvider::locationOf(const Target& t) {
 }
 
 Expected<NavigationResult> StaticProvider::definition(const std::string& path, uint32_t offset, bool declarations) {
+  if (auto c = clangAnswer(path, offset, false, false, declarations)) return std::move(*c);
   beginQuery();
   auto f = loadPath(path);
   if (!f) return f.status();
@@ -478,6 +487,7 @@ Expected<NavigationResult> StaticProvider::definition(const std::string& path, u
 }
 
 Expected<NavigationResult> StaticProvider::references(const std::string& path, uint32_t offset, bool includeDeclaration) {
+  if (auto c = clangAnswer(path, offset, true, includeDeclaration, false)) return std::move(*c);
   beginQuery();
   auto f = loadPath(path);
   if (!f) return f.status();

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "support/Status.h"
+#include "views/ClangView.h"
 #include "views/CommitView.h"
 #include "views/FactStore.h"
 #include "views/FileFacts.h"
@@ -45,6 +46,7 @@ struct NavigationResult {
   Confidence confidence = Confidence::Exact;
   std::string symbol;  // the name asked about
   std::string note;    // why the answer is partial or approximate, when it is
+  std::string source = "tree-sitter";  // the facts that answered: "clang" (USR-keyed) or "tree-sitter"
 };
 
 struct SymbolMatch {
@@ -87,6 +89,8 @@ class StaticProvider {
   ~StaticProvider();
 
   const Manifest& manifest() const { return manifest_; }
+  // Whether libclang's facts cover the file (a compile command reached it, and it is unchanged).
+  bool hasClangFacts(const std::string& path);
   // The fact store's reader (file contents for search); valid while this provider lives.
   FactStore::Reader& factReader() { return *reader_; }
   std::optional<FileRecord> file(const std::string& path);
@@ -170,6 +174,11 @@ class StaticProvider {
   std::optional<Candidate> candidate(const DefinitionRef& d, int family);
   const std::vector<DefinitionRef>& definitionsNamed(const std::string& name, bool member);
 
+  // Definition and references from the clang view (StaticProviderClang.cpp); nullopt when it
+  // does not cover the position (then tree-sitter facts answer).
+  std::optional<Expected<NavigationResult>> clangAnswer(const std::string& path, uint32_t offset, bool references,
+                                                        bool includeDeclaration, bool declarations);
+  std::unique_ptr<ClangView> clang_;
   Manifest manifest_;
   std::unique_ptr<CommitView> view_;
   std::unique_ptr<FactStore> factStore_;

@@ -886,13 +886,15 @@ std::string LspServer::answerNavigation(const Task& task, Engine& engine, std::o
   // Which provider: static when the answer reflects the file as it is and can be exact for its
   // language; the live backend otherwise (and always under `live`).
   bool liveAvailable = live_ && job.policy != ProviderPolicy::Static && live_->hasBackend(job.language);
-  bool exact = r && !r->locations.empty() && r->confidence == Confidence::Exact && staticCanBeExact(job.language);
+  // libclang's facts are exact for C++ too; tree-sitter's only where the language allows.
+  bool exactForLanguage = staticCanBeExact(job.language) || (r && r->source == "clang");
+  bool exact = r && !r->locations.empty() && r->confidence == Confidence::Exact && exactForLanguage;
   if (job.policy == ProviderPolicy::Static) job.reason = "the static policy";
   else if (job.policy == ProviderPolicy::Live) job.reason = "the live policy", job.useLive = true;
   else if (partial) job.reason = "the index may miss changes to this file", job.useLive = true;
   else if (!r && r.status().message().find("no identifier") != std::string::npos) job.reason = "no identifier at the position";
   else if (!r) job.reason = "the index has no answer", job.useLive = true;
-  else if (!staticCanBeExact(job.language)) job.reason = std::string(languageName(job.language)) + " needs the compiler's resolution", job.useLive = true;
+  else if (!exactForLanguage) job.reason = std::string(languageName(job.language)) + " needs the compiler's resolution", job.useLive = true;
   else if (!exact) job.reason = r->locations.empty() ? "the index found nothing" : "the index resolved by name only", job.useLive = true;
   else job.reason = "fresh and exact";
   if (!liveAvailable) {

@@ -1,7 +1,9 @@
 // Runs every annotated fixture under tests/fixtures/navigation through a real index build and
 // the static provider. `# check: definition` fixtures ask for the definition at each point and
 // expect exactly the ranges of the point's group; `# check: references` fixtures ask for the
-// references (declaration included) and expect exactly the group's ranges.
+// references (declaration included) and expect exactly the group's ranges. A `# clang: FLAGS`
+// fixture gets a compilation database (every .c/.cc/.cpp file compiled with FLAGS), so its C/C++
+// answers come from libclang's facts, and each answer must say so.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -49,6 +51,20 @@ void runFixture(const fs::path& file) {
 
   TestRepo repo;
   repo.writeAll(a.files);
+  bool clang = a.directives.count("clang") > 0;
+  if (clang) {
+    std::string db = "[";
+    for (const auto& [path, text] : a.files) {
+      std::string ext = fs::path(path).extension().string();
+      if (ext != ".c" && ext != ".cc" && ext != ".cpp") continue;
+      std::string compiler = ext == ".c" ? "cc" : "c++";
+      db += std::string(db.size() > 1 ? "," : "") + "{\"directory\":\"" + repo.root().string() + "\",\"file\":\"" + path +
+            "\",\"command\":\"" + compiler + " " + a.directives["clang"] + " -c " + path + "\"}";
+    }
+    repo.write("compile_commands.json", db + "]");
+    // The index builds in this process: the worker is the one built next to `nib`.
+    ::setenv("NIB_CLANG_WORKER", NIB_CLANG_WORKER_PATH, 1);
+  }
   repo.commitAll();
   IndexOptions options;
   options.threads = 1;
@@ -57,6 +73,12 @@ void runFixture(const fs::path& file) {
   REQUIRE(report.hasValue());
   auto provider = StaticProvider::open(repo.root() / ".nib");
   REQUIRE(provider.hasValue());
+  if (clang) {
+    const ViewRecord* view = (*provider)->manifest().view("clang");
+    REQUIRE(view);
+    INFO(view->error);
+    REQUIRE(view->status == ViewStatus::Complete);
+  }
 
   for (const MarkedPoint& p : a.points) {
     auto expectedList = a.rangesOf(p.group);
@@ -71,6 +93,7 @@ void runFixture(const fs::path& file) {
       got.insert(MarkedRange{l.path, l.range.startByte, l.range.endByte, p.group});
     INFO("expected:\n" << show(a, expected) << "got:\n" << show(a, got) << "note: " << result->note);
     CHECK(got == expected);
+    if (clang) CHECK(result->source == "clang");
     if (a.directives.count("confidence")) CHECK(confidenceName(result->confidence) == a.directives["confidence"]);
   }
 }

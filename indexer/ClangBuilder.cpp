@@ -1,0 +1,306 @@
+#include "indexer/ClangBuilder.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <thread>
+#include <unordered_map>
+
+#include "support/Binary.h"
+#include "support/FileIo.h"
+#include "support/Hash.h"
+#include "support/RepoPath.h"
+#include "views/ClangFacts.h"
+#include "views/ClangView.h"
+#include "views/Lmdb.h"
+
+extern char** environ;
+
+namespace nib {
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+struct WorkerResult {
+  int status = -1;  // exit status; -1: killed (timeout) or could not start
+  std::string out, err;
+  bool timedOut = false;
+};
+
+// Runs `argv` with `input` on stdin, collecting stdout and stderr, killed after `timeout`.
+WorkerResult runWorker(const std::vector<std::string>& args, const std::string& input, std::chrono::seconds timeout) {
+  WorkerResult r;
+  int in[2], out[2], err[2];
+  if (pipe2(in, O_CLOEXEC) || pipe2(out, O_CLOEXEC) || pipe2(err, O_CLOEXEC)) {
+    r.err = std::string("pipe: ") + std::strerror(errno);
+    return r;
+  }
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, in[0], 0);
+  posix_spawn_file_actions_adddup2(&actions, out[1], 1);
+  posix_spawn_file_actions_adddup2(&actions, err[1], 2);
+  std::vector<char*> argv;
+  for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  pid_t pid;
+  int rc = posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  close(in[0]);
+  close(out[1]);
+  close(err[1]);
+  if (rc != 0) {
+    close(in[1]);
+    close(out[0]);
+    close(err[0]);
+    r.err = "cannot start " + args[0] + ": " + std::strerror(rc);
+    return r;
+  }
+  // The command is small: one write before reading (a pipe holds 64 KiB).
+  (void)!::write(in[1], input.data(), input.size());
+  close(in[1]);
+  auto deadline = Clock::now() + timeout;
+  pollfd fds[2] = {{out[0], POLLIN, 0}, {err[0], POLLIN, 0}};
+  int open = 2;
+  char buf[65536];
+  while (open > 0) {
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+    if (left <= 0) {
+      r.timedOut = true;
+      ::kill(pid, SIGKILL);
+      break;
+    }
+    if (::poll(fds, 2, static_cast<int>(std::min<long long>(left, 1000))) < 0 && errno != EINTR) break;
+    for (int i = 0; i < 2; ++i) {
+      if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+      ssize_t n = ::read(fds[i].fd, buf, sizeof buf);
+      if (n > 0) (i == 0 ? r.out : r.err).append(buf, static_cast<size_t>(n));
+      else if (n == 0 || errno != EINTR) {
+        close(fds[i].fd);
+        fds[i].fd = -1;
+        --open;
+      }
+    }
+  }
+  for (pollfd& f : fds)
+    if (f.fd >= 0) close(f.fd);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  if (!r.timedOut) r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  if (!r.timedOut && WIFSIGNALED(status)) r.err += "killed by signal " + std::to_string(WTERMSIG(status));
+  return r;
+}
+
+// What a dependency looked like: its blob id inside the repository, size and mtime outside.
+std::string signatureOf(const std::string& absolute, const std::string& root, const std::map<std::string, std::string>& blobs) {
+  if (absolute.compare(0, root.size(), root) == 0)
+    if (auto it = blobs.find(absolute.substr(root.size())); it != blobs.end()) return "g" + it->second;
+  struct stat st;
+  if (::stat(absolute.c_str(), &st) != 0) return "-";
+  return "s" + std::to_string(st.st_size) + ":" + std::to_string(st.st_mtim.tv_sec) + "." + std::to_string(st.st_mtim.tv_nsec);
+}
+
+std::string cacheKey(const CompileCommand& c) {
+  Digester d;
+  d.add("clang-tu-1").add(c.directory).add(c.file);
+  for (const std::string& a : c.arguments) d.add(a);
+  return d.hex();
+}
+
+}  // namespace
+
+fs::path findCompilationDatabase(const fs::path& root, const fs::path& configured) {
+  std::error_code ec;
+  if (!configured.empty()) return configured.is_absolute() ? configured : root / configured;
+  if (fs::exists(root / "compile_commands.json", ec)) return root;
+  std::vector<fs::path> builds;
+  for (const auto& e : fs::directory_iterator(root, ec))
+    if (e.is_directory(ec) && e.path().filename().string().rfind("build", 0) == 0 &&
+        fs::exists(e.path() / "compile_commands.json", ec))
+      builds.push_back(e.path());
+  std::sort(builds.begin(), builds.end());
+  return builds.empty() ? fs::path() : builds.front();
+}
+
+ClangBuildReport buildClangView(const ClangBuildInput& in) {
+  ClangBuildReport report;
+  report.view.name = "clang";
+  report.view.capabilities = {"definitions", "declarations", "references", "usr"};
+  auto started = Clock::now();
+  auto failView = [&](const std::string& why) {
+    report.view.status = ViewStatus::Failed;
+    report.view.error = why;
+    std::error_code ec;
+    fs::remove_all(in.dir, ec);
+    return report;
+  };
+  std::error_code ec;
+  std::string root = fs::weakly_canonical(in.root, ec).string() + "/";
+
+  WorkerResult listed = runWorker({in.worker.string(), "list", in.databaseDir.string()}, "", std::chrono::seconds(120));
+  if (listed.status != 0) return failView("broken compilation database: " + (listed.err.empty() ? "nib-clang failed" : listed.err));
+  auto commands = decodeCompileCommands(listed.out);
+  if (!commands) return failView(commands.status().message());
+  // One entry per source file inside the repository (a database may list a file twice).
+  std::vector<CompileCommand> units;
+  std::set<std::string> seen;
+  for (CompileCommand& c : *commands) {
+    std::string file = fs::weakly_canonical(c.file, ec).string();
+    if (file.compare(0, root.size(), root) != 0 || !seen.insert(file).second) continue;
+    c.file = file;
+    units.push_back(std::move(c));
+  }
+  report.units = units.size();
+  report.view.profile = "libclang-14;tus=" + std::to_string(units.size());
+
+  LmdbEnv::Options cacheOptions;
+  cacheOptions.noSync = true;  // a lost cache entry only costs a re-index
+  fs::create_directories(in.cacheDir, ec);
+  auto cacheEnv = LmdbEnv::open(in.cacheDir, cacheOptions);
+  std::mutex cacheMutex;
+
+  std::vector<std::optional<TuFacts>> results(units.size());
+  std::vector<std::string> failures(units.size());
+  std::vector<double> seconds(units.size(), 0);
+  std::atomic<size_t> next{0}, done{0}, cached{0};
+  auto work = [&] {
+    for (;;) {
+      size_t i = next++;
+      if (i >= units.size() || (in.cancelled && in.cancelled())) return;
+      const CompileCommand& c = units[i];
+      std::string key = cacheKey(c);
+      // A cached TU is reused when every file it read is as it was.
+      if (cacheEnv) {
+        std::lock_guard<std::mutex> g(cacheMutex);
+        auto txn = LmdbTxn::begin(**cacheEnv, false);
+        auto db = txn ? txn->openDb("tus", false) : Expected<MDB_dbi>(Status(ErrorCode::NotFound, ""));
+        auto raw = db ? txn->get(*db, key) : Expected<std::string_view>(Status(ErrorCode::NotFound, ""));
+        if (raw) {
+          ByteReader r(*raw);
+          uint64_t n = r.varint();
+          bool valid = r.ok() && n < raw->size();
+          for (uint64_t k = 0; k < n && valid && r.ok(); ++k) {
+            std::string path(r.str());
+            std::string sig(r.str());
+            valid = signatureOf(path, root, in.blobIds) == sig;
+          }
+          if (valid && r.ok())
+            if (auto facts = decodeTuFacts(r.str()); facts && r.ok()) {
+              results[i] = std::move(*facts);
+              ++cached;
+            }
+        }
+      }
+      if (!results[i]) {
+        auto t = Clock::now();
+        WorkerResult w = runWorker({in.worker.string(), "index", root}, encodeCompileCommands({c}), in.timeout);
+        seconds[i] = std::chrono::duration<double>(Clock::now() - t).count();
+        auto facts = w.status == 0 ? decodeTuFacts(w.out) : Expected<TuFacts>(Status(ErrorCode::Internal, ""));
+        if (w.timedOut) failures[i] = "timed out after " + std::to_string(in.timeout.count()) + " s";
+        else if (w.status != 0) failures[i] = w.err.empty() ? "nib-clang exited with status " + std::to_string(w.status) : w.err;
+        else if (!facts) failures[i] = facts.status().message();
+        else {
+          // Every file the TU read, with its signature now, keys the cached facts.
+          ByteWriter rec;
+          rec.varint(facts->files.size());
+          for (const std::string& f : facts->files) {
+            rec.str(f);
+            rec.str(signatureOf(f, root, in.blobIds));
+          }
+          rec.str(w.out);
+          if (cacheEnv) {
+            std::lock_guard<std::mutex> g(cacheMutex);
+            if (auto txn = LmdbTxn::begin(**cacheEnv, true))
+              if (auto db = txn->openDb("tus", true); db && txn->put(*db, key, rec.data()).isOk()) (void)txn->commit();
+          }
+          results[i] = std::move(*facts);
+        }
+        while (!failures[i].empty() && (failures[i].back() == '\n' || failures[i].back() == ' ')) failures[i].pop_back();
+      }
+      size_t d = ++done;
+      if (in.progress) in.progress(d, units.size());
+    }
+  };
+  std::vector<std::thread> pool;
+  for (unsigned t = 0; t < std::max(1u, in.threads); ++t) pool.emplace_back(work);
+  for (auto& t : pool) t.join();
+  if (in.cancelled && in.cancelled()) return failView("cancelled");
+  report.cached = cached;
+
+  // Merge: one symbol per USR, one site per (path, offset, role) however many TUs saw it.
+  ClangViewContents contents;
+  std::unordered_map<std::string, uint32_t> symbolIds;
+  std::map<std::string, std::vector<ClangFileOccurrence>> byFile;
+  std::set<std::tuple<std::string, uint32_t, uint32_t, uint8_t>> sites;
+  for (size_t i = 0; i < units.size(); ++i) {
+    if (!results[i]) {
+      ++report.failed;
+      if (report.failures.size() < 20) report.failures.emplace_back(units[i].file.substr(root.size()), failures[i]);
+      continue;
+    }
+    report.maxUnitSeconds = std::max(report.maxUnitSeconds, seconds[i]);
+    report.indexed += seconds[i] > 0;
+    const TuFacts& f = *results[i];
+    std::vector<std::string> paths(f.files.size());
+    for (size_t k = 0; k < f.files.size(); ++k)
+      if (f.files[k].compare(0, root.size(), root) == 0) {
+        auto rel = RepoPath::parse(f.files[k].substr(root.size()));
+        if (rel && in.blobIds.count(rel->str())) paths[k] = rel->str();  // indexed files only
+      }
+    std::vector<int64_t> ids(f.usrs.size(), -1);
+    for (const ClangOccurrence& o : f.occurrences) {
+      const std::string& path = paths[o.file];
+      if (path.empty()) continue;
+      if (ids[o.usr] < 0) {
+        auto [it, added] = symbolIds.emplace(f.usrs[o.usr], static_cast<uint32_t>(contents.symbols.size()));
+        if (added) contents.symbols.push_back({f.usrs[o.usr], f.names[o.usr], o.kind, {}});
+        ids[o.usr] = it->second;
+      }
+      uint32_t id = static_cast<uint32_t>(ids[o.usr]);
+      if (!sites.insert({path, o.offset, id, static_cast<uint8_t>(o.role)}).second) continue;
+      ByteRange r;
+      r.startByte = o.offset;
+      r.endByte = o.offset + o.length;
+      r.start = {o.line, o.column};
+      r.end = {o.line, o.column + o.length};
+      contents.symbols[id].sites.push_back({path, r, o.role, o.call});
+      byFile[path].push_back({o.offset, o.offset + o.length, id, o.role});
+    }
+  }
+  for (ClangSymbol& s : contents.symbols)
+    std::sort(s.sites.begin(), s.sites.end(), [](const ClangSite& a, const ClangSite& b) {
+      return a.path != b.path ? a.path < b.path : a.range.startByte != b.range.startByte ? a.range.startByte < b.range.startByte
+                                                                                        : a.role < b.role;
+    });
+  for (auto& [path, occurrences] : byFile) {
+    std::sort(occurrences.begin(), occurrences.end(), [](const ClangFileOccurrence& a, const ClangFileOccurrence& b) {
+      return a.start != b.start ? a.start < b.start : a.role < b.role;
+    });
+    report.occurrences += occurrences.size();
+    contents.files.emplace_back(path, std::move(occurrences));
+  }
+  report.symbols = contents.symbols.size();
+  report.files = contents.files.size();
+  fs::create_directories(in.dir, ec);
+  Status s = ec ? Status(ErrorCode::IoError, ec.message()) : writeClangView(in.dir, contents);
+  auto digest = s.isOk() ? digestFile(in.dir / "data.mdb") : Expected<std::string>(s);
+  if (!digest) return failView(digest.status().message());
+  report.view.status = ViewStatus::Complete;
+  report.view.artifacts.push_back({"clang/data.mdb", *digest, fs::file_size(in.dir / "data.mdb")});
+  report.seconds = std::chrono::duration<double>(Clock::now() - started).count();
+  return report;
+}
+
+}  // namespace nib

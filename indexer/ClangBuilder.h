@@ -1,0 +1,50 @@
+// The clang view of a version (issue: clang-precise C/C++ index). When the repository has a
+// compilation database, every translation unit in it is indexed by the `nib-clang` worker — one
+// process per TU, several at a time, each with a time limit — and the results merged into
+// versions/<id>/clang. A TU's facts are cached in .nib/clang-cache by its compile command and
+// the contents of every file it read (blob ids inside the repository, size and mtime outside),
+// so an update indexes only TUs whose inputs changed. A TU that crashes or hangs libclang is
+// recorded as failed; its files keep their tree-sitter facts.
+#pragma once
+
+#include <chrono>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "support/Status.h"
+#include "views/Manifest.h"
+
+namespace nib {
+
+struct ClangBuildInput {
+  std::filesystem::path root;       // the repository
+  std::filesystem::path dir;        // versions/<id>/clang
+  std::filesystem::path cacheDir;   // .nib/clang-cache
+  std::filesystem::path worker;     // the nib-clang executable
+  std::filesystem::path databaseDir;  // where compile_commands.json is
+  std::map<std::string, std::string> blobIds;  // repository path -> blob id (the indexed files)
+  unsigned threads = 1;
+  std::chrono::seconds timeout{120};  // per TU
+  std::function<bool()> cancelled;
+  std::function<void(uint64_t done, uint64_t total)> progress;
+};
+
+struct ClangBuildReport {
+  ViewRecord view;  // "clang": Complete, Failed (with the reason) or Absent
+  size_t units = 0, indexed = 0, cached = 0, failed = 0;
+  size_t symbols = 0, occurrences = 0, files = 0;
+  double seconds = 0;
+  double maxUnitSeconds = 0;  // the slowest TU indexed this time
+  std::vector<std::pair<std::string, std::string>> failures;  // (file, why), first 20
+};
+
+// The folder holding the compilation database: `configured` when given, else the root, else the
+// first `build*/` folder (sorted) that has one; empty when there is none.
+std::filesystem::path findCompilationDatabase(const std::filesystem::path& root, const std::filesystem::path& configured);
+
+ClangBuildReport buildClangView(const ClangBuildInput& input);
+
+}  // namespace nib

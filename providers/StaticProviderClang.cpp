@@ -1,0 +1,67 @@
+// StaticProvider's C/C++ answers from libclang's facts (the clang view): the symbol at a
+// position is the USR clang recorded there, and its definitions, declarations and references
+// are every site of that USR across the translation units — exact, as the compiler sees them.
+#include "providers/StaticProvider.h"
+
+namespace nib {
+
+bool StaticProvider::hasClangFacts(const std::string& path) {
+  return clang_ && !overlays_.count(path) && clang_->hasFile(path);
+}
+
+std::optional<Expected<NavigationResult>> StaticProvider::clangAnswer(const std::string& path, uint32_t offset,
+                                                                      bool references, bool includeDeclaration,
+                                                                      bool declarations) {
+  // A file changed since the index was built is answered from its re-extracted tree-sitter
+  // facts: the clang view describes the indexed text only.
+  if (!hasClangFacts(path)) return std::nullopt;
+  auto occurrences = clang_->occurrences(path);
+  if (!occurrences) return Expected<NavigationResult>(occurrences.status());
+  // The name under the cursor, or the one the cursor just left (editors put it after a name).
+  const ClangFileOccurrence* at = nullptr;
+  for (const ClangFileOccurrence& o : *occurrences) {
+    if (o.start > offset) break;
+    if (offset < o.end || (offset == o.end && !at)) at = &o;
+  }
+  if (!at) return std::nullopt;
+  auto symbol = clang_->symbol(at->symbol);
+  if (!symbol) return Expected<NavigationResult>(symbol.status());
+  NavigationResult out;
+  out.symbol = symbol->name;
+  out.source = "clang";
+  out.confidence = Confidence::Exact;
+  auto wanted = [&](ClangRole role) {
+    if (references) return role == ClangRole::Reference || includeDeclaration;
+    return role == (declarations ? ClangRole::Declaration : ClangRole::Definition);
+  };
+  size_t changed = 0;
+  auto collect = [&](auto accept) {
+    for (const ClangSite& s : symbol->sites) {
+      if (!accept(s.role)) continue;
+      // Sites in files changed or deleted since the index was built may have moved.
+      if (overlays_.count(s.path)) {
+        ++changed;
+        continue;
+      }
+      SymbolLocation l;
+      l.path = s.path;
+      l.range = l.fullRange = s.range;
+      l.name = symbol->name;
+      l.kind = static_cast<SymbolKind>(symbol->kind);
+      l.role = s.role == ClangRole::Definition    ? OccurrenceRole::Definition
+               : s.role == ClangRole::Declaration ? OccurrenceRole::Declaration
+                                                  : OccurrenceRole::Reference;
+      l.ascii = false;  // unknown here: the server converts columns from the text
+      out.locations.push_back(std::move(l));
+    }
+  };
+  collect(wanted);
+  // Nothing defined in the indexed code (a library function, a pure declaration): the
+  // declarations are where it can be seen, as clangd answers.
+  if (!references && out.locations.empty()) collect([&](ClangRole r) { return r != ClangRole::Reference; });
+  if (changed)
+    out.note = std::to_string(changed) + " site(s) in files changed since the index was built are left out";
+  return Expected<NavigationResult>(std::move(out));
+}
+
+}  // namespace nib

@@ -1,0 +1,157 @@
+// The clang index as a build step: translation units cached by their inputs (only TUs whose
+// files changed are indexed again), failures isolated (a broken TU, a hanging worker, a broken
+// compilation database) with tree-sitter facts answering for what libclang could not index.
+// What the answers contain is checked by the `# clang:` navigation fixtures.
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+
+#include "TestRepo.h"
+#include "indexer/IndexBuilder.h"
+#include "providers/StaticProvider.h"
+
+namespace nib::test {
+namespace fs = std::filesystem;
+namespace {
+
+const char* kHeader = "int shared(int x);\nstatic inline int twice(int x) { return shared(x) * 2; }\n";
+const char* kShared = "#include \"shared.h\"\nint shared(int x) { return x + 1; }\n";
+const char* kMain = "#include \"shared.h\"\nint main(void) { return twice(shared(1)); }\n";
+
+void writeDatabase(TestRepo& repo, const std::vector<std::string>& files, const std::string& extra = "") {
+  std::string db = "[";
+  for (const std::string& f : files)
+    db += std::string(db.size() > 1 ? "," : "") + "{\"directory\":\"" + repo.root().string() + "\",\"file\":\"" + f +
+          "\",\"command\":\"cc " + extra + " -c " + f + "\"}";
+  repo.write("compile_commands.json", db + "]");
+}
+
+Manifest build(TestRepo& repo, IndexOptions options = {}) {
+  ::setenv("NIB_CLANG_WORKER", NIB_CLANG_WORKER_PATH, 1);
+  options.threads = 2;
+  options.dense = false;
+  auto r = buildIndex(repo.root(), options);
+  INFO(r.status().toString());
+  REQUIRE(r.hasValue());
+  return r->manifest;
+}
+
+std::string stat(const Manifest& m, const std::string& key) {
+  auto it = m.stats.find(key);
+  return it == m.stats.end() ? "" : it->second;
+}
+
+uint32_t offsetOf(const std::string& text, const std::string& needle) {
+  size_t at = text.find(needle);
+  REQUIRE(at != std::string::npos);
+  return static_cast<uint32_t>(at);
+}
+
+}  // namespace
+
+TEST_CASE("translation units are indexed again only when a file they read changed", "[clang]") {
+  TestRepo repo;
+  repo.writeAll({{"shared.h", kHeader}, {"shared.c", kShared}, {"main.c", kMain}});
+  writeDatabase(repo, {"shared.c", "main.c"});
+  repo.commitAll();
+  Manifest first = build(repo);
+  CHECK(stat(first, "clang.units") == "2");
+  CHECK(stat(first, "clang.indexed") == "2");
+  CHECK(stat(first, "clang.failed") == "0");
+
+  // Nothing changed: both from the cache.
+  IndexOptions again;
+  Manifest second = build(repo, again);
+  CHECK(stat(second, "clang.cached") == "2");
+  CHECK(stat(second, "clang.indexed") == "0");
+
+  // One source file: its TU only.
+  repo.write("main.c", std::string(kMain) + "int unused(void) { return shared(2); }\n");
+  Manifest third = build(repo);
+  CHECK(stat(third, "clang.indexed") == "1");
+  CHECK(stat(third, "clang.cached") == "1");
+
+  // The header both include: both.
+  repo.write("shared.h", std::string(kHeader) + "int extra(void);\n");
+  Manifest fourth = build(repo);
+  CHECK(stat(fourth, "clang.indexed") == "2");
+
+  // The answers are libclang's, and the header's function is one symbol for both TUs.
+  auto provider = StaticProvider::open(repo.root() / ".nib");
+  REQUIRE(provider.hasValue());
+  std::string main = std::string(kMain) + "int unused(void) { return shared(2); }\n";
+  auto refs = (*provider)->references("main.c", offsetOf(main, "shared(1)"), true);
+  REQUIRE(refs.hasValue());
+  CHECK(refs->source == "clang");
+  // Declaration in shared.h, its use in twice(), the definition, and two calls in main.c.
+  CHECK(refs->locations.size() == 5);
+}
+
+TEST_CASE("a failing translation unit is recorded and answered from tree-sitter facts", "[clang]") {
+  TestRepo repo;
+  repo.writeAll({{"shared.h", kHeader}, {"shared.c", kShared}, {"main.c", kMain}});
+  // main.c's command names a language libclang does not know: its TU fails, shared.c's does not.
+  writeDatabase(repo, {"shared.c"});
+  std::string db = "[{\"directory\":\"" + repo.root().string() + "\",\"file\":\"shared.c\",\"command\":\"cc -c shared.c\"}," +
+                   "{\"directory\":\"" + repo.root().string() +
+                   "\",\"file\":\"main.c\",\"command\":\"cc -x no-such-language -c main.c\"}]";
+  repo.write("compile_commands.json", db);
+  repo.commitAll();
+  Manifest m = build(repo);
+  CHECK(stat(m, "clang.units") == "2");
+  CHECK(stat(m, "clang.failed") == "1");
+  CHECK(stat(m, "clang.failure.0").rfind("main.c: ", 0) == 0);
+  const ViewRecord* view = m.view("clang");
+  REQUIRE(view);
+  CHECK(view->status == ViewStatus::Complete);
+
+  auto provider = StaticProvider::open(repo.root() / ".nib");
+  REQUIRE(provider.hasValue());
+  // shared.c is libclang's; main.c (its TU failed) keeps its tree-sitter facts.
+  auto fromClang = (*provider)->definition("shared.c", offsetOf(kShared, "shared(int"));
+  REQUIRE(fromClang.hasValue());
+  CHECK(fromClang->source == "clang");
+  CHECK((*provider)->hasClangFacts("shared.c"));
+  CHECK_FALSE((*provider)->hasClangFacts("main.c"));
+  auto fallback = (*provider)->definition("main.c", offsetOf(kMain, "twice("));
+  REQUIRE(fallback.hasValue());
+  CHECK(fallback->source == "tree-sitter");
+  REQUIRE(fallback->locations.size() == 1);
+  CHECK(fallback->locations[0].path == "shared.h");
+}
+
+TEST_CASE("a hanging worker is stopped at its time limit; a broken database fails the view only", "[clang]") {
+  TestRepo repo;
+  repo.writeAll({{"shared.h", kHeader}, {"shared.c", kShared}, {"main.c", kMain}});
+  writeDatabase(repo, {"shared.c", "main.c"});
+  // A worker that lists the database but never finishes a translation unit.
+  fs::path worker = repo.root() / ".git" / "hanging-worker";
+  repo.write(".git/hanging-worker", std::string("#!/bin/sh\nif [ \"$1\" = list ]; then exec ") + NIB_CLANG_WORKER_PATH +
+                                        " \"$@\"; fi\nexec sleep 60\n");
+  fs::permissions(worker, fs::perms::owner_all);
+  repo.commitAll();
+  IndexOptions options;
+  options.clangWorker = worker;
+  options.clangTimeoutSeconds = 1;
+  Manifest m = build(repo, options);
+  CHECK(stat(m, "clang.failed") == "2");
+  CHECK(stat(m, "clang.failure.0").find("timed out after 1 s") != std::string::npos);
+
+  // Malformed JSON: the clang view fails with the reason; every other view is published.
+  repo.write("compile_commands.json", "[{\"directory\": ");
+  repo.commitAll();
+  Manifest broken = build(repo);
+  const ViewRecord* view = broken.view("clang");
+  REQUIRE(view);
+  CHECK(view->status == ViewStatus::Failed);
+  CHECK(view->error.find("broken compilation database") != std::string::npos);
+  auto provider = StaticProvider::open(repo.root() / ".nib");
+  REQUIRE(provider.hasValue());
+  auto def = (*provider)->definition("main.c", offsetOf(kMain, "twice("));
+  REQUIRE(def.hasValue());
+  CHECK(def->source == "tree-sitter");
+  CHECK(def->locations.size() == 1);
+}
+
+}  // namespace nib::test

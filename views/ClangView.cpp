@@ -1,0 +1,115 @@
+#include "views/ClangView.h"
+
+#include "support/Binary.h"
+
+namespace nib {
+namespace {
+constexpr uint8_t kFormat = 1;
+
+}  // namespace
+
+Status writeClangView(const std::filesystem::path& dir, const ClangViewContents& contents) {
+  LmdbEnv::Options options;
+  options.noSync = true;  // synced once at the end, before the manifest records the digest
+  auto env = LmdbEnv::open(dir, options);
+  if (!env) return env.status();
+  auto txn = LmdbTxn::begin(**env, true);
+  if (!txn) return txn.status();
+  auto files = txn->openDb("files", true), symbols = txn->openDb("symbols", true), meta = txn->openDb("meta", true);
+  if (!files || !symbols || !meta) return Status(ErrorCode::IoError, "cannot create the clang view's tables");
+  NIB_RETURN_IF_ERROR(txn->put(*meta, "format", std::string(1, static_cast<char>(kFormat))));
+  for (const auto& [path, occurrences] : contents.files) {
+    ByteWriter w;
+    w.varint(occurrences.size());
+    uint32_t previous = 0;
+    for (const ClangFileOccurrence& o : occurrences) {
+      w.varint(o.start - previous);  // deltas: occurrences are in offset order
+      w.varint(o.end - o.start);
+      w.varint(o.symbol);
+      w.u8(static_cast<uint8_t>(o.role));
+      previous = o.start;
+    }
+    NIB_RETURN_IF_ERROR(txn->put(*files, path, w.data()));
+  }
+  for (size_t id = 0; id < contents.symbols.size(); ++id) {
+    const ClangSymbol& s = contents.symbols[id];
+    ByteWriter w;
+    w.str(s.usr);
+    w.str(s.name);
+    w.u8(s.kind);
+    w.varint(s.sites.size());
+    for (const ClangSite& site : s.sites) {
+      w.str(site.path);
+      writeRange(w, site.range);
+      w.u8(static_cast<uint8_t>(site.role) | (site.call ? 0x80 : 0));
+    }
+    NIB_RETURN_IF_ERROR(txn->put(*symbols, idKey(static_cast<uint32_t>(id)), w.data(), MDB_APPEND));
+  }
+  NIB_RETURN_IF_ERROR(txn->commit());
+  return (*env)->sync();
+}
+
+Expected<std::unique_ptr<ClangView>> ClangView::open(const std::filesystem::path& dir) {
+  auto reader = openLmdbReader(dir);
+  if (!reader) return reader.status();
+  std::unique_ptr<ClangView> v(new ClangView(std::move(reader->env), std::move(reader->txn)));
+  auto files = v->txn_.openDb("files", false), symbols = v->txn_.openDb("symbols", false), meta = v->txn_.openDb("meta", false);
+  if (!files || !symbols || !meta) return Status(ErrorCode::Corrupt, "the clang view lacks a table");
+  auto format = v->txn_.get(*meta, "format");
+  if (!format || format->size() != 1 || static_cast<uint8_t>((*format)[0]) != kFormat)
+    return Status(ErrorCode::Unsupported, "the clang view is of another format: run `nib index` to rebuild it");
+  v->files_ = *files;
+  v->symbols_ = *symbols;
+  return v;
+}
+
+bool ClangView::hasFile(const std::string& path) { return static_cast<bool>(txn_.get(files_, path)); }
+
+Expected<std::vector<ClangFileOccurrence>> ClangView::occurrences(const std::string& path) {
+  std::vector<ClangFileOccurrence> out;
+  auto raw = txn_.get(files_, path);
+  if (!raw) return out;
+  ByteReader r(*raw);
+  uint64_t n = r.varint();
+  if (n > raw->size()) return Status(ErrorCode::Corrupt, "malformed clang occurrences of " + path);
+  uint32_t start = 0;
+  for (uint64_t i = 0; i < n && r.ok(); ++i) {
+    ClangFileOccurrence o;
+    start += r.u32();
+    o.start = start;
+    o.end = start + r.u32();
+    o.symbol = r.u32();
+    uint8_t role = r.u8();
+    if (role > 2) r.fail();
+    o.role = static_cast<ClangRole>(role);
+    out.push_back(o);
+  }
+  if (!r.ok() || !r.atEnd()) return Status(ErrorCode::Corrupt, "malformed clang occurrences of " + path);
+  return out;
+}
+
+Expected<ClangSymbol> ClangView::symbol(uint32_t id) {
+  auto raw = txn_.get(symbols_, idKey(id));
+  if (!raw) return Status(ErrorCode::Corrupt, "the clang view lacks symbol " + std::to_string(id));
+  ByteReader r(*raw);
+  ClangSymbol s;
+  s.usr = std::string(r.str());
+  s.name = std::string(r.str());
+  s.kind = r.u8();
+  uint64_t n = r.varint();
+  if (n > raw->size()) r.fail();
+  for (uint64_t i = 0; i < n && r.ok(); ++i) {
+    ClangSite site;
+    site.path = std::string(r.str());
+    site.range = readRange(r);
+    uint8_t role = r.u8();
+    site.role = static_cast<ClangRole>(role & 0x7F);
+    site.call = role & 0x80;
+    if ((role & 0x7F) > 2) r.fail();
+    s.sites.push_back(std::move(site));
+  }
+  if (!r.ok() || !r.atEnd()) return Status(ErrorCode::Corrupt, "malformed clang symbol " + std::to_string(id));
+  return s;
+}
+
+}  // namespace nib

@@ -1,0 +1,61 @@
+// The `clang/` view of a version: libclang's occurrences of every indexed translation unit,
+// merged (a header seen by several TUs is stored once per distinct occurrence) and keyed two
+// ways: by file (which symbol is at a position) and by USR (where a symbol is defined,
+// declared and referenced). Repository paths, 0-based lines, byte columns.
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "support/Status.h"
+#include "support/Text.h"
+#include "views/ClangFacts.h"
+#include "views/Lmdb.h"
+
+namespace nib {
+
+struct ClangSite {
+  std::string path;
+  ByteRange range;  // the name, on one line
+  ClangRole role = ClangRole::Reference;
+  bool call = false;
+};
+
+struct ClangSymbol {
+  std::string usr, name;
+  uint8_t kind = 0;             // SymbolKind
+  std::vector<ClangSite> sites;  // in (path, offset) order
+};
+
+// One occurrence in a file: which symbol is named at [start, end).
+struct ClangFileOccurrence {
+  uint32_t start = 0, end = 0;
+  uint32_t symbol = 0;
+  ClangRole role = ClangRole::Reference;
+};
+
+// The merged contents to write: symbols by id, and per repository path its occurrences.
+struct ClangViewContents {
+  std::vector<ClangSymbol> symbols;
+  std::vector<std::pair<std::string, std::vector<ClangFileOccurrence>>> files;  // sorted by path
+};
+Status writeClangView(const std::filesystem::path& dir, const ClangViewContents& contents);
+
+class ClangView {
+ public:
+  static Expected<std::unique_ptr<ClangView>> open(const std::filesystem::path& dir);
+  // The occurrences of a file (empty when libclang saw nothing of it), in offset order.
+  Expected<std::vector<ClangFileOccurrence>> occurrences(const std::string& path);
+  bool hasFile(const std::string& path);
+  Expected<ClangSymbol> symbol(uint32_t id);
+
+ private:
+  ClangView(std::unique_ptr<LmdbEnv> env, LmdbTxn txn) : env_(std::move(env)), txn_(std::move(txn)) {}
+  std::unique_ptr<LmdbEnv> env_;
+  LmdbTxn txn_;
+  MDB_dbi files_ = 0, symbols_ = 0;
+};
+
+}  // namespace nib

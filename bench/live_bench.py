@@ -104,6 +104,14 @@ def main():
                 share(row["matchedAtReferences"], row["answeredAtReferences"]),
                 100 * row["precision"], 100 * row["recall"], row["staticP50Ms"], row["staticP95Ms"], row["liveP50Ms"],
                 row["liveP95Ms"], ratio(row["ratioWarm"], row["warmMatched"]), ratio(row["ratioCold"], row["coldMatched"])))
+    print("\nRequests the index answered from libclang's facts (files with a compile command):\n")
+    print("| code base | method | answered from clang | match |")
+    print("| --- | --- | --- | --- |")
+    for name, r in results.items():
+        for row in r["rows"]:
+            if row["answeredFromClang"]:
+                print("| %s | %s | %d | %.1f%% |" % (name, row["method"], row["answeredFromClang"],
+                                                   100.0 * row["matchedFromClang"] / row["answeredFromClang"]))
     print("\n| code base | backend | files | static first answer ms | live start / first answer ms "
           "| background index s | static / live peak RSS MiB |")
     print("| --- | --- | --- | --- | --- | --- | --- |")

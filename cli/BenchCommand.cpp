@@ -45,6 +45,11 @@ std::string table(const lsp::LiveBenchAnswer& a) {
                   ratio(r.ratioCold, r.coldMatched).c_str());
     o << line;
   }
+  for (const lsp::LiveBenchRow& r : a.rows)
+    if (r.answeredFromClang)
+      o << r.language << " " << r.method << " answered from libclang's facts: " << r.matchedFromClang << "/"
+        << r.answeredFromClang << " match ("
+        << percent(static_cast<double>(r.matchedFromClang) / static_cast<double>(r.answeredFromClang)) << ")\n";
   o << "\nstatic: first answer " << fixed(a.staticFirstAnswerMs, 1) << " ms after opening the index; peak RSS "
     << fixed(static_cast<double>(a.staticPeakRssKiB) / 1024, 1) << " MiB\n";
   for (const lsp::LiveBenchLanguage& l : a.languages) {

@@ -132,6 +132,7 @@ std::string toJson(const LiveBenchAnswer& a) {
                     {"matched", r.matched},         {"matchRate", r.matchRate},
                     {"answeredAtDefinitions", r.answeredAtDefinitions}, {"matchedAtDefinitions", r.matchedAtDefinitions},
                     {"answeredAtReferences", r.answeredAtReferences}, {"matchedAtReferences", r.matchedAtReferences},
+                    {"answeredFromClang", r.answeredFromClang}, {"matchedFromClang", r.matchedFromClang},
                     {"precision", r.precision},     {"recall", r.recall},
                     {"staticP50Ms", r.staticP50},   {"staticP95Ms", r.staticP95},
                     {"liveP50Ms", r.liveP50},       {"liveP95Ms", r.liveP95},

@@ -151,6 +151,8 @@ struct LiveBenchRow {
   // The same split by where the request was made: at a definition's name (clangd's definition
   // there jumps to the declaration) or at a reference.
   size_t answeredAtDefinitions = 0, matchedAtDefinitions = 0, answeredAtReferences = 0, matchedAtReferences = 0;
+  // Requests the index answered from libclang's facts (C/C++ files with a compile command).
+  size_t answeredFromClang = 0, matchedFromClang = 0;
   double matchRate = 0, precision = 0, recall = 0;
   double staticP50 = 0, staticP95 = 0, liveP50 = 0, liveP95 = 0;  // milliseconds
   double ratioWarm = 0, ratioCold = 0;  // median live/static over matched requests

@@ -30,6 +30,9 @@ std::optional<Expected<NavigationResult>> StaticProvider::clangAnswer(const std:
   out.symbol = symbol->name;
   out.source = "clang";
   out.confidence = Confidence::Exact;
+  // Asked at the definition itself, "go to definition" goes to the declaration (and back), as
+  // clangd answers: the definition is where the cursor already is.
+  if (!references && at->role == ClangRole::Definition) declarations = true;
   auto wanted = [&](ClangRole role) {
     if (references) return role == ClangRole::Reference || includeDeclaration;
     return role == (declarations ? ClangRole::Declaration : ClangRole::Definition);
@@ -56,6 +59,9 @@ std::optional<Expected<NavigationResult>> StaticProvider::clangAnswer(const std:
     }
   };
   collect(wanted);
+  // A definition without a separate declaration is its own answer.
+  if (!references && out.locations.empty() && at->role == ClangRole::Definition)
+    collect([](ClangRole r) { return r == ClangRole::Definition; });
   // Nothing defined in the indexed code (a library function, a pure declaration): the
   // declarations are where it can be seen, as clangd answers.
   if (!references && out.locations.empty()) collect([&](ClangRole r) { return r != ClangRole::Reference; });

@@ -63,6 +63,7 @@ struct Measured {
   Keys staticKeys, liveKeys;
   double staticMs = 0, liveMs = 0;
   bool liveOk = false, cold = false;
+  bool clang = false;  // the index answered from libclang's facts
   size_t outside = 0;  // live locations outside the repository (left out of the comparison)
 };
 
@@ -164,8 +165,10 @@ Expected<lsp::LiveBenchAnswer> runLiveBench(const LiveBenchOptions& options) {
       Measured& x = measured[2 * i + m];
       x.staticMs = msSince(t);
       if (i == 0 && m == 0) out.staticFirstAnswerMs = msSince(begin);
-      if (r)
+      if (r) {
+        x.clang = r->source == "clang";
         for (const SymbolLocation& l : r->locations) x.staticKeys.insert({l.path, l.range.start.line});
+      }
     }
   }
   out.staticPeakRssKiB = selfPeakRssKiB();
@@ -271,6 +274,7 @@ Expected<lsp::LiveBenchAnswer> runLiveBench(const LiveBenchOptions& options) {
         bool equal = x.staticKeys == x.liveKeys;
         if (samples[i].definitionSite) row.answeredAtDefinitions++, row.matchedAtDefinitions += equal;
         else row.answeredAtReferences++, row.matchedAtReferences += equal;
+        if (x.clang) row.answeredFromClang++, row.matchedFromClang += equal;
         Keys both;
         std::set_intersection(x.staticKeys.begin(), x.staticKeys.end(), x.liveKeys.begin(), x.liveKeys.end(),
                               std::inserter(both, both.end()));
@@ -280,13 +284,13 @@ Expected<lsp::LiveBenchAnswer> runLiveBench(const LiveBenchOptions& options) {
         if (x.staticKeys == x.liveKeys) {
           ++row.matched;
           (x.cold ? cold : warm).push_back(x.liveMs / std::max(x.staticMs, 1e-3));
-        } else if (out.mismatches.size() < 40) {
+        } else if (out.mismatches.size() < 60) {
           Keys staticOnly, liveOnly;
           std::set_difference(x.staticKeys.begin(), x.staticKeys.end(), x.liveKeys.begin(), x.liveKeys.end(),
                               std::inserter(staticOnly, staticOnly.end()));
           std::set_difference(x.liveKeys.begin(), x.liveKeys.end(), x.staticKeys.begin(), x.staticKeys.end(),
                               std::inserter(liveOnly, liveOnly.end()));
-          out.mismatches.push_back(row.language + " " + row.method + " at " + samples[i].path + ":" +
+          out.mismatches.push_back(row.language + " " + row.method + (x.clang ? " (clang)" : "") + " at " + samples[i].path + ":" +
                                    std::to_string(toDisplayLine(samples[i].position.line)) + ":" +
                                    std::to_string(samples[i].position.column + 1) + " static-only [" +
                                    keysText(staticOnly) + "] live-only [" + keysText(liveOnly) + "]");

@@ -87,7 +87,7 @@ Expected<VersionComparisonResult> compareVersions(const fs::path& versionA, cons
     if (!b) return b.status();
     if (*a != *b) differ(file, "", "values differ");
   }
-  for (const char* view : {"structural", "lexical", "trigram"}) {
+  for (const char* view : {"structural", "lexical", "trigram", "clang"}) {
     bool hasA = fs::exists(versionA / view / "data.mdb"), hasB = fs::exists(versionB / view / "data.mdb");
     if (!hasA && !hasB) continue;
     if (hasA != hasB) {

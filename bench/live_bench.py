@@ -67,6 +67,12 @@ def prepare(name):
     return dst
 
 
+def clang_stats(root):
+    """The clang index's build figures from the manifest (empty without a compilation database)."""
+    out = subprocess.run([NIB, "status", "--json", root], check=True, stdout=subprocess.PIPE, text=True).stdout
+    return {k: v for k, v in json.loads(out)["stats"].items() if k.startswith("clang.")}
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--corpus", nargs="+", default=list(CORPORA))
@@ -84,6 +90,7 @@ def main():
                               "--seed", str(args.seed), "--languages", CORPORA[name]["languages"], "--json"],
                              check=True, stdout=subprocess.PIPE, text=True).stdout
         results[name] = json.loads(out)
+        results[name]["clang"] = clang_stats(root)
     if args.json:
         with open(args.json, "w") as f:
             json.dump(results, f, indent=1)
@@ -112,6 +119,19 @@ def main():
             if row["answeredFromClang"]:
                 print("| %s | %s | %d | %.1f%% |" % (name, row["method"], row["answeredFromClang"],
                                                    100.0 * row["matchedFromClang"] / row["answeredFromClang"]))
+    print("\nThe clang index (cold: no cached translation units) next to clangd's background index:\n")
+    print("| code base | TUs | failed | clang index s | per TU s (mean / max) | clangd background index s |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    for name, r in results.items():
+        c = r.get("clang", {})
+        if not c.get("clang.units"):
+            continue
+        units = int(c["clang.units"])
+        bg = [l["backgroundIndexMs"] for l in r["languages"] if l["backgroundIndexMs"] >= 0]
+        print("| %s | %d | %s | %.1f | %.2f / %.2f | %s |" % (
+            name, units, c.get("clang.failed", "0"), float(c["clang.seconds"]),
+            float(c.get("clang.unit-seconds", 0)) / max(int(c.get("clang.indexed", 1)), 1), float(c["clang.max-unit-seconds"]),
+            "%.1f" % (bg[0] / 1000) if bg else "–"))
     print("\n| code base | backend | files | static first answer ms | live start / first answer ms "
           "| background index s | static / live peak RSS MiB |")
     print("| --- | --- | --- | --- | --- | --- | --- |")

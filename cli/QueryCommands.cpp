@@ -75,6 +75,7 @@ int printNavigation(const LocateArgs& args, Located& at, const Expected<Navigati
     lsp::NavigationAnswer a;
     a.symbol = result->symbol;
     a.confidence = confidenceName(result->confidence);
+    a.facts = result->source;
     a.note = result->note;
     a.locations = toWireLocations(engine, result->locations, Encoding::Utf16);
     if (fresh) a.freshness = freshnessFields(*fresh, false);

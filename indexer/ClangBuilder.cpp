@@ -251,6 +251,7 @@ ClangBuildReport buildClangView(const ClangBuildInput& in) {
       continue;
     }
     report.maxUnitSeconds = std::max(report.maxUnitSeconds, seconds[i]);
+    report.unitSeconds += seconds[i];
     report.indexed += seconds[i] > 0;
     const TuFacts& f = *results[i];
     std::vector<std::string> paths(f.files.size());

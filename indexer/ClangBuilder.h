@@ -38,6 +38,7 @@ struct ClangBuildReport {
   size_t symbols = 0, occurrences = 0, files = 0;
   double seconds = 0;
   double maxUnitSeconds = 0;  // the slowest TU indexed this time
+  double unitSeconds = 0;     // the TUs indexed this time, summed (workers run in parallel)
   std::vector<std::pair<std::string, std::string>> failures;  // (file, why), first 20
 };
 

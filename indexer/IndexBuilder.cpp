@@ -523,6 +523,8 @@ Expected<IndexReport> buildIndex(const fs::path& repoPath, const IndexOptions& o
     m.stats["clang.seconds"] = buf;
     std::snprintf(buf, sizeof buf, "%.3f", clang.maxUnitSeconds);
     m.stats["clang.max-unit-seconds"] = buf;
+    std::snprintf(buf, sizeof buf, "%.3f", clang.unitSeconds);
+    m.stats["clang.unit-seconds"] = buf;
     for (size_t i = 0; i < clang.failures.size(); ++i)
       m.stats["clang.failure." + std::to_string(i)] = clang.failures[i].first + ": " + clang.failures[i].second;
     m.views.push_back(clang.view);

@@ -366,6 +366,7 @@ std::string encodeResult(const RequestId& id, const LocateResult& r) {
             {"worktreeTree", r.worktreeTree}, {"fresh", r.fresh}, {"partial", r.partial}};
   if (!r.note.empty()) j["note"] = r.note;
   if (!r.policy.empty()) j["policy"] = r.policy;
+  if (!r.facts.empty()) j["facts"] = r.facts;
   if (!r.backend.empty()) j["backend"] = r.backend;
   if (!r.liveError.empty()) j["liveError"] = r.liveError;
   if (r.liveMilliseconds >= 0) j["liveMilliseconds"] = r.liveMilliseconds;

@@ -175,6 +175,7 @@ struct LocateResult {
   std::string provider, confidence, note;
   std::string indexCommit, headCommit, indexVersion, worktreeTree;
   bool fresh = false, partial = false;
+  std::string facts;               // static answers: "clang" or "tree-sitter"
   std::string policy;              // the policy that chose the provider
   std::string backend;             // the live backend that answered (or was asked)
   std::string liveError;           // why the live backend did not answer (the index answered)

@@ -61,6 +61,7 @@ std::string toJson(const NavigationAnswer& a) {
   json j;
   j["symbol"] = a.symbol;
   j["confidence"] = a.confidence;
+  if (!a.facts.empty()) j["facts"] = a.facts;
   if (!a.note.empty()) j["note"] = a.note;
   j["locations"] = json::array();
   for (const Location& l : a.locations) j["locations"].push_back(locationJson(l));

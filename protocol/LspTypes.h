@@ -32,6 +32,7 @@ struct Location {
 
 struct NavigationAnswer {
   std::string symbol;
+  std::string facts;       // "clang" | "tree-sitter"
   std::string confidence;  // "exact" | "import" | "name"
   std::string note;
   std::vector<Location> locations;

@@ -483,6 +483,7 @@ Expected<NavigationResult> StaticProvider::definition(const std::string& path, u
   if (out.locations.empty()) out.note = "no definition of '" + name + "' in the index";
   else if (out.confidence == Confidence::Name)
     out.note = "resolved by name: " + std::to_string(out.locations.size()) + " candidate(s)";
+  labelWithoutClang(path, out);
   return out;
 }
 
@@ -561,6 +562,7 @@ Expected<NavigationResult> StaticProvider::references(const std::string& path, u
   if (!unresolved && out.confidence == Confidence::Name)
     out.note = "the symbol was resolved by name; references resolving to any of its " +
                std::to_string(targets.size()) + " candidate definitions are included";
+  labelWithoutClang(path, out);
   return out;
 }
 

@@ -178,6 +178,7 @@ class StaticProvider {
   // does not cover the position (then tree-sitter facts answer).
   std::optional<Expected<NavigationResult>> clangAnswer(const std::string& path, uint32_t offset, bool references,
                                                         bool includeDeclaration, bool declarations);
+  void labelWithoutClang(const std::string& path, NavigationResult& out);
   std::unique_ptr<ClangView> clang_;
   Manifest manifest_;
   std::unique_ptr<CommitView> view_;

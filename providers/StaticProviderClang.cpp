@@ -9,6 +9,18 @@ bool StaticProvider::hasClangFacts(const std::string& path) {
   return clang_ && !overlays_.count(path) && clang_->hasFile(path);
 }
 
+void StaticProvider::labelWithoutClang(const std::string& path, NavigationResult& out) {
+  // Where a compilation database exists, a C/C++ file it does not cover (or whose TU failed)
+  // is answered from tree-sitter facts: said so, with a lower confidence.
+  if (!clang_) return;
+  auto record = file(path);
+  if (!record || (record->language != Language::C && record->language != Language::Cpp)) return;
+  std::string why = overlays_.count(path) ? "the file changed since the index was built"
+                                          : "no compile command covers this file (or its translation unit failed)";
+  out.note = why + ": tree-sitter facts" + (out.note.empty() ? "" : "; " + out.note);
+  if (out.confidence == Confidence::Exact) out.confidence = Confidence::Name;
+}
+
 std::optional<Expected<NavigationResult>> StaticProvider::clangAnswer(const std::string& path, uint32_t offset,
                                                                       bool references, bool includeDeclaration,
                                                                       bool declarations) {

@@ -867,6 +867,7 @@ std::string LspServer::answerNavigation(const Task& task, Engine& engine, std::o
     out.locations = wireLocations(engine, r->locations);
     out.confidence = confidenceName(r->confidence);
     out.note = r->note;
+    out.facts = r->source;
   }
   bool partial = !overlayComplete_;
   if (job.locate) {
@@ -981,6 +982,7 @@ std::string LspServer::finishLive(const Task& task, LiveJob& job) {
     if (!job.locate) return lsp::encodeResult(task.id, wire);
     out.locations = std::move(wire);
     out.provider = "live";
+    out.facts.clear();
     // The backend's answer reflects the text it was sent: the buffer or the disk as it is now.
     out.confidence = "exact";
     out.note.clear();

@@ -143,6 +143,7 @@ std::string McpServer::callTool(const std::string& id, const std::string& tool, 
     lsp::NavigationAnswer a;
     a.symbol = result->symbol;
     a.confidence = confidenceName(result->confidence);
+    a.facts = result->source;
     a.note = result->note;
     a.locations = toWireLocations(engine, result->locations, Encoding::Utf16);
     if (auto f = engine.freshness(false)) a.freshness = freshnessFields(*f, false);

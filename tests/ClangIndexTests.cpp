@@ -117,6 +117,8 @@ TEST_CASE("a failing translation unit is recorded and answered from tree-sitter 
   auto fallback = (*provider)->definition("main.c", offsetOf(kMain, "twice("));
   REQUIRE(fallback.hasValue());
   CHECK(fallback->source == "tree-sitter");
+  CHECK(fallback->confidence == Confidence::Name);  // labelled: lower than libclang's
+  CHECK(fallback->note.find("no compile command covers this file") != std::string::npos);
   REQUIRE(fallback->locations.size() == 1);
   CHECK(fallback->locations[0].path == "shared.h");
 }

@@ -124,11 +124,22 @@ int runIndex(const IndexArgs& args) {
   }
   std::printf("  symbols     %llu definitions, %llu occurrences\n", static_cast<unsigned long long>(r.definitions),
               static_cast<unsigned long long>(r.occurrences));
+  auto stat = [&](const std::string& key) {
+    auto it = r.manifest.stats.find(key);
+    return it == r.manifest.stats.end() ? std::string("?") : it->second;
+  };
+  if (const ViewRecord* clang = r.manifest.view("clang")) {
+    if (clang->status == ViewStatus::Complete) {
+      std::printf("  clang       %s translation units + %s files no unit read (%s indexed, %s cached, %s failed), %s symbols\n",
+                  stat("clang.units").c_str(), stat("clang.interpolated").c_str(), stat("clang.indexed").c_str(),
+                  stat("clang.cached").c_str(), stat("clang.failed").c_str(), stat("clang.symbols").c_str());
+      for (int i = 0; i < 3 && r.manifest.stats.count("clang.failure." + std::to_string(i)); ++i)
+        std::printf("    failed    %s\n", stat("clang.failure." + std::to_string(i)).substr(0, 200).c_str());
+    } else if (clang->status == ViewStatus::Failed) {
+      std::printf("  clang       not built: %s\n", clang->error.c_str());
+    }
+  }
   if (const ViewRecord* dense = r.manifest.view("dense")) {
-    auto stat = [&](const char* key) {
-      auto it = r.manifest.stats.find(key);
-      return it == r.manifest.stats.end() ? std::string("?") : it->second;
-    };
     if (dense->status == ViewStatus::Complete)
       std::printf("  dense       %s vectors (%s embedded, %s reused), model %s\n", stat("dense.vectors").c_str(),
                   stat("dense.embedded").c_str(), stat("dense.reused").c_str(),

@@ -114,7 +114,7 @@ std::string signatureOf(const std::string& absolute, const std::string& root, co
 
 std::string cacheKey(const CompileCommand& c) {
   Digester d;
-  d.add("clang-tu-1").add(c.directory).add(c.file);
+  d.add("clang-tu-2").add(c.directory).add(c.file);
   for (const std::string& a : c.arguments) d.add(a);
   return d.hex();
 }
@@ -233,9 +233,69 @@ ClangBuildReport buildClangView(const ClangBuildInput& in) {
       if (in.progress) in.progress(d, units.size());
     }
   };
-  std::vector<std::thread> pool;
-  for (unsigned t = 0; t < std::max(1u, in.threads); ++t) pool.emplace_back(work);
-  for (auto& t : pool) t.join();
+  auto runPool = [&] {
+    std::vector<std::thread> pool;
+    for (unsigned t = 0; t < std::max(1u, in.threads); ++t) pool.emplace_back(work);
+    for (auto& t : pool) t.join();
+  };
+  runPool();
+  if (in.cancelled && in.cancelled()) return failView("cancelled");
+
+  // C/C++ files no translation unit read (headers nothing includes, sources the database does
+  // not list): indexed on their own with the command of the nearest TU, the way clangd
+  // interpolates one when such a file is opened. Best effort: their failures are not the
+  // database's and are only counted.
+  const size_t realUnits = units.size();
+  std::set<std::string> covered;
+  for (size_t i = 0; i < realUnits; ++i) {
+    covered.insert(units[i].file);  // a TU that failed keeps its own command's verdict
+    if (results[i])
+      for (const std::string& f : results[i]->files) covered.insert(f);
+  }
+  for (const auto& [path, blob] : in.blobIds) {
+    std::string ext = fs::path(path).extension().string();
+    static const std::set<std::string> kExts = {".c", ".cc", ".cpp", ".cxx", ".h", ".hh", ".hpp", ".hxx", ".inl", ".ipp"};
+    if (!kExts.count(ext) || covered.count(root + path)) continue;
+    // The donor: the TU sharing the longest folder prefix with the file.
+    const CompileCommand* donor = nullptr;
+    size_t best = 0;
+    for (size_t i = 0; i < realUnits; ++i) {
+      const std::string& f = units[i].file;
+      size_t n = 0;
+      while (n < f.size() && n < root.size() + path.size() && f[n] == (root + path)[n]) ++n;
+      if (!donor || n > best) donor = &units[i], best = n;
+    }
+    if (!donor) break;
+    CompileCommand c = *donor;
+    c.file = root + path;
+    bool isHeader = ext[1] == 'h' || ext == ".inl" || ext == ".ipp";
+    bool cDonor = fs::path(donor->file).extension() == ".c";
+    std::string language = cDonor && ext != ".cc" && ext != ".cpp" && ext != ".cxx" && ext != ".hpp" && ext != ".hh" && ext != ".hxx"
+                               ? (isHeader ? "c-header" : "c")
+                               : (isHeader ? "c++-header" : "c++");
+    std::vector<std::string> args;
+    std::string donorRel = donor->file.substr(root.size());
+    for (size_t a = 0; a < c.arguments.size(); ++a) {
+      const std::string& arg = c.arguments[a];
+      bool isSource = arg == donor->file || arg == donorRel || (fs::path(c.directory) / arg).lexically_normal().string() == donor->file;
+      if (a > 0 && isSource) {
+        args.push_back("-x");
+        args.push_back(language);
+        args.push_back(c.file);
+      } else {
+        args.push_back(arg);
+      }
+    }
+    c.arguments = std::move(args);
+    units.push_back(std::move(c));
+    if (units.size() - realUnits >= 2000) break;
+  }
+  report.interpolated = units.size() - realUnits;
+  results.resize(units.size());
+  failures.resize(units.size());
+  seconds.resize(units.size(), 0);
+  next = realUnits;
+  runPool();
   if (in.cancelled && in.cancelled()) return failView("cancelled");
   report.cached = cached;
 
@@ -246,6 +306,10 @@ ClangBuildReport buildClangView(const ClangBuildInput& in) {
   std::set<std::tuple<std::string, uint32_t, uint32_t, uint8_t>> sites;
   for (size_t i = 0; i < units.size(); ++i) {
     if (!results[i]) {
+      if (i >= realUnits) {
+        ++report.interpolatedFailed;
+        continue;
+      }
       ++report.failed;
       if (report.failures.size() < 20) report.failures.emplace_back(units[i].file.substr(root.size()), failures[i]);
       continue;

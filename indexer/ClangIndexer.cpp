@@ -3,6 +3,7 @@
 #include <clang-c/CXCompilationDatabase.h>
 #include <clang-c/Index.h>
 
+#include <cstdio>
 #include <cstring>
 #include <unordered_map>
 
@@ -48,6 +49,30 @@ struct Collector {
   TuFacts facts;
   std::unordered_map<std::string, uint32_t> fileIds, usrIds;
   std::unordered_map<CXFile, int64_t> fileCache;  // -1: outside the root
+  std::unordered_map<uint32_t, std::string> contents;  // by file id, read on first use
+
+  const std::string& contentOf(uint32_t id) {
+    auto it = contents.find(id);
+    if (it != contents.end()) return it->second;
+    std::string text;
+    if (FILE* f = std::fopen(facts.files[id].c_str(), "rb")) {
+      char buf[65536];
+      size_t n;
+      while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) text.append(buf, n);
+      std::fclose(f);
+    }
+    return contents.emplace(id, std::move(text)).first->second;
+  }
+  // Whether the name is spelt at `offset`. Entities produced by a macro's body are reported at
+  // the macro's expansion point (`TEST(` names a whole class and its members there); clangd
+  // leaves those out, and so does nib: only names actually written at their location count.
+  bool spelt(uint32_t id, uint32_t offset, const std::string& name) {
+    size_t n = 0;
+    while (n < name.size() && name[n] != '<' && name[n] != '(' && name[n] != ' ') ++n;
+    if (n == 0) return true;
+    const std::string& text = contentOf(id);
+    return offset + n <= text.size() && text.compare(offset, n, name, 0, n) == 0;
+  }
 
   // The file's id when it lies under the root, else -1.
   int64_t fileId(CXFile file) {
@@ -86,6 +111,7 @@ struct Collector {
     clang_getFileLocation(location, &file, &line, &column, &offset);
     int64_t id = fileId(file);
     if (id < 0 || line == 0) return;
+    if (!spelt(static_cast<uint32_t>(id), offset, facts.names[usr])) return;
     uint32_t length = static_cast<uint32_t>(facts.names[usr].size());
     ClangOccurrence o;
     o.file = static_cast<uint32_t>(id);

@@ -340,7 +340,8 @@ ClangBuildReport buildClangView(const ClangBuildInput& in) {
       r.endByte = o.offset + o.length;
       r.start = {o.line, o.column};
       r.end = {o.line, o.column + o.length};
-      contents.symbols[id].sites.push_back({path, r, o.role, o.call});
+      // Real units come first: a site seen by one of them is never marked interpolated.
+      contents.symbols[id].sites.push_back({path, r, o.role, o.call, i >= realUnits});
       byFile[path].push_back({o.offset, o.offset + o.length, id, o.role});
     }
   }

@@ -267,14 +267,10 @@ Expected<LiveAnswer> LiveProvider::request(const std::string& method, const std:
                                            Position position, bool includeDeclaration,
                                            const std::function<bool()>& cancelled) {
   auto begin = Clock::now();
-  Backend* b;
-  std::shared_ptr<std::mutex> startMutex;
-  {
-    std::lock_guard<std::mutex> g(mutex_);
-    b = backendFor(language);
-    if (!b) return Status(ErrorCode::Unsupported, std::string("no live backend is configured for ") + languageName(language));
-    startMutex = b->startMutex;
-  }
+  auto found = lookup(language);
+  if (!found) return found.status();
+  Backend* b = *found;
+  std::shared_ptr<std::mutex> startMutex = b->startMutex;
   LiveAnswer answer;
   std::shared_ptr<LspBackend> process;
   {
@@ -368,18 +364,19 @@ Expected<LiveAnswer> LiveProvider::references(const std::string& path, Language 
   return request("textDocument/references", path, language, position, includeDeclaration, cancelled);
 }
 
+Expected<LiveProvider::Backend*> LiveProvider::lookup(Language language) {
+  std::lock_guard<std::mutex> g(mutex_);
+  Backend* b = backendFor(language);
+  if (!b) return Status(ErrorCode::Unsupported, std::string("no live backend is configured for ") + languageName(language));
+  return b;
+}
+
 Status LiveProvider::warmUp(Language language) {
-  Backend* b;
-  std::shared_ptr<std::mutex> startMutex;
-  {
-    std::lock_guard<std::mutex> g(mutex_);
-    b = backendFor(language);
-    if (!b) return Status(ErrorCode::Unsupported, std::string("no live backend is configured for ") + languageName(language));
-    startMutex = b->startMutex;
-  }
-  std::lock_guard<std::mutex> s(*startMutex);
+  auto b = lookup(language);
+  if (!b) return b.status();
+  std::lock_guard<std::mutex> s(*(*b)->startMutex);
   bool started = false;
-  auto p = ensureStarted(*b, &started);
+  auto p = ensureStarted(**b, &started);
   return p ? Status::ok() : p.status();
 }
 

@@ -139,6 +139,7 @@ class LiveProvider {
     int timeouts = 0;     // consecutive
   };
   Backend* backendFor(Language language);  // with mutex_ held
+  Expected<Backend*> lookup(Language language);  // takes mutex_; Unsupported without a backend
   Expected<std::shared_ptr<LspBackend>> ensureStarted(Backend& b, bool* started);  // with mutex_ held
   Expected<LiveAnswer> request(const std::string& method, const std::string& path, Language language, Position position,
                                bool includeDeclaration, const std::function<bool()>& cancelled);

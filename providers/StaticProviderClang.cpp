@@ -50,9 +50,13 @@ std::optional<Expected<NavigationResult>> StaticProvider::clangAnswer(const std:
     return role == (declarations ? ClangRole::Declaration : ClangRole::Definition);
   };
   size_t changed = 0;
+  // Sites only a made-up unit saw (files no compile command reaches) are not part of the
+  // build: they answer for their own file, and as definitions when nothing else does.
+  bool withInterpolated = false;
   auto collect = [&](auto accept) {
     for (const ClangSite& s : symbol->sites) {
       if (!accept(s.role)) continue;
+      if (s.interpolated && !withInterpolated && s.path != path) continue;
       // Sites in files changed or deleted since the index was built may have moved.
       if (overlays_.count(s.path)) {
         ++changed;
@@ -74,6 +78,10 @@ std::optional<Expected<NavigationResult>> StaticProvider::clangAnswer(const std:
   // A definition without a separate declaration is its own answer.
   if (!references && out.locations.empty() && at->role == ClangRole::Definition)
     collect([](ClangRole r) { return r == ClangRole::Definition; });
+  if (!references && out.locations.empty()) {
+    withInterpolated = true;
+    collect(wanted);
+  }
   // Nothing defined in the indexed code (a library function, a pure declaration): the
   // declarations are where it can be seen, as clangd answers.
   if (!references && out.locations.empty()) collect([&](ClangRole r) { return r != ClangRole::Reference; });

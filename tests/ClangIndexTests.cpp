@@ -157,3 +157,36 @@ TEST_CASE("a hanging worker is stopped at its time limit; a broken database fail
 }
 
 }  // namespace nib::test
+
+namespace nib::test {
+
+TEST_CASE("files no compile command reaches get clang facts of their own, apart from the build's", "[clang]") {
+  TestRepo repo;
+  const char* lonely = "#include \"../shared.h\"\nstatic inline int lonely(void) { return shared(5); }\n";
+  repo.writeAll({{"shared.h", kHeader}, {"shared.c", kShared}, {"main.c", kMain}, {"extra/lonely.h", lonely}});
+  writeDatabase(repo, {"shared.c", "main.c"});
+  repo.commitAll();
+  Manifest m = build(repo);
+  CHECK(stat(m, "clang.units") == "2");
+  CHECK(stat(m, "clang.interpolated") == "1");  // extra/lonely.h, with shared.c's command
+  auto provider = StaticProvider::open(repo.root() / ".nib");
+  REQUIRE(provider.hasValue());
+  // Inside the header, libclang's facts answer (with a neighbour's command).
+  CHECK((*provider)->hasClangFacts("extra/lonely.h"));
+  auto def = (*provider)->definition("extra/lonely.h", offsetOf(lonely, "shared(5)"));
+  REQUIRE(def.hasValue());
+  CHECK(def->source == "clang");
+  REQUIRE(def->locations.size() == 1);
+  CHECK(def->locations[0].path == "shared.c");
+  // From the build's files, its call is not a reference: no compile command compiles it.
+  auto refs = (*provider)->references("main.c", offsetOf(kMain, "shared(1)"), true);
+  REQUIRE(refs.hasValue());
+  for (const SymbolLocation& l : refs->locations) CHECK(l.path != "extra/lonely.h");
+  CHECK(refs->locations.size() == 4);
+  // From the header itself, it is.
+  auto own = (*provider)->references("extra/lonely.h", offsetOf(lonely, "shared(5)"), true);
+  REQUIRE(own.hasValue());
+  CHECK(own->locations.size() == 5);
+}
+
+}  // namespace nib::test

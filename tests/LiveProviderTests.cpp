@@ -177,6 +177,13 @@ int countLines(const std::string& text, const std::string& needle) {
   return n;
 }
 
+// An orderly shutdown: the server exits with status 0.
+void shutDown(LspClient& nib) {
+  nib.request("shutdown", nullptr);
+  nib.notify("exit", nullptr);
+  CHECK(nib.finish() == 0);
+}
+
 std::string fakeBackend(const std::string& mode, const std::filesystem::path& events) {
   return "python=" + std::string(NIB_TESTS_DIR) + "/live/fake_backend.py " + mode + " " + events.string();
 }
@@ -245,9 +252,7 @@ TEST_CASE("live answers proxied through nib equal the backends' direct answers",
       json located = nib.request("nib/locate", request(repo, b.probes[0].path, b.probes[0].position, false), 60000);
       CHECK(located["result"]["provider"] == "live");
       CHECK(!located["result"]["backend"].get<std::string>().empty());
-      nib.request("shutdown", nullptr);
-      nib.notify("exit", nullptr);
-      CHECK(nib.finish() == 0);
+      shutDown(nib);
     }
   }
 }
@@ -255,22 +260,39 @@ TEST_CASE("live answers proxied through nib equal the backends' direct answers",
 TEST_CASE("auto answers from the index when it is fresh and exact, from the backend otherwise", "[live]") {
   TestRepo repo;
   makeProject(repo);
-  LspClient nib(repo.root(), {"--live-timeout-ms", "60000", "--live", "cpp=" + std::string("clangd --background-index=false --log=error")});
+  json overload = request(repo, "cpp/main.cpp", positionOf("cpp/main.cpp", "total(sq, sq)"), false);
+  {
+    LspClient nib(repo.root(), {"--live-timeout-ms", "60000"});
+    nib.initialize(repo.root());
+    // Python, resolved exactly by the index: static.
+    json py = nib.request("nib/locate", request(repo, "py/main.py", positionOf("py/main.py", "distance(p"), false));
+    CHECK(py["result"]["provider"] == "static");
+    CHECK(py["result"]["policy"] == "auto");
+    CHECK(py["result"]["facts"] == "tree-sitter");
+    CHECK(py["result"]["locations"].size() == 1);
+    // C++ with libclang's facts (the project has a compilation database): static too, and the
+    // overload is the two-argument definition.
+    json cpp = nib.request("nib/locate", overload, 60000);
+    CHECK(cpp["result"]["provider"] == "static");
+    CHECK(cpp["result"]["facts"] == "clang");
+    REQUIRE(cpp["result"]["locations"].size() == 1);
+    CHECK(cpp["result"]["locations"][0]["range"]["start"]["line"] == 4);  // shapes.cpp
+    shutDown(nib);
+  }
+  // Without the clang index, C++ needs the compiler's resolution: clangd answers and picks the
+  // overload (its declaration: clangd runs without its background index).
+  std::string out;
+  REQUIRE(runCommand("cd " + shellQuote(repo.root().string()) + " && " + shellQuote(nibBinary()) +
+                         " index -q --no-dense --no-clang",
+                     &out, true) == 0);
+  LspClient nib(repo.root(), {"--live-timeout-ms", "60000"});
   nib.initialize(repo.root());
-
-  // Python, resolved exactly by the index: static.
-  json py = nib.request("nib/locate", request(repo, "py/main.py", positionOf("py/main.py", "distance(p"), false));
-  CHECK(py["result"]["provider"] == "static");
-  CHECK(py["result"]["policy"] == "auto");
-  CHECK(py["result"]["locations"].size() == 1);
-  // C++ needs the compiler's overload resolution: clangd answers, and picks the overload.
-  json cpp = nib.request("nib/locate", request(repo, "cpp/main.cpp", positionOf("cpp/main.cpp", "total(sq, sq)"), false),
-                         90000);
+  json cpp = nib.request("nib/locate", overload, 90000);
   CHECK(cpp["result"]["provider"] == "live");
   REQUIRE(cpp["result"]["locations"].size() == 1);
   CHECK(cpp["result"]["locations"][0]["range"]["start"]["line"] == 10);  // the two-argument declaration
   // The per-request override.
-  json forced = request(repo, "cpp/main.cpp", positionOf("cpp/main.cpp", "total(sq, sq)"), false);
+  json forced = overload;
   forced["provider"] = "static";
   CHECK(nib.request("nib/locate", forced)["result"]["provider"] == "static");
   forced["provider"] = "sometimes";
@@ -278,11 +300,9 @@ TEST_CASE("auto answers from the index when it is fresh and exact, from the back
 
   // Every answer's provenance is in the trace log.
   std::string trace = readText(repo.root() / ".nib/trace.log");
-  CHECK(countLines(trace, "provider=static reason=\"fresh and exact\"") >= 1);
+  CHECK(countLines(trace, "provider=static reason=\"fresh and exact\"") >= 2);
   CHECK(countLines(trace, "provider=live reason=\"cpp needs the compiler's resolution\" backend=\"clangd\"") >= 1);
-  nib.request("shutdown", nullptr);
-  nib.notify("exit", nullptr);
-  CHECK(nib.finish() == 0);
+  shutDown(nib);
 }
 
 TEST_CASE("editor buffers reach the live backend before its next request", "[live]") {
@@ -306,9 +326,7 @@ TEST_CASE("editor buffers reach the live backend before its next request", "[liv
   def = nib.request("textDocument/definition", at, 60000);
   REQUIRE(def["result"].size() == 1);
   CHECK(def["result"][0]["range"]["start"]["line"] == 3);
-  nib.request("shutdown", nullptr);
-  nib.notify("exit", nullptr);
-  CHECK(nib.finish() == 0);
+  shutDown(nib);
 }
 
 TEST_CASE("a hanging backend never hangs a request; cancellation reaches it", "[live]") {
@@ -333,9 +351,7 @@ TEST_CASE("a hanging backend never hangs a request; cancellation reaches it", "[
       restarts += m["params"]["message"].get<std::string>().find("timed out 2 times in a row") != std::string::npos;
     CHECK(restarts == 1);
     CHECK(countLines(readText(events), "start") == 2);
-    nib.request("shutdown", nullptr);
-    nib.notify("exit", nullptr);
-    CHECK(nib.finish() == 0);
+    shutDown(nib);
   }
   {
     // One that never finishes initialize: the first request waits for the start-up limit
@@ -353,9 +369,7 @@ TEST_CASE("a hanging backend never hangs a request; cancellation reaches it", "[
     for (const json& m : nib.messages("window/logMessage"))
       reports += m["params"]["message"].get<std::string>().find("did not initialize") != std::string::npos;
     CHECK(reports == 1);
-    nib.request("shutdown", nullptr);
-    nib.notify("exit", nullptr);
-    CHECK(nib.finish() == 0);
+    shutDown(nib);
   }
   {
     std::filesystem::remove(events);
@@ -371,9 +385,7 @@ TEST_CASE("a hanging backend never hangs a request; cancellation reaches it", "[
     for (int i = 0; i < 200 && countLines(readText(events), "cancel") == 0; ++i)
       std::this_thread::sleep_for(std::chrono::milliseconds(25));
     CHECK(countLines(readText(events), "cancel") == 1);
-    nib.request("shutdown", nullptr);
-    nib.notify("exit", nullptr);
-    CHECK(nib.finish() == 0);
+    shutDown(nib);
   }
 }
 
@@ -394,9 +406,7 @@ TEST_CASE("a dying backend is restarted a few times, a missing one is reported o
     // Started for each of the first three requests, then left alone for a minute.
     CHECK(countLines(readText(events), "start") == 3);
     CHECK(countLines(readText(events), "request") == 3);
-    nib.request("shutdown", nullptr);
-    nib.notify("exit", nullptr);
-    CHECK(nib.finish() == 0);
+    shutDown(nib);
   }
   {
     LspClient nib(repo.root(), {"--provider", "live", "--live", "python=/nonexistent/pylsp"});
@@ -409,9 +419,7 @@ TEST_CASE("a dying backend is restarted a few times, a missing one is reported o
     for (const json& m : nib.messages("window/logMessage"))
       reports += m["params"]["message"].get<std::string>().find("cannot start `/nonexistent/pylsp`") != std::string::npos;
     CHECK(reports == 1);
-    nib.request("shutdown", nullptr);
-    nib.notify("exit", nullptr);
-    CHECK(nib.finish() == 0);
+    shutDown(nib);
   }
 }
 
@@ -428,9 +436,7 @@ TEST_CASE("compare answers by the policy's choice and traces the difference", "[
   std::string trace = readText(repo.root() / ".nib/trace.log");
   CHECK(countLines(trace, "policy=compare provider=static reason=\"fresh and exact\" backend=\"pylsp\"") == 1);
   CHECK(countLines(trace, " agree") == 1);
-  nib.request("shutdown", nullptr);
-  nib.notify("exit", nullptr);
-  CHECK(nib.finish() == 0);
+  shutDown(nib);
 }
 
 }  // namespace nib::test

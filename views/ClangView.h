@@ -21,6 +21,9 @@ struct ClangSite {
   ByteRange range;  // the name, on one line
   ClangRole role = ClangRole::Reference;
   bool call = false;
+  // Seen only by a unit nib made up for a file no compile command reached (a header nothing
+  // includes): not part of what the build compiles.
+  bool interpolated = false;
 };
 
 struct ClangSymbol {

@@ -30,10 +30,13 @@ std::optional<Expected<NavigationResult>> StaticProvider::clangAnswer(const std:
   auto occurrences = clang_->occurrences(path);
   if (!occurrences) return Expected<NavigationResult>(occurrences.status());
   // The name under the cursor, or the one the cursor just left (editors put it after a name).
+  // Several entities can be reported at one name (a constructor's name is also a reference to
+  // its class): the declaration there wins, as occurrences at one offset are in role order.
   const ClangFileOccurrence* at = nullptr;
   for (const ClangFileOccurrence& o : *occurrences) {
     if (o.start > offset) break;
-    if (offset < o.end || (offset == o.end && !at)) at = &o;
+    bool contains = offset < o.end || (offset == o.end && !at);
+    if (contains && (!at || o.start > at->start)) at = &o;
   }
   if (!at) return std::nullopt;
   auto symbol = clang_->symbol(at->symbol);

@@ -16,6 +16,7 @@ struct ServeArgs {
   std::vector<std::string> live;
   long long liveTimeoutMs = 0;
   std::string traceLog;
+  bool allowProjectCommands = false;
 };
 
 inline CLI::App* addServeCommand(CLI::App& app, ServeArgs& args) {
@@ -39,6 +40,9 @@ inline CLI::App* addServeCommand(CLI::App& app, ServeArgs& args) {
   serve->add_option("--live-timeout-ms", args.liveTimeoutMs,
                     "Per-request time limit of a live backend; past it the index answers (default: 5000)")
       ->check(CLI::Range(50LL, 600000LL));
+  serve->add_flag("--allow-project-commands", args.allowProjectCommands,
+                  "Run the live backend commands the repository's .nib.conf names (live.c, live.python, ...);\n"
+                  "without it they are ignored, so that opening a repository never runs its programs");
   serve->add_option("--trace-log", args.traceLog,
                     "Where each navigation answer's provenance is appended (default: .nib/trace.log)");
   return serve;

@@ -44,6 +44,7 @@ int main(int argc, char** argv) {
   options.provider = args.provider;
   options.liveCommands = args.live;
   options.liveTimeoutMs = args.liveTimeoutMs;
+  options.allowProjectCommands = args.allowProjectCommands;
   options.traceLog = args.traceLog.empty() ? std::filesystem::path() : std::filesystem::absolute(args.traceLog);
 #ifdef NIB_BACKENDS_BIN
   options.backendsBin = NIB_BACKENDS_BIN;

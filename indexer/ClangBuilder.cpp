@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <functional>
 #include <atomic>
 #include <cstring>
 #include <mutex>
@@ -40,11 +41,14 @@ struct WorkerResult {
 };
 
 // Runs `argv` with `input` on stdin, collecting stdout and stderr, killed after `timeout`.
-WorkerResult runWorker(const std::vector<std::string>& args, const std::string& input, std::chrono::seconds timeout) {
+WorkerResult runWorker(const std::vector<std::string>& args, const std::string& input, std::chrono::seconds timeout,
+                       const std::function<bool()>& cancelled = {}) {
   WorkerResult r;
-  int in[2], out[2], err[2];
+  int in[2] = {-1, -1}, out[2] = {-1, -1}, err[2] = {-1, -1};
   if (pipe2(in, O_CLOEXEC) || pipe2(out, O_CLOEXEC) || pipe2(err, O_CLOEXEC)) {
     r.err = std::string("pipe: ") + std::strerror(errno);
+    for (int fd : {in[0], in[1], out[0], out[1], err[0], err[1]})
+      if (fd >= 0) close(fd);
     return r;
   }
   posix_spawn_file_actions_t actions;
@@ -77,8 +81,10 @@ WorkerResult runWorker(const std::vector<std::string>& args, const std::string& 
   char buf[65536];
   while (open > 0) {
     auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
-    if (left <= 0) {
-      r.timedOut = true;
+    if (left <= 0 || (cancelled && cancelled())) {
+      // Past its time, or the build was cancelled (a server shutting down must not wait).
+      r.timedOut = left <= 0;
+      if (!r.timedOut) r.err = "cancelled";
       ::kill(pid, SIGKILL);
       break;
     }
@@ -205,7 +211,7 @@ ClangBuildReport buildClangView(const ClangBuildInput& in) {
       }
       if (!results[i]) {
         auto t = Clock::now();
-        WorkerResult w = runWorker({in.worker.string(), "index", root}, encodeCompileCommands({c}), in.timeout);
+        WorkerResult w = runWorker({in.worker.string(), "index", root}, encodeCompileCommands({c}), in.timeout, in.cancelled);
         seconds[i] = std::chrono::duration<double>(Clock::now() - t).count();
         auto facts = w.status == 0 ? decodeTuFacts(w.out) : Expected<TuFacts>(Status(ErrorCode::Internal, ""));
         if (w.timedOut) failures[i] = "timed out after " + std::to_string(in.timeout.count()) + " s";

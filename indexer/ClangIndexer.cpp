@@ -236,7 +236,20 @@ Expected<TuFacts> indexTranslationUnit(const CompileCommand& command, const fs::
   c.facts.mainFile = command.file;
   // libclang 14 has no per-TU working directory: the driver takes it as an argument (a
   // worker never changes its own directory).
-  std::vector<std::string> args = command.arguments;
+  // Options that make the compiler write files (dependency lists, diagnostics) are dropped: the
+  // index must never touch the user's build tree.
+  std::vector<std::string> args;
+  for (size_t i = 0; i < command.arguments.size(); ++i) {
+    const std::string& a = command.arguments[i];
+    if (a == "-M" || a == "-MM" || a == "-MD" || a == "-MMD" || a == "-MG" || a == "-MP") continue;
+    if (a == "-MF" || a == "-MT" || a == "-MQ" || a == "-MJ" || a == "--serialize-diagnostics") {
+      ++i;  // and its value
+      continue;
+    }
+    if ((a.rfind("-MF", 0) == 0 || a.rfind("-MT", 0) == 0 || a.rfind("-MQ", 0) == 0 || a.rfind("-MJ", 0) == 0) && a.size() > 3)
+      continue;
+    args.push_back(a);
+  }
   args.insert(args.begin() + 1, "-working-directory=" + command.directory);
   std::vector<const char*> argv;
   for (const std::string& a : args) argv.push_back(a.c_str());

@@ -22,6 +22,7 @@
 #include "support/Log.h"
 #include "support/ProjectConfig.h"
 #include "indexer/ClangBuilder.h"
+#include "views/ClangView.h"
 #include "views/CommitView.h"
 #include "views/FactStore.h"
 #include "views/IndexLayout.h"
@@ -92,8 +93,10 @@ std::string configDigest(const IndexOptions& options, const std::optional<Encode
   Digester d;
   d.add("max-file-size").add(options.maxFileSize);
   // The compilation database is usually untracked and ignored: its content is configuration.
-  if (!database.empty())
+  if (!database.empty()) {
+    d.add("clang-view").add(static_cast<uint64_t>(kClangViewFormat));
     if (auto digest = digestFile(database / "compile_commands.json")) d.add("compile-commands").add(*digest);
+  }
   // Only a departure from the default is added, so that existing indexes keep their digest.
   if (!options.dense) d.add("no-dense");
   if (options.dense && encoder) d.add("encoder").add(encoder->identity());
@@ -116,7 +119,8 @@ Expected<IndexReport> buildIndex(const fs::path& repoPath, const IndexOptions& o
   if (!config) return config.status();
   auto encoder = EncoderSettings::fromConfig(*config);
   if (!encoder) return encoder.status();
-  fs::path database = clangDatabase(repo.root(), options, *config);
+  // libclang reads the files on disk: a build of another commit gets no clang view.
+  fs::path database = options.commit.empty() ? clangDatabase(repo.root(), options, *config) : fs::path();
   auto head = repo.headCommit();
   if (!head) return head.status();
   bool fromWorktree = options.commit.empty();

@@ -171,7 +171,12 @@ LspBackend::~LspBackend() {
     (void)call("shutdown", "null", std::chrono::milliseconds(500), {});
     (void)notify("exit", "null");
   }
-  if (toBackend_ >= 0) close(toBackend_);
+  {
+    // Under the write lock: the reader thread may still be answering the backend.
+    std::lock_guard<std::mutex> g(writeMutex_);
+    if (toBackend_ >= 0) close(toBackend_);
+    toBackend_ = -1;
+  }
   if (pid_ > 0) {
     for (int i = 0; i < 50 && !reaped_; ++i) {
       int status;
@@ -289,12 +294,48 @@ void LspBackend::handleMessage(const std::string& body) {
   } else {
     reply["error"] = {{"code", -32601}, {"message", "nib does not handle " + method}};
   }
-  (void)writeFrame(reply.dump());
+  // The reader never waits for the pipe (a request thread may be writing a large document
+  // into it while the backend waits for this answer): the reply is queued, and sent now if no
+  // one else is writing, else by the writer when it finishes.
+  {
+    std::lock_guard<std::mutex> g(mutex_);
+    replies_.push_back(reply.dump());
+  }
+  // A writer that already flushed may still hold the lock for a moment: try again briefly
+  // (never blocking on the pipe); whatever is left goes with the next frame.
+  for (int attempt = 0; attempt < 50; ++attempt) {
+    std::unique_lock<std::mutex> w(writeMutex_, std::try_to_lock);
+    if (w.owns_lock()) {
+      flushRepliesLocked();
+      return;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+}
+
+void LspBackend::flushRepliesLocked() {
+  for (;;) {
+    std::string next;
+    {
+      std::lock_guard<std::mutex> g(mutex_);
+      if (replies_.empty()) return;
+      next = std::move(replies_.front());
+      replies_.pop_front();
+    }
+    if (!writeFrameLocked(next).isOk()) return;
+  }
 }
 
 Status LspBackend::writeFrame(const std::string& body) {
-  std::string frame = "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
   std::lock_guard<std::mutex> g(writeMutex_);
+  Status s = writeFrameLocked(body);
+  flushRepliesLocked();  // answers the reader queued meanwhile
+  return s;
+}
+
+Status LspBackend::writeFrameLocked(const std::string& body) {
+  if (toBackend_ < 0) return Status(ErrorCode::Unavailable, "the backend is stopping");
+  std::string frame = "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
   size_t done = 0;
   auto deadline = Clock::now() + kWriteTimeout;
   while (done < frame.size()) {

@@ -14,6 +14,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <deque>
 #include <filesystem>
 #include <functional>
 #include <map>
@@ -96,6 +97,8 @@ class LspBackend {
   // Writes one frame; a backend that stops reading its input (a full pipe for kWriteTimeout) is
   // treated as dead rather than blocking nib.
   Status writeFrame(const std::string& body);
+  Status writeFrameLocked(const std::string& body);  // with writeMutex_ held
+  void flushRepliesLocked();                          // with writeMutex_ held
   static constexpr std::chrono::milliseconds kWriteTimeout{2000};
   // Sends a request and waits for its answer (the JSON text of its result).
   Expected<std::string> call(const std::string& method, const std::string& paramsJson, std::chrono::milliseconds timeout,
@@ -116,6 +119,7 @@ class LspBackend {
   int64_t nextId_ = 1;
   std::string deathReason_;
   std::set<std::string> progress_;  // active work-done progress tokens
+  std::deque<std::string> replies_;  // answers to the backend's requests, waiting for the pipe
   std::chrono::steady_clock::time_point lastProgress_{};
 };
 

@@ -134,42 +134,43 @@ LiveProvider::Backend* LiveProvider::backendFor(Language language) {
   return &b;
 }
 
+// Editor buffers only touch editorMutex_, which nothing holds across I/O: the LSP server
+// records them from its reader thread, which must never wait for a backend.
 void LiveProvider::openBuffer(const std::string& path, Language language, const std::string& text) {
-  std::lock_guard<std::mutex> g(mutex_);
+  std::lock_guard<std::mutex> g(editorMutex_);
   editor_[path] = {language, text};
-  if (Backend* b = backendFor(language)) {
-    Document& d = b->documents[path];
-    if (d.text != text || !d.fromEditor) {
-      d.text = text;
-      d.sent = false;
-    }
-    d.fromEditor = true;
-    d.language = language;
-  }
 }
 
 void LiveProvider::updateBuffer(const std::string& path, const std::string& text) {
-  std::lock_guard<std::mutex> g(mutex_);
-  auto it = editor_.find(path);
-  if (it == editor_.end()) return;
-  it->second.second = text;
-  if (Backend* b = backendFor(it->second.first)) {
-    Document& d = b->documents[path];
-    d.text = text;
-    d.fromEditor = true;
-    d.language = it->second.first;
-    d.sent = false;
-  }
+  std::lock_guard<std::mutex> g(editorMutex_);
+  if (auto it = editor_.find(path); it != editor_.end()) it->second.second = text;
 }
 
 void LiveProvider::closeBuffer(const std::string& path) {
-  std::lock_guard<std::mutex> g(mutex_);
-  auto it = editor_.find(path);
-  if (it == editor_.end()) return;
-  // The backend keeps the file open with its disk text (re-read before the next request on it).
-  if (Backend* b = backendFor(it->second.first))
-    if (auto d = b->documents.find(path); d != b->documents.end()) d->second.fromEditor = false;
-  editor_.erase(it);
+  std::lock_guard<std::mutex> g(editorMutex_);
+  editor_.erase(path);
+}
+
+void LiveProvider::reconcileEditor(Backend& b) {
+  // With mutex_ held: the backend's documents take the editor's text; a buffer the editor
+  // closed goes back to the disk's text (read again before the next request on it).
+  std::map<std::string, std::pair<Language, std::string>> editor;
+  {
+    std::lock_guard<std::mutex> g(editorMutex_);
+    editor = editor_;
+  }
+  for (const auto& [path, buffer] : editor) {
+    if (backendFor(buffer.first) != &b) continue;
+    Document& d = b.documents[path];
+    if (!d.fromEditor || d.text != buffer.second) {
+      d.text = buffer.second;
+      d.sent = false;
+    }
+    d.fromEditor = true;
+    d.language = buffer.first;
+  }
+  for (auto& [path, d] : b.documents)
+    if (d.fromEditor && !editor.count(path)) d.fromEditor = false;
 }
 
 Expected<std::shared_ptr<LspBackend>> LiveProvider::ensureStarted(Backend& b, bool* started) {
@@ -246,7 +247,7 @@ Expected<LiveLocation> LiveProvider::mapLocation(const BackendLocation& l, TextC
   if (it == texts.end()) {
     auto entry = std::make_unique<CachedText>();
     {
-      std::lock_guard<std::mutex> g(mutex_);
+      std::lock_guard<std::mutex> g(editorMutex_);
       if (auto e = editor_.find(out.path); e != editor_.end()) entry->text = e->second.second;
     }
     if (entry->text.empty() && readFile_)
@@ -287,7 +288,11 @@ Expected<LiveAnswer> LiveProvider::request(const std::string& method, const std:
   std::string text;
   {
     std::lock_guard<std::mutex> g(mutex_);
-    if (!editor_.count(path)) {
+    // The backend may have been replaced since it was fetched (a restart after timeouts):
+    // documents recorded against the old process would never reach the new one.
+    if (b->process != process) return Status(ErrorCode::Unavailable, "the live backend `" + b->key + "` restarted meanwhile");
+    reconcileEditor(*b);
+    if (!b->documents.count(path) || !b->documents[path].fromEditor) {
       auto disk = readFile_(path);
       if (!disk) return disk.status();
       Document& d = b->documents[path];
@@ -336,6 +341,10 @@ Expected<LiveAnswer> LiveProvider::request(const std::string& method, const std:
       logOnce("the live backend `" + b->key + "` timed out " + std::to_string(b->timeouts) + " times in a row: restarting it");
       std::thread([p = std::move(b->process)]() mutable { p.reset(); }).detach();
       b->timeouts = 0;
+      for (auto& [p, d] : b->documents) {
+        d.sent = d.everOpened = false;
+        d.version = 1;
+      }
     }
     if (result.status().code() == ErrorCode::Unavailable) logOnce("the live backend `" + b->key + "` failed: " + result.status().message());
     return result.status();

@@ -139,6 +139,7 @@ class LiveProvider {
     int timeouts = 0;     // consecutive
   };
   Backend* backendFor(Language language);  // with mutex_ held
+  void reconcileEditor(Backend& b);        // with mutex_ held
   Expected<Backend*> lookup(Language language);  // takes mutex_; Unsupported without a backend
   Expected<std::shared_ptr<LspBackend>> ensureStarted(Backend& b, bool* started);  // with mutex_ held
   Expected<LiveAnswer> request(const std::string& method, const std::string& path, Language language, Position position,
@@ -154,7 +155,8 @@ class LiveProvider {
   LiveSettings settings_;
   std::function<Expected<std::string>(const std::string&)> readFile_;
   std::function<void(const std::string&)> log_;
-  mutable std::mutex mutex_;  // guards backends_, editor_, useClock_
+  mutable std::mutex mutex_;  // guards backends_, useClock_ (held across document writes)
+  std::mutex editorMutex_;    // guards editor_ only; never held across I/O
   std::map<std::string, Backend> backends_;  // by command line
   std::map<std::string, std::pair<Language, std::string>> editor_;  // open buffers
   std::mutex logMutex_;

@@ -65,9 +65,11 @@ Expected<std::unique_ptr<StaticProvider>> StaticProvider::open(const std::filesy
   bool clang = clangView && clangView->status == ViewStatus::Complete;
   std::unique_ptr<StaticProvider> p(new StaticProvider(std::move(*manifest), std::move(*view), std::move(*facts)));
   if (clang) {
+    // A clang view that cannot be read (another format, damage) costs its precision, not the
+    // index: C/C++ then answers from tree-sitter facts, labelled as such.
     auto c = ClangView::open(layout.versionDir(versionId) / "clang");
-    if (!c) return c.status();
-    p->clang_ = std::move(*c);
+    if (c) p->clang_ = std::move(*c);
+    else p->clangError_ = c.status().message();
   }
   auto reader = p->factStore_->reader();
   if (!reader) return reader.status();

@@ -180,6 +180,7 @@ class StaticProvider {
                                                         bool includeDeclaration, bool declarations);
   void labelWithoutClang(const std::string& path, NavigationResult& out);
   std::unique_ptr<ClangView> clang_;
+  std::string clangError_;  // why the version's clang view could not be opened
   Manifest manifest_;
   std::unique_ptr<CommitView> view_;
   std::unique_ptr<FactStore> factStore_;

@@ -3,6 +3,8 @@
 // are every site of that USR across the translation units — exact, as the compiler sees them.
 #include "providers/StaticProvider.h"
 
+#include <set>
+
 namespace nib {
 
 bool StaticProvider::hasClangFacts(const std::string& path) {
@@ -12,11 +14,12 @@ bool StaticProvider::hasClangFacts(const std::string& path) {
 void StaticProvider::labelWithoutClang(const std::string& path, NavigationResult& out) {
   // Where a compilation database exists, a C/C++ file it does not cover (or whose TU failed)
   // is answered from tree-sitter facts: said so, with a lower confidence.
-  if (!clang_) return;
+  if (!clang_ && clangError_.empty()) return;
   auto record = file(path);
   if (!record || (record->language != Language::C && record->language != Language::Cpp)) return;
-  std::string why = overlays_.count(path) ? "the file changed since the index was built"
-                                          : "no compile command covers this file (or its translation unit failed)";
+  std::string why = !clang_                 ? "the clang view cannot be read (" + clangError_ + "; run `nib index`)"
+                    : overlays_.count(path) ? "the file changed since the index was built"
+                                            : "no compile command covers this file (or its translation unit failed)";
   out.note = why + ": tree-sitter facts" + (out.note.empty() ? "" : "; " + out.note);
   if (out.confidence == Confidence::Exact) out.confidence = Confidence::Name;
 }
@@ -52,7 +55,7 @@ std::optional<Expected<NavigationResult>> StaticProvider::clangAnswer(const std:
     if (references) return role == ClangRole::Reference || includeDeclaration;
     return role == (declarations ? ClangRole::Declaration : ClangRole::Definition);
   };
-  size_t changed = 0;
+  std::set<std::pair<std::string, uint32_t>> changed;  // sites left out, counted once
   // Sites only a made-up unit saw (files no compile command reaches) are not part of the
   // build: they answer for their own file, and as definitions when nothing else does.
   bool withInterpolated = false;
@@ -62,7 +65,7 @@ std::optional<Expected<NavigationResult>> StaticProvider::clangAnswer(const std:
       if (s.interpolated && !withInterpolated && s.path != path) continue;
       // Sites in files changed or deleted since the index was built may have moved.
       if (overlays_.count(s.path)) {
-        ++changed;
+        changed.insert({s.path, s.range.startByte});
         continue;
       }
       SymbolLocation l;
@@ -88,8 +91,11 @@ std::optional<Expected<NavigationResult>> StaticProvider::clangAnswer(const std:
   // Nothing defined in the indexed code (a library function, a pure declaration): the
   // declarations are where it can be seen, as clangd answers.
   if (!references && out.locations.empty()) collect([&](ClangRole r) { return r != ClangRole::Reference; });
-  if (changed)
-    out.note = std::to_string(changed) + " site(s) in files changed since the index was built are left out";
+  if (!changed.empty()) {
+    // Not the whole answer: the changed files' sites are unknown until they are compiled again.
+    out.note = std::to_string(changed.size()) + " site(s) in files changed since the index was built are left out";
+    out.confidence = Confidence::Name;
+  }
   return Expected<NavigationResult>(std::move(out));
 }
 

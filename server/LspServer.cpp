@@ -771,8 +771,16 @@ void LspServer::startLiveProvider() {
   std::string provider = options_.provider;
   std::filesystem::path tracePath = options_.traceLog;
   if (auto config = ProjectConfig::load(root_)) {
+    // A repository's own configuration must not make nib run its programs by merely being
+    // opened: its commands are used only when the user allows it (as direnv or a workspace
+    // trust prompt would ask).
     for (const char* language : {"c", "cpp", "python", "javascript", "typescript"})
       if (auto v = config->get(std::string("live.") + language)) {
+        if (!options_.allowProjectCommands) {
+          log(2, std::string(".nib.conf's live.") + language + " is ignored: commands from the repository run only with " +
+                     "`nib serve --allow-project-commands`");
+          continue;
+        }
         Status s = parseLiveCommand(std::string(language) + "=" + *v, &settings.commands);
         if (!s.isOk()) log(2, ".nib.conf: " + s.message());
       }
@@ -781,7 +789,14 @@ void LspServer::startLiveProvider() {
     if (provider.empty())
       if (auto v = config->get("provider")) provider = *v;
     if (tracePath.empty())
-      if (auto v = config->get("live.trace-log")) tracePath = root_ / *v;
+      if (auto v = config->get("live.trace-log")) {
+        // Inside the repository only: the repository must not choose a file nib appends to.
+        std::filesystem::path p = std::filesystem::path(*v).lexically_normal();
+        if (p.is_absolute() || p.empty() || *p.begin() == "..")
+          log(2, ".nib.conf's live.trace-log must be a path inside the repository; using .nib/trace.log");
+        else
+          tracePath = root_ / p;
+      }
   } else {
     log(2, config.status().message() + " (live backends use their defaults)");
   }

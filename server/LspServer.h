@@ -48,6 +48,7 @@ struct LspServerOptions {
   long long liveTimeoutMs = 0;            // 0: .nib.conf's live.timeout-ms, else 5000
   std::filesystem::path backendsBin;      // the pinned typescript-language-server's folder
   std::filesystem::path traceLog;         // "" = <root>/.nib/trace.log
+  bool allowProjectCommands = false;      // run live.* commands from the repository's .nib.conf
 };
 
 class LspServer {

@@ -486,3 +486,37 @@ TEST_CASE("nib bench live-vs-static compares both sides on sampled positions", "
 }
 
 }  // namespace nib::test
+
+namespace nib::test {
+
+TEST_CASE("backend commands from the repository's .nib.conf run only when allowed", "[live]") {
+  TestRepo repo;
+  makeProject(repo);
+  repo.write(".nib.conf", "live.python = /nonexistent/evil --flag\nlive.trace-log = ../outside.log\n");
+  json at = request(repo, "py/main.py", positionOf("py/main.py", "distance(p"), false);
+  {
+    LspClient nib(repo.root(), {"--provider", "live", "--live-timeout-ms", "60000"});
+    nib.initialize(repo.root());
+    json r = nib.request("nib/locate", at, 60000);
+    CHECK(r["result"]["provider"] == "live");  // the default pylsp, not the repository's command
+    CHECK(r["result"]["backend"] == "pylsp");
+    int ignored = 0, refused = 0;
+    for (const json& m : nib.messages("window/logMessage")) {
+      std::string text = m["params"]["message"];
+      ignored += text.find("live.python is ignored") != std::string::npos;
+      refused += text.find("live.trace-log must be a path inside the repository") != std::string::npos;
+    }
+    CHECK(ignored == 1);
+    CHECK(refused == 1);
+    CHECK_FALSE(std::filesystem::exists(repo.root().parent_path() / "outside.log"));
+    shutDown(nib);
+  }
+  LspClient nib(repo.root(), {"--provider", "live", "--allow-project-commands"});
+  nib.initialize(repo.root());
+  json r = nib.request("nib/locate", at, 60000);
+  CHECK(r["result"]["provider"] == "static");
+  CHECK(r["result"]["liveError"].get<std::string>().find("cannot start `/nonexistent/evil`") != std::string::npos);
+  shutDown(nib);
+}
+
+}  // namespace nib::test

@@ -4,7 +4,7 @@
 
 namespace nib {
 namespace {
-constexpr uint8_t kFormat = 2;
+constexpr uint8_t kFormat = kClangViewFormat;
 
 }  // namespace
 

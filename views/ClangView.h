@@ -16,6 +16,10 @@
 
 namespace nib {
 
+// The view's storage format; part of the configuration digest, so that an index with a view of
+// another format is rebuilt by the next `nib index`.
+constexpr uint8_t kClangViewFormat = 2;
+
 struct ClangSite {
   std::string path;
   ByteRange range;  // the name, on one line

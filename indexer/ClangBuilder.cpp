@@ -310,6 +310,7 @@ ClangBuildReport buildClangView(const ClangBuildInput& in) {
   std::unordered_map<std::string, uint32_t> symbolIds;
   std::map<std::string, std::vector<ClangFileOccurrence>> byFile;
   std::set<std::tuple<std::string, uint32_t, uint32_t, uint8_t>> sites;
+  std::vector<bool> hasCanonical;  // by symbol id
   for (size_t i = 0; i < units.size(); ++i) {
     if (!results[i]) {
       if (i >= realUnits) {
@@ -336,7 +337,10 @@ ClangBuildReport buildClangView(const ClangBuildInput& in) {
       if (path.empty()) continue;
       if (ids[o.usr] < 0) {
         auto [it, added] = symbolIds.emplace(f.usrs[o.usr], static_cast<uint32_t>(contents.symbols.size()));
-        if (added) contents.symbols.push_back({f.usrs[o.usr], f.names[o.usr], o.kind, {}});
+        if (added) {
+          contents.symbols.push_back({f.usrs[o.usr], f.names[o.usr], o.kind, {}});
+          hasCanonical.push_back(false);
+        }
         ids[o.usr] = it->second;
       }
       uint32_t id = static_cast<uint32_t>(ids[o.usr]);
@@ -346,8 +350,12 @@ ClangBuildReport buildClangView(const ClangBuildInput& in) {
       r.endByte = o.offset + o.length;
       r.start = {o.line, o.column};
       r.end = {o.line, o.column + o.length};
-      // Real units come first: a site seen by one of them is never marked interpolated.
-      contents.symbols[id].sites.push_back({path, r, o.role, o.call, i >= realUnits});
+      // Real units come first: a site seen by one of them is never marked interpolated. The
+      // symbol's first declaration in that order is its canonical one.
+      ClangSymbol& symbol = contents.symbols[id];
+      bool canonical = o.role != ClangRole::Reference && !hasCanonical[id];
+      if (canonical) hasCanonical[id] = true;
+      symbol.sites.push_back({path, r, o.role, o.call, i >= realUnits, canonical});
       byFile[path].push_back({o.offset, o.offset + o.length, id, o.role});
     }
   }

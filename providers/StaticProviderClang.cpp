@@ -55,6 +55,15 @@ std::optional<Expected<NavigationResult>> StaticProvider::clangAnswer(const std:
     if (references) return role == ClangRole::Reference || includeDeclaration;
     return role == (declarations ? ClangRole::Declaration : ClangRole::Definition);
   };
+  // A namespace is "defined" by every block that opens it; like clangd, nib goes to the first
+  // one the build saw.
+  if (!references && static_cast<SymbolKind>(symbol->kind) == SymbolKind::Namespace)
+    for (const ClangSite& s : symbol->sites)
+      if (s.canonical && !overlays_.count(s.path)) {
+        out.locations.push_back(SymbolLocation{s.path, s.range, s.range, symbol->name, "", SymbolKind::Namespace,
+                                               OccurrenceRole::Definition, false});
+        return Expected<NavigationResult>(std::move(out));
+      }
   std::set<std::pair<std::string, uint32_t>> changed;  // sites left out, counted once
   // Sites only a made-up unit saw (files no compile command reaches) are not part of the
   // build: they answer for their own file, and as definitions when nothing else does.

@@ -41,7 +41,8 @@ Status writeClangView(const std::filesystem::path& dir, const ClangViewContents&
     for (const ClangSite& site : s.sites) {
       w.str(site.path);
       writeRange(w, site.range);
-      w.u8(static_cast<uint8_t>(site.role) | (site.call ? 0x80 : 0) | (site.interpolated ? 0x40 : 0));
+      w.u8(static_cast<uint8_t>(site.role) | (site.call ? 0x80 : 0) | (site.interpolated ? 0x40 : 0) |
+           (site.canonical ? 0x20 : 0));
     }
     NIB_RETURN_IF_ERROR(txn->put(*symbols, idKey(static_cast<uint32_t>(id)), w.data(), MDB_APPEND));
   }
@@ -103,10 +104,11 @@ Expected<ClangSymbol> ClangView::symbol(uint32_t id) {
     site.path = std::string(r.str());
     site.range = readRange(r);
     uint8_t role = r.u8();
-    site.role = static_cast<ClangRole>(role & 0x3F);
+    site.role = static_cast<ClangRole>(role & 0x1F);
     site.call = role & 0x80;
     site.interpolated = role & 0x40;
-    if ((role & 0x3F) > 2) r.fail();
+    site.canonical = role & 0x20;
+    if ((role & 0x1F) > 2) r.fail();
     s.sites.push_back(std::move(site));
   }
   if (!r.ok() || !r.atEnd()) return Status(ErrorCode::Corrupt, "malformed clang symbol " + std::to_string(id));

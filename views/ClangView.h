@@ -18,7 +18,7 @@ namespace nib {
 
 // The view's storage format; part of the configuration digest, so that an index with a view of
 // another format is rebuilt by the next `nib index`.
-constexpr uint8_t kClangViewFormat = 2;
+constexpr uint8_t kClangViewFormat = 3;
 
 struct ClangSite {
   std::string path;
@@ -28,6 +28,9 @@ struct ClangSite {
   // Seen only by a unit nib made up for a file no compile command reached (a header nothing
   // includes): not part of what the build compiles.
   bool interpolated = false;
+  // The first declaration the first translation unit saw: what clang calls the canonical one
+  // (a namespace's first block), which clangd answers for names declared many times.
+  bool canonical = false;
 };
 
 struct ClangSymbol {

@@ -118,9 +118,11 @@ std::string signatureOf(const std::string& absolute, const std::string& root, co
   return "s" + std::to_string(st.st_size) + ":" + std::to_string(st.st_mtim.tv_sec) + "." + std::to_string(st.st_mtim.tv_nsec);
 }
 
-std::string cacheKey(const CompileCommand& c) {
+// `worker` identifies the nib-clang executable (its digest): facts from another build of the
+// worker are never reused.
+std::string cacheKey(const CompileCommand& c, const std::string& worker) {
   Digester d;
-  d.add("clang-tu-2").add(c.directory).add(c.file);
+  d.add("clang-tu").add(worker).add(c.directory).add(c.file);
   for (const std::string& a : c.arguments) d.add(a);
   return d.hex();
 }
@@ -177,6 +179,8 @@ ClangBuildReport buildClangView(const ClangBuildInput& in) {
   auto cacheEnv = LmdbEnv::open(in.cacheDir, cacheOptions);
   std::mutex cacheMutex;
 
+  auto workerDigestOr = digestFile(in.worker);
+  std::string workerDigest = workerDigestOr ? *workerDigestOr : std::string();
   std::vector<std::optional<TuFacts>> results(units.size());
   std::vector<std::string> failures(units.size());
   std::vector<double> seconds(units.size(), 0);
@@ -186,7 +190,7 @@ ClangBuildReport buildClangView(const ClangBuildInput& in) {
       size_t i = next++;
       if (i >= units.size() || (in.cancelled && in.cancelled())) return;
       const CompileCommand& c = units[i];
-      std::string key = cacheKey(c);
+      std::string key = cacheKey(c, workerDigest);
       // A cached TU is reused when every file it read is as it was.
       if (cacheEnv) {
         std::lock_guard<std::mutex> g(cacheMutex);

@@ -3,6 +3,7 @@
 #include <clang-c/CXCompilationDatabase.h>
 #include <clang-c/Index.h>
 
+#include <cctype>
 #include <cstdio>
 #include <cstring>
 #include <unordered_map>
@@ -50,6 +51,59 @@ struct Collector {
   std::unordered_map<std::string, uint32_t> fileIds, usrIds;
   std::unordered_map<CXFile, int64_t> fileCache;  // -1: outside the root
   std::unordered_map<uint32_t, std::string> contents;  // by file id, read on first use
+  struct Pending {
+    uint32_t file, offset, usr;
+    ClangRole role;
+    SymbolKind kind;
+  };
+  std::vector<Pending> pending;  // declarations spelt in a macro body
+  struct MacroBody {
+    uint32_t file, begin, end;
+  };
+  std::unordered_map<std::string, MacroBody> macros;  // by name: where each definition's text is
+
+  static bool identifierChar(char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_'; }
+
+  // Places each pending declaration at its name in the body of the macro expanded where clang
+  // reported it (the first whole-word match): the spelling libclang cannot give.
+  void resolveMacroDeclarations() {
+    for (const Pending& p : pending) {
+      const std::string& text = contentOf(p.file);
+      size_t end = p.offset;
+      while (end < text.size() && identifierChar(text[end])) ++end;
+      auto macro = macros.find(text.substr(p.offset, end - p.offset));
+      if (macro == macros.end()) continue;
+      const std::string& body = contentOf(macro->second.file);
+      const std::string& name = facts.names[p.usr];
+      if (name.empty() || macro->second.end > body.size()) continue;
+      for (size_t at = body.find(name, macro->second.begin); at != std::string::npos && at + name.size() <= macro->second.end;
+           at = body.find(name, at + 1)) {
+        bool whole = (at == 0 || !identifierChar(body[at - 1])) &&
+                     (at + name.size() >= body.size() || !identifierChar(body[at + name.size()]));
+        if (!whole) continue;
+        addAt(macro->second.file, static_cast<uint32_t>(at), p.usr, p.role, p.kind, false, -1);
+        break;
+      }
+    }
+  }
+  void addAt(uint32_t file, uint32_t offset, uint32_t usr, ClangRole role, SymbolKind kind, bool call, int32_t container) {
+    const std::string& text = contentOf(file);
+    uint32_t line = 0, lineStart = 0;
+    for (uint32_t i = 0; i < offset && i < text.size(); ++i)
+      if (text[i] == '\n') ++line, lineStart = i + 1;
+    ClangOccurrence o;
+    o.file = file;
+    o.line = line;
+    o.column = offset - lineStart;
+    o.offset = offset;
+    o.length = static_cast<uint32_t>(facts.names[usr].size());
+    o.usr = usr;
+    o.role = role;
+    o.call = call;
+    o.container = container;
+    o.kind = static_cast<uint8_t>(kind);
+    facts.occurrences.push_back(o);
+  }
 
   const std::string& contentOf(uint32_t id) {
     auto it = contents.find(id);
@@ -110,8 +164,15 @@ struct Collector {
     unsigned line, column, offset;
     clang_getFileLocation(location, &file, &line, &column, &offset);
     int64_t id = fileId(file);
+    if (id >= 0 && line != 0 && !spelt(static_cast<uint32_t>(id), offset, facts.names[usr])) {
+      // A declaration written inside a macro's body (a struct's fields from a FIELDS macro)
+      // belongs where the macro spells it, as clangd reports it; libclang only gives the
+      // expansion, so it waits until the macro definitions are known (resolveMacroDeclarations).
+      // A reference there stays left out.
+      if (role != ClangRole::Reference) pending.push_back({static_cast<uint32_t>(id), offset, usr, role, kind});
+      return;
+    }
     if (id < 0 || line == 0) return;
-    if (!spelt(static_cast<uint32_t>(id), offset, facts.names[usr])) return;
     uint32_t length = static_cast<uint32_t>(facts.names[usr].size());
     ClangOccurrence o;
     o.file = static_cast<uint32_t>(id);
@@ -191,6 +252,13 @@ CXChildVisitResult macroVisitor(CXCursor cursor, CXCursor, CXClientData data) {
   std::string usr = take(clang_getCursorUSR(def));
   if (usr.empty()) return CXChildVisit_Continue;
   std::string name = take(clang_getCursorSpelling(cursor));
+  if (kind == CXCursor_MacroDefinition) {
+    unsigned begin, end;
+    CXSourceRange extent = clang_getCursorExtent(cursor);
+    clang_getFileLocation(clang_getRangeStart(extent), nullptr, nullptr, nullptr, &begin);
+    clang_getFileLocation(clang_getRangeEnd(extent), nullptr, nullptr, nullptr, &end);
+    c->macros[name] = {static_cast<uint32_t>(c->fileId(file)), begin, end};
+  }
   uint32_t id = c->usrId(usr, name.c_str());
   c->add(clang_getCursorLocation(cursor), id,
          kind == CXCursor_MacroDefinition ? ClangRole::Definition : ClangRole::Reference, SymbolKind::Macro, false, -1);
@@ -272,6 +340,7 @@ Expected<TuFacts> indexTranslationUnit(const CompileCommand& command, const fs::
     status = Status(ErrorCode::Unsupported, "libclang could not parse " + command.file + " (error " + std::to_string(rc) + ")");
   } else {
     clang_visitChildren(clang_getTranslationUnitCursor(tu), macroVisitor, &c);
+    c.resolveMacroDeclarations();
     clang_getInclusions(tu, inclusion, &c);
     clang_disposeTranslationUnit(tu);
   }

@@ -19,6 +19,7 @@ void StaticProvider::labelWithoutClang(const std::string& path, NavigationResult
   if (!record || (record->language != Language::C && record->language != Language::Cpp)) return;
   std::string why = !clang_                 ? "the clang view cannot be read (" + clangError_ + "; run `nib index`)"
                     : overlays_.count(path) ? "the file changed since the index was built"
+                    : clang_->hasFile(path) ? "libclang found no declaration of it in the repository"
                                             : "no compile command covers this file (or its translation unit failed)";
   out.note = why + ": tree-sitter facts" + (out.note.empty() ? "" : "; " + out.note);
   if (out.confidence == Confidence::Exact) out.confidence = Confidence::Name;
@@ -100,6 +101,9 @@ std::optional<Expected<NavigationResult>> StaticProvider::clangAnswer(const std:
   // Nothing defined in the indexed code (a library function, a pure declaration): the
   // declarations are where it can be seen, as clangd answers.
   if (!references && out.locations.empty()) collect([&](ClangRole r) { return r != ClangRole::Reference; });
+  // libclang saw the name but nothing declares it inside the repository (a system header's
+  // function): the tree-sitter facts answer, labelled, rather than an empty "exact" list.
+  if (!references && out.locations.empty() && changed.empty()) return std::nullopt;
   if (!changed.empty()) {
     // Not the whole answer: the changed files' sites are unknown until they are compiled again.
     out.note = std::to_string(changed.size()) + " site(s) in files changed since the index was built are left out";

@@ -91,19 +91,10 @@ struct Collector {
     uint32_t line = 0, lineStart = 0;
     for (uint32_t i = 0; i < offset && i < text.size(); ++i)
       if (text[i] == '\n') ++line, lineStart = i + 1;
-    ClangOccurrence o;
-    o.file = file;
-    o.line = line;
-    o.column = offset - lineStart;
-    o.offset = offset;
-    o.length = static_cast<uint32_t>(facts.names[usr].size());
-    o.usr = usr;
-    o.role = role;
-    o.call = call;
-    o.container = container;
-    o.kind = static_cast<uint8_t>(kind);
-    facts.occurrences.push_back(o);
+    push({file, line, offset - lineStart, offset, static_cast<uint32_t>(facts.names[usr].size()), usr, role, call,
+          container, static_cast<uint8_t>(kind)});
   }
+  void push(const ClangOccurrence& o) { facts.occurrences.push_back(o); }
 
   const std::string& contentOf(uint32_t id) {
     auto it = contents.find(id);
@@ -173,19 +164,8 @@ struct Collector {
       return;
     }
     if (id < 0 || line == 0) return;
-    uint32_t length = static_cast<uint32_t>(facts.names[usr].size());
-    ClangOccurrence o;
-    o.file = static_cast<uint32_t>(id);
-    o.line = line - 1;
-    o.column = column - 1;
-    o.offset = offset;
-    o.length = length;
-    o.usr = usr;
-    o.role = role;
-    o.call = call;
-    o.container = container;
-    o.kind = static_cast<uint8_t>(kind);
-    facts.occurrences.push_back(o);
+    push({static_cast<uint32_t>(id), line - 1, column - 1, offset, static_cast<uint32_t>(facts.names[usr].size()), usr, role,
+          call, container, static_cast<uint8_t>(kind)});
   }
 };
 

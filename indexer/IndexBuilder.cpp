@@ -57,15 +57,6 @@ struct WorkItem {
   std::string error;
 };
 
-std::string utcNow() {
-  std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
-
 uint64_t directorySize(const fs::path& dir) {
   uint64_t total = 0;
   std::error_code ec;
@@ -398,7 +389,7 @@ Expected<IndexReport> buildIndex(const fs::path& repoPath, const IndexOptions& o
 
   Manifest& m = report.manifest;
   m.versionId = layout.newVersionId();
-  m.created = utcNow();
+  m.created = utcTimestamp();
   m.sourceCommit = commit;
   m.nibVersion = NIB_VERSION;
   m.extractorProfile = profile;

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <iterator>
 #include <sstream>
 
 #include "protocol/PositionEncoder.h"
@@ -30,6 +31,22 @@ const char* providerPolicyName(ProviderPolicy policy) {
     case ProviderPolicy::Compare: return "compare";
   }
   return "auto";
+}
+
+LineKeys linesOnlyIn(const LineKeys& a, const LineKeys& b) {
+  LineKeys out;
+  std::set_difference(a.begin(), a.end(), b.begin(), b.end(), std::inserter(out, out.end()));
+  return out;
+}
+
+std::string describeLines(const LineKeys& keys, size_t limit, const std::string& empty) {
+  std::string out;
+  size_t n = 0;
+  for (const auto& [path, line] : keys) {
+    if (n++ == limit) return out + " …";
+    out += (out.empty() ? "" : " ") + path + ":" + std::to_string(toDisplayLine(line));
+  }
+  return out.empty() ? empty : out;
 }
 
 bool staticCanBeExact(Language language) { return language != Language::Cpp && language != Language::Unknown; }

@@ -22,6 +22,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -66,6 +67,13 @@ std::map<Language, std::vector<std::string>> defaultLiveCommands(const std::file
 Status parseLiveCommand(std::string_view spec, std::map<Language, std::vector<std::string>>* commands);
 // LSP language identifiers (didOpen's languageId).
 const char* lspLanguageId(Language language);
+
+// Answers compared as sets of (repository path, 0-based start line): the normalization the
+// compare policy and the benchmark share.
+using LineKeys = std::set<std::pair<std::string, uint32_t>>;
+LineKeys linesOnlyIn(const LineKeys& a, const LineKeys& b);  // a \ b
+// "path:line path:line …" with 1-based lines, at most `limit` of them; `empty` when none.
+std::string describeLines(const LineKeys& keys, size_t limit, const std::string& empty);
 
 struct LiveLocation {
   std::string path;       // repository path, or the absolute path when outside the workspace

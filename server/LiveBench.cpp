@@ -16,7 +16,7 @@
 namespace nib {
 namespace {
 using Clock = std::chrono::steady_clock;
-using Keys = std::set<std::pair<std::string, uint32_t>>;
+using Keys = LineKeys;
 
 double msSince(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
 
@@ -64,18 +64,8 @@ struct Measured {
   double staticMs = 0, liveMs = 0;
   bool liveOk = false, cold = false;
   bool clang = false;  // the index answered from libclang's facts
-  size_t outside = 0;  // live locations outside the repository (left out of the comparison)
 };
 
-std::string keysText(const Keys& keys) {
-  std::string out;
-  size_t n = 0;
-  for (const auto& [path, line] : keys) {
-    if (n++ == 6) return out + " …";
-    out += (out.empty() ? "" : " ") + path + ":" + std::to_string(toDisplayLine(line));
-  }
-  return out.empty() ? "-" : out;
-}
 
 // Positions sampled per language: for each kind of site, the `half` occurrences whose hash of
 // (seed, path, offset) is smallest, so the sample is the same for the same index and seed and
@@ -237,8 +227,8 @@ Expected<lsp::LiveBenchAnswer> runLiveBench(const LiveBenchOptions& options) {
         x.liveMs = r->milliseconds;
         x.cold = r->cold;
         for (const LiveLocation& loc : r->locations) {
+          // Locations outside the repository (system headers) are left out of the comparison.
           if (loc.inWorkspace) x.liveKeys.insert({loc.path, loc.range.start.line});
-          else ++x.outside;
         }
       }
     }
@@ -285,15 +275,11 @@ Expected<lsp::LiveBenchAnswer> runLiveBench(const LiveBenchOptions& options) {
           ++row.matched;
           (x.cold ? cold : warm).push_back(x.liveMs / std::max(x.staticMs, 1e-3));
         } else if (out.mismatches.size() < 60) {
-          Keys staticOnly, liveOnly;
-          std::set_difference(x.staticKeys.begin(), x.staticKeys.end(), x.liveKeys.begin(), x.liveKeys.end(),
-                              std::inserter(staticOnly, staticOnly.end()));
-          std::set_difference(x.liveKeys.begin(), x.liveKeys.end(), x.staticKeys.begin(), x.staticKeys.end(),
-                              std::inserter(liveOnly, liveOnly.end()));
           out.mismatches.push_back(row.language + " " + row.method + (x.clang ? " (clang)" : "") + " at " + samples[i].path + ":" +
                                    std::to_string(toDisplayLine(samples[i].position.line)) + ":" +
                                    std::to_string(samples[i].position.column + 1) + " static-only [" +
-                                   keysText(staticOnly) + "] live-only [" + keysText(liveOnly) + "]");
+                                   describeLines(linesOnlyIn(x.staticKeys, x.liveKeys), 6, "-") + "] live-only [" +
+                                   describeLines(linesOnlyIn(x.liveKeys, x.staticKeys), 6, "-") + "]");
         }
       }
       row.matchRate = row.liveAnswered ? static_cast<double>(row.matched) / static_cast<double>(row.liveAnswered) : 0;

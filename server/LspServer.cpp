@@ -740,28 +740,6 @@ std::string LspServer::answer(const Task& task, Engine& engine, std::optional<Li
 }  // namespace nib
 
 namespace nib {
-namespace {
-using LocationKeys = std::set<std::pair<std::string, uint32_t>>;
-
-std::string keysText(const LocationKeys& keys, size_t limit = 8) {
-  std::string out;
-  size_t n = 0;
-  for (const auto& [path, line] : keys) {
-    if (n++ == limit) return out + " …";
-    out += (out.empty() ? "" : " ") + path + ":" + std::to_string(toDisplayLine(line));
-  }
-  return out.empty() ? "(none)" : out;
-}
-
-std::string utcNow() {
-  std::time_t t = std::time(nullptr);
-  char buf[32];
-  std::tm tm;
-  gmtime_r(&t, &tm);
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
-}  // namespace
 
 void LspServer::startLiveProvider() {
   LiveSettings settings;
@@ -825,12 +803,26 @@ void LspServer::startLiveProvider() {
 void LspServer::trace(const std::string& line) {
   // One line per navigation answer: which provider answered and why. Appended (the folder may
   // not exist before the first index build: then nothing is written); cut at 8 MiB.
+  // The stream stays open (a navigation request must not pay for opening the file); the size
+  // is read once when it is opened and counted from then on.
   std::lock_guard<std::mutex> g(traceMutex_);
   std::error_code ec;
-  if (std::filesystem::file_size(tracePath_, ec) > (8u << 20) && !ec)
+  if (!traceOut_.is_open()) {
+    traceOut_.open(tracePath_, std::ios::app);
+    traceBytes_ = std::filesystem::file_size(tracePath_, ec);
+    if (ec) traceBytes_ = 0;
+  }
+  if (traceBytes_ > (8u << 20)) {
+    traceOut_.close();
     std::filesystem::rename(tracePath_, tracePath_.string() + ".1", ec);
-  std::ofstream out(tracePath_, std::ios::app);
-  if (out) out << utcNow() << ' ' << line << '\n';
+    traceOut_.open(tracePath_, std::ios::trunc);
+    traceBytes_ = 0;
+  }
+  if (!traceOut_) return;
+  std::string entry = utcTimestamp() + ' ' + line + '\n';
+  traceOut_ << entry;
+  traceOut_.flush();  // read by people and tests while the server runs
+  traceBytes_ += entry.size();
 }
 
 std::string LspServer::answerNavigation(const Task& task, Engine& engine, std::optional<LiveJob>* live) {
@@ -869,20 +861,19 @@ std::string LspServer::answerNavigation(const Task& task, Engine& engine, std::o
 
   // The static answer, as a response and (for nib/locate) with its provenance.
   job.staticOk = static_cast<bool>(r);
-  if (r) {
-    for (const SymbolLocation& l : r->locations) job.staticKeys.insert({l.path, l.range.start.line});
-    job.staticBody = lsp::encodeResult(task.id, wireLocations(engine, r->locations));
-  } else {
-    job.staticBody = failure(task, r.status());
-  }
   lsp::LocateResult& out = job.located;
   out.provider = "static";
   out.policy = providerPolicyName(job.policy);
   if (r) {
+    for (const SymbolLocation& l : r->locations) job.staticKeys.insert({l.path, l.range.start.line});
     out.locations = wireLocations(engine, r->locations);
     out.confidence = confidenceName(r->confidence);
     out.note = r->note;
     out.facts = r->source;
+    // Plain LSP methods answer with the locations alone; nib/locate encodes `out` at the end.
+    if (!job.locate) job.staticBody = lsp::encodeResult(task.id, out.locations);
+  } else {
+    job.staticBody = failure(task, r.status());
   }
   bool partial = !overlayComplete_;
   if (job.locate) {
@@ -940,7 +931,7 @@ std::string LspServer::finishLive(const Task& task, LiveJob& job) {
                ? live_->references(job.path, job.language, job.position, job.includeDeclaration, cancelled)
                : live_->definition(job.path, job.language, job.position, cancelled);
   if (!r && r.status().code() == ErrorCode::Cancelled) return lsp::encodeError(task.id, lsp::RequestCancelled, "cancelled");
-  LocationKeys liveKeys;
+  LineKeys liveKeys;
   std::vector<lsp::WireLocation> wire;
   if (r) {
     for (const LiveLocation& l : r->locations) {
@@ -972,15 +963,9 @@ std::string LspServer::finishLive(const Task& task, LiveJob& job) {
   if (job.policy == ProviderPolicy::Compare && r) {
     bool agree = liveKeys == job.staticKeys;
     job.located.agree = agree;
-    line += agree ? " agree" : " differ static-only=[" + keysText([&] {
-      LocationKeys d;
-      std::set_difference(job.staticKeys.begin(), job.staticKeys.end(), liveKeys.begin(), liveKeys.end(), std::inserter(d, d.end()));
-      return d;
-    }()) + "] live-only=[" + keysText([&] {
-      LocationKeys d;
-      std::set_difference(liveKeys.begin(), liveKeys.end(), job.staticKeys.begin(), job.staticKeys.end(), std::inserter(d, d.end()));
-      return d;
-    }()) + "]";
+    line += agree ? " agree"
+                  : " differ static-only=[" + describeLines(linesOnlyIn(job.staticKeys, liveKeys), 8, "(none)") +
+                        "] live-only=[" + describeLines(linesOnlyIn(liveKeys, job.staticKeys), 8, "(none)") + "]";
   }
   trace(line);
 

@@ -9,6 +9,7 @@
 #include <condition_variable>
 #include <deque>
 #include <filesystem>
+#include <fstream>
 #include <functional>
 #include <map>
 #include <memory>
@@ -170,6 +171,8 @@ class LspServer {
   bool overlayComplete_ = true;  // the last worktree overlay's state (guarded by engineMutex_)
   std::mutex traceMutex_;
   std::filesystem::path tracePath_;
+  std::ofstream traceOut_;   // guarded by traceMutex_
+  uint64_t traceBytes_ = 0;  // the trace file's size
 };
 
 }  // namespace nib

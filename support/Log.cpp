@@ -1,5 +1,7 @@
 #include "support/Log.h"
 
+#include <ctime>
+
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
@@ -29,6 +31,15 @@ void logMessage(LogLevel level, std::string_view message) {
   std::lock_guard<std::mutex> lock(gMutex);
   std::fprintf(stderr, "nib: %s: %.*s\n", names[static_cast<int>(level)], static_cast<int>(message.size()),
                message.data());
+}
+
+std::string utcTimestamp() {
+  std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
 }
 
 }  // namespace nib

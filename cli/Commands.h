@@ -16,6 +16,7 @@ struct IndexArgs {
   bool quiet = false;
   bool json = false;
   bool force = false;
+  bool full = false;  // no delta version: every view rewritten
   bool callGraph = false;  // resolve the call graph now even if no structural query used one
   bool noDense = false;
   bool retrainModel = false;

@@ -13,6 +13,8 @@ inline CLI::App* addIndexCommand(CLI::App& app, IndexArgs& args) {
                                             "Indexes the worktree: tracked files plus untracked files git does not ignore.\n"
                                             "Unchanged files reuse their stored facts; when nothing changed since the\n"
                                             "current version (HEAD, the worktree, the options), nothing is rebuilt.\n"
+                                            "When few files changed (at most 256 differ from the last full build), the new\n"
+                                            "version is a delta: it shares the full build's views and lists what differs.\n"
                                             "The index lives in <repo>/.nib.");
   index->add_option("path", args.path, "A path inside the repository (default: .)");
   index->add_option("--max-file-size", args.maxFileSize, "Skip files larger than this many bytes (default: 1048576)")
@@ -21,6 +23,7 @@ inline CLI::App* addIndexCommand(CLI::App& app, IndexArgs& args) {
   index->add_option("--commit", args.commit, "Index this revision's tree instead of the worktree");
   index->add_flag("--force", args.force, "Build a new version even when the current one reflects HEAD and the worktree,\n"
                                   "and parse again files whose extraction failed before");
+  index->add_flag("--full", args.full, "Rewrite every view instead of publishing a delta over the last full build");
   index->add_flag("--call-graph", args.callGraph, "Resolve the call graph now (by default: when the previous version's was used)");
   index->add_option("--compile-commands-dir", args.compileCommandsDir,
                     "The folder of compile_commands.json for the clang index of C/C++ (default: .nib.conf's\n"

@@ -17,6 +17,7 @@
 #include "views/CommitView.h"
 #include "views/IndexLayout.h"
 #include "views/VersionComparison.h"
+#include "views/VersionDelta.h"
 #include "views/WorktreeSnapshot.h"
 
 namespace nib::cli {
@@ -41,6 +42,7 @@ int runIndex(const IndexArgs& args) {
   options.commit = args.commit;
   options.skipIfCurrent = !args.force && !args.retrainModel;
   options.retryFailed = args.force;
+  if (args.full || args.force) options.deltaBudget = 0;
   options.dense = !args.noDense;
   options.clang = !args.noClang;
   options.compileCommandsDir = args.compileCommandsDir;
@@ -89,6 +91,9 @@ int runIndex(const IndexArgs& args) {
                   r.manifest.versionId.c_str(), r.manifest.sourceCommit.substr(0, 12).c_str(), r.seconds);
     return 0;
   }
+  std::string delta = "null";
+  if (!r.deltaBase.empty())
+    delta = "{\"base\": \"" + r.deltaBase + "\", \"files\": " + std::to_string(r.deltaFiles) + "}";
   if (args.json) {
     std::string phases;
     for (const auto& [name, secs] : r.phaseSeconds) {
@@ -98,12 +103,12 @@ int runIndex(const IndexArgs& args) {
     }
     std::printf("{\"version\": \"%s\", \"files\": %llu, \"definitions\": %llu, \"occurrences\": %llu, "
                 "\"extracted\": %llu, \"reused\": %llu, \"seconds\": %.3f, \"sourceBytes\": %llu, \"indexBytes\": %llu, "
-                "\"phases\": {%s}}\n",
+                "\"delta\": %s, \"phases\": {%s}}\n",
                 r.manifest.versionId.c_str(), static_cast<unsigned long long>(r.files),
                 static_cast<unsigned long long>(r.definitions), static_cast<unsigned long long>(r.occurrences),
                 static_cast<unsigned long long>(r.extracted), static_cast<unsigned long long>(r.reused), r.seconds,
                 static_cast<unsigned long long>(r.sourceBytes), static_cast<unsigned long long>(r.indexBytes),
-                phases.c_str());
+                delta.c_str(), phases.c_str());
     return 0;
   }
   std::printf("indexed %s\n", r.repoRoot.c_str());
@@ -113,6 +118,10 @@ int runIndex(const IndexArgs& args) {
   std::printf("  files       %llu (%llu extracted, %llu reused)\n", static_cast<unsigned long long>(r.files),
               static_cast<unsigned long long>(r.extracted), static_cast<unsigned long long>(r.reused));
   for (const auto& [lang, n] : r.filesByLanguage) std::printf("    %-11s %llu\n", lang.c_str(), static_cast<unsigned long long>(n));
+  if (!r.deltaBase.empty())
+    std::printf("  delta       %zu file(s) differ from version %s, whose views this version shares\n"
+                "              (`nib index --full` rewrites them)\n",
+                r.deltaFiles, r.deltaBase.c_str());
   uint64_t skipped = 0;
   for (const auto& [_, n] : r.skippedByReason) skipped += n;
   std::printf("  skipped     %llu\n", static_cast<unsigned long long>(skipped));
@@ -198,11 +207,9 @@ int runVerify(const VerifyArgs& args) {
   // What the version was built from: the worktree (it then holds a snapshot of it) or a commit.
   bool fromWorktree = false;
   std::optional<WorktreeComparison> drift;
-  if (auto view = CommitView::open(versionDir / "structural")) {
-    if (auto snapshot = (*view)->worktreeSnapshot()) {
-      fromWorktree = true;
-      drift = compareWorktree((*repo)->root(), *snapshot);
-    }
+  if (auto recorded = recordedWorktree(versionDir, m)) {
+    fromWorktree = true;
+    drift = compareWorktree((*repo)->root(), recorded->snapshot);
   }
   auto head = (*repo)->headCommit();
   if (fromWorktree && ((head && *head != m.sourceCommit) || !drift || !drift->conclusive || !drift->unchanged))
@@ -221,7 +228,8 @@ int runVerify(const VerifyArgs& args) {
   // The dense view is rebuilt with the version's own model: retraining would give the same
   // model only when the version trained it on the same text, not after updates that kept it.
   const ViewRecord* dense = m.view("dense");
-  if (!dense || dense->status != ViewStatus::Complete) options.dense = false;
+  // A delta version's vectors are its base's, so the rebuild needs none.
+  if (!dense || dense->status != ViewStatus::Complete || !m.base.empty()) options.dense = false;
   else options.denseModel = versionDir / "dense" / "model.bin";
   auto rebuilt = buildIndex((*repo)->root(), options);
   if (!rebuilt) {
@@ -233,12 +241,18 @@ int runVerify(const VerifyArgs& args) {
   fs::remove_all(scratch, ec);
   if (!result) return fail(result.status().message());
   if (args.json) {
-    std::printf("{\"version\": \"%s\", \"identical\": %s, \"entries\": %zu, \"files\": %zu, \"differences\": %zu}\n",
+    std::printf("{\"version\": \"%s\", \"identical\": %s, \"entries\": %zu, \"files\": %zu, \"differences\": %zu, "
+                "\"base\": %s}\n",
                 m.versionId.c_str(), result->identical ? "true" : "false", result->entries, result->files,
-                result->differences.size());
+                result->differences.size(), m.base.empty() ? "null" : ("\"" + m.base + "\"").c_str());
   } else if (result->identical) {
-    std::printf("identical: version %s equals a rebuild from scratch (%zu entries, facts of %zu files)\n",
-                m.versionId.c_str(), result->entries, result->files);
+    if (result->delta)
+      std::printf("identical: version %s (a delta over %s) declares what a rebuild from scratch does: file records, "
+                  "skipped files, search documents and the worktree snapshot by path (%zu entries), facts of %zu files\n",
+                  m.versionId.c_str(), m.base.c_str(), result->entries, result->files);
+    else
+      std::printf("identical: version %s equals a rebuild from scratch (%zu entries, facts of %zu files)\n",
+                  m.versionId.c_str(), result->entries, result->files);
   } else {
     std::printf("DIFFERENT: version %s differs from a rebuild from scratch; first differences:\n", m.versionId.c_str());
     for (const VersionDifference& d : result->differences)

@@ -9,6 +9,8 @@
 #include <ctime>
 #include <mutex>
 #include <thread>
+#include <set>
+#include <unordered_map>
 
 #include "indexer/DenseBuilder.h"
 #include "indexer/Extractor.h"
@@ -27,6 +29,7 @@
 #include "views/FactStore.h"
 #include "views/IndexLayout.h"
 #include "views/SearchViews.h"
+#include "views/VersionDelta.h"
 
 #ifndef NIB_VERSION
 #define NIB_VERSION "0.0.0"
@@ -68,6 +71,398 @@ uint64_t directorySize(const fs::path& dir) {
   return total;
 }
 
+// What processItem needs besides the item: one per worker thread.
+struct ItemContext {
+  const fs::path& root;
+  bool fromWorktree;
+  GitRepository* repo;  // the worker's own handle, for commit builds
+  const IndexOptions& options;
+  Extractor& extractor;
+  FactStore::Reader* reader;  // nullptr before the store has anything
+  const std::string& profile;
+  std::vector<std::pair<std::string, std::string>>& local;  // records for the fact store
+  bool searchFacts = true;  // the delta path needs no search facts
+};
+
+// Reads one file, classifies it (too large, binary, no grammar) and finds or extracts its
+// facts; new facts, failures and contents go to `ctx.local` for the fact store.
+void processItem(WorkItem& w, ItemContext& ctx) {
+  std::string content;
+  auto c = ctx.fromWorktree ? readFile(ctx.root / w.entry.path) : ctx.repo->readBlob(w.entry.oid);
+  if (!c) {
+    w.skipReason = "unreadable";
+    w.error = c.status().message();
+  } else {
+    content = std::move(*c);
+    // Facts are keyed by the bytes parsed, which can differ from git's blob (an edit racing
+    // the index's stat data, line-ending or smudge filters).
+    w.contentOid = ctx.fromWorktree ? gitlite::blobId(content) : w.entry.oid;
+    if (w.entry.oid.empty()) w.entry.oid = w.contentOid;
+  }
+  if (w.skipReason.empty() && content.size() > ctx.options.maxFileSize) w.skipReason = "too-large";
+  if (w.skipReason.empty()) {
+    std::string_view probe(content.data(), std::min(content.size(), kBinaryProbe));
+    if (probe.find('\0') != std::string_view::npos) w.skipReason = "binary";
+  }
+  if (w.skipReason.empty()) {
+    std::string_view head(content.data(), std::min<size_t>(content.size(), 16384));
+    w.language = detectLanguage(w.entry.path, head);
+    w.searchable = true;
+    if (w.language == Language::Unknown) w.skipReason = "no-grammar";
+  }
+  // Search facts exist for every text file, grammar or not. They are rebuilt from the content
+  // on every build (tokenizing costs little next to parsing) rather than stored: the views
+  // themselves are the persisted form.
+  std::optional<FileFacts> ff;
+  auto searchFacts = [&](const FileFacts* structural) {
+    if (ctx.searchFacts) w.search = buildSearchFacts(w.entry.path, content, structural);
+  };
+  // The bytes themselves, for the trigram view's verification from the memory map.
+  if (w.searchable && !(ctx.reader && ctx.reader->hasContent(w.contentOid)))
+    ctx.local.emplace_back(FactStore::contentKey(w.contentOid), content);
+  if (w.searchable && w.skipReason == "no-grammar") searchFacts(nullptr);
+  if (w.skipReason.empty()) {
+    FactKey key{w.contentOid, w.language, ctx.profile};
+    if (ctx.reader) {
+      auto cached = ctx.reader->get(key);
+      if (cached) ff = std::move(*cached);
+    }
+    // A remembered failure stands for the same bytes and extractor, unless this build may
+    // parse longer than the one that failed (a timeout on a busy machine) or retries.
+    std::optional<std::string> failedBefore;
+    if (!ff && ctx.reader && !ctx.options.retryFailed) failedBefore = ctx.reader->failure(key);
+    uint64_t budget = ctx.options.parseTimeoutMicros ? ctx.options.parseTimeoutMicros : Extractor::kDefaultParseTimeoutMicros;
+    if (failedBefore) {
+      size_t tab = failedBefore->find('\t');
+      uint64_t triedWith = tab == std::string::npos ? 0 : std::strtoull(failedBefore->c_str(), nullptr, 10);
+      if (tab == std::string::npos || triedWith < budget) failedBefore.reset();
+      else failedBefore = failedBefore->substr(tab + 1);
+    }
+    if (!ff && failedBefore) {
+      w.failed = true;
+      w.error = *failedBefore;  // word for word: a version declares the same either way
+      w.skipReason = "extract-failed";
+    } else if (!ff) {
+      auto extracted = ctx.extractor.extract(w.language, content);
+      if (!extracted) {
+        w.failed = true;
+        w.error = extracted.status().message();
+        w.skipReason = "extract-failed";
+        ctx.local.emplace_back(FactStore::failureKey(key), std::to_string(budget) + "\t" + w.error);
+      } else {
+        ff = std::move(*extracted);
+        w.extracted = true;
+        ctx.local.emplace_back(key.bytes(), serializeFacts(*ff));
+      }
+    }
+    if (ff) {
+      searchFacts(&*ff);
+      w.summary = summarizeFacts(std::move(*ff));
+    } else {
+      searchFacts(nullptr);  // extraction failed: the text is still searchable
+    }
+  }
+}
+
+
+// The worktree's own tree id: every entry (skipped ones too) with its blob id. Untracked nested
+// repositories have no id to contribute, so they make the tree id unknowable ("").
+Expected<std::string> worktreeTreeId(const std::vector<WorkItem>& items) {
+  std::vector<TreeEntry> all;
+  for (const WorkItem& w : items) {
+    if (w.skipReason == "nib-index") continue;
+    if (w.entry.oid.empty()) return std::string();
+    all.push_back(w.entry);
+  }
+  return GitRepository::treeIdOf(all);
+}
+
+// Writes the pending manifest, checks it and the artifacts named in `verify` (all of them when
+// empty), and publishes the version. Durability first: the artifacts' folder entries, the
+// manifest (written as pending, verified, then renamed into place) and the version's entry in
+// versions/ are all on disk before CURRENT names the version; a crash anywhere before leaves
+// CURRENT as it was.
+Status publishVersion(const IndexLayout& layout, const Manifest& m, const IndexOptions& options,
+                      const std::vector<std::string>& syncDirs, const std::set<std::string>& verify = {}) {
+  fs::path versionDir = layout.versionDir(m.versionId);
+  for (const std::string& d : syncDirs) NIB_RETURN_IF_ERROR(syncDirectory(versionDir / d));
+  NIB_RETURN_IF_ERROR(writePendingManifest(versionDir, m));
+  auto reread = readPendingManifest(versionDir);
+  if (!reread) return reread.status();
+  if (verify.empty()) {
+    NIB_RETURN_IF_ERROR(verifyArtifacts(versionDir, *reread));
+  } else {
+    // Inherited artifacts are the base's own files (hard links), verified when the base was
+    // published: their sizes are checked, the new ones are read in full.
+    NIB_RETURN_IF_ERROR(checkArtifactSizes(versionDir, *reread));
+    Manifest fresh = *reread;
+    for (ViewRecord& v : fresh.views)
+      std::erase_if(v.artifacts, [&](const Artifact& a) { return !verify.count(a.path); });
+    NIB_RETURN_IF_ERROR(verifyArtifacts(versionDir, fresh));
+  }
+  NIB_RETURN_IF_ERROR(commitManifest(versionDir));
+  NIB_RETURN_IF_ERROR(syncDirectory(layout.versionsDir()));
+  if (options.beforePublish) options.beforePublish();
+  return layout.publish(m.versionId);
+}
+
+// The state a path has in a version, for a delta entry.
+DeltaEntry deltaEntryOf(const WorkItem& w) {
+  DeltaEntry e;
+  e.path = w.entry.path;
+  e.blobOid = w.contentOid;
+  e.language = w.language;
+  e.size = w.entry.size;
+  e.searchable = w.searchable && !w.contentOid.empty();
+  if (w.skipReason.empty()) {
+    e.state = DeltaEntry::State::Indexed;
+    e.definitions = w.summary.definitionCount;
+    e.occurrences = w.summary.occurrenceCount;
+  } else {
+    e.state = DeltaEntry::State::Skipped;
+    e.skipReason = w.error.empty() ? w.skipReason : w.skipReason + ": " + w.error;
+  }
+  return e;
+}
+
+struct SnapshotIndex {
+  std::unordered_map<std::string_view, const WorktreeSnapshot::File*> byPath;
+  explicit SnapshotIndex(const WorktreeSnapshot& s) {
+    byPath.reserve(s.files.size());
+    for (const auto& f : s.files) byPath.emplace(f.path, &f);
+  }
+  const WorktreeSnapshot::File* find(std::string_view path) const {
+    auto it = byPath.find(path);
+    return it == byPath.end() ? nullptr : it->second;
+  }
+};
+
+// The update path of a worktree build: when the current version (a complete one, or a delta
+// over one) was built with the same configuration and extractor, and few files differ from its
+// base, the new version is a delta over that base instead of a rewrite of every view. Files
+// whose stat data still matches the current version's snapshot are not read at all; the others
+// are read, hashed and (when new) extracted; a file whose blob equals the base's needs no entry.
+// Returns nullopt when a full build is needed (no such base, too many changes).
+Expected<std::optional<IndexReport>> buildDelta(GitRepository& repo, const IndexLayout& layout,
+                                                const IndexOptions& options, const std::string& commit,
+                                                const std::string& config, std::vector<WorkItem>& items,
+                                                WorktreeSnapshot& snapshot, FactStore& facts,
+                                                const std::string& profile,
+                                                std::chrono::steady_clock::time_point started, IndexReport report) {
+  using Result = std::optional<IndexReport>;
+  if (options.deltaBudget == 0 || options.retryFailed || options.retrainModel || !options.denseModel.empty())
+    return Result();
+  auto current = layout.currentManifest();
+  if (!current || current->configDigest != config || current->extractorProfile != profile ||
+      current->nibVersion != NIB_VERSION)
+    return Result();
+  std::string baseId = current->base.empty() ? current->versionId : current->base;
+  auto base = current->base.empty() ? Expected<Manifest>(*current) : readManifest(layout.versionDir(baseId));
+  if (!base || !base->servable() || !checkArtifactSizes(layout.versionDir(baseId), *base).isOk()) return Result();
+  if (options.dense && (!base->view("dense") || base->view("dense")->status == ViewStatus::Absent)) return Result();
+  auto baseView = CommitView::open(layout.versionDir(baseId) / "structural");
+  if (!baseView) return Result();
+  auto baseSnapshot = (*baseView)->worktreeSnapshot();
+  if (!baseSnapshot) return Result();  // a commit build: nothing to compare with
+  std::unique_ptr<VersionDelta> currentDelta;
+  if (!current->base.empty()) {
+    auto d = VersionDelta::open(layout.versionDir(current->versionId) / "delta");
+    if (!d) return Result();
+    currentDelta = std::move(*d);
+  }
+  auto currentSnapshot = currentDelta ? currentDelta->worktreeSnapshot() : (*baseView)->worktreeSnapshot();
+  if (!currentSnapshot) return Result();
+  SnapshotIndex inBase(*baseSnapshot), inCurrent(*currentSnapshot);
+
+  // Which entries must be read: those whose stat data differs from the current version's, and
+  // those whose extraction failed (a build with a larger parse budget tries them again).
+  auto failedBefore = [&](const std::string& path) {
+    std::optional<std::string> reason;
+    const DeltaEntry* e = currentDelta ? currentDelta->find(path) : nullptr;
+    if (e) reason = e->state == DeltaEntry::State::Skipped ? std::optional<std::string>(e->skipReason) : std::nullopt;
+    else reason = (*baseView)->skipReason(path);
+    return reason && reason->rfind("extract-failed", 0) == 0;
+  };
+  std::vector<size_t> toRead;
+  for (size_t i = 0; i < items.size(); ++i) {
+    WorkItem& w = items[i];
+    if (w.skipReason == "nib-index") continue;
+    const WorktreeSnapshot::File* was = inCurrent.find(w.entry.path);
+    if (was && !was->oid.empty() && was->size == w.entry.size && was->mtimeNs == w.entry.mtimeNs &&
+        was->inode == w.entry.inode && was->mode == static_cast<uint32_t>(w.entry.mode) &&
+        !failedBefore(w.entry.path)) {
+      w.entry.oid = std::string(was->oid);
+      continue;
+    }
+    toRead.push_back(i);
+  }
+  if (toRead.size() > 4 * options.deltaBudget) return Result();
+
+  Extractor extractor(options.parseTimeoutMicros);
+  auto reader = facts.reader();
+  std::vector<std::pair<std::string, std::string>> records;
+  ItemContext ctx{repo.root(), /*fromWorktree=*/true, nullptr, options, extractor,
+                  reader ? &*reader : nullptr, profile, records, /*searchFacts=*/false};
+  // Read into copies: when the delta turns out over budget, the full build starts from the
+  // items as scanned.
+  std::map<size_t, WorkItem> read;
+  for (size_t i : toRead) {
+    WorkItem& w = read.emplace(i, items[i]).first->second;
+    if (!w.skipReason.empty()) {
+      // Decided without its content (a link, a submodule, too large): only its id is needed.
+      if (w.entry.oid.empty() && w.entry.mode != EntryMode::Submodule)
+        if (auto oid = gitlite::blobIdOfFile(repo.root() / w.entry.path)) w.entry.oid = *oid;
+      continue;
+    }
+    processItem(w, ctx);
+    if (w.extracted) report.extracted++;
+    if (w.failed) report.failed++;
+  }
+  NIB_RETURN_IF_ERROR(facts.putBatch(records));
+  NIB_RETURN_IF_ERROR(facts.sync());
+
+  // The entries: every path whose state differs from the base's, in path order (items are).
+  std::vector<DeltaEntry> entries;
+  std::set<std::string_view> present;
+  for (size_t i = 0; i < items.size(); ++i) {
+    auto copy = read.find(i);
+    const WorkItem& w = copy == read.end() ? items[i] : copy->second;
+    if (w.skipReason == "nib-index") continue;
+    present.insert(w.entry.path);
+    if (copy == read.end()) {
+      // Unchanged since the current version: its entry there, if it had one, still stands.
+      if (currentDelta)
+        if (const DeltaEntry* e = currentDelta->find(w.entry.path)) entries.push_back(*e);
+      continue;
+    }
+    // The same path with the same blob and mode as in the base has the same state: the
+    // classification depends only on the path, the bytes and the configuration (and the parse
+    // budget, when the base's extraction failed).
+    const WorktreeSnapshot::File* b = inBase.find(w.entry.path);
+    auto baseReason = (*baseView)->skipReason(w.entry.path);
+    bool baseFailed = baseReason && baseReason->rfind("extract-failed", 0) == 0;
+    if (b && !baseFailed && !w.entry.oid.empty() && b->oid == w.entry.oid &&
+        b->mode == static_cast<uint32_t>(w.entry.mode))
+      continue;
+    if (w.entry.oid.empty() && w.entry.mode != EntryMode::Submodule) continue;  // unreadable now: left as it was
+    DeltaEntry e = deltaEntryOf(w);
+    if (w.skipReason.empty() || w.searchable) e.size = w.entry.size;
+    entries.push_back(std::move(e));
+  }
+  for (const auto& f : baseSnapshot->files)
+    if (!present.count(f.path)) {
+      DeltaEntry e;
+      e.path = std::string(f.path);
+      e.state = DeltaEntry::State::Deleted;
+      entries.push_back(std::move(e));
+    }
+  std::sort(entries.begin(), entries.end(), [](const DeltaEntry& a, const DeltaEntry& b) { return a.path < b.path; });
+  if (entries.size() > options.deltaBudget) return Result();
+  // C and C++ files that libclang indexed are answered from its facts, which only the clang
+  // build (its translation units cached) refreshes: a change to one takes the full path.
+  if (const ViewRecord* clang = base->view("clang"); clang && clang->status == ViewStatus::Complete)
+    for (const DeltaEntry& e : entries)
+      if (e.language == Language::C || e.language == Language::Cpp || detectLanguage(e.path, "") == Language::C ||
+          detectLanguage(e.path, "") == Language::Cpp)
+        return Result();
+
+  for (auto& [i, w] : read) items[i].entry.oid = w.entry.oid;
+  auto tree = worktreeTreeId(items);
+  if (!tree) return tree.status();
+  auto headTree = repo.commitTree(commit);
+  if (!headTree) return headTree.status();
+  size_t k = 0;
+  for (const WorkItem& w : items)
+    if (w.skipReason != "nib-index") snapshot.files[k++].oid = snapshot.intern(w.entry.oid);
+
+  Manifest m = *base;
+  m.versionId = layout.newVersionId();
+  m.created = utcTimestamp();
+  m.sourceCommit = commit;
+  m.sourceTree = *tree;
+  m.dirty = m.sourceTree != *headTree;
+  m.previous = current->versionId;
+  m.base = baseId;
+  fs::path versionDir = layout.versionDir(m.versionId), baseDir = layout.versionDir(baseId);
+  // The base's view files, shared by hard links (never written again: versions are immutable).
+  std::error_code ec;
+  for (const ViewRecord& v : base->views)
+    for (const Artifact& a : v.artifacts) {
+      fs::create_directories((versionDir / a.path).parent_path(), ec);
+      if (!ec) fs::create_hard_link(baseDir / a.path, versionDir / a.path, ec);
+      if (ec) return Status(ErrorCode::IoError, "cannot link " + (baseDir / a.path).string() + ": " + ec.message());
+    }
+  // Files a view keeps beside its artifacts (the dense view's encoder settings) come along.
+  for (const char* extra : {"dense/encoder"})
+    if (fs::exists(baseDir / extra) && !fs::exists(versionDir / extra)) {
+      fs::create_hard_link(baseDir / extra, versionDir / extra, ec);
+      if (ec) return Status(ErrorCode::IoError, "cannot link " + (baseDir / extra).string() + ": " + ec.message());
+    }
+  fs::create_directories(versionDir / "structural", ec);
+  fs::create_directories(versionDir / "delta", ec);
+  if (ec) return Status(ErrorCode::IoError, "cannot create " + versionDir.string() + ": " + ec.message());
+  NIB_RETURN_IF_ERROR(VersionDelta::write(versionDir / "delta", entries, snapshot));
+  auto digest = digestFile(versionDir / "delta" / "data.mdb");
+  if (!digest) return digest.status();
+  ViewRecord deltaView;
+  deltaView.name = "delta";
+  deltaView.status = ViewStatus::Complete;
+  deltaView.profile = "delta-1;base=" + baseId;
+  deltaView.capabilities = {"changed", "deleted", "worktree"};
+  deltaView.artifacts.push_back({"delta/data.mdb", *digest, fs::file_size(versionDir / "delta" / "data.mdb")});
+  std::erase_if(m.views, [](const ViewRecord& v) { return v.name == "delta"; });
+  m.views.push_back(deltaView);
+  report.deltaBase = baseId;
+  report.deltaFiles = entries.size();
+  m.stats["delta.files"] = std::to_string(entries.size());
+  m.stats["delta.read"] = std::to_string(read.size());
+  m.stats["extracted"] = std::to_string(report.extracted);
+  report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  double before = 0;
+  for (const auto& [_, secs] : report.phaseSeconds) before += secs;
+  report.phaseSeconds.emplace_back("delta", report.seconds - before);
+  char secs[32];
+  std::snprintf(secs, sizeof secs, "%.3f", report.seconds);
+  m.stats["build-seconds"] = secs;
+  std::vector<std::string> dirs{"delta", "structural"};
+  for (const ViewRecord& v : base->views)
+    if (!v.artifacts.empty()) dirs.push_back(fs::path(v.artifacts.front().path).parent_path().string());
+  auto files = [&](const char* key) {
+    auto it = base->stats.find(key);
+    return it == base->stats.end() ? 0ull : std::strtoull(it->second.c_str(), nullptr, 10);
+  };
+  // The indexed files: the base's, less those an entry replaces, plus the entries indexed now.
+  report.files = files("files");
+  for (const DeltaEntry& e : entries) {
+    if (auto was = (*baseView)->fileByPath(e.path)) {
+      report.files--;
+      if (auto f = reader ? reader->get(was->factKey()) : Expected<FileFacts>(Status(ErrorCode::NotFound, ""))) {
+        report.definitions -= std::min<uint64_t>(report.definitions, f->definitions.size());
+        report.occurrences -= std::min<uint64_t>(report.occurrences, f->occurrences.size());
+      }
+    }
+    if (e.state == DeltaEntry::State::Indexed) {
+      report.files++;
+      report.definitions += e.definitions;
+      report.occurrences += e.occurrences;
+    }
+  }
+  m.stats["files"] = std::to_string(report.files);
+  m.stats["definitions"] = std::to_string(report.definitions);
+  m.stats["occurrences"] = std::to_string(report.occurrences);
+  report.definitions = files("definitions");
+  report.occurrences = files("occurrences");
+  report.sourceBytes = files("source-bytes");
+  report.reused = report.files > report.extracted ? report.files - report.extracted : 0;
+  report.manifest = m;
+  NIB_RETURN_IF_ERROR(publishVersion(layout, m, options, dirs, {"delta/data.mdb"}));
+  layout.prune(options.keepVersions);
+  double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  report.phaseSeconds.emplace_back("publish", total - report.seconds);
+  report.seconds = total;
+  report.indexBytes = directorySize(versionDir / "delta") + directorySize(layout.factsDir());
+  return Result(std::move(report));
+}
 }  // namespace
 
 // The compilation database the clang view would be built from ("" when none).
@@ -127,10 +522,9 @@ Expected<IndexReport> buildIndex(const fs::path& repoPath, const IndexOptions& o
         current->extractorProfile == Extractor::profileDigest() && current->nibVersion == NIB_VERSION &&
         // A version from before the dense view existed lacks it: not current.
         (!options.dense || (current->view("dense") && current->view("dense")->status != ViewStatus::Absent))) {
-      auto view = CommitView::open(layout.versionDir(current->versionId) / "structural");
       std::optional<WorktreeComparison> cmp;
-      if (view)
-        if (auto snapshot = (*view)->worktreeSnapshot()) cmp = compareWorktree(repo.root(), *snapshot);
+      if (auto recorded = recordedWorktree(layout.versionDir(current->versionId), *current))
+        cmp = compareWorktree(repo.root(), recorded->snapshot);
       // Only a conclusive "nothing changed" counts: new folder entries need the full scan. Files
       // touched without a change (a checkout, a build) are hashed by every query until a new
       // version records their stat data: past a few, build one.
@@ -184,6 +578,12 @@ Expected<IndexReport> buildIndex(const fs::path& repoPath, const IndexOptions& o
   const std::string& profile = Extractor::profileDigest();
   // The search views change with the tokenizer and the units (hence the extractor).
   const std::string searchProfile = "s" + std::to_string(kSearchRevision) + "-" + profile;
+  if (snapshot) {
+    auto delta = buildDelta(repo, layout, options, commit, configDigest(options, *encoder, database), items, *snapshot,
+                            facts, profile, started, report);
+    if (!delta) return delta.status();
+    if (*delta) return std::move(**delta);
+  }
 
   // Files of one language together (switching grammars per file costs cache misses in the
   // parser's tables), largest first within each, so no thread is left with one big file at the
@@ -235,6 +635,8 @@ Expected<IndexReport> buildIndex(const fs::path& repoPath, const IndexOptions& o
       if (r) ownRepo = std::move(*r);
     }
     std::vector<std::pair<std::string, std::string>> local;
+    ItemContext itemContext{repo.root(), fromWorktree, ownRepo.get(), options, extractor,
+                            reader ? &*reader : nullptr, profile, local};
     for (;;) {
       if (options.cancelled && options.cancelled()) break;
       size_t n = next.fetch_add(1);
@@ -264,79 +666,7 @@ Expected<IndexReport> buildIndex(const fs::path& repoPath, const IndexOptions& o
           continue;
         }
       }
-      std::string content;
-      auto c = fromWorktree ? readFile(repo.root() / w.entry.path) : ownRepo->readBlob(w.entry.oid);
-      if (!c) {
-        w.skipReason = "unreadable";
-        w.error = c.status().message();
-      } else {
-        content = std::move(*c);
-        // Facts are keyed by the bytes parsed, which can differ from git's blob (an edit racing
-        // the index's stat data, line-ending or smudge filters).
-        w.contentOid = fromWorktree ? gitlite::blobId(content) : w.entry.oid;
-        if (w.entry.oid.empty()) w.entry.oid = w.contentOid;
-      }
-      if (w.skipReason.empty() && content.size() > options.maxFileSize) w.skipReason = "too-large";
-      if (w.skipReason.empty()) {
-        std::string_view probe(content.data(), std::min(content.size(), kBinaryProbe));
-        if (probe.find('\0') != std::string_view::npos) w.skipReason = "binary";
-      }
-      if (w.skipReason.empty()) {
-        std::string_view head(content.data(), std::min<size_t>(content.size(), 16384));
-        w.language = detectLanguage(w.entry.path, head);
-        w.searchable = true;
-        if (w.language == Language::Unknown) w.skipReason = "no-grammar";
-      }
-      // Search facts exist for every text file, grammar or not. They are rebuilt from the content
-      // on every build (tokenizing costs little next to parsing) rather than stored: the views
-      // themselves are the persisted form.
-      std::optional<FileFacts> ff;
-      auto searchFacts = [&](const FileFacts* structural) { w.search = buildSearchFacts(w.entry.path, content, structural); };
-      // The bytes themselves, for the trigram view's verification from the memory map.
-      if (w.searchable && !(reader && reader->hasContent(w.contentOid)))
-        local.emplace_back(FactStore::contentKey(w.contentOid), content);
-      if (w.searchable && w.skipReason == "no-grammar") searchFacts(nullptr);
-      if (w.skipReason.empty()) {
-        FactKey key{w.contentOid, w.language, profile};
-        if (reader) {
-          auto cached = reader->get(key);
-          if (cached) ff = std::move(*cached);
-        }
-        // A remembered failure stands for the same bytes and extractor, unless this build may
-        // parse longer than the one that failed (a timeout on a busy machine) or retries.
-        std::optional<std::string> failedBefore;
-        if (!ff && reader && !options.retryFailed) failedBefore = reader->failure(key);
-        uint64_t budget = options.parseTimeoutMicros ? options.parseTimeoutMicros : Extractor::kDefaultParseTimeoutMicros;
-        if (failedBefore) {
-          size_t tab = failedBefore->find('\t');
-          uint64_t triedWith = tab == std::string::npos ? 0 : std::strtoull(failedBefore->c_str(), nullptr, 10);
-          if (tab == std::string::npos || triedWith < budget) failedBefore.reset();
-          else failedBefore = failedBefore->substr(tab + 1);
-        }
-        if (!ff && failedBefore) {
-          w.failed = true;
-          w.error = *failedBefore;  // word for word: a version declares the same either way
-          w.skipReason = "extract-failed";
-        } else if (!ff) {
-          auto extracted = extractor.extract(w.language, content);
-          if (!extracted) {
-            w.failed = true;
-            w.error = extracted.status().message();
-            w.skipReason = "extract-failed";
-            local.emplace_back(FactStore::failureKey(key), std::to_string(budget) + "\t" + w.error);
-          } else {
-            ff = std::move(*extracted);
-            w.extracted = true;
-            local.emplace_back(key.bytes(), serializeFacts(*ff));
-          }
-        }
-        if (ff) {
-          searchFacts(&*ff);
-          w.summary = summarizeFacts(std::move(*ff));
-        } else {
-          searchFacts(nullptr);  // extraction failed: the text is still searchable
-        }
-      }
+      processItem(w, itemContext);
       if (local.size() >= 64) submit(local, false);
       uint64_t d = ++done;
       if (options.progress && (d % 256 == 0 || d == items.size())) options.progress({d, items.size(), "extracting"});

@@ -56,6 +56,10 @@ struct IndexOptions {
   std::filesystem::path compileCommandsDir;
   std::filesystem::path clangWorker;
   unsigned clangTimeoutSeconds = 120;  // per translation unit
+  // A worktree build over a current version with the same configuration publishes a delta
+  // version (the base's views shared, the differing files listed) when at most this many files
+  // differ from the base; 0 always rewrites every view (`nib index --full`).
+  size_t deltaBudget = 256;
 };
 
 struct IndexReport {
@@ -69,6 +73,8 @@ struct IndexReport {
   uint64_t sourceBytes = 0, indexBytes = 0;
   double seconds = 0;
   std::vector<std::pair<std::string, double>> phaseSeconds;  // scan, extract, commit-view, publish
+  std::string deltaBase;  // a delta version: its base ("" for a full build)
+  size_t deltaFiles = 0;  // and how many files differ from it
   bool upToDate = false;  // skipIfCurrent found nothing to do: `manifest` is the current one
 };
 

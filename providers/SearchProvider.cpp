@@ -638,7 +638,13 @@ Expected<SearchResult> SearchProvider::searchLexical(const SearchRequest& reques
     }
     for (const auto& [term, weight] : variants) {
       auto postings = lexical_->postings(term);
-      if (postings.empty()) continue;
+      if (postings.empty()) {
+        // A word no indexed unit holds may still be in a changed or added file (scored below
+        // from its content): it is as rare as a word can be.
+        if (weight == 1.0 && (!context.changed.empty() || !context.added.empty()))
+          idf.emplace(term, std::log(1 + (n + 0.5) / 0.5));
+        continue;
+      }
       double df = static_cast<double>(postings.size());
       double i = std::log(1 + (n - df + 0.5) / (df + 0.5));
       idf[term] = i;

@@ -74,7 +74,68 @@ Expected<std::unique_ptr<StaticProvider>> StaticProvider::open(const std::filesy
   auto reader = p->factStore_->reader();
   if (!reader) return reader.status();
   p->reader_.emplace(std::move(*reader));
+  if (!p->manifest_.base.empty()) {
+    auto delta = VersionDelta::open(layout.versionDir(versionId) / "delta");
+    if (!delta) return Status(delta.status().code(), "version " + versionId + "'s delta: " + delta.status().message());
+    p->delta_ = std::move(*delta);
+    // In path order, so that files the base lacks get the same ids in every process.
+    for (const DeltaEntry& e : p->delta_->entries()) NIB_RETURN_IF_ERROR(p->applyVersionEntry(e));
+  }
   return p;
+}
+
+const std::vector<DeltaEntry>& StaticProvider::versionDelta() const {
+  static const std::vector<DeltaEntry> none;
+  return delta_ ? delta_->entries() : none;
+}
+
+Status StaticProvider::applyVersionEntry(const DeltaEntry& e) {
+  if (e.state != DeltaEntry::State::Indexed) {
+    // Deleted, or not indexed any more (binary now, no grammar now): a tombstone over the
+    // base's file, if it had one.
+    if (auto indexed = view_->fileByPath(e.path)) {
+      setOverlayOf(e.path, indexed->language, FileFacts{}, /*fromVersion=*/true);
+      overlays_[e.path]->tombstone = true;
+    }
+    return Status::ok();
+  }
+  FactKey key{e.blobOid, e.language, manifest_.extractorProfile};
+  auto facts = reader_->get(key);
+  if (!facts) return Status(facts.status().code(), "facts of " + e.path + " (" + e.blobOid + "): " + facts.status().message());
+  setOverlayOf(e.path, e.language, std::move(*facts), /*fromVersion=*/true);
+  FileRecord& r = overlays_[e.path]->record;
+  r.blobOid = e.blobOid;
+  r.size = e.size;
+  r.profileDigest = manifest_.extractorProfile;
+  return Status::ok();
+}
+
+bool StaticProvider::hasOverlay(const std::string& path) const {
+  auto it = overlays_.find(path);
+  return it != overlays_.end() && !it->second->fromVersion;
+}
+
+void StaticProvider::forEachFile(const std::function<bool(const FileRecord&)>& visit) {
+  if (overlays_.empty()) return view_->forEachFile(visit);
+  // The commit view's files in path order, merged with the overlays (also in path order).
+  auto o = overlays_.begin();
+  bool go = true;
+  auto emitOverlaysBefore = [&](const std::string* path) {
+    for (; go && o != overlays_.end() && (!path || o->first < *path); ++o)
+      if (!o->second->tombstone && !view_->fileByPath(o->first)) go = visit(o->second->record);
+  };
+  view_->forEachFile([&](const FileRecord& r) {
+    emitOverlaysBefore(&r.path);
+    if (!go) return false;
+    if (o != overlays_.end() && o->first == r.path) {
+      if (!o->second->tombstone) go = visit(o->second->record);
+      ++o;
+      return go;
+    }
+    go = visit(r);
+    return go;
+  });
+  emitOverlaysBefore(nullptr);
 }
 
 std::optional<FileRecord> StaticProvider::file(const std::string& path) {
@@ -85,7 +146,14 @@ std::optional<FileRecord> StaticProvider::file(const std::string& path) {
   return view_->fileByPath(path);
 }
 
-std::optional<std::string> StaticProvider::skipReason(const std::string& path) { return view_->skipReason(path); }
+std::optional<std::string> StaticProvider::skipReason(const std::string& path) {
+  if (delta_)
+    if (const DeltaEntry* e = delta_->find(path)) {
+      if (e->state == DeltaEntry::State::Skipped) return e->skipReason;
+      return std::nullopt;
+    }
+  return view_->skipReason(path);
+}
 
 Expected<FileFacts> StaticProvider::facts(const std::string& path) {
   beginQuery();
@@ -190,6 +258,10 @@ void StaticProvider::invalidateCaches() {
 }
 
 void StaticProvider::setOverlay(const std::string& path, Language language, FileFacts facts) {
+  setOverlayOf(path, language, std::move(facts), /*fromVersion=*/false);
+}
+
+void StaticProvider::setOverlayOf(const std::string& path, Language language, FileFacts facts, bool fromVersion) {
   FileRecord record;
   // Overlays change between queries, when no pointer into the caches is held: old entries can
   // go at once (keeping them would hold a copy of the file's facts per keystroke).
@@ -198,20 +270,34 @@ void StaticProvider::setOverlay(const std::string& path, Language language, File
   } else if (auto indexed = view_->fileByPath(path)) {
     record = *indexed;
     cache_.erase(record.fileId);
+  } else if (auto known = versionIds_.find(path); known != versionIds_.end()) {
+    record.fileId = known->second;  // a file the delta added keeps its id in every process
+    record.path = path;
   } else {
     record.fileId = nextOverlayId_++;
+    if (fromVersion) versionIds_[path] = record.fileId;
     record.path = path;
   }
   record.language = language;
   record.size = facts.byteSize;
   auto loaded = std::make_unique<LoadedFile>(LoadedFile{record, std::move(facts), true});
+  loaded->fromVersion = fromVersion;
+  if (auto existing = overlays_.find(path); existing != overlays_.end() && !existing->second->fromVersion)
+    --sessionOverlays_;
+  if (!fromVersion) ++sessionOverlays_;
   overlayById_[record.fileId] = loaded.get();
   overlays_[path] = std::move(loaded);
   invalidateCaches();
 }
 
 void StaticProvider::setTombstone(const std::string& path) {
-  auto indexed = view_->fileByPath(path);
+  // A file of the version: the base's, or one the version's delta indexed.
+  std::optional<FileRecord> indexed = view_->fileByPath(path);
+  if (!indexed && delta_)
+    if (const DeltaEntry* e = delta_->find(path); e && e->state == DeltaEntry::State::Indexed) {
+      indexed.emplace();
+      indexed->language = e->language;
+    }
   if (!indexed) {
     removeOverlay(path);  // never indexed: nothing to hide
     return;
@@ -222,10 +308,14 @@ void StaticProvider::setTombstone(const std::string& path) {
 
 void StaticProvider::removeOverlay(const std::string& path) {
   auto it = overlays_.find(path);
-  if (it == overlays_.end()) return;
-  overlayById_.erase(it->second->record.fileId);
+  if (it == overlays_.end() || it->second->fromVersion) return;
+  const DeltaEntry* entry = delta_ ? delta_->find(path) : nullptr;
+  uint32_t id = it->second->record.fileId;
+  overlayById_.erase(id);
   overlays_.erase(it);
+  --sessionOverlays_;
   invalidateCaches();
+  if (entry) (void)applyVersionEntry(*entry);
 }
 
 StaticProvider::Resolved StaticProvider::resolve(const LoadedFile& file, const Occurrence& occ) {

@@ -19,6 +19,7 @@
 #include "views/FactStore.h"
 #include "views/FileFacts.h"
 #include "views/Manifest.h"
+#include "views/VersionDelta.h"
 
 namespace nib {
 
@@ -94,13 +95,19 @@ class StaticProvider {
   // The fact store's reader (file contents for search); valid while this provider lives.
   FactStore::Reader& factReader() { return *reader_; }
   std::optional<FileRecord> file(const std::string& path);
-  // Every indexed file in path order (the version's, not the overlays'), until `visit` says stop.
-  void forEachFile(const std::function<bool(const FileRecord&)>& visit) { view_->forEachFile(visit); }
+  // Every indexed file in path order, overlays included (tombstones left out), until `visit`
+  // says stop.
+  void forEachFile(const std::function<bool(const FileRecord&)>& visit);
+  // A delta version's entries (VersionDelta): the files that differ from its base; empty for a
+  // complete version.
+  const std::vector<DeltaEntry>& versionDelta() const;
   std::optional<std::string> skipReason(const std::string& path);
   Expected<FileFacts> facts(const std::string& path);
   // The worktree as it was when this version was built (NotFound for commit builds); valid
   // while this provider lives.
-  Expected<WorktreeSnapshot> worktreeSnapshot() { return view_->worktreeSnapshot(); }
+  Expected<WorktreeSnapshot> worktreeSnapshot() {
+    return delta_ ? delta_->worktreeSnapshot() : view_->worktreeSnapshot();
+  }
 
   // `declarations` prefers declarations (prototypes, signatures) over definitions.
   Expected<NavigationResult> definition(const std::string& path, uint32_t offset, bool declarations = false);
@@ -124,11 +131,14 @@ class StaticProvider {
 
   // Overlays: facts of a file as it is now (an editor buffer, or a file changed on disk since
   // the index was built) replace the indexed ones in every answer, for this file and for the
-  // name tables, until removed. A path the index does not know becomes a new file.
+  // name tables, until removed. A path the index does not know becomes a new file. A delta
+  // version's own entries are overlays too, laid when the version opens; removing a session's
+  // overlay brings back the version's state of the path, and the queries below count only the
+  // session's.
   void setOverlay(const std::string& path, Language language, FileFacts facts);
   void removeOverlay(const std::string& path);
-  bool hasOverlay(const std::string& path) const { return overlays_.count(path) > 0; }
-  bool hasOverlays() const { return !overlays_.empty(); }
+  bool hasOverlay(const std::string& path) const;
+  bool hasOverlays() const { return sessionOverlays_ > 0; }
   // A file deleted since the index was built: its definitions and references leave every
   // answer, and the path is unknown, until the tombstone is removed.
   void setTombstone(const std::string& path);
@@ -150,6 +160,7 @@ class StaticProvider {
     FileFacts facts;
     bool complete = false;  // false: only definitions were decoded
     bool tombstone = false; // deleted since the index was built
+    bool fromVersion = false;  // a delta version's entry, not the session's
   };
 
   StaticProvider(Manifest manifest, std::unique_ptr<CommitView> view, std::unique_ptr<FactStore> facts);
@@ -179,6 +190,13 @@ class StaticProvider {
   std::optional<Expected<NavigationResult>> clangAnswer(const std::string& path, uint32_t offset, bool references,
                                                         bool includeDeclaration, bool declarations);
   void labelWithoutClang(const std::string& path, NavigationResult& out);
+  // A delta version: lays its entries over the base's commit view (at open, and again when a
+  // session's overlay of the path goes).
+  Status applyVersionEntry(const DeltaEntry& entry);
+  std::unique_ptr<VersionDelta> delta_;
+  size_t sessionOverlays_ = 0;
+  std::map<std::string, uint32_t> versionIds_;  // files the delta added: their ids
+  void setOverlayOf(const std::string& path, Language language, FileFacts facts, bool fromVersion);
   std::unique_ptr<ClangView> clang_;
   std::string clangError_;  // why the version's clang view could not be opened
   Manifest manifest_;

@@ -367,6 +367,13 @@ Expected<SearchResult> Engine::search(const SearchRequest& request) {
     if (!c) return std::nullopt;
     return *c;
   };
+  // A delta version's files differ from the base whose search views it shares: searched as
+  // they are (the comparison below is against the delta's own snapshot, so the disk holds
+  // the delta's content unless it changed again, and then the disk is what counts).
+  for (const DeltaEntry& e : provider_->versionDelta()) {
+    if (e.searchable) context.changed.insert(e.path);
+    else context.deleted.insert(e.path);
+  }
   // The worktree as it is now, by stat data (hashing only files whose stat changed).
   if (const WorktreeComparison* cmp = worktreeComparison()) {
     context.changed.insert(cmp->changed.begin(), cmp->changed.end());

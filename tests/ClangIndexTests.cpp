@@ -27,10 +27,13 @@ void writeDatabase(TestRepo& repo, const std::vector<std::string>& files, const 
   repo.write("compile_commands.json", db + "]");
 }
 
-Manifest build(TestRepo& repo, IndexOptions options = {}) {
+Manifest build(TestRepo& repo, IndexOptions options = {}, bool allowDelta = false) {
   ::setenv("NIB_CLANG_WORKER", NIB_CLANG_WORKER_PATH, 1);
   options.threads = 2;
   options.dense = false;
+  // Unless asked, every build runs the clang view's own update (its cache), not a delta over
+  // the last one.
+  if (!allowDelta) options.deltaBudget = 0;
   auto r = buildIndex(repo.root(), options);
   INFO(r.status().toString());
   REQUIRE(r.hasValue());
@@ -189,4 +192,29 @@ TEST_CASE("files no compile command reaches get clang facts of their own, apart 
   CHECK(own->locations.size() == 5);
 }
 
+TEST_CASE("a change to a C file libclang indexed takes the full path; other changes make a delta", "[clang][delta]") {
+  TestRepo repo;
+  repo.writeAll({{"shared.h", kHeader}, {"shared.c", kShared}, {"main.c", kMain}, {"tool.py", "def f():\n    return 1\n"}});
+  writeDatabase(repo, {"shared.c", "main.c"});
+  repo.commitAll();
+  Manifest first = build(repo, {}, true);
+  REQUIRE(first.view("clang"));
+  REQUIRE(first.view("clang")->status == ViewStatus::Complete);
+  repo.write("tool.py", "def f():\n    return 2\n");
+  Manifest pyEdit = build(repo, {}, true);
+  CHECK(pyEdit.base == first.versionId);
+  CHECK(pyEdit.view("clang")->status == ViewStatus::Complete);
+  // The clang answers stand for the unchanged C files of a delta.
+  auto provider = StaticProvider::open(repo.root() / ".nib");
+  REQUIRE(provider.hasValue());
+  auto def = (*provider)->definition("main.c", offsetOf(kMain, "shared(1)"));
+  REQUIRE(def.hasValue());
+  CHECK(def->source == "clang");
+  repo.write("main.c", std::string(kMain) + "int unused(void) { return shared(2); }\n");
+  Manifest cEdit = build(repo, {}, true);
+  CHECK(cEdit.base.empty());
+  CHECK(stat(cEdit, "clang.indexed") == "1");
+}
+
 }  // namespace nib::test
+

@@ -72,6 +72,9 @@ void copySearchFixture(TestRepo& repo) {
 Manifest build(TestRepo& repo, bool force = false) {
   IndexOptions options;
   options.threads = 2;
+  // These tests are about the dense view's own update (the vector cache): every build writes
+  // its views, rather than a delta that shares the previous ones.
+  options.deltaBudget = 0;
   options.skipIfCurrent = !force;
   auto r = buildIndex(repo.root(), options);
   INFO(r.status().toString());

@@ -156,17 +156,28 @@ TEST_CASE("after every kind of change, answers equal a golden index of the new s
     CHECK(overlay.files > 0);
     CHECK(answersOf(*stale, **goldenEngine, repo.root()) == expected);
 
-    // 2. `nib index` catching up (facts of unchanged files reused) declares what the golden does.
-    REQUIRE(buildIndex(repo.root(), options).hasValue());
-    auto updated = Engine::open(repo.root());
-    REQUIRE(updated.hasValue());
-    CHECK(answersOf(**updated, **goldenEngine, repo.root()) == expected);
-    IndexLayout ours(repo.root() / ".nib"), theirs(goldenDir);
-    auto cmp = compareVersions(ours.versionDir((*updated)->manifest().versionId), ours.factsDir(),
-                               theirs.versionDir(built->manifest.versionId), theirs.factsDir(), 5);
-    REQUIRE(cmp.hasValue());
-    for (const auto& d : cmp->differences) INFO(d.where + " " + d.key + " " + d.what);
-    CHECK(cmp->identical);
+    // 2. `nib index` catching up declares what the golden does, and answers the same: first as
+    // a delta version over the first build (its views shared, the changed files laid over
+    // them), then as a full rewrite (facts of unchanged files reused).
+    for (bool full : {false, true}) {
+      INFO((full ? "full update" : "delta update"));
+      IndexOptions update = options;
+      if (full) update.deltaBudget = 0;
+      auto report = buildIndex(repo.root(), update);
+      REQUIRE(report.hasValue());
+      CHECK(report->deltaBase == (full ? "" : first->manifest.versionId));
+      auto updated = Engine::open(repo.root());
+      REQUIRE(updated.hasValue());
+      CHECK((*updated)->manifest().base == report->deltaBase);
+      CHECK(answersOf(**updated, **goldenEngine, repo.root()) == expected);
+      IndexLayout ours(repo.root() / ".nib"), theirs(goldenDir);
+      auto cmp = compareVersions(ours.versionDir((*updated)->manifest().versionId), ours.factsDir(),
+                                 theirs.versionDir(built->manifest.versionId), theirs.factsDir(), 5);
+      REQUIRE(cmp.hasValue());
+      for (const auto& d : cmp->differences) INFO(d.where + " " + d.key + " " + d.what);
+      CHECK(cmp->identical);
+      CHECK(cmp->delta == !full);
+    }
     fs::remove_all(goldenDir);
   }
 }

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <set>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -101,7 +102,16 @@ void IndexLayout::prune(size_t keep) const {
   std::sort(complete.begin(), complete.end());
   size_t protectedCount = (current.empty() ? 0 : 1) + (previous.empty() ? 0 : 1);
   size_t allowed = keep > protectedCount ? keep - protectedCount : 0;
-  for (size_t i = 0; i + allowed < complete.size(); ++i) fs::remove_all(versionDir(complete[i]), ec);
+  // A delta version reads its base's manifest and state (nib verify, the next delta): the base
+  // of every version kept stays too.
+  std::set<std::string> kept(complete.end() - std::min(allowed, complete.size()), complete.end());
+  std::set<std::string> bases;
+  for (const std::string& id : {current, previous})
+    if (!id.empty()) kept.insert(id);
+  for (const std::string& id : kept)
+    if (auto m = readManifest(versionDir(id)); m && !m->base.empty()) bases.insert(m->base);
+  for (const std::string& id : complete)
+    if (!kept.count(id) && !bases.count(id)) fs::remove_all(versionDir(id), ec);
 }
 
 Expected<IndexWriteLock> IndexWriteLock::acquire(const IndexLayout& layout, bool wait) {

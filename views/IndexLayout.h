@@ -49,7 +49,7 @@ class IndexLayout {
   // Versions on disk with a readable manifest, oldest first.
   std::vector<std::string> listVersions() const;
   // Removes unpublished leftovers and all but the newest `keep` complete versions, never the
-  // current one or its predecessor (rollback target).
+  // current one or its predecessor (rollback target), nor the base of a delta version kept.
   void prune(size_t keep) const;
 
  private:

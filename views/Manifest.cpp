@@ -72,6 +72,7 @@ std::string Manifest::serialize() const {
   o << "grammars: " << oneLine(grammars) << "\n";
   o << "config-digest: " << configDigest << "\n";
   o << "previous: " << previous << "\n";
+  if (!base.empty()) o << "base: " << base << "\n";
   for (const auto& v : views) {
     std::string p = "view." + v.name + ".";
     o << p << "status: " << viewStatusName(v.status) << "\n";
@@ -120,6 +121,7 @@ Expected<Manifest> Manifest::parse(std::string_view text) {
     else if (key == "grammars") m.grammars = value;
     else if (key == "config-digest") m.configDigest = value;
     else if (key == "previous") m.previous = value;
+    else if (key == "base") m.base = value;
     else if (key.rfind("stat.", 0) == 0) m.stats[key.substr(5)] = value;
     else if (key.rfind("view.", 0) == 0) {
       size_t dot = key.find('.', 5);

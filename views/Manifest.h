@@ -43,6 +43,9 @@ struct Manifest {
   std::string grammars;
   std::string configDigest;
   std::string previous;  // the version that was current before this one was published
+  // A delta version's complete base: the views' files are the base's (hard-linked), and the
+  // "delta" view (VersionDelta) lists the files that differ from it. "" for a complete version.
+  std::string base;
   std::vector<ViewRecord> views;
   std::map<std::string, std::string> stats;  // counts and timings, for `nib status`
 

@@ -26,6 +26,7 @@ struct VersionComparisonResult {
   bool identical = true;
   size_t entries = 0;  // compared (table entries + files' facts)
   size_t files = 0;    // files whose facts were compared
+  bool delta = false;  // the index is a delta version: its state by path was compared (see .cpp)
   std::vector<VersionDifference> differences;  // the first ones, at most the limit asked
 };
 

@@ -208,6 +208,7 @@ TEST_CASE("versions are pruned to the newest few, keeping the rollback target", 
   repo.commitAll();
   IndexOptions options;
   options.keepVersions = 2;
+  options.deltaBudget = 0;  // full versions (with deltas, their base stays too: DeltaVersionTests)
   std::string previous;
   for (int i = 0; i < 4; ++i) {
     repo.write("a.rs", "fn a" + std::to_string(i) + "() {}\n");

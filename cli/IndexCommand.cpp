@@ -69,7 +69,9 @@ int runIndex(const IndexArgs& args) {
   // structural query resolved it): repositories that never ask pay nothing, and those that do
   // never wait for it. A failure only costs the first query the time.
   IndexLayout layout(report->repoRoot / ".nib");
-  bool graphUsed = !report->manifest.previous.empty() &&
+  // A delta version leaves it to the first structural query: resolving the whole graph again
+  // would cost more than the delta itself.
+  bool graphUsed = report->deltaBase.empty() && !report->manifest.previous.empty() &&
                    fs::exists(layout.versionDir(report->manifest.previous) / "structural" / "callgraph.bin");
   if (!report->upToDate && (graphUsed || args.callGraph)) {
     auto t0 = std::chrono::steady_clock::now();

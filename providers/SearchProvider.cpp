@@ -1,4 +1,5 @@
 #include "providers/SearchProvider.h"
+#include "views/SearchFacts.h"
 
 #include "providers/RegexPlan.h"
 #include "support/LiteralFinder.h"
@@ -622,6 +623,7 @@ Expected<SearchResult> SearchProvider::searchLexical(const SearchRequest& reques
   };
   std::vector<std::vector<Variant>> groups;
   std::map<std::string, double> idf;  // every variant's idf, for changed files
+  std::map<std::string, double> unseen;  // query words no indexed unit holds: their idf
   for (const std::string& word : terms) {
     std::vector<Variant> g;
     auto variants = variantsOf(word);
@@ -642,7 +644,7 @@ Expected<SearchResult> SearchProvider::searchLexical(const SearchRequest& reques
         // A word no indexed unit holds may still be in a changed or added file (scored below
         // from its content): it is as rare as a word can be.
         if (weight == 1.0 && (!context.changed.empty() || !context.added.empty()))
-          idf.emplace(term, std::log(1 + (n + 0.5) / 0.5));
+          unseen.emplace(term, std::log(1 + (n + 0.5) / 0.5));
         continue;
       }
       double df = static_cast<double>(postings.size());
@@ -749,17 +751,59 @@ Expected<SearchResult> SearchProvider::searchLexical(const SearchRequest& reques
   // agent would look first.
   for (size_t i = 0; i < bestDoc.size(); ++i)
     if (auto it = fileScore.find(bestDoc[i]); it != fileScore.end()) best[i].score += kFileContext * it->second;
-  // Changed and added files: scored as one unit each, from their current content.
+  // Changed and added files: their units as the index would cut them (from the facts of the
+  // content as it is, when the caller has them; else the whole file), scored as indexed units
+  // are, with the version's collection statistics.
   forEachCurrentFile(*lexical_, request, context, [&](const std::string& path, const std::string& content) {
-    std::unordered_map<std::string, uint32_t> tf;
-    uint32_t length = 0;
-    forEachToken(content, [&](std::string_view t) {
-      ++length;
-      if (idf.count(std::string(t))) ++tf[std::string(t)];
-    });
-    double s = 0;
-    for (const auto& [term, f] : tf) s += idf[term] * f * (kK1 + 1) / (f + kK1 * (1 - kB + kB * length / avgdl));
-    if (s > 0) best.push_back({s, wholeFileHit(path, content, SearchRoute::Lexical)});
+    std::optional<FileFacts> facts;
+    if (context.currentFacts) facts = context.currentFacts(path, content);
+    SearchFacts sf = buildSearchFacts(path, content, facts ? &*facts : nullptr);
+    Language language = facts ? detectLanguage(path, std::string_view(content).substr(0, 16384)) : Language::Unknown;
+    std::vector<Scored> units;
+    std::optional<double> fileScoreNow;
+    for (const UnitTerms& u : sf.units) {
+      if (!request.kinds.empty() && u.granularity != Granularity::File &&
+          std::find(request.kinds.begin(), request.kinds.end(), u.kind) == request.kinds.end())
+        continue;
+      nameTokens.clear();
+      forEachToken(u.name, [&](std::string_view t) { nameTokens.emplace(t); });
+      auto tfOf = [&](const std::string& term) -> uint32_t {
+        auto it = std::lower_bound(u.terms.begin(), u.terms.end(), term,
+                                   [](const auto& p, const std::string& t) { return p.first < t; });
+        return it != u.terms.end() && it->first == term ? it->second : 0;
+      };
+      double sc = 0;
+      for (const auto& g : groups) {
+        double gs = 0, named = 0;
+        for (const Variant& v : g) {
+          if (uint32_t tf = tfOf(v.term))
+            gs = std::max(gs, v.weight * v.idf * tf * (kK1 + 1) / (tf + kK1 * (1 - kB + kB * u.length / avgdl)));
+          if (nameTokens.count(v.term)) named = std::max(named, v.weight * v.idf);
+        }
+        sc += gs + kNameWeight * named;
+      }
+      // Words the version's units lack (no group): as rare as a word can be.
+      for (const auto& [term, i] : unseen) {
+        if (uint32_t tf = tfOf(term)) sc += i * tf * (kK1 + 1) / (tf + kK1 * (1 - kB + kB * u.length / avgdl));
+      }
+      bool fileUnit = u.granularity == Granularity::File;
+      if (fileUnit) {
+        fileScoreNow = sc;
+        if (language != Language::Unknown) sc *= kFileUnitWeight;
+      }
+      if (sc <= 0) continue;
+      SearchHit h;
+      h.path = path;
+      h.range = u.range;
+      h.route = SearchRoute::Lexical;
+      h.name = u.name;
+      h.kind = fileUnit ? SymbolKind::Module : u.kind;
+      units.push_back({sc, std::move(h)});
+    }
+    for (Scored& u : units) {
+      if (fileScoreNow && u.hit.kind != SymbolKind::Module) u.score += kFileContext * *fileScoreNow;
+      best.push_back(std::move(u));
+    }
   });
 
   rankAndAttachSnippets(std::move(best), request, context, &out, snippets);

@@ -66,6 +66,10 @@ struct SearchContext {
   // The indexed bytes of an unchanged file, by blob id (zero-copy from the index); called on
   // the searching thread only. When it has nothing, readCurrent is used.
   std::function<std::optional<std::string_view>(const std::string& blobOid)> storedContent;
+  // The facts of a changed or added file's current content, when the caller has them (an
+  // overlay, a delta version's entry): its units are then scored as the index's are. nullopt:
+  // the file is scored as one unit.
+  std::function<std::optional<FileFacts>(const std::string& path, std::string_view content)> currentFacts;
   std::set<std::string> changed;  // indexed files whose content differs now: searched as they are
   std::set<std::string> deleted;  // indexed files that are gone
   std::vector<std::string> added; // files the index does not have that should be searched

@@ -367,6 +367,15 @@ Expected<SearchResult> Engine::search(const SearchRequest& request) {
     if (!c) return std::nullopt;
     return *c;
   };
+  // Changed files are cut into units by their facts when those are of the content searched: an
+  // overlay's (kept in step with the buffer or the disk) or the version's own (a delta entry).
+  context.currentFacts = [this](const std::string& path, std::string_view content) -> std::optional<FileFacts> {
+    auto record = provider_->file(path);
+    if (!record || (!provider_->hasOverlay(path) && record->blobOid != gitlite::blobId(content))) return std::nullopt;
+    auto facts = provider_->facts(path);
+    if (!facts) return std::nullopt;
+    return std::move(*facts);
+  };
   // A delta version's files differ from the base whose search views it shares: searched as
   // they are (the comparison below is against the delta's own snapshot, so the disk holds
   // the delta's content unless it changed again, and then the disk is what counts).

@@ -176,6 +176,26 @@ TEST_CASE("a delta version answers for its files: navigation, search, buffers, p
   CHECK(cmp->identical);
   CHECK(cmp->delta);
   CHECK(cmp->files == 3);
+  // Changed files are ranked by their units, as the rebuild ranks them.
+  auto goldenEngine = Engine::open(repo.root(), goldenDir);
+  REQUIRE(goldenEngine.hasValue());
+  for (const char* query : {"quokka", "helper", "use helper"}) {
+    INFO(query);
+    SearchRequest r;
+    r.query = query;
+    r.route = SearchRoute::Lexical;
+    auto ours = e.search(r), theirs = (*goldenEngine)->search(r);
+    REQUIRE(ours.hasValue());
+    REQUIRE(theirs.hasValue());
+    REQUIRE(!theirs->hits.empty());
+    REQUIRE(ours->hits.size() == theirs->hits.size());
+    for (size_t i = 0; i < ours->hits.size(); ++i) {
+      CHECK(ours->hits[i].path == theirs->hits[i].path);
+      CHECK(ours->hits[i].name == theirs->hits[i].name);
+      CHECK(ours->hits[i].range.startByte == theirs->hits[i].range.startByte);
+    }
+  }
+  goldenEngine->reset();
   fs::remove_all(goldenDir);
 
   // Pruning keeps the base of every version it keeps, however many deltas came after it.

@@ -1,17 +1,20 @@
 #!/usr/bin/env python3
 """Freshness costs on a corpus of >= 10k files (the search benchmark's 110 MB tree, built by
-search_bench.py / fetch-corpus.sh):
+search_bench.py / fetch-corpus.sh; --copies N makes a corpus of N copies of it side by side):
   * `nib index` when nothing changed (the up-to-date check);
-  * `nib index` after a one-file edit (facts of every other file reused; the views rebuilt)
-    against a cold build from scratch (no stored facts), and whether the two declare the same
-    (`nib verify`);
-  * the per-request freshness check with 0, 50 and 500 dirty files: a `nib status` process
+  * `nib index` after a one-file edit: a delta version (the last full build's views shared, the
+    changed file read, hashed and extracted) and, for comparison, a full update (`--full`: facts of
+    every other file reused, every view rewritten), against a cold build from scratch (no stored
+    facts); whether each declares what a rebuild does (`nib verify`);
+  * the per-request freshness check with 0, 50, 200 and 500 dirty files: a `nib status` process
     (stat comparison, hashing the dirty files), and through the running server the first
     request after the change and a warm one (the comparison is reused until inotify reports
     an event).
-Usage: bench/freshness_bench.py [--runs N] [--build DIR] [--skip-cold]
+Each edit appends a line no earlier run wrote, so its facts are extracted, not found stored.
+Usage: bench/freshness_bench.py [--runs N] [--build DIR] [--skip-cold] [--copies N]
 """
 import argparse
+import json
 import os
 import platform
 import shutil
@@ -31,16 +34,49 @@ def timed(argv, cwd):
     return (time.monotonic() - t) * 1000, p
 
 
+def make_copies(source, copies):
+    repo = os.path.join(HERE, "corpus", f"_fresh{copies}")
+    if os.path.isdir(os.path.join(repo, ".git")):
+        return repo
+    os.makedirs(repo, exist_ok=True)
+    files = subprocess.run(["git", "ls-files"], cwd=source, capture_output=True, text=True, check=True).stdout.split("\n")
+    for i in range(copies):
+        for f in filter(None, files):
+            src, dst = os.path.join(source, f), os.path.join(repo, f"copy{i}", f)
+            if os.path.islink(src) or not os.path.isfile(src):
+                continue
+            os.makedirs(os.path.dirname(dst), exist_ok=True)
+            shutil.copyfile(src, dst)
+    subprocess.run(["git", "init", "-q"], cwd=repo, check=True)
+    subprocess.run(["git", "add", "-A"], cwd=repo, check=True)
+    subprocess.run(["git", "-c", "user.email=bench@nib", "-c", "user.name=bench", "commit", "-qm", "corpus"], cwd=repo, check=True)
+    return repo
+
+
+def edit(repo, path):
+    with open(os.path.join(repo, path), "a") as f:
+        f.write(f"\n// nib freshness bench edit {time.time_ns()}\n")
+
+
+def index_json(nib, repo, *extra):
+    ms, p = timed([nib, "index", "--json", *extra], repo)
+    if p.returncode != 0:
+        sys.exit(p.stderr)
+    return ms, json.loads(p.stdout)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--build", default=os.path.join(HERE, "..", "build"))
     ap.add_argument("--skip-cold", action="store_true", help="leave out the cold build from scratch")
+    ap.add_argument("--copies", type=int, default=1, help="copies of the search corpus side by side (3: ~38k files)")
     args = ap.parse_args()
     nib = os.path.abspath(os.path.join(args.build, "cli", "nib"))
-    repo = os.path.join(HERE, "corpus", "_search")
-    if not os.path.isdir(os.path.join(repo, ".git")):
-        sys.exit("run bench/search_bench.py once first: it builds the corpus at " + repo)
+    source = os.path.join(HERE, "corpus", "_search")
+    if not os.path.isdir(os.path.join(source, ".git")):
+        sys.exit("run bench/search_bench.py once first: it builds the corpus at " + source)
+    repo = source if args.copies <= 1 else make_copies(source, args.copies)
     subprocess.run(["git", "checkout", "-q", "--", "."], cwd=repo, check=True)
     # Measured without the call graph (which `nib index` resolves once structural queries used it).
     for version in os.listdir(os.path.join(repo, ".nib", "versions")) if os.path.isdir(os.path.join(repo, ".nib")) else []:
@@ -57,16 +93,22 @@ def main():
     print(f"\nnib index, nothing changed:        median {statistics.median(nochange):8.1f} ms")
 
     target = sources[len(sources) // 2]
-    with open(os.path.join(repo, target), "a") as f:
-        f.write("\n// nib freshness bench edit\n")
-    update_ms, p = timed([nib, "index", "--json"], repo)
-    print(f"nib index, one file edited:        {update_ms:8.1f} ms   ({target})")
+    edit(repo, target)
+    delta_ms, report = index_json(nib, repo)
+    print(f"nib index, one file edited:        {delta_ms:8.1f} ms   delta over {report['delta']['base'] if report.get('delta') else '-'}"
+          f" ({report.get('delta', {}) and report['delta']['files']} file(s), {report['extracted']} extracted; {target})")
     verify_ms, v = timed([nib, "verify"], repo)
-    print(f"nib verify (cold rebuild + compare): {verify_ms:6.1f} ms   {v.stdout.strip().split(':')[0]}")
+    print(f"nib verify of the delta:           {verify_ms:8.1f} ms   {v.stdout.strip().split(':')[0]}")
+    edit(repo, target)
+    full_ms, report = index_json(nib, repo, "--full")
+    print(f"nib index --full, one file edited: {full_ms:8.1f} ms   ({report['extracted']} extracted, every view rewritten)")
+    verify_ms, v = timed([nib, "verify"], repo)
+    print(f"nib verify of the full update:     {verify_ms:8.1f} ms   {v.stdout.strip().split(':')[0]}")
     if not args.skip_cold:
         shutil.rmtree(os.path.join(repo, ".nib"))
         cold_ms, _ = timed([nib, "index", "-q"], repo)
-        print(f"cold build from scratch:           {cold_ms:8.1f} ms   rebuild / update = {cold_ms / update_ms:.1f}x")
+        print(f"cold build from scratch:           {cold_ms:8.1f} ms   rebuild / delta update = {cold_ms / delta_ms:.1f}x, "
+              f"rebuild / full update = {cold_ms / full_ms:.1f}x")
     subprocess.run(["git", "checkout", "-q", "--", target], cwd=repo, check=True)
     subprocess.run([nib, "index", "-q"], cwd=repo, check=True)
 
@@ -76,7 +118,7 @@ def main():
     query = {"query": "tty_init", "route": "trigram", "k": 100}
     client.request("nib/search", query)
     print(f"\n{'dirty files':<12}{'nib status ms':>15}{'server first ms':>17}{'server warm ms':>16}")
-    for n in (0, 50, 500):
+    for n in (0, 50, 200, 500):
         subprocess.run(["git", "checkout", "-q", "--", "."], cwd=repo, check=True)
         for f in sources[:n]:
             with open(os.path.join(repo, f), "a") as fh:

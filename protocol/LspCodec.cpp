@@ -510,5 +510,6 @@ std::string encodeProgress(std::string_view token, std::string_view kind, std::s
 
 std::string encodeResult(const RequestId& id, const StructuralAnswer& r) { return response(id, structuralValue(r)); }
 std::string encodeResult(const RequestId& id, const ContextAnswerWire& r) { return response(id, contextValue(r)); }
+std::string encodeResult(const RequestId& id, const StatusAnswer& r) { return response(id, json::parse(toJson(r))); }
 
 }  // namespace nib::lsp

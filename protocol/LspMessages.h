@@ -195,6 +195,7 @@ std::string encodeResult(const RequestId& id, const LocateResult& r);
 std::string encodeResult(const RequestId& id, const SearchAnswer& r);
 std::string encodeResult(const RequestId& id, const StructuralAnswer& r);
 std::string encodeResult(const RequestId& id, const ContextAnswerWire& r);
+std::string encodeResult(const RequestId& id, const StatusAnswer& r);
 std::string encodeError(const RequestId& id, int code, std::string_view message);
 
 // Server-initiated messages.

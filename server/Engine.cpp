@@ -436,8 +436,13 @@ const WorktreeComparison* Engine::worktreeComparison() {
     else return nullptr;
   }
   // Events are drained before comparing, so a change during the comparison is seen next time.
-  if (!comparison_ || !watcher_ || watcher_->changed()) {
-    comparison_ = compareWorktree(root_, *snapshot_);
+  // With the folders that had events known, only their files are looked at again.
+  if (!comparison_ || !watcher_) {
+    comparison_ = compareWorktree(root_, *snapshot_, &hashCache_);
+    ++comparisonGeneration_;
+  } else if (WorktreeWatcher::Events events = watcher_->drain(); events.any) {
+    comparison_ = events.all ? compareWorktree(root_, *snapshot_, &hashCache_)
+                             : compareWorktree(root_, *snapshot_, &hashCache_, &*comparison_, &events.folders);
     ++comparisonGeneration_;
   }
   return &*comparison_;

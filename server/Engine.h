@@ -152,6 +152,7 @@ class Engine {
   std::unique_ptr<SearchProvider> search_;
   std::unique_ptr<WorktreeWatcher> watcher_;
   std::optional<WorktreeComparison> comparison_;  // valid while the watcher saw no event
+  WorktreeHashCache hashCache_;  // dirty files hashed by earlier comparisons
   const WorktreeComparison* worktreeComparison();
   // The structural route (StructuralSearch.cpp): lexical seeds and their call-graph neighbors.
   Expected<SearchResult> searchStructural(const SearchRequest& request, const SearchContext& context);

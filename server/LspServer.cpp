@@ -72,7 +72,8 @@ bool isRequestMethod(const std::string& m) {
       "textDocument/definition",     "textDocument/declaration",     "textDocument/references",
       "textDocument/documentSymbol", "workspace/symbol",             "textDocument/hover",
       "textDocument/prepareCallHierarchy", "callHierarchy/incomingCalls", "callHierarchy/outgoingCalls",
-      "nib/locate", "nib/search", "nib/callers", "nib/callees", "nib/impact", "nib/trace", "nib/context"};
+      "nib/locate", "nib/search", "nib/callers", "nib/callees", "nib/impact", "nib/trace", "nib/context",
+      "nib/status"};
   return known.count(m) > 0;
 }
 
@@ -588,6 +589,13 @@ std::string LspServer::answer(const Task& task, Engine& engine, std::optional<Li
     auto r = engine.definition(pos->first, pos->second, /*declarations=*/true);
     if (!r) return fail(r.status());
     return lsp::encodeResult(task.id, locations(r->locations));
+  }
+  if (m == "nib/status") {
+    // What `nib status --json` prints, from the comparison every request shares (cached while
+    // the watcher sees no event), with the worktree overlaid as every answer is.
+    auto f = engine.freshness(true);
+    if (!f) return fail(f.status());
+    return lsp::encodeResult(task.id, toStatusAnswer(engine, *f));
   }
   if (m == "nib/search") {
     const auto& p = std::get<lsp::SearchParams>(task.params);

@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace nib {
@@ -18,8 +19,15 @@ class WorktreeWatcher {
   WorktreeWatcher(const WorktreeWatcher&) = delete;
   WorktreeWatcher& operator=(const WorktreeWatcher&) = delete;
 
-  // True when events arrived since the last call (or watching is not possible). Never blocks.
-  bool changed();
+  // What happened since the last call. Never blocks.
+  struct Events {
+    bool any = false;  // something may have changed
+    bool all = false;  // anywhere: look at everything (no watches, lost events, folders came or went)
+    std::vector<std::string> folders;  // else: the folders (repository paths, "" for the root) with events
+  };
+  Events drain();
+  // True when events arrived since the last call (or watching is not possible).
+  bool changed() { return drain().any; }
   bool active() const { return fd_ >= 0; }
 
  private:
@@ -28,6 +36,7 @@ class WorktreeWatcher {
 
   std::filesystem::path root_;
   std::vector<std::string> folders_;
+  std::unordered_map<int, std::string> folderOfWatch_;  // watch descriptor -> folder
   int fd_ = -1;
 };
 

@@ -176,6 +176,90 @@ Expected<std::string> treeId(const std::vector<TreeItem>& items) {
   return hashDir(root);
 }
 
+TreeHasher::TreeHasher(const std::vector<std::string_view>& paths) {
+  nodes_.emplace_back();
+  std::map<std::pair<int, std::string_view>, int> childOf;
+  files_.resize(paths.size());
+  for (size_t i = 0; i < paths.size(); ++i) {
+    std::string_view p = paths[i];
+    int n = 0;
+    size_t start = 0, slash;
+    while ((slash = p.find('/', start)) != std::string_view::npos) {
+      std::string_view part = p.substr(start, slash - start);
+      auto [it, added] = childOf.emplace(std::make_pair(n, part), static_cast<int>(nodes_.size()));
+      if (added) {
+        Node child;
+        child.name = std::string(part);
+        child.parent = n;
+        nodes_.push_back(std::move(child));
+        nodes_[n].children.push_back(it->second);
+      }
+      n = it->second;
+      start = slash + 1;
+    }
+    files_[i].name = std::string(p.substr(start));
+    files_[i].node = n;
+    nodes_[n].files.push_back(static_cast<uint32_t>(i));
+  }
+}
+
+void TreeHasher::set(size_t i, uint32_t mode, std::string_view oid) {
+  File& f = files_[i];
+  if (f.mode == mode && (mode == 0 || f.oid == oid)) return;
+  f.mode = mode;
+  f.oid.assign(oid);
+  for (int n = f.node; n >= 0 && !nodes_[n].dirty; n = nodes_[n].parent) nodes_[n].dirty = true;
+  // A node already dirty has dirty ancestors (they were marked with it).
+}
+
+Expected<std::string> TreeHasher::hashNode(int n) {
+  Node& node = nodes_[n];
+  if (!node.dirty) return node.id;
+  // Git orders entries by name, comparing a folder's name as if it ended in '/'.
+  struct Entry {
+    std::string sortKey;
+    const std::string* name;
+    std::string mode, raw;
+  };
+  std::vector<Entry> entries;
+  for (int c : node.children) {
+    auto id = hashNode(c);
+    if (!id) return id.status();
+    if (id->empty()) continue;
+    Entry e{nodes_[c].name + "/", &nodes_[c].name, "40000", ""};
+    rawOid(*id, &e.raw);
+    entries.push_back(std::move(e));
+  }
+  for (uint32_t i : node.files) {
+    const File& f = files_[i];
+    if (f.mode == 0) continue;
+    char mode[16];
+    std::snprintf(mode, sizeof mode, "%o", f.mode);
+    Entry e{f.name, &f.name, mode, ""};
+    if (!rawOid(f.oid, &e.raw)) return Status(ErrorCode::InvalidArgument, "bad object id for " + f.name);
+    entries.push_back(std::move(e));
+  }
+  std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) { return a.sortKey < b.sortKey; });
+  std::string body;
+  for (const Entry& e : entries) {
+    body += e.mode;
+    body += ' ';
+    body += *e.name;
+    body.push_back('\0');
+    body += e.raw;
+  }
+  node.id = entries.empty() ? std::string() : objectId("tree", body);
+  node.dirty = false;
+  return node.id;
+}
+
+Expected<std::string> TreeHasher::id() {
+  auto id = hashNode(0);
+  if (!id) return id.status();
+  // An empty worktree still has a tree: the empty one.
+  return id->empty() ? objectId("tree", "") : *id;
+}
+
 std::string blobId(std::string_view content) { return objectId("blob", content); }
 
 Expected<std::string> blobIdOfFile(const fs::path& path) {

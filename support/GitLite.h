@@ -41,4 +41,35 @@ struct TreeItem {
 // The id of the tree holding exactly `items`, as `git write-tree` would compute it.
 Expected<std::string> treeId(const std::vector<TreeItem>& items);
 
+// The tree id of a fixed list of paths whose modes and blob ids change over time: a folder's
+// tree object is hashed again only when something in it or below it changed (git's
+// cache-tree idea), so a long-running process pays for the folders an edit touched, not for
+// the whole worktree. Equal to treeId() over the paths present.
+class TreeHasher {
+ public:
+  explicit TreeHasher(const std::vector<std::string_view>& paths);
+  // Path `i` now has this mode and blob id; mode 0: absent (deleted).
+  void set(size_t i, uint32_t mode, std::string_view oid);
+  Expected<std::string> id();
+
+ private:
+  struct Node {
+    std::string name;  // within its parent
+    int parent = -1;
+    std::vector<int> children;
+    std::vector<uint32_t> files;  // path indexes directly in this folder
+    std::string id;               // "" when the folder holds nothing (git omits it)
+    bool dirty = true;
+  };
+  struct File {
+    std::string name;
+    int node = 0;
+    uint32_t mode = 0;
+    std::string oid;
+  };
+  Expected<std::string> hashNode(int n);
+  std::vector<Node> nodes_;
+  std::vector<File> files_;
+};
+
 }  // namespace nib::gitlite

@@ -76,6 +76,41 @@ TEST_CASE("gitlite blob and tree ids equal git's", "[git]") {
   CHECK(*tree == gitOut(repo, "rev-parse HEAD^{tree}"));
 }
 
+TEST_CASE("the tree hasher rehashes only changed folders and equals a full tree id", "[git]") {
+  // Paths in several nested folders; each step changes, deletes or restores some of them, and
+  // the incremental id must equal the one computed from scratch over the paths present.
+  std::vector<std::string> paths;
+  for (const char* dir : {"", "a/", "a/b/", "a/b/c/", "d/", "d-e/", "d.f/"})
+    for (const char* name : {"x.c", "y.py", "z"}) paths.push_back(std::string(dir) + name);
+  std::vector<std::string_view> views(paths.begin(), paths.end());
+  gitlite::TreeHasher hasher(views);
+  std::vector<uint32_t> modes(paths.size(), 0100644);
+  std::vector<std::string> oids(paths.size());
+  for (size_t i = 0; i < paths.size(); ++i) oids[i] = gitlite::blobId("content " + std::to_string(i));
+  auto expected = [&] {
+    std::vector<gitlite::TreeItem> items;
+    for (size_t i = 0; i < paths.size(); ++i)
+      if (modes[i]) items.push_back({paths[i], modes[i], oids[i]});
+    return *gitlite::treeId(items);
+  };
+  uint64_t seed = 7;
+  for (int step = 0; step < 60; ++step) {
+    for (size_t i = 0; i < paths.size(); ++i) hasher.set(i, modes[i], oids[i]);
+    INFO(step);
+    CHECK(*hasher.id() == expected());
+    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+    size_t i = (seed >> 33) % paths.size();
+    switch ((seed >> 20) % 4) {
+      case 0: modes[i] = 0; break;                                       // deleted
+      case 1: modes[i] = 0100755; break;                                 // chmod +x
+      default: modes[i] = 0100644; oids[i] = gitlite::blobId(std::to_string(seed)); break;  // edited
+    }
+  }
+  // Everything deleted: the empty tree.
+  for (size_t i = 0; i < paths.size(); ++i) hasher.set(i, 0, {});
+  CHECK(*hasher.id() == *gitlite::treeId({}));
+}
+
 TEST_CASE("the worktree snapshot detects edits by stat and defers new files to git", "[freshness]") {
   TestRepo repo;
   repo.write("src/a.py", "x = 1\n");
@@ -102,6 +137,39 @@ TEST_CASE("the worktree snapshot detects edits by stat and defers new files to g
   CHECK(edited.changed == std::vector<std::string>{"src/a.py"});
   repo.git("add -A");
   CHECK(edited.treeId == gitOut(repo, "write-tree"));
+
+  // A hash cache spares the second comparison the hash, with the same answer; a new edit
+  // (other stat data) is hashed again.
+  WorktreeHashCache cache;
+  auto first = compareWorktree(repo.root(), snap, &cache);
+  CHECK(cache.hits == 0);
+  auto second = compareWorktree(repo.root(), snap, &cache);
+  CHECK(cache.hits == 1);
+  CHECK(second.changed == first.changed);
+  CHECK(second.treeId == first.treeId);
+  repo.write("src/a.py", "x = 33\n");
+  auto third = compareWorktree(repo.root(), snap, &cache);
+  CHECK(cache.hits == 1);
+  CHECK(third.changed == std::vector<std::string>{"src/a.py"});
+  CHECK(third.treeId != first.treeId);
+
+  // Looking again only at the folders that had events: the same answer as a full comparison
+  // for changes there, and the earlier answer for the rest.
+  repo.write("b.py", "y = 20\n");
+  auto full = compareWorktree(repo.root(), snap);
+  std::vector<std::string> onlySrc{"src"}, onlyRoot{""};
+  auto partialView = compareWorktree(repo.root(), snap, nullptr, &third, &onlySrc);
+  CHECK(partialView.changed == std::vector<std::string>{"src/a.py"});  // b.py's folder had no event
+  auto scoped = compareWorktree(repo.root(), snap, nullptr, &partialView, &onlyRoot);
+  CHECK(scoped.changed == full.changed);
+  CHECK(scoped.changed == std::vector<std::string>{"src/a.py", "b.py"});  // snapshot order
+  CHECK(scoped.treeId == full.treeId);
+  repo.write("b.py", "y = 2\n");
+  repo.write("src/a.py", "x = 1\n");
+  std::vector<std::string> both{"", "src"};
+  auto reverted = compareWorktree(repo.root(), snap, nullptr, &scoped, &both);
+  CHECK(reverted.changed.empty());
+  CHECK(reverted.unchanged);
 
   repo.write("src/a.py", "x = 1\n");  // same content, new mtime: rehashed, not changed
   CHECK(compareWorktree(repo.root(), snap).changed.empty());

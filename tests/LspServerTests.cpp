@@ -195,6 +195,26 @@ TEST_CASE("the server answers navigation requests from the index", "[lsp]") {
                                  {"request", "callers"}})["error"]["code"] == -32602);
 }
 
+TEST_CASE("nib/status says which version answers and how the worktree differs from it", "[lsp][freshness]") {
+  TestRepo repo;
+  makeProject(repo);
+  LspClient c(repo.root());
+  c.initialize(repo.root());
+  json s = c.request("nib/status", json::object());
+  REQUIRE(s.contains("result"));
+  CHECK(s["result"]["freshness"]["fresh"] == true);
+  CHECK(s["result"]["freshness"]["changedFiles"] == json::array());
+  CHECK(s["result"]["manifest"]["sourceCommit"] == s["result"]["freshness"]["headCommit"]);
+  // An edit on disk: not fresh, the file named, and the answers overlaid (not partial).
+  repo.write("app/main.py", "from app.geometry import distance\n\nprint(distance)\n");
+  json t = c.request("nib/status", nullptr);
+  REQUIRE(t.contains("result"));
+  CHECK(t["result"]["freshness"]["fresh"] == false);
+  CHECK(t["result"]["freshness"]["changedFiles"] == json::array({"app/main.py"}));
+  CHECK(t["result"]["freshness"]["overlaid"] == true);
+  CHECK(t["result"]["freshness"]["partial"] == false);
+}
+
 TEST_CASE("open buffers overlay the index: answers follow the edits", "[lsp]") {
   TestRepo repo;
   makeProject(repo);

@@ -140,18 +140,69 @@ Expected<WorktreeSnapshot> readWorktreeSnapshot(LmdbTxn& txn) {
   return s;
 }
 
-WorktreeComparison compareWorktree(const fs::path& root, const WorktreeSnapshot& snapshot) {
-  WorktreeComparison out;
-  out.conclusive = true;
-  // Files: one lstat each, hashing only those whose stat data changed. Split across a few
-  // threads on large worktrees: the stat calls dominate and run in parallel well.
+struct WorktreeComparisonState {
   enum class State : uint8_t { Same, Rehashed, Changed, Deleted, Unknown, NowFolder };
   struct Result {
     State state = State::Same;
     uint32_t mode = 0;
     std::string oid;
+    bool hashed = false;  // hashed now: its stat data below goes to the cache
+    bool cached = false;  // the cache knew it
+    uint64_t size = 0, inode = 0;
+    int64_t mtime = 0;
   };
-  std::vector<Result> results(snapshot.files.size());
+  std::vector<Result> results;                        // per snapshot file
+  std::vector<std::vector<std::string>> addedPerDir;  // per snapshot folder: names it gained
+  // The snapshot's files by folder (built once per snapshot, shared by later comparisons).
+  std::shared_ptr<const std::unordered_map<std::string_view, std::vector<uint32_t>>> filesByFolder;
+  // The worktree's tree, hashed folder by folder; moves forward with each comparison that
+  // computes a tree id (it keeps the values it was last given, so any comparison can use it).
+  std::shared_ptr<gitlite::TreeHasher> tree;
+};
+
+WorktreeComparison compareWorktree(const fs::path& root, const WorktreeSnapshot& snapshot, WorktreeHashCache* cache,
+                                   const WorktreeComparison* previous, const std::vector<std::string>* folders) {
+  WorktreeComparison out;
+  out.conclusive = true;
+  auto state = std::make_shared<WorktreeComparisonState>();
+  const WorktreeComparisonState* before =
+      previous && previous->state && previous->state->results.size() == snapshot.files.size() &&
+              previous->state->addedPerDir.size() == snapshot.dirs.size() && folders
+          ? previous->state.get()
+          : nullptr;
+  // The files and folders to look at: all of them, or those of the folders with events.
+  std::vector<uint32_t> fileIndexes;
+  std::vector<uint32_t> dirIndexes;
+  if (before) {
+    state->filesByFolder = before->filesByFolder;
+    state->tree = before->tree;
+    std::set<std::string_view> scope(folders->begin(), folders->end());
+    for (std::string_view f : scope)
+      if (auto it = state->filesByFolder->find(f); it != state->filesByFolder->end())
+        fileIndexes.insert(fileIndexes.end(), it->second.begin(), it->second.end());
+    std::sort(fileIndexes.begin(), fileIndexes.end());
+    for (uint32_t d = 0; d < snapshot.dirs.size(); ++d)
+      if (scope.count(snapshot.dirs[d].path)) dirIndexes.push_back(d);
+  } else {
+    auto byFolder = std::make_shared<std::unordered_map<std::string_view, std::vector<uint32_t>>>();
+    fileIndexes.resize(snapshot.files.size());
+    for (uint32_t i = 0; i < fileIndexes.size(); ++i) {
+      fileIndexes[i] = i;
+      std::string_view p = snapshot.files[i].path;
+      size_t slash = p.rfind('/');
+      (*byFolder)[slash == std::string_view::npos ? std::string_view() : p.substr(0, slash)].push_back(i);
+    }
+    state->filesByFolder = std::move(byFolder);
+    dirIndexes.resize(snapshot.dirs.size());
+    for (uint32_t d = 0; d < dirIndexes.size(); ++d) dirIndexes[d] = d;
+  }
+  // Files: one lstat each, hashing only those whose stat data changed. Split across a few
+  // threads on large worktrees: the stat calls dominate and run in parallel well.
+  using State = WorktreeComparisonState::State;
+  using Result = WorktreeComparisonState::Result;
+  std::vector<Result>& results = state->results;
+  if (before) results = before->results;
+  else results.resize(snapshot.files.size());
   std::string rootText = root.string();
   // Files are sorted by path, so a folder's files are consecutive: each thread opens the folder
   // once and stats its files by name, which spares the kernel the walk down the whole path for
@@ -161,9 +212,11 @@ WorktreeComparison compareWorktree(const fs::path& root, const WorktreeSnapshot&
     std::string full, dir, name;
     int dirFd = -1;
     bool dirOpen = false;
-    for (size_t i = begin; i < end; ++i) {
+    for (size_t k = begin; k < end; ++k) {
+      const size_t i = fileIndexes[k];
       const auto& f = snapshot.files[i];
       Result& r = results[i];
+      r = Result();
       r.mode = f.mode;
       if (f.mode == 0160000) continue;  // a submodule: its recorded commit stands
       size_t slash = f.path.rfind('/');
@@ -197,7 +250,14 @@ WorktreeComparison compareWorktree(const fs::path& root, const WorktreeSnapshot&
       if (size == f.size && mtime == f.mtimeNs && inode == f.inode && mode == f.mode) continue;
       // A link's blob is its target text, as git stores it; never the file it points to.
       Expected<std::string> hashed = Status(ErrorCode::IoError, "unreadable");
-      if (mode == 0120000) {
+      // The cache is only read while the threads run (it is updated after they join).
+      const WorktreeHashCache::Entry* known = nullptr;
+      if (cache)
+        if (auto it = cache->entries.find(std::string(f.path)); it != cache->entries.end()) known = &it->second;
+      if (known && known->size == size && known->mtimeNs == mtime && known->inode == inode && known->mode == mode) {
+        hashed = known->oid;
+        r.cached = true;
+      } else if (mode == 0120000) {
         char target[4096];
         ssize_t n = ::readlinkat(dirFd, name.c_str(), target, sizeof target);
         if (n >= 0) hashed = gitlite::blobId(std::string_view(target, static_cast<size_t>(n)));
@@ -209,6 +269,12 @@ WorktreeComparison compareWorktree(const fs::path& root, const WorktreeSnapshot&
         r.state = State::Unknown;
         continue;
       }
+      if (!r.cached) {
+        r.hashed = true;
+        r.size = size;
+        r.mtime = mtime;
+        r.inode = inode;
+      }
       if (*hashed != f.oid || mode != f.mode) {
         r.state = State::Changed;
         r.oid = std::move(*hashed);
@@ -218,12 +284,23 @@ WorktreeComparison compareWorktree(const fs::path& root, const WorktreeSnapshot&
     }
     if (dirFd >= 0) ::close(dirFd);
   };
-  size_t n = snapshot.files.size();
-  unsigned threads = n < 4096 ? 1 : std::min(4u, std::max(1u, std::thread::hardware_concurrency()));
+  const size_t n = snapshot.files.size();
+  const size_t toCheck = fileIndexes.size();
+  unsigned threads = toCheck < 4096 ? 1 : std::min(4u, std::max(1u, std::thread::hardware_concurrency()));
   std::vector<std::thread> pool;
-  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(check, t, n * t / threads, n * (t + 1) / threads);
-  check(0, 0, n / threads);
+  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(check, t, toCheck * t / threads, toCheck * (t + 1) / threads);
+  check(0, 0, toCheck / threads);
   for (auto& t : pool) t.join();
+  if (cache) {
+    if (cache->entries.size() > 100000) cache->entries.clear();  // bounded: it only saves time
+    for (uint32_t i : fileIndexes) {
+      const Result& r = results[i];
+      if (r.cached) ++cache->hits;
+      if (!r.hashed) continue;
+      std::string oid = r.state == State::Changed ? r.oid : std::string(snapshot.files[i].oid);
+      cache->entries[std::string(snapshot.files[i].path)] = {r.size, r.mtime, r.inode, r.mode, std::move(oid)};
+    }
+  }
 
   // Folders: a new name anywhere makes the answer git's to give. Their mtimes mostly came with
   // the file pass (the folder was open there anyway); only folders without files of their own
@@ -231,7 +308,12 @@ WorktreeComparison compareWorktree(const fs::path& root, const WorktreeSnapshot&
   std::unordered_map<std::string_view, int64_t> folderMtimes;
   for (const auto& seen : seenFolders)
     for (const auto& [path, mtime] : seen) folderMtimes.emplace(path, mtime);
-  for (const auto& d : snapshot.dirs) {
+  auto& addedPerDir = state->addedPerDir;
+  if (before) addedPerDir = before->addedPerDir;
+  else addedPerDir.resize(snapshot.dirs.size());
+  for (uint32_t di : dirIndexes) {
+    const auto& d = snapshot.dirs[di];
+    addedPerDir[di].clear();
     std::string full = rootText;
     if (!d.path.empty()) full.append("/").append(d.path);
     int64_t mtime;
@@ -247,13 +329,16 @@ WorktreeComparison compareWorktree(const fs::path& root, const WorktreeSnapshot&
     std::vector<std::string> now = listNames(full, &ok);
     std::vector<std::string> added;
     std::set_difference(now.begin(), now.end(), d.names.begin(), d.names.end(), std::back_inserter(added));
-    std::string folder(d.path);
-    if (!added.empty()) {
-      if (out.conclusive)
-        out.reason = "new entries in " + (folder.empty() ? std::string(".") : folder) + " (e.g. " + added.front() + ")";
-      out.conclusive = false;
-      for (const std::string& name : added) out.added.push_back(folder.empty() ? name : folder + "/" + name);
-    }
+    addedPerDir[di] = std::move(added);
+  }
+  for (uint32_t di = 0; di < addedPerDir.size(); ++di) {
+    const auto& added = addedPerDir[di];
+    if (added.empty()) continue;
+    std::string folder(snapshot.dirs[di].path);
+    if (out.conclusive)
+      out.reason = "new entries in " + (folder.empty() ? std::string(".") : folder) + " (e.g. " + added.front() + ")";
+    out.conclusive = false;
+    for (const std::string& name : added) out.added.push_back(folder.empty() ? name : folder + "/" + name);
   }
 
   bool treeKnown = true;
@@ -274,20 +359,24 @@ WorktreeComparison compareWorktree(const fs::path& root, const WorktreeSnapshot&
     }
     if (f.mode == 0160000 && f.oid.empty()) treeKnown = false;
   }
-  // The new tree id is worth computing only when something changed.
-  std::vector<gitlite::TreeItem> items;
-  if (out.conclusive && treeKnown && (!out.changed.empty() || !out.deleted.empty())) {
-    items.reserve(n);
+  out.state = state;
+  if (!out.conclusive) return out;  // the tree id needs git's word on the new entries
+  // The new tree id is worth computing only when something changed; the tree hasher of the
+  // earlier comparisons hashes again only the folders whose content differs from what it holds.
+  if (treeKnown && (!out.changed.empty() || !out.deleted.empty())) {
+    if (!state->tree) {
+      std::vector<std::string_view> paths;
+      paths.reserve(n);
+      for (const auto& f : snapshot.files) paths.push_back(f.path);
+      state->tree = std::make_shared<gitlite::TreeHasher>(paths);
+    }
     for (size_t i = 0; i < n; ++i) {
       const auto& f = snapshot.files[i];
       const Result& r = results[i];
-      if (r.state == State::Deleted) continue;
-      items.push_back({std::string(f.path), r.mode, r.state == State::Changed ? r.oid : std::string(f.oid)});
+      if (r.state == State::Deleted) state->tree->set(i, 0, {});
+      else state->tree->set(i, r.mode, r.state == State::Changed ? std::string_view(r.oid) : f.oid);
     }
-  }
-  if (!out.conclusive) return out;  // the tree id needs git's word on the new entries
-  if (treeKnown && (!out.changed.empty() || !out.deleted.empty())) {
-    auto tree = gitlite::treeId(items);
+    auto tree = state->tree->id();
     if (tree) out.treeId = *tree;
   } else if (treeKnown) {
     out.unchanged = true;  // the tree is the one the snapshot was taken of

@@ -12,6 +12,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "support/Status.h"
@@ -72,10 +73,34 @@ struct WorktreeComparison {
   bool unchanged = false;             // conclusive, and nothing changed: the recorded tree stands
   std::vector<std::string> added;     // new entries in recorded folders (files or folders; maybe ignored)
   size_t rehashed = 0;                // files whose stat data changed but not their content (hashed each time)
+  // What each file and folder looked like, for a later comparison that looks again only at the
+  // folders that had events (compareWorktree's `previous`).
+  std::shared_ptr<const struct WorktreeComparisonState> state;
 };
 
-// Compares the snapshot with the disk under `root`.
-WorktreeComparison compareWorktree(const std::filesystem::path& root, const WorktreeSnapshot& snapshot);
+// Blob ids of files an earlier comparison hashed, with the stat data they were hashed at: a
+// long-running process compares again after every change, and a dirty file need not be hashed
+// again while its stat data stays the same (the snapshot's own shortcut, for files it lacks).
+struct WorktreeHashCache {
+  struct Entry {
+    uint64_t size = 0;
+    int64_t mtimeNs = 0;
+    uint64_t inode = 0;
+    uint32_t mode = 0;
+    std::string oid;
+  };
+  std::unordered_map<std::string, Entry> entries;
+  size_t hits = 0;  // lookups that spared a hash (for tests and benchmarks)
+};
+
+// Compares the snapshot with the disk under `root`; `cache` (optional) is consulted before
+// hashing a file whose stat data changed, and updated. With `previous` (an earlier comparison
+// of the same snapshot) and `folders` (repository paths, "" for the root), only the files
+// directly in those folders and those folders' entries are looked at again; everything else is
+// taken from `previous` — for a watcher that knows where the events were.
+WorktreeComparison compareWorktree(const std::filesystem::path& root, const WorktreeSnapshot& snapshot,
+                                   WorktreeHashCache* cache = nullptr, const WorktreeComparison* previous = nullptr,
+                                   const std::vector<std::string>* folders = nullptr);
 
 // Stat data in the snapshot's terms; false when the path does not exist. `mode` is git's:
 // 0100644, 0100755 or 0120000 (or 0 for anything else).

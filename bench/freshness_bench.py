@@ -53,6 +53,11 @@ def make_copies(source, copies):
     return repo
 
 
+def first_lines(text):
+    lines = text.strip().split("\n")
+    return lines[0].split(":")[0] if lines[0].startswith("identical") else "\n    ".join(lines[:6])
+
+
 def edit(repo, path):
     with open(os.path.join(repo, path), "a") as f:
         f.write(f"\n// nib freshness bench edit {time.time_ns()}\n")
@@ -98,12 +103,12 @@ def main():
     print(f"nib index, one file edited:        {delta_ms:8.1f} ms   delta over {report['delta']['base'] if report.get('delta') else '-'}"
           f" ({report.get('delta', {}) and report['delta']['files']} file(s), {report['extracted']} extracted; {target})")
     verify_ms, v = timed([nib, "verify"], repo)
-    print(f"nib verify of the delta:           {verify_ms:8.1f} ms   {v.stdout.strip().split(':')[0]}")
+    print(f"nib verify of the delta:           {verify_ms:8.1f} ms   {first_lines(v.stdout)}")
     edit(repo, target)
     full_ms, report = index_json(nib, repo, "--full")
     print(f"nib index --full, one file edited: {full_ms:8.1f} ms   ({report['extracted']} extracted, every view rewritten)")
     verify_ms, v = timed([nib, "verify"], repo)
-    print(f"nib verify of the full update:     {verify_ms:8.1f} ms   {v.stdout.strip().split(':')[0]}")
+    print(f"nib verify of the full update:     {verify_ms:8.1f} ms   {first_lines(v.stdout)}")
     if not args.skip_cold:
         shutil.rmtree(os.path.join(repo, ".nib"))
         cold_ms, _ = timed([nib, "index", "-q"], repo)
@@ -117,22 +122,37 @@ def main():
     client.send({"jsonrpc": "2.0", "method": "initialized", "params": {}})
     query = {"query": "tty_init", "route": "trigram", "k": 100}
     client.request("nib/search", query)
-    print(f"\n{'dirty files':<12}{'nib status ms':>15}{'server first ms':>17}{'server warm ms':>16}")
+    check = os.path.abspath(os.path.join(args.build, "bench", "nib_freshness_check"))
+    print("\nThe check in one process (bench/freshness_check.cpp, median / p95 ms): a fresh comparison (no cache),")
+    print("one with the hash cache, and after one more save with the watcher's folder (what the server does);")
+    print("then whole requests: `nib status` processes, and through `nib serve` nib/status right after the")
+    print("change (comparison + overlay of the dirty files), a warm nib/status and a warm trigram search.")
+    print(f"\n{'dirty':<7}{'fresh':>14}{'cached':>14}{'after save':>14}{'nib status':>12}{'srv first':>11}"
+          f"{'srv status':>12}{'srv search':>12}")
     for n in (0, 50, 200, 500):
         subprocess.run(["git", "checkout", "-q", "--", "."], cwd=repo, check=True)
         for f in sources[:n]:
             with open(os.path.join(repo, f), "a") as fh:
                 fh.write("\n// dirty\n")
+        c = json.loads(subprocess.run([check, repo, str(max(args.runs, 20)), sources[n]], capture_output=True, text=True,
+                                      check=True).stdout)
+        with open(os.path.join(repo, sources[n]), "a") as fh:
+            fh.write("\n// dirty\n")
         status = statistics.median(timed([nib, "status", "--json"], repo)[0] for _ in range(args.runs))
         t = time.monotonic()
-        client.request("nib/search", query)
+        client.request("nib/status", None)
         first = (time.monotonic() - t) * 1000
-        warm = []
+        warm_status, warm = [], []
         for _ in range(args.runs):
+            t = time.monotonic()
+            client.request("nib/status", None)
+            warm_status.append((time.monotonic() - t) * 1000)
             t = time.monotonic()
             client.request("nib/search", query)
             warm.append((time.monotonic() - t) * 1000)
-        print(f"{n:<12}{status:>15.1f}{first:>17.1f}{statistics.median(warm):>16.2f}")
+        print(f"{n:<7}{c['freshMedianMs']:>7.1f} /{c['freshP95Ms']:>5.1f}{c['cachedMedianMs']:>7.1f} /{c['cachedP95Ms']:>5.1f}"
+              f"{c['afterSaveMedianMs']:>7.2f} /{c['afterSaveP95Ms']:>5.2f}{status:>12.1f}{first:>11.1f}"
+              f"{statistics.median(warm_status):>12.2f}{statistics.median(warm):>12.2f}")
     client.request("shutdown", None)
     client.send({"jsonrpc": "2.0", "method": "exit"})
     subprocess.run(["git", "checkout", "-q", "--", "."], cwd=repo, check=True)

@@ -123,57 +123,15 @@ std::string objectId(std::string_view type, std::string_view body) {
   return hex;
 }
 
-struct Dir {
-  std::map<std::string, Dir> dirs;
-  std::vector<std::pair<std::string, const TreeItem*>> files;
-};
-
-Expected<std::string> hashDir(const Dir& dir) {
-  // Git orders entries by name, comparing a folder's name as if it ended in '/'.
-  struct Entry {
-    std::string sortKey, name, mode, raw;
-  };
-  std::vector<Entry> entries;
-  for (const auto& [name, sub] : dir.dirs) {
-    auto id = hashDir(sub);
-    if (!id) return id.status();
-    Entry e{name + "/", name, "40000", ""};
-    rawOid(*id, &e.raw);
-    entries.push_back(std::move(e));
-  }
-  for (const auto& [name, item] : dir.files) {
-    char mode[16];
-    std::snprintf(mode, sizeof mode, "%o", item->mode);
-    Entry e{name, name, mode, ""};
-    if (!rawOid(item->oid, &e.raw)) return Status(ErrorCode::InvalidArgument, "bad object id for " + item->path);
-    entries.push_back(std::move(e));
-  }
-  std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) { return a.sortKey < b.sortKey; });
-  std::string body;
-  for (const Entry& e : entries) {
-    body += e.mode;
-    body += ' ';
-    body += e.name;
-    body.push_back('\0');
-    body += e.raw;
-  }
-  return objectId("tree", body);
-}
-
 }  // namespace
 
 Expected<std::string> treeId(const std::vector<TreeItem>& items) {
-  Dir root;
-  for (const TreeItem& item : items) {
-    Dir* d = &root;
-    size_t start = 0, slash;
-    while ((slash = item.path.find('/', start)) != std::string::npos) {
-      d = &d->dirs[item.path.substr(start, slash - start)];
-      start = slash + 1;
-    }
-    d->files.emplace_back(item.path.substr(start), &item);
-  }
-  return hashDir(root);
+  std::vector<std::string_view> paths;
+  paths.reserve(items.size());
+  for (const TreeItem& item : items) paths.push_back(item.path);
+  TreeHasher hasher(paths);
+  for (size_t i = 0; i < items.size(); ++i) hasher.set(i, items[i].mode, items[i].oid);
+  return hasher.id();
 }
 
 TreeHasher::TreeHasher(const std::vector<std::string_view>& paths) {

@@ -248,21 +248,7 @@ Expected<VersionComparisonResult> compareVersions(const fs::path& versionA, cons
       static const std::map<std::string, std::string> empty;
       const auto& ta = a->count(name) ? a->at(name) : empty;
       const auto& tb = b->count(name) ? b->at(name) : empty;
-      auto ia = ta.begin(), ib = tb.begin();
-      while (ia != ta.end() || ib != tb.end()) {
-        ++out.entries;
-        if (ib == tb.end() || (ia != ta.end() && ia->first < ib->first)) {
-          differ(where, ia->first, "only in the index");
-          ++ia;
-        } else if (ia == ta.end() || ib->first < ia->first) {
-          differ(where, ib->first, "only in the rebuild");
-          ++ib;
-        } else {
-          if (ia->second != ib->second) differ(where, ia->first, "values differ");
-          ++ia;
-          ++ib;
-        }
-      }
+      out.entries += compareMaps(ta, tb, where, differ);
     }
   }
   auto view = CommitView::open(versionA / "structural");

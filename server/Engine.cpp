@@ -545,6 +545,15 @@ const Engine::WorktreeOverlay& Engine::syncWorktreeOverlays(size_t budget) {
     changed = true;
   }
   if (changed) graph_.reset();
+  // The project's configuration changes what a build declares (which files are skipped, the
+  // dense encoder, the compilation database): no overlay can stand for that, so answers say
+  // partial (and the server rebuilds) until a version is built with it.
+  for (const auto* list : {&cmp->changed, &cmp->deleted, &cmp->added})
+    for (const std::string& p : *list)
+      if (p == ".nib.conf" || p == "compile_commands.json") {
+        state.complete = false;
+        state.reason = p + " changed since the index was built";
+      }
   state.files = diskOverlays_.size();
   overlay_ = state;
   return overlay_;

@@ -198,6 +198,14 @@ TEST_CASE("an overlay over budget says so instead of passing off a partial answe
   const Engine::WorktreeOverlay& back = watched->syncWorktreeOverlays(3);
   CHECK(back.complete);
   CHECK(back.files == 0);
+  // A new project configuration: no overlay stands for it.
+  repo.write(".nib.conf", "dense.encoder.url = http://127.0.0.1:9/v1/embeddings\n");
+  const Engine::WorktreeOverlay& configured = watched->syncWorktreeOverlays(3);
+  CHECK_FALSE(configured.complete);
+  CHECK(configured.reason == ".nib.conf changed since the index was built");
+  auto f = watched->freshness(true);
+  REQUIRE(f.hasValue());
+  CHECK(f->partial);
 }
 
 }  // namespace nib::test

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <map>
+#include <unordered_map>
 
 #include "support/FileIo.h"
 
@@ -136,7 +137,7 @@ Expected<std::string> treeId(const std::vector<TreeItem>& items) {
 
 TreeHasher::TreeHasher(const std::vector<std::string_view>& paths) {
   nodes_.emplace_back();
-  std::map<std::pair<int, std::string_view>, int> childOf;
+  std::unordered_map<std::string_view, int> nodeOf;  // folder path -> node (the views are the paths')
   files_.resize(paths.size());
   for (size_t i = 0; i < paths.size(); ++i) {
     std::string_view p = paths[i];
@@ -144,7 +145,7 @@ TreeHasher::TreeHasher(const std::vector<std::string_view>& paths) {
     size_t start = 0, slash;
     while ((slash = p.find('/', start)) != std::string_view::npos) {
       std::string_view part = p.substr(start, slash - start);
-      auto [it, added] = childOf.emplace(std::make_pair(n, part), static_cast<int>(nodes_.size()));
+      auto [it, added] = nodeOf.emplace(p.substr(0, slash), static_cast<int>(nodes_.size()));
       if (added) {
         Node child;
         child.name = std::string(part);
@@ -173,38 +174,40 @@ void TreeHasher::set(size_t i, uint32_t mode, std::string_view oid) {
 Expected<std::string> TreeHasher::hashNode(int n) {
   Node& node = nodes_[n];
   if (!node.dirty) return node.id;
-  // Git orders entries by name, comparing a folder's name as if it ended in '/'.
   struct Entry {
-    std::string sortKey;
-    const std::string* name;
-    std::string mode, raw;
+    std::string_view name;
+    bool folder;
+    uint32_t mode;
+    const std::string* oid;
   };
   std::vector<Entry> entries;
+  entries.reserve(node.children.size() + node.files.size());
   for (int c : node.children) {
     auto id = hashNode(c);
     if (!id) return id.status();
-    if (id->empty()) continue;
-    Entry e{nodes_[c].name + "/", &nodes_[c].name, "40000", ""};
-    rawOid(*id, &e.raw);
-    entries.push_back(std::move(e));
+    if (!nodes_[c].id.empty()) entries.push_back({nodes_[c].name, true, 040000, &nodes_[c].id});
   }
-  for (uint32_t i : node.files) {
-    const File& f = files_[i];
-    if (f.mode == 0) continue;
-    char mode[16];
-    std::snprintf(mode, sizeof mode, "%o", f.mode);
-    Entry e{f.name, &f.name, mode, ""};
-    if (!rawOid(f.oid, &e.raw)) return Status(ErrorCode::InvalidArgument, "bad object id for " + f.name);
-    entries.push_back(std::move(e));
-  }
-  std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) { return a.sortKey < b.sortKey; });
-  std::string body;
+  for (uint32_t i : node.files)
+    if (files_[i].mode != 0) entries.push_back({files_[i].name, false, files_[i].mode, &files_[i].oid});
+  // Git orders entries by name, comparing a folder's name as if it ended in '/'.
+  auto charAt = [](const Entry& e, size_t i) -> int {
+    return i < e.name.size() ? static_cast<unsigned char>(e.name[i]) : (e.folder ? '/' : 0);
+  };
+  std::sort(entries.begin(), entries.end(), [&](const Entry& a, const Entry& b) {
+    size_t common = std::min(a.name.size(), b.name.size());
+    if (int c = a.name.substr(0, common).compare(b.name.substr(0, common)); c != 0) return c < 0;
+    return charAt(a, common) < charAt(b, common);
+  });
+  std::string body, raw;
   for (const Entry& e : entries) {
-    body += e.mode;
+    char mode[16];
+    std::snprintf(mode, sizeof mode, "%o", e.mode);
+    body += mode;
     body += ' ';
-    body += *e.name;
+    body += e.name;
     body.push_back('\0');
-    body += e.raw;
+    if (!rawOid(*e.oid, &raw)) return Status(ErrorCode::InvalidArgument, "bad object id for " + std::string(e.name));
+    body += raw;
   }
   node.id = entries.empty() ? std::string() : objectId("tree", body);
   node.dirty = false;

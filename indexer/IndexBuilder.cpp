@@ -341,7 +341,8 @@ Expected<std::optional<IndexReport>> buildDelta(GitRepository& repo, const Index
     const WorktreeSnapshot::File* b = inBase.find(w.entry.path);
     auto baseReason = (*baseView)->skipReason(w.entry.path);
     bool baseFailed = baseReason && baseReason->rfind("extract-failed", 0) == 0;
-    if (b && !baseFailed && !w.entry.oid.empty() && b->oid == w.entry.oid &&
+    bool sameFailure = baseFailed && w.failed && *baseReason == "extract-failed: " + w.error;
+    if (b && (!baseFailed || sameFailure) && !w.entry.oid.empty() && b->oid == w.entry.oid &&
         b->mode == static_cast<uint32_t>(w.entry.mode))
       continue;
     if (w.entry.oid.empty() && w.entry.mode != EntryMode::Submodule) continue;  // unreadable now: left as it was

@@ -281,11 +281,13 @@ TEST_CASE("a failed extraction is remembered: the next build does not parse the 
   IndexReport second = build(repo, slow);
   CHECK(second.failed == 1);
   CHECK(second.extracted == 0);
+  CHECK(second.deltaFiles == 0);  // a delta over the first build: the same failure is no change
   CHECK(skipReasonOf(repo, "big.c") == reason);
   // A larger budget (the default) parses it again, and it succeeds.
   IndexReport third = build(repo);
   CHECK(third.failed == 0);
   CHECK(third.extracted == 1);
+  CHECK(third.deltaFiles == 1);
   CHECK(skipReasonOf(repo, "big.c").empty());
 }
 

@@ -188,6 +188,9 @@ int runStatus(const StatusArgs& args) {
   auto stat = [&](const char* k) { auto it = m.stats.find(k); return it == m.stats.end() ? std::string("?") : it->second; };
   std::printf("files       %s\n", stat("files").c_str());
   std::printf("symbols     %s definitions, %s occurrences\n", stat("definitions").c_str(), stat("occurrences").c_str());
+  if (!m.base.empty())
+    std::printf("delta       over version %s: %s file(s) differ; its views are shared\n", m.base.c_str(),
+                m.stats.count("delta.files") ? m.stats.at("delta.files").c_str() : "?");
   if (!m.previous.empty()) std::printf("previous    %s (nib rollback)\n", m.previous.c_str());
   if (args.verify) std::printf("verified    all artifact digests match\n");
   return 0;

@@ -434,9 +434,13 @@ Expected<std::optional<IndexReport>> buildDelta(GitRepository& repo, const Index
   };
   // The indexed files: the base's, less those an entry replaces, plus the entries indexed now.
   report.files = files("files");
+  report.definitions = files("definitions");
+  report.occurrences = files("occurrences");
+  report.sourceBytes = files("source-bytes");
   for (const DeltaEntry& e : entries) {
     if (auto was = (*baseView)->fileByPath(e.path)) {
       report.files--;
+      report.sourceBytes -= std::min<uint64_t>(report.sourceBytes, was->size);
       if (auto f = reader ? reader->get(was->factKey()) : Expected<FileFacts>(Status(ErrorCode::NotFound, ""))) {
         report.definitions -= std::min<uint64_t>(report.definitions, f->definitions.size());
         report.occurrences -= std::min<uint64_t>(report.occurrences, f->occurrences.size());
@@ -444,6 +448,7 @@ Expected<std::optional<IndexReport>> buildDelta(GitRepository& repo, const Index
     }
     if (e.state == DeltaEntry::State::Indexed) {
       report.files++;
+      report.sourceBytes += e.size;
       report.definitions += e.definitions;
       report.occurrences += e.occurrences;
     }
@@ -451,9 +456,7 @@ Expected<std::optional<IndexReport>> buildDelta(GitRepository& repo, const Index
   m.stats["files"] = std::to_string(report.files);
   m.stats["definitions"] = std::to_string(report.definitions);
   m.stats["occurrences"] = std::to_string(report.occurrences);
-  report.definitions = files("definitions");
-  report.occurrences = files("occurrences");
-  report.sourceBytes = files("source-bytes");
+  m.stats["source-bytes"] = std::to_string(report.sourceBytes);
   report.reused = report.files > report.extracted ? report.files - report.extracted : 0;
   report.manifest = m;
   NIB_RETURN_IF_ERROR(publishVersion(layout, m, options, dirs, {"delta/data.mdb"}));

@@ -337,6 +337,7 @@ lsp::StatusAnswer toStatusAnswer(Engine& engine, const Freshness& fresh) {
                 {"dirty", m.dirty ? "true" : "false"}, {"nibVersion", m.nibVersion},
                 {"extractorProfile", m.extractorProfile}, {"grammars", m.grammars},
                 {"configDigest", m.configDigest},  {"previous", m.previous}};
+  if (!m.base.empty()) a.manifest["base"] = m.base;  // a delta version's full build
   for (const ViewRecord& v : m.views) a.views.push_back({v.name, viewStatusName(v.status), v.profile, v.error, v.capabilities});
   a.stats = m.stats;
   a.freshness = freshnessFields(fresh, true);

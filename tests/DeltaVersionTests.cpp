@@ -176,6 +176,11 @@ TEST_CASE("a delta version answers for its files: navigation, search, buffers, p
   CHECK(cmp->identical);
   CHECK(cmp->delta);
   CHECK(cmp->files == 3);
+  // Its statistics are the rebuild's too.
+  for (const char* stat : {"files", "definitions", "occurrences", "source-bytes"}) {
+    INFO(stat);
+    CHECK(delta.manifest.stats.at(stat) == built->manifest.stats.at(stat));
+  }
   // Changed files are ranked by their units, as the rebuild ranks them.
   auto goldenEngine = Engine::open(repo.root(), goldenDir);
   REQUIRE(goldenEngine.hasValue());

@@ -519,15 +519,19 @@ struct Scored {
   SearchHit hit;
 };
 
-// The ranked routes score changed and added files as whole files, from their current content:
-// calls `score` for each that passes the request's filters and can be read.
+// Whether the request's kind filter keeps a unit of this kind (files are units of kind Module).
+bool kindWanted(const SearchRequest& request, SymbolKind kind) {
+  return request.kinds.empty() || std::find(request.kinds.begin(), request.kinds.end(), kind) != request.kinds.end();
+}
+
+// The ranked routes score changed and added files from their current content: calls `score` for
+// each that passes the request's path and language filters and can be read (the kind filter is
+// the caller's, per unit).
 void forEachCurrentFile(LexicalView& lexical, const SearchRequest& request, const SearchContext& context,
                         const std::function<void(const std::string& path, const std::string& content)>& score) {
   auto visit = [&](const std::string& path) {
     auto d = lexical.byPath(path);
     if (!SearchProvider::passesFilters(request, path, d ? d->language : detectLanguage(path, ""))) return;
-    if (!request.kinds.empty() && std::find(request.kinds.begin(), request.kinds.end(), SymbolKind::Module) == request.kinds.end())
-      return;
     auto content = context.readCurrent(path);
     if (content) score(path, *content);
   };
@@ -762,9 +766,10 @@ Expected<SearchResult> SearchProvider::searchLexical(const SearchRequest& reques
     std::vector<Scored> units;
     std::optional<double> fileScoreNow;
     for (const UnitTerms& u : sf.units) {
-      if (!request.kinds.empty() && u.granularity != Granularity::File &&
-          std::find(request.kinds.begin(), request.kinds.end(), u.kind) == request.kinds.end())
-        continue;
+      bool fileUnit = u.granularity == Granularity::File;
+      // A file unit is scored even when files are not wanted: its score is its units' context.
+      bool wanted = kindWanted(request, fileUnit ? SymbolKind::Module : u.kind);
+      if (!wanted && !fileUnit) continue;
       nameTokens.clear();
       forEachToken(u.name, [&](std::string_view t) { nameTokens.emplace(t); });
       auto tfOf = [&](const std::string& term) -> uint32_t {
@@ -786,12 +791,11 @@ Expected<SearchResult> SearchProvider::searchLexical(const SearchRequest& reques
       for (const auto& [term, i] : unseen) {
         if (uint32_t tf = tfOf(term)) sc += i * tf * (kK1 + 1) / (tf + kK1 * (1 - kB + kB * u.length / avgdl));
       }
-      bool fileUnit = u.granularity == Granularity::File;
       if (fileUnit) {
         fileScoreNow = sc;
         if (language != Language::Unknown) sc *= kFileUnitWeight;
       }
-      if (sc <= 0) continue;
+      if (sc <= 0 || !wanted) continue;
       SearchHit h;
       h.path = path;
       h.range = u.range;
@@ -866,13 +870,37 @@ Expected<SearchResult> SearchProvider::searchSemantic(const SearchRequest& reque
     h.unit = id;
     best.push_back({similarity, std::move(h)});
   }
-  // Changed and added files: one vector each, from their current content.
+  // Changed and added files: their units' vectors as the build would compute them (from the
+  // facts of their current content, when the caller has them), else one vector per file.
   forEachCurrentFile(*lexical_, request, context, [&](const std::string& path, const std::string& content) {
-    auto embedded = dense_->embed(content);
-    if (!embedded || embedded->empty()) return;
-    double similarity = 0;
-    for (size_t i = 0; i < embedded->size(); ++i) similarity += static_cast<double>((*embedded)[i]) * query[i];
-    best.push_back({similarity, wholeFileHit(path, content, SearchRoute::Semantic)});
+    auto cosine = [&](const std::vector<float>& v) {
+      double similarity = 0;
+      for (size_t i = 0; i < v.size(); ++i) similarity += static_cast<double>(v[i]) * query[i];
+      return similarity;
+    };
+    std::optional<FileFacts> facts;
+    if (context.currentFacts) facts = context.currentFacts(path, content);
+    SearchFacts sf = buildSearchFacts(path, content, facts ? &*facts : nullptr);
+    bool perUnit = !sf.units.empty() && dense_->embedUnit({}).has_value();
+    if (!perUnit) {
+      if (!kindWanted(request, SymbolKind::Module)) return;
+      auto embedded = dense_->embed(content);
+      if (embedded && !embedded->empty()) best.push_back({cosine(*embedded), wholeFileHit(path, content, SearchRoute::Semantic)});
+      return;
+    }
+    for (const UnitTerms& u : sf.units) {
+      bool fileUnit = u.granularity == Granularity::File;
+      if (!kindWanted(request, fileUnit ? SymbolKind::Module : u.kind)) continue;
+      auto v = dense_->embedUnit(u.terms);
+      if (!v || v->empty()) continue;
+      SearchHit h;
+      h.path = path;
+      h.range = u.range;
+      h.route = SearchRoute::Semantic;
+      h.name = u.name;
+      h.kind = fileUnit ? SymbolKind::Module : u.kind;
+      best.push_back({cosine(*v), std::move(h)});
+    }
   });
   rankAndAttachSnippets(std::move(best), request, context, &out, snippets);
   return out;

@@ -144,6 +144,19 @@ TEST_CASE("a delta version answers for its files: navigation, search, buffers, p
   CHECK(hitPaths(e, "zebra", SearchRoute::Trigram).empty());
   CHECK(hitPaths(e, "quokka", SearchRoute::Lexical).count("a.py"));
   CHECK(hitPaths(e, "other", SearchRoute::Lexical).empty());
+  {
+    // A kind filter keeps the changed file's functions (the file itself is not a function).
+    SearchRequest r;
+    r.query = "quokka";
+    r.route = SearchRoute::Lexical;
+    r.kinds = {SymbolKind::Function};
+    auto hits = e.search(r);
+    REQUIRE(hits.hasValue());
+    REQUIRE(!hits->hits.empty());
+    CHECK(hits->hits.front().path == "a.py");
+    CHECK(hits->hits.front().name == "quokka");
+    for (const SearchHit& h : hits->hits) CHECK(h.kind == SymbolKind::Function);
+  }
 
   // An editor buffer over a delta file wins while open; closing it brings the delta's back.
   auto extractor = std::make_shared<Extractor>();

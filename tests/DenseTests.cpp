@@ -208,6 +208,49 @@ TEST_CASE("an update embeds only changed units and equals a rebuild with the sam
   CHECK(r->manifest.stats.at("dense.trained") == "yes");
 }
 
+TEST_CASE("a delta version's semantic answers equal a rebuild's with the same model", "[dense][delta]") {
+  TestRepo repo;
+  copySearchFixture(repo);
+  Manifest first = build(repo);
+  std::string hash = *readFile(repo.root() / "lib/hash.c");
+  hash.insert(hash.find("return"), "reportProgress(blocks); ");
+  repo.write("lib/hash.c", hash);
+  IndexOptions delta;
+  delta.threads = 2;
+  auto update = buildIndex(repo.root(), delta);
+  REQUIRE(update.hasValue());
+  REQUIRE(update->deltaBase == first.versionId);
+  // The golden: every vector embedded again with the same model, in its own index folder.
+  IndexOptions golden;
+  golden.threads = 2;
+  golden.indexDir = repo.root() / ".nib" / "golden";
+  golden.denseModel = IndexLayout(repo.root() / ".nib").versionDir(first.versionId) / "dense" / "model.bin";
+  auto rebuilt = buildIndex(repo.root(), golden);
+  REQUIRE(rebuilt.hasValue());
+  auto ours = Engine::open(repo.root());
+  auto theirs = Engine::open(repo.root(), golden.indexDir);
+  REQUIRE(ours.hasValue());
+  REQUIRE(theirs.hasValue());
+  for (const char* query : {"hash short strings", "report progress of blocks", "parse configuration"}) {
+    INFO(query);
+    SearchRequest r;
+    r.query = query;
+    r.route = SearchRoute::Semantic;
+    r.k = 15;
+    auto a = (*ours)->search(r), b = (*theirs)->search(r);
+    REQUIRE(a.hasValue());
+    REQUIRE(b.hasValue());
+    REQUIRE(!b->hits.empty());
+    REQUIRE(a->hits.size() == b->hits.size());
+    for (size_t i = 0; i < a->hits.size(); ++i) {
+      CHECK(a->hits[i].path == b->hits[i].path);
+      CHECK(a->hits[i].name == b->hits[i].name);
+      CHECK(a->hits[i].range.startByte == b->hits[i].range.startByte);
+      CHECK(a->hits[i].score == Approx(b->hits[i].score).epsilon(1e-4));
+    }
+  }
+}
+
 TEST_CASE("the IVF index finds what exact search finds on real vectors", "[dense]") {
   TestRepo scratch;
   std::vector<std::string> lines = sourceLines();

@@ -131,6 +131,13 @@ Expected<std::vector<float>> DenseView::embed(std::string_view text) const {
   return v;
 }
 
+std::optional<std::vector<float>> DenseView::embedUnit(const std::vector<std::pair<std::string, uint32_t>>& terms) const {
+  if (!model_) return std::nullopt;
+  std::vector<float> v(dimension_);
+  if (!model_->embedTerms(terms, v.data())) v.clear();
+  return v;
+}
+
 size_t DenseView::size() const { return static_cast<size_t>(index_->ntotal); }
 
 std::string DenseView::kind() const {

@@ -58,6 +58,10 @@ class DenseView {
   // The vector of a query (or of a changed file's text), normalized, from the same model or
   // encoder as the units'; empty when nothing in the text can be embedded.
   Expected<std::vector<float>> embed(std::string_view text) const;
+  // A unit's vector as the build computes it (from its terms), for units of changed files;
+  // nullopt with an external encoder (each would cost a request: changed files are then
+  // embedded whole, by `embed`).
+  std::optional<std::vector<float>> embedUnit(const std::vector<std::pair<std::string, uint32_t>>& terms) const;
   size_t size() const;
   std::string kind() const;
   // Up to k (unit id, cosine similarity) pairs, best first, for a normalized query vector.

@@ -246,7 +246,7 @@ struct SnapshotIndex {
 Expected<std::optional<IndexReport>> buildDelta(GitRepository& repo, const IndexLayout& layout,
                                                 const IndexOptions& options, const std::string& commit,
                                                 const std::string& config, std::vector<WorkItem>& items,
-                                                WorktreeSnapshot& snapshot, FactStore& facts,
+                                                WorktreeSnapshot& snapshot, int64_t scanStartedNs, FactStore& facts,
                                                 const std::string& profile,
                                                 std::chrono::steady_clock::time_point started, IndexReport report) {
   using Result = std::optional<IndexReport>;
@@ -283,15 +283,23 @@ Expected<std::optional<IndexReport>> buildDelta(GitRepository& repo, const Index
     else reason = (*baseView)->skipReason(path);
     return reason && reason->rfind("extract-failed", 0) == 0;
   };
+  // Stat data is trusted only for files last modified well before the current version's scan
+  // (git's racy-clean rule): a same-size rewrite within one timestamp tick of the scan would
+  // otherwise keep its old stat data and go unseen.
+  int64_t trustedBefore = INT64_MAX;
+  if (auto it = current->stats.find("worktree.scan-ns"); it != current->stats.end())
+    trustedBefore = std::strtoll(it->second.c_str(), nullptr, 10) - 1'000'000'000;
+  else trustedBefore = 0;  // an older version: nothing is trusted (a full read of what changed)
   std::vector<size_t> toRead;
+  std::vector<std::pair<size_t, std::string_view>> statMatched;  // applied once the delta is certain
   for (size_t i = 0; i < items.size(); ++i) {
-    WorkItem& w = items[i];
+    const WorkItem& w = items[i];
     if (w.skipReason == "nib-index") continue;
     const WorktreeSnapshot::File* was = inCurrent.find(w.entry.path);
     if (was && !was->oid.empty() && was->size == w.entry.size && was->mtimeNs == w.entry.mtimeNs &&
         was->inode == w.entry.inode && was->mode == static_cast<uint32_t>(w.entry.mode) &&
-        !failedBefore(w.entry.path)) {
-      w.entry.oid = std::string(was->oid);
+        was->mtimeNs < trustedBefore && !failedBefore(w.entry.path)) {
+      statMatched.emplace_back(i, was->oid);
       continue;
     }
     toRead.push_back(i);
@@ -335,18 +343,19 @@ Expected<std::optional<IndexReport>> buildDelta(GitRepository& repo, const Index
         if (const DeltaEntry* e = currentDelta->find(w.entry.path)) entries.push_back(*e);
       continue;
     }
-    // The same path with the same blob and mode as in the base has the same state: the
-    // classification depends only on the path, the bytes and the configuration (and the parse
-    // budget, when the base's extraction failed).
-    const WorktreeSnapshot::File* b = inBase.find(w.entry.path);
-    auto baseReason = (*baseView)->skipReason(w.entry.path);
-    bool baseFailed = baseReason && baseReason->rfind("extract-failed", 0) == 0;
-    bool sameFailure = baseFailed && w.failed && *baseReason == "extract-failed: " + w.error;
-    if (b && (!baseFailed || sameFailure) && !w.entry.oid.empty() && b->oid == w.entry.oid &&
-        b->mode == static_cast<uint32_t>(w.entry.mode))
-      continue;
-    if (w.entry.oid.empty() && w.entry.mode != EntryMode::Submodule) continue;  // unreadable now: left as it was
+    // The state it has now against the base's, by the bytes read (not git's blob id, which
+    // line-ending filters can make differ from them).
     DeltaEntry e = deltaEntryOf(w);
+    if (auto record = (*baseView)->fileByPath(w.entry.path)) {
+      if (e.state == DeltaEntry::State::Indexed && e.blobOid == record->blobOid && e.language == record->language)
+        continue;
+    } else if (auto reason = (*baseView)->skipReason(w.entry.path)) {
+      // Skipped in the base too, for the same reason: the same state, unless the file is
+      // searchable (its text may differ; the base's blob id of it is the snapshot's).
+      const WorktreeSnapshot::File* b = inBase.find(w.entry.path);
+      bool sameText = !e.searchable || (b && !e.blobOid.empty() && b->oid == e.blobOid);
+      if (e.state == DeltaEntry::State::Skipped && e.skipReason == *reason && sameText) continue;
+    }
     if (w.skipReason.empty() || w.searchable) e.size = w.entry.size;
     entries.push_back(std::move(e));
   }
@@ -367,6 +376,7 @@ Expected<std::optional<IndexReport>> buildDelta(GitRepository& repo, const Index
           detectLanguage(e.path, "") == Language::Cpp)
         return Result();
 
+  for (const auto& [i, oid] : statMatched) items[i].entry.oid = std::string(oid);
   for (auto& [i, w] : read) items[i].entry.oid = w.entry.oid;
   auto tree = worktreeTreeId(items);
   if (!tree) return tree.status();
@@ -386,19 +396,25 @@ Expected<std::optional<IndexReport>> buildDelta(GitRepository& repo, const Index
   m.base = baseId;
   fs::path versionDir = layout.versionDir(m.versionId), baseDir = layout.versionDir(baseId);
   // The base's view files, shared by hard links (never written again: versions are immutable).
+  // A file system without hard links (or out of them) gets a full build instead.
   std::error_code ec;
+  auto link = [&](const std::string& rel) {
+    fs::create_directories((versionDir / rel).parent_path(), ec);
+    if (!ec) fs::create_hard_link(baseDir / rel, versionDir / rel, ec);
+    return !ec;
+  };
+  bool linked = true;
   for (const ViewRecord& v : base->views)
-    for (const Artifact& a : v.artifacts) {
-      fs::create_directories((versionDir / a.path).parent_path(), ec);
-      if (!ec) fs::create_hard_link(baseDir / a.path, versionDir / a.path, ec);
-      if (ec) return Status(ErrorCode::IoError, "cannot link " + (baseDir / a.path).string() + ": " + ec.message());
-    }
+    for (const Artifact& a : v.artifacts) linked = linked && link(a.path);
   // Files a view keeps beside its artifacts (the dense view's encoder settings) come along.
   for (const char* extra : {"dense/encoder"})
-    if (fs::exists(baseDir / extra) && !fs::exists(versionDir / extra)) {
-      fs::create_hard_link(baseDir / extra, versionDir / extra, ec);
-      if (ec) return Status(ErrorCode::IoError, "cannot link " + (baseDir / extra).string() + ": " + ec.message());
-    }
+    if (linked && fs::exists(baseDir / extra) && !fs::exists(versionDir / extra)) linked = link(extra);
+  if (!linked) {
+    logWarn("cannot share the views of version " + baseId + " by hard links (" + ec.message() +
+               "): rewriting every view");
+    fs::remove_all(versionDir, ec);
+    return Result();
+  }
   fs::create_directories(versionDir / "structural", ec);
   fs::create_directories(versionDir / "delta", ec);
   if (ec) return Status(ErrorCode::IoError, "cannot create " + versionDir.string() + ": " + ec.message());
@@ -416,6 +432,7 @@ Expected<std::optional<IndexReport>> buildDelta(GitRepository& repo, const Index
   report.deltaBase = baseId;
   report.deltaFiles = entries.size();
   m.stats["delta.files"] = std::to_string(entries.size());
+  m.stats["worktree.scan-ns"] = std::to_string(scanStartedNs);
   m.stats["delta.read"] = std::to_string(read.size());
   m.stats["extracted"] = std::to_string(report.extracted);
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
@@ -547,6 +564,9 @@ Expected<IndexReport> buildIndex(const fs::path& repoPath, const IndexOptions& o
     phaseStart = now;
   };
   if (options.progress) options.progress({0, 0, "scanning"});
+  // The wall-clock time of the scan, for the next update's racy-clean rule (see buildDelta).
+  const int64_t scanStartedNs = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                    std::chrono::system_clock::now().time_since_epoch()).count();
   auto listing = fromWorktree ? repo.listWorktree() : repo.listCommit(commit);
   if (!listing) return listing.status();
 
@@ -584,7 +604,7 @@ Expected<IndexReport> buildIndex(const fs::path& repoPath, const IndexOptions& o
   const std::string searchProfile = "s" + std::to_string(kSearchRevision) + "-" + profile;
   if (snapshot) {
     auto delta = buildDelta(repo, layout, options, commit, configDigest(options, *encoder, database), items, *snapshot,
-                            facts, profile, started, report);
+                            scanStartedNs, facts, profile, started, report);
     if (!delta) return delta.status();
     if (*delta) return std::move(**delta);
   }
@@ -915,6 +935,7 @@ Expected<IndexReport> buildIndex(const fs::path& repoPath, const IndexOptions& o
     m.views.push_back(v);
   }
   m.stats["files"] = std::to_string(report.files);
+  if (fromWorktree) m.stats["worktree.scan-ns"] = std::to_string(scanStartedNs);
   m.stats["config.max-file-size"] = std::to_string(options.maxFileSize);
   for (const auto& [lang, n] : report.filesByLanguage) m.stats["files." + lang] = std::to_string(n);
   for (const auto& [reason, n] : report.skippedByReason) m.stats["skipped." + reason] = std::to_string(n);

@@ -349,7 +349,8 @@ StaticProvider::Resolved StaticProvider::resolveImport(const LoadedFile& file, c
     auto cached = moduleFiles_.find(key);
     if (cached == moduleFiles_.end()) {
       std::vector<Target> files;
-      view_->forEachFile([&](const FileRecord& rec) {
+      // Overlays included: an added file can be the module, a deleted one cannot.
+      forEachFile([&](const FileRecord& rec) {
         if (languageFamily(rec.language) == languageFamily(lang) && moduleMatches(lang, file.record.path, module, rec.path))
           files.push_back({rec.fileId, -1});
         return true;

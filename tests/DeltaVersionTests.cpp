@@ -6,6 +6,8 @@
 
 #include <sys/stat.h>
 
+#include <chrono>
+
 #include "TestRepo.h"
 #include "indexer/Extractor.h"
 #include "indexer/IndexBuilder.h"
@@ -24,7 +26,20 @@ const std::map<std::string, std::string> kFiles = {
     {"notes.txt", "the zebra crossing is documented here\n"},
 };
 
+// Stat data is trusted only for files modified well before a version's scan (the racy-clean
+// rule), and these tests build within a second of their edits: every file gets one fixed time an
+// hour ago before each build (edits here all change sizes, so the stat data still tells them).
+void ageFiles(TestRepo& repo) {
+  static const auto past = fs::file_time_type::clock::now() - std::chrono::hours(1);
+  for (const auto& e : fs::recursive_directory_iterator(repo.root())) {
+    std::string rel = fs::relative(e.path(), repo.root()).generic_string();
+    if (rel.rfind(".git", 0) == 0 || rel.rfind(".nib", 0) == 0 || !e.is_regular_file()) continue;
+    fs::last_write_time(e.path(), past);
+  }
+}
+
 IndexReport build(TestRepo& repo, size_t budget = 256, size_t keep = 3) {
+  ageFiles(repo);
   IndexOptions options;
   options.threads = 1;
   options.dense = false;
@@ -76,7 +91,7 @@ TEST_CASE("a small change publishes a delta over the last full build, reading on
     CHECK(inodeOf(layout.versionDir(one.manifest.versionId) / f) == inodeOf(layout.versionDir(first.manifest.versionId) / f));
 
   // A second change: a delta over the same base, holding both files; only the new one is read.
-  repo.write("c.py", "def other():\n    return 4\n");
+  repo.write("c.py", "def other():\n    return 40\n");
   IndexReport two = build(repo);
   CHECK(two.deltaBase == first.manifest.versionId);
   CHECK(two.deltaFiles == 2);
@@ -88,6 +103,19 @@ TEST_CASE("a small change publishes a delta over the last full build, reading on
   IndexReport three = build(repo);
   CHECK(three.deltaFiles == 1);
 
+  // A file modified within a second of the last scan is read again even when its stat data
+  // matches (it could have changed within one timestamp tick).
+  IndexOptions again;
+  again.threads = 1;
+  again.dense = false;
+  IndexReport racy = *buildIndex(repo.root(), again);  // c.py, a.py: aged, read by `three`
+  fs::last_write_time(repo.root() / "c.py", fs::file_time_type::clock::now());
+  IndexReport fresh1 = *buildIndex(repo.root(), again);
+  IndexReport fresh2 = *buildIndex(repo.root(), again);  // c.py's mtime is within a second of fresh1's scan
+  CHECK(fresh2.manifest.stats.at("delta.read") == "1");
+  CHECK(fresh2.deltaFiles == racy.deltaFiles);
+  (void)fresh1;
+
   // More files differ than the budget allows: every view is rewritten.
   repo.write("b.py", kFiles.at("b.py") + "\n\ndef more():\n    return helper(3)\n");
   IndexReport full = build(repo, /*budget=*/1);
@@ -96,7 +124,7 @@ TEST_CASE("a small change publishes a delta over the last full build, reading on
   CHECK(inodeOf(layout.versionDir(full.manifest.versionId) / "trigram/data.mdb") !=
         inodeOf(layout.versionDir(first.manifest.versionId) / "trigram/data.mdb"));
   // The next small change is a delta over that new full build.
-  repo.write("c.py", "def other():\n    return 5\n");
+  repo.write("c.py", "def other():\n    return 500\n");
   CHECK(build(repo).deltaBase == full.manifest.versionId);
 }
 
@@ -228,4 +256,61 @@ TEST_CASE("a delta version answers for its files: navigation, search, buffers, p
   CHECK(hitPaths(**later, "quokka", SearchRoute::Trigram) == std::set<std::string>{"a.py", "d.py"});
 }
 
+TEST_CASE("a delta judges a file by the bytes read, not by git's normalized blob id", "[delta]") {
+  // With a text attribute, git stores CRLF content as the LF blob: the blob id in git's index
+  // does not change, the bytes nib parses do.
+  TestRepo repo;
+  repo.writeAll({{".gitattributes", "*.py text\n"}, {"a.py", "def helper(x):\n    return x + 1\n"},
+                 {"b.py", "from a import helper\n"}});
+  repo.commitAll();
+  IndexReport first = build(repo);
+  repo.write("a.py", "def helper(x):\r\n    return x + 1\r\n");
+  repo.git("add a.py");
+  IndexReport delta = build(repo);
+  REQUIRE(delta.deltaBase == first.manifest.versionId);
+  CHECK(delta.deltaFiles == 1);
+  fs::path goldenDir = repo.root() / ".nib" / "golden";
+  IndexOptions golden;
+  golden.threads = 1;
+  golden.dense = false;
+  golden.indexDir = goldenDir;
+  auto built = buildIndex(repo.root(), golden);
+  REQUIRE(built.hasValue());
+  IndexLayout ours(repo.root() / ".nib"), theirs(goldenDir);
+  auto cmp = compareVersions(ours.versionDir(delta.manifest.versionId), ours.factsDir(),
+                             theirs.versionDir(built->manifest.versionId), theirs.factsDir(), 5);
+  REQUIRE(cmp.hasValue());
+  for (const auto& d : cmp->differences) INFO(d.where + " " + d.key + " " + d.what);
+  CHECK(cmp->identical);
+}
+
+TEST_CASE("whole-module imports resolve to files a delta added, never to ones it deleted", "[delta]") {
+  TestRepo repo;
+  repo.writeAll({{"main.js", "const u = require('./u');\nu.foo();\n"}, {"v.js", "function bar() {}\n"}});
+  repo.commitAll();
+  build(repo);
+  repo.write("u.js", "function foo() {}\nmodule.exports = { foo };\n");
+  IndexReport added = build(repo);
+  REQUIRE(!added.deltaBase.empty());
+  {
+    auto engine = Engine::open(repo.root());
+    REQUIRE(engine.hasValue());
+    auto def = (*engine)->definition("main.js", static_cast<uint32_t>(std::string("const u = require('./u');\n").size()));
+    REQUIRE(def.hasValue());
+    REQUIRE(def->locations.size() == 1);
+    CHECK(def->locations.front().path == "u.js");
+  }
+  // Built in full with u.js, then deleted in a delta: the module is gone.
+  build(repo, /*budget=*/0);
+  repo.remove("u.js");
+  IndexReport deleted = build(repo);
+  REQUIRE(!deleted.deltaBase.empty());
+  auto engine = Engine::open(repo.root());
+  REQUIRE(engine.hasValue());
+  auto def = (*engine)->definition("main.js", static_cast<uint32_t>(std::string("const u = require('./u');\n").size()));
+  if (def.hasValue())
+    for (const auto& l : def->locations) CHECK(l.path != "u.js");
+}
+
 }  // namespace nib::test
+

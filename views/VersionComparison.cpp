@@ -96,9 +96,10 @@ Expected<PathState> pathStateOf(const fs::path& version) {
   return out;
 }
 
-// The same for a delta version: its base's, with its entries applied.
+// The same for a delta version: its base's, with its entries applied. (Read through the delta's
+// own links, so it holds when the base's folder is gone.)
 Expected<PathState> deltaPathState(const fs::path& version, const Manifest& manifest, const VersionDelta& delta) {
-  auto out = pathStateOf(version.parent_path() / manifest.base);
+  auto out = pathStateOf(version);  // its structural/ and trigram/ are the base's files (links)
   if (!out) return out.status();
   for (const DeltaEntry& e : delta.entries()) {
     out->files.erase(e.path);

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <chrono>
 #include <set>
 #include <thread>
 #include <unordered_map>
@@ -293,10 +294,14 @@ WorktreeComparison compareWorktree(const fs::path& root, const WorktreeSnapshot&
   for (auto& t : pool) t.join();
   if (cache) {
     if (cache->entries.size() > 100000) cache->entries.clear();  // bounded: it only saves time
+    // A file modified within the last second could change again without its stat data
+    // changing (one timestamp tick): its hash is not kept (git's racy-clean rule).
+    const int64_t racy = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                             std::chrono::system_clock::now().time_since_epoch()).count() - 1'000'000'000;
     for (uint32_t i : fileIndexes) {
       const Result& r = results[i];
       if (r.cached) ++cache->hits;
-      if (!r.hashed) continue;
+      if (!r.hashed || r.mtime >= racy) continue;
       std::string oid = r.state == State::Changed ? r.oid : std::string(snapshot.files[i].oid);
       cache->entries[std::string(snapshot.files[i].path)] = {r.size, r.mtime, r.inode, r.mode, std::move(oid)};
     }

@@ -539,6 +539,17 @@ void forEachCurrentFile(LexicalView& lexical, const SearchRequest& request, cons
   for (const std::string& p : context.added) visit(p);
 }
 
+// A hit on a unit of a changed file (not in the index: no unit id).
+SearchHit unitHit(const std::string& path, const UnitTerms& u, SearchRoute route) {
+  SearchHit h;
+  h.path = path;
+  h.range = u.range;
+  h.route = route;
+  h.name = u.name;
+  h.kind = u.granularity == Granularity::File ? SymbolKind::Module : u.kind;
+  return h;
+}
+
 SearchHit wholeFileHit(const std::string& path, std::string_view content, SearchRoute route) {
   SearchHit h;
   h.path = path;
@@ -796,13 +807,7 @@ Expected<SearchResult> SearchProvider::searchLexical(const SearchRequest& reques
         if (language != Language::Unknown) sc *= kFileUnitWeight;
       }
       if (sc <= 0 || !wanted) continue;
-      SearchHit h;
-      h.path = path;
-      h.range = u.range;
-      h.route = SearchRoute::Lexical;
-      h.name = u.name;
-      h.kind = fileUnit ? SymbolKind::Module : u.kind;
-      units.push_back({sc, std::move(h)});
+      units.push_back({sc, unitHit(path, u, SearchRoute::Lexical)});
     }
     for (Scored& u : units) {
       if (fileScoreNow && u.hit.kind != SymbolKind::Module) u.score += kFileContext * *fileScoreNow;
@@ -893,13 +898,7 @@ Expected<SearchResult> SearchProvider::searchSemantic(const SearchRequest& reque
       if (!kindWanted(request, fileUnit ? SymbolKind::Module : u.kind)) continue;
       auto v = dense_->embedUnit(u.terms);
       if (!v || v->empty()) continue;
-      SearchHit h;
-      h.path = path;
-      h.range = u.range;
-      h.route = SearchRoute::Semantic;
-      h.name = u.name;
-      h.kind = fileUnit ? SymbolKind::Module : u.kind;
-      best.push_back({cosine(*v), std::move(h)});
+      best.push_back({cosine(*v), unitHit(path, u, SearchRoute::Semantic)});
     }
   });
   rankAndAttachSnippets(std::move(best), request, context, &out, snippets);

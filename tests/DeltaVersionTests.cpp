@@ -69,6 +69,25 @@ std::set<std::string> hitPaths(Engine& engine, const std::string& query, SearchR
   return out;
 }
 
+// A golden index of the worktree as it is, built from scratch in its own folder, compared with
+// `version` of the repository's index; the golden folder is removed afterwards unless kept.
+VersionComparisonResult compareWithGolden(TestRepo& repo, const std::string& version, IndexReport* goldenOut = nullptr) {
+  fs::path goldenDir = repo.root() / ".nib" / "golden";
+  IndexOptions golden;
+  golden.threads = 1;
+  golden.dense = false;
+  golden.indexDir = goldenDir;
+  auto built = buildIndex(repo.root(), golden);
+  REQUIRE(built.hasValue());
+  IndexLayout ours(repo.root() / ".nib"), theirs(goldenDir);
+  auto cmp = compareVersions(ours.versionDir(version), ours.factsDir(), theirs.versionDir(built->manifest.versionId),
+                             theirs.factsDir(), 5);
+  REQUIRE(cmp.hasValue());
+  for (const auto& d : cmp->differences) INFO(d.where + " " + d.key + " " + d.what);
+  if (goldenOut) *goldenOut = *built;
+  return *cmp;
+}
+
 }  // namespace
 
 TEST_CASE("a small change publishes a delta over the last full build, reading only what changed", "[delta]") {
@@ -202,25 +221,17 @@ TEST_CASE("a delta version answers for its files: navigation, search, buffers, p
   CHECK(back->locations.front().range.startByte == quokkaAt);
 
   // The delta declares what a rebuild from scratch does.
+  IndexReport built;
+  VersionComparisonResult cmp = compareWithGolden(repo, delta.manifest.versionId, &built);
+  CHECK(cmp.identical);
+  CHECK(cmp.delta);
+  CHECK(cmp.files == 3);
   fs::path goldenDir = repo.root() / ".nib" / "golden";
-  IndexOptions golden;
-  golden.threads = 1;
-  golden.dense = false;
-  golden.indexDir = goldenDir;
-  auto built = buildIndex(repo.root(), golden);
-  REQUIRE(built.hasValue());
-  IndexLayout ours(repo.root() / ".nib"), theirs(goldenDir);
-  auto cmp = compareVersions(ours.versionDir(delta.manifest.versionId), ours.factsDir(),
-                             theirs.versionDir(built->manifest.versionId), theirs.factsDir(), 5);
-  REQUIRE(cmp.hasValue());
-  for (const auto& d : cmp->differences) INFO(d.where + " " + d.key + " " + d.what);
-  CHECK(cmp->identical);
-  CHECK(cmp->delta);
-  CHECK(cmp->files == 3);
+  IndexLayout ours(repo.root() / ".nib");
   // Its statistics are the rebuild's too.
   for (const char* stat : {"files", "definitions", "occurrences", "source-bytes"}) {
     INFO(stat);
-    CHECK(delta.manifest.stats.at(stat) == built->manifest.stats.at(stat));
+    CHECK(delta.manifest.stats.at(stat) == built.manifest.stats.at(stat));
   }
   // Changed files are ranked by their units, as the rebuild ranks them.
   auto goldenEngine = Engine::open(repo.root(), goldenDir);
@@ -269,19 +280,7 @@ TEST_CASE("a delta judges a file by the bytes read, not by git's normalized blob
   IndexReport delta = build(repo);
   REQUIRE(delta.deltaBase == first.manifest.versionId);
   CHECK(delta.deltaFiles == 1);
-  fs::path goldenDir = repo.root() / ".nib" / "golden";
-  IndexOptions golden;
-  golden.threads = 1;
-  golden.dense = false;
-  golden.indexDir = goldenDir;
-  auto built = buildIndex(repo.root(), golden);
-  REQUIRE(built.hasValue());
-  IndexLayout ours(repo.root() / ".nib"), theirs(goldenDir);
-  auto cmp = compareVersions(ours.versionDir(delta.manifest.versionId), ours.factsDir(),
-                             theirs.versionDir(built->manifest.versionId), theirs.factsDir(), 5);
-  REQUIRE(cmp.hasValue());
-  for (const auto& d : cmp->differences) INFO(d.where + " " + d.key + " " + d.what);
-  CHECK(cmp->identical);
+  CHECK(compareWithGolden(repo, delta.manifest.versionId).identical);
 }
 
 TEST_CASE("whole-module imports resolve to files a delta added, never to ones it deleted", "[delta]") {

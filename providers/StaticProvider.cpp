@@ -822,16 +822,29 @@ Status StaticProvider::forEachEdge(const std::function<void(SymbolEdge&&)>& visi
     }
     return defs.empty() ? targets : defs;
   };
+  std::map<uint32_t, std::vector<Target>> clangCallees;  // clang symbol id -> its definitions
   for (uint32_t id : ids) {
     beginQuery();
     auto lf = load(id, /*occurrences=*/true);
     if (!lf) continue;
     const LoadedFile& file = **lf;
     const FileFacts& facts = file.facts;
+    // C and C++ files libclang indexed: a call's callee is the entity clang resolved there.
+    std::vector<ClangFileOccurrence> clangOccurrences;
+    if (hasClangFacts(file.record.path))
+      if (auto o = clang_->occurrences(file.record.path)) clangOccurrences = std::move(*o);
     std::set<uint32_t> callOccurrences;
     for (const CallSite& call : facts.calls) {
       callOccurrences.insert(call.occurrence);
       const Occurrence& occ = facts.occurrences[call.occurrence];
+      if (!clangOccurrences.empty()) {
+        std::vector<Target> callees = clangCalleesAt(clangOccurrences, occ.range, clangCallees);
+        if (!callees.empty()) {
+          for (const Target& t : callees)
+            visit(SymbolEdge{file.record.fileId, call.caller, t.fileId, t.def, false, Confidence::Exact, occ.range});
+          continue;
+        }
+      }
       Resolved r = resolve(file, occ);
       for (const Target& t : preferDefinitions(r.targets)) {
         auto tf = load(t.fileId, /*occurrences=*/false);

@@ -190,6 +190,12 @@ class StaticProvider {
   std::optional<Expected<NavigationResult>> clangAnswer(const std::string& path, uint32_t offset, bool references,
                                                         bool includeDeclaration, bool declarations);
   void labelWithoutClang(const std::string& path, NavigationResult& out);
+  // The callees of the call whose name is at `site`, from libclang's facts: the tree-sitter
+  // definitions where clang's entity is defined (else declared); empty when clang recorded no
+  // reference there or none of its sites maps (then tree-sitter resolution answers). `memo`
+  // keeps each clang symbol's answer for one walk.
+  std::vector<Target> clangCalleesAt(const std::vector<ClangFileOccurrence>& occurrences, const ByteRange& site,
+                                     std::map<uint32_t, std::vector<Target>>& memo);
   // A delta version: lays its entries over the base's commit view (at open, and again when a
   // session's overlay of the path goes).
   Status applyVersionEntry(const DeltaEntry& entry);

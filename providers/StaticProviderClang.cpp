@@ -112,4 +112,42 @@ std::optional<Expected<NavigationResult>> StaticProvider::clangAnswer(const std:
   return Expected<NavigationResult>(std::move(out));
 }
 
+std::vector<StaticProvider::Target> StaticProvider::clangCalleesAt(const std::vector<ClangFileOccurrence>& occurrences,
+                                                                   const ByteRange& site,
+                                                                   std::map<uint32_t, std::vector<Target>>& memo) {
+  // The reference clang recorded at the call's name (occurrences are in offset order).
+  auto it = std::lower_bound(occurrences.begin(), occurrences.end(), site.startByte,
+                             [](const ClangFileOccurrence& o, uint32_t start) { return o.start < start; });
+  for (; it != occurrences.end() && it->start == site.startByte; ++it) {
+    if (it->role != ClangRole::Reference) continue;
+    if (auto known = memo.find(it->symbol); known != memo.end()) return known->second;
+    std::vector<Target> defs, decls;
+    if (auto symbol = clang_->symbol(it->symbol)) {
+      // Each definition site (else each declaration: a function defined outside the repository)
+      // is the tree-sitter definition whose name starts there, in a file that did not change.
+      for (const ClangSite& s : symbol->sites) {
+        if (s.role == ClangRole::Reference || s.interpolated || !hasClangFacts(s.path)) continue;
+        auto record = file(s.path);
+        if (!record) continue;
+        auto f = load(record->fileId, /*occurrences=*/false);
+        if (!f) continue;
+        const auto& definitions = (*f)->facts.definitions;
+        for (size_t d = 0; d < definitions.size(); ++d) {
+          if (definitions[d].nameRange.startByte != s.range.startByte) continue;
+          if (!isCallableKind(definitions[d].kind) && !isTypeKind(definitions[d].kind)) continue;
+          (s.role == ClangRole::Definition ? defs : decls).push_back({record->fileId, static_cast<int32_t>(d)});
+          break;
+        }
+      }
+    }
+    std::vector<Target>& out = memo[it->symbol];
+    out = defs.empty() ? decls : defs;
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+  }
+  return {};
+}
+
 }  // namespace nib
+

@@ -6,9 +6,12 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <map>
+#include <set>
 
 #include "TestRepo.h"
 #include "indexer/IndexBuilder.h"
+#include "providers/CallGraph.h"
 #include "providers/StaticProvider.h"
 
 namespace nib::test {
@@ -214,6 +217,48 @@ TEST_CASE("a change to a C file libclang indexed takes the full path; other chan
   Manifest cEdit = build(repo, {}, true);
   CHECK(cEdit.base.empty());
   CHECK(stat(cEdit, "clang.indexed") == "1");
+}
+
+TEST_CASE("call edges of C++ files come from libclang: an overloaded call has one callee", "[clang][callgraph]") {
+  const char* header = "int scale(int x);\ndouble scale(double x);\n";
+  const char* util = "#include \"util.h\"\nint scale(int x) { return x * 2; }\ndouble scale(double x) { return x * 2.5; }\n";
+  const char* main = "#include \"util.h\"\ndouble run() { return scale(1.5); }\nint count() { return scale(3); }\n";
+  auto edgesOf = [&](bool clang) {
+    TestRepo repo;
+    repo.writeAll({{"util.h", header}, {"util.cpp", util}, {"main.cpp", main}});
+    writeDatabase(repo, {"util.cpp", "main.cpp"}, "-std=c++17");
+    repo.commitAll();
+    IndexOptions options;
+    options.clang = clang;
+    build(repo, options);
+    auto provider = StaticProvider::open(repo.root() / ".nib");
+    REQUIRE(provider.hasValue());
+    auto graph = CallGraph::build(**provider);
+    REQUIRE(graph.hasValue());
+    auto defIndex = [&](const std::string& path, uint32_t nameAt) {
+      auto facts = (*provider)->facts(path);
+      REQUIRE(facts.hasValue());
+      for (size_t d = 0; d < facts->definitions.size(); ++d)
+        if (facts->definitions[d].nameRange.startByte == nameAt) return static_cast<int32_t>(d);
+      FAIL("no definition at " << path << ":" << nameAt);
+      return -1;
+    };
+    std::map<std::string, std::set<std::string>> out;
+    for (const char* caller : {"run", "count"}) {
+      int32_t d = defIndex("main.cpp", offsetOf(main, caller));
+      for (const GraphHop& h : graph->callees("main.cpp", d, 1, 100))
+        out[caller].insert(h.to.path + ":" + std::to_string(h.to.nameRange.start.line));
+    }
+    return out;
+  };
+  // libclang: each call has the overload the compiler picks (util.cpp's line 1 or 2).
+  auto exact = edgesOf(true);
+  CHECK(exact["run"] == std::set<std::string>{"util.cpp:2"});
+  CHECK(exact["count"] == std::set<std::string>{"util.cpp:1"});
+  // tree-sitter alone cannot tell the overloads apart: both, for both calls.
+  auto byName = edgesOf(false);
+  CHECK(byName["run"].size() == 2);
+  CHECK(byName["count"].size() == 2);
 }
 
 }  // namespace nib::test

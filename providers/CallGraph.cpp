@@ -81,7 +81,7 @@ void CallGraph::index() {
 namespace {
 
 // Bump when the format or the resolution behind the edges changes: an older file is rebuilt.
-constexpr uint8_t kGraphFormat = 1;
+constexpr uint8_t kGraphFormat = 2;  // 2: C/C++ callees from libclang
 
 }  // namespace
 

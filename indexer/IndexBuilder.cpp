@@ -286,10 +286,10 @@ Expected<std::optional<IndexReport>> buildDelta(GitRepository& repo, const Index
   // Stat data is trusted only for files last modified well before the current version's scan
   // (git's racy-clean rule): a same-size rewrite within one timestamp tick of the scan would
   // otherwise keep its old stat data and go unseen.
-  int64_t trustedBefore = INT64_MAX;
+  // (A version from before the scan time was recorded trusts nothing: everything is read.)
+  int64_t trustedBefore = 0;
   if (auto it = current->stats.find("worktree.scan-ns"); it != current->stats.end())
     trustedBefore = std::strtoll(it->second.c_str(), nullptr, 10) - 1'000'000'000;
-  else trustedBefore = 0;  // an older version: nothing is trusted (a full read of what changed)
   std::vector<size_t> toRead;
   std::vector<std::pair<size_t, std::string_view>> statMatched;  // applied once the delta is certain
   for (size_t i = 0; i < items.size(); ++i) {
@@ -356,7 +356,6 @@ Expected<std::optional<IndexReport>> buildDelta(GitRepository& repo, const Index
       bool sameText = !e.searchable || (b && !e.blobOid.empty() && b->oid == e.blobOid);
       if (e.state == DeltaEntry::State::Skipped && e.skipReason == *reason && sameText) continue;
     }
-    if (w.skipReason.empty() || w.searchable) e.size = w.entry.size;
     entries.push_back(std::move(e));
   }
   for (const auto& f : baseSnapshot->files)

@@ -38,6 +38,7 @@ struct StatusArgs {
   std::string path = ".";
   bool json = false;
   bool verify = false;
+  bool useDaemon = true;  // ask a running `nib daemon` first
 };
 int runStatus(const StatusArgs& args);
 
@@ -115,5 +116,7 @@ int runRollback(const RollbackArgs& args);
 
 // Prints "nib: error: <message>" (and a hint when given) to stderr; returns 1.
 int fail(const std::string& message, const std::string& hint = "");
+// printf appended to a string.
+void appendf(std::string* out, const char* format, ...) __attribute__((format(printf, 2, 3)));
 
 }  // namespace nib::cli

@@ -24,9 +24,18 @@ std::optional<CommandOutput> askDaemon(const std::string& root, std::string_view
 // Writes the output to stdout and stderr; returns its exit status.
 int printOutput(const CommandOutput& output);
 
+// A request's first byte says which command it is.
+inline constexpr uint8_t kSearchRequest = 1;
+inline constexpr uint8_t kStatusRequest = 2;
+
 // `nib search` as bytes: the same for this process and for a daemon.
 CommandOutput renderSearch(Engine& engine, const SearchArgs& args);
 std::string encodeSearchArgs(const SearchArgs& args);
 Expected<SearchArgs> decodeSearchArgs(std::string_view bytes);
+
+// `nib status` likewise.
+CommandOutput renderStatus(Engine& engine, const StatusArgs& args);
+std::string encodeStatusArgs(const StatusArgs& args);
+Expected<StatusArgs> decodeStatusArgs(std::string_view bytes);
 
 }  // namespace nib::cli

@@ -23,14 +23,18 @@ std::optional<std::filesystem::path> indexDirOf(const std::string& root) {
 }
 
 CommandOutput handle(Engine& engine, std::string_view payload) {
-  auto args = decodeSearchArgs(payload);
-  if (!args) {
+  auto refused = [](const Status& s) {
     CommandOutput o;
-    o.err = "nib: error: " + args.status().message() + "\n";
+    o.err = "nib: error: " + s.message() + "\n";
     o.exitCode = 2;
     return o;
+  };
+  if (!payload.empty() && static_cast<uint8_t>(payload[0]) == kStatusRequest) {
+    auto args = decodeStatusArgs(payload);
+    return args ? renderStatus(engine, *args) : refused(args.status());
   }
-  return renderSearch(engine, *args);
+  auto args = decodeSearchArgs(payload);
+  return args ? renderSearch(engine, *args) : refused(args.status());
 }
 
 DaemonOptions optionsFor(const DaemonArgs& args) {
@@ -88,7 +92,7 @@ int start(const DaemonArgs& args, const std::filesystem::path& indexDir) {
     ::waitpid(pid, nullptr, 0);
     return fail(word.empty() ? "the daemon did not start" : word);
   }
-  std::printf("nib: daemon started (pid %d); `nib search` asks it until it has been idle for %u min "
+  std::printf("nib: daemon started (pid %d); `nib search` and `nib status` ask it until it has been idle for %u min "
               "(`nib daemon stop` ends it sooner)\n",
               static_cast<int>(pid), args.idleMinutes);
   return 0;

@@ -14,23 +14,6 @@
 namespace nib::cli {
 namespace {
 
-void appendf(std::string* out, const char* format, ...) {
-  char buf[512];
-  va_list args;
-  va_start(args, format);
-  int n = std::vsnprintf(buf, sizeof buf, format, args);
-  va_end(args);
-  if (n < 0) return;
-  if (static_cast<size_t>(n) < sizeof buf) {
-    out->append(buf, static_cast<size_t>(n));
-    return;
-  }
-  std::string big(static_cast<size_t>(n) + 1, '\0');
-  va_start(args, format);
-  std::vsnprintf(big.data(), big.size(), format, args);
-  va_end(args);
-  out->append(big.data(), static_cast<size_t>(n));
-}
 
 CommandOutput failure(const std::string& message, const std::string& hint = "") {
   CommandOutput o;
@@ -69,7 +52,7 @@ CommandOutput renderSearch(Engine& engine, const SearchArgs& args) {
 
 std::string encodeSearchArgs(const SearchArgs& args) {
   ByteWriter w;
-  w.u8(1);  // format
+  w.u8(kSearchRequest);
   w.str(args.query);
   w.str(args.route);
   w.u8(args.regex);
@@ -85,7 +68,7 @@ std::string encodeSearchArgs(const SearchArgs& args) {
 
 Expected<SearchArgs> decodeSearchArgs(std::string_view bytes) {
   ByteReader r(bytes);
-  if (r.u8() != 1) return Status(ErrorCode::InvalidArgument, "a search request of another format");
+  if (r.u8() != kSearchRequest) return Status(ErrorCode::InvalidArgument, "a search request of another format");
   SearchArgs args;
   args.query = std::string(r.str());
   args.route = std::string(r.str());

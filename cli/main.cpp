@@ -54,6 +54,8 @@ int main(int argc, char** argv) {
   status->add_option("path", statusArgs.path, "A path inside the repository (default: .)");
   status->add_flag("--json", statusArgs.json, "Print as JSON");
   status->add_flag("--verify", statusArgs.verify, "Also recompute every artifact digest");
+  bool statusNoDaemon = false;
+  status->add_flag("--no-daemon", statusNoDaemon, "Compare in this process even when a `nib daemon` serves the repository");
 
   LocateArgs defArgs;
   auto* def = app.add_subcommand("def", "Print the definition(s) of the symbol at FILE:LINE:COL.\n"
@@ -190,7 +192,10 @@ int main(int argc, char** argv) {
   refsArgs.includeDeclaration = !noDecl;
   searchArgs.useDaemon = !noDaemon;
   if (*index || *verify || *serve) return 2;  // handled by the helpers above
-  if (*status) return runStatus(statusArgs);
+  if (*status) {
+    statusArgs.useDaemon = !statusNoDaemon;
+    return runStatus(statusArgs);
+  }
   if (*def) return runDefinition(defArgs);
   if (*refs) return runReferences(refsArgs);
   if (*symbols) return runSymbols(symArgs);

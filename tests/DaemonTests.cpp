@@ -130,6 +130,37 @@ TEST_CASE("nib search through the daemon prints what it prints without one, and 
   CHECK(nib.run("search fnv1a_hash", &out) == 0);
 }
 
+TEST_CASE("nib status through the daemon prints what it prints without one", "[daemon][cli][freshness]") {
+  TestRepo repo;
+  writeProject(repo);
+  Nib nib{repo};
+  std::string out;
+  REQUIRE(nib.run("index -q", &out) == 0);
+  REQUIRE(nib.run("daemon start --idle-minutes 5", &out) == 0);
+  DaemonGuard guard{nib};
+  auto same = [&](const std::string& args) {
+    std::string viaDaemon, direct;
+    int rcDaemon = nib.run("status " + args, &viaDaemon);
+    int rcDirect = nib.run("status --no-daemon " + args, &direct);
+    INFO(args);
+    CHECK(rcDaemon == rcDirect);
+    CHECK(viaDaemon == direct);
+    return viaDaemon;
+  };
+  uint64_t before = servedCount(nib);
+  CHECK(same("").find("fresh       yes") != std::string::npos);
+  same("--json");
+  // An edit and a deletion: named, and not fresh, in both.
+  repo.write("src/util.py", "def fnv1a_hash_py(s):\n    return hash(s) + 1\n");
+  fs::remove(repo.root() / "src/client.py");
+  std::string changed = same("");
+  CHECK(changed.find("1 changed (src/util.py); 1 deleted (src/client.py)") != std::string::npos);
+  CHECK(changed.find("fresh       no") != std::string::npos);
+  same("--json");
+  same("--verify");
+  CHECK(servedCount(nib) == before + 5);
+}
+
 TEST_CASE("the daemon refuses malformed requests and keeps serving", "[daemon]") {
   TestRepo repo;
   writeProject(repo);

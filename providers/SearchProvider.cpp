@@ -932,10 +932,34 @@ Expected<SearchResult> SearchProvider::searchHybrid(const SearchRequest& request
   std::vector<Scored> best;
   std::set<std::tuple<std::string, uint32_t, uint32_t>> seen;
   auto keyOf = [](const SearchHit& h) { return std::make_tuple(h.path, h.range.startByte, h.range.endByte); };
+  // Units of changed files have no stored vector: theirs are computed as the semantic route
+  // computes them (once per file, for the files among the lexical hits).
+  std::map<std::tuple<std::string, uint32_t, uint32_t>, double> changedCosine;
+  if (!query.empty() && dense_->embedUnit({}).has_value()) {
+    std::set<std::string> paths;
+    for (const SearchHit& h : lexical->hits)
+      if (h.unit == UINT32_MAX) paths.insert(h.path);
+    for (const std::string& path : paths) {
+      auto content = context.readCurrent(path);
+      if (!content) continue;
+      std::optional<FileFacts> facts;
+      if (context.currentFacts) facts = context.currentFacts(path, *content);
+      for (const UnitTerms& u : buildSearchFacts(path, *content, facts ? &*facts : nullptr).units) {
+        auto v = dense_->embedUnit(u.terms);
+        if (!v || v->empty()) continue;
+        double cosine = 0;
+        for (size_t i = 0; i < v->size(); ++i) cosine += static_cast<double>((*v)[i]) * query[i];
+        changedCosine[std::make_tuple(path, u.range.startByte, u.range.endByte)] = cosine;
+      }
+    }
+  }
   for (SearchHit& h : lexical->hits) {
     double score = top > 0 ? h.score / top : 0;
-    if (!query.empty() && h.unit != UINT32_MAX)
+    if (!query.empty() && h.unit != UINT32_MAX) {
       if (auto cosine = dense_->similarity(query.data(), h.unit)) score += kHybridSemanticWeight * *cosine;
+    } else if (auto it = changedCosine.find(keyOf(h)); it != changedCosine.end()) {
+      score += kHybridSemanticWeight * it->second;
+    }
     seen.insert(keyOf(h));
     h.route = SearchRoute::Hybrid;
     best.push_back({score, std::move(h)});

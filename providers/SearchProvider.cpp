@@ -772,7 +772,7 @@ Expected<SearchResult> SearchProvider::searchLexical(const SearchRequest& reques
   forEachCurrentFile(*lexical_, request, context, [&](const std::string& path, const std::string& content) {
     std::optional<FileFacts> facts;
     if (context.currentFacts) facts = context.currentFacts(path, content);
-    SearchFacts sf = buildSearchFacts(path, content, facts ? &*facts : nullptr);
+    SearchFacts sf = buildSearchFacts(path, content, facts ? &*facts : nullptr, /*trigrams=*/false);
     Language language = facts ? detectLanguage(path, std::string_view(content).substr(0, 16384)) : Language::Unknown;
     std::vector<Scored> units;
     std::optional<double> fileScoreNow;
@@ -885,7 +885,7 @@ Expected<SearchResult> SearchProvider::searchSemantic(const SearchRequest& reque
     };
     std::optional<FileFacts> facts;
     if (context.currentFacts) facts = context.currentFacts(path, content);
-    SearchFacts sf = buildSearchFacts(path, content, facts ? &*facts : nullptr);
+    SearchFacts sf = buildSearchFacts(path, content, facts ? &*facts : nullptr, /*trigrams=*/false);
     bool perUnit = !sf.units.empty() && dense_->embedUnit({}).has_value();
     if (!perUnit) {
       if (!kindWanted(request, SymbolKind::Module)) return;
@@ -944,7 +944,7 @@ Expected<SearchResult> SearchProvider::searchHybrid(const SearchRequest& request
       if (!content) continue;
       std::optional<FileFacts> facts;
       if (context.currentFacts) facts = context.currentFacts(path, *content);
-      for (const UnitTerms& u : buildSearchFacts(path, *content, facts ? &*facts : nullptr).units) {
+      for (const UnitTerms& u : buildSearchFacts(path, *content, facts ? &*facts : nullptr, /*trigrams=*/false).units) {
         auto v = dense_->embedUnit(u.terms);
         if (!v || v->empty()) continue;
         double cosine = 0;

@@ -4,6 +4,7 @@
 
 #include <functional>
 #include <optional>
+#include <unordered_set>
 
 #include "support/FileIo.h"
 #include "support/RepoPath.h"
@@ -368,10 +369,18 @@ Expected<SearchResult> Engine::search(const SearchRequest& request) {
     return *c;
   };
   // Changed files are cut into units by their facts when those are of the content searched: an
-  // overlay's (kept in step with the buffer or the disk) or the version's own (a delta entry).
-  context.currentFacts = [this](const std::string& path, std::string_view content) -> std::optional<FileFacts> {
-    auto record = provider_->file(path);
-    if (!record || (!provider_->hasOverlay(path) && record->blobOid != gitlite::blobId(content))) return std::nullopt;
+  // overlay's (kept in step with the buffer or the disk) or the version's own (a delta entry the
+  // disk still holds). Files the comparison found changed on disk differ from the version: no
+  // need to hash them to know.
+  auto changedOnDisk = std::make_shared<std::unordered_set<std::string>>();
+  if (const WorktreeComparison* cmp = worktreeComparison()) changedOnDisk->insert(cmp->changed.begin(), cmp->changed.end());
+  context.currentFacts = [this, changedOnDisk](const std::string& path, std::string_view content) -> std::optional<FileFacts> {
+    bool current = provider_->hasOverlay(path);
+    if (!current && changedOnDisk->count(path)) return std::nullopt;
+    if (!current) {
+      auto record = provider_->file(path);
+      if (!record || record->blobOid != gitlite::blobId(content)) return std::nullopt;
+    }
     auto facts = provider_->facts(path);
     if (!facts) return std::nullopt;
     return std::move(*facts);

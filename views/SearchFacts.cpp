@@ -82,10 +82,10 @@ std::string leadingComment(const LineTable& lines, uint32_t line) {
 
 }  // namespace
 
-SearchFacts buildSearchFacts(std::string_view path, std::string_view content, const FileFacts* facts) {
+SearchFacts buildSearchFacts(std::string_view path, std::string_view content, const FileFacts* facts, bool trigrams) {
   SearchFacts s;
   s.contentSize = static_cast<uint32_t>(content.size());
-  trigramMasksOf(content, &s.trigrams, &s.trigramMasks);
+  if (trigrams) trigramMasksOf(content, &s.trigrams, &s.trigramMasks);
   // The file unit: the whole text, plus the path's components (a file is found by its name).
   ByteRange whole;
   whole.endByte = static_cast<uint32_t>(content.size());

@@ -31,8 +31,10 @@ struct SearchFacts {
 };
 
 // Builds search facts from a file's content and (for files with a grammar) its source units;
-// `path` contributes its components to the file unit.
-SearchFacts buildSearchFacts(std::string_view path, std::string_view content, const FileFacts* facts);
+// `path` contributes its components to the file unit. Without `trigrams`, only the units (what
+// the ranked routes score a changed file by).
+SearchFacts buildSearchFacts(std::string_view path, std::string_view content, const FileFacts* facts,
+                             bool trigrams = true);
 
 
 }  // namespace nib

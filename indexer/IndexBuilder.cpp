@@ -469,6 +469,26 @@ Expected<std::optional<IndexReport>> buildDelta(GitRepository& repo, const Index
       report.occurrences += e.occurrences;
     }
   }
+  // Files per language and skipped files per reason likewise (the report and `nib status`
+  // print them): the base's counts, less the paths an entry replaces, plus the entries.
+  for (const auto& [key, value] : base->stats) {
+    if (key.rfind("files.", 0) == 0) report.filesByLanguage[key.substr(6)] = std::strtoull(value.c_str(), nullptr, 10);
+    else if (key.rfind("skipped.", 0) == 0) report.skippedByReason[key.substr(8)] = std::strtoull(value.c_str(), nullptr, 10);
+  }
+  auto reasonOf = [](const std::string& r) { return r.substr(0, r.find(':')); };
+  auto decrement = [](std::map<std::string, uint64_t>& counts, const std::string& key) {
+    auto it = counts.find(key);
+    if (it != counts.end() && it->second > 0 && --it->second == 0) counts.erase(it);
+  };
+  for (const DeltaEntry& e : entries) {
+    if (auto was = (*baseView)->fileByPath(e.path)) decrement(report.filesByLanguage, languageName(was->language));
+    else if (auto reason = (*baseView)->skipReason(e.path)) decrement(report.skippedByReason, reasonOf(*reason));
+    if (e.state == DeltaEntry::State::Indexed) report.filesByLanguage[languageName(e.language)]++;
+    else if (e.state == DeltaEntry::State::Skipped) report.skippedByReason[reasonOf(e.skipReason)]++;
+  }
+  std::erase_if(m.stats, [](const auto& kv) { return kv.first.rfind("files.", 0) == 0 || kv.first.rfind("skipped.", 0) == 0; });
+  for (const auto& [lang, n] : report.filesByLanguage) m.stats["files." + lang] = std::to_string(n);
+  for (const auto& [reason, n] : report.skippedByReason) m.stats["skipped." + reason] = std::to_string(n);
   m.stats["files"] = std::to_string(report.files);
   m.stats["definitions"] = std::to_string(report.definitions);
   m.stats["occurrences"] = std::to_string(report.occurrences);

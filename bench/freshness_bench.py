@@ -7,7 +7,7 @@ search_bench.py / fetch-corpus.sh; --copies N makes a corpus of N copies of it s
     every other file reused, every view rewritten), against a cold build from scratch (no stored
     facts); whether each declares what a rebuild does (`nib verify`);
   * the per-request freshness check with 0, 50, 200 and 500 dirty files: a `nib status` process
-    (stat comparison, hashing the dirty files), and through the running server the first
+    (stat comparison, hashing the dirty files), one answered by a running `nib daemon`, and through the running server the first
     request after the change and a warm one (the comparison is reused until inotify reports
     an event).
 Each edit appends a line no earlier run wrote, so its facts are extracted, not found stored.
@@ -125,9 +125,11 @@ def main():
     check = os.path.abspath(os.path.join(args.build, "bench", "nib_freshness_check"))
     print("\nThe check in one process (bench/freshness_check.cpp, median / p95 ms): a fresh comparison (no cache),")
     print("one with the hash cache, and after one more save with the watcher's folder (what the server does);")
-    print("then whole requests: `nib status` processes, and through `nib serve` nib/status right after the")
+    print("then whole requests: `nib status --no-daemon` processes, `nib status` processes answered by a running")
+    print("`nib daemon` (median of the calls after the first), and through `nib serve` nib/status right after the")
     print("change (comparison + overlay of the dirty files), a warm nib/status and a warm trigram search.")
-    print(f"\n{'dirty':<7}{'fresh':>14}{'cached':>14}{'after save':>14}{'nib status':>12}{'srv first':>11}"
+    subprocess.run([nib, "daemon", "start", "--idle-minutes", "10"], cwd=repo, check=True, capture_output=True)
+    print(f"\n{'dirty':<7}{'fresh':>14}{'cached':>14}{'after save':>14}{'nib status':>12}{'+daemon':>9}{'srv first':>11}"
           f"{'srv status':>12}{'srv search':>12}")
     for n in (0, 50, 200, 500):
         subprocess.run(["git", "checkout", "-q", "--", "."], cwd=repo, check=True)
@@ -138,7 +140,9 @@ def main():
                                       check=True).stdout)
         with open(os.path.join(repo, sources[n]), "a") as fh:
             fh.write("\n// dirty\n")
-        status = statistics.median(timed([nib, "status", "--json"], repo)[0] for _ in range(args.runs))
+        status = statistics.median(timed([nib, "status", "--json", "--no-daemon"], repo)[0] for _ in range(args.runs))
+        daemon = [timed([nib, "status", "--json"], repo)[0] for _ in range(args.runs + 1)]
+        daemon = statistics.median(daemon[1:])
         t = time.monotonic()
         client.request("nib/status", None)
         first = (time.monotonic() - t) * 1000
@@ -151,10 +155,11 @@ def main():
             client.request("nib/search", query)
             warm.append((time.monotonic() - t) * 1000)
         print(f"{n:<7}{c['freshMedianMs']:>7.1f} /{c['freshP95Ms']:>5.1f}{c['cachedMedianMs']:>7.1f} /{c['cachedP95Ms']:>5.1f}"
-              f"{c['afterSaveMedianMs']:>7.2f} /{c['afterSaveP95Ms']:>5.2f}{status:>12.1f}{first:>11.1f}"
+              f"{c['afterSaveMedianMs']:>7.2f} /{c['afterSaveP95Ms']:>5.2f}{status:>12.1f}{daemon:>9.1f}{first:>11.1f}"
               f"{statistics.median(warm_status):>12.2f}{statistics.median(warm):>12.2f}")
     client.request("shutdown", None)
     client.send({"jsonrpc": "2.0", "method": "exit"})
+    subprocess.run([nib, "daemon", "stop"], cwd=repo, capture_output=True)
     subprocess.run(["git", "checkout", "-q", "--", "."], cwd=repo, check=True)
 
 

@@ -372,8 +372,11 @@ Expected<SearchResult> Engine::search(const SearchRequest& request) {
   // overlay's (kept in step with the buffer or the disk) or the version's own (a delta entry the
   // disk still holds). Files the comparison found changed on disk differ from the version: no
   // need to hash them to know.
+  // The worktree as it is now, by stat data (hashing only files whose stat changed): taken once,
+  // so that every use below sees the same comparison.
+  const WorktreeComparison* cmp = worktreeComparison();
   auto changedOnDisk = std::make_shared<std::unordered_set<std::string>>();
-  if (const WorktreeComparison* cmp = worktreeComparison()) changedOnDisk->insert(cmp->changed.begin(), cmp->changed.end());
+  if (cmp) changedOnDisk->insert(cmp->changed.begin(), cmp->changed.end());
   context.currentFacts = [this, changedOnDisk](const std::string& path, std::string_view content) -> std::optional<FileFacts> {
     bool current = provider_->hasOverlay(path);
     if (!current && changedOnDisk->count(path)) return std::nullopt;
@@ -392,8 +395,7 @@ Expected<SearchResult> Engine::search(const SearchRequest& request) {
     if (e.searchable) context.changed.insert(e.path);
     else context.deleted.insert(e.path);
   }
-  // The worktree as it is now, by stat data (hashing only files whose stat changed).
-  if (const WorktreeComparison* cmp = worktreeComparison()) {
+  if (cmp) {
     context.changed.insert(cmp->changed.begin(), cmp->changed.end());
     context.deleted.insert(cmp->deleted.begin(), cmp->deleted.end());
     // New entries may be files git ignores: without git's rules they are reported, not searched.

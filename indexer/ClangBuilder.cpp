@@ -315,6 +315,7 @@ ClangBuildReport buildClangView(const ClangBuildInput& in) {
   std::map<std::string, std::vector<ClangFileOccurrence>> byFile;
   std::set<std::tuple<std::string, uint32_t, uint32_t, uint8_t>> sites;
   std::vector<bool> hasCanonical;  // by symbol id
+  std::set<std::string> compiled, interpolatedOnly;  // files real units saw; files only made-up ones saw
   for (size_t i = 0; i < units.size(); ++i) {
     if (!results[i]) {
       if (i >= realUnits) {
@@ -357,24 +358,39 @@ ClangBuildReport buildClangView(const ClangBuildInput& in) {
       // Real units come first: a site seen by one of them is never marked interpolated. The
       // symbol's first declaration in that order is its canonical one.
       ClangSymbol& symbol = contents.symbols[id];
-      bool canonical = o.role != ClangRole::Reference && !hasCanonical[id];
+      bool canonical = o.role != ClangRole::Reference && !o.expanded && !hasCanonical[id];
       if (canonical) hasCanonical[id] = true;
-      symbol.sites.push_back({path, r, o.role, o.call, i >= realUnits, canonical});
-      byFile[path].push_back({o.offset, o.offset + o.length, id, o.role});
+      symbol.sites.push_back({path, r, o.role, o.call, i >= realUnits, canonical, o.expanded, o.macroBody});
+      byFile[path].push_back({o.offset, o.offset + o.length, id, o.role, o.expanded});
+      (i >= realUnits ? interpolatedOnly : compiled).insert(path);
+    }
+    // Override edges between methods the repository declares.
+    for (const auto& [method, overridden] : f.overrides) {
+      auto m = symbolIds.find(f.usrs[method]), o = symbolIds.find(f.usrs[overridden]);
+      if (m == symbolIds.end() || o == symbolIds.end() || m->second == o->second) continue;
+      contents.symbols[m->second].overrides.push_back(o->second);
+      contents.symbols[o->second].overriddenBy.push_back(m->second);
     }
   }
-  for (ClangSymbol& s : contents.symbols)
+  for (ClangSymbol& s : contents.symbols) {
+    for (std::vector<uint32_t>* ids : {&s.overrides, &s.overriddenBy}) {
+      std::sort(ids->begin(), ids->end());
+      ids->erase(std::unique(ids->begin(), ids->end()), ids->end());
+    }
     std::sort(s.sites.begin(), s.sites.end(), [](const ClangSite& a, const ClangSite& b) {
       return a.path != b.path ? a.path < b.path : a.range.startByte != b.range.startByte ? a.range.startByte < b.range.startByte
                                                                                         : a.role < b.role;
     });
+  }
   for (auto& [path, occurrences] : byFile) {
     std::sort(occurrences.begin(), occurrences.end(), [](const ClangFileOccurrence& a, const ClangFileOccurrence& b) {
-      return a.start != b.start ? a.start < b.start : a.role < b.role;
+      return a.start != b.start ? a.start < b.start : a.expanded != b.expanded ? !a.expanded : a.role < b.role;
     });
     report.occurrences += occurrences.size();
     contents.files.emplace_back(path, std::move(occurrences));
   }
+  for (const std::string& path : interpolatedOnly)
+    if (!compiled.count(path)) contents.interpolatedFiles.push_back(path);
   report.symbols = contents.symbols.size();
   report.files = contents.files.size();
   fs::create_directories(in.dir, ec);

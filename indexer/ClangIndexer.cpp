@@ -6,6 +6,8 @@
 #include <cctype>
 #include <cstdio>
 #include <cstring>
+#include <optional>
+#include <set>
 #include <unordered_map>
 
 #include "views/FileFacts.h"
@@ -64,35 +66,62 @@ struct Collector {
 
   static bool identifierChar(char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_'; }
 
-  // Places each pending declaration at its name in the body of the macro expanded where clang
-  // reported it (the first whole-word match): the spelling libclang cannot give.
+  // Places each pending declaration where clangd's nameLocation puts it: at its name in the body
+  // of the macro expanded where clang reported it, or in the body of a macro that body names
+  // (UV_HANDLE_FIELDS naming UV_HANDLE_PRIVATE_FIELDS, whose body declares the field) — the
+  // spelling libclang cannot give. Its twin stays at the expansion point, where clangd lists
+  // it among references; a name the body does not spell (pasted with ##) is only there, for
+  // both.
   void resolveMacroDeclarations() {
     for (const Pending& p : pending) {
       const std::string& text = contentOf(p.file);
-      size_t end = p.offset;
-      while (end < text.size() && identifierChar(text[end])) ++end;
-      auto macro = macros.find(text.substr(p.offset, end - p.offset));
-      if (macro == macros.end()) continue;
-      const std::string& body = contentOf(macro->second.file);
       const std::string& name = facts.names[p.usr];
-      if (name.empty() || macro->second.end > body.size()) continue;
-      for (size_t at = body.find(name, macro->second.begin); at != std::string::npos && at + name.size() <= macro->second.end;
-           at = body.find(name, at + 1)) {
-        bool whole = (at == 0 || !identifierChar(body[at - 1])) &&
-                     (at + name.size() >= body.size() || !identifierChar(body[at + name.size()]));
-        if (!whole) continue;
-        addAt(macro->second.file, static_cast<uint32_t>(at), p.usr, p.role, p.kind, false, -1);
-        break;
-      }
+      auto spelling = name.empty() ? std::nullopt : findInMacro(identifierAt(text, p.offset), name);
+      if (spelling) addAt(spelling->first, spelling->second, p.usr, p.role, p.kind, false, true);
+      addAt(p.file, p.offset, p.usr, p.role, p.kind, spelling.has_value(), false);
     }
   }
-  void addAt(uint32_t file, uint32_t offset, uint32_t usr, ClangRole role, SymbolKind kind, bool call, int32_t container) {
+  static std::string identifierAt(const std::string& text, uint32_t offset) {
+    size_t end = offset;
+    while (end < text.size() && identifierChar(text[end])) ++end;
+    return offset < end ? text.substr(offset, end - offset) : std::string();
+  }
+  // The first whole-word `name` in the body of `macro`, searching the macros its body names
+  // breadth-first (a few levels: real FIELDS macros nest two or three deep).
+  std::optional<std::pair<uint32_t, uint32_t>> findInMacro(const std::string& macro, const std::string& name) {
+    std::vector<std::string> queue{macro};
+    std::set<std::string> seen{macro};
+    for (size_t i = 0; i < queue.size() && i < 64; ++i) {
+      auto it = macros.find(queue[i]);
+      if (it == macros.end()) continue;
+      const std::string& body = contentOf(it->second.file);
+      if (it->second.end > body.size()) continue;
+      for (size_t at = it->second.begin; at < it->second.end;) {
+        if (!identifierChar(body[at])) {
+          ++at;
+          continue;
+        }
+        size_t end = at;
+        while (end < it->second.end && identifierChar(body[end])) ++end;
+        std::string word = body.substr(at, end - at);
+        if (word == name && (at == 0 || !identifierChar(body[at - 1]))) return std::make_pair(it->second.file, static_cast<uint32_t>(at));
+        if (macros.count(word) && seen.insert(word).second) queue.push_back(word);
+        at = end;
+      }
+    }
+    return std::nullopt;
+  }
+  // A declaration placed by resolveMacroDeclarations: in a macro's body, or at the expansion.
+  void addAt(uint32_t file, uint32_t offset, uint32_t usr, ClangRole role, SymbolKind kind, bool expanded, bool macroBody) {
     const std::string& text = contentOf(file);
     uint32_t line = 0, lineStart = 0;
     for (uint32_t i = 0; i < offset && i < text.size(); ++i)
       if (text[i] == '\n') ++line, lineStart = i + 1;
-    push({file, line, offset - lineStart, offset, static_cast<uint32_t>(facts.names[usr].size()), usr, role, call,
-          container, static_cast<uint8_t>(kind)});
+    // The identifier there: the name in the macro's text, or the macro's name at an expansion
+    // (what clangd underlines).
+    auto length = static_cast<uint32_t>(identifierAt(text, offset).size());
+    if (length == 0) length = static_cast<uint32_t>(facts.names[usr].size());
+    push({file, line, offset - lineStart, offset, length, usr, role, false, -1, static_cast<uint8_t>(kind), expanded, macroBody});
   }
   void push(const ClangOccurrence& o) { facts.occurrences.push_back(o); }
 
@@ -108,9 +137,10 @@ struct Collector {
     }
     return contents.emplace(id, std::move(text)).first->second;
   }
-  // Whether the name is spelt at `offset`. Entities produced by a macro's body are reported at
-  // the macro's expansion point (`TEST(` names a whole class and its members there); clangd
-  // leaves those out, and so does nib: only names actually written at their location count.
+  // Whether the name is spelt at `offset`. Entities a macro's body names are reported at the
+  // macro's expansion point (`TEST(` names a whole class and its members there; `INIT(RENAME)`
+  // names the function's `loop`): references stay there, flagged, as clangd reports them;
+  // declarations move to where the macro spells them (resolveMacroDeclarations).
   bool spelt(uint32_t id, uint32_t offset, const std::string& name) {
     size_t n = 0;
     while (n < name.size() && name[n] != '<' && name[n] != '(' && name[n] != ' ') ++n;
@@ -155,17 +185,23 @@ struct Collector {
     unsigned line, column, offset;
     clang_getFileLocation(location, &file, &line, &column, &offset);
     int64_t id = fileId(file);
-    if (id >= 0 && line != 0 && !spelt(static_cast<uint32_t>(id), offset, facts.names[usr])) {
+    if (id < 0 || line == 0) return;
+    if (!spelt(static_cast<uint32_t>(id), offset, facts.names[usr])) {
       // A declaration written inside a macro's body (a struct's fields from a FIELDS macro)
       // belongs where the macro spells it, as clangd reports it; libclang only gives the
       // expansion, so it waits until the macro definitions are known (resolveMacroDeclarations).
-      // A reference there stays left out.
       if (role != ClangRole::Reference) pending.push_back({static_cast<uint32_t>(id), offset, usr, role, kind});
+      // A reference stays at the expansion, not as a call written there: the call graph's
+      // call sites are the ones the source spells.
+      else {
+        auto length = static_cast<uint32_t>(identifierAt(contentOf(static_cast<uint32_t>(id)), offset).size());
+        push({static_cast<uint32_t>(id), line - 1, column - 1, offset, length ? length : static_cast<uint32_t>(facts.names[usr].size()),
+              usr, role, false, container, static_cast<uint8_t>(kind), true, false});
+      }
       return;
     }
-    if (id < 0 || line == 0) return;
     push({static_cast<uint32_t>(id), line - 1, column - 1, offset, static_cast<uint32_t>(facts.names[usr].size()), usr, role,
-          call, container, static_cast<uint8_t>(kind)});
+          call, container, static_cast<uint8_t>(kind), false, false});
   }
 };
 
@@ -202,6 +238,17 @@ void declaration(CXClientData data, const CXIdxDeclInfo* info) {
       if (base && base->base && base->base->USR && *base->base->USR)
         c->facts.bases.emplace_back(usr, c->usrId(usrOf(base->base), base->base->name));
     }
+  // A virtual method's overridden methods: clangd's references of a method include theirs.
+  if (info->entityInfo->kind == CXIdxEntity_CXXInstanceMethod) {
+    CXCursor* overridden = nullptr;
+    unsigned n = 0;
+    clang_getOverriddenCursors(info->cursor, &overridden, &n);
+    for (unsigned i = 0; i < n; ++i) {
+      std::string o = take(clang_getCursorUSR(overridden[i]));
+      if (!o.empty()) c->facts.overrides.emplace_back(usr, c->usrId(o, nullptr));
+    }
+    if (overridden) clang_disposeOverriddenCursors(overridden);
+  }
 }
 
 void reference(CXClientData data, const CXIdxEntityRefInfo* info) {

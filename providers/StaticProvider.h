@@ -92,6 +92,9 @@ class StaticProvider {
   const Manifest& manifest() const { return manifest_; }
   // Whether libclang's facts cover the file (a compile command reached it, and it is unchanged).
   bool hasClangFacts(const std::string& path);
+  // C/C++ files no compile command reaches, which the clang view indexed with a borrowed
+  // command (empty without a clang view).
+  std::vector<std::string> clangInterpolatedFiles();
   // The fact store's reader (file contents for search); valid while this provider lives.
   FactStore::Reader& factReader() { return *reader_; }
   std::optional<FileRecord> file(const std::string& path);

@@ -11,6 +11,12 @@ bool StaticProvider::hasClangFacts(const std::string& path) {
   return clang_ && !overlays_.count(path) && clang_->hasFile(path);
 }
 
+std::vector<std::string> StaticProvider::clangInterpolatedFiles() {
+  if (!clang_) return {};
+  auto files = clang_->interpolatedFiles();
+  return files ? std::move(*files) : std::vector<std::string>{};
+}
+
 void StaticProvider::labelWithoutClang(const std::string& path, NavigationResult& out) {
   // Where a compilation database exists, a C/C++ file it does not cover (or whose TU failed)
   // is answered from tree-sitter facts: said so, with a lower confidence.
@@ -36,11 +42,13 @@ std::optional<Expected<NavigationResult>> StaticProvider::clangAnswer(const std:
   // The name under the cursor, or the one the cursor just left (editors put it after a name).
   // Several entities can be reported at one name (a constructor's name is also a reference to
   // its class): the declaration there wins, as occurrences at one offset are in role order.
+  // At a macro's expansion the macro itself wins over what its body names there.
   const ClangFileOccurrence* at = nullptr;
   for (const ClangFileOccurrence& o : *occurrences) {
     if (o.start > offset) break;
     bool contains = offset < o.end || (offset == o.end && !at);
-    if (contains && (!at || o.start > at->start)) at = &o;
+    bool better = !at || o.start > at->start || (o.start == at->start && at->expanded && !o.expanded);
+    if (contains && better) at = &o;
   }
   if (!at) return std::nullopt;
   auto symbol = clang_->symbol(at->symbol);
@@ -66,13 +74,21 @@ std::optional<Expected<NavigationResult>> StaticProvider::clangAnswer(const std:
         return Expected<NavigationResult>(std::move(out));
       }
   std::set<std::pair<std::string, uint32_t>> changed;  // sites left out, counted once
-  // Sites only a made-up unit saw (files no compile command reaches) are not part of the
-  // build: they answer for their own file, and as definitions when nothing else does.
-  bool withInterpolated = false;
-  auto collect = [&](auto accept) {
-    for (const ClangSite& s : symbol->sites) {
-      if (!accept(s.role)) continue;
+  // Sites only a made-up unit saw (files no compile command reaches: another platform's
+  // sources, examples, headers nothing includes) are not part of the build: as definitions they
+  // answer for their own file, and elsewhere only when nothing else does. References include
+  // them: they are the repository's code, and clangd lists them too once it has seen the files.
+  bool withInterpolated = references;
+  // clangd's index keeps no references to namespaces (a namespace is named everywhere): their
+  // references are the asked file's own, and nib answers the same.
+  bool fileOnly = references && static_cast<SymbolKind>(symbol->kind) == SymbolKind::Namespace;
+  auto collectOf = [&](const ClangSymbol& of, auto accept) {
+    for (const ClangSite& s : of.sites) {
+      if (!accept(s) || (fileOnly && s.path != path)) continue;
       if (s.interpolated && !withInterpolated && s.path != path) continue;
+      // A declaration a macro writes has two sites, as clangd answers: where the macro's text
+      // spells it (definitions) and where the macro is expanded (references).
+      if (references ? s.macroBody : s.expanded && s.role != ClangRole::Reference) continue;
       // Sites in files changed or deleted since the index was built may have moved.
       if (overlays_.count(s.path)) {
         changed.insert({s.path, s.range.startByte});
@@ -81,8 +97,8 @@ std::optional<Expected<NavigationResult>> StaticProvider::clangAnswer(const std:
       SymbolLocation l;
       l.path = s.path;
       l.range = l.fullRange = s.range;
-      l.name = symbol->name;
-      l.kind = static_cast<SymbolKind>(symbol->kind);
+      l.name = of.name;
+      l.kind = static_cast<SymbolKind>(of.kind);
       l.role = s.role == ClangRole::Definition    ? OccurrenceRole::Definition
                : s.role == ClangRole::Declaration ? OccurrenceRole::Declaration
                                                   : OccurrenceRole::Reference;
@@ -90,7 +106,34 @@ std::optional<Expected<NavigationResult>> StaticProvider::clangAnswer(const std:
       out.locations.push_back(std::move(l));
     }
   };
+  auto collect = [&](auto accept) { collectOf(*symbol, [&](const ClangSite& s) { return accept(s.role); }); };
   collect(wanted);
+  if (references && (!symbol->overrides.empty() || !symbol->overriddenBy.empty())) {
+    // A virtual method, as clangd 14 answers its references: every site of each method it
+    // overrides, up the hierarchy (their declarations count as references there), and, with
+    // declarations, the canonical declaration of each method overriding it directly.
+    std::vector<uint32_t> up = symbol->overrides;
+    std::set<uint32_t> seen(up.begin(), up.end());
+    for (size_t i = 0; i < up.size() && i < 256; ++i) {
+      auto u = clang_->symbol(up[i]);
+      if (!u) continue;
+      collectOf(*u, [](const ClangSite&) { return true; });
+      for (uint32_t next : u->overrides)
+        if (seen.insert(next).second) up.push_back(next);
+    }
+    if (includeDeclaration)
+      for (uint32_t id : symbol->overriddenBy)
+        if (auto d = clang_->symbol(id)) collectOf(*d, [](const ClangSite& s) { return s.canonical; });
+    // One location per site: a method reached twice (diamonds) is listed once.
+    std::sort(out.locations.begin(), out.locations.end(), [](const SymbolLocation& a, const SymbolLocation& b) {
+      return std::tie(a.path, a.range.startByte) < std::tie(b.path, b.range.startByte);
+    });
+    out.locations.erase(std::unique(out.locations.begin(), out.locations.end(),
+                                    [](const SymbolLocation& a, const SymbolLocation& b) {
+                                      return a.path == b.path && a.range.startByte == b.range.startByte;
+                                    }),
+                        out.locations.end());
+  }
   // A definition without a separate declaration is its own answer.
   if (!references && out.locations.empty() && at->role == ClangRole::Definition)
     collect([](ClangRole r) { return r == ClangRole::Definition; });
@@ -119,7 +162,8 @@ std::vector<StaticProvider::Target> StaticProvider::clangCalleesAt(const std::ve
   auto it = std::lower_bound(occurrences.begin(), occurrences.end(), site.startByte,
                              [](const ClangFileOccurrence& o, uint32_t start) { return o.start < start; });
   for (; it != occurrences.end() && it->start == site.startByte; ++it) {
-    if (it->role != ClangRole::Reference) continue;
+    // What a macro's body calls is not this call site's callee (the macro is).
+    if (it->role != ClangRole::Reference || it->expanded) continue;
     if (auto known = memo.find(it->symbol); known != memo.end()) return known->second;
     std::vector<Target> defs, decls;
     if (auto symbol = clang_->symbol(it->symbol)) {

@@ -175,6 +175,11 @@ Expected<lsp::LiveBenchAnswer> runLiveBench(const LiveBenchOptions& options) {
       if (auto it = settings.commands.find(l); it != settings.commands.end())
         for (std::string& a : it->second)
           if (a == "--background-index=false") a = "--background-index";
+  // clangd caps references at 1,000 by default: the comparison is with its whole answer.
+  for (Language l : {Language::C, Language::Cpp})
+    if (auto it = settings.commands.find(l); it != settings.commands.end() && !it->second.empty() &&
+                                             std::filesystem::path(it->second[0]).filename() == "clangd")
+      it->second.push_back("--limit-references=0");
   std::filesystem::path root = e.root();
   LiveProvider live(settings, [root](const std::string& p) { return readWorktreeFile(root, p); },
                     [&](const std::string& m) { out.notes.push_back(m); });
@@ -211,11 +216,27 @@ Expected<lsp::LiveBenchAnswer> runLiveBench(const LiveBenchOptions& options) {
       info.backgroundIndexMs = indexWaited[key];
     }
     say(std::string(languageName(l)) + ": live requests");
+    // Definitions first, with only the sampled files opened (as an editor would have them).
+    // clangd then sees the files no compile command reaches — it knows a file's references
+    // only once it has parsed it, and keeps them after — so that references compare the whole
+    // repository on both sides, whatever order the samples came in.
+    for (int m = 0; m < 2; ++m) {
+      if (m == 1 && clangd && options.backgroundIndex) {
+        std::vector<std::string> uncompiled;
+        for (const std::string& p : e.provider().clangInterpolatedFiles())
+          if (auto r = e.provider().file(p); r && r->language == l) uncompiled.push_back(p);
+        say(std::string(languageName(l)) + ": opening " + std::to_string(uncompiled.size()) +
+            " file(s) no compile command reaches");
+        auto w = Clock::now();
+        for (const std::string& p : uncompiled) (void)live.definition(p, l, Position{0, 0});
+        info.openedUncompiled = uncompiled.size();
+        info.openUncompiledMs = msSince(w);
+      }
     for (size_t i = 0; i < samples.size(); ++i) {
       const Sample& s = samples[i];
       if (s.language != l) continue;
-      ++info.samples;
-      for (int m = 0; m < 2; ++m) {
+      info.samples += m == 0;
+      {
         Measured& x = measured[2 * i + m];
         auto r = m == 0 ? live.definition(s.path, l, s.position) : live.references(s.path, l, s.position, true);
         if (!r) {
@@ -231,6 +252,7 @@ Expected<lsp::LiveBenchAnswer> runLiveBench(const LiveBenchOptions& options) {
           if (loc.inWorkspace) x.liveKeys.insert({loc.path, loc.range.start.line});
         }
       }
+    }
     }
     info.livePeakRssKiB = live.peakRssKiB();
     out.languages.push_back(info);

@@ -4,7 +4,8 @@
 
 namespace nib {
 namespace {
-constexpr uint8_t kTuFormat = 1;
+// 2: what a macro's body names is kept at the expansion (`expanded`, `macroBody`).
+constexpr uint8_t kTuFormat = 2;
 constexpr uint8_t kCommandsFormat = 1;
 
 void strings(ByteWriter& w, const std::vector<std::string>& v) {
@@ -36,7 +37,7 @@ std::string encodeTuFacts(const TuFacts& f) {
     w.varint(o.offset);
     w.varint(o.length);
     w.varint(o.usr);
-    w.u8(static_cast<uint8_t>(o.role) | (o.call ? 0x80 : 0));
+    w.u8(static_cast<uint8_t>(o.role) | (o.call ? 0x80 : 0) | (o.expanded ? 0x40 : 0) | (o.macroBody ? 0x20 : 0));
     w.svarint(o.container);
     w.u8(o.kind);
   }
@@ -44,6 +45,11 @@ std::string encodeTuFacts(const TuFacts& f) {
   for (const auto& [c, b] : f.bases) {
     w.varint(c);
     w.varint(b);
+  }
+  w.varint(f.overrides.size());
+  for (const auto& [m, o] : f.overrides) {
+    w.varint(m);
+    w.varint(o);
   }
   strings(w, f.errors);
   return w.take();
@@ -67,11 +73,13 @@ Expected<TuFacts> decodeTuFacts(std::string_view bytes) {
     o.length = r.u32();
     o.usr = r.u32();
     uint8_t role = r.u8();
-    o.role = static_cast<ClangRole>(role & 0x7F);
+    o.role = static_cast<ClangRole>(role & 0x1F);
     o.call = role & 0x80;
+    o.expanded = role & 0x40;
+    o.macroBody = role & 0x20;
     o.container = static_cast<int32_t>(r.svarint());
     o.kind = r.u8();
-    if (o.file >= f.files.size() || o.usr >= f.usrs.size() || (role & 0x7F) > 2 ||
+    if (o.file >= f.files.size() || o.usr >= f.usrs.size() || (role & 0x1F) > 2 ||
         (o.container >= 0 && static_cast<size_t>(o.container) >= f.usrs.size()))
       r.fail();
     if (!r.ok()) return Status(ErrorCode::Corrupt, "malformed clang occurrence");
@@ -82,6 +90,13 @@ Expected<TuFacts> decodeTuFacts(std::string_view bytes) {
     uint32_t c = r.u32(), base = r.u32();
     if (c >= f.usrs.size() || base >= f.usrs.size()) r.fail();
     f.bases.emplace_back(c, base);
+  }
+  uint64_t o = r.varint();
+  if (!r.ok() || o > bytes.size()) return Status(ErrorCode::Corrupt, "truncated clang facts");
+  for (uint64_t i = 0; i < o; ++i) {
+    uint32_t m = r.u32(), overridden = r.u32();
+    if (m >= f.usrs.size() || overridden >= f.usrs.size()) r.fail();
+    f.overrides.emplace_back(m, overridden);
   }
   if (!strings(r, &f.errors) || !r.atEnd()) return Status(ErrorCode::Corrupt, "malformed clang facts");
   return f;

@@ -27,6 +27,12 @@ struct ClangOccurrence {
   bool call = false;       // a reference that is a call
   int32_t container = -1;  // the enclosing function's USR (calls), or -1
   uint8_t kind = 0;        // nib SymbolKind of the entity
+  // Named by a macro's body, not written here: the occurrence lies at the macro's expansion
+  // point (where clang's file location puts it, and where clangd reports such references).
+  // A declaration there also has a `macroBody` twin where the macro's text spells its name:
+  // clangd goes to that one for definitions and lists the expansion among references.
+  bool expanded = false;
+  bool macroBody = false;
 };
 
 struct TuFacts {
@@ -36,6 +42,7 @@ struct TuFacts {
   std::vector<std::string> names;  // parallel to usrs: the entity's spelling
   std::vector<ClangOccurrence> occurrences;
   std::vector<std::pair<uint32_t, uint32_t>> bases;  // (class USR, base USR)
+  std::vector<std::pair<uint32_t, uint32_t>> overrides;  // (method USR, the method it overrides)
   std::vector<std::string> errors;                   // clang's error diagnostics, first few
 };
 

@@ -15,8 +15,10 @@ Status writeClangView(const std::filesystem::path& dir, const ClangViewContents&
   if (!env) return env.status();
   auto txn = LmdbTxn::begin(**env, true);
   if (!txn) return txn.status();
-  auto files = txn->openDb("files", true), symbols = txn->openDb("symbols", true), meta = txn->openDb("meta", true);
-  if (!files || !symbols || !meta) return Status(ErrorCode::IoError, "cannot create the clang view's tables");
+  auto files = txn->openDb("files", true), symbols = txn->openDb("symbols", true), meta = txn->openDb("meta", true),
+       interpolated = txn->openDb("interpolated", true);
+  if (!files || !symbols || !meta || !interpolated) return Status(ErrorCode::IoError, "cannot create the clang view's tables");
+  for (const std::string& path : contents.interpolatedFiles) NIB_RETURN_IF_ERROR(txn->put(*interpolated, path, ""));
   NIB_RETURN_IF_ERROR(txn->put(*meta, "format", std::string(1, static_cast<char>(kFormat))));
   for (const auto& [path, occurrences] : contents.files) {
     ByteWriter w;
@@ -26,7 +28,7 @@ Status writeClangView(const std::filesystem::path& dir, const ClangViewContents&
       w.varint(o.start - previous);  // deltas: occurrences are in offset order
       w.varint(o.end - o.start);
       w.varint(o.symbol);
-      w.u8(static_cast<uint8_t>(o.role));
+      w.u8(static_cast<uint8_t>(o.role) | (o.expanded ? 0x80 : 0));
       previous = o.start;
     }
     NIB_RETURN_IF_ERROR(txn->put(*files, path, w.data()));
@@ -42,7 +44,11 @@ Status writeClangView(const std::filesystem::path& dir, const ClangViewContents&
       w.str(site.path);
       writeRange(w, site.range);
       w.u8(static_cast<uint8_t>(site.role) | (site.call ? 0x80 : 0) | (site.interpolated ? 0x40 : 0) |
-           (site.canonical ? 0x20 : 0));
+           (site.canonical ? 0x20 : 0) | (site.expanded ? 0x10 : 0) | (site.macroBody ? 0x08 : 0));
+    }
+    for (const std::vector<uint32_t>* ids : {&s.overrides, &s.overriddenBy}) {
+      w.varint(ids->size());
+      for (uint32_t id : *ids) w.varint(id);
     }
     NIB_RETURN_IF_ERROR(txn->put(*symbols, idKey(static_cast<uint32_t>(id)), w.data(), MDB_APPEND));
   }
@@ -54,13 +60,17 @@ Expected<std::unique_ptr<ClangView>> ClangView::open(const std::filesystem::path
   auto reader = openLmdbReader(dir);
   if (!reader) return reader.status();
   std::unique_ptr<ClangView> v(new ClangView(std::move(reader->env), std::move(reader->txn)));
-  auto files = v->txn_.openDb("files", false), symbols = v->txn_.openDb("symbols", false), meta = v->txn_.openDb("meta", false);
-  if (!files || !symbols || !meta) return Status(ErrorCode::Corrupt, "the clang view lacks a table");
+  auto meta = v->txn_.openDb("meta", false);
+  if (!meta) return Status(ErrorCode::Corrupt, "the clang view lacks a table");
   auto format = v->txn_.get(*meta, "format");
   if (!format || format->size() != 1 || static_cast<uint8_t>((*format)[0]) != kFormat)
     return Status(ErrorCode::Unsupported, "the clang view is of another format: run `nib index` to rebuild it");
+  auto files = v->txn_.openDb("files", false), symbols = v->txn_.openDb("symbols", false),
+       interpolated = v->txn_.openDb("interpolated", false);
+  if (!files || !symbols || !interpolated) return Status(ErrorCode::Corrupt, "the clang view lacks a table");
   v->files_ = *files;
   v->symbols_ = *symbols;
+  v->interpolated_ = *interpolated;
   return v;
 }
 
@@ -81,8 +91,9 @@ Expected<std::vector<ClangFileOccurrence>> ClangView::occurrences(const std::str
     o.end = start + r.u32();
     o.symbol = r.u32();
     uint8_t role = r.u8();
-    if (role > 2) r.fail();
-    o.role = static_cast<ClangRole>(role);
+    if ((role & 0x7F) > 2) r.fail();
+    o.role = static_cast<ClangRole>(role & 0x7F);
+    o.expanded = role & 0x80;
     out.push_back(o);
   }
   if (!r.ok() || !r.atEnd()) return Status(ErrorCode::Corrupt, "malformed clang occurrences of " + path);
@@ -104,15 +115,32 @@ Expected<ClangSymbol> ClangView::symbol(uint32_t id) {
     site.path = std::string(r.str());
     site.range = readRange(r);
     uint8_t role = r.u8();
-    site.role = static_cast<ClangRole>(role & 0x1F);
+    site.role = static_cast<ClangRole>(role & 0x07);
+    site.expanded = role & 0x10;
+    site.macroBody = role & 0x08;
     site.call = role & 0x80;
     site.interpolated = role & 0x40;
     site.canonical = role & 0x20;
-    if ((role & 0x1F) > 2) r.fail();
+    if ((role & 0x07) > 2) r.fail();
     s.sites.push_back(std::move(site));
+  }
+  for (std::vector<uint32_t>* ids : {&s.overrides, &s.overriddenBy}) {
+    uint64_t k = r.varint();
+    if (k > raw->size()) r.fail();
+    for (uint64_t i = 0; i < k && r.ok(); ++i) ids->push_back(r.u32());
   }
   if (!r.ok() || !r.atEnd()) return Status(ErrorCode::Corrupt, "malformed clang symbol " + std::to_string(id));
   return s;
+}
+
+Expected<std::vector<std::string>> ClangView::interpolatedFiles() {
+  std::vector<std::string> out;
+  Status s = txn_.scan(interpolated_, "", [&](std::string_view key, std::string_view) {
+    out.emplace_back(key);
+    return true;
+  });
+  if (!s.isOk()) return s;
+  return out;
 }
 
 }  // namespace nib

@@ -18,7 +18,7 @@ namespace nib {
 
 // The view's storage format; part of the configuration digest, so that an index with a view of
 // another format is rebuilt by the next `nib index`.
-constexpr uint8_t kClangViewFormat = 3;
+constexpr uint8_t kClangViewFormat = 4;
 
 struct ClangSite {
   std::string path;
@@ -31,12 +31,19 @@ struct ClangSite {
   // The first declaration the first translation unit saw: what clang calls the canonical one
   // (a namespace's first block), which clangd answers for names declared many times.
   bool canonical = false;
+  // What a macro's body names, at the macro's expansion point, and a declaration's twin in the
+  // macro's text (see ClangOccurrence): definitions skip the first, references the second.
+  bool expanded = false;
+  bool macroBody = false;
 };
 
 struct ClangSymbol {
   std::string usr, name;
   uint8_t kind = 0;             // SymbolKind
   std::vector<ClangSite> sites;  // in (path, offset) order
+  // Virtual methods: the ones this one overrides, and the ones overriding it (symbol ids, each
+  // one level; sorted).
+  std::vector<uint32_t> overrides, overriddenBy;
 };
 
 // One occurrence in a file: which symbol is named at [start, end).
@@ -44,12 +51,15 @@ struct ClangFileOccurrence {
   uint32_t start = 0, end = 0;
   uint32_t symbol = 0;
   ClangRole role = ClangRole::Reference;
+  bool expanded = false;  // named by a macro's body expanded here, not written here
 };
 
 // The merged contents to write: symbols by id, and per repository path its occurrences.
 struct ClangViewContents {
   std::vector<ClangSymbol> symbols;
   std::vector<std::pair<std::string, std::vector<ClangFileOccurrence>>> files;  // sorted by path
+  // Files only units nib made up saw (no compile command reaches them), sorted.
+  std::vector<std::string> interpolatedFiles;
 };
 Status writeClangView(const std::filesystem::path& dir, const ClangViewContents& contents);
 
@@ -60,12 +70,14 @@ class ClangView {
   Expected<std::vector<ClangFileOccurrence>> occurrences(const std::string& path);
   bool hasFile(const std::string& path);
   Expected<ClangSymbol> symbol(uint32_t id);
+  // Files no compile command reaches, indexed with a borrowed command (ClangViewContents).
+  Expected<std::vector<std::string>> interpolatedFiles();
 
  private:
   ClangView(std::unique_ptr<LmdbEnv> env, LmdbTxn txn) : env_(std::move(env)), txn_(std::move(txn)) {}
   std::unique_ptr<LmdbEnv> env_;
   LmdbTxn txn_;
-  MDB_dbi files_ = 0, symbols_ = 0;
+  MDB_dbi files_ = 0, symbols_ = 0, interpolated_ = 0;
 };
 
 }  // namespace nib

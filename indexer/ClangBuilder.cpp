@@ -127,6 +127,64 @@ std::string cacheKey(const CompileCommand& c, const std::string& worker) {
   return d.hex();
 }
 
+// One entity can reach the view under two USRs: a class in an anonymous namespace of a test
+// file is `c:file.cc@aN@S@X` when the file is the TU's main file and `c:@aN@S@X` when another
+// TU includes the file (googlemock's gmock_all_test.cc includes every test). Symbols of one name
+// defined at the very same place are one entity: merged into the first, so that its references
+// do not depend on which of the USRs the cursor's occurrence carries. The merged-away ids stay,
+// empty, so that ids remain stable.
+void mergeAliasedSymbols(ClangViewContents& contents, std::map<std::string, std::vector<ClangFileOccurrence>>& byFile) {
+  std::vector<uint32_t> root(contents.symbols.size());
+  for (uint32_t i = 0; i < root.size(); ++i) root[i] = i;
+  auto find = [&](uint32_t x) {
+    while (root[x] != x) x = root[x] = root[root[x]];
+    return x;
+  };
+  std::map<std::tuple<std::string, uint32_t, std::string>, uint32_t> definedAt;
+  bool any = false;
+  for (uint32_t id = 0; id < contents.symbols.size(); ++id)
+    for (const ClangSite& s : contents.symbols[id].sites) {
+      if (s.role != ClangRole::Definition || s.expanded) continue;
+      auto [it, added] = definedAt.emplace(std::make_tuple(s.path, s.range.startByte, contents.symbols[id].name), id);
+      if (added) continue;
+      uint32_t a = find(it->second), b = find(id);
+      if (a == b) continue;
+      root[std::max(a, b)] = std::min(a, b);
+      any = true;
+    }
+  if (!any) return;
+  for (uint32_t id = 0; id < contents.symbols.size(); ++id) {
+    uint32_t r = find(id);
+    if (r == id) continue;
+    ClangSymbol& from = contents.symbols[id];
+    ClangSymbol& to = contents.symbols[r];
+    bool toCanonical = std::any_of(to.sites.begin(), to.sites.end(), [](const ClangSite& s) { return s.canonical; });
+    for (ClangSite& s : from.sites) {
+      bool duplicate = std::any_of(to.sites.begin(), to.sites.end(), [&](const ClangSite& t) {
+        return t.path == s.path && t.range.startByte == s.range.startByte && t.role == s.role;
+      });
+      if (duplicate) continue;
+      if (toCanonical) s.canonical = false;
+      to.sites.push_back(std::move(s));
+    }
+    from.sites.clear();
+    for (auto [fromIds, toIds] : {std::pair{&from.overrides, &to.overrides}, std::pair{&from.overriddenBy, &to.overriddenBy},
+                                  std::pair{&from.bases, &to.bases}, std::pair{&from.derived, &to.derived}}) {
+      toIds->insert(toIds->end(), fromIds->begin(), fromIds->end());
+      fromIds->clear();
+    }
+  }
+  for (ClangSymbol& s : contents.symbols)
+    for (std::vector<uint32_t>* ids : {&s.overrides, &s.overriddenBy, &s.bases, &s.derived})
+      for (uint32_t& x : *ids) x = find(x);
+  for (uint32_t id = 0; id < contents.symbols.size(); ++id)
+    for (std::vector<uint32_t>* ids : {&contents.symbols[id].overrides, &contents.symbols[id].overriddenBy,
+                                       &contents.symbols[id].bases, &contents.symbols[id].derived})
+      ids->erase(std::remove(ids->begin(), ids->end(), id), ids->end());
+  for (auto& [path, occurrences] : byFile)
+    for (ClangFileOccurrence& o : occurrences) o.symbol = find(o.symbol);
+}
+
 }  // namespace
 
 fs::path findCompilationDatabase(const fs::path& root, const fs::path& configured) {
@@ -364,16 +422,22 @@ ClangBuildReport buildClangView(const ClangBuildInput& in) {
       byFile[path].push_back({o.offset, o.offset + o.length, id, o.role, o.expanded});
       (i >= realUnits ? interpolatedOnly : compiled).insert(path);
     }
-    // Override edges between methods the repository declares.
-    for (const auto& [method, overridden] : f.overrides) {
-      auto m = symbolIds.find(f.usrs[method]), o = symbolIds.find(f.usrs[overridden]);
-      if (m == symbolIds.end() || o == symbolIds.end() || m->second == o->second) continue;
-      contents.symbols[m->second].overrides.push_back(o->second);
-      contents.symbols[o->second].overriddenBy.push_back(m->second);
-    }
+    // Override and base-class edges between entities the repository declares.
+    auto link = [&](const std::vector<std::pair<uint32_t, uint32_t>>& edges, std::vector<uint32_t> ClangSymbol::*up,
+                    std::vector<uint32_t> ClangSymbol::*down) {
+      for (const auto& [from, to] : edges) {
+        auto a = symbolIds.find(f.usrs[from]), b = symbolIds.find(f.usrs[to]);
+        if (a == symbolIds.end() || b == symbolIds.end() || a->second == b->second) continue;
+        (contents.symbols[a->second].*up).push_back(b->second);
+        (contents.symbols[b->second].*down).push_back(a->second);
+      }
+    };
+    link(f.overrides, &ClangSymbol::overrides, &ClangSymbol::overriddenBy);
+    link(f.bases, &ClangSymbol::bases, &ClangSymbol::derived);
   }
+  mergeAliasedSymbols(contents, byFile);
   for (ClangSymbol& s : contents.symbols) {
-    for (std::vector<uint32_t>* ids : {&s.overrides, &s.overriddenBy}) {
+    for (std::vector<uint32_t>* ids : {&s.overrides, &s.overriddenBy, &s.bases, &s.derived}) {
       std::sort(ids->begin(), ids->end());
       ids->erase(std::unique(ids->begin(), ids->end()), ids->end());
     }
@@ -384,8 +448,14 @@ ClangBuildReport buildClangView(const ClangBuildInput& in) {
   }
   for (auto& [path, occurrences] : byFile) {
     std::sort(occurrences.begin(), occurrences.end(), [](const ClangFileOccurrence& a, const ClangFileOccurrence& b) {
-      return a.start != b.start ? a.start < b.start : a.expanded != b.expanded ? !a.expanded : a.role < b.role;
+      return std::tie(a.start, a.expanded, a.role, a.symbol, a.end) < std::tie(b.start, b.expanded, b.role, b.symbol, b.end);
     });
+    occurrences.erase(std::unique(occurrences.begin(), occurrences.end(),
+                                  [](const ClangFileOccurrence& a, const ClangFileOccurrence& b) {
+                                    return a.start == b.start && a.symbol == b.symbol && a.role == b.role &&
+                                           a.expanded == b.expanded;
+                                  }),
+                      occurrences.end());
     report.occurrences += occurrences.size();
     contents.files.emplace_back(path, std::move(occurrences));
   }

@@ -57,6 +57,7 @@ struct Collector {
     uint32_t file, offset, usr;
     ClangRole role;
     SymbolKind kind;
+    size_t order;  // how many occurrences came before it: where its sites go in the TU's order
   };
   std::vector<Pending> pending;  // declarations spelt in a macro body
   struct MacroBody {
@@ -73,13 +74,22 @@ struct Collector {
   // it among references; a name the body does not spell (pasted with ##) is only there, for
   // both.
   void resolveMacroDeclarations() {
+    // The placed sites go back where clang reported them in the TU's order (the first
+    // declaration the build sees is a symbol's canonical one: `namespace fmt {` written by
+    // FMT_BEGIN_NAMESPACE), not after everything else.
+    std::vector<ClangOccurrence> rest = std::move(facts.occurrences);
+    facts.occurrences.clear();
+    facts.occurrences.reserve(rest.size() + 2 * pending.size());
+    size_t next = 0;
     for (const Pending& p : pending) {
+      for (; next < p.order && next < rest.size(); ++next) facts.occurrences.push_back(std::move(rest[next]));
       const std::string& text = contentOf(p.file);
       const std::string& name = facts.names[p.usr];
       auto spelling = name.empty() ? std::nullopt : findInMacro(identifierAt(text, p.offset), name);
       if (spelling) addAt(spelling->first, spelling->second, p.usr, p.role, p.kind, false, true);
-      addAt(p.file, p.offset, p.usr, p.role, p.kind, spelling.has_value(), false);
+      addAt(p.file, p.offset, p.usr, p.role, p.kind, true, false);
     }
+    for (; next < rest.size(); ++next) facts.occurrences.push_back(std::move(rest[next]));
   }
   static std::string identifierAt(const std::string& text, uint32_t offset) {
     size_t end = offset;
@@ -190,7 +200,8 @@ struct Collector {
       // A declaration written inside a macro's body (a struct's fields from a FIELDS macro)
       // belongs where the macro spells it, as clangd reports it; libclang only gives the
       // expansion, so it waits until the macro definitions are known (resolveMacroDeclarations).
-      if (role != ClangRole::Reference) pending.push_back({static_cast<uint32_t>(id), offset, usr, role, kind});
+      if (role != ClangRole::Reference)
+        pending.push_back({static_cast<uint32_t>(id), offset, usr, role, kind, facts.occurrences.size()});
       // A reference stays at the expansion, not as a call written there: the call graph's
       // call sites are the ones the source spells.
       else {

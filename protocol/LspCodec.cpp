@@ -105,7 +105,7 @@ Params decodeParams(const std::string& method, const json& p) {
     return init;
   }
   if (method == "textDocument/definition" || method == "textDocument/declaration" || method == "textDocument/hover" ||
-      method == "textDocument/prepareCallHierarchy")
+      method == "textDocument/prepareCallHierarchy" || method == "textDocument/prepareTypeHierarchy")
     return textDocumentPosition(p);
   if (method == "textDocument/references") {
     ReferenceParams r;
@@ -147,7 +147,9 @@ Params decodeParams(const std::string& method, const json& p) {
     return d;
   }
   if (method == "workspace/symbol") return WorkspaceSymbolParams{str(p, "query", false)};
-  if (method == "callHierarchy/incomingCalls" || method == "callHierarchy/outgoingCalls")
+  // A type hierarchy item has a call hierarchy item's shape (LSP 3.17).
+  if (method == "callHierarchy/incomingCalls" || method == "callHierarchy/outgoingCalls" ||
+      method == "typeHierarchy/supertypes" || method == "typeHierarchy/subtypes")
     return CallHierarchyParams{callHierarchyItem(member(p, "item"))};
   if (method == "$/cancelRequest") {
     const json& id = member(p, "id");
@@ -309,6 +311,7 @@ std::string encodeResult(const RequestId& id, const InitializeResult& r) {
       {"workspaceSymbolProvider", true},
       {"hoverProvider", true},
       {"callHierarchyProvider", true},
+      {"typeHierarchyProvider", true},
       {"experimental", {{"nibLocateProvider", true}, {"nibSearchProvider", true}}},
   };
   return response(id, {{"capabilities", caps}, {"serverInfo", {{"name", "nib"}, {"version", r.serverVersion}}}});

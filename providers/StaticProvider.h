@@ -65,6 +65,15 @@ struct CallNode {
   bool ascii = true;
 };
 
+// A class or struct in the type hierarchy (C and C++ files libclang indexed): its clang
+// symbol, and its name where it is defined (else declared).
+struct TypeNode {
+  uint32_t symbol = 0;  // the version's clang view id
+  std::string name, path;
+  SymbolKind kind = SymbolKind::Unknown;
+  ByteRange range;
+};
+
 struct CallEdge {
   CallNode node;                 // the caller (incoming) or the callee (outgoing)
   std::vector<ByteRange> sites;  // the call sites, in the caller's file
@@ -120,6 +129,13 @@ class StaticProvider {
   // Call hierarchy over the call sites the extractor recorded.
   // The definitions the identifier at `offset` resolves to: callables only, or of any kind.
   Expected<std::vector<CallNode>> callablesAt(const std::string& path, uint32_t offset, bool callableOnly = true);
+  // The type hierarchy from libclang's base-class edges (StaticProviderClang.cpp): the class
+  // named at a position (empty: no class there, or no clang facts for the file), and a node's
+  // direct bases or derived classes. A node of another version, or whose symbol is no longer
+  // `name`, is ContentModified.
+  Expected<std::vector<TypeNode>> typesAt(const std::string& path, uint32_t offset);
+  Expected<std::vector<TypeNode>> supertypes(uint32_t symbol, const std::string& name);
+  Expected<std::vector<TypeNode>> subtypes(uint32_t symbol, const std::string& name);
   // Every call edge and type use of the version (overlays included), resolved as the call
   // hierarchy resolves them; `visit` sees each once, file by file in path order.
   Status forEachEdge(const std::function<void(SymbolEdge&&)>& visit);
@@ -192,6 +208,10 @@ class StaticProvider {
   // does not cover the position (then tree-sitter facts answer).
   std::optional<Expected<NavigationResult>> clangAnswer(const std::string& path, uint32_t offset, bool references,
                                                         bool includeDeclaration, bool declarations);
+  // The occurrence libclang recorded at (or just before) `offset`: the name under the cursor.
+  static const ClangFileOccurrence* clangOccurrenceAt(const std::vector<ClangFileOccurrence>& occurrences, uint32_t offset);
+  std::optional<TypeNode> typeNode(uint32_t symbol);
+  Expected<std::vector<TypeNode>> relatedTypes(uint32_t symbol, const std::string& name, bool bases);
   void labelWithoutClang(const std::string& path, NavigationResult& out);
   // The callees of the call whose name is at `site`, from libclang's facts: the tree-sitter
   // definitions where clang's entity is defined (else declared); empty when clang recorded no

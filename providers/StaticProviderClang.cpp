@@ -31,6 +31,22 @@ void StaticProvider::labelWithoutClang(const std::string& path, NavigationResult
   if (out.confidence == Confidence::Exact) out.confidence = Confidence::Name;
 }
 
+const ClangFileOccurrence* StaticProvider::clangOccurrenceAt(const std::vector<ClangFileOccurrence>& occurrences,
+                                                             uint32_t offset) {
+  // The name under the cursor, or the one the cursor just left (editors put it after a name).
+  // Several entities can be reported at one name (a constructor's name is also a reference to
+  // its class): the declaration there wins, as occurrences at one offset are in role order.
+  // At a macro's expansion the macro itself wins over what its body names there.
+  const ClangFileOccurrence* at = nullptr;
+  for (const ClangFileOccurrence& o : occurrences) {
+    if (o.start > offset) break;
+    bool contains = offset < o.end || (offset == o.end && !at);
+    bool better = !at || o.start > at->start || (o.start == at->start && at->expanded && !o.expanded);
+    if (contains && better) at = &o;
+  }
+  return at;
+}
+
 std::optional<Expected<NavigationResult>> StaticProvider::clangAnswer(const std::string& path, uint32_t offset,
                                                                       bool references, bool includeDeclaration,
                                                                       bool declarations) {
@@ -39,17 +55,7 @@ std::optional<Expected<NavigationResult>> StaticProvider::clangAnswer(const std:
   if (!hasClangFacts(path)) return std::nullopt;
   auto occurrences = clang_->occurrences(path);
   if (!occurrences) return Expected<NavigationResult>(occurrences.status());
-  // The name under the cursor, or the one the cursor just left (editors put it after a name).
-  // Several entities can be reported at one name (a constructor's name is also a reference to
-  // its class): the declaration there wins, as occurrences at one offset are in role order.
-  // At a macro's expansion the macro itself wins over what its body names there.
-  const ClangFileOccurrence* at = nullptr;
-  for (const ClangFileOccurrence& o : *occurrences) {
-    if (o.start > offset) break;
-    bool contains = offset < o.end || (offset == o.end && !at);
-    bool better = !at || o.start > at->start || (o.start == at->start && at->expanded && !o.expanded);
-    if (contains && better) at = &o;
-  }
+  const ClangFileOccurrence* at = clangOccurrenceAt(*occurrences, offset);
   if (!at) return std::nullopt;
   auto symbol = clang_->symbol(at->symbol);
   if (!symbol) return Expected<NavigationResult>(symbol.status());
@@ -65,7 +71,7 @@ std::optional<Expected<NavigationResult>> StaticProvider::clangAnswer(const std:
     return role == (declarations ? ClangRole::Declaration : ClangRole::Definition);
   };
   // A namespace is "defined" by every block that opens it; like clangd, nib goes to the first
-  // one the build saw.
+  // one the build saw (from any block, its own included).
   if (!references && static_cast<SymbolKind>(symbol->kind) == SymbolKind::Namespace)
     for (const ClangSite& s : symbol->sites)
       if (s.canonical && !overlays_.count(s.path)) {
@@ -83,12 +89,14 @@ std::optional<Expected<NavigationResult>> StaticProvider::clangAnswer(const std:
   // references are the asked file's own, and nib answers the same.
   bool fileOnly = references && static_cast<SymbolKind>(symbol->kind) == SymbolKind::Namespace;
   auto collectOf = [&](const ClangSymbol& of, auto accept) {
+    bool bodyTwins = std::any_of(of.sites.begin(), of.sites.end(), [](const ClangSite& s) { return s.macroBody; });
     for (const ClangSite& s : of.sites) {
       if (!accept(s) || (fileOnly && s.path != path)) continue;
       if (s.interpolated && !withInterpolated && s.path != path) continue;
       // A declaration a macro writes has two sites, as clangd answers: where the macro's text
-      // spells it (definitions) and where the macro is expanded (references).
-      if (references ? s.macroBody : s.expanded && s.role != ClangRole::Reference) continue;
+      // spells it (definitions) and where the macro is expanded (references); one it pastes
+      // together has only the second, for both.
+      if (references ? s.macroBody : s.expanded && s.role != ClangRole::Reference && bodyTwins) continue;
       // Sites in files changed or deleted since the index was built may have moved.
       if (overlays_.count(s.path)) {
         changed.insert({s.path, s.range.startByte});
@@ -193,5 +201,48 @@ std::vector<StaticProvider::Target> StaticProvider::clangCalleesAt(const std::ve
   return {};
 }
 
-}  // namespace nib
+std::optional<TypeNode> StaticProvider::typeNode(uint32_t id) {
+  auto symbol = clang_->symbol(id);
+  if (!symbol || !isTypeKind(static_cast<SymbolKind>(symbol->kind))) return std::nullopt;
+  // Where the class is defined, else its first declaration, in a file that did not change.
+  const ClangSite* best = nullptr;
+  for (const ClangSite& s : symbol->sites) {
+    if (s.role == ClangRole::Reference || s.macroBody || overlays_.count(s.path)) continue;
+    if (!best || (s.role == ClangRole::Definition && best->role != ClangRole::Definition) ||
+        (s.role == best->role && s.canonical && !best->canonical))
+      best = &s;
+  }
+  if (!best) return std::nullopt;
+  return TypeNode{id, symbol->name, best->path, static_cast<SymbolKind>(symbol->kind), best->range};
+}
 
+Expected<std::vector<TypeNode>> StaticProvider::typesAt(const std::string& path, uint32_t offset) {
+  std::vector<TypeNode> out;
+  if (!hasClangFacts(path)) return out;
+  auto occurrences = clang_->occurrences(path);
+  if (!occurrences) return occurrences.status();
+  if (const ClangFileOccurrence* at = clangOccurrenceAt(*occurrences, offset))
+    if (auto node = typeNode(at->symbol)) out.push_back(std::move(*node));
+  return out;
+}
+
+Expected<std::vector<TypeNode>> StaticProvider::relatedTypes(uint32_t id, const std::string& name, bool bases) {
+  if (!clang_) return Status(ErrorCode::InvalidArgument, "the index has no clang view: prepare the type hierarchy again");
+  auto symbol = clang_->symbol(id);
+  if (!symbol || symbol->name != name)
+    return Status(ErrorCode::InvalidArgument, "the type hierarchy item is stale: prepare it again");
+  std::vector<TypeNode> out;
+  for (uint32_t other : bases ? symbol->bases : symbol->derived)
+    if (auto node = typeNode(other)) out.push_back(std::move(*node));
+  return out;
+}
+
+Expected<std::vector<TypeNode>> StaticProvider::supertypes(uint32_t id, const std::string& name) {
+  return relatedTypes(id, name, true);
+}
+
+Expected<std::vector<TypeNode>> StaticProvider::subtypes(uint32_t id, const std::string& name) {
+  return relatedTypes(id, name, false);
+}
+
+}  // namespace nib

@@ -72,6 +72,7 @@ bool isRequestMethod(const std::string& m) {
       "textDocument/definition",     "textDocument/declaration",     "textDocument/references",
       "textDocument/documentSymbol", "workspace/symbol",             "textDocument/hover",
       "textDocument/prepareCallHierarchy", "callHierarchy/incomingCalls", "callHierarchy/outgoingCalls",
+      "textDocument/prepareTypeHierarchy", "typeHierarchy/supertypes", "typeHierarchy/subtypes",
       "nib/locate", "nib/search", "nib/callers", "nib/callees", "nib/impact", "nib/trace", "nib/context",
       "nib/status"};
   return known.count(m) > 0;
@@ -709,6 +710,50 @@ std::string LspServer::answer(const Task& task, Engine& engine, std::optional<Li
     std::vector<lsp::CallHierarchyItem> out;
     for (const CallNode& n : *nodes) out.push_back(item(n));
     return lsp::encodeResult(task.id, out);
+  }
+  // The type hierarchy (C and C++ with libclang's facts): an item's data names the version and
+  // the clang symbol, so that an item from another version is refused rather than misread.
+  auto typeItem = [&](const TypeNode& n) {
+    lsp::CallHierarchyItem i;
+    i.name = n.name;
+    i.kind = lspKind(n.kind);
+    i.uri = uriOf(n.path);
+    i.range = i.selectionRange = wireRange(engine, n.path, false, n.range);
+    i.data = "type#" + engine.manifest().versionId + "#" + std::to_string(n.symbol) + "#" + n.name;
+    return i;
+  };
+  auto typeItems = [&](const Expected<std::vector<TypeNode>>& nodes) {
+    if (!nodes) return lsp::encodeError(task.id, lsp::ContentModified, nodes.status().message());
+    std::vector<lsp::CallHierarchyItem> out;
+    for (const TypeNode& n : *nodes) out.push_back(typeItem(n));
+    return lsp::encodeResult(task.id, out);
+  };
+  if (m == "textDocument/prepareTypeHierarchy") {
+    auto pos = at(std::get<lsp::TextDocumentPosition>(task.params));
+    if (!pos) return fail(pos.status());
+    auto nodes = engine.provider().typesAt(pos->first, pos->second);
+    if (!nodes) return fail(nodes.status());
+    if (nodes->empty()) return lsp::encodeNullResult(task.id);
+    return typeItems(nodes);
+  }
+  if (m == "typeHierarchy/supertypes" || m == "typeHierarchy/subtypes") {
+    const std::string& data = std::get<lsp::CallHierarchyParams>(task.params).item.data;
+    // "type#<version>#<symbol>#<name>": the name comes last, whatever it holds.
+    size_t v = data.find('#'), s = v == std::string::npos ? v : data.find('#', v + 1),
+           n = s == std::string::npos ? s : data.find('#', s + 1);
+    if (data.compare(0, v, "type") != 0 || n == std::string::npos)
+      return lsp::encodeError(task.id, lsp::InvalidParams, "malformed type hierarchy item data");
+    if (data.substr(v + 1, s - v - 1) != engine.manifest().versionId)
+      return lsp::encodeError(task.id, lsp::ContentModified, "the type hierarchy item is of another index version: prepare it again");
+    uint32_t symbol = 0;
+    try {
+      symbol = static_cast<uint32_t>(std::stoul(data.substr(s + 1, n - s - 1)));
+    } catch (...) {
+      return lsp::encodeError(task.id, lsp::InvalidParams, "malformed type hierarchy item data");
+    }
+    std::string name = data.substr(n + 1);
+    return typeItems(m == "typeHierarchy/supertypes" ? engine.provider().supertypes(symbol, name)
+                                                     : engine.provider().subtypes(symbol, name));
   }
   if (m == "callHierarchy/incomingCalls" || m == "callHierarchy/outgoingCalls") {
     const auto& it = std::get<lsp::CallHierarchyParams>(task.params).item;

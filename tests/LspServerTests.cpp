@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include <random>
+#include <set>
 
 #include "LspClient.h"
 #include "TestRepo.h"
@@ -461,6 +462,59 @@ TEST_CASE("call hierarchy expands a file's top-level calls", "[lsp]") {
   REQUIRE(outgoing["result"].size() == 1);
   CHECK(outgoing["result"][0]["to"]["name"] == "run");
   CHECK(c.request("callHierarchy/incomingCalls", {{"item", file}})["result"].empty());
+}
+
+}  // namespace nib::test
+
+namespace nib::test {
+
+TEST_CASE("type hierarchy follows libclang's base classes (C++)", "[lsp][clang]") {
+  TestRepo repo;
+  repo.write("shapes.h",
+             "struct Shape { virtual ~Shape(); };\n"
+             "struct Round : Shape {};\n"
+             "struct Circle : Round {};\n"
+             "struct Square : Shape {};\n"
+             "struct Lone {};\n");
+  repo.write("shapes.cpp", "#include \"shapes.h\"\nShape::~Shape() {}\nint count = 0;\n");
+  repo.write("compile_commands.json", "[{\"directory\":\"" + repo.root().string() +
+                                          "\",\"file\":\"shapes.cpp\",\"command\":\"c++ -std=c++17 -c shapes.cpp\"}]");
+  repo.commitAll();
+  std::string out;
+  REQUIRE(runCommand("cd " + shellQuote(repo.root().string()) + " && " + shellQuote(nibBinary()) + " index -q", &out, true) == 0);
+  LspClient c(repo.root());
+  json init = c.initialize(repo.root());
+  CHECK(init["result"]["capabilities"]["typeHierarchyProvider"] == true);
+  auto names = [](const json& items) {
+    std::set<std::string> n;
+    for (const json& i : items) n.insert(i["name"].get<std::string>());
+    return n;
+  };
+
+  json round = c.request("textDocument/prepareTypeHierarchy", at(repo, "shapes.h", 1, 8));
+  REQUIRE(round["result"].size() == 1);
+  json item = round["result"][0];
+  CHECK(item["name"] == "Round");
+  CHECK(item["uri"] == LspClient::uri(repo.root() / "shapes.h"));
+  CHECK(item["selectionRange"] == range(1, 7, 1, 12));
+  CHECK(names(c.request("typeHierarchy/supertypes", {{"item", item}})["result"]) == std::set<std::string>{"Shape"});
+  CHECK(names(c.request("typeHierarchy/subtypes", {{"item", item}})["result"]) == std::set<std::string>{"Circle"});
+  // From a use of the class in another file (the destructor's qualifier), down two branches.
+  json shape = c.request("textDocument/prepareTypeHierarchy", at(repo, "shapes.cpp", 1, 2))["result"][0];
+  CHECK(shape["name"] == "Shape");
+  CHECK(shape["selectionRange"] == range(0, 7, 0, 12));
+  CHECK(names(c.request("typeHierarchy/subtypes", {{"item", shape}})["result"]) == std::set<std::string>{"Round", "Square"});
+  CHECK(c.request("typeHierarchy/supertypes", {{"item", shape}})["result"].empty());
+  json lone = c.request("textDocument/prepareTypeHierarchy", at(repo, "shapes.h", 4, 8))["result"][0];
+  CHECK(c.request("typeHierarchy/subtypes", {{"item", lone}})["result"].empty());
+  // Not a class: no item.
+  CHECK(c.request("textDocument/prepareTypeHierarchy", at(repo, "shapes.cpp", 2, 5))["result"].is_null());
+  // Items of another version, or malformed ones, are refused.
+  json other = item;
+  other["data"] = "type#20000101T000000.000Z-1-0#0#Round";
+  CHECK(c.request("typeHierarchy/supertypes", {{"item", other}})["error"]["code"] == -32801);
+  other["data"] = "call#x";
+  CHECK(c.request("typeHierarchy/subtypes", {{"item", other}})["error"]["code"] == -32602);
 }
 
 }  // namespace nib::test

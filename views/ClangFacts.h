@@ -29,8 +29,9 @@ struct ClangOccurrence {
   uint8_t kind = 0;        // nib SymbolKind of the entity
   // Named by a macro's body, not written here: the occurrence lies at the macro's expansion
   // point (where clang's file location puts it, and where clangd reports such references).
-  // A declaration there also has a `macroBody` twin where the macro's text spells its name:
-  // clangd goes to that one for definitions and lists the expansion among references.
+  // A declaration there usually also has a `macroBody` twin where the macro's text spells its
+  // name: clangd goes to that one for definitions and lists the expansion among references. A
+  // name the macro pastes together (TEST's class) has none: the expansion serves for both.
   bool expanded = false;
   bool macroBody = false;
 };

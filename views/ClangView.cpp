@@ -46,7 +46,7 @@ Status writeClangView(const std::filesystem::path& dir, const ClangViewContents&
       w.u8(static_cast<uint8_t>(site.role) | (site.call ? 0x80 : 0) | (site.interpolated ? 0x40 : 0) |
            (site.canonical ? 0x20 : 0) | (site.expanded ? 0x10 : 0) | (site.macroBody ? 0x08 : 0));
     }
-    for (const std::vector<uint32_t>* ids : {&s.overrides, &s.overriddenBy}) {
+    for (const std::vector<uint32_t>* ids : {&s.overrides, &s.overriddenBy, &s.bases, &s.derived}) {
       w.varint(ids->size());
       for (uint32_t id : *ids) w.varint(id);
     }
@@ -124,7 +124,7 @@ Expected<ClangSymbol> ClangView::symbol(uint32_t id) {
     if ((role & 0x07) > 2) r.fail();
     s.sites.push_back(std::move(site));
   }
-  for (std::vector<uint32_t>* ids : {&s.overrides, &s.overriddenBy}) {
+  for (std::vector<uint32_t>* ids : {&s.overrides, &s.overriddenBy, &s.bases, &s.derived}) {
     uint64_t k = r.varint();
     if (k > raw->size()) r.fail();
     for (uint64_t i = 0; i < k && r.ok(); ++i) ids->push_back(r.u32());

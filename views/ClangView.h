@@ -41,9 +41,9 @@ struct ClangSymbol {
   std::string usr, name;
   uint8_t kind = 0;             // SymbolKind
   std::vector<ClangSite> sites;  // in (path, offset) order
-  // Virtual methods: the ones this one overrides, and the ones overriding it (symbol ids, each
-  // one level; sorted).
-  std::vector<uint32_t> overrides, overriddenBy;
+  // Virtual methods: the ones this one overrides, and the ones overriding it; classes: their
+  // direct bases and the classes deriving from them directly (symbol ids, sorted).
+  std::vector<uint32_t> overrides, overriddenBy, bases, derived;
 };
 
 // One occurrence in a file: which symbol is named at [start, end).

@@ -3,7 +3,9 @@
 #include <clang-c/CXCompilationDatabase.h>
 #include <clang-c/Index.h>
 
+#include <algorithm>
 #include <cctype>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <optional>
@@ -60,6 +62,34 @@ struct Collector {
     size_t order;  // how many occurrences came before it: where its sites go in the TU's order
   };
   std::vector<Pending> pending;  // declarations spelt in a macro body
+  std::vector<ClangOccurrence> pendingRefs;  // references not spelt where clang reports them
+  // Macro invocations (name through closing parenthesis) by file: what a macro's body names is
+  // reported at the start of the outermost one.
+  std::unordered_map<uint32_t, std::vector<std::pair<uint32_t, uint32_t>>> expansions;
+  bool inExpansion(uint32_t file, uint32_t offset) const {
+    auto it = expansions.find(file);
+    if (it == expansions.end()) return false;
+    auto e = std::upper_bound(it->second.begin(), it->second.end(), std::make_pair(offset, UINT32_MAX));
+    return e != it->second.begin() && std::prev(e)->second >= offset;
+  }
+  // A reference not spelt where clang reports it is a macro body's, kept at the expansion, when
+  // it lies in a macro invocation; otherwise it is spelt another way (a constructor called
+  // through a type alias: clangd names the alias there) and is left out.
+  void resolveMacroReferences() {
+    // Sorted and merged (an invocation inside another's arguments is recorded too), so that the
+    // last one starting at or before an offset is the one that could hold it.
+    for (auto& [file, ranges] : expansions) {
+      std::sort(ranges.begin(), ranges.end());
+      std::vector<std::pair<uint32_t, uint32_t>> merged;
+      for (const auto& r : ranges)
+        if (!merged.empty() && r.first <= merged.back().second) merged.back().second = std::max(merged.back().second, r.second);
+        else merged.push_back(r);
+      ranges = std::move(merged);
+    }
+    for (ClangOccurrence& o : pendingRefs)
+      if (inExpansion(o.file, o.offset)) push(o);
+    pendingRefs.clear();
+  }
   struct MacroBody {
     uint32_t file, begin, end;
   };
@@ -83,6 +113,12 @@ struct Collector {
     size_t next = 0;
     for (const Pending& p : pending) {
       for (; next < p.order && next < rest.size(); ++next) facts.occurrences.push_back(std::move(rest[next]));
+      // Outside any macro invocation the name is merely spelt otherwise (an operator written
+      // with spaces): the declaration is where clang reports it.
+      if (!inExpansion(p.file, p.offset)) {
+        addAt(p.file, p.offset, p.usr, p.role, p.kind, false, false);
+        continue;
+      }
       const std::string& text = contentOf(p.file);
       const std::string& name = facts.names[p.usr];
       auto spelling = name.empty() ? std::nullopt : findInMacro(identifierAt(text, p.offset), name);
@@ -206,8 +242,9 @@ struct Collector {
       // call sites are the ones the source spells.
       else {
         auto length = static_cast<uint32_t>(identifierAt(contentOf(static_cast<uint32_t>(id)), offset).size());
-        push({static_cast<uint32_t>(id), line - 1, column - 1, offset, length ? length : static_cast<uint32_t>(facts.names[usr].size()),
-              usr, role, false, container, static_cast<uint8_t>(kind), true, false});
+        pendingRefs.push_back({static_cast<uint32_t>(id), line - 1, column - 1, offset,
+                               length ? length : static_cast<uint32_t>(facts.names[usr].size()), usr, role, false, container,
+                               static_cast<uint8_t>(kind), true, false});
       }
       return;
     }
@@ -290,13 +327,12 @@ CXChildVisitResult macroVisitor(CXCursor cursor, CXCursor, CXClientData data) {
   std::string usr = take(clang_getCursorUSR(def));
   if (usr.empty()) return CXChildVisit_Continue;
   std::string name = take(clang_getCursorSpelling(cursor));
-  if (kind == CXCursor_MacroDefinition) {
-    unsigned begin, end;
-    CXSourceRange extent = clang_getCursorExtent(cursor);
-    clang_getFileLocation(clang_getRangeStart(extent), nullptr, nullptr, nullptr, &begin);
-    clang_getFileLocation(clang_getRangeEnd(extent), nullptr, nullptr, nullptr, &end);
-    c->macros[name] = {static_cast<uint32_t>(c->fileId(file)), begin, end};
-  }
+  unsigned begin, end;
+  CXSourceRange extent = clang_getCursorExtent(cursor);
+  clang_getFileLocation(clang_getRangeStart(extent), nullptr, nullptr, nullptr, &begin);
+  clang_getFileLocation(clang_getRangeEnd(extent), nullptr, nullptr, nullptr, &end);
+  if (kind == CXCursor_MacroDefinition) c->macros[name] = {static_cast<uint32_t>(c->fileId(file)), begin, end};
+  else c->expansions[static_cast<uint32_t>(c->fileId(file))].emplace_back(begin, end);
   uint32_t id = c->usrId(usr, name.c_str());
   c->add(clang_getCursorLocation(cursor), id,
          kind == CXCursor_MacroDefinition ? ClangRole::Definition : ClangRole::Reference, SymbolKind::Macro, false, -1);
@@ -378,6 +414,7 @@ Expected<TuFacts> indexTranslationUnit(const CompileCommand& command, const fs::
     status = Status(ErrorCode::Unsupported, "libclang could not parse " + command.file + " (error " + std::to_string(rc) + ")");
   } else {
     clang_visitChildren(clang_getTranslationUnitCursor(tu), macroVisitor, &c);
+    c.resolveMacroReferences();
     c.resolveMacroDeclarations();
     clang_getInclusions(tu, inclusion, &c);
     clang_disposeTranslationUnit(tu);

@@ -67,6 +67,7 @@ class ByteReader {
   }
   bool ok() const { return ok_; }
   bool atEnd() const { return pos_ == in_.size(); }
+  size_t remaining() const { return in_.size() - pos_; }
   // Marks the record malformed (a decoder's own check failed); sticky like an overrun.
   void fail() {
     ok_ = false;

@@ -20,6 +20,25 @@ bool strings(ByteReader& r, std::vector<std::string>* v) {
   for (uint64_t i = 0; i < n && r.ok(); ++i) v->emplace_back(r.str());
   return r.ok();
 }
+// (USR, USR) edges: base classes, overridden methods.
+void edges(ByteWriter& w, const std::vector<std::pair<uint32_t, uint32_t>>& v) {
+  w.varint(v.size());
+  for (const auto& [a, b] : v) {
+    w.varint(a);
+    w.varint(b);
+  }
+}
+
+bool edges(ByteReader& r, size_t usrs, std::vector<std::pair<uint32_t, uint32_t>>* v) {
+  uint64_t n = r.varint();
+  if (!r.ok() || n > r.remaining()) return false;
+  for (uint64_t i = 0; i < n && r.ok(); ++i) {
+    uint32_t a = r.u32(), b = r.u32();
+    if (a >= usrs || b >= usrs) r.fail();
+    v->emplace_back(a, b);
+  }
+  return r.ok();
+}
 }  // namespace
 
 std::string encodeTuFacts(const TuFacts& f) {
@@ -41,16 +60,8 @@ std::string encodeTuFacts(const TuFacts& f) {
     w.svarint(o.container);
     w.u8(o.kind);
   }
-  w.varint(f.bases.size());
-  for (const auto& [c, b] : f.bases) {
-    w.varint(c);
-    w.varint(b);
-  }
-  w.varint(f.overrides.size());
-  for (const auto& [m, o] : f.overrides) {
-    w.varint(m);
-    w.varint(o);
-  }
+  edges(w, f.bases);
+  edges(w, f.overrides);
   strings(w, f.errors);
   return w.take();
 }
@@ -84,20 +95,8 @@ Expected<TuFacts> decodeTuFacts(std::string_view bytes) {
       r.fail();
     if (!r.ok()) return Status(ErrorCode::Corrupt, "malformed clang occurrence");
   }
-  uint64_t b = r.varint();
-  if (!r.ok() || b > bytes.size()) return Status(ErrorCode::Corrupt, "truncated clang facts");
-  for (uint64_t i = 0; i < b; ++i) {
-    uint32_t c = r.u32(), base = r.u32();
-    if (c >= f.usrs.size() || base >= f.usrs.size()) r.fail();
-    f.bases.emplace_back(c, base);
-  }
-  uint64_t o = r.varint();
-  if (!r.ok() || o > bytes.size()) return Status(ErrorCode::Corrupt, "truncated clang facts");
-  for (uint64_t i = 0; i < o; ++i) {
-    uint32_t m = r.u32(), overridden = r.u32();
-    if (m >= f.usrs.size() || overridden >= f.usrs.size()) r.fail();
-    f.overrides.emplace_back(m, overridden);
-  }
+  if (!edges(r, f.usrs.size(), &f.bases) || !edges(r, f.usrs.size(), &f.overrides))
+    return Status(ErrorCode::Corrupt, "truncated clang facts");
   if (!strings(r, &f.errors) || !r.atEnd()) return Status(ErrorCode::Corrupt, "malformed clang facts");
   return f;
 }

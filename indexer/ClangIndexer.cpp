@@ -286,8 +286,8 @@ void declaration(CXClientData data, const CXIdxDeclInfo* info) {
       if (base && base->base && base->base->USR && *base->base->USR)
         c->facts.bases.emplace_back(usr, c->usrId(usrOf(base->base), base->base->name));
     }
-  // A virtual method's overridden methods: clangd's references of a method include theirs.
-  if (info->entityInfo->kind == CXIdxEntity_CXXInstanceMethod) {
+  // A virtual method's (or destructor's) overridden ones: clangd's references of a method include theirs.
+  if (info->entityInfo->kind == CXIdxEntity_CXXInstanceMethod || info->entityInfo->kind == CXIdxEntity_CXXDestructor) {
     CXCursor* overridden = nullptr;
     unsigned n = 0;
     clang_getOverriddenCursors(info->cursor, &overridden, &n);

@@ -208,6 +208,11 @@ class StaticProvider {
   // does not cover the position (then tree-sitter facts answer).
   std::optional<Expected<NavigationResult>> clangAnswer(const std::string& path, uint32_t offset, bool references,
                                                         bool includeDeclaration, bool declarations);
+  // The answer for one clang symbol named at `at` (clangAnswer merges several for a dependent
+  // call's overloads).
+  std::optional<Expected<NavigationResult>> clangAnswerFor(const ClangSymbol& symbol, const ClangFileOccurrence& at,
+                                                           const std::string& path, bool references,
+                                                           bool includeDeclaration, bool declarations);
   // The occurrence libclang recorded at (or just before) `offset`: the name under the cursor.
   static const ClangFileOccurrence* clangOccurrenceAt(const std::vector<ClangFileOccurrence>& occurrences, uint32_t offset);
   std::optional<TypeNode> typeNode(uint32_t symbol);

@@ -59,6 +59,55 @@ std::optional<Expected<NavigationResult>> StaticProvider::clangAnswer(const std:
   if (!at) return std::nullopt;
   auto symbol = clang_->symbol(at->symbol);
   if (!symbol) return Expected<NavigationResult>(symbol.status());
+  // A call a template cannot resolve yet (`write(out, value)` with a dependent argument) names
+  // every overload lookup found: libclang reports a reference to each at the one name, and
+  // clangd answers with all of them. Other entities reported at one name (a class and its
+  // constructor) differ in kind, and the first answers as above.
+  std::vector<ClangSymbol> overloads;
+  if (at->role == ClangRole::Reference)
+    for (const ClangFileOccurrence& o : *occurrences) {
+      if (o.start != at->start || &o == at || o.role != ClangRole::Reference || o.expanded || o.symbol == at->symbol) continue;
+      auto other = clang_->symbol(o.symbol);
+      if (other && other->name == symbol->name && other->kind == symbol->kind && isCallableKind(static_cast<SymbolKind>(other->kind)))
+        overloads.push_back(std::move(*other));
+    }
+  if (!overloads.empty()) {
+    std::optional<Expected<NavigationResult>> merged;
+    overloads.insert(overloads.begin(), std::move(*symbol));
+    for (const ClangSymbol& candidate : overloads) {
+      auto one = clangAnswerFor(candidate, *at, path, references, includeDeclaration, declarations);
+      if (!one) continue;
+      if (!*one) return one;
+      if (!merged) {
+        merged = std::move(one);
+        continue;
+      }
+      NavigationResult& m = **merged;
+      for (SymbolLocation& l : (*one)->locations) m.locations.push_back(std::move(l));
+      if (m.note.empty()) m.note = (*one)->note;
+      if ((*one)->confidence != Confidence::Exact) m.confidence = (*one)->confidence;
+    }
+    if (merged && *merged) {
+      auto& locations = (*merged)->locations;
+      std::sort(locations.begin(), locations.end(), [](const SymbolLocation& a, const SymbolLocation& b) {
+        return std::tie(a.path, a.range.startByte) < std::tie(b.path, b.range.startByte);
+      });
+      locations.erase(std::unique(locations.begin(), locations.end(),
+                                  [](const SymbolLocation& a, const SymbolLocation& b) {
+                                    return a.path == b.path && a.range.startByte == b.range.startByte;
+                                  }),
+                      locations.end());
+    }
+    return merged;
+  }
+  return clangAnswerFor(*symbol, *at, path, references, includeDeclaration, declarations);
+}
+
+std::optional<Expected<NavigationResult>> StaticProvider::clangAnswerFor(const ClangSymbol& found, const ClangFileOccurrence& atRef,
+                                                                         const std::string& path, bool references,
+                                                                         bool includeDeclaration, bool declarations) {
+  const ClangSymbol* symbol = &found;
+  const ClangFileOccurrence* at = &atRef;
   NavigationResult out;
   out.symbol = symbol->name;
   out.source = "clang";

@@ -144,7 +144,9 @@ void mergeAliasedSymbols(ClangViewContents& contents, std::map<std::string, std:
   bool any = false;
   for (uint32_t id = 0; id < contents.symbols.size(); ++id)
     for (const ClangSite& s : contents.symbols[id].sites) {
-      if (s.role != ClangRole::Definition || s.expanded) continue;
+      // A macro's text is shared by every expansion (a FIELDS macro's field in each struct):
+      // only places the source spells once count.
+      if (s.role != ClangRole::Definition || s.expanded || s.macroBody) continue;
       auto [it, added] = definedAt.emplace(std::make_tuple(s.path, s.range.startByte, contents.symbols[id].name), id);
       if (added) continue;
       uint32_t a = find(it->second), b = find(id);

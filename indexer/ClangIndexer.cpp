@@ -62,7 +62,6 @@ struct Collector {
     size_t order;  // how many occurrences came before it: where its sites go in the TU's order
   };
   std::vector<Pending> pending;  // declarations spelt in a macro body
-  std::vector<ClangOccurrence> pendingRefs;  // references not spelt where clang reports them
   // Macro invocations (name through closing parenthesis) by file: what a macro's body names is
   // reported at the start of the outermost one.
   std::unordered_map<uint32_t, std::vector<std::pair<uint32_t, uint32_t>>> expansions;
@@ -72,10 +71,7 @@ struct Collector {
     auto e = std::upper_bound(it->second.begin(), it->second.end(), std::make_pair(offset, UINT32_MAX));
     return e != it->second.begin() && std::prev(e)->second >= offset;
   }
-  // A reference not spelt where clang reports it is a macro body's, kept at the expansion, when
-  // it lies in a macro invocation; otherwise it is spelt another way (a constructor called
-  // through a type alias: clangd names the alias there) and is left out.
-  void resolveMacroReferences() {
+  void sortExpansions() {
     // Sorted and merged (an invocation inside another's arguments is recorded too), so that the
     // last one starting at or before an offset is the one that could hold it.
     for (auto& [file, ranges] : expansions) {
@@ -86,9 +82,6 @@ struct Collector {
         else merged.push_back(r);
       ranges = std::move(merged);
     }
-    for (ClangOccurrence& o : pendingRefs)
-      if (inExpansion(o.file, o.offset)) push(o);
-    pendingRefs.clear();
   }
   struct MacroBody {
     uint32_t file, begin, end;
@@ -238,13 +231,15 @@ struct Collector {
       // expansion, so it waits until the macro definitions are known (resolveMacroDeclarations).
       if (role != ClangRole::Reference)
         pending.push_back({static_cast<uint32_t>(id), offset, usr, role, kind, facts.occurrences.size()});
-      // A reference stays at the expansion, not as a call written there: the call graph's
-      // call sites are the ones the source spells.
+      // A reference stays where clang reports it, flagged: at a macro's expansion, at the start
+      // of a qualified name (`detail::handler()` constructs one), at a variable a constructor
+      // initializes, at a type alias naming a class — all places clangd lists among the
+      // entity's references — but never as the name under a cursor there, nor as a call the
+      // source writes (the call graph's call sites are the ones the source spells).
       else {
         auto length = static_cast<uint32_t>(identifierAt(contentOf(static_cast<uint32_t>(id)), offset).size());
-        pendingRefs.push_back({static_cast<uint32_t>(id), line - 1, column - 1, offset,
-                               length ? length : static_cast<uint32_t>(facts.names[usr].size()), usr, role, false, container,
-                               static_cast<uint8_t>(kind), true, false});
+        push({static_cast<uint32_t>(id), line - 1, column - 1, offset, length ? length : static_cast<uint32_t>(facts.names[usr].size()),
+              usr, role, false, container, static_cast<uint8_t>(kind), true, false});
       }
       return;
     }
@@ -414,7 +409,7 @@ Expected<TuFacts> indexTranslationUnit(const CompileCommand& command, const fs::
     status = Status(ErrorCode::Unsupported, "libclang could not parse " + command.file + " (error " + std::to_string(rc) + ")");
   } else {
     clang_visitChildren(clang_getTranslationUnitCursor(tu), macroVisitor, &c);
-    c.resolveMacroReferences();
+    c.sortExpansions();
     c.resolveMacroDeclarations();
     clang_getInclusions(tu, inclusion, &c);
     clang_disposeTranslationUnit(tu);

@@ -36,13 +36,14 @@ const ClangFileOccurrence* StaticProvider::clangOccurrenceAt(const std::vector<C
   // The name under the cursor, or the one the cursor just left (editors put it after a name).
   // Several entities can be reported at one name (a constructor's name is also a reference to
   // its class): the declaration there wins, as occurrences at one offset are in role order.
-  // At a macro's expansion the macro itself wins over what its body names there.
+  // What is not written at a place (a macro body's names at its expansion, a constructor named
+  // implicitly) is never the name under the cursor: the macro, the qualifier, the alias is.
   const ClangFileOccurrence* at = nullptr;
   for (const ClangFileOccurrence& o : occurrences) {
     if (o.start > offset) break;
+    if (o.expanded) continue;
     bool contains = offset < o.end || (offset == o.end && !at);
-    bool better = !at || o.start > at->start || (o.start == at->start && at->expanded && !o.expanded);
-    if (contains && better) at = &o;
+    if (contains && (!at || o.start > at->start)) at = &o;
   }
   return at;
 }

@@ -27,8 +27,9 @@ struct ClangOccurrence {
   bool call = false;       // a reference that is a call
   int32_t container = -1;  // the enclosing function's USR (calls), or -1
   uint8_t kind = 0;        // nib SymbolKind of the entity
-  // Named by a macro's body, not written here: the occurrence lies at the macro's expansion
-  // point (where clang's file location puts it, and where clangd reports such references).
+  // Not written here: named by a macro's body, the occurrence lies at the macro's expansion
+  // point (where clang's file location puts it, and where clangd reports such references), or
+  // named implicitly (a constructor at a qualified name's start or at the variable it builds).
   // A declaration there usually also has a `macroBody` twin where the macro's text spells its
   // name: clangd goes to that one for definitions and lists the expansion among references. A
   // name the macro pastes together (TEST's class) has none: the expansion serves for both.

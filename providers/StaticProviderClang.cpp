@@ -6,6 +6,21 @@
 #include <set>
 
 namespace nib {
+namespace {
+
+// Locations in (path, offset) order, one per site: answers merged from several symbols.
+void uniqueSites(std::vector<SymbolLocation>& locations) {
+  std::sort(locations.begin(), locations.end(), [](const SymbolLocation& a, const SymbolLocation& b) {
+    return std::tie(a.path, a.range.startByte) < std::tie(b.path, b.range.startByte);
+  });
+  locations.erase(std::unique(locations.begin(), locations.end(),
+                              [](const SymbolLocation& a, const SymbolLocation& b) {
+                                return a.path == b.path && a.range.startByte == b.range.startByte;
+                              }),
+                  locations.end());
+}
+
+}  // namespace
 
 bool StaticProvider::hasClangFacts(const std::string& path) {
   return clang_ && !overlays_.count(path) && clang_->hasFile(path);
@@ -88,17 +103,7 @@ std::optional<Expected<NavigationResult>> StaticProvider::clangAnswer(const std:
       if (m.note.empty()) m.note = (*one)->note;
       if ((*one)->confidence != Confidence::Exact) m.confidence = (*one)->confidence;
     }
-    if (merged && *merged) {
-      auto& locations = (*merged)->locations;
-      std::sort(locations.begin(), locations.end(), [](const SymbolLocation& a, const SymbolLocation& b) {
-        return std::tie(a.path, a.range.startByte) < std::tie(b.path, b.range.startByte);
-      });
-      locations.erase(std::unique(locations.begin(), locations.end(),
-                                  [](const SymbolLocation& a, const SymbolLocation& b) {
-                                    return a.path == b.path && a.range.startByte == b.range.startByte;
-                                  }),
-                      locations.end());
-    }
+    if (merged && *merged) uniqueSites((*merged)->locations);
     return merged;
   }
   return clangAnswerFor(*symbol, *at, path, references, includeDeclaration, declarations);
@@ -182,15 +187,7 @@ std::optional<Expected<NavigationResult>> StaticProvider::clangAnswerFor(const C
     if (includeDeclaration)
       for (uint32_t id : symbol->overriddenBy)
         if (auto d = clang_->symbol(id)) collectOf(*d, [](const ClangSite& s) { return s.canonical; });
-    // One location per site: a method reached twice (diamonds) is listed once.
-    std::sort(out.locations.begin(), out.locations.end(), [](const SymbolLocation& a, const SymbolLocation& b) {
-      return std::tie(a.path, a.range.startByte) < std::tie(b.path, b.range.startByte);
-    });
-    out.locations.erase(std::unique(out.locations.begin(), out.locations.end(),
-                                    [](const SymbolLocation& a, const SymbolLocation& b) {
-                                      return a.path == b.path && a.range.startByte == b.range.startByte;
-                                    }),
-                        out.locations.end());
+    uniqueSites(out.locations);  // a method reached twice (diamonds) is listed once
   }
   // A definition without a separate declaration is its own answer.
   if (!references && out.locations.empty() && at->role == ClangRole::Definition)

@@ -62,6 +62,7 @@ struct Collector {
     size_t order;  // how many occurrences came before it: where its sites go in the TU's order
   };
   std::vector<Pending> pending;  // declarations spelt in a macro body
+  std::unordered_map<uint32_t, std::vector<uint32_t>> lineStarts;  // by file, for addAt
   // Macro invocations (name through closing parenthesis) by file: what a macro's body names is
   // reported at the start of the outermost one.
   std::unordered_map<uint32_t, std::vector<std::pair<uint32_t, uint32_t>>> expansions;
@@ -153,9 +154,17 @@ struct Collector {
   // A declaration placed by resolveMacroDeclarations: in a macro's body, or at the expansion.
   void addAt(uint32_t file, uint32_t offset, uint32_t usr, ClangRole role, SymbolKind kind, bool expanded, bool macroBody) {
     const std::string& text = contentOf(file);
-    uint32_t line = 0, lineStart = 0;
-    for (uint32_t i = 0; i < offset && i < text.size(); ++i)
-      if (text[i] == '\n') ++line, lineStart = i + 1;
+    // The line from the file's line starts, found once per file (a test file declares hundreds
+    // of TEST classes this way).
+    auto [starts, added] = lineStarts.try_emplace(file);
+    if (added) {
+      starts->second.push_back(0);
+      for (uint32_t i = 0; i < text.size(); ++i)
+        if (text[i] == '\n') starts->second.push_back(i + 1);
+    }
+    auto after = std::upper_bound(starts->second.begin(), starts->second.end(), offset);
+    auto line = static_cast<uint32_t>(after - starts->second.begin() - 1);
+    uint32_t lineStart = starts->second[line];
     // The identifier there: the name in the macro's text, or the macro's name at an expansion
     // (what clangd underlines).
     auto length = static_cast<uint32_t>(identifierAt(text, offset).size());

@@ -520,3 +520,37 @@ TEST_CASE("backend commands from the repository's .nib.conf run only when allowe
 }
 
 }  // namespace nib::test
+
+namespace nib::test {
+
+TEST_CASE("the benchmark has clangd parse the files no compile command reaches before references", "[live][bench][clang]") {
+  TestRepo repo;
+  repo.writeAll({{"c/util.h", kProject.at("c/util.h")},
+                 {"c/util.c", kProject.at("c/util.c")},
+                 {"c/main.c", kProject.at("c/main.c")},
+                 // No compile command reaches this one: the index covers it with a neighbour's
+                 // command, clangd only once it has parsed it.
+                 {"c/extra.c", "#include \"util.h\"\n\nint extra(void) { return add(4, 5) + twice(6); }\n"}});
+  std::string dir = repo.root().string();
+  json db = json::array();
+  for (const char* f : {"c/util.c", "c/main.c"}) db.push_back({{"directory", dir}, {"file", f}, {"arguments", {"cc", "-c", f}}});
+  repo.write("compile_commands.json", db.dump(1));
+  repo.write(".gitignore", ".cache/\n");
+  repo.commitAll();
+  std::string out;
+  REQUIRE(runCommand("cd " + shellQuote(dir) + " && " + shellQuote(nibBinary()) + " index -q --no-dense", &out, true) == 0);
+  REQUIRE(runCommand("cd " + shellQuote(dir) + " && " + shellQuote(nibBinary()) +
+                         " bench live-vs-static --samples 16 --seed 1 --languages c --json",
+                     &out) == 0);
+  json r = json::parse(out);
+  REQUIRE(r["languages"].size() == 1);
+  CHECK(r["languages"][0]["openedUncompiled"] == 1);
+  const json& refs = r["rows"][1];
+  REQUIRE(refs["method"] == "references");
+  INFO(r["mismatches"].dump());
+  REQUIRE(refs["liveAnswered"].get<int>() >= 4);
+  // Both sides see extra.c's calls: every answered reference request agrees.
+  CHECK(refs["matched"] == refs["liveAnswered"]);
+}
+
+}  // namespace nib::test

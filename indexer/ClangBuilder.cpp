@@ -176,13 +176,14 @@ void mergeAliasedSymbols(ClangViewContents& contents, std::map<std::string, std:
       fromIds->clear();
     }
   }
-  for (ClangSymbol& s : contents.symbols)
-    for (std::vector<uint32_t>* ids : {&s.overrides, &s.overriddenBy, &s.bases, &s.derived})
+  // Edges point at the merged symbols; one merged into its own neighbour loses that edge.
+  for (uint32_t id = 0; id < contents.symbols.size(); ++id) {
+    ClangSymbol& s = contents.symbols[id];
+    for (std::vector<uint32_t>* ids : {&s.overrides, &s.overriddenBy, &s.bases, &s.derived}) {
       for (uint32_t& x : *ids) x = find(x);
-  for (uint32_t id = 0; id < contents.symbols.size(); ++id)
-    for (std::vector<uint32_t>* ids : {&contents.symbols[id].overrides, &contents.symbols[id].overriddenBy,
-                                       &contents.symbols[id].bases, &contents.symbols[id].derived})
       ids->erase(std::remove(ids->begin(), ids->end(), id), ids->end());
+    }
+  }
   for (auto& [path, occurrences] : byFile)
     for (ClangFileOccurrence& o : occurrences) o.symbol = find(o.symbol);
 }

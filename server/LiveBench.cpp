@@ -170,16 +170,16 @@ Expected<lsp::LiveBenchAnswer> runLiveBench(const LiveBenchOptions& options) {
   settings.timeout = options.timeout;
   settings.startTimeout = std::chrono::milliseconds(120000);
   settings.maxOpenFiles = 1000;
-  if (options.backgroundIndex)
-    for (Language l : {Language::C, Language::Cpp})
-      if (auto it = settings.commands.find(l); it != settings.commands.end())
-        for (std::string& a : it->second)
-          if (a == "--background-index=false") a = "--background-index";
-  // clangd caps references at 1,000 by default: the comparison is with its whole answer.
-  for (Language l : {Language::C, Language::Cpp})
-    if (auto it = settings.commands.find(l); it != settings.commands.end() && !it->second.empty() &&
-                                             std::filesystem::path(it->second[0]).filename() == "clangd")
-      it->second.push_back("--limit-references=0");
+  // clangd gets its background index (unless asked not to) and answers references whole: it
+  // stops at 1,000 by default.
+  for (Language l : {Language::C, Language::Cpp}) {
+    auto it = settings.commands.find(l);
+    if (it == settings.commands.end() || it->second.empty()) continue;
+    if (options.backgroundIndex)
+      for (std::string& a : it->second)
+        if (a == "--background-index=false") a = "--background-index";
+    if (std::filesystem::path(it->second[0]).filename() == "clangd") it->second.push_back("--limit-references=0");
+  }
   std::filesystem::path root = e.root();
   LiveProvider live(settings, [root](const std::string& p) { return readWorktreeFile(root, p); },
                     [&](const std::string& m) { out.notes.push_back(m); });
@@ -232,11 +232,10 @@ Expected<lsp::LiveBenchAnswer> runLiveBench(const LiveBenchOptions& options) {
         info.openedUncompiled = uncompiled.size();
         info.openUncompiledMs = msSince(w);
       }
-    for (size_t i = 0; i < samples.size(); ++i) {
-      const Sample& s = samples[i];
-      if (s.language != l) continue;
-      info.samples += m == 0;
-      {
+      for (size_t i = 0; i < samples.size(); ++i) {
+        const Sample& s = samples[i];
+        if (s.language != l) continue;
+        info.samples += m == 0;
         Measured& x = measured[2 * i + m];
         auto r = m == 0 ? live.definition(s.path, l, s.position) : live.references(s.path, l, s.position, true);
         if (!r) {
@@ -252,7 +251,6 @@ Expected<lsp::LiveBenchAnswer> runLiveBench(const LiveBenchOptions& options) {
           if (loc.inWorkspace) x.liveKeys.insert({loc.path, loc.range.start.line});
         }
       }
-    }
     }
     info.livePeakRssKiB = live.peakRssKiB();
     out.languages.push_back(info);

@@ -5,14 +5,17 @@ and at what token cost?
 For each code base (Debian source packages fetched by fetch-corpus.sh into bench/corpus/<name>):
   1. Tasks: C functions (in tracked .c files) whose definition is directly preceded by a doc comment
      (one /* ... */ block, or consecutive // lines, ending on the line just before the signature's first
-     line) of at least 6 words that does not mention the function's own name. Candidates are sorted by
-     (path, line) and N are taken evenly spaced (every len/N-th).
+     line) of at least 6 words that does not mention the function's own name, is not a note to maintainers
+     (starting XXX, TODO, FIXME or HACK) and holds no code (all of '{', '}' and ';'). Candidates are sorted
+     by (path, line) and N are taken evenly spaced (every len/N-th).
   2. A stripped copy in /tmp/nib-context-bench/<name> (worktree without .git and .nib, `git init`, one
      commit) in which every sampled task's doc comment lines are deleted (the rest byte-identical), so that
      neither side can match the comment itself; then `nib index -q` in the copy.
   3. Per task, the query is the comment text (whitespace collapsed):
      * nib: `nib context --intent QUERY --budget B --json` for each budget B; found@B when a returned unit
-       has the target's path and its line range contains the target function's name line.
+       has the target's path and its line range contains the target function's name line. The same
+       requests are then sent as nib/context to one running `nib serve` (warm) and timed there; their
+       answers must hold as many units as the process's.
      * grep-and-read (an agent's loop): the query's words (lowercased, [a-z0-9_], length >= 4, no English
        stopwords) ranked by document frequency over the copy (`rg -l -i -F -w`, one call per word); the
        4 rarest that occur at all are searched together (`rg --count-matches -i -F -w -e ...`), files are
@@ -20,7 +23,8 @@ For each code base (Debian source packages fetched by fetch-corpus.sh into bench
        listing rg printed plus each file read up to and including the target's (or the first 10 files when
        the target is not among them), at ceil(UTF-8 bytes / 4) -- the estimator nib uses.
   4. Prints, per code base and overall: found rates (nib at each budget, grep within 10 files), median
-     tokens on the tasks both sides found and their ratio, nib context latency p50/p95, the target file's
+     tokens on the tasks both sides found and their ratio, nib context latency p50/p95 (as a process and
+     through the server), the target file's
      rank in the grep listing (the rounds of reading an agent needs), and the machine.
 Usage: bench/context_bench.py [--corpus NAME ...] [--tasks N] [--budgets 2000,4000,8000] [--nib PATH]
                               [--no-nib] [--show-tasks N] [--json]
@@ -51,6 +55,9 @@ over same should since some such than that their theirs them themselves then the
 though through thus under unless until upon very what when where whether which while whom whose will with
 within without would your yours
 """.split())
+# A note to maintainers ("XXX Split this into ...", "TODO: ...") says what to change, not what the
+# function does; a comment holding code (a lexer's rules) is not a description either.
+NOTE = re.compile(r"(?:XXX|TODO|FIXME|HACK)\b")
 C_KEYWORDS = {"if", "for", "while", "switch", "return", "sizeof", "defined", "do", "else", "case"}
 
 # A comment, or a string / character literal (whose contents are blanked so that braces, quotes and
@@ -198,7 +205,7 @@ def c_files(repo):
 
 
 def find_tasks(repo, name):
-    cands, nfuncs, stats = [], 0, {"commented": 0, "short": 0, "named": 0}
+    cands, nfuncs, stats = [], 0, {"commented": 0, "short": 0, "named": 0, "notes": 0}
     for path, text in c_files(repo):
         for sig_line, name_line, fn, comment in functions_and_comments(text):
             nfuncs += 1
@@ -212,6 +219,9 @@ def find_tasks(repo, name):
                 continue
             if re.search(r"(?<![A-Za-z0-9_])" + re.escape(fn) + r"(?![A-Za-z0-9_])", words, re.I):
                 stats["named"] += 1
+                continue
+            if NOTE.match(words) or all(c in words for c in "{};"):
+                stats["notes"] += 1
                 continue
             cands.append({"corpus": name, "path": path, "line": name_line + 1, "name": fn, "comment": words,
                           "commentLines": [c0, c1], "longestCommentLine": max(
@@ -372,6 +382,36 @@ def nib_context(nib, repo, task, budget):
             "ms": elapsed * 1000}
 
 
+def server_side(nib, repo, tasks, budgets):
+    """The same requests as nib/context through one running `nib serve` (warm: the index and the
+    call graph are opened by the first request, which is not timed). Each answer must include the
+    same units as the process's, or the bench stops: the two paths share one Engine."""
+    sys.path.insert(0, HERE)
+    from lsp_bench import Client  # noqa: E402
+    client = Client([nib, "serve"], repo)
+    try:
+        client.request("initialize", {"processId": os.getpid(), "rootUri": "file://" + repo, "capabilities": {}})
+        client.send({"jsonrpc": "2.0", "method": "initialized", "params": {}})
+        client.request("nib/context", {"intent": tasks[0]["comment"], "budgetTokens": budgets[0]})
+        for task in tasks:
+            for b in budgets:
+                t = time.monotonic()
+                r = client.request("nib/context", {"intent": task["comment"], "budgetTokens": b})
+                ms = (time.monotonic() - t) * 1000
+                units = (r.get("result") or {}).get("units")
+                if units is None:
+                    sys.exit(f"bench: nib/context through the server failed: {str(r)[:300]}")
+                if len(units) != task["nib"][str(b)]["units"]:
+                    sys.exit(f"bench: nib/context through the server returned {len(units)} units, the process "
+                             f"{task['nib'][str(b)]['units']} ({task['path']}:{task['line']} at {b})")
+                task["nib"][str(b)]["serverMs"] = ms
+        client.request("shutdown", None)
+        client.send({"jsonrpc": "2.0", "method": "exit"})
+    finally:
+        client.proc.stdin.close()
+        client.proc.wait(timeout=30)
+
+
 # -------------------------------------------------------------------------------------------- report
 
 def summarize(tasks, budgets, with_nib):
@@ -405,6 +445,9 @@ def summarize(tasks, budgets, with_nib):
         allms = [t["nib"][str(b)]["ms"] for t in tasks for b in budgets]
         s["nibMsP50"] = percentile(allms, 50) if allms else None
         s["nibMsP95"] = percentile(allms, 95) if allms else None
+        server = [t["nib"][str(b)]["serverMs"] for t in tasks for b in budgets if "serverMs" in t["nib"][str(b)]]
+        s["serverMsP50"] = percentile(server, 50) if server else None
+        s["serverMsP95"] = percentile(server, 95) if server else None
     return s
 
 
@@ -417,6 +460,8 @@ def fmt(v, kind="n"):
         return f"{v:.1f}x"
     if kind == "ms":
         return f"{v:.0f}"
+    if kind == "ms1":
+        return f"{v:.1f}"
     return f"{v:g}" if isinstance(v, float) and v != int(v) else f"{int(v)}"
 
 
@@ -439,7 +484,8 @@ def print_report(names, summaries, budgets, with_nib):
                      (f"  grep / nib tokens", ("nib", str(b), "grepOverNib"), "x")]
         for b in budgets:
             rows += [(f"nib context @{b} p50 / p95 ms", ("nib", str(b), ("msP50", "msP95")), "ms")]
-        rows += [("nib context all p50 / p95 ms", ("nibMsP50", "nibMsP95"), "ms")]
+        rows += [("nib context all p50 / p95 ms", ("nibMsP50", "nibMsP95"), "ms"),
+                 ("nib/context (server) p50 / p95 ms", ("serverMsP50", "serverMsP95"), "ms1")]
     rows += [("grep (rg calls) ms, median", "grepMsMedian", "ms")]
 
     def get(s, key):
@@ -506,7 +552,8 @@ def main():
             sys.exit(f"bench: nib index failed in {dest} ({p.returncode}): {p.stderr.strip()[:500]}")
         say()
         say(f"{name}: {nfuncs} C function definitions, {stats['commented']} with a doc comment right above, "
-            f"{len(cands)} usable ({stats['short']} under 6 words, {stats['named']} naming the function); "
+            f"{len(cands)} usable ({stats['short']} under 6 words, {stats['named']} naming the function, "
+            f"{stats['notes']} notes or code); "
             f"{len(tasks)} tasks\n  stripped copy {dest} (comments verified gone with grep -F), "
             f"indexed in {index_s:.1f} s")
         for task in (sample(tasks, args.show_tasks) if args.show_tasks else []):
@@ -531,6 +578,8 @@ def main():
                 print(f"\r  {name}: {k + 1}/{len(tasks)} tasks", end="", file=sys.stderr, flush=True)
         if sys.stderr.isatty():
             print(file=sys.stderr)
+        if with_nib:
+            server_side(nib, dest, tasks, budgets)
         results[name] = {"source": src, "copy": dest, "functions": nfuncs, "candidates": len(cands), **stats,
                          "indexSeconds": index_s, "tasks": tasks}
 

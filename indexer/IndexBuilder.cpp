@@ -43,8 +43,9 @@ constexpr size_t kBinaryProbe = 8000;  // the prefix git itself inspects for NUL
 constexpr size_t kWriteBatch = 512;
 constexpr size_t kMaxPath = 400;  // LMDB keys are limited to 511 bytes
 constexpr size_t kRehashedTolerated = 16;  // touched-but-unchanged files an up-to-date index keeps
-// Bump when tokenization or trigram extraction changes (recorded in the views' profile).
-constexpr int kSearchRevision = 2;
+// Bump when tokenization, trigram extraction or the lexical view's tables change (recorded in
+// the views' profile). 3: the lexical view's compound-parts table.
+constexpr int kSearchRevision = 3;
 
 struct WorkItem {
   TreeEntry entry;         // entry.oid is git's id (what the tree id is made of)

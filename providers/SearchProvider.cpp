@@ -1,6 +1,7 @@
 #include "providers/SearchProvider.h"
 #include "views/SearchFacts.h"
 
+#include "providers/QueryWords.h"
 #include "providers/RegexPlan.h"
 #include "support/LiteralFinder.h"
 
@@ -12,6 +13,7 @@
 #include <cstring>
 #include <cmath>
 #include <functional>
+#include <limits>
 #include <map>
 #include <tuple>
 #include <atomic>
@@ -32,46 +34,10 @@ constexpr double kFileUnitWeight = 0.5;
 // A query word that is part of a unit's own name adds this many times its idf (BM25 caps a
 // term's body contribution at (k1 + 1) × idf = 2.2 × idf).
 constexpr double kNameWeight = 2.0;
-constexpr size_t kExtensions = 8;
-constexpr double kFileContext = 1.5;
-constexpr size_t kMaxQueryWords = 32;  // the most specific words of a long query  // share of its file's score a unit inherits  // index terms extending a query word, at most
+constexpr size_t kExtensions = 8;      // index terms extending a query word, at most
+constexpr double kFileContext = 1.5;   // share of its file's score a unit inherits
+constexpr size_t kMaxQueryWords = 32;  // the most specific words of a long query
 
-// The index terms a query word stands for, with weights: itself (1); its plain forms without
-// an English inflection (0.8: "flags" -> "flag", "scrolling" -> "scroll"); and the
-// abbreviations code uses, as index terms that start the word (0.6: "arguments" -> "arg",
-// "args"; "buffer" -> "buf"; "initialize" -> "init"). Only terms the index holds count.
-std::vector<std::pair<std::string, double>> variantsOf(const std::string& word) {
-  std::vector<std::pair<std::string, double>> out{{word, 1.0}};
-  auto add = [&](std::string t, double w) {
-    if (t.size() < 3 || t == word) return;
-    for (const auto& [x, _] : out)
-      if (x == t) return;
-    out.emplace_back(std::move(t), w);
-  };
-  bool letters = std::all_of(word.begin(), word.end(), [](char c) { return c >= 'a' && c <= 'z'; });
-  if (!letters || word.size() < 4) return out;
-  auto ends = [&](const char* suffix) {
-    size_t n = std::strlen(suffix);
-    return word.size() > n + 2 && word.compare(word.size() - n, n, suffix) == 0;
-  };
-  std::string stem = word;
-  if (ends("ies")) stem = word.substr(0, word.size() - 3) + "y";
-  else if (ends("ing")) stem = word.substr(0, word.size() - 3);
-  else if (ends("ed")) stem = word.substr(0, word.size() - 2);
-  else if (ends("es")) stem = word.substr(0, word.size() - 2);
-  else if (ends("s") && !ends("ss")) stem = word.substr(0, word.size() - 1);
-  if (stem != word) {
-    add(stem, 0.8);
-    add(stem + "e", 0.8);  // "moving" -> "move", "used" -> "use"
-    add(stem + "s", 0.8);
-  }
-  if (word.size() >= 5)
-    for (size_t len = 3; len + 2 <= word.size() && len <= 6; ++len) {
-      add(word.substr(0, len), 0.6);
-      add(word.substr(0, len) + "s", 0.6);
-    }
-  return out;
-}
 constexpr size_t kBinaryProbe = 8000;  // as the indexer: the prefix git inspects for NUL bytes
 
 // The docs that may hold the literal `lit` (3+ bytes): every one of its trigrams, at positions
@@ -651,9 +617,19 @@ Expected<SearchResult> SearchProvider::searchLexical(const SearchRequest& reques
       if (longer.size() > kExtensions) longer.resize(kExtensions);
       for (std::string& t : longer)
         if (std::none_of(variants.begin(), variants.end(), [&](const auto& v) { return v.first == t; }))
-          variants.emplace_back(std::move(t), 0.6);
+          variants.emplace_back(std::move(t), kShortFormWeight);
     }
-    for (const auto& [term, weight] : variants) {
+    // Identifiers written as one run of letters that hold the word ("line" ->
+    // "clearendofline"), those holding more of the query's words first (0.6, as extensions
+    // are). Their idf is the word's at most: the evidence is that the unit says this word.
+    size_t plainForms = variants.size();
+    std::vector<std::string> compounds = compoundsFor(*lexical_, word, variants, terms);
+    for (std::string& t : compounds)
+      if (std::none_of(variants.begin(), variants.end(), [&](const auto& v) { return v.first == t; }))
+        variants.emplace_back(std::move(t), kShortFormWeight);
+    double wordIdf = std::numeric_limits<double>::infinity();
+    for (size_t vi = 0; vi < variants.size(); ++vi) {
+      const auto& [term, weight] = variants[vi];
       auto postings = lexical_->postings(term);
       if (postings.empty()) {
         // A word no indexed unit holds may still be in a changed or added file (scored below
@@ -664,6 +640,8 @@ Expected<SearchResult> SearchProvider::searchLexical(const SearchRequest& reques
       }
       double df = static_cast<double>(postings.size());
       double i = std::log(1 + (n - df + 0.5) / (df + 0.5));
+      if (vi == 0) wordIdf = i;
+      if (vi >= plainForms) i = std::min(i, wordIdf);
       idf[term] = i;
       g.push_back({term, weight, i, std::move(postings)});
     }

@@ -1,8 +1,12 @@
 // Unit tests of the shared vocabulary: positions and encodings, repository paths, language
-// detection, the binary record encoding.
+// detection, the binary record encoding, the splitting of one-run identifiers.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <map>
+
 #include "support/Binary.h"
+#include "support/CompoundSplitter.h"
 #include "support/Language.h"
 #include "support/RepoPath.h"
 #include "support/Text.h"
@@ -115,6 +119,40 @@ TEST_CASE("binary records round-trip and fail safely when truncated", "[support]
     t.svarint();
     t.str();
     CHECK_FALSE(t.ok());
+  }
+}
+
+}  // namespace nib
+
+namespace nib {
+
+TEST_CASE("one-run identifiers split into the vocabulary's words, and words of their own do not", "[support]") {
+  std::vector<VocabularyTerm> vocabulary = {
+      {"clear", 40},  {"end", 120},     {"of", 300},   {"line", 200},  {"endofline", 40},
+      {"clearendofline", 1}, {"cursor", 50}, {"up", 90},  {"cursorup", 2}, {"app", 3},
+      {"append", 60}, {"getline", 4},   {"get", 150},  {"xyzzyq", 1},  {"bar", 1},
+      {"foobar", 1},  {"foo", 5},       {"cur", 10},   {"sor", 2}};
+  auto split = splitCompounds(vocabulary);
+  std::map<std::string, std::vector<std::string>> got;
+  for (const auto& [term, parts] : split) got[std::string(term)] = {parts.begin(), parts.end()};
+  // The most likely segmentation; a piece that is itself a compound brings its own parts.
+  CHECK(got["clearendofline"] == std::vector<std::string>{"clear", "endofline", "end", "of", "line"});
+  CHECK(got["endofline"] == std::vector<std::string>{"end", "of", "line"});
+  // "cursor" is one word (more likely than "cur" + "sor"), "up" a joining word.
+  CHECK(got["cursorup"] == std::vector<std::string>{"cursor", "up"});
+  CHECK(got["getline"] == std::vector<std::string>{"get", "line"});
+  // A word used more than a piece is a word of its own; pieces used once are not words; runs
+  // nothing covers stay whole.
+  CHECK(got.count("append") == 0);
+  CHECK(got.count("foobar") == 0);
+  CHECK(got.count("xyzzyq") == 0);
+  // The vocabulary's order does not matter.
+  std::reverse(vocabulary.begin(), vocabulary.end());
+  auto again = splitCompounds(vocabulary);
+  REQUIRE(again.size() == split.size());
+  for (size_t i = 0; i < split.size(); ++i) {
+    CHECK(again[i].first == split[i].first);
+    CHECK(again[i].second == split[i].second);
   }
 }
 

@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <cstring>
+#include <map>
 #include <unordered_map>
 
 #include "support/Binary.h"
+#include "support/CompoundSplitter.h"
 
 namespace nib {
 namespace {
@@ -137,12 +139,14 @@ Status writeLexicalView(const std::filesystem::path& dir, const std::vector<Sear
   if (!writer) return writer.status();
   auto& env = writer->env;
   auto* txn = &writer->txn;
-  auto units = txn->openDb("units", true), postings = txn->openDb("postings", true), meta = txn->openDb("meta", true);
-  for (auto* db : {&units, &postings, &meta})
+  auto units = txn->openDb("units", true), postings = txn->openDb("postings", true), meta = txn->openDb("meta", true),
+       parts = txn->openDb(kCompoundParts, true);
+  for (auto* db : {&units, &postings, &meta, &parts})
     if (!*db) return db->status();
   struct Postings {
     ByteWriter list;
     uint32_t lastUnit = 0;
+    uint32_t units = 0;
   };
   std::unordered_map<std::string_view, Postings> lists;  // one lookup per (unit, term)
   uint32_t unitId = 0;
@@ -165,6 +169,7 @@ Status writeLexicalView(const std::filesystem::path& dir, const std::vector<Sear
         p.list.varint(unitId - p.lastUnit);  // delta from the previous unit of this term
         p.list.varint(tf);
         p.lastUnit = unitId;
+        ++p.units;
       }
       ++unitId;
     }
@@ -174,6 +179,21 @@ Status writeLexicalView(const std::filesystem::path& dir, const std::vector<Sear
   for (const auto& entry : lists) sorted.push_back(&entry);
   std::sort(sorted.begin(), sorted.end(), [](const auto* a, const auto* b) { return a->first < b->first; });
   for (const auto* entry : sorted) NIB_RETURN_IF_ERROR(txn->put(*postings, entry->first, entry->second.list.data(), MDB_APPEND));
+  // The compounds each word is part of (see LexicalView::compoundsOf), from the vocabulary's
+  // own segmentation.
+  std::vector<VocabularyTerm> vocabulary;
+  vocabulary.reserve(sorted.size());
+  for (const auto* entry : sorted) vocabulary.push_back({entry->first, entry->second.units});
+  std::map<std::string_view, std::vector<std::string_view>> compoundsOf;
+  for (const auto& [compound, partsOf] : splitCompounds(vocabulary))
+    for (std::string_view part : partsOf) compoundsOf[part].push_back(compound);
+  for (auto& [part, compounds] : compoundsOf) {
+    if (compounds.size() > kMaxCompoundsPerPart) continue;
+    std::sort(compounds.begin(), compounds.end());
+    ByteWriter w;
+    for (std::string_view c : compounds) w.str(c);
+    NIB_RETURN_IF_ERROR(txn->put(*parts, part, w.data(), MDB_APPEND));
+  }
   ByteWriter m;
   m.varint(unitId);
   m.varint(totalLength);
@@ -254,6 +274,9 @@ Expected<std::unique_ptr<LexicalView>> LexicalView::open(const std::filesystem::
   if (!postings || !units || !meta) return Status(ErrorCode::Corrupt, "lexical view lacks a table");
   v->postings_ = *postings;
   v->units_ = *units;
+  // Views written before compounds were split lack the table: their queries match whole
+  // terms and prefixes only.
+  if (auto parts = v->txn_.openDb(kCompoundParts, false)) v->parts_ = *parts;
   auto stats = v->txn_.get(*meta, "stats");
   if (!stats) return Status(ErrorCode::Corrupt, "lexical view lacks its statistics");
   ByteReader r(*stats);
@@ -286,6 +309,20 @@ std::vector<std::string> LexicalView::termsExtending(const std::string& prefix, 
     if (key.size() > prefix.size()) out.emplace_back(key);
     return out.size() < limit;
   });
+  return out;
+}
+
+std::vector<std::string> LexicalView::compoundsOf(const std::string& part) {
+  std::vector<std::string> out;
+  if (!parts_ || part.empty() || part.size() > 400) return out;
+  auto v = txn_.get(*parts_, part);
+  if (!v) return out;
+  ByteReader r(*v);
+  while (!r.atEnd()) {
+    std::string_view c = r.str();
+    if (!r.ok()) break;
+    out.emplace_back(c);
+  }
   return out;
 }
 

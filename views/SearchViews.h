@@ -4,7 +4,8 @@
 //             each with location and next-byte masks): the candidate files of a substring or
 //             regex search, verified against the content;
 //   lexical/  docs, units (id -> doc, range, kind, name, length), postings (term -> (unit, tf))
-//             and meta (unit count, average length): BM25 over source units.
+//             meta (unit count, average length) and compound-parts (word -> the one-run
+//             identifiers it is part of, "line" -> "clearendofline"): BM25 over source units.
 //
 // Both index every text file of the version (also files without a grammar, which get one
 // file unit), so that a search covers what `grep` would.
@@ -72,6 +73,10 @@ struct TrigramPosting {
 
 // The postings table's name; a new name for each format, so that an older view is recognised.
 inline constexpr const char* kTrigramPostings = "postings-masked";
+inline constexpr const char* kCompoundParts = "compound-parts";
+// A word that is part of more compounds than this is too common to find any of them by: its
+// compounds are not listed.
+inline constexpr size_t kMaxCompoundsPerPart = 2000;
 
 class TrigramView : public SearchDocs {
  public:
@@ -93,6 +98,9 @@ class LexicalView : public SearchDocs {
   std::vector<std::pair<uint32_t, uint32_t>> postings(const std::string& term);
   // Up to `limit` indexed terms that start with `prefix` (and are longer), in term order.
   std::vector<std::string> termsExtending(const std::string& prefix, size_t limit);
+  // The indexed terms written as one run of letters that `part` is a word of, by the
+  // vocabulary's own segmentation ("line" -> "clearendofline", "getline"), in term order.
+  std::vector<std::string> compoundsOf(const std::string& part);
   std::optional<LexUnit> unit(uint32_t id);
   uint32_t unitCount() const { return unitCount_; }
   double averageLength() const { return averageLength_; }
@@ -102,6 +110,7 @@ class LexicalView : public SearchDocs {
   std::unique_ptr<LmdbEnv> env_;
   LmdbTxn txn_;
   MDB_dbi postings_ = 0, units_ = 0;
+  std::optional<MDB_dbi> parts_;
   uint32_t unitCount_ = 0;
   double averageLength_ = 1;
 };

@@ -46,6 +46,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 WORK = "/tmp/nib-context-bench"
 RG = ["rg", "--hidden", "--max-filesize", "1M", "--no-messages", "--color", "never", "-g", "!.git", "-g", "!.nib"]
 MAX_READS = 10
+# C code bases of different shapes: small (jq), many small files (tmux, libuv), very large files
+# (redis's module.c, curl), generated and legacy code (zstd).
+DEFAULT_CORPORA = ["jq", "tmux", "libuv1", "redis", "curl", "zstd"]
 KEYWORDS = 4
 STOPWORDS = set("""
 about above after again against also although among another anything because been before being below
@@ -509,7 +512,7 @@ def print_report(names, summaries, budgets, with_nib):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--corpus", action="append", metavar="NAME",
-                    help="a code base under bench/corpus (repeatable; default: jq and tmux)")
+                    help="a code base under bench/corpus (repeatable; default: " + ", ".join(DEFAULT_CORPORA) + ")")
     ap.add_argument("--tasks", type=int, default=40, help="tasks per code base (default 40)")
     ap.add_argument("--budgets", default="2000,4000,8000", help="token budgets for nib context")
     ap.add_argument("--nib", default=os.path.join(HERE, "..", "build", "cli", "nib"))
@@ -517,7 +520,7 @@ def main():
     ap.add_argument("--show-tasks", type=int, default=5, metavar="N", help="sample tasks printed per code base")
     ap.add_argument("--json", action="store_true", help="print everything as JSON instead of tables")
     args = ap.parse_args()
-    names = args.corpus or ["jq", "tmux"]
+    names = args.corpus or DEFAULT_CORPORA
     budgets = [int(b) for b in args.budgets.split(",") if b.strip()]
     nib = os.path.abspath(args.nib)
     if not os.access(nib, os.X_OK):

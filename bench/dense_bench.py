@@ -12,8 +12,9 @@ For each code base (Debian source packages fetched by fetch-corpus.sh into bench
      route (lexical, semantic, hybrid) through one running `nib serve`; a hit is the target when its path is
      the task's and its range holds the function's name line. Recall@1, Recall@10 and MRR (over the top 10).
      Latency: each request timed from sending it to its whole response, p50/p95 per route.
-  4. Update: one file edited (a new function with a comment appended), `nib index --json`: the dense phase
-     of that update against a rebuild of the same version's vectors with the same model and an empty
+  4. Update: one file edited (a new function with a comment appended), `nib index --full --json` (a full
+     version; without --full the edit becomes a delta version whose changed units are embedded at query
+     time): the dense phase of that update against a rebuild of the same version's vectors with the same model and an empty
      vector cache (`nib index --force` after removing .nib/vectors); the two vector files must be
      byte-identical (same digest in the manifests).
 Usage: bench/dense_bench.py [--corpus NAME ...] [--tasks N] [--nib PATH] [--json]
@@ -167,7 +168,9 @@ def run_corpus(nib, name, ntasks, say):
     with open(os.path.join(dest, edited), "a") as f:
         f.write("\n/* Retries a failed request after a short delay, doubling it each time. */\n"
                 "static int bench_retry_request(int attempts) { return attempts * 2; }\n")
-    up = index(nib, dest)
+    # A full version (`--full`; a plain `nib index` would publish a delta, whose changed units are
+    # embedded at query time): its dense phase embeds the edited file's units and reuses the rest.
+    up = index(nib, dest, "--full")
     m_up = manifest_of(dest)
     shutil.rmtree(os.path.join(dest, ".nib", "vectors"))
     re = index(nib, dest, "--force")

@@ -634,7 +634,7 @@ Expected<SearchResult> SearchProvider::searchLexical(const SearchRequest& reques
       if (postings.empty()) {
         // A word no indexed unit holds may still be in a changed or added file (scored below
         // from its content): it is as rare as a word can be.
-        if (weight == 1.0 && (!context.changed.empty() || !context.added.empty()))
+        if (weight == kExactWeight && (!context.changed.empty() || !context.added.empty()))
           unseen.emplace(term, std::log(1 + (n + 0.5) / 0.5));
         continue;
       }

@@ -562,6 +562,8 @@ Expected<NavigationResult> StaticProvider::definition(const std::string& path, u
   if (!idx) return idx.status();
   const Occurrence& occ = (*f)->facts.occurrences[*idx];
   const std::string& name = (*f)->facts.nameOf(occ);
+  if (!declarations)
+    if (auto word = clangWordAnswer(path, **f, occ)) return std::move(*word);
   Resolved r = resolve(**f, occ);
   if (declarations) r.targets = declarationsOf(r.targets);
   NavigationResult out;

@@ -210,6 +210,130 @@ std::optional<Expected<NavigationResult>> StaticProvider::clangAnswerFor(const C
   return Expected<NavigationResult>(std::move(out));
 }
 
+namespace {
+
+constexpr size_t kMostWordMatches = 5;  // clangd 14 answers nothing when more symbols match
+
+// Function-local entities (parameters, local variables) have USRs that name the file and the
+// offset of their scope ("c:b.c@201@F@b@loc"); clangd's index leaves them out.
+bool isLocalUsr(const std::string& usr) {
+  if (usr.rfind("c:", 0) != 0 || usr.find("@macro@") != std::string::npos) return false;
+  size_t at = usr.find('@', 2);
+  if (at == std::string::npos) return false;
+  size_t end = usr.find('@', at + 1);
+  if (end == std::string::npos || end == at + 1) return false;
+  return std::all_of(usr.begin() + static_cast<long>(at) + 1, usr.begin() + static_cast<long>(end),
+                     [](char c) { return c >= '0' && c <= '9'; });
+}
+
+unsigned floorLog2(uint32_t x) {
+  unsigned n = 0;
+  while (x >>= 1) ++n;
+  return n;
+}
+
+}  // namespace
+
+std::optional<Expected<NavigationResult>> StaticProvider::clangWordAnswer(const std::string& path, const LoadedFile& f,
+                                                                          const Occurrence& at) {
+  if (!hasClangFacts(path)) return std::nullopt;
+  auto occurrences = clang_->occurrences(path);
+  if (!occurrences) return Expected<NavigationResult>(occurrences.status());
+  // libclang recorded a name here: its answer (or, for an entity declared outside the
+  // repository, the tree-sitter one) stands.
+  if (clangOccurrenceAt(*occurrences, at.range.startByte)) return std::nullopt;
+  const std::string& word = f.facts.nameOf(at);
+  if (word.empty()) return std::nullopt;
+
+  // First, as clangd 14 does (findNearbyIdentifier), the same word written nearby as a name
+  // the compiler saw: the closest by lines, at most 2^(length) lines away, after the word
+  // preferred (cost 1 + log2 of the distance; before it 2 + log2), the first found on ties.
+  std::set<uint32_t> live;
+  for (const ClangFileOccurrence& o : *occurrences)
+    if (!o.expanded) live.insert(o.start);
+  std::vector<const Occurrence*> same;
+  for (const Occurrence& o : f.facts.occurrences)
+    if (&o != &at && f.facts.nameOf(o) == word) same.push_back(&o);
+  std::sort(same.begin(), same.end(),
+            [](const Occurrence* a, const Occurrence* b) { return a->range.startByte < b->range.startByte; });
+  const uint32_t line = at.range.start.line;
+  unsigned best = static_cast<unsigned>(word.size()) + 1;
+  const Occurrence* nearest = nullptr;
+  auto consider = [&](const Occurrence* o) {
+    uint32_t l = o->range.start.line;
+    unsigned cost = l > line ? 1 + floorLog2(l - line) : l < line ? 2 + floorLog2(line - l) : 0;
+    if (cost >= best) return false;  // farther ones cost more: stop
+    if (live.count(o->range.startByte)) best = cost, nearest = o;
+    return true;
+  };
+  auto split = std::partition_point(same.begin(), same.end(), [&](const Occurrence* o) {
+    return o->range.startByte < at.range.startByte;
+  });
+  for (auto it = split; it != same.end() && consider(*it); ++it) {
+  }
+  for (auto it = split; it != same.begin() && consider(*(it - 1)); --it) {
+  }
+  NavigationResult out;
+  out.symbol = word;
+  out.source = "clang";
+  out.confidence = Confidence::Name;
+  // A symbol answers as clangd's index holds it: at its definition, else at its canonical
+  // declaration (one place either way). False when it has neither in the repository.
+  auto add = [&](const ClangSymbol& symbol) {
+    bool bodyTwins = std::any_of(symbol.sites.begin(), symbol.sites.end(), [](const ClangSite& s) { return s.macroBody; });
+    const ClangSite* chosen = nullptr;
+    for (const ClangSite& s : symbol.sites)
+      if (s.role == ClangRole::Definition && !(s.expanded && bodyTwins)) {
+        chosen = &s;
+        break;
+      }
+    if (!chosen)
+      for (const ClangSite& s : symbol.sites)
+        if (s.role != ClangRole::Reference && (s.canonical || !chosen)) chosen = &s;
+    if (!chosen || overlays_.count(chosen->path)) return false;
+    SymbolLocation l;
+    l.path = chosen->path;
+    l.range = l.fullRange = chosen->range;
+    l.name = symbol.name;
+    l.kind = static_cast<SymbolKind>(symbol.kind);
+    l.role = chosen->role == ClangRole::Definition ? OccurrenceRole::Definition : OccurrenceRole::Declaration;
+    l.ascii = false;  // unknown here: the server converts columns from the text
+    out.locations.push_back(std::move(l));
+    return true;
+  };
+  if (nearest)
+    if (const ClangFileOccurrence* named = clangOccurrenceAt(*occurrences, nearest->range.startByte)) {
+      auto symbol = clang_->symbol(named->symbol);
+      if (!symbol) return Expected<NavigationResult>(symbol.status());
+      if (add(*symbol)) {
+        out.note = "'" + word + "' is not a name the compiler saw here; answered for the same name at line " +
+                   std::to_string(toDisplayLine(nearest->range.start.line));
+        return Expected<NavigationResult>(std::move(out));
+      }
+    }
+
+  // Then the index by the bare word (locateSymbolTextually): every symbol of exactly that
+  // name but constructors and function-local ones, at its definition (else its canonical
+  // declaration); nothing when more than five match.
+  auto ids = clang_->symbolsNamed(word);
+  if (!ids) return Expected<NavigationResult>(ids.status());
+  size_t matched = 0;
+  for (uint32_t id : *ids) {
+    auto symbol = clang_->symbol(id);
+    if (!symbol) return Expected<NavigationResult>(symbol.status());
+    if (isLocalUsr(symbol->usr) || static_cast<SymbolKind>(symbol->kind) == SymbolKind::Constructor) continue;
+    // One declared only outside the repository (a system header's) counts, as clangd's index
+    // holds it too, but has no place here to answer with.
+    if (++matched > kMostWordMatches) return std::nullopt;
+    add(*symbol);
+  }
+  if (out.locations.empty()) return std::nullopt;
+  uniqueSites(out.locations);
+  out.note = "'" + word + "' is not a name the compiler saw here (code the preprocessor left out, or a macro's "
+             "definition): " + std::to_string(out.locations.size()) + " symbol(s) of that name";
+  return Expected<NavigationResult>(std::move(out));
+}
+
 std::vector<StaticProvider::Target> StaticProvider::clangCalleesAt(const std::vector<ClangFileOccurrence>& occurrences,
                                                                    const ByteRange& site,
                                                                    std::map<uint32_t, std::vector<Target>>& memo) {

@@ -1,10 +1,13 @@
 #include "views/ClangView.h"
 
+#include <map>
+
 #include "support/Binary.h"
 
 namespace nib {
 namespace {
 constexpr uint8_t kFormat = kClangViewFormat;
+constexpr size_t kMaxNameKey = 400;  // LMDB keys are limited to 511 bytes
 
 }  // namespace
 
@@ -16,8 +19,9 @@ Status writeClangView(const std::filesystem::path& dir, const ClangViewContents&
   auto txn = LmdbTxn::begin(**env, true);
   if (!txn) return txn.status();
   auto files = txn->openDb("files", true), symbols = txn->openDb("symbols", true), meta = txn->openDb("meta", true),
-       interpolated = txn->openDb("interpolated", true);
-  if (!files || !symbols || !meta || !interpolated) return Status(ErrorCode::IoError, "cannot create the clang view's tables");
+       interpolated = txn->openDb("interpolated", true), names = txn->openDb("names", true);
+  if (!files || !symbols || !meta || !interpolated || !names)
+    return Status(ErrorCode::IoError, "cannot create the clang view's tables");
   for (const std::string& path : contents.interpolatedFiles) NIB_RETURN_IF_ERROR(txn->put(*interpolated, path, ""));
   NIB_RETURN_IF_ERROR(txn->put(*meta, "format", std::string(1, static_cast<char>(kFormat))));
   for (const auto& [path, occurrences] : contents.files) {
@@ -52,6 +56,16 @@ Status writeClangView(const std::filesystem::path& dir, const ClangViewContents&
     }
     NIB_RETURN_IF_ERROR(txn->put(*symbols, idKey(static_cast<uint32_t>(id)), w.data(), MDB_APPEND));
   }
+  // Symbol ids by name, for lookups by the bare word (see symbolsNamed).
+  std::map<std::string_view, std::vector<uint32_t>> byName;
+  for (size_t id = 0; id < contents.symbols.size(); ++id)
+    if (const std::string& name = contents.symbols[id].name; !name.empty() && name.size() <= kMaxNameKey)
+      byName[name].push_back(static_cast<uint32_t>(id));
+  for (const auto& [name, ids] : byName) {
+    ByteWriter w;
+    for (uint32_t id : ids) w.varint(id);
+    NIB_RETURN_IF_ERROR(txn->put(*names, name, w.data(), MDB_APPEND));
+  }
   NIB_RETURN_IF_ERROR(txn->commit());
   return (*env)->sync();
 }
@@ -66,11 +80,12 @@ Expected<std::unique_ptr<ClangView>> ClangView::open(const std::filesystem::path
   if (!format || format->size() != 1 || static_cast<uint8_t>((*format)[0]) != kFormat)
     return Status(ErrorCode::Unsupported, "the clang view is of another format: run `nib index` to rebuild it");
   auto files = v->txn_.openDb("files", false), symbols = v->txn_.openDb("symbols", false),
-       interpolated = v->txn_.openDb("interpolated", false);
-  if (!files || !symbols || !interpolated) return Status(ErrorCode::Corrupt, "the clang view lacks a table");
+       interpolated = v->txn_.openDb("interpolated", false), names = v->txn_.openDb("names", false);
+  if (!files || !symbols || !interpolated || !names) return Status(ErrorCode::Corrupt, "the clang view lacks a table");
   v->files_ = *files;
   v->symbols_ = *symbols;
   v->interpolated_ = *interpolated;
+  v->names_ = *names;
   return v;
 }
 
@@ -131,6 +146,17 @@ Expected<ClangSymbol> ClangView::symbol(uint32_t id) {
   }
   if (!r.ok() || !r.atEnd()) return Status(ErrorCode::Corrupt, "malformed clang symbol " + std::to_string(id));
   return s;
+}
+
+Expected<std::vector<uint32_t>> ClangView::symbolsNamed(const std::string& name) {
+  std::vector<uint32_t> out;
+  if (name.empty() || name.size() > kMaxNameKey) return out;
+  auto v = txn_.get(names_, name);
+  if (!v) return out;
+  ByteReader r(*v);
+  while (!r.atEnd() && r.ok()) out.push_back(r.u32());
+  if (!r.ok()) return Status(ErrorCode::Corrupt, "malformed clang name entry for " + name);
+  return out;
 }
 
 Expected<std::vector<std::string>> ClangView::interpolatedFiles() {

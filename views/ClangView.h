@@ -18,7 +18,7 @@ namespace nib {
 
 // The view's storage format; part of the configuration digest, so that an index with a view of
 // another format is rebuilt by the next `nib index`.
-constexpr uint8_t kClangViewFormat = 4;
+constexpr uint8_t kClangViewFormat = 5;
 
 struct ClangSite {
   std::string path;
@@ -72,12 +72,14 @@ class ClangView {
   Expected<ClangSymbol> symbol(uint32_t id);
   // Files no compile command reaches, indexed with a borrowed command (ClangViewContents).
   Expected<std::vector<std::string>> interpolatedFiles();
+  // The symbols of exactly this name (case included), by id.
+  Expected<std::vector<uint32_t>> symbolsNamed(const std::string& name);
 
  private:
   ClangView(std::unique_ptr<LmdbEnv> env, LmdbTxn txn) : env_(std::move(env)), txn_(std::move(txn)) {}
   std::unique_ptr<LmdbEnv> env_;
   LmdbTxn txn_;
-  MDB_dbi files_ = 0, symbols_ = 0, interpolated_ = 0;
+  MDB_dbi files_ = 0, symbols_ = 0, interpolated_ = 0, names_ = 0;
 };
 
 }  // namespace nib

@@ -188,6 +188,19 @@ void mergeAliasedSymbols(ClangViewContents& contents, std::map<std::string, std:
     for (ClangFileOccurrence& o : occurrences) o.symbol = find(o.symbol);
 }
 
+// The stretches both sorted lists of [start, end) ranges cover.
+std::vector<std::pair<uint32_t, uint32_t>> intersectRanges(const std::vector<std::pair<uint32_t, uint32_t>>& a,
+                                                           const std::vector<std::pair<uint32_t, uint32_t>>& b) {
+  std::vector<std::pair<uint32_t, uint32_t>> out;
+  size_t i = 0, j = 0;
+  while (i < a.size() && j < b.size()) {
+    uint32_t lo = std::max(a[i].first, b[j].first), hi = std::min(a[i].second, b[j].second);
+    if (lo < hi) out.emplace_back(lo, hi);
+    (a[i].second < b[j].second ? i : j)++;
+  }
+  return out;
+}
+
 }  // namespace
 
 fs::path findCompilationDatabase(const fs::path& root, const fs::path& configured) {
@@ -377,6 +390,8 @@ ClangBuildReport buildClangView(const ClangBuildInput& in) {
   std::set<std::tuple<std::string, uint32_t, uint32_t, uint8_t>> sites;
   std::vector<bool> hasCanonical;  // by symbol id
   std::set<std::string> compiled, interpolatedOnly;  // files real units saw; files only made-up ones saw
+  // Per file, what every unit that read it left out (intersected unit by unit).
+  std::map<std::string, std::vector<std::pair<uint32_t, uint32_t>>> skipped;
   for (size_t i = 0; i < units.size(); ++i) {
     if (!results[i]) {
       if (i >= realUnits) {
@@ -397,6 +412,14 @@ ClangBuildReport buildClangView(const ClangBuildInput& in) {
         auto rel = RepoPath::parse(f.files[k].substr(root.size()));
         if (rel && in.blobIds.count(rel->str())) paths[k] = rel->str();  // indexed files only
       }
+    std::vector<std::vector<std::pair<uint32_t, uint32_t>>> leftOut(f.files.size());
+    for (const ClangSkipped& k : f.skipped) leftOut[k.file].emplace_back(k.start, k.end);
+    for (size_t k = 0; k < f.files.size(); ++k) {
+      if (paths[k].empty()) continue;
+      std::sort(leftOut[k].begin(), leftOut[k].end());
+      auto [it, first] = skipped.emplace(paths[k], leftOut[k]);
+      if (!first) it->second = intersectRanges(it->second, leftOut[k]);
+    }
     std::vector<int64_t> ids(f.usrs.size(), -1);
     for (const ClangOccurrence& o : f.occurrences) {
       const std::string& path = paths[o.file];
@@ -464,6 +487,8 @@ ClangBuildReport buildClangView(const ClangBuildInput& in) {
   }
   for (const std::string& path : interpolatedOnly)
     if (!compiled.count(path)) contents.interpolatedFiles.push_back(path);
+  for (auto& [path, ranges] : skipped)
+    if (!ranges.empty()) contents.skipped.emplace_back(path, std::move(ranges));
   report.symbols = contents.symbols.size();
   report.files = contents.files.size();
   fs::create_directories(in.dir, ec);

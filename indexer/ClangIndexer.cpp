@@ -421,6 +421,19 @@ Expected<TuFacts> indexTranslationUnit(const CompileCommand& command, const fs::
     c.sortExpansions();
     c.resolveMacroDeclarations();
     clang_getInclusions(tu, inclusion, &c);
+    // What the preprocessor left out: names there were never compiled, and go-to-definition
+    // answers them by the bare word, as clangd does.
+    if (CXSourceRangeList* skipped = clang_getAllSkippedRanges(tu)) {
+      for (unsigned i = 0; i < skipped->count; ++i) {
+        CXFile file, endFile;
+        unsigned line, column, start, end;
+        clang_getFileLocation(clang_getRangeStart(skipped->ranges[i]), &file, &line, &column, &start);
+        clang_getFileLocation(clang_getRangeEnd(skipped->ranges[i]), &endFile, &line, &column, &end);
+        int64_t id = c.fileId(file);
+        if (id >= 0 && file == endFile && end >= start) c.facts.skipped.push_back({static_cast<uint32_t>(id), start, end});
+      }
+      clang_disposeSourceRangeList(skipped);
+    }
     clang_disposeTranslationUnit(tu);
   }
   clang_IndexAction_dispose(action);

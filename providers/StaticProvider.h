@@ -213,9 +213,9 @@ class StaticProvider {
   std::optional<Expected<NavigationResult>> clangAnswerFor(const ClangSymbol& symbol, const ClangFileOccurrence& at,
                                                            const std::string& path, bool references,
                                                            bool includeDeclaration, bool declarations);
-  // clangd's answer where the compiler saw no name (code the preprocessor left out, a macro's
-  // definition): the same word written nearby as a real name, else the symbols of that name.
-  // nullopt when libclang saw a name at `at` or the file has no clang facts.
+  // clangd's answer where the compiler saw no name (code the preprocessor left out in every
+  // unit): the same word written nearby as a real name, else the symbols of that name.
+  // nullopt elsewhere, and in files changed since the index was built.
   std::optional<Expected<NavigationResult>> clangWordAnswer(const std::string& path, const LoadedFile& f,
                                                             const Occurrence& at);
   // The occurrence libclang recorded at (or just before) `offset`: the name under the cursor.

@@ -236,12 +236,11 @@ unsigned floorLog2(uint32_t x) {
 
 std::optional<Expected<NavigationResult>> StaticProvider::clangWordAnswer(const std::string& path, const LoadedFile& f,
                                                                           const Occurrence& at) {
-  if (!hasClangFacts(path)) return std::nullopt;
+  // Only in code no unit compiled: elsewhere a name without a clang occurrence is one libclang
+  // does not report (a template parameter), which clangd answers from its AST.
+  if (!clang_ || overlays_.count(path) || !clang_->skippedAt(path, at.range.startByte)) return std::nullopt;
   auto occurrences = clang_->occurrences(path);
   if (!occurrences) return Expected<NavigationResult>(occurrences.status());
-  // libclang recorded a name here: its answer (or, for an entity declared outside the
-  // repository, the tree-sitter one) stands.
-  if (clangOccurrenceAt(*occurrences, at.range.startByte)) return std::nullopt;
   const std::string& word = f.facts.nameOf(at);
   if (word.empty()) return std::nullopt;
 

@@ -14,6 +14,7 @@
 #include "indexer/IndexBuilder.h"
 #include "providers/CallGraph.h"
 #include "providers/StaticProvider.h"
+#include "views/ClangFacts.h"
 
 namespace nib::test {
 namespace fs = std::filesystem;
@@ -56,6 +57,39 @@ uint32_t offsetOf(const std::string& text, const std::string& needle) {
 }
 
 }  // namespace
+
+TEST_CASE("a worker's facts round-trip, and a cut or damaged record fails to decode", "[clang]") {
+  TuFacts f;
+  f.mainFile = "/r/a.c";
+  f.files = {"/r/a.c", "/r/h.h"};
+  f.usrs = {"c:@F@f", "c:@F@g"};
+  f.names = {"f", "g"};
+  ClangOccurrence o;
+  o.file = 1;
+  o.line = 3;
+  o.offset = 40;
+  o.length = 1;
+  o.usr = 1;
+  o.role = ClangRole::Definition;
+  f.occurrences = {o};
+  f.overrides = {{0, 1}};
+  f.skipped = {{0, 10, 90}, {1, 0, 12}};
+  std::string bytes = encodeTuFacts(f);
+  auto back = decodeTuFacts(bytes);
+  REQUIRE(back.hasValue());
+  REQUIRE(back->skipped.size() == 2);
+  CHECK(back->skipped[0].file == 0);
+  CHECK(back->skipped[0].start == 10);
+  CHECK(back->skipped[0].end == 90);
+  CHECK(back->skipped[1].file == 1);
+  CHECK(back->occurrences.size() == 1);
+  CHECK(back->overrides == f.overrides);
+  // Every proper prefix (a worker killed half-way) is refused, never misread.
+  for (size_t n = 0; n < bytes.size(); ++n) CHECK_FALSE(decodeTuFacts(bytes.substr(0, n)).hasValue());
+  // A skipped range in a file the unit did not read is refused.
+  f.skipped = {{2, 0, 1}};
+  CHECK_FALSE(decodeTuFacts(encodeTuFacts(f)).hasValue());
+}
 
 TEST_CASE("translation units are indexed again only when a file they read changed", "[clang]") {
   TestRepo repo;

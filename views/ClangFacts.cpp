@@ -5,7 +5,7 @@
 namespace nib {
 namespace {
 // 2: what a macro's body names is kept at the expansion (`expanded`, `macroBody`).
-constexpr uint8_t kTuFormat = 2;
+constexpr uint8_t kTuFormat = 3;
 constexpr uint8_t kCommandsFormat = 1;
 
 void strings(ByteWriter& w, const std::vector<std::string>& v) {
@@ -63,6 +63,12 @@ std::string encodeTuFacts(const TuFacts& f) {
   edges(w, f.bases);
   edges(w, f.overrides);
   strings(w, f.errors);
+  w.varint(f.skipped.size());
+  for (const ClangSkipped& k : f.skipped) {
+    w.varint(k.file);
+    w.varint(k.start);
+    w.varint(k.end);
+  }
   return w.take();
 }
 
@@ -97,7 +103,17 @@ Expected<TuFacts> decodeTuFacts(std::string_view bytes) {
   }
   if (!edges(r, f.usrs.size(), &f.bases) || !edges(r, f.usrs.size(), &f.overrides))
     return Status(ErrorCode::Corrupt, "truncated clang facts");
-  if (!strings(r, &f.errors) || !r.atEnd()) return Status(ErrorCode::Corrupt, "malformed clang facts");
+  if (!strings(r, &f.errors)) return Status(ErrorCode::Corrupt, "malformed clang facts");
+  uint64_t skipped = r.varint();
+  if (!r.ok() || skipped > r.remaining()) return Status(ErrorCode::Corrupt, "truncated clang facts");
+  f.skipped.resize(static_cast<size_t>(skipped));
+  for (ClangSkipped& k : f.skipped) {
+    k.file = r.u32();
+    k.start = r.u32();
+    k.end = r.u32();
+    if (k.file >= f.files.size() || k.end < k.start) r.fail();
+  }
+  if (!r.ok() || !r.atEnd()) return Status(ErrorCode::Corrupt, "malformed clang facts");
   return f;
 }
 

@@ -37,6 +37,13 @@ struct ClangOccurrence {
   bool macroBody = false;
 };
 
+// A stretch of a file the preprocessor left out (an inactive #if branch), as libclang's
+// clang_getAllSkippedRanges reports it: byte offsets, from the directive that starts it.
+struct ClangSkipped {
+  uint32_t file = 0;  // into TuFacts::files
+  uint32_t start = 0, end = 0;
+};
+
 struct TuFacts {
   std::string mainFile;            // absolute
   std::vector<std::string> files;  // absolute paths of every file the TU read (main file first)
@@ -46,6 +53,7 @@ struct TuFacts {
   std::vector<std::pair<uint32_t, uint32_t>> bases;  // (class USR, base USR)
   std::vector<std::pair<uint32_t, uint32_t>> overrides;  // (method USR, the method it overrides)
   std::vector<std::string> errors;                   // clang's error diagnostics, first few
+  std::vector<ClangSkipped> skipped;
 };
 
 std::string encodeTuFacts(const TuFacts& facts);

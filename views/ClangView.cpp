@@ -19,10 +19,19 @@ Status writeClangView(const std::filesystem::path& dir, const ClangViewContents&
   auto txn = LmdbTxn::begin(**env, true);
   if (!txn) return txn.status();
   auto files = txn->openDb("files", true), symbols = txn->openDb("symbols", true), meta = txn->openDb("meta", true),
-       interpolated = txn->openDb("interpolated", true), names = txn->openDb("names", true);
-  if (!files || !symbols || !meta || !interpolated || !names)
+       interpolated = txn->openDb("interpolated", true), names = txn->openDb("names", true),
+       skipped = txn->openDb("skipped", true);
+  if (!files || !symbols || !meta || !interpolated || !names || !skipped)
     return Status(ErrorCode::IoError, "cannot create the clang view's tables");
   for (const std::string& path : contents.interpolatedFiles) NIB_RETURN_IF_ERROR(txn->put(*interpolated, path, ""));
+  for (const auto& [path, ranges] : contents.skipped) {
+    ByteWriter w;
+    for (const auto& [start, end] : ranges) {
+      w.varint(start);
+      w.varint(end - start);
+    }
+    NIB_RETURN_IF_ERROR(txn->put(*skipped, path, w.data()));
+  }
   NIB_RETURN_IF_ERROR(txn->put(*meta, "format", std::string(1, static_cast<char>(kFormat))));
   for (const auto& [path, occurrences] : contents.files) {
     ByteWriter w;
@@ -80,12 +89,15 @@ Expected<std::unique_ptr<ClangView>> ClangView::open(const std::filesystem::path
   if (!format || format->size() != 1 || static_cast<uint8_t>((*format)[0]) != kFormat)
     return Status(ErrorCode::Unsupported, "the clang view is of another format: run `nib index` to rebuild it");
   auto files = v->txn_.openDb("files", false), symbols = v->txn_.openDb("symbols", false),
-       interpolated = v->txn_.openDb("interpolated", false), names = v->txn_.openDb("names", false);
-  if (!files || !symbols || !interpolated || !names) return Status(ErrorCode::Corrupt, "the clang view lacks a table");
+       interpolated = v->txn_.openDb("interpolated", false), names = v->txn_.openDb("names", false),
+       skipped = v->txn_.openDb("skipped", false);
+  if (!files || !symbols || !interpolated || !names || !skipped)
+    return Status(ErrorCode::Corrupt, "the clang view lacks a table");
   v->files_ = *files;
   v->symbols_ = *symbols;
   v->interpolated_ = *interpolated;
   v->names_ = *names;
+  v->skipped_ = *skipped;
   return v;
 }
 
@@ -157,6 +169,18 @@ Expected<std::vector<uint32_t>> ClangView::symbolsNamed(const std::string& name)
   while (!r.atEnd() && r.ok()) out.push_back(r.u32());
   if (!r.ok()) return Status(ErrorCode::Corrupt, "malformed clang name entry for " + name);
   return out;
+}
+
+bool ClangView::skippedAt(const std::string& path, uint32_t offset) {
+  if (path.empty() || path.size() > kMaxNameKey) return false;
+  auto v = txn_.get(skipped_, path);
+  if (!v) return false;
+  ByteReader r(*v);
+  while (!r.atEnd() && r.ok()) {
+    uint32_t start = r.u32(), length = r.u32();
+    if (r.ok() && offset >= start && offset - start < length) return true;
+  }
+  return false;
 }
 
 Expected<std::vector<std::string>> ClangView::interpolatedFiles() {

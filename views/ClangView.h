@@ -18,7 +18,7 @@ namespace nib {
 
 // The view's storage format; part of the configuration digest, so that an index with a view of
 // another format is rebuilt by the next `nib index`.
-constexpr uint8_t kClangViewFormat = 5;
+constexpr uint8_t kClangViewFormat = 6;
 
 struct ClangSite {
   std::string path;
@@ -60,6 +60,9 @@ struct ClangViewContents {
   std::vector<std::pair<std::string, std::vector<ClangFileOccurrence>>> files;  // sorted by path
   // Files only units nib made up saw (no compile command reaches them), sorted.
   std::vector<std::string> interpolatedFiles;
+  // Per path (sorted), the byte ranges no unit that read the file compiled (the preprocessor
+  // left them out in every one), sorted and disjoint.
+  std::vector<std::pair<std::string, std::vector<std::pair<uint32_t, uint32_t>>>> skipped;
 };
 Status writeClangView(const std::filesystem::path& dir, const ClangViewContents& contents);
 
@@ -74,12 +77,14 @@ class ClangView {
   Expected<std::vector<std::string>> interpolatedFiles();
   // The symbols of exactly this name (case included), by id.
   Expected<std::vector<uint32_t>> symbolsNamed(const std::string& name);
+  // Whether `offset` lies in code the preprocessor left out in every unit that read the file.
+  bool skippedAt(const std::string& path, uint32_t offset);
 
  private:
   ClangView(std::unique_ptr<LmdbEnv> env, LmdbTxn txn) : env_(std::move(env)), txn_(std::move(txn)) {}
   std::unique_ptr<LmdbEnv> env_;
   LmdbTxn txn_;
-  MDB_dbi files_ = 0, symbols_ = 0, interpolated_ = 0, names_ = 0;
+  MDB_dbi files_ = 0, symbols_ = 0, interpolated_ = 0, names_ = 0, skipped_ = 0;
 };
 
 }  // namespace nib

@@ -592,6 +592,7 @@ Expected<NavigationResult> StaticProvider::references(const std::string& path, u
   const LoadedFile* origin = *f;
   const Occurrence& start = origin->facts.occurrences[*idx];
   const std::string startName = origin->facts.nameOf(start);
+  if (auto macro = clangSkippedMacroReferences(path, start, startName, includeDeclaration)) return std::move(*macro);
   Resolved r = resolve(*origin, start);
   NavigationResult out;
   out.symbol = startName;

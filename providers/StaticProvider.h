@@ -218,6 +218,11 @@ class StaticProvider {
   // nullopt elsewhere, and in files changed since the index was built.
   std::optional<Expected<NavigationResult>> clangWordAnswer(const std::string& path, const LoadedFile& f,
                                                             const Occurrence& at);
+  // References of a macro named in code the preprocessor left out, as clangd 14 answers them
+  // (it finds macros by the raw word): the macro defined before it in the file, else the only
+  // macro of that name. nullopt elsewhere.
+  std::optional<Expected<NavigationResult>> clangSkippedMacroReferences(const std::string& path, const Occurrence& at,
+                                                                        const std::string& word, bool includeDeclaration);
   // The occurrence libclang recorded at (or just before) `offset`: the name under the cursor.
   static const ClangFileOccurrence* clangOccurrenceAt(const std::vector<ClangFileOccurrence>& occurrences, uint32_t offset);
   std::optional<TypeNode> typeNode(uint32_t symbol);

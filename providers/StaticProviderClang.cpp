@@ -226,6 +226,28 @@ bool isLocalUsr(const std::string& usr) {
                      [](char c) { return c >= '0' && c <= '9'; });
 }
 
+// Whether `offset` lies in a #define directive (its continuation lines included): a macro's
+// text is not compiled where it is written.
+bool inMacroDefinition(std::string_view text, uint32_t offset) {
+  if (offset > text.size()) return false;
+  size_t start = text.rfind('\n', offset == 0 ? 0 : offset - 1);
+  start = start == std::string_view::npos ? 0 : start + 1;
+  // Back over continued lines: the line before ends with a backslash.
+  while (start >= 2 && text[start - 1] == '\n' && (text[start - 2] == '\\' || (text[start - 2] == '\r' && start >= 3 && text[start - 3] == '\\'))) {
+    size_t previous = text.rfind('\n', start - 2);
+    start = previous == std::string_view::npos ? 0 : previous + 1;
+  }
+  size_t i = start;
+  auto blanks = [&] {
+    while (i < text.size() && (text[i] == ' ' || text[i] == '\t')) ++i;
+  };
+  blanks();
+  if (i >= text.size() || text[i] != '#') return false;
+  ++i;
+  blanks();
+  return text.compare(i, 6, "define") == 0 && offset >= i + 6;
+}
+
 unsigned floorLog2(uint32_t x) {
   unsigned n = 0;
   while (x >>= 1) ++n;
@@ -236,11 +258,19 @@ unsigned floorLog2(uint32_t x) {
 
 std::optional<Expected<NavigationResult>> StaticProvider::clangWordAnswer(const std::string& path, const LoadedFile& f,
                                                                           const Occurrence& at) {
-  // Only in code no unit compiled: elsewhere a name without a clang occurrence is one libclang
-  // does not report (a template parameter), which clangd answers from its AST.
-  if (!clang_ || overlays_.count(path) || !clang_->skippedAt(path, at.range.startByte)) return std::nullopt;
+  // Only in code no unit compiled (what the preprocessor left out, a macro's definition):
+  // elsewhere a name without a clang occurrence is one libclang does not report (a template
+  // parameter), which clangd answers from its AST.
+  if (!clang_ || overlays_.count(path)) return std::nullopt;
   auto occurrences = clang_->occurrences(path);
   if (!occurrences) return Expected<NavigationResult>(occurrences.status());
+  if (!clang_->skippedAt(path, at.range.startByte)) {
+    // A macro's definition, in a file the build compiled: its words are compiled only where
+    // the macro is expanded. A name libclang reported there (the macro's own) answers as it is.
+    if (occurrences->empty() || clangOccurrenceAt(*occurrences, at.range.startByte)) return std::nullopt;
+    auto text = reader_->content(f.record.blobOid);
+    if (!text || !inMacroDefinition(*text, at.range.startByte)) return std::nullopt;
+  }
   const std::string& word = f.facts.nameOf(at);
   if (word.empty()) return std::nullopt;
 
@@ -331,6 +361,42 @@ std::optional<Expected<NavigationResult>> StaticProvider::clangWordAnswer(const 
   out.note = "'" + word + "' is not a name the compiler saw here (code the preprocessor left out, or a macro's "
              "definition): " + std::to_string(out.locations.size()) + " symbol(s) of that name";
   return Expected<NavigationResult>(std::move(out));
+}
+
+std::optional<Expected<NavigationResult>> StaticProvider::clangSkippedMacroReferences(const std::string& path,
+                                                                                      const Occurrence& at,
+                                                                                      const std::string& word,
+                                                                                      bool includeDeclaration) {
+  if (!clang_ || overlays_.count(path) || !clang_->skippedAt(path, at.range.startByte)) return std::nullopt;
+  auto ids = clang_->symbolsNamed(word);
+  if (!ids) return Expected<NavigationResult>(ids.status());
+  // The definition in effect there: the closest one before it in the file, else the only one.
+  std::optional<ClangSymbol> chosen, only;
+  uint32_t closest = 0;
+  size_t macros = 0;
+  for (uint32_t id : *ids) {
+    auto symbol = clang_->symbol(id);
+    if (!symbol) return Expected<NavigationResult>(symbol.status());
+    if (static_cast<SymbolKind>(symbol->kind) != SymbolKind::Macro) continue;
+    ++macros;
+    for (const ClangSite& s : symbol->sites)
+      if (s.role == ClangRole::Definition && s.path == path && s.range.startByte < at.range.startByte &&
+          (!chosen || s.range.startByte > closest)) {
+        closest = s.range.startByte;
+        chosen = *symbol;
+      }
+    only = std::move(*symbol);
+  }
+  if (!chosen && macros == 1) chosen = std::move(only);
+  if (!chosen) return std::nullopt;
+  ClangFileOccurrence from;
+  from.start = at.range.startByte;
+  from.end = at.range.endByte;
+  from.role = ClangRole::Reference;
+  auto answer = clangAnswerFor(*chosen, from, path, true, includeDeclaration, false);
+  if (answer && *answer)
+    (*answer)->note = "'" + word + "' is in code the preprocessor left out: the references of the macro in effect there";
+  return answer;
 }
 
 std::vector<StaticProvider::Target> StaticProvider::clangCalleesAt(const std::vector<ClangFileOccurrence>& occurrences,

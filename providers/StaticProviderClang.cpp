@@ -8,6 +8,20 @@
 namespace nib {
 namespace {
 
+// A site of a symbol as an answer's location.
+SymbolLocation siteLocation(const ClangSymbol& symbol, const ClangSite& site) {
+  SymbolLocation l;
+  l.path = site.path;
+  l.range = l.fullRange = site.range;
+  l.name = symbol.name;
+  l.kind = static_cast<SymbolKind>(symbol.kind);
+  l.role = site.role == ClangRole::Definition    ? OccurrenceRole::Definition
+           : site.role == ClangRole::Declaration ? OccurrenceRole::Declaration
+                                                 : OccurrenceRole::Reference;
+  l.ascii = false;  // unknown here: the server converts columns from the text
+  return l;
+}
+
 // Locations in (path, offset) order, one per site: answers merged from several symbols.
 void uniqueSites(std::vector<SymbolLocation>& locations) {
   std::sort(locations.begin(), locations.end(), [](const SymbolLocation& a, const SymbolLocation& b) {
@@ -157,16 +171,7 @@ std::optional<Expected<NavigationResult>> StaticProvider::clangAnswerFor(const C
         changed.insert({s.path, s.range.startByte});
         continue;
       }
-      SymbolLocation l;
-      l.path = s.path;
-      l.range = l.fullRange = s.range;
-      l.name = of.name;
-      l.kind = static_cast<SymbolKind>(of.kind);
-      l.role = s.role == ClangRole::Definition    ? OccurrenceRole::Definition
-               : s.role == ClangRole::Declaration ? OccurrenceRole::Declaration
-                                                  : OccurrenceRole::Reference;
-      l.ascii = false;  // unknown here: the server converts columns from the text
-      out.locations.push_back(std::move(l));
+      out.locations.push_back(siteLocation(of, s));
     }
   };
   auto collect = [&](auto accept) { collectOf(*symbol, [&](const ClangSite& s) { return accept(s.role); }); };
@@ -320,14 +325,7 @@ std::optional<Expected<NavigationResult>> StaticProvider::clangWordAnswer(const 
       for (const ClangSite& s : symbol.sites)
         if (s.role != ClangRole::Reference && (s.canonical || !chosen)) chosen = &s;
     if (!chosen || overlays_.count(chosen->path)) return false;
-    SymbolLocation l;
-    l.path = chosen->path;
-    l.range = l.fullRange = chosen->range;
-    l.name = symbol.name;
-    l.kind = static_cast<SymbolKind>(symbol.kind);
-    l.role = chosen->role == ClangRole::Definition ? OccurrenceRole::Definition : OccurrenceRole::Declaration;
-    l.ascii = false;  // unknown here: the server converts columns from the text
-    out.locations.push_back(std::move(l));
+    out.locations.push_back(siteLocation(symbol, *chosen));
     return true;
   };
   if (nearest)

@@ -207,6 +207,24 @@ std::optional<Expected<NavigationResult>> StaticProvider::clangAnswerFor(const C
   // libclang saw the name but nothing declares it inside the repository (a system header's
   // function): the tree-sitter facts answer, labelled, rather than an empty "exact" list.
   if (!references && out.locations.empty() && changed.empty()) return std::nullopt;
+  // Declarations as the answer (asked at the definition, or nothing is defined in the
+  // repository): clangd 14 goes to one, the canonical declaration (checked against it: a
+  // function declared in a header and again above its definition goes to the header's).
+  bool onlyDeclarations = std::none_of(out.locations.begin(), out.locations.end(),
+                                       [](const SymbolLocation& l) { return l.role == OccurrenceRole::Definition; });
+  if (!references && onlyDeclarations && out.locations.size() > 1) {
+    auto canonical = std::find_if(symbol->sites.begin(), symbol->sites.end(), [&](const ClangSite& s) {
+      return s.canonical && s.role != ClangRole::Reference;
+    });
+    auto keep = out.locations.begin();
+    if (canonical != symbol->sites.end())
+      keep = std::find_if(out.locations.begin(), out.locations.end(), [&](const SymbolLocation& l) {
+        return l.path == canonical->path && l.range.startByte == canonical->range.startByte;
+      });
+    if (keep == out.locations.end()) keep = out.locations.begin();
+    SymbolLocation one = std::move(*keep);
+    out.locations.assign(1, std::move(one));
+  }
   if (!changed.empty()) {
     // Not the whole answer: the changed files' sites are unknown until they are compiled again.
     out.note = std::to_string(changed.size()) + " site(s) in files changed since the index was built are left out";

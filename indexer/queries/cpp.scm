@@ -36,6 +36,8 @@
 (type_definition declarator: (type_identifier) @name) @definition.type-alias
 (alias_declaration name: (type_identifier) @name) @definition.type-alias
 (type_parameter_declaration (type_identifier) @name) @definition.type-parameter
+(optional_type_parameter_declaration name: (type_identifier) @name) @definition.type-parameter
+(variadic_type_parameter_declaration (type_identifier) @name) @definition.type-parameter
 (field_declaration declarator: (field_identifier) @name) @definition.field
 (field_declaration declarator: (pointer_declarator declarator: (field_identifier) @name)) @definition.field
 (field_declaration declarator: (reference_declarator (field_identifier) @name)) @definition.field

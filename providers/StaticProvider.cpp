@@ -559,7 +559,11 @@ Expected<NavigationResult> StaticProvider::definition(const std::string& path, u
   auto f = loadPath(path);
   if (!f) return f.status();
   auto idx = occurrenceAt(**f, path, offset);
-  if (!idx) return idx.status();
+  if (!idx) {
+    if (!declarations)
+      if (auto word = clangWordAnswerAt(path, **f, offset)) return std::move(*word);
+    return idx.status();
+  }
   const Occurrence& occ = (*f)->facts.occurrences[*idx];
   const std::string& name = (*f)->facts.nameOf(occ);
   if (!declarations)

@@ -218,6 +218,11 @@ class StaticProvider {
   // nullopt elsewhere, and in files changed since the index was built.
   std::optional<Expected<NavigationResult>> clangWordAnswer(const std::string& path, const LoadedFile& f,
                                                             const Occurrence& at);
+  // The same for the word at `offset` where tree-sitter saw no name (a macro's replacement text).
+  std::optional<Expected<NavigationResult>> clangWordAnswerAt(const std::string& path, const LoadedFile& f,
+                                                              uint32_t offset);
+  std::optional<Expected<NavigationResult>> clangWordAnswer(const std::string& path, const LoadedFile& f,
+                                                            const std::string& word, uint32_t startByte, uint32_t line);
   // References of a macro named in code the preprocessor left out, as clangd 14 answers them
   // (it finds macros by the raw word): the macro defined before it in the file, else the only
   // macro of that name. nullopt elsewhere.

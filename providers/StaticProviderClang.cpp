@@ -3,6 +3,7 @@
 // are every site of that USR across the translation units — exact, as the compiler sees them.
 #include "providers/StaticProvider.h"
 
+#include <cctype>
 #include <set>
 
 namespace nib {
@@ -281,20 +282,41 @@ unsigned floorLog2(uint32_t x) {
 
 std::optional<Expected<NavigationResult>> StaticProvider::clangWordAnswer(const std::string& path, const LoadedFile& f,
                                                                           const Occurrence& at) {
+  return clangWordAnswer(path, f, f.facts.nameOf(at), at.range.startByte, at.range.start.line);
+}
+
+std::optional<Expected<NavigationResult>> StaticProvider::clangWordAnswerAt(const std::string& path, const LoadedFile& f,
+                                                                            uint32_t offset) {
+  // Only where tree-sitter saw no name: the replacement text of a macro (one preprocessor
+  // token run to tree-sitter). The word touching the offset, as an editor's cursor gives it.
+  if (!clang_ || overlays_.count(path)) return std::nullopt;
+  auto text = reader_->content(f.record.blobOid);
+  if (!text || offset > text->size()) return std::nullopt;
+  auto wordByte = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  size_t start = offset, end = offset;
+  while (start > 0 && wordByte((*text)[start - 1])) --start;
+  while (end < text->size() && wordByte((*text)[end])) ++end;
+  if (start == end || std::isdigit(static_cast<unsigned char>((*text)[start]))) return std::nullopt;
+  uint32_t line = static_cast<uint32_t>(std::count(text->begin(), text->begin() + static_cast<long>(start), '\n'));
+  return clangWordAnswer(path, f, std::string(text->substr(start, end - start)), static_cast<uint32_t>(start), line);
+}
+
+std::optional<Expected<NavigationResult>> StaticProvider::clangWordAnswer(const std::string& path, const LoadedFile& f,
+                                                                          const std::string& word, uint32_t startByte,
+                                                                          uint32_t line) {
   // Only in code no unit compiled (what the preprocessor left out, a macro's definition):
   // elsewhere a name without a clang occurrence is one libclang does not report (a template
   // parameter), which clangd answers from its AST.
   if (!clang_ || overlays_.count(path)) return std::nullopt;
   auto occurrences = clang_->occurrences(path);
   if (!occurrences) return Expected<NavigationResult>(occurrences.status());
-  if (!clang_->skippedAt(path, at.range.startByte)) {
+  if (!clang_->skippedAt(path, startByte)) {
     // A macro's definition, in a file the build compiled: its words are compiled only where
     // the macro is expanded. A name libclang reported there (the macro's own) answers as it is.
-    if (occurrences->empty() || clangOccurrenceAt(*occurrences, at.range.startByte)) return std::nullopt;
+    if (occurrences->empty() || clangOccurrenceAt(*occurrences, startByte)) return std::nullopt;
     auto text = reader_->content(f.record.blobOid);
-    if (!text || !inMacroDefinition(*text, at.range.startByte)) return std::nullopt;
+    if (!text || !inMacroDefinition(*text, startByte)) return std::nullopt;
   }
-  const std::string& word = f.facts.nameOf(at);
   if (word.empty()) return std::nullopt;
 
   // First, as clangd 14 does (findNearbyIdentifier), the same word written nearby as a name
@@ -305,10 +327,9 @@ std::optional<Expected<NavigationResult>> StaticProvider::clangWordAnswer(const 
     if (!o.expanded) live.insert(o.start);
   std::vector<const Occurrence*> same;
   for (const Occurrence& o : f.facts.occurrences)
-    if (&o != &at && f.facts.nameOf(o) == word) same.push_back(&o);
+    if (o.range.startByte != startByte && f.facts.nameOf(o) == word) same.push_back(&o);
   std::sort(same.begin(), same.end(),
             [](const Occurrence* a, const Occurrence* b) { return a->range.startByte < b->range.startByte; });
-  const uint32_t line = at.range.start.line;
   unsigned best = static_cast<unsigned>(word.size()) + 1;
   const Occurrence* nearest = nullptr;
   auto consider = [&](const Occurrence* o) {
@@ -319,7 +340,7 @@ std::optional<Expected<NavigationResult>> StaticProvider::clangWordAnswer(const 
     return true;
   };
   auto split = std::partition_point(same.begin(), same.end(), [&](const Occurrence* o) {
-    return o->range.startByte < at.range.startByte;
+    return o->range.startByte < startByte;
   });
   for (auto it = split; it != same.end() && consider(*it); ++it) {
   }

@@ -307,17 +307,21 @@ std::optional<Expected<NavigationResult>> StaticProvider::clangWordAnswer(const 
   // Only in code no unit compiled (what the preprocessor left out, a macro's definition):
   // elsewhere a name without a clang occurrence is one libclang does not report (a template
   // parameter), which clangd answers from its AST.
-  if (!clang_ || overlays_.count(path)) return std::nullopt;
-  auto occurrences = clang_->occurrences(path);
-  if (!occurrences) return Expected<NavigationResult>(occurrences.status());
-  if (!clang_->skippedAt(path, startByte)) {
+  // Cheap checks first: this runs for every definition tree-sitter answers.
+  if (!clang_ || word.empty() || overlays_.count(path) ||
+      (f.record.language != Language::C && f.record.language != Language::Cpp))
+    return std::nullopt;
+  const bool skipped = clang_->skippedAt(path, startByte);
+  if (!skipped) {
     // A macro's definition, in a file the build compiled: its words are compiled only where
-    // the macro is expanded. A name libclang reported there (the macro's own) answers as it is.
-    if (occurrences->empty() || clangOccurrenceAt(*occurrences, startByte)) return std::nullopt;
+    // the macro is expanded.
     auto text = reader_->content(f.record.blobOid);
     if (!text || !inMacroDefinition(*text, startByte)) return std::nullopt;
   }
-  if (word.empty()) return std::nullopt;
+  auto occurrences = clang_->occurrences(path);
+  if (!occurrences) return Expected<NavigationResult>(occurrences.status());
+  // A name libclang reported there (the macro's own) answers as it is.
+  if (!skipped && (occurrences->empty() || clangOccurrenceAt(*occurrences, startByte))) return std::nullopt;
 
   // First, as clangd 14 does (findNearbyIdentifier), the same word written nearby as a name
   // the compiler saw: the closest by lines, at most 2^(length) lines away, after the word

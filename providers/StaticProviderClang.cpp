@@ -23,6 +23,18 @@ SymbolLocation siteLocation(const ClangSymbol& symbol, const ClangSite& site) {
   return l;
 }
 
+// The declaration clangd's index keeps for a symbol: the canonical one (the first the build
+// saw), else the first declaring site; nullptr when the repository only references it.
+const ClangSite* declarationSite(const ClangSymbol& symbol) {
+  const ClangSite* first = nullptr;
+  for (const ClangSite& s : symbol.sites) {
+    if (s.role == ClangRole::Reference) continue;
+    if (s.canonical) return &s;
+    if (!first) first = &s;
+  }
+  return first;
+}
+
 // Locations in (path, offset) order, one per site: answers merged from several symbols.
 void uniqueSites(std::vector<SymbolLocation>& locations) {
   std::sort(locations.begin(), locations.end(), [](const SymbolLocation& a, const SymbolLocation& b) {
@@ -214,11 +226,8 @@ std::optional<Expected<NavigationResult>> StaticProvider::clangAnswerFor(const C
   bool onlyDeclarations = std::none_of(out.locations.begin(), out.locations.end(),
                                        [](const SymbolLocation& l) { return l.role == OccurrenceRole::Definition; });
   if (!references && onlyDeclarations && out.locations.size() > 1) {
-    auto canonical = std::find_if(symbol->sites.begin(), symbol->sites.end(), [&](const ClangSite& s) {
-      return s.canonical && s.role != ClangRole::Reference;
-    });
     auto keep = out.locations.begin();
-    if (canonical != symbol->sites.end())
+    if (const ClangSite* canonical = declarationSite(*symbol))
       keep = std::find_if(out.locations.begin(), out.locations.end(), [&](const SymbolLocation& l) {
         return l.path == canonical->path && l.range.startByte == canonical->range.startByte;
       });
@@ -364,9 +373,7 @@ std::optional<Expected<NavigationResult>> StaticProvider::clangWordAnswer(const 
         chosen = &s;
         break;
       }
-    if (!chosen)
-      for (const ClangSite& s : symbol.sites)
-        if (s.role != ClangRole::Reference && (s.canonical || !chosen)) chosen = &s;
+    if (!chosen) chosen = declarationSite(symbol);
     if (!chosen || overlays_.count(chosen->path)) return false;
     out.locations.push_back(siteLocation(symbol, *chosen));
     return true;

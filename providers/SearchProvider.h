@@ -80,16 +80,19 @@ struct SearchContext {
 // Reciprocal-rank fusion's constant (Cormack et al. 2009: score = sum of 1 / (k + rank)), used
 // by the structural route to merge lexical seeds with their call-graph neighbours.
 inline constexpr double kRrfK = 60;
-// Hybrid: the lexical route's kHybridDepth best units, each scored BM25 / (the top BM25) +
-// kHybridSemanticWeight * cosine(query, unit) in the dense view; units only the semantic route
-// found follow with kHybridSemanticWeight * cosine alone. Score fusion with a small semantic
-// weight rather than rank fusion, because vectors learned from one repository's text are a
-// weaker signal than the query's own words: on bench/dense_bench.py's tasks, RRF (k = 60) with
-// semantic at half weight cut lexical's MRR from 0.44 to 0.23 on tmux, while this rule with
-// weight 0.1 is within 0.001 of lexical or above it on tmux, jq, libuv and git (0.2 and 0.3
-// start losing first hits).
+// Hybrid: the lexical route's kHybridDepth best units; its first kHybridKept stay first, in
+// lexical order, and the others are scored BM25 / (the top BM25) + kHybridSemanticWeight *
+// cosine(query, unit) in the dense view; units only the semantic route found follow with
+// kHybridSemanticWeight * cosine alone. Score fusion with a small semantic weight rather than
+// rank fusion, because vectors learned from one repository's text are a weaker signal than the
+// query's own words: on bench/dense_bench.py's tasks, RRF (k = 60) with semantic at half weight
+// cut lexical's MRR from 0.44 to 0.23 on tmux, and with passage-trained vectors the cosine
+// also reordered lexical's first hits for the worse (tmux MRR 0.437 -> 0.427); keeping the first
+// three in place holds hybrid's Recall@1 at lexical's and its MRR within 0.003 on tmux, jq and
+// libuv (weights 0.2 and 0.3 lose more).
 inline constexpr size_t kHybridDepth = 100;
 inline constexpr double kHybridSemanticWeight = 0.1;
+inline constexpr size_t kHybridKept = 3;
 
 class SearchProvider {
  public:

@@ -2,6 +2,8 @@
 // rebuild with the same model), FAISS IVF recall against exact search on real vectors, and the
 // semantic and hybrid routes through the Engine, the CLI and the LSP server.
 #include <catch2/catch.hpp>
+#include <fasttext/args.h>
+#include <fasttext/fasttext.h>
 
 #include <nlohmann/json.hpp>
 
@@ -157,6 +159,11 @@ TEST_CASE("training the embedding model is deterministic", "[dense]") {
   REQUIRE((*a)->embedText("open the facts store and read a blob's content", x.data()));
   REQUIRE((*loaded)->embedText("open the facts store and read a blob's content", y.data()));
   CHECK(x == y);
+  // The file names the softmax loss, whose loader builds no negative-sampling table (70 ms).
+  fasttext::FastText raw;
+  raw.loadModel((scratch.root() / "a.bin").string());
+  CHECK(raw.getArgs().loss == fasttext::loss_name::softmax);
+  CHECK(raw.getArgs().model == fasttext::model_name::sg);
   REQUIRE((*loaded)->embedText("zqxjunseenword", y.data()));  // subword vectors only
   double norm = 0;
   for (float v : y) norm += v * v;
@@ -364,6 +371,16 @@ TEST_CASE("semantic and hybrid routes", "[dense][search]") {
     INFO(h.query << " -> " << target);
     CHECK(rank >= 1);
     CHECK(rank <= c.maxRank);
+    // Lexical's first three hits keep their places; the cosine only reorders what follows.
+    SearchRequest l = h;
+    l.route = SearchRoute::Lexical;
+    l.k = kHybridDepth;
+    auto lexical = engine->search(l);
+    REQUIRE(lexical.hasValue());
+    for (size_t i = 0; i < std::min<size_t>({kHybridKept, lexical->hits.size(), result->hits.size()}); ++i) {
+      CHECK(result->hits[i].path == lexical->hits[i].path);
+      CHECK(result->hits[i].range.startByte == lexical->hits[i].range.startByte);
+    }
     ++cases;
   }
   CHECK(cases >= 8);

@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <exception>
+#include <fstream>
 #include <map>
 
 #include "support/SearchText.h"
@@ -17,10 +18,41 @@ std::string DenseTraining::profile() const {
   return std::string(cbow ? "fasttext-cbow" : "fasttext-skipgram") + ";dim=" + std::to_string(dimension) + ";epoch=" + std::to_string(epochs) +
          ";ws=" + std::to_string(window) + ";neg=" + std::to_string(negatives) + ";minCount=" + std::to_string(minCount) +
          ";ngrams=" + std::to_string(minNgram) + "-" + std::to_string(maxNgram) + ";buckets=" + std::to_string(buckets) +
-         ";seed=" + std::to_string(seed) + ";sif=0.001";
+         ";seed=" + std::to_string(seed) + ";sif=0.001;text=passages";
 }
 
 DenseModel::~DenseModel() = default;
+
+namespace {
+
+// fastText's loader builds the training loss of the saved arguments, and negative sampling's
+// is a table of ten million word ids shuffled on every load: 70 ms of a 75 ms load for a model
+// that is only ever asked for word vectors afterwards. The saved model therefore names the
+// softmax loss instead (its loader keeps a pointer to the output matrix and nothing more): the
+// four bytes of `loss` in the arguments block that follows the file's magic and version
+// (dim, ws, epoch, minCount, neg, wordNgrams, loss: bytes 32..35 in fastText 0.9.2's format).
+// Only a file that is exactly what this version of fastText writes is changed; any other is
+// left as it is and loads as before, slowly.
+Status markForInference(const std::filesystem::path& modelFile) {
+  constexpr int32_t kMagic = 793712314, kVersion = 12;
+  constexpr std::streamoff kLossOffset = 8 + 6 * sizeof(int32_t);
+  std::fstream f(modelFile, std::ios::in | std::ios::out | std::ios::binary);
+  if (!f) return Status(ErrorCode::IoError, "cannot open " + modelFile.string());
+  int32_t header[2] = {0, 0}, loss = 0;
+  f.read(reinterpret_cast<char*>(header), sizeof(header));
+  f.seekg(kLossOffset);
+  f.read(reinterpret_cast<char*>(&loss), sizeof(loss));
+  if (!f || header[0] != kMagic || header[1] != kVersion || loss != static_cast<int32_t>(fasttext::loss_name::ns))
+    return Status::ok();
+  loss = static_cast<int32_t>(fasttext::loss_name::softmax);
+  f.seekp(kLossOffset);
+  f.write(reinterpret_cast<const char*>(&loss), sizeof(loss));
+  f.close();
+  if (!f) return Status(ErrorCode::IoError, "cannot write " + modelFile.string());
+  return Status::ok();
+}
+
+}  // namespace
 
 Expected<std::unique_ptr<DenseModel>> DenseModel::train(const std::filesystem::path& corpus,
                                                         const std::filesystem::path& modelFile,
@@ -47,6 +79,7 @@ Expected<std::unique_ptr<DenseModel>> DenseModel::train(const std::filesystem::p
     model->fastText_ = std::make_unique<fasttext::FastText>();
     model->fastText_->train(args);
     model->fastText_->saveModel(modelFile.string());
+    NIB_RETURN_IF_ERROR(markForInference(modelFile));
   } catch (const std::exception& e) {
     std::string what = e.what();
     if (what.find("Empty vocabulary") != std::string::npos)

@@ -27,11 +27,11 @@ namespace nib {
 struct DenseTraining {
   int dimension = 48;
   int epochs = 4;
-  int window = 5;
+  int window = 10;  // wide: a comment's words should reach the code under it (see the training text)
   int negatives = 5;
   int minCount = 2;  // words seen fewer times get subword vectors only
-  int minNgram = 3;  // character n-grams of 3..maxNgram bytes (0, 0: no subwords)
-  int maxNgram = 4;
+  int minNgram = 4;  // character n-grams of minNgram..maxNgram bytes (0, 0: no subwords); 4-grams
+  int maxNgram = 4;  // alone train about a third faster than 3..4 and measured as well
   int buckets = 50000;  // hashed n-gram rows: the model's size is about (words + buckets) * dimension * 4 bytes
   int seed = 1;
   int cbow = 0;  // 1: continuous bag of words instead of skip-gram (about 5x faster to train)

@@ -72,10 +72,29 @@ Expected<uint64_t> writeTrainingText(const DenseBuildInput& in, const fs::path& 
   return tokens;
 }
 
-std::string unitDigest(const UnitTerms& u) {
-  Digester d;
-  for (const auto& [term, count] : u.terms) d.add(term).add(count);
-  return d.hex();
+// Calls work(i) for every i in [0, n) on `threads` threads (the caller's among them).
+void parallelFor(size_t n, unsigned threads, const std::function<void(size_t)>& work) {
+  std::atomic<size_t> next{0};
+  auto worker = [&] {
+    for (size_t i; (i = next.fetch_add(1)) < n;) work(i);
+  };
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < std::max(1u, threads); ++t) pool.emplace_back(worker);
+  worker();
+  for (auto& t : pool) t.join();
+}
+
+// The digest of a unit's bag of terms, the vector cache's key with the model's: one pass over
+// one buffer (a streaming digest fed term by term cost 80 ms of a 110 ms update on git).
+std::string unitDigest(const UnitTerms& u, std::string* buffer) {
+  buffer->clear();
+  for (const auto& [term, count] : u.terms) {
+    buffer->append(term);
+    buffer->push_back('\0');
+    buffer->append(std::to_string(count));
+    buffer->push_back('\n');
+  }
+  return digestHex(*buffer);
 }
 
 // The step both sources of vectors share: cached vectors by key, `embed` for the rest (written
@@ -181,21 +200,16 @@ Status buildWithModel(const DenseBuildInput& in, DenseBuildReport* report) {
   std::vector<const UnitTerms*> units;  // in the lexical view's id order
   for (const SearchFacts* f : *in.facts)
     for (const UnitTerms& u : f->units) units.push_back(&u);
-  std::vector<std::string> keys;
-  for (const UnitTerms* u : units) keys.push_back(VectorCache::key(*digest, unitDigest(*u)));
+  // Every unit's key on every thread: digesting the units' terms is most of an update's cost.
+  std::vector<std::string> keys(units.size());
+  parallelFor(units.size(), in.threads, [&](size_t i) {
+    thread_local std::string buffer;
+    keys[i] = VectorCache::key(*digest, unitDigest(*units[i], &buffer));
+  });
   // Each worker embeds its share of the missing units with the (thread-safe) model.
   auto embed = [&](const std::vector<size_t>& missing, std::vector<float>* vectors) -> Status {
-    std::atomic<size_t> next{0};
-    auto worker = [&] {
-      for (size_t n; (n = next.fetch_add(1)) < missing.size();) {
-        size_t i = missing[n];
-        model->embedTerms(units[i]->terms, vectors->data() + i * dim);
-      }
-    };
-    std::vector<std::thread> pool;
-    for (unsigned t = 1; t < std::max(1u, in.threads); ++t) pool.emplace_back(worker);
-    worker();
-    for (auto& t : pool) t.join();
+    parallelFor(missing.size(), in.threads,
+                [&](size_t n) { model->embedTerms(units[missing[n]]->terms, vectors->data() + missing[n] * dim); });
     return Status::ok();
   };
   fs::path previousIndex = prev && !report->trained ? in.previousDir / "dense" / "vectors.faiss" : fs::path();

@@ -59,6 +59,7 @@ class DenseModel {
   bool embedText(std::string_view text, float* out) const;
 
   static constexpr double kSifA = 1e-3;  // SIF's smoothing: words above ~0.1% frequency fade
+  static constexpr float kOovWeight = 0.3f;  // a word without its own vector (see embedTerms)
 
  private:
   DenseModel() = default;

@@ -25,8 +25,9 @@ double secondsSince(std::chrono::steady_clock::time_point t) {
 // The training text: one passage per line, a passage being a run of non-blank source lines
 // (a comment and the code under it, a function's paragraph), so that a window of context words
 // reaches across lines: trained line by line, a comment's words never met the code they
-// describe, and prose queries found little (bench/dense_bench.py: semantic Recall@10 0.09 on
-// tmux and 0.17 on jq line by line, 0.26 and 0.31 by passage at the same training time).
+// describe, and prose queries found little (bench/dense_bench.py, semantic Recall@10: 0.09 on
+// tmux and 0.17 on jq line by line with a window of 5; 0.26 and 0.21 by passage with a window
+// of 10 on half the tokens, for about the same training time).
 // A pseudo-random sample of the passages (kept when a hash of the blob id and passage number
 // falls under budget / total tokens) spreads over every file, so the model meets most of the
 // vocabulary rather than all of a few files. Deterministic: the same text gives the same sample.

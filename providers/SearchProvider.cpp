@@ -933,16 +933,15 @@ Expected<SearchResult> SearchProvider::searchHybrid(const SearchRequest& request
   }
   // Lexical's first kHybridKept hits keep their places (see kHybridKept); the cosine reorders
   // the rest.
-  constexpr double W = kHybridSemanticWeight;
   size_t rank = 0;
   for (SearchHit& h : lexical->hits) {
     double score = top > 0 ? h.score / top : 0;
     if (rank++ < kHybridKept) {
-      score += 1 + W;
+      score += 1 + kHybridSemanticWeight;
     } else if (!query.empty() && h.unit != UINT32_MAX) {
-      if (auto cosine = dense_->similarity(query.data(), h.unit)) score += W * *cosine;
+      if (auto cosine = dense_->similarity(query.data(), h.unit)) score += kHybridSemanticWeight * *cosine;
     } else if (auto it = changedCosine.find(keyOf(h)); it != changedCosine.end()) {
-      score += W * it->second;
+      score += kHybridSemanticWeight * it->second;
     }
     seen.insert(keyOf(h));
     h.route = SearchRoute::Hybrid;
@@ -954,7 +953,7 @@ Expected<SearchResult> SearchProvider::searchHybrid(const SearchRequest& request
       out.candidates += semantic->candidates;
       for (SearchHit& h : semantic->hits) {
         if (seen.count(keyOf(h))) continue;
-        double score = W * h.score;
+        double score = kHybridSemanticWeight * h.score;
         h.route = SearchRoute::Hybrid;
         best.push_back({score, std::move(h)});
       }

@@ -26,6 +26,9 @@ struct DenseBuildInput {
   const std::vector<SearchDoc>* docs = nullptr;
   const std::vector<const SearchFacts*>* facts = nullptr;
   FactStore::Reader* contents = nullptr;  // the documents' bytes, for the training text
+  // The search views' profile (tokenizer revision and extractor): with a document's path and
+  // blob id it determines every unit's terms, so it names them in the vector cache's keys.
+  std::string searchProfile;
   // The current version's folder and dense view, when it has one: its model is kept unless
   // `retrain` (or the training settings changed).
   std::filesystem::path previousDir;

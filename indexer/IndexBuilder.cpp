@@ -923,6 +923,7 @@ Expected<IndexReport> buildIndex(const fs::path& repoPath, const IndexOptions& o
     in.model = options.denseModel;
     in.encoder = *encoder;
     in.threads = threads;
+    in.searchProfile = searchProfile;
     std::error_code dirError;
     fs::create_directories(in.dir, dirError);
     DenseBuildReport dense;

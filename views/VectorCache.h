@@ -1,6 +1,7 @@
-// Unit vectors by (model digest, unit text digest), shared by every version of one index
+// Unit vectors by (model digest, unit key), shared by every version of one index
 // (<repo>/.nib/vectors): an update embeds only the units whose text it has not embedded with
-// the same model before. The value is the vector's float32 bytes.
+// the same model before. The dense builder stores each vector under two unit keys, the unit's
+// place in its blob and its text's digest. The value is the vector's float32 bytes.
 #pragma once
 
 #include <filesystem>

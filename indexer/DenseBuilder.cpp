@@ -97,31 +97,35 @@ void parallelFor(size_t n, unsigned threads, const std::function<void(size_t)>& 
   for (auto& t : pool) t.join();
 }
 
-// The step both sources of vectors share: cached vectors by key (then, for the units not found,
-// by `textKey` when given), `embed` for the rest (written into their rows of `vectors`), the
-// cache updated under both keys, the FAISS index written.
-Status embedAndIndex(const DenseBuildInput& in, const std::vector<std::string>& keys,
+// The step both sources of vectors share: cached vectors by block (a block is one key's run of
+// consecutive units), then, for the units of blocks not found, by `textKey` when given (one unit
+// each); `embed` for the rest (written into their rows of `vectors`); the cache updated under
+// both kinds of key; the FAISS index written.
+Status embedAndIndex(const DenseBuildInput& in, size_t units, const std::vector<VectorBlock>& blocks,
                      const std::function<std::string(size_t)>& textKey, int dim,
                      const std::function<Status(const std::vector<size_t>&, std::vector<float>*)>& embed,
                      const fs::path& previousIndex, DenseBuildReport* report) {
   auto started = std::chrono::steady_clock::now();
-  report->units = keys.size();
+  report->units = units;
   report->dimension = dim;
   auto cache = VectorCache::open(in.vectorsDir);
   if (!cache) return cache.status();
-  std::vector<float> vectors;
+  std::vector<float> vectors(units * dim, 0.0f);
   std::vector<bool> found;
-  NIB_RETURN_IF_ERROR((*cache)->getMany(keys, dim, &vectors, &found));
+  NIB_RETURN_IF_ERROR((*cache)->getBlocks(blocks, dim, &vectors, &found));
   std::vector<size_t> missing;
-  for (size_t i = 0; i < keys.size(); ++i)
-    if (!found[i]) missing.push_back(i);
-  std::vector<bool> store(keys.size());
-  for (size_t i : missing) store[i] = true;
-  // The units not found by their first key are looked up by their text's key, so a changed
-  // file's unchanged units keep their vectors; only units with new text are embedded.
+  std::vector<bool> store(blocks.size());
+  for (size_t b = 0; b < blocks.size(); ++b) {
+    if (found[b]) continue;
+    store[b] = true;
+    for (size_t i = blocks[b].firstRow; i < blocks[b].firstRow + blocks[b].rows; ++i) missing.push_back(i);
+  }
+  // The units not found by their block are looked up by their text's key, so a changed file's
+  // unchanged units keep their vectors; only units with new text are embedded.
   std::vector<std::string> textKeys;
   std::vector<float> textVectors;
-  std::vector<bool> textFound, textStore;
+  std::vector<bool> textFound;
+  const std::vector<size_t> notInBlocks = missing;
   if (textKey && !missing.empty()) {
     for (size_t i : missing) textKeys.push_back(textKey(i));
     NIB_RETURN_IF_ERROR((*cache)->getMany(textKeys, dim, &textVectors, &textFound));
@@ -133,20 +137,17 @@ Status embedAndIndex(const DenseBuildInput& in, const std::vector<std::string>& 
     missing = std::move(unseen);
   }
   if (!missing.empty()) NIB_RETURN_IF_ERROR(embed(missing, &vectors));
-  NIB_RETURN_IF_ERROR((*cache)->putMany(keys, store, dim, vectors));
+  NIB_RETURN_IF_ERROR((*cache)->putBlocks(blocks, store, dim, vectors));
   if (!textKeys.empty()) {
-    textStore.assign(textKeys.size(), false);
-    size_t n = 0;
-    for (size_t i = 0; i < keys.size(); ++i) {
-      if (!store[i]) continue;
-      std::copy_n(vectors.data() + i * dim, dim, textVectors.data() + n * dim);
+    std::vector<bool> textStore(textKeys.size());
+    for (size_t n = 0; n < notInBlocks.size(); ++n) {
+      std::copy_n(vectors.data() + notInBlocks[n] * dim, dim, textVectors.data() + n * dim);
       textStore[n] = !textFound[n];
-      ++n;
     }
     NIB_RETURN_IF_ERROR((*cache)->putMany(textKeys, textStore, dim, textVectors));
   }
   report->embedded = missing.size();
-  report->reused = keys.size() - missing.size();
+  report->reused = units - missing.size();
   report->embedSeconds = secondsSince(started);
 
   // A unit with no known token has a zero vector: nothing to find it by.
@@ -154,7 +155,7 @@ Status embedAndIndex(const DenseBuildInput& in, const std::vector<std::string>& 
   std::vector<int64_t> ids;
   std::vector<float> kept;
   kept.reserve(vectors.size());
-  for (size_t i = 0; i < keys.size(); ++i) {
+  for (size_t i = 0; i < units; ++i) {
     const float* v = vectors.data() + i * dim;
     if (std::all_of(v, v + dim, [](float x) { return x == 0.0f; })) continue;
     ids.push_back(static_cast<int64_t>(i));
@@ -225,21 +226,18 @@ Status buildWithModel(const DenseBuildInput& in, DenseBuildReport* report) {
   report->modelDigest = *digest;
 
   const int dim = model->dimension();
-  // A unit's terms are a function of the search profile (tokenizer and extractor), the
-  // document's path (the file unit holds its words; the language follows from it) and its
-  // bytes, and the unit's place among the document's units: those name it in the cache. Naming
-  // it by a digest of its terms instead cost 50 ms of a 57 ms update on git (every term of
-  // every unit hashed to find the two that changed).
+  // A document's units' terms are a function of the search profile (tokenizer and extractor),
+  // its path (the file unit holds the path's words; the language follows from it) and its
+  // bytes: those name the block of its vectors in the cache. One lookup per document and no
+  // hashing of terms: keying every unit by its terms' digest cost 50 of a 57 ms update on git.
   std::vector<const UnitTerms*> units;  // in the lexical view's id order
-  std::vector<std::string> keys;
+  std::vector<std::string> blockKeys(in.facts->size());
+  std::vector<VectorBlock> blocks(in.facts->size());
   for (size_t d = 0; d < in.facts->size(); ++d) {
     const SearchDoc& doc = (*in.docs)[d];
-    const std::string docKey = in.searchProfile + '\0' + doc.path + '\0' + doc.blobOid + '\0';
-    const std::vector<UnitTerms>& docUnits = (*in.facts)[d]->units;
-    for (size_t u = 0; u < docUnits.size(); ++u) {
-      units.push_back(&docUnits[u]);
-      keys.push_back(VectorCache::key(*digest, digestHex(docKey + std::to_string(u))));
-    }
+    blockKeys[d] = VectorCache::key(*digest, digestHex(in.searchProfile + '\0' + doc.path + '\0' + doc.blobOid));
+    blocks[d] = {blockKeys[d], units.size(), (*in.facts)[d]->units.size()};
+    for (const UnitTerms& u : (*in.facts)[d]->units) units.push_back(&u);
   }
   // Each worker embeds its share of the missing units with the (thread-safe) model.
   auto embed = [&](const std::vector<size_t>& missing, std::vector<float>* vectors) -> Status {
@@ -249,7 +247,7 @@ Status buildWithModel(const DenseBuildInput& in, DenseBuildReport* report) {
   };
   fs::path previousIndex = prev && !report->trained ? in.previousDir / "dense" / "vectors.faiss" : fs::path();
   auto textKey = [&](size_t i) { return VectorCache::key(*digest, unitDigest(*units[i])); };
-  return embedAndIndex(in, keys, textKey, dim, embed, previousIndex, report);
+  return embedAndIndex(in, units.size(), blocks, textKey, dim, embed, previousIndex, report);
 }
 
 // The dense view with an external encoder: each unit's text (its first kMaxEncodedBytes bytes)
@@ -302,7 +300,9 @@ Status buildWithEncoder(const DenseBuildInput& in, DenseBuildReport* report) {
     return Status::ok();
   };
   fs::path previousIndex = samePrevious ? in.previousDir / "dense" / "vectors.faiss" : fs::path();
-  NIB_RETURN_IF_ERROR(embedAndIndex(in, keys, nullptr, dim, embed, previousIndex, report));
+  std::vector<VectorBlock> blocks(keys.size());
+  for (size_t i = 0; i < keys.size(); ++i) blocks[i] = {keys[i], i, 1};
+  NIB_RETURN_IF_ERROR(embedAndIndex(in, keys.size(), blocks, nullptr, dim, embed, previousIndex, report));
   return writeFileAtomic(in.dir / "encoder", settings.serialize());
 }
 

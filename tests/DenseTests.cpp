@@ -27,6 +27,7 @@
 #include "support/Hash.h"
 #include "support/SearchText.h"
 #include "views/DenseModel.h"
+#include "views/VectorCache.h"
 #include "views/DenseView.h"
 #include "views/IndexLayout.h"
 
@@ -175,6 +176,35 @@ TEST_CASE("training the embedding model is deterministic", "[dense]") {
   CHECK(none.status().message().find("too little text") != std::string::npos);
   auto garbage = DenseModel::load(corpus);
   CHECK_FALSE(garbage.hasValue());
+}
+
+TEST_CASE("the vector cache keeps blocks of vectors and refuses a block of another length", "[dense]") {
+  TestRepo scratch;
+  auto cache = VectorCache::open(scratch.root() / "vectors");
+  REQUIRE(cache.hasValue());
+  const int dim = 4;
+  std::vector<float> matrix(5 * dim);
+  for (size_t i = 0; i < matrix.size(); ++i) matrix[i] = static_cast<float>(i) + 0.5f;
+  const std::string a = "doc-a", b = "doc-b", empty = "doc-empty";
+  std::vector<VectorBlock> blocks = {{a, 0, 3}, {b, 3, 2}, {empty, 5, 0}};
+  REQUIRE((*cache)->putBlocks(blocks, {true, true, true}, dim, matrix).isOk());
+
+  std::vector<float> out(5 * dim, 0.0f);
+  std::vector<bool> found;
+  // Read back in another order: each block lands on its own rows.
+  std::vector<VectorBlock> swapped = {{b, 0, 2}, {a, 2, 3}, {empty, 5, 0}};
+  REQUIRE((*cache)->getBlocks(swapped, dim, &out, &found).isOk());
+  CHECK(found == std::vector<bool>{true, true, true});
+  CHECK(std::vector<float>(out.begin(), out.begin() + 2 * dim) == std::vector<float>(matrix.begin() + 3 * dim, matrix.end()));
+  CHECK(std::vector<float>(out.begin() + 2 * dim, out.end()) == std::vector<float>(matrix.begin(), matrix.begin() + 3 * dim));
+  // A block whose stored length differs (a document with another number of units under a
+  // colliding key) is not found, and a block past the matrix is an error, not a write past it.
+  std::vector<VectorBlock> shorter = {{a, 0, 2}, {"never-stored", 2, 1}};
+  REQUIRE((*cache)->getBlocks(shorter, dim, &out, &found).isOk());
+  CHECK(found == std::vector<bool>{false, false});
+  std::vector<VectorBlock> past = {{a, 3, 3}};
+  CHECK_FALSE((*cache)->getBlocks(past, dim, &out, &found).isOk());
+  CHECK_FALSE((*cache)->putBlocks(past, {true}, dim, matrix).isOk());
 }
 
 TEST_CASE("an update embeds only changed units and equals a rebuild with the same model", "[dense]") {

@@ -27,33 +27,62 @@ std::string VectorCache::key(const std::string& modelDigest, const std::string& 
   return modelDigest.substr(0, 16) + unitDigestHex.substr(0, 16);
 }
 
+namespace {
+
+std::vector<VectorBlock> rowBlocks(const std::vector<std::string>& keys) {
+  std::vector<VectorBlock> blocks(keys.size());
+  for (size_t i = 0; i < keys.size(); ++i) blocks[i] = {keys[i], i, 1};
+  return blocks;
+}
+
+}  // namespace
+
 Status VectorCache::getMany(const std::vector<std::string>& keys, int dimension, std::vector<float>* out,
                             std::vector<bool>* found) {
-  const size_t bytes = static_cast<size_t>(dimension) * sizeof(float);
   out->assign(keys.size() * dimension, 0.0f);
-  found->assign(keys.size(), false);
+  return getBlocks(rowBlocks(keys), dimension, out, found);
+}
+
+Status VectorCache::putMany(const std::vector<std::string>& keys, const std::vector<bool>& store, int dimension,
+                            const std::vector<float>& vectors) {
+  return putBlocks(rowBlocks(keys), store, dimension, vectors);
+}
+
+Status VectorCache::getBlocks(const std::vector<VectorBlock>& blocks, int dimension, std::vector<float>* out,
+                              std::vector<bool>* found) {
+  const size_t rowBytes = static_cast<size_t>(dimension) * sizeof(float);
+  found->assign(blocks.size(), false);
   auto txn = LmdbTxn::begin(*env_, /*write=*/false);
   if (!txn) return txn.status();
-  for (size_t i = 0; i < keys.size(); ++i) {
-    auto v = txn->get(dbi_, keys[i]);
-    // A value of another size is from a model of another dimension under a colliding key:
-    // embedded again, never trusted.
-    if (!v || v->size() != bytes) continue;
-    std::memcpy(out->data() + i * dimension, v->data(), bytes);
+  for (size_t i = 0; i < blocks.size(); ++i) {
+    const VectorBlock& b = blocks[i];
+    if ((b.firstRow + b.rows) * dimension > out->size()) return Status(ErrorCode::InvalidArgument, "a vector block past the matrix");
+    if (b.rows == 0) {
+      (*found)[i] = true;
+      continue;
+    }
+    auto v = txn->get(dbi_, b.key);
+    // A value of another size is from a model of another dimension (or a block of another
+    // length) under a colliding key: embedded again, never trusted.
+    if (!v || v->size() != b.rows * rowBytes) continue;
+    std::memcpy(out->data() + b.firstRow * dimension, v->data(), v->size());
     (*found)[i] = true;
   }
   return Status::ok();
 }
 
-Status VectorCache::putMany(const std::vector<std::string>& keys, const std::vector<bool>& store, int dimension,
-                            const std::vector<float>& vectors) {
-  const size_t bytes = static_cast<size_t>(dimension) * sizeof(float);
+Status VectorCache::putBlocks(const std::vector<VectorBlock>& blocks, const std::vector<bool>& store, int dimension,
+                              const std::vector<float>& vectors) {
+  const size_t rowBytes = static_cast<size_t>(dimension) * sizeof(float);
   auto txn = LmdbTxn::begin(*env_, /*write=*/true);
   if (!txn) return txn.status();
-  for (size_t i = 0; i < keys.size(); ++i) {
-    if (!store[i]) continue;
-    NIB_RETURN_IF_ERROR(txn->put(dbi_, keys[i],
-                                 std::string_view(reinterpret_cast<const char*>(vectors.data() + i * dimension), bytes)));
+  for (size_t i = 0; i < blocks.size(); ++i) {
+    const VectorBlock& b = blocks[i];
+    if (!store[i] || b.rows == 0) continue;
+    if ((b.firstRow + b.rows) * dimension > vectors.size()) return Status(ErrorCode::InvalidArgument, "a vector block past the matrix");
+    NIB_RETURN_IF_ERROR(txn->put(
+        dbi_, b.key,
+        std::string_view(reinterpret_cast<const char*>(vectors.data() + b.firstRow * dimension), b.rows * rowBytes)));
   }
   return txn->commit();
 }

@@ -1,7 +1,7 @@
 // Unit vectors by (model digest, unit key), shared by every version of one index
 // (<repo>/.nib/vectors): an update embeds only the units whose text it has not embedded with
-// the same model before. The dense builder stores each vector under two unit keys, the unit's
-// place in its blob and its text's digest. The value is the vector's float32 bytes.
+// the same model before. The dense builder stores a document's unit vectors as one block under
+// the document's key, and each vector under its text's digest too. The value is float32 bytes.
 #pragma once
 
 #include <filesystem>
@@ -12,6 +12,13 @@
 #include "views/Lmdb.h"
 
 namespace nib {
+
+// Consecutive vectors stored under one key: rows [firstRow, firstRow + rows) of a matrix.
+struct VectorBlock {
+  std::string_view key;
+  size_t firstRow = 0;
+  size_t rows = 1;
+};
 
 class VectorCache {
  public:
@@ -26,6 +33,12 @@ class VectorCache {
   // Stores the vectors of keys[i] for every i with store[i], in one transaction.
   Status putMany(const std::vector<std::string>& keys, const std::vector<bool>& store, int dimension,
                  const std::vector<float>& vectors);
+  // The same for blocks: each found block's rows are written into `out` (which must hold every
+  // block's rows); a stored value of another size is not found.
+  Status getBlocks(const std::vector<VectorBlock>& blocks, int dimension, std::vector<float>* out,
+                   std::vector<bool>* found);
+  Status putBlocks(const std::vector<VectorBlock>& blocks, const std::vector<bool>& store, int dimension,
+                   const std::vector<float>& vectors);
 
  private:
   explicit VectorCache(std::unique_ptr<LmdbEnv> env, MDB_dbi dbi) : env_(std::move(env)), dbi_(dbi) {}

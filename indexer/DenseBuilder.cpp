@@ -300,9 +300,7 @@ Status buildWithEncoder(const DenseBuildInput& in, DenseBuildReport* report) {
     return Status::ok();
   };
   fs::path previousIndex = samePrevious ? in.previousDir / "dense" / "vectors.faiss" : fs::path();
-  std::vector<VectorBlock> blocks(keys.size());
-  for (size_t i = 0; i < keys.size(); ++i) blocks[i] = {keys[i], i, 1};
-  NIB_RETURN_IF_ERROR(embedAndIndex(in, keys.size(), blocks, nullptr, dim, embed, previousIndex, report));
+  NIB_RETURN_IF_ERROR(embedAndIndex(in, keys.size(), VectorCache::rowBlocks(keys), nullptr, dim, embed, previousIndex, report));
   return writeFileAtomic(in.dir / "encoder", settings.serialize());
 }
 

@@ -27,15 +27,11 @@ std::string VectorCache::key(const std::string& modelDigest, const std::string& 
   return modelDigest.substr(0, 16) + unitDigestHex.substr(0, 16);
 }
 
-namespace {
-
-std::vector<VectorBlock> rowBlocks(const std::vector<std::string>& keys) {
+std::vector<VectorBlock> VectorCache::rowBlocks(const std::vector<std::string>& keys) {
   std::vector<VectorBlock> blocks(keys.size());
   for (size_t i = 0; i < keys.size(); ++i) blocks[i] = {keys[i], i, 1};
   return blocks;
 }
-
-}  // namespace
 
 Status VectorCache::getMany(const std::vector<std::string>& keys, int dimension, std::vector<float>* out,
                             std::vector<bool>* found) {

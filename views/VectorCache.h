@@ -33,6 +33,8 @@ class VectorCache {
   // Stores the vectors of keys[i] for every i with store[i], in one transaction.
   Status putMany(const std::vector<std::string>& keys, const std::vector<bool>& store, int dimension,
                  const std::vector<float>& vectors);
+  // One block of one row per key (row i = keys[i]); the blocks view the keys.
+  static std::vector<VectorBlock> rowBlocks(const std::vector<std::string>& keys);
   // The same for blocks: each found block's rows are written into `out` (which must hold every
   // block's rows); a stored value of another size is not found.
   Status getBlocks(const std::vector<VectorBlock>& blocks, int dimension, std::vector<float>* out,

@@ -87,11 +87,13 @@ inline constexpr double kRrfK = 60;
 // rank fusion, because vectors learned from one repository's text are a weaker signal than the
 // query's own words: on bench/dense_bench.py's tasks, RRF (k = 60) with semantic at half weight
 // cut lexical's MRR from 0.44 to 0.23 on tmux, and with passage-trained vectors the cosine
-// also reordered lexical's first hits for the worse (tmux MRR 0.437 -> 0.427); keeping the first
-// three in place holds hybrid's Recall@1 at lexical's and its MRR within 0.003 on tmux, jq and
-// libuv (weights 0.2 and 0.3 lose more).
+// also reordered lexical's first hits for the worse (tmux MRR 0.437 -> 0.427). Keeping the first
+// three in place holds hybrid's Recall@1 at lexical's; at weight 0.1 the cosine still pushed two
+// of 80 tmux targets out of the top 10, at 0.05 none: with vectors this weak the cosine is a
+// tie-breaker between units of near-equal BM25 (hybrid equals lexical's Recall@1 and @10 on tmux,
+// jq, libuv and git, MRR within 0.001; 0.2 and 0.3 lose more).
 inline constexpr size_t kHybridDepth = 100;
-inline constexpr double kHybridSemanticWeight = 0.1;
+inline constexpr double kHybridSemanticWeight = 0.05;
 inline constexpr size_t kHybridKept = 3;
 
 class SearchProvider {

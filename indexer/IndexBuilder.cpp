@@ -238,6 +238,19 @@ struct SnapshotIndex {
   }
 };
 
+// A version's dense view is current when this build would make the same one: a fastText view
+// trained with other settings (an index from before they changed, with the same nib version
+// number) is not, and is no base for a delta either: its stored vectors and this build's query
+// vectors would not be comparable. An external encoder's view is judged by the configuration
+// digest (it holds the encoder's identity); a Failed view stands until something changes.
+bool denseViewCurrent(const Manifest& m, const IndexOptions& options) {
+  if (!options.dense) return true;
+  const ViewRecord* v = m.view("dense");
+  if (!v || v->status == ViewStatus::Absent) return false;
+  if (v->status != ViewStatus::Complete || v->profile.rfind("http;", 0) == 0) return true;
+  return v->profile.rfind(DenseTraining().profile() + ";", 0) == 0;
+}
+
 // The update path of a worktree build: when the current version (a complete one, or a delta
 // over one) was built with the same configuration and extractor, and few files differ from its
 // base, the new version is a delta over that base instead of a rewrite of every view. Files
@@ -260,7 +273,7 @@ Expected<std::optional<IndexReport>> buildDelta(GitRepository& repo, const Index
   std::string baseId = current->base.empty() ? current->versionId : current->base;
   auto base = current->base.empty() ? Expected<Manifest>(*current) : readManifest(layout.versionDir(baseId));
   if (!base || !base->servable() || !checkArtifactSizes(layout.versionDir(baseId), *base).isOk()) return Result();
-  if (options.dense && (!base->view("dense") || base->view("dense")->status == ViewStatus::Absent)) return Result();
+  if (!denseViewCurrent(*base, options)) return Result();
   auto baseView = CommitView::open(layout.versionDir(baseId) / "structural");
   if (!baseView) return Result();
   auto baseSnapshot = (*baseView)->worktreeSnapshot();
@@ -561,8 +574,8 @@ Expected<IndexReport> buildIndex(const fs::path& repoPath, const IndexOptions& o
     auto current = layout.currentManifest();
     if (current && current->sourceCommit == commit && current->configDigest == configDigest(options, *encoder, database) &&
         current->extractorProfile == Extractor::profileDigest() && current->nibVersion == NIB_VERSION &&
-        // A version from before the dense view existed lacks it: not current.
-        (!options.dense || (current->view("dense") && current->view("dense")->status != ViewStatus::Absent))) {
+        // A version from before the dense view existed lacks it, or one trained otherwise: not current.
+        denseViewCurrent(*current, options)) {
       std::optional<WorktreeComparison> cmp;
       if (auto recorded = recordedWorktree(layout.versionDir(current->versionId), *current))
         cmp = compareWorktree(repo.root(), recorded->snapshot);

@@ -162,8 +162,15 @@ std::unique_ptr<SearchProvider> SearchProvider::open(const std::filesystem::path
     else p->trigramError_ = t.status().message();
   }
   if (complete("dense", &p->denseError_)) {
-    p->denseDir_ = versionDir / "dense";
-    p->denseExternal_ = manifest.view("dense")->profile.rfind("http;", 0) == 0;
+    const std::string& profile = manifest.view("dense")->profile;
+    p->denseExternal_ = profile.rfind("http;", 0) == 0;
+    // Vectors made with other training settings or another embedding rule (an index from an
+    // earlier nib) are not comparable with the queries this build embeds: refused, not mixed.
+    if (!p->denseExternal_ && profile.rfind(DenseTraining().profile() + ";", 0) != 0)
+      p->denseError_ = "the dense view was built with other embedding settings (" + profile.substr(0, profile.find(";model=")) +
+                       "); run `nib index` to rebuild it";
+    else
+      p->denseDir_ = versionDir / "dense";
   }
   if (complete("lexical", &p->lexicalError_)) {
     auto l = LexicalView::open(versionDir / "lexical");

@@ -452,6 +452,50 @@ TEST_CASE("without a dense view, semantic is a clear error and hybrid says it is
   CHECK(autoProse->route == SearchRoute::Lexical);
 }
 
+TEST_CASE("a dense view trained with other settings is refused and rebuilt, never mixed", "[dense][search]") {
+  TestRepo repo;
+  copySearchFixture(repo);
+  Manifest first = build(repo);
+  REQUIRE(first.view("dense")->status == ViewStatus::Complete);
+  // As an earlier nib (same version number) would have left it: another training window.
+  IndexLayout layout(repo.root() / ".nib");
+  fs::path versionDir = layout.versionDir(first.versionId);
+  Manifest old = first;
+  for (ViewRecord& v : old.views)
+    if (v.name == "dense") {
+      const std::string current = DenseTraining().profile();
+      REQUIRE(v.profile.rfind(current + ";", 0) == 0);
+      v.profile = "fasttext-skipgram;dim=48;epoch=4;ws=5" + v.profile.substr(v.profile.find(";neg="));
+    }
+  REQUIRE(writeManifest(versionDir, old).isOk());
+
+  auto engine = Engine::open(repo.root());
+  REQUIRE(engine.hasValue());
+  SearchRequest r;
+  r.query = "retry failed request";
+  r.route = SearchRoute::Semantic;
+  auto semantic = (*engine)->search(r);
+  REQUIRE_FALSE(semantic.hasValue());
+  CHECK(semantic.status().message().find("other embedding settings") != std::string::npos);
+  r.route = SearchRoute::Hybrid;
+  auto hybrid = (*engine)->search(r);
+  REQUIRE(hybrid.hasValue());
+  CHECK(hybrid->notes.back().find("lexical ranking only") != std::string::npos);
+
+  // `nib index` does not call that version current: it builds one with a model of its own.
+  Manifest rebuilt = build(repo);
+  CHECK(rebuilt.versionId != first.versionId);
+  CHECK(rebuilt.stats.at("dense.trained") == "yes");
+  CHECK(rebuilt.view("dense")->profile.rfind(DenseTraining().profile() + ";", 0) == 0);
+  auto again = Engine::open(repo.root());
+  REQUIRE(again.hasValue());
+  r.route = SearchRoute::Semantic;
+  auto fresh = (*again)->search(r);
+  INFO((fresh ? "" : fresh.status().toString()));
+  REQUIRE(fresh.hasValue());
+  CHECK(!fresh->hits.empty());
+}
+
 TEST_CASE("semantic search from the CLI and the LSP server", "[dense][cli][lsp]") {
   TestRepo repo;
   copySearchFixture(repo);

@@ -426,6 +426,27 @@ TEST_CASE("semantic and hybrid routes", "[dense][search]") {
   CHECK(autoCode->route == SearchRoute::Trigram);
 }
 
+namespace {
+
+// Without a usable dense view: semantic is an error naming the cause, hybrid answers lexically
+// and says so.
+void checkSemanticRefused(Engine& engine, const std::string& cause) {
+  SearchRequest r;
+  r.query = "retry failed request";
+  r.route = SearchRoute::Semantic;
+  auto semantic = engine.search(r);
+  REQUIRE_FALSE(semantic.hasValue());
+  CHECK(semantic.status().message().find(cause) != std::string::npos);
+  r.route = SearchRoute::Hybrid;
+  auto hybrid = engine.search(r);
+  REQUIRE(hybrid.hasValue());
+  REQUIRE(!hybrid->hits.empty());
+  REQUIRE(!hybrid->notes.empty());
+  CHECK(hybrid->notes.back().find("lexical ranking only") != std::string::npos);
+}
+
+}  // namespace
+
 TEST_CASE("without a dense view, semantic is a clear error and hybrid says it is lexical", "[dense][search]") {
   TestRepo repo;
   copySearchFixture(repo);
@@ -434,18 +455,9 @@ TEST_CASE("without a dense view, semantic is a clear error and hybrid says it is
   REQUIRE(buildIndex(repo.root(), options).hasValue());
   auto engine = Engine::open(repo.root());
   REQUIRE(engine.hasValue());
+  checkSemanticRefused(**engine, "dense view");
   SearchRequest r;
   r.query = "retry failed request";
-  r.route = SearchRoute::Semantic;
-  auto semantic = (*engine)->search(r);
-  REQUIRE_FALSE(semantic.hasValue());
-  CHECK(semantic.status().message().find("dense view") != std::string::npos);
-  r.route = SearchRoute::Hybrid;
-  auto hybrid = (*engine)->search(r);
-  REQUIRE(hybrid.hasValue());
-  REQUIRE(!hybrid->hits.empty());
-  REQUIRE(!hybrid->notes.empty());
-  CHECK(hybrid->notes.back().find("lexical ranking only") != std::string::npos);
   r.route = SearchRoute::Auto;
   auto autoProse = (*engine)->search(r);
   REQUIRE(autoProse.hasValue());
@@ -471,16 +483,7 @@ TEST_CASE("a dense view trained with other settings is refused and rebuilt, neve
 
   auto engine = Engine::open(repo.root());
   REQUIRE(engine.hasValue());
-  SearchRequest r;
-  r.query = "retry failed request";
-  r.route = SearchRoute::Semantic;
-  auto semantic = (*engine)->search(r);
-  REQUIRE_FALSE(semantic.hasValue());
-  CHECK(semantic.status().message().find("other embedding settings") != std::string::npos);
-  r.route = SearchRoute::Hybrid;
-  auto hybrid = (*engine)->search(r);
-  REQUIRE(hybrid.hasValue());
-  CHECK(hybrid->notes.back().find("lexical ranking only") != std::string::npos);
+  checkSemanticRefused(**engine, "other embedding settings");
 
   // `nib index` does not call that version current: it builds one with a model of its own.
   Manifest rebuilt = build(repo);
@@ -489,6 +492,8 @@ TEST_CASE("a dense view trained with other settings is refused and rebuilt, neve
   CHECK(rebuilt.view("dense")->profile.rfind(DenseTraining().profile() + ";", 0) == 0);
   auto again = Engine::open(repo.root());
   REQUIRE(again.hasValue());
+  SearchRequest r;
+  r.query = "retry failed request";
   r.route = SearchRoute::Semantic;
   auto fresh = (*again)->search(r);
   INFO((fresh ? "" : fresh.status().toString()));

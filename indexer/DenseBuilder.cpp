@@ -170,7 +170,6 @@ Status embedAndIndex(const DenseBuildInput& in, size_t units, const std::vector<
 // The dense view with the repository's own fastText model (trained now or kept).
 Status buildWithModel(const DenseBuildInput& in, DenseBuildReport* report) {
   const fs::path modelFile = in.dir / "model.bin";
-  const std::string settings = in.training.profile();
   std::unique_ptr<DenseModel> model;
   auto started = std::chrono::steady_clock::now();
   // Keep the previous version's model when it was trained with the same settings: vectors of
@@ -184,7 +183,7 @@ Status buildWithModel(const DenseBuildInput& in, DenseBuildReport* report) {
     if (!loaded) return loaded.status();
     model = std::move(*loaded);
     prev = nullptr;
-  } else if (!in.retrain && prev && prev->status == ViewStatus::Complete && prev->profile.rfind(settings + ";", 0) == 0 &&
+  } else if (!in.retrain && prev && prev->status == ViewStatus::Complete && in.training.madeProfile(prev->profile) &&
       fs::exists(in.previousDir / "dense" / "model.bin")) {
     std::error_code ec;
     fs::create_hard_link(in.previousDir / "dense" / "model.bin", modelFile, ec);

@@ -13,6 +13,7 @@
 #include <unordered_map>
 
 #include "indexer/DenseBuilder.h"
+#include "views/DenseView.h"
 #include "indexer/Extractor.h"
 #include "indexer/GitRepository.h"
 #include "indexer/LanguageSpec.h"
@@ -247,8 +248,7 @@ bool denseViewCurrent(const Manifest& m, const IndexOptions& options) {
   if (!options.dense) return true;
   const ViewRecord* v = m.view("dense");
   if (!v || v->status == ViewStatus::Absent) return false;
-  if (v->status != ViewStatus::Complete || v->profile.rfind("http;", 0) == 0) return true;
-  return v->profile.rfind(DenseTraining().profile() + ";", 0) == 0;
+  return v->status != ViewStatus::Complete || denseVectorsComparable(v->profile);
 }
 
 // The update path of a worktree build: when the current version (a complete one, or a delta

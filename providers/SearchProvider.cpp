@@ -163,10 +163,10 @@ std::unique_ptr<SearchProvider> SearchProvider::open(const std::filesystem::path
   }
   if (complete("dense", &p->denseError_)) {
     const std::string& profile = manifest.view("dense")->profile;
-    p->denseExternal_ = profile.rfind("http;", 0) == 0;
+    p->denseExternal_ = EncoderSettings::madeProfile(profile);
     // Vectors made with other training settings or another embedding rule (an index from an
     // earlier nib) are not comparable with the queries this build embeds: refused, not mixed.
-    if (!p->denseExternal_ && profile.rfind(DenseTraining().profile() + ";", 0) != 0)
+    if (!denseVectorsComparable(profile))
       p->denseError_ = "the dense view was built with other embedding settings (" + profile.substr(0, profile.find(";model=")) +
                        "); run `nib index` to rebuild it";
     else

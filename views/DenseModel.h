@@ -36,6 +36,9 @@ struct DenseTraining {
   int seed = 1;
   int cbow = 0;  // 1: continuous bag of words instead of skip-gram (about 5x faster to train)
   std::string profile() const;
+  // Whether a dense view's recorded profile (profile() followed by the model and index) was
+  // made with these settings.
+  bool madeProfile(const std::string& viewProfile) const { return viewProfile.rfind(profile() + ";", 0) == 0; }
 };
 
 class DenseModel {

@@ -50,6 +50,13 @@ bool normalizeVector(float* v, int dimension);
 // wants one per search (nib serve calls this once at start).
 void limitDenseThreads(int threads);
 
+// Whether the vectors of a dense view with this recorded profile compare with the queries this
+// build embeds: an external encoder's always (the configuration names the encoder), the
+// repository model's only when trained with this build's settings and embedding rule.
+inline bool denseVectorsComparable(const std::string& viewProfile) {
+  return EncoderSettings::madeProfile(viewProfile) || DenseTraining().madeProfile(viewProfile);
+}
+
 class DenseView {
  public:
   static Expected<std::unique_ptr<DenseView>> open(const std::filesystem::path& dir);

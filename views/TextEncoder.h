@@ -23,7 +23,10 @@ struct EncoderSettings {
   int timeoutMs = 30000;
   int dimension = 0;  // learned from the first answer; recorded in the view
   // What the vectors depend on (the cache's model key): the endpoint and model, not the timing.
-  std::string identity() const { return "http;url=" + url + ";model=" + model; }
+  std::string identity() const { return std::string(kProfilePrefix) + "url=" + url + ";model=" + model; }
+  // A dense view's profile starts so when an external encoder made its vectors.
+  static constexpr const char* kProfilePrefix = "http;";
+  static bool madeProfile(const std::string& viewProfile) { return viewProfile.rfind(kProfilePrefix, 0) == 0; }
   // The settings the configuration names, nullopt when it names no encoder.
   static Expected<std::optional<EncoderSettings>> fromConfig(const ProjectConfig& config);
   // The form kept in a dense view (dense/encoder), so that queries use the same encoder.

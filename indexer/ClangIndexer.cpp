@@ -172,6 +172,20 @@ struct Collector {
     push({file, line, offset - lineStart, offset, length, usr, role, false, -1, static_cast<uint8_t>(kind), expanded, macroBody});
   }
   void push(const ClangOccurrence& o) { facts.occurrences.push_back(o); }
+  // A dependent member name resolved by lookup (see DependentMembers), where the source spells
+  // it; false when it lies outside the repository or in a macro's text.
+  bool addGuessed(CXSourceLocation location, uint32_t usr, SymbolKind kind) {
+    CXFile file;
+    unsigned line, column, offset;
+    clang_getFileLocation(location, &file, &line, &column, &offset);
+    int64_t id = fileId(file);
+    if (id < 0 || line == 0 || !spelt(static_cast<uint32_t>(id), offset, facts.names[usr])) return false;
+    ClangOccurrence o{static_cast<uint32_t>(id), line - 1, column - 1, offset, static_cast<uint32_t>(facts.names[usr].size()),
+                      usr, ClangRole::Reference, false, -1, static_cast<uint8_t>(kind), false, false};
+    o.guessed = true;
+    push(o);
+    return true;
+  }
 
   const std::string& contentOf(uint32_t id) {
     auto it = contents.find(id);
@@ -343,6 +357,133 @@ CXChildVisitResult macroVisitor(CXCursor cursor, CXCursor, CXClientData data) {
   return CXChildVisit_Continue;
 }
 
+// Dependent member names: `ctx.advance_to(it)` in a template, where `ctx`'s type depends on a
+// template parameter, is a name clang leaves unresolved until instantiation, so libclang's
+// indexer reports nothing there. clangd's go-to-definition still answers it, heuristically: it
+// looks the name up in the primary template of the base's type (HeuristicResolver), among
+// instance members, then in the bases. nib records the same answer, flagged `guessed`.
+struct DependentMembers {
+  Collector* c;
+  CXTranslationUnit tu;
+  size_t found = 0;
+
+  static CXCursor firstChild(CXCursor cursor) {
+    CXCursor first = clang_getNullCursor();
+    clang_visitChildren(
+        cursor,
+        [](CXCursor child, CXCursor, CXClientData data) {
+          *static_cast<CXCursor*>(data) = child;
+          return CXChildVisit_Break;
+        },
+        &first);
+    return first;
+  }
+
+  // The class whose members a base of this type has: the definition of the record, or of the
+  // primary template of a dependent specialization (through aliases: the canonical type).
+  static CXCursor recordOf(CXType type) {
+    type = clang_getCanonicalType(type);
+    if (type.kind == CXType_Pointer) type = clang_getCanonicalType(clang_getPointeeType(type));
+    CXCursor decl = clang_getTypeDeclaration(type);
+    if (clang_Cursor_isNull(decl)) return decl;
+    CXCursorKind kind = clang_getCursorKind(decl);
+    if (kind != CXCursor_ClassTemplate && kind != CXCursor_ClassDecl && kind != CXCursor_StructDecl &&
+        kind != CXCursor_UnionDecl && kind != CXCursor_ClassTemplatePartialSpecialization)
+      return clang_getNullCursor();
+    CXCursor definition = clang_getCursorDefinition(decl);
+    return clang_Cursor_isNull(definition) ? decl : definition;
+  }
+
+  // The instance members named `name` in `record`, else in its bases (the first base that has
+  // any, depth first, as lookupDependentName searches them).
+  static void lookup(CXCursor record, const std::string& name, std::vector<CXCursor>& out, int depth) {
+    if (clang_Cursor_isNull(record) || depth > 8) return;
+    struct Scan {
+      const std::string* name;
+      std::vector<CXCursor> members, bases;
+    } scan{&name, {}, {}};
+    clang_visitChildren(
+        record,
+        [](CXCursor child, CXCursor, CXClientData data) {
+          auto* s = static_cast<Scan*>(data);
+          CXCursorKind kind = clang_getCursorKind(child);
+          if (kind == CXCursor_CXXBaseSpecifier) {
+            s->bases.push_back(child);
+          } else if (kind == CXCursor_FieldDecl || kind == CXCursor_CXXMethod || kind == CXCursor_FunctionTemplate ||
+                     kind == CXCursor_ConversionFunction) {
+            if (kind != CXCursor_FieldDecl && clang_CXXMethod_isStatic(child)) return CXChildVisit_Continue;
+            if (take(clang_getCursorSpelling(child)) == *s->name) s->members.push_back(child);
+          }
+          return CXChildVisit_Continue;
+        },
+        &scan);
+    if (!scan.members.empty()) {
+      out = std::move(scan.members);
+      return;
+    }
+    for (CXCursor base : scan.bases) {
+      lookup(recordOf(clang_getCursorType(base)), name, out, depth + 1);
+      if (!out.empty()) return;
+    }
+  }
+
+  // The member's name in `base.name`, `base->name`, `base.template name<...>`: the last
+  // identifier after a `.` or `->` outside brackets, and its location.
+  std::optional<std::pair<std::string, CXSourceLocation>> memberName(CXCursor cursor) const {
+    CXToken* tokens = nullptr;
+    unsigned n = 0;
+    clang_tokenize(tu, clang_getCursorExtent(cursor), &tokens, &n);
+    std::optional<std::pair<std::string, CXSourceLocation>> out;
+    int depth = 0;
+    bool afterAccess = false;
+    for (unsigned i = 0; i < n; ++i) {
+      CXTokenKind kind = clang_getTokenKind(tokens[i]);
+      std::string text = take(clang_getTokenSpelling(tu, tokens[i]));
+      if (kind == CXToken_Punctuation) {
+        if (text == "(" || text == "[" || text == "{") ++depth;
+        if (text == ")" || text == "]" || text == "}") --depth;
+        afterAccess = depth == 0 && (text == "." || text == "->");
+        continue;
+      }
+      if (kind == CXToken_Keyword && text == "template" && afterAccess) continue;
+      if (kind == CXToken_Identifier && afterAccess) out = std::make_pair(text, clang_getTokenLocation(tu, tokens[i]));
+      afterAccess = false;
+    }
+    if (tokens) clang_disposeTokens(tu, tokens, n);
+    return out;
+  }
+
+  void resolve(CXCursor cursor) {
+    CXCursor base = firstChild(cursor);
+    if (clang_Cursor_isNull(base)) return;  // implicit `this->`: clangd does not guess these
+    auto name = memberName(cursor);
+    if (!name) return;
+    std::vector<CXCursor> members;
+    lookup(recordOf(clang_getCursorType(base)), name->first, members, 0);
+    for (CXCursor member : members) {
+      std::string usr = take(clang_getCursorUSR(member));
+      if (usr.empty()) continue;
+      uint32_t id = c->usrId(usr, name->first.c_str());
+      SymbolKind kind = clang_getCursorKind(member) == CXCursor_FieldDecl ? SymbolKind::Field : SymbolKind::Method;
+      if (c->addGuessed(name->second, id, kind)) ++found;
+    }
+  }
+
+  static CXChildVisitResult visit(CXCursor cursor, CXCursor parent, CXClientData data) {
+    auto* self = static_cast<DependentMembers*>(data);
+    // Only the repository's code: a declaration from a system or third-party header is skipped
+    // whole.
+    if (clang_getCursorKind(parent) == CXCursor_TranslationUnit) {
+      CXFile file;
+      clang_getFileLocation(clang_getCursorLocation(cursor), &file, nullptr, nullptr, nullptr);
+      if (self->c->fileId(file) < 0) return CXChildVisit_Continue;
+    }
+    if (clang_getCursorKind(cursor) == CXCursor_MemberRefExpr && clang_Cursor_isNull(clang_getCursorReferenced(cursor)))
+      self->resolve(cursor);
+    return CXChildVisit_Recurse;
+  }
+};
+
 void inclusion(CXFile file, CXSourceLocation*, unsigned, CXClientData data) {
   auto* c = static_cast<Collector*>(data);
   std::string path = take(clang_File_tryGetRealPathName(file));
@@ -420,6 +561,8 @@ Expected<TuFacts> indexTranslationUnit(const CompileCommand& command, const fs::
     clang_visitChildren(clang_getTranslationUnitCursor(tu), macroVisitor, &c);
     c.sortExpansions();
     c.resolveMacroDeclarations();
+    DependentMembers dependent{&c, tu};
+    clang_visitChildren(clang_getTranslationUnitCursor(tu), DependentMembers::visit, &dependent);
     clang_getInclusions(tu, inclusion, &c);
     // What the preprocessor left out: names there were never compiled, and go-to-definition
     // answers them by the bare word, as clangd does.

@@ -145,6 +145,12 @@ std::optional<Expected<NavigationResult>> StaticProvider::clangAnswerFor(const C
   out.symbol = symbol->name;
   out.source = "clang";
   out.confidence = Confidence::Exact;
+  // A member name that depends on a template parameter names what lookup in the primary
+  // template found, as clangd's go-to-definition guesses it: an instantiation may differ.
+  if (at->guessed) {
+    out.confidence = Confidence::Name;
+    out.note = "'" + symbol->name + "' depends on a template parameter: looked up in the primary template of its object's type";
+  }
   // Asked at the definition itself, "go to definition" goes to the declaration (and back), as
   // clangd answers: the definition is where the cursor already is.
   if (!references && at->role == ClangRole::Definition) declarations = true;
@@ -454,8 +460,9 @@ std::vector<StaticProvider::Target> StaticProvider::clangCalleesAt(const std::ve
   auto it = std::lower_bound(occurrences.begin(), occurrences.end(), site.startByte,
                              [](const ClangFileOccurrence& o, uint32_t start) { return o.start < start; });
   for (; it != occurrences.end() && it->start == site.startByte; ++it) {
-    // What a macro's body calls is not this call site's callee (the macro is).
-    if (it->role != ClangRole::Reference || it->expanded) continue;
+    // What a macro's body calls is not this call site's callee (the macro is); a member guessed
+    // by lookup in a template is no exact callee.
+    if (it->role != ClangRole::Reference || it->expanded || it->guessed) continue;
     if (auto known = memo.find(it->symbol); known != memo.end()) return known->second;
     std::vector<Target> defs, decls;
     if (auto symbol = clang_->symbol(it->symbol)) {

@@ -35,6 +35,11 @@ struct ClangOccurrence {
   // name the macro pastes together (TEST's class) has none: the expansion serves for both.
   bool expanded = false;
   bool macroBody = false;
+  // A member name the compiler could not resolve (`ctx.advance_to(it)` where `ctx`'s type
+  // depends on a template parameter), resolved as clangd's go-to-definition does: by looking the
+  // name up in the primary template of the base's type. Answers go-to-definition there; never
+  // one of the member's references (clangd's index has none) nor an exact call edge.
+  bool guessed = false;
 };
 
 // A stretch of a file the preprocessor left out (an inactive #if branch), as libclang's

@@ -18,7 +18,7 @@ namespace nib {
 
 // The view's storage format; part of the configuration digest, so that an index with a view of
 // another format is rebuilt by the next `nib index`.
-constexpr uint8_t kClangViewFormat = 6;
+constexpr uint8_t kClangViewFormat = 7;
 
 struct ClangSite {
   std::string path;
@@ -52,6 +52,7 @@ struct ClangFileOccurrence {
   uint32_t symbol = 0;
   ClangRole role = ClangRole::Reference;
   bool expanded = false;  // named by a macro's body expanded here, not written here
+  bool guessed = false;   // a dependent member name resolved by lookup (see ClangOccurrence)
 };
 
 // The merged contents to write: symbols by id, and per repository path its occurrences.

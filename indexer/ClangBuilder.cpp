@@ -388,7 +388,7 @@ ClangBuildReport buildClangView(const ClangBuildInput& in) {
   std::unordered_map<std::string, uint32_t> symbolIds;
   std::map<std::string, std::vector<ClangFileOccurrence>> byFile;
   std::set<std::tuple<std::string, uint32_t, uint32_t, uint8_t>> sites;
-  std::set<std::tuple<std::string, uint32_t, uint32_t>> guessedSites;
+  std::set<std::tuple<std::string, uint32_t, uint32_t>> astOnlySites;
   std::vector<bool> hasCanonical;  // by symbol id
   std::set<std::string> compiled, interpolatedOnly;  // files real units saw; files only made-up ones saw
   // Per file, what every unit that read it left out (intersected unit by unit).
@@ -434,10 +434,12 @@ ClangBuildReport buildClangView(const ClangBuildInput& in) {
         ids[o.usr] = it->second;
       }
       uint32_t id = static_cast<uint32_t>(ids[o.usr]);
-      // A guessed member (a dependent name resolved by lookup) answers at its own place only:
-      // it is no site of the member's, as clangd's index has none there.
-      if (o.guessed) {
-        if (guessedSites.insert({path, o.offset, id}).second) byFile[path].push_back({o.offset, o.offset + o.length, id, o.role, false, true});
+      // A name only the AST resolves (a dependent member guessed by lookup, a name in a
+      // template parameter's type) answers at its own place only: it is no site of the
+      // entity's, as clangd's index has none there.
+      if (o.guessed || o.unlisted) {
+        if (astOnlySites.insert({path, o.offset, id}).second)
+          byFile[path].push_back({o.offset, o.offset + o.length, id, o.role, false, o.guessed, o.unlisted});
         continue;
       }
       if (!sites.insert({path, o.offset, id, static_cast<uint8_t>(o.role)}).second) continue;
@@ -481,13 +483,13 @@ ClangBuildReport buildClangView(const ClangBuildInput& in) {
   }
   for (auto& [path, occurrences] : byFile) {
     std::sort(occurrences.begin(), occurrences.end(), [](const ClangFileOccurrence& a, const ClangFileOccurrence& b) {
-      return std::tie(a.start, a.guessed, a.expanded, a.role, a.symbol, a.end) <
-             std::tie(b.start, b.guessed, b.expanded, b.role, b.symbol, b.end);
+      return std::tie(a.start, a.guessed, a.unlisted, a.expanded, a.role, a.symbol, a.end) <
+             std::tie(b.start, b.guessed, b.unlisted, b.expanded, b.role, b.symbol, b.end);
     });
     occurrences.erase(std::unique(occurrences.begin(), occurrences.end(),
                                   [](const ClangFileOccurrence& a, const ClangFileOccurrence& b) {
                                     return a.start == b.start && a.symbol == b.symbol && a.role == b.role &&
-                                           a.expanded == b.expanded && a.guessed == b.guessed;
+                                           a.expanded == b.expanded && a.guessed == b.guessed && a.unlisted == b.unlisted;
                                   }),
                       occurrences.end());
     report.occurrences += occurrences.size();

@@ -172,19 +172,18 @@ struct Collector {
     push({file, line, offset - lineStart, offset, length, usr, role, false, -1, static_cast<uint8_t>(kind), expanded, macroBody});
   }
   void push(const ClangOccurrence& o) { facts.occurrences.push_back(o); }
-  // A dependent member name resolved by lookup (see DependentMembers), where the source spells
-  // it; false when it lies outside the repository or in a macro's text.
-  bool addGuessed(CXSourceLocation location, uint32_t usr, SymbolKind kind) {
+  // A name only the AST resolves (see AstOnlyNames), where the source spells it; nothing when
+  // it lies outside the repository or in a macro's text.
+  void addAstOnly(CXSourceLocation location, uint32_t usr, SymbolKind kind, bool guessed) {
     CXFile file;
     unsigned line, column, offset;
     clang_getFileLocation(location, &file, &line, &column, &offset);
     int64_t id = fileId(file);
-    if (id < 0 || line == 0 || !spelt(static_cast<uint32_t>(id), offset, facts.names[usr])) return false;
+    if (id < 0 || line == 0 || facts.names[usr].empty() || !spelt(static_cast<uint32_t>(id), offset, facts.names[usr])) return;
     ClangOccurrence o{static_cast<uint32_t>(id), line - 1, column - 1, offset, static_cast<uint32_t>(facts.names[usr].size()),
                       usr, ClangRole::Reference, false, -1, static_cast<uint8_t>(kind), false, false};
-    o.guessed = true;
+    (guessed ? o.guessed : o.unlisted) = true;
     push(o);
-    return true;
   }
 
   const std::string& contentOf(uint32_t id) {
@@ -357,15 +356,26 @@ CXChildVisitResult macroVisitor(CXCursor cursor, CXCursor, CXClientData data) {
   return CXChildVisit_Continue;
 }
 
-// Dependent member names: `ctx.advance_to(it)` in a template, where `ctx`'s type depends on a
-// template parameter, is a name clang leaves unresolved until instantiation, so libclang's
-// indexer reports nothing there. clangd's go-to-definition still answers it, heuristically: it
-// looks the name up in the primary template of the base's type (HeuristicResolver), among
-// instance members, then in the bases. nib records the same answer, flagged `guessed`.
-struct DependentMembers {
+// Names the AST resolves where libclang's indexer reports nothing, found by walking the
+// repository's cursors after indexing. clangd's go-to-definition works from the AST, so it
+// answers at these places; its index (built by the same indexing library) lists none of them
+// among references, and neither does nib (see ClangOccurrence::guessed, ::unlisted).
+//  - Dependent member names: `ctx.advance_to(it)` in a template, where `ctx`'s type depends on a
+//    template parameter, stays unresolved until instantiation. clangd guesses it by looking the
+//    name up in the primary template of the object's type (HeuristicResolver), among instance
+//    members, then in the bases; nib records the same answer, flagged `guessed`. nib also looks
+//    through alias templates (the canonical type), where clangd 14 gives up and lists every
+//    symbol of the name.
+//  - Names the indexer skips although the AST resolves them, such as those in the type of a
+//    non-type template parameter (every `FMT_ENABLE_IF(...)`): flagged `unlisted`.
+struct AstOnlyNames {
   Collector* c;
   CXTranslationUnit tu;
-  size_t found = 0;
+  std::set<std::pair<uint32_t, uint32_t>> indexed;  // (file, offset) of every name the indexer reported
+
+  AstOnlyNames(Collector* collector, CXTranslationUnit unit) : c(collector), tu(unit) {
+    for (const ClangOccurrence& o : c->facts.occurrences) indexed.emplace(o.file, o.offset);
+  }
 
   static CXCursor firstChild(CXCursor cursor) {
     CXCursor first = clang_getNullCursor();
@@ -465,12 +475,51 @@ struct DependentMembers {
       if (usr.empty()) continue;
       uint32_t id = c->usrId(usr, name->first.c_str());
       SymbolKind kind = clang_getCursorKind(member) == CXCursor_FieldDecl ? SymbolKind::Field : SymbolKind::Method;
-      if (c->addGuessed(name->second, id, kind)) ++found;
+      c->addAstOnly(name->second, id, kind, /*guessed=*/true);
     }
   }
 
+  // A reference the indexer left out: recorded where the cursor API resolves it exactly.
+  void unindexed(CXCursor cursor, CXCursor referenced) {
+    CXCursorKind kind = clang_getCursorKind(referenced);
+    // Template parameters and locals are the indexer's to leave out (clangd's index has none).
+    if (kind == CXCursor_TemplateTypeParameter || kind == CXCursor_NonTypeTemplateParameter ||
+        kind == CXCursor_TemplateTemplateParameter || kind == CXCursor_ParmDecl || !clang_isDeclaration(kind))
+      return;
+    CXFile file;
+    unsigned offset;
+    CXSourceLocation location = clang_getCursorLocation(cursor);
+    clang_getFileLocation(location, &file, nullptr, nullptr, &offset);
+    int64_t id = c->fileId(file);
+    if (id < 0 || indexed.count({static_cast<uint32_t>(id), offset})) return;
+    // An implicit instantiation answers as its template, as the indexer reports it.
+    CXCursor tmpl = clang_getSpecializedCursorTemplate(referenced);
+    if (!clang_Cursor_isNull(tmpl) && clang_equalLocations(clang_getCursorLocation(tmpl), clang_getCursorLocation(referenced)))
+      referenced = tmpl;
+    std::string usr = take(clang_getCursorUSR(referenced));
+    if (usr.empty()) return;
+    std::string name = take(clang_getCursorSpelling(referenced));
+    CXIdxEntityKind entity = CXIdxEntity_Unexposed;
+    switch (clang_getCursorKind(referenced)) {
+      case CXCursor_Namespace: entity = CXIdxEntity_CXXNamespace; break;
+      case CXCursor_ClassDecl: case CXCursor_ClassTemplate: entity = CXIdxEntity_CXXClass; break;
+      case CXCursor_StructDecl: entity = CXIdxEntity_Struct; break;
+      case CXCursor_UnionDecl: entity = CXIdxEntity_Union; break;
+      case CXCursor_EnumDecl: entity = CXIdxEntity_Enum; break;
+      case CXCursor_EnumConstantDecl: entity = CXIdxEntity_EnumConstant; break;
+      case CXCursor_TypedefDecl: entity = CXIdxEntity_Typedef; break;
+      case CXCursor_TypeAliasDecl: case CXCursor_TypeAliasTemplateDecl: entity = CXIdxEntity_CXXTypeAlias; break;
+      case CXCursor_FunctionDecl: case CXCursor_FunctionTemplate: entity = CXIdxEntity_Function; break;
+      case CXCursor_CXXMethod: entity = CXIdxEntity_CXXInstanceMethod; break;
+      case CXCursor_VarDecl: entity = CXIdxEntity_Variable; break;
+      case CXCursor_FieldDecl: entity = CXIdxEntity_Field; break;
+      default: break;
+    }
+    c->addAstOnly(location, c->usrId(usr, name.c_str()), kindOf(entity), /*guessed=*/false);
+  }
+
   static CXChildVisitResult visit(CXCursor cursor, CXCursor parent, CXClientData data) {
-    auto* self = static_cast<DependentMembers*>(data);
+    auto* self = static_cast<AstOnlyNames*>(data);
     // Only the repository's code: a declaration from a system or third-party header is skipped
     // whole.
     if (clang_getCursorKind(parent) == CXCursor_TranslationUnit) {
@@ -478,8 +527,20 @@ struct DependentMembers {
       clang_getFileLocation(clang_getCursorLocation(cursor), &file, nullptr, nullptr, nullptr);
       if (self->c->fileId(file) < 0) return CXChildVisit_Continue;
     }
-    if (clang_getCursorKind(cursor) == CXCursor_MemberRefExpr && clang_Cursor_isNull(clang_getCursorReferenced(cursor)))
-      self->resolve(cursor);
+    switch (clang_getCursorKind(cursor)) {
+      case CXCursor_MemberRefExpr:
+      case CXCursor_DeclRefExpr:
+      case CXCursor_TypeRef:
+      case CXCursor_TemplateRef:
+      case CXCursor_NamespaceRef:
+      case CXCursor_MemberRef: {
+        CXCursor referenced = clang_getCursorReferenced(cursor);
+        if (!clang_Cursor_isNull(referenced)) self->unindexed(cursor, referenced);
+        else if (clang_getCursorKind(cursor) == CXCursor_MemberRefExpr) self->resolve(cursor);
+        break;
+      }
+      default: break;
+    }
     return CXChildVisit_Recurse;
   }
 };
@@ -561,8 +622,8 @@ Expected<TuFacts> indexTranslationUnit(const CompileCommand& command, const fs::
     clang_visitChildren(clang_getTranslationUnitCursor(tu), macroVisitor, &c);
     c.sortExpansions();
     c.resolveMacroDeclarations();
-    DependentMembers dependent{&c, tu};
-    clang_visitChildren(clang_getTranslationUnitCursor(tu), DependentMembers::visit, &dependent);
+    AstOnlyNames astOnly(&c, tu);
+    clang_visitChildren(clang_getTranslationUnitCursor(tu), AstOnlyNames::visit, &astOnly);
     clang_getInclusions(tu, inclusion, &c);
     // What the preprocessor left out: names there were never compiled, and go-to-definition
     // answers them by the bare word, as clangd does.

@@ -5,7 +5,7 @@
 namespace nib {
 namespace {
 // 2: what a macro's body names is kept at the expansion (`expanded`, `macroBody`).
-// 4: dependent member names resolved by lookup (`guessed`).
+// 4: names only the AST resolves (`guessed`, `unlisted`).
 constexpr uint8_t kTuFormat = 4;
 constexpr uint8_t kCommandsFormat = 1;
 
@@ -57,7 +57,8 @@ std::string encodeTuFacts(const TuFacts& f) {
     w.varint(o.offset);
     w.varint(o.length);
     w.varint(o.usr);
-    w.u8(static_cast<uint8_t>(o.role) | (o.call ? 0x80 : 0) | (o.expanded ? 0x40 : 0) | (o.macroBody ? 0x20 : 0) | (o.guessed ? 0x10 : 0));
+    w.u8(static_cast<uint8_t>(o.role) | (o.call ? 0x80 : 0) | (o.expanded ? 0x40 : 0) | (o.macroBody ? 0x20 : 0) | (o.guessed ? 0x10 : 0) |
+         (o.unlisted ? 0x08 : 0));
     w.svarint(o.container);
     w.u8(o.kind);
   }
@@ -91,14 +92,15 @@ Expected<TuFacts> decodeTuFacts(std::string_view bytes) {
     o.length = r.u32();
     o.usr = r.u32();
     uint8_t role = r.u8();
-    o.role = static_cast<ClangRole>(role & 0x0F);
+    o.role = static_cast<ClangRole>(role & 0x07);
     o.call = role & 0x80;
     o.expanded = role & 0x40;
     o.macroBody = role & 0x20;
     o.guessed = role & 0x10;
+    o.unlisted = role & 0x08;
     o.container = static_cast<int32_t>(r.svarint());
     o.kind = r.u8();
-    if (o.file >= f.files.size() || o.usr >= f.usrs.size() || (role & 0x0F) > 2 ||
+    if (o.file >= f.files.size() || o.usr >= f.usrs.size() || (role & 0x07) > 2 ||
         (o.container >= 0 && static_cast<size_t>(o.container) >= f.usrs.size()))
       r.fail();
     if (!r.ok()) return Status(ErrorCode::Corrupt, "malformed clang occurrence");

@@ -40,6 +40,11 @@ struct ClangOccurrence {
   // name up in the primary template of the base's type. Answers go-to-definition there; never
   // one of the member's references (clangd's index has none) nor an exact call edge.
   bool guessed = false;
+  // A name the AST resolves exactly but clang's indexer does not report (what the type of a
+  // non-type template parameter names: `FMT_ENABLE_IF(detail::is_exotic_char<Char>::value)`).
+  // clangd's go-to-definition answers it from the AST while its index has no reference there:
+  // it answers at its place, and is no site of the entity's references.
+  bool unlisted = false;
 };
 
 // A stretch of a file the preprocessor left out (an inactive #if branch), as libclang's

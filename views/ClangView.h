@@ -53,6 +53,7 @@ struct ClangFileOccurrence {
   ClangRole role = ClangRole::Reference;
   bool expanded = false;  // named by a macro's body expanded here, not written here
   bool guessed = false;   // a dependent member name resolved by lookup (see ClangOccurrence)
+  bool unlisted = false;  // a name only the AST resolves (see ClangOccurrence)
 };
 
 // The merged contents to write: symbols by id, and per repository path its occurrences.

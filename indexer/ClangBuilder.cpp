@@ -437,7 +437,7 @@ ClangBuildReport buildClangView(const ClangBuildInput& in) {
       // A name only the AST resolves (a dependent member guessed by lookup, a name in a
       // template parameter's type) answers at its own place only: it is no site of the
       // entity's, as clangd's index has none there.
-      if (o.guessed || o.unlisted) {
+      if (o.guessed || (o.unlisted && o.role == ClangRole::Reference)) {
         if (astOnlySites.insert({path, o.offset, id}).second)
           byFile[path].push_back({o.offset, o.offset + o.length, id, o.role, false, o.guessed, o.unlisted});
         continue;
@@ -453,7 +453,7 @@ ClangBuildReport buildClangView(const ClangBuildInput& in) {
       ClangSymbol& symbol = contents.symbols[id];
       bool canonical = o.role != ClangRole::Reference && !o.expanded && !hasCanonical[id];
       if (canonical) hasCanonical[id] = true;
-      symbol.sites.push_back({path, r, o.role, o.call, i >= realUnits, canonical, o.expanded, o.macroBody});
+      symbol.sites.push_back({path, r, o.role, o.call, i >= realUnits, canonical, o.expanded, o.macroBody, o.unlisted});
       byFile[path].push_back({o.offset, o.offset + o.length, id, o.role, o.expanded});
       (i >= realUnits ? interpolatedOnly : compiled).insert(path);
     }

@@ -174,15 +174,16 @@ struct Collector {
   void push(const ClangOccurrence& o) { facts.occurrences.push_back(o); }
   // A name only the AST resolves (see AstOnlyNames), where the source spells it; nothing when
   // it lies outside the repository or in a macro's text.
-  void addAstOnly(CXSourceLocation location, uint32_t usr, SymbolKind kind, bool guessed) {
+  void addAstOnly(CXSourceLocation location, uint32_t usr, SymbolKind kind, ClangRole role, bool guessed, bool unlisted) {
     CXFile file;
     unsigned line, column, offset;
     clang_getFileLocation(location, &file, &line, &column, &offset);
     int64_t id = fileId(file);
     if (id < 0 || line == 0 || facts.names[usr].empty() || !spelt(static_cast<uint32_t>(id), offset, facts.names[usr])) return;
     ClangOccurrence o{static_cast<uint32_t>(id), line - 1, column - 1, offset, static_cast<uint32_t>(facts.names[usr].size()),
-                      usr, ClangRole::Reference, false, -1, static_cast<uint8_t>(kind), false, false};
-    (guessed ? o.guessed : o.unlisted) = true;
+                      usr, role, false, -1, static_cast<uint8_t>(kind), false, false};
+    o.guessed = guessed;
+    o.unlisted = unlisted;
     push(o);
   }
 
@@ -358,8 +359,9 @@ CXChildVisitResult macroVisitor(CXCursor cursor, CXCursor, CXClientData data) {
 
 // Names the AST resolves where libclang's indexer reports nothing, found by walking the
 // repository's cursors after indexing. clangd's go-to-definition works from the AST, so it
-// answers at these places; its index (built by the same indexing library) lists none of them
-// among references, and neither does nib (see ClangOccurrence::guessed, ::unlisted).
+// answers at these places; its index (built by the same indexing library) lists the first two
+// kinds below nowhere among references, and neither does nib (see ClangOccurrence::guessed,
+// ::unlisted).
 //  - Dependent member names: `ctx.advance_to(it)` in a template, where `ctx`'s type depends on a
 //    template parameter, stays unresolved until instantiation. clangd guesses it by looking the
 //    name up in the primary template of the object's type (HeuristicResolver), among instance
@@ -368,6 +370,8 @@ CXChildVisitResult macroVisitor(CXCursor cursor, CXCursor, CXClientData data) {
 //    symbol of the name.
 //  - Names the indexer skips although the AST resolves them, such as those in the type of a
 //    non-type template parameter (every `FMT_ENABLE_IF(...)`): flagged `unlisted`.
+//  - Template parameters, which libclang's indexer leaves out entirely while clangd's
+//    references include them (see templateParameter).
 struct AstOnlyNames {
   Collector* c;
   CXTranslationUnit tu;
@@ -475,7 +479,7 @@ struct AstOnlyNames {
       if (usr.empty()) continue;
       uint32_t id = c->usrId(usr, name->first.c_str());
       SymbolKind kind = clang_getCursorKind(member) == CXCursor_FieldDecl ? SymbolKind::Field : SymbolKind::Method;
-      c->addAstOnly(name->second, id, kind, /*guessed=*/true);
+      c->addAstOnly(name->second, id, kind, ClangRole::Reference, /*guessed=*/true, false);
     }
   }
 
@@ -515,7 +519,36 @@ struct AstOnlyNames {
       case CXCursor_FieldDecl: entity = CXIdxEntity_Field; break;
       default: break;
     }
-    c->addAstOnly(location, c->usrId(usr, name.c_str()), kindOf(entity), /*guessed=*/false);
+    c->addAstOnly(location, c->usrId(usr, name.c_str()), kindOf(entity), ClangRole::Reference, false, /*unlisted=*/true);
+  }
+
+  // Template parameters, which libclang's indexer never reports: clangd's references list them
+  // as clang's indexing library does with template parameters on, so nib keeps what it keeps.
+  // A declaration is listed where the library visits it (the parameters of a template's first
+  // declaration), else it answers definitions only (a partial specialization's, an out-of-line
+  // member's); a use is listed unless it lies in the type of a non-type template parameter,
+  // which the library never visits.
+  int inParameterType = 0;
+  void templateParameter(CXCursor cursor, CXCursor parent) {
+    std::string name = take(clang_getCursorSpelling(cursor));
+    std::string usr = take(clang_getCursorUSR(cursor));
+    if (name.empty() || usr.empty()) return;
+    CXCursorKind owner = clang_getCursorKind(parent);
+    bool listed = (owner == CXCursor_ClassTemplate || owner == CXCursor_FunctionTemplate || owner == CXCursor_TypeAliasTemplateDecl) &&
+                  clang_equalCursors(clang_getCanonicalCursor(parent), parent);
+    c->addAstOnly(clang_getCursorLocation(cursor), c->usrId(usr, name.c_str()), SymbolKind::TypeParameter, ClangRole::Definition,
+                  false, !listed);
+  }
+  void templateParameterUse(CXCursor cursor, CXCursor parameter) {
+    std::string name = take(clang_getCursorSpelling(parameter));
+    std::string usr = take(clang_getCursorUSR(parameter));
+    if (name.empty() || usr.empty()) return;
+    c->addAstOnly(clang_getCursorLocation(cursor), c->usrId(usr, name.c_str()), SymbolKind::TypeParameter, ClangRole::Reference,
+                  false, inParameterType > 0);
+  }
+  static bool isTemplateParameter(CXCursorKind kind) {
+    return kind == CXCursor_TemplateTypeParameter || kind == CXCursor_NonTypeTemplateParameter ||
+           kind == CXCursor_TemplateTemplateParameter;
   }
 
   static CXChildVisitResult visit(CXCursor cursor, CXCursor parent, CXClientData data) {
@@ -527,7 +560,16 @@ struct AstOnlyNames {
       clang_getFileLocation(clang_getCursorLocation(cursor), &file, nullptr, nullptr, nullptr);
       if (self->c->fileId(file) < 0) return CXChildVisit_Continue;
     }
-    switch (clang_getCursorKind(cursor)) {
+    CXCursorKind kind = clang_getCursorKind(cursor);
+    if (isTemplateParameter(kind)) {
+      self->templateParameter(cursor, parent);
+      if (kind != CXCursor_NonTypeTemplateParameter) return CXChildVisit_Recurse;
+      ++self->inParameterType;
+      clang_visitChildren(cursor, visit, self);
+      --self->inParameterType;
+      return CXChildVisit_Continue;
+    }
+    switch (kind) {
       case CXCursor_MemberRefExpr:
       case CXCursor_DeclRefExpr:
       case CXCursor_TypeRef:
@@ -535,7 +577,9 @@ struct AstOnlyNames {
       case CXCursor_NamespaceRef:
       case CXCursor_MemberRef: {
         CXCursor referenced = clang_getCursorReferenced(cursor);
-        if (!clang_Cursor_isNull(referenced)) self->unindexed(cursor, referenced);
+        if (!clang_Cursor_isNull(referenced) && isTemplateParameter(clang_getCursorKind(referenced)))
+          self->templateParameterUse(cursor, referenced);
+        else if (!clang_Cursor_isNull(referenced)) self->unindexed(cursor, referenced);
         else if (clang_getCursorKind(cursor) == CXCursor_MemberRefExpr) self->resolve(cursor);
         break;
       }

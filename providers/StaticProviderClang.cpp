@@ -65,7 +65,8 @@ void StaticProvider::labelWithoutClang(const std::string& path, NavigationResult
   if (!clang_ && clangError_.empty()) return;
   auto record = file(path);
   if (!record || (record->language != Language::C && record->language != Language::Cpp)) return;
-  std::string why = !clang_                 ? "the clang view cannot be read (" + clangError_ + "; run `nib index`)"
+  std::string rebuild = clangError_.find("nib index") == std::string::npos ? "; run `nib index`" : "";
+  std::string why = !clang_                 ? "the clang view cannot be read (" + clangError_ + rebuild + ")"
                     : overlays_.count(path) ? "the file changed since the index was built"
                     : clang_->hasFile(path) ? "libclang found no declaration of it in the repository"
                                             : "no compile command covers this file (or its translation unit failed)";
@@ -179,7 +180,7 @@ std::optional<Expected<NavigationResult>> StaticProvider::clangAnswerFor(const C
   auto collectOf = [&](const ClangSymbol& of, auto accept) {
     bool bodyTwins = std::any_of(of.sites.begin(), of.sites.end(), [](const ClangSite& s) { return s.macroBody; });
     for (const ClangSite& s : of.sites) {
-      if (!accept(s) || (fileOnly && s.path != path)) continue;
+      if (!accept(s) || (fileOnly && s.path != path) || (references && s.unlisted)) continue;
       if (s.interpolated && !withInterpolated && s.path != path) continue;
       // A declaration a macro writes has two sites, as clangd answers: where the macro's text
       // spells it (definitions) and where the macro is expanded (references); one it pastes

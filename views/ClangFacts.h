@@ -43,7 +43,8 @@ struct ClangOccurrence {
   // A name the AST resolves exactly but clang's indexer does not report (what the type of a
   // non-type template parameter names: `FMT_ENABLE_IF(detail::is_exotic_char<Char>::value)`).
   // clangd's go-to-definition answers it from the AST while its index has no reference there:
-  // it answers at its place, and is no site of the entity's references.
+  // a reference answers at its place and is no site of the entity's; a declaration (a template
+  // parameter clangd's index leaves out) answers definitions only.
   bool unlisted = false;
 };
 

@@ -57,7 +57,8 @@ Status writeClangView(const std::filesystem::path& dir, const ClangViewContents&
       w.str(site.path);
       writeRange(w, site.range);
       w.u8(static_cast<uint8_t>(site.role) | (site.call ? 0x80 : 0) | (site.interpolated ? 0x40 : 0) |
-           (site.canonical ? 0x20 : 0) | (site.expanded ? 0x10 : 0) | (site.macroBody ? 0x08 : 0));
+           (site.canonical ? 0x20 : 0) | (site.expanded ? 0x10 : 0) | (site.macroBody ? 0x08 : 0) |
+           (site.unlisted ? 0x04 : 0));
     }
     for (const std::vector<uint32_t>* ids : {&s.overrides, &s.overriddenBy, &s.bases, &s.derived}) {
       w.varint(ids->size());
@@ -144,13 +145,14 @@ Expected<ClangSymbol> ClangView::symbol(uint32_t id) {
     site.path = std::string(r.str());
     site.range = readRange(r);
     uint8_t role = r.u8();
-    site.role = static_cast<ClangRole>(role & 0x07);
+    site.role = static_cast<ClangRole>(role & 0x03);
+    site.unlisted = role & 0x04;
     site.expanded = role & 0x10;
     site.macroBody = role & 0x08;
     site.call = role & 0x80;
     site.interpolated = role & 0x40;
     site.canonical = role & 0x20;
-    if ((role & 0x07) > 2) r.fail();
+    if ((role & 0x03) > 2) r.fail();
     s.sites.push_back(std::move(site));
   }
   for (std::vector<uint32_t>* ids : {&s.overrides, &s.overriddenBy, &s.bases, &s.derived}) {

@@ -35,6 +35,9 @@ struct ClangSite {
   // macro's text (see ClangOccurrence): definitions skip the first, references the second.
   bool expanded = false;
   bool macroBody = false;
+  // A declaration clangd's index does not list among references (a template parameter of a
+  // partial specialization or of a later redeclaration): it answers definitions only.
+  bool unlisted = false;
 };
 
 struct ClangSymbol {

@@ -389,7 +389,9 @@ ClangBuildReport buildClangView(const ClangBuildInput& in) {
   std::map<std::string, std::vector<ClangFileOccurrence>> byFile;
   std::set<std::tuple<std::string, uint32_t, uint32_t, uint8_t>> sites;
   std::set<std::tuple<std::string, uint32_t, uint32_t>> astOnlySites;
-  std::vector<bool> hasCanonical;  // by symbol id
+  // By symbol id: where its canonical declaration came from (see the merge below).
+  enum class CanonicalFrom : uint8_t { None, Declaring, Defining };
+  std::vector<CanonicalFrom> canonicalFrom;
   std::set<std::string> compiled, interpolatedOnly;  // files real units saw; files only made-up ones saw
   // Per file, what every unit that read it left out (intersected unit by unit).
   std::map<std::string, std::vector<std::pair<uint32_t, uint32_t>>> skipped;
@@ -422,6 +424,10 @@ ClangBuildReport buildClangView(const ClangBuildInput& in) {
       if (!first) it->second = intersectRanges(it->second, leftOut[k]);
     }
     std::vector<int64_t> ids(f.usrs.size(), -1);
+    // Which entities this unit defines, and which of their declarations it has met.
+    std::vector<bool> definedHere(f.usrs.size()), declaredHere(f.usrs.size());
+    for (const ClangOccurrence& o : f.occurrences)
+      if (o.role == ClangRole::Definition && !o.expanded && !o.guessed && !o.unlisted) definedHere[o.usr] = true;
     for (const ClangOccurrence& o : f.occurrences) {
       const std::string& path = paths[o.file];
       if (path.empty()) continue;
@@ -429,7 +435,7 @@ ClangBuildReport buildClangView(const ClangBuildInput& in) {
         auto [it, added] = symbolIds.emplace(f.usrs[o.usr], static_cast<uint32_t>(contents.symbols.size()));
         if (added) {
           contents.symbols.push_back({f.usrs[o.usr], f.names[o.usr], o.kind, {}});
-          hasCanonical.push_back(false);
+          canonicalFrom.push_back(CanonicalFrom::None);
         }
         ids[o.usr] = it->second;
       }
@@ -442,17 +448,32 @@ ClangBuildReport buildClangView(const ClangBuildInput& in) {
           byFile[path].push_back({o.offset, o.offset + o.length, id, o.role, false, o.guessed, o.unlisted});
         continue;
       }
-      if (!sites.insert({path, o.offset, id, static_cast<uint8_t>(o.role)}).second) continue;
+      // The canonical declaration, as clangd's index merges it: the first declaration of the
+      // first unit that saw the entity's definition (a function defined in a file that does not
+      // include its header is its own canonical declaration there), else of the first unit.
+      ClangSymbol& symbol = contents.symbols[id];
+      bool canonical = false;
+      if (o.role != ClangRole::Reference && !o.expanded && !declaredHere[o.usr]) {
+        declaredHere[o.usr] = true;
+        if (canonicalFrom[id] == CanonicalFrom::None ||
+            (canonicalFrom[id] == CanonicalFrom::Declaring && definedHere[o.usr] && i < realUnits)) {
+          for (ClangSite& other : symbol.sites) other.canonical = false;
+          canonical = true;
+          canonicalFrom[id] = definedHere[o.usr] && i < realUnits ? CanonicalFrom::Defining : CanonicalFrom::Declaring;
+        }
+      }
+      if (!sites.insert({path, o.offset, id, static_cast<uint8_t>(o.role)}).second) {
+        if (canonical)
+          for (ClangSite& other : symbol.sites)
+            if (other.path == path && other.range.startByte == o.offset && other.role == o.role) other.canonical = true;
+        continue;
+      }
       ByteRange r;
       r.startByte = o.offset;
       r.endByte = o.offset + o.length;
       r.start = {o.line, o.column};
       r.end = {o.line, o.column + o.length};
-      // Real units come first: a site seen by one of them is never marked interpolated. The
-      // symbol's first declaration in that order is its canonical one.
-      ClangSymbol& symbol = contents.symbols[id];
-      bool canonical = o.role != ClangRole::Reference && !o.expanded && !hasCanonical[id];
-      if (canonical) hasCanonical[id] = true;
+      // Real units come first: a site seen by one of them is never marked interpolated.
       symbol.sites.push_back({path, r, o.role, o.call, i >= realUnits, canonical, o.expanded, o.macroBody, o.unlisted});
       byFile[path].push_back({o.offset, o.offset + o.length, id, o.role, o.expanded});
       (i >= realUnits ? interpolatedOnly : compiled).insert(path);

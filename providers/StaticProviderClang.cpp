@@ -154,7 +154,16 @@ std::optional<Expected<NavigationResult>> StaticProvider::clangAnswerFor(const C
   }
   // Asked at the definition itself, "go to definition" goes to the declaration (and back), as
   // clangd answers: the definition is where the cursor already is.
-  if (!references && at->role == ClangRole::Definition) declarations = true;
+  if (!references && at->role == ClangRole::Definition) {
+    declarations = true;
+    // Unless the definition is the canonical declaration itself (the unit that defines it never
+    // saw another declaration first): clangd's answer is then that definition.
+    const ClangSite* canonical = declarationSite(*symbol);
+    if (canonical && canonical->canonical && canonical->role == ClangRole::Definition && !overlays_.count(canonical->path)) {
+      out.locations.push_back(siteLocation(*symbol, *canonical));
+      return Expected<NavigationResult>(std::move(out));
+    }
+  }
   auto wanted = [&](ClangRole role) {
     if (references) return role == ClangRole::Reference || includeDeclaration;
     return role == (declarations ? ClangRole::Declaration : ClangRole::Definition);

@@ -264,9 +264,13 @@ namespace {
 constexpr size_t kMostWordMatches = 5;  // clangd 14 answers nothing when more symbols match
 
 // Function-local entities (parameters, local variables) have USRs that name the file and the
-// offset of their scope ("c:b.c@201@F@b@loc"); clangd's index leaves them out.
+// offset of their scope ("c:b.c@201@F@b@loc"); clangd's index leaves them out. So it does a
+// static local of an inline function, whose USR has no location (it is shared by every unit)
+// but ends with the function's signature and the variable's name ("...@F@f#I#@prefix").
 bool isLocalUsr(const std::string& usr) {
   if (usr.rfind("c:", 0) != 0 || usr.find("@macro@") != std::string::npos) return false;
+  size_t last = usr.rfind('@');
+  if (last != std::string::npos && last >= 2 && usr[last - 1] == '#' && usr.find("@F") != std::string::npos) return true;
   size_t at = usr.find('@', 2);
   if (at == std::string::npos) return false;
   size_t end = usr.find('@', at + 1);

@@ -395,6 +395,15 @@ ClangBuildReport buildClangView(const ClangBuildInput& in) {
   std::set<std::string> compiled, interpolatedOnly;  // files real units saw; files only made-up ones saw
   // Per file, what every unit that read it left out (intersected unit by unit).
   std::map<std::string, std::vector<std::pair<uint32_t, uint32_t>>> skipped;
+  // Files that are some unit's main file: another unit that #includes one sees it in its own
+  // configuration (`foreign` occurrences).
+  std::vector<std::string> mainFileOf(units.size());
+  std::set<std::string> mainFiles;
+  for (size_t i = 0; i < units.size(); ++i) {
+    if (!results[i]) continue;
+    std::string main = fs::weakly_canonical(results[i]->mainFile, ec).string();
+    if (!ec && main.compare(0, root.size(), root) == 0) mainFiles.insert(mainFileOf[i] = main.substr(root.size()));
+  }
   for (size_t i = 0; i < units.size(); ++i) {
     if (!results[i]) {
       if (i >= realUnits) {
@@ -415,6 +424,7 @@ ClangBuildReport buildClangView(const ClangBuildInput& in) {
         auto rel = RepoPath::parse(f.files[k].substr(root.size()));
         if (rel && in.blobIds.count(rel->str())) paths[k] = rel->str();  // indexed files only
       }
+    const std::string& own = mainFileOf[i];
     std::vector<std::vector<std::pair<uint32_t, uint32_t>>> leftOut(f.files.size());
     for (const ClangSkipped& k : f.skipped) leftOut[k.file].emplace_back(k.start, k.end);
     for (size_t k = 0; k < f.files.size(); ++k) {
@@ -440,12 +450,13 @@ ClangBuildReport buildClangView(const ClangBuildInput& in) {
         ids[o.usr] = it->second;
       }
       uint32_t id = static_cast<uint32_t>(ids[o.usr]);
+      const bool foreign = path != own && mainFiles.count(path) > 0;
       // A name only the AST resolves (a dependent member guessed by lookup, a name in a
       // template parameter's type) answers at its own place only: it is no site of the
       // entity's, as clangd's index has none there.
       if (o.guessed || (o.unlisted && o.role == ClangRole::Reference)) {
         if (astOnlySites.insert({path, o.offset, id}).second)
-          byFile[path].push_back({o.offset, o.offset + o.length, id, o.role, false, o.guessed, o.unlisted});
+          byFile[path].push_back({o.offset, o.offset + o.length, id, o.role, false, o.guessed, o.unlisted, foreign});
         continue;
       }
       // The canonical declaration, as clangd's index merges it: the first declaration of the
@@ -475,7 +486,7 @@ ClangBuildReport buildClangView(const ClangBuildInput& in) {
       r.end = {o.line, o.column + o.length};
       // Real units come first: a site seen by one of them is never marked interpolated.
       symbol.sites.push_back({path, r, o.role, o.call, i >= realUnits, canonical, o.expanded, o.macroBody, o.unlisted});
-      byFile[path].push_back({o.offset, o.offset + o.length, id, o.role, o.expanded});
+      byFile[path].push_back({o.offset, o.offset + o.length, id, o.role, o.expanded, false, false, foreign});
       (i >= realUnits ? interpolatedOnly : compiled).insert(path);
     }
     // Override and base-class edges between entities the repository declares.
@@ -504,13 +515,14 @@ ClangBuildReport buildClangView(const ClangBuildInput& in) {
   }
   for (auto& [path, occurrences] : byFile) {
     std::sort(occurrences.begin(), occurrences.end(), [](const ClangFileOccurrence& a, const ClangFileOccurrence& b) {
-      return std::tie(a.start, a.guessed, a.unlisted, a.expanded, a.role, a.symbol, a.end) <
-             std::tie(b.start, b.guessed, b.unlisted, b.expanded, b.role, b.symbol, b.end);
+      return std::tie(a.start, a.foreign, a.guessed, a.unlisted, a.expanded, a.role, a.symbol, a.end) <
+             std::tie(b.start, b.foreign, b.guessed, b.unlisted, b.expanded, b.role, b.symbol, b.end);
     });
     occurrences.erase(std::unique(occurrences.begin(), occurrences.end(),
                                   [](const ClangFileOccurrence& a, const ClangFileOccurrence& b) {
                                     return a.start == b.start && a.symbol == b.symbol && a.role == b.role &&
-                                           a.expanded == b.expanded && a.guessed == b.guessed && a.unlisted == b.unlisted;
+                                           a.expanded == b.expanded && a.guessed == b.guessed && a.unlisted == b.unlisted &&
+                                           a.foreign == b.foreign;
                                   }),
                       occurrences.end());
     report.occurrences += occurrences.size();

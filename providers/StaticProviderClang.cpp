@@ -81,6 +81,7 @@ const ClangFileOccurrence* StaticProvider::clangOccurrenceAt(const std::vector<C
   // its class): the declaration there wins, as occurrences at one offset are in role order.
   // What is not written at a place (a macro body's names at its expansion, a constructor named
   // implicitly) is never the name under the cursor: the macro, the qualifier, the alias is.
+  // Occurrences at one offset come with the file's own unit's first (`foreign` ones after).
   const ClangFileOccurrence* at = nullptr;
   for (const ClangFileOccurrence& o : occurrences) {
     if (o.start > offset) break;
@@ -111,6 +112,9 @@ std::optional<Expected<NavigationResult>> StaticProvider::clangAnswer(const std:
   if (at->role == ClangRole::Reference)
     for (const ClangFileOccurrence& o : *occurrences) {
       if (o.start != at->start || &o == at || o.role != ClangRole::Reference || o.expanded || o.symbol == at->symbol) continue;
+      // What a unit that #includes this file sees here (a macro it defines otherwise) yields to
+      // the file's own unit, whose view clangd answers from.
+      if (o.foreign && !at->foreign) continue;
       auto other = clang_->symbol(o.symbol);
       if (other && other->name == symbol->name && other->kind == symbol->kind && isCallableKind(static_cast<SymbolKind>(other->kind)))
         overloads.push_back(std::move(*other));

@@ -41,7 +41,8 @@ Status writeClangView(const std::filesystem::path& dir, const ClangViewContents&
       w.varint(o.start - previous);  // deltas: occurrences are in offset order
       w.varint(o.end - o.start);
       w.varint(o.symbol);
-      w.u8(static_cast<uint8_t>(o.role) | (o.expanded ? 0x80 : 0) | (o.guessed ? 0x40 : 0) | (o.unlisted ? 0x20 : 0));
+      w.u8(static_cast<uint8_t>(o.role) | (o.expanded ? 0x80 : 0) | (o.guessed ? 0x40 : 0) | (o.unlisted ? 0x20 : 0) |
+           (o.foreign ? 0x10 : 0));
       previous = o.start;
     }
     NIB_RETURN_IF_ERROR(txn->put(*files, path, w.data()));
@@ -119,11 +120,12 @@ Expected<std::vector<ClangFileOccurrence>> ClangView::occurrences(const std::str
     o.end = start + r.u32();
     o.symbol = r.u32();
     uint8_t role = r.u8();
-    if ((role & 0x1F) > 2) r.fail();
-    o.role = static_cast<ClangRole>(role & 0x1F);
+    if ((role & 0x0F) > 2) r.fail();
+    o.role = static_cast<ClangRole>(role & 0x0F);
     o.expanded = role & 0x80;
     o.guessed = role & 0x40;
     o.unlisted = role & 0x20;
+    o.foreign = role & 0x10;
     out.push_back(o);
   }
   if (!r.ok() || !r.atEnd()) return Status(ErrorCode::Corrupt, "malformed clang occurrences of " + path);

@@ -18,7 +18,7 @@ namespace nib {
 
 // The view's storage format; part of the configuration digest, so that an index with a view of
 // another format is rebuilt by the next `nib index`.
-constexpr uint8_t kClangViewFormat = 7;
+constexpr uint8_t kClangViewFormat = 8;
 
 struct ClangSite {
   std::string path;
@@ -57,6 +57,10 @@ struct ClangFileOccurrence {
   bool expanded = false;  // named by a macro's body expanded here, not written here
   bool guessed = false;   // a dependent member name resolved by lookup (see ClangOccurrence)
   bool unlisted = false;  // a name only the AST resolves (see ClangOccurrence)
+  // Reported by a unit that #includes this file, which is another unit's main file (a test
+  // file included whole by an amalgamation): that unit may see another entity here (a macro
+  // defined otherwise). The file's own unit is what clangd parses when it opens the file.
+  bool foreign = false;
 };
 
 // The merged contents to write: symbols by id, and per repository path its occurrences.

@@ -515,8 +515,11 @@ ClangBuildReport buildClangView(const ClangBuildInput& in) {
   }
   for (auto& [path, occurrences] : byFile) {
     std::sort(occurrences.begin(), occurrences.end(), [](const ClangFileOccurrence& a, const ClangFileOccurrence& b) {
-      return std::tie(a.start, a.foreign, a.guessed, a.unlisted, a.expanded, a.role, a.symbol, a.end) <
-             std::tie(b.start, b.foreign, b.guessed, b.unlisted, b.expanded, b.role, b.symbol, b.end);
+      // At one offset: the file's own unit's first; an unlisted name (where clang's indexer
+      // reports nothing, or a name a using-declaration brought in) ahead of what the indexer
+      // reports; a guessed one last.
+      return std::make_tuple(a.start, a.foreign, a.guessed, !a.unlisted, a.expanded, a.role, a.symbol, a.end) <
+             std::make_tuple(b.start, b.foreign, b.guessed, !b.unlisted, b.expanded, b.role, b.symbol, b.end);
     });
     occurrences.erase(std::unique(occurrences.begin(), occurrences.end(),
                                   [](const ClangFileOccurrence& a, const ClangFileOccurrence& b) {

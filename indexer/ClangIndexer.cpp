@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <map>
 #include <optional>
 #include <set>
 #include <unordered_map>
@@ -184,8 +185,10 @@ struct Collector {
                       usr, role, false, -1, static_cast<uint8_t>(kind), false, false};
     o.guessed = guessed;
     o.unlisted = unlisted;
+    o.expanded = expandedSite;
     push(o);
   }
+  bool expandedSite = false;  // set around addAstOnly for a site that is never the name under a cursor
 
   const std::string& contentOf(uint32_t id) {
     auto it = contents.find(id);
@@ -372,6 +375,7 @@ CXChildVisitResult macroVisitor(CXCursor cursor, CXCursor, CXClientData data) {
 //    non-type template parameter (every `FMT_ENABLE_IF(...)`): flagged `unlisted`.
 //  - Template parameters, which libclang's indexer leaves out entirely while clangd's
 //    references include them (see templateParameter).
+//  - Using-declarations and the names they bring into scope (see usingDeclaration).
 struct AstOnlyNames {
   Collector* c;
   CXTranslationUnit tu;
@@ -546,6 +550,100 @@ struct AstOnlyNames {
     c->addAstOnly(clang_getCursorLocation(cursor), c->usrId(usr, name.c_str()), SymbolKind::TypeParameter, ClangRole::Reference,
                   false, inParameterType > 0);
   }
+  // Using-declarations (`using fmt::detail::fp;`). clangd 14's go-to-definition on a name its
+  // scope found through one goes to the using-declaration (the underlying entity is filtered
+  // out), and its references there are that declaration alone. nib gives each using-declaration
+  // a symbol of its own (kind import): its site is the declaration (marked expanded, so that the
+  // cursor there keeps the entity it names, as clangd answers), and the unqualified uses of its
+  // name after it, in its scope, answer for it (unlisted, ahead of the entity clang reports).
+  struct UsingDeclaration {
+    uint32_t file = 0, offset = 0, scopeEnd = 0;
+    uint32_t symbol = 0;
+  };
+  std::unordered_map<std::string, std::vector<UsingDeclaration>> usings;  // by the name it brings in
+  std::unordered_map<uint32_t, CXFile> usingFiles;                        // file id -> its CXFile
+
+  void usingDeclaration(CXCursor cursor, CXCursor parent) {
+    std::string name = take(clang_getCursorSpelling(cursor));
+    CXFile file;
+    unsigned offset;
+    CXSourceLocation location = clang_getCursorLocation(cursor);
+    clang_getFileLocation(location, &file, nullptr, nullptr, &offset);
+    int64_t id = c->fileId(file);
+    if (name.empty() || id < 0) return;
+    UsingDeclaration u;
+    u.file = static_cast<uint32_t>(id);
+    u.offset = offset;
+    u.scopeEnd = UINT32_MAX;
+    if (clang_getCursorKind(parent) != CXCursor_TranslationUnit) {
+      CXFile endFile;
+      unsigned end;
+      clang_getFileLocation(clang_getRangeEnd(clang_getCursorExtent(parent)), &endFile, nullptr, nullptr, &end);
+      if (endFile == file) u.scopeEnd = end;
+    }
+    // One symbol per declaration, however many units read it: named by its file and offset.
+    std::string usr = std::string(kUsingDeclarationUsr) + c->facts.files[u.file] + "@" + std::to_string(offset);
+    u.symbol = c->usrId(usr, name.c_str());
+    c->expandedSite = true;
+    c->addAstOnly(location, u.symbol, SymbolKind::Import, ClangRole::Definition, false, false);
+    c->expandedSite = false;
+    usings[name].push_back(u);
+    usingFiles[u.file] = file;
+  }
+
+  // After the walk: the uses of each using-declaration's name (see usingDeclaration), one
+  // tokenization per file that has any.
+  void usingUses() {
+    if (usings.empty()) return;
+    std::map<std::pair<uint32_t, uint32_t>, std::vector<uint32_t>> indexedAt;  // (file, offset) -> occurrences
+    for (uint32_t i = 0; i < c->facts.occurrences.size(); ++i) {
+      const ClangOccurrence& o = c->facts.occurrences[i];
+      if (usingFiles.count(o.file)) indexedAt[{o.file, o.offset}].push_back(i);
+    }
+    for (const auto& [fileId, file] : usingFiles) {
+      uint32_t first = UINT32_MAX;
+      for (const auto& [name, list] : usings)
+        for (const UsingDeclaration& u : list)
+          if (u.file == fileId) first = std::min(first, u.offset);
+      auto size = static_cast<unsigned>(c->contentOf(fileId).size());
+      CXSourceRange range = clang_getRange(clang_getLocationForOffset(tu, file, first), clang_getLocationForOffset(tu, file, size));
+      CXToken* tokens = nullptr;
+      unsigned n = 0;
+      clang_tokenize(tu, range, &tokens, &n);
+      std::string previous;
+      for (unsigned i = 0; i < n; ++i) {
+        std::string text = take(clang_getTokenSpelling(tu, tokens[i]));
+        bool qualified = previous == "::" || previous == "." || previous == "->";
+        previous = text;
+        if (clang_getTokenKind(tokens[i]) != CXToken_Identifier || qualified) continue;
+        auto named = usings.find(text);
+        if (named == usings.end()) continue;
+        CXSourceLocation location = clang_getTokenLocation(tu, tokens[i]);
+        unsigned offset;
+        clang_getFileLocation(location, nullptr, nullptr, nullptr, &offset);
+        // The latest using-declaration of the name before it whose scope holds it.
+        const UsingDeclaration* found = nullptr;
+        for (const UsingDeclaration& u : named->second)
+          if (u.file == fileId && u.offset < offset && offset < u.scopeEnd && (!found || u.offset > found->offset)) found = &u;
+        if (!found) continue;
+        // Not where the name is declared anew, nor where it names a local the scope declares.
+        bool other = false;
+        if (auto at = indexedAt.find({fileId, offset}); at != indexedAt.end())
+          for (uint32_t k : at->second) {
+            const ClangOccurrence& o = c->facts.occurrences[k];
+            other |= o.role != ClangRole::Reference || isLocal(c->facts.usrs[o.usr]);
+          }
+        if (!other) c->addAstOnly(location, found->symbol, SymbolKind::Import, ClangRole::Reference, false, /*unlisted=*/true);
+      }
+      if (tokens) clang_disposeTokens(tu, tokens, n);
+    }
+  }
+  // A USR with a location (a parameter, a local variable: "c:b.c@201@F@b@loc").
+  static bool isLocal(const std::string& usr) {
+    size_t at = usr.find('@');
+    return usr.rfind("c:", 0) == 0 && at != std::string::npos && at + 1 < usr.size() && std::isdigit(static_cast<unsigned char>(usr[at + 1]));
+  }
+
   static bool isTemplateParameter(CXCursorKind kind) {
     return kind == CXCursor_TemplateTypeParameter || kind == CXCursor_NonTypeTemplateParameter ||
            kind == CXCursor_TemplateTemplateParameter;
@@ -567,6 +665,10 @@ struct AstOnlyNames {
       ++self->inParameterType;
       clang_visitChildren(cursor, visit, self);
       --self->inParameterType;
+      return CXChildVisit_Continue;
+    }
+    if (kind == CXCursor_UsingDeclaration) {
+      self->usingDeclaration(cursor, parent);
       return CXChildVisit_Continue;
     }
     switch (kind) {
@@ -668,6 +770,7 @@ Expected<TuFacts> indexTranslationUnit(const CompileCommand& command, const fs::
     c.resolveMacroDeclarations();
     AstOnlyNames astOnly(&c, tu);
     clang_visitChildren(clang_getTranslationUnitCursor(tu), AstOnlyNames::visit, &astOnly);
+    astOnly.usingUses();
     clang_getInclusions(tu, inclusion, &c);
     // What the preprocessor left out: names there were never compiled, and go-to-definition
     // answers them by the bare word, as clangd does.

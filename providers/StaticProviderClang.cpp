@@ -104,6 +104,8 @@ std::optional<Expected<NavigationResult>> StaticProvider::clangAnswer(const std:
   if (!at) return std::nullopt;
   auto symbol = clang_->symbol(at->symbol);
   if (!symbol) return Expected<NavigationResult>(symbol.status());
+  if (symbol->usr.rfind(kUsingDeclarationUsr, 0) == 0)
+    return clangUsingAnswer(path, *occurrences, *at, *symbol, references, includeDeclaration);
   // A call a template cannot resolve yet (`write(out, value)` with a dependent argument) names
   // every overload lookup found: libclang reports a reference to each at the one name, and
   // clangd answers with all of them. Other entities reported at one name (a class and its
@@ -139,6 +141,46 @@ std::optional<Expected<NavigationResult>> StaticProvider::clangAnswer(const std:
     return merged;
   }
   return clangAnswerFor(*symbol, *at, path, references, includeDeclaration, declarations);
+}
+
+std::optional<Expected<NavigationResult>> StaticProvider::clangUsingAnswer(const std::string& path,
+                                                                           const std::vector<ClangFileOccurrence>& occurrences,
+                                                                           const ClangFileOccurrence& at,
+                                                                           const ClangSymbol& declaration, bool references,
+                                                                           bool includeDeclaration) {
+  // A name a using-declaration brought into scope (`using fmt::detail::fp;` ... `fp(1, 2)`),
+  // answered as clangd 14 does: the using-declaration besides the entity. Definitions list the
+  // entity the declaration names (at its own site) with it; references list the entity's
+  // references with it where clang reports the entity at the name (a call), and the
+  // declaration alone where it reports nothing there (a type named in a functional cast).
+  auto out = clangAnswerFor(declaration, at, path, references, includeDeclaration, false);
+  if (!out || !*out) return out;
+  std::optional<ClangFileOccurrence> entity;
+  if (references) {
+    for (const ClangFileOccurrence& o : occurrences)
+      if (o.start == at.start && o.symbol != at.symbol && o.role == ClangRole::Reference && !o.expanded && !o.foreign) {
+        entity = o;
+        break;
+      }
+  } else {
+    for (const ClangSite& s : declaration.sites) {
+      if (s.role != ClangRole::Definition) continue;
+      auto there = clang_->occurrences(s.path);
+      const ClangFileOccurrence* named = there ? clangOccurrenceAt(*there, s.range.startByte) : nullptr;
+      if (named && named->symbol != at.symbol) entity = *named;
+      break;
+    }
+  }
+  if (!entity) return out;
+  auto symbol = clang_->symbol(entity->symbol);
+  if (!symbol) return out;
+  ClangFileOccurrence plain = *entity;
+  plain.role = ClangRole::Reference;  // asked at a use, whatever the declaration's site says
+  auto more = clangAnswerFor(*symbol, plain, path, references, includeDeclaration, false);
+  if (!more || !*more) return out;
+  for (SymbolLocation& l : (*more)->locations) (*out)->locations.push_back(std::move(l));
+  uniqueSites((*out)->locations);
+  return out;
 }
 
 std::optional<Expected<NavigationResult>> StaticProvider::clangAnswerFor(const ClangSymbol& found, const ClangFileOccurrence& atRef,
@@ -479,8 +521,8 @@ std::vector<StaticProvider::Target> StaticProvider::clangCalleesAt(const std::ve
                              [](const ClangFileOccurrence& o, uint32_t start) { return o.start < start; });
   for (; it != occurrences.end() && it->start == site.startByte; ++it) {
     // What a macro's body calls is not this call site's callee (the macro is); a member guessed
-    // by lookup in a template is no exact callee.
-    if (it->role != ClangRole::Reference || it->expanded || it->guessed) continue;
+    // by lookup in a template is no exact callee, nor a using-declaration naming the callee.
+    if (it->role != ClangRole::Reference || it->expanded || it->guessed || it->unlisted) continue;
     if (auto known = memo.find(it->symbol); known != memo.end()) return known->second;
     std::vector<Target> defs, decls;
     if (auto symbol = clang_->symbol(it->symbol)) {

@@ -16,6 +16,10 @@ namespace nib {
 
 enum class ClangRole : uint8_t { Definition = 0, Declaration = 1, Reference = 2 };
 
+// The USR prefix of a using-declaration's own symbol (`using ns::name;`), which clang gives no
+// USR of its own per declaration: nib names it by file and offset.
+inline constexpr std::string_view kUsingDeclarationUsr = "nib:using@";
+
 struct ClangOccurrence {
   uint32_t file = 0;    // into TuFacts::files
   uint32_t line = 0;    // 0-based

@@ -24,6 +24,7 @@
 #include "support/RepoPath.h"
 #include "views/ClangFacts.h"
 #include "views/ClangView.h"
+#include "views/FileFacts.h"
 #include "views/Lmdb.h"
 
 extern char** environ;
@@ -146,7 +147,11 @@ void mergeAliasedSymbols(ClangViewContents& contents, std::map<std::string, std:
     for (const ClangSite& s : contents.symbols[id].sites) {
       // A macro's text is shared by every expansion (a FIELDS macro's field in each struct):
       // only places the source spells once count.
-      if (s.role != ClangRole::Definition || s.expanded || s.macroBody) continue;
+      // A macro's two names (from a header read through -isystem, `c:@macro@TEST`, and through
+      // -I, `c:gtest.h@84867@macro@TEST`) are two symbols for clangd too: never merged.
+      if (s.role != ClangRole::Definition || s.expanded || s.macroBody ||
+          static_cast<SymbolKind>(contents.symbols[id].kind) == SymbolKind::Macro)
+        continue;
       auto [it, added] = definedAt.emplace(std::make_tuple(s.path, s.range.startByte, contents.symbols[id].name), id);
       if (added) continue;
       uint32_t a = find(it->second), b = find(id);

@@ -232,6 +232,44 @@ TEST_CASE("files no compile command reaches get clang facts of their own, apart 
   }
 }
 
+TEST_CASE("a macro reached through -isystem and through -I is two symbols, as clang names them", "[clang]") {
+  // clang names a macro from a system header without a location (`c:@macro@CASE`) and one from
+  // an ordinary header with its file and offset: clangd keeps the two apart, and so does nib,
+  // though both are defined at the same place.
+  TestRepo repo;
+  const char* header = "#define CASE(name) int name()\n";
+  const char* a = "#include <cases.h>\nCASE(one) { return 1; }\n";
+  const char* b = "#include <cases.h>\nCASE(two) { return 2; }\n";
+  const char* c = "#include <cases.h>\nCASE(three) { return 3; }\n";
+  repo.writeAll({{"inc/cases.h", header}, {"a.c", a}, {"b.c", b}, {"c.c", c}});
+  std::string db = "[";
+  for (const auto& [file, flag] : {std::pair{"a.c", "-isystem inc"}, {"b.c", "-isystem inc"}, {"c.c", "-Iinc"}})
+    db += std::string(db.size() > 1 ? "," : "") + "{\"directory\":\"" + repo.root().string() + "\",\"file\":\"" + file +
+          "\",\"command\":\"cc " + flag + " -c " + file + "\"}";
+  repo.write("compile_commands.json", db + "]");
+  repo.commitAll();
+  build(repo);
+  auto provider = StaticProvider::open(repo.root() / ".nib");
+  REQUIRE(provider.hasValue());
+  auto paths = [&](const std::string& path, uint32_t offset) {
+    auto refs = (*provider)->references(path, offset, true);
+    REQUIRE(refs.hasValue());
+    CHECK(refs->source == "clang");
+    std::set<std::string> out;
+    for (const SymbolLocation& l : refs->locations) out.insert(l.path);
+    return out;
+  };
+  CHECK(paths("a.c", offsetOf(a, "CASE(one)")) == std::set<std::string>{"a.c", "b.c", "inc/cases.h"});
+  CHECK(paths("c.c", offsetOf(c, "CASE(three)")) == std::set<std::string>{"c.c", "inc/cases.h"});
+  // Both go to the one #define.
+  for (const auto& [path, text] : {std::pair{"a.c", a}, {"c.c", c}}) {
+    auto def = (*provider)->definition(path, offsetOf(text, "CASE("));
+    REQUIRE(def.hasValue());
+    REQUIRE(def->locations.size() == 1);
+    CHECK(def->locations[0].path == "inc/cases.h");
+  }
+}
+
 TEST_CASE("a change to a C file libclang indexed takes the full path; other changes make a delta", "[clang][delta]") {
   TestRepo repo;
   repo.writeAll({{"shared.h", kHeader}, {"shared.c", kShared}, {"main.c", kMain}, {"tool.py", "def f():\n    return 1\n"}});

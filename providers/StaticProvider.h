@@ -210,10 +210,9 @@ class StaticProvider {
                                                         bool includeDeclaration, bool declarations);
   // The answer for one clang symbol named at `at` (clangAnswer merges several for a dependent
   // call's overloads).
-  std::optional<Expected<NavigationResult>> clangUsingAnswer(const std::string& path,
-                                                            const std::vector<ClangFileOccurrence>& occurrences,
-                                                            const ClangFileOccurrence& at, const ClangSymbol& declaration,
-                                                            bool references, bool includeDeclaration);
+  std::optional<Expected<NavigationResult>> clangUsingAnswer(const std::string& path, const ClangFileOccurrence& at,
+                                                            const ClangSymbol& declaration, bool references,
+                                                            bool includeDeclaration);
   std::optional<Expected<NavigationResult>> clangAnswerFor(const ClangSymbol& symbol, const ClangFileOccurrence& at,
                                                            const std::string& path, bool references,
                                                            bool includeDeclaration, bool declarations);

@@ -105,7 +105,7 @@ std::optional<Expected<NavigationResult>> StaticProvider::clangAnswer(const std:
   auto symbol = clang_->symbol(at->symbol);
   if (!symbol) return Expected<NavigationResult>(symbol.status());
   if (symbol->usr.rfind(kUsingDeclarationUsr, 0) == 0)
-    return clangUsingAnswer(path, *occurrences, *at, *symbol, references, includeDeclaration);
+    return clangUsingAnswer(path, *at, *symbol, references, includeDeclaration);
   // A call a template cannot resolve yet (`write(out, value)` with a dependent argument) names
   // every overload lookup found: libclang reports a reference to each at the one name, and
   // clangd answers with all of them. Other entities reported at one name (a class and its
@@ -143,33 +143,21 @@ std::optional<Expected<NavigationResult>> StaticProvider::clangAnswer(const std:
   return clangAnswerFor(*symbol, *at, path, references, includeDeclaration, declarations);
 }
 
-std::optional<Expected<NavigationResult>> StaticProvider::clangUsingAnswer(const std::string& path,
-                                                                           const std::vector<ClangFileOccurrence>& occurrences,
-                                                                           const ClangFileOccurrence& at,
+std::optional<Expected<NavigationResult>> StaticProvider::clangUsingAnswer(const std::string& path, const ClangFileOccurrence& at,
                                                                            const ClangSymbol& declaration, bool references,
                                                                            bool includeDeclaration) {
   // A name a using-declaration brought into scope (`using fmt::detail::fp;` ... `fp(1, 2)`),
-  // answered as clangd 14 does: the using-declaration besides the entity. Definitions list the
-  // entity the declaration names (at its own site) with it; references list the entity's
-  // references with it where clang reports the entity at the name (a call), and the
-  // declaration alone where it reports nothing there (a type named in a functional cast).
+  // answered as clangd 14 does: the using-declaration besides the entity it names (the one
+  // clang reports at the declaration's own site), for definitions and references alike.
   auto out = clangAnswerFor(declaration, at, path, references, includeDeclaration, false);
   if (!out || !*out) return out;
   std::optional<ClangFileOccurrence> entity;
-  if (references) {
-    for (const ClangFileOccurrence& o : occurrences)
-      if (o.start == at.start && o.symbol != at.symbol && o.role == ClangRole::Reference && !o.expanded && !o.foreign) {
-        entity = o;
-        break;
-      }
-  } else {
-    for (const ClangSite& s : declaration.sites) {
-      if (s.role != ClangRole::Definition) continue;
-      auto there = clang_->occurrences(s.path);
-      const ClangFileOccurrence* named = there ? clangOccurrenceAt(*there, s.range.startByte) : nullptr;
-      if (named && named->symbol != at.symbol) entity = *named;
-      break;
-    }
+  for (const ClangSite& s : declaration.sites) {
+    if (s.role != ClangRole::Definition) continue;
+    auto there = clang_->occurrences(s.path);
+    const ClangFileOccurrence* named = there ? clangOccurrenceAt(*there, s.range.startByte) : nullptr;
+    if (named && named->symbol != at.symbol) entity = *named;
+    break;
   }
   if (!entity) return out;
   auto symbol = clang_->symbol(entity->symbol);

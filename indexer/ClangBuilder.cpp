@@ -449,7 +449,7 @@ ClangBuildReport buildClangView(const ClangBuildInput& in) {
       if (ids[o.usr] < 0) {
         auto [it, added] = symbolIds.emplace(f.usrs[o.usr], static_cast<uint32_t>(contents.symbols.size()));
         if (added) {
-          contents.symbols.push_back({f.usrs[o.usr], f.names[o.usr], o.kind, {}});
+          contents.symbols.push_back({f.usrs[o.usr], f.names[o.usr], o.kind, {}, {}, {}, {}, {}});
           canonicalFrom.push_back(CanonicalFrom::None);
         }
         ids[o.usr] = it->second;

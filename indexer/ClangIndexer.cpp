@@ -550,12 +550,12 @@ struct AstOnlyNames {
     c->addAstOnly(clang_getCursorLocation(cursor), c->usrId(usr, name.c_str()), SymbolKind::TypeParameter, ClangRole::Reference,
                   false, inParameterType > 0);
   }
-  // Using-declarations (`using fmt::detail::fp;`). clangd 14's go-to-definition on a name its
-  // scope found through one goes to the using-declaration (the underlying entity is filtered
-  // out), and its references there are that declaration alone. nib gives each using-declaration
-  // a symbol of its own (kind import): its site is the declaration (marked expanded, so that the
-  // cursor there keeps the entity it names, as clangd answers), and the unqualified uses of its
-  // name after it, in its scope, answer for it (unlisted, ahead of the entity clang reports).
+  // Using-declarations (`using fmt::detail::fp;`). clangd 14 answers a name its scope found
+  // through one with the using-declaration besides the entity (see the static provider's
+  // clangUsingAnswer). nib gives each using-declaration a symbol of its own (kind import): its
+  // site is the declaration (marked expanded, so that the cursor there keeps the entity it
+  // names, as clangd answers), and the unqualified uses of its name after it, in its scope,
+  // answer for it (unlisted, ahead of the entity clang reports).
   struct UsingDeclaration {
     uint32_t file = 0, offset = 0, scopeEnd = 0;
     uint32_t symbol = 0;
@@ -631,17 +631,12 @@ struct AstOnlyNames {
         if (auto at = indexedAt.find({fileId, offset}); at != indexedAt.end())
           for (uint32_t k : at->second) {
             const ClangOccurrence& o = c->facts.occurrences[k];
-            other |= o.role != ClangRole::Reference || isLocal(c->facts.usrs[o.usr]);
+            other |= o.role != ClangRole::Reference || isFunctionLocalUsr(c->facts.usrs[o.usr]);
           }
         if (!other) c->addAstOnly(location, found->symbol, SymbolKind::Import, ClangRole::Reference, false, /*unlisted=*/true);
       }
       if (tokens) clang_disposeTokens(tu, tokens, n);
     }
-  }
-  // A USR with a location (a parameter, a local variable: "c:b.c@201@F@b@loc").
-  static bool isLocal(const std::string& usr) {
-    size_t at = usr.find('@');
-    return usr.rfind("c:", 0) == 0 && at != std::string::npos && at + 1 < usr.size() && std::isdigit(static_cast<unsigned char>(usr[at + 1]));
   }
 
   static bool isTemplateParameter(CXCursorKind kind) {

@@ -297,22 +297,6 @@ namespace {
 
 constexpr size_t kMostWordMatches = 5;  // clangd 14 answers nothing when more symbols match
 
-// Function-local entities (parameters, local variables) have USRs that name the file and the
-// offset of their scope ("c:b.c@201@F@b@loc"); clangd's index leaves them out. So it does a
-// static local of an inline function, whose USR has no location (it is shared by every unit)
-// but ends with the function's signature and the variable's name ("...@F@f#I#@prefix").
-bool isLocalUsr(const std::string& usr) {
-  if (usr.rfind("c:", 0) != 0 || usr.find("@macro@") != std::string::npos) return false;
-  size_t last = usr.rfind('@');
-  if (last != std::string::npos && last >= 2 && usr[last - 1] == '#' && usr.find("@F") != std::string::npos) return true;
-  size_t at = usr.find('@', 2);
-  if (at == std::string::npos) return false;
-  size_t end = usr.find('@', at + 1);
-  if (end == std::string::npos || end == at + 1) return false;
-  return std::all_of(usr.begin() + static_cast<long>(at) + 1, usr.begin() + static_cast<long>(end),
-                     [](char c) { return c >= '0' && c <= '9'; });
-}
-
 // Whether `offset` lies in a #define directive (its continuation lines included): a macro's
 // text is not compiled where it is written.
 bool inMacroDefinition(std::string_view text, uint32_t offset) {
@@ -452,7 +436,7 @@ std::optional<Expected<NavigationResult>> StaticProvider::clangWordAnswer(const 
   for (uint32_t id : *ids) {
     auto symbol = clang_->symbol(id);
     if (!symbol) return Expected<NavigationResult>(symbol.status());
-    if (isLocalUsr(symbol->usr) || static_cast<SymbolKind>(symbol->kind) == SymbolKind::Constructor) continue;
+    if (isFunctionLocalUsr(symbol->usr) || static_cast<SymbolKind>(symbol->kind) == SymbolKind::Constructor) continue;
     // One declared only outside the repository (a system header's) counts, as clangd's index
     // holds it too, but has no place here to answer with.
     if (++matched > kMostWordMatches) return std::nullopt;

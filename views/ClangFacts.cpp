@@ -148,4 +148,17 @@ Expected<std::vector<CompileCommand>> decodeCompileCommands(std::string_view byt
   return out;
 }
 
+bool isFunctionLocalUsr(std::string_view usr) {
+  if (usr.substr(0, 2) != "c:" || usr.find("@macro@") != std::string_view::npos) return false;
+  size_t last = usr.rfind('@');
+  if (last != std::string_view::npos && last >= 2 && usr[last - 1] == '#' && usr.find("@F") != std::string_view::npos) return true;
+  size_t at = usr.find('@', 2);
+  if (at == std::string_view::npos) return false;
+  size_t end = usr.find('@', at + 1);
+  if (end == std::string_view::npos || end == at + 1) return false;
+  for (size_t i = at + 1; i < end; ++i)
+    if (usr[i] < '0' || usr[i] > '9') return false;
+  return true;
+}
+
 }  // namespace nib

@@ -74,6 +74,12 @@ struct TuFacts {
 std::string encodeTuFacts(const TuFacts& facts);
 Expected<TuFacts> decodeTuFacts(std::string_view bytes);
 
+// Whether a USR names a function-local entity, which clangd's index leaves out: a parameter or
+// local variable, whose USR names the file and the offset of its scope ("c:b.c@201@F@b@loc"),
+// or a static local of an inline function, whose USR has no location (every unit shares it)
+// but ends with the function's signature and the variable's name ("...@F@f#I#@prefix").
+bool isFunctionLocalUsr(std::string_view usr);
+
 // One entry of a compilation database, as libclang reads it.
 struct CompileCommand {
   std::string directory;

@@ -523,7 +523,12 @@ struct AstOnlyNames {
       case CXCursor_FieldDecl: entity = CXIdxEntity_Field; break;
       default: break;
     }
-    c->addAstOnly(location, c->usrId(usr, name.c_str()), kindOf(entity), ClangRole::Reference, false, /*unlisted=*/true);
+    // libclang's indexer reports no reference inside a header the unit reads as a system header
+    // (googletest's own headers, reached through -isystem in its tests), where clangd's index
+    // does: there the name is an ordinary reference, unless it lies where clang's indexing
+    // library never looks (a non-type template parameter's type).
+    bool listed = clang_Location_isInSystemHeader(location) && inParameterType == 0;
+    c->addAstOnly(location, c->usrId(usr, name.c_str()), kindOf(entity), ClangRole::Reference, false, /*unlisted=*/!listed);
   }
 
   // Template parameters, which libclang's indexer never reports: clangd's references list them

@@ -270,6 +270,27 @@ TEST_CASE("a macro reached through -isystem and through -I is two symbols, as cl
   }
 }
 
+TEST_CASE("a repository header read as a system header keeps its references to system entities", "[clang]") {
+  // libclang's indexer reports no reference from a system header to a system entity; a header
+  // of the repository reached through -isystem (googletest's, in its own tests) is one, and
+  // clangd's index lists what it names. nib's walk of the AST fills them in.
+  TestRepo repo;
+  const char* header = "#include <stdio.h>\nstatic inline FILE* out_stream(void) { return stdout; }\n";
+  const char* main = "#include <io.h>\nint main(void) { FILE* f = out_stream(); return f != 0; }\n";
+  repo.writeAll({{"sys/io.h", header}, {"main.c", main}});
+  writeDatabase(repo, {"main.c"}, "-isystem sys");
+  repo.commitAll();
+  build(repo);
+  auto provider = StaticProvider::open(repo.root() / ".nib");
+  REQUIRE(provider.hasValue());
+  auto refs = (*provider)->references("main.c", offsetOf(main, "FILE*"), true);
+  REQUIRE(refs.hasValue());
+  CHECK(refs->source == "clang");
+  std::set<std::pair<std::string, uint32_t>> got;
+  for (const SymbolLocation& l : refs->locations) got.insert({l.path, l.range.startByte});
+  CHECK(got == std::set<std::pair<std::string, uint32_t>>{{"main.c", offsetOf(main, "FILE*")}, {"sys/io.h", offsetOf(header, "FILE*")}});
+}
+
 TEST_CASE("a change to a C file libclang indexed takes the full path; other changes make a delta", "[clang][delta]") {
   TestRepo repo;
   repo.writeAll({{"shared.h", kHeader}, {"shared.c", kShared}, {"main.c", kMain}, {"tool.py", "def f():\n    return 1\n"}});

@@ -173,22 +173,23 @@ struct Collector {
     push({file, line, offset - lineStart, offset, length, usr, role, false, -1, static_cast<uint8_t>(kind), expanded, macroBody});
   }
   void push(const ClangOccurrence& o) { facts.occurrences.push_back(o); }
-  // A name only the AST resolves (see AstOnlyNames), where the source spells it; nothing when
-  // it lies outside the repository or in a macro's text.
-  void addAstOnly(CXSourceLocation location, uint32_t usr, SymbolKind kind, ClangRole role, bool guessed, bool unlisted) {
+  // A name only the AST resolves (see AstOnlyNames), where the source spells it: the recorded
+  // occurrence, or nullptr when it lies outside the repository or in a macro's text.
+  ClangOccurrence* addAstOnly(CXSourceLocation location, uint32_t usr, SymbolKind kind, ClangRole role, bool guessed,
+                              bool unlisted) {
     CXFile file;
     unsigned line, column, offset;
     clang_getFileLocation(location, &file, &line, &column, &offset);
     int64_t id = fileId(file);
-    if (id < 0 || line == 0 || facts.names[usr].empty() || !spelt(static_cast<uint32_t>(id), offset, facts.names[usr])) return;
+    if (id < 0 || line == 0 || facts.names[usr].empty() || !spelt(static_cast<uint32_t>(id), offset, facts.names[usr]))
+      return nullptr;
     ClangOccurrence o{static_cast<uint32_t>(id), line - 1, column - 1, offset, static_cast<uint32_t>(facts.names[usr].size()),
                       usr, role, false, -1, static_cast<uint8_t>(kind), false, false};
     o.guessed = guessed;
     o.unlisted = unlisted;
-    o.expanded = expandedSite;
     push(o);
+    return &facts.occurrences.back();
   }
-  bool expandedSite = false;  // set around addAstOnly for a site that is never the name under a cursor
 
   const std::string& contentOf(uint32_t id) {
     auto it = contents.find(id);
@@ -589,9 +590,8 @@ struct AstOnlyNames {
     // One symbol per declaration, however many units read it: named by its file and offset.
     std::string usr = std::string(kUsingDeclarationUsr) + c->facts.files[u.file] + "@" + std::to_string(offset);
     u.symbol = c->usrId(usr, name.c_str());
-    c->expandedSite = true;
-    c->addAstOnly(location, u.symbol, SymbolKind::Import, ClangRole::Definition, false, false);
-    c->expandedSite = false;
+    if (ClangOccurrence* site = c->addAstOnly(location, u.symbol, SymbolKind::Import, ClangRole::Definition, false, false))
+      site->expanded = true;
     usings[name].push_back(u);
     usingFiles[u.file] = file;
   }

@@ -208,11 +208,12 @@ class StaticProvider {
   // does not cover the position (then tree-sitter facts answer).
   std::optional<Expected<NavigationResult>> clangAnswer(const std::string& path, uint32_t offset, bool references,
                                                         bool includeDeclaration, bool declarations);
-  // The answer for one clang symbol named at `at` (clangAnswer merges several for a dependent
-  // call's overloads).
+  // At a name a using-declaration brought into scope: the declaration and the entity it names.
   std::optional<Expected<NavigationResult>> clangUsingAnswer(const std::string& path, const ClangFileOccurrence& at,
                                                             const ClangSymbol& declaration, bool references,
                                                             bool includeDeclaration);
+  // The answer for one clang symbol named at `at` (clangAnswer merges several for a dependent
+  // call's overloads).
   std::optional<Expected<NavigationResult>> clangAnswerFor(const ClangSymbol& symbol, const ClangFileOccurrence& at,
                                                            const std::string& path, bool references,
                                                            bool includeDeclaration, bool declarations);

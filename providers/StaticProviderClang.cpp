@@ -352,8 +352,8 @@ std::optional<Expected<NavigationResult>> StaticProvider::clangWordAnswer(const 
                                                                           const std::string& word, uint32_t startByte,
                                                                           uint32_t line) {
   // Only in code no unit compiled (what the preprocessor left out, a macro's definition):
-  // elsewhere a name without a clang occurrence is one libclang does not report (a template
-  // parameter), which clangd answers from its AST.
+  // elsewhere a name without a clang occurrence is compiled code the AST walk found nothing for
+  // either, which clangd answers from its AST, not by the bare word.
   // Cheap checks first: this runs for every definition tree-sitter answers.
   if (!clang_ || word.empty() || overlays_.count(path) ||
       (f.record.language != Language::C && f.record.language != Language::Cpp))
@@ -492,8 +492,9 @@ std::vector<StaticProvider::Target> StaticProvider::clangCalleesAt(const std::ve
   auto it = std::lower_bound(occurrences.begin(), occurrences.end(), site.startByte,
                              [](const ClangFileOccurrence& o, uint32_t start) { return o.start < start; });
   for (; it != occurrences.end() && it->start == site.startByte; ++it) {
-    // What a macro's body calls is not this call site's callee (the macro is); a member guessed
-    // by lookup in a template is no exact callee, nor a using-declaration naming the callee.
+    // What a macro's body calls is not this call site's callee (the macro is); nor is a name
+    // only the AST walk answers at (a member guessed by lookup in a template, a
+    // using-declaration naming the callee): the exact callee is the one clang reports there.
     if (it->role != ClangRole::Reference || it->expanded || it->guessed || it->unlisted) continue;
     if (auto known = memo.find(it->symbol); known != memo.end()) return known->second;
     std::vector<Target> defs, decls;

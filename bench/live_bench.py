@@ -7,7 +7,15 @@ indexes it, runs the benchmark (which samples definition and reference sites fro
 sends the same requests to the index and to clangd / pylsp / typescript-language-server) and
 prints the tables as Markdown, with the machine noted.
 
-usage: python3 bench/live_bench.py [--corpus NAME ...] [--samples N] [--seed S] [--json FILE]
+With --runs N the live side runs N times on the same index, each time with clangd's background
+index cache removed first. clangd indexes translation units in a random order
+(`std::shuffle` seeded from `std::random_device` in its BackgroundIndex) and keeps, for a file
+more than one unit reads, the view of whichever unit wrote it last; so a few of its answers
+change from run to run. The agreement table then gives each run's match rate, their mean, how
+many requests clangd answered differently between runs, and the match rate on the requests it
+answered the same way every time.
+
+usage: python3 bench/live_bench.py [--corpus NAME ...] [--samples N] [--seed S] [--runs N] [--json FILE]
        NAME: libuv1 (C), fmtlib and googletest (C++), python3-requests (Python),
              rxjs-7.8.1 (TypeScript)
 """
@@ -78,19 +86,29 @@ def main():
     ap.add_argument("--corpus", nargs="+", default=list(CORPORA))
     ap.add_argument("--samples", type=int, default=100)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--runs", type=int, default=1, help="run the live side this many times (see above)")
     ap.add_argument("--json", help="write every corpus's full answer here")
     args = ap.parse_args()
-    results = {}
+    if args.runs < 1:
+        sys.exit("--runs must be at least 1")
     for name in args.corpus:
         if name not in CORPORA:
             sys.exit("unknown corpus %s (known: %s)" % (name, ", ".join(CORPORA)))
+    results, runs = {}, {}
+    for name in args.corpus:
         root = prepare(name)
-        print("live_bench: %s" % name, file=sys.stderr, flush=True)
-        out = subprocess.run([NIB, "bench", "live-vs-static", "--root", root, "--samples", str(args.samples),
-                              "--seed", str(args.seed), "--languages", CORPORA[name]["languages"], "--json"],
-                             check=True, stdout=subprocess.PIPE, text=True).stdout
-        results[name] = json.loads(out)
+        runs[name] = []
+        for k in range(args.runs):
+            # clangd's index cache: without it every run starts cold, as the first did.
+            shutil.rmtree(os.path.join(root, ".cache", "clangd"), ignore_errors=True)
+            print("live_bench: %s (run %d of %d)" % (name, k + 1, args.runs), file=sys.stderr, flush=True)
+            out = subprocess.run([NIB, "bench", "live-vs-static", "--root", root, "--samples", str(args.samples),
+                                  "--seed", str(args.seed), "--languages", CORPORA[name]["languages"], "--json"],
+                                 check=True, stdout=subprocess.PIPE, text=True).stdout
+            runs[name].append(json.loads(out))
+        results[name] = runs[name][0]
         results[name]["clang"] = clang_stats(root)
+        results[name]["laterRuns"] = runs[name][1:]
     if args.json:
         with open(args.json, "w") as f:
             json.dump(results, f, indent=1)
@@ -111,6 +129,8 @@ def main():
                 share(row["matchedAtReferences"], row["answeredAtReferences"]),
                 100 * row["precision"], 100 * row["recall"], row["staticP50Ms"], row["staticP95Ms"], row["liveP50Ms"],
                 row["liveP95Ms"], ratio(row["ratioWarm"], row["warmMatched"]), ratio(row["ratioCold"], row["coldMatched"])))
+    if args.runs > 1:
+        print_agreement(runs)
     print("\nRequests the index answered from libclang's facts (files with a compile command):\n")
     print("| code base | method | answered from clang | match |")
     print("| --- | --- | --- | --- |")
@@ -141,6 +161,38 @@ def main():
             print("| %s | %s | %d | %.1f | %.0f / %.0f | %s | %.0f / %.0f |" % (
                 name, l["backend"], l["files"], r["staticFirstAnswerMs"], l["liveStartMs"], l["liveFirstAnswerMs"], bg,
                 r["staticPeakRssKiB"] / 1024, l["livePeakRssKiB"] / 1024))
+
+
+def print_agreement(runs):
+    """Match rates over several runs of the live side, and on the requests clangd answered alike."""
+    print("\nAgreement over %d runs of the live side (the index's answers are the same every run):\n"
+          % len(next(iter(runs.values()))))
+    print("| code base | method | match per run | mean | requests clangd answered differently "
+          "| match where it answered alike |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    for name, rs in runs.items():
+        methods = []
+        for q in rs[0]["requests"]:
+            if (q["language"], q["method"]) not in methods:
+                methods.append((q["language"], q["method"]))
+        for language, method in methods:
+            per_run, answers = [], {}
+            for r in rs:
+                qs = [q for q in r["requests"] if q["language"] == language and q["method"] == method]
+                answered = [q for q in qs if q["liveAnswered"]]
+                per_run.append(100.0 * sum(q["matched"] for q in answered) / len(answered) if answered else 0.0)
+                for q in qs:
+                    key = (q["path"], q["line"], q["column"])
+                    answers.setdefault(key, []).append(q)
+            stable = [v for v in answers.values()
+                      if len(v) == len(rs) and all(q["liveAnswered"] for q in v)
+                      and len({q["liveDigest"] for q in v}) == 1]
+            changed = sum(1 for v in answers.values()
+                          if any(q["liveAnswered"] for q in v) and len({q["liveDigest"] for q in v}) > 1)
+            stable_match = 100.0 * sum(v[0]["matched"] for v in stable) / len(stable) if stable else 0.0
+            print("| %s %s | %s | %s | %.1f%% | %d | %.1f%% (%d) |" % (
+                name, language, method, " / ".join("%.1f%%" % x for x in per_run),
+                sum(per_run) / len(per_run), changed, stable_match, len(stable)))
 
 
 if __name__ == "__main__":

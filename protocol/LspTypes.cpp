@@ -142,6 +142,13 @@ std::string toJson(const LiveBenchAnswer& a) {
                     {"ratioWarm", r.ratioWarm},     {"ratioCold", r.ratioCold},
                     {"warmMatched", r.warmMatched}, {"coldMatched", r.coldMatched},
                     {"staticMs", r.staticMs},       {"liveMs", r.liveMs}});
+  json requests = json::array();
+  for (const LiveBenchRequest& r : a.requests)
+    requests.push_back({{"language", r.language},         {"method", r.method},
+                        {"path", r.path},                 {"line", r.line},
+                        {"column", r.column},             {"clang", r.clang},
+                        {"liveAnswered", r.liveAnswered}, {"matched", r.matched},
+                        {"staticDigest", r.staticDigest}, {"liveDigest", r.liveDigest}});
   json j = {{"root", a.root},
             {"indexVersion", a.indexVersion},
             {"machine", a.machine},
@@ -151,6 +158,7 @@ std::string toJson(const LiveBenchAnswer& a) {
             {"staticPeakRssKiB", a.staticPeakRssKiB},
             {"languages", languages},
             {"rows", rows},
+            {"requests", requests},
             {"mismatches", a.mismatches},
             {"notes", a.notes}};
   return dump(j);

@@ -172,6 +172,19 @@ struct LiveBenchLanguage {
   uint64_t livePeakRssKiB = 0;     // the backend's process tree
 };
 
+// One request as both sides answered it. The digests (of the sorted (path, line) sets) let a
+// script that runs the benchmark several times tell which of the backend's answers changed
+// between runs: clangd's background index indexes translation units in a random order, and which
+// unit's view of a shared file it keeps depends on it.
+struct LiveBenchRequest {
+  std::string language, method, path;
+  uint32_t line = 0, column = 0;  // 1-based, column in bytes
+  bool clang = false;             // the index answered from libclang's facts
+  bool liveAnswered = false;      // compared: the backend answered inside the repository
+  bool matched = false;
+  std::string staticDigest, liveDigest;
+};
+
 struct LiveBenchAnswer {
   std::string root, indexVersion, machine;
   uint64_t seed = 0;
@@ -180,6 +193,7 @@ struct LiveBenchAnswer {
   uint64_t staticPeakRssKiB = 0;   // this process after the static side ran
   std::vector<LiveBenchLanguage> languages;
   std::vector<LiveBenchRow> rows;
+  std::vector<LiveBenchRequest> requests;  // every request, in sample order
   std::vector<std::string> mismatches;  // examples: request, static-only and live-only lines
   std::vector<std::string> notes;
 };

@@ -18,6 +18,13 @@ namespace {
 using Clock = std::chrono::steady_clock;
 using Keys = LineKeys;
 
+// A digest of a (path, line) set, equal for equal sets.
+std::string keysDigest(const Keys& keys) {
+  Digester d;
+  for (const auto& [path, line] : keys) d.add(path).add(line);
+  return d.hex();
+}
+
 double msSince(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
 
 uint64_t selfPeakRssKiB() {
@@ -267,6 +274,17 @@ Expected<lsp::LiveBenchAnswer> runLiveBench(const LiveBenchOptions& options) {
       for (size_t i = 0; i < samples.size(); ++i) {
         if (samples[i].language != l) continue;
         const Measured& x = measured[2 * i + m];
+        lsp::LiveBenchRequest& req = out.requests.emplace_back();
+        req.language = row.language;
+        req.method = row.method;
+        req.path = samples[i].path;
+        req.line = toDisplayLine(samples[i].position.line);
+        req.column = samples[i].position.column + 1;
+        req.clang = x.clang;
+        req.staticDigest = keysDigest(x.staticKeys);
+        if (x.liveOk) req.liveDigest = keysDigest(x.liveKeys);
+        req.liveAnswered = x.liveOk && !x.liveKeys.empty();
+        req.matched = req.liveAnswered && x.staticKeys == x.liveKeys;
         ++row.requests;
         row.staticMs.push_back(x.staticMs);
         staticMs.push_back(x.staticMs);

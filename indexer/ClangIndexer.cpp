@@ -11,6 +11,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <tuple>
 #include <unordered_map>
 
 #include "views/FileFacts.h"
@@ -117,6 +118,10 @@ struct Collector {
       const std::string& text = contentOf(p.file);
       const std::string& name = facts.names[p.usr];
       auto spelling = name.empty() ? std::nullopt : findInMacro(identifierAt(text, p.offset), name);
+      // A destructor's place is its `~`, which a macro's body spells even where it pastes the
+      // class's name together (`~GTEST_TEST_CLASS_NAME_(suite, name)()` in every TEST): clangd
+      // puts the destructor there.
+      if (!spelling && name.size() > 1 && name[0] == '~') spelling = findInMacro(identifierAt(text, p.offset), "~");
       if (spelling) addAt(spelling->first, spelling->second, p.usr, p.role, p.kind, false, true);
       addAt(p.file, p.offset, p.usr, p.role, p.kind, true, false);
     }
@@ -128,7 +133,8 @@ struct Collector {
     return offset < end ? text.substr(offset, end - offset) : std::string();
   }
   // The first whole-word `name` in the body of `macro`, searching the macros its body names
-  // breadth-first (a few levels: real FIELDS macros nest two or three deep).
+  // breadth-first (a few levels: real FIELDS macros nest two or three deep). `name` "~" finds a
+  // destructor's tilde: a `~` followed by a name.
   std::optional<std::pair<uint32_t, uint32_t>> findInMacro(const std::string& macro, const std::string& name) {
     std::vector<std::string> queue{macro};
     std::set<std::string> seen{macro};
@@ -139,6 +145,11 @@ struct Collector {
       if (it->second.end > body.size()) continue;
       for (size_t at = it->second.begin; at < it->second.end;) {
         if (!identifierChar(body[at])) {
+          if (name == "~" && body[at] == '~') {
+            size_t after = at + 1;
+            while (after < it->second.end && (body[after] == ' ' || body[after] == '\t')) ++after;
+            if (after < it->second.end && identifierChar(body[after])) return std::make_pair(it->second.file, static_cast<uint32_t>(at));
+          }
           ++at;
           continue;
         }
@@ -169,7 +180,7 @@ struct Collector {
     // The identifier there: the name in the macro's text, or the macro's name at an expansion
     // (what clangd underlines).
     auto length = static_cast<uint32_t>(identifierAt(text, offset).size());
-    if (length == 0) length = static_cast<uint32_t>(facts.names[usr].size());
+    if (length == 0) length = offset < text.size() && text[offset] == '~' ? 1 : static_cast<uint32_t>(facts.names[usr].size());
     push({file, line, offset - lineStart, offset, length, usr, role, false, -1, static_cast<uint8_t>(kind), expanded, macroBody});
   }
   void push(const ClangOccurrence& o) { facts.occurrences.push_back(o); }
@@ -381,6 +392,7 @@ struct AstOnlyNames {
   Collector* c;
   CXTranslationUnit tu;
   std::set<std::pair<uint32_t, uint32_t>> indexed;  // (file, offset) of every name the indexer reported
+  std::set<std::tuple<uint32_t, uint32_t, uint32_t>> builtinUses;  // (file, offset, symbol) recorded by unindexed
 
   AstOnlyNames(Collector* collector, CXTranslationUnit unit) : c(collector), tu(unit) {
     for (const ClangOccurrence& o : c->facts.occurrences) indexed.emplace(o.file, o.offset);
@@ -488,6 +500,17 @@ struct AstOnlyNames {
     }
   }
 
+  // A library function clang declares implicitly when its header declares it (memcmp, free,
+  // printf): the header's declaration redeclares an implicit one made at the same place. The
+  // indexer looks at that implicit first declaration and reports no use of the function, while
+  // clangd's index checks the declaration the expression names and lists every call.
+  static bool redeclaresBuiltin(CXCursor referenced) {
+    if (clang_getCursorKind(referenced) != CXCursor_FunctionDecl) return false;
+    CXCursor first = clang_getCanonicalCursor(referenced);
+    return !clang_equalCursors(first, referenced) &&
+           clang_equalLocations(clang_getCursorLocation(first), clang_getCursorLocation(referenced));
+  }
+
   // A reference the indexer left out: recorded where the cursor API resolves it exactly.
   void unindexed(CXCursor cursor, CXCursor referenced) {
     CXCursorKind kind = clang_getCursorKind(referenced);
@@ -500,7 +523,12 @@ struct AstOnlyNames {
     CXSourceLocation location = clang_getCursorLocation(cursor);
     clang_getFileLocation(location, &file, nullptr, nullptr, &offset);
     int64_t id = c->fileId(file);
-    if (id < 0 || indexed.count({static_cast<uint32_t>(id), offset})) return;
+    if (id < 0) return;
+    // A library function's uses are all left out (a macro's expansion point, where the indexer
+    // reports what else the body names, holds them too); anything else the indexer reported at
+    // this place is what stands there.
+    bool builtin = redeclaresBuiltin(referenced) && inParameterType == 0;
+    if (!builtin && indexed.count({static_cast<uint32_t>(id), offset})) return;
     // An implicit instantiation answers as its template, as the indexer reports it.
     CXCursor tmpl = clang_getSpecializedCursorTemplate(referenced);
     if (!clang_Cursor_isNull(tmpl) && clang_equalLocations(clang_getCursorLocation(tmpl), clang_getCursorLocation(referenced)))
@@ -528,8 +556,16 @@ struct AstOnlyNames {
     // (googletest's own headers, reached through -isystem in its tests), where clangd's index
     // does: there the name is an ordinary reference, unless it lies where clang's indexing
     // library never looks (a non-type template parameter's type).
+    uint32_t symbol = c->usrId(usr, name.c_str());
+    if (builtin) {
+      // Recorded as the indexer records a reference: where the source spells it, or at the
+      // expansion of the macro whose body calls it (a test's CHECK macro calling memcmp).
+      if (builtinUses.insert({static_cast<uint32_t>(id), offset, symbol}).second)
+        c->add(location, symbol, ClangRole::Reference, kindOf(entity), false, -1);
+      return;
+    }
     bool listed = clang_Location_isInSystemHeader(location) && inParameterType == 0;
-    c->addAstOnly(location, c->usrId(usr, name.c_str()), kindOf(entity), ClangRole::Reference, false, /*unlisted=*/!listed);
+    c->addAstOnly(location, symbol, kindOf(entity), ClangRole::Reference, false, /*unlisted=*/!listed);
   }
 
   // Template parameters, which libclang's indexer never reports: clangd's references list them

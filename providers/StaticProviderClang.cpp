@@ -252,9 +252,19 @@ std::optional<Expected<NavigationResult>> StaticProvider::clangAnswerFor(const C
       for (uint32_t next : u->overrides)
         if (seen.insert(next).second) up.push_back(next);
     }
+    // An overrider's canonical declaration is where clangd's index records it: where its name
+    // is spelled, which for one a macro declares (the destructor of every TEST_F class) is the
+    // macro's body, so the twin left out of references above is the one listed here.
     if (includeDeclaration)
-      for (uint32_t id : symbol->overriddenBy)
-        if (auto d = clang_->symbol(id)) collectOf(*d, [](const ClangSite& s) { return s.canonical; });
+      for (uint32_t id : symbol->overriddenBy) {
+        auto d = clang_->symbol(id);
+        if (!d) continue;
+        for (const ClangSite& s : d->sites) {
+          if (!s.canonical) continue;
+          if (overlays_.count(s.path)) changed.insert({s.path, s.range.startByte});
+          else out.locations.push_back(siteLocation(*d, s));
+        }
+      }
     uniqueSites(out.locations);  // a method reached twice (diamonds) is listed once
   }
   // A definition without a separate declaration is its own answer.

@@ -552,10 +552,6 @@ struct AstOnlyNames {
       case CXCursor_FieldDecl: entity = CXIdxEntity_Field; break;
       default: break;
     }
-    // libclang's indexer reports no reference inside a header the unit reads as a system header
-    // (googletest's own headers, reached through -isystem in its tests), where clangd's index
-    // does: there the name is an ordinary reference, unless it lies where clang's indexing
-    // library never looks (a non-type template parameter's type).
     uint32_t symbol = c->usrId(usr, name.c_str());
     if (builtin) {
       // Recorded as the indexer records a reference: where the source spells it, or at the
@@ -564,6 +560,10 @@ struct AstOnlyNames {
         c->add(location, symbol, ClangRole::Reference, kindOf(entity), false, -1);
       return;
     }
+    // libclang's indexer reports no reference inside a header the unit reads as a system header
+    // (googletest's own headers, reached through -isystem in its tests), where clangd's index
+    // does: there the name is an ordinary reference, unless it lies where clang's indexing
+    // library never looks (a non-type template parameter's type).
     bool listed = clang_Location_isInSystemHeader(location) && inParameterType == 0;
     c->addAstOnly(location, symbol, kindOf(entity), ClangRole::Reference, false, /*unlisted=*/!listed);
   }

@@ -491,7 +491,7 @@ ClangBuildReport buildClangView(const ClangBuildInput& in) {
       r.end = {o.line, o.column + o.length};
       // Real units come first: a site seen by one of them is never marked interpolated.
       symbol.sites.push_back({path, r, o.role, o.call, i >= realUnits, canonical, o.expanded, o.macroBody, o.unlisted});
-      byFile[path].push_back({o.offset, o.offset + o.length, id, o.role, o.expanded, false, false, foreign});
+      byFile[path].push_back({o.offset, o.offset + o.length, id, o.role, o.expanded, false, o.unlisted, foreign});
       (i >= realUnits ? interpolatedOnly : compiled).insert(path);
     }
     // Override and base-class edges between entities the repository declares.
@@ -508,6 +508,22 @@ ClangBuildReport buildClangView(const ClangBuildInput& in) {
     link(f.bases, &ClangSymbol::bases, &ClangSymbol::derived);
   }
   mergeAliasedSymbols(contents, byFile);
+  // A header's macro is unlisted under the name a unit reading the header as a system header
+  // gives it, because the header's own parse names it with its place (see the worker). Where no
+  // unit read the header as a user header, nothing lists the #define under that other name, so
+  // it stays among the place-less macro's references.
+  for (ClangSymbol& symbol : contents.symbols) {
+    if (static_cast<SymbolKind>(symbol.kind) != SymbolKind::Macro) continue;
+    for (ClangSite& site : symbol.sites) {
+      if (!site.unlisted || site.role != ClangRole::Definition) continue;
+      auto file = byFile.find(site.path);
+      if (file == byFile.end()) continue;
+      bool located = std::any_of(file->second.begin(), file->second.end(), [&](const ClangFileOccurrence& o) {
+        return o.start == site.range.startByte && o.role == ClangRole::Definition && !o.unlisted;
+      });
+      if (!located) site.unlisted = false;
+    }
+  }
   for (ClangSymbol& s : contents.symbols) {
     for (std::vector<uint32_t>* ids : {&s.overrides, &s.overriddenBy, &s.bases, &s.derived}) {
       std::sort(ids->begin(), ids->end());
@@ -520,11 +536,16 @@ ClangBuildReport buildClangView(const ClangBuildInput& in) {
   }
   for (auto& [path, occurrences] : byFile) {
     std::sort(occurrences.begin(), occurrences.end(), [](const ClangFileOccurrence& a, const ClangFileOccurrence& b) {
-      // At one offset: the file's own unit's first; an unlisted name (where clang's indexer
-      // reports nothing, or a name a using-declaration brought in) ahead of what the indexer
-      // reports; a guessed one last.
-      return std::make_tuple(a.start, a.foreign, a.guessed, !a.unlisted, a.expanded, a.role, a.symbol, a.end) <
-             std::make_tuple(b.start, b.foreign, b.guessed, !b.unlisted, b.expanded, b.role, b.symbol, b.end);
+      // At one offset: the file's own unit's first; an unlisted reference (where clang's
+      // indexer reports nothing, or a name a using-declaration brought in) ahead of what the
+      // indexer reports, an unlisted declaration (a header's macro as a unit reading it as a
+      // system header names it) after; a guessed one last.
+      auto key = [](const ClangFileOccurrence& o) {
+        bool listedFirst = !(o.unlisted && o.role == ClangRole::Reference);
+        bool unlistedDeclaration = o.unlisted && o.role != ClangRole::Reference;
+        return std::make_tuple(o.start, o.foreign, o.guessed, listedFirst, unlistedDeclaration, o.expanded, o.role, o.symbol, o.end);
+      };
+      return key(a) < key(b);
     });
     occurrences.erase(std::unique(occurrences.begin(), occurrences.end(),
                                   [](const ClangFileOccurrence& a, const ClangFileOccurrence& b) {

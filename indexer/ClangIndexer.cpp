@@ -367,8 +367,17 @@ CXChildVisitResult macroVisitor(CXCursor cursor, CXCursor, CXClientData data) {
   if (kind == CXCursor_MacroDefinition) c->macros[name] = {static_cast<uint32_t>(c->fileId(file)), begin, end};
   else c->expansions[static_cast<uint32_t>(c->fileId(file))].emplace_back(begin, end);
   uint32_t id = c->usrId(usr, name.c_str());
+  size_t before = c->facts.occurrences.size();
   c->add(clang_getCursorLocation(cursor), id,
          kind == CXCursor_MacroDefinition ? ClangRole::Definition : ClangRole::Reference, SymbolKind::Macro, false, -1);
+  // A repository header this unit reads as a system header (googletest's, through -isystem in
+  // its tests) names its macros without a place (`c:@macro@TEST`); parsed on its own, as clangd
+  // parses a header that is open, they have one (`c:gtest.h@84867@macro@TEST`), and clangd then
+  // lists what the header's text holds (the #define, the macros its bodies use) under that name
+  // only. So these are the place-less macro's sites for go-to-definition, not among its
+  // references; the units that read the header as a user header list them under the other name.
+  if (c->facts.occurrences.size() > before && clang_Location_isInSystemHeader(clang_getCursorLocation(cursor)))
+    c->facts.occurrences.back().unlisted = true;
   return CXChildVisit_Continue;
 }
 

@@ -48,7 +48,8 @@ struct ClangOccurrence {
   // non-type template parameter names: `FMT_ENABLE_IF(detail::is_exotic_char<Char>::value)`).
   // clangd's go-to-definition answers it from the AST while its index has no reference there:
   // a reference answers at its place and is no site of the entity's; a declaration (a template
-  // parameter clangd's index leaves out) answers definitions only.
+  // parameter clangd's index leaves out) answers definitions only. Also what a unit reading a
+  // repository header as a system header sees of the header's own macros (see macroVisitor).
   bool unlisted = false;
 };
 

@@ -398,6 +398,7 @@ ClangBuildReport buildClangView(const ClangBuildInput& in) {
   enum class CanonicalFrom : uint8_t { None, Declaring, Defining };
   std::vector<CanonicalFrom> canonicalFrom;
   std::set<std::string> compiled, interpolatedOnly;  // files real units saw; files only made-up ones saw
+  std::set<std::string> shared;                     // main files another unit #includes
   // Per file, what every unit that read it left out (intersected unit by unit).
   std::map<std::string, std::vector<std::pair<uint32_t, uint32_t>>> skipped;
   // Files that are some unit's main file: another unit that #includes one sees it in its own
@@ -430,6 +431,8 @@ ClangBuildReport buildClangView(const ClangBuildInput& in) {
         if (rel && in.blobIds.count(rel->str())) paths[k] = rel->str();  // indexed files only
       }
     const std::string& own = mainFileOf[i];
+    for (const std::string& path : paths)
+      if (!path.empty() && path != own && mainFiles.count(path)) shared.insert(path);
     std::vector<std::vector<std::pair<uint32_t, uint32_t>>> leftOut(f.files.size());
     for (const ClangSkipped& k : f.skipped) leftOut[k.file].emplace_back(k.start, k.end);
     for (size_t k = 0; k < f.files.size(); ++k) {
@@ -559,6 +562,7 @@ ClangBuildReport buildClangView(const ClangBuildInput& in) {
   }
   for (const std::string& path : interpolatedOnly)
     if (!compiled.count(path)) contents.interpolatedFiles.push_back(path);
+  contents.sharedMainFiles.assign(shared.begin(), shared.end());
   for (auto& [path, ranges] : skipped)
     if (!ranges.empty()) contents.skipped.emplace_back(path, std::move(ranges));
   report.symbols = contents.symbols.size();

@@ -125,6 +125,7 @@ std::string toJson(const LiveBenchAnswer& a) {
                          {"liveFirstAnswerMs", l.liveFirstAnswerMs},
                          {"backgroundIndexMs", l.backgroundIndexMs},
                          {"openedUncompiled", l.openedUncompiled},
+                         {"openedShared", l.openedShared},
                          {"openUncompiledMs", l.openUncompiledMs},
                          {"livePeakRssKiB", l.livePeakRssKiB}});
   json rows = json::array();

@@ -104,6 +104,9 @@ class StaticProvider {
   // C/C++ files no compile command reaches, which the clang view indexed with a borrowed
   // command (empty without a clang view).
   std::vector<std::string> clangInterpolatedFiles();
+  // C/C++ files that are one unit's main file and that another unit #includes (a test file an
+  // amalgamation includes whole; empty without a clang view).
+  std::vector<std::string> clangSharedMainFiles();
   // The fact store's reader (file contents for search); valid while this provider lives.
   FactStore::Reader& factReader() { return *reader_; }
   std::optional<FileRecord> file(const std::string& path);

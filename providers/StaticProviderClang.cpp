@@ -59,6 +59,12 @@ std::vector<std::string> StaticProvider::clangInterpolatedFiles() {
   return files ? std::move(*files) : std::vector<std::string>{};
 }
 
+std::vector<std::string> StaticProvider::clangSharedMainFiles() {
+  if (!clang_) return {};
+  auto files = clang_->sharedMainFiles();
+  return files ? std::move(*files) : std::vector<std::string>{};
+}
+
 void StaticProvider::labelWithoutClang(const std::string& path, NavigationResult& out) {
   // Where a compilation database exists, a C/C++ file it does not cover (or whose TU failed)
   // is answered from tree-sitter facts: said so, with a lower confidence.

@@ -277,6 +277,21 @@ TEST_CASE("a macro reached through -isystem and through -I is two symbols, as cl
   }
 }
 
+TEST_CASE("a main file another unit #includes is listed as shared; one nothing includes is not", "[clang]") {
+  // The live benchmark opens these in clangd: its background index keeps one unit's view of
+  // such a file, chosen by the order it happened to index the units in.
+  TestRepo repo;
+  repo.writeAll({{"one.c", "int one(void) { return 1; }\n"},
+                 {"two.c", "int two(void) { return 2; }\n"},
+                 {"all.c", "#include \"one.c\"\nint all(void) { return one(); }\n"}});
+  writeDatabase(repo, {"one.c", "two.c", "all.c"});
+  repo.commitAll();
+  build(repo);
+  auto provider = StaticProvider::open(repo.root() / ".nib");
+  REQUIRE(provider.hasValue());
+  CHECK((*provider)->clangSharedMainFiles() == std::vector<std::string>{"one.c"});
+}
+
 TEST_CASE("a repository header read as a system header keeps its references to system entities", "[clang]") {
   // libclang's indexer reports no reference from a system header to a system entity; a header
   // of the repository reached through -isystem (googletest's, in its own tests) is one, and

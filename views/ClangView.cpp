@@ -20,10 +20,11 @@ Status writeClangView(const std::filesystem::path& dir, const ClangViewContents&
   if (!txn) return txn.status();
   auto files = txn->openDb("files", true), symbols = txn->openDb("symbols", true), meta = txn->openDb("meta", true),
        interpolated = txn->openDb("interpolated", true), names = txn->openDb("names", true),
-       skipped = txn->openDb("skipped", true);
-  if (!files || !symbols || !meta || !interpolated || !names || !skipped)
+       skipped = txn->openDb("skipped", true), shared = txn->openDb("shared", true);
+  if (!files || !symbols || !meta || !interpolated || !names || !skipped || !shared)
     return Status(ErrorCode::IoError, "cannot create the clang view's tables");
   for (const std::string& path : contents.interpolatedFiles) NIB_RETURN_IF_ERROR(txn->put(*interpolated, path, ""));
+  for (const std::string& path : contents.sharedMainFiles) NIB_RETURN_IF_ERROR(txn->put(*shared, path, ""));
   for (const auto& [path, ranges] : contents.skipped) {
     ByteWriter w;
     for (const auto& [start, end] : ranges) {
@@ -92,14 +93,15 @@ Expected<std::unique_ptr<ClangView>> ClangView::open(const std::filesystem::path
     return Status(ErrorCode::Unsupported, "the clang view is of another format: run `nib index` to rebuild it");
   auto files = v->txn_.openDb("files", false), symbols = v->txn_.openDb("symbols", false),
        interpolated = v->txn_.openDb("interpolated", false), names = v->txn_.openDb("names", false),
-       skipped = v->txn_.openDb("skipped", false);
-  if (!files || !symbols || !interpolated || !names || !skipped)
+       skipped = v->txn_.openDb("skipped", false), shared = v->txn_.openDb("shared", false);
+  if (!files || !symbols || !interpolated || !names || !skipped || !shared)
     return Status(ErrorCode::Corrupt, "the clang view lacks a table");
   v->files_ = *files;
   v->symbols_ = *symbols;
   v->interpolated_ = *interpolated;
   v->names_ = *names;
   v->skipped_ = *skipped;
+  v->shared_ = *shared;
   return v;
 }
 
@@ -192,6 +194,16 @@ bool ClangView::skippedAt(const std::string& path, uint32_t offset) {
 Expected<std::vector<std::string>> ClangView::interpolatedFiles() {
   std::vector<std::string> out;
   Status s = txn_.scan(interpolated_, "", [&](std::string_view key, std::string_view) {
+    out.emplace_back(key);
+    return true;
+  });
+  if (!s.isOk()) return s;
+  return out;
+}
+
+Expected<std::vector<std::string>> ClangView::sharedMainFiles() {
+  std::vector<std::string> out;
+  Status s = txn_.scan(shared_, "", [&](std::string_view key, std::string_view) {
     out.emplace_back(key);
     return true;
   });

@@ -18,7 +18,7 @@ namespace nib {
 
 // The view's storage format; part of the configuration digest, so that an index with a view of
 // another format is rebuilt by the next `nib index`.
-constexpr uint8_t kClangViewFormat = 8;
+constexpr uint8_t kClangViewFormat = 9;
 
 struct ClangSite {
   std::string path;
@@ -69,6 +69,9 @@ struct ClangViewContents {
   std::vector<std::pair<std::string, std::vector<ClangFileOccurrence>>> files;  // sorted by path
   // Files only units nib made up saw (no compile command reaches them), sorted.
   std::vector<std::string> interpolatedFiles;
+  // Files that are one unit's main file and that another unit #includes (a test file an
+  // amalgamation includes whole), sorted.
+  std::vector<std::string> sharedMainFiles;
   // Per path (sorted), the byte ranges no unit that read the file compiled (the preprocessor
   // left them out in every one), sorted and disjoint.
   std::vector<std::pair<std::string, std::vector<std::pair<uint32_t, uint32_t>>>> skipped;
@@ -84,6 +87,8 @@ class ClangView {
   Expected<ClangSymbol> symbol(uint32_t id);
   // Files no compile command reaches, indexed with a borrowed command (ClangViewContents).
   Expected<std::vector<std::string>> interpolatedFiles();
+  // Main files of one unit that another unit #includes (ClangViewContents).
+  Expected<std::vector<std::string>> sharedMainFiles();
   // The symbols of exactly this name (case included), by id.
   Expected<std::vector<uint32_t>> symbolsNamed(const std::string& name);
   // Whether `offset` lies in code the preprocessor left out in every unit that read the file.
@@ -93,7 +98,7 @@ class ClangView {
   ClangView(std::unique_ptr<LmdbEnv> env, LmdbTxn txn) : env_(std::move(env)), txn_(std::move(txn)) {}
   std::unique_ptr<LmdbEnv> env_;
   LmdbTxn txn_;
-  MDB_dbi files_ = 0, symbols_ = 0, interpolated_ = 0, names_ = 0, skipped_ = 0;
+  MDB_dbi files_ = 0, symbols_ = 0, interpolated_ = 0, names_ = 0, skipped_ = 0, shared_ = 0;
 };
 
 }  // namespace nib

@@ -404,11 +404,13 @@ ClangBuildReport buildClangView(const ClangBuildInput& in) {
   // Files that are some unit's main file: another unit that #includes one sees it in its own
   // configuration (`foreign` occurrences).
   std::vector<std::string> mainFileOf(units.size());
-  std::set<std::string> mainFiles;
+  std::set<std::string> mainFiles, compiledMainFiles;  // of every unit; of the database's units
   for (size_t i = 0; i < units.size(); ++i) {
     if (!results[i]) continue;
     std::string main = fs::weakly_canonical(results[i]->mainFile, ec).string();
-    if (!ec && main.compare(0, root.size(), root) == 0) mainFiles.insert(mainFileOf[i] = main.substr(root.size()));
+    if (ec || main.compare(0, root.size(), root) != 0) continue;
+    mainFiles.insert(mainFileOf[i] = main.substr(root.size()));
+    if (i < realUnits) compiledMainFiles.insert(mainFileOf[i]);
   }
   for (size_t i = 0; i < units.size(); ++i) {
     if (!results[i]) {
@@ -431,8 +433,9 @@ ClangBuildReport buildClangView(const ClangBuildInput& in) {
         if (rel && in.blobIds.count(rel->str())) paths[k] = rel->str();  // indexed files only
       }
     const std::string& own = mainFileOf[i];
-    for (const std::string& path : paths)
-      if (!path.empty() && path != own && mainFiles.count(path)) shared.insert(path);
+    if (i < realUnits)
+      for (const std::string& path : paths)
+        if (!path.empty() && path != own && compiledMainFiles.count(path)) shared.insert(path);
     std::vector<std::vector<std::pair<uint32_t, uint32_t>>> leftOut(f.files.size());
     for (const ClangSkipped& k : f.skipped) leftOut[k.file].emplace_back(k.start, k.end);
     for (size_t k = 0; k < f.files.size(); ++k) {
@@ -563,6 +566,7 @@ ClangBuildReport buildClangView(const ClangBuildInput& in) {
   for (const std::string& path : interpolatedOnly)
     if (!compiled.count(path)) contents.interpolatedFiles.push_back(path);
   contents.sharedMainFiles.assign(shared.begin(), shared.end());
+  report.shared = shared.size();
   for (auto& [path, ranges] : skipped)
     if (!ranges.empty()) contents.skipped.emplace_back(path, std::move(ranges));
   report.symbols = contents.symbols.size();

@@ -36,6 +36,7 @@ struct ClangBuildReport {
   ViewRecord view;  // "clang": Complete, Failed (with the reason) or Absent
   size_t units = 0, indexed = 0, cached = 0, failed = 0;
   size_t interpolated = 0, interpolatedFailed = 0;  // files no TU read, indexed with a neighbour's command
+  size_t shared = 0;  // main files another unit #includes
   size_t symbols = 0, occurrences = 0, files = 0;
   double seconds = 0;
   double maxUnitSeconds = 0;  // the slowest TU indexed this time

@@ -371,13 +371,18 @@ CXChildVisitResult macroVisitor(CXCursor cursor, CXCursor, CXClientData data) {
   c->add(clang_getCursorLocation(cursor), id,
          kind == CXCursor_MacroDefinition ? ClangRole::Definition : ClangRole::Reference, SymbolKind::Macro, false, -1);
   // A repository header this unit reads as a system header (googletest's, through -isystem in
-  // its tests) names its macros without a place (`c:@macro@TEST`); parsed on its own, as clangd
-  // parses a header that is open, they have one (`c:gtest.h@84867@macro@TEST`), and clangd then
-  // lists what the header's text holds (the #define, the macros its bodies use) under that name
-  // only. So these are the place-less macro's sites for go-to-definition, not among its
-  // references; the units that read the header as a user header list them under the other name.
-  if (c->facts.occurrences.size() > before && clang_Location_isInSystemHeader(clang_getCursorLocation(cursor)))
-    c->facts.occurrences.back().unlisted = true;
+  // its tests) names its own macros without a place (`c:@macro@TEST`); parsed on its own, as
+  // clangd parses a header that is open, the header is no system header and they have one
+  // (`c:gtest.h@84867@macro@TEST`), and clangd then lists what the header's text holds of them
+  // (the #define, uses of them in the header) under that name only. So these are the place-less
+  // macro's sites for go-to-definition, not among its references; the units that read the header
+  // as a user header list them under the other name. A macro another header defines keeps its
+  // name in this header's own parse, and its uses here stay references.
+  if (c->facts.occurrences.size() > before && clang_Location_isInSystemHeader(clang_getCursorLocation(cursor))) {
+    CXFile defined = nullptr;
+    clang_getFileLocation(clang_getCursorLocation(def), &defined, nullptr, nullptr, nullptr);
+    if (defined && clang_File_isEqual(defined, file)) c->facts.occurrences.back().unlisted = true;
+  }
   return CXChildVisit_Continue;
 }
 

@@ -900,6 +900,7 @@ Expected<IndexReport> buildIndex(const fs::path& repoPath, const IndexOptions& o
     m.stats["clang.failed"] = std::to_string(clang.failed);
     m.stats["clang.interpolated"] = std::to_string(clang.interpolated);
     m.stats["clang.interpolated-failed"] = std::to_string(clang.interpolatedFailed);
+    m.stats["clang.shared"] = std::to_string(clang.shared);
     m.stats["clang.symbols"] = std::to_string(clang.symbols);
     m.stats["clang.occurrences"] = std::to_string(clang.occurrences);
     char buf[64];

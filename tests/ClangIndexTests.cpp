@@ -286,7 +286,8 @@ TEST_CASE("a main file another unit #includes is listed as shared; one nothing i
                  {"all.c", "#include \"one.c\"\nint all(void) { return one(); }\n"}});
   writeDatabase(repo, {"one.c", "two.c", "all.c"});
   repo.commitAll();
-  build(repo);
+  Manifest m = build(repo);
+  CHECK(stat(m, "clang.shared") == "1");
   auto provider = StaticProvider::open(repo.root() / ".nib");
   REQUIRE(provider.hasValue());
   CHECK((*provider)->clangSharedMainFiles() == std::vector<std::string>{"one.c"});

@@ -191,9 +191,9 @@ bool ClangView::skippedAt(const std::string& path, uint32_t offset) {
   return false;
 }
 
-Expected<std::vector<std::string>> ClangView::interpolatedFiles() {
+Expected<std::vector<std::string>> ClangView::keys(MDB_dbi table) {
   std::vector<std::string> out;
-  Status s = txn_.scan(interpolated_, "", [&](std::string_view key, std::string_view) {
+  Status s = txn_.scan(table, "", [&](std::string_view key, std::string_view) {
     out.emplace_back(key);
     return true;
   });
@@ -201,14 +201,8 @@ Expected<std::vector<std::string>> ClangView::interpolatedFiles() {
   return out;
 }
 
-Expected<std::vector<std::string>> ClangView::sharedMainFiles() {
-  std::vector<std::string> out;
-  Status s = txn_.scan(shared_, "", [&](std::string_view key, std::string_view) {
-    out.emplace_back(key);
-    return true;
-  });
-  if (!s.isOk()) return s;
-  return out;
-}
+Expected<std::vector<std::string>> ClangView::interpolatedFiles() { return keys(interpolated_); }
+
+Expected<std::vector<std::string>> ClangView::sharedMainFiles() { return keys(shared_); }
 
 }  // namespace nib

@@ -96,6 +96,7 @@ class ClangView {
 
  private:
   ClangView(std::unique_ptr<LmdbEnv> env, LmdbTxn txn) : env_(std::move(env)), txn_(std::move(txn)) {}
+  Expected<std::vector<std::string>> keys(MDB_dbi table);  // a path table's keys, in order
   std::unique_ptr<LmdbEnv> env_;
   LmdbTxn txn_;
   MDB_dbi files_ = 0, symbols_ = 0, interpolated_ = 0, names_ = 0, skipped_ = 0, shared_ = 0;

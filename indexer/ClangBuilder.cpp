@@ -464,8 +464,9 @@ ClangBuildReport buildClangView(const ClangBuildInput& in) {
       const bool foreign = path != own && mainFiles.count(path) > 0;
       // A name only the AST resolves (a dependent member guessed by lookup, a name in a
       // template parameter's type) answers at its own place only: it is no site of the
-      // entity's, as clangd's index has none there.
-      if (o.guessed || (o.unlisted && o.role == ClangRole::Reference)) {
+      // entity's, as clangd's index has none there. (An unlisted macro is a site: see below.)
+      const bool macro = static_cast<SymbolKind>(o.kind) == SymbolKind::Macro;
+      if (o.guessed || (o.unlisted && o.role == ClangRole::Reference && !macro)) {
         if (astOnlySites.insert({path, o.offset, id}).second)
           byFile[path].push_back({o.offset, o.offset + o.length, id, o.role, false, o.guessed, o.unlisted, foreign});
         continue;
@@ -514,18 +515,19 @@ ClangBuildReport buildClangView(const ClangBuildInput& in) {
     link(f.bases, &ClangSymbol::bases, &ClangSymbol::derived);
   }
   mergeAliasedSymbols(contents, byFile);
-  // A header's macro is unlisted under the name a unit reading the header as a system header
+  // A header's own macro is unlisted under the name a unit reading the header as a system header
   // gives it, because the header's own parse names it with its place (see the worker). Where no
-  // unit read the header as a user header, nothing lists the #define under that other name, so
-  // it stays among the place-less macro's references.
-  for (ClangSymbol& symbol : contents.symbols) {
+  // unit read the header as a user header, nothing lists its #define and uses there under that
+  // other name, so they stay among the place-less macro's sites.
+  for (uint32_t id = 0; id < contents.symbols.size(); ++id) {
+    ClangSymbol& symbol = contents.symbols[id];
     if (static_cast<SymbolKind>(symbol.kind) != SymbolKind::Macro) continue;
     for (ClangSite& site : symbol.sites) {
-      if (!site.unlisted || site.role != ClangRole::Definition) continue;
+      if (!site.unlisted) continue;
       auto file = byFile.find(site.path);
       if (file == byFile.end()) continue;
       bool located = std::any_of(file->second.begin(), file->second.end(), [&](const ClangFileOccurrence& o) {
-        return o.start == site.range.startByte && o.role == ClangRole::Definition && !o.unlisted;
+        return o.start == site.range.startByte && o.role == site.role && !o.unlisted && o.symbol != id;
       });
       if (!located) site.unlisted = false;
     }
@@ -541,15 +543,17 @@ ClangBuildReport buildClangView(const ClangBuildInput& in) {
     });
   }
   for (auto& [path, occurrences] : byFile) {
-    std::sort(occurrences.begin(), occurrences.end(), [](const ClangFileOccurrence& a, const ClangFileOccurrence& b) {
+    std::sort(occurrences.begin(), occurrences.end(), [&](const ClangFileOccurrence& a, const ClangFileOccurrence& b) {
       // At one offset: the file's own unit's first; an unlisted reference (where clang's
       // indexer reports nothing, or a name a using-declaration brought in) ahead of what the
-      // indexer reports, an unlisted declaration (a header's macro as a unit reading it as a
-      // system header names it) after; a guessed one last.
-      auto key = [](const ClangFileOccurrence& o) {
-        bool listedFirst = !(o.unlisted && o.role == ClangRole::Reference);
-        bool unlistedDeclaration = o.unlisted && o.role != ClangRole::Reference;
-        return std::make_tuple(o.start, o.foreign, o.guessed, listedFirst, unlistedDeclaration, o.expanded, o.role, o.symbol, o.end);
+      // indexer reports, an unlisted declaration and a header's own macro as a unit reading the
+      // header as a system header names it after (the header's own parse names it otherwise);
+      // a guessed one last.
+      auto key = [&](const ClangFileOccurrence& o) {
+        bool macro = static_cast<SymbolKind>(contents.symbols[o.symbol].kind) == SymbolKind::Macro;
+        bool unlistedFirst = o.unlisted && o.role == ClangRole::Reference && !macro;
+        bool unlistedAfter = o.unlisted && !unlistedFirst;
+        return std::make_tuple(o.start, o.foreign, o.guessed, !unlistedFirst, unlistedAfter, o.expanded, o.role, o.symbol, o.end);
       };
       return key(a) < key(b);
     });

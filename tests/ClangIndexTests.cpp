@@ -245,7 +245,7 @@ TEST_CASE("a macro reached through -isystem and through -I is two symbols, as cl
   const char* b = "#include <cases.h>\nCASE(two) { return 2; }\n";
   const char* c = "#include <cases.h>\nCASE(three) { return 3; }\n";
   repo.writeAll({{"inc/cases.h", header},
-                 {"inc/only.h", "#define ONLY(x) (x)\n"},
+                 {"inc/only.h", "#define ONLY(x) (x)\nstatic int only_zero(void) { return ONLY(0); }\n"},
                  {"inc/uses.h", "#include <cases.h>\nCASE(four) { return 4; }\n"},
                  {"a.c", a},
                  {"b.c", b},
@@ -271,8 +271,12 @@ TEST_CASE("a macro reached through -isystem and through -I is two symbols, as cl
   // macro as a.c does, so the use stays a reference.
   CHECK(paths("a.c", offsetOf(a, "CASE(one)")) == std::set<std::string>{"a.c", "b.c", "inc/uses.h"});
   CHECK(paths("c.c", offsetOf(c, "CASE(three)")) == std::set<std::string>{"c.c", "inc/cases.h"});
-  // A header no unit reads as a user header: its #define stays among the references.
+  // A header no unit reads as a user header: its #define and its own use stay among the
+  // references.
   CHECK(paths("a.c", offsetOf(a, "ONLY(")) == std::set<std::string>{"a.c", "inc/only.h"});
+  auto only = (*provider)->references("a.c", offsetOf(a, "ONLY("), true);
+  REQUIRE(only.hasValue());
+  CHECK(only->locations.size() == 3);
   // Asked at the #define itself: the header's own parse names the located macro.
   CHECK(paths("inc/cases.h", offsetOf(header, "CASE")) == std::set<std::string>{"c.c", "inc/cases.h"});
   // Both go to the one #define.

@@ -15,6 +15,7 @@
 #include <mutex>
 #include <optional>
 #include <set>
+#include <tuple>
 #include <thread>
 #include <unordered_map>
 
@@ -518,19 +519,17 @@ ClangBuildReport buildClangView(const ClangBuildInput& in) {
   // A header's own macro is unlisted under the name a unit reading the header as a system header
   // gives it, because the header's own parse names it with its place (see the worker). Where no
   // unit read the header as a user header, nothing lists its #define and uses there under that
-  // other name, so they stay among the place-less macro's sites.
+  // other name, so they stay among the place-less macro's sites. (The place-less name's own
+  // occurrences in the header are all unlisted, so a listed one there is the other name's.)
+  auto isMacro = [&](uint32_t id) { return static_cast<SymbolKind>(contents.symbols[id].kind) == SymbolKind::Macro; };
+  std::set<std::tuple<std::string, uint32_t, ClangRole>> locatedMacros;
+  for (const auto& [path, occurrences] : byFile)
+    for (const ClangFileOccurrence& o : occurrences)
+      if (!o.unlisted && isMacro(o.symbol)) locatedMacros.emplace(path, o.start, o.role);
   for (uint32_t id = 0; id < contents.symbols.size(); ++id) {
-    ClangSymbol& symbol = contents.symbols[id];
-    if (static_cast<SymbolKind>(symbol.kind) != SymbolKind::Macro) continue;
-    for (ClangSite& site : symbol.sites) {
-      if (!site.unlisted) continue;
-      auto file = byFile.find(site.path);
-      if (file == byFile.end()) continue;
-      bool located = std::any_of(file->second.begin(), file->second.end(), [&](const ClangFileOccurrence& o) {
-        return o.start == site.range.startByte && o.role == site.role && !o.unlisted && o.symbol != id;
-      });
-      if (!located) site.unlisted = false;
-    }
+    if (!isMacro(id)) continue;
+    for (ClangSite& site : contents.symbols[id].sites)
+      if (site.unlisted && !locatedMacros.count({site.path, site.range.startByte, site.role})) site.unlisted = false;
   }
   for (ClangSymbol& s : contents.symbols) {
     for (std::vector<uint32_t>* ids : {&s.overrides, &s.overriddenBy, &s.bases, &s.derived}) {

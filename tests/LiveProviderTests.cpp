@@ -551,6 +551,18 @@ TEST_CASE("the benchmark has clangd parse the files no compile command reaches b
   REQUIRE(refs["liveAnswered"].get<int>() >= 4);
   // Both sides see extra.c's calls: every answered reference request agrees.
   CHECK(refs["matched"] == refs["liveAnswered"]);
+  // Every request is listed with both sides' digests, agreeing with the rows' counts.
+  CHECK(r["requests"].size() == r["rows"][0]["requests"].get<size_t>() + refs["requests"].get<size_t>());
+  CHECK(r["languages"][0]["openedShared"] == 0);
+  size_t answered = 0, matched = 0;
+  for (const json& q : r["requests"]) {
+    if (q["method"] != "references" || !q["liveAnswered"].get<bool>()) continue;
+    ++answered;
+    matched += q["matched"].get<bool>();
+    CHECK(q["matched"].get<bool>() == (q["staticDigest"] == q["liveDigest"]));
+  }
+  CHECK(answered == refs["liveAnswered"].get<size_t>());
+  CHECK(matched == refs["matched"].get<size_t>());
 }
 
 }  // namespace nib::test

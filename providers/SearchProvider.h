@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -80,21 +81,36 @@ struct SearchContext {
 // Reciprocal-rank fusion's constant (Cormack et al. 2009: score = sum of 1 / (k + rank)), used
 // by the structural route to merge lexical seeds with their call-graph neighbours.
 inline constexpr double kRrfK = 60;
-// Hybrid: the lexical route's kHybridDepth best units; its first kHybridKept stay first, in
-// lexical order, and the others are scored BM25 / (the top BM25) + kHybridSemanticWeight *
-// cosine(query, unit) in the dense view; units only the semantic route found follow with
-// kHybridSemanticWeight * cosine alone. Score fusion with a small semantic weight rather than
-// rank fusion, because vectors learned from one repository's text are a weaker signal than the
-// query's own words: on bench/dense_bench.py's tasks, RRF (k = 60) with semantic at half weight
-// cut lexical's MRR from 0.44 to 0.23 on tmux, and with passage-trained vectors the cosine
-// also reordered lexical's first hits for the worse (tmux MRR 0.437 -> 0.427). Keeping the first
-// three in place holds hybrid's Recall@1 at lexical's; at weight 0.1 the cosine still pushed two
-// of 80 tmux targets out of the top 10, at 0.05 none: with vectors this weak the cosine is a
-// tie-breaker between units of near-equal BM25 (hybrid equals lexical's Recall@1 and @10 on tmux,
-// jq, libuv and git, MRR within 0.001; 0.2 and 0.3 lose more).
+// Hybrid: the lexical route's kHybridDepth best units, scored BM25 / (the top BM25) + weight *
+// cosine(query, unit) in the dense view, and units only the semantic route found with weight *
+// cosine alone; the lexical route's first `kept` hits stay first, in lexical order. Score fusion
+// rather than rank fusion (RRF), because on bench/dense_bench.py's tasks (doc comments as queries)
+// the query's own words are the stronger signal with either source of vectors, and RRF (k = 60)
+// gives the weaker list's ranks as much say as the stronger's: with semantic at half weight it cut
+// lexical's MRR from 0.44 to 0.23 on tmux with the repository's vectors, and from 0.437 to 0.366
+// (tmux), 0.563 to 0.425 (jq), 0.336 to 0.260 (libuv) with a neural sentence encoder.
+//
+// The weight depends on where the vectors come from:
+// - The repository-trained fastText model: weight 0.05, lexical's first three kept. With vectors
+//   learned from one repository's text the cosine is a tie-breaker: it reordered lexical's first
+//   hits for the worse (tmux MRR 0.437 -> 0.427), and at 0.1 still pushed two of 80 tmux targets
+//   out of the top 10, at 0.05 none (hybrid equals lexical's Recall@1 and @10 on tmux, jq, libuv
+//   and git, MRR within 0.001; 0.2 and 0.3 lose more).
+// - An external encoder: weight 0.3, nothing kept. Measured with Universal Sentence Encoder Lite
+//   (bench/encoder), a weak encoder for code: MRR tmux 0.437 (lexical 0.437), jq 0.564 (0.563),
+//   libuv 0.352 (0.336), where the repository model's rule gave 0.436, 0.563 and 0.335; 0.5 and 1.0
+//   gain more on libuv (0.360, 0.370) but lose on tmux and jq. A stronger encoder deserves more.
+struct HybridFusion {
+  double semanticWeight;
+  size_t kept;  // lexical's first hits that keep their places
+};
+inline constexpr HybridFusion kHybridModelFusion{0.05, 3};
+inline constexpr HybridFusion kHybridEncoderFusion{0.3, 0};
 inline constexpr size_t kHybridDepth = 100;
-inline constexpr double kHybridSemanticWeight = 0.05;
-inline constexpr size_t kHybridKept = 3;
+// A lexical hit's fused score: `lexicalRank` counts from 0, `bm25` is divided by the top BM25,
+// `cosine` is absent when the unit has no vector. Units only the semantic route found score
+// fusion.semanticWeight * cosine.
+double hybridScore(const HybridFusion& fusion, size_t lexicalRank, double bm25, std::optional<double> cosine);
 
 class SearchProvider {
  public:

@@ -353,6 +353,20 @@ TEST_CASE("the IVF index finds what exact search finds on real vectors", "[dense
   CHECK_FALSE((*flat)->similarity(vectors.data(), 1).has_value());  // no unit 1
 }
 
+TEST_CASE("hybrid fusion: a tie-breaker with the repository's vectors, a say with an encoder's", "[dense][search]") {
+  // The repository model's rule: lexical's first three stay ahead of any later hit, in their order.
+  CHECK(hybridScore(kHybridModelFusion, 2, 0.1, 0.0) > hybridScore(kHybridModelFusion, 3, 1.0, 1.0));
+  CHECK(hybridScore(kHybridModelFusion, 0, 1.0, -1.0) > hybridScore(kHybridModelFusion, 1, 0.9, 1.0));
+  // Past them the cosine breaks near-ties only: a full cosine does not make up a tenth of the top BM25.
+  CHECK(hybridScore(kHybridModelFusion, 4, 0.9, 1.0) < hybridScore(kHybridModelFusion, 3, 1.0, 0.0));
+  CHECK(hybridScore(kHybridModelFusion, 4, 0.98, 0.9) > hybridScore(kHybridModelFusion, 3, 1.0, 0.0));
+  // An encoder's cosine can move a unit past lexical's first, where the model's rule keeps it.
+  CHECK(hybridScore(kHybridEncoderFusion, 1, 0.9, 0.8) > hybridScore(kHybridEncoderFusion, 0, 1.0, 0.2));
+  CHECK(hybridScore(kHybridModelFusion, 1, 0.9, 0.8) < hybridScore(kHybridModelFusion, 0, 1.0, 0.2));
+  // A unit without a vector keeps its BM25.
+  CHECK(hybridScore(kHybridEncoderFusion, 5, 0.7, std::nullopt) == Approx(0.7));
+}
+
 TEST_CASE("semantic and hybrid routes", "[dense][search]") {
   TestRepo repo;
   copySearchFixture(repo);
@@ -401,13 +415,15 @@ TEST_CASE("semantic and hybrid routes", "[dense][search]") {
     INFO(h.query << " -> " << target);
     CHECK(rank >= 1);
     CHECK(rank <= c.maxRank);
-    // Lexical's first three hits keep their places; the cosine only reorders what follows.
+    // Lexical's first three hits keep their places (scored above 2: the model's rule, not the
+    // encoder's); the cosine only reorders what follows.
+    CHECK(result->hits.front().score >= 2.0);
     SearchRequest l = h;
     l.route = SearchRoute::Lexical;
     l.k = kHybridDepth;
     auto lexical = engine->search(l);
     REQUIRE(lexical.hasValue());
-    for (size_t i = 0; i < std::min<size_t>({kHybridKept, lexical->hits.size(), result->hits.size()}); ++i) {
+    for (size_t i = 0; i < std::min<size_t>({kHybridModelFusion.kept, lexical->hits.size(), result->hits.size()}); ++i) {
       CHECK(result->hits[i].path == lexical->hits[i].path);
       CHECK(result->hits[i].range.startByte == lexical->hits[i].range.startByte);
     }
@@ -565,6 +581,10 @@ TEST_CASE("an external embedding endpoint: batches, reuse, and clear errors", "[
   auto autoProse = (*engine)->search(prose);
   REQUIRE(autoProse.hasValue());
   CHECK(autoProse->route == SearchRoute::Hybrid);
+  // And hybrid fuses with the encoder's rule: no hit is kept in place, so no score reaches the
+  // kept hits' (above 1 + the weight); a hit scores its BM25 share plus 0.3 of its cosine.
+  REQUIRE(!autoProse->hits.empty());
+  for (const SearchHit& h : autoProse->hits) CHECK(h.score <= 1 + kHybridEncoderFusion.semanticWeight + 1e-9);
 
   // An update sends only the changed units (the two queries above were one text each).
   CHECK(encoder.stats()["texts"].get<uint64_t>() == units + 3);

@@ -1,6 +1,7 @@
 #include "views/DenseModel.h"
 
 #include <fasttext/args.h>
+#include <fasttext/densematrix.h>
 #include <fasttext/dictionary.h>
 #include <fasttext/fasttext.h>
 #include <fasttext/loss.h>
@@ -9,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <exception>
 #include <fstream>
 #include <map>
@@ -103,8 +105,60 @@ class CompactNegativeSampling : public fasttext::BinaryLogisticLoss {
   std::uniform_int_distribution<size_t> pick_;
 };
 
-// fastText's training (its dictionary, matrices, model, loop and file format) with the loss
-// above in place of the one FastText::train would create; everything else is fastText's own.
+// fastText's dense matrix with its four training operations on rows written four lanes wide.
+// fastText's own are scalar loops (a dot product cannot be vectorised by the compiler without
+// reordering its sum), and they were 55% of the training time once negative sampling stopped
+// missing the caches. The order of every sum is fixed here too (eight partial sums, combined
+// in a fixed tree), so training stays deterministic. Storage, initialisation and the saved
+// format are DenseMatrix's: the model file is fastText's as before.
+class TrainingMatrix : public fasttext::DenseMatrix {
+ public:
+  using DenseMatrix::DenseMatrix;
+
+  fasttext::real dotRow(const fasttext::Vector& v, int64_t i) const override {
+    const float* row = data() + i * n_;
+    const float* x = v.data();
+    Lanes a = {0, 0, 0, 0}, b = {0, 0, 0, 0};
+    int64_t j = 0;
+    for (; j + 8 <= n_; j += 8) {
+      a += load(row + j) * load(x + j);
+      b += load(row + j + 4) * load(x + j + 4);
+    }
+    for (; j + 4 <= n_; j += 4) a += load(row + j) * load(x + j);
+    a += b;
+    float d = (a[0] + a[1]) + (a[2] + a[3]);
+    for (; j < n_; ++j) d += row[j] * x[j];
+    if (std::isnan(d)) throw EncounteredNaNError();
+    return d;
+  }
+  void addVectorToRow(const fasttext::Vector& v, int64_t i, fasttext::real scale) override {
+    axpy(v.data(), scale, data() + i * n_);
+  }
+  void addRowToVector(fasttext::Vector& out, int32_t i) const override { axpy(data() + int64_t{i} * n_, 1.0f, out.data()); }
+  void addRowToVector(fasttext::Vector& out, int32_t i, fasttext::real scale) const override {
+    axpy(data() + int64_t{i} * n_, scale, out.data());
+  }
+
+ private:
+  using Lanes = float __attribute__((vector_size(16)));
+  static Lanes load(const float* p) {
+    Lanes v;
+    std::memcpy(&v, p, sizeof v);
+    return v;
+  }
+  // y += scale * x over one row (n_ floats).
+  void axpy(const float* x, float scale, float* y) const {
+    int64_t j = 0;
+    for (; j + 4 <= n_; j += 4) {
+      Lanes r = load(y + j) + scale * load(x + j);
+      std::memcpy(y + j, &r, sizeof r);
+    }
+    for (; j < n_; ++j) y[j] += scale * x[j];
+  }
+};
+
+// fastText's training (its dictionary, model, loop and file format) with the loss and matrices
+// above in place of the ones FastText::train would create; everything else is fastText's own.
 class SkipgramTrainer : public fasttext::FastText {
  public:
   void train(const fasttext::Args& settings) {
@@ -114,8 +168,14 @@ class SkipgramTrainer : public fasttext::FastText {
     if (!in) throw std::invalid_argument(args_->input + " cannot be opened for training");
     dict_->readFromFile(in);
     in.close();
-    input_ = createRandomMatrix();
-    output_ = createTrainOutputMatrix();
+    // As createRandomMatrix and createTrainOutputMatrix make them: word and n-gram rows drawn
+    // uniformly from +-1/dim with the seed, output rows zero.
+    auto input = std::make_shared<TrainingMatrix>(dict_->nwords() + args_->bucket, args_->dim);
+    input->uniform(1.0 / args_->dim, args_->thread, args_->seed);
+    auto output = std::make_shared<TrainingMatrix>(dict_->nwords(), args_->dim);
+    output->zero();
+    input_ = input;
+    output_ = output;
     quant_ = false;
     auto loss = std::make_shared<CompactNegativeSampling>(output_, args_->neg, getTargetCounts());
     model_ = std::make_shared<fasttext::Model>(input_, output_, loss, /*normalizeGradient=*/false);

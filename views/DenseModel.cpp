@@ -62,56 +62,13 @@ Status markForInference(const std::filesystem::path& modelFile) {
 
 namespace {
 
-// Negative sampling as fastText's (each negative drawn with probability proportional to the
-// square root of the word's count, `neg` of them per context word), from a table sized to the
-// vocabulary instead of fastText's fixed ten million entries. That table is 40 MB, so nearly
-// every draw missed the caches: 37% of the training time on jq (perf), for 22 million draws.
-// kTableSlotsPerWord slots per vocabulary word (at most kMaxTableSize) keep the table within
-// the second-level cache on the vocabularies a 100,000-token sample yields, and every word keeps
-// at least one slot, as in fastText's table.
-class CompactNegativeSampling : public fasttext::BinaryLogisticLoss {
- public:
-  static constexpr size_t kTableSlotsPerWord = 16;
-  static constexpr size_t kMaxTableSize = size_t{1} << 20;
-
-  CompactNegativeSampling(std::shared_ptr<fasttext::Matrix>& output, int negatives, const std::vector<int64_t>& counts)
-      : BinaryLogisticLoss(output), negatives_(negatives) {
-    double z = 0;
-    for (int64_t c : counts) z += std::sqrt(static_cast<double>(c));
-    const double size = static_cast<double>(std::min(kMaxTableSize, std::max<size_t>(1, counts.size() * kTableSlotsPerWord)));
-    for (size_t i = 0; i < counts.size(); ++i) {
-      double share = std::sqrt(static_cast<double>(counts[i])) * size / z;
-      for (size_t j = 0; j < share; ++j) table_.push_back(static_cast<int32_t>(i));
-    }
-    pick_ = std::uniform_int_distribution<size_t>(0, table_.size() - 1);
-  }
-
-  fasttext::real forward(const std::vector<int32_t>& targets, int32_t targetIndex, fasttext::Model::State& state,
-                         fasttext::real lr, bool backprop) override {
-    const int32_t target = targets[targetIndex];
-    fasttext::real loss = binaryLogistic(target, state, true, lr, backprop);
-    for (int n = 0; n < negatives_; ++n) {
-      int32_t negative;
-      do negative = table_[pick_(state.rng)];
-      while (negative == target && table_.size() > 1);
-      loss += binaryLogistic(negative, state, false, lr, backprop);
-    }
-    return loss;
-  }
-
- private:
-  int negatives_;
-  std::vector<int32_t> table_;
-  std::uniform_int_distribution<size_t> pick_;
-};
-
 // fastText's dense matrix with its four training operations on rows written four lanes wide.
 // fastText's own are scalar loops (a dot product cannot be vectorised by the compiler without
 // reordering its sum), and they were 55% of the training time once negative sampling stopped
 // missing the caches. The order of every sum is fixed here too (eight partial sums, combined
 // in a fixed tree), so training stays deterministic. Storage, initialisation and the saved
 // format are DenseMatrix's: the model file is fastText's as before.
-class TrainingMatrix : public fasttext::DenseMatrix {
+class TrainingMatrix final : public fasttext::DenseMatrix {
  public:
   using DenseMatrix::DenseMatrix;
 
@@ -157,6 +114,62 @@ class TrainingMatrix : public fasttext::DenseMatrix {
   }
 };
 
+// Negative sampling as fastText's (each negative drawn with probability proportional to the
+// square root of the word's count, `neg` of them per context word), from a table sized to the
+// vocabulary instead of fastText's fixed ten million entries. That table is 40 MB, so nearly
+// every draw missed the caches: 37% of the training time on jq (perf), for 22 million draws.
+// kTableSlotsPerWord slots per vocabulary word (at most kMaxTableSize) keep the table within
+// the second-level cache on the vocabularies a 100,000-token sample yields, and every word keeps
+// at least one slot, as in fastText's table.
+class CompactNegativeSampling : public fasttext::BinaryLogisticLoss {
+ public:
+  static constexpr size_t kTableSlotsPerWord = 16;
+  static constexpr size_t kMaxTableSize = size_t{1} << 20;
+
+  CompactNegativeSampling(std::shared_ptr<fasttext::Matrix>& output, TrainingMatrix* rows, int negatives,
+                          const std::vector<int64_t>& counts)
+      : BinaryLogisticLoss(output), rows_(rows), negatives_(negatives) {
+    double z = 0;
+    for (int64_t c : counts) z += std::sqrt(static_cast<double>(c));
+    const double size = static_cast<double>(std::min(kMaxTableSize, std::max<size_t>(1, counts.size() * kTableSlotsPerWord)));
+    for (size_t i = 0; i < counts.size(); ++i) {
+      double share = std::sqrt(static_cast<double>(counts[i])) * size / z;
+      for (size_t j = 0; j < share; ++j) table_.push_back(static_cast<int32_t>(i));
+    }
+    pick_ = std::uniform_int_distribution<size_t>(0, table_.size() - 1);
+  }
+
+  // fastText's binary logistic step for the target and each negative, on the TrainingMatrix
+  // directly (no virtual calls). The loss value is not computed: fastText only prints it, and
+  // nib trains silently.
+  fasttext::real forward(const std::vector<int32_t>& targets, int32_t targetIndex, fasttext::Model::State& state,
+                         fasttext::real lr, bool backprop) override {
+    const int32_t target = targets[targetIndex];
+    step(target, true, state, lr, backprop);
+    for (int n = 0; n < negatives_; ++n) {
+      int32_t negative;
+      do negative = table_[pick_(state.rng)];
+      while (negative == target && table_.size() > 1);
+      step(negative, false, state, lr, backprop);
+    }
+    return 0;
+  }
+
+ private:
+  void step(int32_t row, bool positive, fasttext::Model::State& state, fasttext::real lr, bool backprop) {
+    const fasttext::real score = sigmoid(rows_->dotRow(state.hidden, row));
+    if (!backprop) return;
+    const fasttext::real alpha = lr * ((positive ? 1.0f : 0.0f) - score);
+    rows_->addRowToVector(state.grad, row, alpha);
+    rows_->addVectorToRow(state.hidden, row, alpha);
+  }
+
+  TrainingMatrix* rows_;  // the output matrix, wo_ as its own type
+  int negatives_;
+  std::vector<int32_t> table_;
+  std::uniform_int_distribution<size_t> pick_;
+};
+
 // fastText's training (its dictionary, model, loop and file format) with the loss and matrices
 // above in place of the ones FastText::train would create; everything else is fastText's own.
 class SkipgramTrainer : public fasttext::FastText {
@@ -177,7 +190,7 @@ class SkipgramTrainer : public fasttext::FastText {
     input_ = input;
     output_ = output;
     quant_ = false;
-    auto loss = std::make_shared<CompactNegativeSampling>(output_, args_->neg, getTargetCounts());
+    auto loss = std::make_shared<CompactNegativeSampling>(output_, output.get(), args_->neg, getTargetCounts());
     model_ = std::make_shared<fasttext::Model>(input_, output_, loss, /*normalizeGradient=*/false);
     startThreads();  // with args_->thread == 1, fastText's loop on this thread
   }

@@ -39,7 +39,7 @@ struct DenseBuildInput {
   std::optional<EncoderSettings> encoder;
   unsigned threads = 1;
   DenseTraining training;
-  // The training sample's size, in tokens: it bounds the training time (about 4 s on one core
+  // The training sample's size, in tokens: it bounds the training time (about 0.8 s on one core
   // with the default settings; a wider window or a bigger sample gives better vectors slowly).
   uint64_t trainTokens = 100000;
 };

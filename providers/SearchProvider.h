@@ -87,8 +87,9 @@ inline constexpr double kRrfK = 60;
 // rather than rank fusion (RRF), because on bench/dense_bench.py's tasks (doc comments as queries)
 // the query's own words are the stronger signal with either source of vectors, and RRF (k = 60)
 // gives the weaker list's ranks as much say as the stronger's: with semantic at half weight it cut
-// lexical's MRR from 0.44 to 0.23 on tmux with the repository's vectors, and from 0.437 to 0.366
-// (tmux), 0.563 to 0.425 (jq), 0.336 to 0.260 (libuv) with a neural sentence encoder.
+// lexical's MRR from 0.44 to 0.23 on tmux with the repository's vectors, and with a neural
+// sentence encoder from 0.437 to 0.366 (tmux), 0.563 to 0.425 (jq) and 0.336 to 0.260 (libuv)
+// (the two routes' top 100 re-fused offline).
 //
 // The weight depends on where the vectors come from:
 // - The repository-trained fastText model: weight 0.05, lexical's first three kept. With vectors
@@ -97,9 +98,10 @@ inline constexpr double kRrfK = 60;
 //   out of the top 10, at 0.05 none (hybrid equals lexical's Recall@1 and @10 on tmux, jq, libuv
 //   and git, MRR within 0.001; 0.2 and 0.3 lose more).
 // - An external encoder: weight 0.3, nothing kept. Measured with Universal Sentence Encoder Lite
-//   (bench/encoder), a weak encoder for code: MRR tmux 0.437 (lexical 0.437), jq 0.564 (0.563),
-//   libuv 0.352 (0.336), where the repository model's rule gave 0.436, 0.563 and 0.335; 0.5 and 1.0
-//   gain more on libuv (0.360, 0.370) but lose on tmux and jq. A stronger encoder deserves more.
+//   (bench/dense_bench.py --encoder use-lite), a weak encoder for code: MRR jq 0.570 (lexical
+//   0.563), tmux 0.437 (0.437), libuv 0.358 (0.332), where the repository model's rule gave 0.563,
+//   0.436 and 0.335. Re-fused offline, weights 0.5 and 1.0 gained more on libuv (0.360, 0.370) but
+//   lost on tmux and jq. A stronger encoder would deserve more.
 struct HybridFusion {
   double semanticWeight;
   size_t kept;  // lexical's first hits that keep their places

@@ -58,10 +58,6 @@ Status markForInference(const std::filesystem::path& modelFile) {
   return Status::ok();
 }
 
-}  // namespace
-
-namespace {
-
 // fastText's dense matrix with its four training operations on rows written four lanes wide.
 // fastText's own are scalar loops (a dot product cannot be vectorised by the compiler without
 // reordering its sum), and they were 55% of the training time once negative sampling stopped
@@ -117,7 +113,7 @@ class TrainingMatrix final : public fasttext::DenseMatrix {
 // Negative sampling as fastText's (each negative drawn with probability proportional to the
 // square root of the word's count, `neg` of them per context word), from a table sized to the
 // vocabulary instead of fastText's fixed ten million entries. That table is 40 MB, so nearly
-// every draw missed the caches: 37% of the training time on jq (perf), for 22 million draws.
+// every draw missed the caches: 37% of the training time on jq (perf).
 // kTableSlotsPerWord slots per vocabulary word (at most kMaxTableSize) keep the table within
 // the second-level cache on the vocabularies a 100,000-token sample yields, and every word keeps
 // at least one slot, as in fastText's table.

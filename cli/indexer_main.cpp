@@ -2,7 +2,6 @@
 // `nib status`). It links libgit2 and the tree-sitter grammars so that `nib` need not.
 #include <CLI/CLI.hpp>
 
-#include "protocol/HttpEncoder.h"
 #include "cli/Commands.h"
 #include "cli/IndexCli.h"
 
@@ -11,8 +10,6 @@
 #endif
 
 int main(int argc, char** argv) {
-  // An external embedding endpoint (.nib.conf) is reached over HTTP (protocol/HttpEncoder).
-  nib::installHttpEncoder();
   using namespace nib::cli;
   CLI::App app{"nib-indexer: the indexing worker of nib (run it as `nib index`).", "nib"};
   app.set_version_flag("--version", NIB_VERSION);

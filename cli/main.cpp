@@ -3,7 +3,6 @@
 
 #include <cstdio>
 
-#include "protocol/HttpEncoder.h"
 #include "cli/Commands.h"
 #include "cli/DaemonCli.h"
 #include "cli/IndexCli.h"
@@ -15,8 +14,6 @@
 #endif
 
 int main(int argc, char** argv) {
-  // An external embedding endpoint (.nib.conf) is reached over HTTP (protocol/HttpEncoder).
-  nib::installHttpEncoder();
   using namespace nib::cli;
   // Indexing needs libgit2 and the grammars; it runs in the worker so that this binary stays
   // light. The worker parses the same options (IndexCli.h) and prints the same help.

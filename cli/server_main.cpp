@@ -8,7 +8,6 @@
 
 #include <mutex>
 
-#include "protocol/HttpEncoder.h"
 #include "cli/ServeCli.h"
 #include "indexer/Extractor.h"
 #include "indexer/GitRepository.h"
@@ -22,8 +21,6 @@
 #endif
 
 int main(int argc, char** argv) {
-  // An external embedding endpoint (.nib.conf) is reached over HTTP (protocol/HttpEncoder).
-  nib::installHttpEncoder();
   using namespace nib;
   CLI::App app{"nib-server: the language server of nib (run it as `nib serve`).", "nib"};
   app.set_version_flag("--version", NIB_VERSION);

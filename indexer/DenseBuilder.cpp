@@ -11,7 +11,8 @@
 #include "support/FileIo.h"
 #include "support/Hash.h"
 #include "support/SearchText.h"
-#include "views/DenseView.h"
+#include "views/DenseModel.h"
+#include "views/FaissDenseView.h"
 #include "views/VectorCache.h"
 
 namespace nib {
@@ -305,7 +306,7 @@ Status buildWithEncoder(const DenseBuildInput& in, DenseBuildReport* report) {
 
 }  // namespace
 
-DenseBuildReport buildDenseView(const DenseBuildInput& input) {
+DenseBuildReport buildDenseViewInProcess(const DenseBuildInput& input) {
   DenseBuildReport report;
   ViewRecord& v = report.view;
   v.name = "dense";

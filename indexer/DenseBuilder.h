@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "support/Status.h"
-#include "views/DenseModel.h"
+#include "views/DenseTraining.h"
 #include "views/FactStore.h"
 #include "views/Manifest.h"
 #include "views/TextEncoder.h"
@@ -54,7 +54,15 @@ struct DenseBuildReport {
   int dimension = 0;
 };
 
-// Never fails the version: a dense view that cannot be built is recorded as Failed.
+// Never fails the version: a dense view that cannot be built is recorded as Failed (a dense
+// module that cannot be loaded too, with the reason). The build runs in the dense module
+// (libnib-dense.so, loaded on first use) so that the indexer maps FAISS and fastText only
+// when it builds a dense view.
 DenseBuildReport buildDenseView(const DenseBuildInput& input);
+
+// The build itself, in this process: the module's entry point, and the tests'.
+DenseBuildReport buildDenseViewInProcess(const DenseBuildInput& input);
+using BuildDenseViewFn = DenseBuildReport(const DenseBuildInput& input);
+inline constexpr const char* kBuildDenseViewSymbol = "nib_dense_build_view";
 
 }  // namespace nib

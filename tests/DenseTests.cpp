@@ -29,7 +29,7 @@
 #include "support/SearchText.h"
 #include "views/DenseModel.h"
 #include "views/VectorCache.h"
-#include "views/DenseView.h"
+#include "views/FaissDenseView.h"
 #include "views/IndexLayout.h"
 
 namespace nib::test {

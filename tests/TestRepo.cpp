@@ -16,6 +16,15 @@
 namespace nib::test {
 namespace fs = std::filesystem;
 
+namespace {
+// The test binary lives apart from `nib`: point the loader (support/Module.h) at the dense
+// module this build made, before any test asks for a dense view. Commands the tests run inherit it.
+const bool kDenseModuleFound = [] {
+  ::setenv("NIB_DENSE_MODULE", NIB_DENSE_MODULE_PATH, /*overwrite=*/0);
+  return true;
+}();
+}  // namespace
+
 std::string shellQuote(const std::string& s) {
   std::string out = "'";
   for (char c : s) {

@@ -20,13 +20,6 @@
 
 namespace nib {
 
-std::string DenseTraining::profile() const {
-  return std::string(cbow ? "fasttext-cbow" : "fasttext-skipgram") + ";dim=" + std::to_string(dimension) + ";epoch=" + std::to_string(epochs) +
-         ";ws=" + std::to_string(window) + ";neg=" + std::to_string(negatives) + ";minCount=" + std::to_string(minCount) +
-         ";ngrams=" + std::to_string(minNgram) + "-" + std::to_string(maxNgram) + ";buckets=" + std::to_string(buckets) +
-         ";seed=" + std::to_string(seed) + ";sif=0.001;oov=0.3;text=passages;negatives=compact16";
-}
-
 DenseModel::~DenseModel() = default;
 
 namespace {

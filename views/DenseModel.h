@@ -16,30 +16,13 @@
 #include <vector>
 
 #include "support/Status.h"
+#include "views/DenseTraining.h"
 
 namespace fasttext {
 class FastText;
 }
 
 namespace nib {
-
-// The training settings. Everything here changes the vectors, so it is all in profile().
-struct DenseTraining {
-  int dimension = 48;
-  int epochs = 4;
-  int window = 10;  // wide: a comment's words should reach the code under it (see the training text)
-  int negatives = 5;
-  int minCount = 2;  // words seen fewer times get subword vectors only
-  int minNgram = 4;  // character n-grams of minNgram..maxNgram bytes (0, 0: no subwords); 4-grams
-  int maxNgram = 4;  // alone train about a third faster than 3..4 and measured as well
-  int buckets = 50000;  // hashed n-gram rows: the model's size is about (words + buckets) * dimension * 4 bytes
-  int seed = 1;
-  int cbow = 0;  // 1: continuous bag of words instead of skip-gram (about 5x faster to train)
-  std::string profile() const;
-  // Whether a dense view's recorded profile (profile() followed by the model and index) was
-  // made with these settings.
-  bool madeProfile(const std::string& viewProfile) const { return viewProfile.rfind(profile() + ";", 0) == 0; }
-};
 
 class DenseModel {
  public:

@@ -6,8 +6,10 @@
 //   vectors.faiss  a FAISS inner-product index over the lexical view's units, one normalized
 //                  vector per unit that has one, under the unit's id in the lexical view.
 //
-// Small views are exact (IndexFlatIP); from kExactLimit vectors on an inverted-file index
-// (IndexIVFFlat, searched with kProbes lists), whose trained centroids an update reuses.
+// This header is the light side: the interface the search provider asks through. The
+// implementation (views/FaissDenseView, FAISS and fastText) lives in the dense module,
+// libnib-dense.so, which DenseView::open loads on first use (support/Module.h), so that no
+// command but a semantic or hybrid query maps FAISS, BLAS or fastText.
 #pragma once
 
 #include <cstdint>
@@ -15,40 +17,15 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
 #include "support/Status.h"
-#include "views/DenseModel.h"
+#include "views/DenseTraining.h"
 #include "views/TextEncoder.h"
 
-namespace faiss {
-struct Index;
-}
-
 namespace nib {
-
-inline constexpr size_t kExactLimit = 200000;
-inline constexpr size_t kProbes = 32;
-
-// Writes `file`: `ids[i]` has vector vectors[i * dimension ..]. When `previous` names an IVF
-// index of the same dimension, its centroids are reused (no training). `kind` receives the
-// index's description for the profile ("flat" or "ivf<lists>"). From `exactLimit` vectors on,
-// the index is an IVF one.
-Status writeDenseIndex(const std::filesystem::path& file, const std::vector<int64_t>& ids,
-                       const std::vector<float>& vectors, int dimension, const std::filesystem::path& previous,
-                       std::string* kind, size_t exactLimit = kExactLimit);
-
-// An external encoder's input: a unit's text up to this many bytes (embedding models read a
-// bounded context; the start of a unit says the most about it).
-inline constexpr size_t kMaxEncodedBytes = 4096;
-
-// Scales v to length 1; false (v unchanged) when it is zero.
-bool normalizeVector(float* v, int dimension);
-
-// FAISS runs its loops on OpenMP threads; a server answering requests on its own threads
-// wants one per search (nib serve calls this once at start).
-void limitDenseThreads(int threads);
 
 // Whether the vectors of a dense view with this recorded profile compare with the queries this
 // build embeds: an external encoder's always (the configuration names the encoder), the
@@ -59,30 +36,30 @@ inline bool denseVectorsComparable(const std::string& viewProfile) {
 
 class DenseView {
  public:
+  // Opens the dense view in `dir` through the dense module; Unavailable when the module cannot
+  // be loaded (the message names the file), Corrupt when the view's files do not read.
   static Expected<std::unique_ptr<DenseView>> open(const std::filesystem::path& dir);
-  ~DenseView();
-  int dimension() const { return dimension_; }
+  virtual ~DenseView() = default;
+
+  virtual int dimension() const = 0;
   // The vector of a query (or of a changed file's text), normalized, from the same model or
   // encoder as the units'; empty when nothing in the text can be embedded.
-  Expected<std::vector<float>> embed(std::string_view text) const;
+  virtual Expected<std::vector<float>> embed(std::string_view text) const = 0;
   // A unit's vector as the build computes it (from its terms), for units of changed files;
   // nullopt with an external encoder (each would cost a request: changed files are then
   // embedded whole, by `embed`).
-  std::optional<std::vector<float>> embedUnit(const std::vector<std::pair<std::string, uint32_t>>& terms) const;
-  size_t size() const;
-  std::string kind() const;
+  virtual std::optional<std::vector<float>> embedUnit(const std::vector<std::pair<std::string, uint32_t>>& terms) const = 0;
+  virtual size_t size() const = 0;
+  virtual std::string kind() const = 0;
   // Up to k (unit id, cosine similarity) pairs, best first, for a normalized query vector.
-  std::vector<std::pair<uint32_t, float>> nearest(const float* query, size_t k) const;
+  virtual std::vector<std::pair<uint32_t, float>> nearest(const float* query, size_t k) const = 0;
   // The cosine similarity of a normalized query vector and one unit's stored vector; nullopt
   // when the unit has none.
-  std::optional<float> similarity(const float* query, uint32_t unit) const;
-
- private:
-  DenseView() = default;
-  std::unique_ptr<DenseModel> model_;
-  std::unique_ptr<TextEncoder> encoder_;
-  int dimension_ = 0;
-  std::unique_ptr<faiss::Index> index_;
+  virtual std::optional<float> similarity(const float* query, uint32_t unit) const = 0;
 };
+
+// The dense module's entry point behind DenseView::open (cli/dense_module.cpp defines it).
+using OpenDenseViewFn = Expected<std::unique_ptr<DenseView>>(const std::filesystem::path& dir);
+inline constexpr const char* kOpenDenseViewSymbol = "nib_dense_open_view";
 
 }  // namespace nib

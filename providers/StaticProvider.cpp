@@ -1,4 +1,5 @@
 #include "providers/StaticProvider.h"
+#include "providers/SymbolMatcher.h"
 
 #include <algorithm>
 #include <cctype>
@@ -668,30 +669,18 @@ Expected<NavigationResult> StaticProvider::references(const std::string& path, u
 
 std::vector<SymbolMatch> StaticProvider::symbols(std::string_view query, size_t limit) {
   beginQuery();
-  std::string q(query);
-  std::string lq = q;
-  for (char& c : lq) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  struct Hit { std::string name; DefinitionRef ref; double score; };
+  // Names are views of the commit view's pages (its read transaction stays open) or of the
+  // overlays' facts: a short query matches tens of thousands of names, and copying each was
+  // most of the time such a query took.
+  struct Hit { std::string_view name; DefinitionRef ref; double score; size_t seq; };
   std::vector<Hit> hits;
-  std::string ln;
-  auto scoreOf = [&](std::string_view name) {
-    ln.assign(name);
-    for (char& c : ln) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    if (name == q) return 100.0;
-    if (ln == lq) return 90.0;
-    if (ln.rfind(lq, 0) == 0) return 70 + 10.0 * lq.size() / ln.size();
-    if (ln.find(lq) != std::string::npos) return 50 + 10.0 * lq.size() / ln.size();
-    // Fuzzy: the query's characters in order (as in "gcd" for getCommitDigest).
-    size_t i = 0;
-    for (char c : ln)
-      if (i < lq.size() && c == lq[i]) ++i;
-    return i == lq.size() && !lq.empty() ? 20 + 10.0 * lq.size() / ln.size() : 0.0;
-  };
+  SymbolMatcher matcher(query);
+  auto scoreOf = [&](std::string_view name) { return matcher.score(name); };
   view_->forEachDefinitionName([&](std::string_view name, bool, std::string_view raw) {
     double score = scoreOf(name);
     if (score > 0)
       for (const DefinitionRef& r : CommitView::decodeDefinitions(raw))
-        if (!overlayById_.count(r.fileId)) hits.push_back({std::string(name), r, score - (r.isDeclaration ? 1 : 0)});
+        if (!overlayById_.count(r.fileId)) hits.push_back({name, r, score - (r.isDeclaration ? 1 : 0), hits.size()});
     return true;
   });
   for (const auto& [path, file] : overlays_) {
@@ -702,16 +691,23 @@ std::vector<SymbolMatch> StaticProvider::symbols(std::string_view query, size_t 
       double score = scoreOf(d.name);
       if (score > 0)
         hits.push_back({d.name, {file->record.fileId, static_cast<uint32_t>(i), d.kind, d.isDeclaration},
-                        score - (d.isDeclaration ? 1 : 0)});
+                        score - (d.isDeclaration ? 1 : 0), hits.size()});
     }
   }
-  std::stable_sort(hits.begin(), hits.end(), [](const Hit& a, const Hit& b) {
+  // A total order (the scan order last), so that sorting only the best part is deterministic.
+  auto better = [](const Hit& a, const Hit& b) {
     if (a.score != b.score) return a.score > b.score;
-    return a.name != b.name ? a.name < b.name : a.ref.fileId < b.ref.fileId;
-  });
+    if (a.name != b.name) return a.name < b.name;
+    return a.ref.fileId != b.ref.fileId ? a.ref.fileId < b.ref.fileId : a.seq < b.seq;
+  };
+  // Only the best part is sorted; a hit whose location cannot be read is passed over, so when
+  // the sorted part runs out first, the rest is sorted too.
   std::vector<SymbolMatch> out;
-  for (const Hit& h : hits) {
-    if (out.size() >= limit) break;
+  size_t sorted = std::min(hits.size(), limit * 2 + 16);
+  std::partial_sort(hits.begin(), hits.begin() + static_cast<std::ptrdiff_t>(sorted), hits.end(), better);
+  for (size_t i = 0; i < hits.size() && out.size() < limit; ++i) {
+    if (i == sorted) std::sort(hits.begin() + static_cast<std::ptrdiff_t>(i), hits.end(), better);
+    const Hit& h = hits[i];
     if (auto loc = locationOf({h.ref.fileId, static_cast<int32_t>(h.ref.index)})) out.push_back({std::move(*loc), h.score});
   }
   return out;

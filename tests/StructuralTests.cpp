@@ -12,6 +12,7 @@
 #include "LspClient.h"
 #include "TestRepo.h"
 #include "indexer/IndexBuilder.h"
+#include "providers/SymbolMatcher.h"
 #include "server/ContextBuilder.h"
 #include "server/Engine.h"
 #include "server/StructuralAnswer.h"
@@ -318,3 +319,16 @@ TEST_CASE("the smallest budget still holds the whole answer", "[structural][cont
 }
 
 }  // namespace nib::test
+
+TEST_CASE("workspace symbol scores: tiers, ASCII case, and names that cannot match", "[structural]") {
+  nib::SymbolMatcher m("getCommit");
+  CHECK(m.score("getCommit") == 100.0);
+  CHECK(m.score("GETCOMMIT") == 90.0);  // the byte filter folds case as the comparison does
+  CHECK(m.score("GetCommitDigest") == Approx(70.0 + 10.0 * 9 / 15));
+  CHECK(m.score("doGetCommit") == Approx(50.0 + 10.0 * 9 / 11));
+  CHECK(m.score("gitRecentCommit") == Approx(20.0 + 10.0 * 9 / 15));  // g-e-t-c-o-m-m-i-t in order
+  CHECK(m.score("getCommi") == 0.0);          // shorter than the query
+  CHECK(m.score("gitRecentComit") == 0.0);    // every byte present, one 'm' short
+  CHECK(m.score("fetchCommand_xyz") == 0.0);  // no 'i': refused by the byte filter
+  CHECK(nib::SymbolMatcher("").score("anything") == 0.0);
+}

@@ -3,6 +3,7 @@
 // the module, and a missing module is a clear error for the dense routes alone.
 #include <catch2/catch.hpp>
 
+#include <filesystem>
 #include <set>
 #include <sstream>
 
@@ -72,6 +73,20 @@ TEST_CASE("the dense module exports its entry points and carries the heavy libra
   // nib's own code inside the module stays hidden: nothing of namespace nib is exported.
   CHECK(out.find("_ZN3nib") == std::string::npos);
   CHECK(loadedLibraries(NIB_DENSE_MODULE_PATH).count("libfasttext") == 1);
+}
+
+TEST_CASE("FAISS runs on OpenBLAS, never on the reference BLAS", "[module]") {
+  // libblas.so.3 is whatever Debian's alternatives point it at; scripts/setup.sh installs
+  // OpenBLAS, without which training the IVF index of a large repository takes minutes.
+  std::string out;
+  REQUIRE(runCommand("ldd " + shellQuote(NIB_DENSE_MODULE_PATH), &out) == 0);
+  size_t at = out.find("libblas.so.3 => ");
+  REQUIRE(at != std::string::npos);
+  std::string path = out.substr(at + 16, out.find(' ', at + 16) - (at + 16));
+  std::error_code ec;
+  std::string resolved = std::filesystem::canonical(path, ec).string();
+  INFO(path << " -> " << resolved);
+  CHECK(resolved.find("openblas") != std::string::npos);
 }
 
 TEST_CASE("semantic search loads the dense module on demand; without it only the dense routes fail", "[cli][module]") {

@@ -1,5 +1,6 @@
 #include "server/Engine.h"
 
+#include <atomic>
 #include <sys/stat.h>
 
 #include <functional>
@@ -126,7 +127,7 @@ std::vector<SymbolMatch> Engine::symbols(std::string_view query, size_t limit) {
 namespace nib {
 
 Expected<std::string> Engine::currentText(const std::string& path) {
-  if (auto it = buffers_.find(path); it != buffers_.end()) return it->second;
+  if (auto it = buffers_.find(path); it != buffers_.end()) return it->second.text;
   return readWorktreeFile(path);
 }
 
@@ -149,8 +150,12 @@ Status Engine::refreshOverlay(const std::string& path, const std::string& text) 
 }
 
 Status Engine::openBuffer(const std::string& path, std::string text) {
-  buffers_[path] = std::move(text);
-  return refreshOverlay(path, buffers_[path]);
+  // Revisions are unique within the process, across engines (a server reopens its engine).
+  static std::atomic<uint64_t> revisions{0};
+  BufferText& buffer = buffers_[path];
+  buffer.text = std::move(text);
+  buffer.revision = ++revisions;
+  return refreshOverlay(path, buffer.text);
 }
 
 Status Engine::updateBuffer(const std::string& path, std::string text) { return openBuffer(path, std::move(text)); }
@@ -417,7 +422,7 @@ Expected<SearchResult> Engine::search(const SearchRequest& request) {
     context.skippedTooLarge = std::strtoull(n->second.c_str(), nullptr, 10);
   // Open buffers are what the user sees: they override the disk.
   // (A buffer of a file the index lacks is "changed" too: it is searched as it is.)
-  for (const auto& [path, text] : buffers_) {
+  for (const auto& [path, buffer] : buffers_) {
     context.changed.insert(path);
     context.deleted.erase(path);
     std::erase(context.notSearched, path);

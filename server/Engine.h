@@ -103,6 +103,18 @@ class Engine {
   // The text a position in `path` refers to: the open buffer, else the file on disk.
   Expected<std::string> currentText(const std::string& path);
   bool isOpen(const std::string& path) const { return buffers_.count(path) > 0; }
+  // An open buffer's text without a copy, and its revision: a number no other text of any
+  // buffer of any Engine in this process had, so that callers can keep what they derive from
+  // the text (line tables) until the revision changes. Null when `path` is not open; the
+  // pointer is valid until the buffer is updated or closed.
+  struct BufferText {
+    std::string text;
+    uint64_t revision = 0;
+  };
+  const BufferText* bufferOf(const std::string& path) const {
+    auto it = buffers_.find(path);
+    return it == buffers_.end() ? nullptr : &it->second;
+  }
   ~Engine();
 
   const std::filesystem::path& root() const { return root_; }
@@ -162,7 +174,7 @@ class Engine {
   std::optional<WorktreeSnapshot> snapshot_;
   WorktreeProbe worktreeProbe_;
   FactsExtractor extractor_;
-  std::map<std::string, std::string> buffers_;  // open buffers by repository path
+  std::map<std::string, BufferText> buffers_;  // open buffers by repository path
   std::optional<CallGraph> graph_;               // dropped whenever an overlay changes
   std::function<bool(const std::string&)> ignored_;
   std::map<std::string, std::string> diskOverlays_;  // path -> blob id overlaid ("" = tombstone)

@@ -518,7 +518,28 @@ Expected<std::string> LspServer::repoPathOf(Engine& engine, const std::string& u
   return engine.repoPath(*abs);
 }
 
+const LspServer::BufferIndex* LspServer::bufferIndex(Engine& engine, const std::string& path) {
+  const Engine::BufferText* buffer = engine.bufferOf(path);
+  auto it = bufferIndexes_.find(path);
+  if (!buffer) {
+    if (it != bufferIndexes_.end()) bufferIndexes_.erase(it);
+    return nullptr;
+  }
+  if (it == bufferIndexes_.end() || it->second->revision != buffer->revision) {
+    // Closed buffers' entries go when their path is next asked for; bound the rest.
+    if (bufferIndexes_.size() > 256) bufferIndexes_.clear();
+    it = bufferIndexes_.insert_or_assign(path, std::make_unique<BufferIndex>(*buffer, encoding_)).first;
+  }
+  return it->second.get();
+}
+
 Expected<uint32_t> LspServer::offsetOf(Engine& engine, const std::string& path, lsp::Position pos) {
+  if (const BufferIndex* b = bufferIndex(engine, path)) {
+    uint32_t offset;
+    if (!b->lines.offsetOf(b->encoder.fromWire(pos), &offset))
+      return Status(ErrorCode::InvalidArgument, "line " + std::to_string(pos.line) + " is past the end of " + path);
+    return offset;
+  }
   auto text = engine.currentText(path);
   if (!text) return text.status();
   PositionEncoder enc(*text, false, encoding_);
@@ -531,6 +552,7 @@ Expected<uint32_t> LspServer::offsetOf(Engine& engine, const std::string& path, 
 
 lsp::Range LspServer::wireRange(Engine& engine, const std::string& path, bool ascii, const ByteRange& range) {
   if (ascii && !engine.isOpen(path)) return {{range.start.line, range.start.column}, {range.end.line, range.end.column}};
+  if (const BufferIndex* b = bufferIndex(engine, path)) return b->encoder.toWire(range);
   // Each file's text and encoder are built once per answer, not once per location.
   auto it = encoders_.find(path);
   if (it == encoders_.end()) {

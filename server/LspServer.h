@@ -143,6 +143,17 @@ class LspServer {
   std::unique_ptr<Engine> engine_;
   std::string engineError_;  // why there is no engine (a failed build)
   std::map<std::string, std::unique_ptr<EncodedText>> encoders_;  // per answer
+  // Open buffers' line tables and encoders, kept across requests while the buffer's revision
+  // stands: building them per request (three times: the position, the encoder, the answer's
+  // ranges) was the largest cost of a definition request on an open file.
+  struct BufferIndex {
+    uint64_t revision = 0;
+    LineTable lines;
+    PositionEncoder encoder;
+    BufferIndex(const Engine::BufferText& b, Encoding e) : revision(b.revision), lines(b.text), encoder(b.text, false, e) {}
+  };
+  std::map<std::string, std::unique_ptr<BufferIndex>> bufferIndexes_;  // guarded by engineMutex_
+  const BufferIndex* bufferIndex(Engine& engine, const std::string& path);
   bool clientProgress_ = false;
   std::thread indexThread_;
   std::atomic<bool> buildCancelled_{false};

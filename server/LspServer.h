@@ -4,6 +4,7 @@
 // cancelled; responses go out through one serialized writer. JSON stays in protocol/.
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -97,7 +98,10 @@ class LspServer {
     std::unique_ptr<PositionEncoder> encoder;
   };
 
-  void dispatch(lsp::Incoming& message);
+  void serve(MessageReader& reader);
+  std::optional<Task> readRequest(MessageReader& reader);
+  // Handles a message on the reader's thread; returns the request to answer, if it is one.
+  std::optional<Task> dispatch(lsp::Incoming& message);
   void handleInitialize(const lsp::RequestId& id, const lsp::InitializeParams& params);
   void handleDocument(const std::string& method, const lsp::Params& params);
   void markUnsynced(const std::string& why);
@@ -142,6 +146,9 @@ class LspServer {
   std::condition_variable engineReady_;
   std::unique_ptr<Engine> engine_;
   std::string engineError_;  // why there is no engine (a failed build)
+  // The stat data of .nib/CURRENT when it last named the engine's version (reloadIfIndexChanged).
+  std::array<int64_t, 4> currentSeen_{};
+  std::string currentSeenVersion_;
   std::map<std::string, std::unique_ptr<EncodedText>> encoders_;  // per answer
   // Open buffers' line tables and encoders, kept across requests while the buffer's revision
   // stands: building them per request (three times: the position, the encoder, the answer's
@@ -169,6 +176,8 @@ class LspServer {
   std::mutex queueMutex_;
   std::condition_variable queueReady_;
   std::deque<Task> queue_;
+  bool readerTaken_ = false;  // a thread is reading input (guarded by queueMutex_)
+  unsigned idle_ = 0;         // threads waiting for work or the reader's role
   std::atomic<bool> stopping_{false};
   std::vector<std::thread> pool_;
 

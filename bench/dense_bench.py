@@ -81,7 +81,7 @@ def manifest_of(repo):
 
 
 def index(nib, repo, *extra):
-    p = subprocess.run([nib, "index", "--json", *extra], cwd=repo, capture_output=True, text=True)
+    p = subprocess.run([nib, "index", "--json", "--wait-dense", *extra], cwd=repo, capture_output=True, text=True)
     if p.returncode != 0:
         sys.exit(f"bench: nib index failed in {repo}: {p.stderr.strip()[:500]}")
     return json.loads(p.stdout)

@@ -30,6 +30,12 @@ inline CLI::App* addIndexCommand(CLI::App& app, IndexArgs& args) {
                     "clang.compile-commands-dir, else the repository root, else the first build*/ folder with one)");
   index->add_flag("--no-clang", args.noClang, "Build no clang index (C/C++ answers from tree-sitter facts only)");
   index->add_flag("--no-dense", args.noDense, "Build no dense view (no semantic or hybrid search; faster on large repositories)");
+  index->add_flag("--wait-dense", args.waitDense,
+                  "Build the dense view (semantic search) before returning. By default the version is\n"
+                  "published without it and a background process adds it in a follow-up version\n"
+                  "(`nib status` shows when it is ready; lexical and trigram search work meanwhile)");
+  // The background process `nib index` starts for that follow-up: not for people.
+  index->add_flag("--complete-dense", args.completeDense)->group("");
   index->add_flag("--retrain-model", args.retrainModel,
                   "Learn the dense view's word vectors again from the repository as it is now (by default an\n"
                   "update keeps the current version's model, so unchanged units keep their vectors)");

@@ -1,4 +1,6 @@
 // `nib index` and `nib rollback`: the commands that change which index version serves.
+#include <fcntl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -9,9 +11,11 @@
 
 #include "cli/Commands.h"
 #include "indexer/GitRepository.h"
+#include "indexer/DenseFollowUp.h"
 #include "indexer/IndexBuilder.h"
 #include "support/FileIo.h"
 #include "support/GitLite.h"
+#include "support/Log.h"
 #include "providers/CallGraph.h"
 #include "providers/StaticProvider.h"
 #include "views/CommitView.h"
@@ -33,9 +37,106 @@ std::string humanBytes(uint64_t n) {
   return buf;
 }
 
+// Starts the dense view's follow-up (indexer/DenseFollowUp) as a background process: this
+// executable again with `index --complete-dense`, detached from the terminal and this process
+// (setsid, double fork), at a lower priority, with its output in <index>/dense.log. A fork that
+// fails only delays the view: the next `nib index` starts one again. NIB_NO_DENSE_FOLLOW_UP=1
+// starts none (tests of an interrupted follow-up).
+void startDenseFollowUp(const fs::path& repoRoot, const IndexLayout& layout, unsigned threads) {
+  if (const char* off = std::getenv("NIB_NO_DENSE_FOLLOW_UP"); off && *off) return;
+  if (layout.denseFollowUpRunning()) return;
+  std::error_code ec;
+  const std::string self = fs::read_symlink("/proc/self/exe", ec).string();
+  if (ec) return;
+  const std::string log = (layout.dir() / "dense.log").string(), root = repoRoot.string(), nthreads = std::to_string(threads);
+  std::fflush(nullptr);
+  pid_t child = ::fork();
+  if (child < 0) return;
+  if (child > 0) {
+    ::waitpid(child, nullptr, 0);  // the intermediate process exits at once
+    return;
+  }
+  ::setsid();
+  if (::fork() != 0) ::_exit(0);
+  // The grandchild: no terminal, no descriptor of this process (a lock among them would be
+  // held by the follow-up), output to the log.
+  int in = ::open("/dev/null", O_RDONLY);
+  int out = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (in < 0 || out < 0) ::_exit(1);
+  ::dup2(in, 0);
+  ::dup2(out, 1);
+  ::dup2(out, 2);
+  ::close_range(3, ~0U, 0);
+  if (::nice(10) == -1) { /* an unchanged priority is no reason to stop */ }
+  ::execl(self.c_str(), "nib-indexer", "index", "--complete-dense", "--threads", nthreads.c_str(), root.c_str(),
+          static_cast<char*>(nullptr));
+  ::_exit(127);
+}
+
+// `nib-indexer index --complete-dense`: the background follow-up itself.
+int runDenseFollowUp(const IndexArgs& args) {
+  auto repo = GitRepository::discover(args.path);
+  if (!repo) return fail(repo.status().message());
+  IndexOptions options;
+  options.threads = args.threads;
+  auto report = completeDenseView((*repo)->root(), options);
+  if (!report) return fail("the dense view's follow-up failed: " + report.status().message());
+  if (report->published)
+    std::printf("%s dense view %s in version %s (%.2f s)\n", utcTimestamp().c_str(),
+                report->dense.view.status == ViewStatus::Complete ? "published" : "failed, recorded",
+                report->versionId.c_str(), report->seconds);
+  else
+    std::printf("%s nothing published: %s\n", utcTimestamp().c_str(), report->skipped.c_str());
+  return 0;
+}
+
+// After a build: a Pending dense view is built now (--wait-dense) or left to a background
+// follow-up. Returns the follow-up's report when it ran here.
+Expected<std::optional<DenseFollowUpReport>> settleDenseView(const IndexArgs& args, const IndexReport& r) {
+  const ViewRecord* dense = r.manifest.view("dense");
+  if (!dense || dense->status != ViewStatus::Pending) return std::optional<DenseFollowUpReport>();
+  IndexLayout layout(r.repoRoot / ".nib");
+  if (!args.waitDense) {
+    startDenseFollowUp(r.repoRoot, layout, args.threads);
+    return std::optional<DenseFollowUpReport>();
+  }
+  IndexOptions options;
+  options.threads = args.threads;
+  auto followUp = completeDenseView(r.repoRoot, options);
+  if (!followUp) return followUp.status();
+  return std::optional<DenseFollowUpReport>(std::move(*followUp));
+}
+
+void printDenseLine(const IndexReport& r, const std::optional<DenseFollowUpReport>& followUp) {
+  auto stat = [](const Manifest& m, const std::string& key) {
+    auto it = m.stats.find(key);
+    return it == m.stats.end() ? std::string("?") : it->second;
+  };
+  const Manifest& m = r.manifest;
+  const ViewRecord* dense = followUp && followUp->published ? &followUp->dense.view : m.view("dense");
+  if (!dense) return;
+  if (followUp && followUp->published && dense->status == ViewStatus::Complete)
+    std::printf("  dense       %llu vectors (%llu embedded, %llu reused), model %s; in version %s\n",
+                static_cast<unsigned long long>(followUp->dense.vectors), static_cast<unsigned long long>(followUp->dense.embedded),
+                static_cast<unsigned long long>(followUp->dense.reused),
+                followUp->dense.trained ? "trained now" : "kept from the previous version", followUp->versionId.c_str());
+  else if (followUp && !followUp->published)
+    std::printf("  dense       not built: %s\n", followUp->skipped.c_str());
+  else if (dense->status == ViewStatus::Complete)
+    std::printf("  dense       %s vectors (%s embedded, %s reused), model %s\n", stat(m, "dense.vectors").c_str(),
+                stat(m, "dense.embedded").c_str(), stat(m, "dense.reused").c_str(),
+                stat(m, "dense.trained") == "yes" ? "trained now" : "kept from the previous version");
+  else if (dense->status == ViewStatus::Failed)
+    std::printf("  dense       not built: %s\n", dense->error.c_str());
+  else if (dense->status == ViewStatus::Pending)
+    std::printf("  dense       building in the background: a follow-up version adds it (`nib status` shows\n"
+                "              when; lexical and trigram search work meanwhile; --wait-dense waits for it)\n");
+}
+
 }  // namespace
 
 int runIndex(const IndexArgs& args) {
+  if (args.completeDense) return runDenseFollowUp(args);
   IndexOptions options;
   options.maxFileSize = args.maxFileSize;
   options.threads = args.threads;
@@ -44,6 +145,8 @@ int runIndex(const IndexArgs& args) {
   options.retryFailed = args.force;
   if (args.full || args.force) options.deltaBudget = 0;
   options.dense = !args.noDense;
+  // A retrained model is asked for now; otherwise the dense view comes in a follow-up.
+  options.deferDense = options.dense && !args.waitDense && !args.retrainModel;
   options.clang = !args.noClang;
   options.compileCommandsDir = args.compileCommandsDir;
   options.retrainModel = args.retrainModel;
@@ -84,13 +187,22 @@ int runIndex(const IndexArgs& args) {
     report->seconds += secs;
   }
   const IndexReport& r = *report;
+  auto followUp = settleDenseView(args, r);
+  if (!followUp) return fail(followUp.status().message());
+  const ViewRecord* denseView = r.manifest.view("dense");
+  std::string denseStatus = followUp->has_value() && (*followUp)->published ? viewStatusName((*followUp)->dense.view.status)
+                            : denseView                                     ? viewStatusName(denseView->status)
+                                                                            : "absent";
   if (args.quiet) return 0;
   if (r.upToDate) {
-    if (args.json)
-      std::printf("{\"version\": \"%s\", \"upToDate\": true, \"seconds\": %.3f}\n", r.manifest.versionId.c_str(), r.seconds);
-    else
-      std::printf("index is current: version %s reflects HEAD %s and the worktree (%.3f s; --force rebuilds)\n",
-                  r.manifest.versionId.c_str(), r.manifest.sourceCommit.substr(0, 12).c_str(), r.seconds);
+    if (args.json) {
+      std::printf("{\"version\": \"%s\", \"upToDate\": true, \"seconds\": %.3f, \"dense\": \"%s\"}\n",
+                  r.manifest.versionId.c_str(), r.seconds, denseStatus.c_str());
+      return 0;
+    }
+    std::printf("index is current: version %s reflects HEAD %s and the worktree (%.3f s; --force rebuilds)\n",
+                r.manifest.versionId.c_str(), r.manifest.sourceCommit.substr(0, 12).c_str(), r.seconds);
+    if (denseView && denseView->status == ViewStatus::Pending) printDenseLine(r, *followUp);
     return 0;
   }
   std::string delta = "null";
@@ -105,12 +217,12 @@ int runIndex(const IndexArgs& args) {
     }
     std::printf("{\"version\": \"%s\", \"files\": %llu, \"definitions\": %llu, \"occurrences\": %llu, "
                 "\"extracted\": %llu, \"reused\": %llu, \"seconds\": %.3f, \"sourceBytes\": %llu, \"indexBytes\": %llu, "
-                "\"delta\": %s, \"phases\": {%s}}\n",
+                "\"delta\": %s, \"dense\": \"%s\", \"phases\": {%s}}\n",
                 r.manifest.versionId.c_str(), static_cast<unsigned long long>(r.files),
                 static_cast<unsigned long long>(r.definitions), static_cast<unsigned long long>(r.occurrences),
                 static_cast<unsigned long long>(r.extracted), static_cast<unsigned long long>(r.reused), r.seconds,
                 static_cast<unsigned long long>(r.sourceBytes), static_cast<unsigned long long>(r.indexBytes),
-                delta.c_str(), phases.c_str());
+                delta.c_str(), denseStatus.c_str(), phases.c_str());
     return 0;
   }
   std::printf("indexed %s\n", r.repoRoot.c_str());
@@ -150,14 +262,7 @@ int runIndex(const IndexArgs& args) {
       std::printf("  clang       not built: %s\n", clang->error.c_str());
     }
   }
-  if (const ViewRecord* dense = r.manifest.view("dense")) {
-    if (dense->status == ViewStatus::Complete)
-      std::printf("  dense       %s vectors (%s embedded, %s reused), model %s\n", stat("dense.vectors").c_str(),
-                  stat("dense.embedded").c_str(), stat("dense.reused").c_str(),
-                  stat("dense.trained") == "yes" ? "trained now" : "kept from the previous version");
-    else if (dense->status == ViewStatus::Failed)
-      std::printf("  dense       not built: %s\n", dense->error.c_str());
-  }
+  printDenseLine(r, *followUp);
   std::string phases;
   for (const auto& [name, secs] : r.phaseSeconds) {
     char buf[64];

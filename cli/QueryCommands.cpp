@@ -186,9 +186,11 @@ CommandOutput renderStatus(Engine& e, const StatusArgs& args) {
     worktree += "; " + std::to_string(fresh->deletedFiles.size()) + " deleted (" + list(fresh->deletedFiles) + ")";
   appendf(&o.out, "worktree    %s\n", worktree.c_str());
   appendf(&o.out, "fresh       %s\n", fresh->fresh ? "yes" : "no: run `nib index` to catch up");
-  for (const ViewRecord& v : m.views)
+  for (const ViewRecord& v : m.views) {
+    std::string note = viewNote(e, v);
     appendf(&o.out, "view        %-10s %s%s%s\n", v.name.c_str(), viewStatusName(v.status),
-            v.profile.empty() ? "" : ("  " + v.profile).c_str(), v.error.empty() ? "" : ("  " + v.error).c_str());
+            v.profile.empty() ? "" : ("  " + v.profile).c_str(), note.empty() ? "" : ("  " + note).c_str());
+  }
   auto stat = [&](const char* k) { auto it = m.stats.find(k); return it == m.stats.end() ? std::string("?") : it->second; };
   appendf(&o.out, "files       %s\n", stat("files").c_str());
   appendf(&o.out, "symbols     %s definitions, %s occurrences\n", stat("definitions").c_str(), stat("occurrences").c_str());

@@ -13,6 +13,7 @@
 #include <unordered_map>
 
 #include "indexer/DenseBuilder.h"
+#include "indexer/DenseFollowUp.h"
 #include "views/DenseView.h"
 #include "indexer/Extractor.h"
 #include "indexer/GitRepository.h"
@@ -243,12 +244,20 @@ struct SnapshotIndex {
 // trained with other settings (an index from before they changed, with the same nib version
 // number) is not, and is no base for a delta either: its stored vectors and this build's query
 // vectors would not be comparable. An external encoder's view is judged by the configuration
-// digest (it holds the encoder's identity); a Failed view stands until something changes.
+// digest (it holds the encoder's identity); a Failed view stands until something changes, and
+// a Pending one until its follow-up publishes it.
 bool denseViewCurrent(const Manifest& m, const IndexOptions& options) {
   if (!options.dense) return true;
   const ViewRecord* v = m.view("dense");
   if (!v || v->status == ViewStatus::Absent) return false;
   return v->status != ViewStatus::Complete || denseVectorsComparable(v->profile);
+}
+
+// A delta shares its base's dense view: a base whose view is still Pending (its follow-up has
+// not published it) is no base, since the follow-up completes only the version it was made for.
+bool denseViewPending(const Manifest& m) {
+  const ViewRecord* v = m.view("dense");
+  return v && v->status == ViewStatus::Pending;
 }
 
 // The update path of a worktree build: when the current version (a complete one, or a delta
@@ -273,7 +282,7 @@ Expected<std::optional<IndexReport>> buildDelta(GitRepository& repo, const Index
   std::string baseId = current->base.empty() ? current->versionId : current->base;
   auto base = current->base.empty() ? Expected<Manifest>(*current) : readManifest(layout.versionDir(baseId));
   if (!base || !base->servable() || !checkArtifactSizes(layout.versionDir(baseId), *base).isOk()) return Result();
-  if (!denseViewCurrent(*base, options)) return Result();
+  if (!denseViewCurrent(*base, options) || denseViewPending(*base)) return Result();
   auto baseView = CommitView::open(layout.versionDir(baseId) / "structural");
   if (!baseView) return Result();
   auto baseSnapshot = (*baseView)->worktreeSnapshot();
@@ -915,52 +924,24 @@ Expected<IndexReport> buildIndex(const fs::path& repoPath, const IndexOptions& o
     m.views.push_back(clang.view);
     phase("clang");
   }
-  if (options.dense) {
+  if (options.dense && options.deferDense) {
+    m.views.push_back(pendingDenseView());
+  } else if (options.dense) {
     if (options.progress) options.progress({items.size(), items.size(), "embedding"});
-    DenseBuildInput in;
-    in.dir = versionDir / "dense";
-    in.vectorsDir = layout.vectorsDir();
+    auto contents = facts.reader();
+    VersionDenseInput in;
+    in.layout = &layout;
+    in.previousId = m.previous;
+    in.versionDir = versionDir;
     in.docs = &docs;
     in.facts = &docFacts;
-    auto contents = facts.reader();
     in.contents = contents ? &*contents : nullptr;
-    std::optional<Manifest> previous;
-    if (!m.previous.empty()) {
-      auto pm = readManifest(layout.versionDir(m.previous));
-      if (pm) previous = std::move(*pm);
-    }
-    if (previous) {
-      in.previousDir = layout.versionDir(m.previous);
-      in.previousView = previous->view("dense");
-    }
-    in.retrain = options.retrainModel;
-    in.model = options.denseModel;
+    in.contentsError = contents ? "" : contents.status().message();
+    in.searchProfile = searchProfile;
     in.encoder = *encoder;
     in.threads = threads;
-    in.searchProfile = searchProfile;
-    std::error_code dirError;
-    fs::create_directories(in.dir, dirError);
-    DenseBuildReport dense;
-    if (!in.contents || dirError) {
-      dense.view.name = "dense";
-      dense.view.status = ViewStatus::Failed;
-      dense.view.error = dirError ? dirError.message() : contents.status().message();
-    } else {
-      dense = buildDenseView(in);
-    }
-    if (dense.view.status == ViewStatus::Complete) {
-      NIB_RETURN_IF_ERROR(syncDirectory(in.dir));
-      m.stats["dense.model"] = dense.modelDigest;
-      m.stats["dense.trained"] = dense.trained ? "yes" : "no";
-      if (dense.trained) m.stats["dense.training-tokens"] = std::to_string(dense.trainingTokens);
-      m.stats["dense.units"] = std::to_string(dense.units);
-      m.stats["dense.vectors"] = std::to_string(dense.vectors);
-      m.stats["dense.embedded"] = std::to_string(dense.embedded);
-      m.stats["dense.reused"] = std::to_string(dense.reused);
-      char buf[96];
-      std::snprintf(buf, sizeof buf, "%.3f/%.3f/%.3f", dense.trainSeconds, dense.embedSeconds, dense.indexSeconds);
-      m.stats["dense.seconds.train/embed/index"] = buf;
-    }
+    DenseBuildReport dense = buildVersionDense(in, options);
+    recordDenseStats(m, dense);
     m.views.push_back(dense.view);
     phase("dense");
   } else {

@@ -45,6 +45,10 @@ struct IndexOptions {
   // Build the dense view (semantic search); its model is kept from the current version unless
   // retrainModel says to learn it again from the repository as it is now.
   bool dense = true;
+  // Publish the version with its dense view Pending and leave the view to a follow-up version
+  // (indexer/DenseFollowUp: completeDenseView), so that the other views are answered without
+  // waiting for it; `nib index` does this and starts the follow-up in the background.
+  bool deferDense = false;
   bool retrainModel = false;
   // Embed with this model file instead of training or keeping one (`nib verify` rebuilds with
   // the index's own model, so that the vectors can be compared).

@@ -154,6 +154,9 @@ std::unique_ptr<SearchProvider> SearchProvider::open(const std::filesystem::path
     const ViewRecord* v = manifest.view(name);
     if (!v || v->status == ViewStatus::Absent) *error = std::string("this index has no ") + name + " view; run `nib index`";
     else if (v->status == ViewStatus::Failed) *error = std::string("the ") + name + " view failed to build: " + v->error;
+    else if (v->status == ViewStatus::Pending)
+      *error = std::string("the ") + name + " view is being built in the background (`nib status` shows when it is " +
+               "ready; `nib index --wait-dense` waits for it); lexical and trigram search answer meanwhile";
     return error->empty();
   };
   if (complete("trigram", &p->trigramError_)) {

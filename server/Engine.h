@@ -118,6 +118,7 @@ class Engine {
   ~Engine();
 
   const std::filesystem::path& root() const { return root_; }
+  const std::filesystem::path& indexDir() const { return indexDir_; }
   const Manifest& manifest() const { return provider_->manifest(); }
   StaticProvider& provider() { return *provider_; }
 

@@ -1,5 +1,7 @@
 #include "server/StructuralAnswer.h"
 
+#include "views/IndexLayout.h"
+
 #include <map>
 #include <memory>
 
@@ -328,6 +330,13 @@ std::map<std::string, std::string> freshnessFields(const Freshness& f, bool with
   return m;
 }
 
+std::string viewNote(const Engine& engine, const ViewRecord& v) {
+  if (v.status != ViewStatus::Pending) return v.error;
+  return IndexLayout(engine.indexDir()).denseFollowUpRunning()
+             ? "being built in the background; a follow-up version will carry it"
+             : "no follow-up is building it (one was interrupted): `nib index` starts one";
+}
+
 lsp::StatusAnswer toStatusAnswer(Engine& engine, const Freshness& fresh) {
   const Manifest& m = engine.manifest();
   lsp::StatusAnswer a;
@@ -338,7 +347,7 @@ lsp::StatusAnswer toStatusAnswer(Engine& engine, const Freshness& fresh) {
                 {"extractorProfile", m.extractorProfile}, {"grammars", m.grammars},
                 {"configDigest", m.configDigest},  {"previous", m.previous}};
   if (!m.base.empty()) a.manifest["base"] = m.base;  // a delta version's full build
-  for (const ViewRecord& v : m.views) a.views.push_back({v.name, viewStatusName(v.status), v.profile, v.error, v.capabilities});
+  for (const ViewRecord& v : m.views) a.views.push_back({v.name, viewStatusName(v.status), v.profile, viewNote(engine, v), v.capabilities});
   a.stats = m.stats;
   a.freshness = freshnessFields(fresh, true);
   a.changedFiles = fresh.changedFiles;

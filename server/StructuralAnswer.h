@@ -56,5 +56,8 @@ std::string navigationText(Engine& engine, const NavigationResult& result, bool 
 std::map<std::string, std::string> freshnessFields(const Freshness& f, bool withWorktree);
 // `nib status --json` and the MCP status tool: the manifest, its views and the freshness.
 lsp::StatusAnswer toStatusAnswer(Engine& engine, const Freshness& freshness);
+// What `nib status` says of a view beside its status: the reason it failed, or for a Pending
+// dense view whether its follow-up is running now.
+std::string viewNote(const Engine& engine, const ViewRecord& view);
 
 }  // namespace nib

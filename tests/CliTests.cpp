@@ -45,7 +45,7 @@ void makeProject(TestRepo& repo) {
 TEST_CASE("nib index, status, def, refs and symbols work end to end", "[cli]") {
   TestRepo repo;
   makeProject(repo);
-  Run idx = nib(repo, "index");
+  Run idx = nib(repo, "index --wait-dense");
   INFO(idx.out);
   REQUIRE(idx.rc == 0);
   CHECK(idx.out.find("python      2") != std::string::npos);
@@ -105,7 +105,7 @@ TEST_CASE("nib index, status, def, refs and symbols work end to end", "[cli]") {
 TEST_CASE("nib reports stale files and a moved HEAD instead of answering silently", "[cli]") {
   TestRepo repo;
   makeProject(repo);
-  REQUIRE(nib(repo, "index -q").rc == 0);
+  REQUIRE(nib(repo, "index -q --wait-dense").rc == 0);
   repo.write("src/main.py", "\n\nfrom geometry import Point, distance\n");
   Run def = nib(repo, "def src/main.py:3:30", true);
   INFO(def.out);
@@ -126,7 +126,7 @@ TEST_CASE("nib reports stale files and a moved HEAD instead of answering silentl
   repo.remove("src/extra.py");
   repo.write("src/main.py", "from geometry import Point, distance\n\np = Point(1)\n");
   repo.commitAll("ignore logs");
-  REQUIRE(nib(repo, "index -q").rc == 0);
+  REQUIRE(nib(repo, "index -q --wait-dense").rc == 0);
   repo.write("debug.log", "noise\n");  // ignored: the index stays fresh
   auto s4 = nlohmann::json::parse(nib(repo, "status --json").out);
   CHECK(s4["freshness"]["worktreeMethod"] == "scan");
@@ -144,7 +144,7 @@ TEST_CASE("bad input gets a clear error and a non-zero exit", "[cli]") {
   Run noIndex = nib(repo, "def src/main.py:1:1", true);
   CHECK(noIndex.rc == 1);
   CHECK(noIndex.out.find("run `nib index`") != std::string::npos);
-  REQUIRE(nib(repo, "index -q").rc == 0);
+  REQUIRE(nib(repo, "index -q --wait-dense").rc == 0);
 
   struct Case {
     std::string args, expect;
@@ -210,7 +210,7 @@ TEST_CASE("line-ending filters do not make fresh files look changed", "[cli]") {
   repo.commitAll("attributes");
   repo.remove("m.py");
   REQUIRE(repo.git("checkout -- m.py") == 0);
-  REQUIRE(nib(repo, "index -q").rc == 0);
+  REQUIRE(nib(repo, "index -q --wait-dense").rc == 0);
   Run def = nib(repo, "def m.py:4:1", true);
   INFO(def.out);
   CHECK(def.rc == 0);
@@ -221,21 +221,21 @@ TEST_CASE("line-ending filters do not make fresh files look changed", "[cli]") {
 TEST_CASE("nib index does nothing when nothing changed, unless forced", "[cli]") {
   TestRepo repo;
   makeProject(repo);
-  REQUIRE(nib(repo, "index -q").rc == 0);
+  REQUIRE(nib(repo, "index -q --wait-dense").rc == 0);
   Run again = nib(repo, "index");
   CHECK(again.rc == 0);
   CHECK(again.out.rfind("index is current: version ", 0) == 0);
-  Run forced = nib(repo, "index --force");
+  Run forced = nib(repo, "index --force --wait-dense");
   CHECK(forced.rc == 0);
   CHECK(forced.out.rfind("indexed ", 0) == 0);
   repo.write("src/geometry.py", "def moved():\n    pass\n");
-  CHECK(nib(repo, "index").out.rfind("indexed ", 0) == 0);
+  CHECK(nib(repo, "index --wait-dense").out.rfind("indexed ", 0) == 0);
 }
 
 TEST_CASE("nib verify compares the current version with a rebuild from scratch", "[cli]") {
   TestRepo repo;
   makeProject(repo);
-  REQUIRE(nib(repo, "index -q").rc == 0);
+  REQUIRE(nib(repo, "index -q --wait-dense").rc == 0);
   Run same = nib(repo, "verify");
   INFO(same.out);
   CHECK(same.rc == 0);
@@ -247,7 +247,7 @@ TEST_CASE("nib verify compares the current version with a rebuild from scratch",
   CHECK(changed.out.find("differences are expected") != std::string::npos);
   CHECK(changed.out.find("DIFFERENT: version ") != std::string::npos);
   CHECK(changed.out.find("structural/") != std::string::npos);
-  REQUIRE(nib(repo, "index -q").rc == 0);
+  REQUIRE(nib(repo, "index -q --wait-dense").rc == 0);
   Run again = nib(repo, "verify --json");
   CHECK(again.rc == 0);
   CHECK(nlohmann::json::parse(again.out)["identical"] == true);
@@ -259,7 +259,7 @@ TEST_CASE("nib verify compares the current version with a rebuild from scratch",
 TEST_CASE("nib index resolves the call graph once structural queries use it", "[cli]") {
   TestRepo repo;
   makeProject(repo);
-  REQUIRE(nib(repo, "index -q").rc == 0);
+  REQUIRE(nib(repo, "index -q --wait-dense").rc == 0);
   auto graphOfCurrent = [&] {
     std::string id = *readFile(repo.root() / ".nib" / "CURRENT");
     while (!id.empty() && id.back() == '\n') id.pop_back();
@@ -270,7 +270,7 @@ TEST_CASE("nib index resolves the call graph once structural queries use it", "[
   CHECK(callers.rc == 0);
   CHECK(callers.out.find("src/main.py") != std::string::npos);  // its top level calls distance
   CHECK(std::filesystem::exists(graphOfCurrent()));
-  Run rebuilt = nib(repo, "index --force");
+  Run rebuilt = nib(repo, "index --force --wait-dense");
   CHECK(rebuilt.out.find("call-graph") != std::string::npos);
   CHECK(std::filesystem::exists(graphOfCurrent()));
 }

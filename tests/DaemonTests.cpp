@@ -70,7 +70,7 @@ TEST_CASE("nib search through the daemon prints what it prints without one, and 
   writeProject(repo);
   Nib nib{repo};
   std::string out;
-  REQUIRE(nib.run("index -q", &out) == 0);
+  REQUIRE(nib.run("index -q --wait-dense", &out) == 0);
   CHECK(nib.run("daemon status", &out) == 1);
   CHECK(out.find("no daemon serves") != std::string::npos);
   REQUIRE(nib.run("daemon start --idle-minutes 5", &out) == 0);
@@ -116,7 +116,7 @@ TEST_CASE("nib search through the daemon prints what it prints without one, and 
   CHECK(out.find("no matches") != std::string::npos);
 
   // A newly published version is followed.
-  REQUIRE(nib.run("index -q", &out) == 0);
+  REQUIRE(nib.run("index -q --wait-dense", &out) == 0);
   CHECK(nib.run("search fnv1a_hash", &out) == 0);
   std::string current = *readFile(repo.root() / ".nib" / "CURRENT");
   while (!current.empty() && current.back() == '\n') current.pop_back();
@@ -135,7 +135,7 @@ TEST_CASE("nib status through the daemon prints what it prints without one", "[d
   writeProject(repo);
   Nib nib{repo};
   std::string out;
-  REQUIRE(nib.run("index -q", &out) == 0);
+  REQUIRE(nib.run("index -q --wait-dense", &out) == 0);
   REQUIRE(nib.run("daemon start --idle-minutes 5", &out) == 0);
   DaemonGuard guard{nib};
   auto same = [&](const std::string& args) {
@@ -219,7 +219,7 @@ TEST_CASE("a daemon that answers garbage is noted and bypassed", "[daemon][cli]"
   writeProject(repo);
   Nib nib{repo};
   std::string out;
-  REQUIRE(nib.run("index -q", &out) == 0);
+  REQUIRE(nib.run("index -q --wait-dense", &out) == 0);
   // A fake daemon on the real socket name: it reads the request and answers nonsense.
   int listener = ::socket(AF_UNIX, SOCK_STREAM, 0);
   socklen_t length;

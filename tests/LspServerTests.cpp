@@ -48,7 +48,7 @@ void makeProject(TestRepo& repo, bool index = true) {
   repo.commitAll();
   if (index) {
     std::string out;
-    REQUIRE(runCommand("cd " + shellQuote(repo.root().string()) + " && " + shellQuote(nibBinary()) + " index -q", &out,
+    REQUIRE(runCommand("cd " + shellQuote(repo.root().string()) + " && " + shellQuote(nibBinary()) + " index -q --wait-dense", &out,
                        true) == 0);
   }
 }
@@ -370,7 +370,7 @@ TEST_CASE("declaration goes to the prototype, definition to the body (C)", "[lsp
   repo.write("src/main.c", "#include \"../include/area.h\"\nint main(void) { return area(2, 3); }\n");
   repo.commitAll();
   std::string out;
-  REQUIRE(runCommand("cd " + shellQuote(repo.root().string()) + " && " + shellQuote(nibBinary()) + " index -q", &out,
+  REQUIRE(runCommand("cd " + shellQuote(repo.root().string()) + " && " + shellQuote(nibBinary()) + " index -q --wait-dense", &out,
                      true) == 0);
   LspClient c(repo.root());
   c.initialize(repo.root());
@@ -481,7 +481,7 @@ TEST_CASE("type hierarchy follows libclang's base classes (C++)", "[lsp][clang]"
                                           "\",\"file\":\"shapes.cpp\",\"command\":\"c++ -std=c++17 -c shapes.cpp\"}]");
   repo.commitAll();
   std::string out;
-  REQUIRE(runCommand("cd " + shellQuote(repo.root().string()) + " && " + shellQuote(nibBinary()) + " index -q", &out, true) == 0);
+  REQUIRE(runCommand("cd " + shellQuote(repo.root().string()) + " && " + shellQuote(nibBinary()) + " index -q --wait-dense", &out, true) == 0);
   LspClient c(repo.root());
   json init = c.initialize(repo.root());
   CHECK(init["result"]["capabilities"]["typeHierarchyProvider"] == true);

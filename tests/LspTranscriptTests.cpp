@@ -30,7 +30,7 @@ void runTranscript(const fs::path& file) {
              "from geometry import Point, distance\n\n\ndef run():\n    p = Point(1)\n    return distance(p, Point(2))\n");
   repo.commitAll();
   std::string out;
-  REQUIRE(runCommand("cd " + shellQuote(repo.root().string()) + " && " + shellQuote(nibBinary()) + " index -q", &out,
+  REQUIRE(runCommand("cd " + shellQuote(repo.root().string()) + " && " + shellQuote(nibBinary()) + " index -q --wait-dense", &out,
                      true) == 0);
   std::string root = LspClient::uri(repo.root());
 

@@ -25,7 +25,7 @@ TEST_CASE("nib mcp answers the MCP SDK client: catalog, every tool, and errors",
   repo.writeAll(fixture.files);
   repo.commitAll();
   std::string out;
-  REQUIRE(runCommand("cd " + shellQuote(repo.root().string()) + " && " + shellQuote(nibBinary()) + " index -q", &out,
+  REQUIRE(runCommand("cd " + shellQuote(repo.root().string()) + " && " + shellQuote(nibBinary()) + " index -q --wait-dense", &out,
                      true) == 0);
   json calls = json::array({
       {{"tool", "search"}, {"arguments", {{"query", "distance("}, {"route", "trigram"}}}},
@@ -100,7 +100,7 @@ TEST_CASE("nib mcp answers malformed messages instead of leaving the client wait
   repo.write("a.py", "def f():\n    return 1\n");
   repo.commitAll();
   std::string out;
-  REQUIRE(runCommand("cd " + shellQuote(repo.root().string()) + " && " + shellQuote(nibBinary()) + " index -q", &out,
+  REQUIRE(runCommand("cd " + shellQuote(repo.root().string()) + " && " + shellQuote(nibBinary()) + " index -q --wait-dense", &out,
                      true) == 0);
   const char* lines =
       "{\"jsonrpc\":\"2.0\",\"id\":1.5,\"method\":\"ping\"}\n"

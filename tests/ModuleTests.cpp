@@ -103,7 +103,7 @@ TEST_CASE("semantic search loads the dense module on demand; without it only the
   repo.commitAll();
   const std::string missing = "NIB_DENSE_MODULE=" + shellQuote((repo.root() / "no-such-module.so").string());
 
-  Run idx = nibIn(repo, "", "index");
+  Run idx = nibIn(repo, "", "index --wait-dense");
   INFO(idx.out);
   REQUIRE(idx.rc == 0);
   Run semantic = nibIn(repo, "", "search -r semantic 'halfway between points'");
@@ -124,13 +124,13 @@ TEST_CASE("semantic search loads the dense module on demand; without it only the
 
   // A build without the module still publishes a version; its dense view is failed, with the
   // reason, and the next build that has the module makes it again.
-  Run rebuilt = nibIn(repo, missing, "index --force");
+  Run rebuilt = nibIn(repo, missing, "index --force --wait-dense");
   INFO(rebuilt.out);
   REQUIRE(rebuilt.rc == 0);
   Run status = nibIn(repo, "", "status");
   INFO(status.out);
   CHECK(status.out.find("cannot load the dense module") != std::string::npos);
-  Run again = nibIn(repo, "", "index --force");
+  Run again = nibIn(repo, "", "index --force --wait-dense");
   INFO(again.out);
   REQUIRE(again.rc == 0);
   Run healed = nibIn(repo, "", "search -r semantic 'halfway between points'");

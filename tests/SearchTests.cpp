@@ -333,7 +333,7 @@ TEST_CASE("nib search and nib/search return source-linked hits", "[search][cli][
   TestRepo repo;
   copyFixture(repo);
   std::string out;
-  REQUIRE(runCommand("cd " + shellQuote(repo.root().string()) + " && " + shellQuote(nibBinary()) + " index -q", &out, true) == 0);
+  REQUIRE(runCommand("cd " + shellQuote(repo.root().string()) + " && " + shellQuote(nibBinary()) + " index -q --wait-dense", &out, true) == 0);
   auto nib = [&](const std::string& args, std::string* text) {
     return runCommand("cd " + shellQuote(repo.root().string()) + " && " + shellQuote(nibBinary()) + " " + args, text, true);
   };

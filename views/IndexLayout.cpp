@@ -114,12 +114,22 @@ void IndexLayout::prune(size_t keep) const {
     if (!kept.count(id) && !bases.count(id)) fs::remove_all(versionDir(id), ec);
 }
 
+bool IndexLayout::denseFollowUpRunning() const {
+  int fd = ::open(denseLockFile().c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  bool held = ::flock(fd, LOCK_SH | LOCK_NB) != 0;
+  ::close(fd);
+  return held;
+}
+
 Expected<IndexWriteLock> IndexWriteLock::acquire(const IndexLayout& layout, bool wait) {
   NIB_RETURN_IF_ERROR(layout.ensure());
   std::string path = (layout.dir() / "lock").string();
   int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
   if (fd < 0) return Status(ErrorCode::IoError, "cannot open " + path);
-  if (::flock(fd, LOCK_EX | (wait ? 0 : LOCK_NB)) != 0) {
+  // The dense view's follow-up holds the lock only while it publishes (milliseconds): a build
+  // that would fail on a held lock waits for it instead.
+  if (::flock(fd, LOCK_EX | (wait ? 0 : LOCK_NB)) != 0 && (wait || !layout.denseFollowUpRunning() || ::flock(fd, LOCK_EX) != 0)) {
     ::close(fd);
     return Status(ErrorCode::Unsupported, "another nib process is building this index (" + path + " is locked)");
   }

@@ -31,6 +31,12 @@ class IndexLayout {
   std::filesystem::path vectorsDir() const { return dir_ / "vectors"; }
   std::filesystem::path versionsDir() const { return dir_ / "versions"; }
   std::filesystem::path versionDir(const std::string& id) const { return versionsDir() / id; }
+  // The dense view's follow-up (indexer/DenseFollowUp): its lock, held while one runs, and the
+  // folder it writes its version in before publishing it.
+  std::filesystem::path denseLockFile() const { return dir_ / "dense.lock"; }
+  std::filesystem::path denseWorkDir() const { return dir_ / "dense-build"; }
+  // Whether a follow-up holds the dense lock now.
+  bool denseFollowUpRunning() const;
 
   // Creates the folders and the .gitignore that keeps the index out of git status.
   Status ensure() const;

@@ -44,6 +44,7 @@ const char* viewStatusName(ViewStatus s) {
     case ViewStatus::Complete: return "complete";
     case ViewStatus::Failed: return "failed";
     case ViewStatus::Absent: return "absent";
+    case ViewStatus::Pending: return "pending";
   }
   return "absent";
 }
@@ -129,7 +130,10 @@ Expected<Manifest> Manifest::parse(std::string_view text) {
       ViewRecord& v = viewNamed(key.substr(5, dot - 5));
       std::string field = key.substr(dot + 1);
       if (field == "status") {
-        v.status = value == "complete" ? ViewStatus::Complete : value == "failed" ? ViewStatus::Failed : ViewStatus::Absent;
+        v.status = value == "complete" ? ViewStatus::Complete
+                   : value == "failed"  ? ViewStatus::Failed
+                   : value == "pending" ? ViewStatus::Pending
+                                        : ViewStatus::Absent;
       } else if (field == "profile") v.profile = value;
       else if (field == "capabilities") v.capabilities = split(value);
       else if (field == "error") v.error = value;

@@ -20,7 +20,9 @@ struct Artifact {
   uint64_t size = 0;
 };
 
-enum class ViewStatus { Complete, Failed, Absent };
+// Pending: the view comes in a follow-up version (the dense view, which `nib index` builds in
+// the background after publishing the others: indexer/DenseFollowUp).
+enum class ViewStatus { Complete, Failed, Absent, Pending };
 const char* viewStatusName(ViewStatus status);
 
 struct ViewRecord {

@@ -1,0 +1,297 @@
+#include "indexer/DenseFollowUp.h"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <thread>
+
+#include "indexer/Extractor.h"
+#include "indexer/GitRepository.h"
+#include "support/FileIo.h"
+#include "support/Log.h"
+#include "support/ProjectConfig.h"
+#include "views/FactStore.h"
+#include "views/SearchFacts.h"
+#include "views/SearchViews.h"
+
+namespace nib {
+namespace fs = std::filesystem;
+
+DenseBuildReport buildVersionDense(const VersionDenseInput& v, const IndexOptions& options) {
+  DenseBuildInput in;
+  in.dir = v.versionDir / "dense";
+  in.vectorsDir = v.layout->vectorsDir();
+  in.docs = v.docs;
+  in.facts = v.facts;
+  in.contents = v.contents;
+  // The model is kept from the predecessor's dense view (when complete and made with these
+  // settings), so that an update's vectors compare with the ones it reuses.
+  std::optional<Manifest> previous;
+  if (!v.previousId.empty()) {
+    auto pm = readManifest(v.layout->versionDir(v.previousId));
+    if (pm) previous = std::move(*pm);
+  }
+  if (previous) {
+    in.previousDir = v.layout->versionDir(v.previousId);
+    in.previousView = previous->view("dense");
+  }
+  in.retrain = options.retrainModel;
+  in.model = options.denseModel;
+  in.encoder = v.encoder;
+  in.threads = v.threads;
+  in.searchProfile = v.searchProfile;
+  std::error_code dirError;
+  fs::create_directories(in.dir, dirError);
+  DenseBuildReport dense;
+  if (!in.contents || dirError) {
+    dense.view.name = "dense";
+    dense.view.status = ViewStatus::Failed;
+    dense.view.error = dirError ? dirError.message() : v.contentsError;
+    return dense;
+  }
+  dense = buildDenseView(in);
+  if (dense.view.status == ViewStatus::Complete) {
+    if (Status s = syncDirectory(in.dir); !s.isOk()) {
+      dense.view.status = ViewStatus::Failed;
+      dense.view.error = s.message();
+      dense.view.artifacts.clear();
+    }
+  }
+  return dense;
+}
+
+void recordDenseStats(Manifest& m, const DenseBuildReport& dense) {
+  if (dense.view.status != ViewStatus::Complete) return;
+  m.stats["dense.model"] = dense.modelDigest;
+  m.stats["dense.trained"] = dense.trained ? "yes" : "no";
+  if (dense.trained) m.stats["dense.training-tokens"] = std::to_string(dense.trainingTokens);
+  m.stats["dense.units"] = std::to_string(dense.units);
+  m.stats["dense.vectors"] = std::to_string(dense.vectors);
+  m.stats["dense.embedded"] = std::to_string(dense.embedded);
+  m.stats["dense.reused"] = std::to_string(dense.reused);
+  char buf[96];
+  std::snprintf(buf, sizeof buf, "%.3f/%.3f/%.3f", dense.trainSeconds, dense.embedSeconds, dense.indexSeconds);
+  m.stats["dense.seconds.train/embed/index"] = buf;
+}
+
+ViewRecord pendingDenseView() {
+  ViewRecord v;
+  v.name = "dense";
+  v.status = ViewStatus::Pending;
+  v.capabilities = {"semantic", "hybrid"};
+  v.error = "built in the background after the version was published";
+  return v;
+}
+
+namespace {
+
+// The follow-up's own lock: at most one builds the dense view; `nib status` and `nib index` ask
+// whether one runs. Released when the process ends, however it ends.
+class DenseLock {
+ public:
+  static std::optional<DenseLock> tryAcquire(const IndexLayout& layout) {
+    int fd = ::open(layout.denseLockFile().c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0644);
+    if (fd < 0) return std::nullopt;
+    if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+      ::close(fd);
+      return std::nullopt;
+    }
+    return DenseLock(fd);
+  }
+  DenseLock(DenseLock&& o) noexcept : fd_(o.fd_) { o.fd_ = -1; }
+  DenseLock& operator=(DenseLock&&) = delete;
+  ~DenseLock() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+
+ private:
+  explicit DenseLock(int fd) : fd_(fd) {}
+  int fd_;
+};
+
+// The lexical view's documents and their search facts, rebuilt as the full build made them (the
+// same text analysis over the stored contents and facts): the dense view's unit ids are the
+// lexical view's.
+struct Documents {
+  std::vector<SearchDoc> docs;
+  std::vector<SearchFacts> facts;
+  std::vector<const SearchFacts*> pointers;
+};
+
+Status readDocuments(const fs::path& versionDir, FactStore::Reader& reader, const std::string& extractorProfile,
+                     unsigned threads, Documents* out) {
+  auto lexical = LexicalView::open(versionDir / "lexical");
+  if (!lexical) return lexical.status();
+  (*lexical)->forEach([&](const SearchDoc& d) {
+    out->docs.push_back(d);
+    return true;
+  });
+  out->facts.resize(out->docs.size());
+  // Reads go through one LMDB transaction (one thread); the text analysis runs on all threads,
+  // a batch at a time so that only a batch's facts are in memory.
+  constexpr size_t kBatch = 512;
+  for (size_t from = 0; from < out->docs.size(); from += kBatch) {
+    size_t to = std::min(out->docs.size(), from + kBatch);
+    std::vector<std::string_view> contents(to - from);
+    std::vector<std::optional<FileFacts>> structural(to - from);
+    for (size_t i = from; i < to; ++i) {
+      const SearchDoc& d = out->docs[i];
+      auto content = reader.content(d.blobOid);
+      if (!content) return Status(ErrorCode::Corrupt, "the stored contents lack " + d.path + ": " + content.status().message());
+      contents[i - from] = *content;
+      if (d.language == Language::Unknown) continue;
+      // Absent facts (extraction failed) leave the text alone searchable, as in the build.
+      auto facts = reader.get(FactKey{d.blobOid, d.language, extractorProfile});
+      if (facts) structural[i - from] = std::move(*facts);
+    }
+    std::atomic<size_t> next{from};
+    auto work = [&] {
+      for (size_t i; (i = next++) < to;) {
+        const auto& ff = structural[i - from];
+        out->facts[i] = buildSearchFacts(out->docs[i].path, contents[i - from], ff ? &*ff : nullptr, /*trigrams=*/false);
+      }
+    };
+    std::vector<std::thread> pool;
+    for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work);
+    work();
+    for (auto& t : pool) t.join();
+  }
+  for (const SearchFacts& f : out->facts) out->pointers.push_back(&f);
+  return Status::ok();
+}
+
+// Shares every artifact of `from` but its dense view with `to` by hard links.
+Status linkViews(const fs::path& from, const fs::path& to, const Manifest& m) {
+  std::error_code ec;
+  for (const ViewRecord& v : m.views) {
+    if (v.name == "dense") continue;
+    for (const Artifact& a : v.artifacts) {
+      fs::create_directories((to / a.path).parent_path(), ec);
+      if (!ec) fs::create_hard_link(from / a.path, to / a.path, ec);
+      if (ec) return Status(ErrorCode::IoError, "cannot link " + (from / a.path).string() + ": " + ec.message());
+    }
+  }
+  // The resolved call graph is a cache beside the commit view, not an artifact: shared too, so
+  // that the follow-up's first structural query does not resolve it again.
+  const fs::path graph = from / "structural" / "callgraph.bin";
+  if (fs::exists(graph, ec)) fs::create_hard_link(graph, to / "structural" / "callgraph.bin", ec);
+  return Status::ok();
+}
+
+}  // namespace
+
+Expected<DenseFollowUpReport> completeDenseView(const fs::path& repoRoot, const IndexOptions& options) {
+  auto started = std::chrono::steady_clock::now();
+  IndexLayout layout(options.indexDir.empty() ? repoRoot / ".nib" : options.indexDir);
+  DenseFollowUpReport report;
+  auto denseLock = DenseLock::tryAcquire(layout);
+  if (!denseLock) {
+    report.skipped = "another process is building the dense view";
+    return report;
+  }
+  auto current = layout.currentManifest();
+  if (!current) return current.status();
+  report.versionId = current->versionId;
+  const ViewRecord* pending = current->view("dense");
+  if (!pending || pending->status != ViewStatus::Pending || !current->base.empty()) {
+    report.skipped = "the current version has no dense view to complete";
+    return report;
+  }
+  if (current->extractorProfile != Extractor::profileDigest()) {
+    report.skipped = "the current version was built by another nib; run `nib index`";
+    return report;
+  }
+  auto config = ProjectConfig::load(repoRoot);
+  if (!config) return config.status();
+  auto encoder = EncoderSettings::fromConfig(*config);
+  if (!encoder) return encoder.status();
+  const ViewRecord* lexicalView = current->view("lexical");
+  if (!lexicalView || lexicalView->status != ViewStatus::Complete) {
+    report.skipped = "the current version has no lexical view to embed";
+    return report;
+  }
+
+  auto store = FactStore::open(layout.factsDir(), /*readOnly=*/true);
+  if (!store) return store.status();
+  auto reader = (*store)->reader();
+  if (!reader) return reader.status();
+  const unsigned threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+  const fs::path currentDir = layout.versionDir(current->versionId);
+  Documents documents;
+  NIB_RETURN_IF_ERROR(readDocuments(currentDir, *reader, current->extractorProfile, threads, &documents));
+
+  // The follow-up version: the current one's views, shared, and the dense view built now. It is
+  // written outside versions/, where a build's pruning would take it for a dead build's folder
+  // (builds prune under the write lock, which this holds only to publish), and moved there
+  // when published.
+  Manifest m = *current;
+  m.versionId = layout.newVersionId();
+  m.created = utcTimestamp();
+  m.previous = current->versionId;
+  std::error_code ec;
+  fs::remove_all(layout.denseWorkDir(), ec);  // an earlier follow-up's, which died
+  const fs::path versionDir = layout.denseWorkDir() / m.versionId;
+  auto discard = [&] { fs::remove_all(layout.denseWorkDir(), ec); };
+  if (Status s = linkViews(currentDir, versionDir, *current); !s.isOk()) {
+    discard();
+    return s;
+  }
+  VersionDenseInput input;
+  input.layout = &layout;
+  input.previousId = current->previous;
+  input.versionDir = versionDir;
+  input.docs = &documents.docs;
+  input.facts = &documents.pointers;
+  input.contents = &*reader;
+  input.searchProfile = lexicalView->profile;
+  input.encoder = *encoder;
+  input.threads = threads;
+  report.dense = buildVersionDense(input, options);
+  std::erase_if(m.views, [](const ViewRecord& v) { return v.name == "dense"; });
+  m.views.push_back(report.dense.view);
+  recordDenseStats(m, report.dense);
+
+  // Publication: only over the version this completes. A build published meanwhile made its own
+  // dense view or left its own follow-up; this one's work stays in the vector cache.
+  auto lock = IndexWriteLock::acquire(layout, /*wait=*/true);
+  if (!lock) {
+    discard();
+    return lock.status();
+  }
+  auto now = layout.currentVersion();
+  if (!now || *now != current->versionId) {
+    discard();
+    report.skipped = "a newer version was published meanwhile";
+    return report;
+  }
+  Status s = writePendingManifest(versionDir, m);
+  auto reread = s.isOk() ? readPendingManifest(versionDir) : Expected<Manifest>(s);
+  if (reread) s = verifyArtifacts(versionDir, *reread);
+  else s = reread.status();
+  if (s.isOk()) s = commitManifest(versionDir);
+  if (s.isOk()) {
+    fs::rename(versionDir, layout.versionDir(m.versionId), ec);
+    if (ec) s = Status(ErrorCode::IoError, "cannot move the follow-up version into place: " + ec.message());
+  }
+  if (s.isOk()) s = syncDirectory(layout.versionsDir());
+  if (s.isOk() && options.beforePublish) options.beforePublish();
+  if (s.isOk()) s = layout.publish(m.versionId);
+  if (!s.isOk()) {
+    discard();
+    fs::remove_all(layout.versionDir(m.versionId), ec);
+    return s;
+  }
+  discard();
+  layout.prune(options.keepVersions);
+  report.published = true;
+  report.versionId = m.versionId;
+  report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  return report;
+}
+
+}  // namespace nib

@@ -1,0 +1,60 @@
+// The dense view off the critical path. Building it (training the model, embedding every unit,
+// the FAISS index) took 40% of a cold `nib index` on qemu and most of it on small repositories,
+// while every other command needs only the structural and search views. So `nib index`
+// publishes a version whose dense view is Pending and returns; a follow-up (a detached
+// `nib-indexer index --complete-dense`) builds the view and publishes it as a new version: the
+// same files (hard links) plus the dense view, made current only if the version it completes is
+// still current. Versions stay immutable; queries never wait; a follow-up that dies leaves the
+// view Pending, and the next `nib index` starts another.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "indexer/DenseBuilder.h"
+#include "indexer/IndexBuilder.h"
+#include "support/Status.h"
+#include "views/IndexLayout.h"
+#include "views/Manifest.h"
+
+namespace nib {
+
+// The dense view of a version being written in `versionDir` whose predecessor is `previousId`
+// (its model is kept from there unless the options say otherwise). Shared by the full build
+// (dense inline) and the follow-up.
+struct VersionDenseInput {
+  const IndexLayout* layout = nullptr;
+  std::string previousId;
+  std::filesystem::path versionDir;
+  const std::vector<SearchDoc>* docs = nullptr;
+  const std::vector<const SearchFacts*>* facts = nullptr;
+  FactStore::Reader* contents = nullptr;  // null: the view fails with `contentsError`
+  std::string contentsError;
+  std::string searchProfile;
+  std::optional<EncoderSettings> encoder;
+  unsigned threads = 1;
+};
+DenseBuildReport buildVersionDense(const VersionDenseInput& input, const IndexOptions& options);
+
+// The dense statistics a version's manifest records (`nib status`, the benchmarks).
+void recordDenseStats(Manifest& manifest, const DenseBuildReport& dense);
+
+// The view record of a dense view left for the follow-up.
+ViewRecord pendingDenseView();
+
+struct DenseFollowUpReport {
+  bool published = false;
+  std::string versionId;  // the version published, or the one that needed nothing
+  std::string skipped;    // why nothing was published (another follow-up runs, nothing pending, ...)
+  DenseBuildReport dense;
+  double seconds = 0;
+};
+
+// Builds the dense view the current version left Pending and publishes the follow-up version.
+// Only one follow-up runs at a time (<index>/dense.lock); none is needed for a delta version
+// (deltas are made over versions whose dense view is complete).
+Expected<DenseFollowUpReport> completeDenseView(const std::filesystem::path& repoRoot, const IndexOptions& options);
+
+}  // namespace nib

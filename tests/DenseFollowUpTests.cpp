@@ -1,0 +1,152 @@
+// The dense view off the critical path (indexer/DenseFollowUp): `nib index` publishes the other
+// views and returns; a background follow-up publishes the dense view in a new version, with
+// the vectors an inline build makes; an interrupted follow-up is started again by the next
+// `nib index`; deltas are never made over a version whose dense view is still pending.
+#include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <thread>
+
+#include "TestRepo.h"
+#include "support/FileIo.h"
+#include "support/Hash.h"
+
+namespace nib::test {
+namespace {
+
+struct Run {
+  int rc;
+  std::string out;
+};
+
+Run nibIn(const TestRepo& repo, const std::string& env, const std::string& args) {
+  Run r;
+  r.rc = runCommand("cd " + shellQuote(repo.root().string()) + " && " + env + " " + shellQuote(nibBinary()) + " " + args,
+                    &r.out, /*mergeStderr=*/true);
+  return r;
+}
+
+void writeProject(TestRepo& repo) {
+  repo.write("geometry.py",
+             "def distance(a, b):\n"
+             "    \"\"\"How far apart two points are.\"\"\"\n"
+             "    return abs(a - b)\n"
+             "\n"
+             "\n"
+             "def midpoint(a, b):\n"
+             "    \"\"\"The point halfway between two points.\"\"\"\n"
+             "    return (a + b) / 2\n");
+  repo.write("shapes.c",
+             "/* The area of a circle of radius r. */\n"
+             "double circle_area(double r) { return 3.14159 * r * r; }\n"
+             "/* The perimeter of a square whose side is s. */\n"
+             "double square_perimeter(double s) { return 4 * s; }\n");
+  repo.commitAll();
+}
+
+// The current version's dense view status and note, from `nib status --json`.
+std::pair<std::string, std::string> denseStatus(const TestRepo& repo) {
+  Run status = nibIn(repo, "", "status --json");
+  REQUIRE(status.rc == 0);
+  auto j = nlohmann::json::parse(status.out);
+  for (const auto& v : j["views"])
+    if (v["name"] == "dense") return {v["status"].get<std::string>(), v.value("error", std::string())};
+  return {"absent", ""};
+}
+
+// Waits (at most a minute: the follow-up of a few files takes about a second) until the current
+// version's dense view is no longer pending.
+std::string waitForDense(const TestRepo& repo) {
+  for (int i = 0; i < 240; ++i) {
+    auto [status, note] = denseStatus(repo);
+    if (status != "pending") return status;
+    std::this_thread::sleep_for(std::chrono::milliseconds(250));
+  }
+  return "pending";
+}
+
+std::string currentVectorsDigest(const TestRepo& repo) {
+  auto current = readFile(repo.root() / ".nib" / "CURRENT");
+  REQUIRE(current.hasValue());
+  std::string id = *current;
+  while (!id.empty() && (id.back() == '\n' || id.back() == ' ')) id.pop_back();
+  auto digest = digestFile(repo.root() / ".nib" / "versions" / id / "dense" / "vectors.faiss");
+  REQUIRE(digest.hasValue());
+  return *digest;
+}
+
+}  // namespace
+
+TEST_CASE("nib index returns before the dense view; a follow-up publishes the vectors an inline build makes",
+          "[dense][cli]") {
+  TestRepo background;
+  writeProject(background);
+  Run idx = nibIn(background, "", "index --json");
+  INFO(idx.out);
+  REQUIRE(idx.rc == 0);
+  auto report = nlohmann::json::parse(idx.out);
+  CHECK(report["dense"] == "pending");
+  CHECK(report["phases"].count("dense") == 0);  // not built before publishing
+  REQUIRE(waitForDense(background) == "complete");
+  Run semantic = nibIn(background, "", "search -r semantic 'halfway between two points'");
+  INFO(semantic.out);
+  CHECK(semantic.rc == 0);
+  CHECK(semantic.out.find("geometry.py") != std::string::npos);
+  auto log = readFile(background.root() / ".nib" / "dense.log");
+  REQUIRE(log.hasValue());
+  CHECK(log->find("dense view published in version") != std::string::npos);
+
+  TestRepo inline_;
+  writeProject(inline_);
+  Run waited = nibIn(inline_, "", "index --wait-dense --json");
+  INFO(waited.out);
+  REQUIRE(waited.rc == 0);
+  CHECK(nlohmann::json::parse(waited.out)["dense"] == "complete");
+  // Same text, same deterministic training and embedding: byte-identical vectors.
+  CHECK(currentVectorsDigest(background) == currentVectorsDigest(inline_));
+}
+
+TEST_CASE("an interrupted dense follow-up is started again, and no delta is made over a pending view", "[dense][cli]") {
+  TestRepo repo;
+  writeProject(repo);
+  const std::string noFollowUp = "NIB_NO_DENSE_FOLLOW_UP=1";
+  Run idx = nibIn(repo, noFollowUp, "index");
+  INFO(idx.out);
+  REQUIRE(idx.rc == 0);
+  CHECK(idx.out.find("building in the background") != std::string::npos);
+  auto [status, note] = denseStatus(repo);
+  CHECK(status == "pending");
+  CHECK(note.find("no follow-up is building it") != std::string::npos);
+  Run semantic = nibIn(repo, "", "search -r semantic 'area of a circle'");
+  INFO(semantic.out);
+  CHECK(semantic.rc == 1);
+  CHECK(semantic.out.find("being built in the background") != std::string::npos);
+  Run lexical = nibIn(repo, "", "search -r lexical 'area of a circle'");
+  CHECK(lexical.rc == 0);
+  CHECK(lexical.out.find("shapes.c") != std::string::npos);
+
+  // One changed file would make a delta; over a pending dense view it is a full build.
+  repo.write("shapes.c", "/* The area of a circle of radius r. */\ndouble circle_area(double r) { return 3.14 * r * r; }\n");
+  Run full = nibIn(repo, noFollowUp, "index --json");
+  INFO(full.out);
+  REQUIRE(full.rc == 0);
+  CHECK(nlohmann::json::parse(full.out)["delta"].is_null());
+
+  // Nothing changed since: the version is current, and the missing follow-up is started.
+  Run again = nibIn(repo, "", "index");
+  INFO(again.out);
+  REQUIRE(again.rc == 0);
+  CHECK(again.out.find("index is current") != std::string::npos);
+  REQUIRE(waitForDense(repo) == "complete");
+  // With the dense view complete, the next one-file change is a delta again.
+  repo.write("geometry.py", "def distance(a, b):\n    \"\"\"How far apart two points are.\"\"\"\n    return abs(b - a)\n");
+  Run delta = nibIn(repo, "", "index --json");
+  INFO(delta.out);
+  REQUIRE(delta.rc == 0);
+  CHECK(!nlohmann::json::parse(delta.out)["delta"].is_null());
+  CHECK(nlohmann::json::parse(delta.out)["dense"] == "complete");
+}
+
+}  // namespace nib::test

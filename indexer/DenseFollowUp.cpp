@@ -234,12 +234,20 @@ Expected<DenseFollowUpReport> completeDenseView(const fs::path& repoRoot, const 
   m.created = utcTimestamp();
   m.previous = current->versionId;
   std::error_code ec;
+  // A repository removed while this runs must stay removed: every step that creates folders
+  // first checks that the index is still there (creating them would bring its path back).
+  auto indexGone = [&] { return !fs::exists(layout.dir() / "CURRENT", ec); };
+  if (indexGone()) return Status(ErrorCode::NotFound, "the index is gone");
   fs::remove_all(layout.denseWorkDir(), ec);  // an earlier follow-up's, which died
   const fs::path versionDir = layout.denseWorkDir() / m.versionId;
   auto discard = [&] { fs::remove_all(layout.denseWorkDir(), ec); };
   if (Status s = linkViews(currentDir, versionDir, *current); !s.isOk()) {
     discard();
     return s;
+  }
+  if (indexGone()) {
+    discard();
+    return Status(ErrorCode::NotFound, "the index is gone");
   }
   VersionDenseInput input;
   input.layout = &layout;
@@ -258,6 +266,10 @@ Expected<DenseFollowUpReport> completeDenseView(const fs::path& repoRoot, const 
 
   // Publication: only over the version this completes. A build published meanwhile made its own
   // dense view or left its own follow-up; this one's work stays in the vector cache.
+  if (indexGone()) {
+    discard();
+    return Status(ErrorCode::NotFound, "the index is gone");
+  }
   auto lock = IndexWriteLock::acquire(layout, /*wait=*/true);
   if (!lock) {
     discard();

@@ -150,3 +150,26 @@ TEST_CASE("an interrupted dense follow-up is started again, and no delta is made
 }
 
 }  // namespace nib::test
+
+namespace nib::test {
+
+TEST_CASE("a dense follow-up whose repository is removed ends instead of running on", "[dense][cli]") {
+  std::string root;
+  {
+    TestRepo repo;
+    writeProject(repo);
+    root = repo.root().string();
+    Run idx = nibIn(repo, "", "index -q");
+    REQUIRE(idx.rc == 0);
+  }  // the repository goes while its follow-up starts or runs
+  std::string out;
+  bool running = true;
+  for (int i = 0; i < 120 && running; ++i) {
+    // "[-]-": the pattern does not match the shell that runs pgrep, whose command line holds it.
+    running = runCommand("pgrep -f -- " + shellQuote("[-]-complete-dense .*" + root), &out) == 0;
+    if (running) std::this_thread::sleep_for(std::chrono::milliseconds(250));
+  }
+  CHECK_FALSE(running);
+}
+
+}  // namespace nib::test

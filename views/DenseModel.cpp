@@ -8,6 +8,9 @@
 #include <fasttext/model.h>
 #include <fasttext/vector.h>
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -190,11 +193,22 @@ class SkipgramTrainer : public fasttext::FastText {
 Expected<std::unique_ptr<DenseModel>> DenseModel::train(const std::filesystem::path& corpus,
                                                         const std::filesystem::path& modelFile,
                                                         const DenseTraining& training) {
+  // fastText opens the corpus by name once for the dictionary and again for training, and its
+  // training loop waits for tokens forever when the second open finds nothing (the folder was
+  // removed meanwhile: a background follow-up outliving its repository spun for minutes). It
+  // reads the file through a descriptor held open here instead, which stays valid whatever
+  // happens to the name.
+  int fd = ::open(corpus.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return Status(ErrorCode::IoError, "cannot open the training text " + corpus.string());
+  struct CloseFd {
+    int fd;
+    ~CloseFd() { ::close(fd); }
+  } closeFd{fd};
   // fastText reports bad input (an empty vocabulary, an unreadable file) by throwing; nothing
   // of that may leave this module.
   try {
     fasttext::Args args;
-    args.input = corpus.string();
+    args.input = "/proc/self/fd/" + std::to_string(fd);
     args.output = modelFile.string();
     args.model = training.cbow ? fasttext::model_name::cbow : fasttext::model_name::sg;
     args.loss = fasttext::loss_name::ns;

@@ -128,6 +128,12 @@ def main():
     pattern, language_id, live_cmd = LANGUAGES[args.language]
     if args.live:
         live_cmd = args.live.split()
+    elif live_cmd[0] == "clangd":
+        # clangd looks for compile_commands.json (and build/compile_commands.json) in every
+        # folder above the file: a corpus under nib's checkout would get nib's own database, and
+        # clangd would index nib in the background during the run. The repository's own
+        # folder is where a user's clangd would find one, if it has one.
+        live_cmd = live_cmd + ["--compile-commands-dir=" + repo]
     if not shutil.which(live_cmd[0]):
         sys.exit(f"bench: {live_cmd[0]} is not on PATH")
     subprocess.run([nib, "index", "-q"], cwd=repo, check=True)

@@ -1,6 +1,8 @@
 // `nib-server`: the language server behind `nib serve`. It links the indexer (tree-sitter,
 // libgit2) so that it can re-extract edited buffers and build a missing index; `nib` itself
 // stays light.
+#include <malloc.h>
+
 #include <CLI/CLI.hpp>
 
 #include <signal.h>
@@ -22,6 +24,10 @@
 
 int main(int argc, char** argv) {
   using namespace nib;
+  // Requests run one at a time under the engine lock, but on whichever thread read them: with
+  // glibc's arena per thread, each thread kept its own high-water mark of freed facts (qemu,
+  // 200 references requests: 590 MiB of heap with the default arenas, 218 MiB with one).
+  mallopt(M_ARENA_MAX, 1);
   CLI::App app{"nib-server: the language server of nib (run it as `nib serve`).", "nib"};
   app.set_version_flag("--version", NIB_VERSION);
   app.require_subcommand(1);

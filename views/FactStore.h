@@ -55,6 +55,7 @@ class FactStore {
   // fail the same way, and a pathological file must not cost its parse timeout on every build.
   static std::string failureKey(const FactKey& key) { return "x:" + key.bytes(); }
   Status sync() { return env_->sync(); }
+  void releaseMappedPages() const { env_->releaseMappedPages(); }
 
  private:
   FactStore(std::unique_ptr<LmdbEnv> env, MDB_dbi dbi, MDB_dbi content)

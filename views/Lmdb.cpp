@@ -1,5 +1,12 @@
 #include "views/Lmdb.h"
 
+#include <sys/mman.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+#include <string_view>
+
 #include <system_error>
 
 namespace nib {
@@ -36,6 +43,27 @@ Expected<std::unique_ptr<LmdbEnv>> LmdbEnv::open(const std::filesystem::path& di
 }
 
 LmdbEnv::~LmdbEnv() { mdb_env_close(env_); }
+
+void LmdbEnv::releaseMappedPages() const {
+  if (!readOnly_) return;  // a writer's pages may be dirty
+  // LMDB tells its map's address only for MDB_FIXEDMAP environments: the process's own map
+  // list names the range of the environment's data file.
+  const char* dir = nullptr;
+  if (mdb_env_get_path(env_, &dir) != 0 || !dir) return;
+  const std::string data = std::string(dir) + "/data.mdb";
+  std::FILE* maps = std::fopen("/proc/self/maps", "re");
+  if (!maps) return;
+  char line[4096];
+  while (std::fgets(line, sizeof line, maps)) {
+    std::string_view l(line);
+    while (!l.empty() && (l.back() == '\n' || l.back() == ' ')) l.remove_suffix(1);
+    if (l.size() < data.size() || l.substr(l.size() - data.size()) != data) continue;
+    unsigned long from = 0, to = 0;
+    if (std::sscanf(line, "%lx-%lx", &from, &to) == 2 && to > from)
+      (void)::madvise(reinterpret_cast<void*>(from), to - from, MADV_DONTNEED);
+  }
+  std::fclose(maps);
+}
 
 Status LmdbEnv::sync() {
   int rc = mdb_env_sync(env_, 1);

@@ -31,6 +31,10 @@ class LmdbEnv {
   MDB_env* raw() const { return env_; }
   bool readOnly() const { return readOnly_; }
   Status sync();
+  // Drops this process's mappings of the environment's pages (a read-only map is backed by the
+  // page cache, so nothing is lost: the next read faults the page back in). A long-lived reader
+  // calls it to keep its resident memory bounded after reading much of a large store.
+  void releaseMappedPages() const;
 
  private:
   LmdbEnv(MDB_env* env, bool readOnly) : env_(env), readOnly_(readOnly) {}

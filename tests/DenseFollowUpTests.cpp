@@ -16,17 +16,9 @@
 namespace nib::test {
 namespace {
 
-struct Run {
-  int rc;
-  std::string out;
-};
+using Run = NibRun;
 
-Run nibIn(const TestRepo& repo, const std::string& env, const std::string& args) {
-  Run r;
-  r.rc = runCommand("cd " + shellQuote(repo.root().string()) + " && " + env + " " + shellQuote(nibBinary()) + " " + args,
-                    &r.out, /*mergeStderr=*/true);
-  return r;
-}
+Run nibIn(const TestRepo& repo, const std::string& env, const std::string& args) { return runNibIn(repo, env, args); }
 
 void writeProject(TestRepo& repo) {
   repo.write("geometry.py",

@@ -25,6 +25,13 @@ const bool kDenseModuleFound = [] {
 }();
 }  // namespace
 
+NibRun runNibIn(const TestRepo& repo, const std::string& env, const std::string& args) {
+  NibRun r;
+  r.rc = runCommand("cd " + shellQuote(repo.root().string()) + " && " + env + " " + shellQuote(nibBinary()) + " " + args,
+                    &r.out, /*mergeStderr=*/true);
+  return r;
+}
+
 std::string shellQuote(const std::string& s) {
   std::string out = "'";
   for (char c : s) {

@@ -48,4 +48,13 @@ int runCommand(const std::string& command, std::string* out, bool mergeStderr = 
 std::string nibBinary();
 std::string shellQuote(const std::string& s);
 
+class TestRepo;
+// `nib ARGS` run in the repository with the environment assignments ENV before it ("" for
+// none), standard error merged into `out`.
+struct NibRun {
+  int rc = 0;
+  std::string out;
+};
+NibRun runNibIn(const TestRepo& repo, const std::string& env, const std::string& args);
+
 }  // namespace nib::test

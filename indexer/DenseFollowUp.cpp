@@ -15,6 +15,7 @@
 #include "support/FileIo.h"
 #include "support/Log.h"
 #include "support/ProjectConfig.h"
+#include "views/CommitView.h"
 #include "views/FactStore.h"
 #include "views/SearchFacts.h"
 #include "views/SearchViews.h"
@@ -176,10 +177,12 @@ Status linkViews(const fs::path& from, const fs::path& to, const Manifest& m) {
       if (ec) return Status(ErrorCode::IoError, "cannot link " + (from / a.path).string() + ": " + ec.message());
     }
   }
-  // The resolved call graph is a cache beside the commit view, not an artifact: shared too, so
-  // that the follow-up's first structural query does not resolve it again.
-  const fs::path graph = from / "structural" / "callgraph.bin";
-  if (fs::exists(graph, ec)) fs::create_hard_link(graph, to / "structural" / "callgraph.bin", ec);
+  // The caches beside the commit view (the resolved call graph, the definition names) are no
+  // artifacts: shared too, so that the follow-up's first queries do not build them again.
+  for (const char* cache : {"callgraph.bin", CommitView::kDefinitionKeysFile}) {
+    const fs::path file = from / "structural" / cache;
+    if (fs::exists(file, ec)) fs::create_hard_link(file, to / "structural" / cache, ec);
+  }
   return Status::ok();
 }
 

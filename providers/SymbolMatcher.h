@@ -8,7 +8,9 @@
 // locale lookup per character was most of the command's time (44 ms on qemu).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 
@@ -43,7 +45,49 @@ class SymbolMatcher {
     return 0.0;
   }
 
+  // Calls visit(line) for each '\n'-terminated line of `lines` (each a kind byte, then a name)
+  // whose name may match: every tier needs each of the query's bytes, so only lines holding
+  // the query's rarest byte (in either case) are visited, found with memchr rather than by
+  // looking at every name (qemu's 355k names: 6 MiB).
+  template <typename Visit>
+  void forEachCandidate(std::string_view lines, Visit&& visit) const {
+    char a = anchor(), b = a >= 'a' && a <= 'z' ? static_cast<char>(a - ('a' - 'A')) : a;
+    const char* data = lines.data();
+    const char* end = data + lines.size();
+    auto find = [&](char c, const char* from) {
+      const void* p = std::memchr(from, c, static_cast<size_t>(end - from));
+      return p ? static_cast<const char*>(p) : end;
+    };
+    const char *at = data, *nextA = find(a, data), *nextB = b == a ? end : find(b, data);
+    while (at < end) {
+      if (nextA < at) nextA = find(a, at);
+      if (nextB < at && b != a) nextB = find(b, at);
+      const char* hit = std::min(nextA, nextB);
+      if (hit >= end) return;
+      const char* start = hit;
+      while (start > at && start[-1] != '\n') --start;
+      const char* stop = static_cast<const char*>(std::memchr(hit, '\n', static_cast<size_t>(end - hit)));
+      if (!stop) stop = end;
+      // A hit on the kind byte alone says nothing of the name: the line is still looked at.
+      visit(std::string_view(start, static_cast<size_t>(stop - start)));
+      at = stop + 1;
+    }
+  }
+
  private:
+  // The query byte least likely to be in a name (digits, then rare letters; 'g' and 'm' last,
+  // as the kind bytes 'G' and 'M' start every line).
+  char anchor() const {
+    static constexpr std::string_view kRarestFirst = "0123456789qjzxvkwyfbhpdlucrsontiae_gm";
+    size_t best = std::string_view::npos;
+    char pick = lowered_.empty() ? '\n' : lowered_[0];
+    for (char c : lowered_) {
+      size_t rank = kRarestFirst.find(c);
+      if (rank == std::string_view::npos) return c;  // punctuation, non-ASCII: rarer still
+      if (rank < best) best = rank, pick = c;
+    }
+    return pick;
+  }
   static char lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c + ('a' - 'A')) : c; }
   // One of 64 bits per byte value, the same for both cases of a letter (c | 0x20 folds them;
   // other values share bits too, which only lets more names through): a name whose set lacks a

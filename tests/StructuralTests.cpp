@@ -331,4 +331,13 @@ TEST_CASE("workspace symbol scores: tiers, ASCII case, and names that cannot mat
   CHECK(m.score("gitRecentComit") == 0.0);    // every byte present, one 'm' short
   CHECK(m.score("fetchCommand_xyz") == 0.0);  // no 'i': refused by the byte filter
   CHECK(nib::SymbolMatcher("").score("anything") == 0.0);
+  // Only lines holding the query's rarest byte, in either case, are looked at; a line whose
+  // kind byte alone is that byte is looked at too (and scores nothing).
+  std::vector<std::string> seen;
+  nib::SymbolMatcher("qx").forEachCandidate("Gabc\nGfooQbar\nMxyz\nGq\nMnothing\n",
+                                            [&](std::string_view line) { seen.emplace_back(line); });
+  CHECK(seen == std::vector<std::string>{"GfooQbar", "Gq"});
+  seen.clear();
+  nib::SymbolMatcher("m").forEachCandidate("Gabc\nMxyz\nGum\n", [&](std::string_view line) { seen.emplace_back(line); });
+  CHECK(seen == std::vector<std::string>{"Mxyz", "Gum"});
 }

@@ -1,5 +1,12 @@
 #include "views/CommitView.h"
 
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "support/FileIo.h"
+
 #include <algorithm>
 #include <map>
 #include <unordered_set>
@@ -137,6 +144,7 @@ Expected<std::unique_ptr<CommitView>> CommitView::open(const std::filesystem::pa
   auto reader = openLmdbReader(dir);
   if (!reader) return reader.status();
   std::unique_ptr<CommitView> view(new CommitView(std::move(reader->env), std::move(reader->txn)));
+  view->dir_ = dir;
   struct Table { const char* name; MDB_dbi* dbi; };
   for (Table t : {Table{"files", &view->files_}, Table{"ids", &view->ids_}, Table{"defs", &view->defs_},
                   Table{"names", &view->names_}, Table{"skipped", &view->skipped_}}) {
@@ -188,6 +196,46 @@ void CommitView::forEachDefinitionName(
 }
 
 std::vector<DefinitionRef> CommitView::decodeDefinitions(std::string_view raw) { return decodeDefs(raw); }
+
+CommitView::Mapping::~Mapping() {
+  if (at) ::munmap(at, size);
+}
+
+Expected<std::string_view> CommitView::definitionKeys() {
+  if (definitionKeys_) return std::string_view(*definitionKeys_);
+  if (keysMap_) return mappedKeys_;
+  // The first line names the format: a file of another format (or a torn one) is rebuilt.
+  static constexpr std::string_view kHeader = "nib-definition-keys 1\n";
+  const std::filesystem::path file = dir_ / kDefinitionKeysFile;
+  if (int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC); fd >= 0) {
+    struct stat st;
+    auto map = std::make_unique<Mapping>();
+    if (::fstat(fd, &st) == 0 && static_cast<size_t>(st.st_size) >= kHeader.size()) {
+      map->size = static_cast<size_t>(st.st_size);
+      map->at = ::mmap(nullptr, map->size, PROT_READ, MAP_PRIVATE, fd, 0);
+      if (map->at == MAP_FAILED) map->at = nullptr;
+    }
+    ::close(fd);
+    std::string_view text = map->at ? std::string_view(static_cast<const char*>(map->at), map->size) : std::string_view();
+    if (text.substr(0, kHeader.size()) == kHeader && text.back() == '\n') {
+      mappedKeys_ = text.substr(kHeader.size());
+      keysMap_ = std::move(map);
+      return mappedKeys_;
+    }
+  }
+  std::string keys;
+  bool newline = false;
+  (void)txn_.scan(defs_, "", [&](std::string_view k, std::string_view) {
+    if (k.find('\n') != std::string_view::npos) newline = true;
+    keys.append(k).push_back('\n');
+    return !newline;
+  });
+  if (newline) return Status(ErrorCode::Unsupported, "a definition name holds a newline");
+  // Not being able to keep it (a read-only index) only costs the next query the scan.
+  (void)writeFileAtomic(file, std::string(kHeader) + keys);
+  definitionKeys_ = std::move(keys);
+  return std::string_view(*definitionKeys_);
+}
 
 void CommitView::forEachFile(const std::function<bool(const FileRecord&)>& visit) {
   (void)txn_.scan(files_, "", [&](std::string_view, std::string_view v) {

@@ -86,6 +86,13 @@ class CommitView {
   // name are decoded only when asked for (`definitionsAt`), since most names are skipped.
   void forEachDefinitionName(const std::function<bool(std::string_view name, bool member, std::string_view raw)>& visit);
   static std::vector<DefinitionRef> decodeDefinitions(std::string_view raw);
+  // Every key of the `defs` table (a kind byte, 'G' or 'M', then the name), each followed by
+  // '\n', in key order. Kept as one file beside the view (kDefinitionKeysFile: a cache, written
+  // by the first query that asks, since a version never changes) so that scoring every name
+  // reads a few MiB in order instead of walking the whole table (qemu: 355k entries, 15 ms of
+  // a 22 ms `nib symbols`). Unsupported when a name holds a newline.
+  Expected<std::string_view> definitionKeys();
+  static constexpr const char* kDefinitionKeysFile = "names.list";
   // Visits every indexed file in path order until `visit` returns false.
   void forEachFile(const std::function<bool(const FileRecord&)>& visit);
   std::vector<SkippedFile> skipped();
@@ -100,6 +107,16 @@ class CommitView {
   CommitView(std::unique_ptr<LmdbEnv> env, LmdbTxn txn) : env_(std::move(env)), txn_(std::move(txn)) {}
   std::unique_ptr<LmdbEnv> env_;
   LmdbTxn txn_;
+  std::filesystem::path dir_;
+  std::optional<std::string> definitionKeys_;  // built from the table
+  // names.list, mapped: reading it into memory cost more than the scan (6 MiB on qemu).
+  struct Mapping {
+    void* at = nullptr;
+    size_t size = 0;
+    ~Mapping();
+  };
+  std::unique_ptr<Mapping> keysMap_;
+  std::string_view mappedKeys_;
   MDB_dbi files_ = 0, ids_ = 0, defs_ = 0, names_ = 0, skipped_ = 0;
 };
 

@@ -37,42 +37,6 @@ std::string humanBytes(uint64_t n) {
   return buf;
 }
 
-// Starts the dense view's follow-up (indexer/DenseFollowUp) as a background process: this
-// executable again with `index --complete-dense`, detached from the terminal and this process
-// (setsid, double fork), at a lower priority, with its output in <index>/dense.log. A fork that
-// fails only delays the view: the next `nib index` starts one again. NIB_NO_DENSE_FOLLOW_UP=1
-// starts none (tests of an interrupted follow-up).
-void startDenseFollowUp(const fs::path& repoRoot, const IndexLayout& layout, unsigned threads) {
-  if (const char* off = std::getenv("NIB_NO_DENSE_FOLLOW_UP"); off && *off) return;
-  if (layout.denseFollowUpRunning()) return;
-  std::error_code ec;
-  const std::string self = fs::read_symlink("/proc/self/exe", ec).string();
-  if (ec) return;
-  const std::string log = (layout.dir() / "dense.log").string(), root = repoRoot.string(), nthreads = std::to_string(threads);
-  std::fflush(nullptr);
-  pid_t child = ::fork();
-  if (child < 0) return;
-  if (child > 0) {
-    ::waitpid(child, nullptr, 0);  // the intermediate process exits at once
-    return;
-  }
-  ::setsid();
-  if (::fork() != 0) ::_exit(0);
-  // The grandchild: no terminal, no descriptor of this process (a lock among them would be
-  // held by the follow-up), output to the log.
-  int in = ::open("/dev/null", O_RDONLY);
-  int out = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  if (in < 0 || out < 0) ::_exit(1);
-  ::dup2(in, 0);
-  ::dup2(out, 1);
-  ::dup2(out, 2);
-  ::close_range(3, ~0U, 0);
-  if (::nice(10) == -1) { /* an unchanged priority is no reason to stop */ }
-  ::execl(self.c_str(), "nib-indexer", "index", "--complete-dense", "--threads", nthreads.c_str(), root.c_str(),
-          static_cast<char*>(nullptr));
-  ::_exit(127);
-}
-
 // `nib-indexer index --complete-dense`: the background follow-up itself.
 int runDenseFollowUp(const IndexArgs& args) {
   auto repo = GitRepository::discover(args.path);
@@ -97,7 +61,8 @@ Expected<std::optional<DenseFollowUpReport>> settleDenseView(const IndexArgs& ar
   if (!dense || dense->status != ViewStatus::Pending) return std::optional<DenseFollowUpReport>();
   IndexLayout layout(r.repoRoot / ".nib");
   if (!args.waitDense) {
-    startDenseFollowUp(r.repoRoot, layout, args.threads);
+    std::error_code ec;
+    startDenseFollowUp(fs::read_symlink("/proc/self/exe", ec), r.repoRoot, layout, args.threads);
     return std::optional<DenseFollowUpReport>();
   }
   IndexOptions options;

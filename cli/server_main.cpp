@@ -13,6 +13,7 @@
 #include "cli/ServeCli.h"
 #include "indexer/Extractor.h"
 #include "indexer/GitRepository.h"
+#include "indexer/DenseFollowUp.h"
 #include "indexer/IndexBuilder.h"
 #include "server/LspServer.h"
 #include "support/GitLite.h"
@@ -74,11 +75,20 @@ int main(int argc, char** argv) {
       const ViewRecord* dense = current->view("dense");
       index.dense = dense && dense->status != ViewStatus::Absent;
     }
+    // The dense view comes in a follow-up version, built by a detached nib-indexer, so that the
+    // new version serves (and the server can stop) without waiting for it.
+    index.deferDense = index.dense;
     index.progress = [&](const IndexProgress& p) { progress(p.done, p.total, p.phase); };
     index.cancelled = cancelled;
     index.waitForLock = true;  // another window's server or a `nib index` may be building
     auto report = buildIndex(root, index);
-    return report ? Status::ok() : report.status();
+    if (!report) return report.status();
+    if (const ViewRecord* dense = report->manifest.view("dense"); dense && dense->status == ViewStatus::Pending) {
+      std::error_code ec;
+      std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
+      if (!ec) startDenseFollowUp(self.parent_path() / "nib-indexer", report->repoRoot, IndexLayout(report->repoRoot / ".nib"), 0);
+    }
+    return Status::ok();
   };
   options.worktreeProbe = [](const std::filesystem::path& root) -> Expected<std::string> {
     auto repo = GitRepository::discover(root);

@@ -2,11 +2,14 @@
 
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdlib>
 #include <cstdio>
 #include <thread>
 
@@ -188,26 +191,26 @@ Status linkViews(const fs::path& from, const fs::path& to, const Manifest& m) {
 
 }  // namespace
 
-Expected<DenseFollowUpReport> completeDenseView(const fs::path& repoRoot, const IndexOptions& options) {
-  auto started = std::chrono::steady_clock::now();
-  IndexLayout layout(options.indexDir.empty() ? repoRoot / ".nib" : options.indexDir);
-  DenseFollowUpReport report;
-  auto denseLock = DenseLock::tryAcquire(layout);
-  if (!denseLock) {
-    report.skipped = "another process is building the dense view";
-    return report;
-  }
+namespace {
+
+// One attempt at completing the current version; `report->skipped` says kNewerVersion when a
+// version was published meanwhile (then the caller tries again on that one).
+constexpr const char* kNewerVersion = "a newer version was published meanwhile";
+
+Status completeCurrent(const fs::path& repoRoot, const IndexLayout& layout, const IndexOptions& options,
+                       DenseFollowUpReport* out) {
+  DenseFollowUpReport& report = *out;
   auto current = layout.currentManifest();
   if (!current) return current.status();
   report.versionId = current->versionId;
   const ViewRecord* pending = current->view("dense");
   if (!pending || pending->status != ViewStatus::Pending || !current->base.empty()) {
     report.skipped = "the current version has no dense view to complete";
-    return report;
+    return Status::ok();
   }
   if (current->extractorProfile != Extractor::profileDigest()) {
     report.skipped = "the current version was built by another nib; run `nib index`";
-    return report;
+    return Status::ok();
   }
   auto config = ProjectConfig::load(repoRoot);
   if (!config) return config.status();
@@ -216,7 +219,7 @@ Expected<DenseFollowUpReport> completeDenseView(const fs::path& repoRoot, const 
   const ViewRecord* lexicalView = current->view("lexical");
   if (!lexicalView || lexicalView->status != ViewStatus::Complete) {
     report.skipped = "the current version has no lexical view to embed";
-    return report;
+    return Status::ok();
   }
 
   auto store = FactStore::open(layout.factsDir(), /*readOnly=*/true);
@@ -281,8 +284,8 @@ Expected<DenseFollowUpReport> completeDenseView(const fs::path& repoRoot, const 
   auto now = layout.currentVersion();
   if (!now || *now != current->versionId) {
     discard();
-    report.skipped = "a newer version was published meanwhile";
-    return report;
+    report.skipped = kNewerVersion;
+    return Status::ok();
   }
   Status s = writePendingManifest(versionDir, m);
   auto reread = s.isOk() ? readPendingManifest(versionDir) : Expected<Manifest>(s);
@@ -305,8 +308,59 @@ Expected<DenseFollowUpReport> completeDenseView(const fs::path& repoRoot, const 
   layout.prune(options.keepVersions);
   report.published = true;
   report.versionId = m.versionId;
+  return Status::ok();
+}
+
+}  // namespace
+
+Expected<DenseFollowUpReport> completeDenseView(const fs::path& repoRoot, const IndexOptions& options) {
+  auto started = std::chrono::steady_clock::now();
+  IndexLayout layout(options.indexDir.empty() ? repoRoot / ".nib" : options.indexDir);
+  DenseFollowUpReport report;
+  auto denseLock = DenseLock::tryAcquire(layout);
+  if (!denseLock) {
+    report.skipped = "another process is building the dense view";
+    return report;
+  }
+  // A build that publishes while this runs finds this follow-up running and starts none of its
+  // own: so this one goes on with the newest version (the vector cache keeps what it embedded).
+  for (int attempt = 0; attempt < 8; ++attempt) {
+    report = DenseFollowUpReport();
+    NIB_RETURN_IF_ERROR(completeCurrent(repoRoot, layout, options, &report));
+    if (report.skipped != kNewerVersion) break;
+  }
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return report;
+}
+
+
+void startDenseFollowUp(const fs::path& indexer, const fs::path& repoRoot, const IndexLayout& layout, unsigned threads) {
+  if (const char* off = std::getenv("NIB_NO_DENSE_FOLLOW_UP"); off && *off) return;
+  if (layout.denseFollowUpRunning() || indexer.empty()) return;
+  const std::string self = indexer.string();
+  const std::string log = (layout.dir() / "dense.log").string(), root = repoRoot.string(), nthreads = std::to_string(threads);
+  std::fflush(nullptr);
+  pid_t child = ::fork();
+  if (child < 0) return;
+  if (child > 0) {
+    ::waitpid(child, nullptr, 0);  // the intermediate process exits at once
+    return;
+  }
+  ::setsid();
+  if (::fork() != 0) ::_exit(0);
+  // The grandchild: no terminal, no descriptor of this process (a lock among them would be
+  // held by the follow-up), output to the log.
+  int in = ::open("/dev/null", O_RDONLY);
+  int out = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (in < 0 || out < 0) ::_exit(1);
+  ::dup2(in, 0);
+  ::dup2(out, 1);
+  ::dup2(out, 2);
+  ::close_range(3, ~0U, 0);
+  if (::nice(10) == -1) { /* an unchanged priority is no reason to stop */ }
+  ::execl(self.c_str(), "nib-indexer", "index", "--complete-dense", "--threads", nthreads.c_str(), root.c_str(),
+          static_cast<char*>(nullptr));
+  ::_exit(127);
 }
 
 }  // namespace nib

@@ -57,4 +57,12 @@ struct DenseFollowUpReport {
 // (deltas are made over versions whose dense view is complete).
 Expected<DenseFollowUpReport> completeDenseView(const std::filesystem::path& repoRoot, const IndexOptions& options);
 
+// Starts completeDenseView as a background process: `indexer` (the nib-indexer executable) with
+// `index --complete-dense`, detached from the terminal and from this process (setsid, double
+// fork), at a lower priority, its output in <index>/dense.log. Nothing when one runs already.
+// A fork that fails only delays the view: the next `nib index` starts one again.
+// NIB_NO_DENSE_FOLLOW_UP=1 starts none (tests of an interrupted follow-up).
+void startDenseFollowUp(const std::filesystem::path& indexer, const std::filesystem::path& repoRoot,
+                        const IndexLayout& layout, unsigned threads);
+
 }  // namespace nib

@@ -165,3 +165,21 @@ TEST_CASE("a dense follow-up whose repository is removed ends instead of running
 }
 
 }  // namespace nib::test
+
+namespace nib::test {
+
+TEST_CASE("a version published while a dense follow-up runs gets its dense view too", "[dense][cli]") {
+  TestRepo repo;
+  writeProject(repo);
+  REQUIRE(runNibIn(repo, "", "index -q").rc == 0);
+  // The second build finds the first one's follow-up running (or already done) and starts none
+  // of its own, or starts one: either way the current version ends complete.
+  REQUIRE(runNibIn(repo, "", "index -q --force").rc == 0);
+  REQUIRE(waitForDense(repo) == "complete");
+  Run semantic = runNibIn(repo, "", "search -r semantic 'area of a circle'");
+  INFO(semantic.out);
+  CHECK(semantic.rc == 0);
+  CHECK(semantic.out.find("shapes.c") != std::string::npos);
+}
+
+}  // namespace nib::test

@@ -109,84 +109,6 @@ void LspServer::log(int type, const std::string& message) {
   logMessage(type == 1 ? LogLevel::Error : type == 2 ? LogLevel::Warn : LogLevel::Info, message);
 }
 
-int LspServer::run(int inFd, int outFd) {
-  writer_ = std::make_unique<MessageWriter>(outFd);
-  MessageReader reader(inFd);
-  for (unsigned i = 0; i < std::max(1u, options_.workers); ++i) pool_.emplace_back([this, &reader] { serve(reader); });
-  serve(reader);
-  for (auto& t : pool_) t.join();
-  pool_.clear();
-  if (indexThread_.joinable()) indexThread_.join();
-  return shutdown_ && exit_ ? 0 : 1;
-}
-
-// Every thread of the server runs this loop (leader/follower): one thread at a time holds the
-// reader's role. When it reads a request and another thread is idle, it hands the role on and
-// answers the request itself, so a request never waits for a worker to wake up (that hand-off
-// was a third of a definition request's time on an open file). When every other thread is
-// busy, it queues the request and keeps reading: the reader never waits for the engine, so
-// `$/cancelRequest` and `exit` are read while long queries run. Threads that finish a request
-// take queued ones first.
-void LspServer::serve(MessageReader& reader) {
-  std::unique_lock<std::mutex> lock(queueMutex_);
-  for (;;) {
-    if (!queue_.empty()) {
-      Task task = std::move(queue_.front());
-      queue_.pop_front();
-      lock.unlock();
-      runTask(task);
-      lock.lock();
-      continue;
-    }
-    if (stopping_) return;  // input ended (or the server is destroyed) and nothing is queued
-    if (readerTaken_) {
-      ++idle_;
-      queueReady_.wait(lock);
-      --idle_;
-      continue;
-    }
-    readerTaken_ = true;
-    lock.unlock();
-    std::optional<Task> task = readRequest(reader);
-    while (task) {
-      lock.lock();
-      if (idle_ > 0) break;
-      queue_.push_back(std::move(*task));  // everyone else is busy: queue it, read on
-      lock.unlock();
-      task = readRequest(reader);
-    }
-    if (!task) {
-      // Queued requests still get their answers; a background index build is told to stop.
-      buildCancelled_ = true;
-      stop();
-      lock.lock();
-      readerTaken_ = false;
-      continue;
-    }
-    readerTaken_ = false;
-    lock.unlock();
-    queueReady_.notify_one();  // an idle thread takes the reader's role
-    runTask(*task);
-    lock.lock();
-  }
-}
-
-std::optional<LspServer::Task> LspServer::readRequest(MessageReader& reader) {
-  // Document changes are recorded here, in the order they came, and applied by the next
-  // request under the engine lock.
-  while (!exit_) {
-    auto body = reader.next();
-    if (!body) {
-      if (body.status().code() == ErrorCode::NotFound) break;  // end of input
-      log(1, "dropped a malformed message: " + body.status().message());
-      continue;
-    }
-    lsp::Incoming message = lsp::decodeMessage(*body);
-    if (std::optional<Task> task = dispatch(message)) return task;
-  }
-  return std::nullopt;
-}
-
 std::optional<LspServer::Task> LspServer::dispatch(lsp::Incoming& m) {
   using Kind = lsp::Incoming::Kind;
   if (m.kind == Kind::Response) return std::nullopt;  // answers to our window/workDoneProgress/create
@@ -271,27 +193,6 @@ std::string LspServer::documentUriOf(const lsp::Params& params) {
   if (auto p = std::get_if<lsp::LocateParams>(&params)) return p->at.uri;
   if (auto p = std::get_if<lsp::DocumentParams>(&params)) return p->uri;
   return {};
-}
-
-void LspServer::cancel(const lsp::RequestId& id) {
-  {
-    std::lock_guard<std::mutex> g(cancelMutex_);
-    if (!active_.count(id)) return;  // unknown or finished: nothing to remember
-    cancelled_.insert(id);
-  }
-  { std::lock_guard<std::mutex> g(engineMutex_); }
-  engineReady_.notify_all();
-}
-
-bool LspServer::isCancelled(const lsp::RequestId& id) {
-  std::lock_guard<std::mutex> g(cancelMutex_);
-  return cancelled_.count(id) > 0;
-}
-
-void LspServer::finish(const lsp::RequestId& id) {
-  std::lock_guard<std::mutex> g(cancelMutex_);
-  active_.erase(id);
-  cancelled_.erase(id);
 }
 
 void LspServer::handleInitialize(const lsp::RequestId& id, const lsp::InitializeParams& params) {

@@ -1,0 +1,91 @@
+// Workspace symbols (`nib symbols`, workspace/symbol): every definition name scored against the
+// query (providers/SymbolMatcher.h), the best names' definitions read, overlays included.
+#include <algorithm>
+#include <functional>
+#include <queue>
+
+#include "providers/StaticProvider.h"
+#include "providers/SymbolMatcher.h"
+
+namespace nib {
+
+std::vector<SymbolMatch> StaticProvider::symbols(std::string_view query, size_t limit) {
+  beginQuery();
+  // Names are views of the commit view's pages or key list (both live as long as the view) or
+  // of the overlays' facts: a short query matches tens of thousands of names, and copying each
+  // was most of the time such a query took.
+  struct Hit { std::string_view name; DefinitionRef ref; double score; size_t seq; };
+  std::vector<Hit> hits;
+  SymbolMatcher matcher(query);
+  const size_t wanted = limit * 2 + 16;  // a margin for hits whose location cannot be read
+  auto addDefinitions = [&](std::string_view name, double score, const std::vector<DefinitionRef>& refs) {
+    for (const DefinitionRef& r : refs)
+      if (!overlayById_.count(r.fileId)) hits.push_back({name, r, score - (r.isDeclaration ? 1 : 0), hits.size()});
+  };
+  // With the key list, names are scored first and only the best names' definitions are read:
+  // in score order, until `wanted` hits score above anything the next name can give (a hit
+  // scores its name's score, or one less for a declaration). Without it, the table is walked.
+  struct Name { std::string_view key; double score; };
+  std::vector<Name> names;
+  size_t next = 0;
+  auto keys = view_->definitionKeys();
+  if (keys) {
+    matcher.forEachCandidate(*keys, [&](std::string_view key) {
+      if (key.size() < 2) return;
+      if (double score = matcher.score(key.substr(1)); score > 0) names.push_back({key, score});
+    });
+    std::sort(names.begin(), names.end(), [](const Name& a, const Name& b) {
+      return a.score != b.score ? a.score > b.score : a.key.substr(1) != b.key.substr(1) ? a.key.substr(1) < b.key.substr(1) : a.key < b.key;
+    });
+    std::priority_queue<double, std::vector<double>, std::greater<double>> best;  // the `wanted` best scores
+    for (; next < names.size(); ++next) {
+      if (best.size() == wanted && best.top() > names[next].score) break;
+      size_t before = hits.size();
+      addDefinitions(names[next].key.substr(1), names[next].score,
+                     view_->definitions(std::string(names[next].key.substr(1)), names[next].key[0] == 'M'));
+      for (size_t h = before; h < hits.size(); ++h) {
+        best.push(hits[h].score);
+        if (best.size() > wanted) best.pop();
+      }
+    }
+  } else {
+    view_->forEachDefinitionName([&](std::string_view name, bool, std::string_view raw) {
+      if (double score = matcher.score(name); score > 0) addDefinitions(name, score, CommitView::decodeDefinitions(raw));
+      return true;
+    });
+  }
+  for (const auto& [path, file] : overlays_) {
+    const auto& defs = file->facts.definitions;
+    for (size_t i = 0; i < defs.size(); ++i) {
+      const Definition& d = defs[i];
+      if (d.scope != BindingScope::Global && d.scope != BindingScope::Member) continue;
+      if (double score = matcher.score(d.name); score > 0)
+        hits.push_back({d.name, {file->record.fileId, static_cast<uint32_t>(i), d.kind, d.isDeclaration},
+                        score - (d.isDeclaration ? 1 : 0), hits.size()});
+    }
+  }
+  // A total order (the scan order last), so that sorting only the best part is deterministic.
+  auto better = [](const Hit& a, const Hit& b) {
+    if (a.score != b.score) return a.score > b.score;
+    if (a.name != b.name) return a.name < b.name;
+    return a.ref.fileId != b.ref.fileId ? a.ref.fileId < b.ref.fileId : a.seq < b.seq;
+  };
+  // Only the best part is sorted; a hit whose location cannot be read is passed over, so when
+  // the sorted part runs out first, the rest is sorted too, and the names not read yet are.
+  std::vector<SymbolMatch> out;
+  size_t sorted = std::min(hits.size(), wanted);
+  std::partial_sort(hits.begin(), hits.begin() + static_cast<std::ptrdiff_t>(sorted), hits.end(), better);
+  for (size_t i = 0; i < hits.size() && out.size() < limit; ++i) {
+    if (i == sorted) {
+      for (; next < names.size(); ++next)
+        addDefinitions(names[next].key.substr(1), names[next].score,
+                       view_->definitions(std::string(names[next].key.substr(1)), names[next].key[0] == 'M'));
+      std::sort(hits.begin() + static_cast<std::ptrdiff_t>(i), hits.end(), better);
+    }
+    const Hit& h = hits[i];
+    if (auto loc = locationOf({h.ref.fileId, static_cast<int32_t>(h.ref.index)})) out.push_back({std::move(*loc), h.score});
+  }
+  return out;
+}
+
+}  // namespace nib

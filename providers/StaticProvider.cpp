@@ -169,7 +169,10 @@ Expected<const StaticProvider::LoadedFile*> StaticProvider::load(uint32_t fileId
   if (!overlayById_.empty())
     if (auto o = overlayById_.find(fileId); o != overlayById_.end()) return o->second;
   auto it = cache_.find(fileId);
-  if (it != cache_.end() && (it->second->complete || !occurrences)) return it->second.get();
+  if (it != cache_.end() && (it->second->complete || !occurrences)) {
+    it->second->lastUse = ++useClock_;
+    return it->second.get();
+  }
   std::optional<FileRecord> record;
   if (it != cache_.end()) record = it->second->record;
   else record = view_->fileById(fileId);
@@ -179,6 +182,7 @@ Expected<const StaticProvider::LoadedFile*> StaticProvider::load(uint32_t fileId
     return Status(ErrorCode::Corrupt, "facts for " + record->path + " are missing from the fact store (" +
                                           facts.status().message() + "); run `nib index`");
   auto loaded = std::make_unique<LoadedFile>(LoadedFile{std::move(*record), std::move(*facts), occurrences});
+  loaded->lastUse = ++useClock_;
   const LoadedFile* out = loaded.get();
   cachedOccurrences_ += out->facts.occurrences.size() + out->facts.definitions.size();
   decodedSinceRelease_ += out->facts.occurrences.size() + out->facts.definitions.size();
@@ -249,13 +253,31 @@ void StaticProvider::beginQuery() {
   // Loaded files are kept between queries (a server answers many about the same files) but
   // not without bound. No pointer into the cache outlives a query, so it can be dropped here.
   // The bound is in occurrences (what a file's facts weigh), not files.
-  if (cachedOccurrences_ > kMaxCachedOccurrences) {
-    cache_.clear();
-    cachedOccurrences_ = 0;
-  }
+  trimCacheKeeping(UINT32_MAX);
   releaseAfterDecoding();
   retired_.clear();
   globalMemo_.clear();
+}
+
+void StaticProvider::trimCacheKeeping(uint32_t fileId) {
+  if (cachedOccurrences_ <= cacheBound_) return;
+  // Least recently asked for first: the headers and modules every file resolves through stay.
+  auto weight = [](const LoadedFile& f) { return f.facts.occurrences.size() + f.facts.definitions.size(); };
+  std::vector<std::pair<uint64_t, uint32_t>> byAge;
+  size_t total = 0;
+  for (const auto& [id, f] : cache_) {
+    total += weight(*f);
+    if (id != fileId) byAge.emplace_back(f->lastUse, id);
+  }
+  std::sort(byAge.begin(), byAge.end());
+  for (const auto& [use, id] : byAge) {
+    if (total <= cacheBound_ / 2) break;
+    auto it = cache_.find(id);
+    total -= weight(*it->second);
+    cache_.erase(it);
+  }
+  cachedOccurrences_ = total;
+  releaseAfterDecoding();
 }
 
 void StaticProvider::releaseAfterDecoding() {
@@ -673,6 +695,9 @@ Expected<NavigationResult> StaticProvider::references(const std::string& path, u
       loc.ascii = file.facts.ascii;
       found.push_back(std::move(loc));
     }
+    // Nothing points into the files read so far but the origin (resolution gives targets by
+    // value): a name in thousands of files need not keep all their facts until the end.
+    trimCacheKeeping(origin->record.fileId);
   }
   std::sort(found.begin(), found.end(), [](const SymbolLocation& a, const SymbolLocation& b) {
     return a.path != b.path ? a.path < b.path : a.range.startByte < b.range.startByte;

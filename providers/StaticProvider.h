@@ -127,6 +127,9 @@ class StaticProvider {
   // `declarations` prefers declarations (prototypes, signatures) over definitions.
   Expected<NavigationResult> definition(const std::string& path, uint32_t offset, bool declarations = false);
   Expected<NavigationResult> references(const std::string& path, uint32_t offset, bool includeDeclaration);
+  // The loaded-file cache's bound, in occurrences and definitions (tests of the trimming set a
+  // tiny one; answers never depend on it).
+  void setCacheBound(size_t entries) { cacheBound_ = entries; }
   std::vector<SymbolMatch> symbols(std::string_view query, size_t limit);
 
   // Call hierarchy over the call sites the extractor recorded.
@@ -181,6 +184,7 @@ class StaticProvider {
     FileRecord record;
     FileFacts facts;
     bool complete = false;  // false: only definitions were decoded
+    mutable uint64_t lastUse = 0;  // when a query last asked for it (the cache evicts the oldest)
     bool tombstone = false; // deleted since the index was built
     bool fromVersion = false;  // a delta version's entry, not the session's
   };
@@ -269,10 +273,16 @@ class StaticProvider {
   std::vector<uint32_t> filesMentioning(const std::string& name);
   void invalidateCaches();
   void releaseAfterDecoding();
+  // Once the cache is over its bound, drops the files asked for longest ago until it is at half
+  // of it, never `fileId`'s. Only where nothing but `fileId`'s entry is pointed at.
+  void trimCacheKeeping(uint32_t fileId);
+  uint64_t useClock_ = 0;
   void beginQuery();
-  // About 90 bytes each once decoded: 1 M keeps the cache near 100 MiB (4 M let `nib serve`
-  // reach 890 MiB answering references on qemu).
-  static constexpr size_t kMaxCachedOccurrences = 1'000'000;
+  // About 90 bytes each once decoded. With 500k (trimmed to half, oldest first, also in the
+  // middle of a references query), `nib serve` peaked at 146 MiB through 400 requests on qemu;
+  // 4 M, emptied only between queries, let it reach 888 MiB.
+  static constexpr size_t kMaxCachedOccurrences = 500'000;
+  size_t cacheBound_ = kMaxCachedOccurrences;
   size_t cachedOccurrences_ = 0;
   static constexpr size_t kReleaseAfterDecoded = 200'000;
   size_t decodedSinceRelease_ = 0;

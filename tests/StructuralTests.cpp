@@ -12,6 +12,7 @@
 #include "LspClient.h"
 #include "TestRepo.h"
 #include "indexer/IndexBuilder.h"
+#include "providers/StaticProvider.h"
 #include "providers/SymbolMatcher.h"
 #include "server/ContextBuilder.h"
 #include "server/Engine.h"
@@ -340,4 +341,36 @@ TEST_CASE("workspace symbol scores: tiers, ASCII case, and names that cannot mat
   seen.clear();
   nib::SymbolMatcher("m").forEachCandidate("Gabc\nMxyz\nGum\n", [&](std::string_view line) { seen.emplace_back(line); });
   CHECK(seen == std::vector<std::string>{"Mxyz", "Gum"});
+}
+
+TEST_CASE("references are the same whatever the loaded-file cache may hold", "[structural]") {
+  // 60 modules each calling a function of util.py, each importing a helper of the one before:
+  // a query loads them all, and with a tiny bound the cache is trimmed in its middle.
+  nib::test::TestRepo repo;
+  repo.write("util.py", "def shared(x):\n    return x\n");
+  for (int i = 0; i < 60; ++i) {
+    std::string prev = i == 0 ? "" : "from m" + std::to_string(i - 1) + " import helper" + std::to_string(i - 1) + "\n";
+    repo.write("m" + std::to_string(i) + ".py", "from util import shared\n" + prev + "def helper" + std::to_string(i) +
+                                                    "():\n    return shared(" + std::to_string(i) + ")\n");
+  }
+  repo.commitAll();
+  nib::IndexOptions options;
+  options.dense = false;
+  REQUIRE(nib::buildIndex(repo.root(), options).hasValue());
+  auto answer = [&](size_t bound) {
+    auto provider = nib::StaticProvider::open(repo.root() / ".nib");
+    REQUIRE(provider.hasValue());
+    if (bound) (*provider)->setCacheBound(bound);
+    std::vector<std::string> out;
+    for (int round = 0; round < 2; ++round) {  // the second round meets a trimmed cache
+      auto refs = (*provider)->references("util.py", 4, true);
+      REQUIRE(refs.hasValue());
+      out.clear();
+      for (const auto& l : refs->locations) out.push_back(l.path + ":" + std::to_string(l.range.startByte));
+    }
+    return out;
+  };
+  auto whole = answer(0);
+  CHECK(whole.size() == 121);  // the definition, and per module its import and its call
+  CHECK(answer(8) == whole);
 }

@@ -60,6 +60,30 @@ class Client:
                 return msg
 
 
+def source_files(repo):
+    return sorted(f for f in subprocess.run(["git", "ls-files"], cwd=repo, capture_output=True, text=True,
+                                            check=True).stdout.split() if SOURCE.search(f))
+
+
+def sample_positions(repo, files, n, rng, ident=IDENT, ascii_only=True):
+    """n (path, 0-based line, 0-based byte column, word) at identifiers of the source text, chosen
+    by `rng` (a file, then an identifier in it): independent of nib's index. With ascii_only,
+    a position after a non-ASCII byte is drawn again (its UTF-16 column would differ)."""
+    out = []
+    while len(out) < n and files:
+        path = rng.choice(files)
+        data = open(os.path.join(repo, path), "rb").read()
+        idents = list(ident.finditer(data))
+        if not idents:
+            continue
+        m = rng.choice(idents)
+        line = data.count(b"\n", 0, m.start())
+        col = m.start() - (data.rfind(b"\n", 0, m.start()) + 1)
+        if not ascii_only or data[:m.start()].isascii():
+            out.append((path, line, col, m.group().decode("ascii", "replace")))
+    return out
+
+
 def percentile(values, p):
     s = sorted(values)
     return s[min(len(s) - 1, int(round(p * (len(s) - 1))))]
@@ -80,21 +104,8 @@ def main():
     repo = os.path.abspath(repo)
     subprocess.run([nib, "index", "-q"], cwd=repo, check=True)
 
-    files = sorted(f for f in subprocess.run(["git", "ls-files"], cwd=repo, capture_output=True, text=True,
-                                             check=True).stdout.split() if SOURCE.search(f))
-    rng = random.Random(args.seed)
-    positions = []
-    while len(positions) < args.samples and files:
-        path = rng.choice(files)
-        data = open(os.path.join(repo, path), "rb").read()
-        idents = list(IDENT.finditer(data))
-        if not idents:
-            continue
-        m = rng.choice(idents)
-        line = data.count(b"\n", 0, m.start())
-        col = m.start() - (data.rfind(b"\n", 0, m.start()) + 1)
-        if data[:m.start()].isascii():  # keep columns identical in UTF-16
-            positions.append((path, line, col))
+    files = source_files(repo)
+    positions = [(p, l, c) for p, l, c, _ in sample_positions(repo, files, args.samples, random.Random(args.seed))]
 
     start = time.monotonic()
     client = Client([nib, "serve"], repo)

@@ -23,27 +23,18 @@ import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-SOURCE = re.compile(r"\.(c|h|cc|cpp|hpp|py|js|ts|tsx|go|rs|java)$")
+sys.path.insert(0, HERE)
+from lsp_bench import sample_positions, source_files  # noqa: E402
+
 IDENT = re.compile(rb"[A-Za-z_][A-Za-z0-9_]{5,}")
 RG = ["rg", "--hidden", "--max-filesize", "1M", "--no-heading", "--line-number", "--color", "never",
       "--no-messages", "-g", "!.git", "-g", "!.nib", "-F"]
 
 
 def positions(repo, n, rng):
-    files = sorted(f for f in subprocess.run(["git", "ls-files"], cwd=repo, capture_output=True, text=True,
-                                             check=True).stdout.split() if SOURCE.search(f))
-    out = []
-    while len(out) < n and files:
-        path = rng.choice(files)
-        data = open(os.path.join(repo, path), "rb").read()
-        idents = list(IDENT.finditer(data))
-        if not idents:
-            continue
-        m = rng.choice(idents)
-        line = data.count(b"\n", 0, m.start()) + 1
-        col = m.start() - (data.rfind(b"\n", 0, m.start()) + 1) + 1
-        out.append((path, line, col, m.group().decode("ascii")))
-    return out
+    """1-based (path, line, byte column, word), as the CLI takes them."""
+    picks = sample_positions(repo, source_files(repo), n, rng, ident=IDENT, ascii_only=False)
+    return [(p, line + 1, col + 1, word) for p, line, col, word in picks]
 
 
 def timed(cmd, cwd):

@@ -23,6 +23,8 @@ apt_packages=(
   clangd python3-pylsp neovim
   # comparison tools for bench/
   universal-ctags global ripgrep
+  # pgrep, for the test that a background dense follow-up ends (minimal images lack procps)
+  procps
 )
 
 missing=()

@@ -259,6 +259,17 @@ void StaticProvider::beginQuery() {
   globalMemo_.clear();
 }
 
+bool StaticProvider::targetsAreLocal(const std::set<Target>& targets) {
+  if (targets.empty()) return false;
+  for (const Target& t : targets) {
+    auto file = load(t.fileId);
+    if (!file || t.def < 0 || static_cast<size_t>(t.def) >= (*file)->facts.definitions.size()) return false;
+    BindingScope scope = (*file)->facts.definitions[t.def].scope;
+    if (scope != BindingScope::Local && scope != BindingScope::None) return false;
+  }
+  return true;
+}
+
 void StaticProvider::trimCacheKeeping(uint32_t fileId) {
   if (cachedOccurrences_ <= cacheBound_) return;
   // Least recently asked for first: the headers and modules every file resolves through stay.
@@ -657,8 +668,15 @@ Expected<NavigationResult> StaticProvider::references(const std::string& path, u
   }
 
   std::set<uint32_t> files;
-  for (const std::string& n : names)
-    for (uint32_t id : filesMentioning(n)) files.insert(id);
+  if (targetsAreLocal(targets)) {
+    // A local (or a parameter) is seen only inside its scope, in its own file: no other file
+    // can refer to it, so no other file is read (a local named `type` is mentioned in 1,800 of
+    // mesa's files, whose facts the query used to decode: 0.5 s and 150 MiB for 8 references).
+    for (const Target& t : targets) files.insert(t.fileId);
+  } else {
+    for (const std::string& n : names)
+      for (uint32_t id : filesMentioning(n)) files.insert(id);
+  }
   std::vector<SymbolLocation> found;
   for (uint32_t id : files) {
     auto lf = load(id, /*occurrences=*/true);

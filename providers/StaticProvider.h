@@ -9,6 +9,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -276,6 +277,9 @@ class StaticProvider {
   // Once the cache is over its bound, drops the files asked for longest ago until it is at half
   // of it, never `fileId`'s. Only where nothing but `fileId`'s entry is pointed at.
   void trimCacheKeeping(uint32_t fileId);
+  // Whether every target is bound inside a function or block (or nowhere a reference can see):
+  // then only its own file can refer to it.
+  bool targetsAreLocal(const std::set<Target>& targets);
   uint64_t useClock_ = 0;
   void beginQuery();
   // About 90 bytes each once decoded. With 500k (trimmed to half, oldest first, also in the

@@ -1,6 +1,4 @@
 // `nib index` and `nib rollback`: the commands that change which index version serves.
-#include <fcntl.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -10,6 +8,7 @@
 #include <optional>
 
 #include "cli/Commands.h"
+#include "cli/Worker.h"
 #include "indexer/GitRepository.h"
 #include "indexer/DenseFollowUp.h"
 #include "indexer/IndexBuilder.h"
@@ -61,8 +60,7 @@ Expected<std::optional<DenseFollowUpReport>> settleDenseView(const IndexArgs& ar
   if (!dense || dense->status != ViewStatus::Pending) return std::optional<DenseFollowUpReport>();
   IndexLayout layout(r.repoRoot / ".nib");
   if (!args.waitDense) {
-    std::error_code ec;
-    startDenseFollowUp(fs::read_symlink("/proc/self/exe", ec), r.repoRoot, layout, args.threads);
+    if (auto indexer = workerPath()) startDenseFollowUp(*indexer, r.repoRoot, layout, args.threads);
     return std::optional<DenseFollowUpReport>();
   }
   IndexOptions options;

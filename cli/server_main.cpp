@@ -11,6 +11,7 @@
 #include <mutex>
 
 #include "cli/ServeCli.h"
+#include "cli/Worker.h"
 #include "indexer/Extractor.h"
 #include "indexer/GitRepository.h"
 #include "indexer/DenseFollowUp.h"
@@ -84,9 +85,8 @@ int main(int argc, char** argv) {
     auto report = buildIndex(root, index);
     if (!report) return report.status();
     if (const ViewRecord* dense = report->manifest.view("dense"); dense && dense->status == ViewStatus::Pending) {
-      std::error_code ec;
-      std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
-      if (!ec) startDenseFollowUp(self.parent_path() / "nib-indexer", report->repoRoot, IndexLayout(report->repoRoot / ".nib"), 0);
+      if (auto indexer = cli::workerPath())
+        startDenseFollowUp(*indexer, report->repoRoot, IndexLayout(report->repoRoot / ".nib"), 0);
     }
     return Status::ok();
   };

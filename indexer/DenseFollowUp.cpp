@@ -189,16 +189,10 @@ Status linkViews(const fs::path& from, const fs::path& to, const Manifest& m) {
   return Status::ok();
 }
 
-}  // namespace
-
-namespace {
-
-// One attempt at completing the current version; `report->skipped` says kNewerVersion when a
-// version was published meanwhile (then the caller tries again on that one).
-constexpr const char* kNewerVersion = "a newer version was published meanwhile";
-
-Status completeCurrent(const fs::path& repoRoot, const IndexLayout& layout, const IndexOptions& options,
-                       DenseFollowUpReport* out) {
+// One attempt at completing the current version. True when a version was published meanwhile
+// (then the caller tries again on that one).
+Expected<bool> completeCurrent(const fs::path& repoRoot, const IndexLayout& layout, const IndexOptions& options,
+                               DenseFollowUpReport* out) {
   DenseFollowUpReport& report = *out;
   auto current = layout.currentManifest();
   if (!current) return current.status();
@@ -206,11 +200,11 @@ Status completeCurrent(const fs::path& repoRoot, const IndexLayout& layout, cons
   const ViewRecord* pending = current->view("dense");
   if (!pending || pending->status != ViewStatus::Pending || !current->base.empty()) {
     report.skipped = "the current version has no dense view to complete";
-    return Status::ok();
+    return false;
   }
   if (current->extractorProfile != Extractor::profileDigest()) {
     report.skipped = "the current version was built by another nib; run `nib index`";
-    return Status::ok();
+    return false;
   }
   auto config = ProjectConfig::load(repoRoot);
   if (!config) return config.status();
@@ -219,7 +213,7 @@ Status completeCurrent(const fs::path& repoRoot, const IndexLayout& layout, cons
   const ViewRecord* lexicalView = current->view("lexical");
   if (!lexicalView || lexicalView->status != ViewStatus::Complete) {
     report.skipped = "the current version has no lexical view to embed";
-    return Status::ok();
+    return false;
   }
 
   auto store = FactStore::open(layout.factsDir(), /*readOnly=*/true);
@@ -284,8 +278,8 @@ Status completeCurrent(const fs::path& repoRoot, const IndexLayout& layout, cons
   auto now = layout.currentVersion();
   if (!now || *now != current->versionId) {
     discard();
-    report.skipped = kNewerVersion;
-    return Status::ok();
+    report.skipped = "a newer version was published meanwhile";
+    return true;
   }
   Status s = writePendingManifest(versionDir, m);
   auto reread = s.isOk() ? readPendingManifest(versionDir) : Expected<Manifest>(s);
@@ -308,7 +302,7 @@ Status completeCurrent(const fs::path& repoRoot, const IndexLayout& layout, cons
   layout.prune(options.keepVersions);
   report.published = true;
   report.versionId = m.versionId;
-  return Status::ok();
+  return false;
 }
 
 }  // namespace
@@ -326,8 +320,9 @@ Expected<DenseFollowUpReport> completeDenseView(const fs::path& repoRoot, const 
   // own: so this one goes on with the newest version (the vector cache keeps what it embedded).
   for (int attempt = 0; attempt < 8; ++attempt) {
     report = DenseFollowUpReport();
-    NIB_RETURN_IF_ERROR(completeCurrent(repoRoot, layout, options, &report));
-    if (report.skipped != kNewerVersion) break;
+    auto newer = completeCurrent(repoRoot, layout, options, &report);
+    if (!newer) return newer.status();
+    if (!*newer) break;
   }
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return report;

@@ -1,11 +1,11 @@
 #include "views/Lmdb.h"
 
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 
-#include <algorithm>
 #include <cstdio>
 #include <string>
-#include <string_view>
 
 #include <system_error>
 
@@ -47,19 +47,19 @@ LmdbEnv::~LmdbEnv() { mdb_env_close(env_); }
 void LmdbEnv::releaseMappedPages() const {
   if (!readOnly_) return;  // a writer's pages may be dirty
   // LMDB tells its map's address only for MDB_FIXEDMAP environments: the process's own map
-  // list names the range of the environment's data file.
+  // list names it, by the data file's device and inode (its path there is the canonical one,
+  // which the path the environment was opened with need not be).
   const char* dir = nullptr;
-  if (mdb_env_get_path(env_, &dir) != 0 || !dir) return;
-  const std::string data = std::string(dir) + "/data.mdb";
+  struct stat data;
+  if (mdb_env_get_path(env_, &dir) != 0 || !dir || ::stat((std::string(dir) + "/data.mdb").c_str(), &data) != 0) return;
   std::FILE* maps = std::fopen("/proc/self/maps", "re");
   if (!maps) return;
   char line[4096];
   while (std::fgets(line, sizeof line, maps)) {
-    std::string_view l(line);
-    while (!l.empty() && (l.back() == '\n' || l.back() == ' ')) l.remove_suffix(1);
-    if (l.size() < data.size() || l.substr(l.size() - data.size()) != data) continue;
-    unsigned long from = 0, to = 0;
-    if (std::sscanf(line, "%lx-%lx", &from, &to) == 2 && to > from)
+    unsigned long from = 0, to = 0, inode = 0;
+    unsigned devMajor = 0, devMinor = 0;
+    if (std::sscanf(line, "%lx-%lx %*s %*s %x:%x %lu", &from, &to, &devMajor, &devMinor, &inode) == 5 && to > from &&
+        inode == data.st_ino && devMajor == major(data.st_dev) && devMinor == minor(data.st_dev))
       (void)::madvise(reinterpret_cast<void*>(from), to - from, MADV_DONTNEED);
   }
   std::fclose(maps);

@@ -49,6 +49,7 @@ struct LocateArgs {
   std::string root;    // default: the repository containing FILE
   bool json = false;
   bool includeDeclaration = true;
+  bool useDaemon = true;  // ask a running `nib daemon` first
 };
 int runDefinition(const LocateArgs& args);
 int runReferences(const LocateArgs& args);
@@ -58,6 +59,7 @@ struct SymbolsArgs {
   std::string root = ".";
   size_t limit = 50;
   bool json = false;
+  bool useDaemon = true;  // ask a running `nib daemon` first
 };
 int runSymbols(const SymbolsArgs& args);
 

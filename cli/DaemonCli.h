@@ -24,9 +24,15 @@ std::optional<CommandOutput> askDaemon(const std::string& root, std::string_view
 // Writes the output to stdout and stderr; returns its exit status.
 int printOutput(const CommandOutput& output);
 
+// The exit status of a daemon's answer that refuses the request (a kind or format it does not
+// know): the command then does the work itself. No command exits with it.
+inline constexpr int kDaemonRefused = 125;
+
 // A request's first byte says which command it is.
 inline constexpr uint8_t kSearchRequest = 1;
 inline constexpr uint8_t kStatusRequest = 2;
+inline constexpr uint8_t kNavigationRequest = 3;
+inline constexpr uint8_t kSymbolsRequest = 4;
 
 // `nib search` as bytes: the same for this process and for a daemon.
 CommandOutput renderSearch(Engine& engine, const SearchArgs& args);
@@ -37,5 +43,23 @@ Expected<SearchArgs> decodeSearchArgs(std::string_view bytes);
 CommandOutput renderStatus(Engine& engine, const StatusArgs& args);
 std::string encodeStatusArgs(const StatusArgs& args);
 Expected<StatusArgs> decodeStatusArgs(std::string_view bytes);
+
+// `nib def` and `nib refs` likewise; the file is an absolute path (the daemon's working folder
+// is not the command's).
+struct NavigationRequest {
+  bool references = false;
+  std::string file;
+  uint32_t line = 0, column = 0;  // 1-based; the column counts bytes
+  bool json = false;
+  bool includeDeclaration = true;
+};
+CommandOutput renderNavigation(Engine& engine, const NavigationRequest& request);
+std::string encodeNavigation(const NavigationRequest& request);
+Expected<NavigationRequest> decodeNavigation(std::string_view bytes);
+
+// `nib symbols` likewise.
+CommandOutput renderSymbols(Engine& engine, const SymbolsArgs& args);
+std::string encodeSymbolsArgs(const SymbolsArgs& args);
+Expected<SymbolsArgs> decodeSymbolsArgs(std::string_view bytes);
 
 }  // namespace nib::cli

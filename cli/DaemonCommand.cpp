@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "cli/DaemonCli.h"
+#include "cli/WorktreeModule.h"
 #include "support/GitLite.h"
 
 namespace nib::cli {
@@ -26,12 +27,27 @@ CommandOutput handle(Engine& engine, std::string_view payload) {
   auto refused = [](const Status& s) {
     CommandOutput o;
     o.err = "nib: error: " + s.message() + "\n";
-    o.exitCode = 2;
+    o.exitCode = kDaemonRefused;
     return o;
   };
-  if (!payload.empty() && static_cast<uint8_t>(payload[0]) == kStatusRequest) {
+  const uint8_t kind = payload.empty() ? 0 : static_cast<uint8_t>(payload[0]);
+  if (kind == kStatusRequest) {
     auto args = decodeStatusArgs(payload);
     return args ? renderStatus(engine, *args) : refused(args.status());
+  }
+  // Navigation answers for the worktree as it is: what changed is laid over the index (the
+  // watcher keeps this cheap while nothing changes).
+  if (kind == kNavigationRequest) {
+    auto request = decodeNavigation(payload);
+    if (!request) return refused(request.status());
+    engine.syncWorktreeOverlays();
+    return renderNavigation(engine, *request);
+  }
+  if (kind == kSymbolsRequest) {
+    auto args = decodeSymbolsArgs(payload);
+    if (!args) return refused(args.status());
+    engine.syncWorktreeOverlays();
+    return renderSymbols(engine, *args);
   }
   auto args = decodeSearchArgs(payload);
   return args ? renderSearch(engine, *args) : refused(args.status());
@@ -42,6 +58,7 @@ DaemonOptions optionsFor(const DaemonArgs& args) {
   options.root = args.root;
   options.idleTimeout = std::chrono::minutes(args.idleMinutes);
   options.handler = handle;
+  options.prepare = [](Engine& engine) { useWorktreeModule(engine); };
   return options;
 }
 
@@ -92,7 +109,7 @@ int start(const DaemonArgs& args, const std::filesystem::path& indexDir) {
     ::waitpid(pid, nullptr, 0);
     return fail(word.empty() ? "the daemon did not start" : word);
   }
-  std::printf("nib: daemon started (pid %d); `nib search` and `nib status` ask it until it has been idle for %u min "
+  std::printf("nib: daemon started (pid %d); `nib search`, `status`, `def`, `refs` and `symbols` ask it until it has been idle for %u min "
               "(`nib daemon stop` ends it sooner)\n",
               static_cast<int>(pid), args.idleMinutes);
   return 0;
@@ -111,6 +128,8 @@ std::optional<CommandOutput> askDaemon(const std::string& root, std::string_view
   auto indexDir = indexDirOf(root);
   if (!indexDir) return std::nullopt;  // not a repository: the command says so itself
   auto answer = callDaemon(*indexDir, DaemonCall::Run, payload, kAnswerTimeoutMs);
+  // A request this daemon cannot decode (it is older than the command): the work is done here.
+  if (answer && answer->exitCode == kDaemonRefused) return std::nullopt;
   if (answer) return std::move(*answer);
   if (answer.status().code() != ErrorCode::NotFound)
     std::fprintf(stderr, "nib: note: %s; answering without the daemon\n", answer.status().message().c_str());

@@ -10,6 +10,7 @@
 #include "cli/Commands.h"
 #include "cli/Worker.h"
 #include "indexer/GitRepository.h"
+#include "indexer/WorktreeGit.h"
 #include "indexer/DenseFollowUp.h"
 #include "indexer/IndexBuilder.h"
 #include "support/FileIo.h"
@@ -126,7 +127,7 @@ int runIndex(const IndexArgs& args) {
   if (tty) std::fprintf(stderr, "\r\033[K");
   if (!report) {
     std::string hint;
-    if (report.status().message().find("not inside a git repository") != std::string::npos)
+    if (report.status().is(Reason::NotARepository))
       hint = "run nib inside a git repository, or pass its path";
     return fail(report.status().message(), hint);
   }
@@ -238,27 +239,9 @@ int runIndex(const IndexArgs& args) {
 }
 
 int runWorktreeTree(const std::string& path) {
-  auto repo = GitRepository::discover(path);
-  if (!repo) return fail(repo.status().message());
-  auto listing = (*repo)->listWorktree();
-  if (!listing) return fail(listing.status().message());
-  std::vector<TreeEntry> entries;
-  for (TreeEntry& e : *listing) {
-    if (e.path.rfind(".nib/", 0) == 0) continue;
-    if (e.oid.empty()) {
-      if (e.mode == EntryMode::Submodule) {
-        std::printf("\n");  // an untracked nested repository: no tree id can be computed
-        return 0;
-      }
-      auto oid = gitlite::blobIdOfFile((*repo)->root() / e.path);  // streamed; links hash their target
-      if (!oid) return fail(oid.status().message());
-      e.oid = *oid;
-    }
-    entries.push_back(std::move(e));
-  }
-  auto tree = GitRepository::treeIdOf(entries);
+  auto tree = worktreeTreeId(path);
   if (!tree) return fail(tree.status().message());
-  std::printf("%s\n", tree->c_str());
+  std::printf("%s\n", tree->c_str());  // an empty line: an untracked nested repository
   return 0;
 }
 

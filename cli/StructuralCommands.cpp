@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "cli/Commands.h"
+#include "cli/WorktreeModule.h"
 #include <signal.h>
 #include <unistd.h>
 
@@ -18,7 +19,7 @@ namespace {
 }  // namespace
 
 int runContext(const ContextArgs& args) {
-  auto engine = Engine::open(args.root);
+  auto engine = openForWorktree(args.root);
   if (!engine) return fail(engine.status().message());
   ContextRequest request{args.symbols, args.paths, args.intent, args.budget};
   auto answer = buildContext(**engine, request);
@@ -34,7 +35,7 @@ int runContext(const ContextArgs& args) {
 int runStructural(const StructuralArgs& args) {
   StructuralQuery query;
   if (!parseStructuralQuery(args.query, &query)) return fail("unknown structural query '" + args.query + "'");
-  auto engine = Engine::open(args.root);
+  auto engine = openForWorktree(args.root);
   if (!engine) return fail(engine.status().message());
   StructuralTarget target{args.symbol, "", 0, false};
   StructuralTarget to{args.to, "", 0, false};
@@ -67,7 +68,7 @@ int runMcp(const std::string& root) {
 #ifndef NIB_VERSION
 #define NIB_VERSION "0.0.0"
 #endif
-  McpServer server(repo->worktree, NIB_VERSION);
+  McpServer server(repo->worktree, NIB_VERSION, [](Engine& engine) { useWorktreeModule(engine); });
   return server.run(STDIN_FILENO, STDOUT_FILENO);
 }
 

@@ -61,6 +61,8 @@ int main(int argc, char** argv) {
   def->add_option("--root", defArgs.root, "Repository to ask (default: the one containing FILE)");
   def->add_flag("--json", defArgs.json, "Print LSP-shaped locations (repository-relative paths, 0-based ranges,\n"
                                         "UTF-16 columns) with confidence and freshness");
+  bool defNoDaemon = false;
+  def->add_flag("--no-daemon", defNoDaemon, "Answer in this process even when a `nib daemon` serves the repository");
 
   LocateArgs refsArgs;
   auto* refs = app.add_subcommand("refs", "Print every reference to the symbol at FILE:LINE:COL.\n"
@@ -70,6 +72,8 @@ int main(int argc, char** argv) {
   refs->add_flag("--json", refsArgs.json, "Print LSP-shaped locations with confidence and freshness");
   bool noDecl = false;
   refs->add_flag("--no-declaration", noDecl, "Leave out the symbol's own definition and declarations");
+  bool refsNoDaemon = false;
+  refs->add_flag("--no-daemon", refsNoDaemon, "Answer in this process even when a `nib daemon` serves the repository");
 
   SymbolsArgs symArgs;
   auto* symbols = app.add_subcommand("symbols", "Find definitions whose name matches QUERY (exact, prefix, substring,\n"
@@ -78,6 +82,8 @@ int main(int argc, char** argv) {
   symbols->add_option("--root", symArgs.root, "A path inside the repository (default: .)");
   symbols->add_option("-n,--limit", symArgs.limit, "At most this many results (default: 50)")->check(CLI::Range(1, 1000000000).description(""));
   symbols->add_flag("--json", symArgs.json, "Print LSP-shaped locations");
+  bool symbolsNoDaemon = false;
+  symbols->add_flag("--no-daemon", symbolsNoDaemon, "Answer in this process even when a `nib daemon` serves the repository");
 
   SearchArgs searchArgs;
   auto* search = app.add_subcommand("search", "Search the repository: `trigram` finds every line holding a literal (or, with\n"
@@ -188,6 +194,9 @@ int main(int argc, char** argv) {
   }
   refsArgs.includeDeclaration = !noDecl;
   searchArgs.useDaemon = !noDaemon;
+  defArgs.useDaemon = !defNoDaemon;
+  refsArgs.useDaemon = !refsNoDaemon;
+  symArgs.useDaemon = !symbolsNoDaemon;
   if (*index || *verify || *serve) return 2;  // handled by the helpers above
   if (*status) {
     statusArgs.useDaemon = !statusNoDaemon;

@@ -16,6 +16,7 @@
 #include "indexer/GitRepository.h"
 #include "indexer/DenseFollowUp.h"
 #include "indexer/IndexBuilder.h"
+#include "indexer/WorktreeGit.h"
 #include "server/LspServer.h"
 #include "support/GitLite.h"
 #include "views/IndexLayout.h"
@@ -90,29 +91,8 @@ int main(int argc, char** argv) {
     }
     return Status::ok();
   };
-  options.worktreeProbe = [](const std::filesystem::path& root) -> Expected<std::string> {
-    auto repo = GitRepository::discover(root);
-    if (!repo) return repo.status();
-    auto listing = (*repo)->listWorktree();
-    if (!listing) return listing.status();
-    std::vector<TreeEntry> entries;
-    for (TreeEntry& e : *listing) {
-      if (e.path.rfind(".nib/", 0) == 0) continue;
-      if (e.oid.empty()) {
-        if (e.mode == EntryMode::Submodule) return std::string();
-        auto oid = gitlite::blobIdOfFile(root / e.path);
-        if (!oid) return oid.status();
-        e.oid = *oid;
-      }
-      entries.push_back(std::move(e));
-    }
-    return GitRepository::treeIdOf(entries);
-  };
-  options.ignoreRules = [](const std::filesystem::path& root) -> std::function<bool(const std::string&)> {
-    std::shared_ptr<GitRepository> repo;
-    if (auto r = GitRepository::discover(root)) repo = std::move(*r);
-    return [repo](const std::string& path) { return !repo || repo->isIgnored(path); };
-  };
+  options.worktreeProbe = [](const std::filesystem::path& root) { return worktreeTreeId(root); };
+  options.ignoreRules = [](const std::filesystem::path& root) { return gitIgnoreRules(root); };
   // A client that goes away mid-answer must not kill the server with SIGPIPE: writes fail and
   // the reader sees the end of input.
   ::signal(SIGPIPE, SIG_IGN);

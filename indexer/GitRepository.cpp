@@ -54,7 +54,7 @@ Expected<std::unique_ptr<GitRepository>> GitRepository::discover(const fs::path&
   fs::path abs = fs::absolute(start, ec);
   if (git_repository_discover(&found, abs.c_str(), 0, nullptr) != 0) {
     git_buf_dispose(&found);
-    return Status(ErrorCode::NotFound, "'" + start.string() + "' is not inside a git repository");
+    return Status(ErrorCode::NotFound, Reason::NotARepository, "'" + start.string() + "' is not inside a git repository");
   }
   git_repository* repo = nullptr;
   int rc = git_repository_open(&repo, found.ptr);

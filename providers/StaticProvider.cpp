@@ -171,7 +171,7 @@ Expected<uint32_t> StaticProvider::occurrenceAt(const LoadedFile& f, const std::
     --it;
     if (it->range.touches(offset)) return static_cast<uint32_t>(it - occs.begin());
   }
-  return Status(ErrorCode::NotFound, "no identifier at byte " + std::to_string(offset) + " of " + path);
+  return Status(ErrorCode::NotFound, Reason::NoSymbol, "no identifier at byte " + std::to_string(offset) + " of " + path);
 }
 
 const std::vector<DefinitionRef>& StaticProvider::definitionsNamed(const std::string& name, bool member) {

@@ -41,13 +41,13 @@ Expected<const StaticProvider::LoadedFile*> StaticProvider::load(uint32_t fileId
 
 Expected<const StaticProvider::LoadedFile*> StaticProvider::loadPath(const std::string& path) {
   if (auto o = overlays_.find(path); o != overlays_.end()) {
-    if (o->second->tombstone) return Status(ErrorCode::NotFound, path + " is not indexed (deleted since the index was built)");
+    if (o->second->tombstone) return Status(ErrorCode::NotFound, Reason::NotIndexed, path + " is not indexed (deleted since the index was built)");
     return o->second.get();
   }
   auto record = view_->fileByPath(path);
   if (!record) {
-    if (auto reason = skipReason(path)) return Status(ErrorCode::NotFound, path + " is not indexed (" + *reason + ")");
-    return Status(ErrorCode::NotFound, path + " is not in the index (not tracked, ignored, or added after the last `nib index`)");
+    if (auto reason = skipReason(path)) return Status(ErrorCode::NotFound, Reason::NotIndexed, path + " is not indexed (" + *reason + ")");
+    return Status(ErrorCode::NotFound, Reason::NotIndexed, path + " is not in the index (not tracked, ignored, or added after the last `nib index`)");
   }
   return load(record->fileId, /*occurrences=*/true);
 }

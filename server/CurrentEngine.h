@@ -4,6 +4,7 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -15,6 +16,8 @@ class CurrentEngine {
  public:
   // `root`: the repository's worktree root.
   explicit CurrentEngine(std::filesystem::path root) : root_(std::move(root)), indexDir_(root_ / ".nib") {}
+  // Called on every engine this opens, before its first use (the front end's worktree tools).
+  void setPrepare(std::function<void(Engine&)> prepare) { prepare_ = std::move(prepare); }
 
   // The engine on the version CURRENT names now; an error says why there is none.
   Expected<Engine*> get();
@@ -25,6 +28,7 @@ class CurrentEngine {
  private:
   std::filesystem::path root_, indexDir_;
   std::unique_ptr<Engine> engine_;
+  std::function<void(Engine&)> prepare_;
 };
 
 }  // namespace nib

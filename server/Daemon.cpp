@@ -107,6 +107,7 @@ Expected<std::unique_ptr<Daemon>> Daemon::start(DaemonOptions options) {
   d->root_ = repo->worktree;
   d->indexDir_ = d->root_ / ".nib";
   d->engine_ = std::make_unique<CurrentEngine>(d->root_);
+  d->engine_->setPrepare(d->options_.prepare);
   if (auto e = d->engine_->get(); !e) return e.status();
   d->listenFd_ = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
   if (d->listenFd_ < 0) return Status(ErrorCode::IoError, std::string("cannot create a socket: ") + std::strerror(errno));

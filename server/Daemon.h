@@ -46,6 +46,7 @@ struct DaemonOptions {
   std::filesystem::path root;  // any path inside the repository
   std::chrono::seconds idleTimeout{15 * 60};
   DaemonHandler handler;
+  std::function<void(Engine&)> prepare;  // called on every engine the daemon opens (CurrentEngine)
 };
 
 class Daemon {

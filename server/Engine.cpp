@@ -1,13 +1,16 @@
 #include "server/Engine.h"
 
 #include <atomic>
+#include <chrono>
 #include <sys/stat.h>
 
 #include <functional>
 #include <optional>
+#include <thread>
 #include <unordered_set>
 
 #include "support/FileIo.h"
+#include "support/Log.h"
 #include "support/RepoPath.h"
 #include "views/IndexLayout.h"
 
@@ -79,35 +82,43 @@ Expected<Freshness> Engine::freshness(bool withWorktree) {
   if (!head) return head.status();
   f.headCommit = *head;
   f.headMatches = f.headCommit == f.indexCommit;
-  if (withWorktree) {
+  // The worktree comparison the overlays follow, when they are in step with it: taken for this
+  // request anyway, so every answer can say what it saw without comparing again.
+  const bool synced = snapshot_ && comparison_ && syncedGeneration_ == comparisonGeneration_;
+  if (withWorktree || synced) {
     // Stat-based first (no libgit2): conclusive unless folders gained entries that only git's
-    // ignore rules can judge; then the probe (a full scan in the indexer worker) decides.
-    // The comparison is the one search and the overlays use (cached while a watcher sees
-    // no event), so a request pays for it once.
-    const WorktreeComparison* cmp = worktreeComparison();
+    // ignore rules can judge; then the probe (a full scan of the worktree with git's rules)
+    // decides, when the caller asked for the worktree's tree. The comparison is the one search
+    // and the overlays use (cached while a watcher sees no event), so a request pays for it once.
+    const WorktreeComparison* cmp = withWorktree ? worktreeComparison() : &*comparison_;
+    if (cmp && withWorktree) computeTreeId(*snapshot_, &*comparison_);
     if (cmp && cmp->conclusive) {
       f.worktreeTree = cmp->unchanged ? m.sourceTree : cmp->treeId;
       f.changedFiles = cmp->changed;
       f.deletedFiles = cmp->deleted;
       f.worktreeMethod = "stat";
-    } else if (worktreeProbe_) {
+    } else if (withWorktree && worktreeProbe_) {
       auto tree = worktreeProbe_(root_);
       if (!tree) return tree.status();
       f.worktreeTree = *tree;
       f.worktreeMethod = "scan";
     } else {
-      f.worktreeMethod = "unknown";
+      f.worktreeMethod = cmp ? "stat" : "unknown";
     }
     f.worktreeMatches = !f.worktreeTree.empty() && f.worktreeTree == f.indexTree;
     f.fresh = f.headMatches && f.worktreeMatches;
   } else {
-    // Without a worktree scan only HEAD can be compared; a dirty-built index is fresh only if
-    // the worktree still matches, which is unknown here.
+    // Without a worktree comparison only HEAD can be compared; a dirty-built index is fresh only
+    // if the worktree still matches, which is unknown here.
     f.fresh = f.headMatches && !f.indexDirty;
+    f.worktreeMethod = "unchecked";
   }
-  // Overlays of the whole worktree (the server, with an extractor) make answers equal those of
-  // a fresh index of the worktree as it is: not fresh, but not partial either.
-  f.overlaid = extractor_ && snapshot_ && syncedGeneration_ == comparisonGeneration_ && overlay_.complete;
+  // Overlays of the whole worktree (changed files re-extracted, deleted ones tombstoned, new ones
+  // added) make answers equal those of a fresh index of the worktree as it is: not fresh, but
+  // not partial either.
+  f.overlaid = synced && overlay_.complete && !comparison_->unchanged;
+  f.overlaidFiles = synced ? overlay_.files : 0;
+  if (synced && !overlay_.complete) f.partialReason = overlay_.reason;
   f.partial = !f.fresh && !f.overlaid;
   return f;
 }
@@ -243,7 +254,7 @@ std::string pythonDocstring(std::string_view text, uint32_t bodyFrom) {
 Expected<HoverInfo> Engine::hover(const std::string& path, uint32_t offset) {
   auto def = provider_->definition(path, offset);
   if (!def) return def.status();
-  if (def->locations.empty()) return Status(ErrorCode::NotFound, def->note);
+  if (def->locations.empty()) return Status(ErrorCode::NotFound, Reason::NoSymbol, def->note);
   HoverInfo info;
   info.location = def->locations.front();
   auto record = provider_->file(info.location.path);
@@ -453,9 +464,11 @@ const WorktreeComparison* Engine::worktreeComparison() {
   }
   // Events are drained before comparing, so a change during the comparison is seen next time.
   // With the folders that had events known, only their files are looked at again.
-  if (!comparison_ || !watcher_) {
+  if (!comparison_ || (!watcher_ && !compareOnce_)) {
     comparison_ = compareWorktree(root_, *snapshot_, &hashCache_);
     ++comparisonGeneration_;
+  } else if (!watcher_) {
+    // A one-shot command's comparison stands for the whole command.
   } else if (WorktreeWatcher::Events events = watcher_->drain(); events.any) {
     comparison_ = events.all ? compareWorktree(root_, *snapshot_, &hashCache_)
                              : compareWorktree(root_, *snapshot_, &hashCache_, &*comparison_, &events.folders);
@@ -464,23 +477,16 @@ const WorktreeComparison* Engine::worktreeComparison() {
   return &*comparison_;
 }
 
-const Engine::WorktreeOverlay& Engine::syncWorktreeOverlays(size_t budget) {
-  const WorktreeComparison* cmp = worktreeComparison();
-  if (!extractor_ || !cmp) {
-    overlay_ = WorktreeOverlay{0, cmp && cmp->unchanged, extractor_ ? "no worktree snapshot" : "no extractor"};
-    return overlay_;
-  }
-  if (comparisonGeneration_ == syncedGeneration_) return overlay_;
-  syncedGeneration_ = comparisonGeneration_;
-  WorktreeOverlay state;
+std::map<std::string, std::string> Engine::worktreeChanges(const WorktreeComparison& cmp, size_t budget,
+                                                           WorktreeOverlay* state) {
   std::map<std::string, std::string> wanted;  // path -> blob id now ("" = deleted)
   auto overBudget = [&] {
     if (wanted.size() < budget) return false;
-    state.complete = false;
-    state.reason = "more than " + std::to_string(budget) + " files changed since the index was built";
+    state->complete = false;
+    state->reason = "more than " + std::to_string(budget) + " files changed since the index was built";
     return true;
   };
-  for (const std::string& p : cmp->deleted) {
+  for (const std::string& p : cmp.deleted) {
     if (overBudget()) break;
     wanted[p] = "";
   }
@@ -493,18 +499,18 @@ const Engine::WorktreeOverlay& Engine::syncWorktreeOverlays(size_t budget) {
     }
     auto oid = gitlite::blobIdOfFile(root_ / p);
     if (!oid) {
-      state.complete = false;
-      state.reason = "cannot read " + p;
+      state->complete = false;
+      state->reason = "cannot read " + p;
       return;
     }
     wanted[p] = *oid;
   };
-  for (const std::string& p : cmp->changed) addFile(p);
+  for (const std::string& p : cmp.changed) addFile(p);
   // New entries: files git does not ignore, and the files of new folders.
-  for (const std::string& p : cmp->added) {
+  for (const std::string& p : cmp.added) {
     if (!ignored_) {
-      state.complete = false;
-      state.reason = "new files were not judged (no ignore rules)";
+      state->complete = false;
+      state->reason = "new files were not judged (no ignore rules)";
       break;
     }
     if (ignored_(p)) continue;
@@ -524,6 +530,10 @@ const Engine::WorktreeOverlay& Engine::syncWorktreeOverlays(size_t budget) {
       }
     }
   }
+  return wanted;
+}
+
+bool Engine::applyWorktreeOverlays(const std::map<std::string, std::string>& wanted) {
   bool changed = false;
   // Files that went back to what the index holds, or are buffers now: the index (or the buffer)
   // answers again.
@@ -536,31 +546,86 @@ const Engine::WorktreeOverlay& Engine::syncWorktreeOverlays(size_t budget) {
     it = diskOverlays_.erase(it);
     changed = true;
   }
+  struct Job {
+    std::string path, oid, text;
+    Language language = Language::Unknown;
+    std::optional<Expected<FileFacts>> facts;
+  };
+  std::vector<Job> jobs;
   for (const auto& [path, oid] : wanted) {
     if (buffers_.count(path)) continue;
     if (auto known = diskOverlays_.find(path); known != diskOverlays_.end() && known->second == oid) continue;
+    changed = true;
     if (oid.empty()) {
       provider_->setTombstone(path);
-    } else {
-      auto text = readWorktreeFile(path);
-      if (!text) continue;
-      Language lang = detectLanguage(path, std::string_view(*text).substr(0, 16384));
-      // The index's rules: binary and oversized files stay out; a file without a grammar has no
-      // facts to overlay (the search views read it from disk anyway).
-      bool binary = std::string_view(*text).substr(0, 8000).find('\0') != std::string_view::npos;
-      auto record = provider_->file(path);
-      if (lang == Language::Unknown || binary) {
-        if (record) provider_->setTombstone(path);
-      } else {
-        auto facts = extractor_(lang, *text);
-        if (facts) provider_->setOverlay(path, lang, std::move(*facts));
-        else if (record) provider_->setTombstone(path);
-      }
+      diskOverlays_[path] = oid;
+      continue;
     }
+    auto text = readWorktreeFile(path);
+    if (!text) continue;  // gone again since it was hashed: the next comparison sees it
     diskOverlays_[path] = oid;
-    changed = true;
+    Language lang = detectLanguage(path, std::string_view(*text).substr(0, 16384));
+    // The index's rules: binary files stay out; a file without a grammar has no facts to
+    // overlay (the search views read it from disk anyway).
+    bool binary = std::string_view(*text).substr(0, 8000).find('\0') != std::string_view::npos;
+    if (lang == Language::Unknown || binary) {
+      if (provider_->file(path)) provider_->setTombstone(path);
+      continue;
+    }
+    jobs.push_back(Job{path, oid, std::move(*text), lang, std::nullopt});
   }
-  if (changed) graph_.reset();
+  // Extraction is most of the cost when many files changed (a branch switch, a pull): it runs
+  // on every core, and the provider takes the results in order.
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t i; (i = next.fetch_add(1)) < jobs.size();) jobs[i].facts = extractor_(jobs[i].language, jobs[i].text);
+  };
+  const unsigned threads = jobs.size() < 4 ? 1 : std::min<unsigned>(4, std::max(1u, std::thread::hardware_concurrency()));
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work);
+  work();
+  for (auto& t : pool) t.join();
+  for (Job& job : jobs) {
+    if (*job.facts) provider_->setOverlay(job.path, job.language, std::move(**job.facts));
+    else if (provider_->file(job.path)) provider_->setTombstone(job.path);
+  }
+  return changed;
+}
+
+const Engine::WorktreeOverlay& Engine::syncWorktreeOverlays(size_t budget) {
+  using Clock = std::chrono::steady_clock;
+  const auto start = Clock::now();
+  auto msSince = [](Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); };
+  const WorktreeComparison* cmp = worktreeComparison();
+  if (!cmp) {
+    overlay_ = WorktreeOverlay{0, false, "no worktree snapshot"};
+    return overlay_;
+  }
+  if (comparisonGeneration_ == syncedGeneration_) return overlay_;
+  const double compareMs = msSince(start);
+  if (!extractor_ && toolsLoader_ && !cmp->unchanged) {
+    const auto loadStart = Clock::now();
+    auto tools = toolsLoader_(root_);
+    logDebug("worktree tools loaded in " + std::to_string(msSince(loadStart)) + " ms");
+    toolsLoader_ = nullptr;
+    if (tools) {
+      extractor_ = std::move(tools->extractor);
+      if (!ignored_) ignored_ = std::move(tools->ignored);
+    } else {
+      toolsError_ = tools.status();
+    }
+  }
+  // From here on the overlays reflect this comparison, whatever they could hold of it.
+  syncedGeneration_ = comparisonGeneration_;
+  if (!extractor_) {
+    overlay_ = WorktreeOverlay{0, cmp->unchanged,
+                               toolsError_.isOk() ? "no extractor" : "the worktree cannot be overlaid: " + toolsError_.message()};
+    return overlay_;
+  }
+  WorktreeOverlay state;
+  std::map<std::string, std::string> wanted = worktreeChanges(*cmp, budget, &state);
+  const double changesMs = msSince(start);
+  if (applyWorktreeOverlays(wanted)) graph_.reset();
   // The project's configuration changes what a build declares (which files are skipped, the
   // dense encoder, the compilation database): no overlay can stand for that, so answers say
   // partial (and the server rebuilds) until a version is built with it.
@@ -572,6 +637,8 @@ const Engine::WorktreeOverlay& Engine::syncWorktreeOverlays(size_t budget) {
       }
   state.files = diskOverlays_.size();
   overlay_ = state;
+  logDebug("worktree overlay: " + std::to_string(state.files) + " file(s), compared in " + std::to_string(compareMs) +
+           " ms, changes read by " + std::to_string(changesMs) + " ms, synced in " + std::to_string(msSince(start)) + " ms");
   return overlay_;
 }
 

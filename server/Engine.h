@@ -35,7 +35,9 @@ struct Freshness {
   bool fresh = false;        // everything the index reflects still holds
   bool partial = false;      // some answers may miss changes (stale files)
   bool overlaid = false;     // changed, deleted and new files are overlaid: answers reflect the worktree
-  std::string worktreeMethod;  // "stat" (snapshot comparison), "scan" (full), "unknown"
+  size_t overlaidFiles = 0;  // how many files the overlays hold
+  std::string partialReason;  // what the overlays left out, when they are incomplete
+  std::string worktreeMethod;  // "stat" (snapshot comparison), "scan" (full), "unknown", "unchecked"
   std::vector<std::string> changedFiles;  // known from the stat comparison
   std::vector<std::string> deletedFiles;
 };
@@ -62,6 +64,15 @@ struct HoverInfo {
   Language language = Language::Unknown;
 };
 
+// What laying the worktree over the index needs beyond the Engine: a facts extractor and git's
+// ignore rules. The light executable loads them (tree-sitter, libgit2) only when the worktree
+// differs from the index, through a loader the Engine calls the first time it does.
+struct WorktreeTools {
+  FactsExtractor extractor;
+  std::function<bool(const std::string& path)> ignored;
+};
+using WorktreeToolsLoader = std::function<Expected<WorktreeTools>(const std::filesystem::path& root)>;
+
 // A documentSymbol tree node: an index into the file's definitions and its children.
 struct SymbolTreeNode {
   int32_t definition;
@@ -78,8 +89,15 @@ class Engine {
   // A long-running server watches the worktree, so that the stat comparison behind every
   // search runs again only after something changed.
   void watchWorktree();
+  // A one-shot command (the CLI) compares the worktree once, the first time an answer needs it,
+  // and every later answer of the process uses that comparison. Without a watcher and without
+  // this, every answer compares again.
+  void compareWorktreeOnce() { compareOnce_ = true; }
   // Git's ignore rules for paths the index does not know (injected: the Engine has no libgit2).
   void setIgnoredPredicate(std::function<bool(const std::string& path)> ignored) { ignored_ = std::move(ignored); }
+  // Called once, by the first syncWorktreeOverlays that finds the worktree changed, when no
+  // extractor was set: its tools become the extractor and the ignore rules.
+  void setWorktreeToolsLoader(WorktreeToolsLoader loader) { toolsLoader_ = std::move(loader); }
 
   // Makes every answer reflect the worktree as it is now (needs the facts extractor): files
   // changed on disk since the index was built are re-extracted into overlays, deleted files
@@ -165,7 +183,8 @@ class Engine {
   std::unique_ptr<SearchProvider> search_;
   std::unique_ptr<WorktreeWatcher> watcher_;
   std::optional<WorktreeComparison> comparison_;  // valid while the watcher saw no event
-  WorktreeHashCache hashCache_;  // dirty files hashed by earlier comparisons
+  WorktreeHashCache hashCache_;
+  bool compareOnce_ = false;  // dirty files hashed by earlier comparisons
   const WorktreeComparison* worktreeComparison();
   // The structural route (StructuralSearch.cpp): lexical seeds and their call-graph neighbors.
   Expected<SearchResult> searchStructural(const SearchRequest& request, const SearchContext& context);
@@ -175,6 +194,8 @@ class Engine {
   std::optional<WorktreeSnapshot> snapshot_;
   WorktreeProbe worktreeProbe_;
   FactsExtractor extractor_;
+  WorktreeToolsLoader toolsLoader_;
+  Status toolsError_;  // why the loader failed (it is not asked again)
   std::map<std::string, BufferText> buffers_;  // open buffers by repository path
   std::optional<CallGraph> graph_;               // dropped whenever an overlay changes
   std::function<bool(const std::string&)> ignored_;
@@ -183,6 +204,11 @@ class Engine {
   uint64_t comparisonGeneration_ = 0, syncedGeneration_ = UINT64_MAX;
   WorktreeOverlay overlay_;
   Status refreshOverlay(const std::string& path, const std::string& text);
+  // syncWorktreeOverlays' halves: what the worktree holds now where it differs from the index
+  // (path -> blob id, "" for gone), within `budget`; then the overlays made to match it (true
+  // when any changed).
+  std::map<std::string, std::string> worktreeChanges(const WorktreeComparison& cmp, size_t budget, WorktreeOverlay* state);
+  bool applyWorktreeOverlays(const std::map<std::string, std::string>& wanted);
   // A worktree file's bytes: regular files inside the worktree only (never through a link).
   Expected<std::string> readWorktreeFile(const std::string& path);
 };

@@ -223,7 +223,7 @@ void LspServer::handleInitialize(const lsp::RequestId& id, const lsp::Initialize
 
   std::lock_guard<std::mutex> g(engineMutex_);
   if (openEngine()) return;
-  if (engineError_.find("no index") != std::string::npos && options_.buildIndex) {
+  if (engineReason_ == Reason::NoIndex && options_.buildIndex) {
     engineError_.clear();
     startIndexBuild("no index yet");
     return;
@@ -235,6 +235,7 @@ bool LspServer::openEngine() {
   auto engine = Engine::open(root_);
   if (!engine) {
     engineError_ = engine.status().message();
+    engineReason_ = engine.status().reason();
     return false;
   }
   if (options_.extractor) (*engine)->setFactsExtractor(options_.extractor);
@@ -526,10 +527,7 @@ std::string LspServer::failure(const Task& task, const Status& s) {
   // workspace) is an empty answer, not an error: editors ask on every hover and outline
   // refresh. Malformed requests and broken indexes are errors.
   const std::string& m = task.method;
-  bool empty = (s.code() == ErrorCode::NotFound &&
-                (s.message().find("no identifier") != std::string::npos || s.message().find("not indexed") != std::string::npos ||
-                 s.message().find("not in the index") != std::string::npos)) ||
-               s.message().find("outside the workspace") != std::string::npos;
+  bool empty = s.is(Reason::NoSymbol) || s.is(Reason::NotIndexed) || s.is(Reason::OutsideWorkspace);
   if (empty) {
     if (m == "textDocument/documentSymbol" || m == "textDocument/references")
       return lsp::encodeResult(task.id, std::vector<lsp::WireLocation>{});
@@ -930,7 +928,7 @@ std::string LspServer::answerNavigation(const Task& task, Engine& engine, std::o
   if (job.policy == ProviderPolicy::Static) job.reason = "the static policy";
   else if (job.policy == ProviderPolicy::Live) job.reason = "the live policy", job.useLive = true;
   else if (partial) job.reason = "the index may miss changes to this file", job.useLive = true;
-  else if (!r && r.status().message().find("no identifier") != std::string::npos) job.reason = "no identifier at the position";
+  else if (!r && r.status().is(Reason::NoSymbol)) job.reason = "no identifier at the position";
   else if (!r) job.reason = "the index has no answer", job.useLive = true;
   else if (!exactForLanguage) job.reason = std::string(languageName(job.language)) + " needs the compiler's resolution", job.useLive = true;
   else if (!exact) job.reason = r->locations.empty() ? "the index found nothing" : "the index resolved by name only", job.useLive = true;

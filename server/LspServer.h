@@ -146,6 +146,7 @@ class LspServer {
   std::condition_variable engineReady_;
   std::unique_ptr<Engine> engine_;
   std::string engineError_;  // why there is no engine (a failed build)
+  Reason engineReason_ = Reason::None;  // the typed part of it
   // The stat data of .nib/CURRENT when it last named the engine's version (reloadIfIndexChanged).
   std::array<int64_t, 4> currentSeen_{};
   std::string currentSeenVersion_;

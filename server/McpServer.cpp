@@ -34,8 +34,10 @@ bool writeAll(int fd, const std::string& text) {
 
 }  // namespace
 
-McpServer::McpServer(std::filesystem::path root, std::string version)
-    : root_(std::move(root)), version_(std::move(version)), engine_(root_) {}
+McpServer::McpServer(std::filesystem::path root, std::string version, std::function<void(Engine&)> prepare)
+    : root_(std::move(root)), version_(std::move(version)), engine_(root_) {
+  engine_.setPrepare(std::move(prepare));
+}
 
 int McpServer::run(int inFd, int outFd) {
   std::string buf;
@@ -92,6 +94,8 @@ std::string McpServer::callTool(const std::string& id, const std::string& tool, 
   auto engineOr = engine_.get();
   if (!engineOr) return failed(engineOr.status().message());
   Engine& engine = **engineOr;
+  // Changed, deleted and new files laid over the index (cheap while the watcher saw nothing).
+  engine.syncWorktreeOverlays();
 
   // A position (repository path, 1-based line and column) or a symbol name.
   auto targetOf = [&](StructuralTarget* target) -> Status {

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <string>
 
 #include "protocol/McpCodec.h"
@@ -16,7 +17,9 @@ namespace nib {
 
 class McpServer {
  public:
-  McpServer(std::filesystem::path root, std::string version);
+  // `prepare` is called on each engine the server opens: the front end's worktree tools, so that
+  // every tool answers for the worktree as it is (server/Engine.h, syncWorktreeOverlays).
+  McpServer(std::filesystem::path root, std::string version, std::function<void(Engine&)> prepare = nullptr);
   // Serves until end of input. Returns the process exit status.
   int run(int inFd, int outFd);
 

@@ -106,14 +106,14 @@ Expected<std::vector<CallNode>> resolveTarget(Engine& engine, const StructuralTa
     auto nodes = engine.definitionsAt(target.path, target.offset);
     if (!nodes) return nodes.status();
     if (nodes->empty())
-      return Status(ErrorCode::NotFound, "the identifier at " + target.path + " byte " + std::to_string(target.offset) +
+      return Status(ErrorCode::NotFound, Reason::NoSymbol, "the identifier at " + target.path + " byte " + std::to_string(target.offset) +
                                              " names no definition in the repository");
     return nodes;
   }
   if (target.symbol.empty()) return Status(ErrorCode::InvalidArgument, "name a symbol or a position");
   std::vector<CallNode> nodes = engine.definitionsNamed(target.symbol);
   if (nodes.empty())
-    return Status(ErrorCode::NotFound, "no definition named '" + target.symbol +
+    return Status(ErrorCode::NotFound, Reason::NoSymbol, "no definition named '" + target.symbol +
                                            "' in the index (try nib/search, or a qualified name such as Type.method)");
   return nodes;
 }
@@ -319,14 +319,12 @@ std::map<std::string, std::string> freshnessFields(const Freshness& f, bool with
       {"indexVersion", f.indexVersion}, {"indexCommit", f.indexCommit}, {"indexTree", f.indexTree},
       {"headCommit", f.headCommit},     {"fresh", f.fresh ? "true" : "false"},
       {"partial", f.partial ? "true" : "false"}, {"indexDirty", f.indexDirty ? "true" : "false"},
-      {"overlaid", f.overlaid ? "true" : "false"}, {"provider", "static"}};
-  if (withWorktree) {
-    m["worktreeTree"] = f.worktreeTree;
-    m["worktreeMethod"] = f.worktreeMethod;
-  } else {
-    // Per-request answers check HEAD and the queried file only; `nib status` checks the rest.
-    m["worktreeMethod"] = "unchecked";
-  }
+      {"overlaid", f.overlaid ? "true" : "false"}, {"provider", "static"},
+      {"worktreeMethod", f.worktreeMethod}};
+  if (withWorktree) m["worktreeTree"] = f.worktreeTree;
+  // How the answer was made to reflect the worktree, and what it could not cover.
+  if (f.overlaid) m["overlaidFiles"] = std::to_string(f.overlaidFiles);
+  if (!f.partialReason.empty()) m["partialReason"] = f.partialReason;
   return m;
 }
 

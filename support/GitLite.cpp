@@ -72,7 +72,7 @@ Expected<Repository> discover(const fs::path& start) {
     }
     if (d == d.root_path() || d.empty()) break;
   }
-  return Status(ErrorCode::NotFound, "'" + start.string() + "' is not inside a git repository");
+  return Status(ErrorCode::NotFound, Reason::NotARepository, "'" + start.string() + "' is not inside a git repository");
 }
 
 Expected<std::string> headCommit(const Repository& repo) {

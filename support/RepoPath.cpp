@@ -33,7 +33,7 @@ Expected<RepoPath> RepoPath::fromFilesystem(const std::filesystem::path& root,
   std::string relText = rel.generic_string();
   bool escapes = relText == ".." || relText.rfind("../", 0) == 0;
   if (rel.empty() || relText == "." || escapes)
-    return Status(ErrorCode::InvalidArgument, "'" + path.string() +
+    return Status(ErrorCode::InvalidArgument, Reason::OutsideWorkspace, "'" + path.string() +
                                                   "' is outside the workspace " + absRoot.string());
   return parse(relText);
 }

@@ -18,6 +18,18 @@ const char* errorCodeName(ErrorCode code) {
   return "unknown";
 }
 
+const char* reasonName(Reason reason) {
+  switch (reason) {
+    case Reason::None: return "none";
+    case Reason::NoIndex: return "no-index";
+    case Reason::NotARepository: return "not-a-repository";
+    case Reason::OutsideWorkspace: return "outside-workspace";
+    case Reason::NotIndexed: return "not-indexed";
+    case Reason::NoSymbol: return "no-symbol";
+  }
+  return "unknown";
+}
+
 std::string Status::toString() const {
   if (isOk()) return "ok";
   return std::string(errorCodeName(code_)) + ": " + message_;

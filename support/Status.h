@@ -24,21 +24,40 @@ enum class ErrorCode {
 
 const char* errorCodeName(ErrorCode code);
 
+// What a caller may act on beyond the code: the outcomes a front door answers differently (a
+// null result instead of an error, a hint to run `nib index`). Callers branch on this, never on
+// a message's text, so rewording a message changes no behaviour.
+enum class Reason : uint8_t {
+  None = 0,
+  NoIndex,           // the repository has no index yet (NotFound)
+  NotARepository,    // the path is not inside a git repository (NotFound)
+  OutsideWorkspace,  // the path is outside the repository's worktree (InvalidArgument)
+  NotIndexed,        // the file is not in the index: untracked, ignored, skipped or deleted (NotFound)
+  NoSymbol,          // no identifier, or nothing the index knows, at the position (NotFound)
+};
+
+const char* reasonName(Reason reason);
+
 class Status {
  public:
   Status() = default;
   Status(ErrorCode code, std::string message) : code_(code), message_(std::move(message)) {}
+  Status(ErrorCode code, Reason reason, std::string message)
+      : code_(code), reason_(reason), message_(std::move(message)) {}
   static Status ok() { return Status(); }
 
   bool isOk() const { return code_ == ErrorCode::Ok; }
   explicit operator bool() const { return isOk(); }
   ErrorCode code() const { return code_; }
+  Reason reason() const { return reason_; }
+  bool is(Reason reason) const { return reason_ == reason && reason != Reason::None; }
   const std::string& message() const { return message_; }
   // "not-found: no index in /x" — for logs and CLI errors.
   std::string toString() const;
 
  private:
   ErrorCode code_ = ErrorCode::Ok;
+  Reason reason_ = Reason::None;
   std::string message_;
 };
 

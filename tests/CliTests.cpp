@@ -2,6 +2,8 @@
 // or an agent sees, including the errors for bad input.
 #include <catch2/catch.hpp>
 
+#include <set>
+
 #include <nlohmann/json.hpp>
 
 #include "TestRepo.h"
@@ -107,9 +109,23 @@ TEST_CASE("nib reports stale files and a moved HEAD instead of answering silentl
   makeProject(repo);
   REQUIRE(nib(repo, "index -q --wait-dense").rc == 0);
   repo.write("src/main.py", "\n\nfrom geometry import Point, distance\n");
+  // The edit shifted lines: the answer is for the file as it is now (re-extracted and laid over
+  // the index), not the indexed positions printed next to today's text.
   Run def = nib(repo, "def src/main.py:3:30", true);
   INFO(def.out);
-  CHECK(def.out.find("changed since it was indexed") != std::string::npos);
+  CHECK(def.rc == 0);
+  CHECK(def.out.find("src/geometry.py:6:5") != std::string::npos);
+  CHECK(def.out.find("warning") == std::string::npos);
+  Run refs = nib(repo, "refs --json src/geometry.py:6:5");
+  REQUIRE(refs.rc == 0);
+  auto r = nlohmann::json::parse(refs.out);
+  CHECK(r["freshness"]["overlaid"] == true);
+  CHECK(r["freshness"]["partial"] == false);
+  CHECK(r["freshness"]["overlaidFiles"] == "1");
+  std::set<std::pair<std::string, int>> at;
+  for (const auto& l : r["locations"]) at.insert({l["path"].get<std::string>(), l["range"]["start"]["line"].get<int>()});
+  CHECK(at.count({"src/main.py", 2}) == 1);  // the import, two lines lower than indexed
+  CHECK(at.count({"src/main.py", 0}) == 0);
   Run status = nib(repo, "status --json");
   auto s = nlohmann::json::parse(status.out);
   CHECK(s["freshness"]["fresh"] == false);

@@ -18,6 +18,15 @@ std::string gitOut(TestRepo& repo, const std::string& args) {
   while (!out.empty() && out.back() == '\n') out.pop_back();
   return out;
 }
+
+// A comparison with the tree id computed, as `nib status` asks for it.
+WorktreeComparison compareWithTree(const fs::path& root, const WorktreeSnapshot& snapshot, WorktreeHashCache* cache = nullptr,
+                                   const WorktreeComparison* previous = nullptr,
+                                   const std::vector<std::string>* folders = nullptr) {
+  WorktreeComparison cmp = compareWorktree(root, snapshot, cache, previous, folders);
+  computeTreeId(snapshot, &cmp);
+  return cmp;
+}
 }  // namespace
 
 TEST_CASE("gitlite reads HEAD through loose refs, packed refs, detached HEAD and unborn branches", "[git]") {
@@ -127,13 +136,13 @@ TEST_CASE("the worktree snapshot detects edits by stat and defers new files to g
     snap.files.push_back(f);
   }
   REQUIRE(snap.recordDirectories(repo.root()).isOk());
-  auto same = compareWorktree(repo.root(), snap);
+  auto same = compareWithTree(repo.root(), snap);
   CHECK(same.conclusive);
   CHECK(same.unchanged);
   CHECK(same.changed.empty());
 
   repo.write("src/a.py", "x = 3\n");
-  auto edited = compareWorktree(repo.root(), snap);
+  auto edited = compareWithTree(repo.root(), snap);
   CHECK(edited.conclusive);
   CHECK_FALSE(edited.unchanged);
   CHECK(edited.changed == std::vector<std::string>{"src/a.py"});
@@ -146,14 +155,14 @@ TEST_CASE("the worktree snapshot detects edits by stat and defers new files to g
   // A file modified within the last second is never cached (it could change again within one
   // timestamp tick): this one is made an hour old.
   fs::last_write_time(repo.root() / "src/a.py", fs::file_time_type::clock::now() - std::chrono::hours(1));
-  auto first = compareWorktree(repo.root(), snap, &cache);
+  auto first = compareWithTree(repo.root(), snap, &cache);
   CHECK(cache.hits == 0);
-  auto second = compareWorktree(repo.root(), snap, &cache);
+  auto second = compareWithTree(repo.root(), snap, &cache);
   CHECK(cache.hits == 1);
   CHECK(second.changed == first.changed);
   CHECK(second.treeId == first.treeId);
   repo.write("src/a.py", "x = 33\n");
-  auto third = compareWorktree(repo.root(), snap, &cache);
+  auto third = compareWithTree(repo.root(), snap, &cache);
   CHECK(cache.hits == 1);
   CHECK(third.changed == std::vector<std::string>{"src/a.py"});
   CHECK(third.treeId != first.treeId);
@@ -161,39 +170,39 @@ TEST_CASE("the worktree snapshot detects edits by stat and defers new files to g
   // Looking again only at the folders that had events: the same answer as a full comparison
   // for changes there, and the earlier answer for the rest.
   repo.write("b.py", "y = 20\n");
-  auto full = compareWorktree(repo.root(), snap);
+  auto full = compareWithTree(repo.root(), snap);
   std::vector<std::string> onlySrc{"src"}, onlyRoot{""};
-  auto partialView = compareWorktree(repo.root(), snap, nullptr, &third, &onlySrc);
+  auto partialView = compareWithTree(repo.root(), snap, nullptr, &third, &onlySrc);
   CHECK(partialView.changed == std::vector<std::string>{"src/a.py"});  // b.py's folder had no event
-  auto scoped = compareWorktree(repo.root(), snap, nullptr, &partialView, &onlyRoot);
+  auto scoped = compareWithTree(repo.root(), snap, nullptr, &partialView, &onlyRoot);
   CHECK(scoped.changed == full.changed);
   CHECK(scoped.changed == std::vector<std::string>{"src/a.py", "b.py"});  // snapshot order
   CHECK(scoped.treeId == full.treeId);
   repo.write("b.py", "y = 2\n");
   repo.write("src/a.py", "x = 1\n");
   std::vector<std::string> both{"", "src"};
-  auto reverted = compareWorktree(repo.root(), snap, nullptr, &scoped, &both);
+  auto reverted = compareWithTree(repo.root(), snap, nullptr, &scoped, &both);
   CHECK(reverted.changed.empty());
   CHECK(reverted.unchanged);
 
   repo.write("src/a.py", "x = 1\n");  // same content, new mtime: rehashed, not changed
-  CHECK(compareWorktree(repo.root(), snap).changed.empty());
+  CHECK(compareWithTree(repo.root(), snap).changed.empty());
 
   repo.write("src/new.py", "z = 1\n");
-  auto added = compareWorktree(repo.root(), snap);
+  auto added = compareWithTree(repo.root(), snap);
   CHECK_FALSE(added.conclusive);
   CHECK(added.reason.find("new.py") != std::string::npos);
   fs::remove(repo.root() / "src/new.py");
 
   // chmod +x leaves the mtime alone but changes git's tree: it must be seen.
   fs::permissions(repo.root() / "b.py", fs::perms::owner_exec, fs::perm_options::add);
-  auto chmodded = compareWorktree(repo.root(), snap);
+  auto chmodded = compareWithTree(repo.root(), snap);
   CHECK(chmodded.changed == std::vector<std::string>{"b.py"});
   repo.git("add -A");
   CHECK(chmodded.treeId == gitOut(repo, "write-tree"));
 
   fs::remove(repo.root() / "b.py");
-  auto deleted = compareWorktree(repo.root(), snap);
+  auto deleted = compareWithTree(repo.root(), snap);
   CHECK(deleted.conclusive);
   CHECK(deleted.deleted == std::vector<std::string>{"b.py"});
 }

@@ -1,5 +1,6 @@
 #include "views/DenseModel.h"
 
+#include <stdexcept>
 #include <fasttext/args.h>
 #include <fasttext/densematrix.h>
 #include <fasttext/dictionary.h>
@@ -227,11 +228,11 @@ Expected<std::unique_ptr<DenseModel>> DenseModel::train(const std::filesystem::p
     trainer.train(args);
     trainer.saveModel(modelFile.string());
     NIB_RETURN_IF_ERROR(markForInference(modelFile));
+  } catch (const std::invalid_argument&) {
+    // fastText's one invalid_argument during training: no word reached the minimum count.
+    return Status(ErrorCode::InvalidArgument, "too little text to learn word vectors from");
   } catch (const std::exception& e) {
-    std::string what = e.what();
-    if (what.find("Empty vocabulary") != std::string::npos)
-      return Status(ErrorCode::InvalidArgument, "too little text to learn word vectors from");
-    return Status(ErrorCode::IoError, "training the embedding model failed: " + what);
+    return Status(ErrorCode::IoError, "training the embedding model failed: " + std::string(e.what()));
   }
   // The model as it will be read back (marked for inference), so that the vectors of this build
   // and of every later load agree.

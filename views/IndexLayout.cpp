@@ -34,7 +34,7 @@ Expected<std::string> IndexLayout::currentVersion() const {
   auto text = readFile(dir_ / "CURRENT");
   if (!text) {
     if (text.status().code() == ErrorCode::NotFound)
-      return Status(ErrorCode::NotFound, "no index at " + dir_.string() + "; run `nib index` first");
+      return Status(ErrorCode::NotFound, Reason::NoIndex, "no index at " + dir_.string() + "; run `nib index` first");
     return text.status();
   }
   std::string id = *text;

@@ -158,7 +158,8 @@ struct WorktreeComparisonState {
   std::shared_ptr<const std::unordered_map<std::string_view, std::vector<uint32_t>>> filesByFolder;
   // The worktree's tree, hashed folder by folder; moves forward with each comparison that
   // computes a tree id (it keeps the values it was last given, so any comparison can use it).
-  std::shared_ptr<gitlite::TreeHasher> tree;
+  // Mutable: computeTreeId hashes on demand, after the comparison was published as const.
+  mutable std::shared_ptr<gitlite::TreeHasher> tree;
 };
 
 WorktreeComparison compareWorktree(const fs::path& root, const WorktreeSnapshot& snapshot, WorktreeHashCache* cache,
@@ -365,28 +366,32 @@ WorktreeComparison compareWorktree(const fs::path& root, const WorktreeSnapshot&
     if (f.mode == 0160000 && f.oid.empty()) treeKnown = false;
   }
   out.state = state;
-  if (!out.conclusive) return out;  // the tree id needs git's word on the new entries
-  // The new tree id is worth computing only when something changed; the tree hasher of the
-  // earlier comparisons hashes again only the folders whose content differs from what it holds.
-  if (treeKnown && (!out.changed.empty() || !out.deleted.empty())) {
-    if (!state->tree) {
-      std::vector<std::string_view> paths;
-      paths.reserve(n);
-      for (const auto& f : snapshot.files) paths.push_back(f.path);
-      state->tree = std::make_shared<gitlite::TreeHasher>(paths);
-    }
-    for (size_t i = 0; i < n; ++i) {
-      const auto& f = snapshot.files[i];
-      const Result& r = results[i];
-      if (r.state == State::Deleted) state->tree->set(i, 0, {});
-      else state->tree->set(i, r.mode, r.state == State::Changed ? std::string_view(r.oid) : f.oid);
-    }
-    auto tree = state->tree->id();
-    if (tree) out.treeId = *tree;
-  } else if (treeKnown) {
-    out.unchanged = true;  // the tree is the one the snapshot was taken of
-  }
+  out.treeKnown = treeKnown;
+  out.unchanged = out.conclusive && treeKnown && out.changed.empty() && out.deleted.empty();
   return out;
+}
+
+void computeTreeId(const WorktreeSnapshot& snapshot, WorktreeComparison* cmp) {
+  // Needs git's word on new entries, and every file's blob id.
+  if (!cmp->treeId.empty() || !cmp->conclusive || !cmp->treeKnown || cmp->unchanged || !cmp->state) return;
+  // The tree hasher of the earlier comparisons hashes again only the folders whose content
+  // differs from what it holds.
+  const WorktreeComparisonState& state = *cmp->state;
+  using State = WorktreeComparisonState::State;
+  const size_t n = snapshot.files.size();
+  if (!state.tree) {
+    std::vector<std::string_view> paths;
+    paths.reserve(n);
+    for (const auto& f : snapshot.files) paths.push_back(f.path);
+    state.tree = std::make_shared<gitlite::TreeHasher>(paths);
+  }
+  for (size_t i = 0; i < n; ++i) {
+    const auto& f = snapshot.files[i];
+    const auto& r = state.results[i];
+    if (r.state == State::Deleted) state.tree->set(i, 0, {});
+    else state.tree->set(i, r.mode, r.state == State::Changed ? std::string_view(r.oid) : f.oid);
+  }
+  if (auto tree = state.tree->id()) cmp->treeId = *tree;
 }
 
 }  // namespace nib

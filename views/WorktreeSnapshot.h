@@ -69,7 +69,8 @@ struct WorktreeComparison {
   std::string reason;                 // why not conclusive
   std::vector<std::string> changed;   // files whose content changed
   std::vector<std::string> deleted;   // files that are gone
-  std::string treeId;                 // the worktree's tree id now, when it changed and is known
+  std::string treeId;                 // the worktree's tree id now, once computeTreeId computed it
+  bool treeKnown = false;             // every blob id is known: computeTreeId can compute it
   bool unchanged = false;             // conclusive, and nothing changed: the recorded tree stands
   std::vector<std::string> added;     // new entries in recorded folders (files or folders; maybe ignored)
   size_t rehashed = 0;                // files whose stat data changed but not their content (hashed each time)
@@ -101,6 +102,11 @@ struct WorktreeHashCache {
 WorktreeComparison compareWorktree(const std::filesystem::path& root, const WorktreeSnapshot& snapshot,
                                    WorktreeHashCache* cache = nullptr, const WorktreeComparison* previous = nullptr,
                                    const std::vector<std::string>* folders = nullptr);
+
+// Fills `cmp->treeId` when the worktree changed and its tree is knowable (conclusive, every blob
+// id known). Separate from the comparison because only `nib status` shows the tree id, and on a
+// large worktree hashing its folders costs as much as the comparison's stat calls.
+void computeTreeId(const WorktreeSnapshot& snapshot, WorktreeComparison* cmp);
 
 // Stat data in the snapshot's terms; false when the path does not exist. `mode` is git's:
 // 0100644, 0100755 or 0120000 (or 0 for anything else).

@@ -1,0 +1,24 @@
+// What only git can say about a worktree, for the front ends that lay the worktree over an
+// index: its tree id now (as `git write-tree` over a temporary index would compute it) and
+// git's ignore rules for paths the index does not know. Both need libgit2, so the light `nib`
+// executable reaches them through the worktree module (cli/worktree_module.cpp) and the
+// `worktree-tree` command of nib-indexer; nib-server links them.
+#pragma once
+
+#include <filesystem>
+#include <functional>
+#include <string>
+
+#include "support/Status.h"
+
+namespace nib {
+
+// The worktree's tree id, the index folder left out; "" when an untracked nested repository
+// makes it unknowable.
+Expected<std::string> worktreeTreeId(const std::filesystem::path& root);
+
+// A predicate saying whether git ignores a repository path of the worktree at `root`. Outside
+// a repository every path counts as ignored (nothing unknown is added to answers).
+std::function<bool(const std::string& path)> gitIgnoreRules(const std::filesystem::path& root);
+
+}  // namespace nib

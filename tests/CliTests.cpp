@@ -153,6 +153,30 @@ TEST_CASE("nib reports stale files and a moved HEAD instead of answering silentl
   CHECK(s2.out.find("differs: index is behind") != std::string::npos);
 }
 
+TEST_CASE("without the worktree module a query on a changed worktree says what it left out", "[cli]") {
+  TestRepo repo;
+  makeProject(repo);
+  REQUIRE(nib(repo, "index -q --wait-dense").rc == 0);
+  ::setenv("NIB_WORKTREE_MODULE", "/nonexistent/libnib-worktree.so", 1);
+  struct Unset {
+    ~Unset() { ::unsetenv("NIB_WORKTREE_MODULE"); }
+  } unset;
+  // A clean worktree needs no module: the answer is fresh.
+  Run clean = nib(repo, "refs --json src/geometry.py:6:5");
+  REQUIRE(clean.rc == 0);
+  CHECK(nlohmann::json::parse(clean.out)["freshness"]["fresh"] == true);
+  repo.write("src/main.py", "\n\nfrom geometry import Point, distance\n");
+  Run r = nib(repo, "refs src/geometry.py:6:5", true);
+  INFO(r.out);
+  CHECK(r.rc == 0);  // the index's answer, labelled
+  CHECK(r.out.find("the answer may miss changes: the worktree cannot be overlaid: cannot load the worktree module "
+                   "/nonexistent/libnib-worktree.so") != std::string::npos);
+  Run j = nib(repo, "refs --json src/geometry.py:6:5");
+  auto a = nlohmann::json::parse(j.out);
+  CHECK(a["freshness"]["partial"] == true);
+  CHECK(a["freshness"]["overlaid"] == false);
+}
+
 TEST_CASE("bad input gets a clear error and a non-zero exit", "[cli]") {
   TestRepo repo;
   makeProject(repo);

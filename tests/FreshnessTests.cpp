@@ -4,9 +4,14 @@
 // on the new state: every definition's definition and references.
 #include <catch2/catch.hpp>
 
+#include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <fstream>
 #include <functional>
+#include <random>
+#include <thread>
 #include <set>
 
 #include <nlohmann/json.hpp>
@@ -59,6 +64,109 @@ Answers answersOf(Engine& engine, Engine& golden, const fs::path& root) {
     }
   }
   return out;
+}
+
+// The same answers as the front doors print them: "path:line:column" (0-based, ASCII sources, so
+// UTF-16 columns are byte columns) of each location, keyed like Answers.
+using WireAnswers = std::map<std::string, std::pair<std::set<std::string>, std::set<std::string>>>;
+
+std::set<std::string> wireLocations(const Expected<NavigationResult>& r) {
+  std::set<std::string> out;
+  if (r)
+    for (const SymbolLocation& l : r->locations)
+      out.insert(l.path + ":" + std::to_string(l.range.start.line) + ":" + std::to_string(l.range.start.column));
+  return out;
+}
+
+std::set<std::string> wireLocations(const nlohmann::json& locations) {
+  std::set<std::string> out;
+  for (const auto& l : locations)
+    out.insert(l["path"].get<std::string>() + ":" + std::to_string(l["range"]["start"]["line"].get<int>()) + ":" +
+               std::to_string(l["range"]["start"]["character"].get<int>()));
+  return out;
+}
+
+// Every definition of the golden index, where it is now: key, path and 1-based line and column.
+struct Asked {
+  std::string key, path;
+  uint32_t line, column, offset;
+};
+std::vector<Asked> goldenDefinitions(Engine& golden, const fs::path& root) {
+  std::vector<Asked> out;
+  for (const auto& entry : fs::recursive_directory_iterator(root)) {
+    std::string rel = fs::relative(entry.path(), root).generic_string();
+    if (rel.rfind(".git", 0) == 0 || rel.rfind(".nib", 0) == 0 || !entry.is_regular_file()) continue;
+    auto facts = golden.provider().facts(rel);
+    if (!facts) continue;
+    for (const Definition& d : facts->definitions)
+      out.push_back(Asked{rel + ":" + d.name + "@" + std::to_string(d.nameRange.startByte), rel,
+                          d.nameRange.start.line + 1, d.nameRange.start.column + 1, d.nameRange.startByte});
+  }
+  return out;
+}
+
+WireAnswers goldenWire(Engine& golden, const std::vector<Asked>& asked) {
+  WireAnswers out;
+  for (const Asked& a : asked)
+    out[a.key] = {wireLocations(golden.definition(a.path, a.offset)), wireLocations(golden.references(a.path, a.offset, true))};
+  return out;
+}
+
+// `nib def --json` and `nib refs --json` as whole processes (no daemon): the CLI front door.
+WireAnswers cliAnswers(const fs::path& root, const std::vector<Asked>& asked) {
+  WireAnswers out;
+  for (const Asked& a : asked) {
+    std::string at = a.path + ":" + std::to_string(a.line) + ":" + std::to_string(a.column);
+    for (const char* command : {"def", "refs"}) {
+      std::string text;
+      runCommand("cd " + shellQuote(root.string()) + " && " + shellQuote(nibBinary()) + " " + command +
+                     " --json --no-daemon " + shellQuote(at),
+                 &text);
+      auto j = nlohmann::json::parse(text, nullptr, false);
+      std::set<std::string> got;
+      if (!j.is_discarded() && j.contains("locations")) {
+        got = wireLocations(j["locations"]);
+        // Every answer says it reflects the worktree (overlaid, or fresh), never partial.
+        if (j["freshness"]["partial"] != false) got.insert("partial: " + j["freshness"].dump());
+        if (j["freshness"]["worktreeMethod"] != "stat") got.insert("unchecked: " + j["freshness"].dump());
+      }
+      (std::string(command) == "def" ? out[a.key].first : out[a.key].second) = std::move(got);
+    }
+  }
+  return out;
+}
+
+// The definition and references tools of `nib mcp`, driven by the MCP SDK client: the MCP front
+// door (tests/mcp/drive.mjs).
+WireAnswers mcpAnswers(const fs::path& root, const std::vector<Asked>& asked) {
+  nlohmann::json calls = nlohmann::json::array();
+  for (const Asked& a : asked)
+    for (const char* tool : {"definition", "references"})
+      calls.push_back({{"tool", tool}, {"arguments", {{"path", a.path}, {"line", a.line}, {"column", a.column}}}});
+  fs::path callsFile = root / ".git" / "mcp-calls.json";
+  std::ofstream(callsFile) << calls.dump();
+  std::string out;
+  int rc = runCommand("node " + shellQuote((fs::path(NIB_TESTS_DIR) / "mcp" / "drive.mjs").string()) + " --command " +
+                          shellQuote(nibBinary()) + " --cwd " + shellQuote(root.string()) + " --calls " +
+                          shellQuote(callsFile.string()),
+                      &out);
+  INFO(out);
+  REQUIRE(rc == 0);
+  nlohmann::json d = nlohmann::json::parse(out);
+  REQUIRE(d["results"].size() == calls.size());
+  WireAnswers answers;
+  for (size_t i = 0; i < asked.size(); ++i)
+    for (int k = 0; k < 2; ++k) {
+      const auto& r = d["results"][2 * i + k];
+      std::set<std::string> got;
+      if (r.contains("result") && !r["result"].value("isError", false)) {
+        const auto& content = r["result"]["structuredContent"];
+        got = wireLocations(content["locations"]);
+        if (content["freshness"]["partial"] != false) got.insert("partial: " + content["freshness"].dump());
+      }
+      (k == 0 ? answers[asked[i].key].first : answers[asked[i].key].second) = std::move(got);
+    }
+  return answers;
 }
 
 struct Scenario {
@@ -155,6 +263,16 @@ TEST_CASE("after every kind of change, answers equal a golden index of the new s
     CHECK(overlay.complete);
     CHECK(overlay.files > 0);
     CHECK(answersOf(*stale, **goldenEngine, repo.root()) == expected);
+    // ... and through the other front doors, as whole processes over the same stale index: the
+    // CLI and the MCP server lay the worktree over it the same way.
+    {
+      std::vector<Asked> asked = goldenDefinitions(**goldenEngine, repo.root());
+      WireAnswers wire = goldenWire(**goldenEngine, asked);
+      INFO("the CLI front door");
+      CHECK(cliAnswers(repo.root(), asked) == wire);
+      INFO("the MCP front door");
+      CHECK(mcpAnswers(repo.root(), asked) == wire);
+    }
 
     // 2. `nib index` catching up declares what the golden does, and answers the same: first as
     // a delta version over the first build (its views shared, the changed files laid over
@@ -288,6 +406,90 @@ TEST_CASE("the server builds a new version in the background when HEAD moves, an
   }
   CHECK(caughtUp);
   CHECK(*readFile(repo.root() / ".nib" / "CURRENT") != before);
+}
+
+}  // namespace nib::test
+
+namespace nib::test {
+
+// Issue 22's kill loop: `nib index` (a full rebuild, and an update that publishes a delta) is
+// killed at seeded random moments; after each kill, `nib refs` and `nib def` as whole processes
+// must give the answers of a golden index of the worktree as it is — whichever version the kill
+// left current, never one version's positions printed with another's text.
+TEST_CASE("killing nib index at any moment never yields a mixed answer", "[freshness][kill]") {
+  TestRepo repo;
+  std::map<std::string, std::string> files = kBase;
+  // Enough files that a build takes long enough to be killed in the middle.
+  for (int i = 0; i < 40; ++i)
+    files["gen/m" + std::to_string(i) + ".py"] =
+        "from pkg.util import helper\n\n\ndef g" + std::to_string(i) + "(x):\n    return helper(x) + " + std::to_string(i) + "\n";
+  repo.writeAll(files);
+  repo.commitAll();
+  std::string out;
+  const std::string nib = "cd " + shellQuote(repo.root().string()) + " && NIB_NO_DENSE_FOLLOW_UP=1 " + shellQuote(nibBinary());
+  const auto started = std::chrono::steady_clock::now();
+  REQUIRE(runCommand(nib + " index -q", &out, true) == 0);
+  // Kills land anywhere within a build's duration on this machine.
+  const int buildMs = static_cast<int>(std::chrono::duration_cast<std::chrono::milliseconds>(
+                                           std::chrono::steady_clock::now() - started).count());
+  // The worktree moves on: lines shift in the definition's file and in users, a user goes.
+  repo.write("pkg/util.py", "# moved down\n\n\ndef helper(x):\n    return x + 2\n\n\ndef unused():\n    return 0\n");
+  for (int i = 0; i < 40; i += 3)
+    repo.write("gen/m" + std::to_string(i) + ".py",
+               "\n\nfrom pkg.util import helper\n\n\ndef g" + std::to_string(i) + "(x):\n    return helper(x)\n");
+  fs::remove(repo.root() / "gen" / "m1.py");
+
+  fs::path goldenDir = fs::temp_directory_path() / ("nib-kill-golden-" + std::to_string(::getpid()));
+  fs::remove_all(goldenDir);
+  IndexOptions golden;
+  golden.threads = 1;
+  golden.dense = false;
+  golden.indexDir = goldenDir;
+  REQUIRE(buildIndex(repo.root(), golden).hasValue());
+  auto goldenEngine = Engine::open(repo.root(), goldenDir);
+  REQUIRE(goldenEngine.hasValue());
+  std::vector<Asked> asked;
+  for (const Asked& a : goldenDefinitions(**goldenEngine, repo.root()))
+    if (a.path == "pkg/util.py" || a.path == "gen/m3.py" || a.path == "gen/m2.py") asked.push_back(a);
+  REQUIRE(asked.size() >= 4);
+  WireAnswers expected = goldenWire(**goldenEngine, asked);
+  size_t helperRefs = 0;
+  for (const Asked& a : asked)
+    if (a.key.find(":helper@") != std::string::npos) helperRefs = expected.at(a.key).second.size();
+  REQUIRE(helperRefs > 40);  // helper: imported and called by every module
+
+  // Every round starts from the first version, so that each kill lands somewhere in a build
+  // from it (a finished round would otherwise leave nothing for the next to interrupt).
+  const fs::path nibDir = repo.root() / ".nib", saved = repo.root() / ".git" / "nib-saved";
+  fs::copy(nibDir, saved, fs::copy_options::recursive);
+  const std::string firstVersion = *readFile(nibDir / "CURRENT");
+  std::mt19937 random(22);
+  int interrupted = 0;
+  for (int round = 0; round < 10; ++round) {
+    fs::remove_all(nibDir);
+    fs::copy(saved, nibDir, fs::copy_options::recursive);
+    const bool full = round % 2 == 0;
+    const int delayMs = std::uniform_int_distribution<int>(0, buildMs)(random);
+    INFO("round " << round << (full ? " (full rebuild)" : " (update)") << ", killed after " << delayMs << " ms");
+    pid_t pid = ::fork();
+    REQUIRE(pid >= 0);
+    if (pid == 0) {
+      ::setpgid(0, 0);
+      ::execl("/bin/sh", "sh", "-c", (nib + (full ? " index -q --force" : " index -q") + " >/dev/null 2>&1").c_str(),
+              static_cast<char*>(nullptr));
+      ::_exit(127);
+    }
+    ::setpgid(pid, pid);
+    std::this_thread::sleep_for(std::chrono::milliseconds(delayMs));
+    ::kill(-pid, SIGKILL);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    if (*readFile(nibDir / "CURRENT") == firstVersion) ++interrupted;
+    CHECK(cliAnswers(repo.root(), asked) == expected);
+  }
+  // How many kills left the first version current (the rest landed after publication).
+  WARN(interrupted << " of 10 kills landed before publication");
+  fs::remove_all(goldenDir);
 }
 
 }  // namespace nib::test

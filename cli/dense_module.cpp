@@ -18,7 +18,7 @@
 #define NIB_MODULE_EXPORT extern "C" __attribute__((visibility("default")))
 
 // The loader calls this once after dlopen: the module's own copy of the log level follows the
-// executable's, and an external encoder (views/TextEncoder) is reached over protocol/'s HTTP
+// executable's, and an external encoder (support/TextEncoder) is reached over protocol/'s HTTP
 // client. Returns the ABI this module was built with, which the loader compares with its own.
 NIB_MODULE_EXPORT const char* nib_module_init(int logLevel) {
   static std::once_flag once;

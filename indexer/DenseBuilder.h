@@ -14,7 +14,7 @@
 #include "views/DenseTraining.h"
 #include "views/FactStore.h"
 #include "views/Manifest.h"
-#include "views/TextEncoder.h"
+#include "support/TextEncoder.h"
 #include "views/SearchViews.h"
 
 namespace nib {

@@ -12,7 +12,7 @@
 
 #include "support/Status.h"
 #include "views/Manifest.h"
-#include "views/TextEncoder.h"
+#include "support/TextEncoder.h"
 
 namespace nib {
 

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
-#include "views/TextEncoder.h"
+#include "support/TextEncoder.h"
 
 namespace nib {
 namespace {

@@ -23,7 +23,7 @@
 
 #include "support/Status.h"
 #include "views/DenseTraining.h"
-#include "views/TextEncoder.h"
+#include "support/TextEncoder.h"
 
 namespace nib {
 

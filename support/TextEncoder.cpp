@@ -1,4 +1,4 @@
-#include "views/TextEncoder.h"
+#include "support/TextEncoder.h"
 
 #include <mutex>
 

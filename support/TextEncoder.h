@@ -1,8 +1,9 @@
 // An external text encoder for the dense view: a neural embedding model behind an
 // OpenAI-compatible `/v1/embeddings` endpoint (llama.cpp's server, Ollama,
-// text-embeddings-inference), named in the project configuration (.nib.conf). views/ knows only
-// this interface; the HTTP and JSON implementation is protocol/HttpEncoder, installed by each
-// binary at start (views/ never speaks JSON).
+// text-embeddings-inference), named in the project configuration (.nib.conf). The dense view
+// (views/) and its HTTP and JSON implementation (protocol/HttpEncoder, installed by each binary
+// at start) meet at this interface, which is why it lives in support/: views/ never speaks JSON,
+// and protocol/ never sees views/.
 #pragma once
 
 #include <functional>

@@ -19,14 +19,6 @@ namespace nib::cli {
 namespace fs = std::filesystem;
 namespace {
 
-CommandOutput failure(const Status& s, const std::string& hint = "") {
-  CommandOutput o;
-  o.err = "nib: error: " + s.message() + "\n";
-  if (!hint.empty()) o.err += "nib: hint: " + hint + "\n";
-  o.exitCode = 1;
-  return o;
-}
-
 std::string noIndexHint(const Status& s) { return s.is(Reason::NoIndex) ? "run `nib index` in the repository first" : ""; }
 
 std::string shortOid(const std::string& oid) { return oid.empty() ? "(none)" : oid.substr(0, 12); }
@@ -70,23 +62,16 @@ Status parseTarget(const std::string& text, NavigationRequest* out) {
 
 CommandOutput renderNavigation(Engine& engine, const NavigationRequest& request) {
   auto path = engine.repoPath(request.file);
-  if (!path) return failure(path.status());
+  if (!path) return errorOutput(path.status().message());
   auto offset = engine.offsetOf(*path, Position{fromDisplayLine(request.line), request.column - 1});
-  if (!offset) return failure(offset.status());
+  if (!offset) return errorOutput(offset.status().message());
   auto result = request.references ? engine.references(*path, *offset, request.includeDeclaration)
                                    : engine.definition(*path, *offset);
-  if (!result) return failure(result.status());
+  if (!result) return errorOutput(result.status().message());
   CommandOutput o;
   auto fresh = engine.freshness(false);
   if (request.json) {
-    lsp::NavigationAnswer a;
-    a.symbol = result->symbol;
-    a.confidence = confidenceName(result->confidence);
-    a.facts = result->source;
-    a.note = result->note;
-    a.locations = toWireLocations(engine, result->locations, Encoding::Utf16);
-    if (fresh) a.freshness = freshnessFields(*fresh, false);
-    o.out = lsp::toJson(a) + "\n";
+    o.out = lsp::toJson(toNavigationAnswer(engine, *result)) + "\n";
   } else {
     o.out = navigationText(engine, *result, request.references);
     if (!result->note.empty()) o.err += "nib: note: " + result->note + "\n";
@@ -124,7 +109,7 @@ Expected<NavigationRequest> decodeNavigation(std::string_view bytes) {
 }
 
 CommandOutput renderSymbols(Engine& engine, const SymbolsArgs& args) {
-  if (args.query.empty()) return failure(Status(ErrorCode::InvalidArgument, "the query is empty"));
+  if (args.query.empty()) return errorOutput("the query is empty");
   auto matches = engine.symbols(args.query, args.limit);
   CommandOutput o;
   if (args.json) {

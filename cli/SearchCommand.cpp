@@ -14,15 +14,6 @@
 namespace nib::cli {
 namespace {
 
-
-CommandOutput failure(const std::string& message, const std::string& hint = "") {
-  CommandOutput o;
-  o.err = "nib: error: " + message + "\n";
-  if (!hint.empty()) o.err += "nib: hint: " + hint + "\n";
-  o.exitCode = 1;
-  return o;
-}
-
 // The request, or the error a user should see.
 Expected<SearchRequest> requestOf(const SearchArgs& args) {
   return searchRequestOf(args.query, args.route, args.regex, args.ignoreCase, args.k, args.paths, args.languages,
@@ -33,9 +24,9 @@ Expected<SearchRequest> requestOf(const SearchArgs& args) {
 
 CommandOutput renderSearch(Engine& engine, const SearchArgs& args) {
   auto request = requestOf(args);
-  if (!request) return failure(request.status().message());
+  if (!request) return errorOutput(request.status().message());
   auto result = engine.search(*request);
-  if (!result) return failure(result.status().message());
+  if (!result) return errorOutput(result.status().message());
   CommandOutput o;
   o.exitCode = result->hits.empty() ? 1 : 0;  // like grep
   if (args.json) {

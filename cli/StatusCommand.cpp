@@ -25,20 +25,15 @@ std::string shortOid(const std::string& oid) { return oid.empty() ? "(none)" : o
 
 CommandOutput renderStatus(Engine& e, const StatusArgs& args) {
   CommandOutput o;
-  auto failed = [&](const std::string& message, const std::string& hint) {
-    o.err = "nib: error: " + message + "\n" + (hint.empty() ? "" : "nib: hint: " + hint + "\n");
-    o.exitCode = 1;
-    return o;
-  };
   // New folder entries only git's ignore rules can judge: the worktree module scans.
   e.setWorktreeProbe(moduleWorktreeTree);
   const Manifest& m = e.manifest();
   if (args.verify) {
     Status s = verifyArtifacts(IndexLayout::forRepository(e.root()).versionDir(m.versionId), m);
-    if (!s.isOk()) return failed(s.message(), "run `nib rollback` or `nib index`");
+    if (!s.isOk()) return errorOutput(s.message(), "run `nib rollback` or `nib index`");
   }
   auto fresh = e.freshness(true);
-  if (!fresh) return failed(fresh.status().message(), "");
+  if (!fresh) return errorOutput(fresh.status().message());
   if (args.json) {
     lsp::StatusAnswer a = toStatusAnswer(e, *fresh);
     if (args.verify) a.freshness["verified"] = "true";

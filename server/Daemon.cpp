@@ -99,6 +99,14 @@ std::string Daemon::socketName(const fs::path& indexDir) {
   return "nib-daemon/" + std::to_string(::geteuid()) + "/" + digestHex(canonical.string()).substr(0, 24);
 }
 
+CommandOutput errorOutput(const std::string& message, const std::string& hint) {
+  CommandOutput o;
+  o.err = "nib: error: " + message + "\n";
+  if (!hint.empty()) o.err += "nib: hint: " + hint + "\n";
+  o.exitCode = 1;
+  return o;
+}
+
 Expected<std::unique_ptr<Daemon>> Daemon::start(DaemonOptions options) {
   auto repo = gitlite::discover(options.root);
   if (!repo) return repo.status();

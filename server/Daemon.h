@@ -33,6 +33,8 @@ struct CommandOutput {
   std::string err;
   int exitCode = 0;
 };
+// "nib: error: <message>" (and "nib: hint: <hint>" when given) on stderr, exit status 1.
+CommandOutput errorOutput(const std::string& message, const std::string& hint = "");
 
 enum class DaemonCall : uint8_t {
   Run = 1,     // the front end's handler answers the payload

@@ -144,13 +144,7 @@ std::string McpServer::callTool(const std::string& id, const std::string& tool, 
     auto result = refs ? engine.references(target.path, target.offset, args.includeDeclaration)
                        : engine.definition(target.path, target.offset);
     if (!result) return failed(result.status().message());
-    lsp::NavigationAnswer a;
-    a.symbol = result->symbol;
-    a.confidence = confidenceName(result->confidence);
-    a.facts = result->source;
-    a.note = result->note;
-    a.locations = toWireLocations(engine, result->locations, Encoding::Utf16);
-    if (auto f = engine.freshness(false)) a.freshness = freshnessFields(*f, false);
+    lsp::NavigationAnswer a = toNavigationAnswer(engine, *result);
     std::string text = result->locations.empty() ? "nothing found\n" : navigationText(engine, *result, refs);
     text += "confidence: " + a.confidence + "\n";
     if (!result->note.empty()) text += "note: " + result->note + "\n";

@@ -289,6 +289,17 @@ std::vector<lsp::Location> toWireLocations(Engine& engine, const std::vector<Sym
   return out;
 }
 
+lsp::NavigationAnswer toNavigationAnswer(Engine& engine, const NavigationResult& result) {
+  lsp::NavigationAnswer a;
+  a.symbol = result.symbol;
+  a.confidence = confidenceName(result.confidence);
+  a.facts = result.source;
+  a.note = result.note;
+  a.locations = toWireLocations(engine, result.locations, Encoding::Utf16);
+  if (auto f = engine.freshness(false)) a.freshness = freshnessFields(*f, false);
+  return a;
+}
+
 std::string navigationText(Engine& engine, const NavigationResult& result, bool references) {
   std::map<std::string, std::string> files;
   std::string out;

@@ -27,7 +27,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from lsp_bench import source_files  # noqa: E402
+from lsp_bench import percentile, source_files  # noqa: E402
 from startup_bench import positions  # noqa: E402
 
 
@@ -35,11 +35,6 @@ def timed(cmd, cwd):
     t = time.perf_counter()
     r = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True)
     return (time.perf_counter() - t) * 1000, r
-
-
-def p95(values):
-    s = sorted(values)
-    return s[min(len(s) - 1, int(len(s) * 0.95))]
 
 
 def main():
@@ -139,7 +134,7 @@ def main():
     print("repository %s: %d files; %d edited (seed %d); %d rounds; %s, %d cores" %
           (os.path.basename(repo), files, len(edited), args.seed, len(pos), platform.machine(), os.cpu_count()))
     for name, v in times.items():
-        print("  %-52s median %7.1f ms   p95 %7.1f ms" % (name, statistics.median(v), p95(v)))
+        print("  %-52s median %7.1f ms   p95 %7.1f ms" % (name, statistics.median(v), percentile(v, 95)))
     if bad:
         print("answers not labelled as expected: %d (first: %s)" % (len(bad), bad[0]))
         sys.exit(1)

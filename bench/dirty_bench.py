@@ -134,7 +134,7 @@ def main():
     print("repository %s: %d files; %d edited (seed %d); %d rounds; %s, %d cores" %
           (os.path.basename(repo), files, len(edited), args.seed, len(pos), platform.machine(), os.cpu_count()))
     for name, v in times.items():
-        print("  %-52s median %7.1f ms   p95 %7.1f ms" % (name, statistics.median(v), percentile(v, 95)))
+        print("  %-52s median %7.1f ms   p95 %7.1f ms" % (name, statistics.median(v), percentile(v, 0.95)))
     if bad:
         print("answers not labelled as expected: %d (first: %s)" % (len(bad), bad[0]))
         sys.exit(1)

@@ -161,6 +161,41 @@ TEST_CASE("nib status through the daemon prints what it prints without one", "[d
   CHECK(servedCount(nib) == before + 5);
 }
 
+TEST_CASE("nib def, refs and symbols through the daemon print what they print without one, for the worktree as it is",
+          "[daemon][cli][freshness]") {
+  TestRepo repo;
+  writeProject(repo);
+  Nib nib{repo};
+  std::string out;
+  REQUIRE(nib.run("index -q --wait-dense", &out) == 0);
+  REQUIRE(nib.run("daemon start --idle-minutes 5", &out) == 0);
+  DaemonGuard guard{nib};
+  auto same = [&](const std::string& args) {
+    std::string viaDaemon, direct;
+    int rcDaemon = nib.run(args, &viaDaemon);
+    int rcDirect = nib.run(args.substr(0, args.find(' ')) + " --no-daemon" + args.substr(args.find(' ')), &direct);
+    INFO(args);
+    CHECK(rcDaemon == rcDirect);
+    CHECK(viaDaemon == direct);
+    return viaDaemon;
+  };
+  uint64_t before = servedCount(nib);
+  CHECK(same("refs src/client.py:6:5").find("src/client.py:3:12: return fetch(url)") != std::string::npos);
+  same("def --json src/client.py:3:12");
+  CHECK(same("symbols fetch").find("function     fetch  src/client.py:6:5") != std::string::npos);
+  // Lines shift in one file, another calls fetch, a third is new: both doors answer the
+  // worktree's positions, from the same overlay.
+  repo.write("src/client.py", "\n\ndef send_request(url):\n    return fetch(url)\n\n\ndef fetch(url):\n    return url\n");
+  repo.write("src/retry.py", "from src.client import fetch\n\n\ndef again(u):\n    return fetch(u)\n");
+  std::string refs = same("refs src/client.py:7:5");
+  CHECK(refs.find("src/client.py:4:12: return fetch(url)") != std::string::npos);
+  CHECK(refs.find("src/retry.py:5:12: return fetch(u)") != std::string::npos);
+  CHECK(refs.find("warning") == std::string::npos);
+  same("refs --json src/client.py:7:5");
+  CHECK(same("symbols again").find("function     again  src/retry.py:4:5") != std::string::npos);
+  CHECK(servedCount(nib) == before + 6);
+}
+
 TEST_CASE("the daemon refuses malformed requests and keeps serving", "[daemon]") {
   TestRepo repo;
   writeProject(repo);

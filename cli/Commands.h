@@ -34,7 +34,6 @@ struct VerifyArgs {
 int runVerify(const VerifyArgs& args);
 
 // Prints the worktree's tree id (empty when it cannot be computed). Worker-only.
-int runWorktreeTree(const std::string& path);
 
 struct StatusArgs {
   std::string path = ".";

@@ -10,7 +10,6 @@
 #include "cli/Commands.h"
 #include "cli/Worker.h"
 #include "indexer/GitRepository.h"
-#include "indexer/WorktreeGit.h"
 #include "indexer/DenseFollowUp.h"
 #include "indexer/IndexBuilder.h"
 #include "support/FileIo.h"
@@ -238,12 +237,6 @@ int runIndex(const IndexArgs& args) {
   return 0;
 }
 
-int runWorktreeTree(const std::string& path) {
-  auto tree = worktreeTreeId(path);
-  if (!tree) return fail(tree.status().message());
-  std::printf("%s\n", tree->c_str());  // an empty line: an untracked nested repository
-  return 0;
-}
 
 }  // namespace nib::cli
 

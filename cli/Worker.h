@@ -1,6 +1,6 @@
 // The heavy half of the command line. `nib` itself links no libgit2 and no tree-sitter, so
-// that query commands start in milliseconds; indexing and worktree scans run in the
-// `nib-indexer` executable next to it.
+// that query commands start in milliseconds; indexing runs in the `nib-indexer` executable next
+// to it, and the language server in `nib-server`.
 #pragma once
 
 #include <string>
@@ -15,7 +15,5 @@ namespace nib::cli {
 Expected<std::string> workerPath(const std::string& name = "nib-indexer");
 // Replaces this process with the helper (never returns on success).
 Status execWorker(const std::vector<std::string>& args, const std::string& name = "nib-indexer");
-// Runs the worker and returns its standard output; its stderr passes through.
-Expected<std::string> runWorker(const std::vector<std::string>& args);
 
 }  // namespace nib::cli

@@ -16,10 +16,7 @@ Expected<std::string> moduleWorktreeTree(const std::filesystem::path& root) {
   return (*fn)(root);
 }
 
-void useWorktreeModule(Engine& engine) {
-  engine.setWorktreeToolsLoader(loadWorktreeTools);
-  engine.setWorktreeProbe(moduleWorktreeTree);
-}
+void useWorktreeModule(Engine& engine) { engine.setWorktreeToolsLoader(loadWorktreeTools); }
 
 Expected<std::unique_ptr<Engine>> openForWorktree(const std::filesystem::path& start) {
   auto engine = Engine::open(start);

@@ -23,8 +23,9 @@ Expected<WorktreeTools> loadWorktreeTools(const std::filesystem::path& root);
 // The worktree's tree id now ("" when an untracked nested repository makes it unknowable).
 Expected<std::string> moduleWorktreeTree(const std::filesystem::path& root);
 
-// Makes `engine` lay the worktree over its index like the language server: the tools loader and
-// the worktree probe, both through the module. Query commands call syncWorktreeOverlays next.
+// Makes `engine` lay the worktree over its index like the language server: the tools loader,
+// through the module. Query commands call syncWorktreeOverlays next. (The worktree probe, a full
+// scan with git's rules, is `nib status`'s alone: it sets moduleWorktreeTree itself.)
 void useWorktreeModule(Engine& engine);
 
 // Opens the engine of the repository containing `start` for one command that answers for the

@@ -18,9 +18,6 @@ int main(int argc, char** argv) {
   auto* index = addIndexCommand(app, indexArgs);
   VerifyArgs verifyArgs;
   auto* verify = addVerifyCommand(app, verifyArgs);
-  std::string treePath = ".";
-  auto* tree = app.add_subcommand("worktree-tree", "Print the tree id of the worktree (internal; used by nib status)");
-  tree->add_option("path", treePath, "A path inside the repository");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -28,6 +25,5 @@ int main(int argc, char** argv) {
   }
   if (*index) return runIndex(indexArgs);
   if (*verify) return runVerify(verifyArgs);
-  if (*tree) return runWorktreeTree(treePath);
   return 2;
 }

@@ -1,8 +1,8 @@
 // What only git can say about a worktree, for the front ends that lay the worktree over an
 // index: its tree id now (as `git write-tree` over a temporary index would compute it) and
 // git's ignore rules for paths the index does not know. Both need libgit2, so the light `nib`
-// executable reaches them through the worktree module (cli/worktree_module.cpp) and the
-// `worktree-tree` command of nib-indexer; nib-server links them.
+// executable reaches them through the worktree module (cli/worktree_module.cpp); nib-server
+// links them.
 #pragma once
 
 #include <filesystem>

@@ -547,7 +547,7 @@ bool Engine::applyWorktreeOverlays(const std::map<std::string, std::string>& wan
     changed = true;
   }
   struct Job {
-    std::string path, oid, text;
+    std::string path, text;
     Language language = Language::Unknown;
     std::optional<Expected<FileFacts>> facts;
   };
@@ -572,7 +572,7 @@ bool Engine::applyWorktreeOverlays(const std::map<std::string, std::string>& wan
       if (provider_->file(path)) provider_->setTombstone(path);
       continue;
     }
-    jobs.push_back(Job{path, oid, std::move(*text), lang, std::nullopt});
+    jobs.push_back(Job{path, std::move(*text), lang, std::nullopt});
   }
   // Extraction is most of the cost when many files changed (a branch switch, a pull): it runs
   // on every core, and the provider takes the results in order.
@@ -604,9 +604,7 @@ const Engine::WorktreeOverlay& Engine::syncWorktreeOverlays(size_t budget) {
   if (comparisonGeneration_ == syncedGeneration_) return overlay_;
   const double compareMs = msSince(start);
   if (!extractor_ && toolsLoader_ && !cmp->unchanged) {
-    const auto loadStart = Clock::now();
     auto tools = toolsLoader_(root_);
-    logDebug("worktree tools loaded in " + std::to_string(msSince(loadStart)) + " ms");
     toolsLoader_ = nullptr;
     if (tools) {
       extractor_ = std::move(tools->extractor);
@@ -623,9 +621,7 @@ const Engine::WorktreeOverlay& Engine::syncWorktreeOverlays(size_t budget) {
     return overlay_;
   }
   WorktreeOverlay state;
-  std::map<std::string, std::string> wanted = worktreeChanges(*cmp, budget, &state);
-  const double changesMs = msSince(start);
-  if (applyWorktreeOverlays(wanted)) graph_.reset();
+  if (applyWorktreeOverlays(worktreeChanges(*cmp, budget, &state))) graph_.reset();
   // The project's configuration changes what a build declares (which files are skipped, the
   // dense encoder, the compilation database): no overlay can stand for that, so answers say
   // partial (and the server rebuilds) until a version is built with it.
@@ -638,7 +634,7 @@ const Engine::WorktreeOverlay& Engine::syncWorktreeOverlays(size_t budget) {
   state.files = diskOverlays_.size();
   overlay_ = state;
   logDebug("worktree overlay: " + std::to_string(state.files) + " file(s), compared in " + std::to_string(compareMs) +
-           " ms, changes read by " + std::to_string(changesMs) + " ms, synced in " + std::to_string(msSince(start)) + " ms");
+           " ms, synced in " + std::to_string(msSince(start)) + " ms");
   return overlay_;
 }
 

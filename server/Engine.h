@@ -183,8 +183,8 @@ class Engine {
   std::unique_ptr<SearchProvider> search_;
   std::unique_ptr<WorktreeWatcher> watcher_;
   std::optional<WorktreeComparison> comparison_;  // valid while the watcher saw no event
-  WorktreeHashCache hashCache_;
-  bool compareOnce_ = false;  // dirty files hashed by earlier comparisons
+  WorktreeHashCache hashCache_;  // dirty files hashed by earlier comparisons
+  bool compareOnce_ = false;
   const WorktreeComparison* worktreeComparison();
   // The structural route (StructuralSearch.cpp): lexical seeds and their call-graph neighbors.
   Expected<SearchResult> searchStructural(const SearchRequest& request, const SearchContext& context);
@@ -200,7 +200,6 @@ class Engine {
   std::optional<CallGraph> graph_;               // dropped whenever an overlay changes
   std::function<bool(const std::string&)> ignored_;
   std::map<std::string, std::string> diskOverlays_;  // path -> blob id overlaid ("" = tombstone)
-  const WorktreeComparison* syncedComparison_ = nullptr;  // the comparison the overlays follow
   uint64_t comparisonGeneration_ = 0, syncedGeneration_ = UINT64_MAX;
   WorktreeOverlay overlay_;
   Status refreshOverlay(const std::string& path, const std::string& text);

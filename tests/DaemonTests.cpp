@@ -55,6 +55,18 @@ sockaddr_un daemonAddress(const TestRepo& repo, socklen_t* length) {
   return addr;
 }
 
+// `nib COMMAND ARGS` answered by the daemon and by the command itself (`--no-daemon`): the
+// same bytes and the same exit status. Returns the daemon's output.
+std::string sameWithAndWithoutDaemon(const Nib& nib, const std::string& command, const std::string& args) {
+  std::string viaDaemon, direct;
+  int rcDaemon = nib.run(command + " " + args, &viaDaemon);
+  int rcDirect = nib.run(command + " --no-daemon " + args, &direct);
+  INFO(command << " " << args);
+  CHECK(rcDaemon == rcDirect);
+  CHECK(viaDaemon == direct);
+  return viaDaemon;
+}
+
 uint64_t servedCount(const Nib& nib) {
   std::string out;
   if (nib.run("daemon status", &out) != 0) return 0;
@@ -89,15 +101,7 @@ TEST_CASE("nib search through the daemon prints what it prints without one, and 
       "fnv1a_hash", "-e 'uint32_t [a-z_0-9]+\\('", "-i FNV1A", "'retry failed request' -k 1", "--json fnv1a_hash",
       "-p src fnv1a", "zzqqxx_absent", "-e 'a(b'", "-l klingon x", "-r trigram -k 1 h"};
   uint64_t before = servedCount(nib);
-  for (const std::string& q : queries) {
-    std::string viaDaemon, direct;
-    int rcDaemon = nib.run("search " + q, &viaDaemon);
-    int rcDirect = nib.run("search --no-daemon " + q, &direct);
-    INFO(q);
-    CHECK(rcDaemon == rcDirect);
-    CHECK(viaDaemon == direct);
-    CHECK_FALSE(viaDaemon.empty());
-  }
+  for (const std::string& q : queries) CHECK_FALSE(sameWithAndWithoutDaemon(nib, "search", q).empty());
   // The daemon answered them (not a silent fallback).
   CHECK(servedCount(nib) == before + queries.size());
   CHECK(nib.run("search fnv1a_hash", &out) == 0);
@@ -138,15 +142,7 @@ TEST_CASE("nib status through the daemon prints what it prints without one", "[d
   REQUIRE(nib.run("index -q --wait-dense", &out) == 0);
   REQUIRE(nib.run("daemon start --idle-minutes 5", &out) == 0);
   DaemonGuard guard{nib};
-  auto same = [&](const std::string& args) {
-    std::string viaDaemon, direct;
-    int rcDaemon = nib.run("status " + args, &viaDaemon);
-    int rcDirect = nib.run("status --no-daemon " + args, &direct);
-    INFO(args);
-    CHECK(rcDaemon == rcDirect);
-    CHECK(viaDaemon == direct);
-    return viaDaemon;
-  };
+  auto same = [&](const std::string& args) { return sameWithAndWithoutDaemon(nib, "status", args); };
   uint64_t before = servedCount(nib);
   CHECK(same("").find("fresh       yes") != std::string::npos);
   same("--json");
@@ -170,14 +166,9 @@ TEST_CASE("nib def, refs and symbols through the daemon print what they print wi
   REQUIRE(nib.run("index -q --wait-dense", &out) == 0);
   REQUIRE(nib.run("daemon start --idle-minutes 5", &out) == 0);
   DaemonGuard guard{nib};
-  auto same = [&](const std::string& args) {
-    std::string viaDaemon, direct;
-    int rcDaemon = nib.run(args, &viaDaemon);
-    int rcDirect = nib.run(args.substr(0, args.find(' ')) + " --no-daemon" + args.substr(args.find(' ')), &direct);
-    INFO(args);
-    CHECK(rcDaemon == rcDirect);
-    CHECK(viaDaemon == direct);
-    return viaDaemon;
+  auto same = [&](const std::string& command) {
+    size_t space = command.find(' ');
+    return sameWithAndWithoutDaemon(nib, command.substr(0, space), command.substr(space + 1));
   };
   uint64_t before = servedCount(nib);
   CHECK(same("refs src/client.py:6:5").find("src/client.py:3:12: return fetch(url)") != std::string::npos);

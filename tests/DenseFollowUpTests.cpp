@@ -21,15 +21,7 @@ using Run = NibRun;
 Run nibIn(const TestRepo& repo, const std::string& env, const std::string& args) { return runNibIn(repo, env, args); }
 
 void writeProject(TestRepo& repo) {
-  repo.write("geometry.py",
-             "def distance(a, b):\n"
-             "    \"\"\"How far apart two points are.\"\"\"\n"
-             "    return abs(a - b)\n"
-             "\n"
-             "\n"
-             "def midpoint(a, b):\n"
-             "    \"\"\"The point halfway between two points.\"\"\"\n"
-             "    return (a + b) / 2\n");
+  repo.write("geometry.py", kDocumentedGeometry);
   repo.write("shapes.c",
              "/* The area of a circle of radius r. */\n"
              "double circle_area(double r) { return 3.14159 * r * r; }\n"

@@ -83,15 +83,7 @@ TEST_CASE("FAISS runs on OpenBLAS, never on the reference BLAS", "[module]") {
 
 TEST_CASE("semantic search loads the dense module on demand; without it only the dense routes fail", "[cli][module]") {
   TestRepo repo;
-  repo.write("geometry.py",
-             "def distance(a, b):\n"
-             "    \"\"\"How far apart two points are.\"\"\"\n"
-             "    return abs(a - b)\n"
-             "\n"
-             "\n"
-             "def midpoint(a, b):\n"
-             "    \"\"\"The point halfway between two points.\"\"\"\n"
-             "    return (a + b) / 2\n");
+  repo.write("geometry.py", kDocumentedGeometry);
   repo.commitAll();
   const std::string missing = "NIB_DENSE_MODULE=" + shellQuote((repo.root() / "no-such-module.so").string());
 

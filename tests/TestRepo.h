@@ -46,6 +46,18 @@ std::vector<RankingCase> readRankingCases();
 int runCommand(const std::string& command, std::string* out, bool mergeStderr = false);
 // Path to the nib binary under test (set by CMake).
 std::string nibBinary();
+
+// A small Python module whose functions have doc comments: enough text for the dense view's
+// model, shared by the tests of the dense module and its follow-up build.
+inline constexpr const char* kDocumentedGeometry =
+    "def distance(a, b):\n"
+    "    \"\"\"How far apart two points are.\"\"\"\n"
+    "    return abs(a - b)\n"
+    "\n"
+    "\n"
+    "def midpoint(a, b):\n"
+    "    \"\"\"The point halfway between two points.\"\"\"\n"
+    "    return (a + b) / 2\n";
 std::string shellQuote(const std::string& s);
 
 class TestRepo;

@@ -21,6 +21,9 @@
 
 namespace nib {
 
+// The most bytes of one source line a hit's snippet shows, on every route.
+inline constexpr size_t kSearchSnippetLineBytes = 240;
+
 // Structural is served by the Engine (lexical seeds expanded along the call graph); the
 // provider itself answers Lexical, Trigram, Semantic (nearest units in the dense view) and
 // Hybrid (reciprocal-rank fusion of lexical and semantic), and Auto by choosing among them.

@@ -1,0 +1,374 @@
+#include <clang-c/Index.h>
+
+#include <set>
+#include <tuple>
+
+#include "indexer/ClangCollector.h"
+
+namespace nib::clangindex {
+namespace {
+
+// Names the AST resolves where libclang's indexer reports nothing, found by walking the
+// repository's cursors after indexing. clangd's go-to-definition works from the AST, so it
+// answers at these places; its index (built by the same indexing library) lists the first two
+// kinds below nowhere among references, and neither does nib (see ClangOccurrence::guessed,
+// ::unlisted).
+//  - Dependent member names: `ctx.advance_to(it)` in a template, where `ctx`'s type depends on a
+//    template parameter, stays unresolved until instantiation. clangd guesses it by looking the
+//    name up in the primary template of the object's type (HeuristicResolver), among instance
+//    members, then in the bases; nib records the same answer, flagged `guessed`. nib also looks
+//    through alias templates (the canonical type), where clangd 14 gives up and lists every
+//    symbol of the name.
+//  - Names the indexer skips although the AST resolves them, such as those in the type of a
+//    non-type template parameter (every `FMT_ENABLE_IF(...)`): flagged `unlisted`.
+//  - Template parameters, which libclang's indexer leaves out entirely while clangd's
+//    references include them (see templateParameter).
+//  - Using-declarations and the names they bring into scope (see usingDeclaration).
+struct AstOnlyNames {
+  Collector* c;
+  CXTranslationUnit tu;
+  std::set<std::pair<uint32_t, uint32_t>> indexed;  // (file, offset) of every name the indexer reported
+  std::set<std::tuple<uint32_t, uint32_t, uint32_t>> builtinUses;  // (file, offset, symbol) recorded by unindexed
+
+  AstOnlyNames(Collector* collector, CXTranslationUnit unit) : c(collector), tu(unit) {
+    for (const ClangOccurrence& o : c->facts.occurrences) indexed.emplace(o.file, o.offset);
+  }
+
+  static CXCursor firstChild(CXCursor cursor) {
+    CXCursor first = clang_getNullCursor();
+    clang_visitChildren(
+        cursor,
+        [](CXCursor child, CXCursor, CXClientData data) {
+          *static_cast<CXCursor*>(data) = child;
+          return CXChildVisit_Break;
+        },
+        &first);
+    return first;
+  }
+
+  // The class whose members a base of this type has: the definition of the record, or of the
+  // primary template of a dependent specialization (through aliases: the canonical type).
+  static CXCursor recordOf(CXType type) {
+    type = clang_getCanonicalType(type);
+    if (type.kind == CXType_Pointer) type = clang_getCanonicalType(clang_getPointeeType(type));
+    CXCursor decl = clang_getTypeDeclaration(type);
+    if (clang_Cursor_isNull(decl)) return decl;
+    CXCursorKind kind = clang_getCursorKind(decl);
+    if (kind != CXCursor_ClassTemplate && kind != CXCursor_ClassDecl && kind != CXCursor_StructDecl &&
+        kind != CXCursor_UnionDecl && kind != CXCursor_ClassTemplatePartialSpecialization)
+      return clang_getNullCursor();
+    CXCursor definition = clang_getCursorDefinition(decl);
+    return clang_Cursor_isNull(definition) ? decl : definition;
+  }
+
+  // The instance members named `name` in `record`, else in its bases (the first base that has
+  // any, depth first, as lookupDependentName searches them).
+  static void lookup(CXCursor record, const std::string& name, std::vector<CXCursor>& out, int depth) {
+    if (clang_Cursor_isNull(record) || depth > 8) return;
+    struct Scan {
+      const std::string* name;
+      std::vector<CXCursor> members, bases;
+    } scan{&name, {}, {}};
+    clang_visitChildren(
+        record,
+        [](CXCursor child, CXCursor, CXClientData data) {
+          auto* s = static_cast<Scan*>(data);
+          CXCursorKind kind = clang_getCursorKind(child);
+          if (kind == CXCursor_CXXBaseSpecifier) {
+            s->bases.push_back(child);
+          } else if (kind == CXCursor_FieldDecl || kind == CXCursor_CXXMethod || kind == CXCursor_FunctionTemplate ||
+                     kind == CXCursor_ConversionFunction) {
+            if (kind != CXCursor_FieldDecl && clang_CXXMethod_isStatic(child)) return CXChildVisit_Continue;
+            if (take(clang_getCursorSpelling(child)) == *s->name) s->members.push_back(child);
+          }
+          return CXChildVisit_Continue;
+        },
+        &scan);
+    if (!scan.members.empty()) {
+      out = std::move(scan.members);
+      return;
+    }
+    for (CXCursor base : scan.bases) {
+      lookup(recordOf(clang_getCursorType(base)), name, out, depth + 1);
+      if (!out.empty()) return;
+    }
+  }
+
+  // The member's name in `base.name`, `base->name`, `base.template name<...>`: the last
+  // identifier after a `.` or `->` outside brackets, and its location.
+  std::optional<std::pair<std::string, CXSourceLocation>> memberName(CXCursor cursor) const {
+    CXToken* tokens = nullptr;
+    unsigned n = 0;
+    clang_tokenize(tu, clang_getCursorExtent(cursor), &tokens, &n);
+    std::optional<std::pair<std::string, CXSourceLocation>> out;
+    int depth = 0;
+    bool afterAccess = false;
+    for (unsigned i = 0; i < n; ++i) {
+      CXTokenKind kind = clang_getTokenKind(tokens[i]);
+      std::string text = take(clang_getTokenSpelling(tu, tokens[i]));
+      if (kind == CXToken_Punctuation) {
+        if (text == "(" || text == "[" || text == "{") ++depth;
+        if (text == ")" || text == "]" || text == "}") --depth;
+        afterAccess = depth == 0 && (text == "." || text == "->");
+        continue;
+      }
+      if (kind == CXToken_Keyword && text == "template" && afterAccess) continue;
+      if (kind == CXToken_Identifier && afterAccess) out = std::make_pair(text, clang_getTokenLocation(tu, tokens[i]));
+      afterAccess = false;
+    }
+    if (tokens) clang_disposeTokens(tu, tokens, n);
+    return out;
+  }
+
+  void resolve(CXCursor cursor) {
+    CXCursor base = firstChild(cursor);
+    if (clang_Cursor_isNull(base)) return;  // implicit `this->`: clangd does not guess these
+    auto name = memberName(cursor);
+    if (!name) return;
+    std::vector<CXCursor> members;
+    lookup(recordOf(clang_getCursorType(base)), name->first, members, 0);
+    for (CXCursor member : members) {
+      std::string usr = take(clang_getCursorUSR(member));
+      if (usr.empty()) continue;
+      uint32_t id = c->usrId(usr, name->first.c_str());
+      SymbolKind kind = clang_getCursorKind(member) == CXCursor_FieldDecl ? SymbolKind::Field : SymbolKind::Method;
+      c->addAstOnly(name->second, id, kind, ClangRole::Reference, /*guessed=*/true, false);
+    }
+  }
+
+  // A library function clang declares implicitly when its header declares it (memcmp, free,
+  // printf): the header's declaration redeclares an implicit one made at the same place. The
+  // indexer looks at that implicit first declaration and reports no use of the function, while
+  // clangd's index checks the declaration the expression names and lists every call.
+  static bool redeclaresBuiltin(CXCursor referenced) {
+    if (clang_getCursorKind(referenced) != CXCursor_FunctionDecl) return false;
+    CXCursor first = clang_getCanonicalCursor(referenced);
+    return !clang_equalCursors(first, referenced) &&
+           clang_equalLocations(clang_getCursorLocation(first), clang_getCursorLocation(referenced));
+  }
+
+  // A reference the indexer left out: recorded where the cursor API resolves it exactly.
+  void unindexed(CXCursor cursor, CXCursor referenced) {
+    CXCursorKind kind = clang_getCursorKind(referenced);
+    // Template parameters and locals are the indexer's to leave out (clangd's index has none).
+    if (kind == CXCursor_TemplateTypeParameter || kind == CXCursor_NonTypeTemplateParameter ||
+        kind == CXCursor_TemplateTemplateParameter || kind == CXCursor_ParmDecl || !clang_isDeclaration(kind))
+      return;
+    CXFile file;
+    unsigned offset;
+    CXSourceLocation location = clang_getCursorLocation(cursor);
+    clang_getFileLocation(location, &file, nullptr, nullptr, &offset);
+    int64_t id = c->fileId(file);
+    if (id < 0) return;
+    // A library function's uses are all left out (a macro's expansion point, where the indexer
+    // reports what else the body names, holds them too); anything else the indexer reported at
+    // this place is what stands there.
+    bool builtin = redeclaresBuiltin(referenced) && inParameterType == 0;
+    if (!builtin && indexed.count({static_cast<uint32_t>(id), offset})) return;
+    // An implicit instantiation answers as its template, as the indexer reports it.
+    CXCursor tmpl = clang_getSpecializedCursorTemplate(referenced);
+    if (!clang_Cursor_isNull(tmpl) && clang_equalLocations(clang_getCursorLocation(tmpl), clang_getCursorLocation(referenced)))
+      referenced = tmpl;
+    std::string usr = take(clang_getCursorUSR(referenced));
+    if (usr.empty()) return;
+    std::string name = take(clang_getCursorSpelling(referenced));
+    CXIdxEntityKind entity = CXIdxEntity_Unexposed;
+    switch (clang_getCursorKind(referenced)) {
+      case CXCursor_Namespace: entity = CXIdxEntity_CXXNamespace; break;
+      case CXCursor_ClassDecl: case CXCursor_ClassTemplate: entity = CXIdxEntity_CXXClass; break;
+      case CXCursor_StructDecl: entity = CXIdxEntity_Struct; break;
+      case CXCursor_UnionDecl: entity = CXIdxEntity_Union; break;
+      case CXCursor_EnumDecl: entity = CXIdxEntity_Enum; break;
+      case CXCursor_EnumConstantDecl: entity = CXIdxEntity_EnumConstant; break;
+      case CXCursor_TypedefDecl: entity = CXIdxEntity_Typedef; break;
+      case CXCursor_TypeAliasDecl: case CXCursor_TypeAliasTemplateDecl: entity = CXIdxEntity_CXXTypeAlias; break;
+      case CXCursor_FunctionDecl: case CXCursor_FunctionTemplate: entity = CXIdxEntity_Function; break;
+      case CXCursor_CXXMethod: entity = CXIdxEntity_CXXInstanceMethod; break;
+      case CXCursor_VarDecl: entity = CXIdxEntity_Variable; break;
+      case CXCursor_FieldDecl: entity = CXIdxEntity_Field; break;
+      default: break;
+    }
+    uint32_t symbol = c->usrId(usr, name.c_str());
+    if (builtin) {
+      // Recorded as the indexer records a reference: where the source spells it, or at the
+      // expansion of the macro whose body calls it (a test's CHECK macro calling memcmp).
+      if (builtinUses.insert({static_cast<uint32_t>(id), offset, symbol}).second)
+        c->add(location, symbol, ClangRole::Reference, kindOf(entity), false, -1);
+      return;
+    }
+    // libclang's indexer reports no reference inside a header the unit reads as a system header
+    // (googletest's own headers, reached through -isystem in its tests), where clangd's index
+    // does: there the name is an ordinary reference, unless it lies where clang's indexing
+    // library never looks (a non-type template parameter's type).
+    bool listed = clang_Location_isInSystemHeader(location) && inParameterType == 0;
+    c->addAstOnly(location, symbol, kindOf(entity), ClangRole::Reference, false, /*unlisted=*/!listed);
+  }
+
+  // Template parameters, which libclang's indexer never reports: clangd's references list them
+  // as clang's indexing library does with template parameters on, so nib keeps what it keeps.
+  // A declaration is listed where the library visits it (the parameters of a template's first
+  // declaration), else it answers definitions only (a partial specialization's, an out-of-line
+  // member's); a use is listed unless it lies in the type of a non-type template parameter,
+  // which the library never visits.
+  int inParameterType = 0;
+  void templateParameter(CXCursor cursor, CXCursor parent) {
+    std::string name = take(clang_getCursorSpelling(cursor));
+    std::string usr = take(clang_getCursorUSR(cursor));
+    if (name.empty() || usr.empty()) return;
+    CXCursorKind owner = clang_getCursorKind(parent);
+    bool listed = (owner == CXCursor_ClassTemplate || owner == CXCursor_FunctionTemplate || owner == CXCursor_TypeAliasTemplateDecl) &&
+                  clang_equalCursors(clang_getCanonicalCursor(parent), parent);
+    c->addAstOnly(clang_getCursorLocation(cursor), c->usrId(usr, name.c_str()), SymbolKind::TypeParameter, ClangRole::Definition,
+                  false, !listed);
+  }
+  void templateParameterUse(CXCursor cursor, CXCursor parameter) {
+    std::string name = take(clang_getCursorSpelling(parameter));
+    std::string usr = take(clang_getCursorUSR(parameter));
+    if (name.empty() || usr.empty()) return;
+    c->addAstOnly(clang_getCursorLocation(cursor), c->usrId(usr, name.c_str()), SymbolKind::TypeParameter, ClangRole::Reference,
+                  false, inParameterType > 0);
+  }
+  // Using-declarations (`using fmt::detail::fp;`). clangd 14 answers a name its scope found
+  // through one with the using-declaration besides the entity (see the static provider's
+  // clangUsingAnswer). nib gives each using-declaration a symbol of its own (kind import): its
+  // site is the declaration (marked expanded, so that the cursor there keeps the entity it
+  // names, as clangd answers), and the unqualified uses of its name after it, in its scope,
+  // answer for it (unlisted, ahead of the entity clang reports).
+  struct UsingDeclaration {
+    uint32_t file = 0, offset = 0, scopeEnd = 0;
+    uint32_t symbol = 0;
+  };
+  std::unordered_map<std::string, std::vector<UsingDeclaration>> usings;  // by the name it brings in
+  std::unordered_map<uint32_t, CXFile> usingFiles;                        // file id -> its CXFile
+
+  void usingDeclaration(CXCursor cursor, CXCursor parent) {
+    std::string name = take(clang_getCursorSpelling(cursor));
+    CXFile file;
+    unsigned offset;
+    CXSourceLocation location = clang_getCursorLocation(cursor);
+    clang_getFileLocation(location, &file, nullptr, nullptr, &offset);
+    int64_t id = c->fileId(file);
+    if (name.empty() || id < 0) return;
+    UsingDeclaration u;
+    u.file = static_cast<uint32_t>(id);
+    u.offset = offset;
+    u.scopeEnd = UINT32_MAX;
+    if (clang_getCursorKind(parent) != CXCursor_TranslationUnit) {
+      CXFile endFile;
+      unsigned end;
+      clang_getFileLocation(clang_getRangeEnd(clang_getCursorExtent(parent)), &endFile, nullptr, nullptr, &end);
+      if (endFile == file) u.scopeEnd = end;
+    }
+    // One symbol per declaration, however many units read it: named by its file and offset.
+    std::string usr = std::string(kUsingDeclarationUsr) + c->facts.files[u.file] + "@" + std::to_string(offset);
+    u.symbol = c->usrId(usr, name.c_str());
+    if (ClangOccurrence* site = c->addAstOnly(location, u.symbol, SymbolKind::Import, ClangRole::Definition, false, false))
+      site->expanded = true;
+    usings[name].push_back(u);
+    usingFiles[u.file] = file;
+  }
+
+  // After the walk: the uses of each using-declaration's name (see usingDeclaration), one
+  // tokenization per file that has any.
+  void usingUses() {
+    if (usings.empty()) return;
+    std::map<std::pair<uint32_t, uint32_t>, std::vector<uint32_t>> indexedAt;  // (file, offset) -> occurrences
+    for (uint32_t i = 0; i < c->facts.occurrences.size(); ++i) {
+      const ClangOccurrence& o = c->facts.occurrences[i];
+      if (usingFiles.count(o.file)) indexedAt[{o.file, o.offset}].push_back(i);
+    }
+    for (const auto& [fileId, file] : usingFiles) {
+      uint32_t first = UINT32_MAX;
+      for (const auto& [name, list] : usings)
+        for (const UsingDeclaration& u : list)
+          if (u.file == fileId) first = std::min(first, u.offset);
+      auto size = static_cast<unsigned>(c->contentOf(fileId).size());
+      CXSourceRange range = clang_getRange(clang_getLocationForOffset(tu, file, first), clang_getLocationForOffset(tu, file, size));
+      CXToken* tokens = nullptr;
+      unsigned n = 0;
+      clang_tokenize(tu, range, &tokens, &n);
+      std::string previous;
+      for (unsigned i = 0; i < n; ++i) {
+        std::string text = take(clang_getTokenSpelling(tu, tokens[i]));
+        bool qualified = previous == "::" || previous == "." || previous == "->";
+        previous = text;
+        if (clang_getTokenKind(tokens[i]) != CXToken_Identifier || qualified) continue;
+        auto named = usings.find(text);
+        if (named == usings.end()) continue;
+        CXSourceLocation location = clang_getTokenLocation(tu, tokens[i]);
+        unsigned offset;
+        clang_getFileLocation(location, nullptr, nullptr, nullptr, &offset);
+        // The latest using-declaration of the name before it whose scope holds it.
+        const UsingDeclaration* found = nullptr;
+        for (const UsingDeclaration& u : named->second)
+          if (u.file == fileId && u.offset < offset && offset < u.scopeEnd && (!found || u.offset > found->offset)) found = &u;
+        if (!found) continue;
+        // Not where the name is declared anew, nor where it names a local the scope declares.
+        bool other = false;
+        if (auto at = indexedAt.find({fileId, offset}); at != indexedAt.end())
+          for (uint32_t k : at->second) {
+            const ClangOccurrence& o = c->facts.occurrences[k];
+            other |= o.role != ClangRole::Reference || isFunctionLocalUsr(c->facts.usrs[o.usr]);
+          }
+        if (!other) c->addAstOnly(location, found->symbol, SymbolKind::Import, ClangRole::Reference, false, /*unlisted=*/true);
+      }
+      if (tokens) clang_disposeTokens(tu, tokens, n);
+    }
+  }
+
+  static bool isTemplateParameter(CXCursorKind kind) {
+    return kind == CXCursor_TemplateTypeParameter || kind == CXCursor_NonTypeTemplateParameter ||
+           kind == CXCursor_TemplateTemplateParameter;
+  }
+
+  static CXChildVisitResult visit(CXCursor cursor, CXCursor parent, CXClientData data) {
+    auto* self = static_cast<AstOnlyNames*>(data);
+    // Only the repository's code: a declaration from a system or third-party header is skipped
+    // whole.
+    if (clang_getCursorKind(parent) == CXCursor_TranslationUnit) {
+      CXFile file;
+      clang_getFileLocation(clang_getCursorLocation(cursor), &file, nullptr, nullptr, nullptr);
+      if (self->c->fileId(file) < 0) return CXChildVisit_Continue;
+    }
+    CXCursorKind kind = clang_getCursorKind(cursor);
+    if (isTemplateParameter(kind)) {
+      self->templateParameter(cursor, parent);
+      if (kind != CXCursor_NonTypeTemplateParameter) return CXChildVisit_Recurse;
+      ++self->inParameterType;
+      clang_visitChildren(cursor, visit, self);
+      --self->inParameterType;
+      return CXChildVisit_Continue;
+    }
+    if (kind == CXCursor_UsingDeclaration) {
+      self->usingDeclaration(cursor, parent);
+      return CXChildVisit_Continue;
+    }
+    switch (kind) {
+      case CXCursor_MemberRefExpr:
+      case CXCursor_DeclRefExpr:
+      case CXCursor_TypeRef:
+      case CXCursor_TemplateRef:
+      case CXCursor_NamespaceRef:
+      case CXCursor_MemberRef: {
+        CXCursor referenced = clang_getCursorReferenced(cursor);
+        if (!clang_Cursor_isNull(referenced) && isTemplateParameter(clang_getCursorKind(referenced)))
+          self->templateParameterUse(cursor, referenced);
+        else if (!clang_Cursor_isNull(referenced)) self->unindexed(cursor, referenced);
+        else if (clang_getCursorKind(cursor) == CXCursor_MemberRefExpr) self->resolve(cursor);
+        break;
+      }
+      default: break;
+    }
+    return CXChildVisit_Recurse;
+  }
+};
+
+}  // namespace
+
+void addAstOnlyNames(Collector& c, CXTranslationUnit tu) {
+  AstOnlyNames astOnly(&c, tu);
+  clang_visitChildren(clang_getTranslationUnitCursor(tu), AstOnlyNames::visit, &astOnly);
+  astOnly.usingUses();
+}
+
+}  // namespace nib::clangindex

@@ -1,0 +1,299 @@
+// What one translation unit's indexing collects (libclang only: the `nib-clang` worker): the
+// facts under construction with their file and USR tables, shared by the indexer callbacks and
+// the preprocessing record (ClangIndexer.cpp) and the walk of the AST for the names libclang's
+// indexer does not report (ClangAstNames.cpp). Internal to indexer/.
+#pragma once
+
+#include <clang-c/Index.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <tuple>
+#include <unordered_map>
+#include <vector>
+
+#include "indexer/ClangIndexer.h"
+#include "views/FileFacts.h"
+
+namespace nib::clangindex {
+namespace fs = std::filesystem;
+
+inline std::string take(CXString s) {
+  const char* c = clang_getCString(s);
+  std::string out = c ? c : "";
+  clang_disposeString(s);
+  return out;
+}
+
+inline SymbolKind kindOf(CXIdxEntityKind k) {
+  switch (k) {
+    case CXIdxEntity_Function: return SymbolKind::Function;
+    case CXIdxEntity_CXXInstanceMethod:
+    case CXIdxEntity_CXXStaticMethod:
+    case CXIdxEntity_CXXDestructor:
+    case CXIdxEntity_CXXConversionFunction: return SymbolKind::Method;
+    case CXIdxEntity_CXXConstructor: return SymbolKind::Constructor;
+    case CXIdxEntity_Variable:
+    case CXIdxEntity_CXXStaticVariable: return SymbolKind::Variable;
+    case CXIdxEntity_Field: return SymbolKind::Field;
+    case CXIdxEntity_EnumConstant: return SymbolKind::EnumMember;
+    case CXIdxEntity_Struct: return SymbolKind::Struct;
+    case CXIdxEntity_Union: return SymbolKind::Union;
+    case CXIdxEntity_CXXClass: return SymbolKind::Class;
+    case CXIdxEntity_Enum: return SymbolKind::Enum;
+    case CXIdxEntity_Typedef:
+    case CXIdxEntity_CXXTypeAlias: return SymbolKind::TypeAlias;
+    case CXIdxEntity_CXXNamespace:
+    case CXIdxEntity_CXXNamespaceAlias: return SymbolKind::Namespace;
+    default: return SymbolKind::Unknown;
+  }
+}
+
+struct Collector {
+  std::string root;  // canonical, with a trailing '/'
+  TuFacts facts;
+  std::unordered_map<std::string, uint32_t> fileIds, usrIds;
+  std::unordered_map<CXFile, int64_t> fileCache;  // -1: outside the root
+  std::unordered_map<uint32_t, std::string> contents;  // by file id, read on first use
+  struct Pending {
+    uint32_t file, offset, usr;
+    ClangRole role;
+    SymbolKind kind;
+    size_t order;  // how many occurrences came before it: where its sites go in the TU's order
+  };
+  std::vector<Pending> pending;  // declarations spelt in a macro body
+  std::unordered_map<uint32_t, std::vector<uint32_t>> lineStarts;  // by file, for addAt
+  // Macro invocations (name through closing parenthesis) by file: what a macro's body names is
+  // reported at the start of the outermost one.
+  std::unordered_map<uint32_t, std::vector<std::pair<uint32_t, uint32_t>>> expansions;
+  bool inExpansion(uint32_t file, uint32_t offset) const {
+    auto it = expansions.find(file);
+    if (it == expansions.end()) return false;
+    auto e = std::upper_bound(it->second.begin(), it->second.end(), std::make_pair(offset, UINT32_MAX));
+    return e != it->second.begin() && std::prev(e)->second >= offset;
+  }
+  void sortExpansions() {
+    // Sorted and merged (an invocation inside another's arguments is recorded too), so that the
+    // last one starting at or before an offset is the one that could hold it.
+    for (auto& [file, ranges] : expansions) {
+      std::sort(ranges.begin(), ranges.end());
+      std::vector<std::pair<uint32_t, uint32_t>> merged;
+      for (const auto& r : ranges)
+        if (!merged.empty() && r.first <= merged.back().second) merged.back().second = std::max(merged.back().second, r.second);
+        else merged.push_back(r);
+      ranges = std::move(merged);
+    }
+  }
+  struct MacroBody {
+    uint32_t file, begin, end;
+  };
+  std::unordered_map<std::string, MacroBody> macros;  // by name: where each definition's text is
+
+  static bool identifierChar(char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_'; }
+
+  // Places each pending declaration where clangd's nameLocation puts it: at its name in the body
+  // of the macro expanded where clang reported it, or in the body of a macro that body names
+  // (UV_HANDLE_FIELDS naming UV_HANDLE_PRIVATE_FIELDS, whose body declares the field) — the
+  // spelling libclang cannot give. Its twin stays at the expansion point, where clangd lists
+  // it among references; a name the body does not spell (pasted with ##) is only there, for
+  // both.
+  void resolveMacroDeclarations() {
+    // The placed sites go back where clang reported them in the TU's order (the first
+    // declaration the build sees is a symbol's canonical one: `namespace fmt {` written by
+    // FMT_BEGIN_NAMESPACE), not after everything else.
+    std::vector<ClangOccurrence> rest = std::move(facts.occurrences);
+    facts.occurrences.clear();
+    facts.occurrences.reserve(rest.size() + 2 * pending.size());
+    size_t next = 0;
+    for (const Pending& p : pending) {
+      for (; next < p.order && next < rest.size(); ++next) facts.occurrences.push_back(std::move(rest[next]));
+      // Outside any macro invocation the name is merely spelt otherwise (an operator written
+      // with spaces): the declaration is where clang reports it.
+      if (!inExpansion(p.file, p.offset)) {
+        addAt(p.file, p.offset, p.usr, p.role, p.kind, false, false);
+        continue;
+      }
+      const std::string& text = contentOf(p.file);
+      const std::string& name = facts.names[p.usr];
+      auto spelling = name.empty() ? std::nullopt : findInMacro(identifierAt(text, p.offset), name);
+      // A destructor's place is its `~`, which a macro's body spells even where it pastes the
+      // class's name together (`~GTEST_TEST_CLASS_NAME_(suite, name)()` in every TEST): clangd
+      // puts the destructor there.
+      if (!spelling && name.size() > 1 && name[0] == '~') spelling = findInMacro(identifierAt(text, p.offset), "~");
+      if (spelling) addAt(spelling->first, spelling->second, p.usr, p.role, p.kind, false, true);
+      addAt(p.file, p.offset, p.usr, p.role, p.kind, true, false);
+    }
+    for (; next < rest.size(); ++next) facts.occurrences.push_back(std::move(rest[next]));
+  }
+  static std::string identifierAt(const std::string& text, uint32_t offset) {
+    size_t end = offset;
+    while (end < text.size() && identifierChar(text[end])) ++end;
+    return offset < end ? text.substr(offset, end - offset) : std::string();
+  }
+  // The first whole-word `name` in the body of `macro`, searching the macros its body names
+  // breadth-first (a few levels: real FIELDS macros nest two or three deep). `name` "~" finds a
+  // destructor's tilde: a `~` followed by a name.
+  std::optional<std::pair<uint32_t, uint32_t>> findInMacro(const std::string& macro, const std::string& name) {
+    std::vector<std::string> queue{macro};
+    std::set<std::string> seen{macro};
+    for (size_t i = 0; i < queue.size() && i < 64; ++i) {
+      auto it = macros.find(queue[i]);
+      if (it == macros.end()) continue;
+      const std::string& body = contentOf(it->second.file);
+      if (it->second.end > body.size()) continue;
+      for (size_t at = it->second.begin; at < it->second.end;) {
+        if (!identifierChar(body[at])) {
+          if (name == "~" && body[at] == '~') {
+            size_t after = at + 1;
+            while (after < it->second.end && (body[after] == ' ' || body[after] == '\t')) ++after;
+            if (after < it->second.end && identifierChar(body[after])) return std::make_pair(it->second.file, static_cast<uint32_t>(at));
+          }
+          ++at;
+          continue;
+        }
+        size_t end = at;
+        while (end < it->second.end && identifierChar(body[end])) ++end;
+        std::string word = body.substr(at, end - at);
+        if (word == name && (at == 0 || !identifierChar(body[at - 1]))) return std::make_pair(it->second.file, static_cast<uint32_t>(at));
+        if (macros.count(word) && seen.insert(word).second) queue.push_back(word);
+        at = end;
+      }
+    }
+    return std::nullopt;
+  }
+  // A declaration placed by resolveMacroDeclarations: in a macro's body, or at the expansion.
+  void addAt(uint32_t file, uint32_t offset, uint32_t usr, ClangRole role, SymbolKind kind, bool expanded, bool macroBody) {
+    const std::string& text = contentOf(file);
+    // The line from the file's line starts, found once per file (a test file declares hundreds
+    // of TEST classes this way).
+    auto [starts, added] = lineStarts.try_emplace(file);
+    if (added) {
+      starts->second.push_back(0);
+      for (uint32_t i = 0; i < text.size(); ++i)
+        if (text[i] == '\n') starts->second.push_back(i + 1);
+    }
+    auto after = std::upper_bound(starts->second.begin(), starts->second.end(), offset);
+    auto line = static_cast<uint32_t>(after - starts->second.begin() - 1);
+    uint32_t lineStart = starts->second[line];
+    // The identifier there: the name in the macro's text, or the macro's name at an expansion
+    // (what clangd underlines).
+    auto length = static_cast<uint32_t>(identifierAt(text, offset).size());
+    if (length == 0) length = offset < text.size() && text[offset] == '~' ? 1 : static_cast<uint32_t>(facts.names[usr].size());
+    push({file, line, offset - lineStart, offset, length, usr, role, false, -1, static_cast<uint8_t>(kind), expanded, macroBody});
+  }
+  void push(const ClangOccurrence& o) { facts.occurrences.push_back(o); }
+  // A name only the AST resolves (see AstOnlyNames), where the source spells it: the recorded
+  // occurrence, or nullptr when it lies outside the repository or in a macro's text.
+  ClangOccurrence* addAstOnly(CXSourceLocation location, uint32_t usr, SymbolKind kind, ClangRole role, bool guessed,
+                              bool unlisted) {
+    CXFile file;
+    unsigned line, column, offset;
+    clang_getFileLocation(location, &file, &line, &column, &offset);
+    int64_t id = fileId(file);
+    if (id < 0 || line == 0 || facts.names[usr].empty() || !spelt(static_cast<uint32_t>(id), offset, facts.names[usr]))
+      return nullptr;
+    ClangOccurrence o{static_cast<uint32_t>(id), line - 1, column - 1, offset, static_cast<uint32_t>(facts.names[usr].size()),
+                      usr, role, false, -1, static_cast<uint8_t>(kind), false, false};
+    o.guessed = guessed;
+    o.unlisted = unlisted;
+    push(o);
+    return &facts.occurrences.back();
+  }
+
+  const std::string& contentOf(uint32_t id) {
+    auto it = contents.find(id);
+    if (it != contents.end()) return it->second;
+    std::string text;
+    if (FILE* f = std::fopen(facts.files[id].c_str(), "rb")) {
+      char buf[65536];
+      size_t n;
+      while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) text.append(buf, n);
+      std::fclose(f);
+    }
+    return contents.emplace(id, std::move(text)).first->second;
+  }
+  // Whether the name is spelt at `offset`. Entities a macro's body names are reported at the
+  // macro's expansion point (`TEST(` names a whole class and its members there; `INIT(RENAME)`
+  // names the function's `loop`): references stay there, flagged, as clangd reports them;
+  // declarations move to where the macro spells them (resolveMacroDeclarations).
+  bool spelt(uint32_t id, uint32_t offset, const std::string& name) {
+    size_t n = 0;
+    while (n < name.size() && name[n] != '<' && name[n] != '(' && name[n] != ' ') ++n;
+    if (n == 0) return true;
+    const std::string& text = contentOf(id);
+    return offset + n <= text.size() && text.compare(offset, n, name, 0, n) == 0;
+  }
+
+  // The file's id when it lies under the root, else -1.
+  int64_t fileId(CXFile file) {
+    if (!file) return -1;
+    if (auto it = fileCache.find(file); it != fileCache.end()) return it->second;
+    std::string path = take(clang_File_tryGetRealPathName(file));
+    if (path.empty()) path = take(clang_getFileName(file));
+    std::error_code ec;
+    fs::path canonical = fs::weakly_canonical(path, ec);
+    if (!ec) path = canonical.string();
+    int64_t id = -1;
+    if (path.compare(0, root.size(), root) == 0) id = internFile(path);
+    fileCache[file] = id;
+    return id;
+  }
+  uint32_t internFile(const std::string& path) {
+    auto [it, added] = fileIds.emplace(path, static_cast<uint32_t>(facts.files.size()));
+    if (added) facts.files.push_back(path);
+    return it->second;
+  }
+  uint32_t usrId(const std::string& usr, const char* name) {
+    auto [it, added] = usrIds.emplace(usr, static_cast<uint32_t>(facts.usrs.size()));
+    if (added) {
+      facts.usrs.push_back(usr);
+      facts.names.push_back(name ? name : "");
+    } else if (facts.names[it->second].empty() && name) {
+      facts.names[it->second] = name;
+    }
+    return it->second;
+  }
+  // Records an occurrence whose name starts at `location` (clang's spelling of it); the name's
+  // length is the entity's spelling (a destructor's or an operator's name may be spelt apart).
+  void add(CXSourceLocation location, uint32_t usr, ClangRole role, SymbolKind kind, bool call, int32_t container) {
+    CXFile file;
+    unsigned line, column, offset;
+    clang_getFileLocation(location, &file, &line, &column, &offset);
+    int64_t id = fileId(file);
+    if (id < 0 || line == 0) return;
+    if (!spelt(static_cast<uint32_t>(id), offset, facts.names[usr])) {
+      // A declaration written inside a macro's body (a struct's fields from a FIELDS macro)
+      // belongs where the macro spells it, as clangd reports it; libclang only gives the
+      // expansion, so it waits until the macro definitions are known (resolveMacroDeclarations).
+      if (role != ClangRole::Reference)
+        pending.push_back({static_cast<uint32_t>(id), offset, usr, role, kind, facts.occurrences.size()});
+      // A reference stays where clang reports it, flagged: at a macro's expansion, at the start
+      // of a qualified name (`detail::handler()` constructs one), at a variable a constructor
+      // initializes, at a type alias naming a class — all places clangd lists among the
+      // entity's references — but never as the name under a cursor there, nor as a call the
+      // source writes (the call graph's call sites are the ones the source spells).
+      else {
+        auto length = static_cast<uint32_t>(identifierAt(contentOf(static_cast<uint32_t>(id)), offset).size());
+        push({static_cast<uint32_t>(id), line - 1, column - 1, offset, length ? length : static_cast<uint32_t>(facts.names[usr].size()),
+              usr, role, false, container, static_cast<uint8_t>(kind), true, false});
+      }
+      return;
+    }
+    push({static_cast<uint32_t>(id), line - 1, column - 1, offset, static_cast<uint32_t>(facts.names[usr].size()), usr, role,
+          call, container, static_cast<uint8_t>(kind), false, false});
+  }
+};
+
+// Adds the names the AST resolves where libclang's indexer reports nothing, then the uses of
+// each using-declaration's name (ClangAstNames.cpp). After the indexer and the macros.
+void addAstOnlyNames(Collector& c, CXTranslationUnit tu);
+
+}  // namespace nib::clangindex

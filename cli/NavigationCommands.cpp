@@ -71,7 +71,7 @@ CommandOutput renderNavigation(Engine& engine, const NavigationRequest& request)
   CommandOutput o;
   auto fresh = engine.freshness(false);
   if (request.json) {
-    o.out = lsp::toJson(toNavigationAnswer(engine, *result)) + "\n";
+    o.out = lsp::toJson(toNavigationAnswer(engine, *result, fresh)) + "\n";
   } else {
     o.out = navigationText(engine, *result, request.references);
     if (!result->note.empty()) o.err += "nib: note: " + result->note + "\n";

@@ -144,7 +144,7 @@ std::string McpServer::callTool(const std::string& id, const std::string& tool, 
     auto result = refs ? engine.references(target.path, target.offset, args.includeDeclaration)
                        : engine.definition(target.path, target.offset);
     if (!result) return failed(result.status().message());
-    lsp::NavigationAnswer a = toNavigationAnswer(engine, *result);
+    lsp::NavigationAnswer a = toNavigationAnswer(engine, *result, engine.freshness(false));
     std::string text = result->locations.empty() ? "nothing found\n" : navigationText(engine, *result, refs);
     text += "confidence: " + a.confidence + "\n";
     if (!result->note.empty()) text += "note: " + result->note + "\n";

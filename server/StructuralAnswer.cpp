@@ -289,14 +289,14 @@ std::vector<lsp::Location> toWireLocations(Engine& engine, const std::vector<Sym
   return out;
 }
 
-lsp::NavigationAnswer toNavigationAnswer(Engine& engine, const NavigationResult& result) {
+lsp::NavigationAnswer toNavigationAnswer(Engine& engine, const NavigationResult& result, const Expected<Freshness>& fresh) {
   lsp::NavigationAnswer a;
   a.symbol = result.symbol;
   a.confidence = confidenceName(result.confidence);
   a.facts = result.source;
   a.note = result.note;
   a.locations = toWireLocations(engine, result.locations, Encoding::Utf16);
-  if (auto f = engine.freshness(false)) a.freshness = freshnessFields(*f, false);
+  if (fresh) a.freshness = freshnessFields(*fresh, false);
   return a;
 }
 

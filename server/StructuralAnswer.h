@@ -52,8 +52,8 @@ lsp::ContextAnswerWire toContextAnswer(Engine& engine, const ContextAnswer& answ
 std::vector<lsp::Location> toWireLocations(Engine& engine, const std::vector<SymbolLocation>& locations, Encoding encoding);
 std::string navigationText(Engine& engine, const NavigationResult& result, bool references);
 // The JSON shape of a definition or references answer (`nib def --json`, the MCP tools), with
-// the freshness of the worktree comparison the answer was made after.
-lsp::NavigationAnswer toNavigationAnswer(Engine& engine, const NavigationResult& result);
+// the freshness the caller took after the answer (Engine::freshness(false)).
+lsp::NavigationAnswer toNavigationAnswer(Engine& engine, const NavigationResult& result, const Expected<Freshness>& fresh);
 
 // Freshness as every JSON answer carries it; `withWorktree` when the worktree was compared.
 std::map<std::string, std::string> freshnessFields(const Freshness& f, bool withWorktree);

@@ -6,6 +6,7 @@
 
 #include <cstdio>
 
+#include "views/IndexLayout.h"
 #include "cli/DaemonCli.h"
 #include "cli/WorktreeModule.h"
 #include "support/GitLite.h"
@@ -20,7 +21,7 @@ constexpr int kAnswerTimeoutMs = 60 * 1000;
 std::optional<std::filesystem::path> indexDirOf(const std::string& root) {
   auto repo = gitlite::discover(root);
   if (!repo) return std::nullopt;
-  return repo->worktree / ".nib";
+  return IndexLayout::forRepository(repo->worktree).dir();
 }
 
 CommandOutput handle(Engine& engine, std::string_view payload) {

@@ -58,7 +58,7 @@ int runDenseFollowUp(const IndexArgs& args) {
 Expected<std::optional<DenseFollowUpReport>> settleDenseView(const IndexArgs& args, const IndexReport& r) {
   const ViewRecord* dense = r.manifest.view("dense");
   if (!dense || dense->status != ViewStatus::Pending) return std::optional<DenseFollowUpReport>();
-  IndexLayout layout(r.repoRoot / ".nib");
+  IndexLayout layout = IndexLayout::forRepository(r.repoRoot);
   if (!args.waitDense) {
     if (auto indexer = workerPath()) startDenseFollowUp(*indexer, r.repoRoot, layout, args.threads);
     return std::optional<DenseFollowUpReport>();
@@ -134,16 +134,16 @@ int runIndex(const IndexArgs& args) {
   // structural query, when the previous version's was used (it is kept beside a version once a
   // structural query resolved it): repositories that never ask pay nothing, and those that do
   // never wait for it. A failure only costs the first query the time.
-  IndexLayout layout(report->repoRoot / ".nib");
+  IndexLayout layout = IndexLayout::forRepository(report->repoRoot);
   // A delta version leaves it to the first structural query: resolving the whole graph again
   // would cost more than the delta itself.
   bool graphUsed = report->deltaBase.empty() && !report->manifest.previous.empty() &&
-                   fs::exists(layout.versionDir(report->manifest.previous) / "structural" / "callgraph.bin");
+                   fs::exists(layout.callGraphFile(report->manifest.previous));
   if (!report->upToDate && (graphUsed || args.callGraph)) {
     auto t0 = std::chrono::steady_clock::now();
-    if (auto provider = StaticProvider::open(report->repoRoot / ".nib"))
+    if (auto provider = StaticProvider::open(layout.dir()))
       if (auto graph = CallGraph::build(**provider))
-        (void)writeFileAtomic(layout.versionDir(report->manifest.versionId) / "structural" / "callgraph.bin",
+        (void)writeFileAtomic(layout.callGraphFile(report->manifest.versionId),
                               graph->serialize());
     double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     report->phaseSeconds.emplace_back("call-graph", secs);
@@ -245,7 +245,7 @@ namespace nib::cli {
 int runVerify(const VerifyArgs& args) {
   auto repo = GitRepository::discover(args.path);
   if (!repo) return fail(repo.status().message());
-  IndexLayout layout((*repo)->root() / ".nib");
+  IndexLayout layout = IndexLayout::forRepository((*repo)->root());
   auto current = layout.currentManifest();
   if (!current) return fail(current.status().message(), "run `nib index` first");
   const Manifest& m = *current;
@@ -262,7 +262,7 @@ int runVerify(const VerifyArgs& args) {
     std::fprintf(stderr, "nib: note: HEAD or the worktree changed since version %s was built; the rebuild sees them, "
                          "so differences are expected (run `nib index`, then verify)\n", m.versionId.c_str());
   // A fresh index in a temporary folder under .nib (ignored by the walk, same filesystem).
-  fs::path scratch = (*repo)->root() / ".nib" / ("verify-" + std::to_string(::getpid()));
+  fs::path scratch = IndexLayout::forRepository((*repo)->root()).dir() / ("verify-" + std::to_string(::getpid()));
   std::error_code ec;
   fs::remove_all(scratch, ec);
   IndexOptions options;

@@ -71,7 +71,7 @@ int main(int argc, char** argv) {
     // multiply its time on a small repository; `nib index` adds the view, and later rebuilds
     // keep it (with its model, so they pay only for changed units).
     index.dense = false;
-    if (auto current = IndexLayout(root / ".nib").currentManifest()) {
+    if (auto current = IndexLayout::forRepository(root).currentManifest()) {
       if (auto it = current->stats.find("config.max-file-size"); it != current->stats.end())
         index.maxFileSize = std::strtoull(it->second.c_str(), nullptr, 10);
       const ViewRecord* dense = current->view("dense");
@@ -87,7 +87,7 @@ int main(int argc, char** argv) {
     if (!report) return report.status();
     if (const ViewRecord* dense = report->manifest.view("dense"); dense && dense->status == ViewStatus::Pending) {
       if (auto indexer = cli::workerPath())
-        startDenseFollowUp(*indexer, report->repoRoot, IndexLayout(report->repoRoot / ".nib"), 0);
+        startDenseFollowUp(*indexer, report->repoRoot, IndexLayout::forRepository(report->repoRoot), 0);
     }
     return Status::ok();
   };

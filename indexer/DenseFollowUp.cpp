@@ -182,9 +182,9 @@ Status linkViews(const fs::path& from, const fs::path& to, const Manifest& m) {
   }
   // The caches beside the commit view (the resolved call graph, the definition names) are no
   // artifacts: shared too, so that the follow-up's first queries do not build them again.
-  for (const char* cache : {"callgraph.bin", CommitView::kDefinitionKeysFile}) {
-    const fs::path file = from / "structural" / cache;
-    if (fs::exists(file, ec)) fs::create_hard_link(file, to / "structural" / cache, ec);
+  for (const char* cache : {CommitView::kCallGraphFile, CommitView::kDefinitionKeysFile}) {
+    const fs::path file = from / CommitView::kDirectory / cache;
+    if (fs::exists(file, ec)) fs::create_hard_link(file, to / CommitView::kDirectory / cache, ec);
   }
   return Status::ok();
 }
@@ -309,7 +309,7 @@ Expected<bool> completeCurrent(const fs::path& repoRoot, const IndexLayout& layo
 
 Expected<DenseFollowUpReport> completeDenseView(const fs::path& repoRoot, const IndexOptions& options) {
   auto started = std::chrono::steady_clock::now();
-  IndexLayout layout(options.indexDir.empty() ? repoRoot / ".nib" : options.indexDir);
+  IndexLayout layout(options.indexDir.empty() ? IndexLayout::forRepository(repoRoot).dir() : options.indexDir);
   DenseFollowUpReport report;
   auto denseLock = DenseLock::tryAcquire(layout);
   if (!denseLock) {

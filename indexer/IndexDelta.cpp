@@ -1,11 +1,12 @@
 // The update path of a worktree build: a delta version (the base's view files hard-linked, a
-// VersionDelta beside them) when few files differ from the last full build.
-#include <sys/stat.h>
-
+// VersionDelta beside them) when few files differ from the last full build. Its phases: find
+// the base, select the files whose stat data changed, read them, list the entries that differ
+// from the base, share the base's views, write the delta view, count, publish.
 #include <algorithm>
 #include <chrono>
+#include <map>
 
-#include "indexer/BuildParts.h"
+#include "indexer/BuildPhases.h"
 #include "support/GitLite.h"
 #include "support/Hash.h"
 #include "support/Log.h"
@@ -18,129 +19,156 @@
 #endif
 
 namespace nib::build {
+namespace {
 
-// The update path of a worktree build: when the current version (a complete one, or a delta
-// over one) was built with the same configuration and extractor, and few files differ from its
-// base, the new version is a delta over that base instead of a rewrite of every view. Files
-// whose stat data still matches the current version's snapshot are not read at all; the others
-// are read, hashed and (when new) extracted; a file whose blob equals the base's needs no entry.
-// Returns nullopt when a full build is needed (no such base, too many changes).
-Expected<std::optional<IndexReport>> buildDelta(GitRepository& repo, const IndexLayout& layout,
-                                                const IndexOptions& options, const std::string& commit,
-                                                const std::string& config, std::vector<WorkItem>& items,
-                                                WorktreeSnapshot& snapshot, int64_t scanStartedNs, FactStore& facts,
-                                                const std::string& profile,
-                                                std::chrono::steady_clock::time_point started, IndexReport report) {
-  using Result = std::optional<IndexReport>;
-  if (options.deltaBudget == 0 || options.retryFailed || options.retrainModel || !options.denseModel.empty())
-    return Result();
-  auto current = layout.currentManifest();
-  if (!current || current->configDigest != config || current->extractorProfile != profile ||
-      current->nibVersion != NIB_VERSION)
-    return Result();
-  std::string baseId = current->base.empty() ? current->versionId : current->base;
-  auto base = current->base.empty() ? Expected<Manifest>(*current) : readManifest(layout.versionDir(baseId));
-  if (!base || !base->servable() || !checkArtifactSizes(layout.versionDir(baseId), *base).isOk()) return Result();
-  if (!denseViewCurrent(*base, options) || denseViewPending(*base)) return Result();
-  auto baseView = CommitView::open(layout.versionDir(baseId) / "structural");
-  if (!baseView) return Result();
-  auto baseSnapshot = (*baseView)->worktreeSnapshot();
-  if (!baseSnapshot) return Result();  // a commit build: nothing to compare with
-  std::unique_ptr<VersionDelta> currentDelta;
-  if (!current->base.empty()) {
-    auto d = VersionDelta::open(layout.versionDir(current->versionId) / "delta");
-    if (!d) return Result();
-    currentDelta = std::move(*d);
-  }
-  auto currentSnapshot = currentDelta ? currentDelta->worktreeSnapshot() : (*baseView)->worktreeSnapshot();
-  if (!currentSnapshot) return Result();
-  SnapshotIndex inBase(*baseSnapshot), inCurrent(*currentSnapshot);
+// The version a delta is made over (the current version's base, or the current version when it
+// is complete itself) and what comparing with it needs.
+struct DeltaBase {
+  Manifest current, base;
+  std::string baseId;
+  std::unique_ptr<CommitView> baseView;
+  std::unique_ptr<VersionDelta> currentDelta;  // when the current version is a delta itself
+  WorktreeSnapshot baseSnapshot, currentSnapshot;
+  // Stat data is trusted only for files last modified well before the current version's scan
+  // (git's racy-clean rule): a same-size rewrite within one timestamp tick of the scan would
+  // otherwise keep its old stat data and go unseen. A version from before the scan time was
+  // recorded trusts nothing: everything is read.
+  int64_t trustedBefore = 0;
 
-  // Which entries must be read: those whose stat data differs from the current version's, and
-  // those whose extraction failed (a build with a larger parse budget tries them again).
-  auto failedBefore = [&](const std::string& path) {
+  // Whether the current version records an extraction failure for `path` (a build with a larger
+  // parse budget tries it again).
+  bool failedBefore(const std::string& path) const {
     std::optional<std::string> reason;
     const DeltaEntry* e = currentDelta ? currentDelta->find(path) : nullptr;
     if (e) reason = e->state == DeltaEntry::State::Skipped ? std::optional<std::string>(e->skipReason) : std::nullopt;
-    else reason = (*baseView)->skipReason(path);
+    else reason = baseView->skipReason(path);
     return reason && reason->rfind("extract-failed", 0) == 0;
-  };
-  // Stat data is trusted only for files last modified well before the current version's scan
-  // (git's racy-clean rule): a same-size rewrite within one timestamp tick of the scan would
-  // otherwise keep its old stat data and go unseen.
-  // (A version from before the scan time was recorded trusts nothing: everything is read.)
-  int64_t trustedBefore = 0;
+  }
+};
+
+// When the current version (a complete one, or a delta over one) was built with the same
+// configuration and extractor, its base; nullopt when a full build is needed.
+std::optional<DeltaBase> findBase(const DeltaInput& in) {
+  const IndexOptions& options = *in.options;
+  if (options.deltaBudget == 0 || options.retryFailed || options.retrainModel || !options.denseModel.empty())
+    return std::nullopt;
+  auto current = in.layout->currentManifest();
+  if (!current || current->configDigest != in.configDigest || current->extractorProfile != in.profile ||
+      current->nibVersion != NIB_VERSION)
+    return std::nullopt;
+  DeltaBase b;
+  b.current = *current;
+  b.baseId = current->base.empty() ? current->versionId : current->base;
+  fs::path baseDir = in.layout->versionDir(b.baseId);
+  auto base = current->base.empty() ? Expected<Manifest>(*current) : readManifest(baseDir);
+  if (!base || !base->servable() || !checkArtifactSizes(baseDir, *base).isOk()) return std::nullopt;
+  if (!denseViewCurrent(*base, options) || denseViewPending(*base)) return std::nullopt;
+  b.base = *base;
+  auto baseView = CommitView::open(baseDir / CommitView::kDirectory);
+  if (!baseView) return std::nullopt;
+  b.baseView = std::move(*baseView);
+  auto baseSnapshot = b.baseView->worktreeSnapshot();
+  if (!baseSnapshot) return std::nullopt;  // a commit build: nothing to compare with
+  b.baseSnapshot = std::move(*baseSnapshot);
+  if (!current->base.empty()) {
+    auto d = VersionDelta::open(in.layout->versionDir(current->versionId) / VersionDelta::kDirectory);
+    if (!d) return std::nullopt;
+    b.currentDelta = std::move(*d);
+  }
+  auto currentSnapshot = b.currentDelta ? b.currentDelta->worktreeSnapshot() : b.baseView->worktreeSnapshot();
+  if (!currentSnapshot) return std::nullopt;
+  b.currentSnapshot = std::move(*currentSnapshot);
   if (auto it = current->stats.find("worktree.scan-ns"); it != current->stats.end())
-    trustedBefore = std::strtoll(it->second.c_str(), nullptr, 10) - 1'000'000'000;
+    b.trustedBefore = std::strtoll(it->second.c_str(), nullptr, 10) - 1'000'000'000;
+  return b;
+}
+
+// Which items must be read: those whose stat data differs from the current version's, and those
+// whose extraction failed. The others keep the blob id the current version recorded.
+struct Selection {
   std::vector<size_t> toRead;
   std::vector<std::pair<size_t, std::string_view>> statMatched;  // applied once the delta is certain
+};
+
+Selection selectChanged(const DeltaBase& b, const std::vector<WorkItem>& items) {
+  SnapshotIndex inCurrent(b.currentSnapshot);
+  Selection s;
   for (size_t i = 0; i < items.size(); ++i) {
     const WorkItem& w = items[i];
-    if (w.skipReason == "nib-index") continue;
+    if (w.ownFile()) continue;
     const WorktreeSnapshot::File* was = inCurrent.find(w.entry.path);
     if (was && !was->oid.empty() && was->size == w.entry.size && was->mtimeNs == w.entry.mtimeNs &&
         was->inode == w.entry.inode && was->mode == static_cast<uint32_t>(w.entry.mode) &&
-        was->mtimeNs < trustedBefore && !failedBefore(w.entry.path)) {
-      statMatched.emplace_back(i, was->oid);
+        was->mtimeNs < b.trustedBefore && !b.failedBefore(w.entry.path)) {
+      s.statMatched.emplace_back(i, was->oid);
       continue;
     }
-    toRead.push_back(i);
+    s.toRead.push_back(i);
   }
-  if (toRead.size() > 4 * options.deltaBudget) return Result();
+  return s;
+}
 
-  Extractor extractor(options.parseTimeoutMicros);
-  auto reader = facts.reader();
+// Reads and (when new) extracts the selected items into copies: when the delta turns out over
+// budget, the full build starts from the items as scanned.
+Expected<std::map<size_t, WorkItem>> readChanged(const DeltaInput& in, const std::vector<WorkItem>& items,
+                                                 const std::vector<size_t>& toRead, IndexReport& report) {
+  const fs::path& root = in.repo->root();
+  Extractor extractor(in.options->parseTimeoutMicros);
+  auto reader = in.facts->reader();
   std::vector<std::pair<std::string, std::string>> records;
-  ItemContext ctx{repo.root(), /*fromWorktree=*/true, nullptr, options, extractor,
-                  reader ? &*reader : nullptr, profile, records, /*searchFacts=*/false};
-  // Read into copies: when the delta turns out over budget, the full build starts from the
-  // items as scanned.
+  ItemContext ctx{root, /*fromWorktree=*/true, nullptr, *in.options, extractor,
+                  reader ? &*reader : nullptr, in.profile, records, /*searchFacts=*/false};
   std::map<size_t, WorkItem> read;
   for (size_t i : toRead) {
     WorkItem& w = read.emplace(i, items[i]).first->second;
     if (!w.skipReason.empty()) {
       // Decided without its content (a link, a submodule, too large): only its id is needed.
       if (w.entry.oid.empty() && w.entry.mode != EntryMode::Submodule)
-        if (auto oid = gitlite::blobIdOfFile(repo.root() / w.entry.path)) w.entry.oid = *oid;
+        if (auto oid = gitlite::blobIdOfFile(root / w.entry.path)) w.entry.oid = *oid;
       continue;
     }
     processItem(w, ctx);
     if (w.extracted) report.extracted++;
     if (w.failed) report.failed++;
   }
-  NIB_RETURN_IF_ERROR(facts.putBatch(records));
-  NIB_RETURN_IF_ERROR(facts.sync());
+  NIB_RETURN_IF_ERROR(in.facts->putBatch(records));
+  NIB_RETURN_IF_ERROR(in.facts->sync());
+  return read;
+}
 
-  // The entries: every path whose state differs from the base's, in path order (items are).
+// The entries: every path whose state differs from the base's, in path order.
+std::vector<DeltaEntry> deltaEntries(const DeltaBase& b, const std::vector<WorkItem>& items,
+                                     const std::map<size_t, WorkItem>& read) {
+  SnapshotIndex inBase(b.baseSnapshot);
   std::vector<DeltaEntry> entries;
   std::set<std::string_view> present;
   for (size_t i = 0; i < items.size(); ++i) {
     auto copy = read.find(i);
     const WorkItem& w = copy == read.end() ? items[i] : copy->second;
-    if (w.skipReason == "nib-index") continue;
+    if (w.ownFile()) continue;
     present.insert(w.entry.path);
     if (copy == read.end()) {
       // Unchanged since the current version: its entry there, if it had one, still stands.
-      if (currentDelta)
-        if (const DeltaEntry* e = currentDelta->find(w.entry.path)) entries.push_back(*e);
+      if (b.currentDelta)
+        if (const DeltaEntry* e = b.currentDelta->find(w.entry.path)) entries.push_back(*e);
       continue;
     }
     // The state it has now against the base's, by the bytes read (not git's blob id, which
     // line-ending filters can make differ from them).
     DeltaEntry e = deltaEntryOf(w);
-    if (auto record = (*baseView)->fileByPath(w.entry.path)) {
+    if (auto record = b.baseView->fileByPath(w.entry.path)) {
       if (e.state == DeltaEntry::State::Indexed && e.blobOid == record->blobOid && e.language == record->language)
         continue;
-    } else if (auto reason = (*baseView)->skipReason(w.entry.path)) {
+    } else if (auto reason = b.baseView->skipReason(w.entry.path)) {
       // Skipped in the base too, for the same reason: the same state, unless the file is
       // searchable (its text may differ; the base's blob id of it is the snapshot's).
-      const WorktreeSnapshot::File* b = inBase.find(w.entry.path);
-      bool sameText = !e.searchable || (b && !e.blobOid.empty() && b->oid == e.blobOid);
+      const WorktreeSnapshot::File* was = inBase.find(w.entry.path);
+      bool sameText = !e.searchable || (was && !e.blobOid.empty() && was->oid == e.blobOid);
       if (e.state == DeltaEntry::State::Skipped && e.skipReason == *reason && sameText) continue;
     }
     entries.push_back(std::move(e));
   }
-  for (const auto& f : baseSnapshot->files)
+  for (const auto& f : b.baseSnapshot.files)
     if (!present.count(f.path)) {
       DeltaEntry e;
       e.path = std::string(f.path);
@@ -148,36 +176,24 @@ Expected<std::optional<IndexReport>> buildDelta(GitRepository& repo, const Index
       entries.push_back(std::move(e));
     }
   std::sort(entries.begin(), entries.end(), [](const DeltaEntry& a, const DeltaEntry& b) { return a.path < b.path; });
-  if (entries.size() > options.deltaBudget) return Result();
-  // C and C++ files that libclang indexed are answered from its facts, which only the clang
-  // build (its translation units cached) refreshes: a change to one takes the full path.
-  if (const ViewRecord* clang = base->view("clang"); clang && clang->status == ViewStatus::Complete)
-    for (const DeltaEntry& e : entries)
-      if (e.language == Language::C || e.language == Language::Cpp || detectLanguage(e.path, "") == Language::C ||
-          detectLanguage(e.path, "") == Language::Cpp)
-        return Result();
+  return entries;
+}
 
-  for (const auto& [i, oid] : statMatched) items[i].entry.oid = std::string(oid);
-  for (auto& [i, w] : read) items[i].entry.oid = w.entry.oid;
-  auto tree = worktreeTreeId(items);
-  if (!tree) return tree.status();
-  auto headTree = repo.commitTree(commit);
-  if (!headTree) return headTree.status();
-  size_t k = 0;
-  for (const WorkItem& w : items)
-    if (w.skipReason != "nib-index") snapshot.files[k++].oid = snapshot.intern(w.entry.oid);
+// C and C++ files that libclang indexed are answered from its facts, which only the clang build
+// (its translation units cached) refreshes: a change to one takes the full path.
+bool touchesClangFacts(const Manifest& base, const std::vector<DeltaEntry>& entries) {
+  const ViewRecord* clang = base.view("clang");
+  if (!clang || clang->status != ViewStatus::Complete) return false;
+  auto cFamily = [](Language l) { return l == Language::C || l == Language::Cpp; };
+  for (const DeltaEntry& e : entries)
+    if (cFamily(e.language) || cFamily(detectLanguage(e.path, ""))) return true;
+  return false;
+}
 
-  Manifest m = *base;
-  m.versionId = layout.newVersionId();
-  m.created = utcTimestamp();
-  m.sourceCommit = commit;
-  m.sourceTree = *tree;
-  m.dirty = m.sourceTree != *headTree;
-  m.previous = current->versionId;
-  m.base = baseId;
-  fs::path versionDir = layout.versionDir(m.versionId), baseDir = layout.versionDir(baseId);
-  // The base's view files, shared by hard links (never written again: versions are immutable).
-  // A file system without hard links (or out of them) gets a full build instead.
+// The base's view files, shared by hard links (never written again: versions are immutable),
+// with the files a view keeps beside its artifacts (the dense view's encoder settings). False
+// on a file system without hard links (or out of them): the caller builds in full instead.
+bool linkBaseViews(const fs::path& baseDir, const fs::path& versionDir, const Manifest& base) {
   std::error_code ec;
   auto link = [&](const std::string& rel) {
     fs::create_directories((versionDir / rel).parent_path(), ec);
@@ -185,75 +201,48 @@ Expected<std::optional<IndexReport>> buildDelta(GitRepository& repo, const Index
     return !ec;
   };
   bool linked = true;
-  for (const ViewRecord& v : base->views)
+  for (const ViewRecord& v : base.views)
     for (const Artifact& a : v.artifacts) linked = linked && link(a.path);
-  // Files a view keeps beside its artifacts (the dense view's encoder settings) come along.
   for (const char* extra : {"dense/encoder"})
     if (linked && fs::exists(baseDir / extra) && !fs::exists(versionDir / extra)) linked = link(extra);
   if (!linked) {
-    logWarn("cannot share the views of version " + baseId + " by hard links (" + ec.message() +
-               "): rewriting every view");
+    logWarn("cannot share the views of the base version by hard links (" + ec.message() + "): rewriting every view");
     fs::remove_all(versionDir, ec);
-    return Result();
   }
-  fs::create_directories(versionDir / "structural", ec);
-  fs::create_directories(versionDir / "delta", ec);
+  return linked;
+}
+
+Expected<ViewRecord> deltaViewPhase(const fs::path& versionDir, const std::vector<DeltaEntry>& entries,
+                                    const WorktreeSnapshot& snapshot, const std::string& baseId) {
+  fs::path dir = versionDir / VersionDelta::kDirectory;
+  std::error_code ec;
+  fs::create_directories(versionDir / CommitView::kDirectory, ec);
+  fs::create_directories(dir, ec);
   if (ec) return Status(ErrorCode::IoError, "cannot create " + versionDir.string() + ": " + ec.message());
-  NIB_RETURN_IF_ERROR(VersionDelta::write(versionDir / "delta", entries, snapshot));
-  auto digest = digestFile(versionDir / "delta" / "data.mdb");
+  NIB_RETURN_IF_ERROR(VersionDelta::write(dir, entries, snapshot));
+  auto digest = digestFile(dir / "data.mdb");
   if (!digest) return digest.status();
-  ViewRecord deltaView;
-  deltaView.name = "delta";
-  deltaView.status = ViewStatus::Complete;
-  deltaView.profile = "delta-1;base=" + baseId;
-  deltaView.capabilities = {"changed", "deleted", "worktree"};
-  deltaView.artifacts.push_back({"delta/data.mdb", *digest, fs::file_size(versionDir / "delta" / "data.mdb")});
-  std::erase_if(m.views, [](const ViewRecord& v) { return v.name == "delta"; });
-  m.views.push_back(deltaView);
-  report.deltaBase = baseId;
-  report.deltaFiles = entries.size();
-  m.stats["delta.files"] = std::to_string(entries.size());
-  m.stats["worktree.scan-ns"] = std::to_string(scanStartedNs);
-  m.stats["delta.read"] = std::to_string(read.size());
-  m.stats["extracted"] = std::to_string(report.extracted);
-  report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  double before = 0;
-  for (const auto& [_, secs] : report.phaseSeconds) before += secs;
-  report.phaseSeconds.emplace_back("delta", report.seconds - before);
-  char secs[32];
-  std::snprintf(secs, sizeof secs, "%.3f", report.seconds);
-  m.stats["build-seconds"] = secs;
-  std::vector<std::string> dirs{"delta", "structural"};
-  for (const ViewRecord& v : base->views)
-    if (!v.artifacts.empty()) dirs.push_back(fs::path(v.artifacts.front().path).parent_path().string());
-  auto files = [&](const char* key) {
-    auto it = base->stats.find(key);
-    return it == base->stats.end() ? 0ull : std::strtoull(it->second.c_str(), nullptr, 10);
+  ViewRecord v;
+  v.name = VersionDelta::kDirectory;
+  v.status = ViewStatus::Complete;
+  v.profile = "delta-1;base=" + baseId;
+  v.capabilities = {"changed", "deleted", "worktree"};
+  v.artifacts.push_back({std::string(VersionDelta::kDirectory) + "/data.mdb", *digest, fs::file_size(dir / "data.mdb")});
+  return v;
+}
+
+// The indexed files, files per language and skipped files per reason: the base's counts, less
+// the paths an entry replaces, plus the entries (the report and `nib status` print them).
+void countDelta(const DeltaBase& b, const std::vector<DeltaEntry>& entries, FactStore& facts, IndexReport& report) {
+  auto stat = [&](const char* key) {
+    auto it = b.base.stats.find(key);
+    return it == b.base.stats.end() ? 0ull : std::strtoull(it->second.c_str(), nullptr, 10);
   };
-  // The indexed files: the base's, less those an entry replaces, plus the entries indexed now.
-  report.files = files("files");
-  report.definitions = files("definitions");
-  report.occurrences = files("occurrences");
-  report.sourceBytes = files("source-bytes");
-  for (const DeltaEntry& e : entries) {
-    if (auto was = (*baseView)->fileByPath(e.path)) {
-      report.files--;
-      report.sourceBytes -= std::min<uint64_t>(report.sourceBytes, was->size);
-      if (auto f = reader ? reader->get(was->factKey()) : Expected<FileFacts>(Status(ErrorCode::NotFound, ""))) {
-        report.definitions -= std::min<uint64_t>(report.definitions, f->definitions.size());
-        report.occurrences -= std::min<uint64_t>(report.occurrences, f->occurrences.size());
-      }
-    }
-    if (e.state == DeltaEntry::State::Indexed) {
-      report.files++;
-      report.sourceBytes += e.size;
-      report.definitions += e.definitions;
-      report.occurrences += e.occurrences;
-    }
-  }
-  // Files per language and skipped files per reason likewise (the report and `nib status`
-  // print them): the base's counts, less the paths an entry replaces, plus the entries.
-  for (const auto& [key, value] : base->stats) {
+  report.files = stat("files");
+  report.definitions = stat("definitions");
+  report.occurrences = stat("occurrences");
+  report.sourceBytes = stat("source-bytes");
+  for (const auto& [key, value] : b.base.stats) {
     if (key.rfind("files.", 0) == 0) report.filesByLanguage[key.substr(6)] = std::strtoull(value.c_str(), nullptr, 10);
     else if (key.rfind("skipped.", 0) == 0) report.skippedByReason[key.substr(8)] = std::strtoull(value.c_str(), nullptr, 10);
   }
@@ -262,12 +251,45 @@ Expected<std::optional<IndexReport>> buildDelta(GitRepository& repo, const Index
     auto it = counts.find(key);
     if (it != counts.end() && it->second > 0 && --it->second == 0) counts.erase(it);
   };
+  auto reader = facts.reader();
   for (const DeltaEntry& e : entries) {
-    if (auto was = (*baseView)->fileByPath(e.path)) decrement(report.filesByLanguage, languageName(was->language));
-    else if (auto reason = (*baseView)->skipReason(e.path)) decrement(report.skippedByReason, reasonOf(*reason));
-    if (e.state == DeltaEntry::State::Indexed) report.filesByLanguage[languageName(e.language)]++;
-    else if (e.state == DeltaEntry::State::Skipped) report.skippedByReason[reasonOf(e.skipReason)]++;
+    if (auto was = b.baseView->fileByPath(e.path)) {
+      report.files--;
+      report.sourceBytes -= std::min<uint64_t>(report.sourceBytes, was->size);
+      if (auto f = reader ? reader->get(was->factKey()) : Expected<FileFacts>(Status(ErrorCode::NotFound, ""))) {
+        report.definitions -= std::min<uint64_t>(report.definitions, f->definitions.size());
+        report.occurrences -= std::min<uint64_t>(report.occurrences, f->occurrences.size());
+      }
+      decrement(report.filesByLanguage, languageName(was->language));
+    } else if (auto reason = b.baseView->skipReason(e.path)) {
+      decrement(report.skippedByReason, reasonOf(*reason));
+    }
+    if (e.state == DeltaEntry::State::Indexed) {
+      report.files++;
+      report.sourceBytes += e.size;
+      report.definitions += e.definitions;
+      report.occurrences += e.occurrences;
+      report.filesByLanguage[languageName(e.language)]++;
+    } else if (e.state == DeltaEntry::State::Skipped) {
+      report.skippedByReason[reasonOf(e.skipReason)]++;
+    }
   }
+  report.reused = report.files > report.extracted ? report.files - report.extracted : 0;
+}
+
+// The delta version's manifest: the base's, with the new header, the delta view and counts.
+Manifest deltaManifest(const DeltaBase& b, Manifest header, const ViewRecord& deltaView, const IndexReport& report,
+                       size_t readCount, int64_t scanStartedNs) {
+  Manifest m = b.base;
+  m.versionId = header.versionId;
+  m.created = header.created;
+  m.sourceCommit = header.sourceCommit;
+  m.sourceTree = header.sourceTree;
+  m.dirty = header.dirty;
+  m.previous = b.current.versionId;
+  m.base = b.baseId;
+  std::erase_if(m.views, [&](const ViewRecord& v) { return v.name == deltaView.name; });
+  m.views.push_back(deltaView);
   std::erase_if(m.stats, [](const auto& kv) { return kv.first.rfind("files.", 0) == 0 || kv.first.rfind("skipped.", 0) == 0; });
   for (const auto& [lang, n] : report.filesByLanguage) m.stats["files." + lang] = std::to_string(n);
   for (const auto& [reason, n] : report.skippedByReason) m.stats["skipped." + reason] = std::to_string(n);
@@ -275,14 +297,66 @@ Expected<std::optional<IndexReport>> buildDelta(GitRepository& repo, const Index
   m.stats["definitions"] = std::to_string(report.definitions);
   m.stats["occurrences"] = std::to_string(report.occurrences);
   m.stats["source-bytes"] = std::to_string(report.sourceBytes);
-  report.reused = report.files > report.extracted ? report.files - report.extracted : 0;
+  m.stats["delta.files"] = std::to_string(report.deltaFiles);
+  m.stats["delta.read"] = std::to_string(readCount);
+  m.stats["extracted"] = std::to_string(report.extracted);
+  m.stats["worktree.scan-ns"] = std::to_string(scanStartedNs);
+  char secs[32];
+  std::snprintf(secs, sizeof secs, "%.3f", report.seconds);
+  m.stats["build-seconds"] = secs;
+  return m;
+}
+
+}  // namespace
+
+// A delta version when few files differ from the base: files whose stat data still matches the
+// current version's snapshot are not read at all; the others are read, hashed and (when new)
+// extracted; a file whose blob equals the base's needs no entry.
+Expected<std::optional<IndexReport>> buildDelta(const DeltaInput& in, ScanOutput& scan, IndexReport report) {
+  using Result = std::optional<IndexReport>;
+  const IndexOptions& options = *in.options;
+  std::optional<DeltaBase> b = findBase(in);
+  if (!b) return Result();
+  Selection selected = selectChanged(*b, scan.items);
+  if (selected.toRead.size() > 4 * options.deltaBudget) return Result();
+  auto read = readChanged(in, scan.items, selected.toRead, report);
+  if (!read) return read.status();
+  std::vector<DeltaEntry> entries = deltaEntries(*b, scan.items, *read);
+  if (entries.size() > options.deltaBudget || touchesClangFacts(b->base, entries)) return Result();
+
+  // The delta is certain: the scan takes the blob ids found.
+  for (const auto& [i, oid] : selected.statMatched) scan.items[i].entry.oid = std::string(oid);
+  for (auto& [i, w] : *read) scan.items[i].entry.oid = w.entry.oid;
+  WorktreeSnapshot& snapshot = *scan.snapshot;
+  size_t k = 0;
+  for (const WorkItem& w : scan.items)
+    if (!w.ownFile()) snapshot.files[k++].oid = snapshot.intern(w.entry.oid);
+  auto header = manifestHeader(*in.repo, *in.layout, in.commit, &scan.items, in.configDigest);
+  if (!header) return header.status();
+  fs::path versionDir = in.layout->versionDir(header->versionId);
+  if (!linkBaseViews(in.layout->versionDir(b->baseId), versionDir, b->base)) return Result();
+  auto deltaView = deltaViewPhase(versionDir, entries, snapshot, b->baseId);
+  if (!deltaView) return deltaView.status();
+
+  report.deltaBase = b->baseId;
+  report.deltaFiles = entries.size();
+  countDelta(*b, entries, *in.facts, report);
+  auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - in.started).count(); };
+  report.seconds = elapsed();
+  double before = 0;
+  for (const auto& [_, secs] : report.phaseSeconds) before += secs;
+  report.phaseSeconds.emplace_back("delta", report.seconds - before);
+  Manifest m = deltaManifest(*b, *header, *deltaView, report, read->size(), scan.startedNs);
   report.manifest = m;
-  NIB_RETURN_IF_ERROR(publishVersion(layout, m, options, dirs, {"delta/data.mdb"}));
-  layout.prune(options.keepVersions);
-  double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  std::vector<std::string> dirs{VersionDelta::kDirectory, CommitView::kDirectory};
+  for (const ViewRecord& v : b->base.views)
+    if (!v.artifacts.empty()) dirs.push_back(fs::path(v.artifacts.front().path).parent_path().string());
+  NIB_RETURN_IF_ERROR(publishVersion(*in.layout, m, options, dirs, {std::string(VersionDelta::kDirectory) + "/data.mdb"}));
+  in.layout->prune(options.keepVersions);
+  double total = elapsed();
   report.phaseSeconds.emplace_back("publish", total - report.seconds);
   report.seconds = total;
-  report.indexBytes = directorySize(versionDir / "delta") + directorySize(layout.factsDir());
+  report.indexBytes = directorySize(versionDir / VersionDelta::kDirectory) + directorySize(in.layout->factsDir());
   return Result(std::move(report));
 }
 

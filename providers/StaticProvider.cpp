@@ -56,7 +56,7 @@ Expected<std::unique_ptr<StaticProvider>> StaticProvider::open(const std::filesy
   IndexLayout layout(indexDir);
   auto manifest = layout.currentManifest();
   if (!manifest) return manifest.status();
-  auto view = CommitView::open(layout.versionDir(manifest->versionId) / "structural");
+  auto view = CommitView::open(layout.versionDir(manifest->versionId) / CommitView::kDirectory);
   if (!view) return view.status();
   auto facts = FactStore::open(layout.factsDir(), /*readOnly=*/true);
   if (!facts) return facts.status();

@@ -8,6 +8,7 @@
 #include <memory>
 #include <string>
 
+#include "views/IndexLayout.h"
 #include "server/Engine.h"
 
 namespace nib {
@@ -15,7 +16,7 @@ namespace nib {
 class CurrentEngine {
  public:
   // `root`: the repository's worktree root.
-  explicit CurrentEngine(std::filesystem::path root) : root_(std::move(root)), indexDir_(root_ / ".nib") {}
+  explicit CurrentEngine(std::filesystem::path root) : root_(std::move(root)), indexDir_(IndexLayout::forRepository(root_).dir()) {}
   // Called on every engine this opens, before its first use (the front end's worktree tools).
   void setPrepare(std::function<void(Engine&)> prepare) { prepare_ = std::move(prepare); }
 

@@ -1,3 +1,4 @@
+#include "views/IndexLayout.h"
 #include "server/Daemon.h"
 
 #include <poll.h>
@@ -113,7 +114,7 @@ Expected<std::unique_ptr<Daemon>> Daemon::start(DaemonOptions options) {
   std::unique_ptr<Daemon> d(new Daemon());
   d->options_ = std::move(options);
   d->root_ = repo->worktree;
-  d->indexDir_ = d->root_ / ".nib";
+  d->indexDir_ = IndexLayout::forRepository(d->root_).dir();
   d->engine_ = std::make_unique<CurrentEngine>(d->root_);
   d->engine_->setPrepare(d->options_.prepare);
   if (auto e = d->engine_->get(); !e) return e.status();

@@ -25,7 +25,7 @@ Expected<std::unique_ptr<Engine>> Engine::open(const fs::path& path, const fs::p
   std::unique_ptr<Engine> e(new Engine());
   e->root_ = repo->worktree;
   e->repo_ = std::move(*repo);
-  e->indexDir_ = indexDir.empty() ? e->root_ / ".nib" : indexDir;
+  e->indexDir_ = indexDir.empty() ? IndexLayout::forRepository(e->root_).dir() : indexDir;
   auto provider = StaticProvider::open(e->indexDir_);
   if (!provider) return provider.status();
   e->provider_ = std::move(*provider);
@@ -322,7 +322,7 @@ Expected<const CallGraph*> Engine::callGraph() {
   // process asks first, and kept beside it for every later process. A missing, unreadable or
   // older-format file is simply resolved again; failing to keep it is not an error.
   bool pristine = !provider_->hasOverlays();
-  fs::path kept = IndexLayout(indexDir_).versionDir(manifest().versionId) / "structural" / "callgraph.bin";
+  fs::path kept = IndexLayout(indexDir_).callGraphFile(manifest().versionId);
   if (pristine)
     if (auto bytes = readFile(kept))
       if (auto g = CallGraph::deserialize(*bytes)) {

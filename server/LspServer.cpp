@@ -1,3 +1,4 @@
+#include "views/IndexLayout.h"
 #include "server/LspServer.h"
 
 #include "server/ContextBuilder.h"
@@ -402,7 +403,7 @@ void LspServer::reloadIfIndexChanged() {
   // `nib index` in a terminal (or another server) may publish a newer version: follow it.
   // CURRENT is replaced by a rename, so its inode, size and mtime tell whether to read it: one
   // stat per request instead of an open, two reads and a close.
-  const std::filesystem::path file = root_ / ".nib" / "CURRENT";
+  const std::filesystem::path file = IndexLayout::forRepository(root_).currentFile();
   struct stat st;
   if (::stat(file.c_str(), &st) == 0) {
     std::array<int64_t, 4> seen = {static_cast<int64_t>(st.st_ino), static_cast<int64_t>(st.st_size),

@@ -2,6 +2,7 @@
 // auto) over the index's answer and a live language server's, the live backends' start-up from
 // the options and `.nib.conf`, and the trace log of every answer's provenance. The rest of the
 // session is LspServer.cpp (handlers) and LspServerLoop.cpp (threads).
+#include "views/IndexLayout.h"
 #include "server/LspServer.h"
 
 #include <ctime>
@@ -63,12 +64,12 @@ void LspServer::startLiveProvider() {
   // the three default backends initialize in well under a second.
   settings.startTimeout = std::chrono::milliseconds(std::max(timeoutMs, 2000LL));
   // The backends' stderr goes next to the index (never into the client's stream).
-  if (std::filesystem::is_directory(root_ / ".nib")) settings.stderrPath = root_ / ".nib" / "backends.log";
+  if (std::filesystem::is_directory(IndexLayout::forRepository(root_).dir())) settings.stderrPath = IndexLayout::forRepository(root_).dir() / "backends.log";
   if (!provider.empty()) {
     if (auto p = parseProviderPolicy(provider)) policy_ = *p;
     else log(2, p.status().message() + "; using auto");
   }
-  tracePath_ = tracePath.empty() ? root_ / ".nib" / "trace.log" : tracePath;
+  tracePath_ = tracePath.empty() ? IndexLayout::forRepository(root_).dir() / "trace.log" : tracePath;
   std::filesystem::path root = root_;
   live_ = std::make_unique<LiveProvider>(
       std::move(settings), [root](const std::string& path) { return readWorktreeFile(root, path); },

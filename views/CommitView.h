@@ -74,6 +74,11 @@ class CommitViewWriter {
 
 class CommitView {
  public:
+  // The view's folder in a version, and the caches kept beside its artifacts (written by the
+  // first query that needs them; a version never changes). The call graph's file belongs to
+  // providers/CallGraph, whose format byte makes an older file be resolved again.
+  static constexpr const char* kDirectory = "structural";
+  static constexpr const char* kCallGraphFile = "callgraph.bin";
   static Expected<std::unique_ptr<CommitView>> open(const std::filesystem::path& dir);
 
   std::optional<FileRecord> fileByPath(const std::string& path);

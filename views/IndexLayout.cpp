@@ -12,6 +12,7 @@
 #include <ctime>
 
 #include "support/FileIo.h"
+#include "views/CommitView.h"
 
 namespace nib {
 namespace fs = std::filesystem;
@@ -27,11 +28,11 @@ Status IndexLayout::ensure() const {
 
 bool IndexLayout::exists() const {
   std::error_code ec;
-  return fs::exists(dir_ / "CURRENT", ec);
+  return fs::exists(currentFile(), ec);
 }
 
 Expected<std::string> IndexLayout::currentVersion() const {
-  auto text = readFile(dir_ / "CURRENT");
+  auto text = readFile(currentFile());
   if (!text) {
     if (text.status().code() == ErrorCode::NotFound)
       return Status(ErrorCode::NotFound, Reason::NoIndex, "no index at " + dir_.string() + "; run `nib index` first");
@@ -72,7 +73,7 @@ std::string IndexLayout::newVersionId() const {
 }
 
 Status IndexLayout::publish(const std::string& id) const {
-  return writeFileAtomic(dir_ / "CURRENT", id + "\n");
+  return writeFileAtomic(currentFile(), id + "\n");
 }
 
 std::vector<std::string> IndexLayout::listVersions() const {
@@ -112,6 +113,10 @@ void IndexLayout::prune(size_t keep) const {
     if (auto m = readManifest(versionDir(id)); m && !m->base.empty()) bases.insert(m->base);
   for (const std::string& id : complete)
     if (!kept.count(id) && !bases.count(id)) fs::remove_all(versionDir(id), ec);
+}
+
+std::filesystem::path IndexLayout::callGraphFile(const std::string& id) const {
+  return versionDir(id) / CommitView::kDirectory / CommitView::kCallGraphFile;
 }
 
 bool IndexLayout::denseFollowUpRunning() const {

@@ -23,14 +23,20 @@ namespace nib {
 class IndexLayout {
  public:
   explicit IndexLayout(std::filesystem::path indexDir) : dir_(std::move(indexDir)) {}
-  static IndexLayout forRepository(const std::filesystem::path& repoRoot) { return IndexLayout(repoRoot / ".nib"); }
+  // The index's folder in a repository's worktree (the default; `nib index --index-dir` aside).
+  static constexpr const char* kDirName = ".nib";
+  static IndexLayout forRepository(const std::filesystem::path& repoRoot) { return IndexLayout(repoRoot / kDirName); }
 
   const std::filesystem::path& dir() const { return dir_; }
+  // The file naming the current version (replaced by rename(2) to publish one).
+  std::filesystem::path currentFile() const { return dir_ / "CURRENT"; }
   std::filesystem::path factsDir() const { return dir_ / "facts"; }
   // The dense view's unit vectors by (model, unit text), shared like the facts (VectorCache).
   std::filesystem::path vectorsDir() const { return dir_ / "vectors"; }
   std::filesystem::path versionsDir() const { return dir_ / "versions"; }
   std::filesystem::path versionDir(const std::string& id) const { return versionsDir() / id; }
+  // The call graph kept beside a version's structural view once resolved (providers/CallGraph).
+  std::filesystem::path callGraphFile(const std::string& id) const;
   // The dense view's follow-up (indexer/DenseFollowUp): its lock, held while one runs, and the
   // folder it writes its version in before publishing it.
   std::filesystem::path denseLockFile() const { return dir_ / "dense.lock"; }

@@ -71,6 +71,15 @@ struct TrigramPosting {
   uint16_t mask = 0xFFFF;  // see trigramMasksOf
 };
 
+// The search views' revision: bump it when tokenization, trigram extraction or the views'
+// tables change, so that a build never takes an older view for a current one. 3: the lexical
+// view's compound-parts table.
+inline constexpr int kSearchViewsRevision = 3;
+// The profile a search view records: its revision and the extractor's (the units come from it).
+inline std::string searchViewsProfile(const std::string& extractorProfile) {
+  return "s" + std::to_string(kSearchViewsRevision) + "-" + extractorProfile;
+}
+
 // The postings table's name; a new name for each format, so that an older view is recognised.
 inline constexpr const char* kTrigramPostings = "postings-masked";
 inline constexpr const char* kCompoundParts = "compound-parts";

@@ -75,7 +75,7 @@ struct PathState {
 
 Expected<PathState> pathStateOf(const fs::path& version) {
   PathState out;
-  auto view = CommitView::open(version / "structural");
+  auto view = CommitView::open(version / CommitView::kDirectory);
   if (!view) return view.status();
   (*view)->forEachFile([&](const FileRecord& r) {
     out.files[r.path] = r.blobOid + " " + std::to_string(static_cast<int>(r.language)) + " " + r.profileDigest;
@@ -186,7 +186,7 @@ Expected<VersionComparisonResult> compareDelta(const fs::path& versionA, const M
   out.entries += compareMaps(a->docs, b->docs, "search documents", differ);
   auto wa = readTables(versionA / "delta");
   if (!wa) return wa.status();
-  auto wb = readTables(versionB / "structural");
+  auto wb = readTables(versionB / CommitView::kDirectory);
   if (!wb) return wb.status();
   out.entries += compareMaps((*wa)["worktree"], (*wb)["worktree"], "worktree", differ);
   std::vector<std::string> paths;
@@ -252,7 +252,7 @@ Expected<VersionComparisonResult> compareVersions(const fs::path& versionA, cons
       out.entries += compareMaps(ta, tb, where, differ);
     }
   }
-  auto view = CommitView::open(versionA / "structural");
+  auto view = CommitView::open(versionA / CommitView::kDirectory);
   if (!view) return view.status();
   std::vector<FactKey> keys;
   std::vector<std::string> paths;

@@ -97,7 +97,7 @@ Expected<RecordedWorktree> recordedWorktree(const std::filesystem::path& version
     r.snapshot = std::move(*s);
     return r;
   }
-  auto v = CommitView::open(versionDir / "structural");
+  auto v = CommitView::open(versionDir / CommitView::kDirectory);
   if (!v) return v.status();
   r.view = std::move(*v);
   auto s = r.view->worktreeSnapshot();

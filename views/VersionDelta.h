@@ -41,6 +41,7 @@ struct DeltaEntry {
 
 class VersionDelta {
  public:
+  static constexpr const char* kDirectory = "delta";  // the view's folder in a version
   // `entries` sorted by path. Synced before returning (the manifest records its digest next).
   static Status write(const std::filesystem::path& dir, const std::vector<DeltaEntry>& entries,
                       const WorktreeSnapshot& snapshot);

@@ -1,0 +1,209 @@
+// The view phases of a build: commit view, search views, clang view, dense view (see
+// BuildPhases.h). Each writes its view into the version's folder and returns its record.
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+
+#include "indexer/BuildPhases.h"
+#include "indexer/ClangBuilder.h"
+#include "indexer/DenseFollowUp.h"
+#include "support/FileIo.h"
+#include "support/Hash.h"
+#include "views/CommitView.h"
+
+namespace nib::build {
+namespace {
+
+// The record of a view whose one artifact, <name>/data.mdb, is written.
+Expected<ViewRecord> completeView(const fs::path& versionDir, const std::string& name) {
+  fs::path file = versionDir / name / "data.mdb";
+  auto digest = digestFile(file);
+  if (!digest) return digest.status();
+  ViewRecord v;
+  v.name = name;
+  v.status = ViewStatus::Complete;
+  v.artifacts.push_back({name + "/data.mdb", *digest, fs::file_size(file)});
+  return v;
+}
+
+}  // namespace
+
+Expected<ViewRecord> commitViewPhase(const fs::path& versionDir, std::vector<WorkItem>& items,
+                                     const std::string& profile, WorktreeSnapshot* snapshot, IndexReport& report) {
+  std::vector<FileRecord> records;
+  std::vector<FileSummary> summaries;
+  std::vector<SkippedFile> skipped;
+  std::map<std::string, size_t> examplesPerReason;
+  for (WorkItem& w : items) {
+    if (w.ownFile()) continue;
+    if (!w.skipReason.empty()) {
+      skipped.push_back({w.entry.path, w.error.empty() ? w.skipReason : w.skipReason + ": " + w.error});
+      report.skippedByReason[w.skipReason]++;
+      if (examplesPerReason[w.skipReason]++ < 3) report.skippedExamples.emplace_back(w.entry.path, w.skipReason);
+      if (w.failed) report.failed++;
+      continue;
+    }
+    FileRecord r;
+    r.fileId = static_cast<uint32_t>(records.size());
+    r.path = w.entry.path;
+    r.blobOid = w.contentOid;
+    r.language = w.language;
+    r.size = w.entry.size;
+    r.profileDigest = profile;
+    report.filesByLanguage[languageName(w.language)]++;
+    report.sourceBytes += w.entry.size;
+    report.definitions += w.summary.definitionCount;
+    report.occurrences += w.summary.occurrenceCount;
+    (w.extracted ? report.extracted : report.reused)++;
+    records.push_back(std::move(r));
+    summaries.push_back(std::move(w.summary));
+  }
+  report.files = records.size();
+  if (snapshot) {
+    // Blob ids were filled in by the workers; the snapshot's entries are in the same order.
+    size_t k = 0;
+    for (const WorkItem& w : items)
+      if (!w.ownFile()) snapshot->files[k++].oid = snapshot->intern(w.entry.oid);
+  }
+  fs::path dir = versionDir / CommitView::kDirectory;
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) return Status(ErrorCode::IoError, "cannot create " + dir.string() + ": " + ec.message());
+  NIB_RETURN_IF_ERROR(CommitViewWriter::write(dir, records, summaries, skipped, snapshot));
+  NIB_RETURN_IF_ERROR(syncDirectory(dir));
+  auto view = completeView(versionDir, CommitView::kDirectory);
+  if (!view) return view.status();
+  view->profile = "tree-sitter;extractor=" + profile;
+  view->capabilities = {"definitions", "references", "symbols", "imports", "calls", "units"};
+  return view;
+}
+
+SearchCorpus searchCorpus(const std::vector<WorkItem>& items) {
+  SearchCorpus corpus;
+  for (const WorkItem& w : items) {
+    if (!w.searchable || w.contentOid.empty()) continue;
+    corpus.docs.push_back({static_cast<uint32_t>(corpus.docs.size()), w.entry.path, w.contentOid, w.language,
+                           static_cast<uint32_t>(w.search.contentSize)});
+    corpus.facts.push_back(&w.search);
+  }
+  return corpus;
+}
+
+std::vector<ViewRecord> searchViewsPhase(const fs::path& versionDir, const SearchCorpus& corpus,
+                                         const std::string& extractorProfile) {
+  using Writer = Status (*)(const fs::path&, const std::vector<SearchDoc>&, const std::vector<const SearchFacts*>&);
+  auto write = [&](const std::string& name, std::vector<std::string> caps, Writer writer) {
+    fs::path dir = versionDir / name;
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    Status s = ec ? Status(ErrorCode::IoError, "cannot create " + dir.string() + ": " + ec.message())
+                  : writer(dir, corpus.docs, corpus.facts);
+    if (s.isOk()) s = syncDirectory(dir);
+    auto v = s.isOk() ? completeView(versionDir, name) : Expected<ViewRecord>(s);
+    if (!v) {
+      // A failed optional view never invalidates its siblings: record why and go on.
+      ViewRecord failed;
+      failed.name = name;
+      failed.status = ViewStatus::Failed;
+      failed.error = v.status().message();
+      if (!ec) fs::remove_all(dir, ec);
+      v = failed;
+    }
+    v->profile = searchViewsProfile(extractorProfile);
+    v->capabilities = std::move(caps);
+    return *v;
+  };
+  return {write("lexical", {"bm25", "units", "paths"}, &writeLexicalView),
+          write("trigram", {"literal", "regex", "case-insensitive"}, &writeTrigramView)};
+}
+
+namespace {
+
+void recordClangStats(Manifest& m, const fs::path& database, const ClangBuildReport& clang) {
+  m.stats["clang.database"] = database.string();
+  m.stats["clang.units"] = std::to_string(clang.units);
+  m.stats["clang.indexed"] = std::to_string(clang.indexed);
+  m.stats["clang.cached"] = std::to_string(clang.cached);
+  m.stats["clang.failed"] = std::to_string(clang.failed);
+  m.stats["clang.interpolated"] = std::to_string(clang.interpolated);
+  m.stats["clang.interpolated-failed"] = std::to_string(clang.interpolatedFailed);
+  m.stats["clang.shared"] = std::to_string(clang.shared);
+  m.stats["clang.symbols"] = std::to_string(clang.symbols);
+  m.stats["clang.occurrences"] = std::to_string(clang.occurrences);
+  auto seconds = [](double s) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.3f", s);
+    return std::string(buf);
+  };
+  m.stats["clang.seconds"] = seconds(clang.seconds);
+  m.stats["clang.max-unit-seconds"] = seconds(clang.maxUnitSeconds);
+  m.stats["clang.unit-seconds"] = seconds(clang.unitSeconds);
+  for (size_t i = 0; i < clang.failures.size(); ++i)
+    m.stats["clang.failure." + std::to_string(i)] = clang.failures[i].first + ": " + clang.failures[i].second;
+}
+
+fs::path defaultClangWorker() {
+  std::error_code ec;
+  fs::path worker = fs::read_symlink("/proc/self/exe", ec).parent_path() / "nib-clang";
+  if (const char* env = std::getenv("NIB_CLANG_WORKER"); env && !fs::exists(worker)) worker = env;
+  return worker;
+}
+
+}  // namespace
+
+Expected<ViewRecord> clangViewPhase(const ClangPhaseInput& phase, Manifest& manifest) {
+  const IndexOptions& options = *phase.options;
+  ClangBuildInput in;
+  in.root = phase.root;
+  in.dir = phase.versionDir / "clang";
+  in.cacheDir = phase.cacheDir;
+  in.databaseDir = phase.database;
+  in.worker = phase.worker.empty() ? defaultClangWorker() : phase.worker;
+  for (const WorkItem& w : *phase.items)
+    if (!w.entry.oid.empty() && w.skipReason.empty()) in.blobIds[w.entry.path] = w.entry.oid;
+  in.threads = phase.threads;
+  in.timeout = std::chrono::seconds(options.clangTimeoutSeconds);
+  in.cancelled = options.cancelled;
+  in.progress = [&](uint64_t done, uint64_t total) {
+    if (options.progress) options.progress({done, total, "clang"});
+  };
+  ClangBuildReport clang;
+  if (!fs::exists(in.worker)) {
+    clang.view.name = "clang";
+    clang.view.status = ViewStatus::Failed;
+    clang.view.error = "the libclang worker " + in.worker.string() + " is missing";
+  } else {
+    clang = buildClangView(in);
+  }
+  if (options.cancelled && options.cancelled()) return Status(ErrorCode::Cancelled, "the build was cancelled");
+  recordClangStats(manifest, phase.database, clang);
+  return clang.view;
+}
+
+ViewRecord denseViewPhase(const DensePhaseInput& phase, const IndexOptions& options, Manifest& manifest) {
+  if (!options.dense) {
+    ViewRecord v;
+    v.name = "dense";
+    v.status = ViewStatus::Absent;
+    return v;
+  }
+  if (options.deferDense) return pendingDenseView();
+  if (options.progress) options.progress({phase.corpus->docs.size(), phase.corpus->docs.size(), "embedding"});
+  auto contents = phase.facts->reader();
+  VersionDenseInput in;
+  in.layout = phase.layout;
+  in.previousId = phase.previousId;
+  in.versionDir = phase.versionDir;
+  in.docs = &phase.corpus->docs;
+  in.facts = &phase.corpus->facts;
+  in.contents = contents ? &*contents : nullptr;
+  in.contentsError = contents ? "" : contents.status().message();
+  in.searchProfile = searchViewsProfile(phase.extractorProfile);
+  in.encoder = phase.encoder;
+  in.threads = phase.threads;
+  DenseBuildReport dense = buildVersionDense(in, options);
+  recordDenseStats(manifest, dense);
+  return dense.view;
+}
+
+}  // namespace nib::build

@@ -49,6 +49,8 @@ struct LocateArgs {
   bool json = false;
   bool includeDeclaration = true;
   bool useDaemon = true;  // ask a running `nib daemon` first
+  std::string provider;   // auto | static | live | compare ("" = static)
+  bool allowProjectCommands = false;
 };
 int runDefinition(const LocateArgs& args);
 int runReferences(const LocateArgs& args);
@@ -96,7 +98,8 @@ struct StructuralArgs {
 int runStructural(const StructuralArgs& args);
 
 // `nib mcp`: serves MCP over stdin/stdout until end of input.
-int runMcp(const std::string& root);
+// `allowProjectCommands`: the live.* backend commands of the repository's .nib.conf may run.
+int runMcp(const std::string& root, bool allowProjectCommands);
 
 struct BenchArgs {
   std::string kind;  // "live-vs-static"

@@ -52,6 +52,10 @@ struct NavigationRequest {
   uint32_t line = 0, column = 0;  // 1-based; the column counts bytes
   bool json = false;
   bool includeDeclaration = true;
+  // The provider policy ("" = static). Requests with another policy are answered in this
+  // process, which starts the live backends it needs; they never go to the daemon.
+  std::string provider;
+  bool allowProjectCommands = false;  // run live.* commands from the repository's .nib.conf
 };
 CommandOutput renderNavigation(Engine& engine, const NavigationRequest& request);
 std::string encodeNavigation(const NavigationRequest& request);

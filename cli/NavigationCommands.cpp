@@ -12,6 +12,7 @@
 #include "protocol/LspTypes.h"
 #include "protocol/PositionEncoder.h"
 #include "server/Engine.h"
+#include "server/LiveSetup.h"
 #include "server/StructuralAnswer.h"
 #include "support/Binary.h"
 
@@ -60,23 +61,57 @@ Status parseTarget(const std::string& text, NavigationRequest* out) {
 
 }  // namespace
 
+namespace {
+
+// The live backends a request with a non-static policy may ask, set up as `nib serve` sets them
+// up (server/LiveSetup); what the setup refuses is said on stderr.
+std::unique_ptr<LiveProvider> liveProviderFor(Engine& engine, const NavigationRequest& request, CommandOutput* o) {
+  LiveSetupOptions options;
+  options.provider = "static";  // the policy is the request's; only the backends come from here
+  options.backendsBin = NIB_BACKENDS_BIN;
+  options.allowProjectCommands = request.allowProjectCommands;
+  auto warn = [o](const std::string& message) { o->err += "nib: warning: " + message + "\n"; };
+  LiveSetup setup = liveSetup(engine.root(), options, warn);
+  return startLiveProvider(engine.root(), std::move(setup.settings), warn);
+}
+
+}  // namespace
+
 CommandOutput renderNavigation(Engine& engine, const NavigationRequest& request) {
   auto path = engine.repoPath(request.file);
   if (!path) return errorOutput(path.status().message());
   auto offset = engine.offsetOf(*path, Position{fromDisplayLine(request.line), request.column - 1});
   if (!offset) return errorOutput(offset.status().message());
-  auto result = request.references ? engine.references(*path, *offset, request.includeDeclaration)
-                                   : engine.definition(*path, *offset);
-  if (!result) return errorOutput(result.status().message());
+  ProviderPolicy policy = ProviderPolicy::Static;
+  if (!request.provider.empty()) {
+    auto p = parseProviderPolicy(request.provider);
+    if (!p) return errorOutput(p.status().message());
+    policy = *p;
+  }
   CommandOutput o;
+  std::unique_ptr<LiveProvider> live;
+  if (policy != ProviderPolicy::Static) live = liveProviderFor(engine, request, &o);
+  NavigationKind kind = request.references ? NavigationKind::References : NavigationKind::Definition;
+  auto asked = engine.navigationRequest(kind, *path, *offset, request.includeDeclaration, policy);
+  if (!asked) return errorOutput(asked.status().message());
+  PolicyNavigator navigator(live.get());
+  PolicyOutcome outcome = engine.navigate(navigator, *asked);
+  auto result = outcome.answer(kind);
+  if (!result) {
+    CommandOutput failed = errorOutput(result.status().message());
+    failed.err = o.err + failed.err;
+    return failed;
+  }
   auto fresh = engine.freshness(false);
   if (request.json) {
-    o.out = lsp::toJson(toNavigationAnswer(engine, *result, fresh)) + "\n";
+    o.out = lsp::toJson(toNavigationAnswer(engine, outcome, *result, fresh)) + "\n";
   } else {
     o.out = navigationText(engine, *result, request.references);
     if (!result->note.empty()) o.err += "nib: note: " + result->note + "\n";
+    // Who answered and why, when a live backend could have.
+    if (policy != ProviderPolicy::Static) o.err += "nib: " + outcome.describe(*asked) + "\n";
   }
-  warnIfPartial(fresh, &o);
+  if (!outcome.answeredLive()) warnIfPartial(fresh, &o);
   o.exitCode = result->locations.empty() && !request.json ? 1 : 0;
   return o;
 }
@@ -156,10 +191,17 @@ int runNavigation(const LocateArgs& args, bool references) {
   request.references = references;
   request.json = args.json;
   request.includeDeclaration = args.includeDeclaration;
+  request.provider = args.provider;
+  request.allowProjectCommands = args.allowProjectCommands;
+  if (!args.provider.empty())
+    if (auto p = parseProviderPolicy(args.provider); !p) return fail(p.status().message());
   if (Status s = parseTarget(args.target, &request); !s.isOk()) return fail(s.message());
   std::string root = args.root.empty() ? fs::path(request.file).parent_path().string() : args.root;
   // A daemon for this repository answers from its open index and watched worktree.
-  if (args.useDaemon)
+  // A daemon for this repository answers from its open index and watched worktree (the index's
+  // answers only: live backends are started by the process that asks for them).
+  bool staticOnly = args.provider.empty() || args.provider == "static";
+  if (args.useDaemon && staticOnly)
     if (auto answered = askDaemon(root, encodeNavigation(request))) return printOutput(*answered);
   auto engine = openForWorktree(root);
   if (!engine) return fail(engine.status().message(), noIndexHint(engine.status()));

@@ -60,7 +60,7 @@ int runStructural(const StructuralArgs& args) {
   return empty ? 1 : 0;
 }
 
-int runMcp(const std::string& root) {
+int runMcp(const std::string& root, bool allowProjectCommands) {
   auto repo = gitlite::discover(root);
   if (!repo) return fail(repo.status().message());
   // A client that goes away mid-answer must not kill the server with SIGPIPE.
@@ -69,6 +69,10 @@ int runMcp(const std::string& root) {
 #define NIB_VERSION "0.0.0"
 #endif
   McpServer server(repo->worktree, NIB_VERSION, [](Engine& engine) { useWorktreeModule(engine); });
+  LiveSetupOptions live;
+  live.backendsBin = NIB_BACKENDS_BIN;
+  live.allowProjectCommands = allowProjectCommands;
+  server.setLiveOptions(std::move(live));
   return server.run(STDIN_FILENO, STDOUT_FILENO);
 }
 

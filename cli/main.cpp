@@ -63,6 +63,15 @@ int main(int argc, char** argv) {
                                         "UTF-16 columns) with confidence and freshness");
   bool defNoDaemon = false;
   def->add_flag("--no-daemon", defNoDaemon, "Answer in this process even when a `nib daemon` serves the repository");
+  const char* providerHelp =
+      "Who answers: static (the index, the default), auto (the index where its answer is exact\n"
+      "and fresh, else a live language server: clangd, pylsp, typescript-language-server),\n"
+      "live (the language server), compare (as auto, and both, their difference on stderr).\n"
+      "A live server is started by this command and costs its start-up (seconds)";
+  def->add_option("--provider", defArgs.provider, providerHelp)
+      ->check(CLI::IsMember({"auto", "static", "live", "compare"}));
+  def->add_flag("--allow-project-commands", defArgs.allowProjectCommands,
+                "Run the live.* server commands the repository's .nib.conf names");
 
   LocateArgs refsArgs;
   auto* refs = app.add_subcommand("refs", "Print every reference to the symbol at FILE:LINE:COL.\n"
@@ -74,6 +83,10 @@ int main(int argc, char** argv) {
   refs->add_flag("--no-declaration", noDecl, "Leave out the symbol's own definition and declarations");
   bool refsNoDaemon = false;
   refs->add_flag("--no-daemon", refsNoDaemon, "Answer in this process even when a `nib daemon` serves the repository");
+  refs->add_option("--provider", refsArgs.provider, providerHelp)
+      ->check(CLI::IsMember({"auto", "static", "live", "compare"}));
+  refs->add_flag("--allow-project-commands", refsArgs.allowProjectCommands,
+                 "Run the live.* server commands the repository's .nib.conf names");
 
   SymbolsArgs symArgs;
   auto* symbols = app.add_subcommand("symbols", "Find definitions whose name matches QUERY (exact, prefix, substring,\n"
@@ -145,8 +158,13 @@ int main(int argc, char** argv) {
   std::string mcpRoot = ".";
   auto* mcp = app.add_subcommand("mcp", "A Model Context Protocol server (revision 2025-06-18) over stdio for agents:\n"
                                         "tools search, context, definition, references, callers, callees,\n"
-                                        "impact and status, answered from the index (read-only).");
+                                        "impact and status, answered from the index (read-only); definition and\n"
+                                        "references may ask a live language server (their provider argument).");
   mcp->add_option("--root", mcpRoot, "A path inside the repository (default: .)");
+  bool mcpAllowProjectCommands = false;
+  mcp->add_flag("--allow-project-commands", mcpAllowProjectCommands,
+                "Let the definition and references tools run the live.* server commands the\n"
+                "repository's .nib.conf names");
 
   DaemonArgs daemonArgs;
   auto* daemon = app.add_subcommand("daemon", "Keep the index open and the worktree watched in a background process, so\n"
@@ -210,7 +228,7 @@ int main(int argc, char** argv) {
   if (*bench) return runBench(benchArgs);
   if (*daemon) return runDaemon(daemonArgs);
   if (*context) return runContext(contextArgs);
-  if (*mcp) return runMcp(mcpRoot);
+  if (*mcp) return runMcp(mcpRoot, mcpAllowProjectCommands);
   for (CLI::App* cmd : structural)
     if (*cmd) {
       structArgs.query = cmd->get_name();

@@ -68,6 +68,13 @@ std::string toJson(const NavigationAnswer& a) {
   json f = json::object();
   for (const auto& [k, v] : a.freshness) f[k] = scalar(v);
   j["freshness"] = f;
+  j["provider"] = a.provider;
+  if (!a.policy.empty()) j["policy"] = a.policy;
+  if (!a.reason.empty()) j["reason"] = a.reason;
+  if (!a.backend.empty()) j["backend"] = a.backend;
+  if (a.liveMilliseconds >= 0) j["liveMilliseconds"] = a.liveMilliseconds;
+  if (!a.liveError.empty()) j["liveError"] = a.liveError;
+  if (a.agree) j["agree"] = *a.agree;
   return dump(j);
 }
 

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -37,6 +38,11 @@ struct NavigationAnswer {
   std::string note;
   std::vector<Location> locations;
   std::map<std::string, std::string> freshness;  // indexCommit, headCommit, fresh, ...
+  // Provenance under the provider policy: who answered ("static" | "live"), by which policy and
+  // why; the backend asked, its time, why it did not answer; compare's verdict.
+  std::string provider = "static", policy, reason, backend, liveError;
+  double liveMilliseconds = -1;
+  std::optional<bool> agree;
 };
 
 // A search hit as the CLI's --json and nib/search print it.

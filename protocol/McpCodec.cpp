@@ -1,5 +1,7 @@
 #include "protocol/McpCodec.h"
 
+#include <set>
+
 #include <nlohmann/json.hpp>
 
 namespace nib::mcp {
@@ -50,6 +52,11 @@ void readArgs(const json& a, ToolArgs* out) {
     else if (key == "query") text(&out->query);
     else if (key == "route") text(&out->route);
     else if (key == "intent") text(&out->intent);
+    else if (key == "provider") {
+      text(&out->provider);
+      static const std::set<std::string> kPolicies = {"auto", "static", "live", "compare"};
+      if (!kPolicies.count(out->provider)) throw Bad{"'provider' must be auto, static, live or compare"};
+    }
     else if (key == "line") number(&out->line, 1, 100000000);
     else if (key == "column") number(&out->column, 1, 100000000);
     else if (key == "depth") number(&out->depth, 1, 50);
@@ -70,6 +77,12 @@ void readArgs(const json& a, ToolArgs* out) {
 // The catalog. Descriptions are written for a model deciding which tool to call: what it
 // answers, when to prefer it, and what comes back.
 json tools() {
+  json provider = {{"type", "string"},
+                   {"enum", {"auto", "static", "live", "compare"}},
+                   {"description",
+                    "Who answers: static (the index; the default unless .nib.conf's provider says otherwise), auto "
+                    "(the index where its answer is exact and fresh, else a live language server), live, or compare "
+                    "(as auto, and both asked). The answer names its provider and why."}};
   json position = {
       {"path", {{"type", "string"}, {"description", "Repository-relative file path, e.g. src/main.c"}}},
       {"line", {{"type", "integer"}, {"minimum", 1}, {"description", "1-based line"}}},
@@ -124,12 +137,12 @@ json tools() {
        {"title", "Go to definition"},
        {"description", "Where the symbol at a position (path, 1-based line and column) or of a given name is defined. "
                        "Answers carry a confidence: exact, import (defined outside the repository) or name."},
-       {"inputSchema", target(json::object())}},
+       {"inputSchema", target({{"provider", provider}})}},
       {{"name", "references"},
        {"title", "Find references"},
        {"description", "Every reference to the symbol at a position (or of a given name) across the repository, with "
                        "its definition unless includeDeclaration is false."},
-       {"inputSchema", target({{"includeDeclaration", {{"type", "boolean"}}}})}},
+       {"inputSchema", target({{"includeDeclaration", {{"type", "boolean"}}}, {"provider", provider}})}},
       {{"name", "callers"},
        {"title", "Callers"},
        {"description", "Who calls a function (by name or position), with the call sites; depth walks further up "

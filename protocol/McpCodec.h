@@ -19,6 +19,7 @@ inline constexpr const char* kProtocolVersion = "2025-06-18";
 // Every tool's arguments in one flat shape; each tool reads the fields it documents.
 struct ToolArgs {
   std::string symbol, path, query, route, intent;
+  std::string provider;  // definition, references: auto | static | live | compare ("" = the server's)
   uint32_t line = 0, column = 0;  // 1-based; 0: not given
   uint32_t depth = 0;             // 0: the tool's default
   uint32_t limit = 100;

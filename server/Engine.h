@@ -14,6 +14,7 @@
 
 #include "providers/SearchProvider.h"
 #include "providers/CallGraph.h"
+#include "providers/PolicyNavigator.h"
 #include "providers/StaticProvider.h"
 #include "server/WorktreeWatcher.h"
 #include "support/GitLite.h"
@@ -152,6 +153,17 @@ class Engine {
   // Cheap: compares HEAD with the indexed commit. `withWorktree` also asks the worktree probe
   // for the worktree's tree id (a scan of the worktree; used by `nib status`).
   Expected<Freshness> freshness(bool withWorktree);
+
+  // A definition or references request at a byte offset, stated for the provider policy
+  // (EngineNavigation.cpp): the file's language (the index's, else detected from its text), the
+  // position in the text as it is now, and whether the index may miss changes to it.
+  Expected<PolicyRequest> navigationRequest(NavigationKind kind, const std::string& path, uint32_t offset,
+                                            bool includeDeclaration, ProviderPolicy policy);
+  // The index's answer to it, overlays applied.
+  Expected<NavigationResult> indexAnswer(const PolicyRequest& request);
+  // The answer the policy chooses: the index's, or the live backend's through `navigator`.
+  PolicyOutcome navigate(PolicyNavigator& navigator, const PolicyRequest& request,
+                         const std::function<bool()>& cancelled = {});
 
   Expected<NavigationResult> definition(const std::string& path, uint32_t offset, bool declarations = false);
   Expected<NavigationResult> references(const std::string& path, uint32_t offset, bool includeDeclaration);

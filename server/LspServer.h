@@ -79,19 +79,11 @@ class LspServer {
   // A navigation request that goes to a live backend: prepared under the engine lock (the static
   // answer included), finished without it, so a slow backend never stalls other requests.
   struct LiveJob {
-    std::string kind;  // "definition" | "references"
     bool locate = false;
-    std::string path;
-    Language language = Language::Unknown;
-    Position position;
-    bool includeDeclaration = true;
-    ProviderPolicy policy = ProviderPolicy::Auto;
-    bool useLive = false;       // the policy chose the live answer
-    std::string reason;         // why
-    bool staticOk = false;      // the index answered (possibly with nothing)
+    PolicyRequest request;
+    PolicyOutcome outcome;      // the policy's decision, with the index's answer
     std::string staticBody;     // the static answer as a response (plain LSP methods)
     lsp::LocateResult located;  // the static answer with its freshness (nib/locate)
-    std::set<std::pair<std::string, uint32_t>> staticKeys;  // (path, start line)
   };
   struct EncodedText {
     std::string text;

@@ -39,6 +39,20 @@ McpServer::McpServer(std::filesystem::path root, std::string version, std::funct
   engine_.setPrepare(std::move(prepare));
 }
 
+PolicyNavigator& McpServer::navigator(ProviderPolicy* defaultPolicy) {
+  if (!navigator_) {
+    LiveSetupOptions options = liveOptions_;
+    options.fallbackPolicy = ProviderPolicy::Static;
+    // Refused settings go to stderr (the client's stream is stdout).
+    auto warn = [](const std::string& message) { logWarn(message); };
+    liveSetup_ = liveSetup(root_, options, warn);
+    live_ = startLiveProvider(root_, liveSetup_->settings, warn);
+    navigator_.emplace(live_.get());
+  }
+  *defaultPolicy = liveSetup_->policy;
+  return *navigator_;
+}
+
 int McpServer::run(int inFd, int outFd) {
   std::string buf;
   char chunk[65536];
@@ -141,12 +155,19 @@ std::string McpServer::callTool(const std::string& id, const std::string& tool, 
       target = StructuralTarget{"", nodes->front().path, nodes->front().nameRange.startByte, true};
     }
     bool refs = tool == "references";
-    auto result = refs ? engine.references(target.path, target.offset, args.includeDeclaration)
-                       : engine.definition(target.path, target.offset);
+    ProviderPolicy policy = ProviderPolicy::Static;
+    PolicyNavigator& nav = navigator(&policy);
+    if (!args.provider.empty()) policy = *parseProviderPolicy(args.provider);  // checked by the codec
+    auto request = engine.navigationRequest(refs ? NavigationKind::References : NavigationKind::Definition, target.path,
+                                            target.offset, args.includeDeclaration, policy);
+    if (!request) return failed(request.status().message());
+    PolicyOutcome outcome = engine.navigate(nav, *request);
+    auto result = outcome.answer(request->kind);
     if (!result) return failed(result.status().message());
-    lsp::NavigationAnswer a = toNavigationAnswer(engine, *result, engine.freshness(false));
+    lsp::NavigationAnswer a = toNavigationAnswer(engine, outcome, *result, engine.freshness(false));
     std::string text = result->locations.empty() ? "nothing found\n" : navigationText(engine, *result, refs);
     text += "confidence: " + a.confidence + "\n";
+    if (a.provider == "live") text += "answered by the live backend " + a.backend + "\n";
     if (!result->note.empty()) text += "note: " + result->note + "\n";
     return mcp::encodeToolResult(id, text, lsp::toJson(a), false);
   }

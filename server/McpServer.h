@@ -8,10 +8,13 @@
 
 #include <filesystem>
 #include <functional>
+#include <memory>
+#include <optional>
 #include <string>
 
 #include "protocol/McpCodec.h"
 #include "server/CurrentEngine.h"
+#include "server/LiveSetup.h"
 
 namespace nib {
 
@@ -20,6 +23,10 @@ class McpServer {
   // `prepare` is called on each engine the server opens: the front end's worktree tools, so that
   // every tool answers for the worktree as it is (server/Engine.h, syncWorktreeOverlays).
   McpServer(std::filesystem::path root, std::string version, std::function<void(Engine&)> prepare = nullptr);
+  // The live backends the definition and references tools may ask (server/LiveSetup); the
+  // default policy is .nib.conf's `provider`, else static. Started on the first request that
+  // needs them.
+  void setLiveOptions(LiveSetupOptions options) { liveOptions_ = std::move(options); }
   // Serves until end of input. Returns the process exit status.
   int run(int inFd, int outFd);
 
@@ -27,9 +34,16 @@ class McpServer {
   std::string handle(const mcp::Incoming& message);
   std::string callTool(const std::string& id, const std::string& tool, const mcp::ToolArgs& args);
 
+  // The provider policy and live backends, set up on first use.
+  PolicyNavigator& navigator(ProviderPolicy* defaultPolicy);
+
   std::filesystem::path root_;
   std::string version_;
   CurrentEngine engine_;
+  LiveSetupOptions liveOptions_;
+  std::optional<LiveSetup> liveSetup_;
+  std::unique_ptr<LiveProvider> live_;
+  std::optional<PolicyNavigator> navigator_;
 };
 
 }  // namespace nib

@@ -300,6 +300,22 @@ lsp::NavigationAnswer toNavigationAnswer(Engine& engine, const NavigationResult&
   return a;
 }
 
+lsp::NavigationAnswer toNavigationAnswer(Engine& engine, const PolicyOutcome& outcome, const NavigationResult& result,
+                                         const Expected<Freshness>& fresh) {
+  lsp::NavigationAnswer a = toNavigationAnswer(engine, result, fresh);
+  a.provider = outcome.provider();
+  a.policy = providerPolicyName(outcome.policy);
+  a.reason = outcome.reason;
+  if (outcome.live && outcome.live->hasValue()) {
+    a.backend = (*outcome.live)->backend;
+    a.liveMilliseconds = (*outcome.live)->milliseconds;
+  }
+  a.liveError = outcome.liveError;
+  a.agree = outcome.agree;
+  if (fresh) a.freshness["provider"] = a.provider;
+  return a;
+}
+
 std::string navigationText(Engine& engine, const NavigationResult& result, bool references) {
   std::map<std::string, std::string> files;
   std::string out;

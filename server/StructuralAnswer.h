@@ -54,6 +54,9 @@ std::string navigationText(Engine& engine, const NavigationResult& result, bool 
 // The JSON shape of a definition or references answer (`nib def --json`, the MCP tools), with
 // the freshness the caller took after the answer (Engine::freshness(false)).
 lsp::NavigationAnswer toNavigationAnswer(Engine& engine, const NavigationResult& result, const Expected<Freshness>& fresh);
+// The same with the provider policy's provenance: who answered, by which policy and why.
+lsp::NavigationAnswer toNavigationAnswer(Engine& engine, const PolicyOutcome& outcome, const NavigationResult& result,
+                                         const Expected<Freshness>& fresh);
 
 // Freshness as every JSON answer carries it; `withWorktree` when the worktree was compared.
 std::map<std::string, std::string> freshnessFields(const Freshness& f, bool withWorktree);

@@ -1,0 +1,72 @@
+// The provider policy: which of the index and a live language server answers a definition or
+// references request, and why. One implementation for every front door — the LSP server,
+// `nib def`/`nib refs --provider`, and the MCP tools — so that a request gets the same choice
+// and the same provenance wherever it arrives.
+//
+// A request goes in two steps, so that a server can ask the backend off its request thread:
+// `decide` takes the index's answer (always computed: it is cheap and compare needs it) and
+// says whether the backend is to be asked; `askLive` asks it and makes the final choice.
+// `navigate` runs both.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "providers/LiveProvider.h"
+#include "providers/StaticProvider.h"
+
+namespace nib {
+
+enum class NavigationKind { Definition, References };
+
+struct PolicyRequest {
+  NavigationKind kind = NavigationKind::Definition;
+  std::string path;          // repository path
+  uint32_t offset = 0;       // byte offset in the text the request is about (the index's key)
+  Position position;         // 0-based line and byte column in the text the request is about
+  bool includeDeclaration = true;
+  Language language = Language::Unknown;
+  ProviderPolicy policy = ProviderPolicy::Auto;
+  bool partial = false;      // the index may miss changes to this file: auto asks the backend
+};
+
+struct PolicyOutcome {
+  ProviderPolicy policy = ProviderPolicy::Auto;
+  std::string reason;        // why this provider: "fresh and exact", "the live policy", ...
+  bool wantLive = false;     // the policy prefers the backend's answer
+  bool askLive = false;      // the backend is to be asked (wantLive, or compare)
+  Expected<NavigationResult> index = Status(ErrorCode::Internal, "not asked");
+  std::optional<Expected<LiveAnswer>> live;  // once asked
+  std::string liveError;     // why the backend was not asked, or did not answer
+  std::optional<bool> agree; // compare: whether both answered the same lines
+  LineKeys indexOnly, liveOnly;
+
+  // The backend's answer is the one given (asked, answered, and preferred by the policy).
+  bool answeredLive() const { return wantLive && live && live->hasValue(); }
+  const char* provider() const { return answeredLive() ? "live" : "static"; }
+  // The answer in nib's vocabulary: the backend's locations (exact for the text it was sent,
+  // source "live"; definitions for a definition request) or the index's answer, with a note
+  // when the backend failed.
+  Expected<NavigationResult> answer(NavigationKind request) const;
+  // One line for the trace log and --verbose: the policy, provider, reason, backend, timing and
+  // for compare the lines only one side gave.
+  std::string describe(const PolicyRequest& request) const;
+};
+
+class PolicyNavigator {
+ public:
+  // `live` may be null (no backends): every request is answered from the index, and a policy
+  // that wanted the backend says why it could not.
+  explicit PolicyNavigator(LiveProvider* live) : live_(live) {}
+
+  PolicyOutcome decide(const PolicyRequest& request, Expected<NavigationResult> index) const;
+  void askLive(const PolicyRequest& request, PolicyOutcome& outcome, const std::function<bool()>& cancelled = {});
+  PolicyOutcome navigate(const PolicyRequest& request, Expected<NavigationResult> index,
+                         const std::function<bool()>& cancelled = {});
+
+ private:
+  LiveProvider* live_;
+};
+
+}  // namespace nib

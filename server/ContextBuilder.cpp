@@ -190,7 +190,7 @@ Expected<ContextAnswer> buildContext(Engine& engine, const ContextRequest& reque
   // Paths: the file's top-level definitions, or the whole file when it has none.
   for (std::string p : paths) {
     while (p.rfind("./", 0) == 0) p.erase(0, 2);
-    auto facts = engine.provider().facts(p);
+    auto facts = engine.facts(p);
     if (!facts) {
       a.unresolved.push_back(p);
       continue;
@@ -199,7 +199,7 @@ Expected<ContextAnswer> buildContext(Engine& engine, const ContextRequest& reque
     for (size_t d = 0; d < facts->definitions.size(); ++d) {
       const Definition& def = facts->definitions[d];
       if (def.parent != -1 || def.isDeclaration || !(isCallableKind(def.kind) || isTypeKind(def.kind))) continue;
-      auto node = engine.provider().node(p, static_cast<int32_t>(d));
+      auto node = engine.node(p, static_cast<int32_t>(d));
       if (node) addNode(*node, "path", 5, 0.5), any = true;
     }
     if (!any) {

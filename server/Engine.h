@@ -139,7 +139,16 @@ class Engine {
   const std::filesystem::path& root() const { return root_; }
   const std::filesystem::path& indexDir() const { return indexDir_; }
   const Manifest& manifest() const { return provider_->manifest(); }
-  StaticProvider& provider() { return *provider_; }
+  // The index's records, overlays included (what the front ends show beside answers).
+  std::optional<FileRecord> fileRecord(const std::string& path) { return provider_->file(path); }
+  void forEachFile(const std::function<bool(const FileRecord&)>& visit) { provider_->forEachFile(visit); }
+  Expected<FileFacts> facts(const std::string& path) { return provider_->facts(path); }
+  // Whether buffers, the worktree or tombstones overlay the version now.
+  bool hasOverlays() const { return provider_->hasOverlays(); }
+  // C/C++ files the clang view indexed with a borrowed command, and main files another unit
+  // #includes (the benchmark samples them apart).
+  std::vector<std::string> clangInterpolatedFiles() { return provider_->clangInterpolatedFiles(); }
+  std::vector<std::string> clangSharedMainFiles() { return provider_->clangSharedMainFiles(); }
 
   // Maps a filesystem path (absolute or relative to the working directory) to a repository path.
   Expected<std::string> repoPath(const std::filesystem::path& path) const;
@@ -175,6 +184,19 @@ class Engine {
   Expected<std::vector<CallNode>> callablesAt(const std::string& path, uint32_t offset);
   // The definitions (of any kind) the identifier at a position names.
   Expected<std::vector<CallNode>> definitionsAt(const std::string& path, uint32_t offset);
+  // A call-hierarchy node for a definition of `path` (-1: its top level).
+  Expected<CallNode> node(const std::string& path, int32_t definition) { return provider_->node(path, definition); }
+  // The type hierarchy (libclang's base-class edges): the class named at a position, and a
+  // node's direct bases or derived classes.
+  Expected<std::vector<TypeNode>> typesAt(const std::string& path, uint32_t offset) {
+    return provider_->typesAt(path, offset);
+  }
+  Expected<std::vector<TypeNode>> supertypes(uint32_t symbol, const std::string& name) {
+    return provider_->supertypes(symbol, name);
+  }
+  Expected<std::vector<TypeNode>> subtypes(uint32_t symbol, const std::string& name) {
+    return provider_->subtypes(symbol, name);
+  }
   Expected<std::vector<CallEdge>> incomingCalls(const std::string& path, int32_t definition);
   Expected<std::vector<CallEdge>> outgoingCalls(const std::string& path, int32_t definition);
   // The call and type-use graph of the version with the open buffers' facts, resolved on first

@@ -82,7 +82,7 @@ std::vector<Sample> sample(Engine& engine, const std::set<Language>& languages, 
   std::vector<Sample> all;
   std::vector<std::string> paths;
   std::map<std::string, Language> languageOf;
-  engine.provider().forEachFile([&](const FileRecord& f) {
+  engine.forEachFile([&](const FileRecord& f) {
     if (languages.count(f.language)) {
       paths.push_back(f.path);
       languageOf[f.path] = f.language;
@@ -92,7 +92,7 @@ std::vector<Sample> sample(Engine& engine, const std::set<Language>& languages, 
   });
   std::string seedText = std::to_string(seed);
   for (const std::string& path : paths) {
-    auto facts = engine.provider().facts(path);
+    auto facts = engine.facts(path);
     if (!facts) continue;
     for (const Occurrence& o : facts->occurrences) {
       if (o.role == OccurrenceRole::Declaration) continue;
@@ -234,10 +234,10 @@ Expected<lsp::LiveBenchAnswer> runLiveBench(const LiveBenchOptions& options) {
     for (int m = 0; m < 2; ++m) {
       if (m == 1 && clangd && options.backgroundIndex) {
         std::vector<std::string> uncompiled, shared;
-        for (const std::string& p : e.provider().clangInterpolatedFiles())
-          if (auto r = e.provider().file(p); r && r->language == l) uncompiled.push_back(p);
-        for (const std::string& p : e.provider().clangSharedMainFiles())
-          if (auto r = e.provider().file(p); r && r->language == l) shared.push_back(p);
+        for (const std::string& p : e.clangInterpolatedFiles())
+          if (auto r = e.fileRecord(p); r && r->language == l) uncompiled.push_back(p);
+        for (const std::string& p : e.clangSharedMainFiles())
+          if (auto r = e.fileRecord(p); r && r->language == l) shared.push_back(p);
         say(std::string(languageName(l)) + ": opening " + std::to_string(uncompiled.size()) +
             " file(s) no compile command reaches and " + std::to_string(shared.size()) +
             " main file(s) another unit includes");

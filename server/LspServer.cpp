@@ -705,7 +705,7 @@ std::string LspServer::answer(const Task& task, Engine& engine, std::optional<Li
   if (m == "textDocument/prepareTypeHierarchy") {
     auto pos = at(std::get<lsp::TextDocumentPosition>(task.params));
     if (!pos) return fail(pos.status());
-    auto nodes = engine.provider().typesAt(pos->first, pos->second);
+    auto nodes = engine.typesAt(pos->first, pos->second);
     if (!nodes) return fail(nodes.status());
     if (nodes->empty()) return lsp::encodeNullResult(task.id);
     return typeItems(nodes);
@@ -726,8 +726,8 @@ std::string LspServer::answer(const Task& task, Engine& engine, std::optional<Li
       return lsp::encodeError(task.id, lsp::InvalidParams, "malformed type hierarchy item data");
     }
     std::string name = data.substr(n + 1);
-    return typeItems(m == "typeHierarchy/supertypes" ? engine.provider().supertypes(symbol, name)
-                                                     : engine.provider().subtypes(symbol, name));
+    return typeItems(m == "typeHierarchy/supertypes" ? engine.supertypes(symbol, name)
+                                                     : engine.subtypes(symbol, name));
   }
   if (m == "callHierarchy/incomingCalls" || m == "callHierarchy/outgoingCalls") {
     const auto& it = std::get<lsp::CallHierarchyParams>(task.params).item;
@@ -743,7 +743,7 @@ std::string LspServer::answer(const Task& task, Engine& engine, std::optional<Li
       return lsp::encodeError(task.id, lsp::InvalidParams, "malformed call hierarchy item data");
     }
     if (def >= 0) {
-      auto facts = engine.provider().facts(path);
+      auto facts = engine.facts(path);
       if (!facts || def >= static_cast<int32_t>(facts->definitions.size()) || facts->definitions[def].name != name)
         return lsp::encodeError(task.id, lsp::ContentModified, "the call hierarchy item is stale: prepare it again");
     }

@@ -173,11 +173,11 @@ TEST_CASE("a delta version answers for its files: navigation, search, buffers, p
   CHECK(refPaths == std::set<std::string>{"a.py", "d.py"});
   CHECK(refs->locations.size() == 3);  // the definition, the import and the call in d.py
   // The deleted files are gone.
-  CHECK_FALSE(e.provider().file("c.py"));
-  CHECK(e.provider().file("d.py"));
-  CHECK(e.provider().file("a.py")->blobOid != e.provider().file("b.py")->blobOid);
+  CHECK_FALSE(e.fileRecord("c.py"));
+  CHECK(e.fileRecord("d.py"));
+  CHECK(e.fileRecord("a.py")->blobOid != e.fileRecord("b.py")->blobOid);
   std::vector<std::string> files;
-  e.provider().forEachFile([&](const FileRecord& r) {
+  e.forEachFile([&](const FileRecord& r) {
     files.push_back(r.path);
     return true;
   });
@@ -209,11 +209,11 @@ TEST_CASE("a delta version answers for its files: navigation, search, buffers, p
   auto extractor = std::make_shared<Extractor>();
   e.setFactsExtractor([extractor](Language lang, std::string_view text) { return extractor->extract(lang, text); });
   REQUIRE(e.openBuffer("a.py", a).isOk());
-  CHECK(e.provider().hasOverlays());
+  CHECK(e.hasOverlays());
   auto gone = e.definition("d.py", static_cast<uint32_t>(std::string("from a import quokka\n\nvalue = ").size()));
   CHECK((!gone.hasValue() || gone->locations.empty() || gone->locations.front().path != "a.py"));
   REQUIRE(e.closeBuffer("a.py").isOk());
-  CHECK_FALSE(e.provider().hasOverlays());
+  CHECK_FALSE(e.hasOverlays());
   auto back = e.definition("d.py", static_cast<uint32_t>(std::string("from a import quokka\n\nvalue = ").size()));
   REQUIRE(back.hasValue());
   REQUIRE(back->locations.size() == 1);

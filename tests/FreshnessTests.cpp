@@ -55,7 +55,7 @@ Answers answersOf(Engine& engine, Engine& golden, const fs::path& root) {
   for (const auto& entry : fs::recursive_directory_iterator(root)) {
     std::string rel = fs::relative(entry.path(), root).generic_string();
     if (rel.rfind(".git", 0) == 0 || rel.rfind(".nib", 0) == 0 || !entry.is_regular_file()) continue;
-    auto facts = golden.provider().facts(rel);
+    auto facts = golden.facts(rel);
     if (!facts) continue;
     for (const Definition& d : facts->definitions) {
       uint32_t at = d.nameRange.startByte;
@@ -96,7 +96,7 @@ std::vector<Asked> goldenDefinitions(Engine& golden, const fs::path& root) {
   for (const auto& entry : fs::recursive_directory_iterator(root)) {
     std::string rel = fs::relative(entry.path(), root).generic_string();
     if (rel.rfind(".git", 0) == 0 || rel.rfind(".nib", 0) == 0 || !entry.is_regular_file()) continue;
-    auto facts = golden.provider().facts(rel);
+    auto facts = golden.facts(rel);
     if (!facts) continue;
     for (const Definition& d : facts->definitions)
       out.push_back(Asked{rel + ":" + d.name + "@" + std::to_string(d.nameRange.startByte), rel,

@@ -1,0 +1,255 @@
+// The provider policy at the navigation interface (providers/PolicyNavigator, through
+// Engine::navigate), with real backends (pylsp, clangd) and the fake one for faults; then the
+// same policy at the CLI (`nib def/refs --provider`) and the MCP tools.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "TestRepo.h"
+#include "providers/PolicyNavigator.h"
+#include "server/LiveSetup.h"
+#include "support/FileIo.h"
+
+namespace nib::test {
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+namespace {
+
+const char* kGeometry =
+    "def distance(a, b):\n"
+    "    return abs(a - b)\n";
+const char* kMain =
+    "from geometry import distance\n"
+    "\n"
+    "\n"
+    "def run():\n"
+    "    return distance(1, 2) + distance(3, 4)\n";
+const char* kOverloads =
+    "double total(int a);\n"
+    "double total(int a, int b);\n"
+    "double total(int a) { return a; }\n"
+    "double total(int a, int b) { return a + b; }\n"
+    "int main() { return static_cast<int>(total(1, 2)); }\n";
+
+NavigationResult answerAt(const std::string& path, uint32_t line, Confidence confidence, std::string source) {
+  NavigationResult r;
+  SymbolLocation l;
+  l.path = path;
+  l.range.start.line = line;
+  r.locations.push_back(l);
+  r.confidence = confidence;
+  r.source = std::move(source);
+  return r;
+}
+
+PolicyRequest requestFor(Language language, ProviderPolicy policy, bool partial = false) {
+  PolicyRequest r;
+  r.path = "f";
+  r.language = language;
+  r.policy = policy;
+  r.partial = partial;
+  return r;
+}
+
+std::unique_ptr<LiveProvider> backends(const fs::path& root, const std::map<Language, std::vector<std::string>>& commands) {
+  LiveSettings settings;
+  settings.root = root;
+  settings.commands = commands;
+  settings.timeout = std::chrono::milliseconds(60000);
+  return startLiveProvider(root, std::move(settings), {});
+}
+
+LineKeys keysOf(const NavigationResult& r) {
+  LineKeys keys;
+  for (const SymbolLocation& l : r.locations) keys.insert({l.path, l.range.start.line});
+  return keys;
+}
+
+uint32_t offsetOf(const std::string& text, const std::string& needle, int nth = 0) {
+  size_t at = text.find(needle);
+  for (int i = 0; i < nth; ++i) at = text.find(needle, at + 1);
+  REQUIRE(at != std::string::npos);
+  return static_cast<uint32_t>(at);
+}
+
+}  // namespace
+
+TEST_CASE("the policy answers from the index when it is exact and fresh, and says why not otherwise", "[policy]") {
+  PolicyNavigator noBackends(nullptr);
+  auto exactPython = answerAt("f.py", 0, Confidence::Exact, "tree-sitter");
+  PolicyOutcome o = noBackends.decide(requestFor(Language::Python, ProviderPolicy::Auto), exactPython);
+  CHECK(o.reason == "fresh and exact");
+  CHECK(!o.askLive);
+  CHECK(std::string(o.provider()) == "static");
+  CHECK(o.liveError.empty());
+
+  // C++ needs the compiler's resolution unless libclang's facts answered.
+  o = noBackends.decide(requestFor(Language::Cpp, ProviderPolicy::Auto), answerAt("f.cpp", 0, Confidence::Exact, "tree-sitter"));
+  CHECK(o.reason == "cpp needs the compiler's resolution");
+  CHECK(!o.askLive);
+  CHECK(o.liveError == "no live backend is running");
+  o = noBackends.decide(requestFor(Language::Cpp, ProviderPolicy::Auto), answerAt("f.cpp", 0, Confidence::Exact, "clang"));
+  CHECK(o.reason == "fresh and exact");
+
+  o = noBackends.decide(requestFor(Language::Python, ProviderPolicy::Auto), answerAt("f.py", 0, Confidence::Name, "tree-sitter"));
+  CHECK(o.reason == "the index resolved by name only");
+  o = noBackends.decide(requestFor(Language::Python, ProviderPolicy::Auto, /*partial=*/true), exactPython);
+  CHECK(o.reason == "the index may miss changes to this file");
+  o = noBackends.decide(requestFor(Language::Python, ProviderPolicy::Auto),
+                        Status(ErrorCode::NotFound, Reason::NoSymbol, "nothing here"));
+  CHECK(o.reason == "no identifier at the position");
+  CHECK(o.liveError.empty());
+  CHECK(o.answer(NavigationKind::Definition).status().is(Reason::NoSymbol));
+  o = noBackends.decide(requestFor(Language::Cpp, ProviderPolicy::Static), answerAt("f.cpp", 0, Confidence::Name, "tree-sitter"));
+  CHECK(o.reason == "the static policy");
+  CHECK(o.liveError.empty());
+}
+
+TEST_CASE("live and compare through the navigation interface with pylsp, and a failing backend", "[policy][live]") {
+  TestRepo repo;
+  repo.writeAll({{"geometry.py", kGeometry}, {"main.py", kMain}});
+  repo.commitAll();
+  auto engine = indexAndOpen(repo);
+  auto pylsp = backends(repo.root(), {{Language::Python, {"/usr/bin/pylsp"}}});
+  PolicyNavigator navigator(pylsp.get());
+  const uint32_t call = offsetOf(kMain, "distance(1");
+
+  for (NavigationKind kind : {NavigationKind::Definition, NavigationKind::References}) {
+    auto index = engine->navigationRequest(kind, "main.py", call, true, ProviderPolicy::Static);
+    REQUIRE(index.hasValue());
+    CHECK(index->language == Language::Python);
+    CHECK(index->position.line == 4);
+    auto fromIndex = engine->navigate(navigator, *index).answer(kind);
+    REQUIRE(fromIndex.hasValue());
+    REQUIRE(!fromIndex->locations.empty());
+
+    PolicyRequest live = *index;
+    live.policy = ProviderPolicy::Live;
+    PolicyOutcome o = engine->navigate(navigator, live);
+    INFO(o.describe(live));
+    REQUIRE(o.answeredLive());
+    CHECK(o.reason == "the live policy");
+    auto fromLive = o.answer(kind);
+    REQUIRE(fromLive.hasValue());
+    CHECK(fromLive->source == "live");
+    // pylsp lists the import too, as the index does: both name the same lines.
+    CHECK(keysOf(*fromLive) == keysOf(*fromIndex));
+
+    PolicyRequest compare = *index;
+    compare.policy = ProviderPolicy::Compare;
+    o = engine->navigate(navigator, compare);
+    CHECK(std::string(o.provider()) == "static");  // exact Python: the index answers ...
+    REQUIRE(o.agree.has_value());                 // ... and the backend was asked too
+    CHECK(*o.agree);
+    CHECK(o.describe(compare).find(" agree") != std::string::npos);
+  }
+
+  // A backend that dies: the index answers, and says the backend did not.
+  auto events = repo.root() / ".git" / "fake-events";
+  auto dying = backends(repo.root(), {{Language::Python, {"python3", std::string(NIB_TESTS_DIR) + "/live/fake_backend.py",
+                                                          "die", events.string()}}});
+  PolicyNavigator failing(dying.get());
+  auto request = engine->navigationRequest(NavigationKind::Definition, "main.py", call, true, ProviderPolicy::Live);
+  REQUIRE(request.hasValue());
+  PolicyOutcome o = engine->navigate(failing, *request);
+  CHECK(!o.answeredLive());
+  CHECK(!o.liveError.empty());
+  auto answer = o.answer(NavigationKind::Definition);
+  REQUIRE(answer.hasValue());
+  CHECK(answer->locations.size() == 1);
+  CHECK(answer->note.find("the live backend did not answer") != std::string::npos);
+}
+
+TEST_CASE("auto asks clangd for a C++ overload the index resolves by name", "[policy][live][clang]") {
+  TestRepo repo;
+  repo.write("total.cpp", kOverloads);
+  repo.commitAll();
+  auto engine = indexAndOpen(repo);
+  auto clangd = backends(repo.root(), {{Language::Cpp, {"clangd", "--background-index=false", "--log=error"}}});
+  PolicyNavigator navigator(clangd.get());
+  auto request = engine->navigationRequest(NavigationKind::Definition, "total.cpp", offsetOf(kOverloads, "total(1, 2)"),
+                                           true, ProviderPolicy::Auto);
+  REQUIRE(request.hasValue());
+  CHECK(request->language == Language::Cpp);
+  PolicyOutcome o = engine->navigate(navigator, *request);
+  INFO(o.describe(*request));
+  CHECK(o.reason == "cpp needs the compiler's resolution");
+  REQUIRE(o.answeredLive());
+  auto answer = o.answer(NavigationKind::Definition);
+  REQUIRE(answer.hasValue());
+  REQUIRE(answer->locations.size() == 1);
+  CHECK(answer->locations[0].range.start.line == 3);  // the two-argument definition
+}
+
+TEST_CASE("nib def and refs --provider answer through the same policy, for the worktree as it is", "[policy][live][cli]") {
+  TestRepo repo;
+  repo.writeAll({{"geometry.py", kGeometry}, {"main.py", kMain}});
+  repo.commitAll();
+  REQUIRE(runNibIn(repo, "", "index -q --no-dense").rc == 0);
+  // An uncommitted edit that shifts the call two lines down: both providers answer for it.
+  repo.write("main.py", std::string("# a\n# b\n") + kMain);
+
+  NibRun live = runNibIn(repo, "", "def --provider live --no-daemon main.py:7:12");
+  INFO(live.out);
+  CHECK(live.rc == 0);
+  CHECK(live.out.find("geometry.py:1:5:") != std::string::npos);
+  CHECK(live.out.find("provider=live") != std::string::npos);
+  CHECK(live.out.find("backend=\"pylsp\"") != std::string::npos);
+
+  NibRun refs = runNibIn(repo, "", "refs --provider compare --json --no-daemon main.py:7:12");
+  INFO(refs.out);
+  REQUIRE(refs.rc == 0);
+  json answer = json::parse(refs.out.substr(refs.out.find('{')));
+  CHECK(answer["provider"] == "static");
+  CHECK(answer["policy"] == "compare");
+  CHECK(answer["backend"] == "pylsp");
+  CHECK(answer["agree"] == true);
+  // The call sites on the shifted lines (0-based 6), both of them.
+  int onShiftedLine = 0;
+  for (const json& l : answer["locations"]) onShiftedLine += l["path"] == "main.py" && l["range"]["start"]["line"] == 6;
+  CHECK(onShiftedLine == 2);
+
+  NibRun bad = runNibIn(repo, "", "def --provider sometimes main.py:7:12");
+  CHECK(bad.rc != 0);
+  CHECK(bad.out.find("sometimes") != std::string::npos);
+}
+
+TEST_CASE("the MCP definition tool takes a provider and names who answered", "[policy][live][mcp]") {
+  TestRepo repo;
+  repo.writeAll({{"geometry.py", kGeometry}, {"main.py", kMain}});
+  repo.commitAll();
+  REQUIRE(runNibIn(repo, "", "index -q --no-dense").rc == 0);
+  auto call = [](int id, const std::string& provider) {
+    json args = {{"path", "main.py"}, {"line", 5}, {"column", 12}, {"provider", provider}};
+    return json{{"jsonrpc", "2.0"}, {"id", id}, {"method", "tools/call"},
+                {"params", {{"name", "definition"}, {"arguments", args}}}}.dump() + "\n";
+  };
+  std::ofstream(repo.root() / ".git" / "mcp-in.txt") << call(1, "live") << call(2, "static") << call(3, "sometimes");
+  std::string out;
+  REQUIRE(runCommand("cd " + shellQuote(repo.root().string()) + " && " + shellQuote(nibBinary()) +
+                         " mcp < .git/mcp-in.txt 2>/dev/null",
+                     &out) == 0);
+  std::vector<json> replies;
+  size_t start = 0;
+  for (size_t nl; (nl = out.find('\n', start)) != std::string::npos; start = nl + 1)
+    replies.push_back(json::parse(out.substr(start, nl - start)));
+  REQUIRE(replies.size() == 3);
+  const json& live = replies[0]["result"]["structuredContent"];
+  CHECK(live["provider"] == "live");
+  CHECK(live["backend"] == "pylsp");
+  REQUIRE(live["locations"].size() == 1);
+  CHECK(live["locations"][0]["path"] == "geometry.py");
+  CHECK(replies[0]["result"]["content"][0]["text"].get<std::string>().find("answered by the live backend pylsp") !=
+        std::string::npos);
+  CHECK(replies[1]["result"]["structuredContent"]["provider"] == "static");
+  const json& fromIndex = replies[1]["result"]["structuredContent"]["locations"];
+  REQUIRE(fromIndex.size() == 1);
+  CHECK(fromIndex[0]["path"] == live["locations"][0]["path"]);
+  CHECK(fromIndex[0]["range"] == live["locations"][0]["range"]);
+  CHECK(replies[2]["result"]["isError"] == true);
+  CHECK(replies[2]["result"]["content"][0]["text"].get<std::string>().find("'provider' must be") != std::string::npos);
+}
+
+}  // namespace nib::test

@@ -113,6 +113,21 @@ class LspServer {
   std::vector<lsp::WireLocation> wireLocations(Engine& engine, const std::vector<SymbolLocation>& locs);
   Expected<std::pair<std::string, uint32_t>> positionOf(Engine& engine, const lsp::TextDocumentPosition& p);
   std::string answerNavigation(const Task& task, Engine& engine, std::optional<LiveJob>* live);
+  // The other requests, one handler each (LspServerAnswers.cpp).
+  std::string answerDeclaration(const Task& task, Engine& engine);
+  std::string answerStatus(const Task& task, Engine& engine);
+  std::string answerSearch(const Task& task, Engine& engine);
+  std::string answerStructural(const Task& task, Engine& engine);
+  std::string answerContext(const Task& task, Engine& engine);
+  std::string answerDocumentSymbol(const Task& task, Engine& engine);
+  std::string answerWorkspaceSymbol(const Task& task, Engine& engine);
+  std::string answerHover(const Task& task, Engine& engine);
+  std::string answerPrepareCallHierarchy(const Task& task, Engine& engine);
+  std::string answerCalls(const Task& task, Engine& engine);
+  std::string answerPrepareTypeHierarchy(const Task& task, Engine& engine);
+  std::string answerTypes(const Task& task, Engine& engine);
+  lsp::CallHierarchyItem callItem(Engine& engine, const CallNode& node);
+  std::string typeItems(const Task& task, Engine& engine, const Expected<std::vector<TypeNode>>& nodes);
   // Asks the live backend (no lock held) and chooses, falls back or compares.
   std::string finishLive(const Task& task, LiveJob& job);
   void startLiveProvider();

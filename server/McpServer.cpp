@@ -103,105 +103,120 @@ std::string McpServer::handle(const mcp::Incoming& m) {
   return mcp::encodeError(m.id, -32601, "method not found: " + m.method);
 }
 
+namespace {
+
+std::string failedTool(const std::string& id, const std::string& message) {
+  return mcp::encodeToolResult(id, message, "", true);
+}
+
+// A position (repository path, 1-based line and column) or a symbol name.
+Status targetOf(Engine& engine, const mcp::ToolArgs& args, StructuralTarget* target) {
+  if (!args.path.empty()) {
+    if (args.line == 0 || args.column == 0) return Status(ErrorCode::InvalidArgument, "give line and column with path");
+    auto path = RepoPath::parse(args.path);
+    if (!path) return Status(ErrorCode::InvalidArgument, "'" + args.path + "' is not a repository-relative path");
+    auto offset = engine.offsetOf(path->str(), Position{fromDisplayLine(args.line), args.column - 1});
+    if (!offset) return offset.status();
+    *target = StructuralTarget{"", path->str(), *offset, true};
+    return Status::ok();
+  }
+  if (args.symbol.empty()) return Status(ErrorCode::InvalidArgument, "give a symbol, or a path with line and column");
+  *target = StructuralTarget{args.symbol, "", 0, false};
+  return Status::ok();
+}
+
+std::string searchTool(const std::string& id, Engine& engine, const mcp::ToolArgs& args) {
+  auto request = searchRequestOf(args.query, args.route, args.regex, args.ignoreCase, args.k, args.paths,
+                                 args.languages, args.kinds);
+  if (!request) return failedTool(id, request.status().message());
+  auto result = engine.search(*request);
+  if (!result) return failedTool(id, result.status().message());
+  std::string text = result->hits.empty() ? "no matches\n" : searchResultText(*result);
+  for (const std::string& n : result->notes) text += "note: " + n + "\n";
+  if (result->truncated) text += "note: more results exist; raise k\n";
+  return mcp::encodeToolResult(id, text, lsp::toJson(toSearchAnswer(engine, *result, Encoding::Utf16, false)), false);
+}
+
+std::string contextTool(const std::string& id, Engine& engine, const mcp::ToolArgs& args) {
+  auto answer = buildContext(engine, ContextRequest{args.symbols, args.paths, args.intent, args.budgetTokens});
+  if (!answer) return failedTool(id, answer.status().message());
+  return mcp::encodeToolResult(id, answer->text, lsp::toJson(toContextAnswer(engine, *answer, Encoding::Utf16, false)),
+                               false);
+}
+
+std::string structuralTool(const std::string& id, Engine& engine, const std::string& tool, const mcp::ToolArgs& args) {
+  StructuralQuery query;
+  parseStructuralQuery(tool, &query);
+  StructuralTarget target;
+  if (Status s = targetOf(engine, args, &target); !s.isOk()) return failedTool(id, s.message());
+  StructuralOptions options;
+  options.depth = static_cast<int>(args.depth);
+  options.limit = args.limit;
+  auto answer = structuralAnswer(engine, query, target, nullptr, options);
+  if (!answer) return failedTool(id, answer.status().message());
+  std::string text = structuralText(query, *answer);
+  if (text.empty()) text = tool == "callers" ? "no callers found in the repository\n"
+                           : tool == "callees" ? "no calls to repository definitions\n"
+                                               : "nothing in the repository reaches it\n";
+  for (const std::string& n : answer->notes) text += "note: " + n + "\n";
+  text += "confidence: " + answer->confidence + "\n";
+  return mcp::encodeToolResult(id, text, lsp::toJson(*answer), false);
+}
+
+std::string statusTool(const std::string& id, Engine& engine) {
+  auto fresh = engine.freshness(true);
+  if (!fresh) return failedTool(id, fresh.status().message());
+  const Manifest& m = engine.manifest();
+  std::string text = "repository " + engine.root().string() + "\nindex version " + m.versionId + " built from commit " +
+                     m.sourceCommit.substr(0, 12) + (m.dirty ? " + uncommitted changes" : "") + "\nHEAD " +
+                     fresh->headCommit.substr(0, 12) + (fresh->headMatches ? " (matches)" : " (differs)") +
+                     "\nfresh: " + (fresh->fresh ? "yes" : "no") + "\n";
+  if (!fresh->changedFiles.empty()) text += std::to_string(fresh->changedFiles.size()) + " file(s) changed since\n";
+  for (const ViewRecord& v : m.views) text += "view " + v.name + ": " + viewStatusName(v.status) + "\n";
+  return mcp::encodeToolResult(id, text, lsp::toJson(toStatusAnswer(engine, *fresh)), false);
+}
+
+}  // namespace
+
+std::string McpServer::navigationTool(const std::string& id, Engine& engine, bool references,
+                                      const mcp::ToolArgs& args) {
+  StructuralTarget target;
+  if (Status s = targetOf(engine, args, &target); !s.isOk()) return failedTool(id, s.message());
+  if (!target.atPosition) {
+    // A name: its definitions' own positions stand for it.
+    auto nodes = resolveTarget(engine, target);
+    if (!nodes) return failedTool(id, nodes.status().message());
+    target = StructuralTarget{"", nodes->front().path, nodes->front().nameRange.startByte, true};
+  }
+  ProviderPolicy policy = ProviderPolicy::Static;
+  PolicyNavigator& nav = navigator(&policy);
+  if (!args.provider.empty()) policy = *parseProviderPolicy(args.provider);  // checked by the codec
+  auto request = engine.navigationRequest(references ? NavigationKind::References : NavigationKind::Definition,
+                                          target.path, target.offset, args.includeDeclaration, policy);
+  if (!request) return failedTool(id, request.status().message());
+  PolicyOutcome outcome = engine.navigate(nav, *request);
+  auto result = outcome.answer(request->kind);
+  if (!result) return failedTool(id, result.status().message());
+  lsp::NavigationAnswer a = toNavigationAnswer(engine, outcome, *result, engine.freshness(false));
+  std::string text = result->locations.empty() ? "nothing found\n" : navigationText(engine, *result, references);
+  text += "confidence: " + a.confidence + "\n";
+  if (a.provider == "live") text += "answered by the live backend " + a.backend + "\n";
+  if (!result->note.empty()) text += "note: " + result->note + "\n";
+  return mcp::encodeToolResult(id, text, lsp::toJson(a), false);
+}
+
 std::string McpServer::callTool(const std::string& id, const std::string& tool, const mcp::ToolArgs& args) {
-  auto failed = [&](const std::string& message) { return mcp::encodeToolResult(id, message, "", true); };
   auto engineOr = engine_.get();
-  if (!engineOr) return failed(engineOr.status().message());
+  if (!engineOr) return failedTool(id, engineOr.status().message());
   Engine& engine = **engineOr;
   // Changed, deleted and new files laid over the index (cheap while the watcher saw nothing).
   engine.syncWorktreeOverlays();
-
-  // A position (repository path, 1-based line and column) or a symbol name.
-  auto targetOf = [&](StructuralTarget* target) -> Status {
-    if (!args.path.empty()) {
-      if (args.line == 0 || args.column == 0) return Status(ErrorCode::InvalidArgument, "give line and column with path");
-      auto path = RepoPath::parse(args.path);
-      if (!path) return Status(ErrorCode::InvalidArgument, "'" + args.path + "' is not a repository-relative path");
-      auto offset = engine.offsetOf(path->str(), Position{fromDisplayLine(args.line), args.column - 1});
-      if (!offset) return offset.status();
-      *target = StructuralTarget{"", path->str(), *offset, true};
-      return Status::ok();
-    }
-    if (args.symbol.empty()) return Status(ErrorCode::InvalidArgument, "give a symbol, or a path with line and column");
-    *target = StructuralTarget{args.symbol, "", 0, false};
-    return Status::ok();
-  };
-
-  if (tool == "search") {
-    auto request = searchRequestOf(args.query, args.route, args.regex, args.ignoreCase, args.k, args.paths,
-                                   args.languages, args.kinds);
-    if (!request) return failed(request.status().message());
-    const SearchRequest& r = *request;
-    auto result = engine.search(r);
-    if (!result) return failed(result.status().message());
-    std::string text = result->hits.empty() ? "no matches\n" : searchResultText(*result);
-    for (const std::string& n : result->notes) text += "note: " + n + "\n";
-    if (result->truncated) text += "note: more results exist; raise k\n";
-    return mcp::encodeToolResult(id, text, lsp::toJson(toSearchAnswer(engine, *result, Encoding::Utf16, false)), false);
-  }
-  if (tool == "context") {
-    auto answer = buildContext(engine, ContextRequest{args.symbols, args.paths, args.intent, args.budgetTokens});
-    if (!answer) return failed(answer.status().message());
-    return mcp::encodeToolResult(id, answer->text, lsp::toJson(toContextAnswer(engine, *answer, Encoding::Utf16, false)),
-                                 false);
-  }
-  if (tool == "definition" || tool == "references") {
-    StructuralTarget target;
-    if (Status s = targetOf(&target); !s.isOk()) return failed(s.message());
-    if (!target.atPosition) {
-      // A name: its definitions' own positions stand for it.
-      auto nodes = resolveTarget(engine, target);
-      if (!nodes) return failed(nodes.status().message());
-      target = StructuralTarget{"", nodes->front().path, nodes->front().nameRange.startByte, true};
-    }
-    bool refs = tool == "references";
-    ProviderPolicy policy = ProviderPolicy::Static;
-    PolicyNavigator& nav = navigator(&policy);
-    if (!args.provider.empty()) policy = *parseProviderPolicy(args.provider);  // checked by the codec
-    auto request = engine.navigationRequest(refs ? NavigationKind::References : NavigationKind::Definition, target.path,
-                                            target.offset, args.includeDeclaration, policy);
-    if (!request) return failed(request.status().message());
-    PolicyOutcome outcome = engine.navigate(nav, *request);
-    auto result = outcome.answer(request->kind);
-    if (!result) return failed(result.status().message());
-    lsp::NavigationAnswer a = toNavigationAnswer(engine, outcome, *result, engine.freshness(false));
-    std::string text = result->locations.empty() ? "nothing found\n" : navigationText(engine, *result, refs);
-    text += "confidence: " + a.confidence + "\n";
-    if (a.provider == "live") text += "answered by the live backend " + a.backend + "\n";
-    if (!result->note.empty()) text += "note: " + result->note + "\n";
-    return mcp::encodeToolResult(id, text, lsp::toJson(a), false);
-  }
-  if (tool == "callers" || tool == "callees" || tool == "impact") {
-    StructuralQuery query;
-    parseStructuralQuery(tool, &query);
-    StructuralTarget target;
-    if (Status s = targetOf(&target); !s.isOk()) return failed(s.message());
-    StructuralOptions options;
-    options.depth = static_cast<int>(args.depth);
-    options.limit = args.limit;
-    auto answer = structuralAnswer(engine, query, target, nullptr, options);
-    if (!answer) return failed(answer.status().message());
-    std::string text = structuralText(query, *answer);
-    if (text.empty()) text = tool == "callers" ? "no callers found in the repository\n"
-                             : tool == "callees" ? "no calls to repository definitions\n"
-                                                 : "nothing in the repository reaches it\n";
-    for (const std::string& n : answer->notes) text += "note: " + n + "\n";
-    text += "confidence: " + answer->confidence + "\n";
-    return mcp::encodeToolResult(id, text, lsp::toJson(*answer), false);
-  }
-  if (tool == "status") {
-    auto fresh = engine.freshness(true);
-    if (!fresh) return failed(fresh.status().message());
-    const Manifest& m = engine.manifest();
-    std::string text = "repository " + engine.root().string() + "\nindex version " + m.versionId + " built from commit " +
-                       m.sourceCommit.substr(0, 12) + (m.dirty ? " + uncommitted changes" : "") + "\nHEAD " +
-                       fresh->headCommit.substr(0, 12) + (fresh->headMatches ? " (matches)" : " (differs)") +
-                       "\nfresh: " + (fresh->fresh ? "yes" : "no") + "\n";
-    if (!fresh->changedFiles.empty()) text += std::to_string(fresh->changedFiles.size()) + " file(s) changed since\n";
-    for (const ViewRecord& v : m.views) text += "view " + v.name + ": " + viewStatusName(v.status) + "\n";
-    return mcp::encodeToolResult(id, text, lsp::toJson(toStatusAnswer(engine, *fresh)), false);
-  }
-  return failed("unknown tool '" + tool + "'");
+  if (tool == "search") return searchTool(id, engine, args);
+  if (tool == "context") return contextTool(id, engine, args);
+  if (tool == "definition" || tool == "references") return navigationTool(id, engine, tool == "references", args);
+  if (tool == "callers" || tool == "callees" || tool == "impact") return structuralTool(id, engine, tool, args);
+  if (tool == "status") return statusTool(id, engine);
+  return failedTool(id, "unknown tool '" + tool + "'");
 }
 
 }  // namespace nib

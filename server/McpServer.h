@@ -33,6 +33,7 @@ class McpServer {
  private:
   std::string handle(const mcp::Incoming& message);
   std::string callTool(const std::string& id, const std::string& tool, const mcp::ToolArgs& args);
+  std::string navigationTool(const std::string& id, Engine& engine, bool references, const mcp::ToolArgs& args);
 
   // The provider policy and live backends, set up on first use.
   PolicyNavigator& navigator(ProviderPolicy* defaultPolicy);

@@ -518,20 +518,20 @@ std::optional<SymbolLocation> StaticProvider::locationOf(const Target& t) {
 }
 
 Expected<NavigationResult> StaticProvider::definition(const std::string& path, uint32_t offset, bool declarations) {
-  if (auto c = clangAnswer(path, offset, false, false, declarations)) return std::move(*c);
+  if (auto c = clangAnswer(path, offset, false, false, declarations); !isDeclined(c)) return c;
   beginQuery();
   auto f = loadPath(path);
   if (!f) return f.status();
   auto idx = occurrenceAt(**f, path, offset);
   if (!idx) {
     if (!declarations)
-      if (auto word = clangWordAnswerAt(path, **f, offset)) return std::move(*word);
+      if (auto word = clangWordAnswerAt(path, **f, offset); !isDeclined(word)) return word;
     return idx.status();
   }
   const Occurrence& occ = (*f)->facts.occurrences[*idx];
   const std::string& name = (*f)->facts.nameOf(occ);
   if (!declarations)
-    if (auto word = clangWordAnswer(path, **f, occ)) return std::move(*word);
+    if (auto word = clangWordAnswer(path, **f, occ); !isDeclined(word)) return word;
   Resolved r = resolve(**f, occ);
   if (declarations) r.targets = declarationsOf(r.targets);
   NavigationResult out;
@@ -551,7 +551,7 @@ Expected<NavigationResult> StaticProvider::definition(const std::string& path, u
 }
 
 Expected<NavigationResult> StaticProvider::references(const std::string& path, uint32_t offset, bool includeDeclaration) {
-  if (auto c = clangAnswer(path, offset, true, includeDeclaration, false)) return std::move(*c);
+  if (auto c = clangAnswer(path, offset, true, includeDeclaration, false); !isDeclined(c)) return c;
   beginQuery();
   auto f = loadPath(path);
   if (!f) return f.status();
@@ -560,7 +560,8 @@ Expected<NavigationResult> StaticProvider::references(const std::string& path, u
   const LoadedFile* origin = *f;
   const Occurrence& start = origin->facts.occurrences[*idx];
   const std::string startName = origin->facts.nameOf(start);
-  if (auto macro = clangSkippedMacroReferences(path, start, startName, includeDeclaration)) return std::move(*macro);
+  if (auto macro = clangSkippedMacroReferences(path, start, startName, includeDeclaration); !isDeclined(macro))
+    return macro;
   Resolved r = resolve(*origin, start);
   NavigationResult out;
   out.symbol = startName;

@@ -212,33 +212,34 @@ class StaticProvider {
   std::optional<Candidate> candidate(const DefinitionRef& d, int family);
   const std::vector<DefinitionRef>& definitionsNamed(const std::string& name, bool member);
 
-  // Definition and references from the clang view (StaticProviderClang.cpp); nullopt when it
-  // does not cover the position (then tree-sitter facts answer).
-  std::optional<Expected<NavigationResult>> clangAnswer(const std::string& path, uint32_t offset, bool references,
+  // Definition and references from the clang view (StaticProviderClang.cpp). Each of these
+  // answers Reason::Declined (isDeclined) where the clang view has no say — a file changed since
+  // the build, no name clang saw there — and tree-sitter facts answer instead.
+  Expected<NavigationResult> clangAnswer(const std::string& path, uint32_t offset, bool references,
                                                         bool includeDeclaration, bool declarations);
   // At a name a using-declaration brought into scope: the declaration and the entity it names.
-  std::optional<Expected<NavigationResult>> clangUsingAnswer(const std::string& path, const ClangFileOccurrence& at,
+  Expected<NavigationResult> clangUsingAnswer(const std::string& path, const ClangFileOccurrence& at,
                                                             const ClangSymbol& declaration, bool references,
                                                             bool includeDeclaration);
   // The answer for one clang symbol named at `at` (clangAnswer merges several for a dependent
   // call's overloads).
-  std::optional<Expected<NavigationResult>> clangAnswerFor(const ClangSymbol& symbol, const ClangFileOccurrence& at,
+  Expected<NavigationResult> clangAnswerFor(const ClangSymbol& symbol, const ClangFileOccurrence& at,
                                                            const std::string& path, bool references,
                                                            bool includeDeclaration, bool declarations);
   // clangd's answer where the compiler saw no name (code the preprocessor left out in every
   // unit): the same word written nearby as a real name, else the symbols of that name.
-  // nullopt elsewhere, and in files changed since the index was built.
-  std::optional<Expected<NavigationResult>> clangWordAnswer(const std::string& path, const LoadedFile& f,
+  // Declined elsewhere, and in files changed since the index was built.
+  Expected<NavigationResult> clangWordAnswer(const std::string& path, const LoadedFile& f,
                                                             const Occurrence& at);
   // The same for the word at `offset` where tree-sitter saw no name (a macro's replacement text).
-  std::optional<Expected<NavigationResult>> clangWordAnswerAt(const std::string& path, const LoadedFile& f,
+  Expected<NavigationResult> clangWordAnswerAt(const std::string& path, const LoadedFile& f,
                                                               uint32_t offset);
-  std::optional<Expected<NavigationResult>> clangWordAnswer(const std::string& path, const LoadedFile& f,
+  Expected<NavigationResult> clangWordAnswer(const std::string& path, const LoadedFile& f,
                                                             const std::string& word, uint32_t startByte, uint32_t line);
   // References of a macro named in code the preprocessor left out, as clangd 14 answers them
   // (it finds macros by the raw word): the macro defined before it in the file, else the only
-  // macro of that name. nullopt elsewhere.
-  std::optional<Expected<NavigationResult>> clangSkippedMacroReferences(const std::string& path, const Occurrence& at,
+  // macro of that name. Declined elsewhere.
+  Expected<NavigationResult> clangSkippedMacroReferences(const std::string& path, const Occurrence& at,
                                                                         const std::string& word, bool includeDeclaration);
   // The occurrence libclang recorded at (or just before) `offset`: the name under the cursor.
   static const ClangFileOccurrence* clangOccurrenceAt(const std::vector<ClangFileOccurrence>& occurrences, uint32_t offset);

@@ -35,6 +35,10 @@ const ClangSite* declarationSite(const ClangSymbol& symbol) {
   return first;
 }
 
+// The clang view has no say at a position (a file changed since the build, no name clang saw,
+// nothing declared in the repository): tree-sitter's facts answer.
+Status declined() { return Status(ErrorCode::NotFound, Reason::Declined, "libclang's facts do not answer here"); }
+
 // Locations in (path, offset) order, one per site: answers merged from several symbols.
 void uniqueSites(std::vector<SymbolLocation>& locations) {
   std::sort(locations.begin(), locations.end(), [](const SymbolLocation& a, const SymbolLocation& b) {
@@ -98,18 +102,18 @@ const ClangFileOccurrence* StaticProvider::clangOccurrenceAt(const std::vector<C
   return at;
 }
 
-std::optional<Expected<NavigationResult>> StaticProvider::clangAnswer(const std::string& path, uint32_t offset,
+Expected<NavigationResult> StaticProvider::clangAnswer(const std::string& path, uint32_t offset,
                                                                       bool references, bool includeDeclaration,
                                                                       bool declarations) {
   // A file changed since the index was built is answered from its re-extracted tree-sitter
   // facts: the clang view describes the indexed text only.
-  if (!hasClangFacts(path)) return std::nullopt;
+  if (!hasClangFacts(path)) return declined();
   auto occurrences = clang_->occurrences(path);
-  if (!occurrences) return Expected<NavigationResult>(occurrences.status());
+  if (!occurrences) return occurrences.status();
   const ClangFileOccurrence* at = clangOccurrenceAt(*occurrences, offset);
-  if (!at) return std::nullopt;
+  if (!at) return declined();
   auto symbol = clang_->symbol(at->symbol);
-  if (!symbol) return Expected<NavigationResult>(symbol.status());
+  if (!symbol) return symbol.status();
   if (symbol->usr.rfind(kUsingDeclarationUsr, 0) == 0)
     return clangUsingAnswer(path, *at, *symbol, references, includeDeclaration);
   // A call a template cannot resolve yet (`write(out, value)` with a dependent argument) names
@@ -128,35 +132,35 @@ std::optional<Expected<NavigationResult>> StaticProvider::clangAnswer(const std:
         overloads.push_back(std::move(*other));
     }
   if (!overloads.empty()) {
-    std::optional<Expected<NavigationResult>> merged;
+    std::optional<NavigationResult> merged;
     overloads.insert(overloads.begin(), std::move(*symbol));
     for (const ClangSymbol& candidate : overloads) {
       auto one = clangAnswerFor(candidate, *at, path, references, includeDeclaration, declarations);
-      if (!one) continue;
-      if (!*one) return one;
+      if (isDeclined(one)) continue;
+      if (!one) return one;
       if (!merged) {
-        merged = std::move(one);
+        merged = std::move(*one);
         continue;
       }
-      NavigationResult& m = **merged;
-      for (SymbolLocation& l : (*one)->locations) m.locations.push_back(std::move(l));
-      if (m.note.empty()) m.note = (*one)->note;
-      if ((*one)->confidence != Confidence::Exact) m.confidence = (*one)->confidence;
+      for (SymbolLocation& l : one->locations) merged->locations.push_back(std::move(l));
+      if (merged->note.empty()) merged->note = one->note;
+      if (one->confidence != Confidence::Exact) merged->confidence = one->confidence;
     }
-    if (merged && *merged) uniqueSites((*merged)->locations);
-    return merged;
+    if (!merged) return declined();
+    uniqueSites(merged->locations);
+    return std::move(*merged);
   }
   return clangAnswerFor(*symbol, *at, path, references, includeDeclaration, declarations);
 }
 
-std::optional<Expected<NavigationResult>> StaticProvider::clangUsingAnswer(const std::string& path, const ClangFileOccurrence& at,
+Expected<NavigationResult> StaticProvider::clangUsingAnswer(const std::string& path, const ClangFileOccurrence& at,
                                                                            const ClangSymbol& declaration, bool references,
                                                                            bool includeDeclaration) {
   // A name a using-declaration brought into scope (`using fmt::detail::fp;` ... `fp(1, 2)`),
   // answered as clangd 14 does: the using-declaration besides the entity it names (the one
   // clang reports at the declaration's own site), for definitions and references alike.
   auto out = clangAnswerFor(declaration, at, path, references, includeDeclaration, false);
-  if (!out || !*out) return out;
+  if (!out) return out;
   std::optional<ClangFileOccurrence> entity;
   for (const ClangSite& s : declaration.sites) {
     if (s.role != ClangRole::Definition) continue;
@@ -171,13 +175,13 @@ std::optional<Expected<NavigationResult>> StaticProvider::clangUsingAnswer(const
   ClangFileOccurrence plain = *entity;
   plain.role = ClangRole::Reference;  // asked at a use, whatever the declaration's site says
   auto more = clangAnswerFor(*symbol, plain, path, references, includeDeclaration, false);
-  if (!more || !*more) return out;
-  for (SymbolLocation& l : (*more)->locations) (*out)->locations.push_back(std::move(l));
-  uniqueSites((*out)->locations);
+  if (!more) return out;
+  for (SymbolLocation& l : more->locations) out->locations.push_back(std::move(l));
+  uniqueSites(out->locations);
   return out;
 }
 
-std::optional<Expected<NavigationResult>> StaticProvider::clangAnswerFor(const ClangSymbol& found, const ClangFileOccurrence& atRef,
+Expected<NavigationResult> StaticProvider::clangAnswerFor(const ClangSymbol& found, const ClangFileOccurrence& atRef,
                                                                          const std::string& path, bool references,
                                                                          bool includeDeclaration, bool declarations) {
   const ClangSymbol* symbol = &found;
@@ -201,7 +205,7 @@ std::optional<Expected<NavigationResult>> StaticProvider::clangAnswerFor(const C
     const ClangSite* canonical = declarationSite(*symbol);
     if (canonical && canonical->canonical && canonical->role == ClangRole::Definition && !overlays_.count(canonical->path)) {
       out.locations.push_back(siteLocation(*symbol, *canonical));
-      return Expected<NavigationResult>(std::move(out));
+      return std::move(out);
     }
   }
   auto wanted = [&](ClangRole role) {
@@ -215,7 +219,7 @@ std::optional<Expected<NavigationResult>> StaticProvider::clangAnswerFor(const C
       if (s.canonical && !overlays_.count(s.path)) {
         out.locations.push_back(SymbolLocation{s.path, s.range, s.range, symbol->name, "", SymbolKind::Namespace,
                                                OccurrenceRole::Definition, false});
-        return Expected<NavigationResult>(std::move(out));
+        return std::move(out);
       }
   std::set<std::pair<std::string, uint32_t>> changed;  // sites left out, counted once
   // Sites only a made-up unit saw (files no compile command reaches: another platform's
@@ -285,7 +289,7 @@ std::optional<Expected<NavigationResult>> StaticProvider::clangAnswerFor(const C
   if (!references && out.locations.empty()) collect([&](ClangRole r) { return r != ClangRole::Reference; });
   // libclang saw the name but nothing declares it inside the repository (a system header's
   // function): the tree-sitter facts answer, labelled, rather than an empty "exact" list.
-  if (!references && out.locations.empty() && changed.empty()) return std::nullopt;
+  if (!references && out.locations.empty() && changed.empty()) return declined();
   // Declarations as the answer (asked at the definition, or nothing is defined in the
   // repository): clangd 14 goes to one, the canonical declaration (checked against it: a
   // function declared in a header and again above its definition goes to the header's).
@@ -306,7 +310,7 @@ std::optional<Expected<NavigationResult>> StaticProvider::clangAnswerFor(const C
     out.note = std::to_string(changed.size()) + " site(s) in files changed since the index was built are left out";
     out.confidence = Confidence::Name;
   }
-  return Expected<NavigationResult>(std::move(out));
+  return std::move(out);
 }
 
 namespace {
@@ -343,28 +347,28 @@ unsigned floorLog2(uint32_t x) {
 
 }  // namespace
 
-std::optional<Expected<NavigationResult>> StaticProvider::clangWordAnswer(const std::string& path, const LoadedFile& f,
+Expected<NavigationResult> StaticProvider::clangWordAnswer(const std::string& path, const LoadedFile& f,
                                                                           const Occurrence& at) {
   return clangWordAnswer(path, f, f.facts.nameOf(at), at.range.startByte, at.range.start.line);
 }
 
-std::optional<Expected<NavigationResult>> StaticProvider::clangWordAnswerAt(const std::string& path, const LoadedFile& f,
+Expected<NavigationResult> StaticProvider::clangWordAnswerAt(const std::string& path, const LoadedFile& f,
                                                                             uint32_t offset) {
   // Only where tree-sitter saw no name: the replacement text of a macro (one preprocessor
   // token run to tree-sitter). The word touching the offset, as an editor's cursor gives it.
-  if (!clang_ || overlays_.count(path)) return std::nullopt;
+  if (!clang_ || overlays_.count(path)) return declined();
   auto text = reader_->content(f.record.blobOid);
-  if (!text || offset > text->size()) return std::nullopt;
+  if (!text || offset > text->size()) return declined();
   auto wordByte = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
   size_t start = offset, end = offset;
   while (start > 0 && wordByte((*text)[start - 1])) --start;
   while (end < text->size() && wordByte((*text)[end])) ++end;
-  if (start == end || std::isdigit(static_cast<unsigned char>((*text)[start]))) return std::nullopt;
+  if (start == end || std::isdigit(static_cast<unsigned char>((*text)[start]))) return declined();
   uint32_t line = static_cast<uint32_t>(std::count(text->begin(), text->begin() + static_cast<long>(start), '\n'));
   return clangWordAnswer(path, f, std::string(text->substr(start, end - start)), static_cast<uint32_t>(start), line);
 }
 
-std::optional<Expected<NavigationResult>> StaticProvider::clangWordAnswer(const std::string& path, const LoadedFile& f,
+Expected<NavigationResult> StaticProvider::clangWordAnswer(const std::string& path, const LoadedFile& f,
                                                                           const std::string& word, uint32_t startByte,
                                                                           uint32_t line) {
   // Only in code no unit compiled (what the preprocessor left out, a macro's definition):
@@ -373,18 +377,18 @@ std::optional<Expected<NavigationResult>> StaticProvider::clangWordAnswer(const 
   // Cheap checks first: this runs for every definition tree-sitter answers.
   if (!clang_ || word.empty() || overlays_.count(path) ||
       (f.record.language != Language::C && f.record.language != Language::Cpp))
-    return std::nullopt;
+    return declined();
   const bool skipped = clang_->skippedAt(path, startByte);
   if (!skipped) {
     // A macro's definition, in a file the build compiled: its words are compiled only where
     // the macro is expanded.
     auto text = reader_->content(f.record.blobOid);
-    if (!text || !inMacroDefinition(*text, startByte)) return std::nullopt;
+    if (!text || !inMacroDefinition(*text, startByte)) return declined();
   }
   auto occurrences = clang_->occurrences(path);
-  if (!occurrences) return Expected<NavigationResult>(occurrences.status());
+  if (!occurrences) return occurrences.status();
   // A name libclang reported there (the macro's own) answers as it is.
-  if (!skipped && (occurrences->empty() || clangOccurrenceAt(*occurrences, startByte))) return std::nullopt;
+  if (!skipped && (occurrences->empty() || clangOccurrenceAt(*occurrences, startByte))) return declined();
 
   // First, as clangd 14 does (findNearbyIdentifier), the same word written nearby as a name
   // the compiler saw: the closest by lines, at most 2^(length) lines away, after the word
@@ -435,11 +439,11 @@ std::optional<Expected<NavigationResult>> StaticProvider::clangWordAnswer(const 
   if (nearest)
     if (const ClangFileOccurrence* named = clangOccurrenceAt(*occurrences, nearest->range.startByte)) {
       auto symbol = clang_->symbol(named->symbol);
-      if (!symbol) return Expected<NavigationResult>(symbol.status());
+      if (!symbol) return symbol.status();
       if (add(*symbol)) {
         out.note = "'" + word + "' is not a name the compiler saw here; answered for the same name at line " +
                    std::to_string(toDisplayLine(nearest->range.start.line));
-        return Expected<NavigationResult>(std::move(out));
+        return std::move(out);
       }
     }
 
@@ -447,38 +451,38 @@ std::optional<Expected<NavigationResult>> StaticProvider::clangWordAnswer(const 
   // name but constructors and function-local ones, at its definition (else its canonical
   // declaration); nothing when more than five match.
   auto ids = clang_->symbolsNamed(word);
-  if (!ids) return Expected<NavigationResult>(ids.status());
+  if (!ids) return ids.status();
   size_t matched = 0;
   for (uint32_t id : *ids) {
     auto symbol = clang_->symbol(id);
-    if (!symbol) return Expected<NavigationResult>(symbol.status());
+    if (!symbol) return symbol.status();
     if (isFunctionLocalUsr(symbol->usr) || static_cast<SymbolKind>(symbol->kind) == SymbolKind::Constructor) continue;
     // One declared only outside the repository (a system header's) counts, as clangd's index
     // holds it too, but has no place here to answer with.
-    if (++matched > kMostWordMatches) return std::nullopt;
+    if (++matched > kMostWordMatches) return declined();
     add(*symbol);
   }
-  if (out.locations.empty()) return std::nullopt;
+  if (out.locations.empty()) return declined();
   uniqueSites(out.locations);
   out.note = "'" + word + "' is not a name the compiler saw here (code the preprocessor left out, or a macro's "
              "definition): " + std::to_string(out.locations.size()) + " symbol(s) of that name";
-  return Expected<NavigationResult>(std::move(out));
+  return std::move(out);
 }
 
-std::optional<Expected<NavigationResult>> StaticProvider::clangSkippedMacroReferences(const std::string& path,
+Expected<NavigationResult> StaticProvider::clangSkippedMacroReferences(const std::string& path,
                                                                                       const Occurrence& at,
                                                                                       const std::string& word,
                                                                                       bool includeDeclaration) {
-  if (!clang_ || overlays_.count(path) || !clang_->skippedAt(path, at.range.startByte)) return std::nullopt;
+  if (!clang_ || overlays_.count(path) || !clang_->skippedAt(path, at.range.startByte)) return declined();
   auto ids = clang_->symbolsNamed(word);
-  if (!ids) return Expected<NavigationResult>(ids.status());
+  if (!ids) return ids.status();
   // The definition in effect there: the closest one before it in the file, else the only one.
   std::optional<ClangSymbol> chosen, only;
   uint32_t closest = 0;
   size_t macros = 0;
   for (uint32_t id : *ids) {
     auto symbol = clang_->symbol(id);
-    if (!symbol) return Expected<NavigationResult>(symbol.status());
+    if (!symbol) return symbol.status();
     if (static_cast<SymbolKind>(symbol->kind) != SymbolKind::Macro) continue;
     ++macros;
     for (const ClangSite& s : symbol->sites)
@@ -490,14 +494,14 @@ std::optional<Expected<NavigationResult>> StaticProvider::clangSkippedMacroRefer
     only = std::move(*symbol);
   }
   if (!chosen && macros == 1) chosen = std::move(only);
-  if (!chosen) return std::nullopt;
+  if (!chosen) return declined();
   ClangFileOccurrence from;
   from.start = at.range.startByte;
   from.end = at.range.endByte;
   from.role = ClangRole::Reference;
   auto answer = clangAnswerFor(*chosen, from, path, true, includeDeclaration, false);
-  if (answer && *answer)
-    (*answer)->note = "'" + word + "' is in code the preprocessor left out: the references of the macro in effect there";
+  if (answer)
+    answer->note = "'" + word + "' is in code the preprocessor left out: the references of the macro in effect there";
   return answer;
 }
 

@@ -26,6 +26,7 @@ const char* reasonName(Reason reason) {
     case Reason::OutsideWorkspace: return "outside-workspace";
     case Reason::NotIndexed: return "not-indexed";
     case Reason::NoSymbol: return "no-symbol";
+    case Reason::Declined: return "declined";
   }
   return "unknown";
 }

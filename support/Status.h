@@ -34,6 +34,7 @@ enum class Reason : uint8_t {
   OutsideWorkspace,  // the path is outside the repository's worktree (InvalidArgument)
   NotIndexed,        // the file is not in the index: untracked, ignored, skipped or deleted (NotFound)
   NoSymbol,          // no identifier, or nothing the index knows, at the position (NotFound)
+  Declined,          // this source of facts has no say here: the next one answers (NotFound)
 };
 
 const char* reasonName(Reason reason);
@@ -92,6 +93,12 @@ class Expected {
  private:
   std::variant<T, Status> data_;
 };
+
+// Whether a source of facts declined a request (Reason::Declined): the next source answers.
+template <typename T>
+bool isDeclined(const Expected<T>& e) {
+  return !e.hasValue() && e.status().is(Reason::Declined);
+}
 
 }  // namespace nib
 

@@ -183,6 +183,42 @@ TEST_CASE("auto asks clangd for a C++ overload the index resolves by name", "[po
   CHECK(answer->locations[0].range.start.line == 3);  // the two-argument definition
 }
 
+TEST_CASE("live through the navigation interface with typescript-language-server", "[policy][live]") {
+  const std::string shapes =
+      "export class Circle {\n"
+      "  constructor(private r: number) {}\n"
+      "  area(): number { return 3 * this.r * this.r; }\n"
+      "}\n";
+  const std::string main =
+      "import { Circle } from \"./shapes\";\n"
+      "const c = new Circle(2);\n"
+      "console.log(c.area());\n";
+  TestRepo repo;
+  repo.writeAll({{"ts/shapes.ts", shapes}, {"ts/main.ts", main},
+                 {"tsconfig.json", "{ \"compilerOptions\": { \"strict\": true }, \"include\": [\"ts\"] }\n"}});
+  repo.commitAll();
+  auto engine = indexAndOpen(repo);
+  std::string tsls = std::string(NIB_BACKENDS_BIN) + "/typescript-language-server";
+  if (!fs::exists(tsls)) tsls = "typescript-language-server";
+  auto ts = backends(repo.root(), {{Language::TypeScript, {tsls, "--stdio"}}});
+  PolicyNavigator navigator(ts.get());
+  auto request = engine->navigationRequest(NavigationKind::Definition, "ts/main.ts", offsetOf(main, "area()"), true,
+                                           ProviderPolicy::Compare);
+  REQUIRE(request.hasValue());
+  CHECK(request->language == Language::TypeScript);
+  PolicyOutcome o = engine->navigate(navigator, *request);
+  INFO(o.describe(*request));
+  REQUIRE(o.live.has_value());
+  REQUIRE(o.live->hasValue());
+  CHECK((*o.live)->backend.find("typescript") != std::string::npos);
+  REQUIRE((*o.live)->locations.size() == 1);
+  CHECK((*o.live)->locations[0].path == "ts/shapes.ts");
+  CHECK((*o.live)->locations[0].range.start.line == 2);
+  // The index resolves the member through the type too: compare finds them equal.
+  REQUIRE(o.agree.has_value());
+  CHECK(*o.agree);
+}
+
 TEST_CASE("nib def and refs --provider answer through the same policy, for the worktree as it is", "[policy][live][cli]") {
   TestRepo repo;
   repo.writeAll({{"geometry.py", kGeometry}, {"main.py", kMain}});

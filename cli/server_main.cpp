@@ -47,13 +47,13 @@ int main(int argc, char** argv) {
   options.root = args.root;
   options.version = NIB_VERSION;
   options.workers = args.workers;
-  options.provider = args.provider;
-  options.liveCommands = args.live;
-  options.liveTimeoutMs = args.liveTimeoutMs;
-  options.allowProjectCommands = args.allowProjectCommands;
-  options.traceLog = args.traceLog.empty() ? std::filesystem::path() : std::filesystem::absolute(args.traceLog);
+  options.live.provider = args.provider;
+  options.live.liveCommands = args.live;
+  options.live.liveTimeoutMs = args.liveTimeoutMs;
+  options.live.allowProjectCommands = args.allowProjectCommands;
+  options.live.traceLog = args.traceLog.empty() ? std::filesystem::path() : std::filesystem::absolute(args.traceLog);
 #ifdef NIB_BACKENDS_BIN
-  options.backendsBin = NIB_BACKENDS_BIN;
+  options.live.backendsBin = NIB_BACKENDS_BIN;
 #endif
   // Buffers are re-extracted under the engine's lock, one at a time: one extractor suffices.
   auto extractor = std::make_shared<Extractor>();

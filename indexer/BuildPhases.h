@@ -177,7 +177,10 @@ ViewRecord denseViewPhase(const DensePhaseInput& in, const IndexOptions& options
 // dirty when it differs from the commit's).
 Expected<Manifest> manifestHeader(GitRepository& repo, const IndexLayout& layout, const std::string& commit,
                                   const std::vector<WorkItem>* worktreeItems, const std::string& configDigest);
-// The build's counts as manifest statistics (`nib status` prints them).
+// The counts every version records (files, files per language and skipped per reason,
+// definitions, occurrences, bytes, extracted, build time), replacing the ones it has.
+void recordCounts(Manifest& m, const IndexReport& report);
+// A full build's statistics: the counts, the scan time and the configuration.
 void recordBuildStats(Manifest& m, const IndexReport& report, const IndexOptions& options,
                       std::optional<int64_t> scanStartedNs);
 

@@ -67,21 +67,26 @@ Expected<Manifest> manifestHeader(GitRepository& repo, const IndexLayout& layout
   return m;
 }
 
-void recordBuildStats(Manifest& m, const IndexReport& report, const IndexOptions& options,
-                      std::optional<int64_t> scanStartedNs) {
-  m.stats["files"] = std::to_string(report.files);
-  if (scanStartedNs) m.stats["worktree.scan-ns"] = std::to_string(*scanStartedNs);
-  m.stats["config.max-file-size"] = std::to_string(options.maxFileSize);
+void recordCounts(Manifest& m, const IndexReport& report) {
+  std::erase_if(m.stats, [](const auto& kv) { return kv.first.rfind("files.", 0) == 0 || kv.first.rfind("skipped.", 0) == 0; });
   for (const auto& [lang, n] : report.filesByLanguage) m.stats["files." + lang] = std::to_string(n);
   for (const auto& [reason, n] : report.skippedByReason) m.stats["skipped." + reason] = std::to_string(n);
+  m.stats["files"] = std::to_string(report.files);
   m.stats["definitions"] = std::to_string(report.definitions);
   m.stats["occurrences"] = std::to_string(report.occurrences);
   m.stats["source-bytes"] = std::to_string(report.sourceBytes);
   m.stats["extracted"] = std::to_string(report.extracted);
-  m.stats["reused"] = std::to_string(report.reused);
   char secs[32];
   std::snprintf(secs, sizeof secs, "%.3f", report.seconds);
   m.stats["build-seconds"] = secs;
+}
+
+void recordBuildStats(Manifest& m, const IndexReport& report, const IndexOptions& options,
+                      std::optional<int64_t> scanStartedNs) {
+  recordCounts(m, report);
+  if (scanStartedNs) m.stats["worktree.scan-ns"] = std::to_string(*scanStartedNs);
+  m.stats["config.max-file-size"] = std::to_string(options.maxFileSize);
+  m.stats["reused"] = std::to_string(report.reused);
 }
 
 Status publishVersion(const IndexLayout& layout, const Manifest& m, const IndexOptions& options,

@@ -290,20 +290,10 @@ Manifest deltaManifest(const DeltaBase& b, Manifest header, const ViewRecord& de
   m.base = b.baseId;
   std::erase_if(m.views, [&](const ViewRecord& v) { return v.name == deltaView.name; });
   m.views.push_back(deltaView);
-  std::erase_if(m.stats, [](const auto& kv) { return kv.first.rfind("files.", 0) == 0 || kv.first.rfind("skipped.", 0) == 0; });
-  for (const auto& [lang, n] : report.filesByLanguage) m.stats["files." + lang] = std::to_string(n);
-  for (const auto& [reason, n] : report.skippedByReason) m.stats["skipped." + reason] = std::to_string(n);
-  m.stats["files"] = std::to_string(report.files);
-  m.stats["definitions"] = std::to_string(report.definitions);
-  m.stats["occurrences"] = std::to_string(report.occurrences);
-  m.stats["source-bytes"] = std::to_string(report.sourceBytes);
+  recordCounts(m, report);
   m.stats["delta.files"] = std::to_string(report.deltaFiles);
   m.stats["delta.read"] = std::to_string(readCount);
-  m.stats["extracted"] = std::to_string(report.extracted);
   m.stats["worktree.scan-ns"] = std::to_string(scanStartedNs);
-  char secs[32];
-  std::snprintf(secs, sizeof secs, "%.3f", report.seconds);
-  m.stats["build-seconds"] = secs;
   return m;
 }
 

@@ -26,6 +26,7 @@
 #include "protocol/PositionEncoder.h"
 #include "providers/LiveProvider.h"
 #include "server/Engine.h"
+#include "server/LiveSetup.h"
 
 namespace nib {
 
@@ -43,14 +44,10 @@ struct LspServerOptions {
                        const std::function<void(uint64_t, uint64_t, const std::string&)>& progress,
                        const std::function<bool()>& cancelled)>
       buildIndex;
-  // Navigation providers (docs/live-backends.md). The policy: "" = .nib.conf's `provider`, else
-  // auto; a client's initializationOptions.provider and nib/locate's `provider` override it.
-  std::string provider;
-  std::vector<std::string> liveCommands;  // "LANGUAGE=COMMAND", over the defaults and .nib.conf
-  long long liveTimeoutMs = 0;            // 0: .nib.conf's live.timeout-ms, else 5000
-  std::filesystem::path backendsBin;      // the pinned typescript-language-server's folder
-  std::filesystem::path traceLog;         // "" = <root>/.nib/trace.log
-  bool allowProjectCommands = false;      // run live.* commands from the repository's .nib.conf
+  // Navigation providers (docs/live-backends.md): the policy ("" = .nib.conf's `provider`,
+  // else auto; a client's initializationOptions.provider and nib/locate's `provider` override
+  // it) and the live backends' commands, timeout, trace log and trust of .nib.conf's commands.
+  LiveSetupOptions live;
 };
 
 class LspServer {

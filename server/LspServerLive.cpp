@@ -19,14 +19,7 @@
 namespace nib {
 
 void LspServer::startLiveProvider() {
-  LiveSetupOptions o;
-  o.provider = options_.provider;
-  o.liveCommands = options_.liveCommands;
-  o.liveTimeoutMs = options_.liveTimeoutMs;
-  o.backendsBin = options_.backendsBin;
-  o.traceLog = options_.traceLog;
-  o.allowProjectCommands = options_.allowProjectCommands;
-  LiveSetup setup = liveSetup(root_, o, [this](const std::string& message) { log(2, message); });
+  LiveSetup setup = liveSetup(root_, options_.live, [this](const std::string& message) { log(2, message); });
   policy_ = setup.policy;
   tracePath_ = setup.tracePath;
   live_ = nib::startLiveProvider(root_, std::move(setup.settings), [this](const std::string& message) { log(2, message); });

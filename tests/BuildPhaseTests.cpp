@@ -49,6 +49,24 @@ std::unique_ptr<FactStore> openFacts(const fs::path& dir) {
   return std::move(*facts);
 }
 
+// The populated repository scanned and extracted, with its options and a fact store kept out
+// of the worktree's listing: where the phases after extract start.
+struct Extracted {
+  TestRepo repo;
+  IndexOptions options;
+  std::unique_ptr<FactStore> facts;
+  std::string profile = Extractor::profileDigest();
+  ScanOutput scan;
+
+  Extracted() {
+    populate(repo);
+    options.threads = 2;
+    facts = openFacts(repo.root() / ".git" / "test-facts");
+    scan = scanned(repo, true, options);
+    REQUIRE(extractPhase(scan.items, *facts, {repo.root(), true, &options, profile}).isOk());
+  }
+};
+
 }  // namespace
 
 TEST_CASE("classify decides what it can without reading a file", "[build-phases]") {
@@ -133,14 +151,12 @@ TEST_CASE("extract classifies by content, stores facts once and reuses them", "[
 }
 
 TEST_CASE("the view phases write their views and record why one failed", "[build-phases]") {
-  TestRepo repo;
-  populate(repo);
-  IndexOptions options;
-  options.threads = 2;
-  auto facts = openFacts(repo.root() / ".git" / "test-facts");
-  ScanOutput scan = scanned(repo, true, options);
-  const std::string profile = Extractor::profileDigest();
-  REQUIRE(extractPhase(scan.items, *facts, {repo.root(), true, &options, profile}).isOk());
+  Extracted x;
+  TestRepo& repo = x.repo;
+  IndexOptions& options = x.options;
+  auto& facts = x.facts;
+  ScanOutput& scan = x.scan;
+  const std::string& profile = x.profile;
   fs::path versionDir = repo.root() / ".git" / "test-version";  // out of the worktree's listing
 
   IndexReport report;
@@ -190,11 +206,11 @@ TEST_CASE("the view phases write their views and record why one failed", "[build
 }
 
 TEST_CASE("the manifest names the tree it reflects; publish refuses an artifact that differs", "[build-phases]") {
-  TestRepo repo;
-  populate(repo);
-  IndexOptions options;
-  options.threads = 2;
-  auto facts = openFacts(repo.root() / ".git" / "test-facts");
+  Extracted x;
+  TestRepo& repo = x.repo;
+  IndexOptions& options = x.options;
+  ScanOutput& scan = x.scan;
+  const std::string& profile = x.profile;
   auto git = GitRepository::discover(repo.root());
   REQUIRE(git.hasValue());
   auto head = (*git)->headCommit();
@@ -210,9 +226,6 @@ TEST_CASE("the manifest names the tree it reflects; publish refuses an artifact 
   CHECK(!fromCommit->dirty);
   CHECK(fromCommit->configDigest == "digest");
 
-  ScanOutput scan = scanned(repo, true, options);
-  const std::string profile = Extractor::profileDigest();
-  REQUIRE(extractPhase(scan.items, *facts, {repo.root(), true, &options, profile}).isOk());
   auto fromWorktree = manifestHeader(**git, layout, *head, &scan.items, "digest");
   REQUIRE(fromWorktree.hasValue());
   CHECK(fromWorktree->dirty);  // untracked files

@@ -550,6 +550,36 @@ Expected<NavigationResult> StaticProvider::definition(const std::string& path, u
   return out;
 }
 
+void StaticProvider::referencesIn(const LoadedFile& file, const ReferenceQuery& q, std::vector<SymbolLocation>& found) {
+  // The file's spellings that can name the symbol: its names, and aliases imports bind to them.
+  std::set<std::string> localNames(q.names.begin(), q.names.end());
+  for (const Import& imp : file.facts.imports)
+    if (!imp.alias.empty() && q.names.count(std::string(lastComponent(imp.name)))) localNames.insert(imp.alias);
+  std::vector<bool> candidate(file.facts.names.size(), false);
+  bool any = false;
+  for (size_t n = 0; n < file.facts.names.size(); ++n)
+    if (localNames.count(file.facts.names[n])) any = candidate[n] = true;
+  if (!any) return;
+  for (const Occurrence& occ : file.facts.occurrences) {
+    if (!candidate[occ.nameId]) continue;
+    Resolved rr = resolve(file, occ);
+    bool match = false;
+    if (q.unresolved) match = rr.targets.empty() && file.facts.nameOf(occ) == q.startName;
+    else
+      match = std::any_of(rr.targets.begin(), rr.targets.end(), [&](const Target& t) { return q.targets.count(t) > 0; });
+    if (!match) continue;
+    if (!q.includeDeclaration && occ.role != OccurrenceRole::Reference) continue;
+    SymbolLocation loc;
+    loc.path = file.record.path;
+    loc.range = occ.range;
+    loc.fullRange = occ.range;
+    loc.name = file.facts.nameOf(occ);
+    loc.role = occ.role;
+    loc.ascii = file.facts.ascii;
+    found.push_back(std::move(loc));
+  }
+}
+
 Expected<NavigationResult> StaticProvider::references(const std::string& path, uint32_t offset, bool includeDeclaration) {
   if (auto c = clangAnswer(path, offset, true, includeDeclaration, false); !isDeclined(c)) return c;
   beginQuery();
@@ -591,41 +621,11 @@ Expected<NavigationResult> StaticProvider::references(const std::string& path, u
       for (uint32_t id : filesMentioning(n)) files.insert(id);
   }
   std::vector<SymbolLocation> found;
+  const ReferenceQuery query{names, targets, unresolved, startName, includeDeclaration};
   for (uint32_t id : files) {
     auto lf = load(id, /*occurrences=*/true);
     if (!lf) continue;
-    const LoadedFile& file = **lf;
-    // The file's spellings that can name the symbol: its names, and aliases imports bind to them.
-    std::set<std::string> localNames(names.begin(), names.end());
-    for (const Import& imp : file.facts.imports)
-      if (!imp.alias.empty() && names.count(std::string(lastComponent(imp.name)))) localNames.insert(imp.alias);
-    std::vector<bool> candidate(file.facts.names.size(), false);
-    bool any = false;
-    for (size_t n = 0; n < file.facts.names.size(); ++n)
-      if (localNames.count(file.facts.names[n])) any = candidate[n] = true;
-    if (!any) continue;
-    for (const Occurrence& occ : file.facts.occurrences) {
-      if (!candidate[occ.nameId]) continue;
-      Resolved rr = resolve(file, occ);
-      bool match = false;
-      if (unresolved) match = rr.targets.empty() && file.facts.nameOf(occ) == startName;
-      else
-        for (const Target& t : rr.targets)
-          if (targets.count(t)) {
-            match = true;
-            break;
-          }
-      if (!match) continue;
-      if (!includeDeclaration && occ.role != OccurrenceRole::Reference) continue;
-      SymbolLocation loc;
-      loc.path = file.record.path;
-      loc.range = occ.range;
-      loc.fullRange = occ.range;
-      loc.name = file.facts.nameOf(occ);
-      loc.role = occ.role;
-      loc.ascii = file.facts.ascii;
-      found.push_back(std::move(loc));
-    }
+    referencesIn(**lf, query, found);
     // Nothing points into the files read so far but the origin (resolution gives targets by
     // value): a name in thousands of files need not keep all their facts until the end.
     trimCacheKeeping(origin->record.fileId);

@@ -12,6 +12,7 @@
 #include <set>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "support/Status.h"
@@ -201,6 +202,16 @@ class StaticProvider {
   Resolved resolveGlobalUncached(const LoadedFile& file, const std::string& name);
   Resolved resolveMember(const LoadedFile& file, const Occurrence& occ);
   std::optional<SymbolLocation> locationOf(const Target& t);
+  // What a references query looks for in each file it reads: the names the symbol is spelled
+  // with, the definitions they must resolve to (or, unresolved, the bare name).
+  struct ReferenceQuery {
+    const std::set<std::string>& names;
+    const std::set<Target>& targets;
+    bool unresolved;
+    const std::string& startName;
+    bool includeDeclaration;
+  };
+  void referencesIn(const LoadedFile& file, const ReferenceQuery& query, std::vector<SymbolLocation>& found);
   std::vector<Target> declarationsOf(const std::vector<Target>& targets);
   CallNode nodeOf(const LoadedFile& f, int32_t def);
   struct Candidate {
@@ -252,6 +263,13 @@ class StaticProvider {
   // keeps each clang symbol's answer for one walk.
   std::vector<Target> clangCalleesAt(const std::vector<ClangFileOccurrence>& occurrences, const ByteRange& site,
                                      std::map<uint32_t, std::vector<Target>>& memo);
+  // forEachEdge's parts (StaticProviderGraph.cpp): a file's call edges (returning the
+  // occurrences that are calls) and its type uses; callees are definitions where one exists.
+  std::vector<Target> preferDefinitions(std::vector<Target> targets);
+  std::set<uint32_t> callEdgesOf(const LoadedFile& file, std::map<uint32_t, std::vector<Target>>& clangCallees,
+                                 const std::function<void(SymbolEdge&&)>& visit);
+  void typeUseEdgesOf(const LoadedFile& file, const std::unordered_set<std::string>& typeNames,
+                      const std::set<uint32_t>& callOccurrences, const std::function<void(SymbolEdge&&)>& visit);
   // A delta version: lays its entries over the base's commit view (at open, and again when a
   // session's overlay of the path goes).
   Status applyVersionEntry(const DeltaEntry& entry);

@@ -4,6 +4,7 @@
 #include "providers/StaticProvider.h"
 
 #include <cctype>
+#include <functional>
 #include <set>
 
 namespace nib {
@@ -181,6 +182,86 @@ Expected<NavigationResult> StaticProvider::clangUsingAnswer(const std::string& p
   return out;
 }
 
+namespace {
+
+// Collects a symbol's sites as an answer's locations: those the query lists, less the sites in
+// files changed since the build (counted in `changed`: they may have moved).
+struct SiteCollector {
+  std::function<bool(const std::string&)> changedFile;
+  const std::string& path;  // the file asked about
+  bool references = false;
+  NavigationResult& out;
+  bool fileOnly = false;          // the asked file's sites only
+  bool withInterpolated = false;  // sites only a made-up unit saw, in other files too
+  std::set<std::pair<std::string, uint32_t>> changed;
+
+  template <typename Accept>
+  void collect(const ClangSymbol& of, Accept accept) {
+    bool bodyTwins = std::any_of(of.sites.begin(), of.sites.end(), [](const ClangSite& s) { return s.macroBody; });
+    for (const ClangSite& s : of.sites) {
+      if (!accept(s) || (fileOnly && s.path != path) || (references && s.unlisted)) continue;
+      if (s.interpolated && !withInterpolated && s.path != path) continue;
+      // A declaration a macro writes has two sites, as clangd answers: where the macro's text
+      // spells it (definitions) and where the macro is expanded (references); one it pastes
+      // together has only the second, for both.
+      if (references ? s.macroBody : s.expanded && s.role != ClangRole::Reference && bodyTwins) continue;
+      if (changedFile(s.path)) {
+        changed.insert({s.path, s.range.startByte});
+        continue;
+      }
+      out.locations.push_back(siteLocation(of, s));
+    }
+  }
+};
+
+// A virtual method's references, as clangd 14 answers them: every site of each method it
+// overrides, up the hierarchy (their declarations count as references there), and, with
+// declarations, the canonical declaration of each method overriding it directly.
+void collectOverrides(ClangView& clang, const ClangSymbol& symbol, bool includeDeclaration, SiteCollector& c) {
+  std::vector<uint32_t> up = symbol.overrides;
+  std::set<uint32_t> seen(up.begin(), up.end());
+  for (size_t i = 0; i < up.size() && i < 256; ++i) {
+    auto u = clang.symbol(up[i]);
+    if (!u) continue;
+    c.collect(*u, [](const ClangSite&) { return true; });
+    for (uint32_t next : u->overrides)
+      if (seen.insert(next).second) up.push_back(next);
+  }
+  // An overrider's canonical declaration is where clangd's index records it: where its name is
+  // spelled, which for one a macro declares (the destructor of every TEST_F class) is the
+  // macro's body, so the twin left out of references is the one listed here.
+  if (includeDeclaration)
+    for (uint32_t id : symbol.overriddenBy) {
+      auto d = clang.symbol(id);
+      if (!d) continue;
+      for (const ClangSite& s : d->sites) {
+        if (!s.canonical) continue;
+        if (c.changedFile(s.path)) c.changed.insert({s.path, s.range.startByte});
+        else c.out.locations.push_back(siteLocation(*d, s));
+      }
+    }
+  uniqueSites(c.out.locations);  // a method reached twice (diamonds) is listed once
+}
+
+// Declarations as a definition answer (asked at the definition, or nothing is defined in the
+// repository): clangd 14 goes to one, the canonical declaration (checked against it: a function
+// declared in a header and again above its definition goes to the header's).
+void keepCanonicalDeclaration(const ClangSymbol& symbol, std::vector<SymbolLocation>& locations) {
+  bool onlyDeclarations = std::none_of(locations.begin(), locations.end(),
+                                       [](const SymbolLocation& l) { return l.role == OccurrenceRole::Definition; });
+  if (!onlyDeclarations || locations.size() <= 1) return;
+  auto keep = locations.begin();
+  if (const ClangSite* canonical = declarationSite(symbol))
+    keep = std::find_if(locations.begin(), locations.end(), [&](const SymbolLocation& l) {
+      return l.path == canonical->path && l.range.startByte == canonical->range.startByte;
+    });
+  if (keep == locations.end()) keep = locations.begin();
+  SymbolLocation one = std::move(*keep);
+  locations.assign(1, std::move(one));
+}
+
+}  // namespace
+
 Expected<NavigationResult> StaticProvider::clangAnswerFor(const ClangSymbol& found, const ClangFileOccurrence& atRef,
                                                                          const std::string& path, bool references,
                                                                          bool includeDeclaration, bool declarations) {
@@ -221,67 +302,24 @@ Expected<NavigationResult> StaticProvider::clangAnswerFor(const ClangSymbol& fou
                                                OccurrenceRole::Definition, false});
         return std::move(out);
       }
-  std::set<std::pair<std::string, uint32_t>> changed;  // sites left out, counted once
+  SiteCollector c{[&](const std::string& p) { return overlays_.count(p) > 0; }, path, references, out};
   // Sites only a made-up unit saw (files no compile command reaches: another platform's
   // sources, examples, headers nothing includes) are not part of the build: as definitions they
   // answer for their own file, and elsewhere only when nothing else does. References include
   // them: they are the repository's code, and clangd lists them too once it has seen the files.
-  bool withInterpolated = references;
+  c.withInterpolated = references;
   // clangd's index keeps no references to namespaces (a namespace is named everywhere): their
   // references are the asked file's own, and nib answers the same.
-  bool fileOnly = references && static_cast<SymbolKind>(symbol->kind) == SymbolKind::Namespace;
-  auto collectOf = [&](const ClangSymbol& of, auto accept) {
-    bool bodyTwins = std::any_of(of.sites.begin(), of.sites.end(), [](const ClangSite& s) { return s.macroBody; });
-    for (const ClangSite& s : of.sites) {
-      if (!accept(s) || (fileOnly && s.path != path) || (references && s.unlisted)) continue;
-      if (s.interpolated && !withInterpolated && s.path != path) continue;
-      // A declaration a macro writes has two sites, as clangd answers: where the macro's text
-      // spells it (definitions) and where the macro is expanded (references); one it pastes
-      // together has only the second, for both.
-      if (references ? s.macroBody : s.expanded && s.role != ClangRole::Reference && bodyTwins) continue;
-      // Sites in files changed or deleted since the index was built may have moved.
-      if (overlays_.count(s.path)) {
-        changed.insert({s.path, s.range.startByte});
-        continue;
-      }
-      out.locations.push_back(siteLocation(of, s));
-    }
-  };
-  auto collect = [&](auto accept) { collectOf(*symbol, [&](const ClangSite& s) { return accept(s.role); }); };
+  c.fileOnly = references && static_cast<SymbolKind>(symbol->kind) == SymbolKind::Namespace;
+  auto collect = [&](auto accept) { c.collect(*symbol, [&](const ClangSite& s) { return accept(s.role); }); };
   collect(wanted);
-  if (references && (!symbol->overrides.empty() || !symbol->overriddenBy.empty())) {
-    // A virtual method, as clangd 14 answers its references: every site of each method it
-    // overrides, up the hierarchy (their declarations count as references there), and, with
-    // declarations, the canonical declaration of each method overriding it directly.
-    std::vector<uint32_t> up = symbol->overrides;
-    std::set<uint32_t> seen(up.begin(), up.end());
-    for (size_t i = 0; i < up.size() && i < 256; ++i) {
-      auto u = clang_->symbol(up[i]);
-      if (!u) continue;
-      collectOf(*u, [](const ClangSite&) { return true; });
-      for (uint32_t next : u->overrides)
-        if (seen.insert(next).second) up.push_back(next);
-    }
-    // An overrider's canonical declaration is where clangd's index records it: where its name
-    // is spelled, which for one a macro declares (the destructor of every TEST_F class) is the
-    // macro's body, so the twin left out of references above is the one listed here.
-    if (includeDeclaration)
-      for (uint32_t id : symbol->overriddenBy) {
-        auto d = clang_->symbol(id);
-        if (!d) continue;
-        for (const ClangSite& s : d->sites) {
-          if (!s.canonical) continue;
-          if (overlays_.count(s.path)) changed.insert({s.path, s.range.startByte});
-          else out.locations.push_back(siteLocation(*d, s));
-        }
-      }
-    uniqueSites(out.locations);  // a method reached twice (diamonds) is listed once
-  }
+  if (references && (!symbol->overrides.empty() || !symbol->overriddenBy.empty()))
+    collectOverrides(*clang_, *symbol, includeDeclaration, c);
   // A definition without a separate declaration is its own answer.
   if (!references && out.locations.empty() && at->role == ClangRole::Definition)
     collect([](ClangRole r) { return r == ClangRole::Definition; });
   if (!references && out.locations.empty()) {
-    withInterpolated = true;
+    c.withInterpolated = true;
     collect(wanted);
   }
   // Nothing defined in the indexed code (a library function, a pure declaration): the
@@ -289,25 +327,11 @@ Expected<NavigationResult> StaticProvider::clangAnswerFor(const ClangSymbol& fou
   if (!references && out.locations.empty()) collect([&](ClangRole r) { return r != ClangRole::Reference; });
   // libclang saw the name but nothing declares it inside the repository (a system header's
   // function): the tree-sitter facts answer, labelled, rather than an empty "exact" list.
-  if (!references && out.locations.empty() && changed.empty()) return declined();
-  // Declarations as the answer (asked at the definition, or nothing is defined in the
-  // repository): clangd 14 goes to one, the canonical declaration (checked against it: a
-  // function declared in a header and again above its definition goes to the header's).
-  bool onlyDeclarations = std::none_of(out.locations.begin(), out.locations.end(),
-                                       [](const SymbolLocation& l) { return l.role == OccurrenceRole::Definition; });
-  if (!references && onlyDeclarations && out.locations.size() > 1) {
-    auto keep = out.locations.begin();
-    if (const ClangSite* canonical = declarationSite(*symbol))
-      keep = std::find_if(out.locations.begin(), out.locations.end(), [&](const SymbolLocation& l) {
-        return l.path == canonical->path && l.range.startByte == canonical->range.startByte;
-      });
-    if (keep == out.locations.end()) keep = out.locations.begin();
-    SymbolLocation one = std::move(*keep);
-    out.locations.assign(1, std::move(one));
-  }
-  if (!changed.empty()) {
+  if (!references && out.locations.empty() && c.changed.empty()) return declined();
+  if (!references) keepCanonicalDeclaration(*symbol, out.locations);
+  if (!c.changed.empty()) {
     // Not the whole answer: the changed files' sites are unknown until they are compiled again.
-    out.note = std::to_string(changed.size()) + " site(s) in files changed since the index was built are left out";
+    out.note = std::to_string(c.changed.size()) + " site(s) in files changed since the index was built are left out";
     out.confidence = Confidence::Name;
   }
   return std::move(out);
@@ -343,6 +367,45 @@ unsigned floorLog2(uint32_t x) {
   unsigned n = 0;
   while (x >>= 1) ++n;
   return n;
+}
+
+// The same word written nearby as a name the compiler saw, as clangd 14 finds it
+// (findNearbyIdentifier): the closest by lines, at most 2^(length) lines away, after the word
+// preferred (cost 1 + log2 of the distance; before it 2 + log2), the first found on ties. `live`
+// holds the offsets where libclang recorded a name.
+const Occurrence* nearestCompiledSpelling(const FileFacts& facts, const std::string& word, uint32_t startByte,
+                                          uint32_t line, const std::set<uint32_t>& live) {
+  std::vector<const Occurrence*> same;
+  for (const Occurrence& o : facts.occurrences)
+    if (o.range.startByte != startByte && facts.nameOf(o) == word) same.push_back(&o);
+  std::sort(same.begin(), same.end(),
+            [](const Occurrence* a, const Occurrence* b) { return a->range.startByte < b->range.startByte; });
+  unsigned best = static_cast<unsigned>(word.size()) + 1;
+  const Occurrence* nearest = nullptr;
+  auto consider = [&](const Occurrence* o) {
+    uint32_t l = o->range.start.line;
+    unsigned cost = l > line ? 1 + floorLog2(l - line) : l < line ? 2 + floorLog2(line - l) : 0;
+    if (cost >= best) return false;  // farther ones cost more: stop
+    if (live.count(o->range.startByte)) best = cost, nearest = o;
+    return true;
+  };
+  auto split = std::partition_point(same.begin(), same.end(), [&](const Occurrence* o) {
+    return o->range.startByte < startByte;
+  });
+  for (auto it = split; it != same.end() && consider(*it); ++it) {
+  }
+  for (auto it = split; it != same.begin() && consider(*(it - 1)); --it) {
+  }
+  return nearest;
+}
+
+// Where clangd's index holds a symbol: its definition (not the expansion twin of one a macro
+// writes), else its canonical declaration; nullptr when the repository has neither.
+const ClangSite* indexedPlace(const ClangSymbol& symbol) {
+  bool bodyTwins = std::any_of(symbol.sites.begin(), symbol.sites.end(), [](const ClangSite& s) { return s.macroBody; });
+  for (const ClangSite& s : symbol.sites)
+    if (s.role == ClangRole::Definition && !(s.expanded && bodyTwins)) return &s;
+  return declarationSite(symbol);
 }
 
 }  // namespace
@@ -390,33 +453,10 @@ Expected<NavigationResult> StaticProvider::clangWordAnswer(const std::string& pa
   // A name libclang reported there (the macro's own) answers as it is.
   if (!skipped && (occurrences->empty() || clangOccurrenceAt(*occurrences, startByte))) return declined();
 
-  // First, as clangd 14 does (findNearbyIdentifier), the same word written nearby as a name
-  // the compiler saw: the closest by lines, at most 2^(length) lines away, after the word
-  // preferred (cost 1 + log2 of the distance; before it 2 + log2), the first found on ties.
   std::set<uint32_t> live;
   for (const ClangFileOccurrence& o : *occurrences)
     if (!o.expanded) live.insert(o.start);
-  std::vector<const Occurrence*> same;
-  for (const Occurrence& o : f.facts.occurrences)
-    if (o.range.startByte != startByte && f.facts.nameOf(o) == word) same.push_back(&o);
-  std::sort(same.begin(), same.end(),
-            [](const Occurrence* a, const Occurrence* b) { return a->range.startByte < b->range.startByte; });
-  unsigned best = static_cast<unsigned>(word.size()) + 1;
-  const Occurrence* nearest = nullptr;
-  auto consider = [&](const Occurrence* o) {
-    uint32_t l = o->range.start.line;
-    unsigned cost = l > line ? 1 + floorLog2(l - line) : l < line ? 2 + floorLog2(line - l) : 0;
-    if (cost >= best) return false;  // farther ones cost more: stop
-    if (live.count(o->range.startByte)) best = cost, nearest = o;
-    return true;
-  };
-  auto split = std::partition_point(same.begin(), same.end(), [&](const Occurrence* o) {
-    return o->range.startByte < startByte;
-  });
-  for (auto it = split; it != same.end() && consider(*it); ++it) {
-  }
-  for (auto it = split; it != same.begin() && consider(*(it - 1)); --it) {
-  }
+  const Occurrence* nearest = nearestCompiledSpelling(f.facts, word, startByte, line, live);
   NavigationResult out;
   out.symbol = word;
   out.source = "clang";
@@ -424,14 +464,7 @@ Expected<NavigationResult> StaticProvider::clangWordAnswer(const std::string& pa
   // A symbol answers as clangd's index holds it: at its definition, else at its canonical
   // declaration (one place either way). False when it has neither in the repository.
   auto add = [&](const ClangSymbol& symbol) {
-    bool bodyTwins = std::any_of(symbol.sites.begin(), symbol.sites.end(), [](const ClangSite& s) { return s.macroBody; });
-    const ClangSite* chosen = nullptr;
-    for (const ClangSite& s : symbol.sites)
-      if (s.role == ClangRole::Definition && !(s.expanded && bodyTwins)) {
-        chosen = &s;
-        break;
-      }
-    if (!chosen) chosen = declarationSite(symbol);
+    const ClangSite* chosen = indexedPlace(symbol);
     if (!chosen || overlays_.count(chosen->path)) return false;
     out.locations.push_back(siteLocation(symbol, *chosen));
     return true;

@@ -30,6 +30,10 @@ sys.path.insert(0, HERE)
 from lsp_bench import percentile, source_files  # noqa: E402
 from startup_bench import positions  # noqa: E402
 
+# Whole-process figures of commands on their own: no `nib daemon` started behind the bench's
+# back by a query on a large repository (one the bench starts itself is named as such).
+os.environ.setdefault("NIB_NO_AUTO_DAEMON", "1")
+
 
 def timed(cmd, cwd):
     t = time.perf_counter()

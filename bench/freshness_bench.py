@@ -27,6 +27,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from lsp_bench import Client  # noqa: E402
 
+# Whole-process figures of commands on their own: no `nib daemon` started behind the bench's
+# back by a query on a large repository (one the bench starts itself is named as such).
+os.environ.setdefault("NIB_NO_AUTO_DAEMON", "1")
+
 
 def timed(argv, cwd):
     t = time.monotonic()

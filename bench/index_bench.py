@@ -25,6 +25,10 @@ import sys
 import tempfile
 import time
 
+# Whole-process figures of commands on their own: no `nib daemon` started behind the bench's
+# back by a query on a large repository (one the bench starts itself is named as such).
+os.environ.setdefault("NIB_NO_AUTO_DAEMON", "1")
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_CORPUS = [
     "tmux", "libuv1", "jq", "fmtlib",                       # C, C++

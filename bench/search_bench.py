@@ -41,6 +41,10 @@ RG = ["rg", "--hidden", "--max-filesize", "1M", "--no-heading", "--line-number",
 # The LSP client (Content-Length framing over the server's stdio) is lsp_bench's.
 from lsp_bench import Client  # noqa: E402
 
+# Whole-process figures of commands on their own: no `nib daemon` started behind the bench's
+# back by a query on a large repository (one the bench starts itself is named as such).
+os.environ.setdefault("NIB_NO_AUTO_DAEMON", "1")
+
 
 def combined_corpus():
     subprocess.run([os.path.join(HERE, "fetch-corpus.sh"), *PACKAGES], check=True)

@@ -24,6 +24,10 @@ sys.path.insert(0, HERE)
 from lsp_bench import Client  # noqa: E402
 from context_bench import c_files, functions_and_comments, comment_text  # noqa: E402
 
+# Whole-process figures of commands on their own: no `nib daemon` started behind the bench's
+# back by a query on a large repository (one the bench starts itself is named as such).
+os.environ.setdefault("NIB_NO_AUTO_DAEMON", "1")
+
 
 def percentile(values, p):
     s = sorted(values)

@@ -21,6 +21,15 @@ int runDaemon(const DaemonArgs& args);
 // The daemon's answer to `payload` for the repository containing `root`; nullopt when no
 // daemon serves it or it failed (then a note says why, and the caller does the work itself).
 std::optional<CommandOutput> askDaemon(const std::string& root, std::string_view payload);
+// After a command answered in this process on a large repository (at least
+// kAutoDaemonFiles indexed files, or $NIB_DAEMON_AUTO_FILES), starts a `nib daemon` for the next
+// commands, detached and without waiting for it: the comparison of a large worktree (one stat
+// per file) is most of such a command's time, and the daemon's watcher makes it unnecessary.
+// Not when $NIB_NO_AUTO_DAEMON is set, `--no-daemon` was given (`allowed` false), or .nib.conf says
+// `daemon.auto = false`. Returns whether one was started (a note on stderr says so).
+bool startDaemonForLaterCommands(const Engine& engine, bool allowed);
+inline constexpr uint64_t kAutoDaemonFiles = 5000;
+
 // Writes the output to stdout and stderr; returns its exit status.
 int printOutput(const CommandOutput& output);
 

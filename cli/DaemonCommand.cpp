@@ -5,11 +5,13 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 
 #include "views/IndexLayout.h"
 #include "cli/DaemonCli.h"
 #include "cli/WorktreeModule.h"
 #include "support/GitLite.h"
+#include "support/ProjectConfig.h"
 
 namespace nib::cli {
 namespace {
@@ -117,6 +119,46 @@ int start(const DaemonArgs& args, const std::filesystem::path& indexDir) {
 }
 
 }  // namespace
+
+bool startDaemonForLaterCommands(const Engine& engine, bool allowed) {
+  if (!allowed) return false;
+  if (const char* off = std::getenv("NIB_NO_AUTO_DAEMON"); off && *off && std::string_view(off) != "0") return false;
+  uint64_t threshold = kAutoDaemonFiles;
+  if (const char* v = std::getenv("NIB_DAEMON_AUTO_FILES"); v && *v) threshold = std::strtoull(v, nullptr, 10);
+  auto files = engine.manifest().stats.find("files");
+  if (files == engine.manifest().stats.end() || std::strtoull(files->second.c_str(), nullptr, 10) < threshold) return false;
+  if (auto config = ProjectConfig::load(engine.root()); !config || config->get("daemon.auto") == std::optional<std::string>("false"))
+    return false;
+  std::error_code ec;
+  std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (ec) return false;
+  const std::filesystem::path log = engine.indexDir() / "daemon.log";
+  const std::string root = engine.root().string();
+  // Everything the child needs is prepared before fork: between fork and exec only
+  // async-signal-safe calls (this process may have had threads).
+  const char* argv[] = {"nib", "daemon", "run", "--root", root.c_str(), nullptr};
+  pid_t pid = ::fork();
+  if (pid < 0) return false;
+  if (pid == 0) {
+    // Its own session, stdin and stdout on /dev/null, stderr in the daemon's log, and nothing
+    // else this command had open (a pipe a caller waits on to close).
+    ::setsid();
+    int null = ::open("/dev/null", O_RDWR);
+    int err = ::open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+    if (null >= 0) {
+      ::dup2(null, STDIN_FILENO);
+      ::dup2(null, STDOUT_FILENO);
+    }
+    ::dup2(err >= 0 ? err : null, STDERR_FILENO);
+    ::close_range(3, ~0U, 0);
+    ::execv(self.c_str(), const_cast<char* const*>(argv));
+    ::_exit(127);
+  }
+  std::fprintf(stderr,
+               "nib: note: started a daemon that watches this worktree, so that the next commands answer in a few ms "
+               "(`nib daemon stop` ends it; NIB_NO_AUTO_DAEMON=1 or .nib.conf's daemon.auto = false never starts one)\n");
+  return true;
+}
 
 int printOutput(const CommandOutput& output) {
   std::fwrite(output.out.data(), 1, output.out.size(), stdout);

@@ -205,7 +205,9 @@ int runNavigation(const LocateArgs& args, bool references) {
     if (auto answered = askDaemon(root, encodeNavigation(request))) return printOutput(*answered);
   auto engine = openForWorktree(root);
   if (!engine) return fail(engine.status().message(), noIndexHint(engine.status()));
-  return printOutput(renderNavigation(**engine, request));
+  int rc = printOutput(renderNavigation(**engine, request));
+  startDaemonForLaterCommands(**engine, args.useDaemon && staticOnly);
+  return rc;
 }
 
 }  // namespace
@@ -219,7 +221,9 @@ int runSymbols(const SymbolsArgs& args) {
     if (auto answered = askDaemon(args.root, encodeSymbolsArgs(args))) return printOutput(*answered);
   auto engine = openForWorktree(args.root);
   if (!engine) return fail(engine.status().message(), noIndexHint(engine.status()));
-  return printOutput(renderSymbols(**engine, args));
+  int rc = printOutput(renderSymbols(**engine, args));
+  startDaemonForLaterCommands(**engine, args.useDaemon);
+  return rc;
 }
 
 }  // namespace nib::cli

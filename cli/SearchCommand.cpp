@@ -85,7 +85,9 @@ int runSearch(const SearchArgs& args) {
   if (auto request = requestOf(args); !request) return fail(request.status().message());
   auto engine = Engine::open(args.root);
   if (!engine) return fail(engine.status().message());  // the message says what to do
-  return printOutput(renderSearch(**engine, args));
+  int rc = printOutput(renderSearch(**engine, args));
+  startDaemonForLaterCommands(**engine, args.useDaemon);
+  return rc;
 }
 
 }  // namespace nib::cli

@@ -104,7 +104,9 @@ int runStatus(const StatusArgs& args) {
     std::string hint = engine.status().code() == ErrorCode::NotFound ? "run `nib index` to build one" : "";
     return fail(engine.status().message(), hint);
   }
-  return printOutput(renderStatus(**engine, args));
+  int rc = printOutput(renderStatus(**engine, args));
+  startDaemonForLaterCommands(**engine, args.useDaemon);
+  return rc;
 }
 
 }  // namespace nib::cli

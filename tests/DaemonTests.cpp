@@ -284,3 +284,57 @@ TEST_CASE("an idle daemon exits on its own", "[daemon]") {
 }
 
 }  // namespace nib::test
+
+namespace nib::test {
+
+TEST_CASE("a query on a large repository starts a daemon for the next ones, unless told not to", "[daemon]") {
+  TestRepo repo;
+  writeProject(repo);
+  Nib nib{repo};
+  std::string out;
+  REQUIRE(nib.run("index -q --no-dense", &out) == 0);
+  DaemonGuard guard{nib};
+  const std::string note = "started a daemon that watches this worktree";
+  // This repository counts as large with a threshold of one file.
+  const std::string large = "NIB_DAEMON_AUTO_FILES=1 ";
+
+  // Told not to: by the environment, by --no-daemon, by .nib.conf.
+  REQUIRE(nib.run("symbols fnv1a_hash", &out) == 0);  // below the default threshold
+  CHECK(out.find(note) == std::string::npos);
+  REQUIRE(runCommand("cd " + shellQuote(repo.root().string()) + " && NIB_NO_AUTO_DAEMON=1 " + large +
+                         shellQuote(nibBinary()) + " symbols fnv1a_hash",
+                     &out, true) == 0);
+  CHECK(out.find(note) == std::string::npos);
+  REQUIRE(runCommand("cd " + shellQuote(repo.root().string()) + " && " + large + shellQuote(nibBinary()) +
+                         " symbols --no-daemon fnv1a_hash",
+                     &out, true) == 0);
+  CHECK(out.find(note) == std::string::npos);
+  repo.write(".nib.conf", "daemon.auto = false\n");
+  REQUIRE(runCommand("cd " + shellQuote(repo.root().string()) + " && " + large + shellQuote(nibBinary()) +
+                         " symbols fnv1a_hash",
+                     &out, true) == 0);
+  CHECK(out.find(note) == std::string::npos);
+  CHECK(nib.run("daemon status", &out) != 0);
+  repo.remove(".nib.conf");
+
+  // Large: the answer is printed, then a daemon starts and serves the next command.
+  REQUIRE(runCommand("cd " + shellQuote(repo.root().string()) + " && " + large + shellQuote(nibBinary()) +
+                         " def src/client.py:3:12",
+                     &out, true) == 0);
+  CHECK(out.find("src/client.py:6:5: function fetch") != std::string::npos);
+  CHECK(out.find(note) != std::string::npos);
+  bool serving = false;
+  for (int i = 0; i < 100 && !serving; ++i) {
+    serving = nib.run("daemon status", &out) == 0;
+    if (!serving) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  REQUIRE(serving);
+  // With a daemon serving, nothing more is started.
+  REQUIRE(runCommand("cd " + shellQuote(repo.root().string()) + " && " + large + shellQuote(nibBinary()) +
+                         " def src/client.py:3:12",
+                     &out, true) == 0);
+  CHECK(out.find(note) == std::string::npos);
+  CHECK(out.find("src/client.py:6:5: function fetch") != std::string::npos);
+}
+
+}  // namespace nib::test

@@ -68,8 +68,12 @@ Expected<std::unique_ptr<StaticProvider>> StaticProvider::open(const std::filesy
     // A clang view that cannot be read (another format, damage) costs its precision, not the
     // index: C/C++ then answers from tree-sitter facts, labelled as such.
     auto c = ClangView::open(layout.versionDir(versionId) / "clang");
-    if (c) p->clang_ = std::move(*c);
-    else p->clangError_ = c.status().message();
+    StaticProvider* self = p.get();
+    if (c)
+      p->clang_ = std::make_unique<ClangNavigator>(std::move(*c),
+                                                   [self](const std::string& path) { return self->overlays_.count(path) > 0; });
+    else
+      p->clangStatus_ = c.status();
   }
   auto reader = p->factStore_->reader();
   if (!reader) return reader.status();
@@ -518,20 +522,23 @@ std::optional<SymbolLocation> StaticProvider::locationOf(const Target& t) {
 }
 
 Expected<NavigationResult> StaticProvider::definition(const std::string& path, uint32_t offset, bool declarations) {
-  if (auto c = clangAnswer(path, offset, false, false, declarations); !isDeclined(c)) return c;
+  if (clang_)
+    if (auto c = clang_->answer(path, offset, false, false, declarations); !isDeclined(c)) return c;
   beginQuery();
   auto f = loadPath(path);
   if (!f) return f.status();
   auto idx = occurrenceAt(**f, path, offset);
   if (!idx) {
     if (!declarations)
-      if (auto word = clangWordAnswerAt(path, **f, offset); !isDeclined(word)) return word;
+      if (clang_)
+        if (auto word = clang_->wordAnswerAt(path, asked(**f), offset); !isDeclined(word)) return word;
     return idx.status();
   }
   const Occurrence& occ = (*f)->facts.occurrences[*idx];
   const std::string& name = (*f)->facts.nameOf(occ);
   if (!declarations)
-    if (auto word = clangWordAnswer(path, **f, occ); !isDeclined(word)) return word;
+    if (clang_)
+      if (auto word = clang_->wordAnswer(path, asked(**f), occ); !isDeclined(word)) return word;
   Resolved r = resolve(**f, occ);
   if (declarations) r.targets = declarationsOf(r.targets);
   NavigationResult out;
@@ -581,7 +588,8 @@ void StaticProvider::referencesIn(const LoadedFile& file, const ReferenceQuery& 
 }
 
 Expected<NavigationResult> StaticProvider::references(const std::string& path, uint32_t offset, bool includeDeclaration) {
-  if (auto c = clangAnswer(path, offset, true, includeDeclaration, false); !isDeclined(c)) return c;
+  if (clang_)
+    if (auto c = clang_->answer(path, offset, true, includeDeclaration, false); !isDeclined(c)) return c;
   beginQuery();
   auto f = loadPath(path);
   if (!f) return f.status();
@@ -590,8 +598,9 @@ Expected<NavigationResult> StaticProvider::references(const std::string& path, u
   const LoadedFile* origin = *f;
   const Occurrence& start = origin->facts.occurrences[*idx];
   const std::string startName = origin->facts.nameOf(start);
-  if (auto macro = clangSkippedMacroReferences(path, start, startName, includeDeclaration); !isDeclined(macro))
-    return macro;
+  if (clang_)
+    if (auto macro = clang_->skippedMacroReferences(path, start, startName, includeDeclaration); !isDeclined(macro))
+      return macro;
   Resolved r = resolve(*origin, start);
   NavigationResult out;
   out.symbol = startName;

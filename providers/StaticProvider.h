@@ -15,6 +15,8 @@
 #include <unordered_set>
 #include <vector>
 
+#include "providers/ClangNavigator.h"
+#include "providers/Navigation.h"
 #include "support/Status.h"
 #include "views/ClangView.h"
 #include "views/CommitView.h"
@@ -24,62 +26,6 @@
 #include "views/VersionDelta.h"
 
 namespace nib {
-
-// How an answer was reached, from most to least certain.
-enum class Confidence {
-  Exact,   // resolved through scopes, imports or a unique global name
-  Import,  // the symbol comes from outside the repository: the answer is the import itself
-  Name,    // several candidates matched by name; resolution fell back to the bare name
-};
-const char* confidenceName(Confidence c);
-
-struct SymbolLocation {
-  std::string path;
-  ByteRange range;      // the name (identifier) range
-  ByteRange fullRange;  // the whole definition, when this is one; else == range
-  std::string name;
-  std::string container;
-  SymbolKind kind = SymbolKind::Unknown;
-  OccurrenceRole role = OccurrenceRole::Reference;
-  bool ascii = true;    // the file's columns are the same in every encoding
-};
-
-struct NavigationResult {
-  std::vector<SymbolLocation> locations;
-  Confidence confidence = Confidence::Exact;
-  std::string symbol;  // the name asked about
-  std::string note;    // why the answer is partial or approximate, when it is
-  std::string source = "tree-sitter";  // the facts that answered: "clang" (USR-keyed) or "tree-sitter"
-};
-
-struct SymbolMatch {
-  SymbolLocation location;
-  double score = 0;
-};
-
-// A definition as a call-hierarchy node.
-struct CallNode {
-  std::string path;
-  int32_t definition = -1;  // -1: the top level of `path`
-  std::string name, container;
-  SymbolKind kind = SymbolKind::Unknown;
-  ByteRange range, nameRange;
-  bool ascii = true;
-};
-
-// A class or struct in the type hierarchy (C and C++ files libclang indexed): its clang
-// symbol, and its name where it is defined (else declared).
-struct TypeNode {
-  uint32_t symbol = 0;  // the version's clang view id
-  std::string name, path;
-  SymbolKind kind = SymbolKind::Unknown;
-  ByteRange range;
-};
-
-struct CallEdge {
-  CallNode node;                 // the caller (incoming) or the callee (outgoing)
-  std::vector<ByteRange> sites;  // the call sites, in the caller's file
-};
 
 // One resolved use of a definition by another, for the persisted-shape call and type graph:
 // a call site, or a reference to a type (a class, struct, enum, alias ...).
@@ -223,39 +169,10 @@ class StaticProvider {
   std::optional<Candidate> candidate(const DefinitionRef& d, int family);
   const std::vector<DefinitionRef>& definitionsNamed(const std::string& name, bool member);
 
-  // Definition and references from the clang view (StaticProviderClang.cpp). Each of these
-  // answers Reason::Declined (isDeclined) where the clang view has no say — a file changed since
-  // the build, no name clang saw there — and tree-sitter facts answer instead.
-  Expected<NavigationResult> clangAnswer(const std::string& path, uint32_t offset, bool references,
-                                                        bool includeDeclaration, bool declarations);
-  // At a name a using-declaration brought into scope: the declaration and the entity it names.
-  Expected<NavigationResult> clangUsingAnswer(const std::string& path, const ClangFileOccurrence& at,
-                                                            const ClangSymbol& declaration, bool references,
-                                                            bool includeDeclaration);
-  // The answer for one clang symbol named at `at` (clangAnswer merges several for a dependent
-  // call's overloads).
-  Expected<NavigationResult> clangAnswerFor(const ClangSymbol& symbol, const ClangFileOccurrence& at,
-                                                           const std::string& path, bool references,
-                                                           bool includeDeclaration, bool declarations);
-  // clangd's answer where the compiler saw no name (code the preprocessor left out in every
-  // unit): the same word written nearby as a real name, else the symbols of that name.
-  // Declined elsewhere, and in files changed since the index was built.
-  Expected<NavigationResult> clangWordAnswer(const std::string& path, const LoadedFile& f,
-                                                            const Occurrence& at);
-  // The same for the word at `offset` where tree-sitter saw no name (a macro's replacement text).
-  Expected<NavigationResult> clangWordAnswerAt(const std::string& path, const LoadedFile& f,
-                                                              uint32_t offset);
-  Expected<NavigationResult> clangWordAnswer(const std::string& path, const LoadedFile& f,
-                                                            const std::string& word, uint32_t startByte, uint32_t line);
-  // References of a macro named in code the preprocessor left out, as clangd 14 answers them
-  // (it finds macros by the raw word): the macro defined before it in the file, else the only
-  // macro of that name. Declined elsewhere.
-  Expected<NavigationResult> clangSkippedMacroReferences(const std::string& path, const Occurrence& at,
-                                                                        const std::string& word, bool includeDeclaration);
-  // The occurrence libclang recorded at (or just before) `offset`: the name under the cursor.
-  static const ClangFileOccurrence* clangOccurrenceAt(const std::vector<ClangFileOccurrence>& occurrences, uint32_t offset);
-  std::optional<TypeNode> typeNode(uint32_t symbol);
-  Expected<std::vector<TypeNode>> relatedTypes(uint32_t symbol, const std::string& name, bool bases);
+  // C/C++ answers from libclang's facts come from clang_ (ClangNavigator) first; a file the
+  // clang view does not cover, or a position it declines, answers from tree-sitter facts,
+  // labelled by labelWithoutClang.
+  ClangNavigator::AskedFile asked(const LoadedFile& f);
   void labelWithoutClang(const std::string& path, NavigationResult& out);
   // The callees of the call whose name is at `site`, from libclang's facts: the tree-sitter
   // definitions where clang's entity is defined (else declared); empty when clang recorded no
@@ -277,8 +194,8 @@ class StaticProvider {
   size_t sessionOverlays_ = 0;
   std::map<std::string, uint32_t> versionIds_;  // files the delta added: their ids
   void setOverlayOf(const std::string& path, Language language, FileFacts facts, bool fromVersion);
-  std::unique_ptr<ClangView> clang_;
-  std::string clangError_;  // why the version's clang view could not be opened
+  std::unique_ptr<ClangNavigator> clang_;
+  Status clangStatus_;  // why the version's clang view could not be opened
   Manifest manifest_;
   std::unique_ptr<CommitView> view_;
   std::unique_ptr<FactStore> factStore_;

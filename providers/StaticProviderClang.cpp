@@ -1,541 +1,40 @@
-// StaticProvider's C/C++ answers from libclang's facts (the clang view): the symbol at a
-// position is the USR clang recorded there, and its definitions, declarations and references
-// are every site of that USR across the translation units — exact, as the compiler sees them.
+// StaticProvider's side of libclang's facts: which files the clang view covers, the label of a
+// C/C++ answer it could not give, the call graph's callees from clang's references, and the type
+// hierarchy. The answers themselves are ClangNavigator's.
 #include "providers/StaticProvider.h"
 
-#include <cctype>
-#include <functional>
-#include <set>
+#include <algorithm>
 
 namespace nib {
-namespace {
 
-// A site of a symbol as an answer's location.
-SymbolLocation siteLocation(const ClangSymbol& symbol, const ClangSite& site) {
-  SymbolLocation l;
-  l.path = site.path;
-  l.range = l.fullRange = site.range;
-  l.name = symbol.name;
-  l.kind = static_cast<SymbolKind>(symbol.kind);
-  l.role = site.role == ClangRole::Definition    ? OccurrenceRole::Definition
-           : site.role == ClangRole::Declaration ? OccurrenceRole::Declaration
-                                                 : OccurrenceRole::Reference;
-  l.ascii = false;  // unknown here: the server converts columns from the text
-  return l;
-}
-
-// The declaration clangd's index keeps for a symbol: the canonical one (the first the build
-// saw), else the first declaring site; nullptr when the repository only references it.
-const ClangSite* declarationSite(const ClangSymbol& symbol) {
-  const ClangSite* first = nullptr;
-  for (const ClangSite& s : symbol.sites) {
-    if (s.role == ClangRole::Reference) continue;
-    if (s.canonical) return &s;
-    if (!first) first = &s;
-  }
-  return first;
-}
-
-// The clang view has no say at a position (a file changed since the build, no name clang saw,
-// nothing declared in the repository): tree-sitter's facts answer.
-Status declined() { return Status(ErrorCode::NotFound, Reason::Declined, "libclang's facts do not answer here"); }
-
-// Locations in (path, offset) order, one per site: answers merged from several symbols.
-void uniqueSites(std::vector<SymbolLocation>& locations) {
-  std::sort(locations.begin(), locations.end(), [](const SymbolLocation& a, const SymbolLocation& b) {
-    return std::tie(a.path, a.range.startByte) < std::tie(b.path, b.range.startByte);
-  });
-  locations.erase(std::unique(locations.begin(), locations.end(),
-                              [](const SymbolLocation& a, const SymbolLocation& b) {
-                                return a.path == b.path && a.range.startByte == b.range.startByte;
-                              }),
-                  locations.end());
-}
-
-}  // namespace
-
-bool StaticProvider::hasClangFacts(const std::string& path) {
-  return clang_ && !overlays_.count(path) && clang_->hasFile(path);
-}
+bool StaticProvider::hasClangFacts(const std::string& path) { return clang_ && clang_->covers(path); }
 
 std::vector<std::string> StaticProvider::clangInterpolatedFiles() {
-  if (!clang_) return {};
-  auto files = clang_->interpolatedFiles();
-  return files ? std::move(*files) : std::vector<std::string>{};
+  return clang_ ? clang_->interpolatedFiles() : std::vector<std::string>{};
 }
 
 std::vector<std::string> StaticProvider::clangSharedMainFiles() {
-  if (!clang_) return {};
-  auto files = clang_->sharedMainFiles();
-  return files ? std::move(*files) : std::vector<std::string>{};
+  return clang_ ? clang_->sharedMainFiles() : std::vector<std::string>{};
+}
+
+ClangNavigator::AskedFile StaticProvider::asked(const LoadedFile& f) {
+  return {f.facts, f.record.language, [this, &f] { return reader_->content(f.record.blobOid); }};
 }
 
 void StaticProvider::labelWithoutClang(const std::string& path, NavigationResult& out) {
   // Where a compilation database exists, a C/C++ file it does not cover (or whose TU failed)
   // is answered from tree-sitter facts: said so, with a lower confidence.
-  if (!clang_ && clangError_.empty()) return;
+  if (!clang_ && clangStatus_.isOk()) return;
   auto record = file(path);
   if (!record || (record->language != Language::C && record->language != Language::Cpp)) return;
-  std::string rebuild = clangError_.find("nib index") == std::string::npos ? "; run `nib index`" : "";
-  std::string why = !clang_                 ? "the clang view cannot be read (" + clangError_ + rebuild + ")"
-                    : overlays_.count(path) ? "the file changed since the index was built"
-                    : clang_->hasFile(path) ? "libclang found no declaration of it in the repository"
-                                            : "no compile command covers this file (or its translation unit failed)";
+  // A view of another format says itself how to rebuild it.
+  std::string rebuild = clangStatus_.code() == ErrorCode::Unsupported ? "" : "; run `nib index`";
+  std::string why = !clang_                        ? "the clang view cannot be read (" + clangStatus_.message() + rebuild + ")"
+                    : overlays_.count(path)        ? "the file changed since the index was built"
+                    : clang_->view().hasFile(path) ? "libclang found no declaration of it in the repository"
+                                                   : "no compile command covers this file (or its translation unit failed)";
   out.note = why + ": tree-sitter facts" + (out.note.empty() ? "" : "; " + out.note);
   if (out.confidence == Confidence::Exact) out.confidence = Confidence::Name;
-}
-
-const ClangFileOccurrence* StaticProvider::clangOccurrenceAt(const std::vector<ClangFileOccurrence>& occurrences,
-                                                             uint32_t offset) {
-  // The name under the cursor, or the one the cursor just left (editors put it after a name).
-  // Several entities can be reported at one name (a constructor's name is also a reference to
-  // its class): the declaration there wins, as occurrences at one offset are in role order.
-  // What is not written at a place (a macro body's names at its expansion, a constructor named
-  // implicitly) is never the name under the cursor: the macro, the qualifier, the alias is.
-  // Occurrences at one offset come with the file's own unit's first (`foreign` ones after).
-  const ClangFileOccurrence* at = nullptr;
-  for (const ClangFileOccurrence& o : occurrences) {
-    if (o.start > offset) break;
-    if (o.expanded) continue;
-    bool contains = offset < o.end || (offset == o.end && !at);
-    if (contains && (!at || o.start > at->start)) at = &o;
-  }
-  return at;
-}
-
-Expected<NavigationResult> StaticProvider::clangAnswer(const std::string& path, uint32_t offset,
-                                                                      bool references, bool includeDeclaration,
-                                                                      bool declarations) {
-  // A file changed since the index was built is answered from its re-extracted tree-sitter
-  // facts: the clang view describes the indexed text only.
-  if (!hasClangFacts(path)) return declined();
-  auto occurrences = clang_->occurrences(path);
-  if (!occurrences) return occurrences.status();
-  const ClangFileOccurrence* at = clangOccurrenceAt(*occurrences, offset);
-  if (!at) return declined();
-  auto symbol = clang_->symbol(at->symbol);
-  if (!symbol) return symbol.status();
-  if (symbol->usr.rfind(kUsingDeclarationUsr, 0) == 0)
-    return clangUsingAnswer(path, *at, *symbol, references, includeDeclaration);
-  // A call a template cannot resolve yet (`write(out, value)` with a dependent argument) names
-  // every overload lookup found: libclang reports a reference to each at the one name, and
-  // clangd answers with all of them. Other entities reported at one name (a class and its
-  // constructor) differ in kind, and the first answers as above.
-  std::vector<ClangSymbol> overloads;
-  if (at->role == ClangRole::Reference)
-    for (const ClangFileOccurrence& o : *occurrences) {
-      if (o.start != at->start || &o == at || o.role != ClangRole::Reference || o.expanded || o.symbol == at->symbol) continue;
-      // What a unit that #includes this file sees here (a macro it defines otherwise) yields to
-      // the file's own unit, whose view clangd answers from.
-      if (o.foreign && !at->foreign) continue;
-      auto other = clang_->symbol(o.symbol);
-      if (other && other->name == symbol->name && other->kind == symbol->kind && isCallableKind(static_cast<SymbolKind>(other->kind)))
-        overloads.push_back(std::move(*other));
-    }
-  if (!overloads.empty()) {
-    std::optional<NavigationResult> merged;
-    overloads.insert(overloads.begin(), std::move(*symbol));
-    for (const ClangSymbol& candidate : overloads) {
-      auto one = clangAnswerFor(candidate, *at, path, references, includeDeclaration, declarations);
-      if (isDeclined(one)) continue;
-      if (!one) return one;
-      if (!merged) {
-        merged = std::move(*one);
-        continue;
-      }
-      for (SymbolLocation& l : one->locations) merged->locations.push_back(std::move(l));
-      if (merged->note.empty()) merged->note = one->note;
-      if (one->confidence != Confidence::Exact) merged->confidence = one->confidence;
-    }
-    if (!merged) return declined();
-    uniqueSites(merged->locations);
-    return std::move(*merged);
-  }
-  return clangAnswerFor(*symbol, *at, path, references, includeDeclaration, declarations);
-}
-
-Expected<NavigationResult> StaticProvider::clangUsingAnswer(const std::string& path, const ClangFileOccurrence& at,
-                                                                           const ClangSymbol& declaration, bool references,
-                                                                           bool includeDeclaration) {
-  // A name a using-declaration brought into scope (`using fmt::detail::fp;` ... `fp(1, 2)`),
-  // answered as clangd 14 does: the using-declaration besides the entity it names (the one
-  // clang reports at the declaration's own site), for definitions and references alike.
-  auto out = clangAnswerFor(declaration, at, path, references, includeDeclaration, false);
-  if (!out) return out;
-  std::optional<ClangFileOccurrence> entity;
-  for (const ClangSite& s : declaration.sites) {
-    if (s.role != ClangRole::Definition) continue;
-    auto there = clang_->occurrences(s.path);
-    const ClangFileOccurrence* named = there ? clangOccurrenceAt(*there, s.range.startByte) : nullptr;
-    if (named && named->symbol != at.symbol) entity = *named;
-    break;
-  }
-  if (!entity) return out;
-  auto symbol = clang_->symbol(entity->symbol);
-  if (!symbol) return out;
-  ClangFileOccurrence plain = *entity;
-  plain.role = ClangRole::Reference;  // asked at a use, whatever the declaration's site says
-  auto more = clangAnswerFor(*symbol, plain, path, references, includeDeclaration, false);
-  if (!more) return out;
-  for (SymbolLocation& l : more->locations) out->locations.push_back(std::move(l));
-  uniqueSites(out->locations);
-  return out;
-}
-
-namespace {
-
-// Collects a symbol's sites as an answer's locations: those the query lists, less the sites in
-// files changed since the build (counted in `changed`: they may have moved).
-struct SiteCollector {
-  std::function<bool(const std::string&)> changedFile;
-  const std::string& path;  // the file asked about
-  bool references = false;
-  NavigationResult& out;
-  bool fileOnly = false;          // the asked file's sites only
-  bool withInterpolated = false;  // sites only a made-up unit saw, in other files too
-  std::set<std::pair<std::string, uint32_t>> changed;
-
-  template <typename Accept>
-  void collect(const ClangSymbol& of, Accept accept) {
-    bool bodyTwins = std::any_of(of.sites.begin(), of.sites.end(), [](const ClangSite& s) { return s.macroBody; });
-    for (const ClangSite& s : of.sites) {
-      if (!accept(s) || (fileOnly && s.path != path) || (references && s.unlisted)) continue;
-      if (s.interpolated && !withInterpolated && s.path != path) continue;
-      // A declaration a macro writes has two sites, as clangd answers: where the macro's text
-      // spells it (definitions) and where the macro is expanded (references); one it pastes
-      // together has only the second, for both.
-      if (references ? s.macroBody : s.expanded && s.role != ClangRole::Reference && bodyTwins) continue;
-      if (changedFile(s.path)) {
-        changed.insert({s.path, s.range.startByte});
-        continue;
-      }
-      out.locations.push_back(siteLocation(of, s));
-    }
-  }
-};
-
-// A virtual method's references, as clangd 14 answers them: every site of each method it
-// overrides, up the hierarchy (their declarations count as references there), and, with
-// declarations, the canonical declaration of each method overriding it directly.
-void collectOverrides(ClangView& clang, const ClangSymbol& symbol, bool includeDeclaration, SiteCollector& c) {
-  std::vector<uint32_t> up = symbol.overrides;
-  std::set<uint32_t> seen(up.begin(), up.end());
-  for (size_t i = 0; i < up.size() && i < 256; ++i) {
-    auto u = clang.symbol(up[i]);
-    if (!u) continue;
-    c.collect(*u, [](const ClangSite&) { return true; });
-    for (uint32_t next : u->overrides)
-      if (seen.insert(next).second) up.push_back(next);
-  }
-  // An overrider's canonical declaration is where clangd's index records it: where its name is
-  // spelled, which for one a macro declares (the destructor of every TEST_F class) is the
-  // macro's body, so the twin left out of references is the one listed here.
-  if (includeDeclaration)
-    for (uint32_t id : symbol.overriddenBy) {
-      auto d = clang.symbol(id);
-      if (!d) continue;
-      for (const ClangSite& s : d->sites) {
-        if (!s.canonical) continue;
-        if (c.changedFile(s.path)) c.changed.insert({s.path, s.range.startByte});
-        else c.out.locations.push_back(siteLocation(*d, s));
-      }
-    }
-  uniqueSites(c.out.locations);  // a method reached twice (diamonds) is listed once
-}
-
-// Declarations as a definition answer (asked at the definition, or nothing is defined in the
-// repository): clangd 14 goes to one, the canonical declaration (checked against it: a function
-// declared in a header and again above its definition goes to the header's).
-void keepCanonicalDeclaration(const ClangSymbol& symbol, std::vector<SymbolLocation>& locations) {
-  bool onlyDeclarations = std::none_of(locations.begin(), locations.end(),
-                                       [](const SymbolLocation& l) { return l.role == OccurrenceRole::Definition; });
-  if (!onlyDeclarations || locations.size() <= 1) return;
-  auto keep = locations.begin();
-  if (const ClangSite* canonical = declarationSite(symbol))
-    keep = std::find_if(locations.begin(), locations.end(), [&](const SymbolLocation& l) {
-      return l.path == canonical->path && l.range.startByte == canonical->range.startByte;
-    });
-  if (keep == locations.end()) keep = locations.begin();
-  SymbolLocation one = std::move(*keep);
-  locations.assign(1, std::move(one));
-}
-
-}  // namespace
-
-Expected<NavigationResult> StaticProvider::clangAnswerFor(const ClangSymbol& found, const ClangFileOccurrence& atRef,
-                                                                         const std::string& path, bool references,
-                                                                         bool includeDeclaration, bool declarations) {
-  const ClangSymbol* symbol = &found;
-  const ClangFileOccurrence* at = &atRef;
-  NavigationResult out;
-  out.symbol = symbol->name;
-  out.source = "clang";
-  out.confidence = Confidence::Exact;
-  // A member name that depends on a template parameter names what lookup in the primary
-  // template found, as clangd's go-to-definition guesses it: an instantiation may differ.
-  if (at->guessed) {
-    out.confidence = Confidence::Name;
-    out.note = "'" + symbol->name + "' depends on a template parameter: looked up in the primary template of its object's type";
-  }
-  // Asked at the definition itself, "go to definition" goes to the declaration (and back), as
-  // clangd answers: the definition is where the cursor already is.
-  if (!references && at->role == ClangRole::Definition) {
-    declarations = true;
-    // Unless the definition is the canonical declaration itself (the unit that defines it never
-    // saw another declaration first): clangd's answer is then that definition.
-    const ClangSite* canonical = declarationSite(*symbol);
-    if (canonical && canonical->canonical && canonical->role == ClangRole::Definition && !overlays_.count(canonical->path)) {
-      out.locations.push_back(siteLocation(*symbol, *canonical));
-      return std::move(out);
-    }
-  }
-  auto wanted = [&](ClangRole role) {
-    if (references) return role == ClangRole::Reference || includeDeclaration;
-    return role == (declarations ? ClangRole::Declaration : ClangRole::Definition);
-  };
-  // A namespace is "defined" by every block that opens it; like clangd, nib goes to the first
-  // one the build saw (from any block, its own included).
-  if (!references && static_cast<SymbolKind>(symbol->kind) == SymbolKind::Namespace)
-    for (const ClangSite& s : symbol->sites)
-      if (s.canonical && !overlays_.count(s.path)) {
-        out.locations.push_back(SymbolLocation{s.path, s.range, s.range, symbol->name, "", SymbolKind::Namespace,
-                                               OccurrenceRole::Definition, false});
-        return std::move(out);
-      }
-  SiteCollector c{[&](const std::string& p) { return overlays_.count(p) > 0; }, path, references, out};
-  // Sites only a made-up unit saw (files no compile command reaches: another platform's
-  // sources, examples, headers nothing includes) are not part of the build: as definitions they
-  // answer for their own file, and elsewhere only when nothing else does. References include
-  // them: they are the repository's code, and clangd lists them too once it has seen the files.
-  c.withInterpolated = references;
-  // clangd's index keeps no references to namespaces (a namespace is named everywhere): their
-  // references are the asked file's own, and nib answers the same.
-  c.fileOnly = references && static_cast<SymbolKind>(symbol->kind) == SymbolKind::Namespace;
-  auto collect = [&](auto accept) { c.collect(*symbol, [&](const ClangSite& s) { return accept(s.role); }); };
-  collect(wanted);
-  if (references && (!symbol->overrides.empty() || !symbol->overriddenBy.empty()))
-    collectOverrides(*clang_, *symbol, includeDeclaration, c);
-  // A definition without a separate declaration is its own answer.
-  if (!references && out.locations.empty() && at->role == ClangRole::Definition)
-    collect([](ClangRole r) { return r == ClangRole::Definition; });
-  if (!references && out.locations.empty()) {
-    c.withInterpolated = true;
-    collect(wanted);
-  }
-  // Nothing defined in the indexed code (a library function, a pure declaration): the
-  // declarations are where it can be seen, as clangd answers.
-  if (!references && out.locations.empty()) collect([&](ClangRole r) { return r != ClangRole::Reference; });
-  // libclang saw the name but nothing declares it inside the repository (a system header's
-  // function): the tree-sitter facts answer, labelled, rather than an empty "exact" list.
-  if (!references && out.locations.empty() && c.changed.empty()) return declined();
-  if (!references) keepCanonicalDeclaration(*symbol, out.locations);
-  if (!c.changed.empty()) {
-    // Not the whole answer: the changed files' sites are unknown until they are compiled again.
-    out.note = std::to_string(c.changed.size()) + " site(s) in files changed since the index was built are left out";
-    out.confidence = Confidence::Name;
-  }
-  return std::move(out);
-}
-
-namespace {
-
-constexpr size_t kMostWordMatches = 5;  // clangd 14 answers nothing when more symbols match
-
-// Whether `offset` lies in a #define directive (its continuation lines included): a macro's
-// text is not compiled where it is written.
-bool inMacroDefinition(std::string_view text, uint32_t offset) {
-  if (offset > text.size()) return false;
-  size_t start = text.rfind('\n', offset == 0 ? 0 : offset - 1);
-  start = start == std::string_view::npos ? 0 : start + 1;
-  // Back over continued lines: the line before ends with a backslash.
-  while (start >= 2 && text[start - 1] == '\n' && (text[start - 2] == '\\' || (text[start - 2] == '\r' && start >= 3 && text[start - 3] == '\\'))) {
-    size_t previous = text.rfind('\n', start - 2);
-    start = previous == std::string_view::npos ? 0 : previous + 1;
-  }
-  size_t i = start;
-  auto blanks = [&] {
-    while (i < text.size() && (text[i] == ' ' || text[i] == '\t')) ++i;
-  };
-  blanks();
-  if (i >= text.size() || text[i] != '#') return false;
-  ++i;
-  blanks();
-  return text.compare(i, 6, "define") == 0 && offset >= i + 6;
-}
-
-unsigned floorLog2(uint32_t x) {
-  unsigned n = 0;
-  while (x >>= 1) ++n;
-  return n;
-}
-
-// The same word written nearby as a name the compiler saw, as clangd 14 finds it
-// (findNearbyIdentifier): the closest by lines, at most 2^(length) lines away, after the word
-// preferred (cost 1 + log2 of the distance; before it 2 + log2), the first found on ties. `live`
-// holds the offsets where libclang recorded a name.
-const Occurrence* nearestCompiledSpelling(const FileFacts& facts, const std::string& word, uint32_t startByte,
-                                          uint32_t line, const std::set<uint32_t>& live) {
-  std::vector<const Occurrence*> same;
-  for (const Occurrence& o : facts.occurrences)
-    if (o.range.startByte != startByte && facts.nameOf(o) == word) same.push_back(&o);
-  std::sort(same.begin(), same.end(),
-            [](const Occurrence* a, const Occurrence* b) { return a->range.startByte < b->range.startByte; });
-  unsigned best = static_cast<unsigned>(word.size()) + 1;
-  const Occurrence* nearest = nullptr;
-  auto consider = [&](const Occurrence* o) {
-    uint32_t l = o->range.start.line;
-    unsigned cost = l > line ? 1 + floorLog2(l - line) : l < line ? 2 + floorLog2(line - l) : 0;
-    if (cost >= best) return false;  // farther ones cost more: stop
-    if (live.count(o->range.startByte)) best = cost, nearest = o;
-    return true;
-  };
-  auto split = std::partition_point(same.begin(), same.end(), [&](const Occurrence* o) {
-    return o->range.startByte < startByte;
-  });
-  for (auto it = split; it != same.end() && consider(*it); ++it) {
-  }
-  for (auto it = split; it != same.begin() && consider(*(it - 1)); --it) {
-  }
-  return nearest;
-}
-
-// Where clangd's index holds a symbol: its definition (not the expansion twin of one a macro
-// writes), else its canonical declaration; nullptr when the repository has neither.
-const ClangSite* indexedPlace(const ClangSymbol& symbol) {
-  bool bodyTwins = std::any_of(symbol.sites.begin(), symbol.sites.end(), [](const ClangSite& s) { return s.macroBody; });
-  for (const ClangSite& s : symbol.sites)
-    if (s.role == ClangRole::Definition && !(s.expanded && bodyTwins)) return &s;
-  return declarationSite(symbol);
-}
-
-}  // namespace
-
-Expected<NavigationResult> StaticProvider::clangWordAnswer(const std::string& path, const LoadedFile& f,
-                                                                          const Occurrence& at) {
-  return clangWordAnswer(path, f, f.facts.nameOf(at), at.range.startByte, at.range.start.line);
-}
-
-Expected<NavigationResult> StaticProvider::clangWordAnswerAt(const std::string& path, const LoadedFile& f,
-                                                                            uint32_t offset) {
-  // Only where tree-sitter saw no name: the replacement text of a macro (one preprocessor
-  // token run to tree-sitter). The word touching the offset, as an editor's cursor gives it.
-  if (!clang_ || overlays_.count(path)) return declined();
-  auto text = reader_->content(f.record.blobOid);
-  if (!text || offset > text->size()) return declined();
-  auto wordByte = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
-  size_t start = offset, end = offset;
-  while (start > 0 && wordByte((*text)[start - 1])) --start;
-  while (end < text->size() && wordByte((*text)[end])) ++end;
-  if (start == end || std::isdigit(static_cast<unsigned char>((*text)[start]))) return declined();
-  uint32_t line = static_cast<uint32_t>(std::count(text->begin(), text->begin() + static_cast<long>(start), '\n'));
-  return clangWordAnswer(path, f, std::string(text->substr(start, end - start)), static_cast<uint32_t>(start), line);
-}
-
-Expected<NavigationResult> StaticProvider::clangWordAnswer(const std::string& path, const LoadedFile& f,
-                                                                          const std::string& word, uint32_t startByte,
-                                                                          uint32_t line) {
-  // Only in code no unit compiled (what the preprocessor left out, a macro's definition):
-  // elsewhere a name without a clang occurrence is compiled code the AST walk found nothing for
-  // either, which clangd answers from its AST, not by the bare word.
-  // Cheap checks first: this runs for every definition tree-sitter answers.
-  if (!clang_ || word.empty() || overlays_.count(path) ||
-      (f.record.language != Language::C && f.record.language != Language::Cpp))
-    return declined();
-  const bool skipped = clang_->skippedAt(path, startByte);
-  if (!skipped) {
-    // A macro's definition, in a file the build compiled: its words are compiled only where
-    // the macro is expanded.
-    auto text = reader_->content(f.record.blobOid);
-    if (!text || !inMacroDefinition(*text, startByte)) return declined();
-  }
-  auto occurrences = clang_->occurrences(path);
-  if (!occurrences) return occurrences.status();
-  // A name libclang reported there (the macro's own) answers as it is.
-  if (!skipped && (occurrences->empty() || clangOccurrenceAt(*occurrences, startByte))) return declined();
-
-  std::set<uint32_t> live;
-  for (const ClangFileOccurrence& o : *occurrences)
-    if (!o.expanded) live.insert(o.start);
-  const Occurrence* nearest = nearestCompiledSpelling(f.facts, word, startByte, line, live);
-  NavigationResult out;
-  out.symbol = word;
-  out.source = "clang";
-  out.confidence = Confidence::Name;
-  // A symbol answers as clangd's index holds it: at its definition, else at its canonical
-  // declaration (one place either way). False when it has neither in the repository.
-  auto add = [&](const ClangSymbol& symbol) {
-    const ClangSite* chosen = indexedPlace(symbol);
-    if (!chosen || overlays_.count(chosen->path)) return false;
-    out.locations.push_back(siteLocation(symbol, *chosen));
-    return true;
-  };
-  if (nearest)
-    if (const ClangFileOccurrence* named = clangOccurrenceAt(*occurrences, nearest->range.startByte)) {
-      auto symbol = clang_->symbol(named->symbol);
-      if (!symbol) return symbol.status();
-      if (add(*symbol)) {
-        out.note = "'" + word + "' is not a name the compiler saw here; answered for the same name at line " +
-                   std::to_string(toDisplayLine(nearest->range.start.line));
-        return std::move(out);
-      }
-    }
-
-  // Then the index by the bare word (locateSymbolTextually): every symbol of exactly that
-  // name but constructors and function-local ones, at its definition (else its canonical
-  // declaration); nothing when more than five match.
-  auto ids = clang_->symbolsNamed(word);
-  if (!ids) return ids.status();
-  size_t matched = 0;
-  for (uint32_t id : *ids) {
-    auto symbol = clang_->symbol(id);
-    if (!symbol) return symbol.status();
-    if (isFunctionLocalUsr(symbol->usr) || static_cast<SymbolKind>(symbol->kind) == SymbolKind::Constructor) continue;
-    // One declared only outside the repository (a system header's) counts, as clangd's index
-    // holds it too, but has no place here to answer with.
-    if (++matched > kMostWordMatches) return declined();
-    add(*symbol);
-  }
-  if (out.locations.empty()) return declined();
-  uniqueSites(out.locations);
-  out.note = "'" + word + "' is not a name the compiler saw here (code the preprocessor left out, or a macro's "
-             "definition): " + std::to_string(out.locations.size()) + " symbol(s) of that name";
-  return std::move(out);
-}
-
-Expected<NavigationResult> StaticProvider::clangSkippedMacroReferences(const std::string& path,
-                                                                                      const Occurrence& at,
-                                                                                      const std::string& word,
-                                                                                      bool includeDeclaration) {
-  if (!clang_ || overlays_.count(path) || !clang_->skippedAt(path, at.range.startByte)) return declined();
-  auto ids = clang_->symbolsNamed(word);
-  if (!ids) return ids.status();
-  // The definition in effect there: the closest one before it in the file, else the only one.
-  std::optional<ClangSymbol> chosen, only;
-  uint32_t closest = 0;
-  size_t macros = 0;
-  for (uint32_t id : *ids) {
-    auto symbol = clang_->symbol(id);
-    if (!symbol) return symbol.status();
-    if (static_cast<SymbolKind>(symbol->kind) != SymbolKind::Macro) continue;
-    ++macros;
-    for (const ClangSite& s : symbol->sites)
-      if (s.role == ClangRole::Definition && s.path == path && s.range.startByte < at.range.startByte &&
-          (!chosen || s.range.startByte > closest)) {
-        closest = s.range.startByte;
-        chosen = *symbol;
-      }
-    only = std::move(*symbol);
-  }
-  if (!chosen && macros == 1) chosen = std::move(only);
-  if (!chosen) return declined();
-  ClangFileOccurrence from;
-  from.start = at.range.startByte;
-  from.end = at.range.endByte;
-  from.role = ClangRole::Reference;
-  auto answer = clangAnswerFor(*chosen, from, path, true, includeDeclaration, false);
-  if (answer)
-    answer->note = "'" + word + "' is in code the preprocessor left out: the references of the macro in effect there";
-  return answer;
 }
 
 std::vector<StaticProvider::Target> StaticProvider::clangCalleesAt(const std::vector<ClangFileOccurrence>& occurrences,
@@ -551,7 +50,7 @@ std::vector<StaticProvider::Target> StaticProvider::clangCalleesAt(const std::ve
     if (it->role != ClangRole::Reference || it->expanded || it->guessed || it->unlisted) continue;
     if (auto known = memo.find(it->symbol); known != memo.end()) return known->second;
     std::vector<Target> defs, decls;
-    if (auto symbol = clang_->symbol(it->symbol)) {
+    if (auto symbol = clang_->view().symbol(it->symbol)) {
       // Each definition site (else each declaration: a function defined outside the repository)
       // is the tree-sitter definition whose name starts there, in a file that did not change.
       for (const ClangSite& s : symbol->sites) {
@@ -578,48 +77,19 @@ std::vector<StaticProvider::Target> StaticProvider::clangCalleesAt(const std::ve
   return {};
 }
 
-std::optional<TypeNode> StaticProvider::typeNode(uint32_t id) {
-  auto symbol = clang_->symbol(id);
-  if (!symbol || !isTypeKind(static_cast<SymbolKind>(symbol->kind))) return std::nullopt;
-  // Where the class is defined, else its first declaration, in a file that did not change.
-  const ClangSite* best = nullptr;
-  for (const ClangSite& s : symbol->sites) {
-    if (s.role == ClangRole::Reference || s.macroBody || overlays_.count(s.path)) continue;
-    if (!best || (s.role == ClangRole::Definition && best->role != ClangRole::Definition) ||
-        (s.role == best->role && s.canonical && !best->canonical))
-      best = &s;
-  }
-  if (!best) return std::nullopt;
-  return TypeNode{id, symbol->name, best->path, static_cast<SymbolKind>(symbol->kind), best->range};
-}
-
 Expected<std::vector<TypeNode>> StaticProvider::typesAt(const std::string& path, uint32_t offset) {
-  std::vector<TypeNode> out;
-  if (!hasClangFacts(path)) return out;
-  auto occurrences = clang_->occurrences(path);
-  if (!occurrences) return occurrences.status();
-  if (const ClangFileOccurrence* at = clangOccurrenceAt(*occurrences, offset))
-    if (auto node = typeNode(at->symbol)) out.push_back(std::move(*node));
-  return out;
+  if (!clang_) return std::vector<TypeNode>{};
+  return clang_->typesAt(path, offset);
 }
 
-Expected<std::vector<TypeNode>> StaticProvider::relatedTypes(uint32_t id, const std::string& name, bool bases) {
+Expected<std::vector<TypeNode>> StaticProvider::supertypes(uint32_t symbol, const std::string& name) {
   if (!clang_) return Status(ErrorCode::InvalidArgument, "the index has no clang view: prepare the type hierarchy again");
-  auto symbol = clang_->symbol(id);
-  if (!symbol || symbol->name != name)
-    return Status(ErrorCode::InvalidArgument, "the type hierarchy item is stale: prepare it again");
-  std::vector<TypeNode> out;
-  for (uint32_t other : bases ? symbol->bases : symbol->derived)
-    if (auto node = typeNode(other)) out.push_back(std::move(*node));
-  return out;
+  return clang_->supertypes(symbol, name);
 }
 
-Expected<std::vector<TypeNode>> StaticProvider::supertypes(uint32_t id, const std::string& name) {
-  return relatedTypes(id, name, true);
-}
-
-Expected<std::vector<TypeNode>> StaticProvider::subtypes(uint32_t id, const std::string& name) {
-  return relatedTypes(id, name, false);
+Expected<std::vector<TypeNode>> StaticProvider::subtypes(uint32_t symbol, const std::string& name) {
+  if (!clang_) return Status(ErrorCode::InvalidArgument, "the index has no clang view: prepare the type hierarchy again");
+  return clang_->subtypes(symbol, name);
 }
 
 }  // namespace nib

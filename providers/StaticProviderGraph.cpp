@@ -108,7 +108,7 @@ std::set<uint32_t> StaticProvider::callEdgesOf(const LoadedFile& file, std::map<
   // C and C++ files libclang indexed: a call's callee is the entity clang resolved there.
   std::vector<ClangFileOccurrence> clangOccurrences;
   if (hasClangFacts(file.record.path))
-    if (auto o = clang_->occurrences(file.record.path)) clangOccurrences = std::move(*o);
+    if (auto o = clang_->view().occurrences(file.record.path)) clangOccurrences = std::move(*o);
   std::set<uint32_t> callOccurrences;
   for (const CallSite& call : facts.calls) {
     callOccurrences.insert(call.occurrence);

@@ -1,0 +1,86 @@
+// C and C++ answers from libclang's facts (the clang view): the symbol at a position is the USR
+// clang recorded there, and its definitions, declarations and references are every site of that
+// USR across the translation units — exact, as the compiler sees them. Each answer is
+// Reason::Declined (isDeclined) where the view has no say: a file changed since the build
+// (`changed`: its facts describe text that is gone), no name clang saw at the position, nothing
+// declared in the repository. Then tree-sitter's facts answer (StaticProvider asks this first).
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "providers/Navigation.h"
+#include "support/Status.h"
+#include "views/ClangView.h"
+#include "views/FileFacts.h"
+
+namespace nib {
+
+class ClangNavigator {
+ public:
+  ClangNavigator(std::unique_ptr<ClangView> view, std::function<bool(const std::string& path)> changed);
+  ~ClangNavigator();
+
+  ClangView& view() { return *view_; }
+  // Whether libclang's facts cover the file (a compile command reached it, and it is unchanged).
+  bool covers(const std::string& path);
+  // C/C++ files no compile command reaches, which the view indexed with a borrowed command;
+  // and files that are one unit's main file and that another unit #includes.
+  std::vector<std::string> interpolatedFiles();
+  std::vector<std::string> sharedMainFiles();
+
+  // Definition (`declarations`: prefer declarations) or references at a position.
+  Expected<NavigationResult> answer(const std::string& path, uint32_t offset, bool references, bool includeDeclaration,
+                                    bool declarations);
+
+  // What the word answers need of the file asked about: its tree-sitter facts, its language,
+  // and its text (read only when needed).
+  struct AskedFile {
+    const FileFacts& facts;
+    Language language;
+    std::function<Expected<std::string_view>()> text;
+  };
+  // clangd's answer where the compiler saw no name (code the preprocessor left out in every
+  // unit, a macro's definition): the same word written nearby as a real name, else the symbols
+  // of that name. At a tree-sitter occurrence, or at the word touching `offset` where
+  // tree-sitter saw no name (a macro's replacement text).
+  Expected<NavigationResult> wordAnswer(const std::string& path, const AskedFile& f, const Occurrence& at);
+  Expected<NavigationResult> wordAnswerAt(const std::string& path, const AskedFile& f, uint32_t offset);
+  // References of a macro named in code the preprocessor left out, as clangd 14 answers them
+  // (it finds macros by the raw word): the macro defined before it in the file, else the only
+  // macro of that name.
+  Expected<NavigationResult> skippedMacroReferences(const std::string& path, const Occurrence& at,
+                                                    const std::string& word, bool includeDeclaration);
+
+  // The type hierarchy from the base-class edges: the class named at a position (empty: no
+  // class there, or no clang facts for the file), and a node's direct bases or derived classes.
+  // A node whose symbol is no longer `name` is InvalidArgument (stale).
+  Expected<std::vector<TypeNode>> typesAt(const std::string& path, uint32_t offset);
+  Expected<std::vector<TypeNode>> supertypes(uint32_t symbol, const std::string& name);
+  Expected<std::vector<TypeNode>> subtypes(uint32_t symbol, const std::string& name);
+
+  // The occurrence libclang recorded at (or just before) `offset`: the name under the cursor.
+  static const ClangFileOccurrence* occurrenceAt(const std::vector<ClangFileOccurrence>& occurrences, uint32_t offset);
+
+ private:
+  // At a name a using-declaration brought into scope: the declaration and the entity it names.
+  Expected<NavigationResult> usingAnswer(const std::string& path, const ClangFileOccurrence& at,
+                                         const ClangSymbol& declaration, bool references, bool includeDeclaration);
+  // The answer for one symbol named at `at` (answer merges several for a dependent call's
+  // overloads).
+  Expected<NavigationResult> answerFor(const ClangSymbol& symbol, const ClangFileOccurrence& at, const std::string& path,
+                                       bool references, bool includeDeclaration, bool declarations);
+  Expected<NavigationResult> wordAnswer(const std::string& path, const AskedFile& f, const std::string& word,
+                                        uint32_t startByte, uint32_t line);
+  std::optional<TypeNode> typeNode(uint32_t symbol);
+  Expected<std::vector<TypeNode>> relatedTypes(uint32_t symbol, const std::string& name, bool bases);
+
+  std::unique_ptr<ClangView> view_;
+  std::function<bool(const std::string&)> changed_;
+};
+
+}  // namespace nib

@@ -1,0 +1,72 @@
+// The vocabulary of navigation answers every source shares — tree-sitter facts
+// (StaticProvider), libclang's facts (ClangNavigator), a live language server (LiveProvider,
+// through PolicyNavigator): locations in repository paths and byte ranges, how certain an answer
+// is and which facts made it. Front ends encode these; nothing here knows the wire.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "support/Text.h"
+#include "views/FileFacts.h"
+
+namespace nib {
+
+// How an answer was reached, from most to least certain.
+enum class Confidence {
+  Exact,   // resolved through scopes, imports or a unique global name
+  Import,  // the symbol comes from outside the repository: the answer is the import itself
+  Name,    // several candidates matched by name; resolution fell back to the bare name
+};
+const char* confidenceName(Confidence c);
+
+struct SymbolLocation {
+  std::string path;
+  ByteRange range;      // the name (identifier) range
+  ByteRange fullRange;  // the whole definition, when this is one; else == range
+  std::string name;
+  std::string container;
+  SymbolKind kind = SymbolKind::Unknown;
+  OccurrenceRole role = OccurrenceRole::Reference;
+  bool ascii = true;    // the file's columns are the same in every encoding
+};
+
+struct NavigationResult {
+  std::vector<SymbolLocation> locations;
+  Confidence confidence = Confidence::Exact;
+  std::string symbol;  // the name asked about
+  std::string note;    // why the answer is partial or approximate, when it is
+  std::string source = "tree-sitter";  // the facts that answered: "clang" (USR-keyed) or "tree-sitter"
+};
+
+struct SymbolMatch {
+  SymbolLocation location;
+  double score = 0;
+};
+
+// A definition as a call-hierarchy node.
+struct CallNode {
+  std::string path;
+  int32_t definition = -1;  // -1: the top level of `path`
+  std::string name, container;
+  SymbolKind kind = SymbolKind::Unknown;
+  ByteRange range, nameRange;
+  bool ascii = true;
+};
+
+// A class or struct in the type hierarchy (C and C++ files libclang indexed): its clang
+// symbol, and its name where it is defined (else declared).
+struct TypeNode {
+  uint32_t symbol = 0;  // the version's clang view id
+  std::string name, path;
+  SymbolKind kind = SymbolKind::Unknown;
+  ByteRange range;
+};
+
+struct CallEdge {
+  CallNode node;                 // the caller (incoming) or the callee (outgoing)
+  std::vector<ByteRange> sites;  // the call sites, in the caller's file
+};
+
+}  // namespace nib

@@ -105,6 +105,7 @@ Params decodeParams(const std::string& method, const json& p) {
     return init;
   }
   if (method == "textDocument/definition" || method == "textDocument/declaration" || method == "textDocument/hover" ||
+      method == "textDocument/documentHighlight" ||
       method == "textDocument/prepareCallHierarchy" || method == "textDocument/prepareTypeHierarchy")
     return textDocumentPosition(p);
   if (method == "textDocument/references") {
@@ -308,6 +309,7 @@ std::string encodeResult(const RequestId& id, const InitializeResult& r) {
       {"declarationProvider", true},
       {"referencesProvider", true},
       {"documentSymbolProvider", true},
+      {"documentHighlightProvider", true},
       {"workspaceSymbolProvider", true},
       {"hoverProvider", true},
       {"callHierarchyProvider", true},
@@ -320,6 +322,12 @@ std::string encodeResult(const RequestId& id, const InitializeResult& r) {
 std::string encodeResult(const RequestId& id, const std::vector<WireLocation>& r) {
   json a = json::array();
   for (const WireLocation& l : r) a.push_back(locationJson(l));
+  return response(id, a);
+}
+
+std::string encodeResult(const RequestId& id, const std::vector<DocumentHighlight>& r) {
+  json a = json::array();
+  for (const DocumentHighlight& h : r) a.push_back({{"range", rangeJson(h.range)}, {"kind", h.kind}});
   return response(id, a);
 }
 

@@ -148,6 +148,12 @@ struct DocumentSymbol {
   std::vector<DocumentSymbol> children;
 };
 
+// LSP DocumentHighlightKind: 1 text (a declaration), 2 read (a use), 3 write (a binding).
+struct DocumentHighlight {
+  Range range;
+  int kind = 1;
+};
+
 struct SymbolInformation {
   std::string name;
   int kind = 12;
@@ -187,6 +193,7 @@ std::string encodeNullResult(const RequestId& id);
 std::string encodeResult(const RequestId& id, const InitializeResult& r);
 std::string encodeResult(const RequestId& id, const std::vector<WireLocation>& r);
 std::string encodeResult(const RequestId& id, const std::vector<DocumentSymbol>& r);
+std::string encodeResult(const RequestId& id, const std::vector<DocumentHighlight>& r);
 std::string encodeResult(const RequestId& id, const std::vector<SymbolInformation>& r);
 std::string encodeResult(const RequestId& id, const Hover& r);
 std::string encodeResult(const RequestId& id, const std::vector<CallHierarchyItem>& r);

@@ -587,6 +587,33 @@ void StaticProvider::referencesIn(const LoadedFile& file, const ReferenceQuery& 
   }
 }
 
+StaticProvider::ReferenceQuery StaticProvider::referenceQuery(const LoadedFile& origin, const Occurrence& start,
+                                                              bool includeDeclaration) {
+  ReferenceQuery q;
+  q.startName = origin.facts.nameOf(start);
+  q.includeDeclaration = includeDeclaration;
+  Resolved r = resolve(origin, start);
+  q.confidence = r.confidence;
+  q.targets.insert(r.targets.begin(), r.targets.end());
+  // The names a reference can carry: the definitions' names (an import alias is found through
+  // the import statement, which mentions the original name).
+  for (const Target& t : q.targets)
+    if (auto loc = locationOf(t); loc && !loc->name.empty()) q.names.insert(loc->name);
+  if (q.names.empty()) q.names.insert(q.startName);
+  q.unresolved = q.targets.empty();
+  return q;
+}
+
+namespace {
+
+void sortByPlace(std::vector<SymbolLocation>& locations) {
+  std::sort(locations.begin(), locations.end(), [](const SymbolLocation& a, const SymbolLocation& b) {
+    return a.path != b.path ? a.path < b.path : a.range.startByte < b.range.startByte;
+  });
+}
+
+}  // namespace
+
 Expected<NavigationResult> StaticProvider::references(const std::string& path, uint32_t offset, bool includeDeclaration) {
   if (clang_)
     if (auto c = clang_->answer(path, offset, true, includeDeclaration, false); !isDeclined(c)) return c;
@@ -597,40 +624,30 @@ Expected<NavigationResult> StaticProvider::references(const std::string& path, u
   if (!idx) return idx.status();
   const LoadedFile* origin = *f;
   const Occurrence& start = origin->facts.occurrences[*idx];
-  const std::string startName = origin->facts.nameOf(start);
   if (clang_)
-    if (auto macro = clang_->skippedMacroReferences(path, start, startName, includeDeclaration); !isDeclined(macro))
+    if (auto macro = clang_->skippedMacroReferences(path, start, origin->facts.nameOf(start), includeDeclaration);
+        !isDeclined(macro))
       return macro;
-  Resolved r = resolve(*origin, start);
+  const ReferenceQuery query = referenceQuery(*origin, start, includeDeclaration);
   NavigationResult out;
-  out.symbol = startName;
-  out.confidence = r.confidence;
-  std::set<Target> targets(r.targets.begin(), r.targets.end());
-
-  // The names a reference can carry: the definitions' names (an import alias is found through
-  // the import statement, which mentions the original name).
-  std::set<std::string> names;
-  for (const Target& t : targets)
-    if (auto loc = locationOf(t); loc && !loc->name.empty()) names.insert(loc->name);
-  if (names.empty()) names.insert(startName);
-  bool unresolved = targets.empty();
-  if (unresolved) {
+  out.symbol = query.startName;
+  out.confidence = query.confidence;
+  if (query.unresolved) {
     out.confidence = Confidence::Name;
-    out.note = "no definition of '" + startName + "' in the index: listing same-named unresolved uses";
+    out.note = "no definition of '" + query.startName + "' in the index: listing same-named unresolved uses";
   }
 
   std::set<uint32_t> files;
-  if (targetsAreLocal(targets)) {
+  if (targetsAreLocal(query.targets)) {
     // A local (or a parameter) is seen only inside its scope, in its own file: no other file
     // can refer to it, so no other file is read (a local named `type` is mentioned in 1,800 of
     // mesa's files, whose facts the query used to decode: 0.5 s and 150 MiB for 8 references).
-    for (const Target& t : targets) files.insert(t.fileId);
+    for (const Target& t : query.targets) files.insert(t.fileId);
   } else {
-    for (const std::string& n : names)
+    for (const std::string& n : query.names)
       for (uint32_t id : filesMentioning(n)) files.insert(id);
   }
   std::vector<SymbolLocation> found;
-  const ReferenceQuery query{names, targets, unresolved, startName, includeDeclaration};
   for (uint32_t id : files) {
     auto lf = load(id, /*occurrences=*/true);
     if (!lf) continue;
@@ -639,13 +656,34 @@ Expected<NavigationResult> StaticProvider::references(const std::string& path, u
     // value): a name in thousands of files need not keep all their facts until the end.
     trimCacheKeeping(origin->record.fileId);
   }
-  std::sort(found.begin(), found.end(), [](const SymbolLocation& a, const SymbolLocation& b) {
-    return a.path != b.path ? a.path < b.path : a.range.startByte < b.range.startByte;
-  });
+  sortByPlace(found);
   out.locations = std::move(found);
-  if (!unresolved && out.confidence == Confidence::Name)
+  if (!query.unresolved && out.confidence == Confidence::Name)
     out.note = "the symbol was resolved by name; references resolving to any of its " +
-               std::to_string(targets.size()) + " candidate definitions are included";
+               std::to_string(query.targets.size()) + " candidate definitions are included";
+  labelWithoutClang(path, out);
+  return out;
+}
+
+Expected<NavigationResult> StaticProvider::highlights(const std::string& path, uint32_t offset) {
+  // libclang's answer where it has one, cut to the file; else the file's own occurrences that
+  // resolve as a references query resolves them (no other file is read).
+  if (clang_)
+    if (auto c = clang_->answer(path, offset, true, true, false); !isDeclined(c)) {
+      if (c) std::erase_if(c->locations, [&](const SymbolLocation& l) { return l.path != path; });
+      return c;
+    }
+  beginQuery();
+  auto f = loadPath(path);
+  if (!f) return f.status();
+  auto idx = occurrenceAt(**f, path, offset);
+  if (!idx) return idx.status();
+  const ReferenceQuery query = referenceQuery(**f, (*f)->facts.occurrences[*idx], /*includeDeclaration=*/true);
+  NavigationResult out;
+  out.symbol = query.startName;
+  out.confidence = query.unresolved ? Confidence::Name : query.confidence;
+  referencesIn(**f, query, out.locations);
+  sortByPlace(out.locations);
   labelWithoutClang(path, out);
   return out;
 }

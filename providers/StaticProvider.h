@@ -75,6 +75,9 @@ class StaticProvider {
   // `declarations` prefers declarations (prototypes, signatures) over definitions.
   Expected<NavigationResult> definition(const std::string& path, uint32_t offset, bool declarations = false);
   Expected<NavigationResult> references(const std::string& path, uint32_t offset, bool includeDeclaration);
+  // The occurrences in `path` of the symbol at `offset` (its definition and declarations
+  // included, with their roles): what an editor highlights. Reads no other file.
+  Expected<NavigationResult> highlights(const std::string& path, uint32_t offset);
   // The loaded-file cache's bound, in occurrences and definitions (tests of the trimming set a
   // tiny one; answers never depend on it).
   void setCacheBound(size_t entries) { cacheBound_ = entries; }
@@ -151,12 +154,14 @@ class StaticProvider {
   // What a references query looks for in each file it reads: the names the symbol is spelled
   // with, the definitions they must resolve to (or, unresolved, the bare name).
   struct ReferenceQuery {
-    const std::set<std::string>& names;
-    const std::set<Target>& targets;
-    bool unresolved;
-    const std::string& startName;
-    bool includeDeclaration;
+    std::set<std::string> names;
+    std::set<Target> targets;
+    bool unresolved = false;
+    std::string startName;
+    bool includeDeclaration = true;
+    Confidence confidence = Confidence::Exact;
   };
+  ReferenceQuery referenceQuery(const LoadedFile& origin, const Occurrence& start, bool includeDeclaration);
   void referencesIn(const LoadedFile& file, const ReferenceQuery& query, std::vector<SymbolLocation>& found);
   std::vector<Target> declarationsOf(const std::vector<Target>& targets);
   CallNode nodeOf(const LoadedFile& f, int32_t def);

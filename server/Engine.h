@@ -176,6 +176,10 @@ class Engine {
 
   Expected<NavigationResult> definition(const std::string& path, uint32_t offset, bool declarations = false);
   Expected<NavigationResult> references(const std::string& path, uint32_t offset, bool includeDeclaration);
+  // The occurrences in `path` of the symbol at `offset` (documentHighlight), with their roles.
+  Expected<NavigationResult> highlights(const std::string& path, uint32_t offset) {
+    return provider_->highlights(path, offset);
+  }
   std::vector<SymbolMatch> symbols(std::string_view query, size_t limit);
   Expected<HoverInfo> hover(const std::string& path, uint32_t offset);
   // The file's definitions visible outside their function (types, members, functions,

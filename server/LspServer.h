@@ -119,6 +119,7 @@ class LspServer {
   std::string answerDocumentSymbol(const Task& task, Engine& engine);
   std::string answerWorkspaceSymbol(const Task& task, Engine& engine);
   std::string answerHover(const Task& task, Engine& engine);
+  std::string answerHighlights(const Task& task, Engine& engine);
   std::string answerPrepareCallHierarchy(const Task& task, Engine& engine);
   std::string answerCalls(const Task& task, Engine& engine);
   std::string answerPrepareTypeHierarchy(const Task& task, Engine& engine);

@@ -66,6 +66,7 @@ std::string LspServer::answer(const Task& task, Engine& engine, std::optional<Li
       {"textDocument/documentSymbol", &LspServer::answerDocumentSymbol},
       {"workspace/symbol", &LspServer::answerWorkspaceSymbol},
       {"textDocument/hover", &LspServer::answerHover},
+      {"textDocument/documentHighlight", &LspServer::answerHighlights},
       {"textDocument/prepareCallHierarchy", &LspServer::answerPrepareCallHierarchy},
       {"callHierarchy/incomingCalls", &LspServer::answerCalls},
       {"callHierarchy/outgoingCalls", &LspServer::answerCalls},
@@ -183,6 +184,21 @@ std::string LspServer::answerHover(const Task& task, Engine& engine) {
   out.markdown += "\n\n_" + std::string(symbolKindName(l.kind)) + "_ `" +
                   (l.container.empty() ? l.name : l.container + "." + l.name) + "` — " + l.path + ":" +
                   std::to_string(toDisplayLine(l.range.start.line));
+  return lsp::encodeResult(task.id, out);
+}
+
+std::string LspServer::answerHighlights(const Task& task, Engine& engine) {
+  auto pos = positionOf(engine, std::get<lsp::TextDocumentPosition>(task.params));
+  if (!pos) return failure(task, pos.status());
+  auto r = engine.highlights(pos->first, pos->second);
+  if (!r) return failure(task, r.status());
+  std::vector<lsp::DocumentHighlight> out;
+  for (const SymbolLocation& l : r->locations) {
+    // A definition binds the name (an assignment in Python is one): a write. Declarations
+    // (prototypes, signatures) are text; every other occurrence reads it.
+    int kind = l.role == OccurrenceRole::Definition ? 3 : l.role == OccurrenceRole::Declaration ? 1 : 2;
+    out.push_back({wireRange(engine, l.path, l.ascii, l.range), kind});
+  }
   return lsp::encodeResult(task.id, out);
 }
 

@@ -518,3 +518,43 @@ TEST_CASE("type hierarchy follows libclang's base classes (C++)", "[lsp][clang]"
 }
 
 }  // namespace nib::test
+
+namespace nib::test {
+
+TEST_CASE("documentHighlight lists the symbol's occurrences in the file, bindings as writes", "[lsp]") {
+  TestRepo repo;
+  makeProject(repo);
+  LspClient c(repo.root());
+  c.initialize(repo.root());
+  std::string main = LspClient::uri(repo.root() / "app/main.py");
+  // An open buffer: a helper defined, then called twice; a local of the same name elsewhere is
+  // another symbol and stays dark.
+  std::string text =
+      "def helper():\n"
+      "    return 1\n"
+      "\n"
+      "\n"
+      "def run():\n"
+      "    return helper() + helper()\n"
+      "\n"
+      "\n"
+      "def other():\n"
+      "    helper = 2\n"
+      "    return helper\n";
+  c.notify("textDocument/didOpen",
+           {{"textDocument", {{"uri", main}, {"languageId", "python"}, {"version", 1}, {"text", text}}}});
+  json h = c.request("textDocument/documentHighlight", at(repo, "app/main.py", 5, 12));
+  CHECK(h["result"] == json::array({{{"range", range(0, 4, 0, 10)}, {"kind", 3}},
+                                    {{"range", range(5, 11, 5, 17)}, {"kind", 2}},
+                                    {{"range", range(5, 22, 5, 28)}, {"kind", 2}}}));
+  json local = c.request("textDocument/documentHighlight", at(repo, "app/main.py", 10, 12));
+  CHECK(local["result"] == json::array({{{"range", range(9, 4, 9, 10)}, {"kind", 3}},
+                                        {{"range", range(10, 11, 10, 17)}, {"kind", 2}}}));
+  // Nothing to highlight between names.
+  json none = c.request("textDocument/documentHighlight", at(repo, "app/main.py", 2, 0));
+  CHECK(none["result"].is_null());
+  c.request("shutdown", nullptr);
+  c.notify("exit", nullptr);
+}
+
+}  // namespace nib::test

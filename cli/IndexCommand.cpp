@@ -206,7 +206,9 @@ int runIndex(const IndexArgs& args) {
     std::string examples;
     for (const auto& [path, why] : r.skippedExamples)
       if (why == reason) examples += (examples.empty() ? "" : ", ") + path;
-    std::printf("    %-11s %llu (e.g. %s)\n", reason.c_str(), static_cast<unsigned long long>(n), examples.c_str());
+    // A delta version's report counts the base's skipped files without naming them.
+    std::printf("    %-11s %llu%s\n", reason.c_str(), static_cast<unsigned long long>(n),
+                examples.empty() ? "" : (" (e.g. " + examples + ")").c_str());
   }
   std::printf("  symbols     %llu definitions, %llu occurrences\n", static_cast<unsigned long long>(r.definitions),
               static_cast<unsigned long long>(r.occurrences));

@@ -191,7 +191,8 @@ bool touchesClangFacts(const Manifest& base, const std::vector<DeltaEntry>& entr
 }
 
 // The base's view files, shared by hard links (never written again: versions are immutable),
-// with the files a view keeps beside its artifacts (the dense view's encoder settings). False
+// with the files a view keeps beside its artifacts (the dense view's encoder settings, the
+// structural view's name list). False
 // on a file system without hard links (or out of them): the caller builds in full instead.
 bool linkBaseViews(const fs::path& baseDir, const fs::path& versionDir, const Manifest& base) {
   std::error_code ec;
@@ -203,7 +204,10 @@ bool linkBaseViews(const fs::path& baseDir, const fs::path& versionDir, const Ma
   bool linked = true;
   for (const ViewRecord& v : base.views)
     for (const Artifact& a : v.artifacts) linked = linked && link(a.path);
-  for (const char* extra : {"dense/encoder"})
+  // So do the caches derived from a shared artifact alone: the structural view's name list is
+  // the same table's keys (the call graph is not: it includes the delta's files).
+  const std::string names = std::string(CommitView::kDirectory) + "/" + CommitView::kDefinitionKeysFile;
+  for (const std::string& extra : {std::string("dense/encoder"), names})
     if (linked && fs::exists(baseDir / extra) && !fs::exists(versionDir / extra)) linked = link(extra);
   if (!linked) {
     logWarn("cannot share the views of the base version by hard links (" + ec.message() + "): rewriting every view");

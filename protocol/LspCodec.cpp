@@ -132,11 +132,18 @@ Params decodeParams(const std::string& method, const json& p) {
     d.version = v.is_number_integer() ? v.get<int>() : 0;
     const json& changes = member(p, "contentChanges");
     if (!changes.is_array()) throw DecodeError{"'contentChanges' must be an array"};
-    for (const json& c : changes) {
-      ContentChange change;
-      change.text = str(c, "text");
-      if (!member(c, "range").is_null()) change.range = range(member(c, "range"));
-      d.changes.push_back(std::move(change));
+    // A change that cannot be read makes the notification unusable, but the document is known:
+    // the server rejects this notification for it instead of losing track of every document.
+    try {
+      for (const json& c : changes) {
+        ContentChange change;
+        change.text = str(c, "text");
+        if (!member(c, "range").is_null()) change.range = range(member(c, "range"));
+        d.changes.push_back(std::move(change));
+      }
+    } catch (const DecodeError& e) {
+      d.changes.clear();
+      d.invalid = e.message;
     }
     return d;
   }

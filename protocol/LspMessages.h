@@ -62,6 +62,10 @@ struct DidChangeParams {
   std::string uri;
   int version = 0;
   std::vector<ContentChange> changes;
+  // Why the change list cannot be applied (a range with negative or huge numbers, a change that
+  // is no object): the whole notification is rejected for this document, which keeps its last
+  // good text. Empty when every change is usable.
+  std::string invalid;
 };
 
 struct DocumentParams {  // didClose, didSave, documentSymbol

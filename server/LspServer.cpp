@@ -297,8 +297,15 @@ uint32_t clampedOffset(const std::string& text, const LineTable& lines, const Po
 
 void LspServer::markUnsynced(const std::string& why) {
   std::lock_guard<std::mutex> g(docsMutex_);
-  // Without the params we cannot tell which document: mark every open one.
-  for (auto& [uri, doc] : documents_) doc.unsynced = why;
+  // Without the params we cannot tell which document missed the change: every open one may
+  // have. A label, not a refusal: each keeps answering from its last good text.
+  for (auto& [uri, doc] : documents_) doc.unsynced = "possibly an edit nib could not read (" + why + ")";
+}
+
+std::string LspServer::unsyncedReason(const std::string& uri) {
+  std::lock_guard<std::mutex> g(docsMutex_);
+  auto it = documents_.find(uri);
+  return it == documents_.end() ? std::string() : it->second.unsynced;
 }
 
 void LspServer::handleDocument(const std::string& method, const lsp::Params& params) {
@@ -319,6 +326,13 @@ void LspServer::handleDocument(const std::string& method, const lsp::Params& par
     auto it = documents_.find(p.uri);
     if (it == documents_.end()) return;  // not opened: ignore, as clients may race
     Document& doc = it->second;
+    if (!p.invalid.empty()) {
+      // Rejected for this notification only: the document keeps its last good text and keeps
+      // answering (labelled) until the next valid change; a full text makes it whole again.
+      doc.unsynced = "an edit nib could not apply (" + p.invalid + ")";
+      log(2, "rejected a change to " + doc.path + ": " + p.invalid + "; answers use the last text nib could apply");
+      return;
+    }
     for (const lsp::ContentChange& c : p.changes) {
       if (!c.range) {
         doc.text = c.text;
@@ -414,8 +428,6 @@ void LspServer::runTask(const Task& task) {
           std::lock_guard<std::mutex> g(docsMutex_);
           auto it = documents_.find(task.uri);
           if (it != documents_.end() && it->second.version != task.version) stale = "the document changed";
-          else if (it != documents_.end() && !it->second.unsynced.empty())
-            stale = "the document is out of sync (" + it->second.unsynced + "); send its full text";
         }
         body = !stale.empty() ? lsp::encodeError(task.id, lsp::ContentModified, stale) : answer(task, *engine_, &live);
       } else {

@@ -81,6 +81,7 @@ class LspServer {
     PolicyOutcome outcome;      // the policy's decision, with the index's answer
     std::string staticBody;     // the static answer as a response (plain LSP methods)
     lsp::LocateResult located;  // the static answer with its freshness (nib/locate)
+    std::string syncNote;       // the document missed an edit: said whoever answers
   };
   struct EncodedText {
     std::string text;
@@ -94,6 +95,8 @@ class LspServer {
   void handleInitialize(const lsp::RequestId& id, const lsp::InitializeParams& params);
   void handleDocument(const std::string& method, const lsp::Params& params);
   void markUnsynced(const std::string& why);
+  // Why an open document's text may differ from the client's ("" when it should not).
+  std::string unsyncedReason(const std::string& uri);
   static std::string documentUriOf(const lsp::Params& params);
   void runTask(const Task& task);
   // With engineMutex_ held:

@@ -111,6 +111,14 @@ std::string LspServer::answerNavigation(const Task& task, Engine& engine, std::o
       job.request.partial = job.request.partial || out.partial;
     }
   }
+  // A document that missed an edit answers from the last text nib could apply: labelled, and
+  // the policy treats it as a file the index may not match.
+  if (std::string why = unsyncedReason(task.uri); !why.empty()) {
+    job.request.partial = true;
+    out.partial = true;
+    job.syncNote = "the document missed " + why + ": answered from the last text nib could apply";
+    out.note = (out.note.empty() ? "" : out.note + "; ") + job.syncNote;
+  }
   job.outcome = PolicyNavigator(live_.get()).decide(job.request, std::move(r));
   out.liveError = job.outcome.liveError;
   if (job.outcome.askLive) {
@@ -164,7 +172,7 @@ std::string LspServer::finishLive(const Task& task, LiveJob& job) {
     out.facts.clear();
     // The backend's answer reflects the text it was sent: the buffer or the disk as it is now.
     out.confidence = "exact";
-    out.note.clear();
+    out.note = job.syncNote;  // the backend was sent the same last good text
     return lsp::encodeResult(task.id, out);
   }
   // The index answers: chosen by the policy (compare), or because the backend failed.

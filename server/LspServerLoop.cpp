@@ -76,6 +76,10 @@ std::optional<LspServer::Task> LspServer::readRequest(MessageReader& reader) {
     if (!body) {
       if (body.status().code() == ErrorCode::NotFound) break;  // end of input
       log(1, "dropped a malformed message: " + body.status().message());
+      // A request behind the broken header still gets an answer, so its client never waits.
+      lsp::Incoming dropped = lsp::decodeMessage(reader.dropped());
+      if (dropped.kind == lsp::Incoming::Kind::Request)
+        send(lsp::encodeError(dropped.id, lsp::ParseError, "the message's header was malformed: " + body.status().message()));
       continue;
     }
     lsp::Incoming message = lsp::decodeMessage(*body);

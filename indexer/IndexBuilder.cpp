@@ -8,6 +8,7 @@
 #include "indexer/ClangBuilder.h"
 #include "support/FileIo.h"
 #include "support/Hash.h"
+#include "support/Log.h"
 #include "support/ProjectConfig.h"
 #include "views/ClangView.h"
 #include "views/CommitView.h"
@@ -32,7 +33,17 @@ fs::path clangDatabase(const fs::path& root, const IndexOptions& options, const 
   if (!options.clang) return {};
   fs::path configured = options.compileCommandsDir;
   if (configured.empty())
-    if (auto v = config.get("clang.compile-commands-dir")) configured = *v;
+    if (auto v = config.get("clang.compile-commands-dir")) {
+      // The repository's own configuration names a folder inside it; one elsewhere (an
+      // out-of-tree build) is the user's to give, with --compile-commands-dir.
+      fs::path named = fs::path(*v).lexically_normal();
+      if (named.is_absolute() || named.empty() || *named.begin() == "..") {
+        logWarn(".nib.conf's clang.compile-commands-dir (" + *v + ") is outside the repository and is ignored: "
+                "give it with `nib index --compile-commands-dir`");
+      } else {
+        configured = named;
+      }
+    }
   return findCompilationDatabase(root, configured);
 }
 

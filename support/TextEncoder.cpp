@@ -1,6 +1,11 @@
 #include "support/TextEncoder.h"
 
+#include <arpa/inet.h>
+
+#include <cstdlib>
 #include <mutex>
+
+#include "support/Log.h"
 
 namespace nib {
 namespace {
@@ -13,13 +18,40 @@ TextEncoderFactory& factory() {
 
 }  // namespace
 
+bool isLoopbackUrl(std::string_view url) {
+  size_t scheme = url.find("://");
+  if (scheme == std::string_view::npos) return false;
+  std::string_view rest = url.substr(scheme + 3);
+  rest = rest.substr(0, rest.find_first_of("/?#"));
+  if (size_t at = rest.rfind('@'); at != std::string_view::npos) rest = rest.substr(at + 1);  // user:pass@
+  std::string_view host = rest;
+  if (!host.empty() && host.front() == '[') host = host.substr(1, host.find(']') - 1);  // [::1]:8080
+  else host = host.substr(0, host.find(':'));
+  if (host == "localhost" || host == "::1") return true;
+  // 127.0.0.0/8 as a dotted quad only: "127.0.0.1.example.com" is a name anywhere.
+  in_addr addr{};
+  return ::inet_pton(AF_INET, std::string(host).c_str(), &addr) == 1 && (ntohl(addr.s_addr) >> 24) == 127;
+}
+
 Expected<std::optional<EncoderSettings>> EncoderSettings::fromConfig(const ProjectConfig& config) {
-  auto url = config.get("dense.encoder.url");
+  // The user's own setting, from the environment, wins and may name any host; the repository's
+  // own configuration may name this machine only: a cloned repository must not make nib send
+  // its code anywhere.
+  std::optional<std::string> url;
+  if (const char* env = std::getenv("NIB_ENCODER_URL"); env && *env) url = env;
+  else url = config.get("dense.encoder.url");
   if (!url || url->empty()) return std::optional<EncoderSettings>();
   EncoderSettings s;
   s.url = *url;
   if (s.url.rfind("http://", 0) != 0 && s.url.rfind("https://", 0) != 0)
     return Status(ErrorCode::InvalidArgument, "dense.encoder.url must be an http:// or https:// URL, not '" + s.url + "'");
+  if (!std::getenv("NIB_ENCODER_URL") && !isLoopbackUrl(s.url)) {
+    // Refused, not fatal: the index is built with the repository-trained model instead.
+    logWarn(".nib.conf's dense.encoder.url (" + s.url + ") names a host outside this machine and is ignored: a "
+            "repository's own configuration may not make nib send its code elsewhere; set NIB_ENCODER_URL in your "
+            "environment to use it");
+    return std::optional<EncoderSettings>();
+  }
   s.model = config.get("dense.encoder.model").value_or("");
   auto batch = config.getInt("dense.encoder.batch", 32, 1, 4096);
   if (!batch) return batch.status();

@@ -10,12 +10,16 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "support/ProjectConfig.h"
 #include "support/Status.h"
 
 namespace nib {
+
+// Whether an http(s) URL names this machine (localhost, 127.0.0.0/8, ::1).
+bool isLoopbackUrl(std::string_view url);
 
 struct EncoderSettings {
   std::string url;    // the endpoint, e.g. http://127.0.0.1:8080/v1/embeddings
@@ -29,6 +33,8 @@ struct EncoderSettings {
   static constexpr const char* kProfilePrefix = "http;";
   static bool madeProfile(const std::string& viewProfile) { return viewProfile.rfind(kProfilePrefix, 0) == 0; }
   // The settings the configuration names, nullopt when it names no encoder.
+  // From NIB_ENCODER_URL (the user's own: any host) else .nib.conf's dense.encoder.url (the
+  // repository's: this machine only; another host is ignored with a warning naming the rule).
   static Expected<std::optional<EncoderSettings>> fromConfig(const ProjectConfig& config);
   // The form kept in a dense view (dense/encoder), so that queries use the same encoder.
   std::string serialize() const;

@@ -11,6 +11,7 @@
 #include "LspClient.h"
 #include "TestRepo.h"
 #include "protocol/MessageFraming.h"
+#include "support/TextEncoder.h"
 
 namespace nib::test {
 using json = nlohmann::json;
@@ -143,6 +144,35 @@ TEST_CASE("nib serve answers every valid request after broken frames and rejecte
   CHECK(c.request("shutdown", nullptr)["result"].is_null());
   c.notify("exit", nullptr);
   CHECK(c.finish() == 0);
+}
+
+}  // namespace nib::test
+
+namespace nib::test {
+
+TEST_CASE("a repository's own configuration cannot send its code off the machine", "[security]") {
+  CHECK(isLoopbackUrl("http://127.0.0.1:8080/v1/embeddings"));
+  CHECK(isLoopbackUrl("http://localhost/v1"));
+  CHECK(isLoopbackUrl("https://[::1]:9/x"));
+  CHECK(isLoopbackUrl("http://user:pw@127.0.0.2:1/"));
+  CHECK_FALSE(isLoopbackUrl("http://example.com/v1"));
+  CHECK_FALSE(isLoopbackUrl("http://127.0.0.1.example.com/v1"));
+  CHECK_FALSE(isLoopbackUrl("http://localhost@example.com/"));
+  CHECK_FALSE(isLoopbackUrl("http://10.0.0.1:8080/"));
+
+  TestRepo repo;
+  repo.write("a.py", "def f():\n    return 1\n");
+  repo.write(".nib.conf", "dense.encoder.url = http://example.invalid:9/v1/embeddings\n"
+                          "clang.compile-commands-dir = ../elsewhere\n");
+  repo.commitAll();
+  NibRun run = runNibIn(repo, "", "index --wait-dense");
+  INFO(run.out);
+  REQUIRE(run.rc == 0);  // built, with the repository-trained model
+  CHECK(run.out.find("dense.encoder.url (http://example.invalid:9/v1/embeddings) names a host outside this machine") !=
+        std::string::npos);
+  CHECK(run.out.find("clang.compile-commands-dir (../elsewhere) is outside the repository") != std::string::npos);
+  NibRun status = runNibIn(repo, "", "status --json --no-daemon");
+  CHECK(status.out.find("example.invalid") == std::string::npos);
 }
 
 }  // namespace nib::test

@@ -145,6 +145,14 @@ Expected<std::string> MessageReader::next() {
   return body;
 }
 
+void MessageReader::releaseBuffer() {
+  std::string rest = buf_.substr(pos_);
+  buf_.swap(rest);
+  buf_.shrink_to_fit();
+  pos_ = 0;
+  std::string().swap(dropped_);
+}
+
 Status MessageReader::resync(const std::string& why) {
   // Skip to the next "Content-Length:" after the start of the bad block; keep the last bytes
   // when there is none yet (the name may be split across reads).

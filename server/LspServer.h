@@ -90,6 +90,7 @@ class LspServer {
 
   void serve(MessageReader& reader);
   std::optional<Task> readRequest(MessageReader& reader);
+  static constexpr size_t kLargeMessage = 1u << 20;  // bodies past this give their memory back
   // Handles a message on the reader's thread; returns the request to answer, if it is one.
   std::optional<Task> dispatch(lsp::Incoming& message);
   void handleInitialize(const lsp::RequestId& id, const lsp::InitializeParams& params);

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <nlohmann/json.hpp>
+#include <fstream>
 #include <thread>
 
 #include "LspClient.h"
@@ -173,6 +174,54 @@ TEST_CASE("a repository's own configuration cannot send its code off the machine
   CHECK(run.out.find("clang.compile-commands-dir (../elsewhere) is outside the repository") != std::string::npos);
   NibRun status = runNibIn(repo, "", "status --json --no-daemon");
   CHECK(status.out.find("example.invalid") == std::string::npos);
+}
+
+}  // namespace nib::test
+
+namespace nib::test {
+namespace {
+
+long rssKiB(pid_t pid) {
+  std::ifstream status("/proc/" + std::to_string(pid) + "/status");
+  std::string key;
+  long value = 0;
+  while (status >> key) {
+    if (key == "VmRSS:") {
+      status >> value;
+      return value;
+    }
+    status.ignore(1 << 16, '\n');
+  }
+  return -1;
+}
+
+}  // namespace
+
+TEST_CASE("nib serve gives a large message's memory back once it is handled", "[lsp][memory]") {
+  TestRepo repo;
+  repo.write("a.py", "def f():\n    return 1\n");
+  repo.commitAll();
+  REQUIRE(runNibIn(repo, "", "index -q --no-dense").rc == 0);
+  LspClient c(repo.root());
+  c.initialize(repo.root());
+  REQUIRE(c.request("nib/status", json::object()).contains("result"));
+  long idle = rssKiB(c.pid());
+  REQUIRE(idle > 0);
+  // 50 MB of parameters to a method nib does not have: read, decoded, refused.
+  json big = c.request("nib/no-such-method", {{"blob", std::string(50u << 20, 'x')}}, 60000);
+  CHECK(big["error"]["code"] == -32601);
+  // Handled and answered: the memory is given back (polled, not timed: a loaded machine may
+  // take longer to schedule the server, never to free the memory).
+  long after = rssKiB(c.pid());
+  for (int i = 0; i < 100 && after > 2 * idle; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    after = rssKiB(c.pid());
+  }
+  INFO("idle " << idle << " KiB, after " << after << " KiB");
+  CHECK(after <= 2 * idle);
+  CHECK(c.request("shutdown", nullptr)["result"].is_null());
+  c.notify("exit", nullptr);
+  CHECK(c.finish() == 0);
 }
 
 }  // namespace nib::test

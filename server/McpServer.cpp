@@ -2,6 +2,8 @@
 
 #include <unistd.h>
 
+#include <malloc.h>
+
 #include <cerrno>
 
 #include "server/ContextBuilder.h"
@@ -57,11 +59,21 @@ int McpServer::run(int inFd, int outFd) {
   std::string buf;
   char chunk[65536];
   bool eof = false;
+  bool skipping = false;  // the rest of a refused over-long line, up to its newline
   while (!eof) {
     ssize_t n = ::read(inFd, chunk, sizeof chunk);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) eof = true;
     else buf.append(chunk, static_cast<size_t>(n));
+    if (skipping) {
+      size_t nl = buf.find('\n');
+      if (nl == std::string::npos) {
+        buf.clear();
+        continue;
+      }
+      buf.erase(0, nl + 1);
+      skipping = false;
+    }
     size_t start = 0;
     for (size_t nl; (nl = buf.find('\n', start)) != std::string::npos; start = nl + 1) {
       std::string_view line(buf.data() + start, nl - start);
@@ -78,8 +90,12 @@ int McpServer::run(int inFd, int outFd) {
       buf.clear();
     }
     if (buf.size() > kMaxLine) {
+      // Refused whole: its remainder is skipped, not read as messages, and the memory it held
+      // goes back.
       writeAll(outFd, mcp::encodeError("", -32600, "message too large") + "\n");
-      buf.clear();
+      std::string().swap(buf);
+      skipping = true;
+      malloc_trim(0);
     }
   }
   return 0;

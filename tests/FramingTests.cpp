@@ -225,3 +225,32 @@ TEST_CASE("nib serve gives a large message's memory back once it is handled", "[
 }
 
 }  // namespace nib::test
+
+namespace nib::test {
+
+TEST_CASE("nib mcp refuses an over-long line whole and answers the next message", "[mcp][framing]") {
+  TestRepo repo;
+  repo.write("a.py", "def f():\n    return 1\n");
+  repo.commitAll();
+  REQUIRE(runNibIn(repo, "", "index -q --no-dense").rc == 0);
+  {
+    std::ofstream in(repo.root() / ".git" / "mcp-long.txt", std::ios::binary);
+    in << "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"params\":{\"x\":\"" << std::string(65u << 20, 'y')
+       << "\"}}\n{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}\n";
+  }
+  std::string out;
+  REQUIRE(runCommand("cd " + shellQuote(repo.root().string()) + " && " + shellQuote(nibBinary()) +
+                         " mcp < .git/mcp-long.txt 2>/dev/null",
+                     &out) == 0);
+  std::vector<json> replies;
+  size_t start = 0;
+  for (size_t nl; (nl = out.find('\n', start)) != std::string::npos; start = nl + 1)
+    replies.push_back(json::parse(out.substr(start, nl - start)));
+  // One refusal for the long line (its remainder is not read as more messages), then the ping.
+  REQUIRE(replies.size() == 2);
+  CHECK(replies[0]["error"]["message"] == "message too large");
+  CHECK(replies[1]["id"] == 2);
+  CHECK(replies[1]["result"] == json::object());
+}
+
+}  // namespace nib::test

@@ -26,7 +26,11 @@ json idJson(const std::string& id) {
 void readArgs(const json& a, ToolArgs* out) {
   if (a.is_null()) return;
   if (!a.is_object()) throw Bad{"'arguments' must be an object"};
-  for (const auto& [key, v] : a.items()) {
+  for (const auto& item : a.items()) {
+    // Named references, not structured bindings: lambdas capture these in every compiler
+    // (clang before 16 cannot capture a structured binding; the fuzz build uses clang 14).
+    const std::string& key = item.key();
+    const json& v = item.value();
     auto text = [&](std::string* field) {
       if (!v.is_string()) throw Bad{"'" + key + "' must be a string"};
       *field = v.get<std::string>();

@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "LspClient.h"
+#include "McpRun.h"
 #include "TestRepo.h"
 #include "protocol/MessageFraming.h"
 #include "support/TextEncoder.h"
@@ -238,14 +239,7 @@ TEST_CASE("nib mcp refuses an over-long line whole and answers the next message"
     in << "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"params\":{\"x\":\"" << std::string(65u << 20, 'y')
        << "\"}}\n{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}\n";
   }
-  std::string out;
-  REQUIRE(runCommand("cd " + shellQuote(repo.root().string()) + " && " + shellQuote(nibBinary()) +
-                         " mcp < .git/mcp-long.txt 2>/dev/null",
-                     &out) == 0);
-  std::vector<json> replies;
-  size_t start = 0;
-  for (size_t nl; (nl = out.find('\n', start)) != std::string::npos; start = nl + 1)
-    replies.push_back(json::parse(out.substr(start, nl - start)));
+  std::vector<json> replies = mcpReplies(repo, ".git/mcp-long.txt");
   // One refusal for the long line (its remainder is not read as more messages), then the ping.
   REQUIRE(replies.size() == 2);
   CHECK(replies[0]["error"]["message"] == "message too large");

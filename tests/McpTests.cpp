@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "Annotations.h"
+#include "McpRun.h"
 #include "TestRepo.h"
 #include "support/FileIo.h"
 
@@ -114,13 +115,7 @@ TEST_CASE("nib mcp answers malformed messages instead of leaving the client wait
   std::string deep = "{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"tools/call\",\"params\":{\"name\":\"status\","
                      "\"arguments\":{\"zz\":" + std::string(100000, '[') + std::string(100000, ']') + "}}}\n";
   std::ofstream(repo.root() / ".git" / "mcp-in.txt") << lines << deep << "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"ping\"}";
-  REQUIRE(runCommand("cd " + shellQuote(repo.root().string()) + " && " + shellQuote(nibBinary()) +
-                         " mcp < .git/mcp-in.txt",
-                     &out) == 0);
-  std::vector<json> replies;
-  size_t start = 0;
-  for (size_t nl; (nl = out.find('\n', start)) != std::string::npos; start = nl + 1)
-    replies.push_back(json::parse(out.substr(start, nl - start)));
+  std::vector<json> replies = mcpReplies(repo, ".git/mcp-in.txt");
   // One reply per request-like line; none for the notification.
   REQUIRE(replies.size() == 7);
   CHECK(replies[0]["error"]["code"] == -32600);

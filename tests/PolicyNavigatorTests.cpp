@@ -7,6 +7,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "McpRun.h"
 #include "TestRepo.h"
 #include "providers/PolicyNavigator.h"
 #include "server/LiveSetup.h"
@@ -263,14 +264,7 @@ TEST_CASE("the MCP definition tool takes a provider and names who answered", "[p
                 {"params", {{"name", "definition"}, {"arguments", args}}}}.dump() + "\n";
   };
   std::ofstream(repo.root() / ".git" / "mcp-in.txt") << call(1, "live") << call(2, "static") << call(3, "sometimes");
-  std::string out;
-  REQUIRE(runCommand("cd " + shellQuote(repo.root().string()) + " && " + shellQuote(nibBinary()) +
-                         " mcp < .git/mcp-in.txt 2>/dev/null",
-                     &out) == 0);
-  std::vector<json> replies;
-  size_t start = 0;
-  for (size_t nl; (nl = out.find('\n', start)) != std::string::npos; start = nl + 1)
-    replies.push_back(json::parse(out.substr(start, nl - start)));
+  std::vector<json> replies = mcpReplies(repo, ".git/mcp-in.txt");
   REQUIRE(replies.size() == 3);
   const json& live = replies[0]["result"]["structuredContent"];
   CHECK(live["provider"] == "live");

@@ -92,7 +92,8 @@ CommandOutput renderNavigation(Engine& engine, const NavigationRequest& request)
   std::unique_ptr<LiveProvider> live;
   if (policy != ProviderPolicy::Static) live = liveProviderFor(engine, request, &o);
   NavigationKind kind = request.references ? NavigationKind::References : NavigationKind::Definition;
-  auto asked = engine.navigationRequest(kind, *path, *offset, request.includeDeclaration, policy);
+  auto asked = engine.navigationRequest(kind, *path, *offset, fromDisplayLine(request.line), request.includeDeclaration,
+                                        policy);
   if (!asked) return errorOutput(asked.status().message());
   PolicyNavigator navigator(live.get());
   PolicyOutcome outcome = engine.navigate(navigator, *asked);

@@ -225,10 +225,13 @@ void extractWorker(std::vector<WorkItem>& items, const std::vector<size_t>& orde
       w.skipReason = "unreadable";
       w.error = "cannot open the repository";
     } else {
-      auto size = in.fromWorktree ? Expected<uint64_t>(w.entry.size) : ownRepo->blobSize(w.entry.oid);
-      if (size) w.entry.size = *size;
-      if (size && *size > options.maxFileSize) w.skipReason = "too-large";
-      else processItem(w, ctx);
+      // A commit's listing has no sizes: its blob's decides here (a worktree's was classified).
+      if (!in.fromWorktree)
+        if (auto size = ownRepo->blobSize(w.entry.oid)) {
+          w.entry.size = *size;
+          if (*size > options.maxFileSize) w.skipReason = "too-large";
+        }
+      if (w.skipReason.empty()) processItem(w, ctx);
       if (local.size() >= 64) sink.submit(local, false);
     }
     progress(++done);

@@ -105,7 +105,7 @@ Expected<NavigationResult> PolicyOutcome::answer(NavigationKind request) const {
 
 std::string PolicyOutcome::describe(const PolicyRequest& request) const {
   std::string line = std::string(request.kind == NavigationKind::References ? "references" : "definition") + " " +
-                     request.path + ":" + std::to_string(toDisplayLine(request.position.line)) +
+                     request.path + ":" + std::to_string(toDisplayLine(request.line)) +
                      " policy=" + providerPolicyName(policy) + " provider=" + provider() + " reason=\"" + reason + "\"";
   size_t indexCount = index ? keysOf(*index).size() : 0;
   if (live && live->hasValue()) {

@@ -24,7 +24,10 @@ struct PolicyRequest {
   NavigationKind kind = NavigationKind::Definition;
   std::string path;          // repository path
   uint32_t offset = 0;       // byte offset in the text the request is about (the index's key)
-  Position position;         // 0-based line and byte column in the text the request is about
+  uint32_t line = 0;         // its 0-based line, for the trace (the caller knows it)
+  // The 0-based line and byte column the backend is sent: filled only when it is asked
+  // (Engine::locateForBackend), since it needs the text's lines.
+  Position position;
   bool includeDeclaration = true;
   Language language = Language::Unknown;
   ProviderPolicy policy = ProviderPolicy::Auto;

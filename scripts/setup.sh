@@ -15,8 +15,9 @@ apt_packages=(
   libclang-14-dev clang-14 libtree-sitter-dev libfaiss-dev liblmdb-dev nlohmann-json3-dev
   libgit2-dev catch2 libfasttext-dev libxxhash-dev libblas-dev liblapack-dev libcli11-dev
   libre2-dev libmd-dev libcurl4-openssl-dev
-  # clang-14's OpenMP, which FAISS's CMake package asks for in the fuzz build (scripts/fuzz.sh)
-  libomp-14-dev
+  # the fuzz build (scripts/fuzz.sh): clang-14's OpenMP, which FAISS's CMake package asks for,
+  # and its sanitizer and libFuzzer runtimes (only recommended by clang-14, which apt skips here)
+  libomp-14-dev libclang-rt-14-dev
   # OpenBLAS (the OpenMP build, as FAISS runs on OpenMP) takes over libblas.so.3 through
   # Debian's alternatives: with the reference BLAS, FAISS's IVF training took 300 of the 334 s
   # that indexing qemu took, 8.8 s with OpenBLAS

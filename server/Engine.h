@@ -163,15 +163,22 @@ class Engine {
   // for the worktree's tree id (a scan of the worktree; used by `nib status`).
   Expected<Freshness> freshness(bool withWorktree);
 
-  // A definition or references request at a byte offset, stated for the provider policy
-  // (EngineNavigation.cpp): the file's language (the index's, else detected from its text), the
-  // position in the text as it is now, and whether the index may miss changes to it.
+  // A definition or references request at a byte offset (on 0-based `line`), stated for the
+  // provider policy (EngineNavigation.cpp): the file's language (the index's, else detected
+  // from its text) and whether the index may miss changes to it. Reads nothing for an indexed
+  // file: the position a backend needs is found only when one is asked (locateForBackend).
   Expected<PolicyRequest> navigationRequest(NavigationKind kind, const std::string& path, uint32_t offset,
-                                            bool includeDeclaration, ProviderPolicy policy);
+                                            uint32_t line, bool includeDeclaration, ProviderPolicy policy);
+  // Fills the request's line and byte column in the text as it is now (the open buffer, else
+  // the disk), for the live backend.
+  Status locateForBackend(PolicyRequest& request);
+  // When the policy asks the backend: locates the request for it (true), or, when the text
+  // cannot be read, withdraws the ask and says why in the outcome (false).
+  bool prepareBackendRequest(PolicyRequest& request, PolicyOutcome& outcome);
   // The index's answer to it, overlays applied.
   Expected<NavigationResult> indexAnswer(const PolicyRequest& request);
   // The answer the policy chooses: the index's, or the live backend's through `navigator`.
-  PolicyOutcome navigate(PolicyNavigator& navigator, const PolicyRequest& request,
+  PolicyOutcome navigate(PolicyNavigator& navigator, PolicyRequest& request,
                          const std::function<bool()>& cancelled = {});
 
   Expected<NavigationResult> definition(const std::string& path, uint32_t offset, bool declarations = false);

@@ -5,23 +5,53 @@
 namespace nib {
 
 Expected<PolicyRequest> Engine::navigationRequest(NavigationKind kind, const std::string& path, uint32_t offset,
-                                                  bool includeDeclaration, ProviderPolicy policy) {
-  auto text = currentText(path);
-  if (!text) return text.status();
-  if (offset > text->size()) return Status(ErrorCode::InvalidArgument, "the position is past the end of " + path);
+                                                  uint32_t line, bool includeDeclaration, ProviderPolicy policy) {
   PolicyRequest r;
   r.kind = kind;
   r.path = path;
   r.offset = offset;
-  r.position = LineTable(*text).positionOf(offset);
+  r.line = line;
   r.includeDeclaration = includeDeclaration;
   r.policy = policy;
-  // The index knows the file's language; a file it does not know is detected from its text.
-  if (auto record = provider_->file(path)) r.language = record->language;
-  else r.language = detectLanguage(path, std::string_view(*text).substr(0, 4096));
+  // The index knows the file's language; a file it does not know is detected from its text
+  // (the only case that reads it here: a request answered from the index reads nothing more).
+  if (auto record = provider_->file(path)) {
+    r.language = record->language;
+  } else {
+    auto text = currentText(path);
+    if (!text) return text.status();
+    r.language = detectLanguage(path, std::string_view(*text).substr(0, 4096));
+  }
   // Overlays that could not take every change in leave answers that may miss some.
   r.partial = !overlay_.complete;
   return r;
+}
+
+bool Engine::prepareBackendRequest(PolicyRequest& request, PolicyOutcome& outcome) {
+  if (!outcome.askLive) return false;
+  if (Status s = locateForBackend(request); !s.isOk()) {
+    // The text cannot be read now: the index's answer stands, saying why.
+    outcome.askLive = outcome.wantLive = false;
+    outcome.liveError = s.message();
+  }
+  return outcome.askLive;
+}
+
+Status Engine::locateForBackend(PolicyRequest& request) {
+  // The open buffer without a copy, else the file on disk.
+  std::string disk;
+  std::string_view text;
+  if (const BufferText* b = bufferOf(request.path)) {
+    text = b->text;
+  } else {
+    auto t = readWorktreeFile(request.path);
+    if (!t) return t.status();
+    disk = std::move(*t);
+    text = disk;
+  }
+  if (request.offset > text.size()) return Status(ErrorCode::InvalidArgument, "the position is past the end of " + request.path);
+  request.position = LineTable(text).positionOf(request.offset);
+  return Status::ok();
 }
 
 Expected<NavigationResult> Engine::indexAnswer(const PolicyRequest& request) {
@@ -29,9 +59,11 @@ Expected<NavigationResult> Engine::indexAnswer(const PolicyRequest& request) {
                                                     : definition(request.path, request.offset);
 }
 
-PolicyOutcome Engine::navigate(PolicyNavigator& navigator, const PolicyRequest& request,
+PolicyOutcome Engine::navigate(PolicyNavigator& navigator, PolicyRequest& request,
                                const std::function<bool()>& cancelled) {
-  return navigator.navigate(request, indexAnswer(request), cancelled);
+  PolicyOutcome outcome = navigator.decide(request, indexAnswer(request));
+  if (prepareBackendRequest(request, outcome)) navigator.askLive(request, outcome, cancelled);
+  return outcome;
 }
 
 }  // namespace nib

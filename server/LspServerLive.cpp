@@ -78,7 +78,8 @@ std::string LspServer::answerNavigation(const Task& task, Engine& engine, std::o
 
   auto pos = positionOf(engine, *where);
   if (!pos) return failure(task, pos.status());
-  auto request = engine.navigationRequest(kind, pos->first, pos->second, includeDeclaration, policy);
+  // Lines are the same in every position encoding: the wire's line is the text's.
+  auto request = engine.navigationRequest(kind, pos->first, pos->second, where->position.line, includeDeclaration, policy);
   if (!request) return failure(task, request.status());
   job.request = std::move(*request);
   auto r = engine.indexAnswer(job.request);
@@ -120,11 +121,13 @@ std::string LspServer::answerNavigation(const Task& task, Engine& engine, std::o
     out.note = (out.note.empty() ? "" : out.note + "; ") + job.syncNote;
   }
   job.outcome = PolicyNavigator(live_.get()).decide(job.request, std::move(r));
-  out.liveError = job.outcome.liveError;
-  if (job.outcome.askLive) {
+  // The backend is asked without the engine lock, about the text as it is now (its position
+  // found here, under the lock, and only when it is asked).
+  if (engine.prepareBackendRequest(job.request, job.outcome)) {
     *live = std::move(job);
     return {};
   }
+  out.liveError = job.outcome.liveError;
   trace(job.outcome.describe(job.request));
   if (!job.locate || !job.outcome.index) return job.staticBody;
   return lsp::encodeResult(task.id, out);

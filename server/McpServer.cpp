@@ -198,17 +198,19 @@ std::string McpServer::navigationTool(const std::string& id, Engine& engine, boo
                                       const mcp::ToolArgs& args) {
   StructuralTarget target;
   if (Status s = targetOf(engine, args, &target); !s.isOk()) return failedTool(id, s.message());
+  uint32_t line = args.line > 0 ? fromDisplayLine(args.line) : 0;
   if (!target.atPosition) {
     // A name: its definitions' own positions stand for it.
     auto nodes = resolveTarget(engine, target);
     if (!nodes) return failedTool(id, nodes.status().message());
     target = StructuralTarget{"", nodes->front().path, nodes->front().nameRange.startByte, true};
+    line = nodes->front().nameRange.start.line;
   }
   ProviderPolicy policy = ProviderPolicy::Static;
   PolicyNavigator& nav = navigator(&policy);
   if (!args.provider.empty()) policy = *parseProviderPolicy(args.provider);  // checked by the codec
   auto request = engine.navigationRequest(references ? NavigationKind::References : NavigationKind::Definition,
-                                          target.path, target.offset, args.includeDeclaration, policy);
+                                          target.path, target.offset, line, args.includeDeclaration, policy);
   if (!request) return failedTool(id, request.status().message());
   PolicyOutcome outcome = engine.navigate(nav, *request);
   auto result = outcome.answer(request->kind);

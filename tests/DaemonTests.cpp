@@ -296,33 +296,29 @@ TEST_CASE("a query on a large repository starts a daemon for the next ones, unle
   DaemonGuard guard{nib};
   const std::string note = "started a daemon that watches this worktree";
   // This repository counts as large with a threshold of one file.
-  const std::string large = "NIB_DAEMON_AUTO_FILES=1 ";
+  const std::string large = "NIB_DAEMON_AUTO_FILES=1";
 
   // Told not to: by the environment, by --no-daemon, by .nib.conf.
   REQUIRE(nib.run("symbols fnv1a_hash", &out) == 0);  // below the default threshold
   CHECK(out.find(note) == std::string::npos);
-  REQUIRE(runCommand("cd " + shellQuote(repo.root().string()) + " && NIB_NO_AUTO_DAEMON=1 " + large +
-                         shellQuote(nibBinary()) + " symbols fnv1a_hash",
-                     &out, true) == 0);
-  CHECK(out.find(note) == std::string::npos);
-  REQUIRE(runCommand("cd " + shellQuote(repo.root().string()) + " && " + large + shellQuote(nibBinary()) +
-                         " symbols --no-daemon fnv1a_hash",
-                     &out, true) == 0);
-  CHECK(out.find(note) == std::string::npos);
+  NibRun run = runNibIn(repo, "NIB_NO_AUTO_DAEMON=1 " + large, "symbols fnv1a_hash");
+  REQUIRE(run.rc == 0);
+  CHECK(run.out.find(note) == std::string::npos);
+  run = runNibIn(repo, large, "symbols --no-daemon fnv1a_hash");
+  REQUIRE(run.rc == 0);
+  CHECK(run.out.find(note) == std::string::npos);
   repo.write(".nib.conf", "daemon.auto = false\n");
-  REQUIRE(runCommand("cd " + shellQuote(repo.root().string()) + " && " + large + shellQuote(nibBinary()) +
-                         " symbols fnv1a_hash",
-                     &out, true) == 0);
-  CHECK(out.find(note) == std::string::npos);
+  run = runNibIn(repo, large, "symbols fnv1a_hash");
+  REQUIRE(run.rc == 0);
+  CHECK(run.out.find(note) == std::string::npos);
   CHECK(nib.run("daemon status", &out) != 0);
   repo.remove(".nib.conf");
 
   // Large: the answer is printed, then a daemon starts and serves the next command.
-  REQUIRE(runCommand("cd " + shellQuote(repo.root().string()) + " && " + large + shellQuote(nibBinary()) +
-                         " def src/client.py:3:12",
-                     &out, true) == 0);
-  CHECK(out.find("src/client.py:6:5: function fetch") != std::string::npos);
-  CHECK(out.find(note) != std::string::npos);
+  run = runNibIn(repo, large, "def src/client.py:3:12");
+  REQUIRE(run.rc == 0);
+  CHECK(run.out.find("src/client.py:6:5: function fetch") != std::string::npos);
+  CHECK(run.out.find(note) != std::string::npos);
   bool serving = false;
   for (int i = 0; i < 100 && !serving; ++i) {
     serving = nib.run("daemon status", &out) == 0;
@@ -330,11 +326,10 @@ TEST_CASE("a query on a large repository starts a daemon for the next ones, unle
   }
   REQUIRE(serving);
   // With a daemon serving, nothing more is started.
-  REQUIRE(runCommand("cd " + shellQuote(repo.root().string()) + " && " + large + shellQuote(nibBinary()) +
-                         " def src/client.py:3:12",
-                     &out, true) == 0);
-  CHECK(out.find(note) == std::string::npos);
-  CHECK(out.find("src/client.py:6:5: function fetch") != std::string::npos);
+  run = runNibIn(repo, large, "def src/client.py:3:12");
+  REQUIRE(run.rc == 0);
+  CHECK(run.out.find(note) == std::string::npos);
+  CHECK(run.out.find("src/client.py:6:5: function fetch") != std::string::npos);
 }
 
 }  // namespace nib::test

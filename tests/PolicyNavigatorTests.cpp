@@ -118,10 +118,9 @@ TEST_CASE("live and compare through the navigation interface with pylsp, and a f
   const uint32_t call = offsetOf(kMain, "distance(1");
 
   for (NavigationKind kind : {NavigationKind::Definition, NavigationKind::References}) {
-    auto index = engine->navigationRequest(kind, "main.py", call, true, ProviderPolicy::Static);
+    auto index = engine->navigationRequest(kind, "main.py", call, 4, true, ProviderPolicy::Static);
     REQUIRE(index.hasValue());
     CHECK(index->language == Language::Python);
-    CHECK(index->position.line == 4);
     auto fromIndex = engine->navigate(navigator, *index).answer(kind);
     REQUIRE(fromIndex.hasValue());
     REQUIRE(!fromIndex->locations.empty());
@@ -130,6 +129,10 @@ TEST_CASE("live and compare through the navigation interface with pylsp, and a f
     live.policy = ProviderPolicy::Live;
     PolicyOutcome o = engine->navigate(navigator, live);
     INFO(o.describe(live));
+    // The backend was sent the call's line and byte column; the index alone needed neither.
+    CHECK(live.position.line == 4);
+    CHECK(live.position.column == 11);
+    CHECK(index->position.line == 0);
     REQUIRE(o.answeredLive());
     CHECK(o.reason == "the live policy");
     auto fromLive = o.answer(kind);
@@ -152,7 +155,7 @@ TEST_CASE("live and compare through the navigation interface with pylsp, and a f
   auto dying = backends(repo.root(), {{Language::Python, {"python3", std::string(NIB_TESTS_DIR) + "/live/fake_backend.py",
                                                           "die", events.string()}}});
   PolicyNavigator failing(dying.get());
-  auto request = engine->navigationRequest(NavigationKind::Definition, "main.py", call, true, ProviderPolicy::Live);
+  auto request = engine->navigationRequest(NavigationKind::Definition, "main.py", call, 4, true, ProviderPolicy::Live);
   REQUIRE(request.hasValue());
   PolicyOutcome o = engine->navigate(failing, *request);
   CHECK(!o.answeredLive());
@@ -170,7 +173,7 @@ TEST_CASE("auto asks clangd for a C++ overload the index resolves by name", "[po
   auto engine = indexAndOpen(repo);
   auto clangd = backends(repo.root(), {{Language::Cpp, {"clangd", "--background-index=false", "--log=error"}}});
   PolicyNavigator navigator(clangd.get());
-  auto request = engine->navigationRequest(NavigationKind::Definition, "total.cpp", offsetOf(kOverloads, "total(1, 2)"),
+  auto request = engine->navigationRequest(NavigationKind::Definition, "total.cpp", offsetOf(kOverloads, "total(1, 2)"), 4,
                                            true, ProviderPolicy::Auto);
   REQUIRE(request.hasValue());
   CHECK(request->language == Language::Cpp);
@@ -203,7 +206,7 @@ TEST_CASE("live through the navigation interface with typescript-language-server
   if (!fs::exists(tsls)) tsls = "typescript-language-server";
   auto ts = backends(repo.root(), {{Language::TypeScript, {tsls, "--stdio"}}});
   PolicyNavigator navigator(ts.get());
-  auto request = engine->navigationRequest(NavigationKind::Definition, "ts/main.ts", offsetOf(main, "area()"), true,
+  auto request = engine->navigationRequest(NavigationKind::Definition, "ts/main.ts", offsetOf(main, "area()"), 2, true,
                                            ProviderPolicy::Compare);
   REQUIRE(request.hasValue());
   CHECK(request->language == Language::TypeScript);

@@ -205,7 +205,7 @@ TEST_CASE("the view phases write their views and record why one failed", "[build
   CHECK(denseViewPhase(denseIn, options, m).status == ViewStatus::Pending);
 }
 
-TEST_CASE("the manifest names the tree it reflects; publish refuses an artifact that differs", "[build-phases]") {
+TEST_CASE("the manifest names the tree it reflects, publish refuses an artifact that differs", "[build-phases]") {
   Extracted x;
   TestRepo& repo = x.repo;
   IndexOptions& options = x.options;

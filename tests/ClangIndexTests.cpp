@@ -164,7 +164,7 @@ TEST_CASE("a failing translation unit is recorded and answered from tree-sitter 
   CHECK(fallback->locations[0].path == "shared.h");
 }
 
-TEST_CASE("a hanging worker is stopped at its time limit; a broken database fails the view only", "[clang]") {
+TEST_CASE("a hanging worker is stopped at its time limit, a broken database fails the view only", "[clang]") {
   TestRepo repo;
   repo.writeAll({{"shared.h", kHeader}, {"shared.c", kShared}, {"main.c", kMain}});
   writeDatabase(repo, {"shared.c", "main.c"});
@@ -288,7 +288,7 @@ TEST_CASE("a macro reached through -isystem and through -I is two symbols, as cl
   }
 }
 
-TEST_CASE("a main file another unit #includes is listed as shared; one nothing includes is not", "[clang]") {
+TEST_CASE("a main file another unit #includes is listed as shared, one nothing includes is not", "[clang]") {
   // The live benchmark opens these in clangd: its background index keeps one unit's view of
   // such a file, chosen by the order it happened to index the units in.
   TestRepo repo;
@@ -325,7 +325,7 @@ TEST_CASE("a repository header read as a system header keeps its references to s
   CHECK(got == std::set<std::pair<std::string, uint32_t>>{{"main.c", offsetOf(main, "FILE*")}, {"sys/io.h", offsetOf(header, "FILE*")}});
 }
 
-TEST_CASE("a change to a C file libclang indexed takes the full path; other changes make a delta", "[clang][delta]") {
+TEST_CASE("a change to a C file libclang indexed takes the full path, other changes make a delta", "[clang][delta]") {
   TestRepo repo;
   repo.writeAll({{"shared.h", kHeader}, {"shared.c", kShared}, {"main.c", kMain}, {"tool.py", "def f():\n    return 1\n"}});
   writeDatabase(repo, {"shared.c", "main.c"});

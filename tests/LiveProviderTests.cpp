@@ -329,7 +329,7 @@ TEST_CASE("editor buffers reach the live backend before its next request", "[liv
   shutDown(nib);
 }
 
-TEST_CASE("a hanging backend never hangs a request; cancellation reaches it", "[live]") {
+TEST_CASE("a hanging backend never hangs a request, cancellation reaches it", "[live]") {
   TestRepo repo;
   makeProject(repo);
   auto events = repo.root() / ".git" / "fake-events";

@@ -81,7 +81,7 @@ TEST_CASE("FAISS runs on OpenBLAS, never on the reference BLAS", "[module]") {
   CHECK(resolved.find("openblas") != std::string::npos);
 }
 
-TEST_CASE("semantic search loads the dense module on demand; without it only the dense routes fail", "[cli][module]") {
+TEST_CASE("semantic search loads the dense module on demand, without it only the dense routes fail", "[cli][module]") {
   TestRepo repo;
   repo.write("geometry.py", kDocumentedGeometry);
   repo.commitAll();

@@ -269,7 +269,7 @@ TEST_CASE("a file replaced by a link to outside the repository is never read thr
   fs::remove(secret);
 }
 
-TEST_CASE("a version's call graph is kept beside it and reused; a damaged copy is resolved again", "[structural]") {
+TEST_CASE("a version's call graph is kept beside it and reused, a damaged copy is resolved again", "[structural]") {
   TestRepo repo;
   Annotations fixture = writeFixture(repo, "c.fixture");
   auto engine = indexAndOpen(repo);

@@ -24,6 +24,8 @@ struct IndexArgs {
   bool retrainModel = false;
   std::string compileCommandsDir;
   bool noClang = false;
+  size_t keepVersions = 0;  // 0: .nib.conf's index.keep-versions, else 3
+  bool collect = false;     // sweep and compact the fact store now
 };
 int runIndex(const IndexArgs& args);
 struct VerifyArgs {

@@ -13,9 +13,10 @@ inline CLI::App* addIndexCommand(CLI::App& app, IndexArgs& args) {
                                             "Indexes the worktree: tracked files plus untracked files git does not ignore.\n"
                                             "Unchanged files reuse their stored facts; when nothing changed since the\n"
                                             "current version (HEAD, the worktree, the options), nothing is rebuilt.\n"
-                                            "When few files changed (at most 256 differ from the last full build), the new\n"
-                                            "version is a delta: it shares the full build's views and lists what differs.\n"
-                                            "The index lives in <repo>/.nib.");
+                                            "When few files changed (at most 256, and an eighth of the files, differ from the\n"
+                                            "last full build), the new version is a delta: it shares the full build's views\n"
+                                            "and lists what differs. The index lives in <repo>/.nib; what no kept version\n"
+                                            "references is removed from it as it grows.");
   index->add_option("path", args.path, "A path inside the repository (default: .)");
   index->add_option("--max-file-size", args.maxFileSize, "Skip files larger than this many bytes (default: 1048576)")
       ->check(CLI::PositiveNumber);
@@ -39,6 +40,13 @@ inline CLI::App* addIndexCommand(CLI::App& app, IndexArgs& args) {
   index->add_flag("--retrain-model", args.retrainModel,
                   "Learn the dense view's word vectors again from the repository as it is now (by default an\n"
                   "update keeps the current version's model, so unchanged units keep their vectors)");
+  index->add_option("--keep-versions", args.keepVersions,
+                    "Complete versions to keep on disk besides the current one and its predecessor\n"
+                    "(default: .nib.conf's index.keep-versions, else 3)")
+      ->check(CLI::Range(1, 1000));
+  index->add_flag("--collect", args.collect,
+                  "Remove from the shared fact store now whatever no kept version references, and\n"
+                  "compact it (by default this happens once it holds a quarter more than needed)");
   index->add_flag("-q,--quiet", args.quiet, "Print nothing but errors");
   index->add_flag("--json", args.json, "Print the build report as JSON");
   return index;

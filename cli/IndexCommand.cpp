@@ -96,6 +96,13 @@ void printDenseLine(const IndexReport& r, const std::optional<DenseFollowUpRepor
                 "              when; lexical and trigram search work meanwhile; --wait-dense waits for it)\n");
 }
 
+void printCollection(const IndexReport& r) {
+  if (!r.collection.swept) return;
+  std::printf("  collected   %zu fact records and %zu file contents no kept version references%s\n",
+              r.collection.removed.records, r.collection.removed.contents,
+              r.collection.compacted ? "; store compacted" : "");
+}
+
 }  // namespace
 
 int runIndex(const IndexArgs& args) {
@@ -113,6 +120,8 @@ int runIndex(const IndexArgs& args) {
   options.clang = !args.noClang;
   options.compileCommandsDir = args.compileCommandsDir;
   options.retrainModel = args.retrainModel;
+  options.keepVersions = args.keepVersions;
+  options.collectNow = args.collect;
   bool tty = ::isatty(STDERR_FILENO) && !args.quiet && !args.json;
   if (tty) {
     options.progress = [](const IndexProgress& p) {
@@ -165,12 +174,18 @@ int runIndex(const IndexArgs& args) {
     }
     std::printf("index is current: version %s reflects HEAD %s and the worktree (%.3f s; --force rebuilds)\n",
                 r.manifest.versionId.c_str(), r.manifest.sourceCommit.substr(0, 12).c_str(), r.seconds);
+    printCollection(r);
     if (denseView && denseView->status == ViewStatus::Pending) printDenseLine(r, *followUp);
     return 0;
   }
   std::string delta = "null";
   if (!r.deltaBase.empty())
     delta = "{\"base\": \"" + r.deltaBase + "\", \"files\": " + std::to_string(r.deltaFiles) + "}";
+  std::string collected = "null";
+  if (r.collection.swept)
+    collected = "{\"records\": " + std::to_string(r.collection.removed.records) + ", \"contents\": " +
+                std::to_string(r.collection.removed.contents) + ", \"compacted\": " +
+                (r.collection.compacted ? "true" : "false") + "}";
   if (args.json) {
     std::string phases;
     for (const auto& [name, secs] : r.phaseSeconds) {
@@ -180,12 +195,12 @@ int runIndex(const IndexArgs& args) {
     }
     std::printf("{\"version\": \"%s\", \"files\": %llu, \"definitions\": %llu, \"occurrences\": %llu, "
                 "\"extracted\": %llu, \"reused\": %llu, \"seconds\": %.3f, \"sourceBytes\": %llu, \"indexBytes\": %llu, "
-                "\"delta\": %s, \"dense\": \"%s\", \"phases\": {%s}}\n",
+                "\"delta\": %s, \"dense\": \"%s\", \"collected\": %s, \"phases\": {%s}}\n",
                 r.manifest.versionId.c_str(), static_cast<unsigned long long>(r.files),
                 static_cast<unsigned long long>(r.definitions), static_cast<unsigned long long>(r.occurrences),
                 static_cast<unsigned long long>(r.extracted), static_cast<unsigned long long>(r.reused), r.seconds,
                 static_cast<unsigned long long>(r.sourceBytes), static_cast<unsigned long long>(r.indexBytes),
-                delta.c_str(), denseStatus.c_str(), phases.c_str());
+                delta.c_str(), denseStatus.c_str(), collected.c_str(), phases.c_str());
     return 0;
   }
   std::printf("indexed %s\n", r.repoRoot.c_str());
@@ -236,6 +251,7 @@ int runIndex(const IndexArgs& args) {
   }
   std::printf("  time        %.2f s (%s)\n", r.seconds, phases.c_str());
   std::printf("  size        %s index for %s of source\n", humanBytes(r.indexBytes).c_str(), humanBytes(r.sourceBytes).c_str());
+  printCollection(r);
   return 0;
 }
 

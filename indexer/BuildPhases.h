@@ -197,6 +197,11 @@ Expected<std::string> worktreeTreeId(const std::vector<WorkItem>& items);
 Status publishVersion(const IndexLayout& layout, const Manifest& m, const IndexOptions& options,
                       const std::vector<std::string>& syncDirs, const std::set<std::string>& verify = {});
 
+// After publishing: prunes old versions and collects the fact store of what none of the kept
+// ones references (views/StoreCollection), recording what it removed in the report. A
+// collection that fails is logged and leaves the store as it was: the version is published.
+void pruneAndCollect(const IndexLayout& layout, const IndexOptions& options, FactStore& facts, IndexReport& report);
+
 // ---- the delta path (IndexDelta.cpp) -------------------------------------------------------
 
 // The state a path has in a version, for a delta entry.
@@ -218,6 +223,9 @@ struct SnapshotIndex {
 bool denseViewCurrent(const Manifest& m, const IndexOptions& options);
 // Whether the manifest's dense view waits for its follow-up version.
 bool denseViewPending(const Manifest& m);
+// The version the dense follow-up made of version `id` (the same views, the dense view
+// complete, `previous` naming `id`), when one is on disk: the base a delta over `id` moves to.
+std::optional<Manifest> denseCompletionOf(const IndexLayout& layout, const std::string& id);
 
 // What a delta build starts from: the scan, the build's configuration and fact store.
 struct DeltaInput {
@@ -231,5 +239,13 @@ struct DeltaInput {
 // The update path of a worktree build: a delta version over the current version's base when
 // few files differ from it; nullopt when a full build is needed (the scan is left as it was).
 Expected<std::optional<IndexReport>> buildDelta(const DeltaInput& in, ScanOutput& scan, IndexReport report);
+// The delta view's profile, which names its base.
+std::string deltaViewProfile(const std::string& baseId);
+// Publishes `delta` (a delta version over a base whose dense view was pending) again over
+// `completion`, that base's follow-up version: the same entries and views, the dense view
+// complete. The caller holds the write lock and has checked that `delta` is current. Returns
+// the new version's id.
+Expected<std::string> rebaseDelta(const IndexLayout& layout, const Manifest& delta, const Manifest& completion,
+                                  const IndexOptions& options);
 
 }  // namespace nib::build

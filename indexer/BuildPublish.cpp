@@ -9,6 +9,7 @@
 #include "support/FileIo.h"
 #include "support/Log.h"
 #include "views/DenseView.h"
+#include "views/StoreCollection.h"
 
 #ifndef NIB_VERSION
 #define NIB_VERSION "0.0.0"
@@ -113,6 +114,22 @@ Status publishVersion(const IndexLayout& layout, const Manifest& m, const IndexO
   return layout.publish(m.versionId);
 }
 
+void pruneAndCollect(const IndexLayout& layout, const IndexOptions& options, FactStore& facts, IndexReport& report) {
+  layout.prune(options.keepVersions);
+  // The published version's files with facts, and its searchable files (those and the text
+  // files without a grammar): each has one record and one content in the store.
+  // A delta version needs its base's facts too, and its entries' (an estimate: the older
+  // versions kept are the sweep's to count).
+  FactStore::Counts needed{report.files + report.deltaFiles, report.files + report.deltaFiles};
+  if (auto it = report.skippedByReason.find("no-grammar"); it != report.skippedByReason.end()) needed.contents += it->second;
+  auto collected = collectFacts(layout, facts, needed, options.storeSlack, options.collectNow);
+  if (!collected) {
+    logWarn("the fact store was not collected: " + collected.status().message());
+    return;
+  }
+  report.collection = *collected;
+}
+
 DeltaEntry deltaEntryOf(const WorkItem& w) {
   DeltaEntry e;
   e.path = w.entry.path;
@@ -149,6 +166,17 @@ bool denseViewCurrent(const Manifest& m, const IndexOptions& options) {
 bool denseViewPending(const Manifest& m) {
   const ViewRecord* v = m.view("dense");
   return v && v->status == ViewStatus::Pending;
+}
+
+std::optional<Manifest> denseCompletionOf(const IndexLayout& layout, const std::string& id) {
+  std::vector<std::string> versions = layout.listVersions();
+  for (auto it = versions.rbegin(); it != versions.rend() && *it > id; ++it) {
+    auto m = readManifest(layout.versionDir(*it));
+    if (!m || m->previous != id || !m->base.empty()) continue;
+    const ViewRecord* dense = m->view("dense");
+    if (dense && dense->status == ViewStatus::Complete) return std::move(*m);
+  }
+  return std::nullopt;
 }
 
 }  // namespace nib::build

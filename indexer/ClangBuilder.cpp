@@ -18,10 +18,12 @@
 #include <tuple>
 #include <thread>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "support/Binary.h"
 #include "support/FileIo.h"
 #include "support/Hash.h"
+#include "support/Log.h"
 #include "support/RepoPath.h"
 #include "views/ClangFacts.h"
 #include "views/ClangView.h"
@@ -388,6 +390,17 @@ ClangBuildReport buildClangView(const ClangBuildInput& in) {
   runPool();
   if (in.cancelled && in.cancelled()) return failView("cancelled");
   report.cached = cached;
+  // The cache keeps the units this build has (a changed command, a removed file or a new
+  // nib-clang would otherwise leave their facts behind for good).
+  if (cacheEnv) {
+    std::vector<std::string> keys;
+    for (const CompileCommand& c : units) keys.push_back(cacheKey(c, workerDigest));
+    std::unordered_set<std::string_view> used(keys.begin(), keys.end());
+    auto swept = retainCacheKeys(**cacheEnv, "tus", used, 1.5);
+    Expected<bool> compacted = swept && *swept > 0 ? compactIfSparse(**cacheEnv, in.cacheDir) : Expected<bool>(false);
+    if (!swept || !compacted)
+      logWarn("the clang cache was not collected: " + (swept ? compacted.status() : swept.status()).message());
+  }
 
   // Merge: one symbol per USR, one site per (path, offset, role) however many TUs saw it.
   ClangViewContents contents;

@@ -10,6 +10,7 @@
 
 #include "support/FileIo.h"
 #include "support/Hash.h"
+#include "support/Log.h"
 #include "support/SearchText.h"
 #include "views/DenseModel.h"
 #include "views/FaissDenseView.h"
@@ -147,6 +148,10 @@ Status embedAndIndex(const DenseBuildInput& in, size_t units, const std::vector<
     }
     NIB_RETURN_IF_ERROR((*cache)->putMany(textKeys, textStore, dim, textVectors));
   }
+  // The cache keeps what this build used: without it, every edit and every retrained model
+  // would add vectors no later build looks up (a failed sweep costs disk, never an answer).
+  if (auto swept = (*cache)->retainOnly(blocks, textKeys); !swept) logWarn("the vector cache was not collected: " + swept.status().message());
+  else report->cacheCollected = *swept;
   report->embedded = missing.size();
   report->reused = units - missing.size();
   report->embedSeconds = secondsSince(started);

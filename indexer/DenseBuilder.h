@@ -49,6 +49,7 @@ struct DenseBuildReport {
   bool trained = false;
   std::string modelDigest;
   uint64_t units = 0, vectors = 0, embedded = 0, reused = 0, trainingTokens = 0;
+  uint64_t cacheCollected = 0;  // vectors deleted from the cache as no longer used (VectorCache::retainOnly)
   double trainSeconds = 0, embedSeconds = 0, indexSeconds = 0;
   std::string indexKind;
   int dimension = 0;

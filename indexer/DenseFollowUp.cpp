@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <thread>
 
+#include "indexer/BuildPhases.h"
 #include "indexer/Extractor.h"
 #include "indexer/GitRepository.h"
 #include "support/FileIo.h"
@@ -26,6 +27,19 @@
 namespace nib {
 namespace fs = std::filesystem;
 
+std::optional<Manifest> denseModelSource(const IndexLayout& layout, const std::string& previousId) {
+  auto complete = [](const Manifest& m) {
+    const ViewRecord* d = m.view("dense");
+    return d && d->status == ViewStatus::Complete;
+  };
+  if (!previousId.empty())
+    if (auto pm = readManifest(layout.versionDir(previousId)); pm && complete(*pm)) return std::move(*pm);
+  std::vector<std::string> ids = layout.listVersions();
+  for (auto it = ids.rbegin(); it != ids.rend(); ++it)
+    if (auto pm = readManifest(layout.versionDir(*it)); pm && complete(*pm)) return std::move(*pm);
+  return std::nullopt;
+}
+
 DenseBuildReport buildVersionDense(const VersionDenseInput& v, const IndexOptions& options) {
   DenseBuildInput in;
   in.dir = v.versionDir / "dense";
@@ -33,16 +47,12 @@ DenseBuildReport buildVersionDense(const VersionDenseInput& v, const IndexOption
   in.docs = v.docs;
   in.facts = v.facts;
   in.contents = v.contents;
-  // The model is kept from the predecessor's dense view (when complete and made with these
-  // settings), so that an update's vectors compare with the ones it reuses.
-  std::optional<Manifest> previous;
-  if (!v.previousId.empty()) {
-    auto pm = readManifest(v.layout->versionDir(v.previousId));
-    if (pm) previous = std::move(*pm);
-  }
-  if (previous) {
-    in.previousDir = v.layout->versionDir(v.previousId);
-    in.previousView = previous->view("dense");
+  // The model is kept from the source's dense view (when made with these settings), so that an
+  // update's vectors compare with the ones it reuses.
+  std::optional<Manifest> source = v.modelSource ? v.modelSource : denseModelSource(*v.layout, v.previousId);
+  if (source) {
+    in.previousDir = v.modelSource ? v.modelSourceDir : v.layout->versionDir(source->versionId);
+    in.previousView = source->view("dense");
   }
   in.retrain = options.retrainModel;
   in.model = options.denseModel;
@@ -169,6 +179,22 @@ Status readDocuments(const fs::path& versionDir, FactStore::Reader& reader, cons
   return Status::ok();
 }
 
+// Links the files of `from`'s dense view (the model, the vectors, an encoder's settings) into
+// `to`/dense; false when none could be linked.
+bool linkDenseFiles(const fs::path& from, const fs::path& to) {
+  std::error_code ec;
+  fs::create_directories(to / "dense", ec);
+  bool any = false;
+  for (const char* name : {"model.bin", "vectors.faiss", "encoder"}) {
+    std::error_code linkError;
+    if (fs::exists(from / "dense" / name, linkError)) {
+      fs::create_hard_link(from / "dense" / name, to / "dense" / name, linkError);
+      any = any || !linkError;
+    }
+  }
+  return any;
+}
+
 // Shares every artifact of `from` but its dense view with `to` by hard links.
 Status linkViews(const fs::path& from, const fs::path& to, const Manifest& m) {
   std::error_code ec;
@@ -189,50 +215,32 @@ Status linkViews(const fs::path& from, const fs::path& to, const Manifest& m) {
   return Status::ok();
 }
 
-// One attempt at completing the current version. True when a version was published meanwhile
-// (then the caller tries again on that one).
-Expected<bool> completeCurrent(const fs::path& repoRoot, const IndexLayout& layout, const IndexOptions& options,
-                               DenseFollowUpReport* out) {
-  DenseFollowUpReport& report = *out;
-  auto current = layout.currentManifest();
-  if (!current) return current.status();
-  report.versionId = current->versionId;
-  const ViewRecord* pending = current->view("dense");
-  if (!pending || pending->status != ViewStatus::Pending || !current->base.empty()) {
-    report.skipped = "the current version has no dense view to complete";
-    return false;
-  }
-  if (current->extractorProfile != Extractor::profileDigest()) {
-    report.skipped = "the current version was built by another nib; run `nib index`";
-    return false;
-  }
+// Builds the dense view of `target` (a version whose dense view is pending) into a folder
+// outside versions/ — where a build's pruning would take it for a dead build's folder (builds
+// prune under the write lock, which this holds only to publish) — and returns the completion's
+// manifest; its folder is layout.denseWorkDir() / its id.
+Expected<Manifest> buildCompletion(const fs::path& repoRoot, const IndexLayout& layout, const IndexOptions& options,
+                                   const Manifest& target, DenseFollowUpReport& report) {
   auto config = ProjectConfig::load(repoRoot);
   if (!config) return config.status();
   auto encoder = EncoderSettings::fromConfig(*config);
   if (!encoder) return encoder.status();
-  const ViewRecord* lexicalView = current->view("lexical");
-  if (!lexicalView || lexicalView->status != ViewStatus::Complete) {
-    report.skipped = "the current version has no lexical view to embed";
-    return false;
-  }
-
+  const ViewRecord* lexicalView = target.view("lexical");
+  if (!lexicalView || lexicalView->status != ViewStatus::Complete)
+    return Status(ErrorCode::Unsupported, "the current version has no lexical view to embed");
   auto store = FactStore::open(layout.factsDir(), /*readOnly=*/true);
   if (!store) return store.status();
   auto reader = (*store)->reader();
   if (!reader) return reader.status();
   const unsigned threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
-  const fs::path currentDir = layout.versionDir(current->versionId);
+  const fs::path targetDir = layout.versionDir(target.versionId);
   Documents documents;
-  NIB_RETURN_IF_ERROR(readDocuments(currentDir, *reader, current->extractorProfile, threads, &documents));
+  NIB_RETURN_IF_ERROR(readDocuments(targetDir, *reader, target.extractorProfile, threads, &documents));
 
-  // The follow-up version: the current one's views, shared, and the dense view built now. It is
-  // written outside versions/, where a build's pruning would take it for a dead build's folder
-  // (builds prune under the write lock, which this holds only to publish), and moved there
-  // when published.
-  Manifest m = *current;
+  Manifest m = target;
   m.versionId = layout.newVersionId();
   m.created = utcTimestamp();
-  m.previous = current->versionId;
+  m.previous = target.versionId;
   std::error_code ec;
   // A repository removed while this runs must stay removed: every step that creates folders
   // first checks that the index is still there (creating them would bring its path back).
@@ -240,18 +248,20 @@ Expected<bool> completeCurrent(const fs::path& repoRoot, const IndexLayout& layo
   if (indexGone()) return Status(ErrorCode::NotFound, "the index is gone");
   fs::remove_all(layout.denseWorkDir(), ec);  // an earlier follow-up's, which died
   const fs::path versionDir = layout.denseWorkDir() / m.versionId;
-  auto discard = [&] { fs::remove_all(layout.denseWorkDir(), ec); };
-  if (Status s = linkViews(currentDir, versionDir, *current); !s.isOk()) {
-    discard();
-    return s;
-  }
-  if (indexGone()) {
-    discard();
-    return Status(ErrorCode::NotFound, "the index is gone");
-  }
+  NIB_RETURN_IF_ERROR(linkViews(targetDir, versionDir, target));
+  if (indexGone()) return Status(ErrorCode::NotFound, "the index is gone");
   VersionDenseInput input;
   input.layout = &layout;
-  input.previousId = current->previous;
+  input.previousId = target.previous;
+  // The model's source is held by hard links beside the work from now on: a worktree edited
+  // while this runs publishes versions whose pruning would otherwise take it away.
+  if (auto source = denseModelSource(layout, target.previous)) {
+    const fs::path seed = layout.denseWorkDir() / "model-source";
+    if (linkDenseFiles(layout.versionDir(source->versionId), seed)) {
+      input.modelSource = std::move(source);
+      input.modelSourceDir = seed;
+    }
+  }
   input.versionDir = versionDir;
   input.docs = &documents.docs;
   input.facts = &documents.pointers;
@@ -263,45 +273,103 @@ Expected<bool> completeCurrent(const fs::path& repoRoot, const IndexLayout& layo
   std::erase_if(m.views, [](const ViewRecord& v) { return v.name == "dense"; });
   m.views.push_back(report.dense.view);
   recordDenseStats(m, report.dense);
+  if (indexGone()) return Status(ErrorCode::NotFound, "the index is gone");
+  return m;
+}
 
-  // Publication: only over the version this completes. A build published meanwhile made its own
-  // dense view or left its own follow-up; this one's work stays in the vector cache.
-  if (indexGone()) {
-    discard();
-    return Status(ErrorCode::NotFound, "the index is gone");
-  }
-  auto lock = IndexWriteLock::acquire(layout, /*wait=*/true);
-  if (!lock) {
-    discard();
-    return lock.status();
-  }
-  auto now = layout.currentVersion();
-  if (!now || *now != current->versionId) {
-    discard();
-    report.skipped = "a newer version was published meanwhile";
-    return true;
-  }
+// Moves a completion built by buildCompletion into versions/, checked and durable, without
+// publishing it. The caller holds the write lock.
+Status installCompletion(const IndexLayout& layout, const Manifest& m, const IndexOptions& options) {
+  const fs::path versionDir = layout.denseWorkDir() / m.versionId;
   Status s = writePendingManifest(versionDir, m);
   auto reread = s.isOk() ? readPendingManifest(versionDir) : Expected<Manifest>(s);
   if (reread) s = verifyArtifacts(versionDir, *reread);
   else s = reread.status();
   if (s.isOk()) s = commitManifest(versionDir);
+  std::error_code ec;
   if (s.isOk()) {
     fs::rename(versionDir, layout.versionDir(m.versionId), ec);
     if (ec) s = Status(ErrorCode::IoError, "cannot move the follow-up version into place: " + ec.message());
   }
   if (s.isOk()) s = syncDirectory(layout.versionsDir());
   if (s.isOk() && options.beforePublish) options.beforePublish();
-  if (s.isOk()) s = layout.publish(m.versionId);
-  if (!s.isOk()) {
+  return s;
+}
+
+// One attempt at completing the current version — or, when the current version is a delta over
+// a version whose dense view is pending, that base, after which the delta is published again
+// over the completion (build::rebaseDelta). True when a version was published meanwhile that
+// this attempt does not cover (then the caller tries again on that one).
+Expected<bool> completeCurrent(const fs::path& repoRoot, const IndexLayout& layout, const IndexOptions& options,
+                               DenseFollowUpReport* out) {
+  DenseFollowUpReport& report = *out;
+  auto current = layout.currentManifest();
+  if (!current) return current.status();
+  report.versionId = current->versionId;
+  auto target = current->base.empty() ? Expected<Manifest>(*current) : readManifest(layout.versionDir(current->base));
+  if (!target) return target.status();
+  const ViewRecord* pending = target->view("dense");
+  if (!pending || pending->status != ViewStatus::Pending) {
+    report.skipped = "the current version has no dense view to complete";
+    return false;
+  }
+  if (target->extractorProfile != Extractor::profileDigest()) {
+    report.skipped = "the current version was built by another nib; run `nib index`";
+    return false;
+  }
+  std::error_code ec;
+  auto discard = [&] { fs::remove_all(layout.denseWorkDir(), ec); };
+  // An earlier follow-up may have completed the base already (and a delta been made over the
+  // pending base before it published): then only the delta needs publishing again.
+  std::optional<Manifest> done = build::denseCompletionOf(layout, target->versionId);
+  std::optional<Manifest> built;
+  if (done) {
+    if (const ViewRecord* v = done->view("dense")) report.dense.view = *v;
+    if (auto it = done->stats.find("dense.vectors"); it != done->stats.end()) report.dense.vectors = std::strtoull(it->second.c_str(), nullptr, 10);
+    report.dense.reused = report.dense.vectors;
+  } else {
+    auto m = buildCompletion(repoRoot, layout, options, *target, report);
+    if (!m) {
+      discard();
+      if (m.status().code() != ErrorCode::Unsupported) return m.status();
+      report.skipped = m.status().message();
+      return false;
+    }
+    built = std::move(*m);
+  }
+
+  // Publication: over the version this completes, or over the delta on it that is current now.
+  // A build published meanwhile over anything else made its own dense view or left its own
+  // follow-up; this one's work stays in the vector cache.
+  auto lock = IndexWriteLock::acquire(layout, /*wait=*/true);
+  if (!lock) {
     discard();
-    fs::remove_all(layout.versionDir(m.versionId), ec);
-    return s;
+    return lock.status();
+  }
+  auto now = layout.currentManifest();
+  bool overTarget = now && now->versionId == target->versionId && built;
+  bool overDelta = now && now->base == target->versionId;
+  if (!overTarget && !overDelta) {
+    discard();
+    report.skipped = "a newer version was published meanwhile";
+    return true;
+  }
+  Status s = built ? installCompletion(layout, *built, options) : Status::ok();
+  std::string published = built ? built->versionId : std::string();
+  if (s.isOk() && overTarget) s = layout.publish(published);
+  if (s.isOk() && overDelta) {
+    auto rebased = build::rebaseDelta(layout, *now, built ? *built : *done, options);
+    if (rebased) published = *rebased;
+    else s = rebased.status();
   }
   discard();
-  layout.prune(options.keepVersions);
+  if (!s.isOk()) {
+    if (built && overTarget) fs::remove_all(layout.versionDir(built->versionId), ec);
+    return s;
+  }
+  layout.prune(keptVersions(options, repoRoot));
   report.published = true;
-  report.versionId = m.versionId;
+  report.versionId = published;
   return false;
 }
 

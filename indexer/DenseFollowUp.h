@@ -27,6 +27,11 @@ namespace nib {
 struct VersionDenseInput {
   const IndexLayout* layout = nullptr;
   std::string previousId;
+  // The version whose dense view gives the model, already resolved (denseModelSource) and
+  // its folder — a copy by hard links the follow-up made before pruning could remove it; when
+  // unset, it is resolved from previousId.
+  std::optional<Manifest> modelSource;
+  std::filesystem::path modelSourceDir;
   std::filesystem::path versionDir;
   const std::vector<SearchDoc>* docs = nullptr;
   const std::vector<const SearchFacts*>* facts = nullptr;
@@ -37,6 +42,10 @@ struct VersionDenseInput {
   unsigned threads = 1;
 };
 DenseBuildReport buildVersionDense(const VersionDenseInput& input, const IndexOptions& options);
+// The version whose complete dense view a new one keeps the model of: `previousId`, or when it
+// is gone (pruned while a busy worktree published deltas) or has no complete view itself, the
+// newest version on disk that has one. Training again would make every cached vector useless.
+std::optional<Manifest> denseModelSource(const IndexLayout& layout, const std::string& previousId);
 
 // The dense statistics a version's manifest records (`nib status`, the benchmarks).
 void recordDenseStats(Manifest& manifest, const DenseBuildReport& dense);

@@ -93,15 +93,24 @@ struct BuildSetup {
   std::optional<EncoderSettings> encoder;
   std::string configDigest;
   unsigned threads = 1;
+  IndexOptions options;  // the caller's, with what .nib.conf settles (keepVersions)
 };
 
 Expected<BuildSetup> setUp(const fs::path& repoPath, const IndexOptions& options) {
   BuildSetup s;
+  s.options = options;
   auto repo = GitRepository::discover(repoPath);
   if (!repo) return repo.status();
   s.repo = std::move(*repo);
   auto config = ProjectConfig::load(s.repo->root());
   if (!config) return config.status();
+  // A malformed index.keep-versions is refused here, with the key's message, rather than
+  // defaulted as keptVersions does for the follow-up.
+  if (options.keepVersions == 0) {
+    auto keep = config->getInt("index.keep-versions", 3, 1, 1000);
+    if (!keep) return keep.status();
+    s.options.keepVersions = static_cast<size_t>(*keep);
+  }
   auto encoder = EncoderSettings::fromConfig(*config);
   if (!encoder) return encoder.status();
   s.encoder = *encoder;
@@ -144,11 +153,19 @@ Status writeViews(BuildSetup& s, const IndexLayout& layout, const IndexOptions& 
 
 }  // namespace
 
-Expected<IndexReport> buildIndex(const fs::path& repoPath, const IndexOptions& options) {
+size_t keptVersions(const IndexOptions& options, const fs::path& repoRoot) {
+  if (options.keepVersions > 0) return options.keepVersions;
+  auto config = ProjectConfig::load(repoRoot);
+  auto keep = config ? config->getInt("index.keep-versions", 3, 1, 1000) : Expected<long long>(3);
+  return keep ? static_cast<size_t>(*keep) : 3;
+}
+
+Expected<IndexReport> buildIndex(const fs::path& repoPath, const IndexOptions& requested) {
   auto started = std::chrono::steady_clock::now();
-  auto setup = setUp(repoPath, options);
+  auto setup = setUp(repoPath, requested);
   if (!setup) return setup.status();
   BuildSetup& s = *setup;
+  const IndexOptions& options = s.options;
   IndexLayout layout(options.indexDir.empty() ? IndexLayout::forRepository(s.repo->root()).dir() : options.indexDir);
   auto lock = IndexWriteLock::acquire(layout, options.waitForLock);
   if (!lock) return lock.status();
@@ -161,6 +178,13 @@ Expected<IndexReport> buildIndex(const fs::path& repoPath, const IndexOptions& o
     if (auto current = currentAndUnchanged(layout, s.repo->root(), s.commit, s.configDigest, options)) {
       report.manifest = std::move(*current);
       report.upToDate = true;
+      // A collection asked for runs over the current version even when nothing is built.
+      if (options.collectNow) {
+        auto facts = FactStore::open(layout.factsDir(), /*readOnly=*/false);
+        if (!facts) return facts.status();
+        report.files = std::strtoull(report.manifest.stats["files"].c_str(), nullptr, 10);
+        pruneAndCollect(layout, options, **facts, report);
+      }
       report.seconds = elapsed();
       return report;
     }
@@ -191,7 +215,7 @@ Expected<IndexReport> buildIndex(const fs::path& repoPath, const IndexOptions& o
   report.manifest = *m;
   NIB_RETURN_IF_ERROR(publishVersion(layout, *m, options, {}));
   clock.end("publish");
-  layout.prune(options.keepVersions);
+  pruneAndCollect(layout, options, **facts, report);
   report.indexBytes = directorySize(layout.versionDir(m->versionId)) + directorySize(layout.factsDir());
   return report;
 }

@@ -12,6 +12,7 @@
 
 #include "support/Status.h"
 #include "views/Manifest.h"
+#include "views/StoreCollection.h"
 #include "support/TextEncoder.h"
 
 namespace nib {
@@ -27,7 +28,14 @@ struct IndexOptions {
   unsigned threads = 0;            // 0: one per hardware thread
   std::string commit;              // a revision to index instead of the worktree
   std::filesystem::path indexDir;  // default <repo>/.nib
-  size_t keepVersions = 3;
+  // Complete versions kept on disk (besides the current one, its predecessor and bases); 0:
+  // .nib.conf's index.keep-versions, else 3 (keptVersions).
+  size_t keepVersions = 0;
+  // The fact store is swept of what no kept version references once it holds more than this
+  // many times the current version's records (views/StoreCollection); collectNow sweeps on
+  // this build whatever it holds.
+  double storeSlack = 1.25;
+  bool collectNow = false;
   std::function<void(const IndexProgress&)> progress;
   // Test hook: called after the version's artifacts are written and before it is published.
   std::function<void()> beforePublish;
@@ -62,7 +70,8 @@ struct IndexOptions {
   unsigned clangTimeoutSeconds = 120;  // per translation unit
   // A worktree build over a current version with the same configuration publishes a delta
   // version (the base's views shared, the differing files listed) when at most this many files
-  // differ from the base; 0 always rewrites every view (`nib index --full`).
+  // — and at most an eighth of the base's, 32 at least — differ from the base; 0 always
+  // rewrites every view (`nib index --full`).
   size_t deltaBudget = 256;
 };
 
@@ -80,9 +89,14 @@ struct IndexReport {
   std::string deltaBase;  // a delta version: its base ("" for a full build)
   size_t deltaFiles = 0;  // and how many files differ from it
   bool upToDate = false;  // skipIfCurrent found nothing to do: `manifest` is the current one
+  FactCollection collection;  // what the fact store's collection found after publishing
 };
 
 Expected<IndexReport> buildIndex(const std::filesystem::path& repoPath, const IndexOptions& options);
+
+// How many complete versions a build at `repoRoot` keeps: the option, else the repository's
+// .nib.conf (index.keep-versions), else 3.
+size_t keptVersions(const IndexOptions& options, const std::filesystem::path& repoRoot);
 
 // The digest of the options and project configuration (.nib.conf) that change an index's
 // contents (recorded as config-digest).

@@ -62,7 +62,19 @@ std::optional<DeltaBase> findBase(const DeltaInput& in) {
   fs::path baseDir = in.layout->versionDir(b.baseId);
   auto base = current->base.empty() ? Expected<Manifest>(*current) : readManifest(baseDir);
   if (!base || !base->servable() || !checkArtifactSizes(baseDir, *base).isOk()) return std::nullopt;
-  if (!denseViewCurrent(*base, options) || denseViewPending(*base)) return std::nullopt;
+  if (!denseViewCurrent(*base, options)) return std::nullopt;
+  // A base whose dense view is still being built: the follow-up's version of it (the same
+  // views, hard-linked, and the dense view complete) is the better base once it exists;
+  // until then the delta shares the pending view, and the follow-up publishes it again over
+  // its completion (rebaseDelta). Making a full build instead would leave every update of a
+  // worktree edited faster than the follow-up runs a full build with its view pending.
+  if (denseViewPending(*base))
+    if (auto done = denseCompletionOf(*in.layout, b.baseId)) {
+      b.baseId = done->versionId;
+      baseDir = in.layout->versionDir(b.baseId);
+      base = std::move(*done);
+      if (!checkArtifactSizes(baseDir, *base).isOk()) return std::nullopt;
+    }
   b.base = *base;
   auto baseView = CommitView::open(baseDir / CommitView::kDirectory);
   if (!baseView) return std::nullopt;
@@ -179,6 +191,16 @@ std::vector<DeltaEntry> deltaEntries(const DeltaBase& b, const std::vector<WorkI
   return entries;
 }
 
+// How many entries a delta over `base` may list: the option's bound, and an eighth of the base's
+// files (32 at least). Past that a full build costs less to keep: every query lays the entries
+// over the base, and the fact store keeps both the base's blobs and the entries' (a small
+// repository edited all over would otherwise hold nearly two copies of its facts).
+size_t deltaBudgetOver(const Manifest& base, const IndexOptions& options) {
+  size_t files = 0;
+  if (auto it = base.stats.find("files"); it != base.stats.end()) files = std::strtoull(it->second.c_str(), nullptr, 10);
+  return std::min(options.deltaBudget, std::max<size_t>(32, files / 8));
+}
+
 // C and C++ files that libclang indexed are answered from its facts, which only the clang build
 // (its translation units cached) refreshes: a change to one takes the full path.
 bool touchesClangFacts(const Manifest& base, const std::vector<DeltaEntry>& entries) {
@@ -229,7 +251,7 @@ Expected<ViewRecord> deltaViewPhase(const fs::path& versionDir, const std::vecto
   ViewRecord v;
   v.name = VersionDelta::kDirectory;
   v.status = ViewStatus::Complete;
-  v.profile = "delta-1;base=" + baseId;
+  v.profile = deltaViewProfile(baseId);
   v.capabilities = {"changed", "deleted", "worktree"};
   v.artifacts.push_back({std::string(VersionDelta::kDirectory) + "/data.mdb", *digest, fs::file_size(dir / "data.mdb")});
   return v;
@@ -312,11 +334,12 @@ Expected<std::optional<IndexReport>> buildDelta(const DeltaInput& in, ScanOutput
   std::optional<DeltaBase> b = findBase(in);
   if (!b) return Result();
   Selection selected = selectChanged(*b, scan.items);
-  if (selected.toRead.size() > 4 * options.deltaBudget) return Result();
+  const size_t budget = deltaBudgetOver(b->base, options);
+  if (selected.toRead.size() > 4 * budget) return Result();
   auto read = readChanged(in, scan.items, selected.toRead, report);
   if (!read) return read.status();
   std::vector<DeltaEntry> entries = deltaEntries(*b, scan.items, *read);
-  if (entries.size() > options.deltaBudget || touchesClangFacts(b->base, entries)) return Result();
+  if (entries.size() > budget || touchesClangFacts(b->base, entries)) return Result();
 
   // The delta is certain: the scan takes the blob ids found.
   for (const auto& [i, oid] : selected.statMatched) scan.items[i].entry.oid = std::string(oid);
@@ -346,12 +369,53 @@ Expected<std::optional<IndexReport>> buildDelta(const DeltaInput& in, ScanOutput
   for (const ViewRecord& v : b->base.views)
     if (!v.artifacts.empty()) dirs.push_back(fs::path(v.artifacts.front().path).parent_path().string());
   NIB_RETURN_IF_ERROR(publishVersion(*in.layout, m, options, dirs, {std::string(VersionDelta::kDirectory) + "/data.mdb"}));
-  in.layout->prune(options.keepVersions);
+  pruneAndCollect(*in.layout, options, *in.facts, report);
   double total = elapsed();
   report.phaseSeconds.emplace_back("publish", total - report.seconds);
   report.seconds = total;
   report.indexBytes = directorySize(versionDir / VersionDelta::kDirectory) + directorySize(in.layout->factsDir());
   return Result(std::move(report));
+}
+
+std::string deltaViewProfile(const std::string& baseId) { return "delta-1;base=" + baseId; }
+
+Expected<std::string> rebaseDelta(const IndexLayout& layout, const Manifest& delta, const Manifest& completion,
+                                  const IndexOptions& options) {
+  Manifest m = delta;
+  m.versionId = layout.newVersionId();
+  m.created = utcTimestamp();
+  m.previous = delta.versionId;
+  m.base = completion.versionId;
+  const fs::path versionDir = layout.versionDir(m.versionId), deltaDir = layout.versionDir(delta.versionId);
+  if (!linkBaseViews(layout.versionDir(completion.versionId), versionDir, completion))
+    return Status(ErrorCode::IoError, "cannot share the views of version " + completion.versionId + " by hard links");
+  // The delta's own table and its call graph (the same files over the same views) come along.
+  std::error_code ec;
+  const std::string deltaData = std::string(VersionDelta::kDirectory) + "/data.mdb";
+  fs::create_directories(versionDir / VersionDelta::kDirectory, ec);
+  if (!ec) fs::create_hard_link(deltaDir / deltaData, versionDir / deltaData, ec);
+  if (ec) {
+    fs::remove_all(versionDir, ec);
+    return Status(ErrorCode::IoError, "cannot link the delta of version " + delta.versionId);
+  }
+  const fs::path graph = fs::path(CommitView::kDirectory) / CommitView::kCallGraphFile;
+  if (fs::exists(deltaDir / graph, ec)) fs::create_hard_link(deltaDir / graph, versionDir / graph, ec);
+  for (ViewRecord& v : m.views) {
+    if (v.name == "dense")
+      if (const ViewRecord* done = completion.view("dense")) v = *done;
+    if (v.name == VersionDelta::kDirectory) v.profile = deltaViewProfile(completion.versionId);
+  }
+  for (const auto& [key, value] : completion.stats)
+    if (key.rfind("dense.", 0) == 0) m.stats[key] = value;
+  std::vector<std::string> dirs{VersionDelta::kDirectory, CommitView::kDirectory};
+  for (const ViewRecord& v : completion.views)
+    if (!v.artifacts.empty()) dirs.push_back(fs::path(v.artifacts.front().path).parent_path().string());
+  Status s = publishVersion(layout, m, options, dirs, {deltaData});
+  if (!s.isOk()) {
+    fs::remove_all(versionDir, ec);
+    return s;
+  }
+  return m.versionId;
 }
 
 }  // namespace nib::build

@@ -1,7 +1,8 @@
 // The dense view off the critical path (indexer/DenseFollowUp): `nib index` publishes the other
 // views and returns; a background follow-up publishes the dense view in a new version, with
 // the vectors an inline build makes; an interrupted follow-up is started again by the next
-// `nib index`; deltas are never made over a version whose dense view is still pending.
+// `nib index`; a delta made over a version whose dense view is still pending is published again
+// over the follow-up's version once it exists.
 #include <catch2/catch.hpp>
 
 #include <nlohmann/json.hpp>
@@ -63,7 +64,7 @@ std::string currentVectorsDigest(const TestRepo& repo) {
 
 }  // namespace
 
-TEST_CASE("nib index returns before the dense view; a follow-up publishes the vectors an inline build makes",
+TEST_CASE("nib index returns before the dense view, a follow-up publishes the vectors an inline build makes",
           "[dense][cli]") {
   TestRepo background;
   writeProject(background);
@@ -92,7 +93,8 @@ TEST_CASE("nib index returns before the dense view; a follow-up publishes the ve
   CHECK(currentVectorsDigest(background) == currentVectorsDigest(inline_));
 }
 
-TEST_CASE("an interrupted dense follow-up is started again, and no delta is made over a pending view", "[dense][cli]") {
+TEST_CASE("an interrupted dense follow-up is started again, a delta over a pending view is published again when it completes",
+          "[dense][cli]") {
   TestRepo repo;
   writeProject(repo);
   const std::string noFollowUp = "NIB_NO_DENSE_FOLLOW_UP=1";
@@ -111,26 +113,50 @@ TEST_CASE("an interrupted dense follow-up is started again, and no delta is made
   CHECK(lexical.rc == 0);
   CHECK(lexical.out.find("shapes.c") != std::string::npos);
 
-  // One changed file would make a delta; over a pending dense view it is a full build.
+  // One changed file over a pending dense view: a delta that shares the pending view (a full
+  // build each time would make every update of a busy worktree a full one).
   repo.write("shapes.c", "/* The area of a circle of radius r. */\ndouble circle_area(double r) { return 3.14 * r * r; }\n");
-  Run full = nibIn(repo, noFollowUp, "index --json");
-  INFO(full.out);
-  REQUIRE(full.rc == 0);
-  CHECK(nlohmann::json::parse(full.out)["delta"].is_null());
+  Run first = nibIn(repo, noFollowUp, "index --json");
+  INFO(first.out);
+  REQUIRE(first.rc == 0);
+  auto firstReport = nlohmann::json::parse(first.out);
+  REQUIRE(!firstReport["delta"].is_null());
+  CHECK(firstReport["dense"] == "pending");
+  const std::string pendingBase = firstReport["delta"]["base"];
 
-  // Nothing changed since: the version is current, and the missing follow-up is started.
+  // Nothing changed since: the version is current, and the missing follow-up is started. It
+  // completes the base and publishes the delta again over the completion.
   Run again = nibIn(repo, "", "index");
   INFO(again.out);
   REQUIRE(again.rc == 0);
   CHECK(again.out.find("index is current") != std::string::npos);
   REQUIRE(waitForDense(repo) == "complete");
-  // With the dense view complete, the next one-file change is a delta again.
+  Run status2 = nibIn(repo, "", "status --json");
+  auto j = nlohmann::json::parse(status2.out);
+  INFO(status2.out);
+  REQUIRE(j["manifest"].contains("base"));
+  CHECK(j["manifest"]["base"] != pendingBase);
+  // The delta's change is still there: the new definition answers, and semantic search works.
+  Run def = nibIn(repo, "", "symbols circle_area --json");
+  CHECK(def.out.find("shapes.c") != std::string::npos);
+  Run semantic2 = nibIn(repo, "", "search -r semantic 'area of a circle'");
+  INFO(semantic2.out);
+  CHECK(semantic2.rc == 0);
+  CHECK(semantic2.out.find("shapes.c") != std::string::npos);
+  // The next one-file change is a delta over the completed base, its dense view complete.
   repo.write("geometry.py", "def distance(a, b):\n    \"\"\"How far apart two points are.\"\"\"\n    return abs(b - a)\n");
   Run delta = nibIn(repo, "", "index --json");
   INFO(delta.out);
   REQUIRE(delta.rc == 0);
-  CHECK(!nlohmann::json::parse(delta.out)["delta"].is_null());
-  CHECK(nlohmann::json::parse(delta.out)["dense"] == "complete");
+  auto deltaReport = nlohmann::json::parse(delta.out);
+  REQUIRE(!deltaReport["delta"].is_null());
+  CHECK(deltaReport["delta"]["base"] != pendingBase);
+  CHECK(deltaReport["dense"] == "complete");
+  // `nib verify` rebuilds the current version from scratch and compares: the delta over the
+  // completion declares what a full build does.
+  Run verify = nibIn(repo, "", "verify");
+  INFO(verify.out);
+  CHECK(verify.rc == 0);
 }
 
 }  // namespace nib::test

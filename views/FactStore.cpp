@@ -1,5 +1,7 @@
 #include "views/FactStore.h"
 
+#include <cstdio>
+
 namespace nib {
 
 std::string FactKey::bytes() const {
@@ -27,9 +29,12 @@ Expected<std::unique_ptr<FactStore>> FactStore::open(const std::filesystem::path
   // A store written before they existed has no such table: lookups then find nothing.
   auto content = txn->openDb("content", !readOnly);
   if (!readOnly && !content) return content.status();
+  auto meta = txn->openDb("meta", !readOnly);
+  if (!readOnly && !meta) return meta.status();
   // Committing (even a read-only transaction) keeps the table handle open for the env's life.
   NIB_RETURN_IF_ERROR(txn->commit());
-  return std::unique_ptr<FactStore>(new FactStore(std::move(*env), *dbi, content ? *content : *dbi));
+  return std::unique_ptr<FactStore>(new FactStore(std::move(*env), *dbi, content ? *content : *dbi,
+                                                  meta ? std::optional<MDB_dbi>(*meta) : std::nullopt));
 }
 
 Expected<FactStore::Reader> FactStore::reader() {
@@ -64,6 +69,67 @@ Status FactStore::putBatch(const std::vector<std::pair<std::string, std::string>
   for (const auto& [k, v] : records)
     NIB_RETURN_IF_ERROR(txn->put(k.rfind("c:", 0) == 0 ? content_ : dbi_, k, v));
   return txn->commit();
+}
+
+Expected<FactStore::Counts> FactStore::counts() {
+  auto txn = LmdbTxn::begin(*env_, false);
+  if (!txn) return txn.status();
+  Counts c;
+  auto records = txn->entries(dbi_);
+  if (!records) return records.status();
+  c.records = *records;
+  if (content_ != dbi_) {
+    auto contents = txn->entries(content_);
+    if (!contents) return contents.status();
+    c.contents = *contents;
+  }
+  return c;
+}
+
+Expected<FactStore::Counts> FactStore::sweep(const std::unordered_set<std::string_view>& blobs,
+                                             const std::unordered_set<std::string_view>& profiles) {
+  auto txn = LmdbTxn::begin(*env_, true);
+  if (!txn) return txn.status();
+  // A record's key is `<blob>:<language>:<profile>`, a failure's the same behind `x:`.
+  auto deadRecord = [&](std::string_view key) {
+    if (key.substr(0, 2) == "x:") key.remove_prefix(2);
+    size_t first = key.find(':'), last = key.rfind(':');
+    if (first == std::string_view::npos || last == first) return true;  // no key this store writes
+    return !blobs.count(key.substr(0, first)) || !profiles.count(key.substr(last + 1));
+  };
+  Counts removed;
+  auto records = txn->eraseIf(dbi_, deadRecord);
+  if (!records) return records.status();
+  removed.records = *records;
+  if (content_ != dbi_) {
+    auto contents = txn->eraseIf(content_, [&](std::string_view key) {
+      return key.substr(0, 2) != "c:" || !blobs.count(key.substr(2));
+    });
+    if (!contents) return contents.status();
+    removed.contents = *contents;
+  }
+  if (meta_) {
+    auto left = [&](MDB_dbi dbi) {
+      auto n = txn->entries(dbi);
+      return n ? *n : size_t(0);
+    };
+    std::string note = std::to_string(left(dbi_)) + " " + std::to_string(content_ != dbi_ ? left(content_) : 0);
+    NIB_RETURN_IF_ERROR(txn->put(*meta_, "live", note));
+  }
+  NIB_RETURN_IF_ERROR(txn->commit());
+  return removed;
+}
+
+FactStore::Counts FactStore::liveAtLastSweep() {
+  Counts c;
+  if (!meta_) return c;
+  auto txn = LmdbTxn::begin(*env_, false);
+  if (!txn) return c;
+  auto note = txn->get(*meta_, "live");
+  if (!note) return c;
+  unsigned long long records = 0, contents = 0;
+  if (std::sscanf(std::string(*note).c_str(), "%llu %llu", &records, &contents) == 2) c = {records, contents};
+  return c;
 }
 
 }  // namespace nib

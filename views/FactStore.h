@@ -7,6 +7,8 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -55,13 +57,34 @@ class FactStore {
   // fail the same way, and a pathological file must not cost its parse timeout on every build.
   static std::string failureKey(const FactKey& key) { return "x:" + key.bytes(); }
   Status sync() { return env_->sync(); }
+
+  // What the store holds: fact and failure records, and file contents (views/StoreCollection
+  // weighs them against what the kept versions reference before sweeping).
+  struct Counts {
+    size_t records = 0;   // facts and failures
+    size_t contents = 0;
+  };
+  Expected<Counts> counts();
+  // What the last sweep left (all of it live then); zeros before the first.
+  Counts liveAtLastSweep();
+  // Deletes, in one transaction, every record whose blob is not in `blobs` or whose extractor
+  // profile is not in `profiles`, and every content whose blob is not in `blobs`, and records
+  // what is left (liveAtLastSweep). Readers that began before it keep their snapshot. Returns
+  // what was deleted.
+  Expected<Counts> sweep(const std::unordered_set<std::string_view>& blobs,
+                         const std::unordered_set<std::string_view>& profiles);
+  // Rewrites the store compacted when much of its file is free pages (compactIfSparse in
+  // views/Lmdb.h); `dir` is the store's folder. Nothing may be written through this object
+  // after it compacted.
+  Expected<bool> compactIfSparse(const std::filesystem::path& dir) { return nib::compactIfSparse(*env_, dir); }
   void releaseMappedPages() const { env_->releaseMappedPages(); }
 
  private:
-  FactStore(std::unique_ptr<LmdbEnv> env, MDB_dbi dbi, MDB_dbi content)
-      : env_(std::move(env)), dbi_(dbi), content_(content) {}
+  FactStore(std::unique_ptr<LmdbEnv> env, MDB_dbi dbi, MDB_dbi content, std::optional<MDB_dbi> meta)
+      : env_(std::move(env)), dbi_(dbi), content_(content), meta_(meta) {}
   std::unique_ptr<LmdbEnv> env_;
   MDB_dbi dbi_, content_;
+  std::optional<MDB_dbi> meta_;  // the store's own notes (the last sweep's counts); absent in older stores
 };
 
 }  // namespace nib

@@ -111,6 +111,20 @@ void IndexLayout::prune(size_t keep) const {
     if (!id.empty()) kept.insert(id);
   for (const std::string& id : kept)
     if (auto m = readManifest(versionDir(id)); m && !m->base.empty()) bases.insert(m->base);
+  // While the current version's dense view waits for its follow-up, the newest version with a
+  // complete one stays too: the follow-up keeps its model (training again would make every
+  // cached vector useless), and a worktree edited meanwhile would otherwise prune it away.
+  auto denseStatus = [&](const std::string& id) {
+    auto m = readManifest(versionDir(id));
+    const ViewRecord* d = m ? m->view("dense") : nullptr;
+    return d ? d->status : ViewStatus::Absent;
+  };
+  if (!current.empty() && denseStatus(current) == ViewStatus::Pending)
+    for (auto it = complete.rbegin(); it != complete.rend(); ++it)
+      if (denseStatus(*it) == ViewStatus::Complete) {
+        kept.insert(*it);
+        break;
+      }
   for (const std::string& id : complete)
     if (!kept.count(id) && !bases.count(id)) fs::remove_all(versionDir(id), ec);
 }

@@ -1,6 +1,9 @@
 #include "views/Lmdb.h"
 
+#include <fcntl.h>
+#include <stdio.h>
 #include <sys/mman.h>
+#include <unistd.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
@@ -128,6 +131,107 @@ Status LmdbTxn::scan(MDB_dbi dbi, std::string_view from,
   }
   mdb_cursor_close(cur);
   return (rc == 0 || rc == MDB_NOTFOUND) ? Status::ok() : lmdbError(rc, "cursor");
+}
+
+Expected<size_t> LmdbTxn::eraseIf(MDB_dbi dbi, const std::function<bool(std::string_view)>& drop) {
+  MDB_cursor* cur;
+  int rc = mdb_cursor_open(txn_, dbi, &cur);
+  if (rc) return lmdbError(rc, "mdb_cursor_open");
+  size_t erased = 0;
+  MDB_val k, v;
+  rc = mdb_cursor_get(cur, &k, &v, MDB_FIRST);
+  while (rc == 0) {
+    if (drop(std::string_view(static_cast<const char*>(k.mv_data), k.mv_size))) {
+      // After a delete the cursor stands on the next key; MDB_GET_CURRENT reads it (or says
+      // the table ended).
+      if ((rc = mdb_cursor_del(cur, 0)) != 0) break;
+      ++erased;
+      rc = mdb_cursor_get(cur, &k, &v, MDB_GET_CURRENT);
+      if (rc == MDB_NOTFOUND || rc == EINVAL) rc = MDB_NOTFOUND;
+      continue;
+    }
+    rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT);
+  }
+  mdb_cursor_close(cur);
+  if (rc != MDB_NOTFOUND) return lmdbError(rc, "cursor");
+  return erased;
+}
+
+Expected<size_t> LmdbTxn::entries(MDB_dbi dbi) {
+  MDB_stat st;
+  int rc = mdb_stat(txn_, dbi, &st);
+  if (rc) return lmdbError(rc, "mdb_stat");
+  return static_cast<size_t>(st.ms_entries);
+}
+
+Expected<size_t> retainCacheKeys(LmdbEnv& env, const char* table, const std::unordered_set<std::string_view>& keep,
+                                 double slack) {
+  auto txn = LmdbTxn::begin(env, /*write=*/true);
+  if (!txn) return txn.status();
+  auto dbi = txn->openDb(table, /*create=*/true);
+  if (!dbi) return dbi.status();
+  auto count = txn->entries(*dbi);
+  if (!count) return count.status();
+  if (static_cast<double>(*count) <= slack * static_cast<double>(keep.size()) + 64) return size_t(0);
+  auto erased = txn->eraseIf(*dbi, [&](std::string_view key) { return !keep.count(key); });
+  if (!erased) return erased.status();
+  NIB_RETURN_IF_ERROR(txn->commit());
+  return *erased;
+}
+
+Expected<LmdbSpace> lmdbSpace(LmdbEnv& env) {
+  MDB_envinfo info;
+  MDB_stat st;
+  int rc = mdb_env_info(env.raw(), &info);
+  if (!rc) rc = mdb_env_stat(env.raw(), &st);
+  if (rc) return lmdbError(rc, "mdb_env_info");
+  LmdbSpace space;
+  space.pages = info.me_last_pgno + 1;
+  space.pageSize = st.ms_psize;
+  auto txn = LmdbTxn::begin(env, /*write=*/false);
+  if (!txn) return txn.status();
+  // The free-page table (database 0): each record lists pages freed by one transaction, as a
+  // count followed by the page numbers.
+  MDB_cursor* cur;
+  rc = mdb_cursor_open(txn->raw(), 0, &cur);
+  if (rc) return lmdbError(rc, "mdb_cursor_open (free pages)");
+  MDB_val k, v;
+  while ((rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT)) == 0)
+    if (v.mv_size >= sizeof(size_t)) space.freePages += *static_cast<const size_t*>(v.mv_data);
+  mdb_cursor_close(cur);
+  if (rc != MDB_NOTFOUND) return lmdbError(rc, "cursor (free pages)");
+  return space;
+}
+
+Expected<bool> compactIfSparse(LmdbEnv& env, const std::filesystem::path& dir, double maxFree, size_t minBytes) {
+  namespace fs = std::filesystem;
+  auto space = lmdbSpace(env);
+  if (!space) return space.status();
+  if (space->pages * space->pageSize < minBytes ||
+      static_cast<double>(space->freePages) <= maxFree * static_cast<double>(space->pages))
+    return false;
+  const fs::path copy = dir.string() + ".compacting";
+  std::error_code ec;
+  fs::remove_all(copy, ec);  // a compaction that died
+  fs::create_directories(copy, ec);
+  if (ec) return Status(ErrorCode::IoError, "cannot create " + copy.string() + ": " + ec.message());
+  int rc = mdb_env_copy2(env.raw(), copy.c_str(), MDB_CP_COMPACT);
+  if (rc) {
+    fs::remove_all(copy, ec);
+    return lmdbError(rc, "cannot compact " + dir.string());
+  }
+  // The copy is on disk before it takes the store's name.
+  int fd = ::open((copy / "data.mdb").c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd >= 0) {
+    ::fsync(fd);
+    ::close(fd);
+  }
+  if (::renameat2(AT_FDCWD, copy.c_str(), AT_FDCWD, dir.c_str(), RENAME_EXCHANGE) != 0) {
+    fs::remove_all(copy, ec);
+    return false;
+  }
+  fs::remove_all(copy, ec);  // now the old store
+  return true;
 }
 
 Expected<LmdbReader> openLmdbReader(const std::filesystem::path& dir) {

@@ -9,6 +9,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 
 #include "support/Status.h"
 
@@ -58,6 +59,10 @@ class LmdbTxn {
   // Visits keys >= `from` in order until `visit` returns false.
   Status scan(MDB_dbi dbi, std::string_view from,
               const std::function<bool(std::string_view key, std::string_view value)>& visit);
+  // Deletes every key of `dbi` for which `drop` is true (a write transaction); returns how many.
+  Expected<size_t> eraseIf(MDB_dbi dbi, const std::function<bool(std::string_view key)>& drop);
+  // How many keys `dbi` holds (LMDB keeps the count: no walk).
+  Expected<size_t> entries(MDB_dbi dbi);
   Status commit();
   void abort();
   MDB_txn* raw() const { return txn_; }
@@ -76,5 +81,33 @@ struct LmdbReader {
 Expected<LmdbReader> openLmdbReader(const std::filesystem::path& dir);
 
 Status lmdbError(int rc, std::string_view what);
+
+// How much of a store's file holds data: LMDB reuses the pages deletes free, but a value
+// larger than a page needs a run of free pages in a row, so a store whose records are
+// rewritten and deleted (the fact store, the caches) keeps growing past its live size.
+struct LmdbSpace {
+  size_t pages = 0;      // pages in use in the file (the high-water mark)
+  size_t freePages = 0;  // of which free for reuse
+  size_t pageSize = 0;
+};
+Expected<LmdbSpace> lmdbSpace(LmdbEnv& env);
+
+// When more than `maxFree` of the store's pages are free (and the file is over `minBytes`),
+// writes a compacted copy beside it (mdb_env_copy2 with MDB_CP_COMPACT) and exchanges the two
+// folders in one rename (renameat2 RENAME_EXCHANGE), then removes the old one. Only a process
+// that may write the store calls it (the fact store: under the index's write lock). Processes
+// that have the old store open keep reading it — a consistent snapshot, their files unlinked
+// but alive — and the next open finds the compacted one. `env` must not be written after.
+// Returns whether it compacted; a file system without RENAME_EXCHANGE leaves the store as it is.
+Expected<bool> compactIfSparse(LmdbEnv& env, const std::filesystem::path& dir, double maxFree = 0.25,
+                               size_t minBytes = size_t(1) << 20);
+
+// Keeps only `keep`'s keys in table `table` of a cache store (the vector cache, the clang
+// cache), once the table holds more than `slack` times as many: a cache's entries are worth
+// keeping while the newest build uses them, and deleting the rest frees pages that LMDB reuses
+// for the next writes, so the store's file stops growing at about `slack` times its live size.
+// Returns how many keys were deleted (0 when under the bound).
+Expected<size_t> retainCacheKeys(LmdbEnv& env, const char* table, const std::unordered_set<std::string_view>& keep,
+                                 double slack);
 
 }  // namespace nib

@@ -89,6 +89,7 @@ inline constexpr size_t kMaxCompoundsPerPart = 2000;
 
 class TrigramView : public SearchDocs {
  public:
+  static constexpr const char* kDirectory = "trigram";  // the view's folder in a version
   static Expected<std::unique_ptr<TrigramView>> open(const std::filesystem::path& dir);
   // The docs containing the (case-folded) trigram, ascending by id, with its masks there.
   std::vector<TrigramPosting> postings(uint32_t trigram);

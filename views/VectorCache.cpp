@@ -20,7 +20,7 @@ Expected<std::unique_ptr<VectorCache>> VectorCache::open(const std::filesystem::
   auto dbi = txn->openDb("vectors", true);
   if (!dbi) return dbi.status();
   NIB_RETURN_IF_ERROR(txn->commit());
-  return std::unique_ptr<VectorCache>(new VectorCache(std::move(*env), *dbi));
+  return std::unique_ptr<VectorCache>(new VectorCache(std::move(*env), *dbi, dir));
 }
 
 std::string VectorCache::key(const std::string& modelDigest, const std::string& unitDigestHex) {
@@ -81,6 +81,19 @@ Status VectorCache::putBlocks(const std::vector<VectorBlock>& blocks, const std:
         std::string_view(reinterpret_cast<const char*>(vectors.data() + b.firstRow * dimension), b.rows * rowBytes)));
   }
   return txn->commit();
+}
+
+Expected<size_t> VectorCache::retainOnly(const std::vector<VectorBlock>& blocks, const std::vector<std::string>& unitKeys,
+                                         double slack) {
+  std::unordered_set<std::string_view> used;
+  used.reserve(blocks.size() + unitKeys.size());
+  for (const VectorBlock& b : blocks) used.insert(b.key);
+  for (const std::string& k : unitKeys) used.insert(k);
+  auto erased = retainCacheKeys(*env_, "vectors", used, slack);
+  if (!erased || *erased == 0) return erased;
+  auto compacted = compactIfSparse(*env_, dir_);
+  if (!compacted) return compacted.status();
+  return erased;
 }
 
 }  // namespace nib

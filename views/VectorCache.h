@@ -41,11 +41,20 @@ class VectorCache {
                    std::vector<bool>* found);
   Status putBlocks(const std::vector<VectorBlock>& blocks, const std::vector<bool>& store, int dimension,
                    const std::vector<float>& vectors);
+  // Keeps only the keys a build used (its blocks' and the single units' it looked up) once the
+  // store holds more than `slack` times as many (retainCacheKeys): vectors of other models, of
+  // files' earlier contents and of units no longer written are embedded again if ever needed.
+  // Then compacts the store when much of its file is free pages (compactIfSparse): nothing may
+  // be written through this object afterwards. Returns how many were deleted.
+  Expected<size_t> retainOnly(const std::vector<VectorBlock>& blocks, const std::vector<std::string>& unitKeys,
+                              double slack = 1.5);
 
  private:
-  explicit VectorCache(std::unique_ptr<LmdbEnv> env, MDB_dbi dbi) : env_(std::move(env)), dbi_(dbi) {}
+  VectorCache(std::unique_ptr<LmdbEnv> env, MDB_dbi dbi, std::filesystem::path dir)
+      : env_(std::move(env)), dbi_(dbi), dir_(std::move(dir)) {}
   std::unique_ptr<LmdbEnv> env_;
   MDB_dbi dbi_;
+  std::filesystem::path dir_;
 };
 
 }  // namespace nib

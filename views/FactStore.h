@@ -76,7 +76,9 @@ class FactStore {
   // Rewrites the store compacted when much of its file is free pages (compactIfSparse in
   // views/Lmdb.h); `dir` is the store's folder. Nothing may be written through this object
   // after it compacted.
-  Expected<bool> compactIfSparse(const std::filesystem::path& dir) { return nib::compactIfSparse(*env_, dir); }
+  Expected<bool> compactIfSparse(const std::filesystem::path& dir, double maxFree) {
+    return nib::compactIfSparse(*env_, dir, maxFree);
+  }
   void releaseMappedPages() const { env_->releaseMappedPages(); }
 
  private:

@@ -87,7 +87,9 @@ Expected<FactCollection> collectFacts(const IndexLayout& layout, FactStore& fact
   if (!removed) return removed.status();
   out.swept = true;
   out.removed = *removed;
-  auto compacted = facts.compactIfSparse(layout.factsDir());
+  // A sweep runs once a quarter of the records is garbage, so compacting after each one that
+  // left a tenth of the file free costs a copy of the live store per quarter of it rewritten.
+  auto compacted = facts.compactIfSparse(layout.factsDir(), 0.10);
   if (!compacted) return compacted.status();
   out.compacted = *compacted;
   return out;

@@ -33,7 +33,7 @@ struct FactCollection {
 // Sweeps `facts` once it holds more than `slack` times the records or contents the published
 // version needs (`current`: its counts of files with facts and of searchable files, a cheap
 // stand-in for the live set that keeps the sweep off most builds), or always with `force`;
-// then rewrites it compacted when over a quarter of its file is free pages. Nothing may be
+// then rewrites it compacted when over a tenth of its file is free pages. Nothing may be
 // written through `facts` afterwards.
 Expected<FactCollection> collectFacts(const IndexLayout& layout, FactStore& facts, const FactStore::Counts& current,
                                       double slack = 1.25, bool force = false);

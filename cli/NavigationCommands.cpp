@@ -98,6 +98,13 @@ CommandOutput renderNavigation(Engine& engine, const NavigationRequest& request)
   PolicyNavigator navigator(live.get());
   PolicyOutcome outcome = engine.navigate(navigator, *asked);
   auto result = outcome.answer(kind);
+  // A position on no identifier (a keyword, a comment) has no answer, as an editor's request
+  // there gets an empty one: a note and exit status 1, not an error.
+  if (!result && result.status().is(Reason::NoSymbol)) {
+    NavigationResult none;
+    none.note = result.status().message();
+    result = std::move(none);
+  }
   if (!result) {
     CommandOutput failed = errorOutput(result.status().message());
     failed.err = o.err + failed.err;

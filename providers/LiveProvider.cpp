@@ -369,6 +369,10 @@ Expected<LiveAnswer> LiveProvider::request(const std::string& method, const std:
   {
     std::lock_guard<std::mutex> g(mutex_);
     b->timeouts = 0;
+    // A backend that answered is healthy: the restart limit counts starts that never led to an
+    // answer (a command that crashes on every request), not deaths from outside after good
+    // service (the OOM killer, a user's kill), which are restarted however many there are.
+    if (b->process == process) b->starts.clear();
   }
   TextCache texts;
   for (const BackendLocation& l : *result) {

@@ -3,6 +3,7 @@
 // policies; and faults (a backend that hangs, dies or is missing) with a fake backend.
 #include <catch2/catch.hpp>
 
+#include <csignal>
 #include <fstream>
 #include <sstream>
 #include <thread>
@@ -421,6 +422,73 @@ TEST_CASE("a dying backend is restarted a few times, a missing one is reported o
     CHECK(reports == 1);
     shutDown(nib);
   }
+}
+
+// The fault loop of issue 29: a backend killed in the middle of a request 100 times, then one
+// that hangs 20 times. Every request is answered (from the index, labelled with the backend's
+// failure) and the backend is started again for the next one. The fake backend is the fault
+// injector; no assertion here is about time beyond the client's patience.
+TEST_CASE("a backend killed 100 times mid-request and hung 20 times: every request answered, labelled, restarted",
+          "[live]") {
+  TestRepo repo;
+  makeProject(repo);
+  auto events = repo.root() / ".git" / "fake-events";
+  auto steer = [&](const std::string& how) {
+    std::ofstream(events.string() + ".steer", std::ios::trunc) << how;
+  };
+  auto lastPid = [&] {
+    std::istringstream in(readText(events));
+    std::string line;
+    pid_t pid = 0;
+    while (std::getline(in, line))
+      if (line.rfind("start ", 0) == 0) pid = static_cast<pid_t>(std::stol(line.substr(6)));
+    return pid;
+  };
+  json at = request(repo, "py/main.py", positionOf("py/main.py", "distance(p"), false);
+  LspClient nib(repo.root(), {"--provider", "live", "--live-timeout-ms", "3000", "--live", fakeBackend("steer", events)});
+  nib.initialize(repo.root());
+  int killed = 0;
+  for (int i = 0; i < 100; ++i) {
+    steer("");
+    json served = nib.request("nib/locate", at, 20000);
+    INFO("round " << i << ": " << served.dump());
+    REQUIRE(served["result"]["provider"] == "live");  // started again after the last kill
+    steer("slow 20000");
+    int before = countLines(readText(events), "request");
+    int id = nib.sendRequest("nib/locate", at);
+    for (int w = 0; w < 800 && countLines(readText(events), "request") == before; ++w)
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    REQUIRE(countLines(readText(events), "request") == before + 1);
+    REQUIRE(::kill(lastPid(), SIGKILL) == 0);
+    ++killed;
+    json r = nib.waitResponse(id, 20000);
+    REQUIRE(r.contains("result"));
+    CHECK(r["result"]["provider"] == "static");
+    CHECK(r["result"]["locations"].size() == 1);
+    CHECK(!r["result"]["liveError"].get<std::string>().empty());
+  }
+  CHECK(killed == 100);
+  // One start, then one after each kill but the last (whose restart is the hang phase's).
+  CHECK(countLines(readText(events), "start") == 100);
+
+  // Hanging: each request is answered from the index at the live time limit, labelled; two
+  // timeouts in a row restart the backend, and a backend that never answers is not started
+  // over and over (the restart limit), its requests answered at once.
+  steer("hang");
+  const int startsBefore = countLines(readText(events), "start");
+  for (int i = 0; i < 20; ++i) {
+    json r = nib.request("nib/locate", at, 20000);
+    INFO("hang " << i << ": " << r.dump());
+    REQUIRE(r.contains("result"));
+    CHECK(r["result"]["provider"] == "static");
+    CHECK(r["result"]["locations"].size() == 1);
+    CHECK(!r["result"]["liveError"].get<std::string>().empty());
+  }
+  // The start after the last kill, and restarts after timeouts up to the restart limit.
+  const int restarts = countLines(readText(events), "start") - startsBefore;
+  CHECK(restarts >= 2);
+  CHECK(restarts <= 3);
+  shutDown(nib);
 }
 
 TEST_CASE("compare answers by the policy's choice and traces the difference", "[live]") {

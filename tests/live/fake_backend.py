@@ -5,12 +5,16 @@ usage: fake_backend.py MODE EVENTS_FILE
   hang   answers initialize, never answers a navigation request
   die    answers initialize, exits with status 3 on the first navigation request
   mute   never answers initialize
-Every start, navigation request and $/cancelRequest is appended to EVENTS_FILE, so a test can
-count restarts and see cancellations arrive. Real backends (clangd, pylsp,
+  steer  answers each navigation request with the requested position, after reading
+         EVENTS_FILE.steer: `hang` leaves the request unanswered, `slow N` answers after N ms
+Every start (with the process id), navigation request and $/cancelRequest is appended to
+EVENTS_FILE, so a test can count restarts, kill the process and see cancellations arrive. Real backends (clangd, pylsp,
 typescript-language-server) are tested separately; this one only misbehaves on purpose.
 """
 import json
+import os
 import sys
+import time
 
 mode, events = sys.argv[1], sys.argv[2]
 
@@ -40,7 +44,7 @@ def send(message):
     sys.stdout.buffer.flush()
 
 
-note("start")
+note("start %d" % os.getpid())
 while True:
     m = read()
     if m is None:
@@ -56,6 +60,18 @@ while True:
         note("request")
         if mode == "die":
             sys.exit(3)
+        if mode == "steer":
+            try:
+                steer = open(events + ".steer").read().split()
+            except OSError:
+                steer = []
+            if steer[:1] == ["hang"]:
+                continue
+            if steer[:1] == ["slow"]:
+                time.sleep(int(steer[1]) / 1000)
+            p = m["params"]
+            at = {"start": p["position"], "end": p["position"]}
+            send({"jsonrpc": "2.0", "id": m["id"], "result": [{"uri": p["textDocument"]["uri"], "range": at}]})
     elif method == "shutdown":
         send({"jsonrpc": "2.0", "id": m["id"], "result": None})
     elif method == "exit":

@@ -1,5 +1,7 @@
 #include "protocol/LspBackend.h"
 
+#include "support/FileIo.h"
+
 #include <dirent.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -15,6 +17,7 @@
 
 #include "protocol/MessageFraming.h"
 #include "protocol/Uri.h"
+#include "support/FileIo.h"
 
 extern char** environ;
 
@@ -66,8 +69,19 @@ uint64_t statusKiB(pid_t pid, const char* field) {
 
 }  // namespace
 
+std::string typescriptInitializationOptions(const std::string& tsserverPath) {
+  nlohmann::json init = {{"tsserver", {{"useSyntaxServer", "never"}, {"path", tsserverPath}}},
+                         {"disableAutomaticTypingAcquisition", true}};
+  return init.dump();
+}
+
 Expected<std::unique_ptr<LspBackend>> LspBackend::start(const BackendOptions& options) {
   if (options.argv.empty()) return Status(ErrorCode::InvalidArgument, "empty backend command");
+  // Looked up here, on the absolute entries of PATH: posix_spawnp would search after the
+  // change to the worktree, where a relative entry would find the repository's own program.
+  auto program = findExecutable(options.argv[0]);
+  if (!program)
+    return Status(ErrorCode::Unavailable, "cannot start `" + options.argv[0] + "`: not found on PATH (its absolute entries)");
   int in[2], out[2];
   if (pipe2(in, O_CLOEXEC) != 0) return Status(ErrorCode::IoError, std::string("pipe: ") + std::strerror(errno));
   if (pipe2(out, O_CLOEXEC) != 0) {
@@ -100,14 +114,17 @@ Expected<std::unique_ptr<LspBackend>> LspBackend::start(const BackendOptions& op
   for (const std::string& a : options.argv) argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);
   std::vector<std::string> envStrings;
-  for (char** e = environ; *e; ++e) envStrings.emplace_back(*e);
+  // The backend's own lookups (tsserver's node, a compiler clangd asks) get the same PATH.
+  for (char** e = environ; *e; ++e)
+    if (std::strncmp(*e, "PATH=", 5) != 0) envStrings.emplace_back(*e);
+  envStrings.push_back("PATH=" + absoluteSearchPath());
   for (const auto& [k, v] : options.environment) envStrings.push_back(k + "=" + v);
   std::vector<char*> envp;
   for (std::string& e : envStrings) envp.push_back(e.data());
   envp.push_back(nullptr);
 
   pid_t pid = -1;
-  int rc = posix_spawnp(&pid, argv[0], &actions, &attr, argv.data(), envp.data());
+  int rc = posix_spawn(&pid, program->c_str(), &actions, &attr, argv.data(), envp.data());
   posix_spawn_file_actions_destroy(&actions);
   posix_spawnattr_destroy(&attr);
   close(in[0]);

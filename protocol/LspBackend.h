@@ -39,6 +39,11 @@ struct BackendOptions {
   std::string initializationOptions;  // JSON text for initialize's initializationOptions ("" = none)
 };
 
+// typescript-language-server's initializationOptions as nib starts it: the full server only
+// (never the syntax-only one, whose answers change as the project loads), this tsserver, and no
+// automatic type acquisition (npm against the registry).
+std::string typescriptInitializationOptions(const std::string& tsserverPath);
+
 // A location as the backend sent it: a URI and a range in UTF-16 code units (the encoding nib
 // asks every backend for).
 struct BackendLocation {

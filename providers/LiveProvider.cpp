@@ -4,10 +4,13 @@
 
 #include <algorithm>
 #include <iterator>
+#include <optional>
 #include <sstream>
 
+#include "protocol/LspBackend.h"
 #include "protocol/PositionEncoder.h"
 #include "protocol/Uri.h"
+#include "support/FileIo.h"
 #include "support/RepoPath.h"
 
 namespace nib {
@@ -66,14 +69,32 @@ const char* lspLanguageId(Language language) {
 namespace {
 bool executable(const fs::path& p) { return ::access(p.c_str(), X_OK) == 0 && fs::is_regular_file(p); }
 
-bool onPath(const std::string& name) {
-  const char* path = std::getenv("PATH");
-  if (!path) return false;
-  std::stringstream dirs(path);
-  std::string dir;
-  while (std::getline(dirs, dir, ':'))
-    if (!dir.empty() && executable(fs::path(dir) / name)) return true;
-  return false;
+bool onPath(const std::string& name) { return findExecutable(name).has_value(); }
+
+// The tsserver typescript-language-server is to run: the TypeScript installed beside it (its
+// own node_modules, or the one it sits in). Left to itself it prefers the workspace's
+// node_modules/typescript — code from the repository, run by opening it — so nib always names
+// one, and never one inside the repository.
+std::optional<fs::path> trustedTsserver(const std::string& command, const fs::path& root) {
+  auto program = findExecutable(command);
+  if (!program) return std::nullopt;
+  std::error_code ec;
+  fs::path real = fs::canonical(*program, ec);
+  if (ec) return std::nullopt;
+  const fs::path repo = fs::weakly_canonical(root, ec);
+  for (fs::path dir = real.parent_path(); !dir.empty() && dir != dir.parent_path(); dir = dir.parent_path()) {
+    std::vector<fs::path> candidates{dir / "node_modules" / "typescript" / "lib" / "tsserver.js"};
+    if (dir.filename() == "node_modules") candidates.push_back(dir / "typescript" / "lib" / "tsserver.js");
+    for (const fs::path& candidate : candidates) {
+      if (!fs::is_regular_file(candidate, ec)) continue;
+      fs::path found = fs::canonical(candidate, ec);
+      if (ec) continue;
+      auto [r, f] = std::mismatch(repo.begin(), repo.end(), found.begin(), found.end());
+      if (r == repo.end()) return std::nullopt;  // inside the repository: not to be run
+      return found;
+    }
+  }
+  return std::nullopt;
 }
 }  // namespace
 
@@ -217,9 +238,21 @@ Expected<std::shared_ptr<LspBackend>> LiveProvider::ensureStarted(Backend& b, bo
   options.stderrPath = settings_.stderrPath;
   options.startTimeout = settings_.startTimeout;
   // typescript-language-server answers from a syntax-only server until the project is loaded:
-  // answers would change from one run to the next. nib asks for the full server only.
-  if (fs::path(b.argv[0]).filename() == "typescript-language-server")
-    options.initializationOptions = R"({"tsserver":{"useSyntaxServer":"never"}})";
+  // answers would change from one run to the next. nib asks for the full server only, names
+  // the tsserver it runs (trustedTsserver), and turns off automatic type acquisition, which
+  // would run npm against the registry for a JavaScript repository.
+  if (fs::path(b.argv[0]).filename() == "typescript-language-server") {
+    auto tsserver = trustedTsserver(b.argv[0], settings_.root);
+    if (!tsserver) {
+      std::lock_guard<std::mutex> g(mutex_);
+      b.failure = "no TypeScript installed beside `" + b.argv[0] +
+                  "` (nib does not let it run the repository's own node_modules/typescript)";
+      b.failedAt = Clock::now();
+      logOnce("the live backend is unavailable: " + b.failure);
+      return Status(ErrorCode::Unavailable, b.failure);
+    }
+    options.initializationOptions = typescriptInitializationOptions(tsserver->string());
+  }
   auto process = LspBackend::start(options);
   std::lock_guard<std::mutex> g(mutex_);
   if (!process) {

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 
 namespace nib {
@@ -83,6 +84,48 @@ Status syncDirectory(const std::filesystem::path& dir) {
   ::close(fd);
   if (rc != 0) return Status(ErrorCode::IoError, "cannot sync " + dir.string() + ": " + std::strerror(errno));
   return Status::ok();
+}
+
+std::string absoluteSearchPath() {
+  const char* path = std::getenv("PATH");
+  std::string out;
+  std::string_view rest = path ? path : "";
+  while (true) {
+    size_t colon = rest.find(':');
+    std::string_view dir = rest.substr(0, colon);
+    if (!dir.empty() && dir.front() == '/') {
+      if (!out.empty()) out.push_back(':');
+      out.append(dir);
+    }
+    if (colon == std::string_view::npos) break;
+    rest.remove_prefix(colon + 1);
+  }
+  return out;
+}
+
+std::optional<std::filesystem::path> findExecutable(const std::string& name) {
+  namespace fs = std::filesystem;
+  auto runnable = [](const fs::path& p) {
+    std::error_code ec;
+    return ::access(p.c_str(), X_OK) == 0 && fs::is_regular_file(p, ec);
+  };
+  if (name.empty()) return std::nullopt;
+  if (name.find('/') != std::string::npos) {
+    std::error_code ec;
+    fs::path p = fs::absolute(name, ec);
+    if (ec || !runnable(p)) return std::nullopt;
+    return p;
+  }
+  std::string dirs = absoluteSearchPath();
+  std::string_view rest = dirs;
+  while (!rest.empty()) {
+    size_t colon = rest.find(':');
+    fs::path candidate = fs::path(std::string(rest.substr(0, colon))) / name;
+    if (runnable(candidate)) return candidate;
+    if (colon == std::string_view::npos) break;
+    rest.remove_prefix(colon + 1);
+  }
+  return std::nullopt;
 }
 
 }  // namespace nib

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -19,5 +20,14 @@ Expected<std::string> readWorktreeFile(const std::filesystem::path& root, const 
 Status writeFileAtomic(const std::filesystem::path& path, std::string_view content);
 // Makes a folder's entries (files created or renamed in it) durable.
 Status syncDirectory(const std::filesystem::path& dir);
+
+// PATH with its relative entries ("", ".", "bin") left out: a program nib starts in a
+// repository (a live backend, its working directory the worktree) must never be found in the
+// repository because the user's PATH names the current folder.
+std::string absoluteSearchPath();
+// The executable `name` names: itself made absolute (from this process's working directory)
+// when it holds a '/', else the first regular executable file of that name in an absolute
+// PATH entry; nullopt when there is none.
+std::optional<std::filesystem::path> findExecutable(const std::string& name);
 
 }  // namespace nib

@@ -557,6 +557,38 @@ TEST_CASE("nib bench live-vs-static compares both sides on sampled positions", "
 
 namespace nib::test {
 
+// A cloned repository runs nothing by being opened (issue 29, item 6), through the live
+// backends either: typescript-language-server prefers the workspace's node_modules/typescript
+// to its own, and a PATH that names the current folder would find a program of the
+// repository's in the backend's working directory. Both are planted here, with a marker each
+// writes when run.
+TEST_CASE("a repository's own TypeScript or programs are never run by a live backend", "[live]") {
+  TestRepo repo;
+  makeProject(repo);
+  const std::filesystem::path marker = repo.root() / ".git" / "repository-code-ran";
+  repo.write("node_modules/typescript/package.json", "{\"name\": \"typescript\", \"version\": \"9.9.9\"}\n");
+  repo.write("node_modules/typescript/lib/tsserver.js",
+             "require('fs').writeFileSync(" + json(marker.string()).dump() + ", 'tsserver');\n");
+  repo.write("clangd", "#!/bin/sh\necho clangd >> '" + marker.string() + "'\n");
+  std::filesystem::permissions(repo.root() / "clangd", std::filesystem::perms::owner_all);
+  repo.commitAll();
+  const std::string path = std::getenv("PATH") ? std::getenv("PATH") : "/usr/bin:/bin";
+  ::setenv("PATH", (".:" + path).c_str(), 1);
+  LspClient nib(repo.root(), {"--provider", "live", "--live-timeout-ms", "60000", "--live",
+                              "typescript=" + tsls() + " --stdio", "--live", "c=clangd --background-index=false"});
+  ::setenv("PATH", path.c_str(), 1);
+  nib.initialize(repo.root());
+  json ts = nib.request("nib/locate", request(repo, "ts/main.ts", positionOf("ts/main.ts", "Circle(2)"), false), 60000);
+  INFO(ts.dump());
+  CHECK(ts["result"]["provider"] == "live");  // answered, by nib's own TypeScript
+  json c = nib.request("nib/locate", request(repo, "c/main.c", positionOf("c/main.c", "add(1"), false), 60000);
+  INFO(c.dump());
+  CHECK(c["result"]["provider"] == "live");
+  CHECK(c["result"]["backend"] == "clangd");
+  shutDown(nib);
+  CHECK_FALSE(std::filesystem::exists(marker));
+}
+
 TEST_CASE("backend commands from the repository's .nib.conf run only when allowed", "[live]") {
   TestRepo repo;
   makeProject(repo);

@@ -51,19 +51,6 @@ Expected<ViewWriter> beginView(const std::filesystem::path& dir, const std::vect
   return ViewWriter{std::move(*env), std::move(*txn)};
 }
 
-std::optional<SearchDoc> decodeDoc(uint32_t id, std::string_view v) {
-  ByteReader r(v);
-  SearchDoc d;
-  d.id = id;
-  d.path = std::string(r.str());
-  d.blobOid = std::string(r.str());
-  d.language = static_cast<Language>(r.u8());
-  d.size = r.u32();
-  if (!r.ok()) return std::nullopt;
-  if (static_cast<int>(d.language) >= kLanguageCount) d.language = Language::Unknown;
-  return d;
-}
-
 uint32_t keyId(std::string_view k) {
   uint32_t id = 0;
   for (size_t i = 0; i < 4 && i < k.size(); ++i) id = (id << 8) | static_cast<unsigned char>(k[i]);
@@ -205,7 +192,7 @@ Status writeLexicalView(const std::filesystem::path& dir, const std::vector<Sear
 std::optional<SearchDoc> SearchDocs::byId(uint32_t id) {
   auto v = docsTxn_->get(docs_, idKey(id));
   if (!v) return std::nullopt;
-  return decodeDoc(id, *v);
+  return decodeSearchDoc(id, *v);
 }
 
 std::optional<SearchDoc> SearchDocs::byPath(const std::string& path) {
@@ -217,7 +204,7 @@ std::optional<SearchDoc> SearchDocs::byPath(const std::string& path) {
 
 void SearchDocs::forEach(const std::function<bool(const SearchDoc&)>& visit) {
   (void)docsTxn_->scan(docs_, "", [&](std::string_view k, std::string_view v) {
-    auto d = decodeDoc(keyId(k), v);
+    auto d = decodeSearchDoc(keyId(k), v);
     return d ? visit(*d) : true;
   });
 }
@@ -253,15 +240,7 @@ std::vector<TrigramPosting> TrigramView::postings(uint32_t trigram) {
   std::vector<TrigramPosting> out;
   auto v = txn_.get(postings_, trigramKey(trigram));
   if (!v) return out;
-  ByteReader r(*v);
-  uint32_t id = 0;
-  while (!r.atEnd() && r.ok()) {
-    id += r.u32();
-    uint16_t mask = r.u8();
-    mask |= static_cast<uint16_t>(r.u8() << 8);
-    if (r.ok() && id < count_) out.push_back({id, mask});
-  }
-  return out;
+  return decodeTrigramPostings(*v, count_);
 }
 
 Expected<std::unique_ptr<LexicalView>> LexicalView::open(const std::filesystem::path& dir) {
@@ -291,14 +270,7 @@ std::vector<std::pair<uint32_t, uint32_t>> LexicalView::postings(const std::stri
   if (term.empty() || term.size() > 400) return out;
   auto v = txn_.get(postings_, term);
   if (!v) return out;
-  ByteReader r(*v);
-  uint32_t id = 0;
-  while (!r.atEnd() && r.ok()) {
-    id += r.u32();
-    uint32_t tf = r.u32();
-    if (r.ok() && id < unitCount_) out.emplace_back(id, tf);
-  }
-  return out;
+  return decodeLexicalPostings(*v, unitCount_);
 }
 
 std::vector<std::string> LexicalView::termsExtending(const std::string& prefix, size_t limit) {
@@ -317,19 +289,55 @@ std::vector<std::string> LexicalView::compoundsOf(const std::string& part) {
   if (!parts_ || part.empty() || part.size() > 400) return out;
   auto v = txn_.get(*parts_, part);
   if (!v) return out;
-  ByteReader r(*v);
-  while (!r.atEnd()) {
-    std::string_view c = r.str();
-    if (!r.ok()) break;
-    out.emplace_back(c);
-  }
-  return out;
+  return decodeCompounds(*v);
 }
 
 std::optional<LexUnit> LexicalView::unit(uint32_t id) {
   auto v = txn_.get(units_, idKey(id));
   if (!v) return std::nullopt;
-  ByteReader r(*v);
+  return decodeLexUnit(*v, count_);
+}
+
+std::optional<SearchDoc> decodeSearchDoc(uint32_t id, std::string_view v) {
+  ByteReader r(v);
+  SearchDoc d;
+  d.id = id;
+  d.path = std::string(r.str());
+  d.blobOid = std::string(r.str());
+  d.language = static_cast<Language>(r.u8());
+  d.size = r.u32();
+  if (!r.ok()) return std::nullopt;
+  if (static_cast<int>(d.language) >= kLanguageCount) d.language = Language::Unknown;
+  return d;
+}
+
+std::vector<TrigramPosting> decodeTrigramPostings(std::string_view bytes, uint32_t docCount) {
+  std::vector<TrigramPosting> out;
+  ByteReader r(bytes);
+  uint32_t id = 0;
+  while (!r.atEnd() && r.ok()) {
+    id += r.u32();
+    uint16_t mask = r.u8();
+    mask |= static_cast<uint16_t>(r.u8() << 8);
+    if (r.ok() && id < docCount) out.push_back({id, mask});
+  }
+  return out;
+}
+
+std::vector<std::pair<uint32_t, uint32_t>> decodeLexicalPostings(std::string_view bytes, uint32_t unitCount) {
+  std::vector<std::pair<uint32_t, uint32_t>> out;
+  ByteReader r(bytes);
+  uint32_t id = 0;
+  while (!r.atEnd() && r.ok()) {
+    id += r.u32();
+    uint32_t tf = r.u32();
+    if (r.ok() && id < unitCount) out.emplace_back(id, tf);
+  }
+  return out;
+}
+
+std::optional<LexUnit> decodeLexUnit(std::string_view bytes, uint32_t docCount) {
+  ByteReader r(bytes);
   LexUnit u;
   u.doc = r.u32();
   u.range = readRange(r);
@@ -337,8 +345,19 @@ std::optional<LexUnit> LexicalView::unit(uint32_t id) {
   u.kind = static_cast<SymbolKind>(r.u8());
   u.name = std::string(r.str());
   u.length = r.u32();
-  if (!r.ok() || u.doc >= count_) return std::nullopt;
+  if (!r.ok() || u.doc >= docCount) return std::nullopt;
   return u;
+}
+
+std::vector<std::string> decodeCompounds(std::string_view bytes) {
+  std::vector<std::string> out;
+  ByteReader r(bytes);
+  while (!r.atEnd()) {
+    std::string_view c = r.str();
+    if (!r.ok()) break;
+    out.emplace_back(c);
+  }
+  return out;
 }
 
 }  // namespace nib

@@ -87,6 +87,15 @@ inline constexpr const char* kCompoundParts = "compound-parts";
 // compounds are not listed.
 inline constexpr size_t kMaxCompoundsPerPart = 2000;
 
+// The views' records decoded, each a function of its bytes alone (damaged bytes give nullopt or
+// fewer entries, never a read past them): how the views read them, and what fuzz/fuzz_views
+// feeds arbitrary bytes. Ids at or past the view's count are dropped.
+std::optional<SearchDoc> decodeSearchDoc(uint32_t id, std::string_view bytes);
+std::vector<TrigramPosting> decodeTrigramPostings(std::string_view bytes, uint32_t docCount);
+std::vector<std::pair<uint32_t, uint32_t>> decodeLexicalPostings(std::string_view bytes, uint32_t unitCount);
+std::optional<LexUnit> decodeLexUnit(std::string_view bytes, uint32_t docCount);
+std::vector<std::string> decodeCompounds(std::string_view bytes);
+
 class TrigramView : public SearchDocs {
  public:
   static constexpr const char* kDirectory = "trigram";  // the view's folder in a version

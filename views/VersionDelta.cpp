@@ -23,7 +23,9 @@ std::string encodeEntry(const DeltaEntry& e) {
   return w.take();
 }
 
-std::optional<DeltaEntry> decodeEntry(std::string_view path, std::string_view bytes) {
+}  // namespace
+
+std::optional<DeltaEntry> VersionDelta::decodeEntry(std::string_view path, std::string_view bytes) {
   ByteReader r(bytes);
   DeltaEntry e;
   e.path = std::string(path);
@@ -42,7 +44,6 @@ std::optional<DeltaEntry> decodeEntry(std::string_view path, std::string_view by
   return e;
 }
 
-}  // namespace
 
 Status VersionDelta::write(const std::filesystem::path& dir, const std::vector<DeltaEntry>& entries,
                            const WorktreeSnapshot& snapshot) {

@@ -46,6 +46,8 @@ class VersionDelta {
   static Status write(const std::filesystem::path& dir, const std::vector<DeltaEntry>& entries,
                       const WorktreeSnapshot& snapshot);
   static Expected<std::unique_ptr<VersionDelta>> open(const std::filesystem::path& dir);
+  // One `entries` record (the key is the path); nullopt for bytes of another format or damaged.
+  static std::optional<DeltaEntry> decodeEntry(std::string_view path, std::string_view bytes);
 
   // Sorted by path.
   const std::vector<DeltaEntry>& entries() const { return entries_; }

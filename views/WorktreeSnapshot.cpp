@@ -110,9 +110,12 @@ Expected<WorktreeSnapshot> readWorktreeSnapshot(LmdbTxn& txn) {
   if (!dbi) return Status(ErrorCode::NotFound, "this index version was not built from a worktree");
   auto stored = txn.get(*dbi, "snapshot");
   if (!stored) return Status(ErrorCode::NotFound, "no worktree snapshot");
+  return decodeWorktreeSnapshot(*stored);
+}
+
+Expected<WorktreeSnapshot> decodeWorktreeSnapshot(std::string_view bytes) {
   WorktreeSnapshot s;
   // Every text field below views the mapped value itself: no copy, no allocation per string.
-  std::string_view bytes = *stored;
   ByteReader r(bytes);
   if (r.u8() != kFormat) return Status(ErrorCode::Corrupt, "worktree snapshot of another format");
   uint64_t n = r.varint();

@@ -63,6 +63,8 @@ Status writeWorktreeSnapshot(LmdbTxn& txn, const WorktreeSnapshot& snapshot);
 // NotFound when the version was not built from a worktree. The snapshot's text views the
 // transaction's mapped memory: it is valid while `txn` stays open.
 Expected<WorktreeSnapshot> readWorktreeSnapshot(LmdbTxn& txn);
+// The stored snapshot's bytes decoded; its text views `bytes`, which must outlive it.
+Expected<WorktreeSnapshot> decodeWorktreeSnapshot(std::string_view bytes);
 
 struct WorktreeComparison {
   bool conclusive = false;            // false: new folder entries that only git can judge

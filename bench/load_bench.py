@@ -95,6 +95,17 @@ def check_locations(repo, locations, word, is_refs, tally, where):
             tally.add("location ok")
 
 
+def guarded(target, tally):
+    """Runs a client; an exception (a server that closed its output, a malformed reply) is
+    counted as a problem rather than ending the thread unnoticed."""
+    def run(*args):
+        try:
+            target(*args)
+        except (Exception, SystemExit) as e:  # noqa: BLE001 - every failure is a finding here
+            tally.add("client failed", f"{target.__name__}: {e!r}")
+    return run
+
+
 def lsp_client(nib, repo, positions, n, tally, figures, index, provider):
     c = Client([nib, "serve", "--provider", provider], repo)
     c.request("initialize", {"processId": os.getpid(), "rootUri": "file://" + repo, "capabilities": {}})
@@ -102,15 +113,28 @@ def lsp_client(nib, repo, positions, n, tally, figures, index, provider):
     for i in range(n):
         path, line, col, word = positions[(i * 7 + index) % len(positions)]
         is_refs = i % 2 == 1
+        locate = i % 3 == 2  # nib/locate: the same answer, naming the version it reflects
         params = {"textDocument": {"uri": "file://" + os.path.join(repo, path)}, "position": {"line": line, "character": col}}
         if is_refs:
             params["context"] = {"includeDeclaration": True}
-        reply = c.request("textDocument/references" if is_refs else "textDocument/definition", params)
+        if locate:
+            params["request"] = "references" if is_refs else "definition"
+            params["includeDeclaration"] = True
+        method = "nib/locate" if locate else "textDocument/references" if is_refs else "textDocument/definition"
+        reply = c.request(method, params)
         if "error" in reply:
             tally.add("lsp error", f"{path}:{line + 1}:{col + 1}: {reply['error']}")
             continue
         tally.add("lsp answer")
         result = reply.get("result") or []
+        if locate and not isinstance(result, dict):
+            result = []  # no symbol at the position: null, as for the standard requests
+        elif locate:
+            if not result.get("indexVersion"):
+                tally.add("lsp answer without a version", f"{path}:{line + 1}")
+            if result.get("partial"):
+                tally.add("lsp answer partial", f"{path}:{line + 1}")
+            result = result.get("locations", [])
         check_locations(repo, result if isinstance(result, list) else [result], word, is_refs, tally, f"lsp {path}:{line + 1}")
         if i == n // 10:
             figures[f"serve {index}"] = [proc_figures(c.proc.pid)]
@@ -168,8 +192,15 @@ def main():
     ap.add_argument("--provider", default="static")
     ap.add_argument("--build", default=os.path.join(HERE, "..", "build"))
     args = ap.parse_args()
-    nib = os.path.abspath(os.path.join(args.build, "cli", "nib"))
     scratch = tempfile.mkdtemp(prefix="nib-load-")
+    # The programs run from a copy: a rebuild during a long run must not swap them midway.
+    bindir = os.path.join(scratch, "bin")
+    os.makedirs(bindir)
+    for name in os.listdir(os.path.join(args.build, "cli")):
+        src = os.path.join(args.build, "cli", name)
+        if os.path.isfile(src) and (name.startswith("nib") or name.endswith(".so")):
+            shutil.copy2(src, bindir)
+    nib = os.path.join(bindir, "nib")
     daemon = None
     try:
         repo = os.path.join(scratch, "repo")
@@ -182,18 +213,22 @@ def main():
         time.sleep(1)
         tally, figures, stop = Tally(), {}, threading.Event()
         edit = threading.Thread(target=editor, args=(nib, repo, files, args.edit_ms, stop, tally, random.Random(args.seed + 1)))
-        clients = [threading.Thread(target=lsp_client,
+        clients = [threading.Thread(target=guarded(lsp_client, tally),
                                     args=(nib, repo, positions, args.requests, tally, figures, i, args.provider))
                    for i in range(args.lsp)]
-        clients += [threading.Thread(target=cli_client, args=(nib, repo, positions, args.requests, tally, i))
+        clients += [threading.Thread(target=guarded(cli_client, tally), args=(nib, repo, positions, args.requests, tally, i))
                     for i in range(args.cli)]
         t0 = time.time()
         daemon_start = proc_figures(daemon.pid)
         edit.start()
         for t in clients:
             t.start()
-        for t in clients:
-            t.join()
+        while any(t.is_alive() for t in clients):
+            clients[0].join(60) if clients[0].is_alive() else next(t for t in clients if t.is_alive()).join(60)
+            done = tally.counts.get("lsp answer", 0) + tally.counts.get("cli answer", 0)
+            bad = sum(v for k, v in tally.counts.items() if not k.endswith(("ok", "answer", "published")))
+            print(f"  {time.time() - t0:5.0f} s: {done} answered, {tally.counts.get('index published', 0)} published, "
+                  f"{bad} problems", flush=True)
         stop.set()
         edit.join()
         elapsed = time.time() - t0

@@ -85,6 +85,9 @@ void printDenseLine(const IndexReport& r, const std::optional<DenseFollowUpRepor
                 followUp->dense.trained ? "trained now" : "kept from the previous version", followUp->versionId.c_str());
   else if (followUp && !followUp->published)
     std::printf("  dense       not built: %s\n", followUp->skipped.c_str());
+  else if (dense->status == ViewStatus::Complete && !r.deltaBase.empty())
+    // A delta version embeds nothing: its dense view is its base's, whose statistics it repeats.
+    std::printf("  dense       %s vectors, shared with version %s\n", stat(m, "dense.vectors").c_str(), m.base.c_str());
   else if (dense->status == ViewStatus::Complete)
     std::printf("  dense       %s vectors (%s embedded, %s reused), model %s\n", stat(m, "dense.vectors").c_str(),
                 stat(m, "dense.embedded").c_str(), stat(m, "dense.reused").c_str(),

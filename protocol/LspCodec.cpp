@@ -105,9 +105,15 @@ Params decodeParams(const std::string& method, const json& p) {
     return init;
   }
   if (method == "textDocument/definition" || method == "textDocument/declaration" || method == "textDocument/hover" ||
-      method == "textDocument/documentHighlight" ||
+      method == "textDocument/documentHighlight" || method == "textDocument/prepareRename" ||
       method == "textDocument/prepareCallHierarchy" || method == "textDocument/prepareTypeHierarchy")
     return textDocumentPosition(p);
+  if (method == "textDocument/rename") {
+    RenameParams r;
+    r.at = textDocumentPosition(p);
+    r.newName = str(p, "newName");
+    return r;
+  }
   if (method == "textDocument/references") {
     ReferenceParams r;
     r.at = textDocumentPosition(p);
@@ -317,6 +323,7 @@ std::string encodeResult(const RequestId& id, const InitializeResult& r) {
       {"referencesProvider", true},
       {"documentSymbolProvider", true},
       {"documentHighlightProvider", true},
+      {"renameProvider", {{"prepareProvider", true}}},
       {"workspaceSymbolProvider", true},
       {"hoverProvider", true},
       {"callHierarchyProvider", true},
@@ -330,6 +337,20 @@ std::string encodeResult(const RequestId& id, const std::vector<WireLocation>& r
   json a = json::array();
   for (const WireLocation& l : r) a.push_back(locationJson(l));
   return response(id, a);
+}
+
+std::string encodeResult(const RequestId& id, const PrepareRename& r) {
+  return response(id, {{"range", rangeJson(r.range)}, {"placeholder", r.placeholder}});
+}
+
+std::string encodeResult(const RequestId& id, const std::map<std::string, std::vector<TextEdit>>& changes) {
+  json c = json::object();
+  for (const auto& [uri, edits] : changes) {
+    json a = json::array();
+    for (const TextEdit& e : edits) a.push_back({{"range", rangeJson(e.range)}, {"newText", e.newText}});
+    c[uri] = a;
+  }
+  return response(id, {{"changes", c}});
 }
 
 std::string encodeResult(const RequestId& id, const std::vector<DocumentHighlight>& r) {

@@ -4,6 +4,7 @@
 // PositionEncoder.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -120,9 +121,14 @@ struct StructuralParams {
   uint32_t limit = 100;
 };
 
+struct RenameParams {
+  TextDocumentPosition at;
+  std::string newName;
+};
+
 using Params = std::variant<std::monostate, InitializeParams, TextDocumentPosition, ReferenceParams, DidOpenParams,
                             DidChangeParams, DocumentParams, WorkspaceSymbolParams, CallHierarchyParams, CancelParams,
-                            LocateParams, SearchParams, StructuralParams, ContextParamsWire>;
+                            LocateParams, SearchParams, StructuralParams, ContextParamsWire, RenameParams>;
 
 struct Incoming {
   enum class Kind { Request, Notification, Response, Invalid };
@@ -198,6 +204,19 @@ std::string encodeResult(const RequestId& id, const InitializeResult& r);
 std::string encodeResult(const RequestId& id, const std::vector<WireLocation>& r);
 std::string encodeResult(const RequestId& id, const std::vector<DocumentSymbol>& r);
 std::string encodeResult(const RequestId& id, const std::vector<DocumentHighlight>& r);
+
+// prepareRename's answer: the name's range and the text an editor offers to change.
+struct PrepareRename {
+  Range range;
+  std::string placeholder;
+};
+std::string encodeResult(const RequestId& id, const PrepareRename& r);
+// A rename's WorkspaceEdit, as `changes`: per document URI, its edits.
+struct TextEdit {
+  Range range;
+  std::string newText;
+};
+std::string encodeResult(const RequestId& id, const std::map<std::string, std::vector<TextEdit>>& changes);
 std::string encodeResult(const RequestId& id, const std::vector<SymbolInformation>& r);
 std::string encodeResult(const RequestId& id, const Hover& r);
 std::string encodeResult(const RequestId& id, const std::vector<CallHierarchyItem>& r);

@@ -24,6 +24,14 @@
 
 namespace nib {
 
+// What a rename changes: the symbol's every occurrence (name ranges), and the one at the
+// position asked about.
+struct RenamePlan {
+  std::string oldName;
+  std::vector<SymbolLocation> occurrences;
+  SymbolLocation at;
+};
+
 struct Freshness {
   std::string indexVersion;
   std::string indexCommit;   // the commit the index was built from
@@ -183,6 +191,10 @@ class Engine {
 
   Expected<NavigationResult> definition(const std::string& path, uint32_t offset, bool declarations = false);
   Expected<NavigationResult> references(const std::string& path, uint32_t offset, bool includeDeclaration);
+  // A rename of the symbol at `offset` to `newName` (EngineRename.cpp): every occurrence to
+  // edit, or a refusal (Reason::Unsafe) naming why the index cannot make it exactly — never a
+  // partial one. An empty `newName` checks the symbol only (prepareRename).
+  Expected<RenamePlan> planRename(const std::string& path, uint32_t offset, const std::string& newName);
   // The occurrences in `path` of the symbol at `offset` (documentHighlight), with their roles.
   Expected<NavigationResult> highlights(const std::string& path, uint32_t offset) {
     return provider_->highlights(path, offset);

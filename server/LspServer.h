@@ -124,6 +124,9 @@ class LspServer {
   std::string answerWorkspaceSymbol(const Task& task, Engine& engine);
   std::string answerHover(const Task& task, Engine& engine);
   std::string answerHighlights(const Task& task, Engine& engine);
+  std::string answerPrepareRename(const Task& task, Engine& engine);
+  std::string answerRename(const Task& task, Engine& engine);
+  std::string renameFailure(const Task& task, const Status& s);
   std::string answerPrepareCallHierarchy(const Task& task, Engine& engine);
   std::string answerCalls(const Task& task, Engine& engine);
   std::string answerPrepareTypeHierarchy(const Task& task, Engine& engine);

@@ -67,6 +67,8 @@ std::string LspServer::answer(const Task& task, Engine& engine, std::optional<Li
       {"workspace/symbol", &LspServer::answerWorkspaceSymbol},
       {"textDocument/hover", &LspServer::answerHover},
       {"textDocument/documentHighlight", &LspServer::answerHighlights},
+      {"textDocument/prepareRename", &LspServer::answerPrepareRename},
+      {"textDocument/rename", &LspServer::answerRename},
       {"textDocument/prepareCallHierarchy", &LspServer::answerPrepareCallHierarchy},
       {"callHierarchy/incomingCalls", &LspServer::answerCalls},
       {"callHierarchy/outgoingCalls", &LspServer::answerCalls},
@@ -200,6 +202,36 @@ std::string LspServer::answerHighlights(const Task& task, Engine& engine) {
     out.push_back({wireRange(engine, l.path, l.ascii, l.range), kind});
   }
   return lsp::encodeResult(task.id, out);
+}
+
+std::string LspServer::answerPrepareRename(const Task& task, Engine& engine) {
+  auto pos = positionOf(engine, std::get<lsp::TextDocumentPosition>(task.params));
+  if (!pos) return failure(task, pos.status());
+  auto plan = engine.planRename(pos->first, pos->second, "");
+  if (!plan) return renameFailure(task, plan.status());
+  return lsp::encodeResult(task.id, lsp::PrepareRename{wireRange(engine, plan->at.path, plan->at.ascii, plan->at.range),
+                                                       plan->oldName});
+}
+
+std::string LspServer::answerRename(const Task& task, Engine& engine) {
+  const auto& p = std::get<lsp::RenameParams>(task.params);
+  auto pos = positionOf(engine, p.at);
+  if (!pos) return failure(task, pos.status());
+  auto plan = engine.planRename(pos->first, pos->second, p.newName);
+  if (!plan) return renameFailure(task, plan.status());
+  std::map<std::string, std::vector<lsp::TextEdit>> changes;
+  for (const SymbolLocation& l : plan->occurrences)
+    changes[uriOf(l.path)].push_back({wireRange(engine, l.path, l.ascii, l.range), p.newName});
+  return lsp::encodeResult(task.id, changes);
+}
+
+// A rename nib refuses is an error the editor shows, with the reason (never an empty edit,
+// which an editor would apply as "nothing to change").
+std::string LspServer::renameFailure(const Task& task, const Status& s) {
+  if (s.is(Reason::Unsafe) || s.code() == ErrorCode::InvalidArgument || s.is(Reason::NoSymbol))
+    return lsp::encodeError(task.id, s.code() == ErrorCode::InvalidArgument ? lsp::InvalidParams : lsp::RequestFailed,
+                            s.message());
+  return failure(task, s);
 }
 
 lsp::CallHierarchyItem LspServer::callItem(Engine& engine, const CallNode& n) {

@@ -27,6 +27,7 @@ const char* reasonName(Reason reason) {
     case Reason::NotIndexed: return "not-indexed";
     case Reason::NoSymbol: return "no-symbol";
     case Reason::Declined: return "declined";
+    case Reason::Unsafe: return "unsafe";
   }
   return "unknown";
 }

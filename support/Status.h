@@ -35,6 +35,7 @@ enum class Reason : uint8_t {
   NotIndexed,        // the file is not in the index: untracked, ignored, skipped or deleted (NotFound)
   NoSymbol,          // no identifier, or nothing the index knows, at the position (NotFound)
   Declined,          // this source of facts has no say here: the next one answers (NotFound)
+  Unsafe,            // a change nib cannot make exactly, refused whole (a rename; Unsupported)
 };
 
 const char* reasonName(Reason reason);

@@ -343,7 +343,7 @@ TEST_CASE("a real editor client (headless Neovim) navigates with nib serve", "[l
   std::string cmd = "cd " + shellQuote(repo.root().string()) + " && NIB_BIN=" + shellQuote(nibBinary()) +
                     " NIB_ROOT=" + shellQuote(repo.root().string()) +
                     " NIB_FILE=" + shellQuote((repo.root() / "app/main.py").string()) + " NIB_LINE=5 NIB_COL=11" +
-                    " NIB_OUT=" + shellQuote(out) + " timeout 120 nvim --headless --clean -u NONE -c " +
+                    " NIB_RENAME=gap NIB_OUT=" + shellQuote(out) + " timeout 120 nvim --headless --clean -u NONE -c " +
                     shellQuote("luafile " + std::string(NIB_TESTS_DIR) + "/editors/nvim_lsp.lua");
   std::string log;
   int rc = runCommand(cmd, &log, true);
@@ -357,6 +357,14 @@ TEST_CASE("a real editor client (headless Neovim) navigates with nib serve", "[l
   std::string geometry = LspClient::uri(repo.root() / "app/geometry.py");
   CHECK(result["definition"] == json::array({{{"uri", geometry}, {"range", range(13, 4, 13, 12)}}}));
   CHECK(result["references"].size() == 3);
+  // The rename as Neovim applies it: every occurrence in both files, nothing else touched.
+  const json& buffers = result["buffers"];
+  REQUIRE(buffers.contains("main.py"));
+  REQUIRE(buffers.contains("geometry.py"));
+  CHECK(buffers["main.py"][0] == "from geometry import Point, gap");
+  CHECK(buffers["main.py"][5] == "    return gap(p, p.moved(2))");
+  CHECK(buffers["geometry.py"][13] == "def gap(a, b):");
+  CHECK(buffers["geometry.py"][14] == "    \"\"\"The distance between two points.\"\"\"");
 }
 
 }  // namespace nib::test
@@ -555,6 +563,68 @@ TEST_CASE("documentHighlight lists the symbol's occurrences in the file, binding
   CHECK(none["result"].is_null());
   c.request("shutdown", nullptr);
   c.notify("exit", nullptr);
+}
+
+}  // namespace nib::test
+
+namespace nib::test {
+
+// Rename (issue 25): every occurrence when the index knows them exactly and fresh, a refusal
+// naming why otherwise — never a partial edit.
+TEST_CASE("rename edits every exact occurrence and refuses what it cannot make exactly", "[lsp][rename]") {
+  TestRepo repo;
+  makeProject(repo);
+  repo.write("c/util.c", "int twice(int x) { return 2 * x; }\nint four(void) { return twice(2); }\n");
+  repo.commitAll();
+  std::string out;
+  REQUIRE(runCommand("cd " + shellQuote(repo.root().string()) + " && " + shellQuote(nibBinary()) + " index -q", &out, true) == 0);
+  LspClient c(repo.root());
+  json init = c.initialize(repo.root());
+  CHECK(init["result"]["capabilities"]["renameProvider"]["prepareProvider"] == true);
+  std::string geometry = LspClient::uri(repo.root() / "app/geometry.py");
+  std::string main = LspClient::uri(repo.root() / "app/main.py");
+
+  // At the call of distance in main.py: its range and name, then the edit of all three
+  // occurrences (the definition, the import, the call) in both files.
+  json prepared = c.request("textDocument/prepareRename", at(repo, "app/main.py", 5, 13));
+  CHECK(prepared["result"] == json({{"range", range(5, 11, 5, 19)}, {"placeholder", "distance"}}));
+  json renamed = c.request("textDocument/rename", {{"textDocument", {{"uri", main}}},
+                                                   {"position", {{"line", 5}, {"character", 13}}},
+                                                   {"newName", "gap"}});
+  INFO(renamed.dump());
+  json edit = [](json r) { return json::array({{{"range", r}, {"newText", "gap"}}}); }(range(13, 4, 13, 12));
+  CHECK(renamed["result"]["changes"][geometry] == edit);
+  CHECK(renamed["result"]["changes"][main] ==
+        json::array({{{"range", range(0, 28, 0, 36)}, {"newText", "gap"}}, {{"range", range(5, 11, 5, 19)}, {"newText", "gap"}}}));
+  CHECK(renamed["result"]["changes"].size() == 2);
+
+  auto renameTo = [&](const std::string& path, int line, int character, const std::string& name) {
+    return c.request("textDocument/rename", {{"textDocument", {{"uri", LspClient::uri(repo.root() / path)}}},
+                                             {"position", {{"line", line}, {"character", character}}},
+                                             {"newName", name}});
+  };
+  // A name that is no identifier, or a keyword: the request is refused as invalid.
+  json keyword = renameTo("app/main.py", 5, 13, "class");
+  CHECK(keyword["error"]["code"] == -32602);
+  CHECK(keyword["error"]["message"].get<std::string>().find("keyword") != std::string::npos);
+  CHECK(renameTo("app/main.py", 5, 13, "2far")["error"]["code"] == -32602);
+  // p.moved(2): a method of an object whose type the index does not know is found by its name
+  // only — a guess, so no rename.
+  json byName = renameTo("app/main.py", 5, 26, "shifted");
+  INFO(byName.dump());
+  REQUIRE(byName.contains("error"));
+  CHECK(byName["error"]["message"].get<std::string>().find("only") != std::string::npos);
+  // C without a compilation database: tree-sitter's occurrences are not exact enough.
+  json c99 = renameTo("c/util.c", 1, 26, "double_it");
+  INFO(c99.dump());
+  REQUIRE(c99.contains("error"));
+  CHECK(c99["error"]["message"].get<std::string>().find("clang index") != std::string::npos);
+  // Nothing at the position (a comment): an error for prepareRename, which the editor shows.
+  json none = c.request("textDocument/prepareRename", at(repo, "app/geometry.py", 0, 5));
+  CHECK(none.contains("error"));
+  c.request("shutdown", nullptr);
+  c.notify("exit", nullptr);
+  CHECK(c.finish() == 0);
 }
 
 }  // namespace nib::test

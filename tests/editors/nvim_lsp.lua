@@ -1,7 +1,9 @@
 -- Drives Neovim's built-in LSP client (0.7+) against `nib serve`: opens a file, waits for the
 -- server to initialize, asks for definition and references at a position, and writes the
--- answers as JSON. Environment: NIB_BIN, NIB_ROOT, NIB_FILE, NIB_LINE, NIB_COL (0-based),
--- NIB_OUT.
+-- answers as JSON. With NIB_RENAME it then renames the symbol there as a user does
+-- (vim.lsp.buf.rename: prepareRename, rename, the edit applied to the buffers) and writes
+-- every loaded buffer's lines. Environment: NIB_BIN, NIB_ROOT, NIB_FILE, NIB_LINE, NIB_COL
+-- (0-based), NIB_OUT, NIB_RENAME (optional).
 local function env(name)
   local value = os.getenv(name)
   assert(value, name .. " is not set")
@@ -38,10 +40,29 @@ local ok, err = pcall(function()
   local def = client.request_sync("textDocument/definition", params, 20000, bufnr)
   params.context = { includeDeclaration = true }
   local refs = client.request_sync("textDocument/references", params, 20000, bufnr)
+  local buffers = vim.NIL
+  local rename = os.getenv("NIB_RENAME")
+  if rename then
+    vim.api.nvim_win_set_cursor(0, { params.position.line + 1, params.position.character })
+    local before = table.concat(vim.api.nvim_buf_get_lines(bufnr, 0, -1, false), "\n")
+    vim.lsp.buf.rename(rename)
+    local applied = vim.wait(20000, function()
+      return table.concat(vim.api.nvim_buf_get_lines(bufnr, 0, -1, false), "\n") ~= before
+    end, 20)
+    assert(applied, "the rename was not applied")
+    buffers = {}
+    for _, b in ipairs(vim.api.nvim_list_bufs()) do
+      local name = vim.api.nvim_buf_get_name(b)
+      if name ~= "" and vim.api.nvim_buf_is_loaded(b) then
+        buffers[vim.fn.fnamemodify(name, ":t")] = vim.api.nvim_buf_get_lines(b, 0, -1, false)
+      end
+    end
+  end
   finish({
     definition = def and def.result or vim.NIL,
     references = refs and refs.result or vim.NIL,
     encoding = client.offset_encoding or vim.NIL,
+    buffers = buffers,
   })
 end)
 if not ok then finish({ error = tostring(err) }) end

@@ -153,7 +153,8 @@ Params decodeParams(const std::string& method, const json& p) {
     }
     return d;
   }
-  if (method == "textDocument/didClose" || method == "textDocument/didSave" || method == "textDocument/documentSymbol") {
+  if (method == "textDocument/didClose" || method == "textDocument/didSave" || method == "textDocument/documentSymbol" ||
+      method == "textDocument/foldingRange") {
     DocumentParams d;
     d.uri = str(member(p, "textDocument"), "uri");
     const json& text = member(p, "text");
@@ -324,6 +325,7 @@ std::string encodeResult(const RequestId& id, const InitializeResult& r) {
       {"documentSymbolProvider", true},
       {"documentHighlightProvider", true},
       {"renameProvider", {{"prepareProvider", true}}},
+      {"foldingRangeProvider", true},
       {"workspaceSymbolProvider", true},
       {"hoverProvider", true},
       {"callHierarchyProvider", true},
@@ -336,6 +338,12 @@ std::string encodeResult(const RequestId& id, const InitializeResult& r) {
 std::string encodeResult(const RequestId& id, const std::vector<WireLocation>& r) {
   json a = json::array();
   for (const WireLocation& l : r) a.push_back(locationJson(l));
+  return response(id, a);
+}
+
+std::string encodeResult(const RequestId& id, const std::vector<FoldingRange>& r) {
+  json a = json::array();
+  for (const FoldingRange& f : r) a.push_back({{"startLine", f.startLine}, {"endLine", f.endLine}});
   return response(id, a);
 }
 

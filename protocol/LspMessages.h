@@ -205,6 +205,12 @@ std::string encodeResult(const RequestId& id, const std::vector<WireLocation>& r
 std::string encodeResult(const RequestId& id, const std::vector<DocumentSymbol>& r);
 std::string encodeResult(const RequestId& id, const std::vector<DocumentHighlight>& r);
 
+// A folding range: whole lines (0-based), so no position encoding applies.
+struct FoldingRange {
+  uint32_t startLine = 0, endLine = 0;
+};
+std::string encodeResult(const RequestId& id, const std::vector<FoldingRange>& r);
+
 // prepareRename's answer: the name's range and the text an editor offers to change.
 struct PrepareRename {
   Range range;

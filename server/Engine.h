@@ -32,6 +32,15 @@ struct RenamePlan {
   SymbolLocation at;
 };
 
+// A region an editor may fold: whole lines, 0-based, both inclusive.
+struct FoldRange {
+  uint32_t startLine = 0, endLine = 0;
+  friend bool operator<(const FoldRange& a, const FoldRange& b) {
+    return a.startLine != b.startLine ? a.startLine < b.startLine : a.endLine > b.endLine;
+  }
+  friend bool operator==(const FoldRange& a, const FoldRange& b) = default;
+};
+
 struct Freshness {
   std::string indexVersion;
   std::string indexCommit;   // the commit the index was built from
@@ -195,6 +204,9 @@ class Engine {
   // edit, or a refusal (Reason::Unsafe) naming why the index cannot make it exactly — never a
   // partial one. An empty `newName` checks the symbol only (prepareRename).
   Expected<RenamePlan> planRename(const std::string& path, uint32_t offset, const std::string& newName);
+  // The file's foldable regions (EngineFolding.cpp): every definition over several lines, as
+  // the facts of the text as it is now give them.
+  Expected<std::vector<FoldRange>> foldingRanges(const std::string& path);
   // The occurrences in `path` of the symbol at `offset` (documentHighlight), with their roles.
   Expected<NavigationResult> highlights(const std::string& path, uint32_t offset) {
     return provider_->highlights(path, offset);

@@ -68,6 +68,7 @@ std::string LspServer::answer(const Task& task, Engine& engine, std::optional<Li
       {"textDocument/hover", &LspServer::answerHover},
       {"textDocument/documentHighlight", &LspServer::answerHighlights},
       {"textDocument/prepareRename", &LspServer::answerPrepareRename},
+      {"textDocument/foldingRange", &LspServer::answerFoldingRanges},
       {"textDocument/rename", &LspServer::answerRename},
       {"textDocument/prepareCallHierarchy", &LspServer::answerPrepareCallHierarchy},
       {"callHierarchy/incomingCalls", &LspServer::answerCalls},
@@ -201,6 +202,16 @@ std::string LspServer::answerHighlights(const Task& task, Engine& engine) {
     int kind = l.role == OccurrenceRole::Definition ? 3 : l.role == OccurrenceRole::Declaration ? 1 : 2;
     out.push_back({wireRange(engine, l.path, l.ascii, l.range), kind});
   }
+  return lsp::encodeResult(task.id, out);
+}
+
+std::string LspServer::answerFoldingRanges(const Task& task, Engine& engine) {
+  auto path = repoPathOf(engine, std::get<lsp::DocumentParams>(task.params).uri);
+  if (!path) return failure(task, path.status());
+  auto folds = engine.foldingRanges(*path);
+  if (!folds) return failure(task, folds.status());
+  std::vector<lsp::FoldingRange> out;
+  for (const FoldRange& f : *folds) out.push_back({f.startLine, f.endLine});
   return lsp::encodeResult(task.id, out);
 }
 

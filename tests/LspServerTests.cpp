@@ -628,3 +628,41 @@ TEST_CASE("rename edits every exact occurrence and refuses what it cannot make e
 }
 
 }  // namespace nib::test
+
+namespace nib::test {
+
+TEST_CASE("folding ranges are the definitions over several lines, brace bodies up to their closing line", "[lsp]") {
+  TestRepo repo;
+  repo.write("src/shapes.c",
+             "struct point {\n"
+             "  int x;\n"
+             "  int y;\n"
+             "};\n"
+             "\n"
+             "int area(int w,\n"
+             "         int h) {\n"
+             "  return w * h;\n"
+             "}\n"
+             "int one(void) { return 1; }\n");
+  repo.commitAll();
+  std::string out;
+  REQUIRE(runCommand("cd " + shellQuote(repo.root().string()) + " && " + shellQuote(nibBinary()) + " index -q", &out, true) == 0);
+  LspClient c(repo.root());
+  json init = c.initialize(repo.root());
+  CHECK(init["result"]["capabilities"]["foldingRangeProvider"] == true);
+  json folds = c.request("textDocument/foldingRange", {{"textDocument", {{"uri", LspClient::uri(repo.root() / "src/shapes.c")}}}});
+  INFO(folds.dump());
+  CHECK(folds["result"] == json::array({{{"startLine", 0}, {"endLine", 2}}, {{"startLine", 5}, {"endLine", 7}}}));
+  // An open buffer folds as it is: a new function, not yet indexed.
+  std::string uri = LspClient::uri(repo.root() / "src/shapes.c");
+  c.notify("textDocument/didOpen", {{"textDocument", {{"uri", uri}, {"languageId", "c"}, {"version", 1},
+                                                      {"text", "int two(void)\n{\n  return 2;\n}\n"}}}});
+  json edited = c.request("textDocument/foldingRange", {{"textDocument", {{"uri", uri}}}});
+  INFO(edited.dump());
+  CHECK(edited["result"] == json::array({{{"startLine", 0}, {"endLine", 2}}}));
+  c.request("shutdown", nullptr);
+  c.notify("exit", nullptr);
+  CHECK(c.finish() == 0);
+}
+
+}  // namespace nib::test

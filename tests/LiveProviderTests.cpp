@@ -179,11 +179,7 @@ int countLines(const std::string& text, const std::string& needle) {
 }
 
 // An orderly shutdown: the server exits with status 0.
-void shutDown(LspClient& nib) {
-  nib.request("shutdown", nullptr);
-  nib.notify("exit", nullptr);
-  CHECK(nib.finish() == 0);
-}
+void shutDown(LspClient& nib) { CHECK(nib.shutDown() == 0); }
 
 std::string fakeBackend(const std::string& mode, const std::filesystem::path& events) {
   return "python=" + std::string(NIB_TESTS_DIR) + "/live/fake_backend.py " + mode + " " + events.string();

@@ -167,6 +167,12 @@ std::vector<json> LspClient::messages(const std::string& method) {
   return out;
 }
 
+int LspClient::shutDown() {
+  request("shutdown", nullptr);
+  notify("exit", nullptr);
+  return finish();
+}
+
 int LspClient::finish(int timeoutMs) {
   if (in_ >= 0) ::close(in_);
   in_ = -1;

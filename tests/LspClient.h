@@ -39,6 +39,8 @@ class LspClient {
   std::vector<nlohmann::json> messages(const std::string& method);
   // Closes the server's input and returns its exit status.
   int finish(int timeoutMs = 30000);
+  // The orderly end: shutdown, exit, then the server's exit status (finish).
+  int shutDown();
   pid_t pid() const { return pid_; }
   nlohmann::json initialize(const std::filesystem::path& root, const nlohmann::json& capabilities = nlohmann::json::object());
 

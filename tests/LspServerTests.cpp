@@ -622,9 +622,7 @@ TEST_CASE("rename edits every exact occurrence and refuses what it cannot make e
   // Nothing at the position (a comment): an error for prepareRename, which the editor shows.
   json none = c.request("textDocument/prepareRename", at(repo, "app/geometry.py", 0, 5));
   CHECK(none.contains("error"));
-  c.request("shutdown", nullptr);
-  c.notify("exit", nullptr);
-  CHECK(c.finish() == 0);
+  CHECK(c.shutDown() == 0);
 }
 
 }  // namespace nib::test
@@ -660,9 +658,7 @@ TEST_CASE("folding ranges are the definitions over several lines, brace bodies u
   json edited = c.request("textDocument/foldingRange", {{"textDocument", {{"uri", uri}}}});
   INFO(edited.dump());
   CHECK(edited["result"] == json::array({{{"startLine", 0}, {"endLine", 2}}}));
-  c.request("shutdown", nullptr);
-  c.notify("exit", nullptr);
-  CHECK(c.finish() == 0);
+  CHECK(c.shutDown() == 0);
 }
 
 }  // namespace nib::test

@@ -224,7 +224,7 @@ def main():
         for t in clients:
             t.start()
         while any(t.is_alive() for t in clients):
-            clients[0].join(60) if clients[0].is_alive() else next(t for t in clients if t.is_alive()).join(60)
+            next(t for t in clients if t.is_alive()).join(60)
             done = tally.counts.get("lsp answer", 0) + tally.counts.get("cli answer", 0)
             bad = sum(v for k, v in tally.counts.items() if not k.endswith(("ok", "answer", "published")))
             print(f"  {time.time() - t0:5.0f} s: {done} answered, {tally.counts.get('index published', 0)} published, "

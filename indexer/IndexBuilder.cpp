@@ -96,6 +96,9 @@ struct BuildSetup {
   IndexOptions options;  // the caller's, with what .nib.conf settles (keepVersions)
 };
 
+// .nib.conf's index.keep-versions (3 when absent).
+Expected<long long> configuredKeep(const ProjectConfig& config) { return config.getInt("index.keep-versions", 3, 1, 1000); }
+
 Expected<BuildSetup> setUp(const fs::path& repoPath, const IndexOptions& options) {
   BuildSetup s;
   s.options = options;
@@ -107,7 +110,7 @@ Expected<BuildSetup> setUp(const fs::path& repoPath, const IndexOptions& options
   // A malformed index.keep-versions is refused here, with the key's message, rather than
   // defaulted as keptVersions does for the follow-up.
   if (options.keepVersions == 0) {
-    auto keep = config->getInt("index.keep-versions", 3, 1, 1000);
+    auto keep = configuredKeep(*config);
     if (!keep) return keep.status();
     s.options.keepVersions = static_cast<size_t>(*keep);
   }
@@ -156,7 +159,7 @@ Status writeViews(BuildSetup& s, const IndexLayout& layout, const IndexOptions& 
 size_t keptVersions(const IndexOptions& options, const fs::path& repoRoot) {
   if (options.keepVersions > 0) return options.keepVersions;
   auto config = ProjectConfig::load(repoRoot);
-  auto keep = config ? config->getInt("index.keep-versions", 3, 1, 1000) : Expected<long long>(3);
+  auto keep = config ? configuredKeep(*config) : Expected<long long>(3);
   return keep ? static_cast<size_t>(*keep) : 3;
 }
 
@@ -182,7 +185,8 @@ Expected<IndexReport> buildIndex(const fs::path& repoPath, const IndexOptions& r
       if (options.collectNow) {
         auto facts = FactStore::open(layout.factsDir(), /*readOnly=*/false);
         if (!facts) return facts.status();
-        report.files = std::strtoull(report.manifest.stats["files"].c_str(), nullptr, 10);
+        if (auto it = report.manifest.stats.find("files"); it != report.manifest.stats.end())
+          report.files = std::strtoull(it->second.c_str(), nullptr, 10);
         pruneAndCollect(layout, options, **facts, report);
       }
       report.seconds = elapsed();

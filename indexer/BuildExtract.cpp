@@ -17,6 +17,7 @@ namespace {
 constexpr size_t kBinaryProbe = 8000;  // the prefix git itself inspects for NUL bytes
 constexpr size_t kWriteBatch = 512;    // fact-store records per write transaction
 constexpr size_t kMaxPath = 400;       // LMDB keys are limited to 511 bytes
+constexpr uint64_t kReleaseEvery = 2048;  // items between hand-backs of the fact store's pages
 
 bool isIndexOwnPath(const std::string& path) { return path.rfind(".nib/", 0) == 0; }
 
@@ -81,6 +82,7 @@ std::string readAndClassify(WorkItem& w, ItemContext& ctx) {
     return content;
   }
   content = std::move(*c);
+  w.contentSize = static_cast<uint32_t>(content.size());
   // Facts are keyed by the bytes parsed, which can differ from git's blob (an edit racing
   // the index's stat data, line-ending or smudge filters).
   w.contentOid = ctx.fromWorktree ? gitlite::blobId(content) : w.entry.oid;
@@ -109,7 +111,7 @@ void processItem(WorkItem& w, ItemContext& ctx) {
   // on every build (tokenizing costs little next to parsing) rather than stored: the views
   // themselves are the persisted form.
   auto searchFacts = [&](const FileFacts* structural) {
-    if (ctx.searchFacts) w.search = buildSearchFacts(w.entry.path, content, structural);
+    if (ctx.spill) w.search = ctx.spill->append(encodeSearchFacts(buildSearchFacts(w.entry.path, content, structural)));
   };
   // The bytes themselves, for the trigram view's verification from the memory map.
   if (w.searchable && !(ctx.reader && ctx.reader->hasContent(w.contentOid)))
@@ -208,7 +210,7 @@ void extractWorker(std::vector<WorkItem>& items, const std::vector<size_t>& orde
     if (auto r = GitRepository::discover(in.root)) ownRepo = std::move(*r);
   std::vector<std::pair<std::string, std::string>> local;
   ItemContext ctx{in.root, in.fromWorktree, ownRepo.get(), options, extractor, reader ? &*reader : nullptr,
-                  in.profile, local};
+                  in.profile, local, in.spill};
   auto progress = [&](uint64_t d) {
     if (options.progress && (d % 256 == 0 || d == items.size())) options.progress({d, items.size(), "extracting"});
   };
@@ -234,7 +236,11 @@ void extractWorker(std::vector<WorkItem>& items, const std::vector<size_t>& orde
       if (w.skipReason.empty()) processItem(w, ctx);
       if (local.size() >= 64) sink.submit(local, false);
     }
-    progress(++done);
+    uint64_t d = ++done;
+    progress(d);
+    // Stored facts read for unchanged files stay mapped: handed back now and then, so that the
+    // build's resident memory does not grow with the store (the page cache keeps them).
+    if (d % kReleaseEvery == 0) facts.releaseMappedPages();
   }
   sink.submit(local, false);
 }
@@ -258,6 +264,7 @@ Status extractPhase(std::vector<WorkItem>& items, FactStore& facts, const Extrac
   sink.submit(none, true);
   if (options.cancelled && options.cancelled()) return Status(ErrorCode::Cancelled, "the build was cancelled");
   NIB_RETURN_IF_ERROR(sink.status());
+  if (in.spill) NIB_RETURN_IF_ERROR(in.spill->status());
   return facts.sync();
 }
 

@@ -29,6 +29,7 @@
 #include "indexer/Extractor.h"
 #include "indexer/GitRepository.h"
 #include "indexer/IndexBuilder.h"
+#include "indexer/SearchFactsSpill.h"
 #include "views/FactStore.h"
 #include "views/FileFacts.h"
 #include "views/IndexLayout.h"
@@ -49,7 +50,8 @@ struct WorkItem {
   std::string contentOid;  // the id of the bytes actually parsed: the facts' key
   Language language = Language::Unknown;
   bool searchable = false;  // a text file: part of the search views (with or without a grammar)
-  SearchFacts search;
+  uint32_t contentSize = 0;
+  SpillRef search;  // its encoded search facts in the build's spill
   // Filled by workers:
   std::string skipReason;
   FileSummary summary;
@@ -103,7 +105,7 @@ struct ItemContext {
   FactStore::Reader* reader;  // nullptr before the store has anything
   const std::string& profile;
   std::vector<std::pair<std::string, std::string>>& local;  // records for the fact store
-  bool searchFacts = true;  // the delta path needs no search facts
+  SearchFactsSpill* spill = nullptr;  // where search facts go; none for the delta path, which needs none
 };
 
 // Reads one file, classifies it (too large, binary, no grammar) and finds or extracts its
@@ -115,6 +117,7 @@ struct ExtractInput {
   bool fromWorktree = true;
   const IndexOptions* options = nullptr;
   std::string profile;  // the extractor's profile digest: part of every fact key
+  SearchFactsSpill* spill = nullptr;  // receives every text file's search facts
 };
 // Every item not skipped is processed on options.threads workers; skipped worktree items get
 // their blob id (the tree id needs it). Fails when cancelled or when the store cannot be written.
@@ -130,12 +133,16 @@ Expected<ViewRecord> commitViewPhase(const fs::path& versionDir, std::vector<Wor
 
 // ---- search views --------------------------------------------------------------------------
 
-// Every text file of the items, grammar or not, in path order.
-struct SearchCorpus {
+// Every text file of the items, grammar or not, in path order, with its facts in the spill.
+struct SearchCorpus final : SearchFactsSource {
   std::vector<SearchDoc> docs;
-  std::vector<const SearchFacts*> facts;  // parallel to docs, pointing into the items
+  std::vector<SpillRef> refs;  // parallel to docs
+  const SearchFactsSpill* spill = nullptr;
+
+  size_t size() const override { return docs.size(); }
+  Status load(size_t i, SearchFacts& out, unsigned parts) const override;
 };
-SearchCorpus searchCorpus(const std::vector<WorkItem>& items);
+SearchCorpus searchCorpus(const std::vector<WorkItem>& items, const SearchFactsSpill* spill);
 // The lexical and trigram views. A view that cannot be written is recorded Failed with the
 // reason; it never fails its sibling or the version.
 std::vector<ViewRecord> searchViewsPhase(const fs::path& versionDir, const SearchCorpus& corpus,

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <map>
+#include <thread>
 
 #include "indexer/BuildPhases.h"
 #include "indexer/ClangBuilder.h"
@@ -78,26 +79,41 @@ Expected<ViewRecord> commitViewPhase(const fs::path& versionDir, std::vector<Wor
   return view;
 }
 
-SearchCorpus searchCorpus(const std::vector<WorkItem>& items) {
+SearchCorpus searchCorpus(const std::vector<WorkItem>& items, const SearchFactsSpill* spill) {
   SearchCorpus corpus;
+  corpus.spill = spill;
   for (const WorkItem& w : items) {
     if (!w.searchable || w.contentOid.empty()) continue;
     corpus.docs.push_back({static_cast<uint32_t>(corpus.docs.size()), w.entry.path, w.contentOid, w.language,
-                           static_cast<uint32_t>(w.search.contentSize)});
-    corpus.facts.push_back(&w.search);
+                           w.contentSize});
+    corpus.refs.push_back(w.search);
   }
   return corpus;
 }
 
+Status SearchCorpus::load(size_t i, SearchFacts& out, unsigned parts) const {
+  if (i >= refs.size()) return Status(ErrorCode::InvalidArgument, "no search facts for document " + std::to_string(i));
+  if (refs[i].size == 0 || !spill) {
+    out = SearchFacts();
+    out.contentSize = docs[i].size;
+    return Status::ok();
+  }
+  std::string bytes;
+  NIB_RETURN_IF_ERROR(spill->read(refs[i], bytes));
+  if (!decodeSearchFacts(bytes, out, parts))
+    return Status(ErrorCode::Corrupt, "the build's temporary search facts of " + docs[i].path + " do not decode");
+  return Status::ok();
+}
+
 std::vector<ViewRecord> searchViewsPhase(const fs::path& versionDir, const SearchCorpus& corpus,
                                          const std::string& extractorProfile) {
-  using Writer = Status (*)(const fs::path&, const std::vector<SearchDoc>&, const std::vector<const SearchFacts*>&);
+  using Writer = Status (*)(const fs::path&, const std::vector<SearchDoc>&, const SearchFactsSource&);
   auto write = [&](const std::string& name, std::vector<std::string> caps, Writer writer) {
     fs::path dir = versionDir / name;
     std::error_code ec;
     fs::create_directories(dir, ec);
     Status s = ec ? Status(ErrorCode::IoError, "cannot create " + dir.string() + ": " + ec.message())
-                  : writer(dir, corpus.docs, corpus.facts);
+                  : writer(dir, corpus.docs, corpus);
     if (s.isOk()) s = syncDirectory(dir);
     auto v = s.isOk() ? completeView(versionDir, name) : Expected<ViewRecord>(s);
     if (!v) {
@@ -113,8 +129,13 @@ std::vector<ViewRecord> searchViewsPhase(const fs::path& versionDir, const Searc
     v->capabilities = std::move(caps);
     return *v;
   };
-  return {write("lexical", {"bm25", "units", "paths"}, &writeLexicalView),
-          write("trigram", {"literal", "regex", "case-insensitive"}, &writeTrigramView)};
+  // The two views share nothing but their input (read-only): the trigram view is written on a
+  // thread of its own while this one writes the lexical view.
+  ViewRecord trigram;
+  std::thread other([&] { trigram = write("trigram", {"literal", "regex", "case-insensitive"}, &writeTrigramView); });
+  ViewRecord lexical = write("lexical", {"bm25", "units", "paths"}, &writeLexicalView);
+  other.join();
+  return {std::move(lexical), std::move(trigram)};
 }
 
 namespace {
@@ -194,8 +215,23 @@ ViewRecord denseViewPhase(const DensePhaseInput& phase, const IndexOptions& opti
   in.layout = phase.layout;
   in.previousId = phase.previousId;
   in.versionDir = phase.versionDir;
+  // The dense builder trains on every unit at once: the units (no trigrams) are read back
+  // from the spill for it, as the follow-up rebuilds them.
+  std::vector<SearchFacts> units(phase.corpus->size());
+  std::vector<const SearchFacts*> pointers;
+  for (size_t i = 0; i < units.size(); ++i) {
+    Status s = phase.corpus->load(i, units[i], kSearchUnits);
+    if (!s.isOk()) {
+      ViewRecord failed;
+      failed.name = "dense";
+      failed.status = ViewStatus::Failed;
+      failed.error = s.message();
+      return failed;
+    }
+    pointers.push_back(&units[i]);
+  }
   in.docs = &phase.corpus->docs;
-  in.facts = &phase.corpus->facts;
+  in.facts = &pointers;
   in.contents = contents ? &*contents : nullptr;
   in.contentsError = contents ? "" : contents.status().message();
   in.searchProfile = searchViewsProfile(phase.extractorProfile);

@@ -130,14 +130,15 @@ Expected<BuildSetup> setUp(const fs::path& repoPath, const IndexOptions& options
 
 // The view phases, in order, into the manifest `m` of the version being written.
 Status writeViews(BuildSetup& s, const IndexLayout& layout, const IndexOptions& options, ScanOutput& scan,
-                  FactStore& facts, Manifest& m, IndexReport& report, PhaseClock& clock) {
+                  FactStore& facts, const SearchFactsSpill& spill, Manifest& m, IndexReport& report,
+                  PhaseClock& clock) {
   const std::string& profile = Extractor::profileDigest();
   fs::path versionDir = layout.versionDir(m.versionId);
   auto structural = commitViewPhase(versionDir, scan.items, profile, scan.snapshot ? &*scan.snapshot : nullptr, report);
   if (!structural) return structural.status();
   m.views.push_back(*structural);
   clock.end("commit-view");
-  SearchCorpus corpus = searchCorpus(scan.items);
+  SearchCorpus corpus = searchCorpus(scan.items, &spill);
   for (ViewRecord& v : searchViewsPhase(versionDir, corpus, profile)) m.views.push_back(std::move(v));
   clock.end("search-views");
   if (!s.database.empty()) {
@@ -208,12 +209,15 @@ Expected<IndexReport> buildIndex(const fs::path& repoPath, const IndexOptions& r
     if (*delta) return std::move(**delta);
   }
 
-  NIB_RETURN_IF_ERROR(extractPhase(scan->items, **facts, {s.repo->root(), s.fromWorktree, &options, profile}));
+  auto spill = SearchFactsSpill::create(layout.dir());
+  if (!spill) return spill.status();
+  NIB_RETURN_IF_ERROR(extractPhase(scan->items, **facts, {s.repo->root(), s.fromWorktree, &options, profile, spill->get()}));
   clock.end("extract");
   if (options.progress) options.progress({scan->items.size(), scan->items.size(), "writing"});
   auto m = manifestHeader(*s.repo, layout, s.commit, s.fromWorktree ? &scan->items : nullptr, s.configDigest);
   if (!m) return m.status();
-  NIB_RETURN_IF_ERROR(writeViews(s, layout, options, *scan, **facts, *m, report, clock));
+  NIB_RETURN_IF_ERROR(writeViews(s, layout, options, *scan, **facts, **spill, *m, report, clock));
+  spill->reset();
   report.seconds = elapsed();
   recordBuildStats(*m, report, options, s.fromWorktree ? std::optional<int64_t>(scan->startedNs) : std::nullopt);
   report.manifest = *m;

@@ -129,7 +129,7 @@ Expected<std::map<size_t, WorkItem>> readChanged(const DeltaInput& in, const std
   auto reader = in.facts->reader();
   std::vector<std::pair<std::string, std::string>> records;
   ItemContext ctx{root, /*fromWorktree=*/true, nullptr, *in.options, extractor,
-                  reader ? &*reader : nullptr, in.profile, records, /*searchFacts=*/false};
+                  reader ? &*reader : nullptr, in.profile, records, /*spill=*/nullptr};
   std::map<size_t, WorkItem> read;
   for (size_t i : toRead) {
     WorkItem& w = read.emplace(i, items[i]).first->second;

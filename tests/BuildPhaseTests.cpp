@@ -57,13 +57,17 @@ struct Extracted {
   std::unique_ptr<FactStore> facts;
   std::string profile = Extractor::profileDigest();
   ScanOutput scan;
+  std::unique_ptr<SearchFactsSpill> spill;
 
   Extracted() {
     populate(repo);
     options.threads = 2;
     facts = openFacts(repo.root() / ".git" / "test-facts");
     scan = scanned(repo, true, options);
-    REQUIRE(extractPhase(scan.items, *facts, {repo.root(), true, &options, profile}).isOk());
+    auto created = SearchFactsSpill::create(repo.root() / ".git");
+    REQUIRE(created.hasValue());
+    spill = std::move(*created);
+    REQUIRE(extractPhase(scan.items, *facts, {repo.root(), true, &options, profile, spill.get()}).isOk());
   }
 };
 
@@ -174,7 +178,7 @@ TEST_CASE("the view phases write their views and record why one failed", "[build
     if (f.path != "link.py") CHECK(f.oid.size() == 40);  // the workers' blob ids reached the snapshot
 
   // The search views index every text file; one that cannot be written fails alone.
-  SearchCorpus corpus = searchCorpus(scan.items);
+  SearchCorpus corpus = searchCorpus(scan.items, x.spill.get());
   REQUIRE(corpus.docs.size() == 2);
   CHECK(corpus.docs[0].path == "geometry.py");
   CHECK(corpus.docs[1].path == "notes.txt");

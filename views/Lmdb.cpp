@@ -48,7 +48,10 @@ Expected<std::unique_ptr<LmdbEnv>> LmdbEnv::open(const std::filesystem::path& di
 LmdbEnv::~LmdbEnv() { mdb_env_close(env_); }
 
 void LmdbEnv::releaseMappedPages() const {
-  if (!readOnly_) return;  // a writer's pages may be dirty
+  // Without MDB_WRITEMAP (which nib never sets) LMDB maps the file read-only for writers too
+  // and writes with pwrite: the map never holds a dirty page, whoever opened it.
+  unsigned flags = 0;
+  if (mdb_env_get_flags(env_, &flags) != 0 || (flags & MDB_WRITEMAP)) return;
   // LMDB tells its map's address only for MDB_FIXEDMAP environments: the process's own map
   // list names it, by the data file's device and inode (its path there is the canonical one,
   // which the path the environment was opened with need not be).

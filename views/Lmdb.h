@@ -34,7 +34,8 @@ class LmdbEnv {
   Status sync();
   // Drops this process's mappings of the environment's pages (a read-only map is backed by the
   // page cache, so nothing is lost: the next read faults the page back in). A long-lived reader
-  // calls it to keep its resident memory bounded after reading much of a large store.
+  // calls it to keep its resident memory bounded after reading much of a large store, and a
+  // build while it reads a large repository's stored facts.
   void releaseMappedPages() const;
 
  private:

@@ -5,6 +5,7 @@
 #include <memory>
 #include <unordered_map>
 
+#include "support/Binary.h"
 #include "support/SearchText.h"
 
 namespace nib {
@@ -107,6 +108,111 @@ SearchFacts buildSearchFacts(std::string_view path, std::string_view content, co
     }
   }
   return s;
+}
+
+// Layout: content size; the trigram section's byte length, then each trigram as a delta from
+// the previous one and its mask (two bytes, low first); the unit count, then each unit's range,
+// granularity, kind, name, length and terms (term, frequency). The section length lets a reader
+// that wants units only skip the trigrams without decoding them.
+std::string encodeSearchFacts(const SearchFacts& facts) {
+  ByteWriter trigrams;
+  uint32_t previous = 0;
+  for (size_t k = 0; k < facts.trigrams.size(); ++k) {
+    trigrams.varint(facts.trigrams[k] - previous);
+    previous = facts.trigrams[k];
+    uint16_t mask = k < facts.trigramMasks.size() ? facts.trigramMasks[k] : 0xFFFF;
+    trigrams.u8(static_cast<uint8_t>(mask & 0xFF));
+    trigrams.u8(static_cast<uint8_t>(mask >> 8));
+  }
+  ByteWriter w;
+  w.varint(facts.contentSize);
+  w.varint(facts.trigrams.size());
+  w.str(trigrams.data());
+  w.varint(facts.units.size());
+  for (const UnitTerms& u : facts.units) {
+    writeRange(w, u.range);
+    w.u8(static_cast<uint8_t>(u.granularity));
+    w.u8(static_cast<uint8_t>(u.kind));
+    w.str(u.name);
+    w.varint(u.length);
+    w.varint(u.terms.size());
+    for (const auto& [term, tf] : u.terms) {
+      w.str(term);
+      w.varint(tf);
+    }
+  }
+  return w.take();
+}
+
+namespace {
+
+bool decodeTrigrams(std::string_view bytes, uint64_t count, SearchFacts& out) {
+  // Each trigram takes at least three bytes: a count beyond that is a corrupt record, refused
+  // before it sizes an allocation.
+  if (count > bytes.size() / 3) return false;
+  out.trigrams.resize(count);
+  out.trigramMasks.resize(count);
+  ByteReader r(bytes);
+  uint32_t t = 0;
+  for (uint64_t k = 0; k < count; ++k) {
+    t += r.u32();
+    out.trigrams[k] = t;
+    uint16_t mask = r.u8();
+    mask |= static_cast<uint16_t>(r.u8() << 8);
+    out.trigramMasks[k] = mask;
+  }
+  return r.ok() && r.atEnd();
+}
+
+bool decodeUnits(ByteReader& r, SearchFacts& out) {
+  uint64_t count = r.varint();
+  if (count > r.remaining()) return false;  // a unit takes bytes: a larger count is corrupt
+  out.units.resize(count);
+  for (UnitTerms& u : out.units) {
+    u.range = readRange(r);
+    u.granularity = static_cast<Granularity>(r.u8());
+    u.kind = static_cast<SymbolKind>(r.u8());
+    u.name.assign(r.str());
+    u.length = r.u32();
+    uint64_t terms = r.varint();
+    if (!r.ok() || terms > r.remaining()) return false;
+    u.terms.resize(terms);
+    for (auto& [term, tf] : u.terms) {
+      term.assign(r.str());  // reuses the string's storage when it is large enough
+      tf = r.u32();
+    }
+    if (!r.ok()) return false;
+  }
+  return r.ok() && r.atEnd();
+}
+
+}  // namespace
+
+bool decodeSearchFacts(std::string_view bytes, SearchFacts& out, unsigned parts) {
+  ByteReader r(bytes);
+  out.contentSize = r.u32();
+  uint64_t trigramCount = r.varint();
+  std::string_view trigrams = r.str();
+  if (!r.ok()) return false;
+  out.trigrams.clear();
+  out.trigramMasks.clear();
+  if ((parts & kSearchTrigrams) && !decodeTrigrams(trigrams, trigramCount, out)) return false;
+  if (!(parts & kSearchUnits)) {
+    out.units.clear();
+    return true;
+  }
+  return decodeUnits(r, out);
+}
+
+Status SearchFactsInMemory::load(size_t i, SearchFacts& out, unsigned parts) const {
+  if (i >= facts_.size()) return Status(ErrorCode::InvalidArgument, "no search facts for document " + std::to_string(i));
+  out = facts_[i] ? *facts_[i] : SearchFacts();
+  if (!(parts & kSearchTrigrams)) {
+    out.trigrams.clear();
+    out.trigramMasks.clear();
+  }
+  if (!(parts & kSearchUnits)) out.units.clear();
+  return Status::ok();
 }
 
 }  // namespace nib

@@ -1,8 +1,10 @@
 #include "views/SearchViews.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <map>
+#include <optional>
 #include <unordered_map>
 
 #include "support/Binary.h"
@@ -37,19 +39,52 @@ Status writeDocs(LmdbTxn& txn, const std::vector<SearchDoc>& docs) {
   return Status::ok();
 }
 
-// A new view's environment with a write transaction, its docs tables already written.
-struct ViewWriter {
-  std::unique_ptr<LmdbEnv> env;
-  LmdbTxn txn;
+// A new view's environment, written in transactions of bounded size: LMDB holds a write
+// transaction's dirty pages in memory until it commits, so one transaction over a large
+// repository's view would hold the whole view. The view is not published before the manifest
+// records its digest, so a view left half written by a crash is never read.
+class ViewWriter {
+ public:
+  static Expected<ViewWriter> begin(const std::filesystem::path& dir, const std::vector<SearchDoc>& docs) {
+    auto env = createEnv(dir);
+    if (!env) return env.status();
+    ViewWriter w(std::move(*env));
+    NIB_RETURN_IF_ERROR(w.renew());
+    NIB_RETURN_IF_ERROR(writeDocs(*w.txn_, docs));
+    return w;
+  }
+  Expected<MDB_dbi> openDb(const char* name) { return txn_->openDb(name, true); }
+  // Puts in key order (MDB_APPEND), committing and going on in a new transaction every
+  // kBytesPerTransaction bytes.
+  Status append(MDB_dbi db, std::string_view key, std::string_view value) {
+    NIB_RETURN_IF_ERROR(txn_->put(db, key, value, MDB_APPEND));
+    written_ += key.size() + value.size();
+    if (written_ < kBytesPerTransaction) return Status::ok();
+    written_ = 0;
+    NIB_RETURN_IF_ERROR(txn_->commit());
+    return renew();
+  }
+  Status put(MDB_dbi db, std::string_view key, std::string_view value) { return txn_->put(db, key, value); }
+  Status finish() {
+    NIB_RETURN_IF_ERROR(txn_->commit());
+    txn_.reset();
+    return env_->sync();
+  }
+
+ private:
+  static constexpr size_t kBytesPerTransaction = size_t(64) << 20;
+  explicit ViewWriter(std::unique_ptr<LmdbEnv> env) : env_(std::move(env)) {}
+  Status renew() {
+    txn_.reset();
+    auto txn = LmdbTxn::begin(*env_, true);
+    if (!txn) return txn.status();
+    txn_.emplace(std::move(*txn));
+    return Status::ok();
+  }
+  std::unique_ptr<LmdbEnv> env_;
+  std::optional<LmdbTxn> txn_;
+  size_t written_ = 0;
 };
-Expected<ViewWriter> beginView(const std::filesystem::path& dir, const std::vector<SearchDoc>& docs) {
-  auto env = createEnv(dir);
-  if (!env) return env.status();
-  auto txn = LmdbTxn::begin(**env, true);
-  if (!txn) return txn.status();
-  NIB_RETURN_IF_ERROR(writeDocs(*txn, docs));
-  return ViewWriter{std::move(*env), std::move(*txn)};
-}
 
 uint32_t keyId(std::string_view k) {
   uint32_t id = 0;
@@ -57,90 +92,91 @@ uint32_t keyId(std::string_view k) {
   return id;
 }
 
+void appendVarint(std::string& out, uint64_t v) {
+  while (v >= 0x80) {
+    out.push_back(static_cast<char>((v & 0x7F) | 0x80));
+    v >>= 7;
+  }
+  out.push_back(static_cast<char>(v));
+}
+
+// Transparent hashing, so a term read into a reused buffer is looked up without a copy.
+struct TermHash {
+  using is_transparent = void;
+  size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+};
+
 }  // namespace
 
 Status writeTrigramView(const std::filesystem::path& dir, const std::vector<SearchDoc>& docs,
-                        const std::vector<const SearchFacts*>& facts) {
-  auto writer = beginView(dir, docs);
+                        const SearchFactsSource& facts) {
+  auto writer = ViewWriter::begin(dir, docs);
   if (!writer) return writer.status();
-  auto& env = writer->env;
-  auto* txn = &writer->txn;
-  auto db = txn->openDb(kTrigramPostings, true);
+  auto db = writer->openDb(kTrigramPostings);
   if (!db) return db.status();
-  // Counting sort by trigram, so every posting list comes out in doc order without sorting
-  // 10^7 pairs. The trigrams present are numbered densely first (a bitmap over all 2^24 and a
-  // rank per 64-bit word: 3 MiB), so small repositories do not pay for arrays over every
-  // possible trigram. Each entry: doc id delta (varint), then the trigram's 16-bit mask in that
-  // doc (two bytes, little end first).
-  constexpr size_t kWords = (size_t(1) << 24) / 64;
-  std::vector<uint64_t> present(kWords, 0);
-  for (const SearchFacts* f : facts)
-    if (f)
-      for (uint32_t t : f->trigrams) present[t >> 6] |= uint64_t(1) << (t & 63);
-  std::vector<uint32_t> rank(kWords + 1, 0);
-  for (size_t i = 0; i < kWords; ++i) rank[i + 1] = rank[i] + static_cast<uint32_t>(__builtin_popcountll(present[i]));
-  const uint32_t distinct = rank[kWords];
-  auto denseId = [&](uint32_t t) {
-    uint64_t below = present[t >> 6] & ((uint64_t(1) << (t & 63)) - 1);
-    return rank[t >> 6] + static_cast<uint32_t>(__builtin_popcountll(below));
-  };
-  std::vector<uint32_t> trigramOf;
-  trigramOf.reserve(distinct);
-  for (size_t i = 0; i < kWords; ++i)
-    for (uint64_t bits = present[i]; bits; bits &= bits - 1)
-      trigramOf.push_back(static_cast<uint32_t>(i * 64 + static_cast<size_t>(__builtin_ctzll(bits))));
-  std::vector<uint32_t> start(size_t(distinct) + 1, 0);
-  for (const SearchFacts* f : facts)
-    if (f)
-      for (uint32_t t : f->trigrams) ++start[denseId(t) + 1];
-  for (size_t i = 1; i < start.size(); ++i) start[i] += start[i - 1];
-  std::vector<uint32_t> ids(start.back());
-  std::vector<uint16_t> masks(start.back());
-  std::vector<uint32_t> fill(start.begin(), start.end() - 1);
-  for (size_t d = 0; d < facts.size(); ++d)
-    if (facts[d])
-      for (size_t k = 0; k < facts[d]->trigrams.size(); ++k) {
-        uint32_t slot = fill[denseId(facts[d]->trigrams[k])]++;
-        masks[slot] = k < facts[d]->trigramMasks.size() ? facts[d]->trigramMasks[k] : 0xFFFF;
-        ids[slot] = static_cast<uint32_t>(d);
+  // One pass in doc order, each trigram's list compressed as it grows (entries: doc id delta as
+  // a varint, then the trigram's 16-bit mask in that doc, two bytes, low first), so the build
+  // holds about the view's own size rather than every posting uncompressed. Lists are numbered
+  // in order of first appearance; a table over all 2^24 trigrams maps to them (calloc'd: only
+  // the pages of trigrams present are ever touched).
+  std::unique_ptr<uint32_t, decltype(&std::free)> slotOf(
+      static_cast<uint32_t*>(std::calloc(size_t(1) << 24, sizeof(uint32_t))), &std::free);
+  if (!slotOf) return Status(ErrorCode::IoError, "cannot allocate the trigram table");
+  std::vector<std::string> lists;
+  std::vector<uint32_t> last, trigramOf;
+  SearchFacts f;
+  for (size_t d = 0; d < facts.size(); ++d) {
+    NIB_RETURN_IF_ERROR(facts.load(d, f, kSearchTrigrams));
+    for (size_t k = 0; k < f.trigrams.size(); ++k) {
+      uint32_t t = f.trigrams[k] & 0xFFFFFF;
+      uint32_t& slot = slotOf.get()[t];
+      if (slot == 0) {
+        lists.emplace_back();
+        last.push_back(0);
+        trigramOf.push_back(t);
+        slot = static_cast<uint32_t>(lists.size());
       }
-  ByteWriter w;
-  for (uint32_t g = 0; g < distinct; ++g) {
-    w = ByteWriter();
-    uint32_t prev = 0;
-    for (uint32_t i = start[g]; i < start[g + 1]; ++i) {
-      w.varint(ids[i] - prev);
-      w.u8(static_cast<uint8_t>(masks[i] & 0xFF));
-      w.u8(static_cast<uint8_t>(masks[i] >> 8));
-      prev = ids[i];
+      std::string& list = lists[slot - 1];
+      appendVarint(list, d - last[slot - 1]);
+      uint16_t mask = k < f.trigramMasks.size() ? f.trigramMasks[k] : 0xFFFF;
+      list.push_back(static_cast<char>(mask & 0xFF));
+      list.push_back(static_cast<char>(mask >> 8));
+      last[slot - 1] = static_cast<uint32_t>(d);
     }
-    NIB_RETURN_IF_ERROR(txn->put(*db, trigramKey(trigramOf[g]), w.data(), MDB_APPEND));
   }
-  NIB_RETURN_IF_ERROR(txn->commit());
-  return env->sync();
+  slotOf.reset();
+  std::vector<uint32_t> order(lists.size());
+  for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return trigramOf[a] < trigramOf[b]; });
+  for (uint32_t i : order) {
+    NIB_RETURN_IF_ERROR(writer->append(*db, trigramKey(trigramOf[i]), lists[i]));
+    std::string().swap(lists[i]);  // handed to LMDB: freed as it goes
+  }
+  return writer->finish();
 }
 
 Status writeLexicalView(const std::filesystem::path& dir, const std::vector<SearchDoc>& docs,
-                        const std::vector<const SearchFacts*>& facts) {
-  auto writer = beginView(dir, docs);
+                        const SearchFactsSource& facts) {
+  auto writer = ViewWriter::begin(dir, docs);
   if (!writer) return writer.status();
-  auto& env = writer->env;
-  auto* txn = &writer->txn;
-  auto units = txn->openDb("units", true), postings = txn->openDb("postings", true), meta = txn->openDb("meta", true),
-       parts = txn->openDb(kCompoundParts, true);
+  auto units = writer->openDb("units"), postings = writer->openDb("postings"), meta = writer->openDb("meta"),
+       parts = writer->openDb(kCompoundParts);
   for (auto* db : {&units, &postings, &meta, &parts})
     if (!*db) return db->status();
   struct Postings {
-    ByteWriter list;
+    std::string list;
     uint32_t lastUnit = 0;
     uint32_t units = 0;
   };
-  std::unordered_map<std::string_view, Postings> lists;  // one lookup per (unit, term)
+  // One lookup per (unit, term); the terms are owned by the map, the facts being read one
+  // document at a time.
+  std::unordered_map<std::string, Postings, TermHash, std::equal_to<>> lists;
   uint32_t unitId = 0;
   uint64_t totalLength = 0;
+  SearchFacts f;
   for (size_t d = 0; d < facts.size(); ++d) {
-    if (!facts[d]) continue;
-    for (const UnitTerms& u : facts[d]->units) {
+    NIB_RETURN_IF_ERROR(facts.load(d, f, kSearchUnits));
+    for (const UnitTerms& u : f.units) {
       ByteWriter w;
       w.varint(d);
       writeRange(w, u.range);
@@ -148,24 +184,29 @@ Status writeLexicalView(const std::filesystem::path& dir, const std::vector<Sear
       w.u8(static_cast<uint8_t>(u.kind));
       w.str(u.name);
       w.varint(u.length);
-      NIB_RETURN_IF_ERROR(txn->put(*units, idKey(unitId), w.data(), MDB_APPEND));
+      NIB_RETURN_IF_ERROR(writer->append(*units, idKey(unitId), w.data()));
       totalLength += u.length;
       for (const auto& [term, tf] : u.terms) {
         if (term.size() > 400) continue;
-        Postings& p = lists[term];
-        p.list.varint(unitId - p.lastUnit);  // delta from the previous unit of this term
-        p.list.varint(tf);
+        auto it = lists.find(std::string_view(term));
+        if (it == lists.end()) it = lists.emplace(term, Postings()).first;
+        Postings& p = it->second;
+        appendVarint(p.list, unitId - p.lastUnit);  // delta from the previous unit of this term
+        appendVarint(p.list, tf);
         p.lastUnit = unitId;
         ++p.units;
       }
       ++unitId;
     }
   }
-  std::vector<const std::pair<const std::string_view, Postings>*> sorted;
+  std::vector<std::pair<const std::string, Postings>*> sorted;
   sorted.reserve(lists.size());
-  for (const auto& entry : lists) sorted.push_back(&entry);
+  for (auto& entry : lists) sorted.push_back(&entry);
   std::sort(sorted.begin(), sorted.end(), [](const auto* a, const auto* b) { return a->first < b->first; });
-  for (const auto* entry : sorted) NIB_RETURN_IF_ERROR(txn->put(*postings, entry->first, entry->second.list.data(), MDB_APPEND));
+  for (auto* entry : sorted) {
+    NIB_RETURN_IF_ERROR(writer->append(*postings, entry->first, entry->second.list));
+    std::string().swap(entry->second.list);
+  }
   // The compounds each word is part of (see LexicalView::compoundsOf), from the vocabulary's
   // own segmentation.
   std::vector<VocabularyTerm> vocabulary;
@@ -179,14 +220,13 @@ Status writeLexicalView(const std::filesystem::path& dir, const std::vector<Sear
     std::sort(compounds.begin(), compounds.end());
     ByteWriter w;
     for (std::string_view c : compounds) w.str(c);
-    NIB_RETURN_IF_ERROR(txn->put(*parts, part, w.data(), MDB_APPEND));
+    NIB_RETURN_IF_ERROR(writer->append(*parts, part, w.data()));
   }
   ByteWriter m;
   m.varint(unitId);
   m.varint(totalLength);
-  NIB_RETURN_IF_ERROR(txn->put(*meta, "stats", m.data()));
-  NIB_RETURN_IF_ERROR(txn->commit());
-  return env->sync();
+  NIB_RETURN_IF_ERROR(writer->put(*meta, "stats", m.data()));
+  return writer->finish();
 }
 
 std::optional<SearchDoc> SearchDocs::byId(uint32_t id) {

@@ -43,11 +43,12 @@ struct LexUnit {
   uint32_t length = 0;
 };
 
-// `docs` sorted by path with ids equal to their positions; `facts` parallel to `docs`.
+// `docs` sorted by path with ids equal to their positions; `facts` parallel to `docs`, read one
+// document at a time: the writers hold the view being built (compressed), not the corpus's facts.
 Status writeTrigramView(const std::filesystem::path& dir, const std::vector<SearchDoc>& docs,
-                        const std::vector<const SearchFacts*>& facts);
+                        const SearchFactsSource& facts);
 Status writeLexicalView(const std::filesystem::path& dir, const std::vector<SearchDoc>& docs,
-                        const std::vector<const SearchFacts*>& facts);
+                        const SearchFactsSource& facts);
 
 // A view's documents, looked up in LMDB on demand (a query touches few of them; loading all
 // of a large repository's would cost more than the query).

@@ -144,7 +144,10 @@ void processItem(WorkItem& w, ItemContext& ctx) {
   }
   if (ff) {
     searchFacts(&*ff);
-    w.summary = summarizeFacts(std::move(*ff));
+    FileSummary summary = summarizeFacts(std::move(*ff));
+    w.definitions = summary.definitionCount;
+    w.occurrences = summary.occurrenceCount;
+    if (ctx.spill) w.summary = ctx.spill->append(encodeFileSummary(summary));
   } else {
     searchFacts(nullptr);  // extraction failed: the text is still searchable
   }

@@ -29,7 +29,7 @@
 #include "indexer/Extractor.h"
 #include "indexer/GitRepository.h"
 #include "indexer/IndexBuilder.h"
-#include "indexer/SearchFactsSpill.h"
+#include "indexer/BuildSpill.h"
 #include "views/FactStore.h"
 #include "views/FileFacts.h"
 #include "views/IndexLayout.h"
@@ -54,7 +54,8 @@ struct WorkItem {
   SpillRef search;  // its encoded search facts in the build's spill
   // Filled by workers:
   std::string skipReason;
-  FileSummary summary;
+  SpillRef summary;  // its encoded FileSummary in the build's spill (full builds)
+  uint64_t definitions = 0, occurrences = 0;
   bool extracted = false;
   bool failed = false;
   std::string error;
@@ -105,7 +106,7 @@ struct ItemContext {
   FactStore::Reader* reader;  // nullptr before the store has anything
   const std::string& profile;
   std::vector<std::pair<std::string, std::string>>& local;  // records for the fact store
-  SearchFactsSpill* spill = nullptr;  // where search facts go; none for the delta path, which needs none
+  BuildSpill* spill = nullptr;  // where search facts and summaries go; none for the delta path
 };
 
 // Reads one file, classifies it (too large, binary, no grammar) and finds or extracts its
@@ -117,7 +118,7 @@ struct ExtractInput {
   bool fromWorktree = true;
   const IndexOptions* options = nullptr;
   std::string profile;  // the extractor's profile digest: part of every fact key
-  SearchFactsSpill* spill = nullptr;  // receives every text file's search facts
+  BuildSpill* spill = nullptr;  // receives every text file's search facts and every summary
 };
 // Every item not skipped is processed on options.threads workers; skipped worktree items get
 // their blob id (the tree id needs it). Fails when cancelled or when the store cannot be written.
@@ -125,11 +126,13 @@ Status extractPhase(std::vector<WorkItem>& items, FactStore& facts, const Extrac
 
 // ---- commit view ---------------------------------------------------------------------------
 
-// Writes the structural view of the items into versionDir/structural and counts them into
-// `report` (files by language, skipped by reason, definitions, reused or extracted). The
-// snapshot, when given, receives the blob ids the workers found.
+// Writes the structural view of the items (their summaries read from `spill`) into
+// versionDir/structural and counts them into `report` (files by language, skipped by reason,
+// definitions, reused or extracted). The snapshot, when given, receives the blob ids the
+// workers found.
 Expected<ViewRecord> commitViewPhase(const fs::path& versionDir, std::vector<WorkItem>& items,
-                                     const std::string& profile, WorktreeSnapshot* snapshot, IndexReport& report);
+                                     const BuildSpill& spill, const std::string& profile,
+                                     WorktreeSnapshot* snapshot, IndexReport& report);
 
 // ---- search views --------------------------------------------------------------------------
 
@@ -137,12 +140,12 @@ Expected<ViewRecord> commitViewPhase(const fs::path& versionDir, std::vector<Wor
 struct SearchCorpus final : SearchFactsSource {
   std::vector<SearchDoc> docs;
   std::vector<SpillRef> refs;  // parallel to docs
-  const SearchFactsSpill* spill = nullptr;
+  const BuildSpill* spill = nullptr;
 
   size_t size() const override { return docs.size(); }
   Status load(size_t i, SearchFacts& out, unsigned parts) const override;
 };
-SearchCorpus searchCorpus(const std::vector<WorkItem>& items, const SearchFactsSpill* spill);
+SearchCorpus searchCorpus(const std::vector<WorkItem>& items, const BuildSpill* spill);
 // The lexical and trigram views. A view that cannot be written is recorded Failed with the
 // reason; it never fails its sibling or the version.
 std::vector<ViewRecord> searchViewsPhase(const fs::path& versionDir, const SearchCorpus& corpus,

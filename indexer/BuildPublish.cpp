@@ -139,8 +139,8 @@ DeltaEntry deltaEntryOf(const WorkItem& w) {
   e.searchable = w.searchable && !w.contentOid.empty();
   if (w.skipReason.empty()) {
     e.state = DeltaEntry::State::Indexed;
-    e.definitions = w.summary.definitionCount;
-    e.occurrences = w.summary.occurrenceCount;
+    e.definitions = w.definitions;
+    e.occurrences = w.occurrences;
   } else {
     e.state = DeltaEntry::State::Skipped;
     e.skipReason = w.error.empty() ? w.skipReason : w.skipReason + ": " + w.error;

@@ -30,9 +30,10 @@ Expected<ViewRecord> completeView(const fs::path& versionDir, const std::string&
 }  // namespace
 
 Expected<ViewRecord> commitViewPhase(const fs::path& versionDir, std::vector<WorkItem>& items,
-                                     const std::string& profile, WorktreeSnapshot* snapshot, IndexReport& report) {
+                                     const BuildSpill& spill, const std::string& profile,
+                                     WorktreeSnapshot* snapshot, IndexReport& report) {
   std::vector<FileRecord> records;
-  std::vector<FileSummary> summaries;
+  std::vector<SpillRef> summaries;
   std::vector<SkippedFile> skipped;
   std::map<std::string, size_t> examplesPerReason;
   for (WorkItem& w : items) {
@@ -53,11 +54,11 @@ Expected<ViewRecord> commitViewPhase(const fs::path& versionDir, std::vector<Wor
     r.profileDigest = profile;
     report.filesByLanguage[languageName(w.language)]++;
     report.sourceBytes += w.entry.size;
-    report.definitions += w.summary.definitionCount;
-    report.occurrences += w.summary.occurrenceCount;
+    report.definitions += w.definitions;
+    report.occurrences += w.occurrences;
     (w.extracted ? report.extracted : report.reused)++;
     records.push_back(std::move(r));
-    summaries.push_back(std::move(w.summary));
+    summaries.push_back(w.summary);
   }
   report.files = records.size();
   if (snapshot) {
@@ -70,7 +71,18 @@ Expected<ViewRecord> commitViewPhase(const fs::path& versionDir, std::vector<Wor
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec) return Status(ErrorCode::IoError, "cannot create " + dir.string() + ": " + ec.message());
-  NIB_RETURN_IF_ERROR(CommitViewWriter::write(dir, records, summaries, skipped, snapshot));
+  auto summaryOf = [&](size_t i, FileSummary& out) {
+    if (summaries[i].size == 0) {
+      out = FileSummary();
+      return Status::ok();
+    }
+    std::string bytes;
+    NIB_RETURN_IF_ERROR(spill.read(summaries[i], bytes));
+    if (!decodeFileSummary(bytes, out))
+      return Status(ErrorCode::Corrupt, "the build's temporary summary of " + records[i].path + " does not decode");
+    return Status::ok();
+  };
+  NIB_RETURN_IF_ERROR(CommitViewWriter::write(dir, records, summaryOf, skipped, snapshot));
   NIB_RETURN_IF_ERROR(syncDirectory(dir));
   auto view = completeView(versionDir, CommitView::kDirectory);
   if (!view) return view.status();
@@ -79,7 +91,7 @@ Expected<ViewRecord> commitViewPhase(const fs::path& versionDir, std::vector<Wor
   return view;
 }
 
-SearchCorpus searchCorpus(const std::vector<WorkItem>& items, const SearchFactsSpill* spill) {
+SearchCorpus searchCorpus(const std::vector<WorkItem>& items, const BuildSpill* spill) {
   SearchCorpus corpus;
   corpus.spill = spill;
   for (const WorkItem& w : items) {

@@ -130,11 +130,12 @@ Expected<BuildSetup> setUp(const fs::path& repoPath, const IndexOptions& options
 
 // The view phases, in order, into the manifest `m` of the version being written.
 Status writeViews(BuildSetup& s, const IndexLayout& layout, const IndexOptions& options, ScanOutput& scan,
-                  FactStore& facts, const SearchFactsSpill& spill, Manifest& m, IndexReport& report,
+                  FactStore& facts, const BuildSpill& spill, Manifest& m, IndexReport& report,
                   PhaseClock& clock) {
   const std::string& profile = Extractor::profileDigest();
   fs::path versionDir = layout.versionDir(m.versionId);
-  auto structural = commitViewPhase(versionDir, scan.items, profile, scan.snapshot ? &*scan.snapshot : nullptr, report);
+  auto structural =
+      commitViewPhase(versionDir, scan.items, spill, profile, scan.snapshot ? &*scan.snapshot : nullptr, report);
   if (!structural) return structural.status();
   m.views.push_back(*structural);
   clock.end("commit-view");
@@ -209,7 +210,7 @@ Expected<IndexReport> buildIndex(const fs::path& repoPath, const IndexOptions& r
     if (*delta) return std::move(**delta);
   }
 
-  auto spill = SearchFactsSpill::create(layout.dir());
+  auto spill = BuildSpill::create(layout.dir());
   if (!spill) return spill.status();
   NIB_RETURN_IF_ERROR(extractPhase(scan->items, **facts, {s.repo->root(), s.fromWorktree, &options, profile, spill->get()}));
   clock.end("extract");

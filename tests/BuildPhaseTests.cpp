@@ -57,14 +57,14 @@ struct Extracted {
   std::unique_ptr<FactStore> facts;
   std::string profile = Extractor::profileDigest();
   ScanOutput scan;
-  std::unique_ptr<SearchFactsSpill> spill;
+  std::unique_ptr<BuildSpill> spill;
 
   Extracted() {
     populate(repo);
     options.threads = 2;
     facts = openFacts(repo.root() / ".git" / "test-facts");
     scan = scanned(repo, true, options);
-    auto created = SearchFactsSpill::create(repo.root() / ".git");
+    auto created = BuildSpill::create(repo.root() / ".git");
     REQUIRE(created.hasValue());
     spill = std::move(*created);
     REQUIRE(extractPhase(scan.items, *facts, {repo.root(), true, &options, profile, spill.get()}).isOk());
@@ -134,7 +134,7 @@ TEST_CASE("extract classifies by content, stores facts once and reuses them", "[
   CHECK(module.skipReason.empty());
   CHECK(module.language == Language::Python);
   CHECK(module.extracted);
-  CHECK(module.summary.definitionCount == 6);  // two functions and their parameters
+  CHECK(module.definitions == 6);  // two functions and their parameters
   CHECK(module.contentOid == module.entry.oid);
   CHECK(item(first, "notes.txt").skipReason == "no-grammar");
   CHECK(item(first, "notes.txt").searchable);
@@ -146,7 +146,7 @@ TEST_CASE("extract classifies by content, stores facts once and reuses them", "[
   ScanOutput second = scanned(repo, true, options);
   REQUIRE(extractPhase(second.items, *facts, in).isOk());
   CHECK(!item(second, "geometry.py").extracted);
-  CHECK(item(second, "geometry.py").summary.definitionCount == 6);
+  CHECK(item(second, "geometry.py").definitions == 6);
 
   ScanOutput cancelled = scanned(repo, true, options);
   options.cancelled = [] { return true; };
@@ -164,7 +164,7 @@ TEST_CASE("the view phases write their views and record why one failed", "[build
   fs::path versionDir = repo.root() / ".git" / "test-version";  // out of the worktree's listing
 
   IndexReport report;
-  auto structural = commitViewPhase(versionDir, scan.items, profile, &*scan.snapshot, report);
+  auto structural = commitViewPhase(versionDir, scan.items, *x.spill, profile, &*scan.snapshot, report);
   REQUIRE(structural.hasValue());
   CHECK(structural->status == ViewStatus::Complete);
   REQUIRE(structural->artifacts.size() == 1);
@@ -247,7 +247,7 @@ TEST_CASE("the manifest names the tree it reflects, publish refuses an artifact 
 
   Manifest m = *fromWorktree;
   IndexReport report;
-  auto structural = commitViewPhase(layout.versionDir(m.versionId), scan.items, profile, &*scan.snapshot, report);
+  auto structural = commitViewPhase(layout.versionDir(m.versionId), scan.items, *x.spill, profile, &*scan.snapshot, report);
   REQUIRE(structural.hasValue());
   m.views.push_back(*structural);
   recordBuildStats(m, report, options, scan.startedNs);

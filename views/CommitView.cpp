@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <map>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "support/Binary.h"
@@ -78,66 +79,127 @@ FileSummary summarizeFacts(FileFacts&& facts) {
   return s;
 }
 
+std::string encodeFileSummary(const FileSummary& summary) {
+  ByteWriter w;
+  w.varint(summary.definitionCount);
+  w.varint(summary.occurrenceCount);
+  w.varint(summary.defs.size());
+  for (const FileSummary::Def& d : summary.defs) {
+    w.str(d.name);
+    w.varint(d.index);
+    w.u8(static_cast<uint8_t>(d.kind));
+    w.u8(static_cast<uint8_t>((d.isDeclaration ? 1 : 0) | (d.member ? 2 : 0)));
+  }
+  w.varint(summary.names.size());
+  for (const std::string& name : summary.names) w.str(name);
+  return w.take();
+}
+
+bool decodeFileSummary(std::string_view bytes, FileSummary& out) {
+  ByteReader r(bytes);
+  out.definitionCount = r.varint();
+  out.occurrenceCount = r.varint();
+  uint64_t defs = r.varint();
+  if (!r.ok() || defs > r.remaining()) return false;  // each takes bytes: a larger count is corrupt
+  out.defs.resize(defs);
+  for (FileSummary::Def& d : out.defs) {
+    d.name.assign(r.str());
+    d.index = r.u32();
+    d.kind = static_cast<SymbolKind>(r.u8());
+    uint8_t flags = r.u8();
+    d.isDeclaration = flags & 1;
+    d.member = flags & 2;
+  }
+  uint64_t names = r.varint();
+  if (!r.ok() || names > r.remaining()) return false;
+  out.names.resize(names);
+  for (std::string& name : out.names) name.assign(r.str());
+  return r.ok() && r.atEnd();
+}
+
+namespace {
+
+// Transparent hashing: a name read into a reused summary is looked up without a copy.
+struct NameHash {
+  using is_transparent = void;
+  size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+};
+template <typename V>
+using NameMap = std::unordered_map<std::string, V, NameHash, std::equal_to<>>;
+
+template <typename V>
+V& entryFor(NameMap<V>& map, std::string_view name) {
+  auto it = map.find(name);
+  if (it == map.end()) it = map.emplace(std::string(name), V()).first;
+  return it->second;
+}
+
+template <typename V>
+std::vector<const std::pair<const std::string, V>*> sortedEntries(const NameMap<V>& map) {
+  std::vector<const std::pair<const std::string, V>*> out;
+  out.reserve(map.size());
+  for (const auto& entry : map) out.push_back(&entry);
+  std::sort(out.begin(), out.end(), [](const auto* a, const auto* b) { return a->first < b->first; });
+  return out;
+}
+
+// The files of one name, delta-encoded as they arrive (ascending ids).
+struct FileList {
+  ByteWriter list;
+  uint32_t last = 0;
+};
+
+}  // namespace
+
 Status CommitViewWriter::write(const std::filesystem::path& dir, const std::vector<FileRecord>& files,
-                               const std::vector<FileSummary>& summaries, const std::vector<SkippedFile>& skipped,
+                               const FileSummarySource& summaries, const std::vector<SkippedFile>& skipped,
                                const WorktreeSnapshot* worktree) {
-  LmdbEnv::Options options;
-  options.noSync = true;  // synced once below, before the manifest records its digest
-  auto env = LmdbEnv::open(dir, options);
-  if (!env) return env.status();
-  auto txn = LmdbTxn::begin(**env, true);
-  if (!txn) return txn.status();
-  auto filesDb = txn->openDb("files", true), idsDb = txn->openDb("ids", true), defsDb = txn->openDb("defs", true),
-       namesDb = txn->openDb("names", true), skippedDb = txn->openDb("skipped", true);
+  auto writer = LmdbBulkWriter::create(dir);
+  if (!writer) return writer.status();
+  auto filesDb = writer->openDb("files"), idsDb = writer->openDb("ids"), defsDb = writer->openDb("defs"),
+       namesDb = writer->openDb("names"), skippedDb = writer->openDb("skipped");
   for (auto* db : {&filesDb, &idsDb, &defsDb, &namesDb, &skippedDb})
     if (!*db) return db->status();
 
-  // Keys view the summaries' strings (they outlive this function); tables are filled in key
-  // order with MDB_APPEND, the fast path of a bulk load. LMDB keys are limited to 511 bytes:
-  // absurdly long identifiers (generated code) are left out of the name tables.
+  // Tables are filled in key order with MDB_APPEND, the fast path of a bulk load. LMDB keys are
+  // limited to 511 bytes: absurdly long identifiers (generated code) are left out of the name
+  // tables.
   constexpr size_t kMaxKey = 400;
-  std::unordered_map<std::string_view, ByteWriter> defsGlobal, defsMember;
-  std::unordered_map<std::string_view, std::vector<uint32_t>> names;
+  NameMap<ByteWriter> defsGlobal, defsMember;
+  NameMap<FileList> names;
+  FileSummary sum;
   for (size_t i = 0; i < files.size(); ++i) {
     const FileRecord& f = files[i];
-    NIB_RETURN_IF_ERROR(txn->put(*filesDb, f.path, encodeFile(f)));
-    NIB_RETURN_IF_ERROR(txn->put(*idsDb, idKey(f.fileId), f.path, MDB_APPEND));
-    const FileSummary& sum = summaries[i];
+    NIB_RETURN_IF_ERROR(writer->append(*idsDb, idKey(f.fileId), f.path));
+    NIB_RETURN_IF_ERROR(summaries(i, sum));
     for (const FileSummary::Def& def : sum.defs) {
       if (def.name.size() > kMaxKey) continue;
-      ByteWriter& w = (def.member ? defsMember : defsGlobal)[def.name];
+      ByteWriter& w = entryFor(def.member ? defsMember : defsGlobal, def.name);
       w.varint(f.fileId);
       w.varint(def.index);
       w.u8(static_cast<uint8_t>(static_cast<uint8_t>(def.kind) | (def.isDeclaration ? 0x80 : 0)));
     }
-    for (const std::string& name : sum.names)
-      if (!name.empty() && name.size() <= kMaxKey) names[name].push_back(f.fileId);
-  }
-  auto sortedKeys = [](const auto& map) {
-    std::vector<std::string_view> keys;
-    keys.reserve(map.size());
-    for (const auto& [k, _] : map) keys.push_back(k);
-    std::sort(keys.begin(), keys.end());
-    return keys;
-  };
-  // "G<name>" keys sort before "M<name>" keys: globals first, then members.
-  for (auto* table : {&defsGlobal, &defsMember})
-    for (std::string_view k : sortedKeys(*table))
-      NIB_RETURN_IF_ERROR(txn->put(*defsDb, defKey(k, table == &defsMember), table->at(k).data(), MDB_APPEND));
-  for (std::string_view name : sortedKeys(names)) {
-    ByteWriter w;
-    uint32_t prev = 0;
-    for (uint32_t id : names.at(name)) {  // delta-encoded: ids arrive ascending
-      w.varint(id - prev);
-      prev = id;
+    for (const std::string& name : sum.names) {
+      if (name.empty() || name.size() > kMaxKey) continue;
+      FileList& l = entryFor(names, name);
+      l.list.varint(f.fileId - l.last);
+      l.last = f.fileId;
     }
-    NIB_RETURN_IF_ERROR(txn->put(*namesDb, name, w.data(), MDB_APPEND));
   }
+  for (const FileRecord& f : files) NIB_RETURN_IF_ERROR(writer->put(*filesDb, f.path, encodeFile(f)));
+  // "G<name>" keys sort before "M<name>" keys: globals first, then members.
+  for (auto* table : {&defsGlobal, &defsMember}) {
+    for (const auto* entry : sortedEntries(*table))
+      NIB_RETURN_IF_ERROR(writer->append(*defsDb, defKey(entry->first, table == &defsMember), entry->second.data()));
+    table->clear();
+  }
+  for (const auto* entry : sortedEntries(names))
+    NIB_RETURN_IF_ERROR(writer->append(*namesDb, entry->first, entry->second.list.data()));
+  names.clear();
   for (const auto& s : skipped)
-    if (s.path.size() <= kMaxKey) NIB_RETURN_IF_ERROR(txn->put(*skippedDb, s.path, s.reason));
-  if (worktree) NIB_RETURN_IF_ERROR(writeWorktreeSnapshot(*txn, *worktree));
-  NIB_RETURN_IF_ERROR(txn->commit());
-  return (*env)->sync();
+    if (s.path.size() <= kMaxKey) NIB_RETURN_IF_ERROR(writer->put(*skippedDb, s.path, s.reason));
+  if (worktree) NIB_RETURN_IF_ERROR(writeWorktreeSnapshot(writer->txn(), *worktree));
+  return writer->finish();
 }
 
 Expected<std::unique_ptr<CommitView>> CommitView::open(const std::filesystem::path& dir) {

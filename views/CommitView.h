@@ -62,13 +62,20 @@ struct FileSummary {
 };
 // Consumes the facts: their name table moves into the summary.
 FileSummary summarizeFacts(FileFacts&& facts);
+// The compact form a build keeps summaries in on disk until the commit view is written; decodes
+// into `out` reusing its storage, false when the bytes are not what the encoder wrote.
+std::string encodeFileSummary(const FileSummary& summary);
+bool decodeFileSummary(std::string_view bytes, FileSummary& out);
+// Summary `i` (parallel to the files) into `out`: the writer reads them one at a time.
+using FileSummarySource = std::function<Status(size_t i, FileSummary& out)>;
 
 class CommitViewWriter {
  public:
-  // `files` must be sorted by path, with ids equal to their positions; `summaries` parallel.
+  // `files` must be sorted by path, with ids equal to their positions; `summaries` parallel,
+  // read one at a time (the writer holds the name tables being built, not every summary).
   // `worktree` is recorded when the version was built from a worktree (else nullptr).
   static Status write(const std::filesystem::path& dir, const std::vector<FileRecord>& files,
-                      const std::vector<FileSummary>& summaries, const std::vector<SkippedFile>& skipped,
+                      const FileSummarySource& summaries, const std::vector<SkippedFile>& skipped,
                       const WorktreeSnapshot* worktree);
 };
 

@@ -247,4 +247,38 @@ Expected<LmdbReader> openLmdbReader(const std::filesystem::path& dir) {
   return LmdbReader{std::move(*env), std::move(*txn)};
 }
 
+
+Expected<LmdbBulkWriter> LmdbBulkWriter::create(const std::filesystem::path& dir) {
+  LmdbEnv::Options options;
+  options.noSync = true;  // synced once by finish(), before the manifest records the digest
+  auto env = LmdbEnv::open(dir, options);
+  if (!env) return env.status();
+  LmdbBulkWriter w(std::move(*env));
+  NIB_RETURN_IF_ERROR(w.renew());
+  return w;
+}
+
+Status LmdbBulkWriter::renew() {
+  txn_.reset();
+  auto txn = LmdbTxn::begin(*env_, true);
+  if (!txn) return txn.status();
+  txn_.emplace(std::move(*txn));
+  return Status::ok();
+}
+
+Status LmdbBulkWriter::put(MDB_dbi db, std::string_view key, std::string_view value, unsigned flags) {
+  NIB_RETURN_IF_ERROR(txn_->put(db, key, value, flags));
+  written_ += key.size() + value.size();
+  if (written_ < kBytesPerTransaction) return Status::ok();
+  written_ = 0;
+  NIB_RETURN_IF_ERROR(txn_->commit());
+  return renew();
+}
+
+Status LmdbBulkWriter::finish() {
+  NIB_RETURN_IF_ERROR(txn_->commit());
+  txn_.reset();
+  return env_->sync();
+}
+
 }  // namespace nib

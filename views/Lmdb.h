@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_set>
@@ -80,6 +81,35 @@ struct LmdbReader {
   LmdbTxn txn;
 };
 Expected<LmdbReader> openLmdbReader(const std::filesystem::path& dir);
+
+// A new environment written in one bulk load, in transactions of bounded size: LMDB holds a
+// write transaction's dirty pages in memory until it commits, so one transaction over a large
+// repository's view would hold the whole view. A view is published only once the manifest
+// records its digest, so one left half written by a crash is never read.
+class LmdbBulkWriter {
+ public:
+  // Opens `dir` without per-commit syncs (finish() syncs once).
+  static Expected<LmdbBulkWriter> create(const std::filesystem::path& dir);
+  LmdbBulkWriter(LmdbBulkWriter&&) = default;
+  Expected<MDB_dbi> openDb(const char* name) { return txn_->openDb(name, true); }
+  // Puts a key (with mdb_put's `flags`), committing and going on in a new transaction every
+  // kBytesPerTransaction bytes.
+  Status put(MDB_dbi db, std::string_view key, std::string_view value, unsigned flags = 0);
+  // Puts keys that come in order (MDB_APPEND: the fast path of a bulk load).
+  Status append(MDB_dbi db, std::string_view key, std::string_view value) { return put(db, key, value, MDB_APPEND); }
+  LmdbTxn& txn() { return *txn_; }
+  // Commits what is left and syncs the environment.
+  Status finish();
+
+  static constexpr size_t kBytesPerTransaction = size_t(64) << 20;
+
+ private:
+  explicit LmdbBulkWriter(std::unique_ptr<LmdbEnv> env) : env_(std::move(env)) {}
+  Status renew();
+  std::unique_ptr<LmdbEnv> env_;
+  std::optional<LmdbTxn> txn_;
+  size_t written_ = 0;
+};
 
 Status lmdbError(int rc, std::string_view what);
 

@@ -17,12 +17,6 @@ std::string trigramKey(uint32_t t) {
   return std::string{static_cast<char>(t >> 16), static_cast<char>((t >> 8) & 0xFF), static_cast<char>(t & 0xFF)};
 }
 
-Expected<std::unique_ptr<LmdbEnv>> createEnv(const std::filesystem::path& dir) {
-  LmdbEnv::Options options;
-  options.noSync = true;  // synced once at the end, before the manifest records the digest
-  return LmdbEnv::open(dir, options);
-}
-
 Status writeDocs(LmdbTxn& txn, const std::vector<SearchDoc>& docs) {
   auto db = txn.openDb("docs", true), paths = txn.openDb("paths", true);
   if (!db) return db.status();
@@ -39,52 +33,13 @@ Status writeDocs(LmdbTxn& txn, const std::vector<SearchDoc>& docs) {
   return Status::ok();
 }
 
-// A new view's environment, written in transactions of bounded size: LMDB holds a write
-// transaction's dirty pages in memory until it commits, so one transaction over a large
-// repository's view would hold the whole view. The view is not published before the manifest
-// records its digest, so a view left half written by a crash is never read.
-class ViewWriter {
- public:
-  static Expected<ViewWriter> begin(const std::filesystem::path& dir, const std::vector<SearchDoc>& docs) {
-    auto env = createEnv(dir);
-    if (!env) return env.status();
-    ViewWriter w(std::move(*env));
-    NIB_RETURN_IF_ERROR(w.renew());
-    NIB_RETURN_IF_ERROR(writeDocs(*w.txn_, docs));
-    return w;
-  }
-  Expected<MDB_dbi> openDb(const char* name) { return txn_->openDb(name, true); }
-  // Puts in key order (MDB_APPEND), committing and going on in a new transaction every
-  // kBytesPerTransaction bytes.
-  Status append(MDB_dbi db, std::string_view key, std::string_view value) {
-    NIB_RETURN_IF_ERROR(txn_->put(db, key, value, MDB_APPEND));
-    written_ += key.size() + value.size();
-    if (written_ < kBytesPerTransaction) return Status::ok();
-    written_ = 0;
-    NIB_RETURN_IF_ERROR(txn_->commit());
-    return renew();
-  }
-  Status put(MDB_dbi db, std::string_view key, std::string_view value) { return txn_->put(db, key, value); }
-  Status finish() {
-    NIB_RETURN_IF_ERROR(txn_->commit());
-    txn_.reset();
-    return env_->sync();
-  }
-
- private:
-  static constexpr size_t kBytesPerTransaction = size_t(64) << 20;
-  explicit ViewWriter(std::unique_ptr<LmdbEnv> env) : env_(std::move(env)) {}
-  Status renew() {
-    txn_.reset();
-    auto txn = LmdbTxn::begin(*env_, true);
-    if (!txn) return txn.status();
-    txn_.emplace(std::move(*txn));
-    return Status::ok();
-  }
-  std::unique_ptr<LmdbEnv> env_;
-  std::optional<LmdbTxn> txn_;
-  size_t written_ = 0;
-};
+// A new view's bulk writer, its docs tables already written.
+Expected<LmdbBulkWriter> beginView(const std::filesystem::path& dir, const std::vector<SearchDoc>& docs) {
+  auto w = LmdbBulkWriter::create(dir);
+  if (!w) return w.status();
+  NIB_RETURN_IF_ERROR(writeDocs(w->txn(), docs));
+  return w;
+}
 
 uint32_t keyId(std::string_view k) {
   uint32_t id = 0;
@@ -110,7 +65,7 @@ struct TermHash {
 
 Status writeTrigramView(const std::filesystem::path& dir, const std::vector<SearchDoc>& docs,
                         const SearchFactsSource& facts) {
-  auto writer = ViewWriter::begin(dir, docs);
+  auto writer = beginView(dir, docs);
   if (!writer) return writer.status();
   auto db = writer->openDb(kTrigramPostings);
   if (!db) return db.status();
@@ -157,7 +112,7 @@ Status writeTrigramView(const std::filesystem::path& dir, const std::vector<Sear
 
 Status writeLexicalView(const std::filesystem::path& dir, const std::vector<SearchDoc>& docs,
                         const SearchFactsSource& facts) {
-  auto writer = ViewWriter::begin(dir, docs);
+  auto writer = beginView(dir, docs);
   if (!writer) return writer.status();
   auto units = writer->openDb("units"), postings = writer->openDb("postings"), meta = writer->openDb("meta"),
        parts = writer->openDb(kCompoundParts);

@@ -1,5 +1,5 @@
-// The search facts a build keeps on disk between its extract phase and its search views
-// (issue 28): their encoding, the spill file, and the views written from it.
+// What a build keeps on disk between its extract phase and its views (issue 28): the encoding
+// of search facts and file summaries, the spill file, and the views written from it.
 #include <catch2/catch.hpp>
 
 #include <filesystem>
@@ -8,13 +8,14 @@
 #include "TestRepo.h"
 #include "indexer/BuildPhases.h"
 #include "indexer/Extractor.h"
-#include "indexer/SearchFactsSpill.h"
+#include "indexer/BuildSpill.h"
 #include "support/SearchText.h"
+#include "views/CommitView.h"
 #include "views/SearchViews.h"
 
 namespace nib::test {
 namespace fs = std::filesystem;
-using build::SearchFactsSpill;
+using build::BuildSpill;
 using build::SpillRef;
 namespace {
 
@@ -82,9 +83,39 @@ TEST_CASE("search facts survive their encoding, part by part", "[search][spill]"
   CHECK_FALSE(decodeSearchFacts(bytes + "x", junk));
 }
 
+TEST_CASE("file summaries survive their encoding", "[spill]") {
+  Extractor extractor;
+  auto ff = extractor.extract(Language::Python, kSource);
+  REQUIRE(ff.hasValue());
+  FileSummary summary = summarizeFacts(std::move(*ff));
+  REQUIRE(summary.defs.size() >= 2);  // Point and distance at least
+  REQUIRE_FALSE(summary.names.empty());
+  std::string bytes = encodeFileSummary(summary);
+  FileSummary back;
+  back.names = {"left", "over", "from", "before"};
+  REQUIRE(decodeFileSummary(bytes, back));
+  CHECK(back.definitionCount == summary.definitionCount);
+  CHECK(back.occurrenceCount == summary.occurrenceCount);
+  CHECK(back.names == summary.names);
+  REQUIRE(back.defs.size() == summary.defs.size());
+  bool member = false;
+  for (size_t i = 0; i < back.defs.size(); ++i) {
+    CHECK(back.defs[i].name == summary.defs[i].name);
+    CHECK(back.defs[i].index == summary.defs[i].index);
+    CHECK(back.defs[i].kind == summary.defs[i].kind);
+    CHECK(back.defs[i].isDeclaration == summary.defs[i].isDeclaration);
+    CHECK(back.defs[i].member == summary.defs[i].member);
+    member = member || back.defs[i].member;
+  }
+  CHECK(member);  // Point's method: the flag bits were exercised
+  for (size_t cut : {size_t(0), bytes.size() / 2, bytes.size() - 1})
+    CHECK_FALSE(decodeFileSummary(std::string_view(bytes).substr(0, cut), back));
+  CHECK_FALSE(decodeFileSummary(bytes + "x", back));
+}
+
 TEST_CASE("the spill keeps what several threads append, each at its own place", "[search][spill]") {
   TestRepo repo;
-  auto spill = SearchFactsSpill::create(repo.root());
+  auto spill = BuildSpill::create(repo.root());
   REQUIRE(spill.hasValue());
   // An unnamed file: nothing appears in the folder, so a build that dies leaves nothing.
   size_t entries = 0;
@@ -128,7 +159,7 @@ TEST_CASE("views written from spilled facts equal views written from facts in me
   }
   SearchFactsInMemory inMemory({&facts[0], &facts[1], &facts[2]});
 
-  auto spill = SearchFactsSpill::create(repo.root());
+  auto spill = BuildSpill::create(repo.root());
   REQUIRE(spill.hasValue());
   build::SearchCorpus corpus;
   corpus.docs = docs;

@@ -1,4 +1,4 @@
-#include "indexer/SearchFactsSpill.h"
+#include "indexer/BuildSpill.h"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -13,21 +13,21 @@ Status ioError(const std::string& what) { return Status(ErrorCode::IoError, what
 
 }  // namespace
 
-Expected<std::unique_ptr<SearchFactsSpill>> SearchFactsSpill::create(const std::filesystem::path& dir) {
+Expected<std::unique_ptr<BuildSpill>> BuildSpill::create(const std::filesystem::path& dir) {
   int fd = ::open(dir.c_str(), O_RDWR | O_TMPFILE | O_CLOEXEC, 0600);
   if (fd < 0 && (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL)) {
     // A file system without unnamed files: a named one, unlinked before anything is written.
-    std::string name = (dir / "search-facts.XXXXXX").string();
+    std::string name = (dir / "build-spill.XXXXXX").string();
     fd = ::mkostemp(name.data(), O_CLOEXEC);
     if (fd >= 0) ::unlink(name.c_str());
   }
   if (fd < 0) return ioError("cannot create the build's temporary file in " + dir.string());
-  return std::unique_ptr<SearchFactsSpill>(new SearchFactsSpill(fd));
+  return std::unique_ptr<BuildSpill>(new BuildSpill(fd));
 }
 
-SearchFactsSpill::~SearchFactsSpill() { ::close(fd_); }
+BuildSpill::~BuildSpill() { ::close(fd_); }
 
-SpillRef SearchFactsSpill::append(std::string_view bytes) {
+SpillRef BuildSpill::append(std::string_view bytes) {
   if (bytes.empty()) return {};
   // Each writer reserves its range first, so appends from several threads never interleave.
   uint64_t offset = end_.fetch_add(bytes.size());
@@ -37,7 +37,7 @@ SpillRef SearchFactsSpill::append(std::string_view bytes) {
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) {
       std::lock_guard<std::mutex> g(statusMutex_);
-      if (status_.isOk()) status_ = ioError("cannot write the build's temporary search facts");
+      if (status_.isOk()) status_ = ioError("cannot write the build's temporary records");
       return {};
     }
     done += static_cast<size_t>(n);
@@ -45,20 +45,20 @@ SpillRef SearchFactsSpill::append(std::string_view bytes) {
   return {offset, static_cast<uint32_t>(bytes.size())};
 }
 
-Status SearchFactsSpill::read(const SpillRef& ref, std::string& out) const {
+Status BuildSpill::read(const SpillRef& ref, std::string& out) const {
   out.resize(ref.size);
   size_t done = 0;
   while (done < ref.size) {
     ssize_t n = ::pread(fd_, out.data() + done, ref.size - done, static_cast<off_t>(ref.offset + done));
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return ioError("cannot read the build's temporary search facts");
-    if (n == 0) return Status(ErrorCode::Corrupt, "the build's temporary search facts end early");
+    if (n < 0) return ioError("cannot read the build's temporary records");
+    if (n == 0) return Status(ErrorCode::Corrupt, "the build's temporary records end early");
     done += static_cast<size_t>(n);
   }
   return Status::ok();
 }
 
-Status SearchFactsSpill::status() const {
+Status BuildSpill::status() const {
   std::lock_guard<std::mutex> g(statusMutex_);
   return status_;
 }

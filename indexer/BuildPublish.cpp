@@ -157,7 +157,10 @@ DeltaEntry deltaEntryOf(const WorkItem& w) {
 bool denseViewCurrent(const Manifest& m, const IndexOptions& options) {
   if (!options.dense) return true;
   const ViewRecord* v = m.view("dense");
-  if (!v || v->status == ViewStatus::Absent) return false;
+  if (!v) return false;
+  // Left out with a reason (the repository is over the size limit): decided, like a Failed
+  // view, until something changes.
+  if (v->status == ViewStatus::Absent) return !v->error.empty();
   return v->status != ViewStatus::Complete || denseVectorsComparable(v->profile);
 }
 

@@ -220,6 +220,17 @@ ViewRecord denseViewPhase(const DensePhaseInput& phase, const IndexOptions& opti
     v.status = ViewStatus::Absent;
     return v;
   }
+  uint64_t text = 0;
+  for (const SearchDoc& d : phase.corpus->docs) text += d.size;
+  if (options.denseMaxSourceBytes && text > options.denseMaxSourceBytes) {
+    ViewRecord v;
+    v.name = "dense";
+    v.status = ViewStatus::Absent;
+    v.error = "not built: the repository's " + std::to_string(text >> 20) + " MiB of text is over the dense view's " +
+              "limit of " + std::to_string(options.denseMaxSourceBytes >> 20) + " MiB (.nib.conf's dense.max-source-mb), " +
+              "since its build holds every unit at once and its memory grows with the text";
+    return v;
+  }
   if (options.deferDense) return pendingDenseView();
   if (options.progress) options.progress({phase.corpus->docs.size(), phase.corpus->docs.size(), "embedding"});
   auto contents = phase.facts->reader();

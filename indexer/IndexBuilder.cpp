@@ -59,6 +59,8 @@ std::string configDigest(const IndexOptions& options, const std::optional<Encode
   // Only a departure from the default is added, so that existing indexes keep their digest.
   if (!options.dense) d.add("no-dense");
   if (options.dense && encoder) d.add("encoder").add(encoder->identity());
+  if (options.dense && options.denseMaxSourceBytes != IndexOptions::kDefaultDenseMaxSourceMb << 20)
+    d.add("dense-max-source").add(options.denseMaxSourceBytes);
   return d.hex().substr(0, 16);
 }
 
@@ -114,6 +116,11 @@ Expected<BuildSetup> setUp(const fs::path& repoPath, const IndexOptions& options
     if (!keep) return keep.status();
     s.options.keepVersions = static_cast<size_t>(*keep);
   }
+  if (options.denseMaxSourceBytes == 0) {
+    auto mb = config->getInt("dense.max-source-mb", IndexOptions::kDefaultDenseMaxSourceMb, 1, 100000000);
+    if (!mb) return mb.status();
+    s.options.denseMaxSourceBytes = static_cast<uint64_t>(*mb) << 20;
+  }
   auto encoder = EncoderSettings::fromConfig(*config);
   if (!encoder) return encoder.status();
   s.encoder = *encoder;
@@ -123,7 +130,7 @@ Expected<BuildSetup> setUp(const fs::path& repoPath, const IndexOptions& options
   auto head = s.fromWorktree ? s.repo->headCommit() : s.repo->resolveCommit(options.commit);
   if (!head) return head.status();
   s.commit = *head;
-  s.configDigest = configDigest(options, s.encoder, s.database);
+  s.configDigest = configDigest(s.options, s.encoder, s.database);
   s.threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
   return s;
 }

@@ -57,6 +57,12 @@ struct IndexOptions {
   // (indexer/DenseFollowUp: completeDenseView), so that the other views are answered without
   // waiting for it; `nib index` does this and starts the follow-up in the background.
   bool deferDense = false;
+  // The dense view is left Absent, with the reason, when the text the search views index is
+  // larger than this: its build holds every unit's vector and terms at once, so its memory
+  // grows with the repository (qemu's 1.8 GB; Linux's past 10 GB). 0: .nib.conf's
+  // dense.max-source-mb, else kDefaultDenseMaxSourceMb.
+  uint64_t denseMaxSourceBytes = 0;
+  static constexpr uint64_t kDefaultDenseMaxSourceMb = 256;
   bool retrainModel = false;
   // Embed with this model file instead of training or keeping one (`nib verify` rebuilds with
   // the index's own model, so that the vectors can be compared).

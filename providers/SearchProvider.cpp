@@ -85,7 +85,10 @@ std::unique_ptr<SearchProvider> SearchProvider::open(const std::filesystem::path
   auto p = std::unique_ptr<SearchProvider>(new SearchProvider());
   auto complete = [&](const char* name, std::string* error) {
     const ViewRecord* v = manifest.view(name);
-    if (!v || v->status == ViewStatus::Absent) *error = std::string("this index has no ") + name + " view; run `nib index`";
+    if (v && v->status == ViewStatus::Absent && !v->error.empty())
+      *error = std::string("the ") + name + " view was " + v->error;
+    else if (!v || v->status == ViewStatus::Absent)
+      *error = std::string("this index has no ") + name + " view; run `nib index`";
     else if (v->status == ViewStatus::Failed) *error = std::string("the ") + name + " view failed to build: " + v->error;
     else if (v->status == ViewStatus::Pending)
       *error = std::string("the ") + name + " view is being built in the background (`nib status` shows when it is " +

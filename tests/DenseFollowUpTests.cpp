@@ -204,4 +204,51 @@ TEST_CASE("a version published while a dense follow-up runs gets its dense view 
   CHECK(semantic.out.find("shapes.c") != std::string::npos);
 }
 
+TEST_CASE("a repository over dense.max-source-mb gets no dense view, says why, and gets it once the limit is raised",
+          "[dense][cli]") {
+  TestRepo repo;
+  writeProject(repo);
+  // 1.3 MiB of text in two files (each under the largest file indexed), over a 1 MiB limit.
+  std::string prose;
+  for (int i = 0; prose.size() < 700 * 1024; ++i) prose += "line " + std::to_string(i) + " of the release notes\n";
+  repo.write("notes-a.txt", prose);
+  repo.write("notes-b.txt", prose);
+  repo.write(".nib.conf", "dense.max-source-mb = 1\n");
+  repo.commitAll();
+  Run first = nibIn(repo, "", "index --json");
+  INFO(first.out);
+  REQUIRE(first.rc == 0);
+  auto [status, note] = denseStatus(repo);
+  CHECK(status == "absent");
+  CHECK(note.find("dense.max-source-mb") != std::string::npos);
+  CHECK(note.find("1 MiB") != std::string::npos);
+  // Decided, not pending: nothing is rebuilt by the next `nib index`, and no follow-up comes.
+  Run again = nibIn(repo, "", "index --json");
+  INFO(again.out);
+  REQUIRE(again.rc == 0);
+  CHECK(nlohmann::json::parse(again.out).value("upToDate", false));
+  Run semantic = nibIn(repo, "", "search -r semantic \"area of a circle\"");
+  INFO(semantic.out);
+  CHECK(semantic.rc != 0);
+  CHECK(semantic.out.find("dense.max-source-mb") != std::string::npos);
+  Run lexical = nibIn(repo, "", "search -r lexical \"area of a circle\"");
+  CHECK(lexical.rc == 0);
+  CHECK(lexical.out.find("shapes.c") != std::string::npos);
+
+  // Raised, the limit changes the configuration: the next build makes the view.
+  repo.write(".nib.conf", "dense.max-source-mb = 64\n");
+  repo.commitAll();
+  REQUIRE(nibIn(repo, "", "index -q").rc == 0);
+  CHECK(waitForDense(repo) == "complete");
+  Run found = nibIn(repo, "", "search -r semantic \"area of a circle\"");
+  INFO(found.out);
+  CHECK(found.rc == 0);
+  CHECK(found.out.find("shapes.c") != std::string::npos);
+
+  repo.write(".nib.conf", "dense.max-source-mb = 0\n");
+  Run bad = nibIn(repo, "", "index -q");
+  CHECK(bad.rc != 0);
+  CHECK(bad.out.find("dense.max-source-mb") != std::string::npos);
+}
+
 }  // namespace nib::test

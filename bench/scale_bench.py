@@ -29,6 +29,8 @@ import time
 
 os.environ.setdefault("NIB_NO_AUTO_DAEMON", "1")
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from index_bench import dir_size  # noqa: E402  (the same on-disk size as the cold-index bench)
 
 
 def git(args, cwd):
@@ -67,17 +69,6 @@ def timed(cmd, cwd):
         sys.exit("failed: %s\n%s" % (" ".join(cmd), p.stderr[-2000:]))
     line = [l for l in p.stderr.splitlines() if l.startswith("NIB_TIME ")][-1].split()
     return float(line[1]), int(line[2]) / 1024.0, p.stdout
-
-
-def dir_size(path):
-    total = 0
-    for root, _, names in os.walk(path):
-        for n in names:
-            try:
-                total += os.lstat(os.path.join(root, n)).st_blocks * 512
-            except OSError:
-                pass
-    return total
 
 
 def measure(sample_dir, nib, floor, dense):

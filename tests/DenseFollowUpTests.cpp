@@ -62,6 +62,14 @@ std::string currentVectorsDigest(const TestRepo& repo) {
   return *digest;
 }
 
+// The semantic route answers "area of a circle" with shapes.c (writeProject's).
+void semanticFindsCircleArea(const TestRepo& repo) {
+  Run found = nibIn(repo, "", "search -r semantic 'area of a circle'");
+  INFO(found.out);
+  CHECK(found.rc == 0);
+  CHECK(found.out.find("shapes.c") != std::string::npos);
+}
+
 }  // namespace
 
 TEST_CASE("nib index returns before the dense view, a follow-up publishes the vectors an inline build makes",
@@ -139,10 +147,7 @@ TEST_CASE("an interrupted dense follow-up is started again, a delta over a pendi
   // The delta's change is still there: the new definition answers, and semantic search works.
   Run def = nibIn(repo, "", "symbols circle_area --json");
   CHECK(def.out.find("shapes.c") != std::string::npos);
-  Run semantic2 = nibIn(repo, "", "search -r semantic 'area of a circle'");
-  INFO(semantic2.out);
-  CHECK(semantic2.rc == 0);
-  CHECK(semantic2.out.find("shapes.c") != std::string::npos);
+  semanticFindsCircleArea(repo);
   // The next one-file change is a delta over the completed base, its dense view complete.
   repo.write("geometry.py", "def distance(a, b):\n    \"\"\"How far apart two points are.\"\"\"\n    return abs(b - a)\n");
   Run delta = nibIn(repo, "", "index --json");
@@ -240,10 +245,7 @@ TEST_CASE("a repository over dense.max-source-mb gets no dense view, says why, a
   repo.commitAll();
   REQUIRE(nibIn(repo, "", "index -q").rc == 0);
   CHECK(waitForDense(repo) == "complete");
-  Run found = nibIn(repo, "", "search -r semantic \"area of a circle\"");
-  INFO(found.out);
-  CHECK(found.rc == 0);
-  CHECK(found.out.find("shapes.c") != std::string::npos);
+  semanticFindsCircleArea(repo);
 
   repo.write(".nib.conf", "dense.max-source-mb = 0\n");
   Run bad = nibIn(repo, "", "index -q");

@@ -33,6 +33,9 @@ double secondsSince(std::chrono::steady_clock::time_point t) {
 // A pseudo-random sample of the passages (kept when a hash of the blob id and passage number
 // falls under budget / total tokens) spreads over every file, so the model meets most of the
 // vocabulary rather than all of a few files. Deterministic: the same text gives the same sample.
+// Contents read between hand-backs of the fact store's mapped pages.
+constexpr size_t kReleaseEvery = 1024;
+
 Expected<uint64_t> writeTrainingText(const DenseBuildInput& in, const fs::path& file) {
   uint64_t total = 0;  // the file units' lengths: every token of every file
   for (const SearchFacts* f : *in.facts)
@@ -43,7 +46,11 @@ Expected<uint64_t> writeTrainingText(const DenseBuildInput& in, const fs::path& 
   auto blank = [](std::string_view l) { return l.find_first_not_of(" \t\r\f\v") == std::string_view::npos; };
   uint64_t tokens = 0;
   std::string passage, key;
+  size_t read = 0;
   for (const SearchDoc& d : *in.docs) {
+    // Every stored content is read once: mapped, they would stay in this process's resident
+    // memory (half a gigabyte for qemu) although the page cache holds them anyway.
+    if (++read % kReleaseEvery == 0) in.contents->releaseMappedPages();
     auto content = in.contents->content(d.blobOid);
     if (!content) continue;
     std::string_view text = *content;
@@ -263,6 +270,7 @@ Status buildWithEncoder(const DenseBuildInput& in, DenseBuildReport* report) {
   if (!encoder) return encoder.status();
   std::vector<std::string> texts;
   for (size_t d = 0; d < in.docs->size(); ++d) {
+    if ((d + 1) % kReleaseEvery == 0) in.contents->releaseMappedPages();
     auto content = in.contents->content((*in.docs)[d].blobOid);
     if (!content) return content.status();
     for (const UnitTerms& u : (*in.facts)[d]->units) {

@@ -174,6 +174,7 @@ Status readDocuments(const fs::path& versionDir, FactStore::Reader& reader, cons
     for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work);
     work();
     for (auto& t : pool) t.join();
+    reader.releaseMappedPages();  // this batch's contents are analysed: not kept resident
   }
   for (const SearchFacts& f : out->facts) out->pointers.push_back(&f);
   return Status::ok();

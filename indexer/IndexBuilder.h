@@ -59,7 +59,7 @@ struct IndexOptions {
   bool deferDense = false;
   // The dense view is left Absent, with the reason, when the text the search views index is
   // larger than this: its build holds every unit's vector and terms at once, so its memory
-  // grows with the repository (qemu's 1.8 GB; Linux's past 10 GB). 0: .nib.conf's
+  // grows with the repository (qemu's 1.5 GB; Linux's past 10 GB). 0: .nib.conf's
   // dense.max-source-mb, else kDefaultDenseMaxSourceMb.
   uint64_t denseMaxSourceBytes = 0;
   static constexpr uint64_t kDefaultDenseMaxSourceMb = 256;

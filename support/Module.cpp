@@ -19,7 +19,7 @@ namespace nib {
 namespace {
 
 // Bump when an entry point's signature, or a type passed through one, changes shape.
-constexpr int kModuleAbiRevision = 1;
+constexpr int kModuleAbiRevision = 2;
 
 struct Loaded {
   void* handle = nullptr;

@@ -40,7 +40,7 @@ Expected<std::unique_ptr<FactStore>> FactStore::open(const std::filesystem::path
 Expected<FactStore::Reader> FactStore::reader() {
   auto txn = LmdbTxn::begin(*env_, false);
   if (!txn) return txn.status();
-  return Reader(std::move(*txn), dbi_, content_);
+  return Reader(env_.get(), std::move(*txn), dbi_, content_);
 }
 
 Expected<FileFacts> FactStore::Reader::get(const FactKey& key, bool definitionsOnly) {

@@ -40,10 +40,16 @@ class FactStore {
     bool hasContent(const std::string& blobOid);
     // Why extraction failed for this key in an earlier build (a parse that timed out), if it did.
     std::optional<std::string> failure(const FactKey& key);
+    // Hands back the pages this process has mapped (LmdbEnv::releaseMappedPages): a reader that
+    // goes through every stored content (the dense view's training and embedding) calls it now
+    // and then. Views returned earlier stay valid: the next read faults the page back in.
+    void releaseMappedPages() const { env_->releaseMappedPages(); }
 
    private:
     friend class FactStore;
-    Reader(LmdbTxn txn, MDB_dbi dbi, MDB_dbi content) : txn_(std::move(txn)), dbi_(dbi), content_(content) {}
+    Reader(const LmdbEnv* env, LmdbTxn txn, MDB_dbi dbi, MDB_dbi content)
+        : env_(env), txn_(std::move(txn)), dbi_(dbi), content_(content) {}
+    const LmdbEnv* env_;
     LmdbTxn txn_;
     MDB_dbi dbi_, content_;
   };

@@ -7,10 +7,12 @@
 
 #include "TestRepo.h"
 #include "indexer/BuildPhases.h"
-#include "indexer/Extractor.h"
 #include "indexer/BuildSpill.h"
+#include "indexer/Extractor.h"
+#include "support/Binary.h"
 #include "support/SearchText.h"
 #include "views/CommitView.h"
+#include "views/Lmdb.h"
 #include "views/SearchViews.h"
 
 namespace nib::test {
@@ -194,6 +196,43 @@ TEST_CASE("views written from spilled facts equal views written from facts in me
     CHECK_FALSE(a.empty());
     CHECK(a == b);
   }
+}
+
+TEST_CASE("a bulk writer commits in bounded transactions and keeps every key", "[spill]") {
+  TestRepo repo;
+  fs::path dir = repo.root() / "bulk";
+  fs::create_directories(dir);
+  // A little over two transactions' worth of values, so that the writer renews its
+  // transaction twice in the middle of one table and once between tables.
+  const std::string value(1 << 16, 'v');
+  const size_t keys = 2 * LmdbBulkWriter::kBytesPerTransaction / value.size() + 40;
+  {
+    auto w = LmdbBulkWriter::create(dir);
+    REQUIRE(w.hasValue());
+    auto big = w->openDb("big"), small = w->openDb("small");
+    REQUIRE((big.hasValue() && small.hasValue()));
+    for (size_t i = 0; i < keys; ++i) {
+      std::string v = value;
+      v.replace(0, 8, std::to_string(10000000 + i));
+      REQUIRE(w->append(*big, idKey(static_cast<uint32_t>(i)), v).isOk());
+    }
+    REQUIRE(w->put(*small, "b", "2").isOk());
+    REQUIRE(w->put(*small, "a", "1").isOk());  // out of order: put, not append
+    REQUIRE(w->finish().isOk());
+  }
+  auto reader = openLmdbReader(dir);
+  REQUIRE(reader.hasValue());
+  auto big = reader->txn.openDb("big", false), small = reader->txn.openDb("small", false);
+  REQUIRE((big.hasValue() && small.hasValue()));
+  CHECK(reader->txn.entries(*big).value() == keys);
+  for (size_t i : {size_t(0), keys / 2, keys - 1}) {
+    auto v = reader->txn.get(*big, idKey(static_cast<uint32_t>(i)));
+    REQUIRE(v.hasValue());
+    CHECK(v->substr(0, 8) == std::to_string(10000000 + i));
+    CHECK(v->size() == value.size());
+  }
+  CHECK(reader->txn.get(*small, "a").value() == "1");
+  CHECK(reader->txn.get(*small, "b").value() == "2");
 }
 
 }  // namespace nib::test

@@ -367,6 +367,46 @@ TEST_CASE("a real editor client (headless Neovim) navigates with nib serve", "[l
   CHECK(buffers["geometry.py"][14] == "    \"\"\"The distance between two points.\"\"\"");
 }
 
+TEST_CASE("nib's own methods in Neovim: :NibSearch, :NibContext, :NibStatus", "[lsp][editor]") {
+  TestRepo repo;
+  makeProject(repo);
+  std::string out = (repo.root() / ".nvim-commands.json").string();
+  std::string cmd = "cd " + shellQuote(repo.root().string()) + " && NIB_BIN=" + shellQuote(nibBinary()) +
+                    " NIB_PLUGIN=" + shellQuote(std::string(NIB_TESTS_DIR) + "/../editors/neovim/nib.lua") +
+                    " NIB_FILE=" + shellQuote((repo.root() / "app/main.py").string()) +
+                    " NIB_SEARCH=distance NIB_SYMBOL=distance NIB_OUT=" + shellQuote(out) +
+                    " timeout 120 nvim --headless --clean -u NONE -c " +
+                    shellQuote("luafile " + std::string(NIB_TESTS_DIR) + "/editors/nvim_commands.lua");
+  std::string log;
+  int rc = runCommand(cmd, &log, true);
+  INFO(log);
+  REQUIRE(rc == 0);
+  std::string text;
+  REQUIRE(runCommand("cat " + shellQuote(out), &text) == 0);
+  INFO(text);
+  json result = json::parse(text);
+  REQUIRE_FALSE(result.contains("error"));
+  // The quickfix list: the search's hits, each at its file and 1-based line.
+  CHECK(result["search"]["title"].get<std::string>().find("nib search") == 0);
+  bool definitionHit = false;
+  for (const json& item : result["search"]["items"])
+    if (item["file"].get<std::string>().find("app/geometry.py") != std::string::npos && item["lnum"] == 14)
+      definitionHit = true;
+  CHECK(definitionHit);
+  // The context bundle of the symbol: its definition with its source lines, the budget line last.
+  std::string context;
+  for (const json& line : result["context"]) context += line.get<std::string>() + "\n";
+  CHECK(context.find("app/geometry.py") != std::string::npos);
+  CHECK(context.find("def distance(a, b):") != std::string::npos);
+  CHECK(context.find("tokens: ") != std::string::npos);
+  // The status: the version the answers come from, fresh, and the views.
+  std::string status;
+  for (const json& line : result["status"]) status += line.get<std::string>() + "\n";
+  CHECK(status.find("version     2") != std::string::npos);
+  CHECK(status.find("fresh       yes") != std::string::npos);
+  CHECK(status.find("view        structural complete") != std::string::npos);
+}
+
 }  // namespace nib::test
 
 namespace nib::test {

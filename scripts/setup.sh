@@ -23,7 +23,7 @@ apt_packages=(
   # that indexing qemu took, 8.8 s with OpenBLAS
   libopenblas0-openmp
   # live backends and real clients used by tests and benchmarks
-  clangd python3-pylsp neovim
+  clangd python3-pylsp neovim emacs-nox elpa-eglot
   # comparison tools for bench/
   universal-ctags global ripgrep
   # pgrep, for the test that a background dense follow-up ends (minimal images lack procps)

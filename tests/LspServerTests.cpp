@@ -411,6 +411,44 @@ TEST_CASE("nib's own methods in Neovim: :NibSearch, :NibContext, :NibStatus", "[
 
 namespace nib::test {
 
+TEST_CASE("nib's own methods in Emacs: nib-search, nib-context, nib-status over eglot", "[lsp][editor]") {
+  TestRepo repo;
+  makeProject(repo);
+  // Out of the worktree, so that writing it leaves the index fresh for the next run.
+  std::string out = (repo.root() / ".git" / "emacs-result.json").string();
+  std::string cmd = "cd " + shellQuote(repo.root().string()) + " && NIB_BIN=" + shellQuote(nibBinary()) +
+                    " NIB_PLUGIN=" + shellQuote(std::string(NIB_TESTS_DIR) + "/../editors/emacs/nib-eglot.el") +
+                    " NIB_FILE=" + shellQuote((repo.root() / "app/main.py").string()) +
+                    " NIB_SEARCH=distance NIB_SYMBOL=distance NIB_OUT=" + shellQuote(out) +
+                    " timeout 120 emacs --batch -q -l " + shellQuote(std::string(NIB_TESTS_DIR) + "/editors/emacs_nib.el");
+  std::string log;
+  int rc = runCommand(cmd, &log, true);
+  INFO(log);
+  REQUIRE(rc == 0);
+  std::string text;
+  REQUIRE(runCommand("cat " + shellQuote(out), &text) == 0);
+  INFO(text);
+  json result = json::parse(text);
+  REQUIRE_FALSE(result.contains("error"));
+  auto joined = [&](const char* key) {
+    std::string all;
+    for (const json& line : result[key]) all += line.get<std::string>() + "\n";
+    return all;
+  };
+  // A grep-mode buffer: path:line:column of every hit, the definition's among them.
+  std::string search = joined("search");
+  CHECK(search.rfind("nib search (", 0) == 0);
+  CHECK(search.find("app/geometry.py:14:5: def distance(a, b):") != std::string::npos);
+  std::string context = joined("context");
+  CHECK(context.find("function distance  [symbol]") != std::string::npos);
+  CHECK(context.find("def distance(a, b):") != std::string::npos);
+  CHECK(context.find("tokens: ") != std::string::npos);
+  std::string status = joined("status");
+  CHECK(status.find("version     2") != std::string::npos);
+  CHECK(status.find("fresh       yes") != std::string::npos);
+  CHECK(status.find("view        trigram    complete") != std::string::npos);
+}
+
 TEST_CASE("declaration goes to the prototype, definition to the body (C)", "[lsp]") {
   TestRepo repo;
   repo.write("include/area.h", "int area(int w, int h);\n");

@@ -6,6 +6,7 @@
 
 #include "LspClient.h"
 #include "TestRepo.h"
+#include "support/Language.h"
 #include "views/IndexLayout.h"
 
 namespace nib::test {
@@ -447,6 +448,30 @@ TEST_CASE("nib's own methods in Emacs: nib-search, nib-context, nib-status over 
   CHECK(status.find("version     2") != std::string::npos);
   CHECK(status.find("fresh       yes") != std::string::npos);
   CHECK(status.find("view        trigram    complete") != std::string::npos);
+}
+
+TEST_CASE("the Helix configuration parses and starts nib serve for every language nib indexes", "[lsp][editor]") {
+  // Parsed by a real TOML parser (Python's tomllib), as Helix would read it.
+  std::string file = std::string(NIB_TESTS_DIR) + "/../editors/helix/languages.toml";
+  std::string text;
+  int rc = runCommand("python3 -c " +
+                          shellQuote("import json, sys, tomllib; print(json.dumps(tomllib.load(open(sys.argv[1], 'rb'))))") +
+                          " " + shellQuote(file),
+                      &text, true);
+  INFO(text);
+  REQUIRE(rc == 0);
+  json toml = json::parse(text);
+  CHECK(toml["language-server"]["nib"]["command"] == "nib");
+  CHECK(toml["language-server"]["nib"]["args"] == json::array({"serve"}));
+  std::set<std::string> served;
+  for (const json& language : toml["language"])
+    if (language["language-servers"] == json::array({"nib"})) served.insert(language["name"].get<std::string>());
+  // Helix's names for nib's languages are the same words.
+  for (int i = 1; i < kLanguageCount; ++i) {
+    std::string name = languageName(static_cast<Language>(i));
+    INFO(name);
+    CHECK(served.count(name) == 1);
+  }
 }
 
 TEST_CASE("declaration goes to the prototype, definition to the body (C)", "[lsp]") {

@@ -62,6 +62,16 @@ if ! cmp -s "$here/third_party/backends/package-lock.json" "$stamp" 2>/dev/null;
   cp "$here/third_party/backends/package-lock.json" "$stamp"
 fi
 
+# The VS Code extension's language client and its packager (@vscode/vsce 2.x: 3.x and later
+# need Node 22), pinned by the extension's lock; its tests run the command code under Node and
+# package the .vsix.
+stamp="$here/editors/vscode/node_modules/.nib-lock-stamp"
+if ! cmp -s "$here/editors/vscode/package-lock.json" "$stamp" 2>/dev/null; then
+  echo "setup: fetching the VS Code extension's dependencies (npm ci)" >&2
+  (cd "$here/editors/vscode" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error)
+  cp "$here/editors/vscode/package-lock.json" "$stamp"
+fi
+
 # The official MCP TypeScript SDK client for the `nib mcp` test (tests/mcp, pinned by its lock).
 stamp="$here/tests/mcp/node_modules/.nib-lock-stamp"
 if ! cmp -s "$here/tests/mcp/package-lock.json" "$stamp" 2>/dev/null; then

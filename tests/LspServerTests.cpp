@@ -450,6 +450,63 @@ TEST_CASE("nib's own methods in Emacs: nib-search, nib-context, nib-status over 
   CHECK(status.find("view        trigram    complete") != std::string::npos);
 }
 
+TEST_CASE("the VS Code extension's commands under Node against nib serve, and its .vsix", "[lsp][editor]") {
+  TestRepo repo;
+  makeProject(repo);
+  const std::string vscode = std::string(NIB_TESTS_DIR) + "/../editors/vscode";
+  std::string out = (repo.root() / ".git" / "vscode-result.json").string();
+  std::string cmd = "cd " + shellQuote(repo.root().string()) + " && NIB_BIN=" + shellQuote(nibBinary()) +
+                    " NIB_ROOT=" + shellQuote(repo.root().string()) + " NIB_VSCODE_DIR=" + shellQuote(vscode) +
+                    " NIB_OUT=" + shellQuote(out) + " timeout 120 node " +
+                    shellQuote(std::string(NIB_TESTS_DIR) + "/editors/vscode_commands.test.js");
+  std::string log;
+  int rc = runCommand(cmd, &log, true);
+  INFO(log);
+  REQUIRE(rc == 0);
+  std::string text;
+  REQUIRE(runCommand("cat " + shellQuote(out), &text) == 0);
+  INFO(text);
+  json result = json::parse(text);
+  REQUIRE_FALSE(result.contains("error"));
+  // "nib: Search": quick-pick items that open the hit's file at its range.
+  bool definition = false;
+  for (const json& item : result["search"]["items"])
+    if (item["description"] == "app/geometry.py:14" && item["label"] == "def distance(a, b):") {
+      definition = true;
+      CHECK(item["uri"] == LspClient::uri(repo.root() / "app/geometry.py"));
+      CHECK(item["range"]["start"]["line"] == 13);
+    }
+  CHECK(definition);
+  CHECK(result["search"]["route"] == "trigram");  // a code-like query
+  CHECK(result["prose"]["route"] == "lexical");   // the route the prefix named
+  CHECK_FALSE(result["prose"]["items"].empty());
+  CHECK(result["badRoute"].get<std::string>().find("'route' must be one of") != std::string::npos);
+  // "nib: Context for selection": the bundle of the selected symbol.
+  std::string bundle = result["context"]["text"];
+  CHECK(bundle.find("def distance(a, b):") != std::string::npos);
+  // The status-bar item: the version, fresh.
+  CHECK(result["status"]["fresh"] == true);
+  CHECK(result["status"]["text"].get<std::string>().find("$(database) nib 2") == 0);
+  CHECK(result["status"]["tooltip"].get<std::string>().find("fresh for the worktree") != std::string::npos);
+
+  // The packaged extension holds the command code and the language client it runs with.
+  std::string vsix = (repo.root() / ".git" / "nib.vsix").string();
+  rc = runCommand("cd " + shellQuote(vscode) + " && npx --no-install vsce package --no-update-package-json --skip-license --out " +
+                      shellQuote(vsix),
+                  &log, true);
+  INFO(log);
+  REQUIRE(rc == 0);
+  std::string listing;
+  REQUIRE(runCommand("python3 -c " + shellQuote("import sys, zipfile; print('\\n'.join(zipfile.ZipFile(sys.argv[1]).namelist()))") +
+                         " " + shellQuote(vsix),
+                     &listing) == 0);
+  INFO(listing);
+  for (const char* entry : {"extension/extension.js", "extension/commands.js", "extension/package.json",
+                            "extension/node_modules/vscode-languageclient/package.json"})
+    CHECK(listing.find(entry) != std::string::npos);
+  CHECK(listing.find("extension/node_modules/@vscode/vsce") == std::string::npos);  // a dev dependency
+}
+
 TEST_CASE("the Helix configuration parses and starts nib serve for every language nib indexes", "[lsp][editor]") {
   // Parsed by a real TOML parser (Python's tomllib), as Helix would read it.
   std::string file = std::string(NIB_TESTS_DIR) + "/../editors/helix/languages.toml";

@@ -161,6 +161,16 @@ Params decodeParams(const std::string& method, const json& p) {
     if (text.is_string()) d.text = text.get<std::string>();
     return d;
   }
+  if (method == "textDocument/selectionRange") {
+    SelectionRangeParams s;
+    s.uri = str(member(p, "textDocument"), "uri");
+    const json& positions = member(p, "positions");
+    if (!positions.is_array()) throw DecodeError{"'positions' must be an array"};
+    if (positions.size() > SelectionRangeParams::kMaxPositions)
+      throw DecodeError{"at most " + std::to_string(SelectionRangeParams::kMaxPositions) + " positions per request"};
+    for (const json& at : positions) s.positions.push_back(position(at));
+    return s;
+  }
   if (method == "workspace/symbol") return WorkspaceSymbolParams{str(p, "query", false)};
   // A type hierarchy item has a call hierarchy item's shape (LSP 3.17).
   if (method == "callHierarchy/incomingCalls" || method == "callHierarchy/outgoingCalls" ||
@@ -326,6 +336,7 @@ std::string encodeResult(const RequestId& id, const InitializeResult& r) {
       {"documentHighlightProvider", true},
       {"renameProvider", {{"prepareProvider", true}}},
       {"foldingRangeProvider", true},
+      {"selectionRangeProvider", true},
       {"workspaceSymbolProvider", true},
       {"hoverProvider", true},
       {"callHierarchyProvider", true},
@@ -344,6 +355,20 @@ std::string encodeResult(const RequestId& id, const std::vector<WireLocation>& r
 std::string encodeResult(const RequestId& id, const std::vector<FoldingRange>& r) {
   json a = json::array();
   for (const FoldingRange& f : r) a.push_back({{"startLine", f.startLine}, {"endLine", f.endLine}});
+  return response(id, a);
+}
+
+std::string encodeResult(const RequestId& id, const std::vector<SelectionRange>& r) {
+  json a = json::array();
+  for (const SelectionRange& s : r) {
+    json node;  // built from the outermost range in
+    for (auto it = s.chain.rbegin(); it != s.chain.rend(); ++it) {
+      json inner = {{"range", rangeJson(*it)}};
+      if (!node.is_null()) inner["parent"] = std::move(node);
+      node = std::move(inner);
+    }
+    a.push_back(node.is_null() ? json::object() : node);
+  }
   return response(id, a);
 }
 

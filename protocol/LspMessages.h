@@ -126,9 +126,17 @@ struct RenameParams {
   std::string newName;
 };
 
+// textDocument/selectionRange's request: one document, the positions to expand from.
+struct SelectionRangeParams {
+  std::string uri;
+  std::vector<Position> positions;
+  static constexpr size_t kMaxPositions = 1000;  // one answer each: more is refused
+};
+
 using Params = std::variant<std::monostate, InitializeParams, TextDocumentPosition, ReferenceParams, DidOpenParams,
                             DidChangeParams, DocumentParams, WorkspaceSymbolParams, CallHierarchyParams, CancelParams,
-                            LocateParams, SearchParams, StructuralParams, ContextParamsWire, RenameParams>;
+                            LocateParams, SearchParams, StructuralParams, ContextParamsWire, RenameParams,
+                            SelectionRangeParams>;
 
 struct Incoming {
   enum class Kind { Request, Notification, Response, Invalid };
@@ -210,6 +218,13 @@ struct FoldingRange {
   uint32_t startLine = 0, endLine = 0;
 };
 std::string encodeResult(const RequestId& id, const std::vector<FoldingRange>& r);
+
+// One position's selection ranges, innermost first, each inside the next (the wire nests them
+// as `parent`s).
+struct SelectionRange {
+  std::vector<Range> chain;
+};
+std::string encodeResult(const RequestId& id, const std::vector<SelectionRange>& r);
 
 // prepareRename's answer: the name's range and the text an editor offers to change.
 struct PrepareRename {

@@ -207,6 +207,14 @@ class Engine {
   // The file's foldable regions (EngineFolding.cpp): every definition over several lines, as
   // the facts of the text as it is now give them.
   Expected<std::vector<FoldRange>> foldingRanges(const std::string& path);
+  // What an editor's "expand selection" steps through from `offset` (EngineSelection.cpp): the
+  // name there, its line, each definition and source unit around it, the whole file; innermost
+  // first, each containing the one before, from the facts of the text as it is now.
+  struct SelectionChain {
+    std::vector<ByteRange> ranges;
+    bool ascii = true;  // the file's columns are the same in every encoding
+  };
+  Expected<SelectionChain> selectionRanges(const std::string& path, uint32_t offset);
   // The occurrences in `path` of the symbol at `offset` (documentHighlight), with their roles.
   Expected<NavigationResult> highlights(const std::string& path, uint32_t offset) {
     return provider_->highlights(path, offset);

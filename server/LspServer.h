@@ -126,6 +126,7 @@ class LspServer {
   std::string answerHighlights(const Task& task, Engine& engine);
   std::string answerPrepareRename(const Task& task, Engine& engine);
   std::string answerFoldingRanges(const Task& task, Engine& engine);
+  std::string answerSelectionRanges(const Task& task, Engine& engine);
   std::string answerRename(const Task& task, Engine& engine);
   std::string renameFailure(const Task& task, const Status& s);
   std::string answerPrepareCallHierarchy(const Task& task, Engine& engine);

@@ -69,6 +69,7 @@ std::string LspServer::answer(const Task& task, Engine& engine, std::optional<Li
       {"textDocument/documentHighlight", &LspServer::answerHighlights},
       {"textDocument/prepareRename", &LspServer::answerPrepareRename},
       {"textDocument/foldingRange", &LspServer::answerFoldingRanges},
+      {"textDocument/selectionRange", &LspServer::answerSelectionRanges},
       {"textDocument/rename", &LspServer::answerRename},
       {"textDocument/prepareCallHierarchy", &LspServer::answerPrepareCallHierarchy},
       {"callHierarchy/incomingCalls", &LspServer::answerCalls},
@@ -212,6 +213,21 @@ std::string LspServer::answerFoldingRanges(const Task& task, Engine& engine) {
   if (!folds) return failure(task, folds.status());
   std::vector<lsp::FoldingRange> out;
   for (const FoldRange& f : *folds) out.push_back({f.startLine, f.endLine});
+  return lsp::encodeResult(task.id, out);
+}
+
+std::string LspServer::answerSelectionRanges(const Task& task, Engine& engine) {
+  const auto& p = std::get<lsp::SelectionRangeParams>(task.params);
+  std::vector<lsp::SelectionRange> out;
+  for (const lsp::Position& at : p.positions) {
+    auto pos = positionOf(engine, {p.uri, at});
+    if (!pos) return failure(task, pos.status());
+    auto chain = engine.selectionRanges(pos->first, pos->second);
+    if (!chain) return failure(task, chain.status());
+    lsp::SelectionRange s;
+    for (const ByteRange& r : chain->ranges) s.chain.push_back(wireRange(engine, pos->first, chain->ascii, r));
+    out.push_back(std::move(s));
+  }
   return lsp::encodeResult(task.id, out);
 }
 

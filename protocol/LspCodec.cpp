@@ -102,6 +102,9 @@ Params decodeParams(const std::string& method, const json& p) {
     init.provider = str(member(p, "initializationOptions"), "provider", false);
     const json& progress = member(member(member(p, "capabilities"), "window"), "workDoneProgress");
     init.workDoneProgress = progress.is_boolean() && progress.get<bool>();
+    const json& watched =
+        member(member(member(member(p, "capabilities"), "workspace"), "didChangeWatchedFiles"), "dynamicRegistration");
+    init.watchedFilesRegistration = watched.is_boolean() && watched.get<bool>();
     return init;
   }
   if (method == "textDocument/definition" || method == "textDocument/declaration" || method == "textDocument/hover" ||
@@ -160,6 +163,13 @@ Params decodeParams(const std::string& method, const json& p) {
     const json& text = member(p, "text");
     if (text.is_string()) d.text = text.get<std::string>();
     return d;
+  }
+  if (method == "workspace/didChangeWatchedFiles") {
+    const json& changes = member(p, "changes");
+    if (!changes.is_array()) throw DecodeError{"'changes' must be an array"};
+    WatchedFilesParams w;
+    for (const json& c : changes) w.uris.push_back(str(c, "uri"));
+    return w;
   }
   if (method == "textDocument/selectionRange") {
     SelectionRangeParams s;
@@ -297,6 +307,11 @@ Incoming decodeMessage(std::string_view body) {
   if (!method.is_string()) {
     if (hasId && (j.contains("result") || j.contains("error"))) {
       in.kind = Incoming::Kind::Response;  // an answer to one of our own requests
+      if (const json& error = member(j, "error"); error.is_object()) {
+        const json& code = member(error, "code");
+        in.errorCode = code.is_number_integer() ? code.get<int>() : InternalError;
+        in.error = str(error, "message", false);
+      }
       return in;
     }
     in.errorCode = InvalidRequest;
@@ -569,6 +584,14 @@ std::string encodeLogMessage(int type, std::string_view message) {
 std::string encodeCreateProgress(const RequestId& id, std::string_view token) {
   return dump({{"jsonrpc", "2.0"}, {"id", idJson(id)}, {"method", "window/workDoneProgress/create"},
                {"params", {{"token", std::string(token)}}}});
+}
+
+std::string encodeRegisterWatchedFiles(const RequestId& id) {
+  json registration = {{"id", "nib-watched-files"},
+                       {"method", "workspace/didChangeWatchedFiles"},
+                       {"registerOptions", {{"watchers", json::array({{{"globPattern", "**/*"}}})}}}};
+  return dump({{"jsonrpc", "2.0"}, {"id", idJson(id)}, {"method", "client/registerCapability"},
+               {"params", {{"registrations", json::array({registration})}}}});
 }
 
 std::string encodeProgress(std::string_view token, std::string_view kind, std::string_view title,

@@ -42,6 +42,7 @@ struct InitializeParams {
   std::vector<std::string> positionEncodings;  // general.positionEncodings, client's preference order
   std::string provider;                        // initializationOptions.provider
   bool workDoneProgress = false;               // window.workDoneProgress
+  bool watchedFilesRegistration = false;       // workspace.didChangeWatchedFiles.dynamicRegistration
 };
 
 struct ReferenceParams {
@@ -126,6 +127,11 @@ struct RenameParams {
   std::string newName;
 };
 
+// workspace/didChangeWatchedFiles: the files the editor saw created, changed or deleted.
+struct WatchedFilesParams {
+  std::vector<std::string> uris;
+};
+
 // textDocument/selectionRange's request: one document, the positions to expand from.
 struct SelectionRangeParams {
   std::string uri;
@@ -136,7 +142,7 @@ struct SelectionRangeParams {
 using Params = std::variant<std::monostate, InitializeParams, TextDocumentPosition, ReferenceParams, DidOpenParams,
                             DidChangeParams, DocumentParams, WorkspaceSymbolParams, CallHierarchyParams, CancelParams,
                             LocateParams, SearchParams, StructuralParams, ContextParamsWire, RenameParams,
-                            SelectionRangeParams>;
+                            SelectionRangeParams, WatchedFilesParams>;
 
 struct Incoming {
   enum class Kind { Request, Notification, Response, Invalid };
@@ -252,6 +258,8 @@ std::string encodeError(const RequestId& id, int code, std::string_view message)
 // Server-initiated messages.
 std::string encodeLogMessage(int type, std::string_view message);  // window/logMessage (1 error .. 4 log)
 std::string encodeCreateProgress(const RequestId& id, std::string_view token);  // window/workDoneProgress/create
+// client/registerCapability for workspace/didChangeWatchedFiles over every file of the workspace.
+std::string encodeRegisterWatchedFiles(const RequestId& id);
 // $/progress: kind "begin" (with title), "report" or "end"; percentage < 0 leaves it out.
 std::string encodeProgress(std::string_view token, std::string_view kind, std::string_view title,
                            std::string_view message, int percentage);

@@ -113,6 +113,7 @@ Expected<Freshness> Engine::freshness(bool withWorktree) {
     f.fresh = f.headMatches && !f.indexDirty;
     f.worktreeMethod = "unchecked";
   }
+  f.worktreeEvents = watcher_ ? watcher_->source() : "none";
   // Overlays of the whole worktree (changed files re-extracted, deleted ones tombstoned, new ones
   // added) make answers equal those of a fresh index of the worktree as it is: not fresh, but
   // not partial either.
@@ -446,14 +447,15 @@ Expected<SearchResult> Engine::search(const SearchRequest& request) {
 
 namespace nib {
 
-void Engine::watchWorktree() {
+void Engine::watchWorktree(bool fromClient) {
   if (!snapshot_) {
     if (auto s = provider_->worktreeSnapshot()) snapshot_ = std::move(*s);
   }
   if (!snapshot_) return;
   std::vector<std::string> folders;
   for (const auto& d : snapshot_->dirs) folders.emplace_back(d.path);
-  watcher_ = std::make_unique<WorktreeWatcher>(root_, folders);
+  watcher_ = fromClient ? std::make_unique<WorktreeWatcher>(root_, folders, WorktreeWatcher::FromClient{})
+                        : std::make_unique<WorktreeWatcher>(root_, folders);
   comparison_.reset();
 }
 

@@ -56,6 +56,7 @@ struct Freshness {
   size_t overlaidFiles = 0;  // how many files the overlays hold
   std::string partialReason;  // what the overlays left out, when they are incomplete
   std::string worktreeMethod;  // "stat" (snapshot comparison), "scan" (full), "unknown", "unchecked"
+  std::string worktreeEvents;  // who tells of changes: "inotify", "client" (the editor), "none"
   std::vector<std::string> changedFiles;  // known from the stat comparison
   std::vector<std::string> deletedFiles;
 };
@@ -105,8 +106,16 @@ class Engine {
   void setWorktreeProbe(WorktreeProbe probe) { worktreeProbe_ = std::move(probe); }
   void setFactsExtractor(FactsExtractor extractor) { extractor_ = std::move(extractor); }
   // A long-running server watches the worktree, so that the stat comparison behind every
-  // search runs again only after something changed.
-  void watchWorktree();
+  // search runs again only after something changed: with inotify, or, when the editor watches
+  // files for it (`fromClient`), from the changes it reports through noteWorktreeChanges.
+  void watchWorktree(bool fromClient = false);
+  // Paths (repository-relative) the editor reports created, changed or deleted; `unplaced`
+  // when it reported some this side could not map to one (everything is looked at again).
+  void noteWorktreeChanges(const std::vector<std::string>& paths, bool unplaced) {
+    if (!watcher_) return;
+    for (const std::string& p : paths) watcher_->notify(p);
+    if (unplaced) watcher_->notifyAll();
+  }
   // A one-shot command (the CLI) compares the worktree once, the first time an answer needs it,
   // and every later answer of the process uses that comparison. Without a watcher and without
   // this, every answer compares again.

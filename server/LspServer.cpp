@@ -81,7 +81,11 @@ void LspServer::log(int type, const std::string& message) {
 
 std::optional<LspServer::Task> LspServer::dispatch(lsp::Incoming& m) {
   using Kind = lsp::Incoming::Kind;
-  if (m.kind == Kind::Response) return std::nullopt;  // answers to our window/workDoneProgress/create
+  if (m.kind == Kind::Response) {
+    // Answers to our own requests: only a refused watch registration needs anything.
+    if (!watchRegistrationId_.empty() && m.id == watchRegistrationId_ && m.errorCode) watchedFilesRefused(m.error);
+    return std::nullopt;
+  }
   if (m.kind == Kind::Invalid) {
     send(lsp::encodeError(m.id, m.errorCode ? m.errorCode : lsp::InvalidRequest, m.error));
     return std::nullopt;
@@ -104,7 +108,10 @@ std::optional<LspServer::Task> LspServer::dispatch(lsp::Incoming& m) {
       return std::nullopt;
     }
     if (isDocumentMethod(m.method)) handleDocument(m.method, m.params);
-    return std::nullopt;  // initialized, $/setTrace and other notifications need nothing
+    if (m.method == "initialized" && clientWatches_) registerWatchedFiles();
+    if (m.method == "workspace/didChangeWatchedFiles" && !m.errorCode)
+      handleWatchedFiles(std::get<lsp::WatchedFilesParams>(m.params));
+    return std::nullopt;  // $/setTrace and other notifications need nothing
   }
   // Requests.
   if (m.method == "initialize") {
@@ -169,6 +176,7 @@ void LspServer::handleInitialize(const lsp::RequestId& id, const lsp::Initialize
   std::string encodingName;
   encoding_ = negotiate(params.positionEncodings, &encodingName);
   clientProgress_ = params.workDoneProgress;
+  clientWatches_ = params.watchedFilesRegistration;
   fs::path root = options_.root;
   if (root.empty() && !params.rootUri.empty()) {
     auto path = uriToPath(params.rootUri);
@@ -211,13 +219,38 @@ bool LspServer::openEngine() {
   if (options_.extractor) (*engine)->setFactsExtractor(options_.extractor);
   if (options_.worktreeProbe) (*engine)->setWorktreeProbe(options_.worktreeProbe);
   if (options_.ignoreRules) (*engine)->setIgnoredPredicate(options_.ignoreRules(root_));
-  (*engine)->watchWorktree();
+  (*engine)->watchWorktree(clientWatches_);
   engine_ = std::move(*engine);
   engineError_.clear();
   // A fresh engine knows no buffers: every open document must be applied again.
   std::lock_guard<std::mutex> g(docsMutex_);
   for (auto& [uri, doc] : documents_) doc.dirty = true;
   return true;
+}
+
+void LspServer::registerWatchedFiles() {
+  watchRegistrationId_ = std::to_string(++nextServerRequest_) + "0";
+  send(lsp::encodeRegisterWatchedFiles(watchRegistrationId_));
+}
+
+void LspServer::handleWatchedFiles(const lsp::WatchedFilesParams& params) {
+  std::lock_guard<std::mutex> g(engineMutex_);
+  if (!engine_ || !clientWatches_) return;
+  std::vector<std::string> paths;
+  bool unplaced = false;
+  for (const std::string& uri : params.uris) {
+    auto path = repoPathOf(*engine_, uri);
+    if (path) paths.push_back(*path);
+    else unplaced = unplaced || path.status().reason() != Reason::OutsideWorkspace;
+  }
+  engine_->noteWorktreeChanges(paths, unplaced);
+}
+
+void LspServer::watchedFilesRefused(const std::string& why) {
+  log(2, "the editor did not take the file watch (" + why + "): nib watches the worktree itself");
+  clientWatches_ = false;
+  std::lock_guard<std::mutex> g(engineMutex_);
+  if (engine_) engine_->watchWorktree(false);
 }
 
 void LspServer::startIndexBuild(const std::string& why) {

@@ -127,6 +127,10 @@ class LspServer {
   std::string answerPrepareRename(const Task& task, Engine& engine);
   std::string answerFoldingRanges(const Task& task, Engine& engine);
   std::string answerSelectionRanges(const Task& task, Engine& engine);
+  // workspace/didChangeWatchedFiles, and the registration that asks for it.
+  void registerWatchedFiles();
+  void handleWatchedFiles(const lsp::WatchedFilesParams& params);
+  void watchedFilesRefused(const std::string& why);
   std::string answerRename(const Task& task, Engine& engine);
   std::string renameFailure(const Task& task, const Status& s);
   std::string answerPrepareCallHierarchy(const Task& task, Engine& engine);
@@ -199,7 +203,11 @@ class LspServer {
   std::mutex cancelMutex_;
   std::set<lsp::RequestId> active_;     // queued or running
   std::set<lsp::RequestId> cancelled_;  // a subset of active_
-  int nextServerRequest_ = 0;
+  std::atomic<int> nextServerRequest_{0};  // ids of our requests to the client (any thread)
+  // The editor watches files for us (workspace/didChangeWatchedFiles with dynamic registration):
+  // the engine takes its changes instead of its own inotify watches.
+  std::atomic<bool> clientWatches_{false};
+  std::string watchRegistrationId_;  // our client/registerCapability request, reader thread only
 
   std::unique_ptr<LiveProvider> live_;  // created at initialize; thread-safe on its own
   ProviderPolicy policy_ = ProviderPolicy::Auto;

@@ -99,7 +99,11 @@ std::string LspServer::answerStatus(const Task& task, Engine& engine) {
   // watcher sees no event), with the worktree overlaid as every answer is.
   auto f = engine.freshness(true);
   if (!f) return failure(task, f.status());
-  return lsp::encodeResult(task.id, toStatusAnswer(engine, *f));
+  lsp::StatusAnswer a = toStatusAnswer(engine, *f);
+  // Who tells this server of changes: a property of the server, not of the index, so the
+  // CLI's and the daemon's status (which must print alike) leave it out.
+  a.freshness["worktreeEvents"] = f->worktreeEvents;
+  return lsp::encodeResult(task.id, a);
 }
 
 std::string LspServer::answerSearch(const Task& task, Engine& engine) {

@@ -3,6 +3,7 @@
 #include <sys/inotify.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <set>
 
@@ -15,6 +16,33 @@ WorktreeWatcher::WorktreeWatcher(const std::filesystem::path& root, const std::v
     ::close(fd_);
     fd_ = -1;
   }
+}
+
+WorktreeWatcher::WorktreeWatcher(const std::filesystem::path& root, const std::vector<std::string>& folders,
+                                 FromClient)
+    : root_(root), folders_(folders), fromClient_(true) {
+  std::sort(folders_.begin(), folders_.end());
+}
+
+void WorktreeWatcher::notify(const std::string& path) {
+  if (path == ".git" || path == ".nib" || path.rfind(".git/", 0) == 0 || path.rfind(".nib/", 0) == 0) return;
+  size_t slash = path.rfind('/');
+  std::string folder = slash == std::string::npos ? std::string() : path.substr(0, slash);
+  std::lock_guard<std::mutex> g(pendingMutex_);
+  pending_.any = true;
+  // A path in a folder the snapshot does not know (a new folder, or the path is one): look at
+  // everything, as inotify's watcher does when folders come or go.
+  if (!folder.empty() && !std::binary_search(folders_.begin(), folders_.end(), folder)) pending_.all = true;
+  else if (std::find(pending_.folders.begin(), pending_.folders.end(), folder) == pending_.folders.end())
+    pending_.folders.push_back(folder);
+  if (std::binary_search(folders_.begin(), folders_.end(), path)) pending_.all = true;  // a folder itself
+}
+
+WorktreeWatcher::Events WorktreeWatcher::drainClient() {
+  std::lock_guard<std::mutex> g(pendingMutex_);
+  Events out = std::move(pending_);
+  pending_ = Events();
+  return out;
 }
 
 bool WorktreeWatcher::watchAll() {
@@ -39,6 +67,7 @@ WorktreeWatcher::~WorktreeWatcher() {
 }
 
 WorktreeWatcher::Events WorktreeWatcher::drain() {
+  if (fromClient_) return drainClient();
   Events out;
   if (fd_ < 0) {
     out.any = out.all = true;

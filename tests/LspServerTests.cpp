@@ -217,6 +217,79 @@ TEST_CASE("nib/status says which version answers and how the worktree differs fr
   CHECK(t["result"]["freshness"]["partial"] == false);
 }
 
+TEST_CASE("an editor that watches files for the server: workspace/didChangeWatchedFiles", "[lsp][freshness]") {
+  TestRepo repo;
+  makeProject(repo);
+  const json watching = {{"workspace", {{"didChangeWatchedFiles", {{"dynamicRegistration", true}}}}}};
+  auto hits = [](LspClient& c, const std::string& query) {
+    json r = c.request("nib/search", {{"query", query}, {"route", "trigram"}});
+    REQUIRE(r.contains("result"));
+    return r["result"]["hits"].size();
+  };
+  auto changed = [](LspClient& c) {
+    json r = c.request("nib/status", json::object());
+    REQUIRE(r.contains("result"));
+    return r["result"]["freshness"];
+  };
+  {
+    LspClient c(repo.root());
+    c.initialize(repo.root(), watching);
+    // The server asks the editor to watch every file, and takes its word for what changed.
+    auto reg = c.waitMessage("client/registerCapability");
+    REQUIRE(reg.has_value());
+    const json& r = (*reg)["params"]["registrations"][0];
+    CHECK(r["method"] == "workspace/didChangeWatchedFiles");
+    CHECK(r["registerOptions"]["watchers"][0]["globPattern"] == "**/*");
+    c.send({{"jsonrpc", "2.0"}, {"id", (*reg)["id"]}, {"result", nullptr}});
+    CHECK(changed(c)["worktreeEvents"] == "client");
+    CHECK(hits(c, "brand_new_helper") == 0);
+    // An edit the editor has not reported yet is not looked for: no watches of its own.
+    repo.write("app/main.py", "def brand_new_helper():\n    return 1\n");
+    CHECK(changed(c)["changedFiles"] == json::array());
+    c.notify("workspace/didChangeWatchedFiles",
+             {{"changes", json::array({{{"uri", LspClient::uri(repo.root() / "app/main.py")}, {"type", 2}}})}});
+    CHECK(changed(c)["changedFiles"] == json::array({"app/main.py"}));
+    CHECK(hits(c, "brand_new_helper") == 1);
+    // A file in a folder the index has never seen, reported created: the search says it was
+    // not searched (new files wait for `nib index`), which it could not say unseen.
+    repo.write("extra/more.py", "def another_new_helper():\n    return 2\n");
+    auto notes = [&] {
+      json r = c.request("nib/search", {{"query", "another_new_helper"}, {"route", "trigram"}});
+      REQUIRE(r.contains("result"));
+      return r["result"]["notes"].dump();
+    };
+    CHECK(notes().find("extra") == std::string::npos);
+    c.notify("workspace/didChangeWatchedFiles",
+             {{"changes", json::array({{{"uri", LspClient::uri(repo.root() / "extra/more.py")}, {"type", 1}}})}});
+    CHECK(notes().find("extra") != std::string::npos);
+    // Changes under .git are no change of the worktree; a malformed notification changes nothing.
+    c.notify("workspace/didChangeWatchedFiles",
+             {{"changes", json::array({{{"uri", LspClient::uri(repo.root() / ".git/index")}, {"type", 2}}})}});
+    c.notify("workspace/didChangeWatchedFiles", {{"changes", "not a list"}});
+    CHECK(hits(c, "brand_new_helper") == 1);
+    CHECK(c.shutDown() == 0);
+  }
+  {
+    // An editor that refuses the registration: the server watches by itself.
+    LspClient c(repo.root());
+    c.initialize(repo.root(), watching);
+    auto reg = c.waitMessage("client/registerCapability");
+    REQUIRE(reg.has_value());
+    c.send({{"jsonrpc", "2.0"}, {"id", (*reg)["id"]}, {"error", {{"code", -32601}, {"message", "no watching here"}}}});
+    CHECK(c.waitMessage("window/logMessage").has_value());
+    CHECK(changed(c)["worktreeEvents"] == "inotify");
+    repo.write("app/main.py", "def third_new_helper():\n    return 3\n");
+    CHECK(hits(c, "third_new_helper") == 1);
+  }
+  {
+    // An editor that does not offer it: no registration, inotify.
+    LspClient c(repo.root());
+    c.initialize(repo.root());
+    CHECK(changed(c)["worktreeEvents"] == "inotify");
+    CHECK(c.messages("client/registerCapability").empty());
+  }
+}
+
 TEST_CASE("open buffers overlay the index: answers follow the edits", "[lsp]") {
   TestRepo repo;
   makeProject(repo);

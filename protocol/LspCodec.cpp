@@ -109,6 +109,7 @@ Params decodeParams(const std::string& method, const json& p) {
   }
   if (method == "textDocument/definition" || method == "textDocument/declaration" || method == "textDocument/hover" ||
       method == "textDocument/documentHighlight" || method == "textDocument/prepareRename" ||
+      method == "textDocument/implementation" ||
       method == "textDocument/prepareCallHierarchy" || method == "textDocument/prepareTypeHierarchy")
     return textDocumentPosition(p);
   if (method == "textDocument/rename") {
@@ -352,6 +353,7 @@ std::string encodeResult(const RequestId& id, const InitializeResult& r) {
       {"renameProvider", {{"prepareProvider", true}}},
       {"foldingRangeProvider", true},
       {"selectionRangeProvider", true},
+      {"implementationProvider", true},
       {"workspaceSymbolProvider", true},
       {"hoverProvider", true},
       {"callHierarchyProvider", true},

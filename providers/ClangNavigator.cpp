@@ -564,4 +564,46 @@ Expected<std::vector<TypeNode>> ClangNavigator::subtypes(uint32_t id, const std:
   return relatedTypes(id, name, false);
 }
 
+Expected<NavigationResult> ClangNavigator::implementations(const std::string& path, uint32_t offset) {
+  if (!covers(path)) return declined();
+  auto occurrences = view_->occurrences(path);
+  if (!occurrences) return occurrences.status();
+  const ClangFileOccurrence* at = occurrenceAt(*occurrences, offset);
+  if (!at) return declined();
+  auto symbol = view_->symbol(at->symbol);
+  if (!symbol) return symbol.status();
+  const bool method = !symbol->overrides.empty() || !symbol->overriddenBy.empty() ||
+                      static_cast<SymbolKind>(symbol->kind) == SymbolKind::Method;
+  NavigationResult out;
+  out.symbol = symbol->name;
+  out.source = "clang";
+  out.confidence = Confidence::Exact;
+  std::vector<uint32_t> pending = method ? symbol->overriddenBy : symbol->derived;
+  std::set<uint32_t> seen{at->symbol};
+  size_t stale = 0;
+  while (!pending.empty()) {
+    uint32_t id = pending.back();
+    pending.pop_back();
+    if (!seen.insert(id).second) continue;
+    auto s = view_->symbol(id);
+    if (!s) continue;
+    const ClangSite* where = nullptr;
+    for (const ClangSite& site : s->sites)
+      if (site.role == ClangRole::Definition) {
+        where = &site;
+        break;
+      }
+    if (!where) where = declarationSite(*s);
+    if (where && changed_(where->path)) ++stale;
+    else if (where) out.locations.push_back(siteLocation(*s, *where));
+    for (uint32_t next : method ? s->overriddenBy : s->derived) pending.push_back(next);
+  }
+  uniqueSites(out.locations);
+  if (stale) {
+    out.confidence = Confidence::Name;
+    out.note = std::to_string(stale) + " implementation(s) in files changed since the index was built left out";
+  }
+  return out;
+}
+
 }  // namespace nib

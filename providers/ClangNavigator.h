@@ -63,6 +63,12 @@ class ClangNavigator {
   Expected<std::vector<TypeNode>> supertypes(uint32_t symbol, const std::string& name);
   Expected<std::vector<TypeNode>> subtypes(uint32_t symbol, const std::string& name);
 
+  // textDocument/implementation: at a virtual method, every method overriding it down the
+  // hierarchy; at a class, every class deriving from it; each at its definition (else its
+  // canonical declaration). Implementations in files changed since the build are left out and
+  // the answer says so.
+  Expected<NavigationResult> implementations(const std::string& path, uint32_t offset);
+
   // The occurrence libclang recorded at (or just before) `offset`: the name under the cursor.
   static const ClangFileOccurrence* occurrenceAt(const std::vector<ClangFileOccurrence>& occurrences, uint32_t offset);
 

@@ -91,6 +91,9 @@ class StaticProvider {
   // direct bases or derived classes. A node of another version, or whose symbol is no longer
   // `name`, is ContentModified.
   Expected<std::vector<TypeNode>> typesAt(const std::string& path, uint32_t offset);
+  // Overriders of a virtual method or classes deriving from a class, from the clang view; other
+  // files have no precise source for them and get Unsupported, saying so.
+  Expected<NavigationResult> implementations(const std::string& path, uint32_t offset);
   Expected<std::vector<TypeNode>> supertypes(uint32_t symbol, const std::string& name);
   Expected<std::vector<TypeNode>> subtypes(uint32_t symbol, const std::string& name);
   // Every call edge and type use of the version (overlays included), resolved as the call

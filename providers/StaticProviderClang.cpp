@@ -82,6 +82,18 @@ Expected<std::vector<TypeNode>> StaticProvider::typesAt(const std::string& path,
   return clang_->typesAt(path, offset);
 }
 
+Expected<NavigationResult> StaticProvider::implementations(const std::string& path, uint32_t offset) {
+  if (clang_) {
+    auto r = clang_->implementations(path, offset);
+    if (!isDeclined(r)) return r;
+  }
+  // Tree-sitter's facts name base classes but cannot tell an override from a namesake: a
+  // by-name answer would look exact and be wrong (issue 23 brings precise sources for more).
+  return Status(ErrorCode::Unsupported,
+                "implementations come from the compiler's view only: C and C++ files a compile command reaches, "
+                "unchanged since `nib index`");
+}
+
 Expected<std::vector<TypeNode>> StaticProvider::supertypes(uint32_t symbol, const std::string& name) {
   if (!clang_) return Status(ErrorCode::InvalidArgument, "the index has no clang view: prepare the type hierarchy again");
   return clang_->supertypes(symbol, name);

@@ -127,6 +127,7 @@ class LspServer {
   std::string answerPrepareRename(const Task& task, Engine& engine);
   std::string answerFoldingRanges(const Task& task, Engine& engine);
   std::string answerSelectionRanges(const Task& task, Engine& engine);
+  std::string answerImplementations(const Task& task, Engine& engine);
   // workspace/didChangeWatchedFiles, and the registration that asks for it.
   void registerWatchedFiles();
   void handleWatchedFiles(const lsp::WatchedFilesParams& params);

@@ -70,6 +70,7 @@ std::string LspServer::answer(const Task& task, Engine& engine, std::optional<Li
       {"textDocument/prepareRename", &LspServer::answerPrepareRename},
       {"textDocument/foldingRange", &LspServer::answerFoldingRanges},
       {"textDocument/selectionRange", &LspServer::answerSelectionRanges},
+      {"textDocument/implementation", &LspServer::answerImplementations},
       {"textDocument/rename", &LspServer::answerRename},
       {"textDocument/prepareCallHierarchy", &LspServer::answerPrepareCallHierarchy},
       {"callHierarchy/incomingCalls", &LspServer::answerCalls},
@@ -218,6 +219,15 @@ std::string LspServer::answerFoldingRanges(const Task& task, Engine& engine) {
   std::vector<lsp::FoldingRange> out;
   for (const FoldRange& f : *folds) out.push_back({f.startLine, f.endLine});
   return lsp::encodeResult(task.id, out);
+}
+
+std::string LspServer::answerImplementations(const Task& task, Engine& engine) {
+  auto pos = positionOf(engine, std::get<lsp::TextDocumentPosition>(task.params));
+  if (!pos) return failure(task, pos.status());
+  auto r = engine.implementations(pos->first, pos->second);
+  if (!r) return failure(task, r.status());
+  if (!r->note.empty()) log(3, "implementation: " + r->note);
+  return lsp::encodeResult(task.id, wireLocations(engine, r->locations));
 }
 
 std::string LspServer::answerSelectionRanges(const Task& task, Engine& engine) {

@@ -89,15 +89,11 @@ const ClangFileOccurrence* ClangNavigator::occurrenceAt(const std::vector<ClangF
 Expected<NavigationResult> ClangNavigator::answer(const std::string& path, uint32_t offset,
                                                                       bool references, bool includeDeclaration,
                                                                       bool declarations) {
-  // A file changed since the index was built is answered from its re-extracted tree-sitter
-  // facts: the clang view describes the indexed text only.
-  if (!covers(path)) return declined();
-  auto occurrences = view_->occurrences(path);
-  if (!occurrences) return occurrences.status();
-  const ClangFileOccurrence* at = occurrenceAt(*occurrences, offset);
-  if (!at) return declined();
-  auto symbol = view_->symbol(at->symbol);
-  if (!symbol) return symbol.status();
+  auto named = namedAt(path, offset);
+  if (!named) return named.status();
+  const std::vector<ClangFileOccurrence>* occurrences = &named->occurrences;
+  const ClangFileOccurrence* at = &named->occurrences[named->at];
+  ClangSymbol* symbol = &named->symbol;
   if (symbol->usr.rfind(kUsingDeclarationUsr, 0) == 0)
     return usingAnswer(path, *at, *symbol, references, includeDeclaration);
   // A call a template cannot resolve yet (`write(out, value)` with a dependent argument) names
@@ -564,7 +560,9 @@ Expected<std::vector<TypeNode>> ClangNavigator::subtypes(uint32_t id, const std:
   return relatedTypes(id, name, false);
 }
 
-Expected<NavigationResult> ClangNavigator::implementations(const std::string& path, uint32_t offset) {
+Expected<ClangNavigator::NamedAt> ClangNavigator::namedAt(const std::string& path, uint32_t offset) {
+  // A file changed since the index was built is answered from its re-extracted tree-sitter
+  // facts: the clang view describes the indexed text only.
   if (!covers(path)) return declined();
   auto occurrences = view_->occurrences(path);
   if (!occurrences) return occurrences.status();
@@ -572,6 +570,15 @@ Expected<NavigationResult> ClangNavigator::implementations(const std::string& pa
   if (!at) return declined();
   auto symbol = view_->symbol(at->symbol);
   if (!symbol) return symbol.status();
+  size_t index = static_cast<size_t>(at - occurrences->data());
+  return NamedAt{std::move(*occurrences), index, std::move(*symbol)};
+}
+
+Expected<NavigationResult> ClangNavigator::implementations(const std::string& path, uint32_t offset) {
+  auto named = namedAt(path, offset);
+  if (!named) return named.status();
+  const ClangFileOccurrence* at = &named->occurrences[named->at];
+  const ClangSymbol* symbol = &named->symbol;
   const bool method = !symbol->overrides.empty() || !symbol->overriddenBy.empty() ||
                       static_cast<SymbolKind>(symbol->kind) == SymbolKind::Method;
   NavigationResult out;

@@ -83,6 +83,14 @@ class ClangNavigator {
   Expected<NavigationResult> wordAnswer(const std::string& path, const AskedFile& f, const std::string& word,
                                         uint32_t startByte, uint32_t line);
   std::optional<TypeNode> typeNode(uint32_t symbol);
+  // The name libclang recorded at `offset` in a file it covers: the file's occurrences, which of
+  // them is at the offset, and its symbol; Declined where the view has no say.
+  struct NamedAt {
+    std::vector<ClangFileOccurrence> occurrences;
+    size_t at = 0;
+    ClangSymbol symbol;
+  };
+  Expected<NamedAt> namedAt(const std::string& path, uint32_t offset);
   Expected<std::vector<TypeNode>> relatedTypes(uint32_t symbol, const std::string& name, bool bases);
 
   std::unique_ptr<ClangView> view_;

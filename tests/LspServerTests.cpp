@@ -42,16 +42,42 @@ const char* kMain =
     "\n"
     "run()\n";
 
+// `nib index -q FLAGS` in the repository; REQUIREs success.
+void indexWith(const TestRepo& repo, const std::string& flags) {
+  std::string out;
+  int rc = runCommand("cd " + shellQuote(repo.root().string()) + " && " + shellQuote(nibBinary()) + " index -q " + flags,
+                      &out, true);
+  INFO(out);
+  REQUIRE(rc == 0);
+}
+
+// compile_commands.json compiling `file` as C++17 from the repository's root.
+void writeCompileCommands(TestRepo& repo, const std::string& file) {
+  repo.write("compile_commands.json", "[{\"directory\":\"" + repo.root().string() + "\",\"file\":\"" + file +
+                                          "\",\"command\":\"c++ -std=c++17 -c " + file + "\"}]");
+}
+
+// Runs an editor's test script (`command`), which writes what it saw as JSON to `out`: that
+// JSON, after REQUIREing a clean run that reported no error.
+json editorResult(const std::string& command, const std::string& out) {
+  std::string log;
+  int rc = runCommand(command, &log, true);
+  INFO(log);
+  REQUIRE(rc == 0);
+  std::string text;
+  REQUIRE(runCommand("cat " + shellQuote(out), &text) == 0);
+  INFO(text);
+  json result = json::parse(text);
+  REQUIRE_FALSE(result.contains("error"));
+  return result;
+}
+
 void makeProject(TestRepo& repo, bool index = true) {
   repo.write("app/geometry.py", kGeometry);
   repo.write("app/main.py", kMain);
   repo.write("app/emoji.py", "s = \"\xF0\x9F\x98\x80\xF0\x9F\x98\x80\"; value = 1\nprint(value)\n");
   repo.commitAll();
-  if (index) {
-    std::string out;
-    REQUIRE(runCommand("cd " + shellQuote(repo.root().string()) + " && " + shellQuote(nibBinary()) + " index -q --wait-dense", &out,
-                       true) == 0);
-  }
+  if (index) indexWith(repo, "--wait-dense");
 }
 
 json at(const TestRepo& repo, const std::string& path, int line, int character) {
@@ -419,15 +445,7 @@ TEST_CASE("a real editor client (headless Neovim) navigates with nib serve", "[l
                     " NIB_FILE=" + shellQuote((repo.root() / "app/main.py").string()) + " NIB_LINE=5 NIB_COL=11" +
                     " NIB_RENAME=gap NIB_OUT=" + shellQuote(out) + " timeout 120 nvim --headless --clean -u NONE -c " +
                     shellQuote("luafile " + std::string(NIB_TESTS_DIR) + "/editors/nvim_lsp.lua");
-  std::string log;
-  int rc = runCommand(cmd, &log, true);
-  INFO(log);
-  REQUIRE(rc == 0);
-  std::string text;
-  REQUIRE(runCommand("cat " + shellQuote(out), &text) == 0);
-  json result = json::parse(text);
-  INFO(text);
-  REQUIRE_FALSE(result.contains("error"));
+  json result = editorResult(cmd, out);
   std::string geometry = LspClient::uri(repo.root() / "app/geometry.py");
   CHECK(result["definition"] == json::array({{{"uri", geometry}, {"range", range(13, 4, 13, 12)}}}));
   CHECK(result["references"].size() == 3);
@@ -451,15 +469,7 @@ TEST_CASE("nib's own methods in Neovim: :NibSearch, :NibContext, :NibStatus", "[
                     " NIB_SEARCH=distance NIB_SYMBOL=distance NIB_OUT=" + shellQuote(out) +
                     " timeout 120 nvim --headless --clean -u NONE -c " +
                     shellQuote("luafile " + std::string(NIB_TESTS_DIR) + "/editors/nvim_commands.lua");
-  std::string log;
-  int rc = runCommand(cmd, &log, true);
-  INFO(log);
-  REQUIRE(rc == 0);
-  std::string text;
-  REQUIRE(runCommand("cat " + shellQuote(out), &text) == 0);
-  INFO(text);
-  json result = json::parse(text);
-  REQUIRE_FALSE(result.contains("error"));
+  json result = editorResult(cmd, out);
   // The quickfix list: the search's hits, each at its file and 1-based line.
   CHECK(result["search"]["title"].get<std::string>().find("nib search") == 0);
   bool definitionHit = false;
@@ -495,15 +505,7 @@ TEST_CASE("nib's own methods in Emacs: nib-search, nib-context, nib-status over 
                     " NIB_FILE=" + shellQuote((repo.root() / "app/main.py").string()) +
                     " NIB_SEARCH=distance NIB_SYMBOL=distance NIB_OUT=" + shellQuote(out) +
                     " timeout 120 emacs --batch -q -l " + shellQuote(std::string(NIB_TESTS_DIR) + "/editors/emacs_nib.el");
-  std::string log;
-  int rc = runCommand(cmd, &log, true);
-  INFO(log);
-  REQUIRE(rc == 0);
-  std::string text;
-  REQUIRE(runCommand("cat " + shellQuote(out), &text) == 0);
-  INFO(text);
-  json result = json::parse(text);
-  REQUIRE_FALSE(result.contains("error"));
+  json result = editorResult(cmd, out);
   auto joined = [&](const char* key) {
     std::string all;
     for (const json& line : result[key]) all += line.get<std::string>() + "\n";
@@ -532,15 +534,7 @@ TEST_CASE("the VS Code extension's commands under Node against nib serve, and it
                     " NIB_ROOT=" + shellQuote(repo.root().string()) + " NIB_VSCODE_DIR=" + shellQuote(vscode) +
                     " NIB_OUT=" + shellQuote(out) + " timeout 120 node " +
                     shellQuote(std::string(NIB_TESTS_DIR) + "/editors/vscode_commands.test.js");
-  std::string log;
-  int rc = runCommand(cmd, &log, true);
-  INFO(log);
-  REQUIRE(rc == 0);
-  std::string text;
-  REQUIRE(runCommand("cat " + shellQuote(out), &text) == 0);
-  INFO(text);
-  json result = json::parse(text);
-  REQUIRE_FALSE(result.contains("error"));
+  json result = editorResult(cmd, out);
   // "nib: Search": quick-pick items that open the hit's file at its range.
   bool definition = false;
   for (const json& item : result["search"]["items"])
@@ -564,7 +558,8 @@ TEST_CASE("the VS Code extension's commands under Node against nib serve, and it
 
   // The packaged extension holds the command code and the language client it runs with.
   std::string vsix = (repo.root() / ".git" / "nib.vsix").string();
-  rc = runCommand("cd " + shellQuote(vscode) + " && npx --no-install vsce package --no-update-package-json --skip-license --out " +
+  std::string log;
+  int rc = runCommand("cd " + shellQuote(vscode) + " && npx --no-install vsce package --no-update-package-json --skip-license --out " +
                       shellQuote(vsix),
                   &log, true);
   INFO(log);
@@ -610,9 +605,7 @@ TEST_CASE("declaration goes to the prototype, definition to the body (C)", "[lsp
   repo.write("src/area.c", "#include \"area.h\"\nint area(int w, int h) { return w * h; }\n");
   repo.write("src/main.c", "#include \"../include/area.h\"\nint main(void) { return area(2, 3); }\n");
   repo.commitAll();
-  std::string out;
-  REQUIRE(runCommand("cd " + shellQuote(repo.root().string()) + " && " + shellQuote(nibBinary()) + " index -q --wait-dense", &out,
-                     true) == 0);
+  indexWith(repo, "--wait-dense");
   LspClient c(repo.root());
   c.initialize(repo.root());
   json def = c.request("textDocument/definition", at(repo, "src/main.c", 1, 25));
@@ -718,11 +711,9 @@ TEST_CASE("type hierarchy follows libclang's base classes (C++)", "[lsp][clang]"
              "struct Square : Shape {};\n"
              "struct Lone {};\n");
   repo.write("shapes.cpp", "#include \"shapes.h\"\nShape::~Shape() {}\nint count = 0;\n");
-  repo.write("compile_commands.json", "[{\"directory\":\"" + repo.root().string() +
-                                          "\",\"file\":\"shapes.cpp\",\"command\":\"c++ -std=c++17 -c shapes.cpp\"}]");
+  writeCompileCommands(repo, "shapes.cpp");
   repo.commitAll();
-  std::string out;
-  REQUIRE(runCommand("cd " + shellQuote(repo.root().string()) + " && " + shellQuote(nibBinary()) + " index -q --wait-dense", &out, true) == 0);
+  indexWith(repo, "--wait-dense");
   LspClient c(repo.root());
   json init = c.initialize(repo.root());
   CHECK(init["result"]["capabilities"]["typeHierarchyProvider"] == true);
@@ -779,11 +770,9 @@ TEST_CASE("implementation lists a virtual method's overriders and a class's deri
              "double Circle::area() const { return 3.14; }\n"
              "double total(const Shape& s) { return s.area(); }\n");
   repo.write("tool.py", "class Base:\n    def run(self):\n        pass\n");
-  repo.write("compile_commands.json", "[{\"directory\":\"" + repo.root().string() +
-                                          "\",\"file\":\"shapes.cpp\",\"command\":\"c++ -std=c++17 -c shapes.cpp\"}]");
+  writeCompileCommands(repo, "shapes.cpp");
   repo.commitAll();
-  std::string out;
-  REQUIRE(runCommand("cd " + shellQuote(repo.root().string()) + " && " + shellQuote(nibBinary()) + " index -q --no-dense", &out, true) == 0);
+  indexWith(repo, "--no-dense");
   LspClient c(repo.root());
   json init = c.initialize(repo.root());
   CHECK(init["result"]["capabilities"]["implementationProvider"] == true);
@@ -860,8 +849,7 @@ TEST_CASE("rename edits every exact occurrence and refuses what it cannot make e
   makeProject(repo);
   repo.write("c/util.c", "int twice(int x) { return 2 * x; }\nint four(void) { return twice(2); }\n");
   repo.commitAll();
-  std::string out;
-  REQUIRE(runCommand("cd " + shellQuote(repo.root().string()) + " && " + shellQuote(nibBinary()) + " index -q", &out, true) == 0);
+  indexWith(repo, "");
   LspClient c(repo.root());
   json init = c.initialize(repo.root());
   CHECK(init["result"]["capabilities"]["renameProvider"]["prepareProvider"] == true);
@@ -927,8 +915,7 @@ TEST_CASE("folding ranges are the definitions over several lines, brace bodies u
              "}\n"
              "int one(void) { return 1; }\n");
   repo.commitAll();
-  std::string out;
-  REQUIRE(runCommand("cd " + shellQuote(repo.root().string()) + " && " + shellQuote(nibBinary()) + " index -q", &out, true) == 0);
+  indexWith(repo, "");
   LspClient c(repo.root());
   json init = c.initialize(repo.root());
   CHECK(init["result"]["capabilities"]["foldingRangeProvider"] == true);

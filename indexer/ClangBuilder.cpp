@@ -179,7 +179,8 @@ void mergeAliasedSymbols(ClangViewContents& contents, std::map<std::string, std:
     }
     from.sites.clear();
     for (auto [fromIds, toIds] : {std::pair{&from.overrides, &to.overrides}, std::pair{&from.overriddenBy, &to.overriddenBy},
-                                  std::pair{&from.bases, &to.bases}, std::pair{&from.derived, &to.derived}}) {
+                                  std::pair{&from.bases, &to.bases}, std::pair{&from.derived, &to.derived},
+                                  std::pair{&from.types, &to.types}}) {
       toIds->insert(toIds->end(), fromIds->begin(), fromIds->end());
       fromIds->clear();
     }
@@ -187,7 +188,7 @@ void mergeAliasedSymbols(ClangViewContents& contents, std::map<std::string, std:
   // Edges point at the merged symbols; one merged into its own neighbour loses that edge.
   for (uint32_t id = 0; id < contents.symbols.size(); ++id) {
     ClangSymbol& s = contents.symbols[id];
-    for (std::vector<uint32_t>* ids : {&s.overrides, &s.overriddenBy, &s.bases, &s.derived}) {
+    for (std::vector<uint32_t>* ids : {&s.overrides, &s.overriddenBy, &s.bases, &s.derived, &s.types}) {
       for (uint32_t& x : *ids) x = find(x);
       ids->erase(std::remove(ids->begin(), ids->end(), id), ids->end());
     }
@@ -522,11 +523,12 @@ ClangBuildReport buildClangView(const ClangBuildInput& in) {
         auto a = symbolIds.find(f.usrs[from]), b = symbolIds.find(f.usrs[to]);
         if (a == symbolIds.end() || b == symbolIds.end() || a->second == b->second) continue;
         (contents.symbols[a->second].*up).push_back(b->second);
-        (contents.symbols[b->second].*down).push_back(a->second);
+        if (down) (contents.symbols[b->second].*down).push_back(a->second);
       }
     };
     link(f.overrides, &ClangSymbol::overrides, &ClangSymbol::overriddenBy);
     link(f.bases, &ClangSymbol::bases, &ClangSymbol::derived);
+    link(f.types, &ClangSymbol::types, nullptr);
   }
   mergeAliasedSymbols(contents, byFile);
   // A header's own macro is unlisted under the name a unit reading the header as a system header
@@ -545,7 +547,7 @@ ClangBuildReport buildClangView(const ClangBuildInput& in) {
       if (site.unlisted && !locatedMacros.count({site.path, site.range.startByte, site.role})) site.unlisted = false;
   }
   for (ClangSymbol& s : contents.symbols) {
-    for (std::vector<uint32_t>* ids : {&s.overrides, &s.overriddenBy, &s.bases, &s.derived}) {
+    for (std::vector<uint32_t>* ids : {&s.overrides, &s.overriddenBy, &s.bases, &s.derived, &s.types}) {
       std::sort(ids->begin(), ids->end());
       ids->erase(std::unique(ids->begin(), ids->end()), ids->end());
     }

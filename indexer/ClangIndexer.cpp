@@ -45,6 +45,33 @@ void diagnostic(CXClientData data, CXDiagnosticSet set, void*) {
   }
 }
 
+// The declaration a declared entity's type names, as clangd's go-to-type-definition finds it:
+// through pointers, references and arrays to what they point at, a function to its return type,
+// an elaborated name (`struct point p`) to the declaration it names. Null for built-in types.
+CXCursor typeDeclarationOf(CXCursor entity) {
+  CXType t = clang_getCursorType(entity);
+  if (t.kind == CXType_FunctionProto || t.kind == CXType_FunctionNoProto) t = clang_getResultType(t);
+  for (int depth = 0; depth < 8; ++depth) {
+    CXType next = t;
+    if (t.kind == CXType_Pointer || t.kind == CXType_LValueReference || t.kind == CXType_RValueReference)
+      next = clang_getPointeeType(t);
+    else if (t.kind == CXType_ConstantArray || t.kind == CXType_IncompleteArray || t.kind == CXType_VariableArray ||
+             t.kind == CXType_DependentSizedArray)
+      next = clang_getArrayElementType(t);
+    else if (t.kind == CXType_Elaborated)
+      next = clang_Type_getNamedType(t);
+    if (next.kind == t.kind && clang_equalTypes(next, t)) break;
+    t = next;
+  }
+  return clang_getTypeDeclaration(t);
+}
+
+bool hasType(CXIdxEntityKind kind) {
+  return kind == CXIdxEntity_Variable || kind == CXIdxEntity_Field || kind == CXIdxEntity_Function ||
+         kind == CXIdxEntity_CXXInstanceMethod || kind == CXIdxEntity_CXXStaticMethod ||
+         kind == CXIdxEntity_CXXStaticVariable || kind == CXIdxEntity_ObjCIvar;
+}
+
 void declaration(CXClientData data, const CXIdxDeclInfo* info) {
   auto* c = static_cast<Collector*>(data);
   if (info->isImplicit || !info->entityInfo || !info->entityInfo->USR || !*info->entityInfo->USR) return;
@@ -57,6 +84,13 @@ void declaration(CXClientData data, const CXIdxDeclInfo* info) {
       if (base && base->base && base->base->USR && *base->base->USR)
         c->facts.bases.emplace_back(usr, c->usrId(usrOf(base->base), base->base->name));
     }
+  if (hasType(info->entityInfo->kind)) {
+    CXCursor type = typeDeclarationOf(info->cursor);
+    if (!clang_Cursor_isNull(type) && clang_getCursorKind(type) != CXCursor_NoDeclFound) {
+      std::string t = take(clang_getCursorUSR(type));
+      if (!t.empty()) c->facts.types.emplace_back(usr, c->usrId(t, nullptr));
+    }
+  }
   // A virtual method's (or destructor's) overridden ones: clangd's references of a method include theirs.
   if (info->entityInfo->kind == CXIdxEntity_CXXInstanceMethod || info->entityInfo->kind == CXIdxEntity_CXXDestructor) {
     CXCursor* overridden = nullptr;

@@ -109,7 +109,7 @@ Params decodeParams(const std::string& method, const json& p) {
   }
   if (method == "textDocument/definition" || method == "textDocument/declaration" || method == "textDocument/hover" ||
       method == "textDocument/documentHighlight" || method == "textDocument/prepareRename" ||
-      method == "textDocument/implementation" ||
+      method == "textDocument/implementation" || method == "textDocument/typeDefinition" ||
       method == "textDocument/prepareCallHierarchy" || method == "textDocument/prepareTypeHierarchy")
     return textDocumentPosition(p);
   if (method == "textDocument/rename") {
@@ -354,6 +354,7 @@ std::string encodeResult(const RequestId& id, const InitializeResult& r) {
       {"foldingRangeProvider", true},
       {"selectionRangeProvider", true},
       {"implementationProvider", true},
+      {"typeDefinitionProvider", true},
       {"workspaceSymbolProvider", true},
       {"hoverProvider", true},
       {"callHierarchyProvider", true},

@@ -594,21 +594,55 @@ Expected<NavigationResult> ClangNavigator::implementations(const std::string& pa
     if (!seen.insert(id).second) continue;
     auto s = view_->symbol(id);
     if (!s) continue;
-    const ClangSite* where = nullptr;
-    for (const ClangSite& site : s->sites)
-      if (site.role == ClangRole::Definition) {
-        where = &site;
-        break;
-      }
-    if (!where) where = declarationSite(*s);
-    if (where && changed_(where->path)) ++stale;
-    else if (where) out.locations.push_back(siteLocation(*s, *where));
+    if (const ClangSite* where = shownSite(*s, &stale)) out.locations.push_back(siteLocation(*s, *where));
     for (uint32_t next : method ? s->overriddenBy : s->derived) pending.push_back(next);
   }
   uniqueSites(out.locations);
   if (stale) {
     out.confidence = Confidence::Name;
     out.note = std::to_string(stale) + " implementation(s) in files changed since the index was built left out";
+  }
+  return out;
+}
+
+const ClangSite* ClangNavigator::shownSite(const ClangSymbol& s, size_t* stale) {
+  const ClangSite* where = nullptr;
+  for (const ClangSite& site : s.sites)
+    if (site.role == ClangRole::Definition) {
+      where = &site;
+      break;
+    }
+  if (!where) where = declarationSite(s);
+  if (where && changed_(where->path)) {
+    ++*stale;
+    return nullptr;
+  }
+  return where;
+}
+
+Expected<NavigationResult> ClangNavigator::typeDefinitions(const std::string& path, uint32_t offset) {
+  auto named = namedAt(path, offset);
+  if (!named) return named.status();
+  const ClangSymbol& symbol = named->symbol;
+  NavigationResult out;
+  out.symbol = symbol.name;
+  out.source = "clang";
+  out.confidence = Confidence::Exact;
+  size_t stale = 0;
+  SymbolKind kind = static_cast<SymbolKind>(symbol.kind);
+  bool isType = kind == SymbolKind::Class || kind == SymbolKind::Struct || kind == SymbolKind::Enum ||
+                kind == SymbolKind::Union || kind == SymbolKind::TypeAlias || kind == SymbolKind::Interface;
+  if (isType) {
+    if (const ClangSite* where = shownSite(symbol, &stale)) out.locations.push_back(siteLocation(symbol, *where));
+  }
+  for (uint32_t id : symbol.types) {
+    auto t = view_->symbol(id);
+    if (!t) continue;
+    if (const ClangSite* where = shownSite(*t, &stale)) out.locations.push_back(siteLocation(*t, *where));
+  }
+  if (stale) {
+    out.confidence = Confidence::Name;
+    out.note = "the type's declaration is in a file changed since the index was built";
   }
   return out;
 }

@@ -68,6 +68,9 @@ class ClangNavigator {
   // canonical declaration). Implementations in files changed since the build are left out and
   // the answer says so.
   Expected<NavigationResult> implementations(const std::string& path, uint32_t offset);
+  // textDocument/typeDefinition: at a variable, field, parameter or function, the declaration
+  // of its type (its definition where the repository has one); at a type, the type itself.
+  Expected<NavigationResult> typeDefinitions(const std::string& path, uint32_t offset);
 
   // The occurrence libclang recorded at (or just before) `offset`: the name under the cursor.
   static const ClangFileOccurrence* occurrenceAt(const std::vector<ClangFileOccurrence>& occurrences, uint32_t offset);
@@ -91,6 +94,9 @@ class ClangNavigator {
     ClangSymbol symbol;
   };
   Expected<NamedAt> namedAt(const std::string& path, uint32_t offset);
+  // Where a related symbol is shown: its definition, else its canonical declaration; nullptr
+  // when the repository only references it. `stale` counts one in a file changed since the build.
+  const ClangSite* shownSite(const ClangSymbol& s, size_t* stale);
   Expected<std::vector<TypeNode>> relatedTypes(uint32_t symbol, const std::string& name, bool bases);
 
   std::unique_ptr<ClangView> view_;

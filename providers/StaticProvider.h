@@ -94,6 +94,8 @@ class StaticProvider {
   // Overriders of a virtual method or classes deriving from a class, from the clang view; other
   // files have no precise source for them and get Unsupported, saying so.
   Expected<NavigationResult> implementations(const std::string& path, uint32_t offset);
+  // The declaration of the type of what is at the position, from the clang view likewise.
+  Expected<NavigationResult> typeDefinitions(const std::string& path, uint32_t offset);
   Expected<std::vector<TypeNode>> supertypes(uint32_t symbol, const std::string& name);
   Expected<std::vector<TypeNode>> subtypes(uint32_t symbol, const std::string& name);
   // Every call edge and type use of the version (overlays included), resolved as the call

@@ -94,6 +94,17 @@ Expected<NavigationResult> StaticProvider::implementations(const std::string& pa
                 "unchanged since `nib index`");
 }
 
+Expected<NavigationResult> StaticProvider::typeDefinitions(const std::string& path, uint32_t offset) {
+  if (clang_) {
+    auto r = clang_->typeDefinitions(path, offset);
+    if (!isDeclined(r)) return r;
+  }
+  // Tree-sitter's facts record no declared types (and none at all for Python or JavaScript).
+  return Status(ErrorCode::Unsupported,
+                "type definitions come from the compiler's view only: C and C++ files a compile command reaches, "
+                "unchanged since `nib index`");
+}
+
 Expected<std::vector<TypeNode>> StaticProvider::supertypes(uint32_t symbol, const std::string& name) {
   if (!clang_) return Status(ErrorCode::InvalidArgument, "the index has no clang view: prepare the type hierarchy again");
   return clang_->supertypes(symbol, name);

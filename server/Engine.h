@@ -240,6 +240,10 @@ class Engine {
   Expected<CallNode> node(const std::string& path, int32_t definition) { return provider_->node(path, definition); }
   // The type hierarchy (libclang's base-class edges): the class named at a position, and a
   // node's direct bases or derived classes.
+  // textDocument/typeDefinition (StaticProvider::typeDefinitions).
+  Expected<NavigationResult> typeDefinitions(const std::string& path, uint32_t offset) {
+    return provider_->typeDefinitions(path, offset);
+  }
   // textDocument/implementation (StaticProvider::implementations).
   Expected<NavigationResult> implementations(const std::string& path, uint32_t offset) {
     return provider_->implementations(path, offset);

@@ -44,7 +44,7 @@ bool isRequestMethod(const std::string& m) {
       "textDocument/prepareCallHierarchy", "callHierarchy/incomingCalls", "callHierarchy/outgoingCalls",
       "textDocument/prepareTypeHierarchy", "typeHierarchy/supertypes", "typeHierarchy/subtypes",
       "textDocument/documentHighlight", "textDocument/prepareRename", "textDocument/rename",
-      "textDocument/foldingRange", "textDocument/selectionRange", "textDocument/implementation",
+      "textDocument/foldingRange", "textDocument/selectionRange", "textDocument/implementation", "textDocument/typeDefinition",
       "nib/locate", "nib/search", "nib/callers", "nib/callees", "nib/impact", "nib/trace", "nib/context",
       "nib/status"};
   return known.count(m) > 0;

@@ -128,6 +128,9 @@ class LspServer {
   std::string answerFoldingRanges(const Task& task, Engine& engine);
   std::string answerSelectionRanges(const Task& task, Engine& engine);
   std::string answerImplementations(const Task& task, Engine& engine);
+  std::string answerTypeDefinitions(const Task& task, Engine& engine);
+  // Locations from a clang-view relation (implementations, type definitions), a note logged.
+  std::string relatedLocations(const Task& task, Engine& engine, const Expected<NavigationResult>& r);
   // workspace/didChangeWatchedFiles, and the registration that asks for it.
   void registerWatchedFiles();
   void handleWatchedFiles(const lsp::WatchedFilesParams& params);

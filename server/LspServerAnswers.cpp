@@ -71,6 +71,7 @@ std::string LspServer::answer(const Task& task, Engine& engine, std::optional<Li
       {"textDocument/foldingRange", &LspServer::answerFoldingRanges},
       {"textDocument/selectionRange", &LspServer::answerSelectionRanges},
       {"textDocument/implementation", &LspServer::answerImplementations},
+      {"textDocument/typeDefinition", &LspServer::answerTypeDefinitions},
       {"textDocument/rename", &LspServer::answerRename},
       {"textDocument/prepareCallHierarchy", &LspServer::answerPrepareCallHierarchy},
       {"callHierarchy/incomingCalls", &LspServer::answerCalls},
@@ -224,9 +225,18 @@ std::string LspServer::answerFoldingRanges(const Task& task, Engine& engine) {
 std::string LspServer::answerImplementations(const Task& task, Engine& engine) {
   auto pos = positionOf(engine, std::get<lsp::TextDocumentPosition>(task.params));
   if (!pos) return failure(task, pos.status());
-  auto r = engine.implementations(pos->first, pos->second);
+  return relatedLocations(task, engine, engine.implementations(pos->first, pos->second));
+}
+
+std::string LspServer::answerTypeDefinitions(const Task& task, Engine& engine) {
+  auto pos = positionOf(engine, std::get<lsp::TextDocumentPosition>(task.params));
+  if (!pos) return failure(task, pos.status());
+  return relatedLocations(task, engine, engine.typeDefinitions(pos->first, pos->second));
+}
+
+std::string LspServer::relatedLocations(const Task& task, Engine& engine, const Expected<NavigationResult>& r) {
   if (!r) return failure(task, r.status());
-  if (!r->note.empty()) log(3, "implementation: " + r->note);
+  if (!r->note.empty()) log(3, task.method + ": " + r->note);
   return lsp::encodeResult(task.id, wireLocations(engine, r->locations));
 }
 

@@ -802,6 +802,41 @@ TEST_CASE("implementation lists a virtual method's overriders and a class's deri
   CHECK(py["error"]["message"].get<std::string>().find("compiler's view") != std::string::npos);
 }
 
+TEST_CASE("typeDefinition goes to the declaration of the type of what is at the position (C)", "[lsp][clang]") {
+  TestRepo repo;
+  repo.write("geo.h",
+             "struct point { int x, y; };\n"
+             "typedef struct point point_t;\n"
+             "struct point *make_point(int x);\n");
+  repo.write("geo.c",
+             "#include \"geo.h\"\n"
+             "struct point *make_point(int x) { static struct point p; p.x = x; return &p; }\n"
+             "int use(void) { point_t q; struct point *r = make_point(1); return q.x + r->y; }\n");
+  repo.write("tool.py", "class Base:\n    pass\n\nb = Base()\n");
+  repo.write("compile_commands.json", "[{\"directory\":\"" + repo.root().string() +
+                                          "\",\"file\":\"geo.c\",\"command\":\"cc -std=c11 -c geo.c\"}]");
+  repo.commitAll();
+  indexWith(repo, "--no-dense");
+  LspClient c(repo.root());
+  json init = c.initialize(repo.root());
+  CHECK(init["result"]["capabilities"]["typeDefinitionProvider"] == true);
+  const json point = {{"uri", LspClient::uri(repo.root() / "geo.h")}, {"range", range(0, 7, 0, 12)}};
+  auto typeOf = [&](const std::string& file, int line, int character) {
+    return c.request("textDocument/typeDefinition", at(repo, file, line, character))["result"];
+  };
+  CHECK(typeOf("geo.c", 1, 54) == json::array({point}));  // a static local, declared
+  CHECK(typeOf("geo.c", 1, 14) == json::array({point}));  // a function: its return type, through the pointer
+  CHECK(typeOf("geo.c", 2, 73) == json::array({point}));  // a use of a pointer variable
+  CHECK(typeOf("geo.c", 2, 34) == json::array({point}));  // a type: itself
+  // Through a typedef: the typedef's declaration, as the type is spelled.
+  CHECK(typeOf("geo.c", 2, 24) ==
+        json::array({{{"uri", LspClient::uri(repo.root() / "geo.h")}, {"range", range(1, 21, 1, 28)}}}));
+  CHECK(typeOf("geo.c", 2, 69).empty());  // an int field: no declaration to go to
+  json py = c.request("textDocument/typeDefinition", at(repo, "tool.py", 3, 0));
+  REQUIRE(py.contains("error"));
+  CHECK(py["error"]["message"].get<std::string>().find("compiler's view") != std::string::npos);
+}
+
 TEST_CASE("documentHighlight lists the symbol's occurrences in the file, bindings as writes", "[lsp]") {
   TestRepo repo;
   makeProject(repo);

@@ -64,6 +64,7 @@ std::string encodeTuFacts(const TuFacts& f) {
   }
   edges(w, f.bases);
   edges(w, f.overrides);
+  edges(w, f.types);
   strings(w, f.errors);
   w.varint(f.skipped.size());
   for (const ClangSkipped& k : f.skipped) {
@@ -105,7 +106,8 @@ Expected<TuFacts> decodeTuFacts(std::string_view bytes) {
       r.fail();
     if (!r.ok()) return Status(ErrorCode::Corrupt, "malformed clang occurrence");
   }
-  if (!edges(r, f.usrs.size(), &f.bases) || !edges(r, f.usrs.size(), &f.overrides))
+  if (!edges(r, f.usrs.size(), &f.bases) || !edges(r, f.usrs.size(), &f.overrides) ||
+      !edges(r, f.usrs.size(), &f.types))
     return Status(ErrorCode::Corrupt, "truncated clang facts");
   if (!strings(r, &f.errors)) return Status(ErrorCode::Corrupt, "malformed clang facts");
   uint64_t skipped = r.varint();

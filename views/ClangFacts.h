@@ -68,6 +68,9 @@ struct TuFacts {
   std::vector<ClangOccurrence> occurrences;
   std::vector<std::pair<uint32_t, uint32_t>> bases;  // (class USR, base USR)
   std::vector<std::pair<uint32_t, uint32_t>> overrides;  // (method USR, the method it overrides)
+  // (variable, field, parameter or function USR, the declaration of its type: pointers,
+  // references and arrays looked through, a function's return type) — textDocument/typeDefinition
+  std::vector<std::pair<uint32_t, uint32_t>> types;
   std::vector<std::string> errors;                   // clang's error diagnostics, first few
   std::vector<ClangSkipped> skipped;
 };

@@ -62,7 +62,7 @@ Status writeClangView(const std::filesystem::path& dir, const ClangViewContents&
            (site.canonical ? 0x20 : 0) | (site.expanded ? 0x10 : 0) | (site.macroBody ? 0x08 : 0) |
            (site.unlisted ? 0x04 : 0));
     }
-    for (const std::vector<uint32_t>* ids : {&s.overrides, &s.overriddenBy, &s.bases, &s.derived}) {
+    for (const std::vector<uint32_t>* ids : {&s.overrides, &s.overriddenBy, &s.bases, &s.derived, &s.types}) {
       w.varint(ids->size());
       for (uint32_t id : *ids) w.varint(id);
     }
@@ -159,7 +159,7 @@ Expected<ClangSymbol> ClangView::symbol(uint32_t id) {
     if ((role & 0x03) > 2) r.fail();
     s.sites.push_back(std::move(site));
   }
-  for (std::vector<uint32_t>* ids : {&s.overrides, &s.overriddenBy, &s.bases, &s.derived}) {
+  for (std::vector<uint32_t>* ids : {&s.overrides, &s.overriddenBy, &s.bases, &s.derived, &s.types}) {
     uint64_t k = r.varint();
     if (k > raw->size()) r.fail();
     for (uint64_t i = 0; i < k && r.ok(); ++i) ids->push_back(r.u32());

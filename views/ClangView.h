@@ -18,7 +18,7 @@ namespace nib {
 
 // The view's storage format; part of the configuration digest, so that an index with a view of
 // another format is rebuilt by the next `nib index`.
-constexpr uint8_t kClangViewFormat = 9;
+constexpr uint8_t kClangViewFormat = 10;
 
 struct ClangSite {
   std::string path;
@@ -47,6 +47,8 @@ struct ClangSymbol {
   // Virtual methods: the ones this one overrides, and the ones overriding it; classes: their
   // direct bases and the classes deriving from them directly (symbol ids, sorted).
   std::vector<uint32_t> overrides, overriddenBy, bases, derived;
+  // Variables, fields, parameters and functions: the declaration of their type (see TuFacts).
+  std::vector<uint32_t> types;
 };
 
 // One occurrence in a file: which symbol is named at [start, end).

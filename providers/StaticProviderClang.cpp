@@ -82,27 +82,31 @@ Expected<std::vector<TypeNode>> StaticProvider::typesAt(const std::string& path,
   return clang_->typesAt(path, offset);
 }
 
-Expected<NavigationResult> StaticProvider::implementations(const std::string& path, uint32_t offset) {
-  if (clang_) {
-    auto r = clang_->implementations(path, offset);
+namespace {
+
+// An answer only the compiler's view gives: the clang view's, else Unsupported saying so.
+Expected<NavigationResult> clangOnly(ClangNavigator* clang,
+                                     Expected<NavigationResult> (ClangNavigator::*ask)(const std::string&, uint32_t),
+                                     const std::string& path, uint32_t offset, const std::string& what) {
+  if (clang) {
+    auto r = (clang->*ask)(path, offset);
     if (!isDeclined(r)) return r;
   }
-  // Tree-sitter's facts name base classes but cannot tell an override from a namesake: a
-  // by-name answer would look exact and be wrong (issue 23 brings precise sources for more).
-  return Status(ErrorCode::Unsupported,
-                "implementations come from the compiler's view only: C and C++ files a compile command reaches, "
-                "unchanged since `nib index`");
+  return Status(ErrorCode::Unsupported, what + " come from the compiler's view only: C and C++ files a compile "
+                                               "command reaches, unchanged since `nib index`");
+}
+
+}  // namespace
+
+// Tree-sitter's facts name base classes but cannot tell an override from a namesake, and record
+// no declared types: a by-name answer would look exact and be wrong (issue 23 brings precise
+// sources for more languages).
+Expected<NavigationResult> StaticProvider::implementations(const std::string& path, uint32_t offset) {
+  return clangOnly(clang_.get(), &ClangNavigator::implementations, path, offset, "implementations");
 }
 
 Expected<NavigationResult> StaticProvider::typeDefinitions(const std::string& path, uint32_t offset) {
-  if (clang_) {
-    auto r = clang_->typeDefinitions(path, offset);
-    if (!isDeclined(r)) return r;
-  }
-  // Tree-sitter's facts record no declared types (and none at all for Python or JavaScript).
-  return Status(ErrorCode::Unsupported,
-                "type definitions come from the compiler's view only: C and C++ files a compile command reaches, "
-                "unchanged since `nib index`");
+  return clangOnly(clang_.get(), &ClangNavigator::typeDefinitions, path, offset, "type definitions");
 }
 
 Expected<std::vector<TypeNode>> StaticProvider::supertypes(uint32_t symbol, const std::string& name) {

@@ -94,6 +94,8 @@ void printDenseLine(const IndexReport& r, const std::optional<DenseFollowUpRepor
                 stat(m, "dense.trained") == "yes" ? "trained now" : "kept from the previous version");
   else if (dense->status == ViewStatus::Failed)
     std::printf("  dense       not built: %s\n", dense->error.c_str());
+  else if (dense->status == ViewStatus::Absent && !dense->error.empty())  // over dense.max-source-mb
+    std::printf("  dense       %s\n", dense->error.c_str());
   else if (dense->status == ViewStatus::Pending)
     std::printf("  dense       building in the background: a follow-up version adds it (`nib status` shows\n"
                 "              when; lexical and trigram search work meanwhile; --wait-dense waits for it)\n");

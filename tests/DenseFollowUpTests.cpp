@@ -220,9 +220,10 @@ TEST_CASE("a repository over dense.max-source-mb gets no dense view, says why, a
   repo.write("notes-b.txt", prose);
   repo.write(".nib.conf", "dense.max-source-mb = 1\n");
   repo.commitAll();
-  Run first = nibIn(repo, "", "index --json");
+  Run first = nibIn(repo, "", "index");
   INFO(first.out);
   REQUIRE(first.rc == 0);
+  CHECK(first.out.find("dense       not built: the repository's 1 MiB of text is over") != std::string::npos);
   auto [status, note] = denseStatus(repo);
   CHECK(status == "absent");
   CHECK(note.find("dense.max-source-mb") != std::string::npos);

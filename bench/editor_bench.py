@@ -86,7 +86,9 @@ class Server:
             self.client.proc.kill()
 
 
-def sample(repo, pattern, files_wanted, per_file, rng):
+def sample(repo, pattern, files_wanted, per_file, rng, keep=None):
+    """Up to files_wanted (path, text, positions) with per_file identifier positions each. With
+    keep, an identifier match m of a file's bytes is a candidate only when keep(data, m)."""
     files = sorted(f for f in subprocess.run(["git", "ls-files"], cwd=repo, capture_output=True, text=True,
                                              check=True).stdout.split() if pattern.search(f))
     rng.shuffle(files)
@@ -95,7 +97,8 @@ def sample(repo, pattern, files_wanted, per_file, rng):
         if len(chosen) >= files_wanted:
             break
         data = open(os.path.join(repo, path), "rb").read()
-        idents = [m for m in IDENT.finditer(data) if data[:m.start()].isascii()]  # UTF-16 = bytes
+        idents = [m for m in IDENT.finditer(data) if data[:m.start()].isascii()  # UTF-16 = bytes
+                  and (keep is None or keep(data, m))]
         if len(idents) < per_file:
             continue
         picks = sorted(rng.sample(idents, per_file), key=lambda m: m.start())

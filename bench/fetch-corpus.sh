@@ -5,6 +5,9 @@
 #   deb:PACKAGE    the files of a Debian binary package, e.g. deb:python3-attr (Python
 #                  modules) or deb:librust-regex-dev (a Rust crate's sources)
 #   npm:NAME@VER   an npm package's published files, e.g. npm:zod@3.23.8
+#   heldout        the held-out code bases (Debian source packages) kept out of tuning:
+#                  TypeScript node-sinclair-typebox node-parse5 node-js-sdsl,
+#                  Python jinja2 rich toolz
 # Uses a private apt source list pointing at the machine's own Debian mirror (type deb-src);
 # the machine's apt configuration is not touched.
 # Usage: bench/fetch-corpus.sh [ITEM ...]   (default: tmux)
@@ -13,6 +16,12 @@ here=$(cd "$(dirname "$0")" && pwd)
 dest="${NIB_CORPUS_DIR:-$here/corpus}"
 packages=("$@")
 [ ${#packages[@]} -gt 0 ] || packages=(tmux)
+heldout=(node-sinclair-typebox node-parse5 node-js-sdsl jinja2 rich toolz)
+expanded=()
+for pkg in "${packages[@]}"; do
+  if [ "$pkg" = heldout ]; then expanded+=("${heldout[@]}"); else expanded+=("$pkg"); fi
+done
+packages=("${expanded[@]}")
 
 mkdir -p "$dest"
 work=$(mktemp -d)
@@ -61,8 +70,12 @@ for pkg in "${packages[@]}"; do
        git -c user.name=nib-bench -c user.email=bench@nib -c commit.gpgsign=false commit -qm "$pkg")
       continue ;;
   esac
-  if ! (cd "$work" && apt-get "${o[@]}" -qq source --download-only "$pkg" >/dev/null 2>&1); then
+  # Only the .orig tarball is used: a mirror that lacks the Debian packaging (.debian.tar.*)
+  # fails the download as a whole but still leaves a complete, checksummed .orig tarball.
+  if ! (cd "$work" && apt-get "${o[@]}" -qq source --download-only "$pkg" >/dev/null 2>&1) \
+     && ! ls "$work"/*.orig.tar.* >/dev/null 2>&1; then
     echo "corpus: warning: cannot download the source of $pkg; skipped" >&2
+    rm -f "$work"/*.debian.tar.* "$work"/*.dsc "$work"/*.asc "$work"/*.orig-*.tar.* 2>/dev/null || true
     failed=$((failed + 1))
     continue
   fi
@@ -74,7 +87,7 @@ for pkg in "${packages[@]}"; do
   fi
   rm -rf "$dest/$pkg" && mkdir -p "$dest/$pkg"
   tar -xf "$tarball" -C "$dest/$pkg" --strip-components=1
-  rm -f "$work"/*.orig.tar.* "$work"/*.debian.tar.* "$work"/*.dsc "$work"/*.asc 2>/dev/null || true
+  rm -f "$work"/*.orig.tar.* "$work"/*.orig-*.tar.* "$work"/*.debian.tar.* "$work"/*.dsc "$work"/*.asc 2>/dev/null || true
   (cd "$dest/$pkg" && git init -q && git add -A && \
    git -c user.name=nib-bench -c user.email=bench@nib -c commit.gpgsign=false commit -qm "$pkg (Debian bookworm source)")
 done

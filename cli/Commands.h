@@ -24,6 +24,7 @@ struct IndexArgs {
   bool retrainModel = false;
   std::string compileCommandsDir;
   bool noClang = false;
+  bool noPrecise = false;
   size_t keepVersions = 0;  // 0: .nib.conf's index.keep-versions, else 3
   bool collect = false;     // sweep and compact the fact store now
 };

@@ -30,6 +30,9 @@ inline CLI::App* addIndexCommand(CLI::App& app, IndexArgs& args) {
                     "The folder of compile_commands.json for the clang index of C/C++ (default: .nib.conf's\n"
                     "clang.compile-commands-dir, else the repository root, else the first build*/ folder with one)");
   index->add_flag("--no-clang", args.noClang, "Build no clang index (C/C++ answers from tree-sitter facts only)");
+  index->add_flag("--no-precise", args.noPrecise,
+                  "Build no precise view (TypeScript/JavaScript and Python answers from tree-sitter facts only; "
+                  "the view runs scip-typescript and scip-python, see docs/precise-view.md)");
   index->add_flag("--no-dense", args.noDense, "Build no dense view (no semantic or hybrid search; faster on large repositories)");
   index->add_flag("--wait-dense", args.waitDense,
                   "Build the dense view (semantic search) before returning. By default the version is\n"

@@ -123,6 +123,7 @@ int runIndex(const IndexArgs& args) {
   // A retrained model is asked for now; otherwise the dense view comes in a follow-up.
   options.deferDense = options.dense && !args.waitDense && !args.retrainModel;
   options.clang = !args.noClang;
+  options.precise = !args.noPrecise;
   options.compileCommandsDir = args.compileCommandsDir;
   options.retrainModel = args.retrainModel;
   options.keepVersions = args.keepVersions;
@@ -246,6 +247,17 @@ int runIndex(const IndexArgs& args) {
     } else if (clang->status == ViewStatus::Failed) {
       std::printf("  clang       not built: %s\n", clang->error.c_str());
     }
+  }
+  if (const ViewRecord* precise = r.manifest.view("precise")) {
+    if (precise->status == ViewStatus::Complete) {
+      std::printf("  precise     %s projects (%s indexed, %s cached, %s failed), %s files, %s symbols\n",
+                  stat("precise.projects").c_str(), stat("precise.indexed").c_str(), stat("precise.cached").c_str(),
+                  stat("precise.failed").c_str(), stat("precise.files").c_str(), stat("precise.symbols").c_str());
+    } else {
+      std::printf("  precise     not built: %s\n", precise->error.c_str());
+    }
+    for (int i = 0; i < 3 && r.manifest.stats.count("precise.failure." + std::to_string(i)); ++i)
+      std::printf("    failed    %s\n", stat("precise.failure." + std::to_string(i)).substr(0, 300).c_str());
   }
   printDenseLine(r, *followUp);
   std::string phases;

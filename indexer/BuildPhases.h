@@ -6,6 +6,7 @@
 //   commit view   the structural view: file records, summaries, skipped files, the snapshot
 //   search views  the lexical and trigram views over every text file
 //   clang view    libclang's facts through nib-clang workers (with a compilation database)
+//   precise view  SCIP indexers' facts through nib-scip (TypeScript/JavaScript, Python projects)
 //   dense view    the semantic view, inline or left Pending for the follow-up
 //   manifest      the version's header (commit, tree, previous) and statistics
 //   publish       verify, commit the manifest, make the version current
@@ -163,6 +164,20 @@ struct ClangPhaseInput {
 // The clang view (Failed with the reason when the worker is missing) and its statistics, added
 // to `manifest`. Nothing when the build was cancelled.
 Expected<ViewRecord> clangViewPhase(const ClangPhaseInput& in, Manifest& manifest);
+
+// ---- precise view ----------------------------------------------------------------------------
+
+struct PrecisePhaseInput {
+  fs::path root, versionDir, cacheDir;
+  std::map<std::string, fs::path> indexers;  // by language (findScipIndexers)
+  fs::path worker;                           // "" : nib-scip beside this executable (or $NIB_SCIP_WORKER)
+  const std::vector<WorkItem>* items = nullptr;
+  const IndexOptions* options = nullptr;
+};
+// The precise view (Absent when no project has an indexer; Failed with the reason when the
+// worker is missing or every project failed) and its statistics, added to `manifest`. Nothing
+// when the build was cancelled.
+Expected<ViewRecord> preciseViewPhase(const PrecisePhaseInput& in, Manifest& manifest);
 
 // ---- dense view ----------------------------------------------------------------------------
 

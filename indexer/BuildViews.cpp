@@ -8,6 +8,7 @@
 #include "indexer/BuildPhases.h"
 #include "indexer/ClangBuilder.h"
 #include "indexer/DenseFollowUp.h"
+#include "indexer/PreciseBuilder.h"
 #include "support/FileIo.h"
 #include "support/Hash.h"
 #include "views/CommitView.h"
@@ -152,6 +153,20 @@ std::vector<ViewRecord> searchViewsPhase(const fs::path& versionDir, const Searc
 
 namespace {
 
+// A worker executable next to this one, else the one `variable` names.
+fs::path workerBeside(const char* name, const char* variable) {
+  std::error_code ec;
+  fs::path worker = fs::read_symlink("/proc/self/exe", ec).parent_path() / name;
+  if (const char* env = std::getenv(variable); env && !fs::exists(worker)) worker = env;
+  return worker;
+}
+
+std::string secondsText(double s) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.3f", s);
+  return buf;
+}
+
 void recordClangStats(Manifest& m, const fs::path& database, const ClangBuildReport& clang) {
   m.stats["clang.database"] = database.string();
   m.stats["clang.units"] = std::to_string(clang.units);
@@ -163,23 +178,24 @@ void recordClangStats(Manifest& m, const fs::path& database, const ClangBuildRep
   m.stats["clang.shared"] = std::to_string(clang.shared);
   m.stats["clang.symbols"] = std::to_string(clang.symbols);
   m.stats["clang.occurrences"] = std::to_string(clang.occurrences);
-  auto seconds = [](double s) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.3f", s);
-    return std::string(buf);
-  };
-  m.stats["clang.seconds"] = seconds(clang.seconds);
-  m.stats["clang.max-unit-seconds"] = seconds(clang.maxUnitSeconds);
-  m.stats["clang.unit-seconds"] = seconds(clang.unitSeconds);
+  m.stats["clang.seconds"] = secondsText(clang.seconds);
+  m.stats["clang.max-unit-seconds"] = secondsText(clang.maxUnitSeconds);
+  m.stats["clang.unit-seconds"] = secondsText(clang.unitSeconds);
   for (size_t i = 0; i < clang.failures.size(); ++i)
     m.stats["clang.failure." + std::to_string(i)] = clang.failures[i].first + ": " + clang.failures[i].second;
 }
 
-fs::path defaultClangWorker() {
-  std::error_code ec;
-  fs::path worker = fs::read_symlink("/proc/self/exe", ec).parent_path() / "nib-clang";
-  if (const char* env = std::getenv("NIB_CLANG_WORKER"); env && !fs::exists(worker)) worker = env;
-  return worker;
+void recordPreciseStats(Manifest& m, const PreciseBuildReport& r) {
+  m.stats["precise.projects"] = std::to_string(r.projects);
+  m.stats["precise.indexed"] = std::to_string(r.indexed);
+  m.stats["precise.cached"] = std::to_string(r.cached);
+  m.stats["precise.failed"] = std::to_string(r.failed);
+  m.stats["precise.files"] = std::to_string(r.files);
+  m.stats["precise.symbols"] = std::to_string(r.symbols);
+  m.stats["precise.occurrences"] = std::to_string(r.occurrences);
+  m.stats["precise.seconds"] = secondsText(r.seconds);
+  for (size_t i = 0; i < r.failures.size(); ++i)
+    m.stats["precise.failure." + std::to_string(i)] = r.failures[i].first + ": " + r.failures[i].second;
 }
 
 }  // namespace
@@ -191,7 +207,7 @@ Expected<ViewRecord> clangViewPhase(const ClangPhaseInput& phase, Manifest& mani
   in.dir = phase.versionDir / "clang";
   in.cacheDir = phase.cacheDir;
   in.databaseDir = phase.database;
-  in.worker = phase.worker.empty() ? defaultClangWorker() : phase.worker;
+  in.worker = phase.worker.empty() ? workerBeside("nib-clang", "NIB_CLANG_WORKER") : phase.worker;
   for (const WorkItem& w : *phase.items)
     if (!w.entry.oid.empty() && w.skipReason.empty()) in.blobIds[w.entry.path] = w.entry.oid;
   in.threads = phase.threads;
@@ -211,6 +227,37 @@ Expected<ViewRecord> clangViewPhase(const ClangPhaseInput& phase, Manifest& mani
   if (options.cancelled && options.cancelled()) return Status(ErrorCode::Cancelled, "the build was cancelled");
   recordClangStats(manifest, phase.database, clang);
   return clang.view;
+}
+
+Expected<ViewRecord> preciseViewPhase(const PrecisePhaseInput& phase, Manifest& manifest) {
+  const IndexOptions& options = *phase.options;
+  PreciseBuildInput in;
+  in.root = phase.root;
+  in.dir = phase.versionDir / "precise";
+  in.cacheDir = phase.cacheDir;
+  in.importer = phase.worker.empty() ? workerBeside("nib-scip", "NIB_SCIP_WORKER") : phase.worker;
+  in.indexers = phase.indexers;
+  for (const WorkItem& w : *phase.items) {
+    if (w.entry.oid.empty()) continue;
+    in.inputs[w.entry.path] = w.entry.oid;
+    if (w.skipReason.empty()) in.blobIds[w.entry.path] = w.entry.oid;
+  }
+  in.timeout = std::chrono::seconds(options.preciseTimeoutSeconds);
+  in.cancelled = options.cancelled;
+  in.progress = [&](uint64_t done, uint64_t total) {
+    if (options.progress) options.progress({done, total, "precise"});
+  };
+  PreciseBuildReport precise;
+  if (!fs::exists(in.importer)) {
+    precise.view.name = "precise";
+    precise.view.status = ViewStatus::Failed;
+    precise.view.error = "the SCIP worker " + in.importer.string() + " is missing";
+  } else {
+    precise = buildPreciseView(in);
+  }
+  if (options.cancelled && options.cancelled()) return Status(ErrorCode::Cancelled, "the build was cancelled");
+  recordPreciseStats(manifest, precise);
+  return precise.view;
 }
 
 ViewRecord denseViewPhase(const DensePhaseInput& phase, const IndexOptions& options, Manifest& manifest) {

@@ -2,10 +2,14 @@
 // unnecessary (skipIfCurrent) or a delta (IndexDelta.cpp).
 #include "indexer/IndexBuilder.h"
 
+#include <unistd.h>
+
 #include <thread>
+#include <tuple>
 
 #include "indexer/BuildPhases.h"
 #include "indexer/ClangBuilder.h"
+#include "indexer/PreciseBuilder.h"
 #include "support/FileIo.h"
 #include "support/Hash.h"
 #include "support/Log.h"
@@ -48,13 +52,21 @@ fs::path clangDatabase(const fs::path& root, const IndexOptions& options, const 
 }
 
 std::string configDigest(const IndexOptions& options, const std::optional<EncoderSettings>& encoder,
-                         const fs::path& database = {}) {
+                         const fs::path& database = {}, const std::map<std::string, fs::path>& scipIndexers = {}) {
   Digester d;
   d.add("max-file-size").add(options.maxFileSize);
   // The compilation database is usually untracked and ignored: its content is configuration.
   if (!database.empty()) {
     d.add("clang-view").add(static_cast<uint64_t>(kClangViewFormat));
     if (auto digest = digestFile(database / "compile_commands.json")) d.add("compile-commands").add(*digest);
+  }
+  // Which SCIP indexers exist (and which build of each): installing or upgrading one makes the
+  // next `nib index` build the precise view.
+  if (!scipIndexers.empty()) d.add("precise-view").add(static_cast<uint64_t>(kPreciseViewRevision));
+  for (const auto& [language, indexer] : scipIndexers) {
+    std::error_code ec;
+    auto digest = digestFile(fs::canonical(indexer, ec));
+    d.add(language).add(digest ? *digest : std::string("?"));
   }
   // Only a departure from the default is added, so that existing indexes keep their digest.
   if (!options.dense) d.add("no-dense");
@@ -92,6 +104,7 @@ struct BuildSetup {
   std::string commit;
   bool fromWorktree = true;
   fs::path database;  // the compilation database ("" : no clang view)
+  std::map<std::string, fs::path> scipIndexers;  // by language (none: no precise view)
   std::optional<EncoderSettings> encoder;
   std::string configDigest;
   unsigned threads = 1;
@@ -127,10 +140,12 @@ Expected<BuildSetup> setUp(const fs::path& repoPath, const IndexOptions& options
   s.fromWorktree = options.commit.empty();
   // libclang reads the files on disk: a build of another commit gets no clang view.
   if (s.fromWorktree) s.database = clangDatabase(s.repo->root(), options, *config);
+  // The SCIP indexers read the files on disk likewise.
+  if (s.fromWorktree && options.precise) s.scipIndexers = options.scipIndexers.empty() ? findScipIndexers() : options.scipIndexers;
   auto head = s.fromWorktree ? s.repo->headCommit() : s.repo->resolveCommit(options.commit);
   if (!head) return head.status();
   s.commit = *head;
-  s.configDigest = configDigest(s.options, s.encoder, s.database);
+  s.configDigest = configDigest(s.options, s.encoder, s.database, s.scipIndexers);
   s.threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
   return s;
 }
@@ -157,6 +172,14 @@ Status writeViews(BuildSetup& s, const IndexLayout& layout, const IndexOptions& 
     m.views.push_back(*clang);
     clock.end("clang");
   }
+  if (!s.scipIndexers.empty()) {
+    PrecisePhaseInput in{s.repo->root(), versionDir, layout.dir() / "precise-cache", s.scipIndexers, options.scipWorker,
+                         &scan.items, &options};
+    auto precise = preciseViewPhase(in, m);
+    if (!precise) return precise.status();
+    if (precise->status != ViewStatus::Absent || !precise->error.empty()) m.views.push_back(*precise);
+    clock.end("precise");
+  }
   DensePhaseInput dense{&layout, versionDir, m.previous, &corpus, &facts, profile, s.encoder, s.threads};
   m.views.push_back(denseViewPhase(dense, options, m));
   if (options.dense && !options.deferDense) clock.end("dense");
@@ -164,6 +187,22 @@ Status writeViews(BuildSetup& s, const IndexLayout& layout, const IndexOptions& 
 }
 
 }  // namespace
+
+std::map<std::string, fs::path> findScipIndexers() {
+  std::map<std::string, fs::path> found;
+  for (const auto& [language, variable, name] : {std::tuple{"typescript", "NIB_SCIP_TYPESCRIPT", "scip-typescript"},
+                                                 std::tuple{"python", "NIB_SCIP_PYTHON", "scip-python"}}) {
+    if (const char* named = std::getenv(variable)) {
+      if (*named) found[language] = named;
+      continue;
+    }
+    if (auto onPath = findExecutable(name)) found[language] = *onPath;
+#ifdef NIB_BACKENDS_BIN
+    else if (fs::path pinned = fs::path(NIB_BACKENDS_BIN) / name; ::access(pinned.c_str(), X_OK) == 0) found[language] = pinned;
+#endif
+  }
+  return found;
+}
 
 size_t keptVersions(const IndexOptions& options, const fs::path& repoRoot) {
   if (options.keepVersions > 0) return options.keepVersions;

@@ -74,12 +74,24 @@ struct IndexOptions {
   std::filesystem::path compileCommandsDir;
   std::filesystem::path clangWorker;
   unsigned clangTimeoutSeconds = 120;  // per translation unit
+  // The precise view (PreciseBuilder.h): TypeScript/JavaScript and Python projects indexed by
+  // their SCIP indexers, found by findScipIndexers unless named here (by language). Like the
+  // clang view, built from the worktree only.
+  bool precise = true;
+  std::map<std::string, std::filesystem::path> scipIndexers;
+  std::filesystem::path scipWorker;        // nib-scip next to this executable unless named
+  unsigned preciseTimeoutSeconds = 600;  // per project
   // A worktree build over a current version with the same configuration publishes a delta
   // version (the base's views shared, the differing files listed) when at most this many files
   // — and at most an eighth of the base's, 32 at least — differ from the base; 0 always
   // rewrites every view (`nib index --full`).
   size_t deltaBudget = 256;
 };
+
+// The SCIP indexers by language ("typescript", "python"): $NIB_SCIP_TYPESCRIPT /
+// $NIB_SCIP_PYTHON (empty: none), else scip-typescript / scip-python on the absolute entries
+// of PATH, else the pinned ones scripts/setup.sh installs. A language without one is absent.
+std::map<std::string, std::filesystem::path> findScipIndexers();
 
 struct IndexReport {
   Manifest manifest;

@@ -212,6 +212,17 @@ bool touchesClangFacts(const Manifest& base, const std::vector<DeltaEntry>& entr
   return false;
 }
 
+// So are TypeScript, JavaScript and Python files the precise view covers, which only the
+// precise build (its projects cached) refreshes.
+bool touchesPreciseFacts(const Manifest& base, const std::vector<DeltaEntry>& entries) {
+  const ViewRecord* precise = base.view("precise");
+  if (!precise || precise->status != ViewStatus::Complete) return false;
+  auto covered = [](Language l) { return l == Language::TypeScript || l == Language::JavaScript || l == Language::Python; };
+  for (const DeltaEntry& e : entries)
+    if (covered(e.language) || covered(detectLanguage(e.path, ""))) return true;
+  return false;
+}
+
 // The base's view files, shared by hard links (never written again: versions are immutable),
 // with the files a view keeps beside its artifacts (the dense view's encoder settings, the
 // structural view's name list). False
@@ -339,7 +350,7 @@ Expected<std::optional<IndexReport>> buildDelta(const DeltaInput& in, ScanOutput
   auto read = readChanged(in, scan.items, selected.toRead, report);
   if (!read) return read.status();
   std::vector<DeltaEntry> entries = deltaEntries(*b, scan.items, *read);
-  if (entries.size() > budget || touchesClangFacts(b->base, entries)) return Result();
+  if (entries.size() > budget || touchesClangFacts(b->base, entries) || touchesPreciseFacts(b->base, entries)) return Result();
 
   // The delta is certain: the scan takes the blob ids found.
   for (const auto& [i, oid] : selected.statMatched) scan.items[i].entry.oid = std::string(oid);

@@ -51,8 +51,9 @@ void uniqueSites(std::vector<SymbolLocation>& locations) {
 
 }  // namespace
 
-ClangNavigator::ClangNavigator(std::unique_ptr<ClangView> view, std::function<bool(const std::string&)> changed)
-    : view_(std::move(view)), changed_(std::move(changed)) {}
+ClangNavigator::ClangNavigator(std::unique_ptr<ClangView> view, std::function<bool(const std::string&)> changed,
+                               std::string source)
+    : view_(std::move(view)), changed_(std::move(changed)), source_(std::move(source)) {}
 
 ClangNavigator::~ClangNavigator() = default;
 
@@ -79,7 +80,8 @@ const ClangFileOccurrence* ClangNavigator::occurrenceAt(const std::vector<ClangF
   const ClangFileOccurrence* at = nullptr;
   for (const ClangFileOccurrence& o : occurrences) {
     if (o.start > offset) break;
-    if (o.expanded) continue;
+    // An empty occurrence (a module's definition at the start of its file) is no name.
+    if (o.expanded || o.start == o.end) continue;
     bool contains = offset < o.end || (offset == o.end && !at);
     if (contains && (!at || o.start > at->start)) at = &o;
   }
@@ -196,6 +198,25 @@ struct SiteCollector {
 // A virtual method's references, as clangd 14 answers them: every site of each method it
 // overrides, up the hierarchy (their declarations count as references there), and, with
 // declarations, the canonical declaration of each method overriding it directly.
+// References as an SCIP source defines them: its `is_reference` relationships (stored as override
+// edges, scip/ScipImport.h) say which symbols' references belong together — a method, the one it
+// overrides or implements, and theirs — as TypeScript's find-references follows a member up and
+// down its hierarchy. Every site of every symbol connected to `symbol` that way.
+void collectReferenceFamily(ClangView& view, const ClangSymbol& symbol, SiteCollector& c) {
+  std::vector<uint32_t> pending = symbol.overrides;
+  pending.insert(pending.end(), symbol.overriddenBy.begin(), symbol.overriddenBy.end());
+  std::set<uint32_t> seen(pending.begin(), pending.end());
+  for (size_t i = 0; i < pending.size() && i < 1024; ++i) {
+    auto s = view.symbol(pending[i]);
+    if (!s) continue;
+    if (s->usr == symbol.usr) continue;
+    c.collect(*s, [](const ClangSite&) { return true; });
+    for (const std::vector<uint32_t>* next : {&s->overrides, &s->overriddenBy})
+      for (uint32_t id : *next)
+        if (seen.insert(id).second) pending.push_back(id);
+  }
+}
+
 void collectOverrides(ClangView& clang, const ClangSymbol& symbol, bool includeDeclaration, SiteCollector& c) {
   std::vector<uint32_t> up = symbol.overrides;
   std::set<uint32_t> seen(up.begin(), up.end());
@@ -248,7 +269,7 @@ Expected<NavigationResult> ClangNavigator::answerFor(const ClangSymbol& found, c
   const ClangFileOccurrence* at = &atRef;
   NavigationResult out;
   out.symbol = symbol->name;
-  out.source = "clang";
+  out.source = source_;
   out.confidence = Confidence::Exact;
   // A member name that depends on a template parameter names what lookup in the primary
   // template found, as clangd's go-to-definition guesses it: an instantiation may differ.
@@ -292,8 +313,14 @@ Expected<NavigationResult> ClangNavigator::answerFor(const ClangSymbol& found, c
   c.fileOnly = references && static_cast<SymbolKind>(symbol->kind) == SymbolKind::Namespace;
   auto collect = [&](auto accept) { c.collect(*symbol, [&](const ClangSite& s) { return accept(s.role); }); };
   collect(wanted);
-  if (references && (!symbol->overrides.empty() || !symbol->overriddenBy.empty()))
-    collectOverrides(*view_, *symbol, includeDeclaration, c);
+  if (references && (!symbol->overrides.empty() || !symbol->overriddenBy.empty())) {
+    if (source_ == "scip") {
+      collectReferenceFamily(*view_, *symbol, c);
+      uniqueSites(out.locations);
+    } else {
+      collectOverrides(*view_, *symbol, includeDeclaration, c);
+    }
+  }
   // A definition without a separate declaration is its own answer.
   if (!references && out.locations.empty() && at->role == ClangRole::Definition)
     collect([](ClangRole r) { return r == ClangRole::Definition; });
@@ -305,8 +332,13 @@ Expected<NavigationResult> ClangNavigator::answerFor(const ClangSymbol& found, c
   // declarations are where it can be seen, as clangd answers.
   if (!references && out.locations.empty()) collect([&](ClangRole r) { return r != ClangRole::Reference; });
   // libclang saw the name but nothing declares it inside the repository (a system header's
-  // function): the tree-sitter facts answer, labelled, rather than an empty "exact" list.
-  if (!references && out.locations.empty() && c.changed.empty()) return declined();
+  // function): the tree-sitter facts answer, labelled, rather than an empty "exact" list. An
+  // SCIP indexer's symbol is what the language's own server resolves: defined outside the
+  // repository (a library's, the standard library's), its definition is nowhere in it.
+  if (!references && out.locations.empty() && c.changed.empty()) {
+    if (source_ != "scip") return declined();
+    out.note = "'" + symbol->name + "' is defined outside the repository";
+  }
   if (!references) keepCanonicalDeclaration(*symbol, out.locations);
   if (!c.changed.empty()) {
     // Not the whole answer: the changed files' sites are unknown until they are compiled again.
@@ -438,7 +470,7 @@ Expected<NavigationResult> ClangNavigator::wordAnswer(const std::string& path, c
   const Occurrence* nearest = nearestCompiledSpelling(f.facts, word, startByte, line, live);
   NavigationResult out;
   out.symbol = word;
-  out.source = "clang";
+  out.source = source_;
   out.confidence = Confidence::Name;
   // A symbol answers as clangd's index holds it: at its definition, else at its canonical
   // declaration (one place either way). False when it has neither in the repository.
@@ -567,6 +599,10 @@ Expected<ClangNavigator::NamedAt> ClangNavigator::namedAt(const std::string& pat
   auto occurrences = view_->occurrences(path);
   if (!occurrences) return occurrences.status();
   const ClangFileOccurrence* at = occurrenceAt(*occurrences, offset);
+  // Where an SCIP indexer resolved no symbol in a file it read, the language's own server has
+  // none either (an unresolved name, a global of a missing library): no answer, rather than
+  // tree-sitter's guesses by name.
+  if (!at && source_ == "scip") return Status(ErrorCode::NotFound, Reason::NoSymbol, "the indexer resolved no symbol here");
   if (!at) return declined();
   auto symbol = view_->symbol(at->symbol);
   if (!symbol) return symbol.status();
@@ -583,7 +619,7 @@ Expected<NavigationResult> ClangNavigator::implementations(const std::string& pa
                       static_cast<SymbolKind>(symbol->kind) == SymbolKind::Method;
   NavigationResult out;
   out.symbol = symbol->name;
-  out.source = "clang";
+  out.source = source_;
   out.confidence = Confidence::Exact;
   std::vector<uint32_t> pending = method ? symbol->overriddenBy : symbol->derived;
   std::set<uint32_t> seen{at->symbol};
@@ -626,7 +662,7 @@ Expected<NavigationResult> ClangNavigator::typeDefinitions(const std::string& pa
   const ClangSymbol& symbol = named->symbol;
   NavigationResult out;
   out.symbol = symbol.name;
-  out.source = "clang";
+  out.source = source_;
   out.confidence = Confidence::Exact;
   size_t stale = 0;
   SymbolKind kind = static_cast<SymbolKind>(symbol.kind);

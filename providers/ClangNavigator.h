@@ -22,7 +22,10 @@ namespace nib {
 
 class ClangNavigator {
  public:
-  ClangNavigator(std::unique_ptr<ClangView> view, std::function<bool(const std::string& path)> changed);
+  // `source` names the facts in every answer (NavigationResult::source): "clang" for the clang
+  // view, "scip" for the precise view, which has the same format (indexer/UnitMerge.h).
+  ClangNavigator(std::unique_ptr<ClangView> view, std::function<bool(const std::string& path)> changed,
+                 std::string source = "clang");
   ~ClangNavigator();
 
   ClangView& view() { return *view_; }
@@ -101,6 +104,7 @@ class ClangNavigator {
 
   std::unique_ptr<ClangView> view_;
   std::function<bool(const std::string&)> changed_;
+  std::string source_;
 };
 
 }  // namespace nib

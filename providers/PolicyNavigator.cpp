@@ -24,8 +24,9 @@ PolicyOutcome PolicyNavigator::decide(const PolicyRequest& request, Expected<Nav
   const Expected<NavigationResult>& r = out.index;
   const ProviderPolicy policy = request.policy;
   bool liveAvailable = live_ && policy != ProviderPolicy::Static && live_->hasBackend(request.language);
-  // libclang's facts are exact for C++ too; tree-sitter's only where the language allows.
-  bool exactForLanguage = staticCanBeExact(request.language) || (r && r->source == "clang");
+  // A compiler's facts (libclang's, an SCIP indexer's) are exact for C++ too; tree-sitter's
+  // only where the language allows.
+  bool exactForLanguage = staticCanBeExact(request.language) || (r && (r->source == "clang" || r->source == "scip"));
   bool exact = r && !r->locations.empty() && r->confidence == Confidence::Exact && exactForLanguage;
   bool& useLive = out.wantLive;
   if (policy == ProviderPolicy::Static) out.reason = "the static policy";

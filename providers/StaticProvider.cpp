@@ -6,6 +6,7 @@
 #include <unordered_set>
 
 #include "providers/ModuleMatcher.h"
+#include "support/Log.h"
 #include "views/IndexLayout.h"
 
 namespace nib {
@@ -74,6 +75,15 @@ Expected<std::unique_ptr<StaticProvider>> StaticProvider::open(const std::filesy
                                                    [self](const std::string& path) { return self->overlays_.count(path) > 0; });
     else
       p->clangStatus_ = c.status();
+  }
+  // The precise view likewise: one that cannot be read leaves tree-sitter's answers.
+  if (const ViewRecord* v = p->manifest_.view("precise"); v && v->status == ViewStatus::Complete) {
+    StaticProvider* self = p.get();
+    if (auto c = ClangView::open(layout.versionDir(versionId) / "precise"))
+      p->precise_ = std::make_unique<ClangNavigator>(
+          std::move(*c), [self](const std::string& path) { return self->overlays_.count(path) > 0; }, "scip");
+    else
+      logWarn("the precise view cannot be read (" + c.status().message() + "): TypeScript and Python answer from tree-sitter");
   }
   auto reader = p->factStore_->reader();
   if (!reader) return reader.status();
@@ -521,7 +531,15 @@ std::optional<SymbolLocation> StaticProvider::locationOf(const Target& t) {
   return loc;
 }
 
+ClangNavigator* StaticProvider::precise(const std::string& path) {
+  Language l = detectLanguage(path, "");
+  bool scip = l == Language::TypeScript || l == Language::Tsx || l == Language::JavaScript || l == Language::Python;
+  return scip ? precise_.get() : clang_.get();
+}
+
 Expected<NavigationResult> StaticProvider::definition(const std::string& path, uint32_t offset, bool declarations) {
+  if (ClangNavigator* p = precise(path); p && p != clang_.get())
+    if (auto c = p->answer(path, offset, false, false, declarations); !isDeclined(c)) return c;
   if (clang_)
     if (auto c = clang_->answer(path, offset, false, false, declarations); !isDeclined(c)) return c;
   beginQuery();
@@ -615,6 +633,8 @@ void sortByPlace(std::vector<SymbolLocation>& locations) {
 }  // namespace
 
 Expected<NavigationResult> StaticProvider::references(const std::string& path, uint32_t offset, bool includeDeclaration) {
+  if (ClangNavigator* p = precise(path); p && p != clang_.get())
+    if (auto c = p->answer(path, offset, true, includeDeclaration, false); !isDeclined(c)) return c;
   if (clang_)
     if (auto c = clang_->answer(path, offset, true, includeDeclaration, false); !isDeclined(c)) return c;
   beginQuery();
@@ -668,8 +688,8 @@ Expected<NavigationResult> StaticProvider::references(const std::string& path, u
 Expected<NavigationResult> StaticProvider::highlights(const std::string& path, uint32_t offset) {
   // libclang's answer where it has one, cut to the file; else the file's own occurrences that
   // resolve as a references query resolves them (no other file is read).
-  if (clang_)
-    if (auto c = clang_->answer(path, offset, true, true, false); !isDeclined(c)) {
+  if (ClangNavigator* p = precise(path))
+    if (auto c = p->answer(path, offset, true, true, false); !isDeclined(c)) {
       if (c) std::erase_if(c->locations, [&](const SymbolLocation& l) { return l.path != path; });
       return c;
     }

@@ -206,6 +206,11 @@ class StaticProvider {
   void setOverlayOf(const std::string& path, Language language, FileFacts facts, bool fromVersion);
   std::unique_ptr<ClangNavigator> clang_;
   Status clangStatus_;  // why the version's clang view could not be opened
+  // TypeScript/JavaScript and Python answers from the SCIP indexers' facts (the precise view,
+  // in the clang view's format) come first likewise; `precise(path)` is the navigator that
+  // covers a path's language (nullptr: none).
+  std::unique_ptr<ClangNavigator> precise_;
+  ClangNavigator* precise(const std::string& path);
   Manifest manifest_;
   std::unique_ptr<CommitView> view_;
   std::unique_ptr<FactStore> factStore_;

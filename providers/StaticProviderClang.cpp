@@ -92,8 +92,9 @@ Expected<NavigationResult> clangOnly(ClangNavigator* clang,
     auto r = (clang->*ask)(path, offset);
     if (!isDeclined(r)) return r;
   }
-  return Status(ErrorCode::Unsupported, what + " come from the compiler's view only: C and C++ files a compile "
-                                               "command reaches, unchanged since `nib index`");
+  return Status(ErrorCode::Unsupported, what + " come from a compiler's view only: C and C++ files a compile command "
+                                               "reaches, TypeScript, JavaScript and Python files an SCIP indexer read, "
+                                               "unchanged since `nib index`");
 }
 
 }  // namespace
@@ -102,11 +103,11 @@ Expected<NavigationResult> clangOnly(ClangNavigator* clang,
 // no declared types: a by-name answer would look exact and be wrong (issue 23 brings precise
 // sources for more languages).
 Expected<NavigationResult> StaticProvider::implementations(const std::string& path, uint32_t offset) {
-  return clangOnly(clang_.get(), &ClangNavigator::implementations, path, offset, "implementations");
+  return clangOnly(precise(path), &ClangNavigator::implementations, path, offset, "implementations");
 }
 
 Expected<NavigationResult> StaticProvider::typeDefinitions(const std::string& path, uint32_t offset) {
-  return clangOnly(clang_.get(), &ClangNavigator::typeDefinitions, path, offset, "type definitions");
+  return clangOnly(precise(path), &ClangNavigator::typeDefinitions, path, offset, "type definitions");
 }
 
 Expected<std::vector<TypeNode>> StaticProvider::supertypes(uint32_t symbol, const std::string& name) {

@@ -15,6 +15,8 @@ apt_packages=(
   libclang-14-dev clang-14 libtree-sitter-dev libfaiss-dev liblmdb-dev nlohmann-json3-dev
   libgit2-dev catch2 libfasttext-dev libxxhash-dev libblas-dev liblapack-dev libcli11-dev
   libre2-dev libmd-dev libcurl4-openssl-dev
+  # SCIP (the precise view's input and `nib export scip`): scip.proto compiled by protoc
+  protobuf-compiler libprotobuf-dev
   # the fuzz build (scripts/fuzz.sh): clang-14's OpenMP, which FAISS's CMake package asks for,
   # and its sanitizer and libFuzzer runtimes (only recommended by clang-14, which apt skips here)
   libomp-14-dev libclang-rt-14-dev

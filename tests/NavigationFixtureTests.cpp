@@ -4,7 +4,8 @@
 // references (declaration included) and expect exactly the group's ranges. A `# clang: FLAGS`
 // fixture gets a compilation database (every .c/.cc/.cpp file compiled with FLAGS), so its C/C++
 // answers come from libclang's facts, and each answer must say so, but for the groups a
-// `# tree-sitter: GROUP ...` directive names (positions libclang reports nothing about).
+// `# tree-sitter: GROUP ...` directive names (positions libclang reports nothing about). A
+// `# precise` fixture is indexed by the SCIP indexers likewise (its answers say "scip").
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -70,13 +71,20 @@ void runFixture(const fs::path& file) {
   repo.commitAll();
   IndexOptions options;
   options.threads = 1;
+  // A `# precise` fixture is indexed by the pinned SCIP indexers: its TypeScript (with a
+  // tsconfig.json among its files) and Python answers come from the precise view.
+  bool precise = a.directives.count("precise") > 0;
+  if (precise)
+    options.scipIndexers = {{"typescript", fs::path(NIB_BACKENDS_BIN) / "scip-typescript"},
+                            {"python", fs::path(NIB_BACKENDS_BIN) / "scip-python"}};
   auto report = buildIndex(repo.root(), options);
   INFO(report.status().toString());
   REQUIRE(report.hasValue());
   auto provider = StaticProvider::open(repo.root() / ".nib");
   REQUIRE(provider.hasValue());
-  if (clang) {
-    const ViewRecord* view = (*provider)->manifest().view("clang");
+  for (const char* name : {"clang", "precise"}) {
+    if (!(std::string(name) == "clang" ? clang : precise)) continue;
+    const ViewRecord* view = (*provider)->manifest().view(name);
     REQUIRE(view);
     INFO(view->error);
     REQUIRE(view->status == ViewStatus::Complete);
@@ -97,7 +105,8 @@ void runFixture(const fs::path& file) {
     CHECK(got == expected);
     std::istringstream treeSitter(a.directives["tree-sitter"]);
     std::set<std::string> fromTreeSitter{std::istream_iterator<std::string>(treeSitter), {}};
-    if (clang) CHECK(result->source == (fromTreeSitter.count(p.group) ? "tree-sitter" : "clang"));
+    if (clang || precise)
+      CHECK(result->source == (fromTreeSitter.count(p.group) ? "tree-sitter" : clang ? "clang" : "scip"));
     if (a.directives.count("confidence")) CHECK(confidenceName(result->confidence) == a.directives["confidence"]);
   }
 }

@@ -21,6 +21,12 @@ namespace {
 // module this build made, before any test asks for a dense view. Commands the tests run inherit it.
 const bool kDenseModuleFound = [] {
   ::setenv("NIB_DENSE_MODULE", NIB_DENSE_MODULE_PATH, /*overwrite=*/0);
+  // No SCIP indexer unless a test asks for one (PreciseViewTests.cpp, `# precise` fixtures):
+  // the other tests' TypeScript and Python answers are tree-sitter's, which they check, and
+  // each build would start Node. Commands the tests run inherit it.
+  ::setenv("NIB_SCIP_TYPESCRIPT", "", /*overwrite=*/0);
+  ::setenv("NIB_SCIP_PYTHON", "", /*overwrite=*/0);
+  ::setenv("NIB_SCIP_WORKER", NIB_SCIP_WORKER_PATH, /*overwrite=*/0);
   return true;
 }();
 }  // namespace

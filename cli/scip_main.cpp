@@ -1,0 +1,53 @@
+// `nib-scip`: the SCIP worker of the precise view. Run by `nib-indexer`, never by people:
+//   nib-scip import ROOT FILE   reads the SCIP index FILE (what scip-typescript or scip-python
+//                               wrote) and prints its facts under ROOT (nib's unit facts, the
+//                               encoding nib-clang prints)
+// A process of its own, like nib-clang: an index that breaks the decoder costs that project
+// only, and libprotobuf stays out of every other binary.
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <string>
+
+#include "scip/ScipImport.h"
+#include "support/FileIo.h"
+
+namespace {
+int write(const std::string& bytes) {
+  size_t done = 0;
+  while (done < bytes.size()) {
+    ssize_t n = ::write(STDOUT_FILENO, bytes.data() + done, bytes.size() - done);
+    if (n <= 0) return 1;
+    done += static_cast<size_t>(n);
+  }
+  return 0;
+}
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace nib;
+  if (argc != 4 || std::string(argv[1]) != "import") {
+    std::fprintf(stderr, "usage: nib-scip import ROOT FILE\n"
+                         "(the SCIP worker of `nib index`; not meant to be run by hand)\n");
+    return 2;
+  }
+  std::error_code ec;
+  std::string root = std::filesystem::weakly_canonical(argv[2], ec).string();
+  if (ec || root.empty()) {
+    std::fprintf(stderr, "nib-scip: no such repository root: %s\n", argv[2]);
+    return 2;
+  }
+  if (root.back() != '/') root += '/';
+  auto bytes = readFile(argv[3]);
+  if (!bytes) {
+    std::fprintf(stderr, "nib-scip: %s\n", bytes.status().message().c_str());
+    return 1;
+  }
+  auto facts = importScip(*bytes, root);
+  if (!facts) {
+    std::fprintf(stderr, "nib-scip: %s\n", facts.status().message().c_str());
+    return 1;
+  }
+  return write(encodeTuFacts(*facts));
+}

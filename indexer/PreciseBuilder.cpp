@@ -1,0 +1,250 @@
+#include "indexer/PreciseBuilder.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <optional>
+#include <unordered_set>
+
+#include "indexer/UnitMerge.h"
+#include "indexer/WorkerProcess.h"
+#include "support/FileIo.h"
+#include "support/Hash.h"
+#include "support/Log.h"
+#include "views/ClangFacts.h"
+#include "views/ClangView.h"
+#include "views/Lmdb.h"
+
+namespace nib {
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+bool endsWith(const std::string& s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+std::string fileName(const std::string& path) {
+  size_t slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+bool underNodeModules(const std::string& path) {
+  return path.rfind("node_modules/", 0) == 0 || path.find("/node_modules/") != std::string::npos;
+}
+
+// The indexed files a project's indexer reads: its languages' sources and its configuration.
+bool isInput(const std::string& language, const std::string& path) {
+  static const std::vector<std::string_view> kTypeScript = {".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts"};
+  static const std::vector<std::string_view> kPython = {".py", ".pyi"};
+  std::string name = fileName(path);
+  if (language == "typescript") {
+    if (name == "package.json" || (name.rfind("tsconfig", 0) == 0 && endsWith(name, ".json")) || name == "jsconfig.json") return true;
+    return std::any_of(kTypeScript.begin(), kTypeScript.end(), [&](std::string_view e) { return endsWith(path, e); });
+  }
+  if (name == "pyproject.toml" || name == "pyrightconfig.json" || name == "setup.cfg") return true;
+  return std::any_of(kPython.begin(), kPython.end(), [&](std::string_view e) { return endsWith(path, e); });
+}
+
+bool inFolder(const std::string& path, const std::string& dir) {
+  return dir.empty() || (path.size() > dir.size() && path.compare(0, dir.size(), dir) == 0 && path[dir.size()] == '/');
+}
+
+std::string projectName(const PreciseProject& p) { return p.language + ":" + (p.dir.empty() ? "." : p.dir); }
+
+// The key of a project's cached facts: what ran (the indexer's and nib-scip's digests) and
+// everything it read.
+std::string cacheKey(const PreciseProject& p, const std::string& tools, const std::map<std::string, std::string>& blobIds) {
+  Digester d;
+  d.add("precise-project").add(uint64_t{kPreciseViewRevision}).add(tools).add(p.language).add(p.dir);
+  for (const auto& [path, blob] : blobIds)
+    if (inFolder(path, p.dir) && isInput(p.language, path)) d.add(path).add(blob);
+  return d.hex();
+}
+
+// What a program said when it failed: its first line naming an error (Node's "Error: ..." after
+// a stack trace's header), else its last non-empty line; at most 300 bytes.
+std::string whatItSaid(const std::string& text) {
+  std::string chosen;
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    std::string line = text.substr(start, end - start);
+    while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t')) line.pop_back();
+    size_t lead = line.find_first_not_of(" \t");
+    if (lead != std::string::npos) {
+      line = line.substr(lead);
+      if (line.rfind("Error", 0) == 0 || line.find("Error:") != std::string::npos) {
+        chosen = line;
+        break;
+      }
+      chosen = line;
+    }
+    start = end + 1;
+  }
+  return chosen.size() > 300 ? chosen.substr(0, 300) + "..." : chosen;
+}
+
+struct ProjectRun {
+  std::optional<TuFacts> facts;
+  std::string failure;
+  std::string encoded;  // what nib-scip printed, for the cache
+};
+
+// Runs a project's indexer into a scratch SCIP file, then nib-scip on it.
+ProjectRun runProject(const PreciseBuildInput& in, const PreciseProject& p, const std::string& root) {
+  ProjectRun run;
+  const fs::path& indexer = in.indexers.at(p.language);
+  fs::path scratch = in.cacheDir / ("run-" + std::to_string(::getpid()) + ".scip");
+  std::string cwd = (fs::path(root) / p.dir).lexically_normal().string();
+  std::vector<std::string> args = {indexer.string(), "index", "--cwd", cwd, "--output", scratch.string()};
+  if (p.language == "typescript") {
+    args.push_back("--no-progress-bar");
+  } else {
+    // An explicit, empty environment: scip-python otherwise asks pip for the installed
+    // packages (a program of the machine's, and slow); imports from outside the repository
+    // then resolve to nothing, which the view does not need.
+    fs::path environment = in.cacheDir / "python-environment.json";
+    if (!writeFileAtomic(environment, "[]\n").isOk()) {
+      run.failure = "cannot write " + environment.string();
+      return run;
+    }
+    for (const char* a : {"--quiet", "--project-version", "0", "--environment"}) args.push_back(a);
+    args.push_back(environment.string());
+  }
+  WorkerResult w = runWorker(args, "", in.timeout, in.cancelled);
+  std::error_code ec;
+  if (w.timedOut) run.failure = "timed out after " + std::to_string(in.timeout.count()) + " s";
+  else if (w.status != 0) {
+    std::string said = whatItSaid(w.err.empty() ? w.out : w.err);
+    run.failure = fileName(indexer.string()) + (w.status < 0 ? " did not run" : " exited with status " + std::to_string(w.status)) +
+                  (said.empty() ? "" : ": " + said);
+  } else {
+    WorkerResult imported = runWorker({in.importer.string(), "import", root, scratch.string()}, "", in.timeout, in.cancelled);
+    auto facts = imported.status == 0 ? decodeTuFacts(imported.out) : Expected<TuFacts>(Status(ErrorCode::Internal, ""));
+    if (imported.timedOut) run.failure = "reading its SCIP timed out";
+    else if (imported.status != 0) run.failure = "its SCIP could not be read: " + whatItSaid(imported.err);
+    else if (!facts) run.failure = "nib-scip printed unreadable facts: " + facts.status().message();
+    else {
+      run.facts = std::move(*facts);
+      run.encoded = std::move(imported.out);
+    }
+  }
+  fs::remove(scratch, ec);
+  return run;
+}
+
+}  // namespace
+
+std::vector<PreciseProject> findPreciseProjects(const std::map<std::string, std::string>& blobIds) {
+  std::vector<PreciseProject> projects;
+  bool python = false;
+  for (const auto& [path, blob] : blobIds) {
+    if (fileName(path) == "tsconfig.json" && !underNodeModules(path)) {
+      size_t slash = path.rfind('/');
+      projects.push_back({"typescript", slash == std::string::npos ? "" : path.substr(0, slash)});
+    }
+    python = python || endsWith(path, ".py") || endsWith(path, ".pyi");
+  }
+  if (python) projects.push_back({"python", ""});
+  return projects;
+}
+
+PreciseBuildReport buildPreciseView(const PreciseBuildInput& in) {
+  PreciseBuildReport report;
+  report.view.name = "precise";
+  report.view.capabilities = {"definitions", "references", "implementations", "type-definitions", "scip"};
+  auto started = Clock::now();
+  std::error_code ec;
+  std::string root = fs::weakly_canonical(in.root, ec).string() + "/";
+  std::vector<PreciseProject> projects;
+  for (PreciseProject& p : findPreciseProjects(in.inputs))
+    if (in.indexers.count(p.language)) projects.push_back(std::move(p));
+  report.projects = projects.size();
+  if (projects.empty()) return report;  // Absent: nothing a precise indexer covers
+
+  fs::create_directories(in.cacheDir, ec);
+  LmdbEnv::Options cacheOptions;
+  cacheOptions.noSync = true;  // a lost cache entry only costs a re-index
+  auto cacheEnv = LmdbEnv::open(in.cacheDir, cacheOptions);
+  std::string tools;
+  for (const fs::path& exe : {in.importer, in.indexers.count("typescript") ? in.indexers.at("typescript") : fs::path(),
+                              in.indexers.count("python") ? in.indexers.at("python") : fs::path()}) {
+    auto digest = exe.empty() ? Expected<std::string>(std::string()) : digestFile(fs::canonical(exe, ec));
+    tools += (digest ? *digest : std::string("?")) + ";";
+  }
+
+  std::vector<std::optional<TuFacts>> results(projects.size());
+  std::vector<std::string> keys;
+  for (size_t i = 0; i < projects.size(); ++i) {
+    if (in.cancelled && in.cancelled()) break;
+    const PreciseProject& p = projects[i];
+    keys.push_back(cacheKey(p, tools, in.inputs));
+    if (cacheEnv) {
+      auto txn = LmdbTxn::begin(**cacheEnv, false);
+      auto db = txn ? txn->openDb("projects", false) : Expected<MDB_dbi>(Status(ErrorCode::NotFound, ""));
+      auto raw = db ? txn->get(*db, keys.back()) : Expected<std::string_view>(Status(ErrorCode::NotFound, ""));
+      if (raw)
+        if (auto facts = decodeTuFacts(*raw)) {
+          results[i] = std::move(*facts);
+          ++report.cached;
+        }
+    }
+    if (!results[i]) {
+      ProjectRun run = runProject(in, p, root);
+      if (run.facts) {
+        ++report.indexed;
+        results[i] = std::move(run.facts);
+        if (cacheEnv)
+          if (auto txn = LmdbTxn::begin(**cacheEnv, true))
+            if (auto db = txn->openDb("projects", true); db && txn->put(*db, keys.back(), run.encoded).isOk()) (void)txn->commit();
+      } else {
+        ++report.failed;
+        if (report.failures.size() < 20) report.failures.emplace_back(projectName(p), run.failure);
+      }
+    }
+    if (in.progress) in.progress(i + 1, projects.size());
+  }
+  if (in.cancelled && in.cancelled()) {
+    report.view.status = ViewStatus::Failed;
+    report.view.error = "cancelled";
+    return report;
+  }
+  // The cache keeps this build's projects only.
+  if (cacheEnv) {
+    std::unordered_set<std::string_view> used(keys.begin(), keys.end());
+    auto swept = retainCacheKeys(**cacheEnv, "projects", used, 1.5);
+    Expected<bool> compacted = swept && *swept > 0 ? compactIfSparse(**cacheEnv, in.cacheDir) : Expected<bool>(false);
+    if (!swept || !compacted)
+      logWarn("the precise cache was not collected: " + (swept ? compacted.status() : swept.status()).message());
+  }
+  std::string profile = "scip;projects=" + std::to_string(projects.size());
+  report.view.profile = profile;
+  if (report.failed == projects.size()) {
+    report.view.status = ViewStatus::Failed;
+    report.view.error = "every project's indexer failed; " + report.failures.front().first + ": " + report.failures.front().second;
+    return report;
+  }
+  ClangViewContents contents = mergeUnitFacts(root, in.blobIds, results, results.size());
+  for (const auto& [path, occurrences] : contents.files) report.occurrences += occurrences.size();
+  report.symbols = contents.symbols.size();
+  report.files = contents.files.size();
+  fs::remove_all(in.dir, ec);
+  fs::create_directories(in.dir, ec);
+  Status s = ec ? Status(ErrorCode::IoError, ec.message()) : writeClangView(in.dir, contents);
+  auto digest = s.isOk() ? digestFile(in.dir / "data.mdb") : Expected<std::string>(s);
+  if (!digest) {
+    report.view.status = ViewStatus::Failed;
+    report.view.error = digest.status().message();
+    fs::remove_all(in.dir, ec);
+    return report;
+  }
+  report.view.status = ViewStatus::Complete;
+  report.view.artifacts.push_back({"precise/data.mdb", *digest, fs::file_size(in.dir / "data.mdb")});
+  report.seconds = std::chrono::duration<double>(Clock::now() - started).count();
+  return report;
+}
+
+}  // namespace nib

@@ -1,0 +1,65 @@
+// The precise view of a version (issue: compiler-grade answers for TypeScript/JavaScript and
+// Python). Each project — a folder with a tsconfig.json (TypeScript and JavaScript), the
+// repository (Python) — is indexed by its SCIP indexer (scip-typescript, scip-python: Node
+// programs, one process per project, with a time limit, its whole process group killed past
+// it), the SCIP it writes read by the `nib-scip` worker as unit facts, and the projects merged
+// into versions/<id>/precise in the clang view's format. A project's facts are cached in
+// .nib/precise-cache by the contents of every indexed file of its languages under its folder
+// and its configuration files, so an update re-runs only the projects whose inputs changed.
+// A project whose indexer fails, hangs or writes no readable SCIP is recorded with the reason;
+// its files keep their tree-sitter facts.
+#pragma once
+
+#include <chrono>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "views/Manifest.h"
+
+namespace nib {
+
+// The format of the precise view (the clang view's, kClangViewFormat) and of what it is built
+// from; part of the configuration digest.
+constexpr uint8_t kPreciseViewRevision = 1;
+
+struct PreciseProject {
+  std::string language;  // "typescript" (TypeScript and JavaScript) or "python"
+  std::string dir;       // repository-relative folder, "" for the root
+};
+
+// The projects of the repository's files: a folder holding a tsconfig.json (outside node_modules)
+// is a TypeScript project; the repository is one Python project when it has Python files. A
+// repository without a tsconfig.json has no TypeScript project: scip-typescript would have to
+// write one into the worktree to infer it.
+std::vector<PreciseProject> findPreciseProjects(const std::map<std::string, std::string>& blobIds);
+
+struct PreciseBuildInput {
+  std::filesystem::path root;      // the repository
+  std::filesystem::path dir;       // versions/<id>/precise
+  std::filesystem::path cacheDir;  // .nib/precise-cache
+  std::filesystem::path importer;  // the nib-scip executable
+  // The indexers, by language ("typescript", "python"); a language without one gets no project.
+  std::map<std::string, std::filesystem::path> indexers;
+  std::map<std::string, std::string> blobIds;  // repository path -> blob id (the indexed files)
+  // Every file with a blob id, indexed or not (tsconfig.json, pyproject.toml): what finds the
+  // projects and keys their cached facts.
+  std::map<std::string, std::string> inputs;
+  std::chrono::seconds timeout{600};           // per project
+  std::function<bool()> cancelled;
+  std::function<void(uint64_t done, uint64_t total)> progress;
+};
+
+struct PreciseBuildReport {
+  ViewRecord view;  // "precise": Complete, Failed (every project failed, with the reasons) or Absent
+  size_t projects = 0, indexed = 0, cached = 0, failed = 0;
+  size_t symbols = 0, occurrences = 0, files = 0;
+  double seconds = 0;
+  std::vector<std::pair<std::string, std::string>> failures;  // (language:folder, why), first 20
+};
+
+PreciseBuildReport buildPreciseView(const PreciseBuildInput& input);
+
+}  // namespace nib

@@ -1,0 +1,228 @@
+#include "scip/ScipImport.h"
+
+#include <filesystem>
+#include <unordered_map>
+
+#include "scip.pb.h"
+#include "support/FileIo.h"
+#include "support/Text.h"
+#include "views/FileFacts.h"
+
+namespace nib {
+namespace fs = std::filesystem;
+
+namespace {
+
+// file:///a%20b/c -> /a b/c; "" when it is no file URI.
+std::string pathOfUri(const std::string& uri) {
+  if (uri.rfind("file://", 0) != 0) return "";
+  std::string out;
+  for (size_t i = 7; i < uri.size(); ++i) {
+    if (uri[i] == '%' && i + 2 < uri.size() && std::isxdigit(static_cast<unsigned char>(uri[i + 1])) &&
+        std::isxdigit(static_cast<unsigned char>(uri[i + 2]))) {
+      out.push_back(static_cast<char>(std::stoi(uri.substr(i + 1, 2), nullptr, 16)));
+      i += 2;
+    } else {
+      out.push_back(uri[i]);
+    }
+  }
+  return out;
+}
+
+SymbolKind kindOf(int scipKind) {
+  using K = scip::SymbolInformation;
+  switch (scipKind) {
+    case K::Class: return SymbolKind::Class;
+    case K::Struct: return SymbolKind::Struct;
+    case K::Interface: return SymbolKind::Interface;
+    case K::Enum: return SymbolKind::Enum;
+    case K::EnumMember: return SymbolKind::EnumMember;
+    case K::Function: return SymbolKind::Function;
+    case K::Method: case K::AbstractMethod: case K::StaticMethod: case K::Getter: case K::Setter: return SymbolKind::Method;
+    case K::Constructor: return SymbolKind::Constructor;
+    case K::Field: return SymbolKind::Field;
+    case K::Property: return SymbolKind::Property;
+    case K::Variable: case K::StaticVariable: return SymbolKind::Variable;
+    case K::Constant: return SymbolKind::Constant;
+    case K::Parameter: case K::SelfParameter: return SymbolKind::Parameter;
+    case K::TypeAlias: case K::Type: return SymbolKind::TypeAlias;
+    case K::TypeParameter: return SymbolKind::TypeParameter;
+    case K::Module: case K::Package: case K::File: return SymbolKind::Module;
+    case K::Namespace: return SymbolKind::Namespace;
+    case K::Macro: return SymbolKind::Macro;
+    case K::Union: return SymbolKind::Union;
+    default: return SymbolKind::Unknown;
+  }
+}
+
+// The kind a symbol's last descriptor implies (SCIP's suffixes: `/` namespace, `#` type, `.`
+// term, `().` method, `(x)` parameter, `[x]` type parameter, `!` macro), for indexers that
+// write no SymbolInformation.kind.
+SymbolKind kindOfSymbol(std::string_view symbol) {
+  if (symbol.rfind("local ", 0) == 0) return SymbolKind::Variable;
+  if (symbol.empty()) return SymbolKind::Unknown;
+  switch (symbol.back()) {
+    case '/': return SymbolKind::Module;
+    case '#': return SymbolKind::Class;
+    case ')': return SymbolKind::Parameter;
+    case ']': return SymbolKind::TypeParameter;
+    case '!': return SymbolKind::Macro;
+    case '.': {
+      if (symbol.size() >= 2 && symbol.compare(symbol.size() - 2, 2, ").") == 0) {
+        // A method when the descriptor before it is a type: `Foo#bar().`.
+        size_t open = symbol.rfind('(');
+        size_t nameStart = open == std::string_view::npos ? 0 : symbol.find_last_of("#/.", open);
+        return nameStart != std::string_view::npos && symbol[nameStart] == '#' ? SymbolKind::Method : SymbolKind::Function;
+      }
+      return SymbolKind::Variable;
+    }
+    default: return SymbolKind::Unknown;
+  }
+}
+
+// The name a symbol's last descriptor spells (backquotes removed), for symbols nib meets only
+// through a relationship.
+std::string nameOfSymbol(std::string_view symbol) {
+  while (!symbol.empty() && (symbol.back() == '.' || symbol.back() == '#' || symbol.back() == '/' || symbol.back() == '!'))
+    symbol.remove_suffix(1);
+  if (!symbol.empty() && symbol.back() == ')') {
+    size_t open = symbol.rfind('(');
+    if (open != std::string_view::npos) symbol = symbol.substr(0, open);
+  }
+  if (!symbol.empty() && symbol.back() == '`') {
+    size_t open = symbol.rfind('`', symbol.size() - 2);
+    return open == std::string_view::npos ? std::string(symbol) : std::string(symbol.substr(open + 1, symbol.size() - open - 2));
+  }
+  size_t cut = symbol.find_last_of(" #./(");
+  return std::string(cut == std::string_view::npos ? symbol : symbol.substr(cut + 1));
+}
+
+bool isTypeSymbol(SymbolKind k) { return isTypeKind(k); }
+
+struct Importer {
+  std::string root;
+  TuFacts facts;
+  std::unordered_map<std::string, uint32_t> usrIds;
+  std::vector<bool> named;  // by usr: the name came from a definition's text
+  std::unordered_map<std::string, const scip::SymbolInformation*> infos;
+  ScipImportStats stats;
+
+  uint32_t usrOf(const std::string& usr) {
+    auto [it, added] = usrIds.emplace(usr, static_cast<uint32_t>(facts.usrs.size()));
+    if (added) {
+      facts.usrs.push_back(usr);
+      facts.names.push_back(nameOfSymbol(usr));
+      named.push_back(false);
+    }
+    return it->second;
+  }
+
+  SymbolKind kindFor(const std::string& symbol) {
+    auto it = infos.find(symbol);
+    SymbolKind k = it != infos.end() ? kindOf(it->second->kind()) : SymbolKind::Unknown;
+    return k != SymbolKind::Unknown ? k : kindOfSymbol(symbol);
+  }
+
+  void document(const scip::Document& doc, const fs::path& projectRoot) {
+    std::error_code ec;
+    std::string absolute = fs::weakly_canonical(projectRoot / doc.relative_path(), ec).string();
+    auto text = ec || absolute.compare(0, root.size(), root) != 0 ? Expected<std::string>(Status(ErrorCode::NotFound, ""))
+                                                                  : readFile(absolute);
+    if (!text) {
+      ++stats.skippedDocuments;
+      return;
+    }
+    ++stats.documents;
+    const uint32_t file = static_cast<uint32_t>(facts.files.size());
+    facts.files.push_back(absolute);
+    const std::string relative = absolute.substr(root.size());
+    LineTable lines(*text);
+    Encoding enc = doc.position_encoding() == scip::UTF8CodeUnitOffsetFromLineStart    ? Encoding::Utf8
+                   : doc.position_encoding() == scip::UTF32CodeUnitOffsetFromLineStart ? Encoding::Utf32
+                                                                                      : Encoding::Utf16;
+    for (const scip::Occurrence& o : doc.occurrences()) {
+      const auto& r = o.range();
+      bool valid = (r.size() == 3 || r.size() == 4) && !o.symbol().empty();
+      for (int v : r) valid = valid && v >= 0;
+      if (!valid || static_cast<uint32_t>(r[0]) >= lines.lineCount()) {
+        ++stats.skippedOccurrences;
+        continue;
+      }
+      uint32_t line = static_cast<uint32_t>(r[0]);
+      bool oneLine = r.size() == 3 || r[2] == r[0];
+      uint32_t start = lines.fromUnits(line, static_cast<uint32_t>(r[1]), enc);
+      uint32_t end = oneLine ? lines.fromUnits(line, static_cast<uint32_t>(r.size() == 3 ? r[2] : r[3]), enc)
+                             : static_cast<uint32_t>(lines.lineText(line).size());
+      uint32_t offset = 0;
+      // An empty range names nothing a cursor can be on; a module's definition at the start of
+      // its file is kept, as the place its importers go to.
+      bool moduleDefinition = end == start && start == 0 && line == 0 && (o.symbol_roles() & scip::Definition);
+      if ((end <= start && !moduleDefinition) || !lines.offsetOf({line, start}, &offset)) {
+        ++stats.skippedOccurrences;
+        continue;
+      }
+      std::string usr = o.symbol().rfind("local ", 0) == 0 ? "local:" + relative + "#" + o.symbol().substr(6) : o.symbol();
+      uint32_t id = usrOf(usr);
+      ClangOccurrence c;
+      c.file = file;
+      c.line = line;
+      c.column = start;
+      c.offset = offset;
+      c.length = end - start;
+      c.usr = id;
+      int roles = o.symbol_roles();
+      c.role = roles & scip::Definition ? ClangRole::Definition
+               : roles & scip::ForwardDefinition ? ClangRole::Declaration
+                                                 : ClangRole::Reference;
+      c.kind = static_cast<uint8_t>(kindFor(o.symbol()));
+      // The name as the text spells it at a definition (else at its first occurrence).
+      if (!named[id] && c.length > 0 && offset + c.length <= text->size()) {
+        facts.names[id] = text->substr(offset, c.length);
+        named[id] = c.role != ClangRole::Reference;
+      }
+      facts.occurrences.push_back(c);
+      ++stats.occurrences;
+    }
+  }
+
+  void relationships(const scip::SymbolInformation& info) {
+    for (const scip::Relationship& rel : info.relationships()) {
+      if (rel.symbol().empty() || rel.symbol() == info.symbol()) continue;
+      // A member whose references include another's (a method and the one it implements) is an
+      // override edge; a type implementing another (a class and its interface) a base edge.
+      if (rel.is_reference() || rel.is_implementation()) {
+        uint32_t a = usrOf(info.symbol()), b = usrOf(rel.symbol());
+        bool type = !rel.is_reference() && isTypeSymbol(kindFor(info.symbol()));
+        (type ? facts.bases : facts.overrides).emplace_back(a, b);
+      }
+      if (rel.is_type_definition()) facts.types.emplace_back(usrOf(info.symbol()), usrOf(rel.symbol()));
+    }
+  }
+};
+
+}  // namespace
+
+Expected<TuFacts> importScip(std::string_view bytes, const std::string& root, ScipImportStats* stats) {
+  scip::Index index;
+  if (bytes.size() > static_cast<size_t>(INT32_MAX) || !index.ParseFromArray(bytes.data(), static_cast<int>(bytes.size())))
+    return Status(ErrorCode::Corrupt, "not an SCIP index (truncated, or another format)");
+  std::string projectRoot = pathOfUri(index.metadata().project_root());
+  if (projectRoot.empty())
+    return Status(ErrorCode::Corrupt, "the SCIP index names no file:// project root (\"" + index.metadata().project_root() + "\")");
+  Importer im;
+  im.root = root;
+  im.stats.tool = index.metadata().tool_info().name() + " " + index.metadata().tool_info().version();
+  for (const scip::Document& doc : index.documents())
+    for (const scip::SymbolInformation& info : doc.symbols()) im.infos.emplace(info.symbol(), &info);
+  for (const scip::SymbolInformation& info : index.external_symbols()) im.infos.emplace(info.symbol(), &info);
+  for (const scip::Document& doc : index.documents()) im.document(doc, projectRoot);
+  // Local symbols' relationships are per document; a local's info names it unqualified, and
+  // nib has renamed it: relationships of locals are left out.
+  for (const scip::Document& doc : index.documents())
+    for (const scip::SymbolInformation& info : doc.symbols())
+      if (info.symbol().rfind("local ", 0) != 0) im.relationships(info);
+  if (stats) *stats = im.stats;
+  return std::move(im.facts);
+}
+
+}  // namespace nib

@@ -1,0 +1,295 @@
+// The precise view: SCIP read as nib's unit facts (scip/ScipImport), views built by the real SCIP
+// indexers (scip-typescript, scip-python) and cached by what they read, and indexers that fail,
+// hang or write garbage — each recorded with its reason, the rest of the version served.
+// Navigation answers from the view are checked by the `precise_*` navigation fixtures.
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+
+#include <catch2/catch.hpp>
+#include <fstream>
+
+#include "TestRepo.h"
+#include "indexer/IndexBuilder.h"
+#include "providers/StaticProvider.h"
+#include "scip.pb.h"
+#include "scip/ScipImport.h"
+#include "views/IndexLayout.h"
+
+namespace nib::test {
+namespace fs = std::filesystem;
+
+namespace {
+
+scip::Occurrence* occurrence(scip::Document* doc, std::vector<int> range, const std::string& symbol, int roles = 0) {
+  scip::Occurrence* o = doc->add_occurrences();
+  for (int v : range) o->add_range(v);
+  o->set_symbol(symbol);
+  o->set_symbol_roles(roles);
+  return o;
+}
+
+std::string stat(const Manifest& m, const std::string& key) {
+  auto it = m.stats.find(key);
+  return it == m.stats.end() ? "" : it->second;
+}
+
+std::map<std::string, fs::path> pinnedIndexers() {
+  return {{"typescript", fs::path(NIB_BACKENDS_BIN) / "scip-typescript"},
+          {"python", fs::path(NIB_BACKENDS_BIN) / "scip-python"}};
+}
+
+// A folder outside the repository for programs standing in for an indexer.
+struct ScratchDir {
+  fs::path path;
+  ScratchDir() {
+    std::string tmpl = (fs::temp_directory_path() / "nib-precise-XXXXXX").string();
+    path = ::mkdtemp(tmpl.data());
+  }
+  ~ScratchDir() {
+    std::error_code ec;
+    fs::remove_all(path, ec);
+  }
+  fs::path script(const std::string& name, const std::string& body) {
+    fs::path p = path / name;
+    std::ofstream(p) << "#!/bin/sh\n" << body;
+    ::chmod(p.c_str(), 0755);
+    return p;
+  }
+};
+
+Manifest build(TestRepo& repo, IndexOptions options) {
+  options.threads = 1;
+  options.dense = false;
+  auto report = buildIndex(repo.root(), options);
+  INFO(report.status().toString());
+  REQUIRE(report.hasValue());
+  return report->manifest;
+}
+
+const char* kPython =
+    "class Job:\n"
+    "    def run(self):\n"
+    "        return 1\n"
+    "\n"
+    "def start(j: Job):\n"
+    "    return j.run()\n";
+
+}  // namespace
+
+TEST_CASE("an SCIP index reads as unit facts in nib's positions", "[precise]") {
+  TestRepo repo;
+  // 'é' is two bytes and one UTF-16 unit: SCIP's column 22 is byte 23.
+  repo.write("src/a.ts", "let s = \"\xC3\xA9\"; class Sub extends Base { m() { return s; } }\n");
+  repo.write("src/b.ts", "let s = 1; export {};\n");
+  scip::Index index;
+  index.mutable_metadata()->set_project_root("file://" + repo.root().string() + "/src");
+  index.mutable_metadata()->mutable_tool_info()->set_name("scip-typescript");
+  scip::Document* a = index.add_documents();
+  a->set_relative_path("a.ts");
+  occurrence(a, {0, 4, 5}, "local 0", scip::Definition);
+  occurrence(a, {0, 19, 22}, "npm . . a/Sub#", scip::Definition);
+  occurrence(a, {0, 38, 39}, "npm . . a/Sub#m().", scip::Definition);
+  occurrence(a, {0, 51, 52}, "local 0");
+  occurrence(a, {0, 0, 0}, "npm . . a/", scip::Definition);      // a module's definition: kept, empty
+  occurrence(a, {0, 6, 6}, "npm . . a/Sub#");                     // empty elsewhere: no name
+  occurrence(a, {7, 0, 1}, "npm . . a/gone.", scip::Definition);  // past the file's end
+  occurrence(a, {0, 35, 39}, "");                                 // no symbol
+  scip::SymbolInformation* sub = a->add_symbols();
+  sub->set_symbol("npm . . a/Sub#");
+  sub->set_kind(scip::SymbolInformation::Class);
+  auto* base = sub->add_relationships();
+  base->set_symbol("npm . . a/Base#");
+  base->set_is_implementation(true);
+  scip::SymbolInformation* m = a->add_symbols();
+  m->set_symbol("npm . . a/Sub#m().");
+  auto* overridden = m->add_relationships();
+  overridden->set_symbol("npm . . a/Base#m().");
+  overridden->set_is_implementation(true);
+  auto* type = m->add_relationships();
+  type->set_symbol("npm . . a/Result#");
+  type->set_is_type_definition(true);
+  scip::Document* b = index.add_documents();
+  b->set_relative_path("b.ts");
+  occurrence(b, {0, 4, 5}, "local 0", scip::Definition);
+  scip::Document* outside = index.add_documents();
+  outside->set_relative_path("../../elsewhere.ts");
+  occurrence(outside, {0, 0, 1}, "npm . . x.", scip::Definition);
+
+  ScipImportStats stats;
+  auto facts = importScip(index.SerializeAsString(), repo.root().string() + "/", &stats);
+  REQUIRE(facts.hasValue());
+  CHECK(stats.documents == 2);
+  CHECK(stats.skippedDocuments == 1);
+  CHECK(stats.skippedOccurrences == 3);
+  REQUIRE(facts->files == std::vector<std::string>{repo.root().string() + "/src/a.ts", repo.root().string() + "/src/b.ts"});
+  auto usrOf = [&](const ClangOccurrence& o) { return facts->usrs[o.usr]; };
+  REQUIRE(facts->occurrences.size() == 6);
+  const ClangOccurrence& local = facts->occurrences[0];
+  CHECK(usrOf(local) == "local:src/a.ts#0");
+  CHECK(local.offset == 4);
+  CHECK(facts->names[local.usr] == "s");
+  const ClangOccurrence& cls = facts->occurrences[1];
+  CHECK(cls.column == 20);  // after the two-byte 'é'
+  CHECK(cls.length == 3);
+  CHECK(facts->names[cls.usr] == "Sub");
+  CHECK(cls.role == ClangRole::Definition);
+  CHECK(static_cast<SymbolKind>(cls.kind) == SymbolKind::Class);
+  const ClangOccurrence& method = facts->occurrences[2];
+  CHECK(facts->names[method.usr] == "m");
+  CHECK(static_cast<SymbolKind>(method.kind) == SymbolKind::Method);  // from the symbol's `().` suffix
+  const ClangOccurrence& use = facts->occurrences[3];
+  CHECK(use.role == ClangRole::Reference);
+  CHECK(use.usr == local.usr);
+  const ClangOccurrence& module = facts->occurrences[4];
+  CHECK((module.offset == 0 && module.length == 0 && module.role == ClangRole::Definition));
+  CHECK(static_cast<SymbolKind>(module.kind) == SymbolKind::Module);
+  CHECK(usrOf(facts->occurrences[5]) == "local:src/b.ts#0");  // another document's `local 0`
+  REQUIRE(facts->bases.size() == 1);
+  CHECK(facts->usrs[facts->bases[0].first] == "npm . . a/Sub#");
+  CHECK(facts->usrs[facts->bases[0].second] == "npm . . a/Base#");
+  REQUIRE(facts->overrides.size() == 1);
+  CHECK(facts->usrs[facts->overrides[0].second] == "npm . . a/Base#m().");
+  REQUIRE(facts->types.size() == 1);
+  CHECK(facts->usrs[facts->types[0].second] == "npm . . a/Result#");
+}
+
+TEST_CASE("bytes that are not a whole SCIP index are refused, not read in part", "[precise]") {
+  scip::Index index;
+  index.mutable_metadata()->set_project_root("file:///tmp/x");
+  scip::Document* d = index.add_documents();
+  d->set_relative_path("a.ts");
+  occurrence(d, {0, 0, 1}, "npm . . a/x.", scip::Definition);
+  std::string bytes = index.SerializeAsString();
+  auto cut = importScip(bytes.substr(0, bytes.size() - 3), "/tmp/");
+  REQUIRE_FALSE(cut.hasValue());
+  CHECK(cut.status().code() == ErrorCode::Corrupt);
+  auto text = importScip("this is not protobuf at all, just text\n", "/tmp/");
+  REQUIRE_FALSE(text.hasValue());
+  scip::Index noRoot;
+  auto rootless = importScip(noRoot.SerializeAsString(), "/tmp/");
+  REQUIRE_FALSE(rootless.hasValue());
+  CHECK(rootless.status().code() == ErrorCode::Corrupt);
+}
+
+TEST_CASE("the precise view is built by the SCIP indexers and re-runs only projects whose files changed", "[precise]") {
+  TestRepo repo;
+  repo.write("web/tsconfig.json", "{\"compilerOptions\": {\"strict\": true}, \"include\": [\"src\"]}\n");
+  repo.write("web/src/timer.ts", "export class Timer { start(): void {} }\nexport function go(t: Timer) { t.start(); }\n");
+  repo.write("jobs.py", kPython);
+  repo.commitAll();
+  IndexOptions options;
+  options.scipIndexers = pinnedIndexers();
+  Manifest first = build(repo, options);
+  const ViewRecord* view = first.view("precise");
+  REQUIRE(view);
+  INFO(view->error << " / " << stat(first, "precise.failure.0"));
+  REQUIRE(view->status == ViewStatus::Complete);
+  CHECK(stat(first, "precise.projects") == "2");
+  CHECK(stat(first, "precise.indexed") == "2");
+  CHECK(stat(first, "precise.files") == "2");  // the two sources (tsconfig.json has no names)
+
+  auto provider = StaticProvider::open(repo.root() / ".nib");
+  REQUIRE(provider.hasValue());
+  // `t.start()` in go(): the method of Timer, from the TypeScript indexer's facts.
+  auto def = (*provider)->definition("web/src/timer.ts", 75);
+  REQUIRE(def.hasValue());
+  CHECK(def->source == "scip");
+  REQUIRE(def->locations.size() == 1);
+  CHECK(def->locations[0].range.start == Position{0, 21});
+  auto refs = (*provider)->references("jobs.py", 20, true);  // `run` in Job
+  REQUIRE(refs.hasValue());
+  CHECK(refs->source == "scip");
+  CHECK(refs->locations.size() == 2);
+
+  // Nothing changed, a full build (not a delta sharing the views): both projects' facts come
+  // from the cache, no indexer runs.
+  options.deltaBudget = 0;
+  Manifest second = build(repo, options);
+  CHECK(stat(second, "precise.indexed") == "0");
+  CHECK(stat(second, "precise.cached") == "2");
+  // A Python file changed: only the Python project runs again.
+  repo.write("jobs.py", std::string(kPython) + "\nstart(Job())\n");
+  Manifest third = build(repo, options);
+  CHECK(stat(third, "precise.indexed") == "1");
+  CHECK(stat(third, "precise.cached") == "1");
+  CHECK(third.view("precise")->status == ViewStatus::Complete);
+}
+
+TEST_CASE("an indexer that fails, hangs or writes garbage is recorded and its files answer from tree-sitter",
+          "[precise]") {
+  ScratchDir scratch;
+  // Each stand-in is given `index --cwd DIR --output FILE ...`; $5 is the output file.
+  struct Case {
+    std::string name, body, reason;
+  };
+  std::vector<Case> cases = {
+      {"crash", "echo '    at somewhere (x.js:1:1)' >&2\necho 'Error: the project is broken' >&2\nexit 3\n",
+       "exited with status 3: Error: the project is broken"},
+      // The stand-in and the child it starts must both be gone after the time limit.
+      {"hang", "sleep 61 &\nwait\n", "timed out after 1 s"},
+      {"garbage", "printf 'not protobuf \\001\\002\\003' > \"$5\"\n", "its SCIP could not be read"},
+  };
+  for (const Case& c : cases) {
+    DYNAMIC_SECTION(c.name) {
+      TestRepo repo;
+      repo.write("jobs.py", kPython);
+      repo.commitAll();
+      IndexOptions options;
+      options.scipIndexers = {{"python", scratch.script(c.name, c.body)}};
+      options.preciseTimeoutSeconds = 1;
+      Manifest m = build(repo, options);
+      const ViewRecord* view = m.view("precise");
+      REQUIRE(view);
+      CHECK(view->status == ViewStatus::Failed);
+      INFO(view->error);
+      CHECK(view->error.find(c.reason) != std::string::npos);
+      CHECK(stat(m, "precise.failure.0").rfind("python:.: ", 0) == 0);
+      // The version is served: the structural view answers, labelled as tree-sitter's.
+      auto provider = StaticProvider::open(repo.root() / ".nib");
+      REQUIRE(provider.hasValue());
+      auto def = (*provider)->definition("jobs.py", 81);  // `run` in j.run()
+      REQUIRE(def.hasValue());
+      CHECK(def->source == "tree-sitter");
+      CHECK_FALSE(def->locations.empty());
+      std::string out;
+      CHECK(runCommand("pgrep -f 'sleep 6[1]'", &out) != 0);
+    }
+  }
+}
+
+TEST_CASE("one project's failure leaves the other projects' precise answers", "[precise]") {
+  ScratchDir scratch;
+  TestRepo repo;
+  repo.write("tsconfig.json", "{\"compilerOptions\": {\"strict\": true}}\n");
+  repo.write("timer.ts", "export class Timer { start(): void {} }\nexport function go(t: Timer) { t.start(); }\n");
+  repo.write("jobs.py", kPython);
+  // A tsconfig.json that does not parse: its project fails with the compiler's message.
+  repo.write("broken/tsconfig.json", "{ \"compilerOptions\": { \"strict\": true,\n");
+  repo.write("broken/a.ts", "export const a = 1;\n");
+  repo.commitAll();
+  IndexOptions options;
+  options.scipIndexers = pinnedIndexers();
+  options.scipIndexers["python"] = scratch.script("crash", "exit 1\n");
+  Manifest m = build(repo, options);
+  const ViewRecord* view = m.view("precise");
+  REQUIRE(view);
+  REQUIRE(view->status == ViewStatus::Complete);
+  CHECK(stat(m, "precise.projects") == "3");
+  CHECK(stat(m, "precise.failed") == "2");
+  std::string failures = stat(m, "precise.failure.0") + "\n" + stat(m, "precise.failure.1");
+  INFO(failures);
+  CHECK(failures.find("typescript:broken: scip-typescript exited with status 1: Error: ") != std::string::npos);
+  CHECK(failures.find("tsconfig.json(2,1): error TS1005") != std::string::npos);
+  CHECK(failures.find("python:.: crash exited with status 1") != std::string::npos);
+  auto provider = StaticProvider::open(repo.root() / ".nib");
+  REQUIRE(provider.hasValue());
+  auto ts = (*provider)->definition("timer.ts", 75);
+  REQUIRE(ts.hasValue());
+  CHECK(ts->source == "scip");
+  auto py = (*provider)->definition("jobs.py", 81);
+  REQUIRE(py.hasValue());
+  CHECK(py->source == "tree-sitter");
+}
+
+}  // namespace nib::test

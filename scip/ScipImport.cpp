@@ -59,7 +59,7 @@ SymbolKind kindOf(int scipKind) {
 // term, `().` method, `(x)` parameter, `[x]` type parameter, `!` macro), for indexers that
 // write no SymbolInformation.kind.
 SymbolKind kindOfSymbol(std::string_view symbol) {
-  if (symbol.rfind("local ", 0) == 0) return SymbolKind::Variable;
+  if (symbol.rfind("local ", 0) == 0 || symbol.rfind("local:", 0) == 0) return SymbolKind::Variable;
   if (symbol.empty()) return SymbolKind::Unknown;
   switch (symbol.back()) {
     case '/': return SymbolKind::Module;
@@ -162,6 +162,13 @@ struct Importer {
         continue;
       }
       std::string usr = o.symbol().rfind("local ", 0) == 0 ? "local:" + relative + "#" + o.symbol().substr(6) : o.symbol();
+      // scip-typescript names a class by its constructor wherever the class has one (`new X()`,
+      // `X.REVERSE`, `extends X`); TypeScript's own server answers those as the class's
+      // references, and goes to the class. The constructor keeps its own definition.
+      static const std::string kConstructor = "`<constructor>`().";
+      if (!(o.symbol_roles() & scip::Definition) && usr.size() > kConstructor.size() &&
+          usr.compare(usr.size() - kConstructor.size(), kConstructor.size(), kConstructor) == 0)
+        usr.resize(usr.size() - kConstructor.size());
       uint32_t id = usrOf(usr);
       ClangOccurrence c;
       c.file = file;
@@ -174,7 +181,7 @@ struct Importer {
       c.role = roles & scip::Definition ? ClangRole::Definition
                : roles & scip::ForwardDefinition ? ClangRole::Declaration
                                                  : ClangRole::Reference;
-      c.kind = static_cast<uint8_t>(kindFor(o.symbol()));
+      c.kind = static_cast<uint8_t>(kindFor(usr));
       // The name as the text spells it at a definition (else at its first occurrence).
       if (!named[id] && c.length > 0 && offset + c.length <= text->size()) {
         facts.names[id] = text->substr(offset, c.length);

@@ -4,6 +4,8 @@
 #include <functional>
 #include <set>
 
+#include "support/Language.h"
+
 namespace nib {
 namespace {
 
@@ -599,10 +601,12 @@ Expected<ClangNavigator::NamedAt> ClangNavigator::namedAt(const std::string& pat
   auto occurrences = view_->occurrences(path);
   if (!occurrences) return occurrences.status();
   const ClangFileOccurrence* at = occurrenceAt(*occurrences, offset);
-  // Where an SCIP indexer resolved no symbol in a file it read, the language's own server has
-  // none either (an unresolved name, a global of a missing library): no answer, rather than
-  // tree-sitter's guesses by name.
-  if (!at && source_ == "scip") return Status(ErrorCode::NotFound, Reason::NoSymbol, "the indexer resolved no symbol here");
+  // Where scip-typescript resolved no symbol in a file it read, TypeScript's own server has none
+  // either (an unresolved name, a global of a missing library): no answer, rather than
+  // tree-sitter's guesses by name. scip-python leaves out names pyright does resolve (builtins
+  // such as `isinstance`): there tree-sitter answers, labelled.
+  if (!at && source_ == "scip" && detectLanguage(path, "") != Language::Python)
+    return Status(ErrorCode::NotFound, Reason::NoSymbol, "the indexer resolved no symbol here");
   if (!at) return declined();
   auto symbol = view_->symbol(at->symbol);
   if (!symbol) return symbol.status();

@@ -538,8 +538,25 @@ ClangNavigator* StaticProvider::precise(const std::string& path) {
 }
 
 Expected<NavigationResult> StaticProvider::definition(const std::string& path, uint32_t offset, bool declarations) {
-  if (ClangNavigator* p = precise(path); p && p != clang_.get())
-    if (auto c = p->answer(path, offset, false, false, declarations); !isDeclined(c)) return c;
+  if (ClangNavigator* p = precise(path); p && p != clang_.get()) {
+    auto c = p->answer(path, offset, false, false, declarations);
+    if (!isDeclined(c)) return c;
+    if (p->covers(path)) return onlyIfResolved(definitionFromFacts(path, offset, declarations));
+  }
+  return definitionFromFacts(path, offset, declarations);
+}
+
+// Where the precise indexer read the file and resolved nothing at the position (scip-python
+// leaves out some names pyright resolves: a star import's, a builtin's), tree-sitter's answer
+// stands when it resolved the name through scopes and imports; a guess by name does not (an
+// attribute of a value of unknown type, which pyright does not resolve either).
+Expected<NavigationResult> StaticProvider::onlyIfResolved(Expected<NavigationResult> r) {
+  if (r && r->confidence != Confidence::Exact)
+    return Status(ErrorCode::NotFound, Reason::NoSymbol, "the indexer resolved no symbol here, and the name alone is no answer");
+  return r;
+}
+
+Expected<NavigationResult> StaticProvider::definitionFromFacts(const std::string& path, uint32_t offset, bool declarations) {
   if (clang_)
     if (auto c = clang_->answer(path, offset, false, false, declarations); !isDeclined(c)) return c;
   beginQuery();
@@ -633,8 +650,16 @@ void sortByPlace(std::vector<SymbolLocation>& locations) {
 }  // namespace
 
 Expected<NavigationResult> StaticProvider::references(const std::string& path, uint32_t offset, bool includeDeclaration) {
-  if (ClangNavigator* p = precise(path); p && p != clang_.get())
-    if (auto c = p->answer(path, offset, true, includeDeclaration, false); !isDeclined(c)) return c;
+  if (ClangNavigator* p = precise(path); p && p != clang_.get()) {
+    auto c = p->answer(path, offset, true, includeDeclaration, false);
+    if (!isDeclined(c)) return c;
+    if (p->covers(path)) return onlyIfResolved(referencesFromFacts(path, offset, includeDeclaration));
+  }
+  return referencesFromFacts(path, offset, includeDeclaration);
+}
+
+Expected<NavigationResult> StaticProvider::referencesFromFacts(const std::string& path, uint32_t offset,
+                                                              bool includeDeclaration) {
   if (clang_)
     if (auto c = clang_->answer(path, offset, true, includeDeclaration, false); !isDeclined(c)) return c;
   beginQuery();

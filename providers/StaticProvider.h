@@ -211,6 +211,10 @@ class StaticProvider {
   // covers a path's language (nullptr: none).
   std::unique_ptr<ClangNavigator> precise_;
   ClangNavigator* precise(const std::string& path);
+  // Definition and references from clang's and tree-sitter's facts (after the precise view).
+  Expected<NavigationResult> definitionFromFacts(const std::string& path, uint32_t offset, bool declarations);
+  Expected<NavigationResult> referencesFromFacts(const std::string& path, uint32_t offset, bool includeDeclaration);
+  static Expected<NavigationResult> onlyIfResolved(Expected<NavigationResult> r);
   Manifest manifest_;
   std::unique_ptr<CommitView> view_;
   std::unique_ptr<FactStore> factStore_;

@@ -99,6 +99,27 @@ std::string nameOfSymbol(std::string_view symbol) {
 
 bool isTypeSymbol(SymbolKind k) { return isTypeKind(k); }
 
+// scip-python's module symbols: "<package> `a.b`/__init__:" (backquoted when dotted). The
+// module's dotted name, or "" when `symbol` names no module.
+constexpr std::string_view kModuleSuffix = "/__init__:";
+std::string moduleNameOf(std::string_view symbol) {
+  if (symbol.size() <= kModuleSuffix.size() || symbol.substr(symbol.size() - kModuleSuffix.size()) != kModuleSuffix) return "";
+  std::string_view name = symbol.substr(0, symbol.size() - kModuleSuffix.size());
+  size_t space = name.rfind(' ');
+  if (space != std::string_view::npos) name = name.substr(space + 1);
+  if (name.size() >= 2 && name.front() == '`' && name.back() == '`') name = name.substr(1, name.size() - 2);
+  return std::string(name);
+}
+
+// The symbol of module `name` in the package `like` (a module symbol) names.
+std::string moduleSymbolLike(std::string_view like, const std::string& name) {
+  std::string_view prefix = like.substr(0, like.size() - kModuleSuffix.size());
+  size_t space = prefix.rfind(' ');
+  prefix = space == std::string_view::npos ? std::string_view() : prefix.substr(0, space + 1);
+  bool quoted = name.find('.') != std::string::npos;
+  return std::string(prefix) + (quoted ? "`" + name + "`" : name) + std::string(kModuleSuffix);
+}
+
 struct Importer {
   std::string root;
   TuFacts facts;
@@ -169,26 +190,78 @@ struct Importer {
       if (!(o.symbol_roles() & scip::Definition) && usr.size() > kConstructor.size() &&
           usr.compare(usr.size() - kConstructor.size(), kConstructor.size(), kConstructor) == 0)
         usr.resize(usr.size() - kConstructor.size());
-      uint32_t id = usrOf(usr);
-      ClangOccurrence c;
-      c.file = file;
-      c.line = line;
-      c.column = start;
-      c.offset = offset;
-      c.length = end - start;
-      c.usr = id;
-      int roles = o.symbol_roles();
-      c.role = roles & scip::Definition ? ClangRole::Definition
-               : roles & scip::ForwardDefinition ? ClangRole::Declaration
-                                                 : ClangRole::Reference;
-      c.kind = static_cast<uint8_t>(kindFor(usr));
-      // The name as the text spells it at a definition (else at its first occurrence).
-      if (!named[id] && c.length > 0 && offset + c.length <= text->size()) {
-        facts.names[id] = text->substr(offset, c.length);
-        named[id] = c.role != ClangRole::Reference;
+      Site site{file, line, start, offset, end - start, o.symbol_roles()};
+      if (std::string module = moduleNameOf(usr); !module.empty() && site.length > 0)
+        moduleSites(usr, module, site, *text);
+      else
+        add(usr, site, *text);
+    }
+  }
+
+  struct Site {
+    uint32_t file, line, column, offset, length;
+    int roles;
+  };
+
+  void add(const std::string& usr, const Site& site, const std::string& text) {
+    uint32_t id = usrOf(usr);
+    ClangOccurrence c;
+    c.file = site.file;
+    c.line = site.line;
+    c.column = site.column;
+    c.offset = site.offset;
+    c.length = site.length;
+    c.usr = id;
+    c.role = site.roles & scip::Definition          ? ClangRole::Definition
+             : site.roles & scip::ForwardDefinition ? ClangRole::Declaration
+                                                    : ClangRole::Reference;
+    c.kind = static_cast<uint8_t>(kindFor(usr));
+    // The name as the text spells it at a definition (else at its first occurrence).
+    if (!named[id] && c.length > 0 && c.offset + c.length <= text.size()) {
+      facts.names[id] = text.substr(c.offset, c.length);
+      named[id] = c.role != ClangRole::Reference;
+    }
+    facts.occurrences.push_back(c);
+    ++stats.occurrences;
+  }
+
+  // A module named in the text (`import a.b`, `from a.b import c`): scip-python gives the whole
+  // dotted name one range and the last module's symbol; each name is its own module for the
+  // language's servers (`a` is module a, `b` module a.b). A name that is not the module's at all
+  // is one a star import brought in (`from m import *` ... `f()`), which scip-python attributes
+  // to the module: no symbol, as the indexer did not resolve it.
+  void moduleSites(const std::string& usr, const std::string& module, const Site& site, const std::string& text) {
+    std::string_view spelled = std::string_view(text).substr(site.offset, site.length);
+    // A relative import's leading dots name no module of their own.
+    size_t dots = 0;
+    while (dots < spelled.size() && spelled[dots] == '.') ++dots;
+    std::string compact;
+    for (char ch : spelled.substr(dots))
+      if (ch != ' ' && ch != '\t') compact.push_back(ch);
+    bool tail = compact.size() <= module.size() && module.compare(module.size() - compact.size(), compact.size(), compact) == 0 &&
+                (compact.size() == module.size() || module[module.size() - compact.size() - 1] == '.');
+    if (compact.empty() || !tail) {
+      ++stats.skippedOccurrences;
+      return;
+    }
+    std::string prefix = module.substr(0, module.size() - compact.size());  // "" or "x.y." before the spelled names
+    size_t at = dots;
+    while (at < spelled.size()) {
+      size_t dot = spelled.find('.', at);
+      size_t end = dot == std::string_view::npos ? spelled.size() : dot;
+      std::string_view part = spelled.substr(at, end - at);
+      size_t lead = part.find_first_not_of(" \t"), trail = part.find_last_not_of(" \t");
+      if (lead != std::string_view::npos) {
+        prefix += std::string(part.substr(lead, trail - lead + 1));
+        Site one = site;
+        one.column = site.column + static_cast<uint32_t>(at + lead);
+        one.offset = site.offset + static_cast<uint32_t>(at + lead);
+        one.length = static_cast<uint32_t>(trail - lead + 1);
+        add(prefix == module ? usr : moduleSymbolLike(usr, prefix), one, text);
       }
-      facts.occurrences.push_back(c);
-      ++stats.occurrences;
+      if (dot == std::string_view::npos) break;
+      prefix += ".";
+      at = dot + 1;
     }
   }
 

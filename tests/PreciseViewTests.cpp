@@ -154,6 +154,32 @@ TEST_CASE("an SCIP index reads as unit facts in nib's positions", "[precise]") {
   CHECK(facts->usrs[facts->types[0].second] == "npm . . a/Result#");
 }
 
+TEST_CASE("scip-python's dotted module names are one module per name; star-imported names are no module",
+          "[precise]") {
+  TestRepo repo;
+  repo.write("app/main.py", "from pkg.core import run\nfrom .util import *\nhelper()\n");
+  scip::Index index;
+  index.mutable_metadata()->set_project_root("file://" + repo.root().string());
+  scip::Document* d = index.add_documents();
+  d->set_relative_path("app/main.py");
+  const std::string core = "scip-python python . 0 `pkg.core`/__init__:";
+  const std::string util = "scip-python python . 0 `app.util`/__init__:";
+  occurrence(d, {0, 5, 13}, core);    // `pkg.core`
+  occurrence(d, {0, 21, 24}, "scip-python python . 0 `pkg.core`/run().");
+  occurrence(d, {1, 5, 10}, util);    // `.util`
+  occurrence(d, {2, 0, 6}, util);     // `helper`, brought in by the star import
+  auto facts = importScip(index.SerializeAsString(), repo.root().string() + "/");
+  REQUIRE(facts.hasValue());
+  std::vector<std::pair<uint32_t, std::string>> got;
+  for (const ClangOccurrence& o : facts->occurrences) got.emplace_back(o.offset, facts->usrs[o.usr]);
+  std::vector<std::pair<uint32_t, std::string>> want = {
+      {5, "scip-python python . 0 pkg/__init__:"}, {9, core}, {21, "scip-python python . 0 `pkg.core`/run()."}, {31, util}};
+  CHECK(got == want);
+  CHECK(facts->occurrences[0].length == 3);
+  CHECK(facts->occurrences[1].length == 4);
+  CHECK(facts->occurrences[3].length == 4);  // `util`, without the relative import's dot
+}
+
 TEST_CASE("bytes that are not a whole SCIP index are refused, not read in part", "[precise]") {
   scip::Index index;
   index.mutable_metadata()->set_project_root("file:///tmp/x");

@@ -118,6 +118,13 @@ struct BenchArgs {
 };
 int runBench(const BenchArgs& args);
 
+struct ExportArgs {
+  std::string format;           // "scip"
+  std::string output = "index.scip";
+  std::string root = ".";
+};
+int runExport(const ExportArgs& args);
+
 struct RollbackArgs {
   std::string path = ".";
 };

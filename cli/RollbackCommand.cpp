@@ -1,7 +1,11 @@
-// `nib rollback`: makes the previous complete index version current again.
+// `nib rollback`: makes the previous complete index version current again. `nib export`: hands
+// the current version to the `nib-scip` worker, which writes it as SCIP (libprotobuf stays out
+// of `nib`).
 #include <cstdio>
+#include <filesystem>
 
 #include "cli/Commands.h"
+#include "cli/Worker.h"
 #include "support/GitLite.h"
 #include "views/IndexLayout.h"
 
@@ -27,6 +31,18 @@ int runRollback(const RollbackArgs& args) {
   if (!s.isOk()) return fail(s.message());
   std::printf("current version is now %s (was %s)\n", previous.c_str(), current->c_str());
   return 0;
+}
+
+int runExport(const ExportArgs& args) {
+  auto repo = gitlite::discover(args.root);
+  if (!repo) return fail(repo.status().message());
+  IndexLayout layout = IndexLayout::forRepository(repo->worktree);
+  auto current = layout.currentVersion();
+  if (!current) return fail(current.status().message(), "run `nib index` first");
+  std::error_code ec;
+  std::string out = std::filesystem::absolute(args.output, ec).string();
+  Status s = execWorker({"export", repo->worktree.string(), layout.dir().string(), out}, "nib-scip");
+  return fail(s.message());
 }
 
 }  // namespace nib::cli

@@ -22,15 +22,14 @@ std::vector<char*> argvOf(const std::string& path, const std::vector<std::string
 }  // namespace
 
 Expected<std::string> workerPath(const std::string& name) {
-  std::string var = name == "nib-server" ? "NIB_SERVER" : "NIB_INDEXER";
+  std::string var = name == "nib-server" ? "NIB_SERVER" : name == "nib-scip" ? "NIB_SCIP_WORKER" : "NIB_INDEXER";
   if (const char* env = std::getenv(var.c_str()); env && *env) return std::string(env);
   std::error_code ec;
   fs::path self = fs::read_symlink("/proc/self/exe", ec);
   if (ec) return Status(ErrorCode::IoError, "cannot locate the nib executable");
   fs::path worker = self.parent_path() / name;
   if (!fs::exists(worker, ec))
-    return Status(ErrorCode::NotFound, "the indexer worker " + worker.string() +
-                                           " is missing; reinstall nib or set " + var);
+    return Status(ErrorCode::NotFound, "the worker " + worker.string() + " is missing; reinstall nib or set " + var);
   return worker.string();
 }
 

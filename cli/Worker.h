@@ -10,8 +10,8 @@
 
 namespace nib::cli {
 
-// A helper executable next to the running `nib` ("nib-indexer", "nib-server"); the variable
-// NIB_INDEXER / NIB_SERVER overrides where it is.
+// A helper executable next to the running `nib` ("nib-indexer", "nib-server", "nib-scip"); the
+// variable NIB_INDEXER / NIB_SERVER / NIB_SCIP_WORKER overrides where it is.
 Expected<std::string> workerPath(const std::string& name = "nib-indexer");
 // Replaces this process with the helper (never returns on success).
 Status execWorker(const std::vector<std::string>& args, const std::string& name = "nib-indexer");

@@ -201,6 +201,16 @@ int main(int argc, char** argv) {
   bench->add_flag("--json", benchArgs.json, "Print everything as JSON");
   bench->add_option("--html", benchArgs.html, "Also write a self-contained HTML report with a latency chart");
 
+  ExportArgs exportArgs;
+  auto* exportCmd = app.add_subcommand("export", "Write the current index version in an interchange format. scip: one SCIP index\n"
+                                                 "(documents, occurrences with roles, symbols with their relationships) that\n"
+                                                 "Sourcegraph's tools accept: TypeScript/JavaScript/Python from the precise view,\n"
+                                                 "C/C++ from the clang view, other files' definitions as local symbols.\n"
+                                                 "See docs/precise-view.md.");
+  exportCmd->add_option("format", exportArgs.format, "scip")->required()->check(CLI::IsMember({"scip"}));
+  exportCmd->add_option("-o,--output", exportArgs.output, "Where to write it (default: index.scip)");
+  exportCmd->add_option("--root", exportArgs.root, "A path inside the repository (default: .)");
+
   RollbackArgs rollbackArgs;
   auto* rollback = app.add_subcommand("rollback", "Make the previous complete index version current again.");
   rollback->add_option("path", rollbackArgs.path, "A path inside the repository (default: .)");
@@ -225,6 +235,7 @@ int main(int argc, char** argv) {
   if (*symbols) return runSymbols(symArgs);
   if (*search) return runSearch(searchArgs);
   if (*rollback) return runRollback(rollbackArgs);
+  if (*exportCmd) return runExport(exportArgs);
   if (*bench) return runBench(benchArgs);
   if (*daemon) return runDaemon(daemonArgs);
   if (*context) return runContext(contextArgs);

@@ -2,6 +2,9 @@
 //   nib-scip import ROOT FILE   reads the SCIP index FILE (what scip-typescript or scip-python
 //                               wrote) and prints its facts under ROOT (nib's unit facts, the
 //                               encoding nib-clang prints)
+//   nib-scip export ROOT INDEX OUT
+//                               writes the current version of the index INDEX (a .nib folder)
+//                               of the repository ROOT as one SCIP index to OUT (`nib export scip`)
 // A process of its own, like nib-clang: an index that breaks the decoder costs that project
 // only, and libprotobuf stays out of every other binary.
 #include <unistd.h>
@@ -10,6 +13,7 @@
 #include <filesystem>
 #include <string>
 
+#include "scip/ScipExport.h"
 #include "scip/ScipImport.h"
 #include "support/FileIo.h"
 
@@ -25,11 +29,26 @@ int write(const std::string& bytes) {
 }
 }  // namespace
 
+int exportIndex(const char* root, const char* index, const char* out) {
+  using namespace nib;
+  ScipExportStats stats;
+  Status s = exportScip(root, index, out, &stats);
+  if (!s.isOk()) {
+    std::fprintf(stderr, "nib: error: %s\n", s.message().c_str());
+    return 1;
+  }
+  std::fprintf(stderr, "wrote %s: %zu documents, %zu occurrences, %zu symbols (version %s, commit %.12s%s)\n", out,
+               stats.documents, stats.occurrences, stats.symbols, stats.versionId.c_str(), stats.commit.c_str(),
+               stats.dirty ? " + uncommitted changes" : "");
+  return 0;
+}
+
 int main(int argc, char** argv) {
   using namespace nib;
+  if (argc == 5 && std::string(argv[1]) == "export") return exportIndex(argv[2], argv[3], argv[4]);
   if (argc != 4 || std::string(argv[1]) != "import") {
-    std::fprintf(stderr, "usage: nib-scip import ROOT FILE\n"
-                         "(the SCIP worker of `nib index`; not meant to be run by hand)\n");
+    std::fprintf(stderr, "usage: nib-scip import ROOT FILE | nib-scip export ROOT INDEX OUT\n"
+                         "(the SCIP worker of `nib index` and `nib export scip`; not meant to be run by hand)\n");
     return 2;
   }
   std::error_code ec;

@@ -319,3 +319,63 @@ TEST_CASE("one project's failure leaves the other projects' precise answers", "[
 }
 
 }  // namespace nib::test
+
+namespace nib::test {
+
+TEST_CASE("nib export scip writes what SCIP's own bindings read, with scip-typescript's definitions", "[precise][cli]") {
+  TestRepo repo;
+  repo.write("web/tsconfig.json", "{\"compilerOptions\": {\"strict\": true}, \"include\": [\"src\"]}\n");
+  repo.write("web/src/shapes.ts",
+             "export interface Shape { area(): number; }\n"
+             "export class Square implements Shape {\n"
+             "  constructor(private side: number) {}\n"
+             "  area(): number { return this.side * this.side; }\n"
+             "}\n");
+  repo.write("web/src/main.ts", "import { Square } from \"./shapes\";\nconst s = new Square(2);\nexport const a = s.area();\n");
+  repo.write("tool.go", "package main\n\nfunc helper() int { return 1 }\n\nfunc main() { helper() }\n");
+  repo.commitAll();
+  const std::string env = "NIB_SCIP_TYPESCRIPT=" + shellQuote(std::string(NIB_BACKENDS_BIN) + "/scip-typescript");
+  NibRun noIndex = runNibIn(repo, env, "export scip -o out.scip");
+  CHECK(noIndex.rc == 1);
+  CHECK(noIndex.out.find("nib index") != std::string::npos);
+  NibRun index = runNibIn(repo, env, "index --no-dense");
+  INFO(index.out);
+  REQUIRE(index.rc == 0);
+  CHECK(index.out.find("precise     1 projects (1 indexed") != std::string::npos);
+  NibRun exported = runNibIn(repo, env, "export scip -o " + shellQuote((repo.root() / "nib.scip").string()));
+  INFO(exported.out);
+  REQUIRE(exported.rc == 0);
+  CHECK(exported.out.find("3 documents") != std::string::npos);
+
+  ScratchDir scratch;
+  std::string theirs = (scratch.path / "theirs.scip").string();
+  std::string out;
+  REQUIRE(runCommand(shellQuote(std::string(NIB_BACKENDS_BIN) + "/scip-typescript") + " index --cwd " +
+                         shellQuote((repo.root() / "web").string()) + " --output " + shellQuote(theirs) + " --no-progress-bar",
+                     &out, true) == 0);
+  std::string bindings = std::string(NIB_BACKENDS_BIN) + "/../@sourcegraph/scip-typescript/dist/src/scip.js";
+  int rc = runCommand("node " + shellQuote(std::string(NIB_TESTS_DIR) + "/scip/compare_export.js") + " " + shellQuote(bindings) +
+                          " " + shellQuote((repo.root() / "nib.scip").string()) + " " + shellQuote(theirs),
+                      &out, true);
+  INFO(out);
+  CHECK(rc == 0);
+  CHECK(out.find("\"compared\":2") != std::string::npos);
+  CHECK(out.find("\"tool\":\"nib\"") != std::string::npos);
+
+  // The Go file's definitions are the document's local symbols, its call resolved to one.
+  scip::Index index2;
+  std::ifstream in(repo.root() / "nib.scip", std::ios::binary);
+  REQUIRE(index2.ParseFromIstream(&in));
+  const scip::Document* go = nullptr;
+  for (const scip::Document& d : index2.documents())
+    if (d.relative_path() == "tool.go") go = &d;
+  REQUIRE(go);
+  std::map<std::string, int> helper;  // symbol -> occurrences
+  for (const scip::Occurrence& o : go->occurrences())
+    if (o.range(0) == 2 || o.range(0) == 4) helper[o.symbol()]++;
+  CHECK(helper.size() >= 1);
+  bool linked = std::any_of(helper.begin(), helper.end(), [](const auto& e) { return e.second == 2 && e.first.rfind("local ", 0) == 0; });
+  CHECK(linked);
+}
+
+}  // namespace nib::test

@@ -130,12 +130,13 @@ int runBench(const BenchArgs& args) {
   options.timeout = std::chrono::milliseconds(args.timeoutMs);
   options.backgroundIndex = !args.noBackgroundIndex;
 #ifdef NIB_BACKENDS_BIN
-  options.commands = defaultLiveCommands(NIB_BACKENDS_BIN);
+  const std::filesystem::path backendsBin = NIB_BACKENDS_BIN;
 #else
-  options.commands = defaultLiveCommands({});
+  const std::filesystem::path backendsBin;
 #endif
+  options.commands = defaultLiveCommands(backendsBin);
   for (const std::string& spec : args.live) {
-    Status s = parseLiveCommand(spec, &options.commands);
+    Status s = parseLiveCommand(spec, &options.commands, backendsBin);
     if (!s.isOk()) return fail(s.message());
   }
   for (const std::string& name : args.languages) {

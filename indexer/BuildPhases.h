@@ -172,6 +172,7 @@ struct PrecisePhaseInput {
   std::map<std::string, fs::path> indexers;  // by language (findScipIndexers)
   fs::path worker;                           // "" : nib-scip beside this executable (or $NIB_SCIP_WORKER)
   const std::vector<WorkItem>* items = nullptr;
+  unsigned threads = 1;
   const IndexOptions* options = nullptr;
 };
 // The precise view (Absent when no project has an indexer; Failed with the reason when the

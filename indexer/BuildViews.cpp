@@ -243,6 +243,7 @@ Expected<ViewRecord> preciseViewPhase(const PrecisePhaseInput& phase, Manifest& 
     if (w.skipReason.empty()) in.blobIds[w.entry.path] = w.entry.oid;
   }
   in.timeout = std::chrono::seconds(options.preciseTimeoutSeconds);
+  in.threads = phase.threads;
   in.cancelled = options.cancelled;
   in.progress = [&](uint64_t done, uint64_t total) {
     if (options.progress) options.progress({done, total, "precise"});

@@ -174,7 +174,7 @@ Status writeViews(BuildSetup& s, const IndexLayout& layout, const IndexOptions& 
   }
   if (!s.scipIndexers.empty()) {
     PrecisePhaseInput in{s.repo->root(), versionDir, layout.dir() / "precise-cache", s.scipIndexers, options.scipWorker,
-                         &scan.items, &options};
+                         &scan.items, s.threads, &options};
     auto precise = preciseViewPhase(in, m);
     if (!precise) return precise.status();
     if (precise->status != ViewStatus::Absent || !precise->error.empty()) m.views.push_back(*precise);

@@ -3,6 +3,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
+#include <mutex>
+#include <thread>
 #include <optional>
 #include <unordered_set>
 
@@ -93,11 +96,12 @@ struct ProjectRun {
   std::string encoded;  // what nib-scip printed, for the cache
 };
 
-// Runs a project's indexer into a scratch SCIP file, then nib-scip on it.
-ProjectRun runProject(const PreciseBuildInput& in, const PreciseProject& p, const std::string& root) {
+// Runs a project's indexer into a scratch SCIP file (one per project: several run at once), then
+// nib-scip on it.
+ProjectRun runProject(const PreciseBuildInput& in, const PreciseProject& p, const std::string& root, size_t index) {
   ProjectRun run;
   const fs::path& indexer = in.indexers.at(p.language);
-  fs::path scratch = in.cacheDir / ("run-" + std::to_string(::getpid()) + ".scip");
+  fs::path scratch = in.cacheDir / ("run-" + std::to_string(::getpid()) + "-" + std::to_string(index) + ".scip");
   std::string cwd = (fs::path(root) / p.dir).lexically_normal().string();
   std::vector<std::string> args = {indexer.string(), "index", "--cwd", cwd, "--output", scratch.string()};
   if (p.language == "typescript") {
@@ -176,37 +180,54 @@ PreciseBuildReport buildPreciseView(const PreciseBuildInput& in) {
     tools += (digest ? *digest : std::string("?")) + ";";
   }
 
-  std::vector<std::optional<TuFacts>> results(projects.size());
-  std::vector<std::string> keys;
-  for (size_t i = 0; i < projects.size(); ++i) {
-    if (in.cancelled && in.cancelled()) break;
-    const PreciseProject& p = projects[i];
-    keys.push_back(cacheKey(p, tools, in.inputs));
-    if (cacheEnv) {
-      auto txn = LmdbTxn::begin(**cacheEnv, false);
-      auto db = txn ? txn->openDb("projects", false) : Expected<MDB_dbi>(Status(ErrorCode::NotFound, ""));
-      auto raw = db ? txn->get(*db, keys.back()) : Expected<std::string_view>(Status(ErrorCode::NotFound, ""));
-      if (raw)
-        if (auto facts = decodeTuFacts(*raw)) {
-          results[i] = std::move(*facts);
-          ++report.cached;
-        }
-    }
-    if (!results[i]) {
-      ProjectRun run = runProject(in, p, root);
-      if (run.facts) {
-        ++report.indexed;
-        results[i] = std::move(run.facts);
-        if (cacheEnv)
-          if (auto txn = LmdbTxn::begin(**cacheEnv, true))
-            if (auto db = txn->openDb("projects", true); db && txn->put(*db, keys.back(), run.encoded).isOk()) (void)txn->commit();
-      } else {
-        ++report.failed;
-        if (report.failures.size() < 20) report.failures.emplace_back(projectName(p), run.failure);
+  // Projects run side by side, up to `threads` at once (each indexer is one Node process).
+  const size_t n = projects.size();
+  std::vector<std::optional<TuFacts>> results(n);
+  std::vector<std::string> keys(n), failures(n);
+  for (size_t i = 0; i < n; ++i) keys[i] = cacheKey(projects[i], tools, in.inputs);
+  std::mutex cacheMutex;
+  std::atomic<size_t> next{0}, done{0}, indexed{0}, cached{0};
+  auto work = [&] {
+    for (;;) {
+      size_t i = next++;
+      if (i >= n || (in.cancelled && in.cancelled())) return;
+      if (cacheEnv) {
+        std::lock_guard<std::mutex> g(cacheMutex);
+        auto txn = LmdbTxn::begin(**cacheEnv, false);
+        auto db = txn ? txn->openDb("projects", false) : Expected<MDB_dbi>(Status(ErrorCode::NotFound, ""));
+        auto raw = db ? txn->get(*db, keys[i]) : Expected<std::string_view>(Status(ErrorCode::NotFound, ""));
+        if (raw)
+          if (auto facts = decodeTuFacts(*raw)) {
+            results[i] = std::move(*facts);
+            ++cached;
+          }
       }
+      if (!results[i]) {
+        ProjectRun run = runProject(in, projects[i], root, i);
+        if (run.facts) {
+          ++indexed;
+          results[i] = std::move(run.facts);
+          std::lock_guard<std::mutex> g(cacheMutex);
+          if (cacheEnv)
+            if (auto txn = LmdbTxn::begin(**cacheEnv, true))
+              if (auto db = txn->openDb("projects", true); db && txn->put(*db, keys[i], run.encoded).isOk()) (void)txn->commit();
+        } else {
+          failures[i] = run.failure;
+        }
+      }
+      if (in.progress) in.progress(++done, n);
     }
-    if (in.progress) in.progress(i + 1, projects.size());
-  }
+  };
+  std::vector<std::thread> pool;
+  for (unsigned t = 0; t < std::min<size_t>(std::max(1u, in.threads), n); ++t) pool.emplace_back(work);
+  for (std::thread& t : pool) t.join();
+  report.indexed = indexed;
+  report.cached = cached;
+  for (size_t i = 0; i < n; ++i)
+    if (!results[i] && !failures[i].empty()) {
+      ++report.failed;
+      if (report.failures.size() < 20) report.failures.emplace_back(projectName(projects[i]), failures[i]);
+    }
   if (in.cancelled && in.cancelled()) {
     report.view.status = ViewStatus::Failed;
     report.view.error = "cancelled";

@@ -48,6 +48,7 @@ struct PreciseBuildInput {
   // projects and keys their cached facts.
   std::map<std::string, std::string> inputs;
   std::chrono::seconds timeout{600};           // per project
+  unsigned threads = 1;                        // projects indexed at once
   std::function<bool()> cancelled;
   std::function<void(uint64_t done, uint64_t total)> progress;
 };

@@ -323,6 +323,10 @@ Expected<NavigationResult> ClangNavigator::answerFor(const ClangSymbol& found, c
       collectOverrides(*view_, *symbol, includeDeclaration, c);
     }
   }
+  // A module's definition is its file's start, an empty range: the language's servers list the
+  // places that name the module among its references, not that.
+  if (references && source_ == "scip")
+    std::erase_if(out.locations, [](const SymbolLocation& l) { return l.range.startByte == l.range.endByte; });
   // A definition without a separate declaration is its own answer.
   if (!references && out.locations.empty() && at->role == ClangRole::Definition)
     collect([](ClangRole r) { return r == ClangRole::Definition; });

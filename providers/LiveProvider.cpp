@@ -115,7 +115,8 @@ std::map<Language, std::vector<std::string>> defaultLiveCommands(const fs::path&
   return out;
 }
 
-Status parseLiveCommand(std::string_view spec, std::map<Language, std::vector<std::string>>* commands) {
+Status parseLiveCommand(std::string_view spec, std::map<Language, std::vector<std::string>>* commands,
+                        const fs::path& backendsBin) {
   size_t eq = spec.find('=');
   if (eq == std::string_view::npos || eq == 0)
     return Status(ErrorCode::InvalidArgument, "a live command is LANGUAGE=COMMAND, got '" + std::string(spec) + "'");
@@ -133,6 +134,12 @@ Status parseLiveCommand(std::string_view spec, std::map<Language, std::vector<st
   std::stringstream words{std::string(spec.substr(eq + 1))};
   std::string w;
   while (words >> w) argv.push_back(w);
+  // `python=pyright`: pyright's language server, from PATH, else the pinned copy.
+  if (argv == std::vector<std::string>{"pyright"}) {
+    std::string server = "pyright-langserver";
+    if (!onPath(server) && !backendsBin.empty() && executable(backendsBin / server)) server = (backendsBin / server).string();
+    argv = {server, "--stdio"};
+  }
   for (Language l : languages) {
     if (argv.empty()) commands->erase(l);  // "python=": no live backend for the language
     else (*commands)[l] = argv;

@@ -64,7 +64,10 @@ struct LiveSettings {
 // typescript-language-server from PATH or the pinned copy under `backendsBin`.
 std::map<Language, std::vector<std::string>> defaultLiveCommands(const std::filesystem::path& backendsBin);
 // "c=clangd --log=error" → (C, argv); the language by nib's name, the command split on spaces.
-Status parseLiveCommand(std::string_view spec, std::map<Language, std::vector<std::string>>* commands);
+// "python=pyright" is pyright's language server (`pyright-langserver --stdio`, from PATH or the
+// pinned copy under `backendsBin`).
+Status parseLiveCommand(std::string_view spec, std::map<Language, std::vector<std::string>>* commands,
+                        const std::filesystem::path& backendsBin = {});
 // LSP language identifiers (didOpen's languageId).
 const char* lspLanguageId(Language language);
 

@@ -27,7 +27,7 @@ LiveSetup liveSetup(const fs::path& root, const LiveSetupOptions& options,
                "--allow-project-commands");
           continue;
         }
-        Status s = parseLiveCommand(std::string(language) + "=" + *v, &settings.commands);
+        Status s = parseLiveCommand(std::string(language) + "=" + *v, &settings.commands, options.backendsBin);
         if (!s.isOk()) warn(".nib.conf: " + s.message());
       }
     if (auto t = config->getInt("live.timeout-ms", timeoutMs, 50, 600000)) timeoutMs = *t;
@@ -47,7 +47,7 @@ LiveSetup liveSetup(const fs::path& root, const LiveSetupOptions& options,
     warn(config.status().message() + " (live backends use their defaults)");
   }
   for (const std::string& spec : options.liveCommands) {
-    Status s = parseLiveCommand(spec, &settings.commands);
+    Status s = parseLiveCommand(spec, &settings.commands, options.backendsBin);
     if (!s.isOk()) warn("--live: " + s.message());
   }
   if (options.liveTimeoutMs > 0) timeoutMs = options.liveTimeoutMs;

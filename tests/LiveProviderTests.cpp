@@ -198,27 +198,34 @@ TEST_CASE("live answers proxied through nib equal the backends' direct answers",
     std::string language;
     std::vector<std::string> argv;
     std::vector<Probe> probes;
+    std::string spec;  // what `--live LANGUAGE=` names (default: the command itself)
   };
   std::vector<Backend> backends = {
       {"c", kClangd,
        {{"c/main.c", positionOf("c/main.c", "add(1")}, {"c/main.c", positionOf("c/main.c", "twice(s)")},
-        {"c/util.h", positionOf("c/util.h", "add(x")}}},
+        {"c/util.h", positionOf("c/util.h", "add(x")}}, {}},
       {"cpp", kClangd,
        {{"cpp/main.cpp", positionOf("cpp/main.cpp", "total(sq)")},
         {"cpp/main.cpp", positionOf("cpp/main.cpp", "total(sq, sq)")},
         {"cpp/main.cpp", positionOf("cpp/main.cpp", "area()")},
-        {"cpp/shapes.cpp", positionOf("cpp/shapes.cpp", "Square::area", 0, 8)}}},
+        {"cpp/shapes.cpp", positionOf("cpp/shapes.cpp", "Square::area", 0, 8)}}, {}},
       {"python", {"/usr/bin/pylsp"},
        {{"py/main.py", positionOf("py/main.py", "Point(1)")}, {"py/main.py", positionOf("py/main.py", "distance(p")},
-        {"py/main.py", positionOf("py/main.py", "moved")}}},
+        {"py/main.py", positionOf("py/main.py", "moved")}}, {}},
       {"typescript", {tsls(), "--stdio"},
        {{"ts/main.ts", positionOf("ts/main.ts", "Circle(2)")}, {"ts/main.ts", positionOf("ts/main.ts", "sum([")},
-        {"ts/main.ts", positionOf("ts/main.ts", "area()")}}},
+        {"ts/main.ts", positionOf("ts/main.ts", "area()")}}, {}},
+      // pyright, by the short name nib resolves to the pinned pyright-langserver.
+      {"python", {std::string(NIB_BACKENDS_BIN) + "/pyright-langserver", "--stdio"},
+       {{"py/main.py", positionOf("py/main.py", "Point(1)")}, {"py/main.py", positionOf("py/main.py", "distance(p")},
+        {"py/main.py", positionOf("py/main.py", "moved")}},
+       "pyright"},
   };
   for (const Backend& b : backends) {
-    DYNAMIC_SECTION(b.language) {
-      std::string command;
-      for (const std::string& a : b.argv) command += (command.empty() ? "" : " ") + a;
+    DYNAMIC_SECTION(b.language << " " << std::filesystem::path(b.argv[0]).filename().string()) {
+      std::string command = b.spec;
+      for (const std::string& a : b.argv)
+        if (b.spec.empty()) command += (command.empty() ? "" : " ") + a;
       LspClient nib(repo.root(), {"--provider", "live", "--live-timeout-ms", "60000", "--live", b.language + "=" + command});
       nib.initialize(repo.root());
       LspClient direct(repo.root(), b.argv, LspClient::Direct{});

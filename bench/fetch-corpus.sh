@@ -5,9 +5,10 @@
 #   deb:PACKAGE    the files of a Debian binary package, e.g. deb:python3-attr (Python
 #                  modules) or deb:librust-regex-dev (a Rust crate's sources)
 #   npm:NAME@VER   an npm package's published files, e.g. npm:zod@3.23.8
-#   heldout        the held-out code bases (Debian source packages) kept out of tuning:
-#                  TypeScript node-sinclair-typebox node-parse5 node-js-sdsl,
-#                  Python jinja2 rich toolz
+#   heldout        the code bases of the precise-view measurements (Debian source packages):
+#                  TypeScript node-sinclair-typebox node-parse5 node-cheerio (held out) and
+#                  node-js-sdsl (tuned on), Python jinja2 rich construct (held out) and toolz
+#                  (tuned on)
 # Uses a private apt source list pointing at the machine's own Debian mirror (type deb-src);
 # the machine's apt configuration is not touched.
 # Usage: bench/fetch-corpus.sh [ITEM ...]   (default: tmux)
@@ -16,7 +17,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 dest="${NIB_CORPUS_DIR:-$here/corpus}"
 packages=("$@")
 [ ${#packages[@]} -gt 0 ] || packages=(tmux)
-heldout=(node-sinclair-typebox node-parse5 node-js-sdsl jinja2 rich toolz)
+heldout=(node-sinclair-typebox node-parse5 node-js-sdsl node-cheerio jinja2 rich toolz construct)
 expanded=()
 for pkg in "${packages[@]}"; do
   if [ "$pkg" = heldout ]; then expanded+=("${heldout[@]}"); else expanded+=("$pkg"); fi

@@ -625,6 +625,9 @@ Expected<NavigationResult> ClangNavigator::implementations(const std::string& pa
   const ClangSymbol* symbol = &named->symbol;
   const bool method = !symbol->overrides.empty() || !symbol->overriddenBy.empty() ||
                       static_cast<SymbolKind>(symbol->kind) == SymbolKind::Method;
+  // scip-python records the classes a class derives from, not the methods a method overrides:
+  // its methods' implementations are not known.
+  if (method && source_ == "scip" && detectLanguage(path, "") == Language::Python) return declined();
   NavigationResult out;
   out.symbol = symbol->name;
   out.source = source_;
@@ -676,6 +679,9 @@ Expected<NavigationResult> ClangNavigator::typeDefinitions(const std::string& pa
   SymbolKind kind = static_cast<SymbolKind>(symbol.kind);
   bool isType = kind == SymbolKind::Class || kind == SymbolKind::Struct || kind == SymbolKind::Enum ||
                 kind == SymbolKind::Union || kind == SymbolKind::TypeAlias || kind == SymbolKind::Interface;
+  // The SCIP indexers nib runs record no type of a variable (scip-typescript and scip-python
+  // write no is_type_definition relationships): no answer rather than an empty "exact" one.
+  if (!isType && symbol.types.empty() && source_ == "scip") return declined();
   if (isType) {
     if (const ClangSite* where = shownSite(symbol, &stale)) out.locations.push_back(siteLocation(symbol, *where));
   }

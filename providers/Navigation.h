@@ -13,11 +13,14 @@
 
 namespace nib {
 
-// How an answer was reached, from most to least certain.
+// How an answer was reached, from most to least certain. Only a compiler's facts (the clang
+// view, the precise view) are exact; tree-sitter's resolution through scopes and imports is
+// `Scope`. (Values are persisted in the call graph's file: new ones go at the end.)
 enum class Confidence {
-  Exact,   // resolved through scopes, imports or a unique global name
+  Exact,   // a compiler resolved it (libclang, an SCIP indexer)
   Import,  // the symbol comes from outside the repository: the answer is the import itself
   Name,    // several candidates matched by name; resolution fell back to the bare name
+  Scope,   // tree-sitter resolved it through scopes, imports or a unique global name
 };
 const char* confidenceName(Confidence c);
 

@@ -27,7 +27,10 @@ PolicyOutcome PolicyNavigator::decide(const PolicyRequest& request, Expected<Nav
   // A compiler's facts (libclang's, an SCIP indexer's) are exact for C++ too; tree-sitter's
   // only where the language allows.
   bool exactForLanguage = staticCanBeExact(request.language) || (r && (r->source == "clang" || r->source == "scip"));
-  bool exact = r && !r->locations.empty() && r->confidence == Confidence::Exact && exactForLanguage;
+  // Tree-sitter's `scope` answers count as the index's best where the language allows (until
+  // the policy follows measured agreement: issue 26).
+  bool resolved = r && (r->confidence == Confidence::Exact || (r->confidence == Confidence::Scope && staticCanBeExact(request.language)));
+  bool exact = r && !r->locations.empty() && resolved && exactForLanguage;
   bool& useLive = out.wantLive;
   if (policy == ProviderPolicy::Static) out.reason = "the static policy";
   else if (policy == ProviderPolicy::Live) out.reason = "the live policy", useLive = true;

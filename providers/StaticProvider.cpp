@@ -44,6 +44,7 @@ const char* confidenceName(Confidence c) {
     case Confidence::Exact: return "exact";
     case Confidence::Import: return "import";
     case Confidence::Name: return "name";
+    case Confidence::Scope: return "scope";
   }
   return "name";
 }
@@ -541,9 +542,16 @@ Expected<NavigationResult> StaticProvider::definition(const std::string& path, u
   if (ClangNavigator* p = precise(path); p && p != clang_.get()) {
     auto c = p->answer(path, offset, false, false, declarations);
     if (!isDeclined(c)) return c;
-    if (p->covers(path)) return onlyIfResolved(definitionFromFacts(path, offset, declarations));
+    if (p->covers(path)) return scoped(onlyIfResolved(definitionFromFacts(path, offset, declarations)));
   }
-  return definitionFromFacts(path, offset, declarations);
+  return scoped(definitionFromFacts(path, offset, declarations));
+}
+
+// Tree-sitter's resolution through scopes and imports is not a compiler's: labelled `scope`,
+// never `exact` (which the clang and precise views' answers alone carry).
+Expected<NavigationResult> StaticProvider::scoped(Expected<NavigationResult> r) {
+  if (r && r->source == "tree-sitter" && r->confidence == Confidence::Exact) r->confidence = Confidence::Scope;
+  return r;
 }
 
 // Where the precise indexer read the file and resolved nothing at the position (scip-python
@@ -653,9 +661,9 @@ Expected<NavigationResult> StaticProvider::references(const std::string& path, u
   if (ClangNavigator* p = precise(path); p && p != clang_.get()) {
     auto c = p->answer(path, offset, true, includeDeclaration, false);
     if (!isDeclined(c)) return c;
-    if (p->covers(path)) return onlyIfResolved(referencesFromFacts(path, offset, includeDeclaration));
+    if (p->covers(path)) return scoped(onlyIfResolved(referencesFromFacts(path, offset, includeDeclaration)));
   }
-  return referencesFromFacts(path, offset, includeDeclaration);
+  return scoped(referencesFromFacts(path, offset, includeDeclaration));
 }
 
 Expected<NavigationResult> StaticProvider::referencesFromFacts(const std::string& path, uint32_t offset,
@@ -730,7 +738,7 @@ Expected<NavigationResult> StaticProvider::highlights(const std::string& path, u
   referencesIn(**f, query, out.locations);
   sortByPlace(out.locations);
   labelWithoutClang(path, out);
-  return out;
+  return scoped(std::move(out));
 }
 
 }  // namespace nib

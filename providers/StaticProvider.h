@@ -215,6 +215,7 @@ class StaticProvider {
   Expected<NavigationResult> definitionFromFacts(const std::string& path, uint32_t offset, bool declarations);
   Expected<NavigationResult> referencesFromFacts(const std::string& path, uint32_t offset, bool includeDeclaration);
   static Expected<NavigationResult> onlyIfResolved(Expected<NavigationResult> r);
+  static Expected<NavigationResult> scoped(Expected<NavigationResult> r);
   Manifest manifest_;
   std::unique_ptr<CommitView> view_;
   std::unique_ptr<FactStore> factStore_;

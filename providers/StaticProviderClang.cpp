@@ -92,9 +92,10 @@ Expected<NavigationResult> clangOnly(ClangNavigator* clang,
     auto r = (clang->*ask)(path, offset);
     if (!isDeclined(r)) return r;
   }
-  return Status(ErrorCode::Unsupported, what + " come from a compiler's view only: C and C++ files a compile command "
-                                               "reaches, TypeScript, JavaScript and Python files an SCIP indexer read, "
-                                               "unchanged since `nib index`");
+  return Status(ErrorCode::Unsupported, what + " come from a compiler's view only, where it records them: C and C++ "
+                                               "files a compile command reaches, TypeScript and JavaScript files "
+                                               "scip-typescript read (implementations), Python classes scip-python read "
+                                               "(implementations); unchanged since `nib index`");
 }
 
 }  // namespace

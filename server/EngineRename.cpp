@@ -91,13 +91,15 @@ Expected<RenamePlan> Engine::planRename(const std::string& path, uint32_t offset
   if (!result) return result.status();
   if (result->locations.empty()) return Status(ErrorCode::NotFound, Reason::NoSymbol, "nothing to rename at the position");
   const std::string& name = result->locations.front().name;
-  if (result->confidence != Confidence::Exact)
-    return refuse("'" + name + "' is resolved by " + confidenceName(result->confidence) +
-                  " only; its occurrences would be a guess");
   const bool cFamily = asked->language == Language::C || asked->language == Language::Cpp;
   if (cFamily && result->source != "clang")
     return refuse("C and C++ occurrences are exact only from the clang index (a compilation database); '" + name +
                   "' is answered from tree-sitter facts");
+  // Only a compiler's facts are exact (the clang and precise views): tree-sitter's resolution
+  // through scopes is right most of the time, which is not enough to edit every file.
+  if (result->confidence != Confidence::Exact)
+    return refuse("'" + name + "' is resolved by " + confidenceName(result->confidence) +
+                  " only; its occurrences would be a guess");
   bool declared = std::any_of(result->locations.begin(), result->locations.end(), [](const SymbolLocation& l) {
     return l.role == OccurrenceRole::Definition || l.role == OccurrenceRole::Declaration;
   });

@@ -14,7 +14,8 @@ namespace nib::test {
 
 TEST_CASE("a real editor client (headless Neovim) navigates with nib serve", "[lsp][editor]") {
   TestRepo repo;
-  makeProject(repo);
+  makeProject(repo, /*index=*/false);
+  indexWith(repo, "--wait-dense", /*precise=*/true);  // the rename needs the compiler's occurrences
   std::string out = (repo.root() / ".nvim-result.json").string();
   std::string cmd = "cd " + shellQuote(repo.root().string()) + " && NIB_BIN=" + shellQuote(nibBinary()) +
                     " NIB_ROOT=" + shellQuote(repo.root().string()) +

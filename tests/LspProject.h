@@ -44,10 +44,17 @@ inline const char* kMain =
     "\n"
     "run()\n";
 
-// `nib index -q FLAGS` in the repository; REQUIREs success.
-inline void indexWith(const TestRepo& repo, const std::string& flags) {
+// The environment that gives `nib index` the pinned SCIP indexers (the tests run without them).
+inline std::string preciseEnv() {
+  return "NIB_SCIP_PYTHON=" + shellQuote(std::string(NIB_BACKENDS_BIN) + "/scip-python") +
+         " NIB_SCIP_TYPESCRIPT=" + shellQuote(std::string(NIB_BACKENDS_BIN) + "/scip-typescript");
+}
+
+// `nib index -q FLAGS` in the repository (with the precise view when asked); REQUIREs success.
+inline void indexWith(const TestRepo& repo, const std::string& flags, bool precise = false) {
   std::string out;
-  int rc = runCommand("cd " + shellQuote(repo.root().string()) + " && " + shellQuote(nibBinary()) + " index -q " + flags,
+  int rc = runCommand("cd " + shellQuote(repo.root().string()) + " && " + (precise ? preciseEnv() + " " : std::string()) +
+                          shellQuote(nibBinary()) + " index -q " + flags,
                       &out, true);
   INFO(out);
   REQUIRE(rc == 0);

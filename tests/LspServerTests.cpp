@@ -136,7 +136,7 @@ TEST_CASE("the server answers navigation requests from the index", "[lsp]") {
                                          {"position", {{"line", 5}, {"character", 11}}},
                                          {"request", "references"}});
   CHECK(locate["result"]["provider"] == "static");
-  CHECK(locate["result"]["confidence"] == "exact");
+  CHECK(locate["result"]["confidence"] == "scope");  // tree-sitter's, not a compiler's
   CHECK(locate["result"]["fresh"] == true);
   CHECK(locate["result"]["indexCommit"] == locate["result"]["headCommit"]);
   CHECK(locate["result"]["locations"].size() == 3);
@@ -641,8 +641,10 @@ TEST_CASE("rename edits every exact occurrence and refuses what it cannot make e
   TestRepo repo;
   makeProject(repo);
   repo.write("c/util.c", "int twice(int x) { return 2 * x; }\nint four(void) { return twice(2); }\n");
+  repo.write("tool/main.go", "package main\n\nfunc helper() int { return 1 }\n\nfunc main() { helper() }\n");
   repo.commitAll();
-  indexWith(repo, "");
+  // Python from the precise view (scip-python): its occurrences are the compiler's.
+  indexWith(repo, "", /*precise=*/true);
   LspClient c(repo.root());
   json init = c.initialize(repo.root());
   CHECK(init["result"]["capabilities"]["renameProvider"]["prepareProvider"] == true);
@@ -673,12 +675,17 @@ TEST_CASE("rename edits every exact occurrence and refuses what it cannot make e
   CHECK(keyword["error"]["code"] == -32602);
   CHECK(keyword["error"]["message"].get<std::string>().find("keyword") != std::string::npos);
   CHECK(renameTo("app/main.py", 5, 13, "2far")["error"]["code"] == -32602);
-  // p.moved(2): a method of an object whose type the index does not know is found by its name
-  // only — a guess, so no rename.
-  json byName = renameTo("app/main.py", 5, 26, "shifted");
-  INFO(byName.dump());
-  REQUIRE(byName.contains("error"));
-  CHECK(byName["error"]["message"].get<std::string>().find("only") != std::string::npos);
+  // p.moved(2): the method of the object's type, which scip-python knows (tree-sitter could only
+  // match the name): its definition and the call.
+  json moved = renameTo("app/main.py", 5, 26, "shifted");
+  INFO(moved.dump());
+  CHECK(moved["result"]["changes"][geometry] == json::array({{{"range", range(9, 8, 9, 13)}, {"newText", "shifted"}}}));
+  CHECK(moved["result"]["changes"][main] == json::array({{{"range", range(5, 25, 5, 30)}, {"newText", "shifted"}}}));
+  // Go has no precise source: tree-sitter's resolution through scopes is no compiler's.
+  json scope = renameTo("tool/main.go", 4, 15, "assist");
+  INFO(scope.dump());
+  REQUIRE(scope.contains("error"));
+  CHECK(scope["error"]["message"].get<std::string>().find("resolved by scope only") != std::string::npos);
   // C without a compilation database: tree-sitter's occurrences are not exact enough.
   json c99 = renameTo("c/util.c", 1, 26, "double_it");
   INFO(c99.dump());

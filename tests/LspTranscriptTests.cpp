@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "LspClient.h"
+#include "LspProject.h"
 #include "TestRepo.h"
 
 namespace nib::test {
@@ -30,8 +31,11 @@ void runTranscript(const fs::path& file) {
              "from geometry import Point, distance\n\n\ndef run():\n    p = Point(1)\n    return distance(p, Point(2))\n");
   repo.commitAll();
   std::string out;
-  REQUIRE(runCommand("cd " + shellQuote(repo.root().string()) + " && " + shellQuote(nibBinary()) + " index -q --wait-dense", &out,
-                     true) == 0);
+  // With the precise view: the transcript shows Python answered by the compiler's facts (and so
+  // renamed), as a user with the pinned indexers installed sees it.
+  REQUIRE(runCommand("cd " + shellQuote(repo.root().string()) + " && " + preciseEnv() + " " + shellQuote(nibBinary()) +
+                         " index -q --wait-dense",
+                     &out, true) == 0);
   std::string root = LspClient::uri(repo.root());
 
   std::ifstream in(file);

@@ -154,7 +154,7 @@ TEST_CASE("an SCIP index reads as unit facts in nib's positions", "[precise]") {
   CHECK(facts->usrs[facts->types[0].second] == "npm . . a/Result#");
 }
 
-TEST_CASE("scip-python's dotted module names are one module per name; star-imported names are no module",
+TEST_CASE("scip-python's dotted module names are one module per name, and star-imported names no module",
           "[precise]") {
   TestRepo repo;
   repo.write("app/main.py", "from pkg.core import run\nfrom .util import *\nhelper()\n");

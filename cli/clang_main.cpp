@@ -11,17 +11,10 @@
 #include <string>
 
 #include "indexer/ClangIndexer.h"
+#include "support/FileIo.h"
 
 namespace {
-int write(const std::string& bytes) {
-  size_t done = 0;
-  while (done < bytes.size()) {
-    ssize_t n = ::write(STDOUT_FILENO, bytes.data() + done, bytes.size() - done);
-    if (n <= 0) return 1;
-    done += static_cast<size_t>(n);
-  }
-  return 0;
-}
+int write(const std::string& bytes) { return nib::writeAllTo(STDOUT_FILENO, bytes) ? 0 : 1; }
 }  // namespace
 
 int main(int argc, char** argv) {

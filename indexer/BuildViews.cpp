@@ -161,6 +161,22 @@ fs::path workerBeside(const char* name, const char* variable) {
   return worker;
 }
 
+// A view whose worker executable is missing: Failed, saying which.
+ViewRecord missingWorkerView(const char* view, const std::string& what, const fs::path& worker) {
+  ViewRecord v;
+  v.name = view;
+  v.status = ViewStatus::Failed;
+  v.error = what + " " + worker.string() + " is missing";
+  return v;
+}
+
+// A phase's progress as the build reports it.
+std::function<void(uint64_t, uint64_t)> progressOf(const IndexOptions& options, const char* phase) {
+  return [&options, phase](uint64_t done, uint64_t total) {
+    if (options.progress) options.progress({done, total, phase});
+  };
+}
+
 std::string secondsText(double s) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.3f", s);
@@ -213,14 +229,10 @@ Expected<ViewRecord> clangViewPhase(const ClangPhaseInput& phase, Manifest& mani
   in.threads = phase.threads;
   in.timeout = std::chrono::seconds(options.clangTimeoutSeconds);
   in.cancelled = options.cancelled;
-  in.progress = [&](uint64_t done, uint64_t total) {
-    if (options.progress) options.progress({done, total, "clang"});
-  };
+  in.progress = progressOf(options, "clang");
   ClangBuildReport clang;
   if (!fs::exists(in.worker)) {
-    clang.view.name = "clang";
-    clang.view.status = ViewStatus::Failed;
-    clang.view.error = "the libclang worker " + in.worker.string() + " is missing";
+    clang.view = missingWorkerView("clang", "the libclang worker", in.worker);
   } else {
     clang = buildClangView(in);
   }
@@ -245,14 +257,10 @@ Expected<ViewRecord> preciseViewPhase(const PrecisePhaseInput& phase, Manifest& 
   in.timeout = std::chrono::seconds(options.preciseTimeoutSeconds);
   in.threads = phase.threads;
   in.cancelled = options.cancelled;
-  in.progress = [&](uint64_t done, uint64_t total) {
-    if (options.progress) options.progress({done, total, "precise"});
-  };
+  in.progress = progressOf(options, "precise");
   PreciseBuildReport precise;
   if (!fs::exists(in.importer)) {
-    precise.view.name = "precise";
-    precise.view.status = ViewStatus::Failed;
-    precise.view.error = "the SCIP worker " + in.importer.string() + " is missing";
+    precise.view = missingWorkerView("precise", "the SCIP worker", in.importer);
   } else {
     precise = buildPreciseView(in);
   }

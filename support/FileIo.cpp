@@ -128,4 +128,15 @@ std::optional<std::filesystem::path> findExecutable(const std::string& name) {
   return std::nullopt;
 }
 
+bool writeAllTo(int fd, std::string_view bytes) {
+  size_t done = 0;
+  while (done < bytes.size()) {
+    ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    done += static_cast<size_t>(n);
+  }
+  return true;
+}
+
 }  // namespace nib

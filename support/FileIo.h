@@ -18,6 +18,9 @@ Expected<std::string> readFile(const std::filesystem::path& path);
 // can read). The one way answers read worktree files (ARCHITECTURE.md, invariant 9).
 Expected<std::string> readWorktreeFile(const std::filesystem::path& root, const std::string& path);
 Status writeFileAtomic(const std::filesystem::path& path, std::string_view content);
+// Writes all of `bytes` to the descriptor (a worker's stdout), retrying short writes; false when
+// the descriptor refuses (the reader went away).
+bool writeAllTo(int fd, std::string_view bytes);
 // Makes a folder's entries (files created or renamed in it) durable.
 Status syncDirectory(const std::filesystem::path& dir);
 

@@ -54,13 +54,39 @@ bool inFolder(const std::string& path, const std::string& dir) {
   return dir.empty() || (path.size() > dir.size() && path.compare(0, dir.size(), dir) == 0 && path[dir.size()] == '/');
 }
 
-std::string projectName(const PreciseProject& p) { return p.language + ":" + (p.dir.empty() ? "." : p.dir); }
+std::string projectName(const PreciseProject& p) {
+  return p.language + ":" + (!p.files.empty() ? "(inferred)" : p.dir.empty() ? "." : p.dir);
+}
+
+std::string jsonString(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    if (static_cast<unsigned char>(c) < 0x20) continue;  // no control characters in a path nib indexes
+    out += c;
+  }
+  return out + "\"";
+}
+
+// The tsconfig.json of an inferred project, written in `dir` (under the cache folder): the
+// repository's tsconfig.json's options when it has one, and the files no project read.
+Status writeInferredConfig(const fs::path& dir, const PreciseProject& p, const std::string& root) {
+  std::string config = "{";
+  if (!p.extends.empty()) config += "\"extends\": " + jsonString(root + p.extends) + ", ";
+  config += "\"compilerOptions\": {\"noEmit\": true}, \"include\": [], \"files\": [";
+  for (size_t i = 0; i < p.files.size(); ++i) config += (i ? ", " : "") + jsonString(root + p.files[i]);
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) return Status(ErrorCode::IoError, "cannot create " + dir.string() + ": " + ec.message());
+  return writeFileAtomic(dir / "tsconfig.json", config + "]}\n");
+}
 
 // The key of a project's cached facts: what ran (the indexer's and nib-scip's digests) and
 // everything it read.
 std::string cacheKey(const PreciseProject& p, const std::string& tools, const std::map<std::string, std::string>& blobIds) {
   Digester d;
-  d.add("precise-project").add(uint64_t{kPreciseViewRevision}).add(tools).add(p.language).add(p.dir);
+  d.add("precise-project").add(uint64_t{kPreciseViewRevision}).add(tools).add(p.language).add(p.dir).add(p.extends);
+  for (const std::string& f : p.files) d.add(f);
   for (const auto& [path, blob] : blobIds)
     if (inFolder(path, p.dir) && isInput(p.language, path)) d.add(path).add(blob);
   return d.hex();
@@ -103,6 +129,15 @@ ProjectRun runProject(const PreciseBuildInput& in, const PreciseProject& p, cons
   const fs::path& indexer = in.indexers.at(p.language);
   fs::path scratch = in.cacheDir / ("run-" + std::to_string(::getpid()) + "-" + std::to_string(index) + ".scip");
   std::string cwd = (fs::path(root) / p.dir).lexically_normal().string();
+  fs::path inferred;
+  if (!p.files.empty()) {
+    inferred = in.cacheDir / ("inferred-" + std::to_string(::getpid()));
+    if (Status s = writeInferredConfig(inferred, p, root); !s.isOk()) {
+      run.failure = s.message();
+      return run;
+    }
+    cwd = inferred.string();
+  }
   std::vector<std::string> args = {indexer.string(), "index", "--cwd", cwd, "--output", scratch.string()};
   if (p.language == "typescript") {
     args.push_back("--no-progress-bar");
@@ -137,7 +172,29 @@ ProjectRun runProject(const PreciseBuildInput& in, const PreciseProject& p, cons
     }
   }
   fs::remove(scratch, ec);
+  if (!inferred.empty()) fs::remove_all(inferred, ec);
   return run;
+}
+
+// The inferred project: the indexed TypeScript files (outside node_modules) no project's facts
+// hold, extending the repository's root tsconfig.json when it has one.
+std::optional<PreciseProject> inferredProject(const PreciseBuildInput& in, const std::string& root,
+                                              const std::vector<std::optional<TuFacts>>& results) {
+  if (!in.indexers.count("typescript")) return std::nullopt;
+  std::unordered_set<std::string> covered;
+  for (const std::optional<TuFacts>& r : results)
+    if (r)
+      for (const std::string& f : r->files)
+        if (f.compare(0, root.size(), root) == 0) covered.insert(f.substr(root.size()));
+  PreciseProject p;
+  p.language = "typescript";
+  for (const auto& [path, blob] : in.blobIds) {
+    bool typescript = endsWith(path, ".ts") || endsWith(path, ".tsx") || endsWith(path, ".mts") || endsWith(path, ".cts");
+    if (typescript && !underNodeModules(path) && !covered.count(path)) p.files.push_back(path);
+  }
+  if (p.files.empty()) return std::nullopt;
+  if (in.inputs.count("tsconfig.json")) p.extends = "tsconfig.json";
+  return p;
 }
 
 }  // namespace
@@ -166,8 +223,10 @@ PreciseBuildReport buildPreciseView(const PreciseBuildInput& in) {
   std::vector<PreciseProject> projects;
   for (PreciseProject& p : findPreciseProjects(in.inputs))
     if (in.indexers.count(p.language)) projects.push_back(std::move(p));
-  report.projects = projects.size();
-  if (projects.empty()) return report;  // Absent: nothing a precise indexer covers
+  bool typescriptFiles = in.indexers.count("typescript") && std::any_of(in.blobIds.begin(), in.blobIds.end(), [](const auto& e) {
+    return endsWith(e.first, ".ts") || endsWith(e.first, ".tsx");
+  });
+  if (projects.empty() && !typescriptFiles) return report;  // Absent: nothing a precise indexer covers
 
   fs::create_directories(in.cacheDir, ec);
   LmdbEnv::Options cacheOptions;
@@ -181,7 +240,7 @@ PreciseBuildReport buildPreciseView(const PreciseBuildInput& in) {
   }
 
   // Projects run side by side, up to `threads` at once (each indexer is one Node process).
-  const size_t n = projects.size();
+  size_t n = projects.size();
   std::vector<std::optional<TuFacts>> results(n);
   std::vector<std::string> keys(n), failures(n);
   for (size_t i = 0; i < n; ++i) keys[i] = cacheKey(projects[i], tools, in.inputs);
@@ -221,6 +280,16 @@ PreciseBuildReport buildPreciseView(const PreciseBuildInput& in) {
   std::vector<std::thread> pool;
   for (unsigned t = 0; t < std::min<size_t>(std::max(1u, in.threads), n); ++t) pool.emplace_back(work);
   for (std::thread& t : pool) t.join();
+  // The TypeScript files no project read: one inferred project, run after the others.
+  if (std::optional<PreciseProject> p = inferredProject(in, root, results); p && !(in.cancelled && in.cancelled())) {
+    projects.push_back(std::move(*p));
+    keys.push_back(cacheKey(projects.back(), tools, in.inputs));
+    results.emplace_back();
+    failures.emplace_back();
+    n = projects.size();
+    next = n - 1;
+    work();
+  }
   report.indexed = indexed;
   report.cached = cached;
   for (size_t i = 0; i < n; ++i)
@@ -241,6 +310,7 @@ PreciseBuildReport buildPreciseView(const PreciseBuildInput& in) {
     if (!swept || !compacted)
       logWarn("the precise cache was not collected: " + (swept ? compacted.status() : swept.status()).message());
   }
+  report.projects = projects.size();
   std::string profile = "scip;projects=" + std::to_string(projects.size());
   report.view.profile = profile;
   if (report.failed == projects.size()) {

@@ -28,12 +28,17 @@ constexpr uint8_t kPreciseViewRevision = 1;
 struct PreciseProject {
   std::string language;  // "typescript" (TypeScript and JavaScript) or "python"
   std::string dir;       // repository-relative folder, "" for the root
+  // An inferred TypeScript project (the files no tsconfig.json's project read): its files, and
+  // the repository's tsconfig.json it extends ("" for none). Empty for a folder's project.
+  std::vector<std::string> files;
+  std::string extends;
 };
 
 // The projects of the repository's files: a folder holding a tsconfig.json (outside node_modules)
-// is a TypeScript project; the repository is one Python project when it has Python files. A
-// repository without a tsconfig.json has no TypeScript project: scip-typescript would have to
-// write one into the worktree to infer it.
+// is a TypeScript project; the repository is one Python project when it has Python files. The
+// TypeScript files no such project read form one more, inferred project (buildPreciseView), as
+// TypeScript's server opens them in an inferred project of their own; its tsconfig.json is
+// written under the cache folder, never into the worktree.
 std::vector<PreciseProject> findPreciseProjects(const std::map<std::string, std::string>& blobIds);
 
 struct PreciseBuildInput {

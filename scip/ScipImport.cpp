@@ -1,5 +1,7 @@
 #include "scip/ScipImport.h"
 
+#include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <unordered_map>
 
@@ -99,6 +101,69 @@ std::string nameOfSymbol(std::string_view symbol) {
 
 bool isTypeSymbol(SymbolKind k) { return isTypeKind(k); }
 
+// scip-typescript names a file of no npm package (no package.json above it) by its path from the
+// project's folder — or, outside it, from the file system's root — so two projects (a tsconfig.json
+// and an inferred one) would name one file's symbols apart. Such a symbol's path is made the
+// file's path in the repository; other symbols are returned as they are.
+constexpr std::string_view kUnpackagedTs = "scip-typescript npm . . ";
+
+bool simpleName(std::string_view name) {
+  return !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '+' || c == '-' || c == '$';
+  });
+}
+
+std::string descriptorName(std::string_view name) {
+  if (simpleName(name)) return std::string(name);
+  std::string quoted = "`";
+  for (char c : name) quoted += c == '`' ? std::string("``") : std::string(1, c);
+  return quoted + "`";
+}
+
+std::string repositoryNamed(const std::string& symbol, const fs::path& projectRoot, const std::string& root) {
+  if (symbol.compare(0, kUnpackagedTs.size(), kUnpackagedTs) != 0) return symbol;
+  static const std::vector<std::string_view> kSources = {".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"};
+  std::string path;
+  size_t at = kUnpackagedTs.size();
+  while (at < symbol.size()) {
+    // One namespace descriptor: a simple name or a backquoted one (doubled backquotes), then '/'.
+    std::string name;
+    size_t end = at;
+    if (symbol[at] == '`') {
+      for (end = at + 1; end < symbol.size(); ++end) {
+        if (symbol[end] != '`') name += symbol[end];
+        else if (end + 1 < symbol.size() && symbol[end + 1] == '`') name += '`', ++end;
+        else break;
+      }
+      ++end;
+    } else {
+      while (end < symbol.size() && simpleName(std::string_view(&symbol[end], 1))) name += symbol[end++];
+    }
+    if (end >= symbol.size() || symbol[end] != '/') return symbol;
+    path += (path.empty() ? "" : "/") + name;
+    at = end + 1;
+    bool file = std::any_of(kSources.begin(), kSources.end(), [&](std::string_view e) {
+      return name.size() > e.size() && name.compare(name.size() - e.size(), e.size(), e) == 0;
+    });
+    if (!file) continue;
+    std::error_code ec;
+    fs::path absolute = projectRoot / path;
+    if (!fs::exists(absolute, ec)) absolute = fs::path("/") / path;
+    std::string canonical = fs::weakly_canonical(absolute, ec).string();
+    if (ec || canonical.compare(0, root.size(), root) != 0) return symbol;
+    std::string out(kUnpackagedTs);
+    std::string_view relative = std::string_view(canonical).substr(root.size());
+    for (size_t from = 0; from <= relative.size();) {
+      size_t slash = relative.find('/', from);
+      if (slash == std::string_view::npos) slash = relative.size();
+      out += descriptorName(relative.substr(from, slash - from)) + "/";
+      from = slash + 1;
+    }
+    return out + symbol.substr(at);
+  }
+  return symbol;
+}
+
 // scip-python's module symbols: "<package> `a.b`/__init__:" (backquoted when dotted). The
 // module's dotted name, or "" when `symbol` names no module.
 constexpr std::string_view kModuleSuffix = "/__init__:";
@@ -122,6 +187,14 @@ std::string moduleSymbolLike(std::string_view like, const std::string& name) {
 
 struct Importer {
   std::string root;
+  fs::path projectRoot;
+  std::unordered_map<std::string, std::string> renamed;  // repositoryNamed, once per symbol
+
+  const std::string& canonical(const std::string& symbol) {
+    auto it = renamed.find(symbol);
+    if (it == renamed.end()) it = renamed.emplace(symbol, repositoryNamed(symbol, projectRoot, root)).first;
+    return it->second;
+  }
   TuFacts facts;
   std::unordered_map<std::string, uint32_t> usrIds;
   std::vector<bool> named;  // by usr: the name came from a definition's text
@@ -182,7 +255,7 @@ struct Importer {
         ++stats.skippedOccurrences;
         continue;
       }
-      std::string usr = o.symbol().rfind("local ", 0) == 0 ? "local:" + relative + "#" + o.symbol().substr(6) : o.symbol();
+      std::string usr = o.symbol().rfind("local ", 0) == 0 ? "local:" + relative + "#" + o.symbol().substr(6) : canonical(o.symbol());
       // scip-typescript names a class by its constructor wherever the class has one (`new X()`,
       // `X.REVERSE`, `extends X`); TypeScript's own server answers those as the class's
       // references, and goes to the class. The constructor keeps its own definition.
@@ -270,12 +343,14 @@ struct Importer {
       if (rel.symbol().empty() || rel.symbol() == info.symbol()) continue;
       // A member whose references include another's (a method and the one it implements) is an
       // override edge; a type implementing another (a class and its interface) a base edge.
+      const std::string& from = canonical(info.symbol());
+      const std::string& to = canonical(rel.symbol());
       if (rel.is_reference() || rel.is_implementation()) {
-        uint32_t a = usrOf(info.symbol()), b = usrOf(rel.symbol());
-        bool type = !rel.is_reference() && isTypeSymbol(kindFor(info.symbol()));
+        uint32_t a = usrOf(from), b = usrOf(to);
+        bool type = !rel.is_reference() && isTypeSymbol(kindFor(from));
         (type ? facts.bases : facts.overrides).emplace_back(a, b);
       }
-      if (rel.is_type_definition()) facts.types.emplace_back(usrOf(info.symbol()), usrOf(rel.symbol()));
+      if (rel.is_type_definition()) facts.types.emplace_back(usrOf(from), usrOf(to));
     }
   }
 };
@@ -292,9 +367,10 @@ Expected<TuFacts> importScip(std::string_view bytes, const std::string& root, Sc
   Importer im;
   im.root = root;
   im.stats.tool = index.metadata().tool_info().name() + " " + index.metadata().tool_info().version();
+  im.projectRoot = projectRoot;
   for (const scip::Document& doc : index.documents())
-    for (const scip::SymbolInformation& info : doc.symbols()) im.infos.emplace(info.symbol(), &info);
-  for (const scip::SymbolInformation& info : index.external_symbols()) im.infos.emplace(info.symbol(), &info);
+    for (const scip::SymbolInformation& info : doc.symbols()) im.infos.emplace(im.canonical(info.symbol()), &info);
+  for (const scip::SymbolInformation& info : index.external_symbols()) im.infos.emplace(im.canonical(info.symbol()), &info);
   for (const scip::Document& doc : index.documents()) im.document(doc, projectRoot);
   // Local symbols' relationships are per document; a local's info names it unqualified, and
   // nib has renamed it: relationships of locals are left out.

@@ -242,6 +242,42 @@ TEST_CASE("the precise view is built by the SCIP indexers and re-runs only proje
   CHECK(third.view("precise")->status == ViewStatus::Complete);
 }
 
+TEST_CASE("TypeScript files no tsconfig.json reads form one inferred project, written outside the worktree", "[precise]") {
+  for (bool withConfig : {true, false}) {
+    DYNAMIC_SECTION((withConfig ? "a tsconfig.json that leaves out the tests" : "no tsconfig.json at all")) {
+      TestRepo repo;
+      if (withConfig) repo.write("tsconfig.json", "{\"compilerOptions\": {\"strict\": true}, \"include\": [\"src\"]}\n");
+      repo.write("src/timer.ts", "export class Timer { start(): void {} }\n");
+      repo.write("test/timer.spec.ts", "import { Timer } from \"../src/timer\";\nnew Timer().start();\n");
+      repo.commitAll();
+      IndexOptions options;
+      options.scipIndexers = pinnedIndexers();
+      Manifest m = build(repo, options);
+      const ViewRecord* view = m.view("precise");
+      REQUIRE(view);
+      INFO(view->error << " / " << stat(m, "precise.failure.0"));
+      REQUIRE(view->status == ViewStatus::Complete);
+      CHECK(stat(m, "precise.projects") == (withConfig ? "2" : "1"));
+      CHECK(stat(m, "precise.files") == "2");
+      auto provider = StaticProvider::open(repo.root() / ".nib");
+      REQUIRE(provider.hasValue());
+      // `start` in the test goes to Timer's method, whichever project read which file: the two
+      // projects name the file's symbols alike (no package.json gives them a package).
+      auto def = (*provider)->definition("test/timer.spec.ts", 50);
+      REQUIRE(def.hasValue());
+      CHECK(def->source == "scip");
+      REQUIRE(def->locations.size() == 1);
+      CHECK(def->locations[0].path == "src/timer.ts");
+      auto refs = (*provider)->references("src/timer.ts", 22, true);
+      REQUIRE(refs.hasValue());
+      CHECK(refs->locations.size() == 2);
+      std::string status;
+      runCommand("cd " + shellQuote(repo.root().string()) + " && git status --porcelain", &status);
+      CHECK(status.empty());  // nothing written into the worktree
+    }
+  }
+}
+
 TEST_CASE("an indexer that fails, hangs or writes garbage is recorded and its files answer from tree-sitter",
           "[precise]") {
   ScratchDir scratch;

@@ -47,6 +47,8 @@ class StaticProvider {
   ~StaticProvider();
 
   const Manifest& manifest() const { return manifest_; }
+  // Whether the precise view read the file when the version was built (changed since or not).
+  bool preciseRead(const std::string& path);
   // Whether libclang's facts cover the file (a compile command reached it, and it is unchanged).
   bool hasClangFacts(const std::string& path);
   // C/C++ files no compile command reaches, which the clang view indexed with a borrowed

@@ -9,6 +9,8 @@ namespace nib {
 
 bool StaticProvider::hasClangFacts(const std::string& path) { return clang_ && clang_->covers(path); }
 
+bool StaticProvider::preciseRead(const std::string& path) { return precise_ && precise_->view().hasFile(path); }
+
 std::vector<std::string> StaticProvider::clangInterpolatedFiles() {
   return clang_ ? clang_->interpolatedFiles() : std::vector<std::string>{};
 }

@@ -634,6 +634,7 @@ const Engine::WorktreeOverlay& Engine::syncWorktreeOverlays(size_t budget) {
         state.reason = p + " changed since the index was built";
       }
   state.files = diskOverlays_.size();
+  for (const auto& [path, blob] : diskOverlays_) state.preciseFiles += provider_->preciseRead(path);
   overlay_ = state;
   logDebug("worktree overlay: " + std::to_string(state.files) + " file(s), compared in " + std::to_string(compareMs) +
            " ms, synced in " + std::to_string(msSince(start)) + " ms");

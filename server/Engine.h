@@ -135,6 +135,9 @@ class Engine {
     size_t files = 0;          // overlaid from the disk (changed, added) or tombstoned
     bool complete = true;      // false: over budget, unreadable files, or new entries unjudged
     std::string reason;        // why not complete
+    // Overlaid files the precise view read: answered from tree-sitter until its projects'
+    // indexers run again (the server builds a new version for that: LspServer::refreshIfBehind).
+    size_t preciseFiles = 0;
   };
   const WorktreeOverlay& syncWorktreeOverlays(size_t budget = kOverlayBudget);
   static constexpr size_t kOverlayBudget = 500;

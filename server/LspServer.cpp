@@ -303,8 +303,9 @@ void LspServer::startIndexBuild(const std::string& why) {
 
 void LspServer::refreshIfBehind(const Engine::WorktreeOverlay& overlay) {
   // With engineMutex_ held. The overlay keeps answers right between builds; a new version is
-  // built in the background when HEAD moved (a commit, a branch switch, a diverged history) or
-  // the overlay is over budget, and the server switches to it when it is published.
+  // built in the background when HEAD moved (a commit, a branch switch, a diverged history),
+  // the overlay is over budget, or files the precise view read changed, and the server
+  // switches to it when it is published.
   if (!options_.buildIndex || building_ || !engine_) return;
   auto now = std::chrono::steady_clock::now();
   if (now - lastRefresh_ < std::chrono::seconds(kRefreshSeconds)) return;
@@ -315,6 +316,11 @@ void LspServer::refreshIfBehind(const Engine::WorktreeOverlay& overlay) {
   std::string why;
   if (f && !f->headMatches) why = "HEAD moved since the index was built";
   else if (!overlay.complete) why = overlay.reason;
+  // Saved edits to files an SCIP indexer read answer from tree-sitter (labelled) until their
+  // projects are indexed again: a new version does that, re-running only those projects (the
+  // others come from the cache), at most once per kRefreshSeconds.
+  else if (overlay.preciseFiles > 0)
+    why = std::to_string(overlay.preciseFiles) + " file(s) the precise view read changed: their projects' indexers run again";
   if (!why.empty()) startIndexBuild(why);
 }
 

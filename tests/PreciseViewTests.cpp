@@ -7,8 +7,11 @@
 #include <sys/stat.h>
 
 #include <catch2/catch.hpp>
+#include <chrono>
 #include <fstream>
+#include <thread>
 
+#include "LspProject.h"
 #include "TestRepo.h"
 #include "indexer/IndexBuilder.h"
 #include "providers/StaticProvider.h"
@@ -412,6 +415,57 @@ TEST_CASE("nib export scip writes what SCIP's own bindings read, with scip-types
   CHECK(helper.size() >= 1);
   bool linked = std::any_of(helper.begin(), helper.end(), [](const auto& e) { return e.second == 2 && e.first.rfind("local ", 0) == 0; });
   CHECK(linked);
+}
+
+}  // namespace nib::test
+
+namespace nib::test {
+
+// Issue 23's update policy: a saved edit to a file the precise view read is answered from
+// tree-sitter (labelled) at once, and the server builds a new version in the background, which
+// re-runs that project's indexer only, and answers from the precise view again.
+TEST_CASE("nib serve re-runs the indexer of an edited project in the background", "[precise][lsp]") {
+  TestRepo repo;
+  makeProject(repo, /*index=*/false);
+  indexWith(repo, "--no-dense", /*precise=*/true);
+  // The server's own builds find the same indexer.
+  struct Env {
+    Env() { ::setenv("NIB_SCIP_PYTHON", (std::string(NIB_BACKENDS_BIN) + "/scip-python").c_str(), 1); }
+    ~Env() { ::setenv("NIB_SCIP_PYTHON", "", 1); }
+  } env;
+  LspClient c(repo.root());
+  c.initialize(repo.root());
+  std::string main = LspClient::uri(repo.root() / "app/main.py");
+  auto locate = [&] {
+    return c.request("nib/locate", {{"textDocument", {{"uri", main}}}, {"position", {{"line", 5}, {"character", 13}}},
+                                    {"request", "definition"}});
+  };
+  json before = locate();
+  INFO(before.dump());
+  CHECK(before["result"]["facts"] == "scip");
+  CHECK(before["result"]["confidence"] == "exact");
+  REQUIRE(before["result"]["locations"].size() == 1);
+  CHECK(before["result"]["locations"][0]["range"]["start"]["line"] == 13);
+  const std::string version = before["result"]["indexVersion"];
+
+  // Saved on disk: two lines pushed in front of distance.
+  repo.write("app/geometry.py", std::string("import math\n\n") + kGeometry);
+  json after;
+  bool rebuilt = false;
+  for (int i = 0; i < 120 && !rebuilt; ++i) {
+    after = locate();
+    rebuilt = after["result"]["indexVersion"] != version && after["result"]["facts"] == "scip";
+    if (!rebuilt) std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  }
+  INFO(after.dump());
+  REQUIRE(rebuilt);
+  CHECK(after["result"]["confidence"] == "exact");
+  REQUIRE(after["result"]["locations"].size() == 1);
+  CHECK(after["result"]["locations"][0]["range"]["start"]["line"] == 15);
+  auto manifest = IndexLayout::forRepository(repo.root()).currentManifest();
+  REQUIRE(manifest.hasValue());
+  CHECK(stat(*manifest, "precise.indexed") == "1");
+  CHECK(c.shutDown() == 0);
 }
 
 }  // namespace nib::test

@@ -134,7 +134,22 @@ Expected<NavigationResult> ClangNavigator::answer(const std::string& path, uint3
     uniqueSites(merged->locations);
     return std::move(*merged);
   }
-  return answerFor(*symbol, *at, path, references, includeDeclaration, declarations);
+  auto result = answerFor(*symbol, *at, path, references, includeDeclaration, declarations);
+  if (source_ == "scip" && !references && result) addConstructor(*occurrences, *at, *symbol, *result);
+  return result;
+}
+
+// `new X()`: TypeScript's server goes to the class and to its constructor. ScipImport keeps the
+// constructor there as an expanded occurrence beside the class's.
+void ClangNavigator::addConstructor(const std::vector<ClangFileOccurrence>& occurrences, const ClangFileOccurrence& at,
+                                    const ClangSymbol& cls, NavigationResult& out) {
+  for (const ClangFileOccurrence& o : occurrences) {
+    if (o.start != at.start || !o.expanded || o.symbol == at.symbol) continue;
+    auto constructor = view_->symbol(o.symbol);
+    if (!constructor || constructor->usr != cls.usr + "`<constructor>`().") continue;
+    for (const ClangSite& s : constructor->sites)
+      if (s.role == ClangRole::Definition && !changed_(s.path)) out.locations.push_back(siteLocation(*constructor, s));
+  }
 }
 
 Expected<NavigationResult> ClangNavigator::usingAnswer(const std::string& path, const ClangFileOccurrence& at,

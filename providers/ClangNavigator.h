@@ -89,6 +89,8 @@ class ClangNavigator {
   Expected<NavigationResult> wordAnswer(const std::string& path, const AskedFile& f, const std::string& word,
                                         uint32_t startByte, uint32_t line);
   std::optional<TypeNode> typeNode(uint32_t symbol);
+  void addConstructor(const std::vector<ClangFileOccurrence>& occurrences, const ClangFileOccurrence& at,
+                      const ClangSymbol& cls, NavigationResult& out);
   // The name libclang recorded at `offset` in a file it covers: the file's occurrences, which of
   // them is at the offset, and its symbol; Declined where the view has no say.
   struct NamedAt {

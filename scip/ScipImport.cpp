@@ -258,12 +258,16 @@ struct Importer {
       std::string usr = o.symbol().rfind("local ", 0) == 0 ? "local:" + relative + "#" + o.symbol().substr(6) : canonical(o.symbol());
       // scip-typescript names a class by its constructor wherever the class has one (`new X()`,
       // `X.REVERSE`, `extends X`); TypeScript's own server answers those as the class's
-      // references, and goes to the class. The constructor keeps its own definition.
+      // references, and goes to the class — and, after `new`, to the constructor too: there the
+      // constructor stays as a second, `expanded` occurrence (never the name under the cursor;
+      // ClangNavigator adds its definition). The constructor keeps its own definition.
+      Site site{file, line, start, offset, end - start, o.symbol_roles()};
       static const std::string kConstructor = "`<constructor>`().";
       if (!(o.symbol_roles() & scip::Definition) && usr.size() > kConstructor.size() &&
-          usr.compare(usr.size() - kConstructor.size(), kConstructor.size(), kConstructor) == 0)
+          usr.compare(usr.size() - kConstructor.size(), kConstructor.size(), kConstructor) == 0) {
+        if (afterNew(*text, offset)) add(usr, site, *text, /*expanded=*/true);
         usr.resize(usr.size() - kConstructor.size());
-      Site site{file, line, start, offset, end - start, o.symbol_roles()};
+      }
       if (std::string module = moduleNameOf(usr); !module.empty() && site.length > 0)
         moduleSites(usr, module, site, *text);
       else
@@ -276,9 +280,18 @@ struct Importer {
     int roles;
   };
 
-  void add(const std::string& usr, const Site& site, const std::string& text) {
+  // Whether the name at `offset` follows the `new` keyword.
+  static bool afterNew(const std::string& text, uint32_t offset) {
+    size_t at = offset;
+    while (at > 0 && (text[at - 1] == ' ' || text[at - 1] == '\t' || text[at - 1] == '\n')) --at;
+    return at >= 3 && text.compare(at - 3, 3, "new") == 0 && at != offset &&
+           (at == 3 || !(std::isalnum(static_cast<unsigned char>(text[at - 4])) || text[at - 4] == '_' || text[at - 4] == '$'));
+  }
+
+  void add(const std::string& usr, const Site& site, const std::string& text, bool expanded = false) {
     uint32_t id = usrOf(usr);
     ClangOccurrence c;
+    c.expanded = expanded;
     c.file = site.file;
     c.line = site.line;
     c.column = site.column;

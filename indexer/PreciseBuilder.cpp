@@ -197,6 +197,76 @@ std::optional<PreciseProject> inferredProject(const PreciseBuildInput& in, const
   return p;
 }
 
+// Every project's facts: from the cache when everything it reads is unchanged, else from its
+// indexer. Projects run side by side, up to `threads` at once (each indexer is one Node
+// process); then the inferred TypeScript project, whose files are those no other project read.
+struct ProjectResults {
+  std::vector<PreciseProject> projects;
+  std::vector<std::optional<TuFacts>> facts;  // parallel to projects; nullopt: failed
+  std::vector<std::string> keys, failures;
+  size_t indexed = 0, cached = 0;
+};
+
+ProjectResults runProjects(const PreciseBuildInput& in, std::vector<PreciseProject> projects, const std::string& tools,
+                           const std::string& root, LmdbEnv* cacheEnv) {
+  ProjectResults out;
+  size_t n = projects.size();
+  out.projects = std::move(projects);
+  out.facts.resize(n);
+  out.keys.resize(n);
+  out.failures.resize(n);
+  for (size_t i = 0; i < n; ++i) out.keys[i] = cacheKey(out.projects[i], tools, in.inputs);
+  std::mutex cacheMutex;
+  std::atomic<size_t> next{0}, done{0}, indexed{0}, cached{0};
+  auto work = [&] {
+    for (;;) {
+      size_t i = next++;
+      if (i >= n || (in.cancelled && in.cancelled())) return;
+      if (cacheEnv) {
+        std::lock_guard<std::mutex> g(cacheMutex);
+        auto txn = LmdbTxn::begin(*cacheEnv, false);
+        auto db = txn ? txn->openDb("projects", false) : Expected<MDB_dbi>(Status(ErrorCode::NotFound, ""));
+        auto raw = db ? txn->get(*db, out.keys[i]) : Expected<std::string_view>(Status(ErrorCode::NotFound, ""));
+        if (raw)
+          if (auto facts = decodeTuFacts(*raw)) {
+            out.facts[i] = std::move(*facts);
+            ++cached;
+          }
+      }
+      if (!out.facts[i]) {
+        ProjectRun run = runProject(in, out.projects[i], root, i);
+        if (run.facts) {
+          ++indexed;
+          out.facts[i] = std::move(run.facts);
+          std::lock_guard<std::mutex> g(cacheMutex);
+          if (cacheEnv)
+            if (auto txn = LmdbTxn::begin(*cacheEnv, true))
+              if (auto db = txn->openDb("projects", true); db && txn->put(*db, out.keys[i], run.encoded).isOk())
+                (void)txn->commit();
+        } else {
+          out.failures[i] = run.failure;
+        }
+      }
+      if (in.progress) in.progress(++done, n);
+    }
+  };
+  std::vector<std::thread> pool;
+  for (unsigned t = 0; t < std::min<size_t>(std::max(1u, in.threads), n); ++t) pool.emplace_back(work);
+  for (std::thread& t : pool) t.join();
+  if (std::optional<PreciseProject> p = inferredProject(in, root, out.facts); p && !(in.cancelled && in.cancelled())) {
+    out.projects.push_back(std::move(*p));
+    out.keys.push_back(cacheKey(out.projects.back(), tools, in.inputs));
+    out.facts.emplace_back();
+    out.failures.emplace_back();
+    n = out.projects.size();
+    next = n - 1;
+    work();
+  }
+  out.indexed = indexed;
+  out.cached = cached;
+  return out;
+}
+
 }  // namespace
 
 std::vector<PreciseProject> findPreciseProjects(const std::map<std::string, std::string>& blobIds) {
@@ -239,63 +309,14 @@ PreciseBuildReport buildPreciseView(const PreciseBuildInput& in) {
     tools += (digest ? *digest : std::string("?")) + ";";
   }
 
-  // Projects run side by side, up to `threads` at once (each indexer is one Node process).
-  size_t n = projects.size();
-  std::vector<std::optional<TuFacts>> results(n);
-  std::vector<std::string> keys(n), failures(n);
-  for (size_t i = 0; i < n; ++i) keys[i] = cacheKey(projects[i], tools, in.inputs);
-  std::mutex cacheMutex;
-  std::atomic<size_t> next{0}, done{0}, indexed{0}, cached{0};
-  auto work = [&] {
-    for (;;) {
-      size_t i = next++;
-      if (i >= n || (in.cancelled && in.cancelled())) return;
-      if (cacheEnv) {
-        std::lock_guard<std::mutex> g(cacheMutex);
-        auto txn = LmdbTxn::begin(**cacheEnv, false);
-        auto db = txn ? txn->openDb("projects", false) : Expected<MDB_dbi>(Status(ErrorCode::NotFound, ""));
-        auto raw = db ? txn->get(*db, keys[i]) : Expected<std::string_view>(Status(ErrorCode::NotFound, ""));
-        if (raw)
-          if (auto facts = decodeTuFacts(*raw)) {
-            results[i] = std::move(*facts);
-            ++cached;
-          }
-      }
-      if (!results[i]) {
-        ProjectRun run = runProject(in, projects[i], root, i);
-        if (run.facts) {
-          ++indexed;
-          results[i] = std::move(run.facts);
-          std::lock_guard<std::mutex> g(cacheMutex);
-          if (cacheEnv)
-            if (auto txn = LmdbTxn::begin(**cacheEnv, true))
-              if (auto db = txn->openDb("projects", true); db && txn->put(*db, keys[i], run.encoded).isOk()) (void)txn->commit();
-        } else {
-          failures[i] = run.failure;
-        }
-      }
-      if (in.progress) in.progress(++done, n);
-    }
-  };
-  std::vector<std::thread> pool;
-  for (unsigned t = 0; t < std::min<size_t>(std::max(1u, in.threads), n); ++t) pool.emplace_back(work);
-  for (std::thread& t : pool) t.join();
-  // The TypeScript files no project read: one inferred project, run after the others.
-  if (std::optional<PreciseProject> p = inferredProject(in, root, results); p && !(in.cancelled && in.cancelled())) {
-    projects.push_back(std::move(*p));
-    keys.push_back(cacheKey(projects.back(), tools, in.inputs));
-    results.emplace_back();
-    failures.emplace_back();
-    n = projects.size();
-    next = n - 1;
-    work();
-  }
-  report.indexed = indexed;
-  report.cached = cached;
-  for (size_t i = 0; i < n; ++i)
-    if (!results[i] && !failures[i].empty()) {
+  ProjectResults ran = runProjects(in, std::move(projects), tools, root, cacheEnv ? cacheEnv->get() : nullptr);
+  report.indexed = ran.indexed;
+  report.cached = ran.cached;
+  report.projects = ran.projects.size();
+  for (size_t i = 0; i < ran.projects.size(); ++i)
+    if (!ran.facts[i] && !ran.failures[i].empty()) {
       ++report.failed;
-      if (report.failures.size() < 20) report.failures.emplace_back(projectName(projects[i]), failures[i]);
+      if (report.failures.size() < 20) report.failures.emplace_back(projectName(ran.projects[i]), ran.failures[i]);
     }
   if (in.cancelled && in.cancelled()) {
     report.view.status = ViewStatus::Failed;
@@ -304,21 +325,19 @@ PreciseBuildReport buildPreciseView(const PreciseBuildInput& in) {
   }
   // The cache keeps this build's projects only.
   if (cacheEnv) {
-    std::unordered_set<std::string_view> used(keys.begin(), keys.end());
+    std::unordered_set<std::string_view> used(ran.keys.begin(), ran.keys.end());
     auto swept = retainCacheKeys(**cacheEnv, "projects", used, 1.5);
     Expected<bool> compacted = swept && *swept > 0 ? compactIfSparse(**cacheEnv, in.cacheDir) : Expected<bool>(false);
     if (!swept || !compacted)
       logWarn("the precise cache was not collected: " + (swept ? compacted.status() : swept.status()).message());
   }
-  report.projects = projects.size();
-  std::string profile = "scip;projects=" + std::to_string(projects.size());
-  report.view.profile = profile;
-  if (report.failed == projects.size()) {
+  report.view.profile = "scip;projects=" + std::to_string(report.projects);
+  if (report.failed == report.projects) {
     report.view.status = ViewStatus::Failed;
     report.view.error = "every project's indexer failed; " + report.failures.front().first + ": " + report.failures.front().second;
     return report;
   }
-  ClangViewContents contents = mergeUnitFacts(root, in.blobIds, results, results.size());
+  ClangViewContents contents = mergeUnitFacts(root, in.blobIds, ran.facts, ran.facts.size());
   for (const auto& [path, occurrences] : contents.files) report.occurrences += occurrences.size();
   report.symbols = contents.symbols.size();
   report.files = contents.files.size();

@@ -93,182 +93,241 @@ std::vector<std::pair<uint32_t, uint32_t>> intersectRanges(const std::vector<std
   return out;
 }
 
-}  // namespace
+// The merge's state across units: what mergeUnitFacts builds, one unit at a time.
+class UnitMerger {
+ public:
+  UnitMerger(const std::string& root, const std::map<std::string, std::string>& blobIds,
+             const std::vector<std::optional<TuFacts>>& results, size_t realUnits)
+      : root_(root), blobIds_(blobIds), results_(results), realUnits_(realUnits), mainFileOf_(results.size()) {}
 
-ClangViewContents mergeUnitFacts(const std::string& root, const std::map<std::string, std::string>& blobIds,
-                                 const std::vector<std::optional<TuFacts>>& results, size_t realUnits) {
-  std::error_code ec;
-  ClangViewContents contents;
-  std::unordered_map<std::string, uint32_t> symbolIds;
-  std::map<std::string, std::vector<ClangFileOccurrence>> byFile;
-  std::set<std::tuple<std::string, uint32_t, uint32_t, uint8_t>> sites;
-  std::set<std::tuple<std::string, uint32_t, uint32_t>> astOnlySites;
-  // By symbol id: where its canonical declaration came from (see the merge below).
+  ClangViewContents run() {
+    findMainFiles();
+    for (size_t i = 0; i < results_.size(); ++i)
+      if (results_[i]) mergeUnit(i);
+    mergeAliasedSymbols(contents_, byFile_);
+    relistHeaderMacros();
+    return finish();
+  }
+
+ private:
+  // By symbol id: where its canonical declaration came from (see mergeOccurrence).
   enum class CanonicalFrom : uint8_t { None, Declaring, Defining };
-  std::vector<CanonicalFrom> canonicalFrom;
-  std::set<std::string> compiled, interpolatedOnly;  // files real units saw; files only made-up ones saw
-  std::set<std::string> shared;                     // main files another unit #includes
-  // Per file, what every unit that read it left out (intersected unit by unit).
-  std::map<std::string, std::vector<std::pair<uint32_t, uint32_t>>> skipped;
+  // What one unit's occurrences share: its symbols' ids, which entities it defines and which of
+  // their declarations it has met, its own main file.
+  struct Unit {
+    size_t index = 0;
+    const TuFacts* facts = nullptr;
+    std::vector<int64_t> ids;
+    std::vector<bool> definedHere, declaredHere;
+    std::string own;
+  };
+
   // Files that are some unit's main file: another unit that #includes one sees it in its own
   // configuration (`foreign` occurrences).
-  std::vector<std::string> mainFileOf(results.size());
-  std::set<std::string> mainFiles, compiledMainFiles;  // of every unit; of the database's units
-  for (size_t i = 0; i < results.size(); ++i) {
-    if (!results[i]) continue;
-    std::string main = fs::weakly_canonical(results[i]->mainFile, ec).string();
-    if (ec || main.compare(0, root.size(), root) != 0) continue;
-    mainFiles.insert(mainFileOf[i] = main.substr(root.size()));
-    if (i < realUnits) compiledMainFiles.insert(mainFileOf[i]);
+  void findMainFiles() {
+    std::error_code ec;
+    for (size_t i = 0; i < results_.size(); ++i) {
+      if (!results_[i]) continue;
+      std::string main = fs::weakly_canonical(results_[i]->mainFile, ec).string();
+      if (ec || main.compare(0, root_.size(), root_) != 0) continue;
+      mainFiles_.insert(mainFileOf_[i] = main.substr(root_.size()));
+      if (i < realUnits_) compiledMainFiles_.insert(mainFileOf_[i]);
+    }
   }
-  for (size_t i = 0; i < results.size(); ++i) {
-    if (!results[i]) continue;
-    const TuFacts& f = *results[i];
+
+  // The unit's files as repository paths ("" for files nib does not index); records the main
+  // files it #includes and intersects what it left out of each file with the other units'.
+  std::vector<std::string> unitPaths(size_t i) {
+    const TuFacts& f = *results_[i];
     std::vector<std::string> paths(f.files.size());
     for (size_t k = 0; k < f.files.size(); ++k)
-      if (f.files[k].compare(0, root.size(), root) == 0) {
-        auto rel = RepoPath::parse(f.files[k].substr(root.size()));
-        if (rel && blobIds.count(rel->str())) paths[k] = rel->str();  // indexed files only
+      if (f.files[k].compare(0, root_.size(), root_) == 0) {
+        auto rel = RepoPath::parse(f.files[k].substr(root_.size()));
+        if (rel && blobIds_.count(rel->str())) paths[k] = rel->str();  // indexed files only
       }
-    const std::string& own = mainFileOf[i];
-    if (i < realUnits)
+    if (i < realUnits_)
       for (const std::string& path : paths)
-        if (!path.empty() && path != own && compiledMainFiles.count(path)) shared.insert(path);
+        if (!path.empty() && path != mainFileOf_[i] && compiledMainFiles_.count(path)) shared_.insert(path);
     std::vector<std::vector<std::pair<uint32_t, uint32_t>>> leftOut(f.files.size());
     for (const ClangSkipped& k : f.skipped) leftOut[k.file].emplace_back(k.start, k.end);
     for (size_t k = 0; k < f.files.size(); ++k) {
       if (paths[k].empty()) continue;
       std::sort(leftOut[k].begin(), leftOut[k].end());
-      auto [it, first] = skipped.emplace(paths[k], leftOut[k]);
+      auto [it, first] = skipped_.emplace(paths[k], leftOut[k]);
       if (!first) it->second = intersectRanges(it->second, leftOut[k]);
     }
-    std::vector<int64_t> ids(f.usrs.size(), -1);
-    // Which entities this unit defines, and which of their declarations it has met.
-    std::vector<bool> definedHere(f.usrs.size()), declaredHere(f.usrs.size());
+    return paths;
+  }
+
+  void mergeUnit(size_t i) {
+    const TuFacts& f = *results_[i];
+    std::vector<std::string> paths = unitPaths(i);
+    Unit u;
+    u.index = i;
+    u.facts = &f;
+    u.ids.assign(f.usrs.size(), -1);
+    u.definedHere.assign(f.usrs.size(), false);
+    u.declaredHere.assign(f.usrs.size(), false);
+    u.own = mainFileOf_[i];
     for (const ClangOccurrence& o : f.occurrences)
-      if (o.role == ClangRole::Definition && !o.expanded && !o.guessed && !o.unlisted) definedHere[o.usr] = true;
-    for (const ClangOccurrence& o : f.occurrences) {
-      const std::string& path = paths[o.file];
-      if (path.empty()) continue;
-      if (ids[o.usr] < 0) {
-        auto [it, added] = symbolIds.emplace(f.usrs[o.usr], static_cast<uint32_t>(contents.symbols.size()));
-        if (added) {
-          contents.symbols.push_back({f.usrs[o.usr], f.names[o.usr], o.kind, {}, {}, {}, {}, {}, {}});
-          canonicalFrom.push_back(CanonicalFrom::None);
-        }
-        ids[o.usr] = it->second;
-      }
-      uint32_t id = static_cast<uint32_t>(ids[o.usr]);
-      const bool foreign = path != own && mainFiles.count(path) > 0;
-      // A name only the AST resolves (a dependent member guessed by lookup, a name in a
-      // template parameter's type) answers at its own place only: it is no site of the
-      // entity's, as clangd's index has none there. (An unlisted macro is a site: see below.)
-      const bool macro = static_cast<SymbolKind>(o.kind) == SymbolKind::Macro;
-      if (o.guessed || (o.unlisted && o.role == ClangRole::Reference && !macro)) {
-        if (astOnlySites.insert({path, o.offset, id}).second)
-          byFile[path].push_back({o.offset, o.offset + o.length, id, o.role, false, o.guessed, o.unlisted, foreign});
-        continue;
-      }
-      // The canonical declaration, as clangd's index merges it: the first declaration of the
-      // first unit that saw the entity's definition (a function defined in a file that does not
-      // include its header is its own canonical declaration there), else of the first unit.
-      ClangSymbol& symbol = contents.symbols[id];
-      bool canonical = false;
-      if (o.role != ClangRole::Reference && !o.expanded && !declaredHere[o.usr]) {
-        declaredHere[o.usr] = true;
-        if (canonicalFrom[id] == CanonicalFrom::None ||
-            (canonicalFrom[id] == CanonicalFrom::Declaring && definedHere[o.usr] && i < realUnits)) {
-          for (ClangSite& other : symbol.sites) other.canonical = false;
-          canonical = true;
-          canonicalFrom[id] = definedHere[o.usr] && i < realUnits ? CanonicalFrom::Defining : CanonicalFrom::Declaring;
-        }
-      }
-      if (!sites.insert({path, o.offset, id, static_cast<uint8_t>(o.role)}).second) {
-        if (canonical)
-          for (ClangSite& other : symbol.sites)
-            if (other.path == path && other.range.startByte == o.offset && other.role == o.role) other.canonical = true;
-        continue;
-      }
-      ByteRange r;
-      r.startByte = o.offset;
-      r.endByte = o.offset + o.length;
-      r.start = {o.line, o.column};
-      r.end = {o.line, o.column + o.length};
-      // Real units come first: a site seen by one of them is never marked interpolated.
-      symbol.sites.push_back({path, r, o.role, o.call, i >= realUnits, canonical, o.expanded, o.macroBody, o.unlisted});
-      byFile[path].push_back({o.offset, o.offset + o.length, id, o.role, o.expanded, false, o.unlisted, foreign});
-      (i >= realUnits ? interpolatedOnly : compiled).insert(path);
-    }
+      if (o.role == ClangRole::Definition && !o.expanded && !o.guessed && !o.unlisted) u.definedHere[o.usr] = true;
+    for (const ClangOccurrence& o : f.occurrences)
+      if (!paths[o.file].empty()) mergeOccurrence(u, o, paths[o.file]);
     // Override and base-class edges between entities the repository declares.
     auto link = [&](const std::vector<std::pair<uint32_t, uint32_t>>& edges, std::vector<uint32_t> ClangSymbol::*up,
                     std::vector<uint32_t> ClangSymbol::*down) {
       for (const auto& [from, to] : edges) {
-        auto a = symbolIds.find(f.usrs[from]), b = symbolIds.find(f.usrs[to]);
-        if (a == symbolIds.end() || b == symbolIds.end() || a->second == b->second) continue;
-        (contents.symbols[a->second].*up).push_back(b->second);
-        if (down) (contents.symbols[b->second].*down).push_back(a->second);
+        auto a = symbolIds_.find(f.usrs[from]), b = symbolIds_.find(f.usrs[to]);
+        if (a == symbolIds_.end() || b == symbolIds_.end() || a->second == b->second) continue;
+        (contents_.symbols[a->second].*up).push_back(b->second);
+        if (down) (contents_.symbols[b->second].*down).push_back(a->second);
       }
     };
     link(f.overrides, &ClangSymbol::overrides, &ClangSymbol::overriddenBy);
     link(f.bases, &ClangSymbol::bases, &ClangSymbol::derived);
     link(f.types, &ClangSymbol::types, nullptr);
   }
-  mergeAliasedSymbols(contents, byFile);
+
+  void mergeOccurrence(Unit& u, const ClangOccurrence& o, const std::string& path) {
+    const TuFacts& f = *u.facts;
+    const bool made = u.index >= realUnits_;  // a unit nib made up for a file no command reaches
+    if (u.ids[o.usr] < 0) {
+      auto [it, added] = symbolIds_.emplace(f.usrs[o.usr], static_cast<uint32_t>(contents_.symbols.size()));
+      if (added) {
+        contents_.symbols.push_back({f.usrs[o.usr], f.names[o.usr], o.kind, {}, {}, {}, {}, {}, {}});
+        canonicalFrom_.push_back(CanonicalFrom::None);
+      }
+      u.ids[o.usr] = it->second;
+    }
+    uint32_t id = static_cast<uint32_t>(u.ids[o.usr]);
+    const bool foreign = path != u.own && mainFiles_.count(path) > 0;
+    // A name only the AST resolves (a dependent member guessed by lookup, a name in a
+    // template parameter's type) answers at its own place only: it is no site of the
+    // entity's, as clangd's index has none there. (An unlisted macro is a site: see below.)
+    const bool macro = static_cast<SymbolKind>(o.kind) == SymbolKind::Macro;
+    if (o.guessed || (o.unlisted && o.role == ClangRole::Reference && !macro)) {
+      if (astOnlySites_.insert({path, o.offset, id}).second)
+        byFile_[path].push_back({o.offset, o.offset + o.length, id, o.role, false, o.guessed, o.unlisted, foreign});
+      return;
+    }
+    // The canonical declaration, as clangd's index merges it: the first declaration of the
+    // first unit that saw the entity's definition (a function defined in a file that does not
+    // include its header is its own canonical declaration there), else of the first unit.
+    ClangSymbol& symbol = contents_.symbols[id];
+    bool canonical = false;
+    if (o.role != ClangRole::Reference && !o.expanded && !u.declaredHere[o.usr]) {
+      u.declaredHere[o.usr] = true;
+      if (canonicalFrom_[id] == CanonicalFrom::None ||
+          (canonicalFrom_[id] == CanonicalFrom::Declaring && u.definedHere[o.usr] && !made)) {
+        for (ClangSite& other : symbol.sites) other.canonical = false;
+        canonical = true;
+        canonicalFrom_[id] = u.definedHere[o.usr] && !made ? CanonicalFrom::Defining : CanonicalFrom::Declaring;
+      }
+    }
+    if (!sites_.insert({path, o.offset, id, static_cast<uint8_t>(o.role)}).second) {
+      if (canonical)
+        for (ClangSite& other : symbol.sites)
+          if (other.path == path && other.range.startByte == o.offset && other.role == o.role) other.canonical = true;
+      return;
+    }
+    ByteRange r;
+    r.startByte = o.offset;
+    r.endByte = o.offset + o.length;
+    r.start = {o.line, o.column};
+    r.end = {o.line, o.column + o.length};
+    // Real units come first: a site seen by one of them is never marked interpolated.
+    symbol.sites.push_back({path, r, o.role, o.call, made, canonical, o.expanded, o.macroBody, o.unlisted});
+    byFile_[path].push_back({o.offset, o.offset + o.length, id, o.role, o.expanded, false, o.unlisted, foreign});
+    (made ? interpolatedOnly_ : compiled_).insert(path);
+  }
+
   // A header's own macro is unlisted under the name a unit reading the header as a system header
   // gives it, because the header's own parse names it with its place (see the worker). Where no
   // unit read the header as a user header, nothing lists its #define and uses there under that
   // other name, so they stay among the place-less macro's sites. (The place-less name's own
   // occurrences in the header are all unlisted, so a listed one there is the other name's.)
-  auto isMacro = [&](uint32_t id) { return static_cast<SymbolKind>(contents.symbols[id].kind) == SymbolKind::Macro; };
-  std::set<std::tuple<std::string, uint32_t, ClangRole>> locatedMacros;
-  for (const auto& [path, occurrences] : byFile)
-    for (const ClangFileOccurrence& o : occurrences)
-      if (!o.unlisted && isMacro(o.symbol)) locatedMacros.emplace(path, o.start, o.role);
-  for (uint32_t id = 0; id < contents.symbols.size(); ++id) {
-    if (!isMacro(id)) continue;
-    for (ClangSite& site : contents.symbols[id].sites)
-      if (site.unlisted && !locatedMacros.count({site.path, site.range.startByte, site.role})) site.unlisted = false;
-  }
-  for (ClangSymbol& s : contents.symbols) {
-    for (std::vector<uint32_t>* ids : {&s.overrides, &s.overriddenBy, &s.bases, &s.derived, &s.types}) {
-      std::sort(ids->begin(), ids->end());
-      ids->erase(std::unique(ids->begin(), ids->end()), ids->end());
+  void relistHeaderMacros() {
+    auto isMacro = [&](uint32_t id) { return static_cast<SymbolKind>(contents_.symbols[id].kind) == SymbolKind::Macro; };
+    std::set<std::tuple<std::string, uint32_t, ClangRole>> locatedMacros;
+    for (const auto& [path, occurrences] : byFile_)
+      for (const ClangFileOccurrence& o : occurrences)
+        if (!o.unlisted && isMacro(o.symbol)) locatedMacros.emplace(path, o.start, o.role);
+    for (uint32_t id = 0; id < contents_.symbols.size(); ++id) {
+      if (!isMacro(id)) continue;
+      for (ClangSite& site : contents_.symbols[id].sites)
+        if (site.unlisted && !locatedMacros.count({site.path, site.range.startByte, site.role})) site.unlisted = false;
     }
-    std::sort(s.sites.begin(), s.sites.end(), [](const ClangSite& a, const ClangSite& b) {
-      return a.path != b.path ? a.path < b.path : a.range.startByte != b.range.startByte ? a.range.startByte < b.range.startByte
-                                                                                        : a.role < b.role;
-    });
   }
-  for (auto& [path, occurrences] : byFile) {
-    std::sort(occurrences.begin(), occurrences.end(), [&](const ClangFileOccurrence& a, const ClangFileOccurrence& b) {
-      // At one offset: the file's own unit's first; an unlisted reference (where clang's
-      // indexer reports nothing, or a name a using-declaration brought in) ahead of what the
-      // indexer reports, an unlisted declaration and a header's own macro as a unit reading the
-      // header as a system header names it after (the header's own parse names it otherwise);
-      // a guessed one last.
-      auto key = [&](const ClangFileOccurrence& o) {
-        bool macro = static_cast<SymbolKind>(contents.symbols[o.symbol].kind) == SymbolKind::Macro;
-        bool unlistedFirst = o.unlisted && o.role == ClangRole::Reference && !macro;
-        bool unlistedAfter = o.unlisted && !unlistedFirst;
-        return std::make_tuple(o.start, o.foreign, o.guessed, !unlistedFirst, unlistedAfter, o.expanded, o.role, o.symbol, o.end);
-      };
-      return key(a) < key(b);
-    });
-    occurrences.erase(std::unique(occurrences.begin(), occurrences.end(),
-                                  [](const ClangFileOccurrence& a, const ClangFileOccurrence& b) {
-                                    return a.start == b.start && a.symbol == b.symbol && a.role == b.role &&
-                                           a.expanded == b.expanded && a.guessed == b.guessed && a.unlisted == b.unlisted &&
-                                           a.foreign == b.foreign;
-                                  }),
-                      occurrences.end());
-    contents.files.emplace_back(path, std::move(occurrences));
+
+  // Everything sorted and deduplicated, in the view's shape.
+  ClangViewContents finish() {
+    for (ClangSymbol& s : contents_.symbols) {
+      for (std::vector<uint32_t>* ids : {&s.overrides, &s.overriddenBy, &s.bases, &s.derived, &s.types}) {
+        std::sort(ids->begin(), ids->end());
+        ids->erase(std::unique(ids->begin(), ids->end()), ids->end());
+      }
+      std::sort(s.sites.begin(), s.sites.end(), [](const ClangSite& a, const ClangSite& b) {
+        return a.path != b.path                           ? a.path < b.path
+               : a.range.startByte != b.range.startByte ? a.range.startByte < b.range.startByte
+                                                         : a.role < b.role;
+      });
+    }
+    for (auto& [path, occurrences] : byFile_) {
+      std::sort(occurrences.begin(), occurrences.end(), [&](const ClangFileOccurrence& a, const ClangFileOccurrence& b) {
+        // At one offset: the file's own unit's first; an unlisted reference (where clang's
+        // indexer reports nothing, or a name a using-declaration brought in) ahead of what the
+        // indexer reports, an unlisted declaration and a header's own macro as a unit reading the
+        // header as a system header names it after (the header's own parse names it otherwise);
+        // a guessed one last.
+        auto key = [&](const ClangFileOccurrence& o) {
+          bool macro = static_cast<SymbolKind>(contents_.symbols[o.symbol].kind) == SymbolKind::Macro;
+          bool unlistedFirst = o.unlisted && o.role == ClangRole::Reference && !macro;
+          bool unlistedAfter = o.unlisted && !unlistedFirst;
+          return std::make_tuple(o.start, o.foreign, o.guessed, !unlistedFirst, unlistedAfter, o.expanded, o.role, o.symbol,
+                                 o.end);
+        };
+        return key(a) < key(b);
+      });
+      occurrences.erase(std::unique(occurrences.begin(), occurrences.end(),
+                                    [](const ClangFileOccurrence& a, const ClangFileOccurrence& b) {
+                                      return a.start == b.start && a.symbol == b.symbol && a.role == b.role &&
+                                             a.expanded == b.expanded && a.guessed == b.guessed && a.unlisted == b.unlisted &&
+                                             a.foreign == b.foreign;
+                                    }),
+                        occurrences.end());
+      contents_.files.emplace_back(path, std::move(occurrences));
+    }
+    for (const std::string& path : interpolatedOnly_)
+      if (!compiled_.count(path)) contents_.interpolatedFiles.push_back(path);
+    contents_.sharedMainFiles.assign(shared_.begin(), shared_.end());
+    for (auto& [path, ranges] : skipped_)
+      if (!ranges.empty()) contents_.skipped.emplace_back(path, std::move(ranges));
+    return std::move(contents_);
   }
-  for (const std::string& path : interpolatedOnly)
-    if (!compiled.count(path)) contents.interpolatedFiles.push_back(path);
-  contents.sharedMainFiles.assign(shared.begin(), shared.end());
-  for (auto& [path, ranges] : skipped)
-    if (!ranges.empty()) contents.skipped.emplace_back(path, std::move(ranges));
-  return contents;
+
+  const std::string& root_;
+  const std::map<std::string, std::string>& blobIds_;
+  const std::vector<std::optional<TuFacts>>& results_;
+  const size_t realUnits_;
+  ClangViewContents contents_;
+  std::unordered_map<std::string, uint32_t> symbolIds_;
+  std::map<std::string, std::vector<ClangFileOccurrence>> byFile_;
+  std::set<std::tuple<std::string, uint32_t, uint32_t, uint8_t>> sites_;
+  std::set<std::tuple<std::string, uint32_t, uint32_t>> astOnlySites_;
+  std::vector<CanonicalFrom> canonicalFrom_;
+  std::set<std::string> compiled_, interpolatedOnly_;  // files real units saw; files only made-up ones saw
+  std::set<std::string> shared_;                      // main files another unit #includes
+  // Per file, what every unit that read it left out (intersected unit by unit).
+  std::map<std::string, std::vector<std::pair<uint32_t, uint32_t>>> skipped_;
+  std::vector<std::string> mainFileOf_;
+  std::set<std::string> mainFiles_, compiledMainFiles_;  // of every unit; of the database's units
+};
+
+}  // namespace
+
+ClangViewContents mergeUnitFacts(const std::string& root, const std::map<std::string, std::string>& blobIds,
+                                 const std::vector<std::optional<TuFacts>>& results, size_t realUnits) {
+  return UnitMerger(root, blobIds, results, realUnits).run();
 }
 
 }  // namespace nib

@@ -56,10 +56,12 @@ if ! cmp -s "$here/third_party/grammars/package-lock.json" "$stamp" 2>/dev/null;
 fi
 
 # The pinned TypeScript language server nib proxies (typescript-language-server 5.3.0 with
-# typescript 5.9.3: 6.x needs Node 22). nib finds it there when none is on PATH.
+# typescript 5.9.3: 6.x needs Node 22), pyright (the second Python live backend) and the SCIP
+# indexers of the precise view (scip-typescript, scip-python). nib finds them there when none
+# is on PATH.
 stamp="$here/third_party/backends/node_modules/.nib-lock-stamp"
 if ! cmp -s "$here/third_party/backends/package-lock.json" "$stamp" 2>/dev/null; then
-  echo "setup: fetching the pinned typescript-language-server (npm ci)" >&2
+  echo "setup: fetching the pinned language servers and SCIP indexers (npm ci)" >&2
   (cd "$here/third_party/backends" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error)
   cp "$here/third_party/backends/package-lock.json" "$stamp"
 fi

@@ -469,3 +469,44 @@ TEST_CASE("nib serve re-runs the indexer of an edited project in the background"
 }
 
 }  // namespace nib::test
+
+namespace nib::test {
+
+// Issue 25's implementation request for TypeScript, from the precise view's is_implementation
+// relationships (scip-typescript writes them for classes and their members); Python's methods
+// and TypeScript's variables have no such facts, and say so rather than answer empty.
+TEST_CASE("implementations of TypeScript interfaces and their members come from the precise view", "[precise]") {
+  TestRepo repo;
+  repo.write("tsconfig.json", "{\"compilerOptions\": {\"strict\": true}}\n");
+  repo.write("shapes.ts",
+             "export interface Shape { area(): number; }\n"
+             "export class Square implements Shape { area(): number { return 4; } }\n"
+             "export class Disc implements Shape { area(): number { return 3; } }\n"
+             "export const s: Shape = new Square();\n");
+  repo.write("jobs.py", kPython);
+  repo.commitAll();
+  IndexOptions options;
+  options.scipIndexers = pinnedIndexers();
+  build(repo, options);
+  auto provider = StaticProvider::open(repo.root() / ".nib");
+  REQUIRE(provider.hasValue());
+  auto lineOf = [](const SymbolLocation& l) { return l.range.start.line; };
+  // At Shape: the two classes. At Shape.area: the two methods.
+  auto classes = (*provider)->implementations("shapes.ts", 19);
+  REQUIRE(classes.hasValue());
+  CHECK(classes->source == "scip");
+  REQUIRE(classes->locations.size() == 2);
+  CHECK(lineOf(classes->locations[0]) + lineOf(classes->locations[1]) == 3);
+  auto methods = (*provider)->implementations("shapes.ts", 26);
+  REQUIRE(methods.hasValue());
+  REQUIRE(methods->locations.size() == 2);
+  for (const SymbolLocation& l : methods->locations) CHECK(l.name == "area");
+  // No type facts for a variable; no override facts for a Python method: Unsupported, not [].
+  auto type = (*provider)->typeDefinitions("shapes.ts", 194);
+  CHECK_FALSE(type.hasValue());
+  auto pyMethod = (*provider)->implementations("jobs.py", 20);
+  REQUIRE_FALSE(pyMethod.hasValue());
+  CHECK(pyMethod.status().code() == ErrorCode::Unsupported);
+}
+
+}  // namespace nib::test

@@ -5,13 +5,13 @@
 # A crash, a sanitizer report, a leak or a hang (an input over 10 s) fails the run and leaves
 # the input in build-fuzz/artifacts/: turn it into a regression test.
 # Usage: scripts/fuzz.sh [SECONDS] [TARGET...]   (targets: framing lsp_codec mcp_codec file_facts
-#        clang_facts manifest extractor views; all by default)
+#        clang_facts manifest extractor views scip; all by default)
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 seconds=${1:-60}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(framing lsp_codec mcp_codec file_facts clang_facts manifest extractor views)
+[ ${#targets[@]} -gt 0 ] || targets=(framing lsp_codec mcp_codec file_facts clang_facts manifest extractor views scip)
 build="$here/build-fuzz"
 jobs=$(nproc)
 cmake -S "$here" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang-14 \

@@ -11,5 +11,5 @@ cd "$here"
 ctest --test-dir "${NIB_BUILD_DIR:-$here/build}" --output-on-failure -j "$(nproc)"
 seconds=${NIB_FUZZ_SECONDS:-10}
 if [ "$seconds" -gt 0 ]; then
-  "$here/scripts/fuzz.sh" "$seconds" framing lsp_codec mcp_codec file_facts clang_facts manifest views
+  "$here/scripts/fuzz.sh" "$seconds" framing lsp_codec mcp_codec file_facts clang_facts manifest views scip
 fi

@@ -41,7 +41,7 @@ Expected<CallGraph> CallGraph::build(StaticProvider& provider) {
     }
     Edge& edge = g.edges_[it->second];
     // The least certain resolution among the sites speaks for the edge.
-    if (static_cast<int>(e.confidence) > static_cast<int>(edge.confidence)) edge.confidence = e.confidence;
+    if (certaintyRank(e.confidence) > certaintyRank(edge.confidence)) edge.confidence = e.confidence;
     edge.sites.push_back(e.site);
   });
   if (s.isOk() && !failed.isOk()) s = failed;
@@ -81,7 +81,7 @@ void CallGraph::index() {
 namespace {
 
 // Bump when the format or the resolution behind the edges changes: an older file is rebuilt.
-constexpr uint8_t kGraphFormat = 2;  // 2: C/C++ callees from libclang
+constexpr uint8_t kGraphFormat = 3;  // 2: C/C++ callees from libclang; 3: tree-sitter's edges say scope
 
 }  // namespace
 

@@ -23,6 +23,19 @@ enum class Confidence {
   Scope,   // tree-sitter resolved it through scopes, imports or a unique global name
 };
 const char* confidenceName(Confidence c);
+// How certain, as a rank: 0 (a compiler's) to 3 (a name's). The least certain of several wins
+// where they combine (a call graph edge seen at several sites).
+inline int certaintyRank(Confidence c) {
+  switch (c) {
+    case Confidence::Exact: return 0;
+    case Confidence::Scope: return 1;
+    case Confidence::Import: return 2;
+    case Confidence::Name: return 3;
+  }
+  return 3;
+}
+// Tree-sitter's resolution through scopes is `Scope`, never a compiler's `Exact`.
+inline Confidence fromTreeSitter(Confidence c) { return c == Confidence::Exact ? Confidence::Scope : c; }
 
 struct SymbolLocation {
   std::string path;

@@ -550,7 +550,7 @@ Expected<NavigationResult> StaticProvider::definition(const std::string& path, u
 // Tree-sitter's resolution through scopes and imports is not a compiler's: labelled `scope`,
 // never `exact` (which the clang and precise views' answers alone carry).
 Expected<NavigationResult> StaticProvider::scoped(Expected<NavigationResult> r) {
-  if (r && r->source == "tree-sitter" && r->confidence == Confidence::Exact) r->confidence = Confidence::Scope;
+  if (r && r->source == "tree-sitter") r->confidence = fromTreeSitter(r->confidence);
   return r;
 }
 

@@ -128,7 +128,7 @@ std::set<uint32_t> StaticProvider::callEdgesOf(const LoadedFile& file, std::map<
       if (!tf || t.def < 0) continue;
       SymbolKind kind = (*tf)->facts.definitions[t.def].kind;
       if (!isCallableKind(kind) && !isTypeKind(kind)) continue;
-      visit(SymbolEdge{file.record.fileId, call.caller, t.fileId, t.def, false, r.confidence, occ.range});
+      visit(SymbolEdge{file.record.fileId, call.caller, t.fileId, t.def, false, fromTreeSitter(r.confidence), occ.range});
     }
   }
   return callOccurrences;
@@ -172,7 +172,7 @@ void StaticProvider::typeUseEdgesOf(const LoadedFile& file, const std::unordered
       if (!tf || t.def < 0 || !isTypeKind((*tf)->facts.definitions[t.def].kind)) continue;
       int32_t from = stack.empty() ? -1 : stack.back();
       if (t.fileId == file.record.fileId && t.def == from) continue;  // a type naming itself
-      visit(SymbolEdge{file.record.fileId, from, t.fileId, t.def, true, r.confidence, occ.range});
+      visit(SymbolEdge{file.record.fileId, from, t.fileId, t.def, true, fromTreeSitter(r.confidence), occ.range});
     }
   }
 }

@@ -84,12 +84,6 @@ std::map<std::string, std::string> freshnessOf(Engine& engine) {
   return f ? freshnessFields(*f, true) : std::map<std::string, std::string>{};
 }
 
-std::string worst(const std::string& a, Confidence c) {
-  std::string n = confidenceName(c);
-  auto rank = [](const std::string& s) { return s == "exact" ? 0 : s == "import" ? 1 : s == "name" ? 2 : -1; };
-  return rank(n) > rank(a) ? n : a;
-}
-
 }  // namespace
 
 bool parseStructuralQuery(std::string_view name, StructuralQuery* query) {
@@ -129,7 +123,11 @@ Expected<lsp::StructuralAnswer> structuralAnswer(Engine& engine, StructuralQuery
   if (!graph) return graph.status();
   WireRanges wire(engine, options.encoding, options.withUris);
   lsp::StructuralAnswer a;
-  a.confidence = "exact";
+  // The least certain resolution on the way.
+  Confidence least = Confidence::Exact;
+  auto worst = [&least](Confidence c) {
+    if (certaintyRank(c) > certaintyRank(least)) least = c;
+  };
   a.freshness = freshnessOf(engine);
   for (const CallNode& n : *roots) a.roots.push_back(wire.item(n));
   if (roots->size() > 1)
@@ -141,7 +139,7 @@ Expected<lsp::StructuralAnswer> structuralAnswer(Engine& engine, StructuralQuery
         auto hops = query == StructuralQuery::Callers ? (*graph)->callers(n.path, n.definition, options.depth, options.limit)
                                                       : (*graph)->callees(n.path, n.definition, options.depth, options.limit);
         for (const GraphHop& h : hops) {
-          a.confidence = worst(a.confidence, h.confidence);
+          worst(h.confidence);
           a.hops.push_back(wire.hop(h));
         }
       }
@@ -167,7 +165,7 @@ Expected<lsp::StructuralAnswer> structuralAnswer(Engine& engine, StructuralQuery
       });
       if (entries.size() > options.limit) entries.resize(options.limit);
       for (const ImpactEntry& e : entries) {
-        a.confidence = worst(a.confidence, e.confidence);
+        worst(e.confidence);
         a.impact.push_back(wire.impact(e));
       }
       break;
@@ -186,7 +184,7 @@ Expected<lsp::StructuralAnswer> structuralAnswer(Engine& engine, StructuralQuery
         }
       a.found = !best.empty();
       for (const GraphHop& h : best) {
-        a.confidence = worst(a.confidence, h.confidence);
+        worst(h.confidence);
         a.hops.push_back(wire.hop(h));
       }
       if (!a.found)
@@ -195,6 +193,7 @@ Expected<lsp::StructuralAnswer> structuralAnswer(Engine& engine, StructuralQuery
       break;
     }
   }
+  a.confidence = confidenceName(least);
   return a;
 }
 

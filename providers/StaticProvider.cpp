@@ -660,6 +660,7 @@ void sortByPlace(std::vector<SymbolLocation>& locations) {
 Expected<NavigationResult> StaticProvider::references(const std::string& path, uint32_t offset, bool includeDeclaration) {
   if (ClangNavigator* p = precise(path); p && p != clang_.get()) {
     auto c = p->answer(path, offset, true, includeDeclaration, false);
+    if (c && includeDeclaration) addJsDocParameterTags(*c);
     if (!isDeclined(c)) return c;
     if (p->covers(path)) return scoped(onlyIfResolved(referencesFromFacts(path, offset, includeDeclaration)));
   }

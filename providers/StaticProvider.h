@@ -218,6 +218,7 @@ class StaticProvider {
   Expected<NavigationResult> referencesFromFacts(const std::string& path, uint32_t offset, bool includeDeclaration);
   static Expected<NavigationResult> onlyIfResolved(Expected<NavigationResult> r);
   static Expected<NavigationResult> scoped(Expected<NavigationResult> r);
+  void addJsDocParameterTags(NavigationResult& out);
   Manifest manifest_;
   std::unique_ptr<CommitView> view_;
   std::unique_ptr<FactStore> factStore_;

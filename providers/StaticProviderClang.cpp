@@ -123,4 +123,69 @@ Expected<std::vector<TypeNode>> StaticProvider::subtypes(uint32_t symbol, const 
   return clang_->subtypes(symbol, name);
 }
 
+namespace {
+
+bool identifierByte(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$'; }
+
+// The `name` after each `@param` (its type in braces and an optional's bracket skipped) in the
+// JSDoc comment that ends right before the declaration holding `offset` (nothing between them
+// but the declaration's header: no `;` or `}`), as byte offsets of `text`.
+std::vector<uint32_t> jsDocParams(std::string_view text, uint32_t offset, std::string_view name) {
+  std::vector<uint32_t> out;
+  size_t close = text.rfind("*/", offset);
+  if (close == std::string_view::npos) return out;
+  std::string_view between = text.substr(close + 2, offset - close - 2);
+  if (between.find_first_of(";}") != std::string_view::npos) return out;
+  size_t open = text.rfind("/**", close);
+  if (open == std::string_view::npos) return out;
+  for (size_t at = text.find("@param", open); at != std::string_view::npos && at < close; at = text.find("@param", at + 6)) {
+    size_t p = at + 6;
+    auto skipSpace = [&] {
+      while (p < close && (text[p] == ' ' || text[p] == '\t')) ++p;
+    };
+    skipSpace();
+    if (p < close && text[p] == '{') {
+      size_t end = text.find('}', p);
+      if (end == std::string_view::npos || end >= close) continue;
+      p = end + 1;
+      skipSpace();
+    }
+    if (p < close && text[p] == '[') ++p;
+    if (text.compare(p, name.size(), name) == 0 && (p + name.size() >= text.size() || !identifierByte(text[p + name.size()])))
+      out.push_back(static_cast<uint32_t>(p));
+  }
+  return out;
+}
+
+}  // namespace
+
+// TypeScript's server lists a parameter's `@param` tags among its references; SCIP records no
+// occurrence in comments. Found in the text of the parameter's definition.
+void StaticProvider::addJsDocParameterTags(NavigationResult& out) {
+  std::vector<SymbolLocation> tags;
+  for (const SymbolLocation& l : out.locations) {
+    if (l.kind != SymbolKind::Parameter || l.role != OccurrenceRole::Definition || l.name.empty()) continue;
+    Language language = detectLanguage(l.path, "");
+    if (language != Language::TypeScript && language != Language::Tsx && language != Language::JavaScript) continue;
+    auto record = file(l.path);
+    auto text = record ? reader_->content(record->blobOid) : Expected<std::string_view>(Status(ErrorCode::NotFound, ""));
+    if (!text) continue;
+    LineTable lines(*text);
+    for (uint32_t at : jsDocParams(*text, l.range.startByte, l.name)) {
+      SymbolLocation tag = l;
+      tag.role = OccurrenceRole::Reference;
+      tag.range.startByte = at;
+      tag.range.endByte = at + static_cast<uint32_t>(l.name.size());
+      tag.range.start = lines.positionOf(at);
+      tag.range.end = lines.positionOf(tag.range.endByte);
+      tag.fullRange = tag.range;
+      tags.push_back(std::move(tag));
+    }
+  }
+  for (SymbolLocation& t : tags) out.locations.push_back(std::move(t));
+  std::sort(out.locations.begin(), out.locations.end(), [](const SymbolLocation& a, const SymbolLocation& b) {
+    return a.path != b.path ? a.path < b.path : a.range.startByte < b.range.startByte;
+  });
+}
+
 }  // namespace nib

@@ -9,6 +9,7 @@
 #include "server/ContextBuilder.h"
 #include "server/SearchAnswer.h"
 #include "server/StructuralAnswer.h"
+#include "support/FileIo.h"
 #include "support/Log.h"
 #include "support/RepoPath.h"
 
@@ -22,17 +23,6 @@ const char* kInstructions =
     "`context` (symbols, paths and/or an intent in words, plus budgetTokens) to get the relevant source in one call; "
     "use `search` for exact text (trigram) or ranked units (lexical); `definition`, `references`, `callers`, "
     "`callees` and `impact` navigate from a symbol name or a path with 1-based line and column.";
-
-bool writeAll(int fd, const std::string& text) {
-  size_t done = 0;
-  while (done < text.size()) {
-    ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    done += static_cast<size_t>(n);
-  }
-  return true;
-}
 
 }  // namespace
 
@@ -80,19 +70,19 @@ int McpServer::run(int inFd, int outFd) {
       if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
       if (line.find_first_not_of(" \t") == std::string_view::npos) continue;
       std::string reply = handle(mcp::decode(line));
-      if (!reply.empty() && !writeAll(outFd, reply + "\n")) return 1;
+      if (!reply.empty() && !writeAllTo(outFd, reply + "\n")) return 1;
     }
     buf.erase(0, start);
     // The last message may end at the end of input without a newline.
     if (eof && buf.find_first_not_of(" \t\r") != std::string::npos) {
       std::string reply = handle(mcp::decode(buf));
-      if (!reply.empty() && !writeAll(outFd, reply + "\n")) return 1;
+      if (!reply.empty() && !writeAllTo(outFd, reply + "\n")) return 1;
       buf.clear();
     }
     if (buf.size() > kMaxLine) {
       // Refused whole: its remainder is skipped, not read as messages, and the memory it held
       // goes back.
-      writeAll(outFd, mcp::encodeError("", -32600, "message too large") + "\n");
+      writeAllTo(outFd, mcp::encodeError("", -32600, "message too large") + "\n");
       std::string().swap(buf);
       skipping = true;
       malloc_trim(0);

@@ -112,6 +112,20 @@ def default_live(language, repo):
 
 # ---- sampling: keywords, comments and strings -------------------------------------------------
 
+def literal_end(data, i, close, multiline):
+    """Where the literal opened at i by `close` ends: after its closing quote(s), skipping
+    backslash escapes; at the line's end when it may not span lines; at the data's end."""
+    n = len(data)
+    j = i + len(close)
+    while j < n and data[j:j + len(close)] != close:
+        if data[j:j + 1] == b"\\":
+            j += 1
+        elif data[j:j + 1] == b"\n" and not multiline:
+            break
+        j += 1
+    return min(n, j + len(close))
+
+
 def c_like_code_mask(data, flavour):
     """A bytearray, 1 where a byte is code, 0 inside a comment, a string literal or an include line."""
     n = len(data)
@@ -127,14 +141,7 @@ def c_like_code_mask(data, flavour):
             j = data.find(b"*/", i + 2)
             j = n if j < 0 else j + 2
         elif c and c in quotes:
-            j = i + 1
-            while j < n and data[j:j + 1] != c:
-                if data[j:j + 1] == b"\\":
-                    j += 1
-                elif data[j:j + 1] == b"\n" and c != b"`":
-                    break
-                j += 1
-            j = min(n, j + 1)
+            j = literal_end(data, i, c, multiline=c == b"`")
         elif flavour == "c" and c == b"#" and not data[data.rfind(b"\n", 0, i) + 1:i].strip() and \
                 re.match(rb"#\s*(include|import|include_next)\b", data[i:i + 40]):
             j = data.find(b"\n", i)
@@ -158,15 +165,7 @@ def python_fallback_mask(data):
             j = n if j < 0 else j
         elif c in (b"'", b'"'):
             triple = data[i:i + 3] == c * 3
-            close = c * 3 if triple else c
-            j = i + len(close)
-            while j < n and data[j:j + len(close)] != close:
-                if data[j:j + 1] == b"\\":
-                    j += 1
-                elif data[j:j + 1] == b"\n" and not triple:
-                    break
-                j += 1
-            j = min(n, j + len(close))
+            j = literal_end(data, i, c * 3 if triple else c, multiline=triple)
         else:
             i += 1
             continue

@@ -355,6 +355,22 @@ std::map<std::string, std::string> freshnessFields(const Freshness& f, bool with
 }
 
 std::string viewNote(const Engine& engine, const ViewRecord& v) {
+  // A complete clang or precise view may still have units or projects that failed: their files
+  // answer from tree-sitter, which the user should see without reading the manifest.
+  if (v.status == ViewStatus::Complete && (v.name == "clang" || v.name == "precise")) {
+    const auto& stats = engine.manifest().stats;
+    auto stat = [&](const std::string& key) {
+      auto it = stats.find(v.name + "." + key);
+      return it == stats.end() ? std::string() : it->second;
+    };
+    const std::string failed = stat("failed");
+    if (failed.empty() || failed == "0") return v.error;
+    const std::string what = v.name == "clang" ? "translation units" : "projects";
+    std::string note = failed + " of " + stat(v.name == "clang" ? "units" : "projects") + " " + what +
+                       " failed, their files answer from tree-sitter";
+    if (std::string first = stat("failure.0"); !first.empty()) note += " (" + first.substr(0, 160) + ")";
+    return note;
+  }
   if (v.status != ViewStatus::Pending) return v.error;
   return IndexLayout(engine.indexDir()).denseFollowUpRunning()
              ? "being built in the background; a follow-up version will carry it"

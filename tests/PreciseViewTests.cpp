@@ -347,6 +347,10 @@ TEST_CASE("one project's failure leaves the other projects' precise answers", "[
   CHECK(failures.find("typescript:broken: scip-typescript exited with status 1: Error: ") != std::string::npos);
   CHECK(failures.find("tsconfig.json(2,1): error TS1005") != std::string::npos);
   CHECK(failures.find("python:.: crash exited with status 1") != std::string::npos);
+  // `nib status` says so.
+  NibRun status = runNibIn(repo, "", "status");
+  INFO(status.out);
+  CHECK(status.out.find("2 of 3 projects failed, their files answer from tree-sitter") != std::string::npos);
   auto provider = StaticProvider::open(repo.root() / ".nib");
   REQUIRE(provider.hasValue());
   auto ts = (*provider)->definition("timer.ts", 75);

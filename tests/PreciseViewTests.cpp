@@ -323,6 +323,28 @@ TEST_CASE("an indexer that fails, hangs or writes garbage is recorded and its fi
   }
 }
 
+TEST_CASE("a Python tree with syntax errors is indexed, its good files answered from the precise view", "[precise]") {
+  TestRepo repo;
+  repo.write("broken.py", "def f(:\n  return 1\nx = f(\n");
+  repo.write("jobs.py", kPython);
+  repo.commitAll();
+  IndexOptions options;
+  options.scipIndexers = pinnedIndexers();
+  Manifest m = build(repo, options);
+  const ViewRecord* view = m.view("precise");
+  REQUIRE(view);
+  INFO(view->error << " / " << stat(m, "precise.failure.0"));
+  REQUIRE(view->status == ViewStatus::Complete);
+  CHECK(stat(m, "precise.failed") == "0");
+  auto provider = StaticProvider::open(repo.root() / ".nib");
+  REQUIRE(provider.hasValue());
+  auto def = (*provider)->definition("jobs.py", 81);  // `run` in j.run()
+  REQUIRE(def.hasValue());
+  CHECK(def->source == "scip");
+  REQUIRE(def->locations.size() == 1);
+  CHECK(def->locations[0].range.start == Position{1, 8});
+}
+
 TEST_CASE("one project's failure leaves the other projects' precise answers", "[precise]") {
   ScratchDir scratch;
   TestRepo repo;

@@ -70,6 +70,18 @@ Manifest build(TestRepo& repo, IndexOptions options) {
   return report->manifest;
 }
 
+// A build with the pinned indexers whose precise view must be complete.
+Manifest buildPrecise(TestRepo& repo) {
+  IndexOptions options;
+  options.scipIndexers = pinnedIndexers();
+  Manifest m = build(repo, options);
+  const ViewRecord* view = m.view("precise");
+  REQUIRE(view);
+  INFO(view->error << " / " << stat(m, "precise.failure.0"));
+  REQUIRE(view->status == ViewStatus::Complete);
+  return m;
+}
+
 const char* kPython =
     "class Job:\n"
     "    def run(self):\n"
@@ -207,13 +219,7 @@ TEST_CASE("the precise view is built by the SCIP indexers and re-runs only proje
   repo.write("web/src/timer.ts", "export class Timer { start(): void {} }\nexport function go(t: Timer) { t.start(); }\n");
   repo.write("jobs.py", kPython);
   repo.commitAll();
-  IndexOptions options;
-  options.scipIndexers = pinnedIndexers();
-  Manifest first = build(repo, options);
-  const ViewRecord* view = first.view("precise");
-  REQUIRE(view);
-  INFO(view->error << " / " << stat(first, "precise.failure.0"));
-  REQUIRE(view->status == ViewStatus::Complete);
+  Manifest first = buildPrecise(repo);
   CHECK(stat(first, "precise.projects") == "2");
   CHECK(stat(first, "precise.indexed") == "2");
   CHECK(stat(first, "precise.files") == "2");  // the two sources (tsconfig.json has no names)
@@ -233,6 +239,8 @@ TEST_CASE("the precise view is built by the SCIP indexers and re-runs only proje
 
   // Nothing changed, a full build (not a delta sharing the views): both projects' facts come
   // from the cache, no indexer runs.
+  IndexOptions options;
+  options.scipIndexers = pinnedIndexers();
   options.deltaBudget = 0;
   Manifest second = build(repo, options);
   CHECK(stat(second, "precise.indexed") == "0");
@@ -253,13 +261,7 @@ TEST_CASE("TypeScript files no tsconfig.json reads form one inferred project, wr
       repo.write("src/timer.ts", "export class Timer { start(): void {} }\n");
       repo.write("test/timer.spec.ts", "import { Timer } from \"../src/timer\";\nnew Timer().start();\n");
       repo.commitAll();
-      IndexOptions options;
-      options.scipIndexers = pinnedIndexers();
-      Manifest m = build(repo, options);
-      const ViewRecord* view = m.view("precise");
-      REQUIRE(view);
-      INFO(view->error << " / " << stat(m, "precise.failure.0"));
-      REQUIRE(view->status == ViewStatus::Complete);
+      Manifest m = buildPrecise(repo);
       CHECK(stat(m, "precise.projects") == (withConfig ? "2" : "1"));
       CHECK(stat(m, "precise.files") == "2");
       auto provider = StaticProvider::open(repo.root() / ".nib");
@@ -328,13 +330,7 @@ TEST_CASE("a Python tree with syntax errors is indexed, its good files answered 
   repo.write("broken.py", "def f(:\n  return 1\nx = f(\n");
   repo.write("jobs.py", kPython);
   repo.commitAll();
-  IndexOptions options;
-  options.scipIndexers = pinnedIndexers();
-  Manifest m = build(repo, options);
-  const ViewRecord* view = m.view("precise");
-  REQUIRE(view);
-  INFO(view->error << " / " << stat(m, "precise.failure.0"));
-  REQUIRE(view->status == ViewStatus::Complete);
+  Manifest m = buildPrecise(repo);
   CHECK(stat(m, "precise.failed") == "0");
   auto provider = StaticProvider::open(repo.root() / ".nib");
   REQUIRE(provider.hasValue());
@@ -511,9 +507,7 @@ TEST_CASE("implementations of TypeScript interfaces and their members come from 
              "export const s: Shape = new Square();\n");
   repo.write("jobs.py", kPython);
   repo.commitAll();
-  IndexOptions options;
-  options.scipIndexers = pinnedIndexers();
-  build(repo, options);
+  buildPrecise(repo);
   auto provider = StaticProvider::open(repo.root() / ".nib");
   REQUIRE(provider.hasValue());
   auto lineOf = [](const SymbolLocation& l) { return l.range.start.line; };

@@ -82,10 +82,14 @@ WorkerResult runWorker(const std::vector<std::string>& args, const std::string& 
   }
   for (pollfd& f : fds)
     if (f.fd >= 0) close(f.fd);
+  // What the worker started and left running (a daemonized child) goes with it: once the worker
+  // has exited, and before it is reaped — until then its id cannot name another process group.
+  siginfo_t exited{};
+  while (::waitid(P_PID, static_cast<id_t>(pid), &exited, WEXITED | WNOWAIT) != 0 && errno == EINTR) {
+  }
+  ::kill(-pid, SIGKILL);
   int status = 0;
   waitpid(pid, &status, 0);
-  // What the worker started and left running (a daemonized child) goes with it.
-  ::kill(-pid, SIGKILL);
   if (!r.timedOut) r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   if (!r.timedOut && WIFSIGNALED(status)) r.err += "killed by signal " + std::to_string(WTERMSIG(status));
   return r;

@@ -55,7 +55,7 @@ void uniqueSites(std::vector<SymbolLocation>& locations) {
 
 ClangNavigator::ClangNavigator(std::unique_ptr<ClangView> view, std::function<bool(const std::string&)> changed,
                                std::string source)
-    : view_(std::move(view)), changed_(std::move(changed)), source_(std::move(source)) {}
+    : view_(std::move(view)), changed_(std::move(changed)), source_(std::move(source)), scip_(source_ == "scip") {}
 
 ClangNavigator::~ClangNavigator() = default;
 
@@ -135,7 +135,7 @@ Expected<NavigationResult> ClangNavigator::answer(const std::string& path, uint3
     return std::move(*merged);
   }
   auto result = answerFor(*symbol, *at, path, references, includeDeclaration, declarations);
-  if (source_ == "scip" && !references && result) addConstructor(*occurrences, *at, *symbol, *result);
+  if (scip_ && !references && result) addConstructor(*occurrences, *at, *symbol, *result);
   return result;
 }
 
@@ -331,7 +331,7 @@ Expected<NavigationResult> ClangNavigator::answerFor(const ClangSymbol& found, c
   auto collect = [&](auto accept) { c.collect(*symbol, [&](const ClangSite& s) { return accept(s.role); }); };
   collect(wanted);
   if (references && (!symbol->overrides.empty() || !symbol->overriddenBy.empty())) {
-    if (source_ == "scip") {
+    if (scip_) {
       collectReferenceFamily(*view_, *symbol, c);
       uniqueSites(out.locations);
     } else {
@@ -340,7 +340,7 @@ Expected<NavigationResult> ClangNavigator::answerFor(const ClangSymbol& found, c
   }
   // A module's definition is its file's start, an empty range: the language's servers list the
   // places that name the module among its references, not that.
-  if (references && source_ == "scip")
+  if (references && scip_)
     std::erase_if(out.locations, [](const SymbolLocation& l) { return l.range.startByte == l.range.endByte; });
   // A definition without a separate declaration is its own answer.
   if (!references && out.locations.empty() && at->role == ClangRole::Definition)
@@ -357,7 +357,7 @@ Expected<NavigationResult> ClangNavigator::answerFor(const ClangSymbol& found, c
   // SCIP indexer's symbol is what the language's own server resolves: defined outside the
   // repository (a library's, the standard library's), its definition is nowhere in it.
   if (!references && out.locations.empty() && c.changed.empty()) {
-    if (source_ != "scip") return declined();
+    if (!scip_) return declined();
     out.note = "'" + symbol->name + "' is defined outside the repository";
   }
   if (!references) keepCanonicalDeclaration(*symbol, out.locations);
@@ -624,7 +624,7 @@ Expected<ClangNavigator::NamedAt> ClangNavigator::namedAt(const std::string& pat
   // either (an unresolved name, a global of a missing library): no answer, rather than
   // tree-sitter's guesses by name. scip-python leaves out names pyright does resolve (builtins
   // such as `isinstance`): there tree-sitter answers, labelled.
-  if (!at && source_ == "scip" && detectLanguage(path, "") != Language::Python)
+  if (!at && scip_ && detectLanguage(path, "") != Language::Python)
     return Status(ErrorCode::NotFound, Reason::NoSymbol, "the indexer resolved no symbol here");
   if (!at) return declined();
   auto symbol = view_->symbol(at->symbol);
@@ -642,7 +642,7 @@ Expected<NavigationResult> ClangNavigator::implementations(const std::string& pa
                       static_cast<SymbolKind>(symbol->kind) == SymbolKind::Method;
   // scip-python records the classes a class derives from, not the methods a method overrides:
   // its methods' implementations are not known.
-  if (method && source_ == "scip" && detectLanguage(path, "") == Language::Python) return declined();
+  if (method && scip_ && detectLanguage(path, "") == Language::Python) return declined();
   NavigationResult out;
   out.symbol = symbol->name;
   out.source = source_;
@@ -696,7 +696,7 @@ Expected<NavigationResult> ClangNavigator::typeDefinitions(const std::string& pa
                 kind == SymbolKind::Union || kind == SymbolKind::TypeAlias || kind == SymbolKind::Interface;
   // The SCIP indexers nib runs record no type of a variable (scip-typescript and scip-python
   // write no is_type_definition relationships): no answer rather than an empty "exact" one.
-  if (!isType && symbol.types.empty() && source_ == "scip") return declined();
+  if (!isType && symbol.types.empty() && scip_) return declined();
   if (isType) {
     if (const ClangSite* where = shownSite(symbol, &stale)) out.locations.push_back(siteLocation(symbol, *where));
   }

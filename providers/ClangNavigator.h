@@ -107,6 +107,7 @@ class ClangNavigator {
   std::unique_ptr<ClangView> view_;
   std::function<bool(const std::string&)> changed_;
   std::string source_;
+  bool scip_ = false;  // the precise view's facts (an SCIP indexer's), which differ in a few rules
 };
 
 }  // namespace nib

@@ -532,14 +532,22 @@ std::optional<SymbolLocation> StaticProvider::locationOf(const Target& t) {
   return loc;
 }
 
-ClangNavigator* StaticProvider::precise(const std::string& path) {
+namespace {
+// The languages whose compiler's facts are the precise view's (SCIP indexers), not the clang view's.
+bool scipLanguage(const std::string& path) {
   Language l = detectLanguage(path, "");
-  bool scip = l == Language::TypeScript || l == Language::Tsx || l == Language::JavaScript || l == Language::Python;
-  return scip ? precise_.get() : clang_.get();
+  return l == Language::TypeScript || l == Language::Tsx || l == Language::JavaScript || l == Language::Python;
+}
+}  // namespace
+
+ClangNavigator* StaticProvider::preciseFor(const std::string& path) { return scipLanguage(path) ? precise_.get() : nullptr; }
+
+ClangNavigator* StaticProvider::compilerFacts(const std::string& path) {
+  return scipLanguage(path) ? precise_.get() : clang_.get();
 }
 
 Expected<NavigationResult> StaticProvider::definition(const std::string& path, uint32_t offset, bool declarations) {
-  if (ClangNavigator* p = precise(path); p && p != clang_.get()) {
+  if (ClangNavigator* p = preciseFor(path)) {
     auto c = p->answer(path, offset, false, false, declarations);
     if (!isDeclined(c)) return c;
     if (p->covers(path)) return scoped(onlyIfResolved(definitionFromFacts(path, offset, declarations)));
@@ -658,7 +666,7 @@ void sortByPlace(std::vector<SymbolLocation>& locations) {
 }  // namespace
 
 Expected<NavigationResult> StaticProvider::references(const std::string& path, uint32_t offset, bool includeDeclaration) {
-  if (ClangNavigator* p = precise(path); p && p != clang_.get()) {
+  if (ClangNavigator* p = preciseFor(path)) {
     auto c = p->answer(path, offset, true, includeDeclaration, false);
     if (c && includeDeclaration) addJsDocParameterTags(*c);
     if (!isDeclined(c)) return c;
@@ -722,7 +730,7 @@ Expected<NavigationResult> StaticProvider::referencesFromFacts(const std::string
 Expected<NavigationResult> StaticProvider::highlights(const std::string& path, uint32_t offset) {
   // libclang's answer where it has one, cut to the file; else the file's own occurrences that
   // resolve as a references query resolves them (no other file is read).
-  if (ClangNavigator* p = precise(path))
+  if (ClangNavigator* p = compilerFacts(path))
     if (auto c = p->answer(path, offset, true, true, false); !isDeclined(c)) {
       if (c) std::erase_if(c->locations, [&](const SymbolLocation& l) { return l.path != path; });
       return c;

@@ -209,10 +209,12 @@ class StaticProvider {
   std::unique_ptr<ClangNavigator> clang_;
   Status clangStatus_;  // why the version's clang view could not be opened
   // TypeScript/JavaScript and Python answers from the SCIP indexers' facts (the precise view,
-  // in the clang view's format) come first likewise; `precise(path)` is the navigator that
-  // covers a path's language (nullptr: none).
+  // in the clang view's format) come first likewise. `preciseFor(path)`: the precise view's
+  // navigator for those languages (else nullptr); `compilerFacts(path)`: the navigator of
+  // whichever compiler's facts cover the path's language (nullptr: none).
   std::unique_ptr<ClangNavigator> precise_;
-  ClangNavigator* precise(const std::string& path);
+  ClangNavigator* preciseFor(const std::string& path);
+  ClangNavigator* compilerFacts(const std::string& path);
   // Definition and references from clang's and tree-sitter's facts (after the precise view).
   Expected<NavigationResult> definitionFromFacts(const std::string& path, uint32_t offset, bool declarations);
   Expected<NavigationResult> referencesFromFacts(const std::string& path, uint32_t offset, bool includeDeclaration);

@@ -106,11 +106,11 @@ Expected<NavigationResult> clangOnly(ClangNavigator* clang,
 // no declared types: a by-name answer would look exact and be wrong (issue 23 brings precise
 // sources for more languages).
 Expected<NavigationResult> StaticProvider::implementations(const std::string& path, uint32_t offset) {
-  return clangOnly(precise(path), &ClangNavigator::implementations, path, offset, "implementations");
+  return clangOnly(compilerFacts(path), &ClangNavigator::implementations, path, offset, "implementations");
 }
 
 Expected<NavigationResult> StaticProvider::typeDefinitions(const std::string& path, uint32_t offset) {
-  return clangOnly(precise(path), &ClangNavigator::typeDefinitions, path, offset, "type definitions");
+  return clangOnly(compilerFacts(path), &ClangNavigator::typeDefinitions, path, offset, "type definitions");
 }
 
 Expected<std::vector<TypeNode>> StaticProvider::supertypes(uint32_t symbol, const std::string& name) {

@@ -1,5 +1,6 @@
 #include "scip/ScipExport.h"
 
+#include <algorithm>
 #include <fstream>
 #include <map>
 #include <memory>
@@ -172,10 +173,13 @@ class Exporter {
       if (o.guessed || o.foreign || !seen.emplace(o.start, o.symbol).second) continue;
       const ClangSymbol* s = symbolFor(o.symbol);
       if (!s) continue;
-      const ClangSite* site = nullptr;
-      for (const ClangSite& candidate : s->sites)
-        if (candidate.path == path && candidate.range.startByte == o.start) site = &candidate;
-      if (!site) continue;  // a name only the AST resolves: no site to place it by
+      // Sites are in (path, offset) order (ClangView.h).
+      auto site = std::lower_bound(s->sites.begin(), s->sites.end(), std::make_pair(&path, o.start),
+                                   [](const ClangSite& a, const std::pair<const std::string*, uint32_t>& b) {
+                                     return a.path != *b.first ? a.path < *b.first : a.range.startByte < b.second;
+                                   });
+      if (site == s->sites.end() || site->path != path || site->range.startByte != o.start)
+        continue;  // a name only the AST resolves: no site to place it by
       std::string symbol = symbolOf(*s, o.symbol, clangView);
       addOccurrence(doc, site->range, symbol, scipRoles(o.role));
       if (o.role == ClangRole::Definition && described_.insert(symbol.rfind("local ", 0) == 0 ? path + "#" + symbol : symbol).second)

@@ -99,8 +99,6 @@ std::string nameOfSymbol(std::string_view symbol) {
   return std::string(cut == std::string_view::npos ? symbol : symbol.substr(cut + 1));
 }
 
-bool isTypeSymbol(SymbolKind k) { return isTypeKind(k); }
-
 // scip-typescript names a file of no npm package (no package.json above it) by its path from the
 // project's folder — or, outside it, from the file system's root — so two projects (a tsconfig.json
 // and an inferred one) would name one file's symbols apart. Such a symbol's path is made the
@@ -360,7 +358,7 @@ struct Importer {
       const std::string& to = canonical(rel.symbol());
       if (rel.is_reference() || rel.is_implementation()) {
         uint32_t a = usrOf(from), b = usrOf(to);
-        bool type = !rel.is_reference() && isTypeSymbol(kindFor(from));
+        bool type = !rel.is_reference() && isTypeKind(kindFor(from));
         (type ? facts.bases : facts.overrides).emplace_back(a, b);
       }
       if (rel.is_type_definition()) facts.types.emplace_back(usrOf(from), usrOf(to));

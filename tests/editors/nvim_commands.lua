@@ -2,19 +2,8 @@
 -- FileType autocommand starts `nib serve`), then runs :NibSearch, :NibContext and :NibStatus and
 -- writes what they produced (the quickfix list, the two scratch buffers) as JSON.
 -- Environment: NIB_BIN, NIB_PLUGIN (the plugin file), NIB_FILE, NIB_SEARCH, NIB_SYMBOL, NIB_OUT.
-local function env(name)
-  local value = os.getenv(name)
-  assert(value, name .. " is not set")
-  return value
-end
-
-local out = env("NIB_OUT")
-local function finish(result)
-  local f = assert(io.open(out, "w"))
-  f:write(vim.fn.json_encode(result))
-  f:close()
-  vim.cmd("qall!")
-end
+local harness = dofile(debug.getinfo(1, "S").source:sub(2):match("(.*/)") .. "nvim_harness.lua")
+local env, finish = harness.env, harness.finish
 
 local function buffer_lines(name)
   local buf = vim.fn.bufnr(name)

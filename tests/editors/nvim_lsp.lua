@@ -4,19 +4,8 @@
 -- (vim.lsp.buf.rename: prepareRename, rename, the edit applied to the buffers) and writes
 -- every loaded buffer's lines. Environment: NIB_BIN, NIB_ROOT, NIB_FILE, NIB_LINE, NIB_COL
 -- (0-based), NIB_OUT, NIB_RENAME (optional).
-local function env(name)
-  local value = os.getenv(name)
-  assert(value, name .. " is not set")
-  return value
-end
-
-local out = env("NIB_OUT")
-local function finish(result)
-  local f = assert(io.open(out, "w"))
-  f:write(vim.fn.json_encode(result))
-  f:close()
-  vim.cmd("qall!")
-end
+local harness = dofile(debug.getinfo(1, "S").source:sub(2):match("(.*/)") .. "nvim_harness.lua")
+local env, finish = harness.env, harness.finish
 
 local ok, err = pcall(function()
   vim.cmd("edit " .. vim.fn.fnameescape(env("NIB_FILE")))

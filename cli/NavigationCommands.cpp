@@ -72,6 +72,7 @@ std::unique_ptr<LiveProvider> liveProviderFor(Engine& engine, const NavigationRe
   options.allowProjectCommands = request.allowProjectCommands;
   auto warn = [o](const std::string& message) { o->err += "nib: warning: " + message + "\n"; };
   LiveSetup setup = liveSetup(engine.root(), options, warn);
+  engine.setCalibrationSettings(setup.calibration);
   return startLiveProvider(engine.root(), std::move(setup.settings), warn);
 }
 

@@ -73,6 +73,10 @@ CommandOutput renderStatus(Engine& e, const StatusArgs& args) {
             stat("delta.files").c_str());
   if (!m.previous.empty()) appendf(&o.out, "previous    %s (nib rollback)\n", m.previous.c_str());
   if (args.verify) appendf(&o.out, "verified    all artifact digests match\n");
+  // What `nib serve` measured while idle: how often each kind of answer equals a live server's.
+  auto agreement = e.calibration()->entries();
+  if (agreement.empty()) appendf(&o.out, "agreement   not measured yet (nib serve measures it while idle)\n");
+  for (const auto& [key, count] : agreement) appendf(&o.out, "agreement   %s\n", describeAgreement(key, count).c_str());
   return o;
 }
 

@@ -461,6 +461,9 @@ std::string encodeResult(const RequestId& id, const LocateResult& r) {
   if (!r.liveError.empty()) j["liveError"] = r.liveError;
   if (r.liveMilliseconds >= 0) j["liveMilliseconds"] = r.liveMilliseconds;
   if (r.agree) j["agree"] = *r.agree;
+  if (!r.reason.empty()) j["reason"] = r.reason;
+  if (!r.category.empty()) j["category"] = r.category;
+  if (!r.agreement.empty()) j["agreement"] = r.agreement;
   return response(id, j);
 }
 

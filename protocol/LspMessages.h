@@ -211,6 +211,9 @@ struct LocateResult {
   std::string liveError;           // why the live backend did not answer (the index answered)
   double liveMilliseconds = -1;    // the live request's time, when one was made
   std::optional<bool> agree;       // compare: whether both providers gave the same (path, line) set
+  std::string reason;              // why the policy chose the provider
+  std::string category;            // the index answer's category (providers/Agreement)
+  std::string agreement;           // its measured agreement, when that decided
 };
 
 std::string encodeNullResult(const RequestId& id);

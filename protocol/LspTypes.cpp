@@ -75,6 +75,8 @@ std::string toJson(const NavigationAnswer& a) {
   if (a.liveMilliseconds >= 0) j["liveMilliseconds"] = a.liveMilliseconds;
   if (!a.liveError.empty()) j["liveError"] = a.liveError;
   if (a.agree) j["agree"] = *a.agree;
+  if (!a.category.empty()) j["category"] = a.category;
+  if (!a.agreement.empty()) j["agreement"] = a.agreement;
   return dump(j);
 }
 
@@ -112,6 +114,13 @@ std::string toJson(const StatusAnswer& s) {
   f["changedFiles"] = s.changedFiles;
   f["deletedFiles"] = s.deletedFiles;
   j["freshness"] = f;
+  json agreement = json::array();
+  for (const AgreementSummary& a : s.agreement)
+    agreement.push_back({{"language", a.language}, {"request", a.request}, {"category", a.category},
+                         {"backend", a.backend}, {"sampled", a.sampled}, {"agreed", a.agreed},
+                         {"rate", a.sampled ? static_cast<double>(a.agreed) / static_cast<double>(a.sampled) : 0.0},
+                         {"low", a.low}, {"high", a.high}, {"text", a.text}});
+  j["agreement"] = agreement;
   return dump(j);
 }
 

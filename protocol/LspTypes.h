@@ -43,6 +43,8 @@ struct NavigationAnswer {
   std::string provider = "static", policy, reason, backend, liveError;
   double liveMilliseconds = -1;
   std::optional<bool> agree;
+  // The index answer's category and, when it decided, its measured agreement (providers/Agreement).
+  std::string category, agreement;
 };
 
 // A search hit as the CLI's --json and nib/search print it.
@@ -67,8 +69,16 @@ struct ViewSummary {
   std::vector<std::string> capabilities;
 };
 
+// One category's measured agreement with a live server (providers/Agreement), for status.
+struct AgreementSummary {
+  std::string language, request, category, backend, text;  // text: describeAgreement
+  uint64_t sampled = 0, agreed = 0;
+  double low = 0, high = 1;  // the 95 % interval
+};
+
 struct StatusAnswer {
   std::string root;
+  std::vector<AgreementSummary> agreement;
   std::map<std::string, std::string> manifest;  // scalar manifest fields
   std::vector<ViewSummary> views;
   std::map<std::string, std::string> stats;

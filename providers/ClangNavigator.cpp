@@ -288,6 +288,8 @@ Expected<NavigationResult> ClangNavigator::answerFor(const ClangSymbol& found, c
   out.symbol = symbol->name;
   out.source = source_;
   out.confidence = Confidence::Exact;
+  if (static_cast<SymbolKind>(symbol->kind) == SymbolKind::Macro) out.facet = "macro";
+  else if (!symbol->overrides.empty() || !symbol->overriddenBy.empty()) out.facet = "override";
   // A member name that depends on a template parameter names what lookup in the primary
   // template found, as clangd's go-to-definition guesses it: an instantiation may differ.
   if (at->guessed) {

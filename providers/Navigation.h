@@ -37,6 +37,8 @@ inline int certaintyRank(Confidence c) {
 // Tree-sitter's resolution through scopes is `Scope`, never a compiler's `Exact`.
 inline Confidence fromTreeSitter(Confidence c) { return c == Confidence::Exact ? Confidence::Scope : c; }
 
+enum class NavigationKind { Definition, References };
+
 struct SymbolLocation {
   std::string path;
   ByteRange range;      // the name (identifier) range
@@ -53,7 +55,10 @@ struct NavigationResult {
   Confidence confidence = Confidence::Exact;
   std::string symbol;  // the name asked about
   std::string note;    // why the answer is partial or approximate, when it is
-  std::string source = "tree-sitter";  // the facts that answered: "clang" (USR-keyed) or "tree-sitter"
+  std::string source = "tree-sitter";  // the facts that answered: "clang", "scip", "tree-sitter" or "live"
+  // What kind of symbol a compiler's answer is about, where its agreement with a live server is
+  // measured apart (providers/Agreement): "macro", "override" (a member in a hierarchy), or "".
+  std::string facet;
 };
 
 struct SymbolMatch {

@@ -17,31 +17,40 @@ LineKeys keysOf(const LiveAnswer& a) {
 
 }  // namespace
 
-PolicyOutcome PolicyNavigator::decide(const PolicyRequest& request, Expected<NavigationResult> index) const {
-  PolicyOutcome out;
-  out.policy = request.policy;
-  out.index = std::move(index);
+// The rules that decide a category nothing has measured yet: a compiler's facts answer from the
+// index (exact for the text indexed), tree-sitter's definitions where the language's scoping is
+// all there is to resolve; tree-sitter's references, answers by name, and languages that need a
+// compiler go to the backend.
+void PolicyNavigator::unmeasuredRule(const PolicyRequest& request, PolicyOutcome& out) {
   const Expected<NavigationResult>& r = out.index;
-  const ProviderPolicy policy = request.policy;
-  bool liveAvailable = live_ && policy != ProviderPolicy::Static && live_->hasBackend(request.language);
-  // A compiler's facts (libclang's, an SCIP indexer's) are exact for C++ too; tree-sitter's
-  // only where the language allows.
-  bool exactForLanguage = staticCanBeExact(request.language) || (r && (r->source == "clang" || r->source == "scip"));
-  // Tree-sitter's `scope` answers count as the index's best where the language allows (until
-  // the policy follows measured agreement: issue 26).
+  bool compiler = r && (r->source == "clang" || r->source == "scip");
+  bool exactForLanguage = staticCanBeExact(request.language) || compiler;
   bool resolved = r && (r->confidence == Confidence::Exact || (r->confidence == Confidence::Scope && staticCanBeExact(request.language)));
   bool exact = r && !r->locations.empty() && resolved && exactForLanguage;
   bool& useLive = out.wantLive;
-  if (policy == ProviderPolicy::Static) out.reason = "the static policy";
-  else if (policy == ProviderPolicy::Live) out.reason = "the live policy", useLive = true;
-  else if (request.partial) out.reason = "the index may miss changes to this file", useLive = true;
-  else if (!r && r.status().is(Reason::NoSymbol)) out.reason = "no identifier at the position";
+  if (!r && r.status().is(Reason::NoSymbol)) out.reason = "no identifier at the position";
   else if (!r) out.reason = "the index has no answer", useLive = true;
   else if (!exactForLanguage)
     out.reason = std::string(languageName(request.language)) + " needs the compiler's resolution", useLive = true;
   else if (!exact)
     out.reason = r->locations.empty() ? "the index found nothing" : "the index resolved by name only", useLive = true;
+  else if (!compiler && request.kind == NavigationKind::References)
+    out.reason = "tree-sitter's references are not measured yet", useLive = true;
   else out.reason = "fresh and exact";
+}
+
+PolicyOutcome PolicyNavigator::decide(const PolicyRequest& request, Expected<NavigationResult> index,
+                                      const Calibration* calibration) const {
+  PolicyOutcome out;
+  out.policy = request.policy;
+  out.index = std::move(index);
+  const ProviderPolicy policy = request.policy;
+  bool liveAvailable = live_ && policy != ProviderPolicy::Static && live_->hasBackend(request.language);
+  bool& useLive = out.wantLive;
+  if (policy == ProviderPolicy::Static) out.reason = "the static policy";
+  else if (policy == ProviderPolicy::Live) out.reason = "the live policy", useLive = true;
+  else if (request.partial) out.reason = "the index may miss changes to this file", useLive = true;
+  else if (!calibrated(request, out, calibration)) unmeasuredRule(request, out);
   if (!liveAvailable) {
     if (useLive && policy != ProviderPolicy::Static)
       out.liveError = live_ ? std::string("no live backend is configured for ") + languageName(request.language)
@@ -50,6 +59,22 @@ PolicyOutcome PolicyNavigator::decide(const PolicyRequest& request, Expected<Nav
   }
   out.askLive = liveAvailable && (useLive || policy == ProviderPolicy::Compare);
   return out;
+}
+
+bool PolicyNavigator::calibrated(const PolicyRequest& request, PolicyOutcome& out, const Calibration* calibration) const {
+  const Expected<NavigationResult>& r = out.index;
+  // Errors other than "no symbol here" go to the backend whatever was measured.
+  if (!r && !r.status().is(Reason::NoSymbol)) return false;
+  out.category = answerCategory(r);
+  if (!calibration || !live_ || !live_->hasBackend(request.language)) return false;
+  AgreementKey key{request.language, request.kind, out.category,
+                   backendName(live_->settings().commands.at(request.language))};
+  auto verdict = calibration->verdict(key);
+  if (!verdict) return false;
+  out.wantLive = !verdict->fromIndex;
+  out.reason = verdict->reason;
+  out.agreement = verdict->agreement;
+  return true;
 }
 
 void PolicyNavigator::askLive(const PolicyRequest& request, PolicyOutcome& out, const std::function<bool()>& cancelled) {
@@ -73,8 +98,8 @@ void PolicyNavigator::askLive(const PolicyRequest& request, PolicyOutcome& out, 
 }
 
 PolicyOutcome PolicyNavigator::navigate(const PolicyRequest& request, Expected<NavigationResult> index,
-                                        const std::function<bool()>& cancelled) {
-  PolicyOutcome out = decide(request, std::move(index));
+                                        const std::function<bool()>& cancelled, const Calibration* calibration) {
+  PolicyOutcome out = decide(request, std::move(index), calibration);
   askLive(request, out, cancelled);
   return out;
 }
@@ -119,6 +144,7 @@ std::string PolicyOutcome::describe(const PolicyRequest& request) const {
   } else if (live) {
     line += " live-error=\"" + live->status().message() + "\"";
   }
+  if (!category.empty()) line += " category=\"" + category + "\"";
   line += " static=" + std::to_string(indexCount);
   if (live && live->hasValue()) line += " live=" + std::to_string(keysOf(**live).size());
   if (agree)

@@ -13,12 +13,11 @@
 #include <optional>
 #include <string>
 
+#include "providers/Agreement.h"
 #include "providers/LiveProvider.h"
 #include "providers/StaticProvider.h"
 
 namespace nib {
-
-enum class NavigationKind { Definition, References };
 
 struct PolicyRequest {
   NavigationKind kind = NavigationKind::Definition;
@@ -43,6 +42,8 @@ struct PolicyOutcome {
   std::optional<Expected<LiveAnswer>> live;  // once asked
   std::string liveError;     // why the backend was not asked, or did not answer
   std::optional<bool> agree; // compare: whether both answered the same lines
+  std::string category;      // the index answer's category (answerCategory) under auto
+  std::string agreement;     // its measured agreement, when a measurement decided (describeAgreement)
   LineKeys indexOnly, liveOnly;
 
   // The backend's answer is the one given (asked, answered, and preferred by the policy).
@@ -63,12 +64,19 @@ class PolicyNavigator {
   // that wanted the backend says why it could not.
   explicit PolicyNavigator(LiveProvider* live) : live_(live) {}
 
-  PolicyOutcome decide(const PolicyRequest& request, Expected<NavigationResult> index) const;
+  // `calibration` (may be null) holds the measured agreement of each category of answer: under
+  // `auto` a measured category is answered by the index only at or above its threshold.
+  PolicyOutcome decide(const PolicyRequest& request, Expected<NavigationResult> index,
+                       const Calibration* calibration = nullptr) const;
   void askLive(const PolicyRequest& request, PolicyOutcome& outcome, const std::function<bool()>& cancelled = {});
   PolicyOutcome navigate(const PolicyRequest& request, Expected<NavigationResult> index,
-                         const std::function<bool()>& cancelled = {});
+                         const std::function<bool()>& cancelled = {}, const Calibration* calibration = nullptr);
 
  private:
+  // Under auto: decides by the category's measured agreement; false when it is not measured.
+  bool calibrated(const PolicyRequest& request, PolicyOutcome& out, const Calibration* calibration) const;
+  static void unmeasuredRule(const PolicyRequest& request, PolicyOutcome& out);
+
   LiveProvider* live_;
 };
 

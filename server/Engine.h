@@ -206,6 +206,14 @@ class Engine {
   bool prepareBackendRequest(PolicyRequest& request, PolicyOutcome& outcome);
   // The index's answer to it, overlays applied.
   Expected<NavigationResult> indexAnswer(const PolicyRequest& request);
+  // The measured agreement of the index's answers with the live backends (providers/Agreement),
+  // loaded the first time it is asked for: this version's counts, else its predecessor's for
+  // the facts it shares.
+  void setCalibrationSettings(CalibrationSettings settings) {
+    calibrationSettings_ = settings;
+    if (calibration_) calibration_->setSettings(settings);
+  }
+  std::shared_ptr<Calibration> calibration();
   // The answer the policy chooses: the index's, or the live backend's through `navigator`.
   PolicyOutcome navigate(PolicyNavigator& navigator, PolicyRequest& request,
                          const std::function<bool()>& cancelled = {});
@@ -299,6 +307,8 @@ class Engine {
   std::map<std::string, std::string> diskOverlays_;  // path -> blob id overlaid ("" = tombstone)
   uint64_t comparisonGeneration_ = 0, syncedGeneration_ = UINT64_MAX;
   WorktreeOverlay overlay_;
+  CalibrationSettings calibrationSettings_;
+  std::shared_ptr<Calibration> calibration_;
   Status refreshOverlay(const std::string& path, const std::string& text);
   // syncWorktreeOverlays' halves: what the worktree holds now where it differs from the index
   // (path -> blob id, "" for gone), within `budget`; then the overlays made to match it (true

@@ -2,6 +2,9 @@
 // index's answer to it.
 #include "server/Engine.h"
 
+#include "support/Log.h"
+#include "views/IndexLayout.h"
+
 namespace nib {
 
 Expected<PolicyRequest> Engine::navigationRequest(NavigationKind kind, const std::string& path, uint32_t offset,
@@ -61,9 +64,28 @@ Expected<NavigationResult> Engine::indexAnswer(const PolicyRequest& request) {
 
 PolicyOutcome Engine::navigate(PolicyNavigator& navigator, PolicyRequest& request,
                                const std::function<bool()>& cancelled) {
-  PolicyOutcome outcome = navigator.decide(request, indexAnswer(request));
+  PolicyOutcome outcome = navigator.decide(request, indexAnswer(request), calibration().get());
   if (prepareBackendRequest(request, outcome)) navigator.askLive(request, outcome, cancelled);
   return outcome;
+}
+
+std::shared_ptr<Calibration> Engine::calibration() {
+  if (calibration_) return calibration_;
+  IndexLayout layout(indexDir_);
+  const Manifest& m = manifest();
+  // A count holds for the facts that answered it: the view's profile names them (and the nib
+  // build, whose resolution rules are part of every answer).
+  std::map<std::string, std::string> profiles{{"tree-sitter", m.extractorProfile + " nib " + m.nibVersion}};
+  if (const ViewRecord* v = m.view("clang")) profiles["clang"] = v->profile + " nib " + m.nibVersion;
+  if (const ViewRecord* v = m.view("precise")) profiles["scip"] = v->profile + " nib " + m.nibVersion;
+  std::filesystem::path previous = m.previous.empty() ? std::filesystem::path() : layout.agreementFile(m.previous);
+  std::error_code ec;
+  if (previous.empty() || !std::filesystem::exists(previous, ec)) previous = layout.newestAgreementFile();
+  std::string problem;
+  calibration_ = Calibration::load(layout.agreementFile(m.versionId), previous, std::move(profiles),
+                                   calibrationSettings_, &problem);
+  if (!problem.empty()) logWarn(problem);
+  return calibration_;
 }
 
 }  // namespace nib

@@ -1,6 +1,7 @@
 #include "server/LiveSetup.h"
 
 #include <algorithm>
+#include <cstdlib>
 
 #include "support/FileIo.h"
 #include "support/ProjectConfig.h"
@@ -8,6 +9,22 @@
 
 namespace nib {
 namespace fs = std::filesystem;
+
+namespace {
+
+// How the policy follows measured agreement, and how much the idle sampler may measure.
+void calibrationSetup(const ProjectConfig& config, LiveSetup& setup, const std::function<void(const std::string&)>& warn) {
+  if (auto v = config.getInt("calibration.threshold", 99, 1, 100)) setup.calibration.threshold = static_cast<double>(*v) / 100;
+  else warn(v.status().message());
+  if (auto v = config.getInt("calibration.min-samples", 20, 1, 1000000)) setup.calibration.minSamples = static_cast<uint64_t>(*v);
+  else warn(v.status().message());
+  if (auto v = config.getInt("calibration.samples-per-hour", 240, 0, 1000000)) setup.sampling.perHour = static_cast<uint32_t>(*v);
+  else warn(v.status().message());
+  if (auto v = config.getInt("calibration.idle-ms", 2000, 0, 3600000)) setup.sampling.idle = std::chrono::milliseconds(*v);
+  else warn(v.status().message());
+}
+
+}  // namespace
 
 LiveSetup liveSetup(const fs::path& root, const LiveSetupOptions& options,
                     const std::function<void(const std::string&)>& warn) {
@@ -32,6 +49,7 @@ LiveSetup liveSetup(const fs::path& root, const LiveSetupOptions& options,
       }
     if (auto t = config->getInt("live.timeout-ms", timeoutMs, 50, 600000)) timeoutMs = *t;
     else warn(t.status().message());
+    calibrationSetup(*config, setup, warn);
     if (provider.empty())
       if (auto v = config->get("provider")) provider = *v;
     if (tracePath.empty())
@@ -45,6 +63,13 @@ LiveSetup liveSetup(const fs::path& root, const LiveSetupOptions& options,
       }
   } else {
     warn(config.status().message() + " (live backends use their defaults)");
+  }
+  // The user's own environment wins over the repository's file (tests turn sampling off).
+  if (const char* v = std::getenv("NIB_CALIBRATION_SAMPLES_PER_HOUR"); v && *v) {
+    char* end = nullptr;
+    unsigned long n = std::strtoul(v, &end, 10);
+    if (*end == '\0' && n <= 1000000) setup.sampling.perHour = static_cast<uint32_t>(n);
+    else warn("NIB_CALIBRATION_SAMPLES_PER_HOUR must be a number from 0 to 1000000; it is ignored");
   }
   for (const std::string& spec : options.liveCommands) {
     Status s = parseLiveCommand(spec, &settings.commands, options.backendsBin);

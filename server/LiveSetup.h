@@ -12,7 +12,9 @@
 #include <string>
 #include <vector>
 
+#include "providers/Agreement.h"
 #include "providers/LiveProvider.h"
+#include "server/AgreementSampler.h"
 
 namespace nib {
 
@@ -34,6 +36,8 @@ struct LiveSetup {
   LiveSettings settings;
   ProviderPolicy policy = ProviderPolicy::Auto;
   std::filesystem::path tracePath;
+  CalibrationSettings calibration;  // .nib.conf's calibration.threshold and .min-samples
+  SamplerSettings sampling;         // .nib.conf's calibration.samples-per-hour and .idle-ms
 };
 
 // `warn` receives each setting that was refused or could not be read (the setup goes on with

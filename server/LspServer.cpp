@@ -81,6 +81,8 @@ void LspServer::log(int type, const std::string& message) {
 
 std::optional<LspServer::Task> LspServer::dispatch(lsp::Incoming& m) {
   using Kind = lsp::Incoming::Kind;
+  // Whatever the client sends stops the agreement sampler's request in flight.
+  if (sampler_) sampler_->noteActivity();
   if (m.kind == Kind::Response) {
     // Answers to our own requests: only a refused watch registration needs anything.
     if (!watchRegistrationId_.empty() && m.id == watchRegistrationId_ && m.errorCode) watchedFilesRefused(m.error);
@@ -196,6 +198,7 @@ void LspServer::handleInitialize(const lsp::RequestId& id, const lsp::Initialize
     if (auto p = parseProviderPolicy(params.provider)) policy_ = *p;
     else log(2, "initializationOptions.provider: " + p.status().message() + "; keeping " + providerPolicyName(policy_));
   }
+  startSampler();
   initialized_ = true;
   send(lsp::encodeResult(id, lsp::InitializeResult{encodingName, options_.version}));
 
@@ -220,6 +223,7 @@ bool LspServer::openEngine() {
   if (options_.worktreeProbe) (*engine)->setWorktreeProbe(options_.worktreeProbe);
   if (options_.ignoreRules) (*engine)->setIgnoredPredicate(options_.ignoreRules(root_));
   (*engine)->watchWorktree(clientWatches_);
+  (*engine)->setCalibrationSettings(calibrationSettings_);
   engine_ = std::move(*engine);
   engineError_.clear();
   // A fresh engine knows no buffers: every open document must be applied again.

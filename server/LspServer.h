@@ -25,6 +25,7 @@
 #include "protocol/MessageFraming.h"
 #include "protocol/PositionEncoder.h"
 #include "providers/LiveProvider.h"
+#include "server/AgreementSampler.h"
 #include "server/Engine.h"
 #include "server/LiveSetup.h"
 
@@ -146,6 +147,7 @@ class LspServer {
   // Asks the live backend (no lock held) and chooses, falls back or compares.
   std::string finishLive(const Task& task, LiveJob& job);
   void startLiveProvider();
+  void startSampler();  // the idle agreement sampler, when the policy follows measurements
   void trace(const std::string& line);
   void startIndexBuild(const std::string& why);
   void refreshIfBehind(const Engine::WorktreeOverlay& overlay);
@@ -215,11 +217,15 @@ class LspServer {
 
   std::unique_ptr<LiveProvider> live_;  // created at initialize; thread-safe on its own
   ProviderPolicy policy_ = ProviderPolicy::Auto;
+  CalibrationSettings calibrationSettings_;  // from .nib.conf, for every engine opened
+  SamplerSettings samplerSettings_;
   bool overlayComplete_ = true;  // the last worktree overlay's state (guarded by engineMutex_)
   std::mutex traceMutex_;
   std::filesystem::path tracePath_;
   std::ofstream traceOut_;   // guarded by traceMutex_
   uint64_t traceBytes_ = 0;  // the trace file's size
+  // Declared last: stopped (and its counts saved) before the backends and the engine go.
+  std::unique_ptr<AgreementSampler> sampler_;
 };
 
 }  // namespace nib

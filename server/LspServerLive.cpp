@@ -22,7 +22,29 @@ void LspServer::startLiveProvider() {
   LiveSetup setup = liveSetup(root_, options_.live, [this](const std::string& message) { log(2, message); });
   policy_ = setup.policy;
   tracePath_ = setup.tracePath;
+  calibrationSettings_ = setup.calibration;
+  samplerSettings_ = setup.sampling;
   live_ = nib::startLiveProvider(root_, std::move(setup.settings), [this](const std::string& message) { log(2, message); });
+}
+
+void LspServer::startSampler() {
+  // The counts steer `auto` (and show what `compare` would choose); under `static` and `live`
+  // nothing is measured, and without a backend there is nothing to measure against.
+  if (policy_ != ProviderPolicy::Auto && policy_ != ProviderPolicy::Compare) return;
+  if (!live_ || live_->settings().commands.empty() || samplerSettings_.perHour == 0) return;
+  auto withEngine = [this](const std::function<void(Engine&)>& f) {
+    std::lock_guard<std::mutex> g(engineMutex_);
+    if (!engine_ || building_) return false;
+    f(*engine_);
+    return true;
+  };
+  auto busy = [this] {
+    std::lock_guard<std::mutex> g(cancelMutex_);
+    return !active_.empty();
+  };
+  sampler_ = std::make_unique<AgreementSampler>(*live_, withEngine, busy, samplerSettings_,
+                                                [this](const std::string& message) { log(3, message); });
+  sampler_->start();
 }
 
 void LspServer::trace(const std::string& line) {
@@ -120,7 +142,10 @@ std::string LspServer::answerNavigation(const Task& task, Engine& engine, std::o
     job.syncNote = "the document missed " + why + ": answered from the last text nib could apply";
     out.note = (out.note.empty() ? "" : out.note + "; ") + job.syncNote;
   }
-  job.outcome = PolicyNavigator(live_.get()).decide(job.request, std::move(r));
+  job.outcome = PolicyNavigator(live_.get()).decide(job.request, std::move(r), engine.calibration().get());
+  out.reason = job.outcome.reason;
+  out.category = job.outcome.category;
+  out.agreement = job.outcome.agreement;
   // The backend is asked without the engine lock, about the text as it is now (its position
   // found here, under the lock, and only when it is asked).
   if (engine.prepareBackendRequest(job.request, job.outcome)) {

@@ -16,6 +16,7 @@ int LspServer::run(int inFd, int outFd) {
   for (auto& t : pool_) t.join();
   pool_.clear();
   if (indexThread_.joinable()) indexThread_.join();
+  sampler_.reset();  // stops sampling and saves the counts
   return shutdown_ && exit_ ? 0 : 1;
 }
 

@@ -202,6 +202,7 @@ std::string McpServer::navigationTool(const std::string& id, Engine& engine, boo
   auto request = engine.navigationRequest(references ? NavigationKind::References : NavigationKind::Definition,
                                           target.path, target.offset, line, args.includeDeclaration, policy);
   if (!request) return failedTool(id, request.status().message());
+  engine.setCalibrationSettings(liveSetup_->calibration);
   PolicyOutcome outcome = engine.navigate(nav, *request);
   auto result = outcome.answer(request->kind);
   if (!result) return failedTool(id, result.status().message());

@@ -305,6 +305,8 @@ lsp::NavigationAnswer toNavigationAnswer(Engine& engine, const PolicyOutcome& ou
   a.provider = outcome.provider();
   a.policy = providerPolicyName(outcome.policy);
   a.reason = outcome.reason;
+  a.category = outcome.category;
+  a.agreement = outcome.agreement;
   if (outcome.live && outcome.live->hasValue()) {
     a.backend = (*outcome.live)->backend;
     a.liveMilliseconds = (*outcome.live)->milliseconds;
@@ -392,6 +394,12 @@ lsp::StatusAnswer toStatusAnswer(Engine& engine, const Freshness& fresh) {
   a.freshness = freshnessFields(fresh, true);
   a.changedFiles = fresh.changedFiles;
   a.deletedFiles = fresh.deletedFiles;
+  for (const auto& [key, count] : engine.calibration()->entries()) {
+    auto [low, high] = count.interval();
+    a.agreement.push_back({languageName(key.language), key.kind == NavigationKind::References ? "references" : "definition",
+                           key.category, key.backend, describeAgreement(key, count), count.sampled, count.agreed, low,
+                           high});
+  }
   return a;
 }
 

@@ -10,11 +10,12 @@ namespace nib {
 namespace {
 
 // Every key nib reads: a key not listed is refused with the list.
-constexpr std::array<const char*, 16> kKnownKeys = {
-    "clang.compile-commands-dir", "daemon.auto", "index.keep-versions", "dense.max-source-mb",
-    "dense.encoder.url", "dense.encoder.model", "dense.encoder.batch", "dense.encoder.timeout-ms",
-    "provider",          "live.timeout-ms",     "live.c",              "live.cpp",
-    "live.python",       "live.javascript",     "live.typescript",     "live.trace-log"};
+constexpr std::array<const char*, 20> kKnownKeys = {
+    "clang.compile-commands-dir", "daemon.auto",          "index.keep-versions",          "dense.max-source-mb",
+    "dense.encoder.url",          "dense.encoder.model",  "dense.encoder.batch",          "dense.encoder.timeout-ms",
+    "provider",                   "live.timeout-ms",      "live.c",                       "live.cpp",
+    "live.python",                "live.javascript",      "live.typescript",              "live.trace-log",
+    "calibration.threshold",      "calibration.min-samples", "calibration.samples-per-hour", "calibration.idle-ms"};
 
 std::string_view trim(std::string_view s) {
   size_t a = s.find_first_not_of(" \t\r");

@@ -163,13 +163,6 @@ std::string languageId(const std::string& path) {
   return "typescript";
 }
 
-std::string readText(const std::filesystem::path& p) {
-  std::ifstream in(p);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 int countLines(const std::string& text, const std::string& needle) {
   std::istringstream in(text);
   std::string line;

@@ -66,7 +66,8 @@ TEST_CASE("the server follows the LSP lifecycle and rejects bad input without dy
 TEST_CASE("the server answers navigation requests from the index", "[lsp]") {
   TestRepo repo;
   makeProject(repo);
-  LspClient c(repo.root());
+  // The index's answers (under auto, tree-sitter's references, not measured yet, go to pylsp).
+  LspClient c(repo.root(), {"--provider", "static"});
   c.initialize(repo.root());
   std::string geometry = LspClient::uri(repo.root() / "app/geometry.py");
   std::string main = LspClient::uri(repo.root() / "app/main.py");

@@ -24,13 +24,6 @@ namespace nib::test {
 namespace fs = std::filesystem;
 namespace {
 
-std::string readText(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
-
 std::string show(const Annotations& a, const std::set<MarkedRange>& ranges) {
   std::string out;
   for (const MarkedRange& r : ranges) {

@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <sstream>
 #include <stdexcept>
 
 namespace nib::test {
@@ -27,9 +28,19 @@ const bool kDenseModuleFound = [] {
   ::setenv("NIB_SCIP_TYPESCRIPT", "", /*overwrite=*/0);
   ::setenv("NIB_SCIP_PYTHON", "", /*overwrite=*/0);
   ::setenv("NIB_SCIP_WORKER", NIB_SCIP_WORKER_PATH, /*overwrite=*/0);
+  // No agreement sampling unless a test asks for it (AgreementTests.cpp): `nib serve` would
+  // start the live backends after two idle seconds in every test that talks to it.
+  ::setenv("NIB_CALIBRATION_SAMPLES_PER_HOUR", "0", /*overwrite=*/0);
   return true;
 }();
 }  // namespace
+
+std::string readText(const fs::path& p) {
+  std::ifstream f(p, std::ios::binary);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
 
 NibRun runNibIn(const TestRepo& repo, const std::string& env, const std::string& args) {
   NibRun r;

@@ -46,6 +46,8 @@ std::vector<RankingCase> readRankingCases();
 int runCommand(const std::string& command, std::string* out, bool mergeStderr = false);
 // Path to the nib binary under test (set by CMake).
 std::string nibBinary();
+// A file's bytes; "" when it cannot be read (a test checks what it expects in them).
+std::string readText(const std::filesystem::path& p);
 
 // A small Python module whose functions have doc comments: enough text for the dense view's
 // model, shared by the tests of the dense module and its follow-up build.

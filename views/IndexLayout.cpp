@@ -127,6 +127,24 @@ void IndexLayout::prune(size_t keep) const {
       }
   for (const std::string& id : complete)
     if (!kept.count(id) && !bases.count(id)) fs::remove_all(versionDir(id), ec);
+  // Agreement counts go with their version; the newest stays for the next version to start from.
+  std::string newest = newestAgreementFile().filename().string();
+  for (const auto& entry : fs::directory_iterator(agreementDir(), ec)) {
+    std::string id = entry.path().filename().string();
+    if (id != newest && !fs::exists(versionDir(id) / "manifest")) fs::remove(entry.path(), ec);
+  }
+}
+
+fs::path IndexLayout::newestAgreementFile() const {
+  std::error_code ec;
+  fs::path newest;
+  // Version ids sort by creation; a temporary file of an atomic write is no version's.
+  for (const auto& entry : fs::directory_iterator(agreementDir(), ec)) {
+    std::string name = entry.path().filename().string();
+    if (name.find(".tmp.") != std::string::npos || !entry.is_regular_file(ec)) continue;
+    if (newest.empty() || name > newest.filename().string()) newest = entry.path();
+  }
+  return newest;
 }
 
 std::filesystem::path IndexLayout::callGraphFile(const std::string& id) const {

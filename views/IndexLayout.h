@@ -41,6 +41,12 @@ class IndexLayout {
   // folder it writes its version in before publishing it.
   std::filesystem::path denseLockFile() const { return dir_ / "dense.lock"; }
   std::filesystem::path denseWorkDir() const { return dir_ / "dense-build"; }
+  // The measured agreement of a version's answers with the live servers (providers/Agreement),
+  // written by `nib serve` beside the versions (a version's folder never changes once
+  // published), and the newest such file ("" when there is none).
+  std::filesystem::path agreementDir() const { return dir_ / "agreement"; }
+  std::filesystem::path agreementFile(const std::string& id) const { return agreementDir() / id; }
+  std::filesystem::path newestAgreementFile() const;
   // Whether a follow-up holds the dense lock now.
   bool denseFollowUpRunning() const;
 

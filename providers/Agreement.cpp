@@ -1,0 +1,225 @@
+#include "providers/Agreement.h"
+
+#include <cmath>
+#include <cstdio>
+
+#include "support/FileIo.h"
+
+namespace nib {
+namespace {
+
+constexpr const char* kHeader = "nib-agreement 1";
+
+const char* kindName(NavigationKind kind) { return kind == NavigationKind::References ? "references" : "definition"; }
+
+std::string percent(double value) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.1f %%", value * 100);
+  return buffer;
+}
+
+std::vector<std::string> splitTabs(std::string_view line) {
+  std::vector<std::string> fields;
+  size_t start = 0;
+  while (true) {
+    size_t tab = line.find('\t', start);
+    fields.emplace_back(line.substr(start, tab == std::string_view::npos ? std::string_view::npos : tab - start));
+    if (tab == std::string_view::npos) return fields;
+    start = tab + 1;
+  }
+}
+
+bool parseCount(const std::string& text, uint64_t* out) {
+  if (text.empty() || text.size() > 19) return false;
+  uint64_t v = 0;
+  for (char c : text) {
+    if (c < '0' || c > '9') return false;
+    v = v * 10 + static_cast<uint64_t>(c - '0');
+  }
+  *out = v;
+  return true;
+}
+
+// Tabs and line ends would break the line format; categories, backends and profiles never hold
+// them, but a name from elsewhere must not corrupt the file.
+std::string clean(std::string s) {
+  for (char& c : s)
+    if (c == '\t' || c == '\n' || c == '\r') c = ' ';
+  return s;
+}
+
+}  // namespace
+
+std::pair<double, double> AgreementCount::interval() const {
+  if (sampled == 0) return {0, 1};
+  const double z = 1.96, n = static_cast<double>(sampled), p = rate();
+  double center = (p + z * z / (2 * n)) / (1 + z * z / n);
+  double half = z * std::sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n);
+  return {std::max(0.0, center - half), std::min(1.0, center + half)};
+}
+
+std::string answerCategory(const Expected<NavigationResult>& answer) {
+  if (!answer) return "none";
+  std::string category = answer->source + " " + confidenceName(answer->confidence);
+  if (!answer->facet.empty()) category += " " + answer->facet;
+  return category;
+}
+
+std::string categorySource(const std::string& category) {
+  if (category == "none") return "";
+  return category.substr(0, category.find(' '));
+}
+
+std::string backendName(const std::vector<std::string>& argv) {
+  if (argv.empty()) return "";
+  // An interpreter running a script is known by the script (python3 fake_backend.py).
+  size_t i = 0;
+  std::string program = std::filesystem::path(argv[0]).filename().string();
+  if ((program.rfind("python", 0) == 0 || program == "node") && argv.size() > 1) i = 1;
+  return std::filesystem::path(argv[i]).filename().string();
+}
+
+std::string describeAgreement(const AgreementKey& key, const AgreementCount& count) {
+  auto [low, high] = count.interval();
+  double margin = std::max(count.rate() - low, high - count.rate());
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, " ± %.1f of %llu sampled", margin * 100,
+                static_cast<unsigned long long>(count.sampled));
+  return std::string(languageName(key.language)) + " " + (key.kind == NavigationKind::References ? "references" : "definitions") +
+         " from " + key.category + " (" + key.backend + "): " + percent(count.rate()) + buffer;
+}
+
+Calibration::Calibration(std::filesystem::path file, std::map<std::string, std::string> profiles,
+                         CalibrationSettings settings)
+    : file_(std::move(file)), profiles_(std::move(profiles)), settings_(settings) {}
+
+std::shared_ptr<Calibration> Calibration::load(const std::filesystem::path& file, const std::filesystem::path& previous,
+                                               std::map<std::string, std::string> profiles,
+                                               CalibrationSettings settings, std::string* problem) {
+  auto calibration = std::make_shared<Calibration>(file, std::move(profiles), settings);
+  std::error_code ec;
+  bool own = std::filesystem::exists(file, ec);
+  const std::filesystem::path& source = own ? file : previous;
+  if (source.empty() || !std::filesystem::exists(source, ec)) return calibration;
+  auto text = readFile(source);
+  auto counts = text ? decode(*text) : Expected<std::map<AgreementKey, AgreementCount>>(text.status());
+  if (!counts) {
+    if (problem) *problem = source.string() + ": " + counts.status().message() + " (its counts are not used)";
+    return calibration;
+  }
+  // Another version's counts hold where this version's facts are the same as theirs.
+  for (auto& [key, count] : *counts)
+    if (own || count.profile == calibration->profileOf(key)) calibration->counts_.emplace(key, std::move(count));
+  calibration->dirty_ = !own && !calibration->counts_.empty();
+  return calibration;
+}
+
+std::string Calibration::profileOf(const AgreementKey& key) const {
+  auto it = profiles_.find(categorySource(key.category));
+  return it == profiles_.end() ? std::string() : it->second;
+}
+
+void Calibration::record(const AgreementKey& key, bool agreed) {
+  std::string profile = profileOf(key);
+  std::lock_guard<std::mutex> g(mutex_);
+  AgreementCount& count = counts_[key];
+  if (count.profile != profile) count = AgreementCount{0, 0, profile};
+  ++count.sampled;
+  count.agreed += agreed ? 1 : 0;
+  dirty_ = true;
+  ++recorded_;
+}
+
+std::optional<AgreementCount> Calibration::count(const AgreementKey& key) const {
+  std::string profile = profileOf(key);
+  std::lock_guard<std::mutex> g(mutex_);
+  auto it = counts_.find(key);
+  if (it == counts_.end() || it->second.profile != profile) return std::nullopt;
+  return it->second;
+}
+
+std::optional<CalibrationVerdict> Calibration::verdict(const AgreementKey& key) const {
+  auto c = count(key);
+  CalibrationSettings s = settings();
+  if (!c || c->sampled < s.minSamples) return std::nullopt;
+  CalibrationVerdict v;
+  v.fromIndex = c->rate() >= s.threshold;
+  v.agreement = describeAgreement(key, *c);
+  v.reason = v.agreement + (v.fromIndex ? ", at or above " : ", below ") + percent(s.threshold);
+  return v;
+}
+
+std::vector<std::pair<AgreementKey, AgreementCount>> Calibration::entries() const {
+  std::lock_guard<std::mutex> g(mutex_);
+  std::vector<std::pair<AgreementKey, AgreementCount>> out;
+  for (const auto& [key, count] : counts_)
+    if (count.profile == profileOf(key)) out.emplace_back(key, count);
+  return out;
+}
+
+uint64_t Calibration::recorded() const {
+  std::lock_guard<std::mutex> g(mutex_);
+  return recorded_;
+}
+
+Status Calibration::save() {
+  std::string text;
+  {
+    std::lock_guard<std::mutex> g(mutex_);
+    if (!dirty_) return Status::ok();
+    text = encode(counts_);
+    dirty_ = false;
+  }
+  std::error_code ec;
+  std::filesystem::create_directories(file_.parent_path(), ec);
+  Status s = writeFileAtomic(file_, text);
+  if (!s.isOk()) {
+    std::lock_guard<std::mutex> g(mutex_);
+    dirty_ = true;  // tried again at the next save
+  }
+  return s;
+}
+
+std::string Calibration::encode(const std::map<AgreementKey, AgreementCount>& counts) {
+  std::string out = std::string(kHeader) + "\n";
+  for (const auto& [key, count] : counts)
+    out += std::string(languageName(key.language)) + '\t' + kindName(key.kind) + '\t' + clean(key.category) + '\t' +
+           clean(key.backend) + '\t' + std::to_string(count.sampled) + '\t' + std::to_string(count.agreed) + '\t' +
+           clean(count.profile) + '\n';
+  return out;
+}
+
+Expected<std::map<AgreementKey, AgreementCount>> Calibration::decode(std::string_view text) {
+  std::map<AgreementKey, AgreementCount> counts;
+  size_t lineNumber = 0;
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t end = text.find('\n', start);
+    if (end == std::string_view::npos) return Status(ErrorCode::Corrupt, "the agreement counts end inside a line");
+    std::string_view line = text.substr(start, end - start);
+    start = end + 1;
+    if (++lineNumber == 1) {
+      if (line != kHeader) return Status(ErrorCode::Corrupt, "not an agreement file of this format");
+      continue;
+    }
+    auto f = splitTabs(line);
+    AgreementKey key;
+    AgreementCount count;
+    bool ok = f.size() == 7 && parseCount(f[4], &count.sampled) && parseCount(f[5], &count.agreed) &&
+              count.agreed <= count.sampled && (f[1] == "definition" || f[1] == "references") && !f[2].empty();
+    if (ok) {
+      key.language = languageFromName(f[0]);
+      ok = key.language != Language::Unknown;
+    }
+    if (!ok) return Status(ErrorCode::Corrupt, "agreement line " + std::to_string(lineNumber) + " is malformed");
+    key.kind = f[1] == "references" ? NavigationKind::References : NavigationKind::Definition;
+    key.category = f[2];
+    key.backend = f[3];
+    count.profile = f[6];
+    counts[key] = count;
+  }
+  if (lineNumber == 0) return Status(ErrorCode::Corrupt, "an empty agreement file");
+  return counts;
+}
+
+}  // namespace nib

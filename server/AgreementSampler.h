@@ -1,0 +1,85 @@
+// The idle sampler of `nib serve`: while no request is in flight, it clicks where a user might —
+// an identifier at a random place in a random file (support/CodeIdentifiers: from the text,
+// never from the index) — asks the index and the live backend the same definition and
+// references questions, and counts per category of the index's answer whether the two agree
+// (providers/Agreement). The `auto` policy then answers a category from the index only when
+// its measured agreement reaches the threshold.
+//
+// Bounded so that an editor never feels it: one thread at low priority, one request at a time
+// (at most the backend's one core), at most `perHour` positions an hour, only after `idle` of
+// quiet; a message from the client stops the sample in flight at once (its live request is
+// cancelled) and is never kept waiting longer than one index answer under the engine lock.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <random>
+#include <string>
+#include <thread>
+
+#include "providers/Agreement.h"
+#include "providers/LiveProvider.h"
+
+namespace nib {
+
+class Engine;
+
+struct SamplerSettings {
+  uint32_t perHour = 240;                // positions an hour at most; 0 turns sampling off
+  std::chrono::milliseconds idle{2000};  // quiet before a sample
+  uint64_t seed = 0;                     // 0: a random seed
+};
+
+// What one sampled position gave: the index's and the backend's answers compared.
+struct SampleOutcome {
+  AgreementKey key;
+  bool agreed = false;
+};
+
+class AgreementSampler {
+ public:
+  // Runs `f` with the server's engine locked and ready; false when there is no engine now.
+  using WithEngine = std::function<bool(const std::function<void(Engine&)>& f)>;
+  AgreementSampler(LiveProvider& live, WithEngine withEngine, std::function<bool()> busy, SamplerSettings settings,
+                   std::function<void(const std::string&)> log);
+  ~AgreementSampler();  // stops the thread and saves the counts
+
+  void start();
+  // Every message from the client: the sample in flight stops, and the quiet starts again.
+  void noteActivity();
+  uint64_t sampled() const { return sampled_; }  // positions whose answers were counted
+
+ private:
+  struct Target;
+  void run();
+  bool waitForQuiet();  // false when stopping
+  // One position: both request kinds, counted unless a message arrived meanwhile.
+  void sampleOnce();
+  std::optional<Target> pickTarget();
+  void saveCounts(bool force);
+
+  LiveProvider& live_;
+  WithEngine withEngine_;
+  std::function<bool()> busy_;
+  SamplerSettings settings_;
+  std::function<void(const std::string&)> log_;
+  std::mt19937_64 rng_;
+  std::thread thread_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  bool stopping_ = false;  // guarded by mutex_
+  std::atomic<uint64_t> activity_{0};
+  std::atomic<int64_t> lastActivity_{0};  // steady_clock ticks
+  std::atomic<uint64_t> sampled_{0};
+  std::deque<std::chrono::steady_clock::time_point> recent_;  // samples of the last hour
+  std::shared_ptr<Calibration> calibration_;                  // the counts being written
+  uint64_t unsaved_ = 0;
+  std::string lastFailure_;
+};
+
+}  // namespace nib

@@ -1,0 +1,300 @@
+// Calibrated answers (issue 26): the agreement counts and their file (providers/Agreement), the
+// positions a user might click (support/CodeIdentifiers), the policy following the counts, and
+// `nib serve`'s idle sampler end to end with a backend that is right about definitions only.
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "LspClient.h"
+#include "TestRepo.h"
+#include "providers/Agreement.h"
+#include "providers/PolicyNavigator.h"
+#include "support/CodeIdentifiers.h"
+#include "support/FileIo.h"
+
+namespace nib::test {
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+namespace {
+
+std::vector<std::string> wordsAt(std::string_view text, Language language) {
+  std::vector<std::string> out;
+  for (uint32_t start : codeIdentifierStarts(text, language)) {
+    size_t end = start;
+    while (end < text.size() && (std::isalnum(static_cast<unsigned char>(text[end])) || text[end] == '_')) ++end;
+    out.emplace_back(text.substr(start, end - start));
+  }
+  return out;
+}
+
+AgreementKey key(NavigationKind kind, const std::string& category, const std::string& backend = "fake_backend.py") {
+  return AgreementKey{Language::Python, kind, category, backend};
+}
+
+void recordMany(Calibration& c, const AgreementKey& k, int agreed, int disagreed) {
+  for (int i = 0; i < agreed; ++i) c.record(k, true);
+  for (int i = 0; i < disagreed; ++i) c.record(k, false);
+}
+
+// A file where every name is defined before its first use: the fake backend's definitions
+// (the first occurrence of the word) are right there, its references (the position alone) not.
+const char* kAlpha =
+    "def alpha(x):\n"
+    "    return x + 1\n"
+    "\n"
+    "\n"
+    "def beta(y):\n"
+    "    return alpha(y) * 2\n"
+    "\n"
+    "\n"
+    "def gamma():\n"
+    "    return beta(alpha(3))\n";
+
+std::string firstWordBackend(const fs::path& events) {
+  return "python=" + std::string(NIB_TESTS_DIR) + "/live/fake_backend.py firstword " + events.string();
+}
+
+// Sampling on for this test's servers (TestRepo turns it off for every other test).
+struct SamplingOn {
+  SamplingOn() { ::setenv("NIB_CALIBRATION_SAMPLES_PER_HOUR", "100000", 1); }
+  ~SamplingOn() { ::setenv("NIB_CALIBRATION_SAMPLES_PER_HOUR", "0", 1); }
+};
+
+json locate(LspClient& nib, const TestRepo& repo, const std::string& path, int line, int character,
+            const std::string& request) {
+  return nib.request("nib/locate",
+                     {{"textDocument", {{"uri", LspClient::uri(repo.root() / path)}}},
+                      {"position", {{"line", line}, {"character", character}}},
+                      {"request", request}},
+                     30000);
+}
+
+// The sampled count of a category in nib/status (0 when it has none).
+uint64_t sampledIn(const json& status, const std::string& request, const std::string& category) {
+  for (const json& a : status["result"]["agreement"])
+    if (a["request"] == request && a["category"] == category) return a["sampled"].get<uint64_t>();
+  return 0;
+}
+
+int countLines(const std::string& text, const std::string& needle) {
+  int n = 0;
+  for (size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) ++n;
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("identifiers a user might click: code only, no keywords, no comments or strings", "[agreement]") {
+  const char* c =
+      "#include \"names.h\"\n"
+      "#define LIMIT 10 /* limit */\n"
+      "static int count(const char *s) { // counts\n"
+      "  return s[0] == 'x' ? strlen(\"quoted words\") : 0x1f;\n"
+      "}\n";
+  CHECK(wordsAt(c, Language::C) == std::vector<std::string>{"LIMIT", "count", "s", "s", "strlen"});
+  const char* py =
+      "import os  # the os module\n"
+      "def run(path, *, flag=False):\n"
+      "    '''Runs a path.\n"
+      "    more words'''\n"
+      "    return f\"{path}\" if flag else os.sep\n";
+  CHECK(wordsAt(py, Language::Python) == std::vector<std::string>{"os", "run", "path", "flag", "flag", "os", "sep"});
+  const char* ts = "const label = `hello ${name}`;\nexport function size(a: number): number { return a.length; }\n";
+  CHECK(wordsAt(ts, Language::TypeScript) == std::vector<std::string>{"label", "size", "a", "a", "length"});
+  // A Rust lifetime is code; a character literal is not.
+  CHECK(wordsAt("fn get<'a>(v: &'a str) -> char { 'z' }\n", Language::Rust) ==
+        std::vector<std::string>{"get", "a", "v", "a", "str", "char"});
+  // No index is read: unknown text of any length still yields its identifiers.
+  CHECK(codeIdentifierStarts("", Language::Python).empty());
+  CHECK(codeIdentifierStarts("x", Language::Python) == std::vector<uint32_t>{0});
+}
+
+TEST_CASE("agreement counts: intervals, verdicts, the file, and counts carried for unchanged facts", "[agreement]") {
+  TestRepo repo;
+  fs::path dir = repo.root() / "agreement";
+  std::map<std::string, std::string> profiles{{"tree-sitter", "ts-1"}, {"clang", "clang-1"}};
+  CalibrationSettings settings;
+  settings.minSamples = 20;
+  Calibration c(dir / "v1", profiles, settings);
+  AgreementKey defs = key(NavigationKind::Definition, "tree-sitter scope");
+  AgreementKey refs = key(NavigationKind::References, "tree-sitter scope");
+  AgreementKey macro{Language::C, NavigationKind::References, "clang exact macro", "clangd"};
+
+  recordMany(c, defs, 19, 0);
+  CHECK(!c.verdict(defs));  // 19 samples are no measurement yet
+  c.record(defs, true);
+  auto v = c.verdict(defs);
+  REQUIRE(v);
+  CHECK(v->fromIndex);
+  CHECK(v->agreement == "python definitions from tree-sitter scope (fake_backend.py): 100.0 % ± 16.1 of 20 sampled");
+  recordMany(c, refs, 15, 15);
+  REQUIRE(c.verdict(refs));
+  CHECK(!c.verdict(refs)->fromIndex);
+  CHECK(c.verdict(refs)->reason.find("50.0 %") != std::string::npos);
+  CHECK(c.verdict(refs)->reason.find("below 99.0 %") != std::string::npos);
+  recordMany(c, macro, 30, 0);
+  auto [low, high] = c.count(refs)->interval();
+  CHECK(low == Approx(0.331).margin(0.002));
+  CHECK(high == Approx(0.669).margin(0.002));
+
+  REQUIRE(c.save().isOk());
+  auto decoded = Calibration::decode(readText(dir / "v1"));
+  REQUIRE(decoded.hasValue());
+  CHECK(decoded->size() == 3);
+  CHECK(decoded->at(refs).agreed == 15);
+
+  // A later version with new tree-sitter facts keeps the clang count only.
+  std::map<std::string, std::string> changed{{"tree-sitter", "ts-2"}, {"clang", "clang-1"}};
+  auto next = Calibration::load(dir / "v2", dir / "v1", changed, settings);
+  CHECK(!next->count(defs));
+  REQUIRE(next->count(macro));
+  CHECK(next->count(macro)->sampled == 30);
+  // Its own file once saved, which wins over the predecessor's from then on.
+  next->record(defs, false);
+  REQUIRE(next->save().isOk());
+  auto again = Calibration::load(dir / "v2", dir / "v1", changed, settings);
+  CHECK(again->count(defs)->sampled == 1);
+
+  // A file that is not an agreement file is no measurement, and says so.
+  repo.write("agreement/v3", "nib-agreement 1\npython\tdefinition\tx\ty\t5\t9\tp\n");
+  std::string problem;
+  auto broken = Calibration::load(dir / "v3", {}, profiles, settings, &problem);
+  CHECK(broken->entries().empty());
+  CHECK(problem.find("malformed") != std::string::npos);
+  CHECK(!Calibration::decode("nib-agreement 1\npython\tdefinition\tcat\tb\t1\t1\tp").hasValue());  // cut short
+  CHECK(!Calibration::decode("").hasValue());
+}
+
+TEST_CASE("the policy follows the measurements: a disagreeing category goes live, the rest stays static", "[agreement][policy]") {
+  TestRepo repo;
+  LiveSettings settings;
+  settings.root = repo.root();
+  settings.commands[Language::Python] = {"python3", std::string(NIB_TESTS_DIR) + "/live/fake_backend.py", "steer",
+                                         (repo.root() / ".git" / "events").string()};
+  LiveProvider live(settings, [](const std::string&) -> Expected<std::string> { return std::string(); });
+  PolicyNavigator navigator(&live);
+  Calibration c(repo.root() / "agreement", {{"tree-sitter", "p"}}, CalibrationSettings{});
+  recordMany(c, key(NavigationKind::Definition, "tree-sitter scope"), 200, 0);
+  recordMany(c, key(NavigationKind::References, "tree-sitter scope"), 150, 50);
+
+  NavigationResult answer;
+  answer.source = "tree-sitter";
+  answer.confidence = Confidence::Scope;
+  answer.locations.push_back(SymbolLocation{"a.py", {}, {}, "alpha"});
+  PolicyRequest request;
+  request.path = "a.py";
+  request.language = Language::Python;
+  request.policy = ProviderPolicy::Auto;
+
+  request.kind = NavigationKind::Definition;
+  PolicyOutcome d = navigator.decide(request, answer, &c);
+  CHECK(!d.wantLive);
+  CHECK(d.category == "tree-sitter scope");
+  CHECK(d.reason.find("at or above 99.0 %") != std::string::npos);
+  CHECK(d.agreement.find("100.0 %") != std::string::npos);
+
+  request.kind = NavigationKind::References;
+  PolicyOutcome r = navigator.decide(request, answer, &c);
+  CHECK(r.wantLive);
+  CHECK(r.askLive);
+  CHECK(r.reason.find("75.0 %") != std::string::npos);
+  CHECK(r.describe(request).find("category=\"tree-sitter scope\"") != std::string::npos);
+
+  // A category nothing measured follows the rules: a compiler's answer from the index.
+  answer.source = "scip";
+  answer.confidence = Confidence::Exact;
+  PolicyOutcome unmeasured = navigator.decide(request, answer, &c);
+  CHECK(!unmeasured.wantLive);
+  CHECK(unmeasured.reason == "fresh and exact");
+  // A file the index may not match goes live whatever was measured.
+  request.partial = true;
+  CHECK(navigator.decide(request, answer, &c).wantLive);
+}
+
+TEST_CASE("nib serve measures agreement while idle and its auto policy follows it", "[agreement][live]") {
+  SamplingOn sampling;
+  TestRepo repo;
+  repo.writeAll({{"alpha.py", kAlpha},
+                 {".nib.conf", "calibration.idle-ms = 0\ncalibration.min-samples = 6\n"}});
+  repo.commitAll();
+  REQUIRE(runNibIn(repo, "", "index -q --no-dense").rc == 0);
+  auto events = repo.root() / ".git" / "fake-events";
+  {
+    LspClient nib(repo.root(), {"--live-timeout-ms", "60000", "--live", firstWordBackend(events)});
+    nib.initialize(repo.root());
+    // Sampling runs between requests; each request stops the sample in flight.
+    json status;
+    for (int i = 0; i < 600; ++i) {
+      status = nib.request("nib/status", json::object());
+      if (sampledIn(status, "definition", "tree-sitter scope") >= 8 &&
+          sampledIn(status, "references", "tree-sitter scope") >= 8)
+        break;
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    INFO(status.dump(2));
+    REQUIRE(sampledIn(status, "definition", "tree-sitter scope") >= 8);
+    REQUIRE(sampledIn(status, "references", "tree-sitter scope") >= 8);
+    for (const json& a : status["result"]["agreement"]) {
+      CHECK(a["backend"] == "fake_backend.py");
+      if (a["request"] == "definition") CHECK(a["agreed"] == a["sampled"]);
+      if (a["request"] == "references") CHECK(a["agreed"] < a["sampled"]);
+    }
+    // `alpha` in `beta`'s body: its definition from the index, its references from the backend.
+    json d = locate(nib, repo, "alpha.py", 5, 11, "definition");
+    INFO(d.dump(2));
+    CHECK(d["result"]["provider"] == "static");
+    CHECK(d["result"]["category"] == "tree-sitter scope");
+    CHECK(d["result"]["agreement"].get<std::string>().find("python definitions from tree-sitter scope (fake_backend.py): 100.0 %") == 0);
+    json r = locate(nib, repo, "alpha.py", 5, 11, "references");
+    INFO(r.dump(2));
+    CHECK(r["result"]["provider"] == "live");
+    CHECK(r["result"]["reason"].get<std::string>().find("below 99.0 %") != std::string::npos);
+    CHECK(r["result"]["locations"].size() == 1);  // the backend's (wrong) answer, as measured
+    CHECK(nib.shutDown() == 0);
+  }
+  // The counts outlive the server: in .nib/agreement and in `nib status`.
+  NibRun status = runNibIn(repo, "", "status --no-daemon");
+  INFO(status.out);
+  CHECK(status.out.find("agreement   python definitions from tree-sitter scope (fake_backend.py): 100.0 %") !=
+        std::string::npos);
+  CHECK(status.out.find("agreement   python references from tree-sitter scope (fake_backend.py): ") !=
+        std::string::npos);
+  int files = 0;
+  for (const auto& entry : fs::directory_iterator(repo.root() / ".nib" / "agreement")) files += entry.is_regular_file();
+  CHECK(files == 1);
+}
+
+TEST_CASE("a request stops the sample in flight: its backend request is cancelled, nothing counted", "[agreement][live]") {
+  SamplingOn sampling;
+  TestRepo repo;
+  repo.writeAll({{"alpha.py", kAlpha}, {".nib.conf", "calibration.idle-ms = 0\n"}});
+  repo.commitAll();
+  REQUIRE(runNibIn(repo, "", "index -q --no-dense").rc == 0);
+  auto events = repo.root() / ".git" / "fake-events";
+  {
+    std::ofstream(events.string() + ".steer") << "hang\n";
+  }
+  LspClient nib(repo.root(), {"--live-timeout-ms", "600000", "--live", firstWordBackend(events)});
+  nib.initialize(repo.root());
+  // After the client's last message, the sampler's question hangs in the backend ...
+  nib.request("nib/status", json::object());
+  auto hung = [&] {
+    std::string e = readText(events);
+    return countLines(e, "request") > countLines(e, "cancel");
+  };
+  for (int i = 0; i < 400 && !hung(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(25));
+  REQUIRE(hung());
+  int cancels = countLines(readText(events), "cancel");
+  // ... until the client asks something: the sample stops and its request is cancelled.
+  json status = nib.request("nib/status", json::object());
+  for (int i = 0; i < 400 && countLines(readText(events), "cancel") == cancels; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(25));
+  CHECK(countLines(readText(events), "cancel") == cancels + 1);
+  CHECK(status["result"]["agreement"].empty());
+  CHECK(nib.shutDown() == 0);
+}
+
+}  // namespace nib::test

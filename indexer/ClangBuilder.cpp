@@ -53,19 +53,6 @@ std::string cacheKey(const CompileCommand& c, const std::string& worker) {
 
 }  // namespace
 
-fs::path findCompilationDatabase(const fs::path& root, const fs::path& configured) {
-  std::error_code ec;
-  if (!configured.empty()) return configured.is_absolute() ? configured : root / configured;
-  if (fs::exists(root / "compile_commands.json", ec)) return root;
-  std::vector<fs::path> builds;
-  for (const auto& e : fs::directory_iterator(root, ec))
-    if (e.is_directory(ec) && e.path().filename().string().rfind("build", 0) == 0 &&
-        fs::exists(e.path() / "compile_commands.json", ec))
-      builds.push_back(e.path());
-  std::sort(builds.begin(), builds.end());
-  return builds.empty() ? fs::path() : builds.front();
-}
-
 ClangBuildReport buildClangView(const ClangBuildInput& in) {
   ClangBuildReport report;
   report.view.name = "clang";

@@ -44,10 +44,6 @@ struct ClangBuildReport {
   std::vector<std::pair<std::string, std::string>> failures;  // (file, why), first 20
 };
 
-// The folder holding the compilation database: `configured` when given, else the root, else the
-// first `build*/` folder (sorted) that has one; empty when there is none.
-std::filesystem::path findCompilationDatabase(const std::filesystem::path& root, const std::filesystem::path& configured);
-
 ClangBuildReport buildClangView(const ClangBuildInput& input);
 
 }  // namespace nib

@@ -13,6 +13,7 @@
 #include "support/FileIo.h"
 #include "support/Hash.h"
 #include "support/Log.h"
+#include "support/CompilationDatabase.h"
 #include "support/ProjectConfig.h"
 #include "views/ClangView.h"
 #include "views/CommitView.h"
@@ -35,20 +36,7 @@ constexpr size_t kRehashedTolerated = 16;  // touched-but-unchanged files an up-
 // The compilation database the clang view would be built from ("" when none).
 fs::path clangDatabase(const fs::path& root, const IndexOptions& options, const ProjectConfig& config) {
   if (!options.clang) return {};
-  fs::path configured = options.compileCommandsDir;
-  if (configured.empty())
-    if (auto v = config.get("clang.compile-commands-dir")) {
-      // The repository's own configuration names a folder inside it; one elsewhere (an
-      // out-of-tree build) is the user's to give, with --compile-commands-dir.
-      fs::path named = fs::path(*v).lexically_normal();
-      if (named.is_absolute() || named.empty() || *named.begin() == "..") {
-        logWarn(".nib.conf's clang.compile-commands-dir (" + *v + ") is outside the repository and is ignored: "
-                "give it with `nib index --compile-commands-dir`");
-      } else {
-        configured = named;
-      }
-    }
-  return findCompilationDatabase(root, configured);
+  return findCompilationDatabase(root, options.compileCommandsDir, &config, [](const std::string& m) { logWarn(m); });
 }
 
 std::string configDigest(const IndexOptions& options, const std::optional<EncoderSettings>& encoder,

@@ -290,7 +290,10 @@ void LspBackend::handleMessage(const std::string& body) {
                            : "";
     std::lock_guard<std::mutex> g(mutex_);
     if (kind == "begin") progress_.insert(token);
-    if (kind == "end") progress_.erase(token);
+    if (kind == "end") {
+      progress_.erase(token);
+      ++progressEnded_;
+    }
     lastProgress_ = Clock::now();
     changed_.notify_all();
   }
@@ -460,6 +463,11 @@ Expected<std::vector<BackendLocation>> LspBackend::locations(const std::string& 
 size_t LspBackend::activeProgress() const {
   std::lock_guard<std::mutex> g(mutex_);
   return progress_.size();
+}
+
+size_t LspBackend::endedProgress() const {
+  std::lock_guard<std::mutex> g(mutex_);
+  return progressEnded_;
 }
 
 bool LspBackend::waitForQuiet(std::chrono::milliseconds quiet, std::chrono::milliseconds timeout) {

@@ -81,6 +81,8 @@ class LspBackend {
                                                    const std::function<bool()>& cancelled = {});
   // Work-done progress the backend reported and has not ended yet (clangd's background index).
   size_t activeProgress() const;
+  // Work-done progress that has ended since the start (a background index that finished once).
+  size_t endedProgress() const;
   // Waits until no progress is active and none began for `quiet`, or `timeout` passes.
   bool waitForQuiet(std::chrono::milliseconds quiet, std::chrono::milliseconds timeout);
 
@@ -124,6 +126,7 @@ class LspBackend {
   int64_t nextId_ = 1;
   std::string deathReason_;
   std::set<std::string> progress_;  // active work-done progress tokens
+  size_t progressEnded_ = 0;
   std::deque<std::string> replies_;  // answers to the backend's requests, waiting for the pipe
   std::chrono::steady_clock::time_point lastProgress_{};
 };

@@ -98,6 +98,10 @@ std::optional<fs::path> trustedTsserver(const std::string& command, const fs::pa
 }
 }  // namespace
 
+bool buildsIndex(const std::vector<std::string>& argv) {
+  return std::find(argv.begin(), argv.end(), "--background-index") != argv.end();
+}
+
 std::map<Language, std::vector<std::string>> defaultLiveCommands(const fs::path& backendsBin) {
   std::map<Language, std::vector<std::string>> out;
   // Without its background index clangd answers references from the files it has open (and
@@ -389,7 +393,12 @@ Expected<LiveAnswer> LiveProvider::request(const std::string& method, const std:
   }
 
   PositionEncoder enc(text, false, Encoding::Utf16);
+  // A backend that builds an index reports it as work-done progress; until its first index has
+  // ended (clangd announces it only after it has loaded the compilation database), its answers
+  // may miss the files it has not read.
+  bool busy = process->activeProgress() > 0 || (buildsIndex(b->argv) && process->endedProgress() == 0);
   auto result = process->locations(method, uri, enc.toWire(position), includeDeclaration, settings_.timeout, cancelled);
+  answer.indexing = busy || process->activeProgress() > 0;
   if (!result) {
     std::lock_guard<std::mutex> g(mutex_);
     if (result.status().code() == ErrorCode::TimedOut && ++b->timeouts >= kTimeoutsBeforeRestart && b->process == process) {

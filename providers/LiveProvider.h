@@ -59,10 +59,14 @@ struct LiveSettings {
   size_t maxOpenFiles = 200;                      // files nib opened itself, per backend
 };
 
-// The default commands (DESIGN.md §4, docs/live-backends.md): clangd without its background
-// index (it would write .cache/clangd into the worktree nib watches), /usr/bin/pylsp, and
+// The default commands (DESIGN.md §4, docs/live-backends.md): clangd (here without its
+// background index: it would write .cache/clangd next to the compilation database; LiveSetup
+// gives it one under .nib when there is a database), /usr/bin/pylsp, and
 // typescript-language-server from PATH or the pinned copy under `backendsBin`.
 std::map<Language, std::vector<std::string>> defaultLiveCommands(const std::filesystem::path& backendsBin);
+// Whether a backend command builds a background index it reports as progress (clangd's
+// `--background-index`): its answers are partial until that has finished once.
+bool buildsIndex(const std::vector<std::string>& argv);
 // "c=clangd --log=error" → (C, argv); the language by nib's name, the command split on spaces.
 // "python=pyright" is pyright's language server (`pyright-langserver --stdio`, from PATH or the
 // pinned copy under `backendsBin`).
@@ -91,6 +95,9 @@ struct LiveAnswer {
   std::string backend;  // the server's name (serverInfo) or command
   bool cold = false;    // the file was not open in the backend before this request
   bool started = false; // the backend was started for this request
+  // The backend reported work in progress around this answer (clangd's background index,
+  // tsserver loading a project): files it has not read yet may be missing from its references.
+  bool indexing = false;
   double milliseconds = 0;
 };
 

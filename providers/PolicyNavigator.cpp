@@ -39,6 +39,10 @@ void PolicyNavigator::unmeasuredRule(const PolicyRequest& request, PolicyOutcome
   else out.reason = "fresh and exact";
 }
 
+std::string partialLiveNote(const LiveAnswer& answer) {
+  return answer.backend + " was still indexing the workspace: references in files it has not read yet may be missing";
+}
+
 PolicyOutcome PolicyNavigator::decide(const PolicyRequest& request, Expected<NavigationResult> index,
                                       const Calibration* calibration) const {
   PolicyOutcome out;
@@ -111,6 +115,7 @@ Expected<NavigationResult> PolicyOutcome::answer(NavigationKind request) const {
     // The backend's answer reflects the text it was sent: the buffer or the disk as it is now.
     result.confidence = Confidence::Exact;
     if (index) result.symbol = index->symbol;
+    if (request == NavigationKind::References && (*live)->indexing) result.note = partialLiveNote(**live);
     for (const LiveLocation& l : (*live)->locations) {
       SymbolLocation s;
       s.path = l.path;

@@ -58,6 +58,9 @@ struct PolicyOutcome {
   std::string describe(const PolicyRequest& request) const;
 };
 
+// Why a backend's references answer may be partial (LiveAnswer::indexing).
+std::string partialLiveNote(const LiveAnswer& answer);
+
 class PolicyNavigator {
  public:
   // `live` may be null (no backends): every request is answered from the index, and a policy

@@ -169,6 +169,8 @@ void AgreementSampler::sampleOnce() {
       wake_.wait_for(lock, kAfterFailure, [&] { return stopping_; });
       return;
     }
+    // A backend still indexing is not yet the answer the index is measured against.
+    if (live->indexing) return;
     if (calibration_ != calibration) {
       saveCounts(true);  // the previous version's counts, before counting for the new one
       calibration_ = calibration;

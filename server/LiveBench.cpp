@@ -182,10 +182,12 @@ Expected<lsp::LiveBenchAnswer> runLiveBench(const LiveBenchOptions& options) {
   for (Language l : {Language::C, Language::Cpp}) {
     auto it = settings.commands.find(l);
     if (it == settings.commands.end() || it->second.empty()) continue;
-    if (options.backgroundIndex)
-      for (std::string& a : it->second)
-        if (a == "--background-index=false") a = "--background-index";
-    if (std::filesystem::path(it->second[0]).filename() == "clangd") it->second.push_back("--limit-references=0");
+    for (std::string& a : it->second) {
+      if (options.backgroundIndex && a == "--background-index=false") a = "--background-index";
+      if (!options.backgroundIndex && a == "--background-index") a = "--background-index=false";
+    }
+    bool limited = std::find(it->second.begin(), it->second.end(), "--limit-references=0") == it->second.end();
+    if (std::filesystem::path(it->second[0]).filename() == "clangd" && limited) it->second.push_back("--limit-references=0");
   }
   std::filesystem::path root = e.root();
   LiveProvider live(settings, [root](const std::string& p) { return readWorktreeFile(root, p); },

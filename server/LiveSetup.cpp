@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 
+#include "support/CompilationDatabase.h"
 #include "support/FileIo.h"
 #include "support/ProjectConfig.h"
 #include "views/IndexLayout.h"
@@ -26,6 +27,37 @@ void calibrationSetup(const ProjectConfig& config, LiveSetup& setup, const std::
 
 }  // namespace
 
+// clangd answers references from its index of every file in the compilation database, not
+// only the files it has open, when it runs its background index. clangd 14 writes that index
+// under the folder of the database it was pointed at, so nib points it at `.nib/clangd/`, where
+// a link names the repository's database: the index lands inside nib's own folder, never in
+// the worktree nib watches. The default command only; one the user gave stays as given.
+void giveClangdItsIndex(const fs::path& root, const IndexLayout& layout, const ProjectConfig* config,
+                        LiveSettings& settings, const std::function<void(const std::string&)>& warn) {
+  std::error_code ec;
+  if (!fs::is_directory(layout.dir(), ec)) return;
+  fs::path database = findCompilationDatabase(root, {}, config, warn);
+  if (database.empty()) return;
+  fs::path folder = layout.clangdDir();
+  fs::path link = folder / "compile_commands.json";
+  fs::path target = fs::absolute(database / "compile_commands.json", ec);
+  fs::create_directories(folder, ec);
+  if (fs::read_symlink(link, ec) != target) {
+    fs::remove(link, ec);
+    fs::create_symlink(target, link, ec);
+    if (ec) {
+      warn("clangd runs without its background index: cannot link " + link.string() + ": " + ec.message());
+      return;
+    }
+  }
+  for (Language l : {Language::C, Language::Cpp}) {
+    auto it = settings.commands.find(l);
+    if (it == settings.commands.end() || it->second != defaultLiveCommands({})[Language::C]) continue;
+    it->second = {"clangd", "--background-index", "--limit-references=0", "--log=error",
+                  "--compile-commands-dir=" + folder.string()};
+  }
+}
+
 LiveSetup liveSetup(const fs::path& root, const LiveSetupOptions& options,
                     const std::function<void(const std::string&)>& warn) {
   LiveSetup setup;
@@ -36,7 +68,9 @@ LiveSetup liveSetup(const fs::path& root, const LiveSetupOptions& options,
   std::string provider = options.provider;
   fs::path tracePath = options.traceLog;
   const fs::path indexDir = IndexLayout::forRepository(root).dir();
-  if (auto config = ProjectConfig::load(root)) {
+  auto config = ProjectConfig::load(root);
+  giveClangdItsIndex(root, IndexLayout::forRepository(root), config ? &*config : nullptr, settings, warn);
+  if (config) {
     for (const char* language : {"c", "cpp", "python", "javascript", "typescript"})
       if (auto v = config->get(std::string("live.") + language)) {
         if (!options.allowProjectCommands) {

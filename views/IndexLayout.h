@@ -47,6 +47,9 @@ class IndexLayout {
   std::filesystem::path agreementDir() const { return dir_ / "agreement"; }
   std::filesystem::path agreementFile(const std::string& id) const { return agreementDir() / id; }
   std::filesystem::path newestAgreementFile() const;
+  // Where `nib serve`'s clangd keeps its background index (a link to the compilation database,
+  // clangd's `.cache/` beside it): inside the index folder, never in the worktree.
+  std::filesystem::path clangdDir() const { return dir_ / "clangd"; }
   // Whether a follow-up holds the dense lock now.
   bool denseFollowUpRunning() const;
 

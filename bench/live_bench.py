@@ -3,15 +3,17 @@
 
 For each corpus (fetched by bench/fetch-corpus.sh when missing) this makes a scratch copy,
 gives C/C++ code a compilation database (CMake's, copied to the root, where clangd and nib look),
-indexes it, runs the benchmark (which samples definition and reference sites from the index and
-sends the same requests to the index and to clangd / pylsp / typescript-language-server) and
-prints the tables as Markdown, with the machine noted.
+indexes it, runs the benchmark (which draws identifiers from the files' text, never from nib's
+index, and sends the same requests, interleaved, to `nib serve --provider static` and to clangd /
+pylsp / typescript-language-server over stdio) and prints the tables as Markdown, with the
+machine noted.
 
 With --runs N the live side runs N times on the same index, each time with clangd's background
 index cache removed first. clangd indexes translation units in a random order
 (`std::shuffle` seeded from `std::random_device` in its BackgroundIndex) and keeps, for a file
 more than one unit reads, the view of whichever unit wrote it last; so a few of its answers
-change from run to run. The agreement table then gives each run's match rate, their mean, how
+change from run to run (its cache is `.nib/clangd/.cache`: nib points clangd there). The
+agreement table then gives each run's match rate, their mean, how
 many requests clangd answered differently between runs, and the match rate on the requests it
 answered the same way every time.
 
@@ -104,7 +106,7 @@ def main():
         runs[name] = []
         for k in range(args.runs):
             # clangd's index cache: without it every run starts cold, as the first did.
-            shutil.rmtree(os.path.join(root, ".cache", "clangd"), ignore_errors=True)
+            shutil.rmtree(os.path.join(root, ".nib", "clangd", ".cache"), ignore_errors=True)
             print("live_bench: %s (run %d of %d)" % (name, k + 1, args.runs), file=sys.stderr, flush=True)
             out = subprocess.run([NIB, "bench", "live-vs-static", "--root", root, "--samples", str(args.samples),
                                   "--seed", str(args.seed), "--languages", CORPORA[name]["languages"], "--json"],
@@ -118,31 +120,31 @@ def main():
             json.dump(results, f, indent=1)
 
     first = next(iter(results.values()))
-    print("machine: %s; seed %d, %d positions per code base (half definition sites, half reference sites)\n"
+    print("machine: %s; seed %d, %d positions per code base (identifiers drawn from the files' text)\n"
           % (first["machine"], args.seed, args.samples))
-    print("| code base | method | live answered | match | at def sites / ref sites | precision | recall "
-          "| static p50 / p95 ms | live p50 / p95 ms | live/static warm | cold |")
-    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    print("| code base | method | requests | match [95 %% interval] | live empty / failed | precision | recall "
+          "| static p50 / p95 ms (nib serve, stdio) | live p50 / p95 ms | in-engine p50 ms | live/static warm | cold |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     for name, r in results.items():
         for row in r["rows"]:
             ratio = lambda v, n: "%.0f× (%d)" % (v, n) if n else "–"
-            share = lambda a, b: "%.0f%%" % (100.0 * a / b) if b else "–"
-            print("| %s %s | %s | %d/%d | %.1f%% | %s / %s | %.1f%% | %.1f%% | %.3f / %.3f | %.1f / %.1f | %s | %s |" % (
-                name, row["language"], row["method"], row["liveAnswered"], row["requests"], 100 * row["matchRate"],
-                share(row["matchedAtDefinitions"], row["answeredAtDefinitions"]),
-                share(row["matchedAtReferences"], row["answeredAtReferences"]),
-                100 * row["precision"], 100 * row["recall"], row["staticP50Ms"], row["staticP95Ms"], row["liveP50Ms"],
-                row["liveP95Ms"], ratio(row["ratioWarm"], row["warmMatched"]), ratio(row["ratioCold"], row["coldMatched"])))
+            print("| %s %s | %s | %d | %.1f%% [%.1f, %.1f] | %d / %d | %.1f%% | %.1f%% | %.2f / %.2f | %.1f / %.1f "
+                  "| %.3f | %s | %s |" % (
+                      name, row["language"], row["method"], row["requests"], 100 * row["matchRate"], 100 * row["low"],
+                      100 * row["high"], row["liveEmpty"], row["liveFailed"], 100 * row["precision"],
+                      100 * row["recall"], row["staticP50Ms"], row["staticP95Ms"], row["liveP50Ms"], row["liveP95Ms"],
+                      row["inEngineP50Ms"], ratio(row["ratioWarm"], row["warmMatched"]),
+                      ratio(row["ratioCold"], row["coldMatched"])))
     if args.runs > 1:
         print_agreement(runs)
-    print("\nRequests the index answered from libclang's facts (files with a compile command):\n")
-    print("| code base | method | answered from clang | match |")
-    print("| --- | --- | --- | --- |")
+    print("\nBy the index answer's category:\n")
+    print("| code base | language | method | category | match |")
+    print("| --- | --- | --- | --- | --- |")
     for name, r in results.items():
-        for row in r["rows"]:
-            if row["answeredFromClang"]:
-                print("| %s | %s | %d | %.1f%% |" % (name, row["method"], row["answeredFromClang"],
-                                                   100.0 * row["matchedFromClang"] / row["answeredFromClang"]))
+        for c in r["categories"]:
+            print("| %s | %s | %s | %s | %d/%d [%.1f, %.1f] |" % (name, c["language"], c["method"], c["category"],
+                                                                 c["matched"], c["requests"], 100 * c["low"],
+                                                                 100 * c["high"]))
     print("\nThe clang index (cold: no cached translation units) next to clangd's background index:\n")
     print("| code base | TUs | failed | clang index s | per TU s (mean / max) | clangd background index s |")
     print("| --- | --- | --- | --- | --- | --- |")
@@ -183,8 +185,7 @@ def print_agreement(runs):
             per_run, answers = [], {}
             for r in rs:
                 qs = [q for q in r["requests"] if q["language"] == language and q["method"] == method]
-                answered = [q for q in qs if q["liveAnswered"]]
-                per_run.append(100.0 * sum(q["matched"] for q in answered) / len(answered) if answered else 0.0)
+                per_run.append(100.0 * sum(q["matched"] for q in qs) / len(qs) if qs else 0.0)
                 for q in qs:
                     key = (q["path"], q["line"], q["column"])
                     answers.setdefault(key, []).append(q)

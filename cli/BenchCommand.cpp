@@ -8,11 +8,13 @@
 #include "cli/Commands.h"
 #include "protocol/LspTypes.h"
 #include "server/LiveBench.h"
+#include "server/LiveSetup.h"
 #include "support/FileIo.h"
 #include "support/ProjectConfig.h"
 
 namespace nib::cli {
 namespace {
+namespace fs = std::filesystem;
 
 std::string fixed(double v, int digits) {
   char buf[64];
@@ -24,33 +26,40 @@ std::string percent(double v) { return fixed(100 * v, 1) + "%"; }
 
 std::string ratio(double v, size_t n) { return n ? fixed(v, 1) + "x (" + std::to_string(n) + ")" : "-"; }
 
+std::string interval(double low, double high) { return "[" + fixed(100 * low, 1) + ", " + fixed(100 * high, 1) + "]"; }
+
+void rowsTable(std::ostringstream& o, const lsp::LiveBenchAnswer& a) {
+  char line[512];
+  std::snprintf(line, sizeof line, "%-11s %-10s %5s %8s %14s %6s %5s %5s %9s %7s %17s %17s %15s %14s %10s\n", "language",
+                "method", "req", "match", "95% interval", "empty", "fail", "sfail", "precision", "recall",
+                "static p50/p95 ms", "live p50/p95 ms", "in-engine p50", "live/static", "cold");
+  o << line;
+  for (const lsp::LiveBenchRow& r : a.rows) {
+    std::snprintf(line, sizeof line, "%-11s %-10s %5zu %8s %14s %6zu %5zu %5zu %9s %7s %17s %17s %15s %14s %10s\n",
+                  r.language.c_str(), r.method.c_str(), r.requests, percent(r.matchRate).c_str(),
+                  interval(r.low, r.high).c_str(), r.liveEmpty, r.liveFailed, r.staticFailed, percent(r.precision).c_str(),
+                  percent(r.recall).c_str(), (fixed(r.staticP50, 2) + " / " + fixed(r.staticP95, 2)).c_str(),
+                  (fixed(r.liveP50, 1) + " / " + fixed(r.liveP95, 1)).c_str(), (fixed(r.engineP50, 3) + " ms").c_str(),
+                  ratio(r.ratioWarm, r.warmMatched).c_str(), ratio(r.ratioCold, r.coldMatched).c_str());
+    o << line;
+  }
+  o << "\nby the index answer's category:\n";
+  for (const lsp::LiveBenchCategory& c : a.categories) {
+    std::snprintf(line, sizeof line, "  %-11s %-10s %-26s %4zu/%-4zu %7s %14s\n", c.language.c_str(), c.method.c_str(),
+                  c.category.c_str(), c.matched, c.requests,
+                  percent(c.requests ? static_cast<double>(c.matched) / static_cast<double>(c.requests) : 0).c_str(),
+                  interval(c.low, c.high).c_str());
+    o << line;
+  }
+}
+
 std::string table(const lsp::LiveBenchAnswer& a) {
   std::ostringstream o;
   o << "nib bench live-vs-static — " << a.root << " (index " << a.indexVersion << ")\n";
-  o << "machine: " << a.machine << "; seed " << a.seed << ", " << a.samplesPerLanguage << " positions per language\n\n";
-  char line[512];
-  std::snprintf(line, sizeof line, "%-11s %-10s %5s %6s %5s %5s %8s %15s %9s %7s %17s %17s %14s %14s\n", "language",
-                "method", "req", "live", "empty", "fail", "match", "at defs / refs", "precision", "recall", "static p50/p95 ms",
-                "live p50/p95 ms", "live/static warm", "cold");
-  o << line;
-  for (const lsp::LiveBenchRow& r : a.rows) {
-    auto share = [](size_t a, size_t b) { return b ? std::to_string(100 * a / b) + "%" : std::string("-"); };
-    std::snprintf(line, sizeof line, "%-11s %-10s %5zu %6zu %5zu %5zu %8s %15s %9s %7s %17s %17s %14s %14s\n",
-                  r.language.c_str(), r.method.c_str(), r.requests, r.liveAnswered, r.liveEmpty, r.liveFailed,
-                  percent(r.matchRate).c_str(),
-                  (share(r.matchedAtDefinitions, r.answeredAtDefinitions) + " / " +
-                   share(r.matchedAtReferences, r.answeredAtReferences)).c_str(), percent(r.precision).c_str(), percent(r.recall).c_str(),
-                  (fixed(r.staticP50, 3) + " / " + fixed(r.staticP95, 3)).c_str(),
-                  (fixed(r.liveP50, 1) + " / " + fixed(r.liveP95, 1)).c_str(), ratio(r.ratioWarm, r.warmMatched).c_str(),
-                  ratio(r.ratioCold, r.coldMatched).c_str());
-    o << line;
-  }
-  for (const lsp::LiveBenchRow& r : a.rows)
-    if (r.answeredFromClang)
-      o << r.language << " " << r.method << " answered from libclang's facts: " << r.matchedFromClang << "/"
-        << r.answeredFromClang << " match ("
-        << percent(static_cast<double>(r.matchedFromClang) / static_cast<double>(r.answeredFromClang)) << ")\n";
-  o << "\nstatic: first answer " << fixed(a.staticFirstAnswerMs, 1) << " ms after opening the index; peak RSS "
+  o << "machine: " << a.machine << "; seed " << a.seed << ", " << a.samplesPerLanguage << " positions per language\n";
+  o << "static side: " << a.staticCommand << " over stdio\n\n";
+  rowsTable(o, a);
+  o << "\nstatic: first answer " << fixed(a.staticFirstAnswerMs, 1) << " ms after starting nib serve; peak RSS "
     << fixed(static_cast<double>(a.staticPeakRssKiB) / 1024, 1) << " MiB\n";
   for (const lsp::LiveBenchLanguage& l : a.languages) {
     o << l.language << " (" << (l.backend.empty() ? "?" : l.backend) << "): " << l.files << " files, " << l.samples
@@ -62,9 +71,11 @@ std::string table(const lsp::LiveBenchAnswer& a) {
         << " main files another unit includes opened before references (" << fixed(l.openUncompiledMs / 1000, 1) << " s)";
     o << "; peak RSS " << fixed(static_cast<double>(l.livePeakRssKiB) / 1024, 1) << " MiB\n";
   }
-  o << "\nmatch: equal (path, start line) sets among requests the backend answered inside the repository;\n"
-       "precision/recall: static's lines against live's over those requests; ratios: median live/static\n"
-       "per matched request, warm (file already open in the backend) and cold (first request on it).\n";
+  o << "\npositions: identifiers in code drawn from the text of git's files (seeded), never from nib's index;\n"
+       "both sides asked over stdio by this client, alternating which goes first; match: equal (path, line,\n"
+       "column) sets over every request (both empty counts as equal, a failure as unequal); precision/recall:\n"
+       "static's locations against live's where both answered; in-engine: the Engine in this process, not what\n"
+       "a client sees; ratios: median live/static per matched request, warm and cold (first on a file).\n";
   if (!a.mismatches.empty()) {
     o << "\nfirst mismatches:\n";
     for (const std::string& m : a.mismatches) o << "  " << m << "\n";
@@ -134,11 +145,24 @@ int runBench(const BenchArgs& args) {
 #else
   const std::filesystem::path backendsBin;
 #endif
-  options.commands = defaultLiveCommands(backendsBin);
+  // The backends `nib serve` would run (clangd with its background index under .nib/clangd),
+  // and the static side: this nib's own `serve`, over stdio like the backends.
   for (const std::string& spec : args.live) {
-    Status s = parseLiveCommand(spec, &options.commands, backendsBin);
+    std::map<Language, std::vector<std::string>> check;
+    Status s = parseLiveCommand(spec, &check, backendsBin);
     if (!s.isOk()) return fail(s.message());
   }
+  LiveSetupOptions setupOptions;
+  setupOptions.provider = "static";
+  setupOptions.backendsBin = backendsBin;
+  setupOptions.liveCommands = args.live;
+  options.commands = liveSetup(options.root, setupOptions, [](const std::string& m) {
+                       std::fprintf(stderr, "nib bench: warning: %s\n", m.c_str());
+                     }).settings.commands;
+  std::error_code selfError;
+  fs::path self = fs::read_symlink("/proc/self/exe", selfError);
+  if (selfError) return fail("cannot find nib's own executable: " + selfError.message());
+  options.staticCommand = {self.string(), "serve", "--provider", "static"};
   for (const std::string& name : args.languages) {
     Language l = languageFromName(name);
     if (l == Language::Unknown) return fail("unknown language '" + name + "'");

@@ -137,6 +137,7 @@ std::string toJson(const LiveBenchAnswer& a) {
                          {"backend", l.backend},
                          {"files", l.files},
                          {"samples", l.samples},
+                         {"staticStartMs", l.staticStartMs},
                          {"liveStartMs", l.liveStartMs},
                          {"liveFirstAnswerMs", l.liveFirstAnswerMs},
                          {"backgroundIndexMs", l.backgroundIndexMs},
@@ -147,34 +148,41 @@ std::string toJson(const LiveBenchAnswer& a) {
   json rows = json::array();
   for (const LiveBenchRow& r : a.rows)
     rows.push_back({{"language", r.language},       {"method", r.method},
-                    {"requests", r.requests},       {"liveAnswered", r.liveAnswered},
-                    {"liveEmpty", r.liveEmpty},     {"liveFailed", r.liveFailed},
-                    {"matched", r.matched},         {"matchRate", r.matchRate},
-                    {"answeredAtDefinitions", r.answeredAtDefinitions}, {"matchedAtDefinitions", r.matchedAtDefinitions},
-                    {"answeredAtReferences", r.answeredAtReferences}, {"matchedAtReferences", r.matchedAtReferences},
-                    {"answeredFromClang", r.answeredFromClang}, {"matchedFromClang", r.matchedFromClang},
-                    {"precision", r.precision},     {"recall", r.recall},
-                    {"staticP50Ms", r.staticP50},   {"staticP95Ms", r.staticP95},
-                    {"liveP50Ms", r.liveP50},       {"liveP95Ms", r.liveP95},
-                    {"ratioWarm", r.ratioWarm},     {"ratioCold", r.ratioCold},
-                    {"warmMatched", r.warmMatched}, {"coldMatched", r.coldMatched},
-                    {"staticMs", r.staticMs},       {"liveMs", r.liveMs}});
+                    {"requests", r.requests},       {"matched", r.matched},
+                    {"bothEmpty", r.bothEmpty},     {"liveEmpty", r.liveEmpty},
+                    {"liveFailed", r.liveFailed},   {"staticFailed", r.staticFailed},
+                    {"matchRate", r.matchRate},     {"low", r.low},
+                    {"high", r.high},               {"precision", r.precision},
+                    {"recall", r.recall},           {"staticP50Ms", r.staticP50},
+                    {"staticP95Ms", r.staticP95},   {"liveP50Ms", r.liveP50},
+                    {"liveP95Ms", r.liveP95},       {"inEngineP50Ms", r.engineP50},
+                    {"inEngineP95Ms", r.engineP95}, {"ratioWarm", r.ratioWarm},
+                    {"ratioCold", r.ratioCold},     {"warmMatched", r.warmMatched},
+                    {"coldMatched", r.coldMatched}, {"staticMs", r.staticMs},
+                    {"liveMs", r.liveMs}});
+  json categories = json::array();
+  for (const LiveBenchCategory& c : a.categories)
+    categories.push_back({{"language", c.language}, {"method", c.method}, {"category", c.category},
+                          {"requests", c.requests}, {"matched", c.matched}, {"low", c.low}, {"high", c.high}});
   json requests = json::array();
   for (const LiveBenchRequest& r : a.requests)
     requests.push_back({{"language", r.language},         {"method", r.method},
                         {"path", r.path},                 {"line", r.line},
-                        {"column", r.column},             {"clang", r.clang},
-                        {"liveAnswered", r.liveAnswered}, {"matched", r.matched},
-                        {"staticDigest", r.staticDigest}, {"liveDigest", r.liveDigest}});
+                        {"column", r.column},             {"category", r.category},
+                        {"staticFirst", r.staticFirst},   {"liveAnswered", r.liveAnswered},
+                        {"matched", r.matched},           {"staticDigest", r.staticDigest},
+                        {"liveDigest", r.liveDigest}});
   json j = {{"root", a.root},
             {"indexVersion", a.indexVersion},
             {"machine", a.machine},
+            {"staticCommand", a.staticCommand},
             {"seed", a.seed},
             {"samplesPerLanguage", a.samplesPerLanguage},
             {"staticFirstAnswerMs", a.staticFirstAnswerMs},
             {"staticPeakRssKiB", a.staticPeakRssKiB},
             {"languages", languages},
             {"rows", rows},
+            {"categories", categories},
             {"requests", requests},
             {"mismatches", a.mismatches},
             {"notes", a.notes}};

@@ -158,28 +158,36 @@ struct ContextAnswerWire {
 };
 
 // `nib bench live-vs-static`: one row per language and method.
+// One language and method of `nib bench live-vs-static`: every request counted. Both sides are
+// asked over stdio by the same client (the static side is `nib serve --provider static`); the
+// in-engine time (the Engine called in the bench's own process) is reported apart and named so.
 struct LiveBenchRow {
   std::string language, method;
-  size_t requests = 0;      // sent to both sides
-  size_t liveAnswered = 0;  // the backend answered with locations inside the repository
-  size_t liveEmpty = 0;     // answered nothing (or only outside the repository): not compared
-  size_t liveFailed = 0;    // errors and timeouts
-  size_t matched = 0;       // equal (path, start line) sets, among liveAnswered
-  // The same split by where the request was made: at a definition's name (clangd's definition
-  // there jumps to the declaration) or at a reference.
-  size_t answeredAtDefinitions = 0, matchedAtDefinitions = 0, answeredAtReferences = 0, matchedAtReferences = 0;
-  // Requests the index answered from libclang's facts (C/C++ files with a compile command).
-  size_t answeredFromClang = 0, matchedFromClang = 0;
-  double matchRate = 0, precision = 0, recall = 0;
-  double staticP50 = 0, staticP95 = 0, liveP50 = 0, liveP95 = 0;  // milliseconds
+  size_t requests = 0;      // sent to both sides: every one is in matchRate
+  size_t matched = 0;       // equal (path, line, column) sets, both empty included
+  size_t bothEmpty = 0;     // neither side answered anything inside the repository (matched)
+  size_t liveEmpty = 0;     // the backend answered nothing inside the repository
+  size_t liveFailed = 0, staticFailed = 0;  // errors and time-outs: mismatches
+  double matchRate = 0, low = 0, high = 1;  // matched / requests, Wilson 95 % interval
+  double precision = 0, recall = 0;         // static's locations against live's, where both answered
+  double staticP50 = 0, staticP95 = 0, liveP50 = 0, liveP95 = 0;  // milliseconds, over stdio
+  double engineP50 = 0, engineP95 = 0;  // in-engine (the bench's own process), not what a client sees
   double ratioWarm = 0, ratioCold = 0;  // median live/static over matched requests
   size_t warmMatched = 0, coldMatched = 0;
   std::vector<double> staticMs, liveMs;  // every request, in order (for charts)
 };
 
+// Agreement by the index answer's category (providers/Agreement), as the sampler counts it.
+struct LiveBenchCategory {
+  std::string language, method, category;
+  size_t requests = 0, matched = 0;
+  double low = 0, high = 1;
+};
+
 struct LiveBenchLanguage {
   std::string language, backend;
   size_t files = 0, samples = 0;
+  double staticStartMs = 0;        // `nib serve --provider static` start and initialize
   double liveStartMs = 0;          // backend start and initialize
   double liveFirstAnswerMs = 0;    // from starting the backend to its first answer
   double backgroundIndexMs = -1;   // clangd's background index, when waited for
@@ -189,29 +197,30 @@ struct LiveBenchLanguage {
   uint64_t livePeakRssKiB = 0;     // the backend's process tree
 };
 
-// One request as both sides answered it. The digests (of the sorted (path, line) sets) let a
-// script that runs the benchmark several times tell which of the backend's answers changed
-// between runs: clangd's background index indexes translation units in a random order, and which
-// unit's view of a shared file it keeps depends on it.
+// One request as both sides answered it. The digests (of the sorted (path, line, column) sets)
+// let a script that runs the benchmark several times tell which of the backend's answers
+// changed between runs: clangd's background index indexes translation units in a random order,
+// and which unit's view of a shared file it keeps depends on it.
 struct LiveBenchRequest {
-  std::string language, method, path;
+  std::string language, method, path, category;
   uint32_t line = 0, column = 0;  // 1-based, column in bytes
-  bool clang = false;             // the index answered from libclang's facts
-  bool liveAnswered = false;      // compared: the backend answered inside the repository
+  bool staticFirst = false;       // which side was asked first (they alternate)
+  bool liveAnswered = false;      // the backend answered something inside the repository
   bool matched = false;
   std::string staticDigest, liveDigest;
 };
 
 struct LiveBenchAnswer {
-  std::string root, indexVersion, machine;
+  std::string root, indexVersion, machine, staticCommand;
   uint64_t seed = 0;
   size_t samplesPerLanguage = 0;
-  double staticFirstAnswerMs = 0;  // from opening the index to its first answer
-  uint64_t staticPeakRssKiB = 0;   // this process after the static side ran
+  double staticFirstAnswerMs = 0;  // from starting `nib serve` to its first answer
+  uint64_t staticPeakRssKiB = 0;   // the `nib serve` process
   std::vector<LiveBenchLanguage> languages;
   std::vector<LiveBenchRow> rows;
+  std::vector<LiveBenchCategory> categories;
   std::vector<LiveBenchRequest> requests;  // every request, in sample order
-  std::vector<std::string> mismatches;  // examples: request, static-only and live-only lines
+  std::vector<std::string> mismatches;  // examples: request, category, static-only and live-only locations
   std::vector<std::string> notes;
 };
 

@@ -1,39 +1,50 @@
 #include "server/LiveBench.h"
 
+#include <fcntl.h>
 #include <sys/utsname.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <fstream>
+#include <random>
 #include <set>
 #include <thread>
+#include <tuple>
 
+#include "providers/Agreement.h"
 #include "server/Engine.h"
+#include "support/CodeIdentifiers.h"
 #include "support/FileIo.h"
 #include "support/Hash.h"
 #include "support/Text.h"
 
 namespace nib {
 namespace {
+namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
-using Keys = LineKeys;
+using Site = std::tuple<std::string, uint32_t, uint32_t>;  // path, 0-based line, byte column
+using Sites = std::set<Site>;
 
-// A digest of a (path, line) set, equal for equal sets.
-std::string keysDigest(const Keys& keys) {
+const char* kMethods[2] = {"definition", "references"};
+
+std::string sitesDigest(const Sites& sites) {
   Digester d;
-  for (const auto& [path, line] : keys) d.add(path).add(line);
+  for (const auto& [path, line, column] : sites) d.add(path).add(line).add(column);
   return d.hex();
 }
 
-double msSince(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
-
-uint64_t selfPeakRssKiB() {
-  std::ifstream in("/proc/self/status");
-  std::string line;
-  while (std::getline(in, line))
-    if (line.rfind("VmHWM:", 0) == 0) return std::strtoull(line.c_str() + 6, nullptr, 10);
-  return 0;
+std::string describeSites(const Sites& sites, size_t limit) {
+  std::string out;
+  size_t n = 0;
+  for (const auto& [path, line, column] : sites) {
+    if (n++ == limit) return out + " …";
+    out += (out.empty() ? "" : " ") + path + ":" + std::to_string(toDisplayLine(line)) + ":" + std::to_string(column + 1);
+  }
+  return out.empty() ? "-" : out;
 }
+
+double msSince(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
 
 std::string machine() {
   utsname u{};
@@ -57,65 +68,323 @@ double percentile(std::vector<double> v, double p) {
   return v[std::min(i, v.size() - 1)];
 }
 
+// The repository's tracked files as git lists them: what the sampler draws from, so that the
+// positions do not depend on what nib's index holds.
+Expected<std::vector<std::string>> gitFiles(const fs::path& root) {
+  int fds[2];
+  if (::pipe2(fds, O_CLOEXEC) != 0) return Status(ErrorCode::IoError, "cannot create a pipe for git");
+  pid_t pid = ::fork();
+  if (pid < 0) return Status(ErrorCode::IoError, "cannot start git");
+  if (pid == 0) {
+    ::dup2(fds[1], 1);
+    ::execlp("git", "git", "-C", root.c_str(), "ls-files", "-z", static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  ::close(fds[1]);
+  std::string out;
+  char buffer[65536];
+  for (ssize_t n; (n = ::read(fds[0], buffer, sizeof buffer)) != 0;) {
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) break;
+    out.append(buffer, static_cast<size_t>(n));
+  }
+  ::close(fds[0]);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    return Status(ErrorCode::Unavailable, "`git ls-files` failed in " + root.string());
+  std::vector<std::string> files;
+  for (size_t start = 0; start < out.size();) {
+    size_t end = out.find('\0', start);
+    if (end == std::string::npos) end = out.size();
+    files.push_back(out.substr(start, end - start));
+    start = end + 1;
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
 struct Sample {
   std::string path;
-  Language language;
+  Language language = Language::Unknown;
+  uint32_t offset = 0;
   Position position;
-  uint32_t offset;
-  bool definitionSite;
-  uint64_t rank;
+};
+
+// Up to `perLanguage` identifiers per language, at most `perFile` from one file, from files taken
+// in a seeded random order: the same positions for the same files and seed.
+std::vector<Sample> sample(const fs::path& root, const std::vector<std::string>& files,
+                           const std::set<Language>& languages, const LiveBenchOptions& options,
+                           std::map<Language, size_t>* fileCounts) {
+  std::vector<std::pair<std::string, Language>> candidates;
+  for (const std::string& path : files) {
+    auto text = readWorktreeFile(root, path);
+    if (!text) continue;
+    Language l = detectLanguage(path, std::string_view(*text).substr(0, 4096));
+    if (!languages.count(l)) continue;
+    candidates.emplace_back(path, l);
+    ++(*fileCounts)[l];
+  }
+  std::mt19937_64 rng(options.seed);
+  std::shuffle(candidates.begin(), candidates.end(), rng);
+  std::map<Language, size_t> taken;
+  std::vector<Sample> out;
+  for (const auto& [path, language] : candidates) {
+    size_t& n = taken[language];
+    if (n >= options.samples) continue;
+    auto text = readWorktreeFile(root, path);
+    if (!text) continue;
+    std::vector<uint32_t> starts = codeIdentifierStarts(*text, language);
+    std::vector<uint32_t> picked;
+    std::sample(starts.begin(), starts.end(), std::back_inserter(picked), std::min(options.perFile, options.samples - n),
+                rng);
+    LineTable lines(*text);
+    for (uint32_t offset : picked) out.push_back(Sample{path, language, offset, lines.positionOf(offset)});
+    n += picked.size();
+  }
+  std::sort(out.begin(), out.end(),
+            [](const Sample& a, const Sample& b) { return a.path != b.path ? a.path < b.path : a.offset < b.offset; });
+  return out;
+}
+
+struct Side {
+  Sites sites;
+  double ms = 0;
+  bool ok = false, cold = false;
 };
 
 struct Measured {
-  Keys staticKeys, liveKeys;
-  double staticMs = 0, liveMs = 0;
-  bool liveOk = false, cold = false;
-  bool clang = false;  // the index answered from libclang's facts
+  Side stat, live;
+  double engineMs = 0;
+  std::string category = "none";
+  bool staticFirst = false;
 };
 
+Side ask(LiveProvider& provider, const Sample& s, int method, std::vector<std::string>* notes, const char* side) {
+  Side out;
+  auto r = method == 0 ? provider.definition(s.path, s.language, s.position)
+                       : provider.references(s.path, s.language, s.position, true);
+  if (!r) {
+    notes->push_back(std::string(side) + " " + kMethods[method] + " at " + s.path + ":" +
+                     std::to_string(toDisplayLine(s.position.line)) + ": " + r.status().message());
+    return out;
+  }
+  out.ok = true;
+  out.ms = r->milliseconds;
+  out.cold = r->cold;
+  // Locations outside the repository (system headers, installed packages) are left out on both sides.
+  for (const LiveLocation& l : r->locations)
+    if (l.inWorkspace && l.path.rfind("node_modules/", 0) != 0 && l.path.find("/node_modules/") == std::string::npos)
+      out.sites.emplace(l.path, l.range.start.line, l.range.start.column);
+  return out;
+}
 
-// Positions sampled per language: for each kind of site, the `half` occurrences whose hash of
-// (seed, path, offset) is smallest, so the sample is the same for the same index and seed and
-// spread over the whole repository.
-std::vector<Sample> sample(Engine& engine, const std::set<Language>& languages, size_t perLanguage, uint64_t seed,
-                           std::map<Language, size_t>* files) {
-  std::vector<Sample> all;
-  std::vector<std::string> paths;
-  std::map<std::string, Language> languageOf;
-  engine.forEachFile([&](const FileRecord& f) {
-    if (languages.count(f.language)) {
-      paths.push_back(f.path);
-      languageOf[f.path] = f.language;
-      ++(*files)[f.language];
+// Before references, clangd opens the files no compile command reaches — it knows a file's
+// references only once it has parsed it — and the main files another unit includes (its
+// background index keeps one unit's view of such a file, whichever its random order of units
+// let write it last; an open file is answered from its own parse, the same every time).
+void prepareClangd(Engine& e, Language l, LiveProvider& live, lsp::LiveBenchLanguage& info,
+                   const std::function<void(const std::string&)>& say) {
+  std::vector<std::string> uncompiled, shared;
+  for (const std::string& p : e.clangInterpolatedFiles())
+    if (auto r = e.fileRecord(p); r && r->language == l) uncompiled.push_back(p);
+  for (const std::string& p : e.clangSharedMainFiles())
+    if (auto r = e.fileRecord(p); r && r->language == l) shared.push_back(p);
+  say(std::string(languageName(l)) + ": opening " + std::to_string(uncompiled.size()) +
+      " file(s) no compile command reaches and " + std::to_string(shared.size()) + " main file(s) another unit includes");
+  info.openedUncompiled = uncompiled.size();
+  info.openedShared = shared.size();
+  uncompiled.insert(uncompiled.end(), shared.begin(), shared.end());
+  auto w = Clock::now();
+  for (const std::string& p : uncompiled) (void)live.definition(p, l, Position{0, 0});
+  info.openUncompiledMs = msSince(w);
+}
+
+struct Run {
+  const LiveBenchOptions& options;
+  Engine& engine;
+  LiveProvider& stat;
+  LiveProvider& live;
+  lsp::LiveBenchAnswer& out;
+  std::function<void(const std::string&)> say;
+  std::map<std::string, double> indexWaited;  // per backend command: clangd's background index time
+};
+
+// Starts both sides for a language: their start-up, first answers, clangd's background index.
+bool startSides(Run& run, Language l, const Sample& first, lsp::LiveBenchLanguage& info) {
+  auto t = Clock::now();
+  Status s = run.stat.warmUp(l);
+  info.staticStartMs = msSince(t);
+  if (!s.isOk()) {
+    run.out.notes.push_back(std::string(languageName(l)) + ": nib serve: " + s.message());
+    return false;
+  }
+  if (run.out.staticFirstAnswerMs == 0) {
+    (void)run.stat.definition(first.path, l, first.position);
+    run.out.staticFirstAnswerMs = msSince(t);
+  }
+  t = Clock::now();
+  s = run.live.warmUp(l);
+  info.liveStartMs = msSince(t);
+  if (!s.isOk()) {
+    run.out.notes.push_back(std::string(languageName(l)) + ": " + s.message());
+    return false;
+  }
+  auto primed = run.live.definition(first.path, l, first.position);
+  info.liveFirstAnswerMs = msSince(t);
+  if (primed) info.backend = primed->backend;
+  bool clangd = l == Language::C || l == Language::Cpp;
+  if (clangd && run.options.backgroundIndex) {
+    std::string key;
+    for (const std::string& a : run.live.settings().commands.at(l)) key += a + " ";
+    if (!run.indexWaited.count(key)) {
+      run.say(std::string(languageName(l)) + ": waiting for clangd's background index");
+      auto w = Clock::now();
+      // clangd reports its indexing as work-done progress; quiet for 5 s means done.
+      run.live.waitForQuiet(l, std::chrono::milliseconds(5000), std::chrono::minutes(60));
+      run.indexWaited[key] = msSince(w) - 5000;
     }
-    return true;
-  });
-  std::string seedText = std::to_string(seed);
-  for (const std::string& path : paths) {
-    auto facts = engine.facts(path);
-    if (!facts) continue;
-    for (const Occurrence& o : facts->occurrences) {
-      if (o.role == OccurrenceRole::Declaration) continue;
-      Sample s{path, languageOf[path], o.range.start, o.range.startByte, o.role == OccurrenceRole::Definition, 0};
-      s.rank = digest64(seedText + "\n" + path + "\n" + std::to_string(s.offset));
-      all.push_back(std::move(s));
+    info.backgroundIndexMs = run.indexWaited[key];
+  }
+  return true;
+}
+
+// One request to each side, the one asked first alternating, and the Engine in this process.
+void measure(Run& run, const Sample& s, int method, size_t turn, Measured& x) {
+  auto t = Clock::now();
+  auto r = method == 0 ? run.engine.definition(s.path, s.offset) : run.engine.references(s.path, s.offset, true);
+  x.engineMs = msSince(t);
+  x.category = answerCategory(r);
+  x.staticFirst = turn % 2 == 0;
+  if (x.staticFirst) x.stat = ask(run.stat, s, method, &run.out.notes, "nib serve");
+  x.live = ask(run.live, s, method, &run.out.notes, "live");
+  if (!x.staticFirst) x.stat = ask(run.stat, s, method, &run.out.notes, "nib serve");
+}
+
+void runLanguage(Run& run, Language l, const std::vector<Sample>& samples, std::vector<Measured>& measured,
+                 size_t files) {
+  lsp::LiveBenchLanguage info;
+  info.language = languageName(l);
+  info.files = files;
+  auto first = std::find_if(samples.begin(), samples.end(), [&](const Sample& s) { return s.language == l; });
+  if (first == samples.end() || !startSides(run, l, *first, info)) return;
+  run.say(std::string(languageName(l)) + ": requests");
+  bool clangd = l == Language::C || l == Language::Cpp;
+  size_t turn = 0;
+  for (int m = 0; m < 2; ++m) {
+    if (m == 1 && clangd && run.options.backgroundIndex) prepareClangd(run.engine, l, run.live, info, run.say);
+    for (size_t i = 0; i < samples.size(); ++i) {
+      if (samples[i].language != l) continue;
+      info.samples += m == 0;
+      measure(run, samples[i], m, turn++, measured[2 * i + m]);
     }
   }
-  std::vector<Sample> chosen;
+  info.livePeakRssKiB = run.live.peakRssKiB();
+  run.out.languages.push_back(info);
+}
+
+void addRequest(lsp::LiveBenchAnswer& out, const Sample& s, int method, const Measured& x, bool matched) {
+  lsp::LiveBenchRequest& req = out.requests.emplace_back();
+  req.language = languageName(s.language);
+  req.method = kMethods[method];
+  req.path = s.path;
+  req.line = toDisplayLine(s.position.line);
+  req.column = s.position.column + 1;
+  req.category = x.category;
+  req.staticFirst = x.staticFirst;
+  req.liveAnswered = x.live.ok && !x.live.sites.empty();
+  req.matched = matched;
+  if (x.stat.ok) req.staticDigest = sitesDigest(x.stat.sites);
+  if (x.live.ok) req.liveDigest = sitesDigest(x.live.sites);
+  if (!matched && out.mismatches.size() < 60)
+    out.mismatches.push_back(req.language + " " + req.method + " (" + x.category + ") at " + s.path + ":" +
+                             std::to_string(req.line) + ":" + std::to_string(req.column) + (x.stat.ok ? "" : " static failed") +
+                             (x.live.ok ? "" : " live failed") + " static [" + describeSites(x.stat.sites, 6) +
+                             "] live [" + describeSites(x.live.sites, 6) + "]");
+}
+
+lsp::LiveBenchRow summarizeRow(lsp::LiveBenchAnswer& out, Language l, int method, const std::vector<Sample>& samples,
+                               const std::vector<Measured>& measured,
+                               std::map<std::string, lsp::LiveBenchCategory>& categories) {
+  lsp::LiveBenchRow row;
+  row.language = languageName(l);
+  row.method = kMethods[method];
+  size_t common = 0, staticTotal = 0, liveTotal = 0;
+  std::vector<double> warm, cold, engineMs;
+  for (size_t i = 0; i < samples.size(); ++i) {
+    if (samples[i].language != l) continue;
+    const Measured& x = measured[2 * i + method];
+    bool matched = x.stat.ok && x.live.ok && x.stat.sites == x.live.sites;
+    addRequest(out, samples[i], method, x, matched);
+    ++row.requests;
+    row.matched += matched;
+    row.staticFailed += !x.stat.ok;
+    row.liveFailed += !x.live.ok;
+    row.liveEmpty += x.live.ok && x.live.sites.empty();
+    row.bothEmpty += matched && x.live.sites.empty();
+    engineMs.push_back(x.engineMs);
+    if (x.stat.ok) row.staticMs.push_back(x.stat.ms);
+    if (x.live.ok) row.liveMs.push_back(x.live.ms);
+    lsp::LiveBenchCategory& c = categories[row.language + "\n" + row.method + "\n" + x.category];
+    c.language = row.language, c.method = row.method, c.category = x.category;
+    ++c.requests;
+    c.matched += matched;
+    if (!x.stat.ok || !x.live.ok || x.live.sites.empty()) continue;
+    Sites both;
+    std::set_intersection(x.stat.sites.begin(), x.stat.sites.end(), x.live.sites.begin(), x.live.sites.end(),
+                          std::inserter(both, both.end()));
+    common += both.size();
+    staticTotal += x.stat.sites.size();
+    liveTotal += x.live.sites.size();
+    if (matched) (x.live.cold ? cold : warm).push_back(x.live.ms / std::max(x.stat.ms, 1e-3));
+  }
+  AgreementCount count{row.requests, row.matched, ""};
+  row.matchRate = count.rate();
+  std::tie(row.low, row.high) = count.interval();
+  row.precision = staticTotal ? static_cast<double>(common) / static_cast<double>(staticTotal) : 0;
+  row.recall = liveTotal ? static_cast<double>(common) / static_cast<double>(liveTotal) : 0;
+  row.staticP50 = percentile(row.staticMs, 0.5);
+  row.staticP95 = percentile(row.staticMs, 0.95);
+  row.liveP50 = percentile(row.liveMs, 0.5);
+  row.liveP95 = percentile(row.liveMs, 0.95);
+  row.engineP50 = percentile(engineMs, 0.5);
+  row.engineP95 = percentile(engineMs, 0.95);
+  row.ratioWarm = percentile(warm, 0.5);
+  row.ratioCold = percentile(cold, 0.5);
+  row.warmMatched = warm.size();
+  row.coldMatched = cold.size();
+  return row;
+}
+
+void summarize(lsp::LiveBenchAnswer& out, const std::set<Language>& languages, const std::vector<Sample>& samples,
+               const std::vector<Measured>& measured) {
+  std::map<std::string, lsp::LiveBenchCategory> categories;
   for (Language l : languages)
-    for (bool def : {true, false}) {
-      std::vector<Sample> kind;
-      for (const Sample& s : all)
-        if (s.language == l && s.definitionSite == def) kind.push_back(s);
-      size_t take = std::min(kind.size(), def ? perLanguage / 2 : perLanguage - perLanguage / 2);
-      std::partial_sort(kind.begin(), kind.begin() + static_cast<long>(take), kind.end(),
-                        [](const Sample& a, const Sample& b) { return a.rank < b.rank; });
-      chosen.insert(chosen.end(), kind.begin(), kind.begin() + static_cast<long>(take));
-    }
-  // Requests go file by file (the first on a file is cold in the backend, the rest warm).
-  std::sort(chosen.begin(), chosen.end(),
-            [](const Sample& a, const Sample& b) { return a.path != b.path ? a.path < b.path : a.offset < b.offset; });
-  return chosen;
+    for (int m = 0; m < 2; ++m) out.rows.push_back(summarizeRow(out, l, m, samples, measured, categories));
+  for (auto& [key, c] : categories) {
+    std::tie(c.low, c.high) = AgreementCount{c.requests, c.matched, ""}.interval();
+    out.categories.push_back(c);
+  }
+}
+
+// The languages asked for (every one with a backend when none was), each with a backend.
+Expected<std::set<Language>> languagesOf(const LiveBenchOptions& options) {
+  std::set<Language> languages(options.languages.begin(), options.languages.end());
+  if (languages.empty())
+    for (const auto& [l, argv] : options.commands) languages.insert(l);
+  for (Language l : languages)
+    if (!options.commands.count(l))
+      return Status(ErrorCode::InvalidArgument, std::string("no live backend is configured for ") + languageName(l));
+  return languages;
+}
+
+LiveSettings sideSettings(const LiveBenchOptions& options, const fs::path& root) {
+  LiveSettings settings;
+  settings.root = root;
+  settings.timeout = options.timeout;
+  settings.startTimeout = std::chrono::milliseconds(120000);
+  settings.maxOpenFiles = 1000;
+  return settings;
 }
 
 }  // namespace
@@ -125,7 +394,6 @@ Expected<lsp::LiveBenchAnswer> runLiveBench(const LiveBenchOptions& options) {
   auto say = [&](const std::string& line) {
     if (options.progress) options.progress(line);
   };
-  auto begin = Clock::now();
   auto engine = Engine::open(options.root);
   if (!engine) return engine.status();
   Engine& e = **engine;
@@ -134,216 +402,34 @@ Expected<lsp::LiveBenchAnswer> runLiveBench(const LiveBenchOptions& options) {
   out.machine = machine();
   out.seed = options.seed;
   out.samplesPerLanguage = options.samples;
-
-  std::set<Language> languages(options.languages.begin(), options.languages.end());
-  if (languages.empty())
-    for (const auto& [l, argv] : options.commands) languages.insert(l);
-  for (Language l : languages)
-    if (!options.commands.count(l))
-      return Status(ErrorCode::InvalidArgument, std::string("no live backend is configured for ") + languageName(l));
-  std::map<Language, size_t> files;
-  std::vector<Sample> samples = sample(e, languages, options.samples, options.seed, &files);
-  if (samples.empty()) return Status(ErrorCode::NotFound, "the index has no occurrences in the languages asked for");
-  // Only languages the repository has.
-  for (auto it = languages.begin(); it != languages.end();) {
+  for (const std::string& a : options.staticCommand) out.staticCommand += (out.staticCommand.empty() ? "" : " ") + a;
+  auto languages = languagesOf(options);
+  if (!languages) return languages.status();
+  auto files = gitFiles(e.root());
+  if (!files) return files.status();
+  std::map<Language, size_t> fileCounts;
+  std::vector<Sample> samples = sample(e.root(), *files, *languages, options, &fileCounts);
+  if (samples.empty()) return Status(ErrorCode::NotFound, "no identifiers in the repository's files of the languages asked for");
+  for (auto it = languages->begin(); it != languages->end();) {
     bool any = std::any_of(samples.begin(), samples.end(), [&](const Sample& s) { return s.language == *it; });
-    if (!any && !options.languages.empty()) out.notes.push_back(std::string("no ") + languageName(*it) + " positions in the index");
-    it = any ? std::next(it) : languages.erase(it);
+    if (!any && !options.languages.empty()) out.notes.push_back(std::string("no ") + languageName(*it) + " files to sample");
+    it = any ? std::next(it) : languages->erase(it);
   }
-  say("sampled " + std::to_string(samples.size()) + " positions in " + std::to_string(files.size()) + " language(s)");
+  say("sampled " + std::to_string(samples.size()) + " positions in " + std::to_string(languages->size()) + " language(s)");
 
-  // The static side first, in this process: its peak memory is measured before any backend runs.
+  LiveSettings staticSettings = sideSettings(options, e.root());
+  for (Language l : *languages) staticSettings.commands[l] = options.staticCommand;
+  LiveSettings liveSettings = sideSettings(options, e.root());
+  liveSettings.commands = options.commands;
+  fs::path root = e.root();
+  auto reader = [root](const std::string& p) { return readWorktreeFile(root, p); };
+  LiveProvider stat(staticSettings, reader, [&](const std::string& m) { out.notes.push_back("nib serve: " + m); });
+  LiveProvider live(liveSettings, reader, [&](const std::string& m) { out.notes.push_back(m); });
   std::vector<Measured> measured(samples.size() * 2);
-  for (size_t i = 0; i < samples.size(); ++i) {
-    const Sample& s = samples[i];
-    for (int m = 0; m < 2; ++m) {
-      auto t = Clock::now();
-      auto r = m == 0 ? e.definition(s.path, s.offset) : e.references(s.path, s.offset, true);
-      Measured& x = measured[2 * i + m];
-      x.staticMs = msSince(t);
-      if (i == 0 && m == 0) out.staticFirstAnswerMs = msSince(begin);
-      if (r) {
-        x.clang = r->source == "clang";
-        for (const SymbolLocation& l : r->locations) x.staticKeys.insert({l.path, l.range.start.line});
-      }
-    }
-  }
-  out.staticPeakRssKiB = selfPeakRssKiB();
-  say("static side done");
-
-  LiveSettings settings;
-  settings.root = e.root();
-  settings.commands = options.commands;
-  settings.timeout = options.timeout;
-  settings.startTimeout = std::chrono::milliseconds(120000);
-  settings.maxOpenFiles = 1000;
-  // clangd gets its background index (unless asked not to) and answers references whole: it
-  // stops at 1,000 by default.
-  for (Language l : {Language::C, Language::Cpp}) {
-    auto it = settings.commands.find(l);
-    if (it == settings.commands.end() || it->second.empty()) continue;
-    for (std::string& a : it->second) {
-      if (options.backgroundIndex && a == "--background-index=false") a = "--background-index";
-      if (!options.backgroundIndex && a == "--background-index") a = "--background-index=false";
-    }
-    bool limited = std::find(it->second.begin(), it->second.end(), "--limit-references=0") == it->second.end();
-    if (std::filesystem::path(it->second[0]).filename() == "clangd" && limited) it->second.push_back("--limit-references=0");
-  }
-  std::filesystem::path root = e.root();
-  LiveProvider live(settings, [root](const std::string& p) { return readWorktreeFile(root, p); },
-                    [&](const std::string& m) { out.notes.push_back(m); });
-
-  std::map<std::string, double> indexWaited;  // per backend command: the background index's time
-  for (Language l : languages) {
-    lsp::LiveBenchLanguage info;
-    info.language = languageName(l);
-    info.files = files[l];
-    auto first = std::find_if(samples.begin(), samples.end(), [&](const Sample& s) { return s.language == l; });
-    if (first == samples.end()) continue;
-    auto t = Clock::now();
-    Status started = live.warmUp(l);
-    info.liveStartMs = msSince(t);
-    if (!started.isOk()) {
-      out.notes.push_back(std::string(languageName(l)) + ": " + started.message());
-      continue;
-    }
-    // The first answer (cold): the time a user waits after the backend starts.
-    auto primed = live.definition(first->path, l, first->position);
-    info.liveFirstAnswerMs = msSince(t);
-    if (primed) info.backend = primed->backend;
-    std::string key;
-    for (const std::string& a : settings.commands[l]) key += a + " ";
-    bool clangd = l == Language::C || l == Language::Cpp;
-    if (clangd && options.backgroundIndex) {
-      if (!indexWaited.count(key)) {
-        say(std::string(languageName(l)) + ": waiting for clangd's background index");
-        auto w = Clock::now();
-        // clangd reports its indexing as work-done progress; quiet for 5 s means done.
-        live.waitForQuiet(l, std::chrono::milliseconds(5000), std::chrono::minutes(60));
-        indexWaited[key] = msSince(w) - 5000;
-      }
-      info.backgroundIndexMs = indexWaited[key];
-    }
-    say(std::string(languageName(l)) + ": live requests");
-    // Definitions first, with only the sampled files opened (as an editor would have them).
-    // clangd then sees the files no compile command reaches — it knows a file's references
-    // only once it has parsed it, and keeps them after — so that references compare the whole
-    // repository on both sides, whatever order the samples came in. It also opens the files
-    // that are one unit's main file and that another unit #includes: clangd's background index
-    // keeps one unit's view of such a file, whichever its random order of units let write it
-    // last, and answers differently from run to run; an open file is answered from its own
-    // parse, the same every time (and what the index describes it by).
-    for (int m = 0; m < 2; ++m) {
-      if (m == 1 && clangd && options.backgroundIndex) {
-        std::vector<std::string> uncompiled, shared;
-        for (const std::string& p : e.clangInterpolatedFiles())
-          if (auto r = e.fileRecord(p); r && r->language == l) uncompiled.push_back(p);
-        for (const std::string& p : e.clangSharedMainFiles())
-          if (auto r = e.fileRecord(p); r && r->language == l) shared.push_back(p);
-        say(std::string(languageName(l)) + ": opening " + std::to_string(uncompiled.size()) +
-            " file(s) no compile command reaches and " + std::to_string(shared.size()) +
-            " main file(s) another unit includes");
-        info.openedUncompiled = uncompiled.size();
-        info.openedShared = shared.size();
-        uncompiled.insert(uncompiled.end(), shared.begin(), shared.end());
-        auto w = Clock::now();
-        for (const std::string& p : uncompiled) (void)live.definition(p, l, Position{0, 0});
-        info.openUncompiledMs = msSince(w);
-      }
-      for (size_t i = 0; i < samples.size(); ++i) {
-        const Sample& s = samples[i];
-        if (s.language != l) continue;
-        info.samples += m == 0;
-        Measured& x = measured[2 * i + m];
-        auto r = m == 0 ? live.definition(s.path, l, s.position) : live.references(s.path, l, s.position, true);
-        if (!r) {
-          out.notes.push_back(std::string(m == 0 ? "definition" : "references") + " at " + s.path + ":" +
-                              std::to_string(toDisplayLine(s.position.line)) + ": " + r.status().message());
-          continue;
-        }
-        x.liveOk = true;
-        x.liveMs = r->milliseconds;
-        x.cold = r->cold;
-        for (const LiveLocation& loc : r->locations) {
-          // Locations outside the repository (system headers) are left out of the comparison.
-          if (loc.inWorkspace) x.liveKeys.insert({loc.path, loc.range.start.line});
-        }
-      }
-    }
-    info.livePeakRssKiB = live.peakRssKiB();
-    out.languages.push_back(info);
-  }
-
-  // Rows: per language and method.
-  for (Language l : languages)
-    for (int m = 0; m < 2; ++m) {
-      lsp::LiveBenchRow row;
-      row.language = languageName(l);
-      row.method = m == 0 ? "definition" : "references";
-      size_t common = 0, staticTotal = 0, liveTotal = 0;
-      std::vector<double> warm, cold, staticMs, liveMs;
-      for (size_t i = 0; i < samples.size(); ++i) {
-        if (samples[i].language != l) continue;
-        const Measured& x = measured[2 * i + m];
-        lsp::LiveBenchRequest& req = out.requests.emplace_back();
-        req.language = row.language;
-        req.method = row.method;
-        req.path = samples[i].path;
-        req.line = toDisplayLine(samples[i].position.line);
-        req.column = samples[i].position.column + 1;
-        req.clang = x.clang;
-        req.staticDigest = keysDigest(x.staticKeys);
-        if (x.liveOk) req.liveDigest = keysDigest(x.liveKeys);
-        req.liveAnswered = x.liveOk && !x.liveKeys.empty();
-        req.matched = req.liveAnswered && x.staticKeys == x.liveKeys;
-        ++row.requests;
-        row.staticMs.push_back(x.staticMs);
-        staticMs.push_back(x.staticMs);
-        if (!x.liveOk) {
-          ++row.liveFailed;
-          continue;
-        }
-        row.liveMs.push_back(x.liveMs);
-        liveMs.push_back(x.liveMs);
-        if (x.liveKeys.empty()) {
-          ++row.liveEmpty;
-          continue;
-        }
-        ++row.liveAnswered;
-        const bool equal = req.matched;
-        if (samples[i].definitionSite) row.answeredAtDefinitions++, row.matchedAtDefinitions += equal;
-        else row.answeredAtReferences++, row.matchedAtReferences += equal;
-        if (x.clang) row.answeredFromClang++, row.matchedFromClang += equal;
-        Keys both;
-        std::set_intersection(x.staticKeys.begin(), x.staticKeys.end(), x.liveKeys.begin(), x.liveKeys.end(),
-                              std::inserter(both, both.end()));
-        common += both.size();
-        staticTotal += x.staticKeys.size();
-        liveTotal += x.liveKeys.size();
-        if (equal) {
-          ++row.matched;
-          (x.cold ? cold : warm).push_back(x.liveMs / std::max(x.staticMs, 1e-3));
-        } else if (out.mismatches.size() < 60) {
-          out.mismatches.push_back(row.language + " " + row.method + (x.clang ? " (clang)" : "") + " at " + samples[i].path + ":" +
-                                   std::to_string(toDisplayLine(samples[i].position.line)) + ":" +
-                                   std::to_string(samples[i].position.column + 1) + " static-only [" +
-                                   describeLines(linesOnlyIn(x.staticKeys, x.liveKeys), 6, "-") + "] live-only [" +
-                                   describeLines(linesOnlyIn(x.liveKeys, x.staticKeys), 6, "-") + "]");
-        }
-      }
-      row.matchRate = row.liveAnswered ? static_cast<double>(row.matched) / static_cast<double>(row.liveAnswered) : 0;
-      row.precision = staticTotal ? static_cast<double>(common) / static_cast<double>(staticTotal) : 0;
-      row.recall = liveTotal ? static_cast<double>(common) / static_cast<double>(liveTotal) : 0;
-      row.staticP50 = percentile(staticMs, 0.5);
-      row.staticP95 = percentile(staticMs, 0.95);
-      row.liveP50 = percentile(liveMs, 0.5);
-      row.liveP95 = percentile(liveMs, 0.95);
-      row.ratioWarm = percentile(warm, 0.5);
-      row.ratioCold = percentile(cold, 0.5);
-      row.warmMatched = warm.size();
-      row.coldMatched = cold.size();
-      out.rows.push_back(std::move(row));
-    }
+  Run run{options, e, stat, live, out, say, {}};
+  for (Language l : *languages) runLanguage(run, l, samples, measured, fileCounts[l]);
+  out.staticPeakRssKiB = stat.peakRssKiB();
+  summarize(out, *languages, samples, measured);
   return out;
 }
 

@@ -57,6 +57,7 @@ Usage: bench/calibration_bench.py --repo DIR --language python|typescript|javasc
                                   [--build DIR] [--sample-seconds S] [--poll-seconds S]
                                   [--files N] [--per-file K] [--seed S] [--json FILE]
                                   [--skip-sampling] [--skip-independent] [--skip-auto]
+       bench/calibration_bench.py --from-json FILE     (the report again, from a run's --json)
 """
 import argparse
 import collections
@@ -238,6 +239,10 @@ def read_from(path, offset):
     except OSError:
         return ""
 
+
+# nib/locate answers null only when the index found no symbol and the index answered (an empty
+# answer); an answer from the backend always carries provider "live".
+NULL_LOCATE = "null (index: no symbol)"
 
 ERRORISH = re.compile(r"error|exception|traceback|fail|fatal|crash", re.I)
 
@@ -436,8 +441,8 @@ def auto_summary(data, live):
         by_provider = collections.defaultdict(lambda: [0, 0])
         by_provider_label = collections.defaultdict(lambda: [0, 0])
         for r in recs:
-            prov = r["locate"].get("provider") if "error" not in r["locate"] else None
-            prov = prov or ("locate error" if "error" in r["locate"] else "none")
+            prov = NULL_LOCATE if r["locate"].get("confidence") == "null result" else \
+                ("locate error" if "error" in r["locate"] else r["locate"].get("provider") or "no provider")
             c = by_provider[prov]
             c[0] += bool(r["agree"][live])
             c[1] += 1
@@ -448,10 +453,15 @@ def auto_summary(data, live):
         nib_errors = sum("error" in r["answers"]["nib"] for r in recs)
         live_errors = sum("error" in r["answers"][live] for r in recs)
         differ = sum(bool(r["locate"].get("locations_differ")) for r in recs)
+        # Static answers the policy wanted from the backend, which failed (nib/locate's note says so).
+        fallback = sum(r["locate"].get("provider") == "static" and "live backend did not answer" in
+                       (r["locate"].get("note") or "") for r in recs)
         out[kind] = {"n": len(recs), "agreed": agreed, "static": by_provider.get("static", [0, 0])[1],
+                     "null_locate": by_provider.get(NULL_LOCATE, [0, 0])[1],
                      "by_provider": {k: v for k, v in by_provider.items()},
                      "by_provider_label": {f"{p} / {lab}": v for (p, lab), v in by_provider_label.items()},
-                     "nib_errors": nib_errors, "live_errors": live_errors, "locate_locations_differ": differ}
+                     "nib_errors": nib_errors, "live_errors": live_errors, "locate_locations_differ": differ,
+                     "static_after_backend_failure": fallback}
     return out
 
 
@@ -513,28 +523,65 @@ def print_report(args, repo, a, cmp_rows, cmp_notes, b_info, c_info, auto, live,
         print(f"\n### (c) `auto` policy (agreement_bench.py --provider auto, counts of (a), {live}; "
               f"{c_info['n']} requests, {c_info['seconds']:.0f} s)\n")
         print("| request | n | agreement with live [Wilson 95 %] | answered from the index (provider static) "
-              "| agreement, from index | agreement, from live | other providers | errors nib / live "
+              "| + no symbol (null nib/locate: index answered empty) "
+              "| agreement, provider static | agreement, no symbol | agreement, from live | other | errors nib / live "
               "| locate ≠ answer |")
-        print("|---|---|---|---|---|---|---|---|---|")
+        print("|---|---|---|---|---|---|---|---|---|---|---|")
         for kind in KINDS:
             s = auto[kind]
             st = s["by_provider"].get("static", [0, 0])
             lv = s["by_provider"].get("live", [0, 0])
-            other = {k: v[1] for k, v in s["by_provider"].items() if k not in ("static", "live")}
+            nl = s["by_provider"].get(NULL_LOCATE, [0, 0])
+            other = {k: v[1] for k, v in s["by_provider"].items() if k not in ("static", "live", NULL_LOCATE)}
             share = f"{st[1]}/{s['n']} = {100 * st[1] / s['n']:.1f} %" if s["n"] else "–"
-            print(f"| {kind} | {s['n']} | {cell(s['agreed'], s['n'])} | {share} | {cell(*st)} | {cell(*lv)} | "
-                  f"{other or '–'} | {s['nib_errors']} / {s['live_errors']} | {s['locate_locations_differ']} |")
+            both = st[1] + nl[1]
+            share2 = f"{both}/{s['n']} = {100 * both / s['n']:.1f} %" if s["n"] else "–"
+            print(f"| {kind} | {s['n']} | {cell(s['agreed'], s['n'])} | {share} | {share2} | {cell(*st)} | "
+                  f"{cell(*nl)} | {cell(*lv)} | {other or '–'} | {s['nib_errors']} / {s['live_errors']} "
+                  f"| {s['locate_locations_differ']} |")
         print()
         for kind in KINDS:
-            print(f"- {kind} by provider / nib/locate label: " +
+            print(f"- {kind}: of the {auto[kind]['static']} static answers, "
+                  f"{auto[kind]['static_after_backend_failure']} were meant for the backend, which did not answer "
+                  "(nib/locate's note)")
+        for kind in KINDS:
+            print(f"- {kind} by provider / nib/locate label (a live answer's label is \"? exact\": nib/locate "
+                  f"clears facts then): " +
                   ", ".join(f"{k} {v[0]}/{v[1]}" for k, v in sorted(auto[kind]["by_provider_label"].items())))
     print(f"\nwall time: " + ", ".join(f"{k} {v:.0f} s" for k, v in timings.items()))
 
 
+def report_again(args):
+    with open(args.from_json) as f:
+        saved = json.load(f)
+    language = LANGUAGE_NAME[saved["language"]]
+    backend = BACKEND_OF[saved["language"]]
+    args.build, args.language = saved["build"], saved["language"]
+    a, final = saved["self"], saved["self_table"]
+    if a:
+        args.samples_per_hour = a["env"]["NIB_CALIBRATION_SAMPLES_PER_HOUR"]
+        args.poll_seconds = a["poll_seconds"]
+    cmp_rows = cmp_notes = b_info = auto = c_info = None
+    live = None
+    if saved.get("independent_static"):
+        b_info = saved["independent_static"]
+        with open(b_info["json"]) as f:
+            b_data = json.load(f)
+        live = next(iter(b_data["live"]))
+        cmp_rows, cmp_notes = compare(final, b_data, live, language, backend)
+    if saved.get("independent_auto"):
+        c_info = saved["independent_auto"]
+        with open(c_info["json"]) as f:
+            c_data = json.load(f)
+        live = live or next(iter(c_data["live"]))
+        auto = auto_summary(c_data, live)
+    print_report(args, saved["repo"], a, cmp_rows, cmp_notes, b_info, c_info, auto, live, saved["timings"])
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--repo", required=True, help="an indexed git repository")
-    ap.add_argument("--language", required=True, choices=sorted(BACKEND_OF))
+    ap.add_argument("--repo", help="an indexed git repository (required unless --from-json)")
+    ap.add_argument("--language", choices=sorted(BACKEND_OF), help="(required unless --from-json)")
     ap.add_argument("--build", default=os.path.join(HERE, "..", "build"))
     ap.add_argument("--sample-seconds", type=float, default=600, help="idle time for the sampler (default 600)")
     ap.add_argument("--poll-seconds", type=float, default=30, help="seconds between nib/status polls (default 30)")
@@ -548,7 +595,13 @@ def main():
     ap.add_argument("--skip-sampling", action="store_true", help="no phase (a): compare the stored counts")
     ap.add_argument("--skip-independent", action="store_true", help="no phase (b)")
     ap.add_argument("--skip-auto", action="store_true", help="no phase (c)")
+    ap.add_argument("--from-json", metavar="FILE", help="print the report again from an earlier run's --json "
+                    "(its agreement_bench files included); runs nothing")
     args = ap.parse_args()
+    if args.from_json:
+        return report_again(args)
+    if not args.repo or not args.language:
+        ap.error("--repo and --language are required")
     args.build = os.path.abspath(args.build)
     repo = os.path.abspath(args.repo)
     nib = os.path.join(args.build, "cli", "nib")

@@ -89,47 +89,6 @@ std::string table(const lsp::LiveBenchAnswer& a) {
   return o.str();
 }
 
-std::string escapeHtml(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '<') out += "&lt;";
-    else if (c == '>') out += "&gt;";
-    else if (c == '&') out += "&amp;";
-    else out += c;
-  }
-  return out;
-}
-
-// One horizontal bar pair per row (static and live p50, log scale), as inline SVG: the report
-// needs no script and no network.
-std::string html(const lsp::LiveBenchAnswer& a) {
-  std::ostringstream o;
-  o << "<!doctype html><meta charset=utf-8><title>nib: live vs static</title>"
-       "<style>body{font:14px sans-serif;margin:2em}pre{background:#f4f4f4;padding:1em;overflow:auto}</style>"
-       "<h1>nib bench live-vs-static</h1>";
-  double maxMs = 1;
-  for (const lsp::LiveBenchRow& r : a.rows) maxMs = std::max({maxMs, r.liveP95, r.staticP95});
-  double scale = 600 / std::log10(maxMs * 10 + 1);
-  auto width = [&](double ms) { return std::max(1.0, std::log10(ms * 10 + 1) * scale); };
-  int h = static_cast<int>(a.rows.size()) * 50 + 40;
-  o << "<h2>Latency, p50 and p95 (log scale)</h2><svg width=900 height=" << h << " font-size=12>";
-  int y = 10;
-  for (const lsp::LiveBenchRow& r : a.rows) {
-    o << "<text x=0 y=" << y + 16 << ">" << r.language << " " << r.method << "</text>";
-    o << "<rect x=160 y=" << y << " width=" << width(r.staticP95) << " height=18 fill=#9ecae1/>";
-    o << "<rect x=160 y=" << y << " width=" << width(r.staticP50) << " height=18 fill=#3182bd/>";
-    o << "<text x=" << 165 + width(r.staticP95) << " y=" << y + 14 << ">static " << fixed(r.staticP50, 3) << " / "
-      << fixed(r.staticP95, 3) << " ms</text>";
-    o << "<rect x=160 y=" << y + 20 << " width=" << width(r.liveP95) << " height=18 fill=#fdae6b/>";
-    o << "<rect x=160 y=" << y + 20 << " width=" << width(r.liveP50) << " height=18 fill=#e6550d/>";
-    o << "<text x=" << 165 + width(r.liveP95) << " y=" << y + 34 << ">live " << fixed(r.liveP50, 1) << " / "
-      << fixed(r.liveP95, 1) << " ms</text>";
-    y += 50;
-  }
-  o << "</svg><h2>Table</h2><pre>" << escapeHtml(table(a)) << "</pre>";
-  return o.str();
-}
-
 }  // namespace
 
 int runBench(const BenchArgs& args) {
@@ -174,7 +133,7 @@ int runBench(const BenchArgs& args) {
   std::string text = args.json ? lsp::toJson(*answer) + "\n" : table(*answer);
   std::fwrite(text.data(), 1, text.size(), stdout);
   if (!args.html.empty()) {
-    Status s = writeFileAtomic(args.html, html(*answer));
+    Status s = writeFileAtomic(args.html, benchHtml(*answer, table(*answer)));
     if (!s.isOk()) return fail(s.message());
   }
   return 0;

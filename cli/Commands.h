@@ -6,6 +6,10 @@
 #include <string>
 #include <vector>
 
+namespace nib::lsp {
+struct LiveBenchAnswer;
+}
+
 namespace nib::cli {
 
 struct IndexArgs {
@@ -117,6 +121,8 @@ struct BenchArgs {
   std::string html;  // write a self-contained report here
 };
 int runBench(const BenchArgs& args);
+// The --html report of the live-vs-static bench (BenchHtml.cpp), with the text table inside.
+std::string benchHtml(const lsp::LiveBenchAnswer& answer, const std::string& tableText);
 
 struct ExportArgs {
   std::string format;           // "scip"

@@ -171,7 +171,8 @@ std::string toJson(const LiveBenchAnswer& a) {
                         {"column", r.column},             {"category", r.category},
                         {"staticFirst", r.staticFirst},   {"liveAnswered", r.liveAnswered},
                         {"matched", r.matched},           {"staticDigest", r.staticDigest},
-                        {"liveDigest", r.liveDigest}});
+                        {"liveDigest", r.liveDigest},     {"staticOnly", r.staticOnly},
+                        {"liveOnly", r.liveOnly}});
   json j = {{"root", a.root},
             {"indexVersion", a.indexVersion},
             {"machine", a.machine},

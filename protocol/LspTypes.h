@@ -208,6 +208,8 @@ struct LiveBenchRequest {
   bool liveAnswered = false;      // the backend answered something inside the repository
   bool matched = false;
   std::string staticDigest, liveDigest;
+  // A mismatch's locations only one side gave ("path:line:column", 1-based; at most 8 each).
+  std::vector<std::string> staticOnly, liveOnly;
 };
 
 struct LiveBenchAnswer {

@@ -26,6 +26,8 @@ apt_packages=(
   libopenblas0-openmp
   # live backends and real clients used by tests and benchmarks
   clangd python3-pylsp neovim emacs-nox elpa-eglot
+  # headless Chromium renders the benchmark's HTML report in a test
+  chromium
   # comparison tools for bench/
   universal-ctags global ripgrep
   # pgrep, for the test that a background dense follow-up ends (minimal images lack procps)

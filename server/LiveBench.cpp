@@ -44,6 +44,18 @@ std::string describeSites(const Sites& sites, size_t limit) {
   return out.empty() ? "-" : out;
 }
 
+// "path:line:column" (1-based) of the sites of `a` not in `b`, at most `limit`.
+std::vector<std::string> sitesOnlyIn(const Sites& a, const Sites& b, size_t limit) {
+  std::vector<std::string> out;
+  for (const auto& site : a) {
+    if (b.count(site)) continue;
+    if (out.size() == limit) break;
+    const auto& [path, line, column] = site;
+    out.push_back(path + ":" + std::to_string(toDisplayLine(line)) + ":" + std::to_string(column + 1));
+  }
+  return out;
+}
+
 double msSince(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
 
 std::string machine() {
@@ -296,6 +308,10 @@ void addRequest(lsp::LiveBenchAnswer& out, const Sample& s, int method, const Me
   req.matched = matched;
   if (x.stat.ok) req.staticDigest = sitesDigest(x.stat.sites);
   if (x.live.ok) req.liveDigest = sitesDigest(x.live.sites);
+  if (!matched) {
+    req.staticOnly = sitesOnlyIn(x.stat.sites, x.live.sites, 8);
+    req.liveOnly = sitesOnlyIn(x.live.sites, x.stat.sites, 8);
+  }
   if (!matched && out.mismatches.size() < 60)
     out.mismatches.push_back(req.language + " " + req.method + " (" + x.category + ") at " + s.path + ":" +
                              std::to_string(req.line) + ":" + std::to_string(req.column) + (x.stat.ok ? "" : " static failed") +

@@ -553,9 +553,34 @@ TEST_CASE("nib bench live-vs-static compares both sides on sampled positions", "
   makeProject(repo);
   std::string base = "cd " + shellQuote(repo.root().string()) + " && " + shellQuote(nibBinary()) + " bench live-vs-static";
   std::string out;
-  REQUIRE(runCommand(base + " --samples 8 --seed 3 --languages python,c --no-background-index --json", &out) == 0);
+  std::string report = (repo.root() / ".git" / "report.html").string();
+  REQUIRE(runCommand(base + " --samples 8 --seed 3 --languages python,c --no-background-index --json --html " +
+                         shellQuote(report),
+                     &out) == 0);
   json r = json::parse(out);
   CHECK(r["seed"] == 3);
+  {
+    // The HTML report, as headless Chromium renders it: agreement bars with intervals, a latency
+    // CDF per row with a line for each side, the mismatch table.
+    std::string dom;
+    REQUIRE(runCommand("timeout 120 chromium --headless --no-sandbox --disable-gpu --dump-dom file://" + shellQuote(report) +
+                           " 2>/dev/null",
+                       &dom) == 0);
+    auto count = [&](const std::string& needle) {
+      size_t n = 0;
+      for (size_t at = dom.find(needle); at != std::string::npos; at = dom.find(needle, at + 1)) ++n;
+      return n;
+    };
+    CHECK(count("class=\"cdf\"") == 4);
+    CHECK(count("class=\"cdf-line static\"") == 4);
+    CHECK(count("class=\"cdf-line live\"") == 4);
+    CHECK(count("class=\"bar\"") == 4 + r["categories"].size());
+    CHECK(count("class=\"interval\"") == 4 + r["categories"].size());
+    size_t mismatched = 0;
+    for (const json& q : r["requests"]) mismatched += !q["matched"].get<bool>();
+    CHECK(count("class=\"mismatch\"") == mismatched);
+    CHECK(dom.find("id=\"mismatches\"") != std::string::npos);
+  }
   // The static side is nib serve over stdio, like the backend.
   CHECK(r["staticCommand"].get<std::string>().find(" serve --provider static") != std::string::npos);
   REQUIRE(r["rows"].size() == 4);  // c and python, definition and references

@@ -49,6 +49,23 @@ One repository, one language, three phases, run one after the other:
     from the textDocument request it labels; agreement_bench reports where their locations
     differ, and so does this script.
 
+What differs between the two clients by design (read the comparison with these in mind):
+  - positions: the sampler draws a uniformly random indexed file with a live backend (of any
+    language that backend serves: JavaScript files in a TypeScript repository) and a uniformly
+    random code identifier in it (any length); agreement_bench draws --files files of the one
+    language and --per-file identifiers of three or more characters in each. Its requests are
+    clustered by file, so its Wilson interval (which assumes independent requests) is too
+    narrow; categories appear in other proportions, hence the pooled "(all)" rows differ more.
+  - the live server's state: each client has its own server process, whose answers can depend
+    on what it loaded before (tsserver's projects, one per tsconfig, stay loaded while files of
+    them are open; clangd's background index; pylsp's caches). The sampler's backend has been
+    asked thousands of positions across the repository, the independent one a few files.
+  - failures: the sampler does not count a position whose backend request failed or timed out
+    (nib's live.timeout-ms, default 5000) and pauses a minute; agreement_bench waits --timeout
+    (60 s) and counts a failure as a disagreement.
+  - columns: the sampler compares byte columns, agreement_bench the wire's (UTF-16) characters,
+    both on the same sides' sets, so an equal set is equal in both.
+
 Prints a markdown table per phase and writes everything (the raw agreement_bench JSON files
 are kept next to --json) with --json. No request of either client is dropped: totals are
 printed beside every rate.

@@ -28,7 +28,8 @@ inline CLI::App* addServeCommand(CLI::App& app, ServeArgs& args) {
   serve->add_option("--workers", args.workers, "Request worker threads (default: 4)")->check(CLI::Range(1, 64));
   serve->add_option("--provider", args.provider,
                     "Who answers definition and references: auto (the index when the file is fresh and\n"
-                    "its answer exact for the language, else the live backend), static, live, or compare\n"
+                    "its kind of answer is measured to agree with the live backend, else the backend),\n"
+                    "static, live, or compare\n"
                     "(as auto, and both are computed and their difference traced). Default: .nib.conf's\n"
                     "`provider`, else auto. See docs/live-backends.md.")
       ->check(CLI::IsMember({"auto", "static", "live", "compare"}));

@@ -279,6 +279,20 @@ void keepCanonicalDeclaration(const ClangSymbol& symbol, std::vector<SymbolLocat
 
 }  // namespace
 
+// What the symbol is, for measuring agreement apart (providers/Agreement): macros and members in
+// a hierarchy (the hard cases), symbols whose every site is in one file (locals, statics: the
+// easy ones), else the symbol's kind.
+std::string ClangNavigator::answerFacet(const ClangSymbol& symbol) {
+  SymbolKind kind = static_cast<SymbolKind>(symbol.kind);
+  if (kind == SymbolKind::Macro) return "macro";
+  if (!symbol.overrides.empty() || !symbol.overriddenBy.empty()) return "override";
+  bool oneFile = !symbol.sites.empty() && std::all_of(symbol.sites.begin(), symbol.sites.end(), [&](const ClangSite& s) {
+    return s.path == symbol.sites.front().path;
+  });
+  if (oneFile) return "file-local";
+  return kind == SymbolKind::Unknown ? "" : symbolKindName(kind);
+}
+
 Expected<NavigationResult> ClangNavigator::answerFor(const ClangSymbol& found, const ClangFileOccurrence& atRef,
                                                                          const std::string& path, bool references,
                                                                          bool includeDeclaration, bool declarations) {
@@ -288,8 +302,7 @@ Expected<NavigationResult> ClangNavigator::answerFor(const ClangSymbol& found, c
   out.symbol = symbol->name;
   out.source = source_;
   out.confidence = Confidence::Exact;
-  if (static_cast<SymbolKind>(symbol->kind) == SymbolKind::Macro) out.facet = "macro";
-  else if (!symbol->overrides.empty() || !symbol->overriddenBy.empty()) out.facet = "override";
+  out.facet = answerFacet(*symbol);
   // A member name that depends on a template parameter names what lookup in the primary
   // template found, as clangd's go-to-definition guesses it: an instantiation may differ.
   if (at->guessed) {

@@ -79,6 +79,7 @@ class ClangNavigator {
   static const ClangFileOccurrence* occurrenceAt(const std::vector<ClangFileOccurrence>& occurrences, uint32_t offset);
 
  private:
+  static std::string answerFacet(const ClangSymbol& symbol);
   // At a name a using-declaration brought into scope: the declaration and the entity it names.
   Expected<NavigationResult> usingAnswer(const std::string& path, const ClangFileOccurrence& at,
                                          const ClangSymbol& declaration, bool references, bool includeDeclaration);

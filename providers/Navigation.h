@@ -57,7 +57,8 @@ struct NavigationResult {
   std::string note;    // why the answer is partial or approximate, when it is
   std::string source = "tree-sitter";  // the facts that answered: "clang", "scip", "tree-sitter" or "live"
   // What kind of symbol a compiler's answer is about, where its agreement with a live server is
-  // measured apart (providers/Agreement): "macro", "override" (a member in a hierarchy), or "".
+  // measured apart (providers/Agreement): "macro", "override" (a member in a hierarchy),
+  // "file-local" (every site in one file), else the symbol's kind ("function", "field", ...).
   std::string facet;
 };
 

@@ -45,20 +45,27 @@ One repository, one language, three phases, run one after the other:
     live backend otherwise. Per request kind: agreement with the independent live server (all
     requests; errors count as disagreements), the share answered from the index
     (`nib/locate`'s provider == "static"; "live" and anything else, errors included, are
-    counted as shown), and agreement within each provider. nib/locate is a separate request
+    counted as shown), and agreement within each provider. A null nib/locate result (the index
+    found no symbol) carries no provider; nib answers it with the index's empty answer, so it
+    is shown apart and added to the share in a second column. Static answers that the policy
+    meant for the backend, which failed (nib/locate's note "the live backend did not answer"),
+    are counted apart as well. nib/locate is a separate request
     from the textDocument request it labels; agreement_bench reports where their locations
     differ, and so does this script.
 
 What differs between the two clients by design (read the comparison with these in mind):
   - positions: the sampler draws a uniformly random indexed file with a live backend (of any
     language that backend serves: JavaScript files in a TypeScript repository) and a uniformly
-    random code identifier in it (any length); agreement_bench draws --files files of the one
+    random code identifier in it (any length), with replacement (a small repository's
+    positions recur, so nib's interval is narrower than the distinct positions warrant);
+    agreement_bench draws --files files of the one
     language and --per-file identifiers of three or more characters in each. Its requests are
     clustered by file, so its Wilson interval (which assumes independent requests) is too
     narrow; categories appear in other proportions, hence the pooled "(all)" rows differ more.
   - the live server's state: each client has its own server process, whose answers can depend
-    on what it loaded before (tsserver's projects, one per tsconfig, stay loaded while files of
-    them are open; clangd's background index; pylsp's caches). The sampler's backend has been
+    on what it loaded before (tsserver's projects, one per tsconfig, are searched for
+    references only once loaded; clangd's background index; pylsp's caches). The sampler does
+    not count an answer given while the backend reports indexing (clangd's background index). The sampler's backend has been
     asked thousands of positions across the repository, the independent one a few files.
   - failures: the sampler does not count a position whose backend request failed or timed out
     (nib's live.timeout-ms, default 5000) and pauses a minute; agreement_bench waits --timeout

@@ -200,6 +200,16 @@ void LiveProvider::closeBuffer(const std::string& path) {
   editor_.erase(path);
 }
 
+void LiveProvider::release(const std::string& path, Language language) {
+  std::lock_guard<std::mutex> g(mutex_);
+  Backend* b = backendFor(language);
+  if (!b) return;
+  auto it = b->documents.find(path);
+  if (it == b->documents.end() || it->second.fromEditor) return;
+  if (b->process && it->second.everOpened) (void)b->process->didClose(pathToUri((settings_.root / path).string()));
+  b->documents.erase(it);
+}
+
 void LiveProvider::reconcileEditor(Backend& b) {
   // With mutex_ held: the backend's documents take the editor's text; a buffer the editor
   // closed goes back to the disk's text (read again before the next request on it).

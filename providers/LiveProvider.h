@@ -124,6 +124,10 @@ class LiveProvider {
   Expected<LiveAnswer> references(const std::string& path, Language language, Position position,
                                   bool includeDeclaration, const std::function<bool()>& cancelled = {});
 
+  // Closes a file nib opened in the backend itself (never an editor's buffer): the agreement
+  // sampler leaves the backend with the files the editor has open, as a user's session has it,
+  // rather than with every file it sampled (clangd answers open files from their own parse).
+  void release(const std::string& path, Language language);
   // Starts the language's backend now (the benchmark measures start-up apart from requests).
   Status warmUp(Language language);
   // Waits until the language's backend reports no work in progress (clangd's background index).

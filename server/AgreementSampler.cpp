@@ -16,7 +16,7 @@ namespace nib {
 namespace {
 
 constexpr uint64_t kSaveEvery = 10;  // samples between saves of the counts
-constexpr auto kAfterFailure = std::chrono::seconds(60);  // a backend that failed is left alone this long
+constexpr auto kAfterFailure = std::chrono::seconds(10);  // a backend that failed is left alone this long
 
 using Site = std::tuple<std::string, uint32_t, uint32_t>;  // path, line, byte column
 
@@ -141,14 +141,20 @@ void AgreementSampler::sampleOnce() {
   if (starts.empty()) return;
   uint32_t offset = starts[std::uniform_int_distribution<size_t>(0, starts.size() - 1)(rng_)];
   Position position = LineTable(*text).positionOf(offset);
-  std::string backend = backendName(live_.settings().commands.at(target->language));
+  sampleAt(*target, offset, position);
+  live_.release(target->path, target->language);
+  saveCounts(false);
+}
+
+void AgreementSampler::sampleAt(const Target& target, uint32_t offset, Position position) {
+  std::string backend = backendName(live_.settings().commands.at(target.language));
   for (NavigationKind kind : {NavigationKind::Definition, NavigationKind::References}) {
     uint64_t before = activity_;
     Expected<NavigationResult> index = Status(ErrorCode::Internal, "not asked");
     std::shared_ptr<Calibration> calibration;
     bool asked = withEngine_([&](Engine& engine) {
-      if (engine.manifest().versionId != target->version) return;
-      auto request = engine.navigationRequest(kind, target->path, offset, position.line, true, ProviderPolicy::Static);
+      if (engine.manifest().versionId != target.version) return;
+      auto request = engine.navigationRequest(kind, target.path, offset, position.line, true, ProviderPolicy::Static);
       if (!request) return;
       index = engine.indexAnswer(*request);
       calibration = engine.calibration();
@@ -158,8 +164,8 @@ void AgreementSampler::sampleOnce() {
       std::lock_guard<std::mutex> g(mutex_);
       return stopping_ || activity_ != before;
     };
-    auto live = kind == NavigationKind::References ? live_.references(target->path, target->language, position, true, cancelled)
-                                                   : live_.definition(target->path, target->language, position, cancelled);
+    auto live = kind == NavigationKind::References ? live_.references(target.path, target.language, position, true, cancelled)
+                                                   : live_.definition(target.path, target.language, position, cancelled);
     if (cancelled()) return;  // a request came: this position is dropped, not counted
     if (!live) {
       // Not a disagreement: the backend could not answer. Said once per distinct failure.
@@ -175,11 +181,10 @@ void AgreementSampler::sampleOnce() {
       saveCounts(true);  // the previous version's counts, before counting for the new one
       calibration_ = calibration;
     }
-    calibration->record({target->language, kind, answerCategory(index), backend}, sitesOf(index) == sitesOf(*live));
+    calibration->record({target.language, kind, answerCategory(index), backend}, sitesOf(index) == sitesOf(*live));
     ++unsaved_;
   }
   ++sampled_;
-  saveCounts(false);
 }
 
 void AgreementSampler::saveCounts(bool force) {

@@ -58,8 +58,10 @@ class AgreementSampler {
   struct Target;
   void run();
   bool waitForQuiet();  // false when stopping
-  // One position: both request kinds, counted unless a message arrived meanwhile.
+  // One position in a random file; the file is closed in the backend again afterwards.
   void sampleOnce();
+  // Both request kinds at one position, counted unless a message arrived meanwhile.
+  void sampleAt(const Target& target, uint32_t offset, Position position);
   std::optional<Target> pickTarget();
   void saveCounts(bool force);
 

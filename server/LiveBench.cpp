@@ -254,7 +254,7 @@ bool startSides(Run& run, Language l, const Sample& first, lsp::LiveBenchLanguag
       auto w = Clock::now();
       // clangd reports its indexing as work-done progress; quiet for 5 s means done.
       run.live.waitForQuiet(l, std::chrono::milliseconds(5000), std::chrono::minutes(60));
-      run.indexWaited[key] = msSince(w) - 5000;
+      run.indexWaited[key] = std::max(0.0, msSince(w) - 5000);  // quiet already: no wait
     }
     info.backgroundIndexMs = run.indexWaited[key];
   }

@@ -116,13 +116,17 @@ bool AgreementSampler::waitForQuiet() {
 std::optional<AgreementSampler::Target> AgreementSampler::pickTarget() {
   std::optional<Target> target;
   withEngine_([&](Engine& engine) {
-    std::vector<FileRecord> files;
-    engine.forEachFile([&](const FileRecord& f) {
-      if (live_.hasBackend(f.language)) files.push_back(f);
-      return true;
-    });
-    if (files.empty()) return;
-    const FileRecord& f = files[std::uniform_int_distribution<size_t>(0, files.size() - 1)(rng_)];
+    // The files with a backend, listed once per index version.
+    if (filesVersion_ != engine.manifest().versionId) {
+      files_.clear();
+      engine.forEachFile([&](const FileRecord& f) {
+        if (live_.hasBackend(f.language)) files_.push_back(f);
+        return true;
+      });
+      filesVersion_ = engine.manifest().versionId;
+    }
+    if (files_.empty()) return;
+    const FileRecord& f = files_[std::uniform_int_distribution<size_t>(0, files_.size() - 1)(rng_)];
     // A file open in the editor shows the editor's text, which the index never saw.
     if (engine.isOpen(f.path)) return;
     target = Target{f.path, f.language, f.blobOid, engine.manifest().versionId};

@@ -24,6 +24,7 @@
 
 #include "providers/Agreement.h"
 #include "providers/LiveProvider.h"
+#include "views/CommitView.h"
 
 namespace nib {
 
@@ -80,6 +81,8 @@ class AgreementSampler {
   std::atomic<uint64_t> sampled_{0};
   std::deque<std::chrono::steady_clock::time_point> recent_;  // samples of the last hour
   std::shared_ptr<Calibration> calibration_;                  // the counts being written
+  std::vector<FileRecord> files_;  // the indexed files with a backend, of version filesVersion_
+  std::string filesVersion_;
   uint64_t unsaved_ = 0;
   std::string lastFailure_;
 };

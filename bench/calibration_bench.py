@@ -656,32 +656,32 @@ def main():
         s.close()
 
     live = "pylsp" if args.language == "python" and not args.live else None
-    cmp_rows = cmp_notes = b_info = None
-    b_data = None
-    if not args.skip_independent:
+
+    def independent(provider, phase):
+        """agreement_bench.py under `provider`, timed as `phase`: (command, seconds, data, files)."""
         t = time.perf_counter()
-        cmd, seconds, b_data = run_agreement_bench(args, repo, "static", out_dir + "/agreement-static.json",
-                                                   out_dir + "/agreement-static.txt")
-        timings["(b) independent, static"] = time.perf_counter() - t
+        files = {"stdout": "%s/agreement-%s.txt" % (out_dir, provider), "json": "%s/agreement-%s.json" % (out_dir, provider)}
+        cmd, seconds, data = run_agreement_bench(args, repo, provider, files["json"], files["stdout"])
+        timings[phase] = time.perf_counter() - t
+        return cmd, seconds, data, files
+
+    cmp_rows = cmp_notes = b_info = None
+    if not args.skip_independent:
+        cmd, seconds, b_data, files = independent("static", "(b) independent, static")
         live = live or next(iter(b_data["live"]))
         cmp_rows, cmp_notes = compare(final, b_data, live, language, backend)
         recs = b_data["records"]
-        b_info = {"command": cmd, "seconds": seconds, "n": len(recs),
-                  "nib_errors": sum("error" in r["answers"]["nib"] for r in recs),
-                  "live_errors": sum("error" in r["answers"][live] for r in recs),
-                  "locate_errors": sum("error" in r["locate"] for r in recs),
-                  "locate_differ": sum(bool(r["locate"].get("locations_differ")) for r in recs),
-                  "stdout": out_dir + "/agreement-static.txt", "json": out_dir + "/agreement-static.json"}
+        b_info = dict(files, command=cmd, seconds=seconds, n=len(recs),
+                      nib_errors=sum("error" in r["answers"]["nib"] for r in recs),
+                      live_errors=sum("error" in r["answers"][live] for r in recs),
+                      locate_errors=sum("error" in r["locate"] for r in recs),
+                      locate_differ=sum(bool(r["locate"].get("locations_differ")) for r in recs))
     auto = c_info = None
     if not args.skip_auto:
-        t = time.perf_counter()
-        cmd, seconds, c_data = run_agreement_bench(args, repo, "auto", out_dir + "/agreement-auto.json",
-                                                   out_dir + "/agreement-auto.txt")
-        timings["(c) independent, auto"] = time.perf_counter() - t
+        cmd, seconds, c_data, files = independent("auto", "(c) independent, auto")
         live = live or next(iter(c_data["live"]))
         auto = auto_summary(c_data, live)
-        c_info = {"command": cmd, "seconds": seconds, "n": len(c_data["records"]),
-                  "stdout": out_dir + "/agreement-auto.txt", "json": out_dir + "/agreement-auto.json"}
+        c_info = dict(files, command=cmd, seconds=seconds, n=len(c_data["records"]))
     timings["total"] = time.perf_counter() - t_all
     print_report(args, repo, a, cmp_rows, cmp_notes, b_info, c_info, auto, live, timings)
     if args.json:

@@ -48,7 +48,28 @@ std::string clean(std::string s) {
   return s;
 }
 
+// Paths a live server answers with that the index never holds: installed packages' files.
+bool outsideRepository(const std::string& path) {
+  return path.rfind("node_modules/", 0) == 0 || path.find("/node_modules/") != std::string::npos ||
+         path.rfind(".git/", 0) == 0;
+}
+
 }  // namespace
+
+AnswerSites answerSites(const Expected<NavigationResult>& answer) {
+  AnswerSites out;
+  if (answer)
+    for (const SymbolLocation& l : answer->locations)
+      if (!outsideRepository(l.path)) out.emplace(l.path, l.range.start.line, l.range.start.column);
+  return out;
+}
+
+AnswerSites answerSites(const LiveAnswer& answer) {
+  AnswerSites out;
+  for (const LiveLocation& l : answer.locations)
+    if (l.inWorkspace && !outsideRepository(l.path)) out.emplace(l.path, l.range.start.line, l.range.start.column);
+  return out;
+}
 
 std::pair<double, double> AgreementCount::interval() const {
   if (sampled == 0) return {0, 1};
@@ -127,7 +148,6 @@ void Calibration::record(const AgreementKey& key, bool agreed) {
   ++count.sampled;
   count.agreed += agreed ? 1 : 0;
   dirty_ = true;
-  ++recorded_;
 }
 
 std::optional<AgreementCount> Calibration::count(const AgreementKey& key) const {
@@ -155,11 +175,6 @@ std::vector<std::pair<AgreementKey, AgreementCount>> Calibration::entries() cons
   for (const auto& [key, count] : counts_)
     if (count.profile == profileOf(key)) out.emplace_back(key, count);
   return out;
-}
-
-uint64_t Calibration::recorded() const {
-  std::lock_guard<std::mutex> g(mutex_);
-  return recorded_;
 }
 
 Status Calibration::save() {

@@ -17,10 +17,13 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
+#include "providers/LiveProvider.h"
 #include "providers/Navigation.h"
 #include "support/Language.h"
 #include "support/Status.h"
@@ -42,6 +45,13 @@ struct AgreementCount {
   // The Wilson score interval at 95 %: honest for small counts and rates near 0 or 1.
   std::pair<double, double> interval() const;
 };
+
+// What the index's and a live server's answers are compared by — the agreement sampler and
+// `nib bench live-vs-static` alike: the (path, 0-based line, byte column) of each location inside
+// the repository, with installed packages (node_modules/) and .git/ left out on both sides.
+using AnswerSites = std::set<std::tuple<std::string, uint32_t, uint32_t>>;
+AnswerSites answerSites(const Expected<NavigationResult>& answer);  // empty for an error
+AnswerSites answerSites(const LiveAnswer& answer);
 
 // The category of an index answer: which facts answered, how certain they were, and what the
 // symbol is where that matters ("clang exact macro"); "none" when the index has no answer.
@@ -83,7 +93,6 @@ class Calibration {
   // Whether the index answers the category; nothing while it is not measured enough.
   std::optional<CalibrationVerdict> verdict(const AgreementKey& key) const;
   std::vector<std::pair<AgreementKey, AgreementCount>> entries() const;
-  uint64_t recorded() const;  // samples recorded by this process
   // Writes the counts (atomically) when they changed since the last save.
   Status save();
   CalibrationSettings settings() const {
@@ -107,7 +116,6 @@ class Calibration {
   mutable std::mutex mutex_;
   std::map<AgreementKey, AgreementCount> counts_;
   bool dirty_ = false;
-  uint64_t recorded_ = 0;
 };
 
 }  // namespace nib

@@ -4,8 +4,6 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include <set>
-#include <tuple>
 
 #include "server/Engine.h"
 #include "support/CodeIdentifiers.h"
@@ -17,29 +15,6 @@ namespace {
 
 constexpr uint64_t kSaveEvery = 10;  // samples between saves of the counts
 constexpr auto kAfterFailure = std::chrono::seconds(10);  // a backend that failed is left alone this long
-
-using Site = std::tuple<std::string, uint32_t, uint32_t>;  // path, line, byte column
-
-// Paths a live server answers with that the index never holds: installed packages' files.
-bool outsideRepository(const std::string& path) {
-  return path.rfind("node_modules/", 0) == 0 || path.find("/node_modules/") != std::string::npos ||
-         path.rfind(".git/", 0) == 0;
-}
-
-std::set<Site> sitesOf(const Expected<NavigationResult>& r) {
-  std::set<Site> out;
-  if (r)
-    for (const SymbolLocation& l : r->locations)
-      if (!outsideRepository(l.path)) out.emplace(l.path, l.range.start.line, l.range.start.column);
-  return out;
-}
-
-std::set<Site> sitesOf(const LiveAnswer& a) {
-  std::set<Site> out;
-  for (const LiveLocation& l : a.locations)
-    if (l.inWorkspace && !outsideRepository(l.path)) out.emplace(l.path, l.range.start.line, l.range.start.column);
-  return out;
-}
 
 int64_t ticksNow() { return std::chrono::steady_clock::now().time_since_epoch().count(); }
 
@@ -185,10 +160,9 @@ void AgreementSampler::sampleAt(const Target& target, uint32_t offset, Position 
       saveCounts(true);  // the previous version's counts, before counting for the new one
       calibration_ = calibration;
     }
-    calibration->record({target.language, kind, answerCategory(index), backend}, sitesOf(index) == sitesOf(*live));
+    calibration->record({target.language, kind, answerCategory(index), backend}, answerSites(index) == answerSites(*live));
     ++unsaved_;
   }
-  ++sampled_;
 }
 
 void AgreementSampler::saveCounts(bool force) {

@@ -53,7 +53,6 @@ class AgreementSampler {
   void start();
   // Every message from the client: the sample in flight stops, and the quiet starts again.
   void noteActivity();
-  uint64_t sampled() const { return sampled_; }  // positions whose answers were counted
 
  private:
   struct Target;
@@ -78,7 +77,6 @@ class AgreementSampler {
   bool stopping_ = false;  // guarded by mutex_
   std::atomic<uint64_t> activity_{0};
   std::atomic<int64_t> lastActivity_{0};  // steady_clock ticks
-  std::atomic<uint64_t> sampled_{0};
   std::deque<std::chrono::steady_clock::time_point> recent_;  // samples of the last hour
   std::shared_ptr<Calibration> calibration_;                  // the counts being written
   std::vector<FileRecord> files_;  // the indexed files with a backend, of version filesVersion_

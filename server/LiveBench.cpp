@@ -23,8 +23,7 @@ namespace nib {
 namespace {
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
-using Site = std::tuple<std::string, uint32_t, uint32_t>;  // path, 0-based line, byte column
-using Sites = std::set<Site>;
+using Sites = AnswerSites;
 
 const char* kMethods[2] = {"definition", "references"};
 
@@ -34,12 +33,18 @@ std::string sitesDigest(const Sites& sites) {
   return d.hex();
 }
 
+// "path:line:column", 1-based.
+std::string siteText(const Sites::value_type& site) {
+  const auto& [path, line, column] = site;
+  return path + ":" + std::to_string(toDisplayLine(line)) + ":" + std::to_string(column + 1);
+}
+
 std::string describeSites(const Sites& sites, size_t limit) {
   std::string out;
   size_t n = 0;
-  for (const auto& [path, line, column] : sites) {
+  for (const auto& site : sites) {
     if (n++ == limit) return out + " …";
-    out += (out.empty() ? "" : " ") + path + ":" + std::to_string(toDisplayLine(line)) + ":" + std::to_string(column + 1);
+    out += (out.empty() ? "" : " ") + siteText(site);
   }
   return out.empty() ? "-" : out;
 }
@@ -50,8 +55,7 @@ std::vector<std::string> sitesOnlyIn(const Sites& a, const Sites& b, size_t limi
   for (const auto& site : a) {
     if (b.count(site)) continue;
     if (out.size() == limit) break;
-    const auto& [path, line, column] = site;
-    out.push_back(path + ":" + std::to_string(toDisplayLine(line)) + ":" + std::to_string(column + 1));
+    out.push_back(siteText(site));
   }
   return out;
 }
@@ -184,10 +188,7 @@ Side ask(LiveProvider& provider, const Sample& s, int method, std::vector<std::s
   out.ok = true;
   out.ms = r->milliseconds;
   out.cold = r->cold;
-  // Locations outside the repository (system headers, installed packages) are left out on both sides.
-  for (const LiveLocation& l : r->locations)
-    if (l.inWorkspace && l.path.rfind("node_modules/", 0) != 0 && l.path.find("/node_modules/") == std::string::npos)
-      out.sites.emplace(l.path, l.range.start.line, l.range.start.column);
+  out.sites = answerSites(*r);
   return out;
 }
 

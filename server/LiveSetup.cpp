@@ -50,9 +50,10 @@ void giveClangdItsIndex(const fs::path& root, const IndexLayout& layout, const P
       return;
     }
   }
+  const std::vector<std::string> plainClangd = defaultLiveCommands({})[Language::C];
   for (Language l : {Language::C, Language::Cpp}) {
     auto it = settings.commands.find(l);
-    if (it == settings.commands.end() || it->second != defaultLiveCommands({})[Language::C]) continue;
+    if (it == settings.commands.end() || it->second != plainClangd) continue;
     it->second = {"clangd", "--background-index", "--limit-references=0", "--log=error",
                   "--compile-commands-dir=" + folder.string()};
   }

@@ -190,7 +190,30 @@ Expected<std::vector<CompileCommand>> readCompileCommands(const fs::path& direct
   return out;
 }
 
-Expected<TuFacts> indexTranslationUnit(const CompileCommand& command, const fs::path& root) {
+ClangSession::ClangSession(bool skipParsedBodies) : skipParsedBodies_(skipParsedBodies) { open(); }
+
+ClangSession::~ClangSession() { close(); }
+
+void ClangSession::open() {
+  index_ = clang_createIndex(/*excludeDeclarationsFromPCH=*/0, /*displayDiagnostics=*/0);
+  action_ = clang_IndexAction_create(static_cast<CXIndex>(index_));
+}
+
+void ClangSession::close() {
+  clang_IndexAction_dispose(static_cast<CXIndexAction>(action_));
+  clang_disposeIndex(static_cast<CXIndex>(index_));
+  readBefore_.clear();
+}
+
+// A unit that did not compile cleanly (a missing header makes a type unknown) parsed the
+// bodies it read wrongly: later units must not skip them on its word, so the session starts
+// afresh. libclang's record of parsed bodies belongs to the index action.
+void ClangSession::restart() {
+  close();
+  open();
+}
+
+Expected<TuFacts> ClangSession::index(const CompileCommand& command, const fs::path& root) {
   if (command.arguments.empty()) return Status(ErrorCode::InvalidArgument, "an empty compile command for " + command.file);
   Collector c;
   std::error_code ec;
@@ -216,47 +239,69 @@ Expected<TuFacts> indexTranslationUnit(const CompileCommand& command, const fs::
   std::vector<const char*> argv;
   for (const std::string& a : args) argv.push_back(a.c_str());
 
-  CXIndex index = clang_createIndex(/*excludeDeclarationsFromPCH=*/0, /*displayDiagnostics=*/0);
-  CXIndexAction action = clang_IndexAction_create(index);
   IndexerCallbacks callbacks{};
   callbacks.abortQuery = abortQuery;
   callbacks.diagnostic = diagnostic;
   callbacks.indexDeclaration = declaration;
   callbacks.indexEntityReference = reference;
   CXTranslationUnit tu = nullptr;
-  int rc = clang_indexSourceFileFullArgv(
-      action, &c, &callbacks, sizeof callbacks,
-      CXIndexOpt_IndexFunctionLocalSymbols | CXIndexOpt_SuppressWarnings, nullptr, argv.data(),
-      static_cast<int>(argv.size()), nullptr, 0, &tu,
-      CXTranslationUnit_DetailedPreprocessingRecord | CXTranslationUnit_KeepGoing);
-  Status status;
+  unsigned options = CXIndexOpt_IndexFunctionLocalSymbols | CXIndexOpt_SuppressWarnings;
+  if (skipParsedBodies_) options |= CXIndexOpt_SkipParsedBodiesInSession;
+  int rc = clang_indexSourceFileFullArgv(static_cast<CXIndexAction>(action_), &c, &callbacks, sizeof callbacks, options, nullptr, argv.data(),
+                                         static_cast<int>(argv.size()), nullptr, 0, &tu,
+                                         CXTranslationUnit_DetailedPreprocessingRecord | CXTranslationUnit_KeepGoing);
   if (rc != 0 || !tu) {
-    status = Status(ErrorCode::Unsupported, "libclang could not parse " + command.file + " (error " + std::to_string(rc) + ")");
-  } else {
-    clang_visitChildren(clang_getTranslationUnitCursor(tu), macroVisitor, &c);
-    c.sortExpansions();
-    c.resolveMacroDeclarations();
-    addAstOnlyNames(c, tu);
-    clang_getInclusions(tu, inclusion, &c);
-    // What the preprocessor left out: names there were never compiled, and go-to-definition
-    // answers them by the bare word, as clangd does.
-    if (CXSourceRangeList* skipped = clang_getAllSkippedRanges(tu)) {
-      for (unsigned i = 0; i < skipped->count; ++i) {
-        CXFile file, endFile;
-        unsigned line, column, start, end;
-        clang_getFileLocation(clang_getRangeStart(skipped->ranges[i]), &file, &line, &column, &start);
-        clang_getFileLocation(clang_getRangeEnd(skipped->ranges[i]), &endFile, &line, &column, &end);
-        int64_t id = c.fileId(file);
-        if (id >= 0 && file == endFile && end >= start) c.facts.skipped.push_back({static_cast<uint32_t>(id), start, end});
-      }
-      clang_disposeSourceRangeList(skipped);
-    }
-    clang_disposeTranslationUnit(tu);
+    if (skipParsedBodies_) restart();
+    return Status(ErrorCode::Unsupported, "libclang could not parse " + command.file + " (error " + std::to_string(rc) + ")");
   }
-  clang_IndexAction_dispose(action);
-  clang_disposeIndex(index);
-  if (!status.isOk()) return status;
+  clang_visitChildren(clang_getTranslationUnitCursor(tu), macroVisitor, &c);
+  c.sortExpansions();
+  c.resolveMacroDeclarations();
+  addAstOnlyNames(c, tu);
+  clang_getInclusions(tu, inclusion, &c);
+  // What the preprocessor left out: names there were never compiled, and go-to-definition
+  // answers them by the bare word, as clangd does.
+  if (CXSourceRangeList* skipped = clang_getAllSkippedRanges(tu)) {
+    for (unsigned i = 0; i < skipped->count; ++i) {
+      CXFile file, endFile;
+      unsigned line, column, start, end;
+      clang_getFileLocation(clang_getRangeStart(skipped->ranges[i]), &file, &line, &column, &start);
+      clang_getFileLocation(clang_getRangeEnd(skipped->ranges[i]), &endFile, &line, &column, &end);
+      int64_t id = c.fileId(file);
+      if (id >= 0 && file == endFile && end >= start) c.facts.skipped.push_back({static_cast<uint32_t>(id), start, end});
+    }
+    clang_disposeSourceRangeList(skipped);
+  }
+  recordParsedBodies(c.facts, tu);
+  clang_disposeTranslationUnit(tu);
+  if (skipParsedBodies_ && !c.facts.errors.empty()) restart();
   return std::move(c.facts);
+}
+
+// libclang skips a function body when an earlier unit of the session parsed the same
+// preprocessor region of the same file, never in the main file, always in a system header. So
+// the files whose bodies this unit surely parsed are its main file and every user header no
+// earlier unit of the session read; the builder makes sure each file is one unit's.
+void ClangSession::recordParsedBodies(TuFacts& facts, void* opaque) {
+  auto tu = static_cast<CXTranslationUnit>(opaque);
+  std::error_code ec;
+  std::string main = fs::weakly_canonical(facts.mainFile, ec).string();
+  auto isMain = [&](const std::string& path) { return path == main || path == facts.mainFile; };
+  for (uint32_t k = 0; k < facts.files.size(); ++k) {
+    const std::string& path = facts.files[k];
+    bool own = !skipParsedBodies_ || isMain(path);
+    if (!own && !readBefore_.count(path)) {
+      CXFile file = clang_getFile(tu, path.c_str());
+      own = file && !clang_Location_isInSystemHeader(clang_getLocationForOffset(tu, file, 0));
+    }
+    if (own) facts.bodiesParsed.push_back(k);
+  }
+  for (const std::string& path : facts.files)
+    if (!isMain(path)) readBefore_.insert(path);
+}
+
+Expected<TuFacts> indexTranslationUnit(const CompileCommand& command, const fs::path& root) {
+  return ClangSession(/*skipParsedBodies=*/false).index(command, root);
 }
 
 }  // namespace nib

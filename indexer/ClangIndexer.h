@@ -4,6 +4,8 @@
 #pragma once
 
 #include <filesystem>
+#include <set>
+#include <string>
 #include <vector>
 
 #include "support/Status.h"
@@ -13,6 +15,35 @@ namespace nib {
 
 // Every entry of the compilation database in `directory` (compile_commands.json).
 Expected<std::vector<CompileCommand>> readCompileCommands(const std::filesystem::path& directory);
+
+// A worker's indexing session: translation units indexed one after another in it share
+// libclang's record of the function bodies it has parsed, so with `skipParsedBodies` a header's
+// bodies are parsed by the first unit that reads them only — clangd's background index skips
+// them the same way, and C++ headers are most of a unit's parse (libclang 14 skips bodies in C++
+// only, and only in a header included once or inside an #if region). Each unit's facts say which
+// files' bodies it parsed (`TuFacts::bodiesParsed`); the builder makes sure every file is one
+// unit's.
+class ClangSession {
+ public:
+  explicit ClangSession(bool skipParsedBodies);
+  ~ClangSession();
+  ClangSession(const ClangSession&) = delete;
+  ClangSession& operator=(const ClangSession&) = delete;
+
+  // Indexes one translation unit: see indexTranslationUnit.
+  Expected<TuFacts> index(const CompileCommand& command, const std::filesystem::path& root);
+
+ private:
+  void recordParsedBodies(TuFacts& facts, void* tu);
+  void open();
+  void close();
+  void restart();
+
+  void* index_ = nullptr;   // CXIndex
+  void* action_ = nullptr;  // CXIndexAction
+  bool skipParsedBodies_ = false;
+  std::set<std::string> readBefore_;  // files earlier units read as headers
+};
 
 // Indexes one translation unit: declarations, definitions and references keyed by USR (implicit
 // template instantiations mapped to their templates, macros from the preprocessing record), call

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
@@ -34,7 +35,7 @@ void writeDatabase(TestRepo& repo, const std::vector<std::string>& files, const 
 
 Manifest build(TestRepo& repo, IndexOptions options = {}, bool allowDelta = false) {
   ::setenv("NIB_CLANG_WORKER", NIB_CLANG_WORKER_PATH, 1);
-  options.threads = 2;
+  if (options.threads == 0) options.threads = 2;
   options.dense = false;
   // Unless asked, every build runs the clang view's own update (its cache), not a delta over
   // the last one.
@@ -74,6 +75,7 @@ TEST_CASE("a worker's facts round-trip, and a cut or damaged record fails to dec
   f.occurrences = {o};
   f.overrides = {{0, 1}};
   f.skipped = {{0, 10, 90}, {1, 0, 12}};
+  f.bodiesParsed = {0};
   std::string bytes = encodeTuFacts(f);
   auto back = decodeTuFacts(bytes);
   REQUIRE(back.hasValue());
@@ -84,11 +86,93 @@ TEST_CASE("a worker's facts round-trip, and a cut or damaged record fails to dec
   CHECK(back->skipped[1].file == 1);
   CHECK(back->occurrences.size() == 1);
   CHECK(back->overrides == f.overrides);
+  CHECK(back->bodiesParsed == std::vector<uint32_t>{0});
   // Every proper prefix (a worker killed half-way) is refused, never misread.
   for (size_t n = 0; n < bytes.size(); ++n) CHECK_FALSE(decodeTuFacts(bytes.substr(0, n)).hasValue());
   // A skipped range in a file the unit did not read is refused.
   f.skipped = {{2, 0, 1}};
   CHECK_FALSE(decodeTuFacts(encodeTuFacts(f)).hasValue());
+  f.skipped.clear();
+  f.bodiesParsed = {2};
+  CHECK_FALSE(decodeTuFacts(encodeTuFacts(f)).hasValue());
+
+  // A batch's outcomes: a worker that died in the middle of the second leaves the first whole.
+  std::string batch = encodeUnitOutcome({true, bytes, 0.25}) + encodeUnitOutcome({false, "libclang could not parse b.c", 0.5});
+  auto outcomes = decodeUnitOutcomes(batch);
+  REQUIRE(outcomes.size() == 2);
+  CHECK(outcomes[0].ok);
+  CHECK(outcomes[0].payload == bytes);
+  CHECK(outcomes[0].seconds == Approx(0.25));
+  CHECK_FALSE(outcomes[1].ok);
+  CHECK(outcomes[1].payload == "libclang could not parse b.c");
+  CHECK(decodeUnitOutcomes(batch.substr(0, batch.size() - 3)).size() == 1);
+  CHECK(decodeUnitOutcomes("").empty());
+}
+
+TEST_CASE("a header's bodies skipped by a worker's session still reach the view when their unit is gone", "[clang]") {
+  // One thread, five C++ units: two sessions ([a, b, c], [d, shared]). b.cc reads h.h after a.cc
+  // parsed its bodies, so b's facts lack them; with a.cc gone from the build, b.cc (cached) is
+  // indexed again on its own so that what h.h's body names is still listed (no other unit reads
+  // h.h). libclang 14 skips bodies in C++ only, and only in a header included once (guarded).
+  TestRepo repo;
+  const char* header = "#ifndef H_H\n#define H_H\nint shared(int x);\ninline int twice(int x) { return shared(x) * 2; }\n#endif\n";
+  auto user = [](const std::string& name) { return "#include \"h.h\"\nint " + name + "() { return twice(1); }\n"; };
+  repo.writeAll({{"h.h", header}, {"a.cc", user("a")}, {"b.cc", user("b")}, {"c.cc", "int c() { return 0; }\n"},
+                 {"d.cc", "int d() { return 0; }\n"}, {"shared.cc", "int shared(int x) { return x; }\n"}});
+  writeDatabase(repo, {"a.cc", "b.cc", "c.cc", "d.cc", "shared.cc"});
+  repo.commitAll();
+  IndexOptions one;
+  one.threads = 1;
+  auto inHeaderBody = [&] {
+    auto provider = StaticProvider::open(repo.root() / ".nib");
+    REQUIRE(provider.hasValue());
+    auto refs = (*provider)->references("h.h", offsetOf(header, "shared(int"), true);
+    REQUIRE(refs.hasValue());
+    CHECK(refs->source == "clang");
+    return std::count_if(refs->locations.begin(), refs->locations.end(), [&](const SymbolLocation& l) {
+      return l.path == "h.h" && l.range.startByte == offsetOf(header, "shared(x)");
+    });
+  };
+  Manifest first = build(repo, one);
+  CHECK(stat(first, "clang.indexed") == "5");
+  CHECK(inHeaderBody() == 1);
+
+  fs::remove(repo.root() / "a.cc");
+  writeDatabase(repo, {"b.cc", "c.cc", "d.cc", "shared.cc"});
+  repo.commitAll();
+  Manifest second = build(repo, one);
+  CHECK(stat(second, "clang.units") == "4");
+  CHECK(stat(second, "clang.indexed") == "1");  // b.cc, again, bodies kept
+  CHECK(inHeaderBody() == 1);
+}
+
+TEST_CASE("a unit that takes its worker down fails alone; the rest of its batch is indexed", "[clang]") {
+  TestRepo repo;
+  std::vector<std::string> files;
+  for (const char* name : {"a.c", "b.c", "bad.c", "c.c", "d.c"}) {
+    repo.write(name, std::string("#include \"shared.h\"\nint f_") + name[0] + "(void) { return shared(1); }\n");
+    files.push_back(name);
+  }
+  repo.writeAll({{"shared.h", kHeader}, {"shared.c", kShared}});
+  files.push_back("shared.c");
+  writeDatabase(repo, files);
+  // A worker that dies on any batch holding bad.c, before writing anything.
+  fs::path worker = repo.root() / ".git" / "crashing-worker";
+  repo.write(".git/crashing-worker", std::string("#!/usr/bin/env python3\nimport os, subprocess, sys\nreal = '") +
+                                         NIB_CLANG_WORKER_PATH +
+                                         "'\nif sys.argv[1] == 'list':\n    os.execv(real, [real] + sys.argv[1:])\n"
+                                         "data = sys.stdin.buffer.read()\nif b'bad.c' in data:\n    sys.stderr.write('boom')\n"
+                                         "    sys.exit(3)\nsys.exit(subprocess.run([real] + sys.argv[1:], input=data).returncode)\n");
+  fs::permissions(worker, fs::perms::owner_all);
+  repo.commitAll();
+  IndexOptions options;
+  options.clangWorker = worker;
+  options.threads = 1;
+  Manifest m = build(repo, options);
+  CHECK(stat(m, "clang.units") == "6");
+  CHECK(stat(m, "clang.failed") == "1");
+  CHECK(stat(m, "clang.failure.0") == "bad.c: boom");
+  CHECK(stat(m, "clang.indexed") == "5");
 }
 
 TEST_CASE("translation units are indexed again only when a file they read changed", "[clang]") {

@@ -6,7 +6,8 @@ namespace nib {
 namespace {
 // 2: what a macro's body names is kept at the expansion (`expanded`, `macroBody`).
 // 4: names only the AST resolves (`guessed`, `unlisted`).
-constexpr uint8_t kTuFormat = 4;
+// 5: the files whose bodies the unit parsed (`bodiesParsed`).
+constexpr uint8_t kTuFormat = 5;
 constexpr uint8_t kCommandsFormat = 1;
 
 void strings(ByteWriter& w, const std::vector<std::string>& v) {
@@ -72,6 +73,8 @@ std::string encodeTuFacts(const TuFacts& f) {
     w.varint(k.start);
     w.varint(k.end);
   }
+  w.varint(f.bodiesParsed.size());
+  for (uint32_t k : f.bodiesParsed) w.varint(k);
   return w.take();
 }
 
@@ -119,8 +122,36 @@ Expected<TuFacts> decodeTuFacts(std::string_view bytes) {
     k.end = r.u32();
     if (k.file >= f.files.size() || k.end < k.start) r.fail();
   }
+  uint64_t parsed = r.varint();
+  if (!r.ok() || parsed > f.files.size()) return Status(ErrorCode::Corrupt, "truncated clang facts");
+  f.bodiesParsed.resize(static_cast<size_t>(parsed));
+  for (uint32_t& k : f.bodiesParsed)
+    if ((k = r.u32()) >= f.files.size()) r.fail();
   if (!r.ok() || !r.atEnd()) return Status(ErrorCode::Corrupt, "malformed clang facts");
   return f;
+}
+
+std::string encodeUnitOutcome(const UnitOutcome& outcome) {
+  ByteWriter w;
+  w.u8(outcome.ok ? 1 : 0);
+  w.varint(static_cast<uint64_t>(outcome.seconds * 1e6));
+  w.str(outcome.payload);
+  return w.take();
+}
+
+std::vector<UnitOutcome> decodeUnitOutcomes(std::string_view bytes) {
+  std::vector<UnitOutcome> out;
+  ByteReader r(bytes);
+  while (!r.atEnd()) {
+    UnitOutcome o;
+    uint8_t ok = r.u8();
+    o.seconds = static_cast<double>(r.varint()) / 1e6;
+    o.payload = std::string(r.str());
+    if (!r.ok() || ok > 1) break;
+    o.ok = ok == 1;
+    out.push_back(std::move(o));
+  }
+  return out;
 }
 
 std::string encodeCompileCommands(const std::vector<CompileCommand>& commands) {

@@ -73,6 +73,10 @@ struct TuFacts {
   std::vector<std::pair<uint32_t, uint32_t>> types;
   std::vector<std::string> errors;                   // clang's error diagnostics, first few
   std::vector<ClangSkipped> skipped;
+  // Files (into `files`) whose function bodies this unit parsed. A worker's session skips a
+  // header's bodies once an earlier unit parsed them (see ClangSession): their references are in
+  // that unit's facts, and the builder re-indexes a unit alone where no unit owns a file.
+  std::vector<uint32_t> bodiesParsed;
 };
 
 std::string encodeTuFacts(const TuFacts& facts);
@@ -90,6 +94,18 @@ struct CompileCommand {
   std::string file;  // absolute
   std::vector<std::string> arguments;  // argv, compiler first
 };
+// What `nib-clang index` writes per unit of its batch, one record after another as each unit
+// ends: the facts, or why there are none, and the seconds it took. A worker that dies half-way
+// leaves whole records for the units it finished.
+struct UnitOutcome {
+  bool ok = false;
+  std::string payload;  // encoded TuFacts, or the error message
+  double seconds = 0;
+};
+std::string encodeUnitOutcome(const UnitOutcome& outcome);
+// The whole records at the start of `bytes` (a truncated last one is left out).
+std::vector<UnitOutcome> decodeUnitOutcomes(std::string_view bytes);
+
 std::string encodeCompileCommands(const std::vector<CompileCommand>& commands);
 Expected<std::vector<CompileCommand>> decodeCompileCommands(std::string_view bytes);
 

@@ -1,0 +1,150 @@
+#!/usr/bin/env python3
+"""Cold build time of nib's clang view against clangd's background index, same machine, same run.
+
+Per round, in alternating order:
+  clangd  `clangd --background-index --limit-references=0 --log=error --compile-commands-dir=REPO`
+          with its index folder (REPO/.cache/clangd) removed first; the client initializes, opens
+          the compilation database's first file, and the time is from the process's start to the
+          end of the last `$/progress` clangd began (its background index); clangd is then shut
+          down. The unit count clangd reports in the progress title is printed.
+  nib     `nib index --force --full --no-dense --no-precise` with .nib/clang-cache removed; the
+          time is the `clang` phase the command prints (the whole command's wall time apart).
+Both use every core (clangd's -j and nib's --threads default to the core count).
+Prints per-round times and medians, and the machine.
+
+Usage: bench/clang_index_bench.py --repo DIR [--rounds N] [--build DIR] [--timeout S]
+"""
+import argparse
+import json
+import os
+import platform
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def send(proc, msg):
+    body = json.dumps(msg).encode()
+    proc.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+    proc.stdin.flush()
+
+
+def read(proc):
+    length = None
+    while True:
+        line = proc.stdout.readline()
+        if not line:
+            return None
+        if line in (b"\r\n", b"\n"):
+            break
+        if line.lower().startswith(b"content-length:"):
+            length = int(line.split(b":")[1])
+    return json.loads(proc.stdout.read(length))
+
+
+def first_source(repo):
+    with open(os.path.join(repo, "compile_commands.json")) as f:
+        entries = json.load(f)
+    for e in entries:
+        path = e["file"] if os.path.isabs(e["file"]) else os.path.join(e["directory"], e["file"])
+        if os.path.exists(path):
+            return path
+    raise SystemExit("bench: no existing file in compile_commands.json")
+
+
+def clangd_round(repo, timeout):
+    shutil.rmtree(os.path.join(repo, ".cache", "clangd"), ignore_errors=True)
+    started = time.monotonic()
+    proc = subprocess.Popen(["clangd", "--background-index", "--limit-references=0", "--log=error",
+                             "--compile-commands-dir=" + repo], cwd=repo,
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    send(proc, {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "processId": os.getpid(), "rootUri": "file://" + repo,
+        "capabilities": {"window": {"workDoneProgress": True}}}})
+    path = first_source(repo)
+    active, ended_at, titles, opened = set(), None, [], False
+    while time.monotonic() - started < timeout:
+        msg = read(proc)
+        if msg is None:
+            break
+        if msg.get("id") == 1 and not opened:
+            send(proc, {"jsonrpc": "2.0", "method": "initialized", "params": {}})
+            with open(path, errors="replace") as f:
+                text = f.read()
+            send(proc, {"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {
+                "uri": "file://" + path, "languageId": "c", "version": 1, "text": text}}})
+            opened = True
+        elif msg.get("method") == "window/workDoneProgress/create":
+            send(proc, {"jsonrpc": "2.0", "id": msg["id"], "result": None})
+        elif msg.get("method") == "$/progress":
+            value = msg["params"]["value"]
+            token = json.dumps(msg["params"]["token"])
+            if value.get("kind") == "begin":
+                active.add(token)
+            elif value.get("kind") == "report" and value.get("message"):
+                titles.append(value["message"])
+            elif value.get("kind") == "end":
+                active.discard(token)
+                if not active:
+                    ended_at = time.monotonic()
+                    break
+    elapsed = (ended_at or time.monotonic()) - started
+    send(proc, {"jsonrpc": "2.0", "id": 2, "method": "shutdown", "params": None})
+    send(proc, {"jsonrpc": "2.0", "method": "exit", "params": None})
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+    return elapsed if ended_at else None, (titles[-1] if titles else "")
+
+
+def nib_round(repo, nib):
+    shutil.rmtree(os.path.join(repo, ".nib", "clang-cache"), ignore_errors=True)
+    started = time.monotonic()
+    out = subprocess.run([nib, "index", "--force", "--full", "--no-dense", "--no-precise"], cwd=repo,
+                         capture_output=True, text=True)
+    wall = time.monotonic() - started
+    if out.returncode != 0:
+        raise SystemExit("bench: nib index failed:\n" + out.stderr)
+    phase = re.search(r"clang ([0-9.]+) s", out.stdout)
+    units = re.search(r"^\s*clang\s+(.*)$", out.stdout, re.M)
+    return (float(phase.group(1)) if phase else None), wall, (units.group(1) if units else "")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--repo", required=True)
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--build", default=os.path.join(HERE, "..", "build"))
+    ap.add_argument("--timeout", type=float, default=1800)
+    args = ap.parse_args()
+    repo = os.path.abspath(args.repo)
+    nib = os.path.join(os.path.abspath(args.build), "cli", "nib")
+    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, {platform.platform()}")
+    print(f"repository: {repo}")
+    clangd_times, nib_times = [], []
+    for r in range(args.rounds):
+        order = ["clangd", "nib"] if r % 2 == 0 else ["nib", "clangd"]
+        for side in order:
+            if side == "clangd":
+                t, last = clangd_round(repo, args.timeout)
+                print(f"round {r + 1} clangd background index: " + (f"{t:.2f} s" if t else "did not end") +
+                      (f"  (last progress: {last})" if last else ""), flush=True)
+                if t:
+                    clangd_times.append(t)
+            else:
+                t, wall, units = nib_round(repo, nib)
+                print(f"round {r + 1} nib clang view: {t:.2f} s (nib index {wall:.2f} s; {units})", flush=True)
+                nib_times.append(t)
+    if clangd_times and nib_times:
+        c, n = statistics.median(clangd_times), statistics.median(nib_times)
+        print(f"median: clangd {c:.2f} s, nib {n:.2f} s, nib / clangd {n / c:.2f}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -66,9 +66,6 @@ std::string table(const lsp::LiveBenchAnswer& a) {
       << " positions; started in " << fixed(l.liveStartMs, 0) << " ms, first answer after " << fixed(l.liveFirstAnswerMs, 0)
       << " ms";
     if (l.backgroundIndexMs >= 0) o << ", background index " << fixed(l.backgroundIndexMs / 1000, 1) << " s";
-    if (l.openedUncompiled || l.openedShared)
-      o << ", " << l.openedUncompiled << " files without a compile command and " << l.openedShared
-        << " main files another unit includes opened before references (" << fixed(l.openUncompiledMs / 1000, 1) << " s)";
     o << "; peak RSS " << fixed(static_cast<double>(l.livePeakRssKiB) / 1024, 1) << " MiB\n";
   }
   o << "\npositions: identifiers in code drawn from the text of git's files (seeded), never from nib's index;\n"

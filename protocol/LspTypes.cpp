@@ -141,9 +141,6 @@ std::string toJson(const LiveBenchAnswer& a) {
                          {"liveStartMs", l.liveStartMs},
                          {"liveFirstAnswerMs", l.liveFirstAnswerMs},
                          {"backgroundIndexMs", l.backgroundIndexMs},
-                         {"openedUncompiled", l.openedUncompiled},
-                         {"openedShared", l.openedShared},
-                         {"openUncompiledMs", l.openUncompiledMs},
                          {"livePeakRssKiB", l.livePeakRssKiB}});
   json rows = json::array();
   for (const LiveBenchRow& r : a.rows)

@@ -191,9 +191,6 @@ struct LiveBenchLanguage {
   double liveStartMs = 0;          // backend start and initialize
   double liveFirstAnswerMs = 0;    // from starting the backend to its first answer
   double backgroundIndexMs = -1;   // clangd's background index, when waited for
-  size_t openedUncompiled = 0;     // files no compile command reaches, opened before references
-  size_t openedShared = 0;         // main files another unit #includes, opened before references
-  double openUncompiledMs = 0;     // the time clangd took to parse both kinds
   uint64_t livePeakRssKiB = 0;     // the backend's process tree
 };
 

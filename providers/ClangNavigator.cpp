@@ -192,13 +192,18 @@ struct SiteCollector {
   bool fileOnly = false;          // the asked file's sites only
   bool withInterpolated = false;  // sites only a made-up unit saw, in other files too
   std::set<std::pair<std::string, uint32_t>> changed;
+  std::function<bool(const std::string&)> shown;  // files open in the editor (may be empty)
+  size_t uncompiled = 0;  // sites left out: only a made-up unit saw them, in another file
 
   template <typename Accept>
   void collect(const ClangSymbol& of, Accept accept) {
     bool bodyTwins = std::any_of(of.sites.begin(), of.sites.end(), [](const ClangSite& s) { return s.macroBody; });
     for (const ClangSite& s : of.sites) {
       if (!accept(s) || (fileOnly && s.path != path) || (references && s.unlisted)) continue;
-      if (s.interpolated && !withInterpolated && s.path != path) continue;
+      if (s.interpolated && !withInterpolated && s.path != path && !(shown && shown(s.path))) {
+        uncompiled += references;
+        continue;
+      }
       // A declaration a macro writes has two sites, as clangd answers: where the macro's text
       // spells it (definitions) and where the macro is expanded (references); one it pastes
       // together has only the second, for both.
@@ -303,6 +308,12 @@ Expected<NavigationResult> ClangNavigator::answerFor(const ClangSymbol& found, c
   out.source = source_;
   out.confidence = Confidence::Exact;
   out.facet = answerFacet(*symbol);
+  // Asked in code no compile command builds (a made-up unit's facts): its own category, since
+  // the live server's answer there rests on a command it guesses too.
+  bool uncompiledHere = std::any_of(symbol->sites.begin(), symbol->sites.end(), [&](const ClangSite& s) {
+    return s.interpolated && s.path == path && s.range.startByte == at->start;
+  });
+  if (uncompiledHere) out.facet = "uncompiled";
   // A member name that depends on a template parameter names what lookup in the primary
   // template found, as clangd's go-to-definition guesses it: an instantiation may differ.
   if (at->guessed) {
@@ -335,11 +346,15 @@ Expected<NavigationResult> ClangNavigator::answerFor(const ClangSymbol& found, c
         return std::move(out);
       }
   SiteCollector c{[&](const std::string& p) { return changed_(p) > 0; }, path, references, out};
+  c.shown = shown_;
   // Sites only a made-up unit saw (files no compile command reaches: another platform's
-  // sources, examples, headers nothing includes) are not part of the build: as definitions they
-  // answer for their own file, and elsewhere only when nothing else does. References include
-  // them: they are the repository's code, and clangd lists them too once it has seen the files.
-  c.withInterpolated = references;
+  // sources, examples, benchmarks not built, headers nothing includes) are not part of the
+  // build: as definitions they answer for their own file, and elsewhere only when nothing else
+  // does; references list those in the asked file and the files open in the editor only — the
+  // compiled program plus the files in front of the user, as clangd merges its background index
+  // with its index of open files — and the answer says how many it left out
+  // (docs/index-format.md).
+  c.withInterpolated = false;
   // clangd's index keeps no references to namespaces (a namespace is named everywhere): their
   // references are the asked file's own, and nib answers the same.
   c.fileOnly = references && static_cast<SymbolKind>(symbol->kind) == SymbolKind::Namespace;
@@ -376,6 +391,8 @@ Expected<NavigationResult> ClangNavigator::answerFor(const ClangSymbol& found, c
     out.note = "'" + symbol->name + "' is defined outside the repository";
   }
   if (!references) keepCanonicalDeclaration(*symbol, out.locations);
+  if (c.uncompiled > 0)
+    out.note = std::to_string(c.uncompiled) + " reference(s) in files no compile command builds are left out";
   if (!c.changed.empty()) {
     // Not the whole answer: the changed files' sites are unknown until they are compiled again.
     out.note = std::to_string(c.changed.size()) + " site(s) in files changed since the index was built are left out";

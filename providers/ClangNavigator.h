@@ -29,6 +29,9 @@ class ClangNavigator {
   ~ClangNavigator();
 
   ClangView& view() { return *view_; }
+  // Files in front of the user (open in the editor): a file no compile command builds lists its
+  // references there too, as clangd's index of open files does. None by default (the CLI).
+  void setShown(std::function<bool(const std::string& path)> shown) { shown_ = std::move(shown); }
   // Whether libclang's facts cover the file (a compile command reached it, and it is unchanged).
   bool covers(const std::string& path);
   // C/C++ files no compile command reaches, which the view indexed with a borrowed command;
@@ -107,6 +110,7 @@ class ClangNavigator {
 
   std::unique_ptr<ClangView> view_;
   std::function<bool(const std::string&)> changed_;
+  std::function<bool(const std::string&)> shown_;
   std::string source_;
   bool scip_ = false;  // the precise view's facts (an SCIP indexer's), which differ in a few rules
 };

@@ -11,6 +11,10 @@ bool StaticProvider::hasClangFacts(const std::string& path) { return clang_ && c
 
 bool StaticProvider::preciseRead(const std::string& path) { return precise_ && precise_->view().hasFile(path); }
 
+void StaticProvider::setShownFiles(std::function<bool(const std::string& path)> shown) {
+  if (clang_) clang_->setShown(std::move(shown));
+}
+
 std::vector<std::string> StaticProvider::clangInterpolatedFiles() {
   return clang_ ? clang_->interpolatedFiles() : std::vector<std::string>{};
 }

@@ -29,6 +29,8 @@ Expected<std::unique_ptr<Engine>> Engine::open(const fs::path& path, const fs::p
   auto provider = StaticProvider::open(e->indexDir_);
   if (!provider) return provider.status();
   e->provider_ = std::move(*provider);
+  Engine* self = e.get();
+  e->provider_->setShownFiles([self](const std::string& p) { return self->isOpen(p); });
   return e;
 }
 

@@ -176,8 +176,6 @@ class Engine {
   bool hasOverlays() const { return provider_->hasOverlays(); }
   // C/C++ files the clang view indexed with a borrowed command, and main files another unit
   // #includes (the benchmark samples them apart).
-  std::vector<std::string> clangInterpolatedFiles() { return provider_->clangInterpolatedFiles(); }
-  std::vector<std::string> clangSharedMainFiles() { return provider_->clangSharedMainFiles(); }
 
   // Maps a filesystem path (absolute or relative to the working directory) to a repository path.
   Expected<std::string> repoPath(const std::filesystem::path& path) const;

@@ -192,27 +192,6 @@ Side ask(LiveProvider& provider, const Sample& s, int method, std::vector<std::s
   return out;
 }
 
-// Before references, clangd opens the files no compile command reaches — it knows a file's
-// references only once it has parsed it — and the main files another unit includes (its
-// background index keeps one unit's view of such a file, whichever its random order of units
-// let write it last; an open file is answered from its own parse, the same every time).
-void prepareClangd(Engine& e, Language l, LiveProvider& live, lsp::LiveBenchLanguage& info,
-                   const std::function<void(const std::string&)>& say) {
-  std::vector<std::string> uncompiled, shared;
-  for (const std::string& p : e.clangInterpolatedFiles())
-    if (auto r = e.fileRecord(p); r && r->language == l) uncompiled.push_back(p);
-  for (const std::string& p : e.clangSharedMainFiles())
-    if (auto r = e.fileRecord(p); r && r->language == l) shared.push_back(p);
-  say(std::string(languageName(l)) + ": opening " + std::to_string(uncompiled.size()) +
-      " file(s) no compile command reaches and " + std::to_string(shared.size()) + " main file(s) another unit includes");
-  info.openedUncompiled = uncompiled.size();
-  info.openedShared = shared.size();
-  uncompiled.insert(uncompiled.end(), shared.begin(), shared.end());
-  auto w = Clock::now();
-  for (const std::string& p : uncompiled) (void)live.definition(p, l, Position{0, 0});
-  info.openUncompiledMs = msSince(w);
-}
-
 struct Run {
   const LiveBenchOptions& options;
   Engine& engine;
@@ -282,10 +261,8 @@ void runLanguage(Run& run, Language l, const std::vector<Sample>& samples, std::
   auto first = std::find_if(samples.begin(), samples.end(), [&](const Sample& s) { return s.language == l; });
   if (first == samples.end() || !startSides(run, l, *first, info)) return;
   run.say(std::string(languageName(l)) + ": requests");
-  bool clangd = l == Language::C || l == Language::Cpp;
   size_t turn = 0;
   for (int m = 0; m < 2; ++m) {
-    if (m == 1 && clangd && run.options.backgroundIndex) prepareClangd(run.engine, l, run.live, info, run.say);
     for (size_t i = 0; i < samples.size(); ++i) {
       if (samples[i].language != l) continue;
       info.samples += m == 0;

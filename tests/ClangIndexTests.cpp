@@ -15,6 +15,7 @@
 #include "indexer/IndexBuilder.h"
 #include "providers/CallGraph.h"
 #include "providers/StaticProvider.h"
+#include "server/Engine.h"
 #include "views/ClangFacts.h"
 
 namespace nib::test {
@@ -146,7 +147,7 @@ TEST_CASE("a header's bodies skipped by a worker's session still reach the view 
   CHECK(inHeaderBody() == 1);
 }
 
-TEST_CASE("a unit that takes its worker down fails alone; the rest of its batch is indexed", "[clang]") {
+TEST_CASE("a unit that takes its worker down fails alone, and the rest of its batch is indexed", "[clang]") {
   TestRepo repo;
   std::vector<std::string> files;
   for (const char* name : {"a.c", "b.c", "bad.c", "c.c", "d.c"}) {
@@ -304,16 +305,37 @@ TEST_CASE("files no compile command reaches get clang facts of their own, apart 
   REQUIRE(def->locations.size() == 1);
   CHECK(def->locations[0].path == "shared.c");
   CHECK((*provider)->clangInterpolatedFiles() == std::vector<std::string>{"extra/lonely.h"});
-  // Its call is a reference from anywhere: code of the repository, though no compile command
-  // compiles it (clangd lists it too once it has parsed the header).
-  for (const auto& [path, offset] : {std::pair<std::string, uint32_t>{"main.c", offsetOf(kMain, "shared(1)")},
-                                     {"extra/lonely.h", offsetOf(lonely, "shared(5)")}}) {
-    auto refs = (*provider)->references(path, offset, true);
-    REQUIRE(refs.hasValue());
-    CHECK(refs->locations.size() == 5);
-    CHECK(std::count_if(refs->locations.begin(), refs->locations.end(),
-                        [](const SymbolLocation& l) { return l.path == "extra/lonely.h"; }) == 1);
-  }
+  // Its call is no reference of the build's: from a compiled file, references leave it out and
+  // say so; from the header itself (the file in front of the user), they list it, as clangd
+  // lists the calls of a file it has open. The answer there is in its own category.
+  auto fromMain = (*provider)->references("main.c", offsetOf(kMain, "shared(1)"), true);
+  REQUIRE(fromMain.hasValue());
+  CHECK(fromMain->locations.size() == 4);
+  CHECK(std::none_of(fromMain->locations.begin(), fromMain->locations.end(),
+                     [](const SymbolLocation& l) { return l.path == "extra/lonely.h"; }));
+  CHECK(fromMain->note == "1 reference(s) in files no compile command builds are left out");
+  CHECK(fromMain->confidence == Confidence::Exact);
+  CHECK(fromMain->facet != "uncompiled");
+  auto fromHeader = (*provider)->references("extra/lonely.h", offsetOf(lonely, "shared(5)"), true);
+  REQUIRE(fromHeader.hasValue());
+  CHECK(fromHeader->locations.size() == 5);
+  CHECK(std::count_if(fromHeader->locations.begin(), fromHeader->locations.end(),
+                      [](const SymbolLocation& l) { return l.path == "extra/lonely.h"; }) == 1);
+  CHECK(fromHeader->facet == "uncompiled");
+
+  // In the editor, the header open: its call is listed from main.c too, until it is closed.
+  auto engine = Engine::open(repo.root());
+  REQUIRE(engine.hasValue());
+  Engine& e = **engine;
+  REQUIRE(e.openBuffer("extra/lonely.h", lonely).isOk());
+  auto whileOpen = e.references("main.c", offsetOf(kMain, "shared(1)"), true);
+  REQUIRE(whileOpen.hasValue());
+  CHECK(whileOpen->locations.size() == 5);
+  CHECK(whileOpen->note.empty());
+  REQUIRE(e.closeBuffer("extra/lonely.h").isOk());
+  auto closed = e.references("main.c", offsetOf(kMain, "shared(1)"), true);
+  REQUIRE(closed.hasValue());
+  CHECK(closed->locations.size() == 4);
 }
 
 TEST_CASE("a macro reached through -isystem and through -I is two symbols, as clang names them", "[clang]") {

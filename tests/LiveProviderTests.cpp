@@ -715,13 +715,15 @@ TEST_CASE("backend commands from the repository's .nib.conf run only when allowe
 
 namespace nib::test {
 
-TEST_CASE("the benchmark has clangd parse the files no compile command reaches before references", "[live][bench][clang]") {
+TEST_CASE("the benchmark asks clangd as a user runs it: references in files no compile command builds are left out", "[live][bench][clang]") {
   TestRepo repo;
   repo.writeAll({{"c/util.h", kProject.at("c/util.h")},
                  {"c/util.c", kProject.at("c/util.c")},
                  {"c/main.c", kProject.at("c/main.c")},
                  // No compile command reaches this one: the index covers it with a neighbour's
-                 // command, clangd only once it has parsed it.
+                 // command; neither side lists its calls among references from other files
+                 // (clangd's background index does not know it, and the bench opens no file
+                 // clangd was not asked about).
                  {"c/extra.c", "#include \"util.h\"\n\nint extra(void) { return add(4, 5) + twice(6); }\n"}});
   std::string dir = repo.root().string();
   json db = json::array();
@@ -736,16 +738,14 @@ TEST_CASE("the benchmark has clangd parse the files no compile command reaches b
                      &out) == 0);
   json r = json::parse(out);
   REQUIRE(r["languages"].size() == 1);
-  CHECK(r["languages"][0]["openedUncompiled"] == 1);
   const json& refs = r["rows"][1];
   REQUIRE(refs["method"] == "references");
   INFO(r["mismatches"].dump());
   REQUIRE(refs["requests"].get<int>() >= 8);
-  // Both sides see extra.c's calls: every reference request agrees.
+  // Neither side lists extra.c's calls from main.c: every reference request agrees.
   CHECK(refs["matched"] == refs["requests"]);
   // Every request is listed with both sides' digests, agreeing with the rows' counts.
   CHECK(r["requests"].size() == r["rows"][0]["requests"].get<size_t>() + refs["requests"].get<size_t>());
-  CHECK(r["languages"][0]["openedShared"] == 0);
   size_t listed = 0, matched = 0;
   for (const json& q : r["requests"]) {
     if (q["method"] != "references") continue;

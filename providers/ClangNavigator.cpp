@@ -282,6 +282,29 @@ void keepCanonicalDeclaration(const ClangSymbol& symbol, std::vector<SymbolLocat
   locations.assign(1, std::move(one));
 }
 
+// Asked at the declaration of a method nothing in the repository defines (a pure virtual one),
+// clangd 14 goes to it and to each method overriding it directly, at its definition (else its
+// canonical declaration): the implementations are what such a name leads to.
+void addOverridersOfPureMethod(ClangView& view, const ClangSymbol& symbol, const ClangFileOccurrence& at, SiteCollector& c) {
+  if (static_cast<SymbolKind>(symbol.kind) != SymbolKind::Method || symbol.overriddenBy.empty() ||
+      at.role != ClangRole::Declaration || at.expanded)
+    return;
+  if (std::any_of(symbol.sites.begin(), symbol.sites.end(), [](const ClangSite& s) { return s.role == ClangRole::Definition; }))
+    return;
+  for (uint32_t id : symbol.overriddenBy) {
+    auto overrider = view.symbol(id);
+    if (!overrider) continue;
+    auto definition = std::find_if(overrider->sites.begin(), overrider->sites.end(), [](const ClangSite& s) {
+      return s.role == ClangRole::Definition && !s.expanded;
+    });
+    const ClangSite* site = definition != overrider->sites.end() ? &*definition : declarationSite(*overrider);
+    if (!site) continue;
+    if (c.changedFile(site->path)) c.changed.insert({site->path, site->range.startByte});
+    else c.out.locations.push_back(siteLocation(*overrider, *site));
+  }
+  uniqueSites(c.out.locations);
+}
+
 }  // namespace
 
 // What the symbol is, for measuring agreement apart (providers/Agreement): macros and members in
@@ -390,7 +413,10 @@ Expected<NavigationResult> ClangNavigator::answerFor(const ClangSymbol& found, c
     if (!scip_) return declined();
     out.note = "'" + symbol->name + "' is defined outside the repository";
   }
-  if (!references) keepCanonicalDeclaration(*symbol, out.locations);
+  if (!references) {
+    keepCanonicalDeclaration(*symbol, out.locations);
+    addOverridersOfPureMethod(*view_, *symbol, *at, c);
+  }
   if (c.uncompiled > 0)
     out.note = std::to_string(c.uncompiled) + " reference(s) in files no compile command builds are left out";
   if (!c.changed.empty()) {

@@ -453,6 +453,18 @@ bool inMacroDefinition(std::string_view text, uint32_t offset) {
   return text.compare(i, 6, "define") == 0 && offset >= i + 6;
 }
 
+// The identifier touching `offset`, as an editor's cursor gives it: [start, end), or nothing
+// (no word there, or a number).
+std::optional<std::pair<uint32_t, uint32_t>> wordAround(std::string_view text, uint32_t offset) {
+  if (offset > text.size()) return std::nullopt;
+  auto wordByte = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  size_t start = offset, end = offset;
+  while (start > 0 && wordByte(text[start - 1])) --start;
+  while (end < text.size() && wordByte(text[end])) ++end;
+  if (start == end || std::isdigit(static_cast<unsigned char>(text[start]))) return std::nullopt;
+  return std::pair{static_cast<uint32_t>(start), static_cast<uint32_t>(end)};
+}
+
 unsigned floorLog2(uint32_t x) {
   unsigned n = 0;
   while (x >>= 1) ++n;
@@ -511,14 +523,11 @@ Expected<NavigationResult> ClangNavigator::wordAnswerAt(const std::string& path,
   // token run to tree-sitter). The word touching the offset, as an editor's cursor gives it.
   if (changed_(path)) return declined();
   auto text = f.text();
-  if (!text || offset > text->size()) return declined();
-  auto wordByte = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
-  size_t start = offset, end = offset;
-  while (start > 0 && wordByte((*text)[start - 1])) --start;
-  while (end < text->size() && wordByte((*text)[end])) ++end;
-  if (start == end || std::isdigit(static_cast<unsigned char>((*text)[start]))) return declined();
-  uint32_t line = static_cast<uint32_t>(std::count(text->begin(), text->begin() + static_cast<long>(start), '\n'));
-  return wordAnswer(path, f, std::string(text->substr(start, end - start)), static_cast<uint32_t>(start), line);
+  auto word = text ? wordAround(*text, offset) : std::nullopt;
+  if (!word) return declined();
+  auto [start, end] = *word;
+  uint32_t line = static_cast<uint32_t>(std::count(text->begin(), text->begin() + start, '\n'));
+  return wordAnswer(path, f, std::string(text->substr(start, end - start)), start, line);
 }
 
 Expected<NavigationResult> ClangNavigator::wordAnswer(const std::string& path, const AskedFile& f,
@@ -597,9 +606,36 @@ Expected<NavigationResult> ClangNavigator::skippedMacroReferences(const std::str
                                                                                       const std::string& word,
                                                                                       bool includeDeclaration) {
   if (changed_(path) || !view_->skippedAt(path, at.range.startByte)) return declined();
+  auto answer = macroReferences(path, word, at.range.startByte, at.range.endByte, includeDeclaration);
+  if (answer)
+    answer->note = "'" + word + "' is in code the preprocessor left out: the references of the macro in effect there";
+  return answer;
+}
+
+Expected<NavigationResult> ClangNavigator::definitionMacroReferences(const std::string& path, const AskedFile& f,
+                                                                    uint32_t offset, bool includeDeclaration) {
+  if (changed_(path) || (f.language != Language::C && f.language != Language::Cpp)) return declined();
+  auto text = f.text();
+  auto around = text ? wordAround(*text, offset) : std::nullopt;
+  if (!around || !inMacroDefinition(*text, around->first)) return declined();
+  auto [start, end] = *around;
+  // The macro's own name, where libclang recorded it, answers as it is.
+  auto occurrences = view_->occurrences(path);
+  if (occurrences && occurrenceAt(*occurrences, start)) return declined();
+  std::string word(text->substr(start, end - start));
+  auto answer = macroReferences(path, word, start, end, includeDeclaration);
+  if (answer)
+    answer->note = "'" + word + "' is in a macro's definition: the references of the macro in effect there";
+  return answer;
+}
+
+// The references of the macro named `word` in effect at [start, end) of `path`, as clangd 14
+// finds a macro by its raw word: the closest definition before it in the file, else the only
+// macro of that name; declined when there is none or several.
+Expected<NavigationResult> ClangNavigator::macroReferences(const std::string& path, const std::string& word,
+                                                           uint32_t start, uint32_t end, bool includeDeclaration) {
   auto ids = view_->symbolsNamed(word);
   if (!ids) return ids.status();
-  // The definition in effect there: the closest one before it in the file, else the only one.
   std::optional<ClangSymbol> chosen, only;
   uint32_t closest = 0;
   size_t macros = 0;
@@ -609,7 +645,7 @@ Expected<NavigationResult> ClangNavigator::skippedMacroReferences(const std::str
     if (static_cast<SymbolKind>(symbol->kind) != SymbolKind::Macro) continue;
     ++macros;
     for (const ClangSite& s : symbol->sites)
-      if (s.role == ClangRole::Definition && s.path == path && s.range.startByte < at.range.startByte &&
+      if (s.role == ClangRole::Definition && s.path == path && s.range.startByte < start &&
           (!chosen || s.range.startByte > closest)) {
         closest = s.range.startByte;
         chosen = *symbol;
@@ -619,13 +655,10 @@ Expected<NavigationResult> ClangNavigator::skippedMacroReferences(const std::str
   if (!chosen && macros == 1) chosen = std::move(only);
   if (!chosen) return declined();
   ClangFileOccurrence from;
-  from.start = at.range.startByte;
-  from.end = at.range.endByte;
+  from.start = start;
+  from.end = end;
   from.role = ClangRole::Reference;
-  auto answer = answerFor(*chosen, from, path, true, includeDeclaration, false);
-  if (answer)
-    answer->note = "'" + word + "' is in code the preprocessor left out: the references of the macro in effect there";
-  return answer;
+  return answerFor(*chosen, from, path, true, includeDeclaration, false);
 }
 
 std::optional<TypeNode> ClangNavigator::typeNode(uint32_t id) {

@@ -61,6 +61,11 @@ class ClangNavigator {
   // macro of that name.
   Expected<NavigationResult> skippedMacroReferences(const std::string& path, const Occurrence& at,
                                                     const std::string& word, bool includeDeclaration);
+  // References at a word in a macro's replacement list (`#define SIZE (1 << LOG)`, at `LOG`),
+  // where the compiler saw no name: the macro in effect there, found by the word as clangd 14
+  // finds it — its direct uses, not the expansions of the macro whose text names it.
+  Expected<NavigationResult> definitionMacroReferences(const std::string& path, const AskedFile& f, uint32_t offset,
+                                                       bool includeDeclaration);
 
   // The type hierarchy from the base-class edges: the class named at a position (empty: no
   // class there, or no clang facts for the file), and a node's direct bases or derived classes.
@@ -83,6 +88,8 @@ class ClangNavigator {
 
  private:
   static std::string answerFacet(const ClangSymbol& symbol);
+  Expected<NavigationResult> macroReferences(const std::string& path, const std::string& word, uint32_t start,
+                                             uint32_t end, bool includeDeclaration);
   // At a name a using-declaration brought into scope: the declaration and the entity it names.
   Expected<NavigationResult> usingAnswer(const std::string& path, const ClangFileOccurrence& at,
                                          const ClangSymbol& declaration, bool references, bool includeDeclaration);

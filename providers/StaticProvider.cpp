@@ -683,7 +683,12 @@ Expected<NavigationResult> StaticProvider::referencesFromFacts(const std::string
   auto f = loadPath(path);
   if (!f) return f.status();
   auto idx = occurrenceAt(**f, path, offset);
-  if (!idx) return idx.status();
+  if (!idx) {
+    if (clang_)
+      if (auto macro = clang_->definitionMacroReferences(path, asked(**f), offset, includeDeclaration); !isDeclined(macro))
+        return macro;
+    return idx.status();
+  }
   const LoadedFile* origin = *f;
   const Occurrence& start = origin->facts.occurrences[*idx];
   if (clang_)

@@ -25,26 +25,9 @@ import subprocess
 import sys
 import time
 
+from lsp_bench import Client
+
 HERE = os.path.dirname(os.path.abspath(__file__))
-
-
-def send(proc, msg):
-    body = json.dumps(msg).encode()
-    proc.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
-    proc.stdin.flush()
-
-
-def read(proc):
-    length = None
-    while True:
-        line = proc.stdout.readline()
-        if not line:
-            return None
-        if line in (b"\r\n", b"\n"):
-            break
-        if line.lower().startswith(b"content-length:"):
-            length = int(line.split(b":")[1])
-    return json.loads(proc.stdout.read(length))
 
 
 def first_source(repo):
@@ -60,27 +43,25 @@ def first_source(repo):
 def clangd_round(repo, timeout):
     shutil.rmtree(os.path.join(repo, ".cache", "clangd"), ignore_errors=True)
     started = time.monotonic()
-    proc = subprocess.Popen(["clangd", "--background-index", "--limit-references=0", "--log=error",
-                             "--compile-commands-dir=" + repo], cwd=repo,
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-    send(proc, {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+    client = Client(["clangd", "--background-index", "--limit-references=0", "--log=error",
+                     "--compile-commands-dir=" + repo], repo)
+    send = client.send
+    send({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
         "processId": os.getpid(), "rootUri": "file://" + repo,
         "capabilities": {"window": {"workDoneProgress": True}}}})
     path = first_source(repo)
     active, ended_at, titles, opened = set(), None, [], False
     while time.monotonic() - started < timeout:
-        msg = read(proc)
-        if msg is None:
-            break
+        msg = client.read()
         if msg.get("id") == 1 and not opened:
-            send(proc, {"jsonrpc": "2.0", "method": "initialized", "params": {}})
+            send({"jsonrpc": "2.0", "method": "initialized", "params": {}})
             with open(path, errors="replace") as f:
                 text = f.read()
-            send(proc, {"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {
+            send({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {
                 "uri": "file://" + path, "languageId": "c", "version": 1, "text": text}}})
             opened = True
         elif msg.get("method") == "window/workDoneProgress/create":
-            send(proc, {"jsonrpc": "2.0", "id": msg["id"], "result": None})
+            send({"jsonrpc": "2.0", "id": msg["id"], "result": None})
         elif msg.get("method") == "$/progress":
             value = msg["params"]["value"]
             token = json.dumps(msg["params"]["token"])
@@ -94,12 +75,12 @@ def clangd_round(repo, timeout):
                     ended_at = time.monotonic()
                     break
     elapsed = (ended_at or time.monotonic()) - started
-    send(proc, {"jsonrpc": "2.0", "id": 2, "method": "shutdown", "params": None})
-    send(proc, {"jsonrpc": "2.0", "method": "exit", "params": None})
+    send({"jsonrpc": "2.0", "id": 2, "method": "shutdown", "params": None})
+    send({"jsonrpc": "2.0", "method": "exit", "params": None})
     try:
-        proc.wait(timeout=10)
+        client.proc.wait(timeout=10)
     except subprocess.TimeoutExpired:
-        proc.kill()
+        client.proc.kill()
     return elapsed if ended_at else None, (titles[-1] if titles else "")
 
 

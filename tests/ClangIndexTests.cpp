@@ -52,6 +52,14 @@ std::string stat(const Manifest& m, const std::string& key) {
   return it == m.stats.end() ? "" : it->second;
 }
 
+// A stand-in for nib-clang under .git/ (never indexed): fault injection for the builder.
+fs::path writeWorker(TestRepo& repo, const std::string& name, const std::string& script) {
+  repo.write(".git/" + name, script);
+  fs::path worker = repo.root() / ".git" / name;
+  fs::permissions(worker, fs::perms::owner_all);
+  return worker;
+}
+
 uint32_t offsetOf(const std::string& text, const std::string& needle) {
   size_t at = text.find(needle);
   REQUIRE(at != std::string::npos);
@@ -158,13 +166,11 @@ TEST_CASE("a unit that takes its worker down fails alone, and the rest of its ba
   files.push_back("shared.c");
   writeDatabase(repo, files);
   // A worker that dies on any batch holding bad.c, before writing anything.
-  fs::path worker = repo.root() / ".git" / "crashing-worker";
-  repo.write(".git/crashing-worker", std::string("#!/usr/bin/env python3\nimport os, subprocess, sys\nreal = '") +
-                                         NIB_CLANG_WORKER_PATH +
-                                         "'\nif sys.argv[1] == 'list':\n    os.execv(real, [real] + sys.argv[1:])\n"
-                                         "data = sys.stdin.buffer.read()\nif b'bad.c' in data:\n    sys.stderr.write('boom')\n"
-                                         "    sys.exit(3)\nsys.exit(subprocess.run([real] + sys.argv[1:], input=data).returncode)\n");
-  fs::permissions(worker, fs::perms::owner_all);
+  fs::path worker = writeWorker(repo, "crashing-worker",
+                                std::string("#!/usr/bin/env python3\nimport os, subprocess, sys\nreal = '") + NIB_CLANG_WORKER_PATH +
+                                    "'\nif sys.argv[1] == 'list':\n    os.execv(real, [real] + sys.argv[1:])\n"
+                                    "data = sys.stdin.buffer.read()\nif b'bad.c' in data:\n    sys.stderr.write('boom')\n"
+                                    "    sys.exit(3)\nsys.exit(subprocess.run([real] + sys.argv[1:], input=data).returncode)\n");
   repo.commitAll();
   IndexOptions options;
   options.clangWorker = worker;
@@ -254,10 +260,9 @@ TEST_CASE("a hanging worker is stopped at its time limit, a broken database fail
   repo.writeAll({{"shared.h", kHeader}, {"shared.c", kShared}, {"main.c", kMain}});
   writeDatabase(repo, {"shared.c", "main.c"});
   // A worker that lists the database but never finishes a translation unit.
-  fs::path worker = repo.root() / ".git" / "hanging-worker";
-  repo.write(".git/hanging-worker", std::string("#!/bin/sh\nif [ \"$1\" = list ]; then exec ") + NIB_CLANG_WORKER_PATH +
-                                        " \"$@\"; fi\nexec sleep 60\n");
-  fs::permissions(worker, fs::perms::owner_all);
+  fs::path worker = writeWorker(repo, "hanging-worker",
+                                std::string("#!/bin/sh\nif [ \"$1\" = list ]; then exec ") + NIB_CLANG_WORKER_PATH +
+                                    " \"$@\"; fi\nexec sleep 60\n");
   repo.commitAll();
   IndexOptions options;
   options.clangWorker = worker;

@@ -19,8 +19,9 @@ LineKeys keysOf(const LiveAnswer& a) {
 
 // The rules that decide a category nothing has measured yet: a compiler's facts answer from the
 // index (exact for the text indexed), tree-sitter's definitions where the language's scoping is
-// all there is to resolve; tree-sitter's references, answers by name, and languages that need a
-// compiler go to the backend.
+// all there is to resolve; tree-sitter's references, answers by name, a compiler's answers in code
+// no compile command builds (its command was guessed, as the backend's is), and languages that
+// need a compiler go to the backend.
 void PolicyNavigator::unmeasuredRule(const PolicyRequest& request, PolicyOutcome& out) {
   const Expected<NavigationResult>& r = out.index;
   bool compiler = r && (r->source == "clang" || r->source == "scip");
@@ -36,6 +37,8 @@ void PolicyNavigator::unmeasuredRule(const PolicyRequest& request, PolicyOutcome
     out.reason = r->locations.empty() ? "the index found nothing" : "the index resolved by name only", useLive = true;
   else if (!compiler && request.kind == NavigationKind::References)
     out.reason = "tree-sitter's references are not measured yet", useLive = true;
+  else if (r->facet == "uncompiled")
+    out.reason = "no compile command builds this code: the index's command was guessed", useLive = true;
   else out.reason = "fresh and exact";
 }
 

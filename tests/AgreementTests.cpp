@@ -209,6 +209,13 @@ TEST_CASE("the policy follows the measurements: a disagreeing category goes live
   PolicyOutcome unmeasured = navigator.decide(request, answer, &c);
   CHECK(!unmeasured.wantLive);
   CHECK(unmeasured.reason == "fresh and exact");
+  // Unless it is code no compile command builds: the command was guessed, as the backend's is.
+  answer.facet = "uncompiled";
+  PolicyOutcome guessed = navigator.decide(request, answer, &c);
+  CHECK(guessed.wantLive);
+  CHECK(guessed.category == "scip exact uncompiled");
+  CHECK(guessed.reason == "no compile command builds this code: the index's command was guessed");
+  answer.facet.clear();
   // A file the index may not match goes live whatever was measured.
   request.partial = true;
   CHECK(navigator.decide(request, answer, &c).wantLive);

@@ -316,6 +316,26 @@ struct AstOnlyNames {
     }
   }
 
+  // A parameter of a function declaration that is no definition (a prototype): clang's indexer
+  // reports none, clangd answers it with itself. One symbol per place, named by its file and
+  // offset (every unit reading the header names it alike); function-local, as any parameter.
+  void prototypeParameter(CXCursor cursor, CXCursor parent) {
+    CXCursorKind owner = clang_getCursorKind(parent);
+    if (owner != CXCursor_FunctionDecl && owner != CXCursor_CXXMethod && owner != CXCursor_Constructor &&
+        owner != CXCursor_ConversionFunction && owner != CXCursor_FunctionTemplate)
+      return;
+    if (clang_isCursorDefinition(parent)) return;
+    std::string name = take(clang_getCursorSpelling(cursor));
+    CXSourceLocation location = clang_getCursorLocation(cursor);
+    CXFile file;
+    unsigned offset;
+    clang_getFileLocation(location, &file, nullptr, nullptr, &offset);
+    int64_t id = c->fileId(file);
+    if (name.empty() || id < 0) return;
+    std::string usr = std::string(kParameterUsr) + c->facts.files[static_cast<size_t>(id)] + "@" + std::to_string(offset);
+    c->add(location, c->usrId(usr, name.c_str()), ClangRole::Declaration, SymbolKind::Parameter, false, -1);
+  }
+
   static bool isTemplateParameter(CXCursorKind kind) {
     return kind == CXCursor_TemplateTypeParameter || kind == CXCursor_NonTypeTemplateParameter ||
            kind == CXCursor_TemplateTemplateParameter;
@@ -343,6 +363,7 @@ struct AstOnlyNames {
       self->usingDeclaration(cursor, parent);
       return CXChildVisit_Continue;
     }
+    if (kind == CXCursor_ParmDecl) self->prototypeParameter(cursor, parent);
     switch (kind) {
       case CXCursor_MemberRefExpr:
       case CXCursor_DeclRefExpr:

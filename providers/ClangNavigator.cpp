@@ -298,7 +298,9 @@ void addOverridersOfPureMethod(ClangView& view, const ClangSymbol& symbol, const
       return s.role == ClangRole::Definition && !s.expanded;
     });
     const ClangSite* site = definition != overrider->sites.end() ? &*definition : declarationSite(*overrider);
-    if (!site) continue;
+    // One only a made-up unit saw (a benchmark no command builds) is no part of the build,
+    // unless it is in front of the user.
+    if (!site || (site->interpolated && site->path != c.path && !(c.shown && c.shown(site->path)))) continue;
     if (c.changedFile(site->path)) c.changed.insert({site->path, site->range.startByte});
     else c.out.locations.push_back(siteLocation(*overrider, *site));
   }

@@ -182,6 +182,7 @@ Expected<std::vector<CompileCommand>> decodeCompileCommands(std::string_view byt
 }
 
 bool isFunctionLocalUsr(std::string_view usr) {
+  if (usr.substr(0, kParameterUsr.size()) == kParameterUsr) return true;
   if (usr.substr(0, 2) != "c:" || usr.find("@macro@") != std::string_view::npos) return false;
   size_t last = usr.rfind('@');
   if (last != std::string_view::npos && last >= 2 && usr[last - 1] == '#' && usr.find("@F") != std::string_view::npos) return true;

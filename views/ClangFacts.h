@@ -19,6 +19,9 @@ enum class ClangRole : uint8_t { Definition = 0, Declaration = 1, Reference = 2 
 // The USR prefix of a using-declaration's own symbol (`using ns::name;`), which clang gives no
 // USR of its own per declaration: nib names it by file and offset.
 inline constexpr std::string_view kUsingDeclarationUsr = "nib:using@";
+// The USR prefix of a parameter of a function declaration that is no definition, which clang's
+// indexer does not report: nib names it by file and offset.
+inline constexpr std::string_view kParameterUsr = "nib:param@";
 
 struct ClangOccurrence {
   uint32_t file = 0;    // into TuFacts::files

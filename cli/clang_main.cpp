@@ -25,8 +25,9 @@ int write(const std::string& bytes) { return nib::writeAllTo(STDOUT_FILENO, byte
 int main(int argc, char** argv) {
   using namespace nib;
   std::string mode = argc >= 2 ? argv[1] : "";
-  bool keepBodies = argc == 4 && std::string(argv[3]) == "--keep-bodies";
-  if ((mode == "list" && argc != 3) || (mode == "index" && argc != 3 && !keepBodies) || (mode != "list" && mode != "index")) {
+  bool keepBodies = mode == "index" && argc == 4 && std::string(argv[3]) == "--keep-bodies";
+  bool valid = (mode == "list" && argc == 3) || (mode == "index" && (argc == 3 || keepBodies));
+  if (!valid) {
     std::fprintf(stderr, "usage: nib-clang list DIR | nib-clang index ROOT [--keep-bodies] < commands\n"
                          "(the libclang worker of `nib index`; not meant to be run by hand)\n");
     return 2;

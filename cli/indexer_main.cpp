@@ -1,6 +1,7 @@
 // `nib-indexer`: the worker executable behind `nib index` (and the worktree scan behind
 // `nib status`). It links libgit2 and the tree-sitter grammars so that `nib` need not.
 #include <CLI/CLI.hpp>
+#include <csignal>
 
 #include "cli/Commands.h"
 #include "cli/IndexCli.h"
@@ -11,6 +12,9 @@
 
 int main(int argc, char** argv) {
   using namespace nib::cli;
+  // A worker that exits before reading its input (nib-clang refusing its arguments) must cost its
+  // batch, not the build: writing to it fails instead of raising SIGPIPE.
+  std::signal(SIGPIPE, SIG_IGN);
   CLI::App app{"nib-indexer: the indexing worker of nib (run it as `nib index`).", "nib"};
   app.set_version_flag("--version", NIB_VERSION);
   app.require_subcommand(1);

@@ -117,12 +117,12 @@ class ClangViewBuild {
 
   // Indexes units [from, size()): from the cache where every file a unit read is as it was,
   // else in batches, one worker session per batch.
-  void indexFrom(size_t from, bool keepBodies = false) {
+  void indexFrom(size_t from) {
     std::vector<size_t> todo;
     for (size_t i = from; i < units_.size(); ++i)
-      if (keepBodies || !fromCache(i)) todo.push_back(i);
+      if (!fromCache(i)) todo.push_back(i);
       else progress();
-    runBatches(todo, keepBodies);
+    runBatches(todo, /*keepBodies=*/false);
   }
 
   // C/C++ files no translation unit read (headers nothing includes, sources the database does
@@ -270,8 +270,8 @@ std::vector<std::vector<size_t>> ClangViewBuild::runBatch(const std::vector<size
   for (size_t i : batch) commands.push_back(units_[i]);
   std::vector<std::string> args = {in_.worker.string(), "index", root_};
   if (keepBodies) args.push_back("--keep-bodies");
-  auto timeout = in_.timeout * static_cast<long>(batch.size());
-  WorkerResult w = runWorker(args, encodeCompileCommands(commands), timeout, in_.cancelled);
+  // The time limit is per unit: it counts from the last outcome the worker wrote.
+  WorkerResult w = runWorker(args, encodeCompileCommands(commands), in_.timeout, in_.cancelled, /*timeoutPerOutput=*/true);
   std::vector<UnitOutcome> outcomes = decodeUnitOutcomes(w.out);
   for (size_t k = 0; k < outcomes.size() && k < batch.size(); ++k) {
     size_t i = batch[k];

@@ -11,13 +11,15 @@
 #include <cerrno>
 #include <cstring>
 
+#include "support/FileIo.h"
+
 extern char** environ;
 
 namespace nib {
 using Clock = std::chrono::steady_clock;
 
 WorkerResult runWorker(const std::vector<std::string>& args, const std::string& input, std::chrono::seconds timeout,
-                       const std::function<bool()>& cancelled) {
+                       const std::function<bool()>& cancelled, bool timeoutPerOutput) {
   WorkerResult r;
   int in[2] = {-1, -1}, out[2] = {-1, -1}, err[2] = {-1, -1};
   if (pipe2(in, O_CLOEXEC) || pipe2(out, O_CLOEXEC) || pipe2(err, O_CLOEXEC)) {
@@ -52,8 +54,8 @@ WorkerResult runWorker(const std::vector<std::string>& args, const std::string& 
     r.err = "cannot start " + args[0] + ": " + std::strerror(rc);
     return r;
   }
-  // The command is small: one write before reading (a pipe holds 64 KiB).
-  (void)!::write(in[1], input.data(), input.size());
+  // Written whole before reading: every worker reads all of its input before it writes.
+  (void)writeAllTo(in[1], input);
   close(in[1]);
   auto deadline = Clock::now() + timeout;
   pollfd fds[2] = {{out[0], POLLIN, 0}, {err[0], POLLIN, 0}};
@@ -72,7 +74,10 @@ WorkerResult runWorker(const std::vector<std::string>& args, const std::string& 
     for (int i = 0; i < 2; ++i) {
       if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
       ssize_t n = ::read(fds[i].fd, buf, sizeof buf);
-      if (n > 0) (i == 0 ? r.out : r.err).append(buf, static_cast<size_t>(n));
+      if (n > 0) {
+        (i == 0 ? r.out : r.err).append(buf, static_cast<size_t>(n));
+        if (i == 0 && timeoutPerOutput) deadline = Clock::now() + timeout;
+      }
       else if (n == 0 || errno != EINTR) {
         close(fds[i].fd);
         fds[i].fd = -1;

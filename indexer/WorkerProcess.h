@@ -17,7 +17,9 @@ struct WorkerResult {
   bool timedOut = false;
 };
 
+// With `timeoutPerOutput`, the limit counts from the worker's last output instead of its start: a
+// worker that writes one record per unit of a batch gets `timeout` per unit.
 WorkerResult runWorker(const std::vector<std::string>& args, const std::string& input, std::chrono::seconds timeout,
-                       const std::function<bool()>& cancelled = {});
+                       const std::function<bool()>& cancelled = {}, bool timeoutPerOutput = false);
 
 }  // namespace nib

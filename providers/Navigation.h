@@ -58,9 +58,11 @@ struct NavigationResult {
   std::string source = "tree-sitter";  // the facts that answered: "clang", "scip", "tree-sitter" or "live"
   // What kind of symbol a compiler's answer is about, where its agreement with a live server is
   // measured apart (providers/Agreement): "macro", "override" (a member in a hierarchy),
-  // "file-local" (every site in one file), else the symbol's kind ("function", "field", ...).
+  // "file-local" (every site in one file), kUncompiledFacet (asked in code only a unit nib made
+  // up for a file no compile command reaches saw), else the symbol's kind ("function", ...).
   std::string facet;
 };
+inline constexpr const char* kUncompiledFacet = "uncompiled";
 
 struct SymbolMatch {
   SymbolLocation location;

@@ -37,7 +37,7 @@ void PolicyNavigator::unmeasuredRule(const PolicyRequest& request, PolicyOutcome
     out.reason = r->locations.empty() ? "the index found nothing" : "the index resolved by name only", useLive = true;
   else if (!compiler && request.kind == NavigationKind::References)
     out.reason = "tree-sitter's references are not measured yet", useLive = true;
-  else if (r->facet == "uncompiled")
+  else if (r->facet == kUncompiledFacet)
     out.reason = "no compile command builds this code: the index's command was guessed", useLive = true;
   else out.reason = "fresh and exact";
 }

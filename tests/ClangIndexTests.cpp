@@ -13,6 +13,7 @@
 
 #include "TestRepo.h"
 #include "indexer/IndexBuilder.h"
+#include "indexer/WorkerProcess.h"
 #include "providers/CallGraph.h"
 #include "providers/StaticProvider.h"
 #include "server/Engine.h"
@@ -153,6 +154,17 @@ TEST_CASE("a header's bodies skipped by a worker's session still reach the view 
   CHECK(stat(second, "clang.units") == "4");
   CHECK(stat(second, "clang.indexed") == "1");  // b.cc, again, bodies kept
   CHECK(inHeaderBody() == 1);
+}
+
+TEST_CASE("a batch's time limit counts from the worker's last output, so it holds per unit", "[clang]") {
+  // Five outputs half a second apart: 2.5 s in all, never more than 0.5 s without output.
+  std::vector<std::string> args = {"/bin/sh", "-c", "for i in 1 2 3 4 5; do sleep 0.5; echo $i; done"};
+  WorkerResult whole = runWorker(args, "", std::chrono::seconds(1));
+  CHECK(whole.timedOut);
+  WorkerResult paced = runWorker(args, "", std::chrono::seconds(2), {}, /*timeoutPerOutput=*/true);
+  CHECK_FALSE(paced.timedOut);
+  CHECK(paced.status == 0);
+  CHECK(paced.out == "1\n2\n3\n4\n5\n");
 }
 
 TEST_CASE("a unit that takes its worker down fails alone, and the rest of its batch is indexed", "[clang]") {

@@ -261,9 +261,16 @@ struct DeltaInput {
   std::string commit, configDigest, profile;
   FactStore* facts = nullptr;
   std::chrono::steady_clock::time_point started;
+  // What rebuilding the clang and precise views needs when the delta touches their files.
+  fs::path database;                                             // "" : no clang view
+  const std::map<std::string, fs::path>* scipIndexers = nullptr;  // none: no precise view
+  unsigned threads = 1;
 };
 // The update path of a worktree build: a delta version over the current version's base when
 // few files differ from it; nullopt when a full build is needed (the scan is left as it was).
+// When the delta's files include C/C++ files the clang view indexed (or TS/JS/Python files the
+// precise view covers), that view is built again for the version (from its cache: only units
+// and projects that read a changed file run) and the others are shared with the base.
 Expected<std::optional<IndexReport>> buildDelta(const DeltaInput& in, ScanOutput& scan, IndexReport report);
 // The delta view's profile, which names its base.
 std::string deltaViewProfile(const std::string& baseId);

@@ -238,7 +238,8 @@ Expected<IndexReport> buildIndex(const fs::path& repoPath, const IndexOptions& r
   if (!facts) return facts.status();
   const std::string& profile = Extractor::profileDigest();
   if (s.fromWorktree) {
-    DeltaInput in{s.repo.get(), &layout, &options, s.commit, s.configDigest, profile, facts->get(), started};
+    DeltaInput in{s.repo.get(), &layout, &options, s.commit, s.configDigest, profile, facts->get(), started,
+                  s.database, &s.scipIndexers, s.threads};
     auto delta = buildDelta(in, *scan, report);
     if (!delta) return delta.status();
     if (*delta) return std::move(**delta);

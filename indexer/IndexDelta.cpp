@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <map>
+#include <set>
 
 #include "indexer/BuildPhases.h"
 #include "support/GitLite.h"
@@ -202,7 +203,7 @@ size_t deltaBudgetOver(const Manifest& base, const IndexOptions& options) {
 }
 
 // C and C++ files that libclang indexed are answered from its facts, which only the clang build
-// (its translation units cached) refreshes: a change to one takes the full path.
+// (its translation units cached) refreshes: a change to one builds the clang view again.
 bool touchesClangFacts(const Manifest& base, const std::vector<DeltaEntry>& entries) {
   const ViewRecord* clang = base.view("clang");
   if (!clang || clang->status != ViewStatus::Complete) return false;
@@ -213,7 +214,7 @@ bool touchesClangFacts(const Manifest& base, const std::vector<DeltaEntry>& entr
 }
 
 // So are TypeScript, JavaScript and Python files the precise view covers, which only the
-// precise build (its projects cached) refreshes.
+// precise build (its projects cached) refreshes: a change to one builds the precise view again.
 bool touchesPreciseFacts(const Manifest& base, const std::vector<DeltaEntry>& entries) {
   const ViewRecord* precise = base.view("precise");
   if (!precise || precise->status != ViewStatus::Complete) return false;
@@ -225,9 +226,10 @@ bool touchesPreciseFacts(const Manifest& base, const std::vector<DeltaEntry>& en
 
 // The base's view files, shared by hard links (never written again: versions are immutable),
 // with the files a view keeps beside its artifacts (the dense view's encoder settings, the
-// structural view's name list). False
+// structural view's name list); the views named in `except` are the version's own. False
 // on a file system without hard links (or out of them): the caller builds in full instead.
-bool linkBaseViews(const fs::path& baseDir, const fs::path& versionDir, const Manifest& base) {
+bool linkBaseViews(const fs::path& baseDir, const fs::path& versionDir, const Manifest& base,
+                   const std::set<std::string>& except = {}) {
   std::error_code ec;
   auto link = [&](const std::string& rel) {
     fs::create_directories((versionDir / rel).parent_path(), ec);
@@ -236,7 +238,8 @@ bool linkBaseViews(const fs::path& baseDir, const fs::path& versionDir, const Ma
   };
   bool linked = true;
   for (const ViewRecord& v : base.views)
-    for (const Artifact& a : v.artifacts) linked = linked && link(a.path);
+    if (!except.count(v.name))
+      for (const Artifact& a : v.artifacts) linked = linked && link(a.path);
   // So do the caches derived from a shared artifact alone: the structural view's name list is
   // the same table's keys (the call graph is not: it includes the delta's files).
   const std::string names = std::string(CommitView::kDirectory) + "/" + CommitView::kDefinitionKeysFile;
@@ -314,9 +317,10 @@ void countDelta(const DeltaBase& b, const std::vector<DeltaEntry>& entries, Fact
   report.reused = report.files > report.extracted ? report.files - report.extracted : 0;
 }
 
-// The delta version's manifest: the base's, with the new header, the delta view and counts.
-Manifest deltaManifest(const DeltaBase& b, Manifest header, const ViewRecord& deltaView, const IndexReport& report,
-                       size_t readCount, int64_t scanStartedNs) {
+// The delta version's manifest: the base's, with the new header and the delta view (the counts
+// and rebuilt views come later).
+Manifest deltaManifest(const DeltaBase& b, Manifest header, const ViewRecord& deltaView, size_t readCount,
+                       int64_t scanStartedNs) {
   Manifest m = b.base;
   m.versionId = header.versionId;
   m.created = header.created;
@@ -327,11 +331,55 @@ Manifest deltaManifest(const DeltaBase& b, Manifest header, const ViewRecord& de
   m.base = b.baseId;
   std::erase_if(m.views, [&](const ViewRecord& v) { return v.name == deltaView.name; });
   m.views.push_back(deltaView);
-  recordCounts(m, report);
-  m.stats["delta.files"] = std::to_string(report.deltaFiles);
   m.stats["delta.read"] = std::to_string(readCount);
   m.stats["worktree.scan-ns"] = std::to_string(scanStartedNs);
   return m;
+}
+
+// The views a delta over `base` with `entries` builds for itself; nullopt when one cannot be
+// built here (its builder is not configured any more) and the full path must run.
+std::optional<std::set<std::string>> viewsToRebuild(const DeltaInput& in, const Manifest& base,
+                                                    const std::vector<DeltaEntry>& entries) {
+  std::set<std::string> views;
+  if (touchesClangFacts(base, entries)) {
+    if (in.database.empty()) return std::nullopt;
+    views.insert("clang");
+  }
+  if (touchesPreciseFacts(base, entries)) {
+    if (!in.scipIndexers || in.scipIndexers->empty()) return std::nullopt;
+    views.insert("precise");
+  }
+  return views;
+}
+
+// Builds the views in `views` into the delta version (the units and projects whose inputs did
+// not change come from their caches) and puts them in its manifest in place of the base's,
+// marked as covering the delta.
+Status rebuildViews(const DeltaInput& in, const fs::path& versionDir, const std::vector<WorkItem>& items,
+                    const std::set<std::string>& views, Manifest& m, IndexReport& report) {
+  const IndexOptions& options = *in.options;
+  const fs::path root = in.repo->root();
+  for (const std::string& name : views) {
+    auto started = std::chrono::steady_clock::now();
+    // The base's statistics of the view go: the build records its own.
+    std::erase_if(m.stats, [&](const auto& kv) { return kv.first.rfind(name + ".", 0) == 0; });
+    Expected<ViewRecord> view = Status(ErrorCode::Internal, "no builder for view " + name);
+    if (name == "clang") {
+      ClangPhaseInput phase{root, versionDir, in.layout->dir() / "clang-cache", in.database, options.clangWorker,
+                            &items, in.threads, &options};
+      view = clangViewPhase(phase, m);
+    } else if (name == "precise") {
+      PrecisePhaseInput phase{root, versionDir, in.layout->dir() / "precise-cache", *in.scipIndexers,
+                              options.scipWorker, &items, in.threads, &options};
+      view = preciseViewPhase(phase, m);
+    }
+    if (!view) return view.status();
+    view->capabilities.push_back(ViewRecord::kCoversDelta);
+    for (ViewRecord& v : m.views)
+      if (v.name == name) v = *view;
+    report.phaseSeconds.emplace_back(name, std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+  }
+  return Status::ok();
 }
 
 }  // namespace
@@ -350,7 +398,9 @@ Expected<std::optional<IndexReport>> buildDelta(const DeltaInput& in, ScanOutput
   auto read = readChanged(in, scan.items, selected.toRead, report);
   if (!read) return read.status();
   std::vector<DeltaEntry> entries = deltaEntries(*b, scan.items, *read);
-  if (entries.size() > budget || touchesClangFacts(b->base, entries) || touchesPreciseFacts(b->base, entries)) return Result();
+  if (entries.size() > budget) return Result();
+  std::optional<std::set<std::string>> rebuilt = viewsToRebuild(in, b->base, entries);
+  if (!rebuilt) return Result();
 
   // The delta is certain: the scan takes the blob ids found.
   for (const auto& [i, oid] : selected.statMatched) scan.items[i].entry.oid = std::string(oid);
@@ -362,9 +412,11 @@ Expected<std::optional<IndexReport>> buildDelta(const DeltaInput& in, ScanOutput
   auto header = manifestHeader(*in.repo, *in.layout, in.commit, &scan.items, in.configDigest);
   if (!header) return header.status();
   fs::path versionDir = in.layout->versionDir(header->versionId);
-  if (!linkBaseViews(in.layout->versionDir(b->baseId), versionDir, b->base)) return Result();
+  if (!linkBaseViews(in.layout->versionDir(b->baseId), versionDir, b->base, *rebuilt)) return Result();
   auto deltaView = deltaViewPhase(versionDir, entries, snapshot, b->baseId);
   if (!deltaView) return deltaView.status();
+  Manifest m = deltaManifest(*b, *header, *deltaView, read->size(), scan.startedNs);
+  NIB_RETURN_IF_ERROR(rebuildViews(in, versionDir, scan.items, *rebuilt, m, report));
 
   report.deltaBase = b->baseId;
   report.deltaFiles = entries.size();
@@ -374,12 +426,17 @@ Expected<std::optional<IndexReport>> buildDelta(const DeltaInput& in, ScanOutput
   double before = 0;
   for (const auto& [_, secs] : report.phaseSeconds) before += secs;
   report.phaseSeconds.emplace_back("delta", report.seconds - before);
-  Manifest m = deltaManifest(*b, *header, *deltaView, report, read->size(), scan.startedNs);
+  recordCounts(m, report);
+  m.stats["delta.files"] = std::to_string(report.deltaFiles);
   report.manifest = m;
   std::vector<std::string> dirs{VersionDelta::kDirectory, CommitView::kDirectory};
   for (const ViewRecord& v : b->base.views)
     if (!v.artifacts.empty()) dirs.push_back(fs::path(v.artifacts.front().path).parent_path().string());
-  NIB_RETURN_IF_ERROR(publishVersion(*in.layout, m, options, dirs, {std::string(VersionDelta::kDirectory) + "/data.mdb"}));
+  std::set<std::string> verify{std::string(VersionDelta::kDirectory) + "/data.mdb"};
+  for (const ViewRecord& v : m.views)
+    if (rebuilt->count(v.name))
+      for (const Artifact& a : v.artifacts) verify.insert(a.path);
+  NIB_RETURN_IF_ERROR(publishVersion(*in.layout, m, options, dirs, verify));
   pruneAndCollect(*in.layout, options, *in.facts, report);
   double total = elapsed();
   report.phaseSeconds.emplace_back("publish", total - report.seconds);
@@ -398,13 +455,24 @@ Expected<std::string> rebaseDelta(const IndexLayout& layout, const Manifest& del
   m.previous = delta.versionId;
   m.base = completion.versionId;
   const fs::path versionDir = layout.versionDir(m.versionId), deltaDir = layout.versionDir(delta.versionId);
-  if (!linkBaseViews(layout.versionDir(completion.versionId), versionDir, completion))
+  // The views the delta built for itself stay its own; the others are the completion's.
+  std::set<std::string> own;
+  for (const ViewRecord& v : delta.views)
+    if (v.coversDelta()) own.insert(v.name);
+  if (!linkBaseViews(layout.versionDir(completion.versionId), versionDir, completion, own))
     return Status(ErrorCode::IoError, "cannot share the views of version " + completion.versionId + " by hard links");
-  // The delta's own table and its call graph (the same files over the same views) come along.
+  // The delta's own table, its call graph (the same files over the same views) and its own
+  // views come along.
   std::error_code ec;
   const std::string deltaData = std::string(VersionDelta::kDirectory) + "/data.mdb";
   fs::create_directories(versionDir / VersionDelta::kDirectory, ec);
   if (!ec) fs::create_hard_link(deltaDir / deltaData, versionDir / deltaData, ec);
+  for (const ViewRecord& v : delta.views)
+    if (own.count(v.name))
+      for (const Artifact& a : v.artifacts) {
+        if (!ec) fs::create_directories((versionDir / a.path).parent_path(), ec);
+        if (!ec) fs::create_hard_link(deltaDir / a.path, versionDir / a.path, ec);
+      }
   if (ec) {
     fs::remove_all(versionDir, ec);
     return Status(ErrorCode::IoError, "cannot link the delta of version " + delta.versionId);

@@ -66,23 +66,28 @@ Expected<std::unique_ptr<StaticProvider>> StaticProvider::open(const std::filesy
   const ViewRecord* clangView = manifest->view("clang");
   bool clang = clangView && clangView->status == ViewStatus::Complete;
   std::unique_ptr<StaticProvider> p(new StaticProvider(std::move(*manifest), std::move(*view), std::move(*facts)));
+  // Which files a view's facts no longer describe: those the session overlays, and those the
+  // version's delta changed unless the view was built for the version itself.
+  StaticProvider* self = p.get();
+  auto changedFor = [self](const ViewRecord& v) {
+    return [self, ownDelta = v.coversDelta()](const std::string& path) {
+      auto it = self->overlays_.find(path);
+      return it != self->overlays_.end() && !(ownDelta && it->second->fromVersion);
+    };
+  };
   if (clang) {
     // A clang view that cannot be read (another format, damage) costs its precision, not the
     // index: C/C++ then answers from tree-sitter facts, labelled as such.
     auto c = ClangView::open(layout.versionDir(versionId) / "clang");
-    StaticProvider* self = p.get();
     if (c)
-      p->clang_ = std::make_unique<ClangNavigator>(std::move(*c),
-                                                   [self](const std::string& path) { return self->overlays_.count(path) > 0; });
+      p->clang_ = std::make_unique<ClangNavigator>(std::move(*c), changedFor(*p->manifest_.view("clang")));
     else
       p->clangStatus_ = c.status();
   }
   // The precise view likewise: one that cannot be read leaves tree-sitter's answers.
   if (const ViewRecord* v = p->manifest_.view("precise"); v && v->status == ViewStatus::Complete) {
-    StaticProvider* self = p.get();
     if (auto c = ClangView::open(layout.versionDir(versionId) / "precise"))
-      p->precise_ = std::make_unique<ClangNavigator>(
-          std::move(*c), [self](const std::string& path) { return self->overlays_.count(path) > 0; }, "scip");
+      p->precise_ = std::make_unique<ClangNavigator>(std::move(*c), changedFor(*v), "scip");
     else
       logWarn("the precise view cannot be read (" + c.status().message() + "): TypeScript and Python answer from tree-sitter");
   }

@@ -12,6 +12,7 @@
 #include <set>
 
 #include "TestRepo.h"
+#include "indexer/DenseFollowUp.h"
 #include "indexer/IndexBuilder.h"
 #include "indexer/WorkerProcess.h"
 #include "providers/CallGraph.h"
@@ -448,7 +449,23 @@ TEST_CASE("a repository header read as a system header keeps its references to s
   CHECK(got == std::set<std::pair<std::string, uint32_t>>{{"main.c", offsetOf(main, "FILE*")}, {"sys/io.h", offsetOf(header, "FILE*")}});
 }
 
-TEST_CASE("a change to a C file libclang indexed takes the full path, other changes make a delta", "[clang][delta]") {
+// The clang answer at `needle` in `path` (its first byte), as (path, byte) pairs of its sites.
+std::set<std::pair<std::string, uint32_t>> clangSites(const TestRepo& repo, const std::string& path,
+                                                       const std::string& text, const std::string& needle,
+                                                       bool references) {
+  auto provider = StaticProvider::open(repo.root() / ".nib");
+  REQUIRE(provider.hasValue());
+  auto answer = references ? (*provider)->references(path, offsetOf(text, needle), true)
+                           : (*provider)->definition(path, offsetOf(text, needle));
+  REQUIRE(answer.hasValue());
+  CHECK(answer->source == "clang");
+  std::set<std::pair<std::string, uint32_t>> sites;
+  for (const SymbolLocation& l : answer->locations) sites.insert({l.path, l.range.startByte});
+  return sites;
+}
+
+TEST_CASE("a change to a C file makes a delta whose clang view is its own: only the units that read it run",
+          "[clang][delta]") {
   TestRepo repo;
   repo.writeAll({{"shared.h", kHeader}, {"shared.c", kShared}, {"main.c", kMain}, {"tool.py", "def f():\n    return 1\n"}});
   writeDatabase(repo, {"shared.c", "main.c"});
@@ -460,16 +477,80 @@ TEST_CASE("a change to a C file libclang indexed takes the full path, other chan
   Manifest pyEdit = build(repo, {}, true);
   CHECK(pyEdit.base == first.versionId);
   CHECK(pyEdit.view("clang")->status == ViewStatus::Complete);
+  CHECK_FALSE(pyEdit.view("clang")->coversDelta());
   // The clang answers stand for the unchanged C files of a delta.
-  auto provider = StaticProvider::open(repo.root() / ".nib");
-  REQUIRE(provider.hasValue());
-  auto def = (*provider)->definition("main.c", offsetOf(kMain, "shared(1)"));
-  REQUIRE(def.hasValue());
-  CHECK(def->source == "clang");
-  repo.write("main.c", std::string(kMain) + "int unused(void) { return shared(2); }\n");
+  CHECK(clangSites(repo, "main.c", kMain, "shared(1)", false) == std::set<std::pair<std::string, uint32_t>>{
+                                                                     {"shared.c", offsetOf(kShared, "shared(int")}});
+
+  // A C file changes (a new use of `shared`, and the old ones move): a delta over the same base,
+  // its clang view built again from the cache with only main.c's unit run, and answering for
+  // main.c as it is now.
+  const std::string main2 = "/* moved */\n" + std::string(kMain) + "int unused(void) { return shared(2); }\n";
+  repo.write("main.c", main2);
   Manifest cEdit = build(repo, {}, true);
-  CHECK(cEdit.base.empty());
+  CHECK(cEdit.base == first.versionId);
+  REQUIRE(cEdit.view("clang"));
+  CHECK(cEdit.view("clang")->status == ViewStatus::Complete);
+  CHECK(cEdit.view("clang")->coversDelta());
   CHECK(stat(cEdit, "clang.indexed") == "1");
+  CHECK(stat(cEdit, "clang.cached") == "1");
+  const std::set<std::pair<std::string, uint32_t>> uses{{"shared.h", offsetOf(kHeader, "shared(int")},
+                                                        {"shared.h", offsetOf(kHeader, "shared(x)")},
+                                                        {"shared.c", offsetOf(kShared, "shared(int")},
+                                                        {"main.c", offsetOf(main2, "shared(1)")},
+                                                        {"main.c", offsetOf(main2, "shared(2)")}};
+  CHECK(clangSites(repo, "main.c", main2, "shared(2)", true) == uses);
+
+  // Another edit elsewhere keeps main.c in the delta: the clang view is the version's own again
+  // (the base's would answer for the old main.c), every unit from the cache.
+  repo.write("tool.py", "def f():\n    return 3\n");
+  Manifest pyAgain = build(repo, {}, true);
+  CHECK(pyAgain.base == first.versionId);
+  CHECK(pyAgain.view("clang")->coversDelta());
+  CHECK(stat(pyAgain, "clang.indexed") == "0");
+  CHECK(clangSites(repo, "shared.c", kShared, "shared(int", true) == uses);
+
+  // A header every unit reads: both run again.
+  repo.write("shared.h", std::string("/* header moved */\n") + kHeader);
+  Manifest headerEdit = build(repo, {}, true);
+  CHECK(headerEdit.base == first.versionId);
+  CHECK(stat(headerEdit, "clang.indexed") == "2");
+}
+
+TEST_CASE("a delta over a version whose dense view was pending keeps its own clang view when published again",
+          "[clang][delta][dense]") {
+  TestRepo repo;
+  repo.writeAll({{"shared.h", kHeader}, {"shared.c", kShared}, {"main.c", kMain}});
+  writeDatabase(repo, {"shared.c", "main.c"});
+  repo.commitAll();
+  ::setenv("NIB_CLANG_WORKER", NIB_CLANG_WORKER_PATH, 1);
+  IndexOptions options;
+  options.threads = 2;
+  options.deferDense = true;  // the dense view left pending, as `nib index` leaves it
+  auto first = buildIndex(repo.root(), options);
+  REQUIRE(first.hasValue());
+  REQUIRE(first->manifest.view("dense")->status == ViewStatus::Pending);
+  const std::string main2 = "/* moved */\n" + std::string(kMain);
+  repo.write("main.c", main2);
+  auto delta = buildIndex(repo.root(), options);
+  REQUIRE(delta.hasValue());
+  REQUIRE(delta->manifest.base == first->manifest.versionId);
+  REQUIRE(delta->manifest.view("clang")->coversDelta());
+  // The follow-up completes the base and publishes the delta again over the completion: the
+  // completion's clang view describes the old main.c, the delta's the one on disk.
+  auto followUp = completeDenseView(repo.root(), options);
+  REQUIRE(followUp.hasValue());
+  REQUIRE(followUp->published);
+  IndexLayout layout(repo.root() / ".nib");
+  auto now = layout.currentManifest();
+  REQUIRE(now.hasValue());
+  CHECK(now->versionId != delta->manifest.versionId);
+  CHECK(now->base != first->manifest.versionId);
+  CHECK(now->view("dense")->status == ViewStatus::Complete);
+  CHECK(now->view("clang")->coversDelta());
+  CHECK(clangSites(repo, "main.c", main2, "shared(1)", false) ==
+        std::set<std::pair<std::string, uint32_t>>{{"shared.c", offsetOf(kShared, "shared(int")}});
+  CHECK(clangSites(repo, "shared.c", kShared, "shared(int", true).count({"main.c", offsetOf(main2, "shared(1)")}) == 1);
 }
 
 TEST_CASE("call edges of C++ files come from libclang: an overloaded call has one callee", "[clang][callgraph]") {

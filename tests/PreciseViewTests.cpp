@@ -251,6 +251,25 @@ TEST_CASE("the precise view is built by the SCIP indexers and re-runs only proje
   CHECK(stat(third, "precise.indexed") == "1");
   CHECK(stat(third, "precise.cached") == "1");
   CHECK(third.view("precise")->status == ViewStatus::Complete);
+
+  // As a delta (the other views shared with the third version): the precise view is built for
+  // the delta, the TypeScript project from the cache, and answers for jobs.py as it is now.
+  const std::string moved = "# moved\n" + std::string(kPython);
+  repo.write("jobs.py", moved);
+  options.deltaBudget = IndexOptions().deltaBudget;
+  Manifest fourth = build(repo, options);
+  CHECK(fourth.base == third.versionId);
+  REQUIRE(fourth.view("precise"));
+  CHECK(fourth.view("precise")->coversDelta());
+  CHECK(stat(fourth, "precise.indexed") == "1");
+  CHECK(stat(fourth, "precise.cached") == "1");
+  auto now = StaticProvider::open(repo.root() / ".nib");
+  REQUIRE(now.hasValue());
+  auto moved_refs = (*now)->references("jobs.py", 20 + 8, true);  // `run` in Job, a line down
+  REQUIRE(moved_refs.hasValue());
+  CHECK(moved_refs->source == "scip");
+  REQUIRE(moved_refs->locations.size() == 2);
+  CHECK(moved_refs->locations[0].range.start.line == 2);
 }
 
 TEST_CASE("TypeScript files no tsconfig.json reads form one inferred project, written outside the worktree", "[precise]") {

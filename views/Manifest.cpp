@@ -49,6 +49,12 @@ const char* viewStatusName(ViewStatus s) {
   return "absent";
 }
 
+bool ViewRecord::coversDelta() const {
+  for (const std::string& c : capabilities)
+    if (c == kCoversDelta) return true;
+  return false;
+}
+
 const ViewRecord* Manifest::view(const std::string& name) const {
   for (const auto& v : views)
     if (v.name == name) return &v;

@@ -32,6 +32,12 @@ struct ViewRecord {
   std::vector<std::string> capabilities;
   std::vector<Artifact> artifacts;
   std::string error;  // why it failed, when it did
+
+  // A delta version's view that was built for the version itself, its delta's files included
+  // (the clang and precise views, which only their own builds refresh), rather than shared
+  // with the base by hard links.
+  static constexpr const char* kCoversDelta = "covers-delta";
+  bool coversDelta() const;
 };
 
 struct Manifest {

@@ -35,9 +35,10 @@ inline CLI::App* addIndexCommand(CLI::App& app, IndexArgs& args) {
                   "the view runs scip-typescript and scip-python, see docs/precise-view.md)");
   index->add_flag("--no-dense", args.noDense, "Build no dense view (no semantic or hybrid search; faster on large repositories)");
   index->add_flag("--wait-dense", args.waitDense,
-                  "Build the dense view (semantic search) before returning. By default the version is\n"
-                  "published without it and a background process adds it in a follow-up version\n"
-                  "(`nib status` shows when it is ready; lexical and trigram search work meanwhile)");
+                  "Build the dense view (semantic search), and the clang view's units for C/C++ files no\n"
+                  "compile command builds, before returning. By default the version is published without\n"
+                  "them and a background process adds them in a follow-up version (`nib status` shows\n"
+                  "when it is ready; lexical and trigram search, and the other files' answers, work meanwhile)");
   // The background process `nib index` starts for that follow-up: not for people.
   index->add_flag("--complete-dense", args.completeDense)->group("");
   index->add_flag("--retrain-model", args.retrainModel,

@@ -44,20 +44,27 @@ int runDenseFollowUp(const IndexArgs& args) {
   options.threads = args.threads;
   auto report = completeDenseView((*repo)->root(), options);
   if (!report) return fail("the dense view's follow-up failed: " + report.status().message());
-  if (report->published)
-    std::printf("%s dense view %s in version %s (%.2f s)\n", utcTimestamp().c_str(),
-                report->dense.view.status == ViewStatus::Complete ? "published" : "failed, recorded",
-                report->versionId.c_str(), report->seconds);
-  else
+  if (report->published) {
+    std::string what;
+    if (!report->dense.view.name.empty())
+      what = std::string("dense view ") + (report->dense.view.status == ViewStatus::Complete ? "published" : "failed, recorded");
+    if (report->clangCompleted)
+      what += (what.empty() ? "" : ", ") + std::string("clang view's made-up units added (") +
+              std::to_string(report->clangIndexed) + " indexed)";
+    else if (!report->clangSkipped.empty())
+      what += (what.empty() ? "" : ", ") + std::string("clang view's made-up units left: ") + report->clangSkipped;
+    std::printf("%s %s in version %s (%.2f s)\n", utcTimestamp().c_str(), what.c_str(), report->versionId.c_str(),
+                report->seconds);
+  } else
     std::printf("%s nothing published: %s\n", utcTimestamp().c_str(), report->skipped.c_str());
   return 0;
 }
 
-// After a build: a Pending dense view is built now (--wait-dense) or left to a background
-// follow-up. Returns the follow-up's report when it ran here.
+// After a build: a Pending dense view and the clang view's deferred made-up units are built now
+// (--wait-dense) or left to a background follow-up. Returns the follow-up's report when it ran
+// here.
 Expected<std::optional<DenseFollowUpReport>> settleDenseView(const IndexArgs& args, const IndexReport& r) {
-  const ViewRecord* dense = r.manifest.view("dense");
-  if (!dense || dense->status != ViewStatus::Pending) return std::optional<DenseFollowUpReport>();
+  if (!followUpPending(r.manifest)) return std::optional<DenseFollowUpReport>();
   IndexLayout layout = IndexLayout::forRepository(r.repoRoot);
   if (!args.waitDense) {
     if (auto indexer = workerPath()) startDenseFollowUp(*indexer, r.repoRoot, layout, args.threads);
@@ -101,6 +108,44 @@ void printDenseLine(const IndexReport& r, const std::optional<DenseFollowUpRepor
                 "              when; lexical and trigram search work meanwhile; --wait-dense waits for it)\n");
 }
 
+// The clang and precise views' lines; a follow-up that ran here (--wait-dense) says what it
+// added to the clang view.
+void printCompilerViews(const IndexReport& r, const std::optional<DenseFollowUpReport>& followUp) {
+  auto stat = [&](const std::string& key) {
+    auto it = r.manifest.stats.find(key);
+    return it == r.manifest.stats.end() ? std::string("?") : it->second;
+  };
+  if (const ViewRecord* clang = r.manifest.view("clang")) {
+    if (clang->status == ViewStatus::Complete) {
+      std::printf("  clang       %s translation units + %s files no unit read (%s indexed, %s cached, %s failed), %s symbols\n",
+                  stat("clang.units").c_str(), stat("clang.interpolated").c_str(), stat("clang.indexed").c_str(),
+                  stat("clang.cached").c_str(), stat("clang.failed").c_str(), stat("clang.symbols").c_str());
+      if (followUp && followUp->clangCompleted)
+        std::printf("              then %s files no compile command builds (%zu units indexed) in version %s\n",
+                    stat("clang.deferred").c_str(), followUp->clangIndexed, followUp->versionId.c_str());
+      else if (clang->has(ViewRecord::kUncompiledPending))
+        std::printf("              %s files no compile command builds are indexed in the background: a follow-up\n"
+                    "              version adds them (they answer from tree-sitter meanwhile)\n",
+                    stat("clang.deferred").c_str());
+      for (int i = 0; i < 3 && r.manifest.stats.count("clang.failure." + std::to_string(i)); ++i)
+        std::printf("    failed    %s\n", stat("clang.failure." + std::to_string(i)).substr(0, 200).c_str());
+    } else if (clang->status == ViewStatus::Failed) {
+      std::printf("  clang       not built: %s\n", clang->error.c_str());
+    }
+  }
+  if (const ViewRecord* precise = r.manifest.view("precise")) {
+    if (precise->status == ViewStatus::Complete) {
+      std::printf("  precise     %s projects (%s indexed, %s cached, %s failed), %s files, %s symbols\n",
+                  stat("precise.projects").c_str(), stat("precise.indexed").c_str(), stat("precise.cached").c_str(),
+                  stat("precise.failed").c_str(), stat("precise.files").c_str(), stat("precise.symbols").c_str());
+    } else {
+      std::printf("  precise     not built: %s\n", precise->error.c_str());
+    }
+    for (int i = 0; i < 3 && r.manifest.stats.count("precise.failure." + std::to_string(i)); ++i)
+      std::printf("    failed    %s\n", stat("precise.failure." + std::to_string(i)).substr(0, 300).c_str());
+  }
+}
+
 void printCollection(const IndexReport& r) {
   if (!r.collection.swept) return;
   std::printf("  collected   %zu fact records and %zu file contents no kept version references%s\n",
@@ -122,6 +167,9 @@ int runIndex(const IndexArgs& args) {
   options.dense = !args.noDense;
   // A retrained model is asked for now; otherwise the dense view comes in a follow-up.
   options.deferDense = options.dense && !args.waitDense && !args.retrainModel;
+  // Made-up clang units (files no compile command builds) likewise: the follow-up adds them,
+  // run here at once with --wait-dense.
+  options.deferUncompiled = true;
   options.clang = !args.noClang;
   options.precise = !args.noPrecise;
   options.compileCommandsDir = args.compileCommandsDir;
@@ -233,32 +281,7 @@ int runIndex(const IndexArgs& args) {
   }
   std::printf("  symbols     %llu definitions, %llu occurrences\n", static_cast<unsigned long long>(r.definitions),
               static_cast<unsigned long long>(r.occurrences));
-  auto stat = [&](const std::string& key) {
-    auto it = r.manifest.stats.find(key);
-    return it == r.manifest.stats.end() ? std::string("?") : it->second;
-  };
-  if (const ViewRecord* clang = r.manifest.view("clang")) {
-    if (clang->status == ViewStatus::Complete) {
-      std::printf("  clang       %s translation units + %s files no unit read (%s indexed, %s cached, %s failed), %s symbols\n",
-                  stat("clang.units").c_str(), stat("clang.interpolated").c_str(), stat("clang.indexed").c_str(),
-                  stat("clang.cached").c_str(), stat("clang.failed").c_str(), stat("clang.symbols").c_str());
-      for (int i = 0; i < 3 && r.manifest.stats.count("clang.failure." + std::to_string(i)); ++i)
-        std::printf("    failed    %s\n", stat("clang.failure." + std::to_string(i)).substr(0, 200).c_str());
-    } else if (clang->status == ViewStatus::Failed) {
-      std::printf("  clang       not built: %s\n", clang->error.c_str());
-    }
-  }
-  if (const ViewRecord* precise = r.manifest.view("precise")) {
-    if (precise->status == ViewStatus::Complete) {
-      std::printf("  precise     %s projects (%s indexed, %s cached, %s failed), %s files, %s symbols\n",
-                  stat("precise.projects").c_str(), stat("precise.indexed").c_str(), stat("precise.cached").c_str(),
-                  stat("precise.failed").c_str(), stat("precise.files").c_str(), stat("precise.symbols").c_str());
-    } else {
-      std::printf("  precise     not built: %s\n", precise->error.c_str());
-    }
-    for (int i = 0; i < 3 && r.manifest.stats.count("precise.failure." + std::to_string(i)); ++i)
-      std::printf("    failed    %s\n", stat("precise.failure." + std::to_string(i)).substr(0, 300).c_str());
-  }
+  printCompilerViews(r, *followUp);
   printDenseLine(r, *followUp);
   std::string phases;
   for (const auto& [name, secs] : r.phaseSeconds) {

@@ -80,12 +80,13 @@ int main(int argc, char** argv) {
     // The dense view comes in a follow-up version, built by a detached nib-indexer, so that the
     // new version serves (and the server can stop) without waiting for it.
     index.deferDense = index.dense;
+    index.deferUncompiled = true;  // the same follow-up adds the clang view's made-up units
     index.progress = [&](const IndexProgress& p) { progress(p.done, p.total, p.phase); };
     index.cancelled = cancelled;
     index.waitForLock = true;  // another window's server or a `nib index` may be building
     auto report = buildIndex(root, index);
     if (!report) return report.status();
-    if (const ViewRecord* dense = report->manifest.view("dense"); dense && dense->status == ViewStatus::Pending) {
+    if (followUpPending(report->manifest)) {
       if (auto indexer = cli::workerPath())
         startDenseFollowUp(*indexer, report->repoRoot, IndexLayout::forRepository(report->repoRoot), 0);
     }

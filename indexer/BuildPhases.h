@@ -160,6 +160,8 @@ struct ClangPhaseInput {
   const std::vector<WorkItem>* items = nullptr;
   unsigned threads = 1;
   const IndexOptions* options = nullptr;
+  bool deferUncompiled = false;     // see ClangBuildInput
+  std::set<std::string> indexNow;   // likewise
 };
 // The clang view (Failed with the reason when the worker is missing) and its statistics, added
 // to `manifest`. Nothing when the build was cancelled.
@@ -249,9 +251,7 @@ struct SnapshotIndex {
 bool denseViewCurrent(const Manifest& m, const IndexOptions& options);
 // Whether the manifest's dense view waits for its follow-up version.
 bool denseViewPending(const Manifest& m);
-// The version the dense follow-up made of version `id` (the same views, the dense view
-// complete, `previous` naming `id`), when one is on disk: the base a delta over `id` moves to.
-std::optional<Manifest> denseCompletionOf(const IndexLayout& layout, const std::string& id);
+
 
 // What a delta build starts from: the scan, the build's configuration and fact store.
 struct DeltaInput {

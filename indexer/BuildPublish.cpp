@@ -171,15 +171,4 @@ bool denseViewPending(const Manifest& m) {
   return v && v->status == ViewStatus::Pending;
 }
 
-std::optional<Manifest> denseCompletionOf(const IndexLayout& layout, const std::string& id) {
-  std::vector<std::string> versions = layout.listVersions();
-  for (auto it = versions.rbegin(); it != versions.rend() && *it > id; ++it) {
-    auto m = readManifest(layout.versionDir(*it));
-    if (!m || m->previous != id || !m->base.empty()) continue;
-    const ViewRecord* dense = m->view("dense");
-    if (dense && dense->status == ViewStatus::Complete) return std::move(*m);
-  }
-  return std::nullopt;
-}
-
 }  // namespace nib::build

@@ -191,6 +191,7 @@ void recordClangStats(Manifest& m, const fs::path& database, const ClangBuildRep
   m.stats["clang.failed"] = std::to_string(clang.failed);
   m.stats["clang.interpolated"] = std::to_string(clang.interpolated);
   m.stats["clang.interpolated-failed"] = std::to_string(clang.interpolatedFailed);
+  m.stats["clang.deferred"] = std::to_string(clang.deferred);
   m.stats["clang.shared"] = std::to_string(clang.shared);
   m.stats["clang.symbols"] = std::to_string(clang.symbols);
   m.stats["clang.occurrences"] = std::to_string(clang.occurrences);
@@ -227,6 +228,8 @@ Expected<ViewRecord> clangViewPhase(const ClangPhaseInput& phase, Manifest& mani
   for (const WorkItem& w : *phase.items)
     if (!w.entry.oid.empty() && w.skipReason.empty()) in.blobIds[w.entry.path] = w.entry.oid;
   in.threads = phase.threads;
+  in.deferUncompiled = phase.deferUncompiled;
+  in.indexNow = phase.indexNow;
   in.timeout = std::chrono::seconds(options.clangTimeoutSeconds);
   in.cancelled = options.cancelled;
   in.progress = progressOf(options, "clang");

@@ -116,12 +116,20 @@ class ClangViewBuild {
   bool cancelled() const { return in_.cancelled && in_.cancelled(); }
 
   // Indexes units [from, size()): from the cache where every file a unit read is as it was,
-  // else in batches, one worker session per batch.
-  void indexFrom(size_t from) {
+  // else in batches, one worker session per batch. With `defer`, made-up units the cache lacks
+  // are left to a follow-up (unless their file is one the build must index now).
+  void indexFrom(size_t from, bool defer = false) {
     std::vector<size_t> todo;
-    for (size_t i = from; i < units_.size(); ++i)
-      if (!fromCache(i)) todo.push_back(i);
-      else progress();
+    for (size_t i = from; i < units_.size(); ++i) {
+      if (fromCache(i)) {
+        progress();
+      } else if (defer && i >= realUnits_ && !in_.indexNow.count(units_[i].file.substr(root_.size()))) {
+        deferred_[i] = true;
+        progress();
+      } else {
+        todo.push_back(i);
+      }
+    }
     runBatches(todo, /*keepBodies=*/false);
   }
 
@@ -199,6 +207,7 @@ class ClangViewBuild {
     failures_.resize(units_.size());
     seconds_.resize(units_.size(), 0);
     fresh_.resize(units_.size(), false);
+    deferred_.resize(units_.size(), false);
   }
   void progress() {
     if (in_.progress) in_.progress(++done_, units_.size());
@@ -219,6 +228,7 @@ class ClangViewBuild {
   std::vector<std::string> failures_;
   std::vector<double> seconds_;
   std::vector<char> fresh_;  // indexed by a worker in this build (not vector<bool>: threads set their own)
+  std::vector<char> deferred_;  // a made-up unit left to the follow-up
   std::mutex progressMutex_;
   size_t done_ = 0;
   size_t cached_ = 0;
@@ -354,6 +364,10 @@ void ClangViewBuild::report(ClangBuildReport& report) const {
   report.cached = cached_;
   report.interpolated = units_.size() - realUnits_;
   for (size_t i = 0; i < units_.size(); ++i) {
+    if (deferred_[i]) {
+      ++report.deferred;
+      continue;
+    }
     if (!results_[i]) {
       if (i >= realUnits_) {
         ++report.interpolatedFailed;
@@ -408,7 +422,7 @@ ClangBuildReport buildClangView(const ClangBuildInput& in) {
   if (build.cancelled()) return failView("cancelled");
   size_t realUnits = build.size();
   build.addInterpolatedUnits();
-  build.indexFrom(realUnits);
+  build.indexFrom(realUnits, in.deferUncompiled);
   if (build.cancelled()) return failView("cancelled");
   build.coverBodies();
   if (build.cancelled()) return failView("cancelled");
@@ -425,6 +439,7 @@ ClangBuildReport buildClangView(const ClangBuildInput& in) {
   auto digest = s.isOk() ? digestFile(in.dir / "data.mdb") : Expected<std::string>(s);
   if (!digest) return failView(digest.status().message());
   report.view.status = ViewStatus::Complete;
+  if (report.deferred) report.view.capabilities.push_back(ViewRecord::kUncompiledPending);
   report.view.artifacts.push_back({"clang/data.mdb", *digest, fs::file_size(in.dir / "data.mdb")});
   report.seconds = std::chrono::duration<double>(Clock::now() - started).count();
   return report;

@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <functional>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,12 @@ struct ClangBuildInput {
   std::filesystem::path databaseDir;  // where compile_commands.json is
   std::map<std::string, std::string> blobIds;  // repository path -> blob id (the indexed files)
   unsigned threads = 1;
+  // Made-up units (files no compile command reaches) the cache lacks are left out and counted
+  // as deferred — a follow-up builds the view with them (indexer/DenseFollowUp) — except those
+  // of the paths in `indexNow` (the files a delta changed). clangd's background index never
+  // parses such files; leaving them out keeps the first version as quick as its index.
+  bool deferUncompiled = false;
+  std::set<std::string> indexNow;  // repository paths
   std::chrono::seconds timeout{120};  // per TU
   std::function<bool()> cancelled;
   std::function<void(uint64_t done, uint64_t total)> progress;
@@ -39,6 +46,7 @@ struct ClangBuildReport {
   ViewRecord view;  // "clang": Complete, Failed (with the reason) or Absent
   size_t units = 0, indexed = 0, cached = 0, failed = 0;
   size_t interpolated = 0, interpolatedFailed = 0;  // files no TU read, indexed with a neighbour's command
+  size_t deferred = 0;  // of those, left to the follow-up (deferUncompiled)
   size_t shared = 0;  // main files another unit #includes
   size_t symbols = 0, occurrences = 0, files = 0;
   double seconds = 0;

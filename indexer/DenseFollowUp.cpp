@@ -11,18 +11,22 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstdio>
+#include <set>
 #include <thread>
 
 #include "indexer/BuildPhases.h"
 #include "indexer/Extractor.h"
 #include "indexer/GitRepository.h"
 #include "support/FileIo.h"
+#include "support/Language.h"
 #include "support/Log.h"
 #include "support/ProjectConfig.h"
 #include "views/CommitView.h"
 #include "views/FactStore.h"
 #include "views/SearchFacts.h"
 #include "views/SearchViews.h"
+#include "views/VersionDelta.h"
+#include "views/WorktreeSnapshot.h"
 
 namespace nib {
 namespace fs = std::filesystem;
@@ -100,6 +104,23 @@ ViewRecord pendingDenseView() {
   v.capabilities = {"semantic", "hybrid"};
   v.error = "built in the background after the version was published";
   return v;
+}
+
+bool clangUncompiledPending(const Manifest& m) {
+  const ViewRecord* v = m.view("clang");
+  return v && v->status == ViewStatus::Complete && v->has(ViewRecord::kUncompiledPending);
+}
+
+bool followUpPending(const Manifest& m) { return build::denseViewPending(m) || clangUncompiledPending(m); }
+
+std::optional<Manifest> followUpCompletionOf(const IndexLayout& layout, const std::string& id) {
+  std::vector<std::string> versions = layout.listVersions();
+  for (auto it = versions.rbegin(); it != versions.rend() && *it > id; ++it) {
+    auto m = readManifest(layout.versionDir(*it));
+    if (!m || m->previous != id || !m->base.empty()) continue;
+    if (auto of = m->stats.find(kFollowUpOf); of != m->stats.end() && of->second == id) return std::move(*m);
+  }
+  return std::nullopt;
 }
 
 namespace {
@@ -196,11 +217,11 @@ bool linkDenseFiles(const fs::path& from, const fs::path& to) {
   return any;
 }
 
-// Shares every artifact of `from` but its dense view with `to` by hard links.
-Status linkViews(const fs::path& from, const fs::path& to, const Manifest& m) {
+// Shares every artifact of `from` but the views named in `except` with `to` by hard links.
+Status linkViews(const fs::path& from, const fs::path& to, const Manifest& m, const std::set<std::string>& except) {
   std::error_code ec;
   for (const ViewRecord& v : m.views) {
-    if (v.name == "dense") continue;
+    if (except.count(v.name)) continue;
     for (const Artifact& a : v.artifacts) {
       fs::create_directories((to / a.path).parent_path(), ec);
       if (!ec) fs::create_hard_link(from / a.path, to / a.path, ec);
@@ -213,15 +234,65 @@ Status linkViews(const fs::path& from, const fs::path& to, const Manifest& m) {
     const fs::path file = from / CommitView::kDirectory / cache;
     if (fs::exists(file, ec)) fs::create_hard_link(file, to / CommitView::kDirectory / cache, ec);
   }
+  // A complete dense view kept as it is brings its encoder's settings (no artifact either).
+  if (!except.count("dense") && fs::exists(from / "dense" / "encoder", ec))
+    fs::create_hard_link(from / "dense" / "encoder", to / "dense" / "encoder", ec);
   return Status::ok();
 }
 
-// Builds the dense view of `target` (a version whose dense view is pending) into a folder
-// outside versions/ — where a build's pruning would take it for a dead build's folder (builds
-// prune under the write lock, which this holds only to publish) — and returns the completion's
-// manifest; its folder is layout.denseWorkDir() / its id.
-Expected<Manifest> buildCompletion(const fs::path& repoRoot, const IndexLayout& layout, const IndexOptions& options,
-                                   const Manifest& target, DenseFollowUpReport& report) {
+// Whether libclang may read `path` in a unit: a C or C++ file, or one of no known language (an
+// `.inc` or `.def` file #included).
+bool clangMayRead(const std::string& path) {
+  Language l = detectLanguage(path, "");
+  return l == Language::C || l == Language::Cpp || l == Language::Unknown;
+}
+
+// The clang view of `target` again, its made-up units included (the compiled ones come from
+// the cache), into `versionDir`, replacing the record and statistics in `m`. libclang reads the
+// files on disk, and the cache keys what it read by `target`'s blob ids: so only while every
+// file it may read is still what `target` indexed (a delta made meanwhile may have changed
+// others, such as Python files), else the view is left as it was (linked) for a later build to
+// complete. False when it was left.
+Expected<bool> completeClangView(const fs::path& repoRoot, const IndexLayout& layout, const IndexOptions& options,
+                                 const Manifest& target, const fs::path& versionDir, Manifest& m, unsigned threads,
+                                 DenseFollowUpReport& report) {
+  const fs::path targetDir = layout.versionDir(target.versionId);
+  auto recorded = recordedWorktree(targetDir, target);
+  if (!recorded) return false;
+  WorktreeComparison cmp = compareWorktree(repoRoot, recorded->snapshot);
+  auto database = target.stats.find("clang.database");
+  bool same = cmp.conclusive && std::none_of(cmp.changed.begin(), cmp.changed.end(), clangMayRead) &&
+              std::none_of(cmp.deleted.begin(), cmp.deleted.end(), clangMayRead) &&
+              std::none_of(cmp.added.begin(), cmp.added.end(), clangMayRead);
+  if (!same || database == target.stats.end()) {
+    report.clangSkipped = "C/C++ files in the worktree changed since the version was built";
+    return false;
+  }
+  std::vector<build::WorkItem> items;
+  recorded->view->forEachFile([&](const FileRecord& f) {
+    build::WorkItem w;
+    w.entry.path = f.path;
+    w.entry.oid = f.blobOid;
+    items.push_back(std::move(w));
+    return true;
+  });
+  build::ClangPhaseInput in{repoRoot, versionDir, layout.dir() / "clang-cache", database->second, options.clangWorker,
+                            &items, threads, &options, /*deferUncompiled=*/false, {}};
+  std::erase_if(m.stats, [](const auto& kv) { return kv.first.rfind("clang.", 0) == 0; });
+  auto view = build::clangViewPhase(in, m);
+  if (!view) return view.status();
+  for (ViewRecord& v : m.views)
+    if (v.name == "clang") v = *view;
+  report.clangCompleted = view->status == ViewStatus::Complete;
+  if (auto it = m.stats.find("clang.indexed"); it != m.stats.end()) report.clangIndexed = std::strtoull(it->second.c_str(), nullptr, 10);
+  return true;
+}
+
+// Builds the dense view of `target` (a version whose dense view is pending) into the
+// completion's folder `versionDir`, its record and statistics into `m`.
+Status buildDenseInto(const fs::path& repoRoot, const IndexLayout& layout, const IndexOptions& options,
+                      const Manifest& target, const fs::path& versionDir, Manifest& m, unsigned threads,
+                      DenseFollowUpReport& report) {
   auto config = ProjectConfig::load(repoRoot);
   if (!config) return config.status();
   auto encoder = EncoderSettings::fromConfig(*config);
@@ -233,24 +304,8 @@ Expected<Manifest> buildCompletion(const fs::path& repoRoot, const IndexLayout& 
   if (!store) return store.status();
   auto reader = (*store)->reader();
   if (!reader) return reader.status();
-  const unsigned threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
-  const fs::path targetDir = layout.versionDir(target.versionId);
   Documents documents;
-  NIB_RETURN_IF_ERROR(readDocuments(targetDir, *reader, target.extractorProfile, threads, &documents));
-
-  Manifest m = target;
-  m.versionId = layout.newVersionId();
-  m.created = utcTimestamp();
-  m.previous = target.versionId;
-  std::error_code ec;
-  // A repository removed while this runs must stay removed: every step that creates folders
-  // first checks that the index is still there (creating them would bring its path back).
-  auto indexGone = [&] { return !fs::exists(layout.dir() / "CURRENT", ec); };
-  if (indexGone()) return Status(ErrorCode::NotFound, "the index is gone");
-  fs::remove_all(layout.denseWorkDir(), ec);  // an earlier follow-up's, which died
-  const fs::path versionDir = layout.denseWorkDir() / m.versionId;
-  NIB_RETURN_IF_ERROR(linkViews(targetDir, versionDir, target));
-  if (indexGone()) return Status(ErrorCode::NotFound, "the index is gone");
+  NIB_RETURN_IF_ERROR(readDocuments(layout.versionDir(target.versionId), *reader, target.extractorProfile, threads, &documents));
   VersionDenseInput input;
   input.layout = &layout;
   input.previousId = target.previous;
@@ -274,6 +329,48 @@ Expected<Manifest> buildCompletion(const fs::path& repoRoot, const IndexLayout& 
   std::erase_if(m.views, [](const ViewRecord& v) { return v.name == "dense"; });
   m.views.push_back(report.dense.view);
   recordDenseStats(m, report.dense);
+  return Status::ok();
+}
+
+// Builds what `target` left pending — its dense view, its clang view's made-up units — into a
+// folder outside versions/ (where a build's pruning would take it for a dead build's folder:
+// builds prune under the write lock, which this holds only to publish), the rest linked, and
+// returns the completion's manifest; its folder is layout.denseWorkDir() / its id.
+Expected<Manifest> buildCompletion(const fs::path& repoRoot, const IndexLayout& layout, const IndexOptions& options,
+                                   const Manifest& target, DenseFollowUpReport& report) {
+  const bool dense = build::denseViewPending(target), clang = clangUncompiledPending(target);
+  const unsigned threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+  Manifest m = target;
+  m.versionId = layout.newVersionId();
+  m.created = utcTimestamp();
+  m.previous = target.versionId;
+  m.stats[kFollowUpOf] = target.versionId;
+  std::error_code ec;
+  // A repository removed while this runs must stay removed: every step that creates folders
+  // first checks that the index is still there (creating them would bring its path back).
+  auto indexGone = [&] { return !fs::exists(layout.dir() / "CURRENT", ec); };
+  if (indexGone()) return Status(ErrorCode::NotFound, "the index is gone");
+  fs::remove_all(layout.denseWorkDir(), ec);  // an earlier follow-up's, which died
+  const fs::path versionDir = layout.denseWorkDir() / m.versionId;
+  std::set<std::string> built;
+  if (dense) built.insert("dense");
+  if (clang) built.insert("clang");
+  NIB_RETURN_IF_ERROR(linkViews(layout.versionDir(target.versionId), versionDir, target, built));
+  if (indexGone()) return Status(ErrorCode::NotFound, "the index is gone");
+  if (clang) {
+    auto completed = completeClangView(repoRoot, layout, options, target, versionDir, m, threads, report);
+    if (!completed) return completed.status();
+    if (!*completed && !dense) return Status(ErrorCode::Unsupported, report.clangSkipped);
+    if (!*completed) {
+      // Left as it was: the target's clang view, linked after all.
+      std::set<std::string> others;
+      for (const ViewRecord& v : target.views)
+        if (v.name != "clang") others.insert(v.name);
+      NIB_RETURN_IF_ERROR(linkViews(layout.versionDir(target.versionId), versionDir, target, others));
+    }
+  }
+  if (indexGone()) return Status(ErrorCode::NotFound, "the index is gone");
+  if (dense) NIB_RETURN_IF_ERROR(buildDenseInto(repoRoot, layout, options, target, versionDir, m, threads, report));
   if (indexGone()) return Status(ErrorCode::NotFound, "the index is gone");
   return m;
 }
@@ -309,9 +406,8 @@ Expected<bool> completeCurrent(const fs::path& repoRoot, const IndexLayout& layo
   report.versionId = current->versionId;
   auto target = current->base.empty() ? Expected<Manifest>(*current) : readManifest(layout.versionDir(current->base));
   if (!target) return target.status();
-  const ViewRecord* pending = target->view("dense");
-  if (!pending || pending->status != ViewStatus::Pending) {
-    report.skipped = "the current version has no dense view to complete";
+  if (!followUpPending(*target)) {
+    report.skipped = "the current version has no dense view or made-up clang units to complete";
     return false;
   }
   if (target->extractorProfile != Extractor::profileDigest()) {
@@ -322,7 +418,7 @@ Expected<bool> completeCurrent(const fs::path& repoRoot, const IndexLayout& layo
   auto discard = [&] { fs::remove_all(layout.denseWorkDir(), ec); };
   // An earlier follow-up may have completed the base already (and a delta been made over the
   // pending base before it published): then only the delta needs publishing again.
-  std::optional<Manifest> done = build::denseCompletionOf(layout, target->versionId);
+  std::optional<Manifest> done = followUpCompletionOf(layout, target->versionId);
   std::optional<Manifest> built;
   if (done) {
     if (const ViewRecord* v = done->view("dense")) report.dense.view = *v;

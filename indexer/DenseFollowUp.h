@@ -53,15 +53,32 @@ void recordDenseStats(Manifest& manifest, const DenseBuildReport& dense);
 // The view record of a dense view left for the follow-up.
 ViewRecord pendingDenseView();
 
+// Whether the manifest's clang view waits for the follow-up to add its deferred made-up units.
+bool clangUncompiledPending(const Manifest& m);
+// Whether the version waits for a follow-up: its dense view, or its clang view's made-up units.
+bool followUpPending(const Manifest& m);
+// The statistic a follow-up version names the version it completes with.
+inline constexpr const char* kFollowUpOf = "follow-up.of";
+// The version the follow-up made of version `id` (the same views, the pending ones complete,
+// `previous` and kFollowUpOf naming `id`), when one is on disk: the base a delta over `id`
+// moves to.
+std::optional<Manifest> followUpCompletionOf(const IndexLayout& layout, const std::string& id);
+
 struct DenseFollowUpReport {
   bool published = false;
   std::string versionId;  // the version published, or the one that needed nothing
   std::string skipped;    // why nothing was published (another follow-up runs, nothing pending, ...)
   DenseBuildReport dense;
+  // The clang view's made-up units, when the version deferred them: added (the units indexed
+  // now), or why not (the worktree changed since the version was built).
+  bool clangCompleted = false;
+  size_t clangIndexed = 0;
+  std::string clangSkipped;
   double seconds = 0;
 };
 
-// Builds the dense view the current version left Pending and publishes the follow-up version.
+// Builds what the current version left pending (its dense view, its clang view's made-up
+// units) and publishes the follow-up version.
 // Only one follow-up runs at a time (<index>/dense.lock); none is needed for a delta version
 // (deltas are made over versions whose dense view is complete).
 Expected<DenseFollowUpReport> completeDenseView(const std::filesystem::path& repoRoot, const IndexOptions& options);

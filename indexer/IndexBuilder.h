@@ -57,6 +57,10 @@ struct IndexOptions {
   // (indexer/DenseFollowUp: completeDenseView), so that the other views are answered without
   // waiting for it; `nib index` does this and starts the follow-up in the background.
   bool deferDense = false;
+  // Leave the clang view's made-up units the cache lacks (files no compile command builds) to
+  // the same follow-up, which publishes the view with them; a delta indexes its own changed
+  // files' units at once (indexer/ClangBuilder).
+  bool deferUncompiled = false;
   // The dense view is left Absent, with the reason, when the text the search views index is
   // larger than this: its build holds every unit's vector and terms at once, so its memory
   // grows with the repository (qemu's 1.5 GB; Linux's past 10 GB). 0: .nib.conf's

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "indexer/BuildPhases.h"
+#include "indexer/DenseFollowUp.h"
 #include "support/GitLite.h"
 #include "support/Hash.h"
 #include "support/Log.h"
@@ -69,8 +70,8 @@ std::optional<DeltaBase> findBase(const DeltaInput& in) {
   // until then the delta shares the pending view, and the follow-up publishes it again over
   // its completion (rebaseDelta). Making a full build instead would leave every update of a
   // worktree edited faster than the follow-up runs a full build with its view pending.
-  if (denseViewPending(*base))
-    if (auto done = denseCompletionOf(*in.layout, b.baseId)) {
+  if (followUpPending(*base))
+    if (auto done = followUpCompletionOf(*in.layout, b.baseId)) {
       b.baseId = done->versionId;
       baseDir = in.layout->versionDir(b.baseId);
       base = std::move(*done);
@@ -479,13 +480,18 @@ Expected<std::string> rebaseDelta(const IndexLayout& layout, const Manifest& del
   }
   const fs::path graph = fs::path(CommitView::kDirectory) / CommitView::kCallGraphFile;
   if (fs::exists(deltaDir / graph, ec)) fs::create_hard_link(deltaDir / graph, versionDir / graph, ec);
+  // The shared views' records and statistics are the completion's (its dense view, its clang
+  // view with the made-up units added).
   for (ViewRecord& v : m.views) {
-    if (v.name == "dense")
-      if (const ViewRecord* done = completion.view("dense")) v = *done;
-    if (v.name == VersionDelta::kDirectory) v.profile = deltaViewProfile(completion.versionId);
+    if (v.name == VersionDelta::kDirectory) {
+      v.profile = deltaViewProfile(completion.versionId);
+    } else if (!own.count(v.name)) {
+      if (const ViewRecord* done = completion.view(v.name)) v = *done;
+      std::erase_if(m.stats, [&](const auto& kv) { return kv.first.rfind(v.name + ".", 0) == 0; });
+      for (const auto& [key, value] : completion.stats)
+        if (key.rfind(v.name + ".", 0) == 0) m.stats[key] = value;
+    }
   }
-  for (const auto& [key, value] : completion.stats)
-    if (key.rfind("dense.", 0) == 0) m.stats[key] = value;
   std::vector<std::string> dirs{VersionDelta::kDirectory, CommitView::kDirectory};
   for (const ViewRecord& v : completion.views)
     if (!v.artifacts.empty()) dirs.push_back(fs::path(v.artifacts.front().path).parent_path().string());

@@ -365,13 +365,19 @@ std::string viewNote(const Engine& engine, const ViewRecord& v) {
       auto it = stats.find(v.name + "." + key);
       return it == stats.end() ? std::string() : it->second;
     };
+    std::string deferred;
+    if (v.has(ViewRecord::kUncompiledPending))
+      deferred = stat("deferred") + " files no compile command builds answer from tree-sitter until " +
+                 (IndexLayout(engine.indexDir()).denseFollowUpRunning()
+                      ? std::string("the follow-up version being built adds them")
+                      : std::string("a follow-up adds them (none is running: `nib index` starts one)"));
     const std::string failed = stat("failed");
-    if (failed.empty() || failed == "0") return v.error;
+    if (failed.empty() || failed == "0") return deferred.empty() ? v.error : deferred;
     const std::string what = v.name == "clang" ? "translation units" : "projects";
     std::string note = failed + " of " + stat(v.name == "clang" ? "units" : "projects") + " " + what +
                        " failed, their files answer from tree-sitter";
     if (std::string first = stat("failure.0"); !first.empty()) note += " (" + first.substr(0, 160) + ")";
-    return note;
+    return deferred.empty() ? note : note + "; " + deferred;
   }
   if (v.status != ViewStatus::Pending) return v.error;
   return IndexLayout(engine.indexDir()).denseFollowUpRunning()

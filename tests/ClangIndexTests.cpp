@@ -553,6 +553,96 @@ TEST_CASE("a delta over a version whose dense view was pending keeps its own cla
   CHECK(clangSites(repo, "shared.c", kShared, "shared(int", true).count({"main.c", offsetOf(main2, "shared(1)")}) == 1);
 }
 
+TEST_CASE("made-up units of files no compile command builds are left to the follow-up, which adds them",
+          "[clang][follow-up]") {
+  const std::string tool = "#include \"shared.h\"\nint tool(void) { return shared(3); }\n";
+  TestRepo repo;
+  repo.writeAll({{"shared.h", kHeader}, {"shared.c", kShared}, {"main.c", kMain}, {"tool.c", tool},
+                 {"notes.py", "def f():\n    return 1\n"}});
+  writeDatabase(repo, {"shared.c", "main.c"});  // tool.c: no compile command
+  repo.commitAll();
+  ::setenv("NIB_CLANG_WORKER", NIB_CLANG_WORKER_PATH, 1);
+  IndexOptions options;
+  options.threads = 2;
+  options.dense = false;
+  options.deferUncompiled = true;
+  auto definitionSource = [&](const std::string& path, const std::string& text, const std::string& needle) {
+    auto provider = StaticProvider::open(repo.root() / ".nib");
+    REQUIRE(provider.hasValue());
+    auto def = (*provider)->definition(path, offsetOf(text, needle));
+    REQUIRE(def.hasValue());
+    return def->source;
+  };
+  auto first = buildIndex(repo.root(), options);
+  REQUIRE(first.hasValue());
+  const Manifest& t = first->manifest;
+  REQUIRE(t.view("clang"));
+  CHECK(t.view("clang")->has(ViewRecord::kUncompiledPending));
+  CHECK(stat(t, "clang.deferred") == "1");
+  CHECK(stat(t, "clang.indexed") == "2");
+  CHECK(definitionSource("main.c", kMain, "shared(1)") == "clang");
+  CHECK(definitionSource("tool.c", tool, "shared(3)") != "clang");  // tree-sitter until the follow-up
+
+  SECTION("the follow-up publishes the view with the made-up unit") {
+    auto followUp = completeDenseView(repo.root(), options);
+    REQUIRE(followUp.hasValue());
+    CHECK(followUp->published);
+    CHECK(followUp->clangCompleted);
+    CHECK(followUp->clangIndexed == 1);
+    auto now = IndexLayout(repo.root() / ".nib").currentManifest();
+    REQUIRE(now.hasValue());
+    CHECK(now->previous == t.versionId);
+    CHECK(stat(*now, kFollowUpOf) == t.versionId);
+    CHECK_FALSE(now->view("clang")->has(ViewRecord::kUncompiledPending));
+    CHECK(stat(*now, "clang.cached") == "2");
+    CHECK(definitionSource("tool.c", tool, "shared(3)") == "clang");
+    // Once cached, a full build has nothing to leave to a follow-up.
+    IndexOptions full = options;
+    full.deltaBudget = 0;
+    full.skipIfCurrent = false;
+    auto again = buildIndex(repo.root(), full);
+    REQUIRE(again.hasValue());
+    CHECK_FALSE(again->manifest.view("clang")->has(ViewRecord::kUncompiledPending));
+    CHECK(stat(again->manifest, "clang.indexed") == "0");
+  }
+  SECTION("a delta made meanwhile is published again over the follow-up's version, its clang view complete") {
+    repo.write("notes.py", "def f():\n    return 2\n");
+    auto delta = buildIndex(repo.root(), options);
+    REQUIRE(delta.hasValue());
+    REQUIRE(delta->manifest.base == t.versionId);
+    CHECK(delta->manifest.view("clang")->has(ViewRecord::kUncompiledPending));
+    auto followUp = completeDenseView(repo.root(), options);
+    REQUIRE(followUp.hasValue());
+    CHECK(followUp->published);
+    auto now = IndexLayout(repo.root() / ".nib").currentManifest();
+    REQUIRE(now.hasValue());
+    CHECK(now->base != t.versionId);
+    CHECK_FALSE(now->base.empty());
+    CHECK_FALSE(now->view("clang")->has(ViewRecord::kUncompiledPending));
+    CHECK(definitionSource("tool.c", tool, "shared(3)") == "clang");
+  }
+  SECTION("a C file edited meanwhile makes a delta that indexes every unit it needs at once") {
+    const std::string tool2 = "/* moved */\n" + tool;
+    repo.write("tool.c", tool2);
+    auto delta = buildIndex(repo.root(), options);
+    REQUIRE(delta.hasValue());
+    CHECK(delta->manifest.base == t.versionId);
+    CHECK(delta->manifest.view("clang")->coversDelta());
+    CHECK_FALSE(delta->manifest.view("clang")->has(ViewRecord::kUncompiledPending));
+    CHECK(definitionSource("tool.c", tool2, "shared(3)") == "clang");
+  }
+  SECTION("a worktree that changed before the follow-up runs leaves the made-up units to the next build") {
+    repo.write("tool.c", "/* edited */\n" + tool);
+    auto followUp = completeDenseView(repo.root(), options);
+    REQUIRE(followUp.hasValue());
+    CHECK_FALSE(followUp->published);
+    CHECK(followUp->clangSkipped.find("changed since the version was built") != std::string::npos);
+    auto now = IndexLayout(repo.root() / ".nib").currentManifest();
+    REQUIRE(now.hasValue());
+    CHECK(now->versionId == t.versionId);
+  }
+}
+
 TEST_CASE("call edges of C++ files come from libclang: an overloaded call has one callee", "[clang][callgraph]") {
   const char* header = "int scale(int x);\ndouble scale(double x);\n";
   const char* util = "#include \"util.h\"\nint scale(int x) { return x * 2; }\ndouble scale(double x) { return x * 2.5; }\n";

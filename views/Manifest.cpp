@@ -49,11 +49,13 @@ const char* viewStatusName(ViewStatus s) {
   return "absent";
 }
 
-bool ViewRecord::coversDelta() const {
+bool ViewRecord::has(const char* capability) const {
   for (const std::string& c : capabilities)
-    if (c == kCoversDelta) return true;
+    if (c == capability) return true;
   return false;
 }
+
+bool ViewRecord::coversDelta() const { return has(kCoversDelta); }
 
 const ViewRecord* Manifest::view(const std::string& name) const {
   for (const auto& v : views)

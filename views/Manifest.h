@@ -38,6 +38,10 @@ struct ViewRecord {
   // with the base by hard links.
   static constexpr const char* kCoversDelta = "covers-delta";
   bool coversDelta() const;
+  // A clang view whose made-up units (files no compile command builds) a follow-up version
+  // adds: those files answer from tree-sitter until it is published.
+  static constexpr const char* kUncompiledPending = "uncompiled-pending";
+  bool has(const char* capability) const;
 };
 
 struct Manifest {

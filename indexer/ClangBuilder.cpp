@@ -335,6 +335,21 @@ void ClangViewBuild::runBatches(const std::vector<size_t>& todo, bool keepBodies
     if (queue.empty() || queue.back().size() >= size || order[k].first != order[k - 1].first) queue.emplace_back();
     queue.back().push_back(order[k].second);
   }
+  // The longest batches first (a unit's cost guessed by its main file's size), so that the
+  // threads end together rather than one running the largest batch alone at the end.
+  std::vector<std::pair<uint64_t, std::vector<size_t>>> sized;
+  for (auto& batch : queue) {
+    uint64_t bytes = 0;
+    for (size_t i : batch) {
+      std::error_code ec;
+      uint64_t n = fs::file_size(units_[i].file, ec);
+      bytes += ec ? 0 : n;
+    }
+    sized.emplace_back(bytes, std::move(batch));
+  }
+  std::stable_sort(sized.begin(), sized.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  queue.clear();
+  for (auto& [_, batch] : sized) queue.push_back(std::move(batch));
   std::mutex m;
   std::condition_variable cv;
   size_t running = 0;

@@ -76,6 +76,10 @@ void declaration(CXClientData data, const CXIdxDeclInfo* info) {
   auto* c = static_cast<Collector*>(data);
   if (info->isImplicit || !info->entityInfo || !info->entityInfo->USR || !*info->entityInfo->USR) return;
   uint32_t usr = c->usrId(info->entityInfo->USR, info->entityInfo->name);
+  // The references inside a container (a function's body) find its USR's id here rather than
+  // generate the USR again each (reference()).
+  if (info->declAsContainer)
+    clang_index_setClientContainer(info->declAsContainer, reinterpret_cast<CXIdxClientContainer>(static_cast<uintptr_t>(usr) + 1));
   c->add(clang_indexLoc_getCXSourceLocation(info->loc), usr,
          info->isDefinition ? ClangRole::Definition : ClangRole::Declaration, kindOf(info->entityInfo->kind), false, -1);
   if (const CXIdxCXXClassDeclInfo* cls = clang_index_getCXXClassDeclInfo(info))
@@ -112,8 +116,12 @@ void reference(CXClientData data, const CXIdxEntityRefInfo* info) {
   uint32_t usr = c->usrId(usrText, info->referencedEntity->name);
   int32_t container = -1;
   if (info->container) {
-    std::string cu = take(clang_getCursorUSR(info->container->cursor));
-    if (!cu.empty()) container = static_cast<int32_t>(c->usrId(cu, nullptr));
+    if (CXIdxClientContainer known = clang_index_getClientContainer(info->container)) {
+      container = static_cast<int32_t>(reinterpret_cast<uintptr_t>(known) - 1);
+    } else {
+      std::string cu = take(clang_getCursorUSR(info->container->cursor));
+      if (!cu.empty()) container = static_cast<int32_t>(c->usrId(cu, nullptr));
+    }
   }
   c->add(clang_indexLoc_getCXSourceLocation(info->loc), usr, ClangRole::Reference,
          kindOf(info->referencedEntity->kind), (info->role & CXSymbolRole_Call) != 0, container);

@@ -255,3 +255,51 @@ TEST_CASE("a repository over dense.max-source-mb gets no dense view, says why, a
 }
 
 }  // namespace nib::test
+
+namespace nib::test {
+
+// The clang view's made-up units through the CLI: `nib index` says they are left to the
+// follow-up, `nib status` says those files answer from tree-sitter meanwhile, `nib def` there
+// is not clang's until the follow-up version is published, then it is.
+TEST_CASE("nib index leaves files no compile command builds to the follow-up, which adds them", "[clang][cli]") {
+  TestRepo repo;
+  repo.write("util.h", "int twice(int x);\n");
+  repo.write("util.c", "#include \"util.h\"\nint twice(int x) { return 2 * x; }\n");
+  repo.write("tool.c", "#include \"util.h\"\nint main(void) { return twice(2); }\n");  // built by no command
+  repo.write("compile_commands.json", "[{\"directory\": \"" + repo.root().string() +
+                                          "\", \"file\": \"util.c\", \"arguments\": [\"cc\", \"-c\", \"util.c\"]}]");
+  repo.commitAll();
+  const std::string noFollowUp = "NIB_NO_DENSE_FOLLOW_UP=1";
+  Run idx = nibIn(repo, noFollowUp, "index --no-dense");
+  INFO(idx.out);
+  REQUIRE(idx.rc == 0);
+  CHECK(idx.out.find("1 files no compile command builds are indexed in the background") != std::string::npos);
+  Run status = nibIn(repo, "", "status --json");
+  REQUIRE(status.rc == 0);
+  INFO(status.out);
+  std::string clangNote;
+  const nlohmann::json statusJson = nlohmann::json::parse(status.out);
+  for (const auto& v : statusJson["views"])
+    if (v["name"] == "clang") clangNote = v.value("error", std::string());
+  CHECK(clangNote.find("1 files no compile command builds answer from tree-sitter") != std::string::npos);
+  CHECK(clangNote.find("none is running") != std::string::npos);
+  auto factsOfDefinition = [&] {
+    Run def = nibIn(repo, "", "def --json tool.c:2:26");
+    INFO(def.out);
+    REQUIRE(def.rc == 0);
+    return nlohmann::json::parse(def.out).value("facts", std::string());
+  };
+  CHECK(factsOfDefinition() != "clang");
+  // Nothing changed: the index is current, and `nib index` starts the missing follow-up.
+  Run again = nibIn(repo, "", "index --no-dense");
+  REQUIRE(again.rc == 0);
+  CHECK(again.out.find("index is current") != std::string::npos);
+  std::string facts;
+  for (int i = 0; i < 240 && facts != "clang"; ++i) {
+    facts = factsOfDefinition();
+    if (facts != "clang") std::this_thread::sleep_for(std::chrono::milliseconds(250));
+  }
+  CHECK(facts == "clang");
+}
+
+}  // namespace nib::test

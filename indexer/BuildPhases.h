@@ -251,6 +251,10 @@ struct SnapshotIndex {
 bool denseViewCurrent(const Manifest& m, const IndexOptions& options);
 // Whether the manifest's dense view waits for its follow-up version.
 bool denseViewPending(const Manifest& m);
+// Whether a file the version's clang view lists without indexing it (a generated header) has
+// changed since: only the clang build notices, so the version is not current and a delta over
+// it builds the clang view again.
+bool clangUnindexedChanged(const IndexLayout& layout, const Manifest& m);
 
 
 // What a delta build starts from: the scan, the build's configuration and fact store.

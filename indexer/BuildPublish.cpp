@@ -8,6 +8,7 @@
 #include "indexer/LanguageSpec.h"
 #include "support/FileIo.h"
 #include "support/Log.h"
+#include "views/ClangView.h"
 #include "views/DenseView.h"
 #include "views/StoreCollection.h"
 
@@ -166,6 +167,13 @@ bool denseViewCurrent(const Manifest& m, const IndexOptions& options) {
 
 // A delta shares its base's dense view: a base whose view is still Pending (its follow-up has
 // not published it) is no base, since the follow-up completes only the version it was made for.
+bool clangUnindexedChanged(const IndexLayout& layout, const Manifest& m) {
+  const ViewRecord* v = m.view("clang");
+  if (!v || v->status != ViewStatus::Complete) return false;
+  auto view = ClangView::open(layout.versionDir(m.versionId) / "clang");
+  return view && !(*view)->changedUnindexedFiles().empty();
+}
+
 bool denseViewPending(const Manifest& m) {
   const ViewRecord* v = m.view("dense");
   return v && v->status == ViewStatus::Pending;

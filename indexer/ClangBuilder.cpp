@@ -39,9 +39,7 @@ namespace {
 std::string signatureOf(const std::string& absolute, const std::string& root, const std::map<std::string, std::string>& blobs) {
   if (absolute.compare(0, root.size(), root) == 0)
     if (auto it = blobs.find(absolute.substr(root.size())); it != blobs.end()) return "g" + it->second;
-  struct stat st;
-  if (::stat(absolute.c_str(), &st) != 0) return "-";
-  return "s" + std::to_string(st.st_size) + ":" + std::to_string(st.st_mtim.tv_sec) + "." + std::to_string(st.st_mtim.tv_nsec);
+  return fileStatSignature(absolute);
 }
 
 // `worker` identifies the nib-clang executable (its digest): facts from another build of the
@@ -444,7 +442,7 @@ ClangBuildReport buildClangView(const ClangBuildInput& in) {
   build.collectCache();
   build.report(report);
 
-  ClangViewContents contents = mergeUnitFacts(root, in.blobIds, build.results(), build.realUnits());
+  ClangViewContents contents = mergeUnitFacts(root, in.blobIds, build.results(), build.realUnits(), /*listUnindexed=*/true);
   for (const auto& [path, occurrences] : contents.files) report.occurrences += occurrences.size();
   report.shared = contents.sharedMainFiles.size();
   report.symbols = contents.symbols.size();

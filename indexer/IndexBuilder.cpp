@@ -83,6 +83,7 @@ std::optional<Manifest> currentAndUnchanged(const IndexLayout& layout, const fs:
   if (!recorded) return std::nullopt;
   WorktreeComparison cmp = compareWorktree(root, recorded->snapshot);
   if (!cmp.conclusive || !cmp.unchanged || cmp.rehashed > kRehashedTolerated) return std::nullopt;
+  if (clangUnindexedChanged(layout, *current)) return std::nullopt;
   return std::move(*current);
 }
 

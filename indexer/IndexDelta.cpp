@@ -342,7 +342,7 @@ Manifest deltaManifest(const DeltaBase& b, Manifest header, const ViewRecord& de
 std::optional<std::set<std::string>> viewsToRebuild(const DeltaInput& in, const Manifest& base,
                                                     const std::vector<DeltaEntry>& entries) {
   std::set<std::string> views;
-  if (touchesClangFacts(base, entries)) {
+  if (touchesClangFacts(base, entries) || clangUnindexedChanged(*in.layout, base)) {
     if (in.database.empty()) return std::nullopt;
     views.insert("clang");
   }

@@ -97,8 +97,9 @@ std::vector<std::pair<uint32_t, uint32_t>> intersectRanges(const std::vector<std
 class UnitMerger {
  public:
   UnitMerger(const std::string& root, const std::map<std::string, std::string>& blobIds,
-             const std::vector<std::optional<TuFacts>>& results, size_t realUnits)
-      : root_(root), blobIds_(blobIds), results_(results), realUnits_(realUnits), mainFileOf_(results.size()) {}
+             const std::vector<std::optional<TuFacts>>& results, size_t realUnits, bool listUnindexed)
+      : root_(root), blobIds_(blobIds), results_(results), realUnits_(realUnits), listUnindexed_(listUnindexed),
+        mainFileOf_(results.size()) {}
 
   ClangViewContents run() {
     findMainFiles();
@@ -143,7 +144,7 @@ class UnitMerger {
     for (size_t k = 0; k < f.files.size(); ++k)
       if (f.files[k].compare(0, root_.size(), root_) == 0) {
         auto rel = RepoPath::parse(f.files[k].substr(root_.size()));
-        if (rel && blobIds_.count(rel->str())) paths[k] = rel->str();  // indexed files only
+        if (rel && (blobIds_.count(rel->str()) || unindexed(rel->str()))) paths[k] = rel->str();
       }
     if (i < realUnits_)
       for (const std::string& path : paths)
@@ -157,6 +158,16 @@ class UnitMerger {
       if (!first) it->second = intersectRanges(it->second, leftOut[k]);
     }
     return paths;
+  }
+
+  // Whether `path` (not indexed) is a file whose sites the view lists: a regular file under the
+  // root outside nib's own folders and git's, as a build's generated header is. Its signature
+  // is taken the first time a unit names it.
+  bool unindexed(const std::string& path) {
+    if (!listUnindexed_ || path.rfind(".git/", 0) == 0 || path.rfind(".nib/", 0) == 0) return false;
+    auto it = unindexed_.find(path);
+    if (it == unindexed_.end()) it = unindexed_.emplace(path, fileStatSignature(root_ + path)).first;
+    return it->second != "-";
   }
 
   void mergeUnit(size_t i) {
@@ -302,6 +313,9 @@ class UnitMerger {
     contents_.sharedMainFiles.assign(shared_.begin(), shared_.end());
     for (auto& [path, ranges] : skipped_)
       if (!ranges.empty()) contents_.skipped.emplace_back(path, std::move(ranges));
+    for (const auto& [path, signature] : unindexed_)
+      if (signature != "-" && byFile_.count(path)) contents_.unindexed.emplace_back(path, signature);
+    contents_.root = root_;
     return std::move(contents_);
   }
 
@@ -309,6 +323,8 @@ class UnitMerger {
   const std::map<std::string, std::string>& blobIds_;
   const std::vector<std::optional<TuFacts>>& results_;
   const size_t realUnits_;
+  const bool listUnindexed_;
+  std::map<std::string, std::string> unindexed_;  // path -> stat signature ("-": not listed)
   ClangViewContents contents_;
   std::unordered_map<std::string, uint32_t> symbolIds_;
   std::map<std::string, std::vector<ClangFileOccurrence>> byFile_;
@@ -326,8 +342,8 @@ class UnitMerger {
 }  // namespace
 
 ClangViewContents mergeUnitFacts(const std::string& root, const std::map<std::string, std::string>& blobIds,
-                                 const std::vector<std::optional<TuFacts>>& results, size_t realUnits) {
-  return UnitMerger(root, blobIds, results, realUnits).run();
+                                 const std::vector<std::optional<TuFacts>>& results, size_t realUnits, bool listUnindexed) {
+  return UnitMerger(root, blobIds, results, realUnits, listUnindexed).run();
 }
 
 }  // namespace nib

@@ -16,8 +16,11 @@ namespace nib {
 
 // `root`: the repository, absolute, with a trailing '/'. `blobIds`: the indexed files (others'
 // occurrences are left out). `results`: each unit's facts (nullopt: it failed); those from
-// `realUnits` on are units nib made up for files no compile command reached.
+// `realUnits` on are units nib made up for files no compile command reached. With
+// `listUnindexed`, the occurrences in other files under the root (headers a build generated,
+// which git ignores) are kept too, each file with its stat signature (ClangViewContents).
 ClangViewContents mergeUnitFacts(const std::string& root, const std::map<std::string, std::string>& blobIds,
-                                 const std::vector<std::optional<TuFacts>>& results, size_t realUnits);
+                                 const std::vector<std::optional<TuFacts>>& results, size_t realUnits,
+                                 bool listUnindexed = false);
 
 }  // namespace nib

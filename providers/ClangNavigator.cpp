@@ -58,7 +58,13 @@ using namespace clangnav;
 
 ClangNavigator::ClangNavigator(std::unique_ptr<ClangView> view, std::function<bool(const std::string&)> changed,
                                std::string source)
-    : view_(std::move(view)), changed_(std::move(changed)), source_(std::move(source)), scip_(source_ == "scip") {}
+    : view_(std::move(view)), source_(std::move(source)), scip_(source_ == "scip") {
+  // A file the index holds no blob id of (a generated header) is as its stat signature says: a
+  // changed one's sites are left out with the edited files' (nothing else notices it changed).
+  changed_ = [changed = std::move(changed), view = view_.get()](const std::string& path) {
+    return changed(path) || view->unindexedChanged(path);
+  };
+}
 
 ClangNavigator::~ClangNavigator() = default;
 

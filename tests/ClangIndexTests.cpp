@@ -643,6 +643,46 @@ TEST_CASE("made-up units of files no compile command builds are left to the foll
   }
 }
 
+TEST_CASE("a generated header git ignores is listed with its sites, and only while it is unchanged",
+          "[clang][generated]") {
+  const std::string config = "#define LIMIT 10\nint helper(int x);\n";
+  const std::string main = "#include \"config.h\"\nint run(void) { return LIMIT + helper(1); }\n";
+  const std::string helper = "#include \"config.h\"\nint helper(int x) { return x; }\n";
+  TestRepo repo;
+  repo.writeAll({{".gitignore", "build/\n"}, {"main.c", main}, {"helper.c", helper}});
+  repo.write("build/config.h", config);  // what a configure step writes; git ignores it
+  writeDatabase(repo, {"main.c", "helper.c"}, "-Ibuild");
+  repo.commitAll();
+  IndexOptions options;
+  options.skipIfCurrent = true;
+  Manifest first = build(repo, options, /*allowDelta=*/true);
+  const std::set<std::pair<std::string, uint32_t>> limitThere{{"build/config.h", offsetOf(config, "LIMIT")}};
+  CHECK(clangSites(repo, "main.c", main, "LIMIT", false) == limitThere);
+  auto helperRefs = clangSites(repo, "helper.c", helper, "helper(int", true);
+  CHECK(helperRefs.count({"build/config.h", offsetOf(config, "helper")}) == 1);
+  CHECK(helperRefs.count({"main.c", offsetOf(main, "helper(1)")}) == 1);
+
+  // The build regenerates it: until the index is built again, its sites are left out (nothing
+  // but the clang view knows the file), never answered at their old places.
+  const std::string config2 = "/* generated */\n" + config;
+  repo.write("build/config.h", config2);
+  {
+    auto provider = StaticProvider::open(repo.root() / ".nib");
+    REQUIRE(provider.hasValue());
+    auto def = (*provider)->definition("main.c", offsetOf(main, "LIMIT"));
+    REQUIRE(def.hasValue());
+    for (const SymbolLocation& l : def->locations) CHECK(l.path != "build/config.h");
+  }
+  // `nib index` does not take the version for current; the delta it makes builds the clang view again.
+  Manifest second = build(repo, options, /*allowDelta=*/true);
+  CHECK(second.versionId != first.versionId);
+  CHECK(clangSites(repo, "main.c", main, "LIMIT", false) ==
+        std::set<std::pair<std::string, uint32_t>>{{"build/config.h", offsetOf(config2, "LIMIT")}});
+  // Unchanged since: current.
+  Manifest third = build(repo, options, /*allowDelta=*/true);
+  CHECK(third.versionId == second.versionId);
+}
+
 TEST_CASE("call edges of C++ files come from libclang: an overloaded call has one callee", "[clang][callgraph]") {
   const char* header = "int scale(int x);\ndouble scale(double x);\n";
   const char* util = "#include \"util.h\"\nint scale(int x) { return x * 2; }\ndouble scale(double x) { return x * 2.5; }\n";

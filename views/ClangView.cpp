@@ -1,5 +1,7 @@
 #include "views/ClangView.h"
 
+#include <sys/stat.h>
+
 #include <map>
 
 #include "support/Binary.h"
@@ -20,10 +22,12 @@ Status writeClangView(const std::filesystem::path& dir, const ClangViewContents&
   if (!txn) return txn.status();
   auto files = txn->openDb("files", true), symbols = txn->openDb("symbols", true), meta = txn->openDb("meta", true),
        interpolated = txn->openDb("interpolated", true), names = txn->openDb("names", true),
-       skipped = txn->openDb("skipped", true), shared = txn->openDb("shared", true);
-  if (!files || !symbols || !meta || !interpolated || !names || !skipped || !shared)
+       skipped = txn->openDb("skipped", true), shared = txn->openDb("shared", true),
+       unindexed = txn->openDb("unindexed", true);
+  if (!files || !symbols || !meta || !interpolated || !names || !skipped || !shared || !unindexed)
     return Status(ErrorCode::IoError, "cannot create the clang view's tables");
   for (const std::string& path : contents.interpolatedFiles) NIB_RETURN_IF_ERROR(txn->put(*interpolated, path, ""));
+  for (const auto& [path, signature] : contents.unindexed) NIB_RETURN_IF_ERROR(txn->put(*unindexed, path, signature));
   for (const std::string& path : contents.sharedMainFiles) NIB_RETURN_IF_ERROR(txn->put(*shared, path, ""));
   for (const auto& [path, ranges] : contents.skipped) {
     ByteWriter w;
@@ -34,6 +38,7 @@ Status writeClangView(const std::filesystem::path& dir, const ClangViewContents&
     NIB_RETURN_IF_ERROR(txn->put(*skipped, path, w.data()));
   }
   NIB_RETURN_IF_ERROR(txn->put(*meta, "format", std::string(1, static_cast<char>(kFormat))));
+  if (!contents.root.empty()) NIB_RETURN_IF_ERROR(txn->put(*meta, "root", contents.root));
   for (const auto& [path, occurrences] : contents.files) {
     ByteWriter w;
     w.varint(occurrences.size());
@@ -93,9 +98,14 @@ Expected<std::unique_ptr<ClangView>> ClangView::open(const std::filesystem::path
     return Status(ErrorCode::Unsupported, "the clang view is of another format: run `nib index` to rebuild it");
   auto files = v->txn_.openDb("files", false), symbols = v->txn_.openDb("symbols", false),
        interpolated = v->txn_.openDb("interpolated", false), names = v->txn_.openDb("names", false),
-       skipped = v->txn_.openDb("skipped", false), shared = v->txn_.openDb("shared", false);
-  if (!files || !symbols || !interpolated || !names || !skipped || !shared)
+       skipped = v->txn_.openDb("skipped", false), shared = v->txn_.openDb("shared", false),
+       unindexed = v->txn_.openDb("unindexed", false);
+  if (!files || !symbols || !interpolated || !names || !skipped || !shared || !unindexed)
     return Status(ErrorCode::Corrupt, "the clang view lacks a table");
+  v->unindexed_ = *unindexed;
+  // Unindexed files are stat'ed where the build found them (a moved repository makes them all
+  // changed: their sites are left out rather than trusted).
+  if (auto root = v->txn_.get(*meta, "root")) v->root_ = std::string(*root);
   v->files_ = *files;
   v->symbols_ = *symbols;
   v->interpolated_ = *interpolated;
@@ -204,5 +214,25 @@ Expected<std::vector<std::string>> ClangView::keys(MDB_dbi table) {
 Expected<std::vector<std::string>> ClangView::interpolatedFiles() { return keys(interpolated_); }
 
 Expected<std::vector<std::string>> ClangView::sharedMainFiles() { return keys(shared_); }
+
+bool ClangView::unindexedChanged(const std::string& path) {
+  auto recorded = txn_.get(unindexed_, path);
+  return recorded && fileStatSignature(root_ + path) != *recorded;
+}
+
+std::vector<std::string> ClangView::changedUnindexedFiles() {
+  std::vector<std::string> changed;
+  (void)txn_.scan(unindexed_, "", [&](std::string_view key, std::string_view signature) {
+    if (fileStatSignature(root_ + std::string(key)) != signature) changed.emplace_back(key);
+    return true;
+  });
+  return changed;
+}
+
+std::string fileStatSignature(const std::filesystem::path& path) {
+  struct stat st;
+  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return "-";
+  return "s" + std::to_string(st.st_size) + ":" + std::to_string(st.st_mtim.tv_sec) + "." + std::to_string(st.st_mtim.tv_nsec);
+}
 
 }  // namespace nib

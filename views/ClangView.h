@@ -18,7 +18,7 @@ namespace nib {
 
 // The view's storage format; part of the configuration digest, so that an index with a view of
 // another format is rebuilt by the next `nib index`.
-constexpr uint8_t kClangViewFormat = 10;
+constexpr uint8_t kClangViewFormat = 11;
 
 struct ClangSite {
   std::string path;
@@ -77,8 +77,16 @@ struct ClangViewContents {
   // Per path (sorted), the byte ranges no unit that read the file compiled (the preprocessor
   // left them out in every one), sorted and disjoint.
   std::vector<std::pair<std::string, std::vector<std::pair<uint32_t, uint32_t>>>> skipped;
+  // Files under the repository nib does not index that units read — headers a build generated,
+  // which git ignores (`config.h`) — whose sites the view lists, with the stat signature each
+  // had (fileStatSignature), sorted by path: a site there is only as good as the file is unchanged.
+  std::vector<std::pair<std::string, std::string>> unindexed;
+  std::string root;  // the repository, absolute, with a trailing '/': where `unindexed` lie
 };
 Status writeClangView(const std::filesystem::path& dir, const ClangViewContents& contents);
+// A file's size and modification time as a short string ("-" when it cannot be read): what
+// marks a file nib holds no blob id of as unchanged.
+std::string fileStatSignature(const std::filesystem::path& path);
 
 class ClangView {
  public:
@@ -91,6 +99,11 @@ class ClangView {
   Expected<std::vector<std::string>> interpolatedFiles();
   // Main files of one unit that another unit #includes (ClangViewContents).
   Expected<std::vector<std::string>> sharedMainFiles();
+  // Whether `path` is one of the view's unindexed files (ClangViewContents) and differs on disk
+  // from what the units read (its stat signature changed, or it is gone).
+  bool unindexedChanged(const std::string& path);
+  // The unindexed files that differ on disk so, sorted.
+  std::vector<std::string> changedUnindexedFiles();
   // The symbols of exactly this name (case included), by id.
   Expected<std::vector<uint32_t>> symbolsNamed(const std::string& name);
   // Whether `offset` lies in code the preprocessor left out in every unit that read the file.
@@ -101,7 +114,8 @@ class ClangView {
   Expected<std::vector<std::string>> keys(MDB_dbi table);  // a path table's keys, in order
   std::unique_ptr<LmdbEnv> env_;
   LmdbTxn txn_;
-  MDB_dbi files_ = 0, symbols_ = 0, interpolated_ = 0, names_ = 0, skipped_ = 0, shared_ = 0;
+  MDB_dbi files_ = 0, symbols_ = 0, interpolated_ = 0, names_ = 0, skipped_ = 0, shared_ = 0, unindexed_ = 0;
+  std::string root_;
 };
 
 }  // namespace nib

@@ -127,6 +127,15 @@ void reference(CXClientData data, const CXIdxEntityRefInfo* info) {
          kindOf(info->referencedEntity->kind), (info->role & CXSymbolRole_Call) != 0, container);
 }
 
+// Whether a macro's definition is the compiler's own (the predefines' `<built-in>` buffer), not
+// the command line's (`<command line>`) nor a file's.
+bool predefinedMacro(CXCursor definition) {
+  CXString file;
+  clang_getPresumedLocation(clang_getCursorLocation(definition), &file, nullptr, nullptr);
+  std::string name = take(file);
+  return name == "<built-in>";
+}
+
 // Macros are not indexer entities: they come from the preprocessing record.
 CXChildVisitResult macroVisitor(CXCursor cursor, CXCursor, CXClientData data) {
   auto* c = static_cast<Collector*>(data);
@@ -140,6 +149,7 @@ CXChildVisitResult macroVisitor(CXCursor cursor, CXCursor, CXClientData data) {
   std::string usr = take(clang_getCursorUSR(def));
   if (usr.empty()) return CXChildVisit_Continue;
   std::string name = take(clang_getCursorSpelling(cursor));
+  if (predefinedMacro(def)) usr = std::string(kPredefinedMacroUsr) + name;
   unsigned begin, end;
   CXSourceRange extent = clang_getCursorExtent(cursor);
   clang_getFileLocation(clang_getRangeStart(extent), nullptr, nullptr, nullptr, &begin);

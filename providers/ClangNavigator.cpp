@@ -391,7 +391,8 @@ Expected<NavigationResult> ClangNavigator::answerFor(const ClangSymbol& found, c
   c.withInterpolated = false;
   // clangd's index keeps no references to namespaces (a namespace is named everywhere): their
   // references are the asked file's own, and nib answers the same.
-  c.fileOnly = references && static_cast<SymbolKind>(symbol->kind) == SymbolKind::Namespace;
+  c.fileOnly = references && (static_cast<SymbolKind>(symbol->kind) == SymbolKind::Namespace ||
+                              symbol->usr.rfind(kPredefinedMacroUsr, 0) == 0);
   auto collect = [&](auto accept) { c.collect(*symbol, [&](const ClangSite& s) { return accept(s.role); }); };
   collect(wanted);
   if (references && (!symbol->overrides.empty() || !symbol->overriddenBy.empty())) {

@@ -22,6 +22,10 @@ inline constexpr std::string_view kUsingDeclarationUsr = "nib:using@";
 // The USR prefix of a parameter of a function declaration that is no definition, which clang's
 // indexer does not report: nib names it by file and offset.
 inline constexpr std::string_view kParameterUsr = "nib:param@";
+// The USR prefix of a macro the compiler predefines (`__GNUC__`, `__STDC_VERSION__`; not the
+// command line's -D macros), which clang names `c:@macro@NAME` as it names those: clangd's
+// index keeps no references of them, so its references answer the asked file's alone.
+inline constexpr std::string_view kPredefinedMacroUsr = "nib:predefined-macro@";
 
 struct ClangOccurrence {
   uint32_t file = 0;    // into TuFacts::files

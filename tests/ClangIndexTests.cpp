@@ -649,7 +649,7 @@ TEST_CASE("a generated header git ignores is listed with its sites, and only whi
   const std::string main = "#include \"config.h\"\nint run(void) { return LIMIT + helper(1); }\n";
   const std::string helper = "#include \"config.h\"\nint helper(int x) { return x; }\n";
   TestRepo repo;
-  repo.writeAll({{".gitignore", "build/\n"}, {"main.c", main}, {"helper.c", helper}});
+  repo.writeAll({{".gitignore", "build/\ncompile_commands.json\n"}, {"main.c", main}, {"helper.c", helper}});
   repo.write("build/config.h", config);  // what a configure step writes; git ignores it
   writeDatabase(repo, {"main.c", "helper.c"}, "-Ibuild");
   repo.commitAll();
@@ -681,6 +681,12 @@ TEST_CASE("a generated header git ignores is listed with its sites, and only whi
   // Unchanged since: current.
   Manifest third = build(repo, options, /*allowDelta=*/true);
   CHECK(third.versionId == second.versionId);
+  // The compilation database (which git ignores, as a build writes it) regenerated with another
+  // flag, nothing else: not current either, and the units run with their new commands.
+  writeDatabase(repo, {"main.c", "helper.c"}, "-Ibuild -DEXTRA=1");
+  Manifest fourth = build(repo, options, /*allowDelta=*/true);
+  CHECK(fourth.versionId != third.versionId);
+  CHECK(stat(fourth, "clang.indexed") == "2");
 }
 
 TEST_CASE("call edges of C++ files come from libclang: an overloaded call has one callee", "[clang][callgraph]") {

@@ -160,8 +160,7 @@ struct ClangPhaseInput {
   const std::vector<WorkItem>* items = nullptr;
   unsigned threads = 1;
   const IndexOptions* options = nullptr;
-  bool deferUncompiled = false;     // see ClangBuildInput
-  std::set<std::string> indexNow;   // likewise
+  bool deferUncompiled = false;  // see ClangBuildInput
 };
 // The clang view (Failed with the reason when the worker is missing) and its statistics, added
 // to `manifest`. Nothing when the build was cancelled.
@@ -255,7 +254,6 @@ bool denseViewPending(const Manifest& m);
 // changed since: only the clang build notices, so the version is not current and a delta over
 // it builds the clang view again.
 bool clangUnindexedChanged(const IndexLayout& layout, const Manifest& m);
-
 
 // What a delta build starts from: the scan, the build's configuration and fact store.
 struct DeltaInput {

@@ -165,8 +165,6 @@ bool denseViewCurrent(const Manifest& m, const IndexOptions& options) {
   return v->status != ViewStatus::Complete || denseVectorsComparable(v->profile);
 }
 
-// A delta shares its base's dense view: a base whose view is still Pending (its follow-up has
-// not published it) is no base, since the follow-up completes only the version it was made for.
 bool clangUnindexedChanged(const IndexLayout& layout, const Manifest& m) {
   const ViewRecord* v = m.view("clang");
   if (!v || v->status != ViewStatus::Complete) return false;
@@ -174,6 +172,8 @@ bool clangUnindexedChanged(const IndexLayout& layout, const Manifest& m) {
   return view && !(*view)->changedUnindexedFiles().empty();
 }
 
+// A delta shares its base's dense view: a base whose view is still Pending (its follow-up has
+// not published it) is no base, since the follow-up completes only the version it was made for.
 bool denseViewPending(const Manifest& m) {
   const ViewRecord* v = m.view("dense");
   return v && v->status == ViewStatus::Pending;

@@ -229,7 +229,6 @@ Expected<ViewRecord> clangViewPhase(const ClangPhaseInput& phase, Manifest& mani
     if (!w.entry.oid.empty() && w.skipReason.empty()) in.blobIds[w.entry.path] = w.entry.oid;
   in.threads = phase.threads;
   in.deferUncompiled = phase.deferUncompiled;
-  in.indexNow = phase.indexNow;
   in.timeout = std::chrono::seconds(options.clangTimeoutSeconds);
   in.cancelled = options.cancelled;
   in.progress = progressOf(options, "clang");

@@ -115,13 +115,13 @@ class ClangViewBuild {
 
   // Indexes units [from, size()): from the cache where every file a unit read is as it was,
   // else in batches, one worker session per batch. With `defer`, made-up units the cache lacks
-  // are left to a follow-up (unless their file is one the build must index now).
+  // are left to a follow-up.
   void indexFrom(size_t from, bool defer = false) {
     std::vector<size_t> todo;
     for (size_t i = from; i < units_.size(); ++i) {
       if (fromCache(i)) {
         progress();
-      } else if (defer && i >= realUnits_ && !in_.indexNow.count(units_[i].file.substr(root_.size()))) {
+      } else if (defer && i >= realUnits_) {
         deferred_[i] = true;
         progress();
       } else {

@@ -14,7 +14,6 @@
 #include <filesystem>
 #include <functional>
 #include <map>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -32,11 +31,10 @@ struct ClangBuildInput {
   std::map<std::string, std::string> blobIds;  // repository path -> blob id (the indexed files)
   unsigned threads = 1;
   // Made-up units (files no compile command reaches) the cache lacks are left out and counted
-  // as deferred — a follow-up builds the view with them (indexer/DenseFollowUp) — except those
-  // of the paths in `indexNow` (the files a delta changed). clangd's background index never
-  // parses such files; leaving them out keeps the first version as quick as its index.
+  // as deferred — a follow-up builds the view with them (indexer/DenseFollowUp). clangd's
+  // background index never parses such files; leaving them out keeps the first version as
+  // quick as its index.
   bool deferUncompiled = false;
-  std::set<std::string> indexNow;  // repository paths
   std::chrono::seconds timeout{120};  // per TU
   std::function<bool()> cancelled;
   std::function<void(uint64_t done, uint64_t total)> progress;

@@ -277,7 +277,7 @@ Expected<bool> completeClangView(const fs::path& repoRoot, const IndexLayout& la
     return true;
   });
   build::ClangPhaseInput in{repoRoot, versionDir, layout.dir() / "clang-cache", database->second, options.clangWorker,
-                            &items, threads, &options, /*deferUncompiled=*/false, {}};
+                            &items, threads, &options, /*deferUncompiled=*/false};
   std::erase_if(m.stats, [](const auto& kv) { return kv.first.rfind("clang.", 0) == 0; });
   auto view = build::clangViewPhase(in, m);
   if (!view) return view.status();

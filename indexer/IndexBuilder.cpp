@@ -155,7 +155,7 @@ Status writeViews(BuildSetup& s, const IndexLayout& layout, const IndexOptions& 
   clock.end("search-views");
   if (!s.database.empty()) {
     ClangPhaseInput in{s.repo->root(), versionDir, layout.dir() / "clang-cache", s.database,
-                       options.clangWorker, &scan.items, s.threads, &options, options.deferUncompiled, {}};
+                       options.clangWorker, &scan.items, s.threads, &options, options.deferUncompiled};
     auto clang = clangViewPhase(in, m);
     if (!clang) return clang.status();
     m.views.push_back(*clang);

@@ -58,8 +58,8 @@ struct IndexOptions {
   // waiting for it; `nib index` does this and starts the follow-up in the background.
   bool deferDense = false;
   // Leave the clang view's made-up units the cache lacks (files no compile command builds) to
-  // the same follow-up, which publishes the view with them; a delta indexes its own changed
-  // files' units at once (indexer/ClangBuilder).
+  // the same follow-up, which publishes the view with them (indexer/ClangBuilder). A delta
+  // that rebuilds the clang view runs them at once: the follow-up completes full versions only.
   bool deferUncompiled = false;
   // The dense view is left Absent, with the reason, when the text the search views index is
   // larger than this: its build holds every unit's vector and terms at once, so its memory

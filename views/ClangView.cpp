@@ -102,10 +102,15 @@ Expected<std::unique_ptr<ClangView>> ClangView::open(const std::filesystem::path
        unindexed = v->txn_.openDb("unindexed", false);
   if (!files || !symbols || !interpolated || !names || !skipped || !shared || !unindexed)
     return Status(ErrorCode::Corrupt, "the clang view lacks a table");
-  v->unindexed_ = *unindexed;
   // Unindexed files are stat'ed where the build found them (a moved repository makes them all
-  // changed: their sites are left out rather than trusted).
+  // changed: their sites are left out rather than trusted). The table is a few generated headers,
+  // held in memory: every site of an answer asks whether its file is one (unindexedChanged).
   if (auto root = v->txn_.get(*meta, "root")) v->root_ = std::string(*root);
+  Status s = v->txn_.scan(*unindexed, "", [&](std::string_view key, std::string_view signature) {
+    v->unindexed_.emplace(key, signature);
+    return true;
+  });
+  if (!s.isOk()) return s;
   v->files_ = *files;
   v->symbols_ = *symbols;
   v->interpolated_ = *interpolated;
@@ -215,17 +220,15 @@ Expected<std::vector<std::string>> ClangView::interpolatedFiles() { return keys(
 
 Expected<std::vector<std::string>> ClangView::sharedMainFiles() { return keys(shared_); }
 
-bool ClangView::unindexedChanged(const std::string& path) {
-  auto recorded = txn_.get(unindexed_, path);
-  return recorded && fileStatSignature(root_ + path) != *recorded;
+bool ClangView::unindexedChanged(const std::string& path) const {
+  auto it = unindexed_.find(path);
+  return it != unindexed_.end() && fileStatSignature(root_ + path) != it->second;
 }
 
-std::vector<std::string> ClangView::changedUnindexedFiles() {
+std::vector<std::string> ClangView::changedUnindexedFiles() const {
   std::vector<std::string> changed;
-  (void)txn_.scan(unindexed_, "", [&](std::string_view key, std::string_view signature) {
-    if (fileStatSignature(root_ + std::string(key)) != signature) changed.emplace_back(key);
-    return true;
-  });
+  for (const auto& [path, signature] : unindexed_)
+    if (fileStatSignature(root_ + path) != signature) changed.push_back(path);
   return changed;
 }
 

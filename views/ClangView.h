@@ -5,6 +5,7 @@
 #pragma once
 
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -101,9 +102,9 @@ class ClangView {
   Expected<std::vector<std::string>> sharedMainFiles();
   // Whether `path` is one of the view's unindexed files (ClangViewContents) and differs on disk
   // from what the units read (its stat signature changed, or it is gone).
-  bool unindexedChanged(const std::string& path);
+  bool unindexedChanged(const std::string& path) const;
   // The unindexed files that differ on disk so, sorted.
-  std::vector<std::string> changedUnindexedFiles();
+  std::vector<std::string> changedUnindexedFiles() const;
   // The symbols of exactly this name (case included), by id.
   Expected<std::vector<uint32_t>> symbolsNamed(const std::string& name);
   // Whether `offset` lies in code the preprocessor left out in every unit that read the file.
@@ -114,7 +115,10 @@ class ClangView {
   Expected<std::vector<std::string>> keys(MDB_dbi table);  // a path table's keys, in order
   std::unique_ptr<LmdbEnv> env_;
   LmdbTxn txn_;
-  MDB_dbi files_ = 0, symbols_ = 0, interpolated_ = 0, names_ = 0, skipped_ = 0, shared_ = 0, unindexed_ = 0;
+  MDB_dbi files_ = 0, symbols_ = 0, interpolated_ = 0, names_ = 0, skipped_ = 0, shared_ = 0;
+  // The unindexed table (a few generated headers), read once: every site of an answer asks
+  // whether its file is one. Repository path -> stat signature; root_ is where they lie.
+  std::map<std::string, std::string> unindexed_;
   std::string root_;
 };
 

@@ -157,6 +157,8 @@ Expected<std::unique_ptr<LspBackend>> LspBackend::start(const BackendOptions& op
         {"textDocument",
          {{"synchronization", {{"didSave", false}, {"dynamicRegistration", false}}},
           {"definition", {{"linkSupport", false}}},
+          {"typeDefinition", {{"linkSupport", false}}},
+          {"implementation", {{"linkSupport", false}}},
           {"references", json::object()}}}}},
   };
   if (!options.initializationOptions.empty()) {
@@ -174,12 +176,24 @@ Expected<std::unique_ptr<LspBackend>> LspBackend::start(const BackendOptions& op
     json r = json::parse(*result);
     if (r.contains("serverInfo") && r["serverInfo"].contains("name"))
       b->serverName_ = r["serverInfo"]["name"].get<std::string>();
+    // A provider is announced as true or as an options object; absent or false, it is not.
+    if (r.contains("capabilities") && r["capabilities"].is_object())
+      for (const char* name : {"typeDefinition", "implementation"}) {
+        auto it = r["capabilities"].find(std::string(name) + "Provider");
+        if (it != r["capabilities"].end() && (it->is_object() || (it->is_boolean() && it->get<bool>())))
+          b->providers_.insert(std::string("textDocument/") + name);
+      }
   } catch (const std::exception&) {
   }
   if (b->serverName_.empty()) b->serverName_ = std::filesystem::path(options.argv[0]).filename().string();
   Status s = b->notify("initialized", "{}");
   if (!s.isOk()) return s;
   return b;
+}
+
+bool LspBackend::answers(const std::string& method) const {
+  if (method == "textDocument/definition" || method == "textDocument/references") return true;
+  return providers_.count(method) > 0;
 }
 
 LspBackend::~LspBackend() {

@@ -64,6 +64,10 @@ class LspBackend {
   bool alive() const { return alive_; }
   pid_t pid() const { return pid_; }
   const std::string& serverName() const { return serverName_; }
+  // Whether the server announced a provider for a navigation method at initialize
+  // ("textDocument/implementation" needs implementationProvider). Definition and references
+  // are assumed: every backend nib runs answers them.
+  bool answers(const std::string& method) const;
   // Why the backend stopped ("" while alive).
   std::string deathReason() const;
 
@@ -72,7 +76,7 @@ class LspBackend {
   Status didChange(const std::string& uri, int version, const std::string& text);
   Status didClose(const std::string& uri);
 
-  // textDocument/definition or textDocument/references at a UTF-16 position. Waits at most
+  // textDocument/definition, references, typeDefinition or implementation at a UTF-16 position. Waits at most
   // `timeout`; `cancelled` is polled while waiting, and a withdrawn or late request is
   // cancelled in the backend too ($/cancelRequest). A null result is an empty list.
   Expected<std::vector<BackendLocation>> locations(const std::string& method, const std::string& uri,
@@ -119,6 +123,7 @@ class LspBackend {
   std::atomic<bool> alive_{false};
   std::atomic<bool> reaped_{false};  // waited for (by the reader when it saw the end)
   std::string serverName_;
+  std::set<std::string> providers_;  // the navigation methods initialize announced (set once)
 
   mutable std::mutex mutex_;  // guards everything below
   std::condition_variable changed_;

@@ -238,8 +238,9 @@ Params decodeParams(const std::string& method, const json& p) {
     l.at = textDocumentPosition(p);
     std::string request = str(p, "request", false);
     if (!request.empty()) l.request = request;
-    if (l.request != "definition" && l.request != "references")
-      throw DecodeError{"'request' must be \"definition\" or \"references\""};
+    if (l.request != "definition" && l.request != "references" && l.request != "typeDefinition" &&
+        l.request != "implementation")
+      throw DecodeError{"'request' must be \"definition\", \"references\", \"typeDefinition\" or \"implementation\""};
     const json& inc = member(p, "includeDeclaration");
     l.includeDeclaration = !inc.is_boolean() || inc.get<bool>();
     l.provider = str(p, "provider", false);

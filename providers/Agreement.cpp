@@ -10,8 +10,6 @@ namespace {
 
 constexpr const char* kHeader = "nib-agreement 1";
 
-const char* kindName(NavigationKind kind) { return kind == NavigationKind::References ? "references" : "definition"; }
-
 std::string percent(double value) {
   char buffer[32];
   std::snprintf(buffer, sizeof buffer, "%.1f %%", value * 100);
@@ -106,7 +104,9 @@ std::string describeAgreement(const AgreementKey& key, const AgreementCount& cou
   char buffer[64];
   std::snprintf(buffer, sizeof buffer, " ± %.1f of %llu sampled", margin * 100,
                 static_cast<unsigned long long>(count.sampled));
-  return std::string(languageName(key.language)) + " " + (key.kind == NavigationKind::References ? "references" : "definitions") +
+  std::string what = navigationKindName(key.kind);
+  if (key.kind != NavigationKind::References) what += "s";  // "definitions"
+  return std::string(languageName(key.language)) + " " + what +
          " from " + key.category + " (" + key.backend + "): " + percent(count.rate()) + buffer;
 }
 
@@ -198,7 +198,7 @@ Status Calibration::save() {
 std::string Calibration::encode(const std::map<AgreementKey, AgreementCount>& counts) {
   std::string out = std::string(kHeader) + "\n";
   for (const auto& [key, count] : counts)
-    out += std::string(languageName(key.language)) + '\t' + kindName(key.kind) + '\t' + clean(key.category) + '\t' +
+    out += std::string(languageName(key.language)) + '\t' + navigationKindName(key.kind) + '\t' + clean(key.category) + '\t' +
            clean(key.backend) + '\t' + std::to_string(count.sampled) + '\t' + std::to_string(count.agreed) + '\t' +
            clean(count.profile) + '\n';
   return out;

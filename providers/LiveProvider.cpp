@@ -352,6 +352,8 @@ Expected<LiveAnswer> LiveProvider::request(const std::string& method, const std:
     process = *p;
   }
   answer.backend = process->serverName();
+  if (!process->answers(method))
+    return Status(ErrorCode::Unsupported, answer.backend + " does not answer " + method);
 
   // Bring the backend's documents up to date: the editor's buffers, and this file from disk
   // when the editor does not have it open.
@@ -451,6 +453,13 @@ Expected<LiveAnswer> LiveProvider::definition(const std::string& path, Language 
 Expected<LiveAnswer> LiveProvider::references(const std::string& path, Language language, Position position,
                                               bool includeDeclaration, const std::function<bool()>& cancelled) {
   return request("textDocument/references", path, language, position, includeDeclaration, cancelled);
+}
+
+Expected<LiveAnswer> LiveProvider::locate(NavigationKind kind, const std::string& path, Language language,
+                                          Position position, bool includeDeclaration,
+                                          const std::function<bool()>& cancelled) {
+  return request(std::string("textDocument/") + navigationKindName(kind), path, language, position, includeDeclaration,
+                 cancelled);
 }
 
 Expected<LiveProvider::Backend*> LiveProvider::lookup(Language language) {

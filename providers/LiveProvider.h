@@ -29,6 +29,7 @@
 
 #include "protocol/LspBackend.h"
 #include "protocol/PositionEncoder.h"
+#include "providers/Navigation.h"
 #include "support/Language.h"
 #include "support/Status.h"
 #include "support/Text.h"
@@ -123,6 +124,10 @@ class LiveProvider {
                                   const std::function<bool()>& cancelled = {});
   Expected<LiveAnswer> references(const std::string& path, Language language, Position position,
                                   bool includeDeclaration, const std::function<bool()>& cancelled = {});
+  // Any navigation request by kind (definition and references as above; typeDefinition and
+  // implementation are Unsupported when the backend did not announce them at initialize).
+  Expected<LiveAnswer> locate(NavigationKind kind, const std::string& path, Language language, Position position,
+                              bool includeDeclaration, const std::function<bool()>& cancelled = {});
 
   // Closes a file nib opened in the backend itself (never an editor's buffer): the agreement
   // sampler leaves the backend with the files the editor has open, as a user's session has it,

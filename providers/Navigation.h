@@ -37,7 +37,14 @@ inline int certaintyRank(Confidence c) {
 // Tree-sitter's resolution through scopes is `Scope`, never a compiler's `Exact`.
 inline Confidence fromTreeSitter(Confidence c) { return c == Confidence::Exact ? Confidence::Scope : c; }
 
-enum class NavigationKind { Definition, References };
+// The requests a navigation answer is for: LSP's definition, references, typeDefinition and
+// implementation. Each is answered from the index or a live server under one policy.
+enum class NavigationKind { Definition, References, TypeDefinition, Implementation };
+// The request's name as LSP spells it after `textDocument/` ("definition", "references",
+// "typeDefinition", "implementation"), used in traces and persisted agreement counts.
+const char* navigationKindName(NavigationKind kind);
+// Whether an answer's locations are where something is defined (all but references).
+inline bool locatesDefinitions(NavigationKind kind) { return kind != NavigationKind::References; }
 
 struct SymbolLocation {
   std::string path;

@@ -27,7 +27,9 @@ void PolicyNavigator::unmeasuredRule(const PolicyRequest& request, PolicyOutcome
   bool compiler = r && (r->source == "clang" || r->source == "scip");
   bool exactForLanguage = staticCanBeExact(request.language) || compiler;
   bool resolved = r && (r->confidence == Confidence::Exact || (r->confidence == Confidence::Scope && staticCanBeExact(request.language)));
-  bool exact = r && !r->locations.empty() && resolved && exactForLanguage;
+  // A compiler's type edges and overrides are its whole answer: none found is an answer too.
+  bool wholeAnswer = compiler && (request.kind == NavigationKind::TypeDefinition || request.kind == NavigationKind::Implementation);
+  bool exact = r && (!r->locations.empty() || wholeAnswer) && resolved && exactForLanguage;
   bool& useLive = out.wantLive;
   if (!r && r.status().is(Reason::NoSymbol)) out.reason = "no identifier at the position";
   else if (!r) out.reason = "the index has no answer", useLive = true;
@@ -86,10 +88,8 @@ bool PolicyNavigator::calibrated(const PolicyRequest& request, PolicyOutcome& ou
 
 void PolicyNavigator::askLive(const PolicyRequest& request, PolicyOutcome& out, const std::function<bool()>& cancelled) {
   if (!out.askLive || !live_) return;
-  out.live = request.kind == NavigationKind::References
-                 ? live_->references(request.path, request.language, request.position, request.includeDeclaration,
-                                     cancelled)
-                 : live_->definition(request.path, request.language, request.position, cancelled);
+  out.live = live_->locate(request.kind, request.path, request.language, request.position, request.includeDeclaration,
+                           cancelled);
   const Expected<LiveAnswer>& r = *out.live;
   if (!r) {
     out.liveError = r.status().message();
@@ -127,7 +127,7 @@ Expected<NavigationResult> PolicyOutcome::answer(NavigationKind request) const {
       // In the workspace the range is in bytes, converted for the wire from the file's text;
       // outside it, the backend's UTF-16 columns stand as they are.
       s.ascii = !l.inWorkspace;
-      s.role = request == NavigationKind::Definition ? OccurrenceRole::Definition : OccurrenceRole::Reference;
+      s.role = locatesDefinitions(request) ? OccurrenceRole::Definition : OccurrenceRole::Reference;
       result.locations.push_back(std::move(s));
     }
     return result;
@@ -141,7 +141,7 @@ Expected<NavigationResult> PolicyOutcome::answer(NavigationKind request) const {
 }
 
 std::string PolicyOutcome::describe(const PolicyRequest& request) const {
-  std::string line = std::string(request.kind == NavigationKind::References ? "references" : "definition") + " " +
+  std::string line = std::string(navigationKindName(request.kind)) + " " +
                      request.path + ":" + std::to_string(toDisplayLine(request.line)) +
                      " policy=" + providerPolicyName(policy) + " provider=" + provider() + " reason=\"" + reason + "\"";
   size_t indexCount = index ? keysOf(*index).size() : 0;

@@ -39,6 +39,16 @@ bool hasIncludeOf(const FileFacts& facts, Language lang, std::string_view import
 
 }  // namespace
 
+const char* navigationKindName(NavigationKind kind) {
+  switch (kind) {
+    case NavigationKind::Definition: return "definition";
+    case NavigationKind::References: return "references";
+    case NavigationKind::TypeDefinition: return "typeDefinition";
+    case NavigationKind::Implementation: return "implementation";
+  }
+  return "definition";
+}
+
 const char* confidenceName(Confidence c) {
   switch (c) {
     case Confidence::Exact: return "exact";

@@ -58,8 +58,13 @@ Status Engine::locateForBackend(PolicyRequest& request) {
 }
 
 Expected<NavigationResult> Engine::indexAnswer(const PolicyRequest& request) {
-  return request.kind == NavigationKind::References ? references(request.path, request.offset, request.includeDeclaration)
-                                                    : definition(request.path, request.offset);
+  switch (request.kind) {
+    case NavigationKind::References: return references(request.path, request.offset, request.includeDeclaration);
+    case NavigationKind::TypeDefinition: return typeDefinitions(request.path, request.offset);
+    case NavigationKind::Implementation: return implementations(request.path, request.offset);
+    case NavigationKind::Definition: break;
+  }
+  return definition(request.path, request.offset);
 }
 
 PolicyOutcome Engine::navigate(PolicyNavigator& navigator, PolicyRequest& request,

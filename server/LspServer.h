@@ -128,10 +128,6 @@ class LspServer {
   std::string answerPrepareRename(const Task& task, Engine& engine);
   std::string answerFoldingRanges(const Task& task, Engine& engine);
   std::string answerSelectionRanges(const Task& task, Engine& engine);
-  std::string answerImplementations(const Task& task, Engine& engine);
-  std::string answerTypeDefinitions(const Task& task, Engine& engine);
-  // Locations from a clang-view relation (implementations, type definitions), a note logged.
-  std::string relatedLocations(const Task& task, Engine& engine, const Expected<NavigationResult>& r);
   // workspace/didChangeWatchedFiles, and the registration that asks for it.
   void registerWatchedFiles();
   void handleWatchedFiles(const lsp::WatchedFilesParams& params);

@@ -1,5 +1,5 @@
-// The LSP server's answers to the requests other than definition and references
-// (LspServerLive.cpp): declaration, symbols, hover, the call and type hierarchies, and nib's
+// The LSP server's answers to the requests other than navigation (definition, references,
+// typeDefinition, implementation: LspServerLive.cpp): declaration, symbols, hover, the call and type hierarchies, and nib's
 // extensions. Each handler decodes its parameters, asks the engine and encodes; `answer`
 // dispatches by method. Called with the engine lock held.
 #include <functional>
@@ -70,8 +70,6 @@ std::string LspServer::answer(const Task& task, Engine& engine, std::optional<Li
       {"textDocument/prepareRename", &LspServer::answerPrepareRename},
       {"textDocument/foldingRange", &LspServer::answerFoldingRanges},
       {"textDocument/selectionRange", &LspServer::answerSelectionRanges},
-      {"textDocument/implementation", &LspServer::answerImplementations},
-      {"textDocument/typeDefinition", &LspServer::answerTypeDefinitions},
       {"textDocument/rename", &LspServer::answerRename},
       {"textDocument/prepareCallHierarchy", &LspServer::answerPrepareCallHierarchy},
       {"callHierarchy/incomingCalls", &LspServer::answerCalls},
@@ -81,7 +79,8 @@ std::string LspServer::answer(const Task& task, Engine& engine, std::optional<Li
       {"typeHierarchy/subtypes", &LspServer::answerTypes},
   };
   const std::string& m = task.method;
-  if (m == "textDocument/definition" || m == "textDocument/references" || m == "nib/locate")
+  if (m == "textDocument/definition" || m == "textDocument/references" || m == "textDocument/typeDefinition" ||
+      m == "textDocument/implementation" || m == "nib/locate")
     return answerNavigation(task, engine, live);
   auto it = kHandlers.find(m);
   if (it == kHandlers.end()) return lsp::encodeError(task.id, lsp::MethodNotFound, "unknown method " + m);
@@ -220,24 +219,6 @@ std::string LspServer::answerFoldingRanges(const Task& task, Engine& engine) {
   std::vector<lsp::FoldingRange> out;
   for (const FoldRange& f : *folds) out.push_back({f.startLine, f.endLine});
   return lsp::encodeResult(task.id, out);
-}
-
-std::string LspServer::answerImplementations(const Task& task, Engine& engine) {
-  auto pos = positionOf(engine, std::get<lsp::TextDocumentPosition>(task.params));
-  if (!pos) return failure(task, pos.status());
-  return relatedLocations(task, engine, engine.implementations(pos->first, pos->second));
-}
-
-std::string LspServer::answerTypeDefinitions(const Task& task, Engine& engine) {
-  auto pos = positionOf(engine, std::get<lsp::TextDocumentPosition>(task.params));
-  if (!pos) return failure(task, pos.status());
-  return relatedLocations(task, engine, engine.typeDefinitions(pos->first, pos->second));
-}
-
-std::string LspServer::relatedLocations(const Task& task, Engine& engine, const Expected<NavigationResult>& r) {
-  if (!r) return failure(task, r.status());
-  if (!r->note.empty()) log(3, task.method + ": " + r->note);
-  return lsp::encodeResult(task.id, wireLocations(engine, r->locations));
 }
 
 std::string LspServer::answerSelectionRanges(const Task& task, Engine& engine) {

@@ -1,7 +1,8 @@
-// The LSP session's definition and references: the provider policy (static, live, compare,
-// auto) over the index's answer and a live language server's, the live backends' start-up from
-// the options and `.nib.conf`, and the trace log of every answer's provenance. The rest of the
-// session is LspServer.cpp (handlers) and LspServerLoop.cpp (threads).
+// The LSP session's navigation requests (definition, references, typeDefinition, implementation):
+// the provider policy (static, live, compare, auto) over the index's answer and a live language
+// server's, the live backends' start-up from the options and `.nib.conf`, and the trace log of
+// every answer's provenance. The rest of the session is LspServer.cpp (handlers) and
+// LspServerLoop.cpp (threads).
 #include "views/IndexLayout.h"
 #include "server/LspServer.h"
 
@@ -83,7 +84,8 @@ std::string LspServer::answerNavigation(const Task& task, Engine& engine, std::o
   if (job.locate) {
     const auto& p = std::get<lsp::LocateParams>(task.params);
     where = &p.at;
-    if (p.request == "references") kind = NavigationKind::References;
+    for (NavigationKind k : {NavigationKind::References, NavigationKind::TypeDefinition, NavigationKind::Implementation})
+      if (p.request == navigationKindName(k)) kind = k;
     includeDeclaration = p.includeDeclaration;
     requested = p.provider;
   } else if (m == "textDocument/references") {
@@ -93,6 +95,8 @@ std::string LspServer::answerNavigation(const Task& task, Engine& engine, std::o
     includeDeclaration = p.includeDeclaration;
   } else {
     where = &std::get<lsp::TextDocumentPosition>(task.params);
+    if (m == "textDocument/typeDefinition") kind = NavigationKind::TypeDefinition;
+    if (m == "textDocument/implementation") kind = NavigationKind::Implementation;
   }
   ProviderPolicy policy = policy_;
   if (!requested.empty())
@@ -192,7 +196,7 @@ std::string LspServer::finishLive(const Task& task, LiveJob& job) {
   out.agree = outcome.agree;
   if (outcome.answeredLive()) {
     // Nothing to go to is `null`, as the index answers it.
-    bool definition = job.request.kind == NavigationKind::Definition;
+    bool definition = locatesDefinitions(job.request.kind);
     if (!job.locate && wire.empty() && definition) return lsp::encodeNullResult(task.id);
     if (!job.locate) return lsp::encodeResult(task.id, wire);
     out.locations = std::move(wire);
@@ -206,6 +210,12 @@ std::string LspServer::finishLive(const Task& task, LiveJob& job) {
       out.note = (out.note.empty() ? "" : out.note + "; ") + partialLiveNote(**outcome.live);
     }
     return lsp::encodeResult(task.id, out);
+  }
+  // Neither could answer: the index's refusal, with the backend's reason added.
+  if (!outcome.index && outcome.wantLive && !outcome.liveError.empty()) {
+    const Status& s = outcome.index.status();
+    return failure(task, Status(s.code(), s.reason(), s.message() + "; the live backend did not answer either: " +
+                                                          outcome.liveError));
   }
   // The index answers: chosen by the policy (compare), or because the backend failed.
   if (outcome.wantLive && job.locate)

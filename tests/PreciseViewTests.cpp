@@ -549,3 +549,64 @@ TEST_CASE("implementations of TypeScript interfaces and their members come from 
 }
 
 }  // namespace nib::test
+
+namespace nib::test {
+
+// Issue 25: typeDefinition and implementation where no indexer records the facts (a TypeScript
+// variable's type; a Python method's overrides) go, under `auto`, to the live backend when it
+// announced the method — typescript-language-server does, pylsp does not — and are answered by
+// the index (the precise view's relationships) where it has them. A backend that cannot answer
+// leaves the index's refusal, with the backend's reason in nib/locate.
+TEST_CASE("typeDefinition and implementation the index cannot answer go to the live backend", "[precise][lsp][live]") {
+  TestRepo repo;
+  repo.write("tsconfig.json", "{\"compilerOptions\": {\"strict\": true}}\n");
+  repo.write("shapes.ts",
+             "export interface Shape { area(): number; }\n"
+             "export class Square implements Shape { area(): number { return 4; } }\n"
+             "export const s: Shape = new Square();\n");
+  repo.write("jobs.py", kPython);
+  repo.commitAll();
+  indexWith(repo, "--no-dense", /*precise=*/true);
+  LspClient c(repo.root());
+  c.initialize(repo.root());
+  std::string shapes = LspClient::uri(repo.root() / "shapes.ts");
+  auto locate = [&](const std::string& file, int line, int character, const std::string& request) {
+    return c.request("nib/locate", {{"textDocument", {{"uri", LspClient::uri(repo.root() / file)}}},
+                                    {"position", {{"line", line}, {"character", character}}},
+                                    {"request", request}},
+                     60000)["result"];
+  };
+  // The variable's type: tsserver goes to the interface (the index records no type for it).
+  json type = locate("shapes.ts", 2, 13, "typeDefinition");
+  INFO(type.dump());
+  CHECK(type["provider"] == "live");
+  CHECK(type["backend"].get<std::string>().find("typescript") != std::string::npos);
+  REQUIRE(type["locations"].size() == 1);
+  CHECK(type["locations"][0]["uri"] == shapes);
+  CHECK(type["locations"][0]["range"]["start"]["line"] == 0);
+  json plain = c.request("textDocument/typeDefinition", at(repo, "shapes.ts", 2, 13), 60000);
+  REQUIRE(plain["result"].is_array());
+  CHECK(plain["result"] == type["locations"]);
+  // The interface's implementations: the precise view's relationship, from the index.
+  json impl = locate("shapes.ts", 0, 19, "implementation");
+  INFO(impl.dump());
+  CHECK(impl["provider"] == "static");
+  CHECK(impl["facts"] == "scip");
+  REQUIRE(impl["locations"].size() == 1);
+  CHECK(impl["locations"][0]["range"]["start"]["line"] == 1);
+  // A Python method's overrides: pylsp has no implementation provider; the refusal stands.
+  json py = c.request("textDocument/implementation", at(repo, "jobs.py", 1, 8), 60000);
+  INFO(py.dump());
+  REQUIRE(py.contains("error"));
+  CHECK(py["error"]["message"].get<std::string>().find("compiler") != std::string::npos);
+  CHECK(py["error"]["message"].get<std::string>().find("does not answer textDocument/implementation") != std::string::npos);
+  json pyLocate = c.request("nib/locate", {{"textDocument", {{"uri", LspClient::uri(repo.root() / "jobs.py")}}},
+                                           {"position", {{"line", 1}, {"character", 8}}},
+                                           {"request", "implementation"}},
+                            60000);
+  INFO(pyLocate.dump());
+  CHECK(pyLocate.contains("error"));
+  CHECK(c.shutDown() == 0);
+}
+
+}  // namespace nib::test

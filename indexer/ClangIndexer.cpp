@@ -47,9 +47,12 @@ void diagnostic(CXClientData data, CXDiagnosticSet set, void*) {
 
 // The declaration a declared entity's type names, as clangd's go-to-type-definition finds it:
 // through pointers, references and arrays to what they point at, a function to its return type,
-// an elaborated name (`struct point p`) to the declaration it names. Null for built-in types.
+// an elaborated name (`struct point p`) to the declaration it names, a typedef to the type it
+// aliases. Null for built-in types.
 CXCursor typeDeclarationOf(CXCursor entity) {
-  CXType t = clang_getCursorType(entity);
+  CXCursorKind kind = clang_getCursorKind(entity);
+  bool alias = kind == CXCursor_TypedefDecl || kind == CXCursor_TypeAliasDecl;
+  CXType t = alias ? clang_getTypedefDeclUnderlyingType(entity) : clang_getCursorType(entity);
   if (t.kind == CXType_FunctionProto || t.kind == CXType_FunctionNoProto) t = clang_getResultType(t);
   for (int depth = 0; depth < 8; ++depth) {
     CXType next = t;
@@ -69,7 +72,8 @@ CXCursor typeDeclarationOf(CXCursor entity) {
 bool hasType(CXIdxEntityKind kind) {
   return kind == CXIdxEntity_Variable || kind == CXIdxEntity_Field || kind == CXIdxEntity_Function ||
          kind == CXIdxEntity_CXXInstanceMethod || kind == CXIdxEntity_CXXStaticMethod ||
-         kind == CXIdxEntity_CXXStaticVariable || kind == CXIdxEntity_ObjCIvar;
+         kind == CXIdxEntity_CXXStaticVariable || kind == CXIdxEntity_ObjCIvar || kind == CXIdxEntity_Typedef ||
+         kind == CXIdxEntity_CXXTypeAlias;
 }
 
 void declaration(CXClientData data, const CXIdxDeclInfo* info) {

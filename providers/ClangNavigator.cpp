@@ -566,7 +566,10 @@ Expected<NavigationResult> ClangNavigator::typeDefinitions(const std::string& pa
   // The SCIP indexers nib runs record no type of a variable (scip-typescript and scip-python
   // write no is_type_definition relationships): no answer rather than an empty "exact" one.
   if (!isType && symbol.types.empty() && scip_) return declined();
-  if (isType) {
+  // At a type, the type itself; at a typedef, the type it aliases (its type edge; nothing for a
+  // built-in one), as clangd answers.
+  bool alias = kind == SymbolKind::TypeAlias && !scip_;
+  if (isType && !alias) {
     if (const ClangSite* where = shownSite(symbol, &stale)) out.locations.push_back(siteLocation(symbol, *where));
   }
   for (uint32_t id : symbol.types) {

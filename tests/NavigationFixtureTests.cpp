@@ -1,7 +1,8 @@
 // Runs every annotated fixture under tests/fixtures/navigation through a real index build and
 // the static provider. `# check: definition` fixtures ask for the definition at each point and
 // expect exactly the ranges of the point's group; `# check: references` fixtures ask for the
-// references (declaration included) and expect exactly the group's ranges. A `# clang: FLAGS`
+// references (declaration included) and expect exactly the group's ranges; `implementation`,
+// `typeDefinition` and `highlight` (documentHighlight's occurrences) likewise. A `# clang: FLAGS`
 // fixture gets a compilation database (every .c/.cc/.cpp file compiled with FLAGS), so its C/C++
 // answers come from libclang's facts, and each answer must say so, but for the groups a
 // `# tree-sitter: GROUP ...` directive names (positions libclang reports nothing about). A
@@ -33,10 +34,20 @@ std::string show(const Annotations& a, const std::set<MarkedRange>& ranges) {
   return out.empty() ? "  (none)\n" : out;
 }
 
+Expected<NavigationResult> ask(StaticProvider& provider, const std::string& check, const MarkedPoint& p) {
+  if (check == "references") return provider.references(p.path, p.offset, /*includeDeclaration=*/true);
+  if (check == "implementation") return provider.implementations(p.path, p.offset);
+  if (check == "typeDefinition") return provider.typeDefinitions(p.path, p.offset);
+  if (check == "highlight") return provider.highlights(p.path, p.offset);
+  return provider.definition(p.path, p.offset);
+}
+
 void runFixture(const fs::path& file) {
   Annotations a = parseAnnotations(readText(file));
   std::string check = a.directives["check"];
-  REQUIRE((check == "definition" || check == "references"));
+  const std::set<std::string> kChecks = {"definition", "references", "implementation", "typeDefinition", "highlight"};
+  INFO("check: " << check);
+  REQUIRE(kChecks.count(check));
   REQUIRE_FALSE(a.points.empty());
   // Every range group must be asked about by some point, so no marker goes unchecked.
   for (const MarkedRange& r : a.ranges) {
@@ -86,8 +97,7 @@ void runFixture(const fs::path& file) {
   for (const MarkedPoint& p : a.points) {
     auto expectedList = a.rangesOf(p.group);
     std::set<MarkedRange> expected(expectedList.begin(), expectedList.end());
-    auto result = check == "definition" ? (*provider)->definition(p.path, p.offset)
-                                        : (*provider)->references(p.path, p.offset, /*includeDeclaration=*/true);
+    auto result = ask(**provider, check, p);
     INFO("request at " << a.describe(p.path, p.offset) << " (group '" << p.group << "')");
     INFO((result ? "" : result.status().toString()));
     REQUIRE(result.hasValue());
@@ -106,7 +116,7 @@ void runFixture(const fs::path& file) {
 
 }  // namespace
 
-TEST_CASE("navigation fixtures resolve definitions and references", "[fixtures]") {
+TEST_CASE("navigation fixtures resolve definitions, references, implementations, type definitions and highlights", "[fixtures]") {
   std::vector<fs::path> files;
   for (const auto& e : fs::directory_iterator(fs::path(NIB_FIXTURE_DIR) / "navigation"))
     if (e.path().extension() == ".fixture") files.push_back(e.path());

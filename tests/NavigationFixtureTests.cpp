@@ -2,7 +2,9 @@
 // the static provider. `# check: definition` fixtures ask for the definition at each point and
 // expect exactly the ranges of the point's group; `# check: references` fixtures ask for the
 // references (declaration included) and expect exactly the group's ranges; `implementation`,
-// `typeDefinition` and `highlight` (documentHighlight's occurrences) likewise. A `# clang: FLAGS`
+// `typeDefinition`, `highlight` (documentHighlight's occurrences), and through the engine
+// `rename` (the occurrences a rename edits), `folding` (a file's folds, as whole lines) and
+// `selection` (the selection chain inside the file) likewise. A `# clang: FLAGS`
 // fixture gets a compilation database (every .c/.cc/.cpp file compiled with FLAGS), so its C/C++
 // answers come from libclang's facts, and each answer must say so, but for the groups a
 // `# tree-sitter: GROUP ...` directive names (positions libclang reports nothing about). A
@@ -20,6 +22,7 @@
 #include "TestRepo.h"
 #include "indexer/IndexBuilder.h"
 #include "providers/StaticProvider.h"
+#include "server/Engine.h"
 
 namespace nib::test {
 namespace fs = std::filesystem;
@@ -42,10 +45,61 @@ Expected<NavigationResult> ask(StaticProvider& provider, const std::string& chec
   return provider.definition(p.path, p.offset);
 }
 
+// What the engine answers at a point, as marked ranges: `rename`, the occurrences a rename edits
+// (a refusal: none); `folding`, the point's file's folds, each as the range from its first line's
+// start to its last line's end; `selection`, the selection chain but for its last link (always
+// the whole file).
+Expected<std::set<MarkedRange>> engineAnswer(Engine& engine, const Annotations& a, const std::string& check,
+                                            const MarkedPoint& p) {
+  std::set<MarkedRange> got;
+  auto add = [&](const std::string& path, uint32_t begin, uint32_t end) { got.insert(MarkedRange{path, begin, end, p.group}); };
+  if (check == "rename") {
+    auto plan = engine.planRename(p.path, p.offset, "renamed");
+    if (!plan) return plan.status();
+    for (const SymbolLocation& l : plan->occurrences) add(l.path, l.range.startByte, l.range.endByte);
+  } else if (check == "folding") {
+    auto folds = engine.foldingRanges(p.path);
+    if (!folds) return folds.status();
+    const std::string& text = a.files.at(p.path);
+    std::vector<uint32_t> starts{0};
+    for (uint32_t i = 0; i < text.size(); ++i)
+      if (text[i] == '\n') starts.push_back(i + 1);
+    for (const FoldRange& f : *folds)
+      if (f.endLine + 1 < starts.size()) add(p.path, starts[f.startLine], starts[f.endLine + 1] - 1);
+  } else {
+    auto chain = engine.selectionRanges(p.path, p.offset);
+    if (!chain) return chain.status();
+    for (size_t i = 0; i + 1 < chain->ranges.size(); ++i) add(p.path, chain->ranges[i].startByte, chain->ranges[i].endByte);
+  }
+  return got;
+}
+
+// The checks answered by the engine rather than the provider. A `rename` group without ranges
+// is a rename nib must refuse (Unsafe: its occurrences are not all exact).
+void checkThroughEngine(const Annotations& a, TestRepo& repo, const std::string& check) {
+  auto engine = Engine::open(repo.root());
+  REQUIRE(engine.hasValue());
+  for (const MarkedPoint& p : a.points) {
+    auto expectedList = a.rangesOf(p.group);
+    std::set<MarkedRange> expected(expectedList.begin(), expectedList.end());
+    auto got = engineAnswer(**engine, a, check, p);
+    INFO(check << " at " << a.describe(p.path, p.offset) << " (group '" << p.group << "')");
+    INFO((got ? "" : got.status().toString()));
+    if (check == "rename" && expected.empty()) {
+      CHECK(got.status().is(Reason::Unsafe));
+      continue;
+    }
+    REQUIRE(got.hasValue());
+    INFO("expected:\n" << show(a, expected) << "got:\n" << show(a, *got));
+    CHECK(*got == expected);
+  }
+}
+
 void runFixture(const fs::path& file) {
   Annotations a = parseAnnotations(readText(file));
   std::string check = a.directives["check"];
-  const std::set<std::string> kChecks = {"definition", "references", "implementation", "typeDefinition", "highlight"};
+  const std::set<std::string> kChecks = {"definition", "references", "implementation", "typeDefinition", "highlight",
+                                         "rename", "folding", "selection"};
   INFO("check: " << check);
   REQUIRE(kChecks.count(check));
   REQUIRE_FALSE(a.points.empty());
@@ -94,6 +148,7 @@ void runFixture(const fs::path& file) {
     REQUIRE(view->status == ViewStatus::Complete);
   }
 
+  if (check == "rename" || check == "folding" || check == "selection") return checkThroughEngine(a, repo, check);
   for (const MarkedPoint& p : a.points) {
     auto expectedList = a.rangesOf(p.group);
     std::set<MarkedRange> expected(expectedList.begin(), expectedList.end());
@@ -116,7 +171,7 @@ void runFixture(const fs::path& file) {
 
 }  // namespace
 
-TEST_CASE("navigation fixtures resolve definitions, references, implementations, type definitions and highlights", "[fixtures]") {
+TEST_CASE("navigation fixtures: definitions, references, implementations, type definitions, highlights, renames, folds and selections", "[fixtures]") {
   std::vector<fs::path> files;
   for (const auto& e : fs::directory_iterator(fs::path(NIB_FIXTURE_DIR) / "navigation"))
     if (e.path().extension() == ".fixture") files.push_back(e.path());

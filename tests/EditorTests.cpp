@@ -36,6 +36,52 @@ TEST_CASE("a real editor client (headless Neovim) navigates with nib serve", "[l
   CHECK(buffers["geometry.py"][14] == "    \"\"\"The distance between two points.\"\"\"");
 }
 
+// Issue 25's requests through a real client: Neovim's, at one position of a C++ hierarchy
+// indexed with its compilation database.
+TEST_CASE("Neovim asks implementation, typeDefinition, documentHighlight, foldingRange and selectionRange", "[lsp][editor][clang]") {
+  TestRepo repo;
+  repo.write("shapes.cpp",
+             "struct Shape { virtual ~Shape() {} virtual int area() const = 0; };\n"
+             "struct Square : Shape {\n"
+             "  int area() const override { return 4; }\n"
+             "};\n"
+             "int twice(const Shape& s) { return s.area() + s.area(); }\n");
+  writeCompileCommands(repo, "shapes.cpp");
+  repo.commitAll();
+  indexWith(repo, "--no-dense");
+  std::string out = (repo.root() / ".nvim-result.json").string();
+  // At `s` in `s.area()` on the last line.
+  std::string cmd = "cd " + shellQuote(repo.root().string()) + " && NIB_BIN=" + shellQuote(nibBinary()) +
+                    " NIB_ROOT=" + shellQuote(repo.root().string()) +
+                    " NIB_FILE=" + shellQuote((repo.root() / "shapes.cpp").string()) + " NIB_LINE=4 NIB_COL=35" +
+                    " NIB_METHODS=textDocument/implementation,textDocument/typeDefinition,textDocument/documentHighlight," +
+                    "textDocument/foldingRange,textDocument/selectionRange NIB_OUT=" + shellQuote(out) +
+                    " timeout 120 nvim --headless --clean -u NONE -c " +
+                    shellQuote("luafile " + std::string(NIB_TESTS_DIR) + "/editors/nvim_lsp.lua");
+  json result = editorResult(cmd, out);
+  const json& extra = result["extra"];
+  std::string uri = LspClient::uri(repo.root() / "shapes.cpp");
+  // The parameter's type is Shape; its highlights are its declaration and both uses.
+  CHECK(extra["textDocument/typeDefinition"] == json::array({{{"uri", uri}, {"range", range(0, 7, 0, 12)}}}));
+  std::set<int> highlighted;
+  for (const json& h : extra["textDocument/documentHighlight"]) highlighted.insert(h["range"]["start"]["character"].get<int>());
+  CHECK(highlighted == std::set<int>{23, 35, 46});
+  // Square's body folds (up to the line before its closing brace).
+  bool folded = false;
+  for (const json& f : extra["textDocument/foldingRange"]) folded |= f["startLine"] == 1 && f["endLine"] == 2;
+  CHECK(folded);
+  // The selection grows from the name `s` to the file.
+  const json& chain = extra["textDocument/selectionRange"];
+  REQUIRE(chain.size() == 1);
+  CHECK(chain[0]["range"] == range(4, 35, 4, 36));
+  CHECK(chain[0].contains("parent"));
+  // At the call's method: Square's override, at its definition in the class.
+  std::string implCmd = cmd;
+  implCmd.replace(implCmd.find("NIB_COL=35"), 10, "NIB_COL=37");
+  json impl = editorResult(implCmd, out);
+  CHECK(impl["extra"]["textDocument/implementation"] == json::array({{{"uri", uri}, {"range", range(2, 6, 2, 10)}}}));
+}
+
 TEST_CASE("nib's own methods in Neovim: :NibSearch, :NibContext, :NibStatus", "[lsp][editor]") {
   TestRepo repo;
   makeProject(repo);

@@ -3,7 +3,8 @@
 -- answers as JSON. With NIB_RENAME it then renames the symbol there as a user does
 -- (vim.lsp.buf.rename: prepareRename, rename, the edit applied to the buffers) and writes
 -- every loaded buffer's lines. Environment: NIB_BIN, NIB_ROOT, NIB_FILE, NIB_LINE, NIB_COL
--- (0-based), NIB_OUT, NIB_RENAME (optional).
+-- (0-based), NIB_OUT, NIB_RENAME and NIB_METHODS (more methods to ask at the position, comma
+-- separated; optional).
 local harness = dofile(debug.getinfo(1, "S").source:sub(2):match("(.*/)") .. "nvim_harness.lua")
 local env, finish = harness.env, harness.finish
 
@@ -29,6 +30,18 @@ local ok, err = pcall(function()
   local def = client.request_sync("textDocument/definition", params, 20000, bufnr)
   params.context = { includeDeclaration = true }
   local refs = client.request_sync("textDocument/references", params, 20000, bufnr)
+  -- NIB_METHODS: more requests at the same position, their results by method.
+  local extra = {}
+  for method in (os.getenv("NIB_METHODS") or ""):gmatch("[^,]+") do
+    local p = { textDocument = params.textDocument }
+    if method == "textDocument/selectionRange" then
+      p.positions = { params.position }
+    elseif method ~= "textDocument/foldingRange" then
+      p.position = params.position
+    end
+    local r = client.request_sync(method, p, 20000, bufnr)
+    extra[method] = r and (r.err and { error = r.err.message } or r.result) or vim.NIL
+  end
   local buffers = vim.NIL
   local rename = os.getenv("NIB_RENAME")
   if rename then
@@ -52,6 +65,7 @@ local ok, err = pcall(function()
     references = refs and refs.result or vim.NIL,
     encoding = client.offset_encoding or vim.NIL,
     buffers = buffers,
+    extra = next(extra) and extra or vim.NIL,
   })
 end)
 if not ok then finish({ error = tostring(err) }) end

@@ -167,6 +167,14 @@ std::vector<json> LspClient::messages(const std::string& method) {
   return out;
 }
 
+std::vector<json> LspClient::serverRequests() {
+  std::lock_guard<std::mutex> g(mutex_);
+  std::vector<json> out;
+  for (const json& m : received_)
+    if (m.contains("method") && m.contains("id")) out.push_back(m);
+  return out;
+}
+
 int LspClient::shutDown() {
   request("shutdown", nullptr);
   notify("exit", nullptr);

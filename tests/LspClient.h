@@ -37,6 +37,8 @@ class LspClient {
   // Waits for a server-sent message with this method (notification or request).
   std::optional<nlohmann::json> waitMessage(const std::string& method, int timeoutMs = 30000);
   std::vector<nlohmann::json> messages(const std::string& method);
+  // The requests the server sent the client (registrations, progress tokens), in order.
+  std::vector<nlohmann::json> serverRequests();
   // Closes the server's input and returns its exit status.
   int finish(int timeoutMs = 30000);
   // The orderly end: shutdown, exit, then the server's exit status (finish).

@@ -1,6 +1,7 @@
 // Protocol transcripts: whole sessions with `nib serve`, every response compared as a JSON
-// value against the expected one in tests/fixtures/lsp/*.transcript (UPDATE_GOLDEN=1 rewrites
-// the expectations from the actual answers; review the diff like code).
+// value against the expected one in tests/fixtures/lsp/*.transcript ("<- " lines), and the
+// requests the server sent the client in order ("<= " lines); UPDATE_GOLDEN=1 rewrites the
+// expectations from the actual session; review the diff like code.
 #include <catch2/catch.hpp>
 
 #include <cstdlib>
@@ -41,9 +42,11 @@ void runTranscript(const fs::path& file) {
   std::ifstream in(file);
   std::vector<std::string> header, sent;
   std::map<std::string, json> expected;
+  std::vector<json> expectedFromServer;
   std::string line;
   while (std::getline(in, line)) {
     if (line.rfind("-> ", 0) == 0) sent.push_back(line.substr(3));
+    else if (line.rfind("<= ", 0) == 0) expectedFromServer.push_back(json::parse(replaceAll(line.substr(3), "${ROOT}", root)));
     else if (line.rfind("<- ", 0) == 0) {
       json e = json::parse(replaceAll(line.substr(3), "${ROOT}", root));
       expected[e["id"].dump()] = e;
@@ -55,7 +58,7 @@ void runTranscript(const fs::path& file) {
   for (const std::string& s : sent) {
     json m = json::parse(replaceAll(s, "${ROOT}", root));
     c.send(m);
-    if (m.contains("id")) requests.push_back(m);
+    if (m.contains("id") && m.contains("method")) requests.push_back(m);  // not the client's answers
   }
   bool update = std::getenv("UPDATE_GOLDEN") != nullptr;
   std::vector<json> actual;
@@ -67,12 +70,15 @@ void runTranscript(const fs::path& file) {
     REQUIRE(expected.count(r["id"].dump()));
     CHECK(got == expected[r["id"].dump()]);
   }
+  std::vector<json> fromServer = c.serverRequests();
+  if (!update) CHECK(fromServer == expectedFromServer);
   CHECK(c.finish() == 0);
   if (update) {
     std::ofstream o(file);
     for (const std::string& h : header) o << h << "\n";
     for (const std::string& s : sent) o << "-> " << s << "\n";
     for (const json& a : actual) o << "<- " << replaceAll(a.dump(), root, "${ROOT}") << "\n";
+    for (const json& r : fromServer) o << "<= " << replaceAll(r.dump(), root, "${ROOT}") << "\n";
     WARN("updated " << file.string());
   }
 }

@@ -76,9 +76,10 @@ class LspBackend {
   Status didChange(const std::string& uri, int version, const std::string& text);
   Status didClose(const std::string& uri);
 
-  // textDocument/definition, references, typeDefinition or implementation at a UTF-16 position. Waits at most
-  // `timeout`; `cancelled` is polled while waiting, and a withdrawn or late request is
-  // cancelled in the backend too ($/cancelRequest). A null result is an empty list.
+  // textDocument/definition, references, typeDefinition or implementation at a UTF-16
+  // position. Waits at most `timeout`; `cancelled` is polled while waiting, and a withdrawn or
+  // late request is cancelled in the backend too ($/cancelRequest). A null result is an empty
+  // list.
   Expected<std::vector<BackendLocation>> locations(const std::string& method, const std::string& uri,
                                                    lsp::Position position, bool includeDeclaration,
                                                    std::chrono::milliseconds timeout,

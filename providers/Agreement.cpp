@@ -163,9 +163,12 @@ std::optional<CalibrationVerdict> Calibration::verdict(const AgreementKey& key) 
   CalibrationSettings s = settings();
   if (!c || c->sampled < s.minSamples) return std::nullopt;
   CalibrationVerdict v;
-  v.fromIndex = c->rate() >= s.threshold;
+  auto [low, high] = c->interval();
+  v.conclusive = low >= s.threshold || high < s.threshold;
+  v.fromIndex = low >= s.threshold;
   v.agreement = describeAgreement(key, *c);
-  v.reason = v.agreement + (v.fromIndex ? ", at or above " : ", below ") + percent(s.threshold);
+  v.reason = v.agreement + (v.fromIndex ? ", at or above " : v.conclusive ? ", below " : ", not yet conclusive against ") +
+             percent(s.threshold);
   return v;
 }
 

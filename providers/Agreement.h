@@ -68,8 +68,13 @@ struct CalibrationSettings {
   uint64_t minSamples = 20;  // fewer samples are no measurement yet
 };
 
-// The policy's word on one category: whether the index answers it, and why.
+// The policy's word on one category: whether the index answers it, and why. A measurement
+// decides only when it is conclusive: the agreement's whole 95 % interval at or above the
+// threshold (the index answers) or below it (the backend answers). A rate over the threshold
+// on a few dozen samples is not evidence that 99 % of answers agree; until the interval clears
+// the threshold the rules for unmeasured categories decide.
 struct CalibrationVerdict {
+  bool conclusive = false;
   bool fromIndex = false;
   std::string reason;     // "references from tree-sitter scope agree with pylsp on 61.5 % ..."
   std::string agreement;  // describeAgreement of the deciding count
@@ -90,7 +95,7 @@ class Calibration {
 
   void record(const AgreementKey& key, bool agreed);
   std::optional<AgreementCount> count(const AgreementKey& key) const;  // this version's facts only
-  // Whether the index answers the category; nothing while it is not measured enough.
+  // Whether the index answers the category; nothing while fewer than minSamples are counted.
   std::optional<CalibrationVerdict> verdict(const AgreementKey& key) const;
   std::vector<std::pair<AgreementKey, AgreementCount>> entries() const;
   // Writes the counts (atomically) when they changed since the last save.

@@ -38,7 +38,7 @@ void PolicyNavigator::unmeasuredRule(const PolicyRequest& request, PolicyOutcome
   else if (!exact)
     out.reason = r->locations.empty() ? "the index found nothing" : "the index resolved by name only", useLive = true;
   else if (!compiler && request.kind == NavigationKind::References)
-    out.reason = "tree-sitter's references are not measured yet", useLive = true;
+    out.reason = "tree-sitter's references are not measured to agree yet", useLive = true;
   else if (r->facet == kUncompiledFacet)
     out.reason = "no compile command builds this code: the index's command was guessed", useLive = true;
   else out.reason = "fresh and exact";
@@ -59,7 +59,10 @@ PolicyOutcome PolicyNavigator::decide(const PolicyRequest& request, Expected<Nav
   if (policy == ProviderPolicy::Static) out.reason = "the static policy";
   else if (policy == ProviderPolicy::Live) out.reason = "the live policy", useLive = true;
   else if (request.partial) out.reason = "the index may miss changes to this file", useLive = true;
-  else if (!calibrated(request, out, calibration)) unmeasuredRule(request, out);
+  else if (!calibrated(request, out, calibration)) {
+    unmeasuredRule(request, out);
+    if (!out.agreement.empty()) out.reason += " (measured so far: " + out.agreement + ", not yet conclusive)";
+  }
   if (!liveAvailable) {
     if (useLive && policy != ProviderPolicy::Static)
       out.liveError = live_ ? std::string("no live backend is configured for ") + languageName(request.language)
@@ -80,6 +83,8 @@ bool PolicyNavigator::calibrated(const PolicyRequest& request, PolicyOutcome& ou
                    backendName(live_->settings().commands.at(request.language))};
   auto verdict = calibration->verdict(key);
   if (!verdict) return false;
+  out.agreement = verdict->agreement;
+  if (!verdict->conclusive) return false;  // the rules decide; the agreement is shown with them
   out.wantLive = !verdict->fromIndex;
   out.reason = verdict->reason;
   out.agreement = verdict->agreement;

@@ -43,7 +43,7 @@ struct PolicyOutcome {
   std::string liveError;     // why the backend was not asked, or did not answer
   std::optional<bool> agree; // compare: whether both answered the same lines
   std::string category;      // the index answer's category (answerCategory) under auto
-  std::string agreement;     // its measured agreement, when a measurement decided (describeAgreement)
+  std::string agreement;     // its measured agreement (describeAgreement), deciding only when conclusive
   LineKeys indexOnly, liveOnly;
 
   // The backend's answer is the one given (asked, answered, and preferred by the policy).
@@ -76,7 +76,8 @@ class PolicyNavigator {
                          const std::function<bool()>& cancelled = {}, const Calibration* calibration = nullptr);
 
  private:
-  // Under auto: decides by the category's measured agreement; false when it is not measured.
+  // Under auto: decides by the category's measured agreement; false when it is not measured
+  // or the measurement is not conclusive yet (the unmeasured rules decide then).
   bool calibrated(const PolicyRequest& request, PolicyOutcome& out, const Calibration* calibration) const;
   static void unmeasuredRule(const PolicyRequest& request, PolicyOutcome& out);
 

@@ -402,7 +402,7 @@ lsp::StatusAnswer toStatusAnswer(Engine& engine, const Freshness& fresh) {
   a.deletedFiles = fresh.deletedFiles;
   for (const auto& [key, count] : engine.calibration()->entries()) {
     auto [low, high] = count.interval();
-    a.agreement.push_back({languageName(key.language), key.kind == NavigationKind::References ? "references" : "definition",
+    a.agreement.push_back({languageName(key.language), navigationKindName(key.kind),
                            key.category, key.backend, describeAgreement(key, count), count.sampled, count.agreed, low,
                            high});
   }

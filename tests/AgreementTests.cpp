@@ -128,10 +128,23 @@ TEST_CASE("agreement counts: intervals, verdicts, the file, and counts carried f
   c.record(defs, true);
   auto v = c.verdict(defs);
   REQUIRE(v);
-  CHECK(v->fromIndex);
+  // 20 of 20 agree, but the interval reaches down to 83.9 %: not yet evidence of 99 %.
+  CHECK_FALSE(v->conclusive);
+  CHECK_FALSE(v->fromIndex);
   CHECK(v->agreement == "python definitions from tree-sitter scope (fake_backend.py): 100.0 % ± 16.1 of 20 sampled");
+  CHECK(v->reason.find("not yet conclusive against 99.0 %") != std::string::npos);
+  // 400 of 400: the interval's lower end passes 99 %.
+  recordMany(c, defs, 380, 0);
+  v = c.verdict(defs);
+  REQUIRE(v);
+  CHECK(v->conclusive);
+  CHECK(v->fromIndex);
+  // One disagreement in 400 leaves it inconclusive again (the lower end is 98.6 %).
+  recordMany(c, defs, 0, 1);
+  CHECK_FALSE(c.verdict(defs)->conclusive);
   recordMany(c, refs, 15, 15);
   REQUIRE(c.verdict(refs));
+  CHECK(c.verdict(refs)->conclusive);  // clearly below
   CHECK(!c.verdict(refs)->fromIndex);
   CHECK(c.verdict(refs)->reason.find("50.0 %") != std::string::npos);
   CHECK(c.verdict(refs)->reason.find("below 99.0 %") != std::string::npos);
@@ -177,7 +190,7 @@ TEST_CASE("the policy follows the measurements: a disagreeing category goes live
   LiveProvider live(settings, [](const std::string&) -> Expected<std::string> { return std::string(); });
   PolicyNavigator navigator(&live);
   Calibration c(repo.root() / "agreement", {{"tree-sitter", "p"}}, CalibrationSettings{});
-  recordMany(c, key(NavigationKind::Definition, "tree-sitter scope"), 200, 0);
+  recordMany(c, key(NavigationKind::Definition, "tree-sitter scope"), 400, 0);
   recordMany(c, key(NavigationKind::References, "tree-sitter scope"), 150, 50);
 
   NavigationResult answer;
@@ -202,6 +215,16 @@ TEST_CASE("the policy follows the measurements: a disagreeing category goes live
   CHECK(r.askLive);
   CHECK(r.reason.find("75.0 %") != std::string::npos);
   CHECK(r.describe(request).find("category=\"tree-sitter scope\"") != std::string::npos);
+
+  // A measurement not yet conclusive leaves the rules to decide, and is shown with them:
+  // tree-sitter's references (30 of 30 in another category) go to the backend.
+  answer.facet = "function";
+  recordMany(c, key(NavigationKind::References, "tree-sitter scope function"), 30, 0);
+  PolicyOutcome early = navigator.decide(request, answer, &c);
+  CHECK(early.wantLive);
+  CHECK(early.reason.find("not measured to agree yet (measured so far: ") != std::string::npos);
+  CHECK(early.agreement.find("100.0 %") != std::string::npos);
+  answer.facet.clear();
 
   // A category nothing measured follows the rules: a compiler's answer from the index.
   answer.source = "scip";

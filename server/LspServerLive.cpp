@@ -73,39 +73,54 @@ void LspServer::trace(const std::string& line) {
   traceBytes_ += entry.size();
 }
 
-std::string LspServer::answerNavigation(const Task& task, Engine& engine, std::optional<LiveJob>* live) {
-  const std::string& m = task.method;
-  LiveJob job;
-  job.locate = m == "nib/locate";
-  const lsp::TextDocumentPosition* where;
-  std::string requested;
+namespace {
+
+// What a navigation request asks, whichever method carried it.
+struct NavigationAsk {
+  const lsp::TextDocumentPosition* where = nullptr;
   NavigationKind kind = NavigationKind::Definition;
   bool includeDeclaration = true;
-  if (job.locate) {
-    const auto& p = std::get<lsp::LocateParams>(task.params);
-    where = &p.at;
+  std::string provider;  // nib/locate's policy for this request ("" for the server's)
+};
+
+NavigationAsk navigationAskOf(const std::string& method, const lsp::Params& params) {
+  NavigationAsk ask;
+  if (method == "nib/locate") {
+    const auto& p = std::get<lsp::LocateParams>(params);
+    ask.where = &p.at;
     for (NavigationKind k : {NavigationKind::References, NavigationKind::TypeDefinition, NavigationKind::Implementation})
-      if (p.request == navigationKindName(k)) kind = k;
-    includeDeclaration = p.includeDeclaration;
-    requested = p.provider;
-  } else if (m == "textDocument/references") {
-    const auto& p = std::get<lsp::ReferenceParams>(task.params);
-    where = &p.at;
-    kind = NavigationKind::References;
-    includeDeclaration = p.includeDeclaration;
+      if (p.request == navigationKindName(k)) ask.kind = k;
+    ask.includeDeclaration = p.includeDeclaration;
+    ask.provider = p.provider;
+  } else if (method == "textDocument/references") {
+    const auto& p = std::get<lsp::ReferenceParams>(params);
+    ask.where = &p.at;
+    ask.kind = NavigationKind::References;
+    ask.includeDeclaration = p.includeDeclaration;
   } else {
-    where = &std::get<lsp::TextDocumentPosition>(task.params);
-    if (m == "textDocument/typeDefinition") kind = NavigationKind::TypeDefinition;
-    if (m == "textDocument/implementation") kind = NavigationKind::Implementation;
+    ask.where = &std::get<lsp::TextDocumentPosition>(params);
+    if (method == "textDocument/typeDefinition") ask.kind = NavigationKind::TypeDefinition;
+    if (method == "textDocument/implementation") ask.kind = NavigationKind::Implementation;
   }
+  return ask;
+}
+
+}  // namespace
+
+std::string LspServer::answerNavigation(const Task& task, Engine& engine, std::optional<LiveJob>* live) {
+  LiveJob job;
+  job.locate = task.method == "nib/locate";
+  NavigationAsk ask = navigationAskOf(task.method, task.params);
+  const lsp::TextDocumentPosition* where = ask.where;
   ProviderPolicy policy = policy_;
-  if (!requested.empty())
-    if (auto p = parseProviderPolicy(requested)) policy = *p;
+  if (!ask.provider.empty())
+    if (auto p = parseProviderPolicy(ask.provider)) policy = *p;
 
   auto pos = positionOf(engine, *where);
   if (!pos) return failure(task, pos.status());
   // Lines are the same in every position encoding: the wire's line is the text's.
-  auto request = engine.navigationRequest(kind, pos->first, pos->second, where->position.line, includeDeclaration, policy);
+  auto request =
+      engine.navigationRequest(ask.kind, pos->first, pos->second, where->position.line, ask.includeDeclaration, policy);
   if (!request) return failure(task, request.status());
   job.request = std::move(*request);
   auto r = engine.indexAnswer(job.request);

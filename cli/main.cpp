@@ -106,7 +106,8 @@ int main(int argc, char** argv) {
                                               "dense view); `hybrid` rescores lexical hits with semantic similarity; `structural`\n"
                                               "adds the call-graph neighbours of lexical hits. `auto` picks lexical for prose\n"
                                               "(hybrid when the dense view uses an external encoder, see docs/configuration.md)\n"
-                                              "and trigram for code-like queries.\n"
+                                              "and trigram for code-like queries; a sentence no line holds literally is\n"
+                                              "ranked by its words.\n"
                                               "Files changed since `nib index` are searched as they are on disk.");
   search->add_option("query", searchArgs.query, "What to look for")->required();
   search->add_option("--root", searchArgs.root, "A path inside the repository (default: .)");

@@ -44,16 +44,34 @@ std::string linesOf(const LineTable& lines, uint32_t first, uint32_t last) {
   return out;
 }
 
+// Whether a query reads as words rather than code: `auto` ranks prose (lexical) and matches code
+// exactly (trigram). Code shows itself by structure — brackets, operators, a statement's `;`,
+// `::` or `->`, a lone token — and prose by several plain words: letters, digits and `_`, an
+// apostrophe or hyphen inside, quotes around, sentence punctuation after ("grep: fix a bug with
+// -i and titlecase", "how is a key's time to live set"). Words that are not plain (`-i`,
+// `file.c`) may be among them, but not most.
 bool looksLikeProse(std::string_view q) {
-  size_t words = 0;
-  bool inWord = false;
-  for (char c : q) {
-    bool w = std::isalnum(static_cast<unsigned char>(c)) || c == '_';
-    if (w && !inWord) ++words;
-    inWord = w;
-    if (strchr("(){}[];=<>*&|\"'.:,/\\#$@!?+-%^~`", c)) return false;  // code punctuation
+  if (q.find_first_of("(){}[];=<>*+&|\\#$@~^%`") != std::string_view::npos || q.find("::") != std::string_view::npos ||
+      q.find("->") != std::string_view::npos)
+    return false;
+  auto word = [](unsigned char c) { return std::isalnum(c) || c == '_' || c >= 0x80; };
+  size_t words = 0, plain = 0;
+  size_t i = 0;
+  while (i < q.size()) {
+    while (i < q.size() && std::isspace(static_cast<unsigned char>(q[i]))) ++i;
+    size_t end = i;
+    while (end < q.size() && !std::isspace(static_cast<unsigned char>(q[end]))) ++end;
+    std::string_view t = q.substr(i, end - i);
+    i = end;
+    while (!t.empty() && (t.front() == '"' || t.front() == '\'')) t.remove_prefix(1);
+    while (!t.empty() && strchr("\"'.,:;?!", t.back())) t.remove_suffix(1);
+    if (t.empty()) continue;
+    ++words;
+    bool ok = word(static_cast<unsigned char>(t.front())) && word(static_cast<unsigned char>(t.back()));
+    for (char c : t) ok = ok && (word(static_cast<unsigned char>(c)) || c == '\'' || c == '-');
+    plain += ok;
   }
-  return words >= 2;
+  return words >= 2 && plain >= 2 && plain * 5 >= words * 3;
 }
 
 }  // namespace
@@ -154,13 +172,18 @@ Expected<SearchResult> SearchProvider::search(const SearchRequest& request, cons
   }
   if (route == SearchRoute::Structural)
     return Status(ErrorCode::Unsupported, "the structural route needs the call graph: ask the Engine");
-  Expected<SearchResult> result = Status(ErrorCode::Unsupported, "unknown route");
-  switch (route) {
-    case SearchRoute::Lexical: result = searchLexical(request, context); break;
-    case SearchRoute::Semantic: result = searchSemantic(request, context); break;
-    case SearchRoute::Hybrid: result = searchHybrid(request, context); break;
-    default: result = searchTrigram(request, context); break;
+  auto routed = searchRoute(request, context, route);
+  // Words that no line holds literally are ranked instead, when `auto` chose: a pasted sentence
+  // with code-like punctuation is still a question, and an empty answer would say "not here".
+  if (request.route == SearchRoute::Auto && route == SearchRoute::Trigram && routed && routed->hits.empty() &&
+      !request.regex && lexical_ && request.query.find(' ') != std::string::npos) {
+    auto ranked = searchLexical(request, context);
+    if (ranked && !ranked->hits.empty()) {
+      ranked->notes.push_back("no line holds the query literally: ranked by its words instead (`-r trigram` for exact lines only)");
+      routed = std::move(ranked);
+    }
   }
+  Expected<SearchResult> result = std::move(routed);
   if (result && (context.skippedTooLarge > 0 || !context.notSearched.empty())) result->partial = true;
   if (result && context.skippedTooLarge > 0)
     result->notes.push_back(std::to_string(context.skippedTooLarge) +
@@ -170,6 +193,16 @@ Expected<SearchResult> SearchProvider::search(const SearchRequest& request, cons
                             " new file(s) since the index was built were not searched (e.g. " +
                             context.notSearched.front() + "); run `nib index`");
   return result;
+}
+
+Expected<SearchResult> SearchProvider::searchRoute(const SearchRequest& request, const SearchContext& context,
+                                                   SearchRoute route) {
+  switch (route) {
+    case SearchRoute::Lexical: return searchLexical(request, context);
+    case SearchRoute::Semantic: return searchSemantic(request, context);
+    case SearchRoute::Hybrid: return searchHybrid(request, context);
+    default: return searchTrigram(request, context);
+  }
 }
 
 namespace {

@@ -128,6 +128,8 @@ class SearchProvider {
  private:
   Expected<SearchResult> searchTrigram(const SearchRequest& request, const SearchContext& context);
   // Without snippets, hits carry their raw scores (for fusion).
+  // The chosen route (not auto, not structural).
+  Expected<SearchResult> searchRoute(const SearchRequest& request, const SearchContext& context, SearchRoute route);
   Expected<SearchResult> searchLexical(const SearchRequest& request, const SearchContext& context, bool snippets = true);
   // `query`: the request's vector when the caller has it already (an external encoder is a
   // network round trip).

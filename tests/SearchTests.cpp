@@ -386,3 +386,43 @@ TEST_CASE("nib search and nib/search return source-linked hits", "[search][cli][
 }
 
 }  // namespace nib::test
+
+namespace nib::test {
+
+// `auto` ranks prose and matches code: a question with sentence punctuation (an apostrophe, a
+// colon, a flag) is prose; brackets, operators and a lone token are code; a sentence that no
+// line holds literally is ranked rather than answered with nothing.
+TEST_CASE("auto search tells prose from code, and ranks words no line holds literally", "[search]") {
+  TestRepo repo;
+  copyFixture(repo);
+  auto engine = indexAndOpen(repo);
+  auto routeOf = [&](const std::string& query) {
+    SearchRequest r;
+    r.query = query;
+    auto result = engine->search(r);
+    REQUIRE(result.hasValue());
+    return std::string(searchRouteName(result->route));
+  };
+  CHECK(routeOf("what's the checksum of a buffer?") == "lexical");
+  CHECK(routeOf("hash: short strings, quickly") == "lexical");
+  CHECK(routeOf("retry a failed request with --backoff") == "lexical");
+  CHECK(routeOf("fnv1a_hash") == "trigram");
+  CHECK(routeOf("fnv1a_hash(s)") == "trigram");
+  CHECK(routeOf("a + b") == "trigram");
+  CHECK(routeOf("std::vector") == "trigram");
+  // Code-like but found nowhere literally: ranked, and said so.
+  SearchRequest r;
+  r.query = "checksum of a buffer; detect corrupted records";
+  auto ranked = engine->search(r);
+  REQUIRE(ranked.hasValue());
+  CHECK(ranked->route == SearchRoute::Lexical);
+  REQUIRE_FALSE(ranked->hits.empty());
+  CHECK(ranked->hits[0].name == "buffer_checksum");
+  CHECK(std::any_of(ranked->notes.begin(), ranked->notes.end(),
+                    [](const std::string& n) { return n.find("ranked by its words") != std::string::npos; }));
+  // Asked for trigram explicitly: exact lines only, however empty.
+  r.route = SearchRoute::Trigram;
+  CHECK(engine->search(r)->hits.empty());
+}
+
+}  // namespace nib::test

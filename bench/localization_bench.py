@@ -1,0 +1,279 @@
+#!/usr/bin/env python3
+"""Localization benchmark: given a commit message, which files did the commit change?
+
+Issue 27's measurement. Real commit histories cannot be fetched on this machine kind (Debian's
+source packages carry a release, not its git history), but GNU packages ship the history's
+messages: their ChangeLog is generated from git (a summary line, a body, and GNU-style items
+`* path (function, ...): description` naming every file and function the commit changed), or
+written by hand in the same item style. That is the source of the tasks here:
+
+  1. Commits: each ChangeLog entry (a `YYYY-MM-DD  Name  <email>` header and its tab-indented
+     body) is split into commits — a paragraph that does not start with `*` after one that named
+     files begins a new commit — and dated by its header.
+  2. Targets: the item paths of a commit that exist in the snapshot and are source files (by
+     extension); the functions named in parentheses are kept for a function-level measure later.
+  3. Query: the commit's message as its author wrote it, without what names the targets — the
+     item prefixes `* path (function):` and `(function):` are cut (their descriptions kept), as
+     are words that are paths or file names and `Reported by`/`Fixes`/URL lines. Whitespace
+     collapsed; queries of fewer than 4 words skipped.
+  4. Temporal split: the newest --tasks commits with targets are the queries; every commit dated
+     before the oldest query's date is the history a method may learn from (reported, for the
+     history-mining work of issue 27; nothing here uses it yet), so no query's own commit is ever
+     seen by what is learned. The code snapshot is the released tree (it holds the queries'
+     changes: every method sees the same snapshot, so the comparison stays fair, but absolute
+     figures are higher than on the pre-change tree).
+  5. The snapshot searched is a copy without ChangeLog* and NEWS* (they hold the queries' own
+     messages). Methods, each ranking files: nib's lexical route and its default (auto) route (`nib search
+     --json -k 200`, files in the order of their first unit) and a plain file-level BM25 over the
+     same snapshot's text files (k1 1.2, b 0.75; identifiers split at case changes and
+     underscores, words and parts both indexed, English stopwords dropped on both sides).
+  6. Figures per code base: MRR (first target file's rank, over the top 10), recall@1 and
+     recall@10 (a target file within the top k), the queries' count, the history's size.
+
+Code bases: GNU packages (Debian source packages, fetched by fetch-corpus.sh into a folder of
+their own) whose ChangeLog holds recent commits. All are C (no other language's packages ship
+such a history); the held-out set is fixed in HELD_OUT before any ranking change is made.
+
+Usage: bench/localization_bench.py --corpus-dir DIR [--corpus NAME ...] [--tasks N] [--build DIR]
+                                   [--json] [--show N]
+"""
+import argparse
+import json
+import math
+import os
+import re
+import subprocess
+import sys
+from collections import Counter, defaultdict
+
+HELD_OUT = ["coreutils", "grep", "tar", "wget", "bison", "findutils"]
+TUNING = ["sed", "diffutils", "gawk", "m4"]
+SOURCE_EXT = {".c", ".h", ".cc", ".cpp", ".hpp", ".y", ".l", ".py", ".js", ".ts", ".go", ".rs", ".java"}
+HEADER = re.compile(r"^(\d{4}-\d{2}-\d{2})\s+\S")
+ITEM = re.compile(r"^\*\s+([^\s:(]+(?:,\s*[^\s:(]+)*)\s*(\(([^)]*)\))?\s*:?\s*(.*)$")
+# What names a target outside the items: a leading `(function, ...):` on a continuation line, and
+# any word that is a path or a file name with a source extension.
+SYMBOL_PREFIX = re.compile(r"^\([^)]*\):?\s*")
+PATHISH = re.compile(r"\S*/\S*|\S+\.(?:c|h|cc|cpp|hpp|y|l|py|js|ts|go|rs|java|sh|am|ac|in|texi|m4)\b:?")
+NOISE = re.compile(r"^(reported by|problem reported by|fixes|see|bug|https?://|\(tiny change\)|copyright)", re.I)
+STOP = set("""a an and are as at be been but by can could did do does for from had has have how if in into is it
+its may might not of on or our should so such than that the their them then there these this those to too
+was we were what when where which while who will with would you your also only now no yes via
+""".split())
+
+
+def tokens(text):
+    """Lowercased words and identifier parts (camelCase and snake_case split), stopwords out."""
+    out = []
+    for word in re.findall(r"[A-Za-z0-9]+(?:_[A-Za-z0-9]+)*", text):
+        parts = [p for p in re.split(r"_|(?<=[a-z0-9])(?=[A-Z])", word) if p]
+        lowered = word.lower()
+        if lowered not in STOP and len(lowered) > 1:
+            out.append(lowered)
+        if len(parts) > 1:
+            out.extend(p.lower() for p in parts if p.lower() not in STOP and len(p) > 1)
+    return out
+
+
+def parse_changelog(text):
+    """[(date, message lines, [(path, [functions])])], newest first as the file lists them."""
+    commits = []
+    date, body = None, []
+
+    def flush():
+        if date is None:
+            return
+        paragraphs, cur = [], []
+        for line in body:
+            if line.strip():
+                cur.append(line.strip())
+            elif cur:
+                paragraphs.append(cur)
+                cur = []
+        if cur:
+            paragraphs.append(cur)
+        commit = None
+        for para in paragraphs:
+            starts_commit = commit is None or (not para[0].startswith("*") and commit[2])
+            if starts_commit:
+                commit = [date, [], []]
+                commits.append(commit)
+            for line in para:
+                m = ITEM.match(line)
+                if m:
+                    funcs = [f.strip() for f in (m.group(3) or "").split(",") if f.strip()]
+                    for path in m.group(1).split(","):
+                        commit[2].append((path.strip(), funcs))
+                    if m.group(4):
+                        commit[1].append(m.group(4))
+                elif not NOISE.match(line):
+                    commit[1].append(SYMBOL_PREFIX.sub("", line))
+        return
+
+    for raw in text.split("\n"):
+        if HEADER.match(raw):
+            flush()
+            date, body = HEADER.match(raw).group(1), []
+        elif date is not None:
+            if raw.startswith(("\t", " ")) or not raw.strip():
+                body.append(raw)
+            else:
+                flush()  # an unindented line that is no header ends the entries (old-log notices)
+                date, body = None, []
+    flush()
+    return [tuple(c) for c in commits]
+
+
+WORK = "/tmp/nib-loc-bench"
+HISTORY_FILES = re.compile(r"(^|/)(ChangeLog|NEWS)[^/]*$")
+
+
+def stripped_copy(repo, name):
+    """The snapshot without the files that hold the history (ChangeLog*, NEWS*): they contain the
+    queries' own messages, which no method may read. A git repository with one commit."""
+    dest = os.path.join(WORK, name)
+    if os.path.isdir(os.path.join(dest, ".git")):
+        return dest
+    os.makedirs(dest, exist_ok=True)
+    archive = subprocess.run(["git", "-C", repo, "archive", "HEAD"], capture_output=True, check=True).stdout
+    subprocess.run(["tar", "-x", "-C", dest], input=archive, check=True)
+    for root, _, files in os.walk(dest):
+        for f in files:
+            rel = os.path.relpath(os.path.join(root, f), dest)
+            if HISTORY_FILES.search(rel):
+                os.remove(os.path.join(root, f))
+    git = ["git", "-C", dest, "-c", "user.name=bench", "-c", "user.email=bench@localhost"]
+    subprocess.run(git + ["init", "-q"], check=True)
+    subprocess.run(git + ["add", "-A"], check=True)
+    subprocess.run(git + ["commit", "-q", "-m", "snapshot"], check=True)
+    return dest
+
+
+def repo_files(repo):
+    out = subprocess.run(["git", "-C", repo, "ls-files", "-z"], capture_output=True, check=True).stdout
+    return [p for p in out.decode("utf-8", "replace").split("\0") if p]
+
+
+def make_tasks(repo, n):
+    files = set(repo_files(repo))
+    with open(os.path.join(repo, "ChangeLog"), encoding="utf-8", errors="replace") as f:
+        commits = parse_changelog(f.read())
+    tasks = []
+    for date, message, items in commits:
+        targets = sorted({p for p, _ in items if p in files and os.path.splitext(p)[1] in SOURCE_EXT})
+        query = " ".join(PATHISH.sub(" ", " ".join(message)).split())
+        if not targets or len(query.split()) < 4:
+            continue
+        functions = sorted({f for p, fs in items if p in targets for f in fs})
+        tasks.append({"date": date, "query": query, "targets": targets, "functions": functions})
+        if len(tasks) == n:
+            break
+    cut = min(t["date"] for t in tasks) if tasks else ""
+    history = sum(1 for date, _, items in commits if date < cut and items)
+    return tasks, cut, history
+
+
+class FileBM25:
+    def __init__(self, repo, k1=1.2, b=0.75):
+        self.k1, self.b = k1, b
+        self.tf, self.length = {}, {}
+        df = Counter()
+        for path in repo_files(repo):
+            full = os.path.join(repo, path)
+            try:
+                if os.path.getsize(full) > (1 << 20):
+                    continue
+                with open(full, "rb") as f:
+                    data = f.read()
+            except OSError:
+                continue
+            if b"\0" in data[:8192]:
+                continue
+            counts = Counter(tokens(data.decode("utf-8", "replace")))
+            self.tf[path] = counts
+            self.length[path] = sum(counts.values())
+            df.update(counts.keys())
+        self.n = len(self.tf)
+        self.avg = sum(self.length.values()) / max(1, self.n)
+        self.idf = {t: math.log(1 + (self.n - d + 0.5) / (d + 0.5)) for t, d in df.items()}
+
+    def rank(self, query, k=10):
+        q = set(tokens(query))
+        scores = defaultdict(float)
+        for path, counts in self.tf.items():
+            norm = self.k1 * (1 - self.b + self.b * self.length[path] / self.avg)
+            s = 0.0
+            for t in q:
+                f = counts.get(t)
+                if f:
+                    s += self.idf[t] * f * (self.k1 + 1) / (f + norm)
+            if s > 0:
+                scores[path] = s
+        return [p for p, _ in sorted(scores.items(), key=lambda e: (-e[1], e[0]))[:k]]
+
+
+def nib_rank(nib, repo, query, route, k=10):
+    r = subprocess.run([nib, "search", "-r", route, "--json", "-k", "200", "--", query], cwd=repo,
+                       capture_output=True, text=True, env=dict(os.environ, NIB_NO_AUTO_DAEMON="1"))
+    if r.returncode != 0:
+        return []
+    files = []
+    for hit in json.loads(r.stdout).get("hits", []):
+        if hit["path"] not in files:
+            files.append(hit["path"])
+        if len(files) == k:
+            break
+    return files
+
+
+def score(ranked_lists, tasks):
+    mrr = r1 = r10 = 0.0
+    for ranked, task in zip(ranked_lists, tasks):
+        rank = next((i + 1 for i, p in enumerate(ranked[:10]) if p in task["targets"]), None)
+        if rank:
+            mrr += 1 / rank
+            r1 += rank == 1
+            r10 += 1
+    n = max(1, len(tasks))
+    return {"mrr": mrr / n, "recall@1": r1 / n, "recall@10": r10 / n}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--corpus-dir", required=True)
+    ap.add_argument("--corpus", nargs="*", default=HELD_OUT)
+    ap.add_argument("--tasks", type=int, default=100)
+    ap.add_argument("--build", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "build"))
+    ap.add_argument("--json", action="store_true")
+    ap.add_argument("--show", type=int, default=0, help="print the first N tasks of each code base")
+    args = ap.parse_args()
+    nib = os.path.join(args.build, "cli", "nib")
+    results = {}
+    for name in args.corpus:
+        repo = os.path.join(args.corpus_dir, name)
+        tasks, cut, history = make_tasks(repo, args.tasks)
+        if not tasks:
+            print(f"{name}: no tasks", file=sys.stderr)
+            continue
+        for t in tasks[: args.show]:
+            print(f"  {name} {t['date']} {t['targets']} <- {t['query'][:160]}", file=sys.stderr)
+        repo = stripped_copy(repo, name)
+        if not os.path.isdir(os.path.join(repo, ".nib")):
+            subprocess.run([nib, "index", "-q", "--no-dense"], cwd=repo, check=True)
+        bm25 = FileBM25(repo)
+        row = {"tasks": len(tasks), "cut": cut, "history": history, "set": "held-out" if name in HELD_OUT else "tuning"}
+        row["file-bm25"] = score([bm25.rank(t["query"]) for t in tasks], tasks)
+        for route in ("lexical", "auto"):
+            row["nib-" + route] = score([nib_rank(nib, repo, t["query"], route) for t in tasks], tasks)
+        results[name] = row
+        if not args.json:
+            print(f"{name} ({row['set']}; {row['tasks']} queries from {cut} on; {history} older commits)")
+            for method in ("file-bm25", "nib-lexical", "nib-auto"):
+                m = row[method]
+                print(f"  {method:12} MRR {m['mrr']:.3f}  recall@1 {m['recall@1']:.2f}  recall@10 {m['recall@10']:.2f}")
+    if args.json:
+        print(json.dumps(results, indent=2))
+
+
+if __name__ == "__main__":
+    main()

@@ -248,6 +248,10 @@ struct SnapshotIndex {
 
 // Whether this build would make the same dense view as the manifest's (see IndexBuilder.cpp).
 bool denseViewCurrent(const Manifest& m, const IndexOptions& options);
+// Whether the manifest's search views were written by this build's rules (kSearchViewsRevision):
+// a nib that tokenizes or cuts units otherwise rebuilds them, as a version and as a delta's
+// base, rather than answering from views another rule made.
+bool searchViewsCurrent(const Manifest& m);
 // Whether the manifest's dense view waits for its follow-up version.
 bool denseViewPending(const Manifest& m);
 // Whether a file the version's clang view lists without indexing it (a generated header) has

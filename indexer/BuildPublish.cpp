@@ -149,6 +149,12 @@ DeltaEntry deltaEntryOf(const WorkItem& w) {
   return e;
 }
 
+bool searchViewsCurrent(const Manifest& m) {
+  for (const char* name : {"lexical", "trigram"})
+    if (const ViewRecord* v = m.view(name); v && v->profile != searchViewsProfile(m.extractorProfile)) return false;
+  return true;
+}
+
 // A version's dense view is current when this build would make the same one: a fastText view
 // trained with other settings (an index from before they changed, with the same nib version
 // number) is not, and is no base for a delta either: its stored vectors and this build's query

@@ -77,7 +77,7 @@ std::optional<Manifest> currentAndUnchanged(const IndexLayout& layout, const fs:
   if (!current || current->sourceCommit != commit || current->configDigest != digest ||
       current->extractorProfile != Extractor::profileDigest() || current->nibVersion != NIB_VERSION ||
       // A version from before the dense view existed lacks it, or one trained otherwise: not current.
-      !denseViewCurrent(*current, options))
+      !denseViewCurrent(*current, options) || !searchViewsCurrent(*current))
     return std::nullopt;
   auto recorded = recordedWorktree(layout.versionDir(current->versionId), *current);
   if (!recorded) return std::nullopt;

@@ -333,3 +333,35 @@ TEST_CASE("skipIfCurrent publishes nothing when HEAD and the worktree are what t
 }
 
 }  // namespace nib::test
+
+namespace nib::test {
+
+// Search views written by other rules (a nib whose tokenization or units differ, with the same
+// version number while it is developed) are neither current nor a delta's base: `nib index`
+// rebuilds them rather than answering from views another rule made.
+TEST_CASE("a version whose search views another revision wrote is rebuilt, not kept or shared", "[index]") {
+  TestRepo repo;
+  repo.write("a.py", "def f():\n    return 1\n");
+  repo.commitAll();
+  IndexOptions options;
+  options.skipIfCurrent = true;
+  options.dense = false;
+  IndexReport first = build(repo, options);
+  REQUIRE(first.manifest.view("lexical"));
+  const std::string profile = first.manifest.view("lexical")->profile;
+  CHECK(build(repo, options).upToDate);
+  // As an earlier revision would have recorded it.
+  Manifest old = first.manifest;
+  for (ViewRecord& v : old.views)
+    if (v.name == "lexical") v.profile = "s0-" + v.profile.substr(v.profile.find('-') + 1);
+  IndexLayout layout(repo.root() / ".nib");
+  REQUIRE(writeManifest(layout.versionDir(first.manifest.versionId), old).isOk());
+  IndexReport rebuilt = build(repo, options);
+  CHECK_FALSE(rebuilt.upToDate);
+  CHECK(rebuilt.manifest.base.empty());  // a full version, not a delta sharing the old views
+  REQUIRE(rebuilt.manifest.view("lexical"));
+  CHECK(rebuilt.manifest.view("lexical")->profile == profile);
+  CHECK(build(repo, options).upToDate);
+}
+
+}  // namespace nib::test

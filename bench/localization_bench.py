@@ -247,7 +247,7 @@ def main():
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--show", type=int, default=0, help="print the first N tasks of each code base")
     args = ap.parse_args()
-    nib = os.path.join(args.build, "cli", "nib")
+    nib = os.path.join(os.path.abspath(args.build), "cli", "nib")
     results = {}
     for name in args.corpus:
         repo = os.path.join(args.corpus_dir, name)

@@ -17,6 +17,7 @@
 #include "indexer/IndexBuilder.h"
 #include "providers/RegexPlan.h"
 #include "providers/SearchProvider.h"
+#include "providers/SearchProximity.h"
 #include "server/Engine.h"
 #include "support/FileIo.h"
 #include "support/SearchText.h"
@@ -423,6 +424,24 @@ TEST_CASE("auto search tells prose from code, and ranks words no line holds lite
   // Asked for trigram explicitly: exact lines only, however empty.
   r.route = SearchRoute::Trigram;
   CHECK(engine->search(r)->hits.empty());
+}
+
+}  // namespace nib::test
+
+namespace nib::test {
+
+// Proximity's own rule: consecutive query words close together and in order score, by the
+// rarer one's idf over their distance; scattered, reversed or lone words do not.
+TEST_CASE("proximity scores query words close together and in order", "[search]") {
+  std::map<std::string, double> idf{{"time", 2.0}, {"live", 3.0}, {"key", 1.0}};
+  ProximityQuery q = proximityQuery("time to live", idf);
+  REQUIRE(q.words == std::vector<std::string>{"time", "live"});  // "to" is too short to pair
+  CHECK(proximityScore("keys with a fixed time to live", q) == Approx(2.0 / 2));
+  CHECK(proximityScore("long time_to_live = 5;", q) == Approx(2.0));  // one identifier's parts
+  CHECK(proximityScore("live until the time", q) == 0);               // out of order
+  CHECK(proximityScore("time is what the sweep checks before a key may live", q) == 0);  // too far
+  CHECK(proximityScore("the time", q) == 0);
+  CHECK(proximityScore("", proximityQuery("live", idf)) == 0);
 }
 
 }  // namespace nib::test

@@ -11,6 +11,8 @@
 namespace nib {
 namespace {
 
+constexpr uint32_t kLeadingCommentLines = 40;  // a unit's documentation, at most
+
 // A file's tokens, found once: units (which nest) count the tokens of their byte range
 // instead of tokenizing their text again.
 class FileTokens {
@@ -64,24 +66,50 @@ class FileTokens {
   std::vector<uint32_t> counts_, touched_;
 };
 
+// Whether a line, indentation removed, belongs to the comment block that documents the unit
+// below it (a preprocessor line does not).
+bool isDocCommentLine(std::string_view t) {
+  bool comment = t.rfind("//", 0) == 0 || t.rfind("#", 0) == 0 || t.rfind("/*", 0) == 0 || t.rfind("*", 0) == 0 ||
+                 t.rfind("--", 0) == 0;
+  return comment && t.rfind("#include", 0) != 0 && t.rfind("#define", 0) != 0;
+}
+
 // The comment block right above a unit documents it: its words count for the unit.
 std::string leadingComment(const LineTable& lines, uint32_t line) {
   std::string out;
-  for (int64_t l = static_cast<int64_t>(line) - 1; l >= 0 && line - l <= 40; --l) {
+  for (int64_t l = static_cast<int64_t>(line) - 1; l >= 0 && line - l <= kLeadingCommentLines; --l) {
     std::string_view t = lines.lineText(static_cast<uint32_t>(l));
     size_t i = t.find_first_not_of(" \t");
-    if (i == std::string_view::npos) break;
-    t = t.substr(i);
-    bool comment = t.rfind("//", 0) == 0 || t.rfind("#", 0) == 0 || t.rfind("/*", 0) == 0 || t.rfind("*", 0) == 0 ||
-                   t.rfind("--", 0) == 0;
-    if (!comment || t.rfind("#include", 0) == 0 || t.rfind("#define", 0) == 0) break;
+    if (i == std::string_view::npos || !isDocCommentLine(t.substr(i))) break;
     out += ' ';
-    out += t;
+    out += t.substr(i);
   }
   return out;
 }
 
 }  // namespace
+
+uint32_t leadingCommentStart(std::string_view content, uint32_t unitStart) {
+  size_t pos = std::min<size_t>(unitStart, content.size());
+  // The start of the unit's line, then each line above it while it is a comment line.
+  auto startOfLineBefore = [&](size_t end) {  // `end`: one past the line's last byte
+    if (end == 0) return size_t{0};
+    size_t nl = content.rfind('\n', end - 1);
+    return nl == std::string_view::npos ? size_t{0} : nl + 1;
+  };
+  size_t lineStart = startOfLineBefore(pos);
+  size_t start = pos;
+  for (uint32_t n = 0; n < kLeadingCommentLines && lineStart > 0; ++n) {
+    size_t prevEnd = lineStart - 1;  // the '\n' ending the line above
+    size_t prevStart = startOfLineBefore(prevEnd);
+    std::string_view t = content.substr(prevStart, prevEnd - prevStart);
+    size_t i = t.find_first_not_of(" \t\r");
+    if (i == std::string_view::npos || !isDocCommentLine(t.substr(i))) break;
+    start = prevStart;
+    lineStart = prevStart;
+  }
+  return static_cast<uint32_t>(start);
+}
 
 SearchFacts buildSearchFacts(std::string_view path, std::string_view content, const FileFacts* facts, bool trigrams) {
   SearchFacts s;

@@ -36,6 +36,10 @@ struct SearchFacts {
 SearchFacts buildSearchFacts(std::string_view path, std::string_view content, const FileFacts* facts,
                              bool trigrams = true);
 
+// Where the comment block documenting a unit that starts at byte `unitStart` begins (the lines
+// right above it that are comments, as its terms count them); `unitStart` when there is none.
+uint32_t leadingCommentStart(std::string_view content, uint32_t unitStart);
+
 // The parts of a file's search facts a reader asks for: the trigram writer needs no units and
 // the lexical writer no trigrams, so each decodes only its own.
 enum SearchFactsParts : unsigned { kSearchTrigrams = 1, kSearchUnits = 2, kSearchAll = 3 };

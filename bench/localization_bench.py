@@ -28,14 +28,17 @@ written by hand in the same item style. That is the source of the tasks here:
      same snapshot's text files (k1 1.2, b 0.75; identifiers split at case changes and
      underscores, words and parts both indexed, English stopwords dropped on both sides).
   6. Figures per code base: MRR (first target file's rank, over the top 10), recall@1 and
-     recall@10 (a target file within the top k), the queries' count, the history's size.
+     recall@10 (a target file within the top k), the queries' count, the history's size. With
+     --context, also how often `nib context --intent QUERY --budget 8000` holds a unit of a target
+     file, against how often a target is among the first 10 files an agent reads after grepping
+     the query's four rarest words (context_bench.py's grep-and-read loop).
 
 Code bases: GNU packages (Debian source packages, fetched by fetch-corpus.sh into a folder of
 their own) whose ChangeLog holds recent commits. All are C (no other language's packages ship
 such a history); the held-out set is fixed in HELD_OUT before any ranking change is made.
 
 Usage: bench/localization_bench.py --corpus-dir DIR [--corpus NAME ...] [--tasks N] [--build DIR]
-                                   [--json] [--show N]
+                                   [--json] [--show N] [--context]
 """
 import argparse
 import json
@@ -226,6 +229,38 @@ def nib_rank(nib, repo, query, route, k=10):
     return files
 
 
+def grep_and_read(repo, query):
+    """The files an agent reads after grepping the query's rarest words (context_bench.py's loop)."""
+    import context_bench as cb
+    words = []
+    for w in re.findall(r"[A-Za-z0-9_]+", query):
+        w = w.lower()
+        if len(w) >= 4 and w not in cb.STOPWORDS and w not in words:
+            words.append(w)
+    holders = {w: {cb.rel(ln) for ln in cb.rg(repo, ["-l", "-i", "-F", "-w", "-e", w])[1].split(b"\n") if ln}
+               for w in words}
+    chosen = sorted((w for w in words if holders[w]), key=lambda w: (len(holders[w]), words.index(w)))[:cb.KEYWORDS]
+    counts = {}
+    if chosen:
+        args = ["--count-matches", "-i", "-F", "-w"]
+        for w in chosen:
+            args += ["-e", w]
+        for ln in cb.rg(repo, args)[1].split(b"\n"):
+            if ln:
+                path, n = ln.rsplit(b":", 1)
+                counts[cb.rel(path)] = int(n)
+    ranked = sorted(counts, key=lambda p: (-sum(p in holders[w] for w in chosen), -counts[p], p))
+    return ranked[:cb.MAX_READS]
+
+
+def context_holds(nib, repo, query, targets, budget):
+    r = subprocess.run([nib, "context", "--intent=" + query, "--budget", str(budget), "--json"], cwd=repo,
+                       capture_output=True, text=True, env=dict(os.environ, NIB_NO_AUTO_DAEMON="1"))
+    if r.returncode != 0:
+        return False
+    return any(os.path.normpath(u.get("path", "")) in targets for u in json.loads(r.stdout).get("units", []))
+
+
 def score(ranked_lists, tasks):
     mrr = r1 = r10 = 0.0
     for ranked, task in zip(ranked_lists, tasks):
@@ -246,6 +281,8 @@ def main():
     ap.add_argument("--build", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "build"))
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--show", type=int, default=0, help="print the first N tasks of each code base")
+    ap.add_argument("--context", action="store_true",
+                    help="also: does `nib context --intent` (8k tokens) hold a target file, and grep-and-read's first 10 files")
     args = ap.parse_args()
     nib = os.path.join(os.path.abspath(args.build), "cli", "nib")
     results = {}
@@ -265,12 +302,18 @@ def main():
         row["file-bm25"] = score([bm25.rank(t["query"]) for t in tasks], tasks)
         for route in ("lexical", "auto"):
             row["nib-" + route] = score([nib_rank(nib, repo, t["query"], route) for t in tasks], tasks)
+        if args.context:
+            row["context@8k"] = sum(context_holds(nib, repo, t["query"], t["targets"], 8000) for t in tasks) / len(tasks)
+            row["grep-read@10"] = sum(any(p in t["targets"] for p in grep_and_read(repo, t["query"])) for t in tasks) / len(tasks)
         results[name] = row
         if not args.json:
             print(f"{name} ({row['set']}; {row['tasks']} queries from {cut} on; {history} older commits)")
             for method in ("file-bm25", "nib-lexical", "nib-auto"):
                 m = row[method]
                 print(f"  {method:12} MRR {m['mrr']:.3f}  recall@1 {m['recall@1']:.2f}  recall@10 {m['recall@10']:.2f}")
+            if args.context:
+                print(f"  a target file in `nib context --intent` at 8k tokens: {row['context@8k']:.2f};"
+                      f" among grep-and-read's first 10 files: {row['grep-read@10']:.2f}")
     if args.json:
         print(json.dumps(results, indent=2))
 

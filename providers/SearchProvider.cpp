@@ -274,8 +274,6 @@ void rankHits(std::vector<Scored>& best, size_t k, SearchResult* out) {
   }
 }
 
-// Ranks and keeps k, then (unless the caller only fuses ranks) gives each hit its snippet: the
-// unit's first lines, from the current content (each file read once).
 // Proximity on top of BM25 for the best-scored units (not whole files, whose text is too long
 // to read per query and which rank below their units anyway): query words close together and
 // in order in a unit's text, with its leading comment, add kProximityWeight times their
@@ -315,6 +313,8 @@ void addProximity(const std::string& query, const std::map<std::string, double>&
   }
 }
 
+// Ranks and keeps k, then (unless the caller only fuses ranks) gives each hit its snippet: the
+// unit's first lines, from the current content (each file read once).
 void rankAndAttachSnippets(std::vector<Scored> best, const SearchRequest& request, const SearchContext& context,
                            SearchResult* result, bool snippets = true) {
   SearchResult& out = *result;

@@ -18,6 +18,7 @@
 #include "providers/RegexPlan.h"
 #include "providers/SearchProvider.h"
 #include "providers/SearchProximity.h"
+#include "views/SearchFacts.h"
 #include "server/Engine.h"
 #include "support/FileIo.h"
 #include "support/SearchText.h"
@@ -442,6 +443,23 @@ TEST_CASE("proximity scores query words close together and in order", "[search]"
   CHECK(proximityScore("time is what the sweep checks before a key may live", q) == 0);  // too far
   CHECK(proximityScore("the time", q) == 0);
   CHECK(proximityScore("", proximityQuery("live", idf)) == 0);
+}
+
+}  // namespace nib::test
+
+namespace nib::test {
+
+// The comment block a unit's proximity (and its terms) count: the comment lines right above the
+// unit's line, up to a blank or code line.
+TEST_CASE("a unit's leading comment starts at the first comment line right above it", "[search]") {
+  const std::string text = "int a;\n\n// first line\n  // second line\nint f(void) { return 0; }\n";
+  const uint32_t unit = static_cast<uint32_t>(text.find("int f"));
+  CHECK(leadingCommentStart(text, unit) == text.find("// first"));
+  const std::string bare = "int a;\nint f(void) { return 0; }\n";
+  CHECK(leadingCommentStart(bare, static_cast<uint32_t>(bare.find("int f"))) == bare.find("int f"));
+  CHECK(leadingCommentStart("// only\nint f;", 8) == 0);
+  CHECK(leadingCommentStart("int f;", 0) == 0);
+  CHECK(leadingCommentStart("x", 99) == 1);  // past the end: clamped
 }
 
 }  // namespace nib::test

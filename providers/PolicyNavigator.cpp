@@ -87,7 +87,6 @@ bool PolicyNavigator::calibrated(const PolicyRequest& request, PolicyOutcome& ou
   if (!verdict->conclusive) return false;  // the rules decide; the agreement is shown with them
   out.wantLive = !verdict->fromIndex;
   out.reason = verdict->reason;
-  out.agreement = verdict->agreement;
   return true;
 }
 

@@ -74,19 +74,6 @@ bool isDocCommentLine(std::string_view t) {
   return comment && t.rfind("#include", 0) != 0 && t.rfind("#define", 0) != 0;
 }
 
-// The comment block right above a unit documents it: its words count for the unit.
-std::string leadingComment(const LineTable& lines, uint32_t line) {
-  std::string out;
-  for (int64_t l = static_cast<int64_t>(line) - 1; l >= 0 && line - l <= kLeadingCommentLines; --l) {
-    std::string_view t = lines.lineText(static_cast<uint32_t>(l));
-    size_t i = t.find_first_not_of(" \t");
-    if (i == std::string_view::npos || !isDocCommentLine(t.substr(i))) break;
-    out += ' ';
-    out += t.substr(i);
-  }
-  return out;
-}
-
 }  // namespace
 
 uint32_t leadingCommentStart(std::string_view content, uint32_t unitStart) {
@@ -132,7 +119,12 @@ SearchFacts buildSearchFacts(std::string_view path, std::string_view content, co
       std::string name = u.definition >= 0 && u.definition < static_cast<int32_t>(facts->definitions.size())
                              ? facts->definitions[u.definition].name
                              : std::string();
-      s.units.push_back(tokens.termsOf(u.range, u.granularity, u.kind, name, leadingComment(lines, u.range.start.line)));
+      // The comment block right above a unit documents it: its words count for the unit.
+      uint32_t lineStart = u.range.startByte;
+      (void)lines.offsetOf(Position{u.range.start.line, 0}, &lineStart);
+      uint32_t comment = leadingCommentStart(content, u.range.startByte);
+      std::string_view doc = content.substr(comment, comment < lineStart ? lineStart - comment : 0);
+      s.units.push_back(tokens.termsOf(u.range, u.granularity, u.kind, name, doc));
     }
   }
   return s;

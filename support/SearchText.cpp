@@ -3,78 +3,43 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 
 namespace nib {
 namespace {
 
-bool isWordByte(unsigned char c) {
-  // A table: std::isalnum is a locale-aware call, and this runs for every byte indexed.
-  static const auto table = [] {
-    std::array<bool, 256> t{};
-    for (int c = 0; c < 256; ++c) t[c] = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c >= 0x80;
-    return t;
-  }();
-  return table[c];
-}
 bool isUpper(unsigned char c) { return c >= 'A' && c <= 'Z'; }
 bool isLower(unsigned char c) { return c >= 'a' && c <= 'z'; }
 bool isDigit(unsigned char c) { return c >= '0' && c <= '9'; }
 
-constexpr size_t kMinToken = 2;
-constexpr size_t kMaxToken = 64;
-
 }  // namespace
 
-void forEachToken(std::string_view text, const std::function<void(std::string_view)>& emit) {
-  forEachTokenAt(text, [&](size_t, size_t, std::string_view token) { emit(token); });
-}
-
-void forEachTokenAt(std::string_view text,
-                    const std::function<void(size_t wordStart, size_t wordEnd, std::string_view token)>& emit) {
-  std::string lower;
-  std::vector<std::pair<size_t, size_t>> spans;  // one word's parts; reused, words are many
-  size_t i = 0, n = text.size();
-  while (i < n) {
-    while (i < n && !isWordByte(static_cast<unsigned char>(text[i]))) ++i;
-    size_t start = i;
-    while (i < n && isWordByte(static_cast<unsigned char>(text[i]))) ++i;
-    std::string_view word = text.substr(start, i - start);
-    if (word.size() < kMinToken || word.size() > kMaxToken) continue;
-    lower.assign(word);
-    for (char& c : lower) c = static_cast<char>(foldByte(static_cast<unsigned char>(c)));
-    emit(start, i, lower);
-    // Parts: boundaries at '_', lower->Upper, letter<->digit, and before the last capital of
-    // an acronym followed by lower case ("HTTPRequest" -> HTTP | Request).
-    size_t partStart = 0;
-    size_t parts = 0;
-    spans.clear();
-    auto flush = [&](size_t end) {
-      if (end > partStart) spans.emplace_back(partStart, end);
-    };
-    for (size_t k = 0; k < word.size(); ++k) {
-      auto c = static_cast<unsigned char>(word[k]);
-      if (c == '_') {
-        flush(k);
-        partStart = k + 1;
-        continue;
-      }
-      if (k == partStart) continue;
-      auto p = static_cast<unsigned char>(word[k - 1]);
-      bool boundary = (isLower(p) && isUpper(c)) || (isDigit(p) != isDigit(c) && (std::isalpha(p) || std::isalpha(c))) ||
-                      (isUpper(p) && isUpper(c) && k + 1 < word.size() && isLower(static_cast<unsigned char>(word[k + 1])));
-      if (boundary) {
-        flush(k);
-        partStart = k;
-      }
+size_t token_detail::wordParts(std::string_view word, PartSpans* spans) {
+  // Boundaries at '_', lower->Upper, letter<->digit, and before the last capital of an acronym
+  // followed by lower case ("HTTPRequest" -> HTTP | Request).
+  size_t partStart = 0, count = 0;
+  auto flush = [&](size_t end) {
+    if (end > partStart && count < spans->size())
+      (*spans)[count++] = {static_cast<uint8_t>(partStart), static_cast<uint8_t>(end)};
+  };
+  for (size_t k = 0; k < word.size(); ++k) {
+    auto c = static_cast<unsigned char>(word[k]);
+    if (c == '_') {
+      flush(k);
+      partStart = k + 1;
+      continue;
     }
-    flush(word.size());
-    parts = spans.size();
-    if (parts < 2) continue;
-    for (auto [a, b] : spans) {
-      if (b - a < kMinToken) continue;
-      emit(start, i, std::string_view(lower).substr(a, b - a));
+    if (k == partStart) continue;
+    auto p = static_cast<unsigned char>(word[k - 1]);
+    bool boundary = (isLower(p) && isUpper(c)) || (isDigit(p) != isDigit(c) && (std::isalpha(p) || std::isalpha(c))) ||
+                    (isUpper(p) && isUpper(c) && k + 1 < word.size() && isLower(static_cast<unsigned char>(word[k + 1])));
+    if (boundary) {
+      flush(k);
+      partStart = k;
     }
   }
+  flush(word.size());
+  return count;
 }
 
 void trigramMasksOf(std::string_view text, std::vector<uint32_t>* trigrams, std::vector<uint16_t>* masks) {

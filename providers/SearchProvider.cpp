@@ -433,22 +433,28 @@ Expected<SearchResult> SearchProvider::searchLexical(const SearchRequest& reques
     groups.resize(kMaxQueryWords);
   }
   // Pass 1: a length-free score per unit over all postings (an upper bound of BM25 up to the
-  // length factor), to choose the candidates worth exact scoring.
-  std::unordered_map<uint32_t, std::vector<double>> roughByGroup;
-  for (size_t gi = 0; gi < groups.size(); ++gi)
+  // length factor), to choose the candidates worth exact scoring. Dense per-unit arrays and
+  // lists of the units touched keep this pass free of per-unit allocations: a query's words
+  // reach thousands of units.
+  std::vector<double> rough(static_cast<size_t>(n), 0.0), groupBest(static_cast<size_t>(n), 0.0);
+  std::vector<uint32_t> touched, groupTouched;
+  for (size_t gi = 0; gi < groups.size(); ++gi) {
+    groupTouched.clear();
     for (const Variant& v : groups[gi])
       for (const auto& [unit, tf] : v.postings) {
-        auto& r = roughByGroup[unit];
-        if (r.empty()) r.assign(groups.size(), 0);
-        r[gi] = std::max(r[gi], v.weight * v.idf * tf / (tf + kK1));
+        double x = v.weight * v.idf * tf / (tf + kK1);
+        if (groupBest[unit] == 0) groupTouched.push_back(unit);
+        groupBest[unit] = std::max(groupBest[unit], x);
       }
-  std::vector<std::pair<double, uint32_t>> ranked;
-  ranked.reserve(roughByGroup.size());
-  for (const auto& [unit, r] : roughByGroup) {
-    double sum = 0;
-    for (double x : r) sum += x;
-    ranked.emplace_back(sum, unit);
+    for (uint32_t unit : groupTouched) {
+      if (rough[unit] == 0) touched.push_back(unit);
+      rough[unit] += groupBest[unit];
+      groupBest[unit] = 0;
+    }
   }
+  std::vector<std::pair<double, uint32_t>> ranked;
+  ranked.reserve(touched.size());
+  for (uint32_t unit : touched) ranked.emplace_back(rough[unit], unit);
   // The rough score leaves out the length factor, the name bonus and the file context, so a
   // unit's exact rank can be far below its rough one: on git's 20k units, keeping 400 lost the
   // target of 3 in 10 prose queries that keeping 2000 finds (bench/dense_bench.py, lexical).
@@ -456,24 +462,37 @@ Expected<SearchResult> SearchProvider::searchLexical(const SearchRequest& reques
   std::partial_sort(ranked.begin(), ranked.begin() + keep, ranked.end(),
                     [](const auto& a, const auto& b) { return a.first != b.first ? a.first > b.first : a.second < b.second; });
   ranked.resize(keep);
-  out.candidates = roughByGroup.size();
-  // Pass 2: the kept units' term frequencies, for exact BM25 once their lengths are known.
-  std::unordered_map<uint32_t, std::vector<std::vector<uint32_t>>> tfs;  // unit -> group -> variant
-  for (const auto& [_, id] : ranked) {
-    auto& f = tfs[id];
-    f.resize(groups.size());
-    for (size_t gi = 0; gi < groups.size(); ++gi) f[gi].assign(groups[gi].size(), 0);
-  }
+  out.candidates = touched.size();
+  // Pass 2: the kept units' term frequencies, for exact BM25 once their lengths are known: one
+  // flat table, a row per kept unit and a column per variant (groups' variants side by side).
+  std::vector<size_t> firstColumn(groups.size() + 1, 0);
+  for (size_t gi = 0; gi < groups.size(); ++gi) firstColumn[gi + 1] = firstColumn[gi] + groups[gi].size();
+  const size_t columns = firstColumn.back();
+  std::vector<uint32_t> row(static_cast<size_t>(n), UINT32_MAX);  // unit -> its row, if kept
+  for (size_t r = 0; r < ranked.size(); ++r) row[ranked[r].second] = static_cast<uint32_t>(r);
+  std::vector<uint32_t> tfs(ranked.size() * columns, 0);
   for (size_t gi = 0; gi < groups.size(); ++gi)
     for (size_t vi = 0; vi < groups[gi].size(); ++vi)
       for (const auto& [unit, tf] : groups[gi][vi].postings)
-        if (auto it = tfs.find(unit); it != tfs.end()) it->second[gi][vi] = tf;
+        if (row[unit] != UINT32_MAX) tfs[row[unit] * columns + firstColumn[gi] + vi] = tf;
+  // Which groups a unit's own name speaks to: each variant's term, with its group and weight.
+  std::unordered_map<std::string_view, std::vector<std::pair<size_t, double>>> variantsByTerm;
+  for (size_t gi = 0; gi < groups.size(); ++gi)
+    for (const Variant& v : groups[gi]) variantsByTerm[v.term].emplace_back(gi, v.weight * v.idf);
+  std::vector<double> named(groups.size());
+  auto nameBonus = [&](std::string_view name) {
+    std::fill(named.begin(), named.end(), 0.0);
+    forEachToken(name, [&](std::string_view t) {
+      if (auto it = variantsByTerm.find(t); it != variantsByTerm.end())
+        for (const auto& [gi, value] : it->second) named[gi] = std::max(named[gi], value);
+    });
+  };
 
   std::vector<Scored> best;
   std::vector<uint32_t> bestDoc;              // per entry of `best`: its doc, for units inside a file
   std::unordered_map<uint32_t, double> fileScore;  // doc -> its whole-file unit's score
-  std::set<std::string> nameTokens;
-  for (const auto& [_, id] : ranked) {
+  for (size_t r = 0; r < ranked.size(); ++r) {
+    const uint32_t id = ranked[r].second;
     auto u = lexical_->unit(id);
     if (!u) continue;
     auto d = lexical_->byId(u->doc);
@@ -483,19 +502,17 @@ Expected<SearchResult> SearchProvider::searchLexical(const SearchRequest& reques
       continue;
     // Exact BM25 now that the length is known, plus a bonus for query words in the unit's own
     // name: `args_find` is about finding args more than a function that merely calls it.
-    nameTokens.clear();
-    forEachToken(u->name, [&](std::string_view t) { nameTokens.emplace(t); });
+    nameBonus(u->name);
     double s = 0;
-    const auto& f = tfs[id];
+    const uint32_t* f = &tfs[r * columns];
     for (size_t gi = 0; gi < groups.size(); ++gi) {
-      double g = 0, named = 0;
+      double g = 0;
       for (size_t vi = 0; vi < groups[gi].size(); ++vi) {
         const Variant& v = groups[gi][vi];
-        if (uint32_t tf = f[gi][vi])
+        if (uint32_t tf = f[firstColumn[gi] + vi])
           g = std::max(g, v.weight * v.idf * tf * (kK1 + 1) / (tf + kK1 * (1 - kB + kB * u->length / avgdl)));
-        if (nameTokens.count(v.term)) named = std::max(named, v.weight * v.idf);
       }
-      s += g + kNameWeight * named;
+      s += g + kNameWeight * named[gi];
     }
     bool fileUnit = u->granularity == Granularity::File;
     if (fileUnit) fileScore[u->doc] = s;
@@ -532,22 +549,20 @@ Expected<SearchResult> SearchProvider::searchLexical(const SearchRequest& reques
       // A file unit is scored even when files are not wanted: its score is its units' context.
       bool wanted = kindWanted(request, fileUnit ? SymbolKind::Module : u.kind);
       if (!wanted && !fileUnit) continue;
-      nameTokens.clear();
-      forEachToken(u.name, [&](std::string_view t) { nameTokens.emplace(t); });
+      nameBonus(u.name);
       auto tfOf = [&](const std::string& term) -> uint32_t {
         auto it = std::lower_bound(u.terms.begin(), u.terms.end(), term,
                                    [](const auto& p, const std::string& t) { return p.first < t; });
         return it != u.terms.end() && it->first == term ? it->second : 0;
       };
       double sc = 0;
-      for (const auto& g : groups) {
-        double gs = 0, named = 0;
-        for (const Variant& v : g) {
+      for (size_t gi = 0; gi < groups.size(); ++gi) {
+        double gs = 0;
+        for (const Variant& v : groups[gi]) {
           if (uint32_t tf = tfOf(v.term))
             gs = std::max(gs, v.weight * v.idf * tf * (kK1 + 1) / (tf + kK1 * (1 - kB + kB * u.length / avgdl)));
-          if (nameTokens.count(v.term)) named = std::max(named, v.weight * v.idf);
         }
-        sc += gs + kNameWeight * named;
+        sc += gs + kNameWeight * named[gi];
       }
       // Words the version's units lack (no group): as rare as a word can be.
       for (const auto& [term, i] : unseen) {

@@ -274,6 +274,66 @@ void rankHits(std::vector<Scored>& best, size_t k, SearchResult* out) {
   }
 }
 
+// The text of the files hits are in, each read once: an unchanged file's is the index's own
+// (mapped, no copy), a changed or added one's is read as it is now.
+class HitTexts {
+ public:
+  HitTexts(LexicalView* lexical, const SearchContext& context) : lexical_(lexical), context_(context) {}
+  std::string_view of(const std::string& path) {
+    if (auto it = texts_.find(path); it != texts_.end()) return it->second;
+    std::optional<std::string_view> stored;
+    // (An added file has no entry in the view; a changed one's entry holds its old bytes.)
+    if (lexical_ && context_.storedContent && !context_.changed.count(path))
+      if (auto d = lexical_->byPath(path)) stored = context_.storedContent(d->blobOid);
+    if (!stored) {
+      auto content = context_.readCurrent(path);
+      stored = owned_.emplace(path, content ? std::move(*content) : std::string()).first->second;
+    }
+    return texts_.emplace(path, *stored).first->second;
+  }
+
+ private:
+  LexicalView* lexical_;
+  const SearchContext& context_;
+  std::map<std::string, std::string> owned_;
+  std::map<std::string, std::string_view> texts_;
+};
+
+// A hit's snippet from its file's text: the unit's first lines (kSnippetLines at most, not past
+// its last line) from the start of its first line, each cut to a readable length, found from
+// the unit's byte offset without a line table of the whole file; and whether its first and last
+// lines are ASCII (then its columns are the same in every encoding). False when the range
+// carries no byte offsets that fit the text.
+bool snippetAt(std::string_view text, const ByteRange& range, std::string* snippet, bool* ascii) {
+  if (range.startByte > text.size() || range.endByte > text.size() || range.startByte > range.endByte ||
+      (range.startByte == 0 && range.start.line > 0))
+    return false;
+  auto lineStart = [&](size_t at) {
+    size_t nl = at == 0 ? std::string_view::npos : text.rfind('\n', at - 1);
+    return nl == std::string_view::npos ? size_t{0} : nl + 1;
+  };
+  auto lineEnd = [&](size_t at) {
+    size_t nl = text.find('\n', at);
+    return nl == std::string_view::npos ? text.size() : nl;
+  };
+  uint32_t lines = std::min<uint32_t>(range.end.line - std::min(range.end.line, range.start.line), kSnippetLines - 1) + 1;
+  snippet->clear();
+  size_t at = lineStart(range.startByte);
+  for (uint32_t l = 0; l < lines && at <= text.size(); ++l) {
+    size_t end = lineEnd(at);
+    std::string_view t = text.substr(at, end - at);
+    if (!t.empty() && t.back() == '\r') t.remove_suffix(1);
+    if (t.size() > kSearchSnippetLineBytes) t = t.substr(0, kSearchSnippetLineBytes);
+    if (l > 0) *snippet += '\n';
+    *snippet += t;
+    if (end == text.size()) break;
+    at = end + 1;
+  }
+  size_t first = lineStart(range.startByte), last = lineStart(range.endByte);
+  *ascii = isAscii(text.substr(first, lineEnd(first) - first)) && isAscii(text.substr(last, lineEnd(last) - last));
+  return true;
+}
+
 // Proximity on top of BM25 for the best-scored units (not whole files, whose text is too long
 // to read per query and which rank below their units anyway): query words close together and
 // in order in a unit's text, with its leading comment, add kProximityWeight times their
@@ -287,25 +347,11 @@ void addProximity(const std::string& query, const std::map<std::string, double>&
   size_t top = std::min(order.size(), kProximityCandidates);
   std::partial_sort(order.begin(), order.begin() + top, order.end(),
                     [&](size_t a, size_t b) { return (*best)[a].score > (*best)[b].score; });
-  // An unchanged file's text is the index's own (mapped, no copy); a changed one's is read.
-  std::map<std::string, std::string> owned;
-  std::map<std::string, std::string_view> texts;
-  auto textOf = [&](const std::string& path) -> std::string_view {
-    if (auto it = texts.find(path); it != texts.end()) return it->second;
-    std::optional<std::string_view> stored;
-    // (An added file has no entry in the view; a changed one's entry holds its old bytes.)
-    if (context.storedContent && !context.changed.count(path))
-      if (auto d = lexical.byPath(path)) stored = context.storedContent(d->blobOid);
-    if (!stored) {
-      auto content = context.readCurrent(path);
-      stored = owned.emplace(path, content ? std::move(*content) : std::string()).first->second;
-    }
-    return texts.emplace(path, *stored).first->second;
-  };
+  HitTexts texts(&lexical, context);
   for (size_t n = 0; n < top; ++n) {
     Scored& s = (*best)[order[n]];
     if (s.hit.kind == SymbolKind::Module) continue;
-    std::string_view text = textOf(s.hit.path);
+    std::string_view text = texts.of(s.hit.path);
     if (s.hit.range.endByte > text.size() || s.hit.range.startByte > s.hit.range.endByte) continue;
     // With the comment above it, whose words are the unit's too.
     uint32_t from = leadingCommentStart(text, s.hit.range.startByte);
@@ -316,7 +362,7 @@ void addProximity(const std::string& query, const std::map<std::string, double>&
 // Ranks and keeps k, then (unless the caller only fuses ranks) gives each hit its snippet: the
 // unit's first lines, from the current content (each file read once).
 void rankAndAttachSnippets(std::vector<Scored> best, const SearchRequest& request, const SearchContext& context,
-                           SearchResult* result, bool snippets = true) {
+                           LexicalView* lexical, SearchResult* result, bool snippets = true) {
   SearchResult& out = *result;
   rankHits(best, request.k, &out);
   if (!snippets) {
@@ -326,27 +372,19 @@ void rankAndAttachSnippets(std::vector<Scored> best, const SearchRequest& reques
     }
     return;
   }
-  struct Text {
-    std::string content;
-    std::unique_ptr<LineTable> lines;
-    bool ascii = true;
-  };
-  std::map<std::string, Text> texts;
+  HitTexts texts(lexical, context);
+  std::map<std::string, LineTable> tables;  // for hits without byte offsets only
   for (Scored& s : best) {
     s.hit.score = std::round(s.score * 1000) / 1000;
-    auto it = texts.find(s.hit.path);
-    if (it == texts.end()) {
-      Text t;
-      if (auto content = context.readCurrent(s.hit.path)) t.content = std::move(*content);
-      it = texts.emplace(s.hit.path, std::move(t)).first;
-      it->second.lines = std::make_unique<LineTable>(it->second.content);
-      it->second.ascii = isAscii(it->second.content);
+    s.hit.snippetLine = s.hit.range.start.line;
+    std::string_view text = texts.of(s.hit.path);
+    if (!snippetAt(text, s.hit.range, &s.hit.snippet, &s.hit.ascii)) {
+      const LineTable& lines = tables.try_emplace(s.hit.path, text).first->second;
+      uint32_t first = s.hit.range.start.line;
+      uint32_t last = std::min<uint32_t>(s.hit.range.end.line, first + kSnippetLines - 1);
+      s.hit.snippet = linesOf(lines, first, last);
+      s.hit.ascii = isAscii(text);
     }
-    uint32_t first = s.hit.range.start.line;
-    uint32_t last = std::min<uint32_t>(s.hit.range.end.line, first + kSnippetLines - 1);
-    s.hit.snippetLine = first;
-    s.hit.snippet = linesOf(*it->second.lines, first, last);
-    s.hit.ascii = it->second.ascii;
     out.hits.push_back(std::move(s.hit));
   }
 }
@@ -581,7 +619,7 @@ Expected<SearchResult> SearchProvider::searchLexical(const SearchRequest& reques
     }
   });
   addProximity(request.query, idf, *lexical_, context, &best);
-  rankAndAttachSnippets(std::move(best), request, context, &out, snippets);
+  rankAndAttachSnippets(std::move(best), request, context, lexical_.get(), &out, snippets);
   return out;
 }
 
@@ -667,7 +705,7 @@ Expected<SearchResult> SearchProvider::searchSemantic(const SearchRequest& reque
       best.push_back({cosine(*v), unitHit(path, u, SearchRoute::Semantic)});
     }
   });
-  rankAndAttachSnippets(std::move(best), request, context, &out, snippets);
+  rankAndAttachSnippets(std::move(best), request, context, lexical_.get(), &out, snippets);
   return out;
 }
 
@@ -750,7 +788,7 @@ Expected<SearchResult> SearchProvider::searchHybrid(const SearchRequest& request
       }
     }
   }
-  rankAndAttachSnippets(std::move(best), request, context, &out);
+  rankAndAttachSnippets(std::move(best), request, context, lexical_.get(), &out);
   return out;
 }
 

@@ -51,7 +51,7 @@ struct SearchHit {
   SymbolKind kind = SymbolKind::Unknown;
   uint32_t snippetLine = 0;  // 0-based line of the snippet's first line
   std::string snippet;       // source lines, newline-separated
-  bool ascii = true;
+  bool ascii = true;         // the range's first and last lines are ASCII: its columns are the same in every encoding
   uint32_t unit = UINT32_MAX;  // the unit's id in the lexical view (ranked routes, indexed files)
 };
 

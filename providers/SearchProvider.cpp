@@ -263,11 +263,16 @@ SearchHit wholeFileHit(const std::string& path, std::string_view content, Search
 
 // Orders the ranked routes' hits (score, then path and position) and keeps k.
 void rankHits(std::vector<Scored>& best, size_t k, SearchResult* out) {
-  std::sort(best.begin(), best.end(), [](const Scored& a, const Scored& b) {
+  auto before = [](const Scored& a, const Scored& b) {
     if (a.score != b.score) return a.score > b.score;
     if (a.hit.path != b.hit.path) return a.hit.path < b.hit.path;
-    return a.hit.range.startByte < b.hit.range.startByte;
-  });
+    if (a.hit.range.startByte != b.hit.range.startByte) return a.hit.range.startByte < b.hit.range.startByte;
+    // One declaration may define two names over the same range (`typedef struct {...} A, *PA;`).
+    return a.hit.name < b.hit.name;
+  };
+  // Only the first k are kept: order those (the ranked routes score thousands of units).
+  if (best.size() > k) std::partial_sort(best.begin(), best.begin() + k, best.end(), before);
+  else std::sort(best.begin(), best.end(), before);
   if (best.size() > k) {
     out->truncated = true;
     best.resize(k);
@@ -497,9 +502,12 @@ Expected<SearchResult> SearchProvider::searchLexical(const SearchRequest& reques
   // unit's exact rank can be far below its rough one: on git's 20k units, keeping 400 lost the
   // target of 3 in 10 prose queries that keeping 2000 finds (bench/dense_bench.py, lexical).
   size_t keep = std::min(ranked.size(), std::max<size_t>(request.k * 20, kExactlyScored));
-  std::partial_sort(ranked.begin(), ranked.begin() + keep, ranked.end(),
-                    [](const auto& a, const auto& b) { return a.first != b.first ? a.first > b.first : a.second < b.second; });
+  // The best `keep` (selected in linear time, then ordered: a total order, so the same as
+  // sorting them all).
+  auto roughBefore = [](const auto& a, const auto& b) { return a.first != b.first ? a.first > b.first : a.second < b.second; };
+  if (keep < ranked.size()) std::nth_element(ranked.begin(), ranked.begin() + keep, ranked.end(), roughBefore);
   ranked.resize(keep);
+  std::sort(ranked.begin(), ranked.end(), roughBefore);
   out.candidates = touched.size();
   // Pass 2: the kept units' term frequencies, for exact BM25 once their lengths are known: one
   // flat table, a row per kept unit and a column per variant (groups' variants side by side).

@@ -31,14 +31,17 @@ written by hand in the same item style. That is the source of the tasks here:
      recall@10 (a target file within the top k), the queries' count, the history's size. With
      --context, also how often `nib context --intent QUERY --budget 8000` holds a unit of a target
      file, against how often a target is among the first 10 files an agent reads after grepping
-     the query's four rarest words (context_bench.py's grep-and-read loop).
+     the query's four rarest words (context_bench.py's grep-and-read loop). With --server, the
+     same queries also go to one `nib serve` over stdio as `nib/search` (lexical and auto, k 200,
+     one at a time, each timed from sending the request until its whole response has arrived):
+     p50 and p95 per code base, and the MRR of the server's own answers.
 
 Code bases: GNU packages (Debian source packages, fetched by fetch-corpus.sh into a folder of
 their own) whose ChangeLog holds recent commits. All are C (no other language's packages ship
 such a history); the held-out set is fixed in HELD_OUT before any ranking change is made.
 
 Usage: bench/localization_bench.py --corpus-dir DIR [--corpus NAME ...] [--tasks N] [--build DIR]
-                                   [--json] [--show N] [--context]
+                                   [--json] [--show N] [--context] [--server]
 """
 import argparse
 import json
@@ -47,6 +50,7 @@ import os
 import re
 import subprocess
 import sys
+import time
 from collections import Counter, defaultdict
 
 HELD_OUT = ["coreutils", "grep", "tar", "wget", "bison", "findutils"]
@@ -229,6 +233,42 @@ def nib_rank(nib, repo, query, route, k=10):
     return files
 
 
+def server_ranks(nib, repo, tasks, route, k=10):
+    """Each task's files as `nib serve` answers nib/search, and each request's latency (seconds)."""
+    from lsp_bench import Client
+    client = Client([nib, "serve"], repo)
+    client.request("initialize", {"processId": os.getpid(), "rootUri": "file://" + repo, "capabilities": {}})
+    client.send({"jsonrpc": "2.0", "method": "initialized", "params": {}})
+    ranked, latencies = [], []
+    for t in tasks:
+        client.next_id += 1
+        rid = client.next_id
+        start = time.monotonic()
+        client.send({"jsonrpc": "2.0", "id": rid, "method": "nib/search",
+                     "params": {"query": t["query"], "route": route, "k": 200}})
+        while True:
+            body = client.read_raw()
+            elapsed = time.monotonic() - start
+            msg = json.loads(body)
+            if msg.get("id") == rid and "method" not in msg:
+                break
+        latencies.append(elapsed)
+        files = []
+        for hit in msg.get("result", {}).get("hits", []):
+            if hit["path"] not in files and len(files) < k:
+                files.append(hit["path"])
+        ranked.append(files)
+    client.request("shutdown", None)
+    client.send({"jsonrpc": "2.0", "method": "exit"})
+    client.proc.wait(timeout=30)
+    return ranked, latencies
+
+
+def percentile(values, p):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
+
+
 def grep_and_read(repo, query):
     """The files an agent reads after grepping the query's rarest words (context_bench.py's loop)."""
     import context_bench as cb
@@ -281,6 +321,8 @@ def main():
     ap.add_argument("--build", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "build"))
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--show", type=int, default=0, help="print the first N tasks of each code base")
+    ap.add_argument("--server", action="store_true",
+                    help="also: the same queries through `nib serve` (nib/search over stdio), latency p50/p95")
     ap.add_argument("--context", action="store_true",
                     help="also: does `nib context --intent` (8k tokens) hold a target file, and grep-and-read's first 10 files")
     args = ap.parse_args()
@@ -302,6 +344,11 @@ def main():
         row["file-bm25"] = score([bm25.rank(t["query"]) for t in tasks], tasks)
         for route in ("lexical", "auto"):
             row["nib-" + route] = score([nib_rank(nib, repo, t["query"], route) for t in tasks], tasks)
+        if args.server:
+            for route in ("lexical", "auto"):
+                ranked, lat = server_ranks(nib, repo, tasks, route)
+                row["serve-" + route] = dict(score(ranked, tasks), p50_ms=1000 * percentile(lat, 50),
+                                             p95_ms=1000 * percentile(lat, 95))
         if args.context:
             row["context@8k"] = sum(context_holds(nib, repo, t["query"], t["targets"], 8000) for t in tasks) / len(tasks)
             row["grep-read@10"] = sum(any(p in t["targets"] for p in grep_and_read(repo, t["query"])) for t in tasks) / len(tasks)
@@ -311,6 +358,9 @@ def main():
             for method in ("file-bm25", "nib-lexical", "nib-auto"):
                 m = row[method]
                 print(f"  {method:12} MRR {m['mrr']:.3f}  recall@1 {m['recall@1']:.2f}  recall@10 {m['recall@10']:.2f}")
+            for route in ("lexical", "auto") if args.server else ():
+                m = row["serve-" + route]
+                print(f"  nib serve {route:7} MRR {m['mrr']:.3f}  nib/search p50 {m['p50_ms']:.1f} ms  p95 {m['p95_ms']:.1f} ms")
             if args.context:
                 print(f"  a target file in `nib context --intent` at 8k tokens: {row['context@8k']:.2f};"
                       f" among grep-and-read's first 10 files: {row['grep-read@10']:.2f}")

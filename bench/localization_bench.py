@@ -50,7 +50,6 @@ import os
 import re
 import subprocess
 import sys
-import time
 from collections import Counter, defaultdict
 
 HELD_OUT = ["coreutils", "grep", "tar", "wget", "bison", "findutils"]
@@ -241,17 +240,7 @@ def server_ranks(nib, repo, tasks, route, k=10):
     client.send({"jsonrpc": "2.0", "method": "initialized", "params": {}})
     ranked, latencies = [], []
     for t in tasks:
-        client.next_id += 1
-        rid = client.next_id
-        start = time.monotonic()
-        client.send({"jsonrpc": "2.0", "id": rid, "method": "nib/search",
-                     "params": {"query": t["query"], "route": route, "k": 200}})
-        while True:
-            body = client.read_raw()
-            elapsed = time.monotonic() - start
-            msg = json.loads(body)
-            if msg.get("id") == rid and "method" not in msg:
-                break
+        elapsed, msg = client.timed_request("nib/search", {"query": t["query"], "route": route, "k": 200})
         latencies.append(elapsed)
         files = []
         for hit in msg.get("result", {}).get("hits", []):

@@ -50,6 +50,20 @@ class Client:
                 length = int(line.split(b":")[1])
         return self.proc.stdout.read(length)
 
+    def timed_request(self, method, params):
+        """Sends one request; returns (seconds from sending until its whole response has arrived,
+        the response). Decoding the response is the client's work and is not counted."""
+        self.next_id += 1
+        rid = self.next_id
+        start = time.monotonic()
+        self.send({"jsonrpc": "2.0", "id": rid, "method": method, "params": params})
+        while True:
+            body = self.read_raw()
+            elapsed = time.monotonic() - start
+            msg = json.loads(body)
+            if msg.get("id") == rid and "method" not in msg:
+                return elapsed, msg
+
     def request(self, method, params):
         self.next_id += 1
         rid = self.next_id

@@ -102,16 +102,7 @@ def main():
         # until its output has: decoding the JSON is the client's work and is not counted.
         samples, result = [], None
         for _ in range(args.runs):
-            client.next_id += 1
-            rid = client.next_id
-            t = time.monotonic()
-            client.send({"jsonrpc": "2.0", "id": rid, "method": "nib/search", "params": params})
-            while True:
-                body = client.read_raw()
-                elapsed = time.monotonic() - t
-                result = json.loads(body)
-                if result.get("id") == rid and "method" not in result:
-                    break
+            elapsed, result = client.timed_request("nib/search", params)
             samples.append(elapsed)
         return statistics.median(samples), result
 

@@ -484,6 +484,7 @@ void LspServer::runTask(const Task& task) {
   if (isCancelled(task.id)) body = lsp::encodeError(task.id, lsp::RequestCancelled, "cancelled");
   finish(task.id);
   send(body);
+  flushTrace();
 }
 
 std::string LspServer::uriOf(const std::string& path) const { return pathToUri((root_ / path).string()); }

@@ -144,7 +144,11 @@ class LspServer {
   std::string finishLive(const Task& task, LiveJob& job);
   void startLiveProvider();
   void startSampler();  // the idle agreement sampler, when the policy follows measurements
+  // Queues one line of the provenance log on this thread; flushTrace writes what this thread
+  // queued. A request's line is written after its response is sent: the log is not on the
+  // request's path.
   void trace(const std::string& line);
+  void flushTrace();
   void startIndexBuild(const std::string& why);
   void refreshIfBehind(const Engine::WorktreeOverlay& overlay);
   void send(const std::string& body);

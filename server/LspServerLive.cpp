@@ -48,10 +48,19 @@ void LspServer::startSampler() {
   sampler_->start();
 }
 
-void LspServer::trace(const std::string& line) {
-  // One line per navigation answer: which provider answered and why. Appended (the folder may
-  // not exist before the first index build: then nothing is written); cut at 8 MiB.
-  // The stream stays open (a navigation request must not pay for opening the file); the size
+namespace {
+// The trace lines of the request this thread is answering (see LspServer::trace).
+thread_local std::string pendingTrace;
+}  // namespace
+
+void LspServer::trace(const std::string& line) { pendingTrace += utcTimestamp() + ' ' + line + '\n'; }
+
+void LspServer::flushTrace() {
+  if (pendingTrace.empty()) return;
+  std::string entry;
+  entry.swap(pendingTrace);
+  // Appended (the folder may not exist before the first index build: then nothing is written);
+  // cut at 8 MiB. The stream stays open (a request must not pay for opening the file); the size
   // is read once when it is opened and counted from then on.
   std::lock_guard<std::mutex> g(traceMutex_);
   std::error_code ec;
@@ -67,7 +76,6 @@ void LspServer::trace(const std::string& line) {
     traceBytes_ = 0;
   }
   if (!traceOut_) return;
-  std::string entry = utcTimestamp() + ' ' + line + '\n';
   traceOut_ << entry;
   traceOut_.flush();  // read by people and tests while the server runs
   traceBytes_ += entry.size();

@@ -300,11 +300,12 @@ TEST_CASE("auto answers from the index when it is fresh and exact, from the back
   forced["provider"] = "sometimes";
   CHECK(nib.request("nib/locate", forced)["error"]["code"] == -32602);
 
-  // Every answer's provenance is in the trace log.
+  // Every answer's provenance is in the trace log (written after each response: read once the
+  // server has stopped).
+  shutDown(nib);
   std::string trace = readText(repo.root() / ".nib/trace.log");
   CHECK(countLines(trace, "provider=static reason=\"fresh and exact\"") >= 2);
   CHECK(countLines(trace, "provider=live reason=\"cpp needs the compiler's resolution\" backend=\"clangd\"") >= 1);
-  shutDown(nib);
 }
 
 TEST_CASE("clangd's references cover files it never opened: its background index lives under .nib", "[live][clang]") {
@@ -538,10 +539,10 @@ TEST_CASE("compare answers by the policy's choice and traces the difference", "[
   CHECK(r["result"]["policy"] == "compare");
   CHECK(r["result"]["agree"] == true);  // pylsp finds the same definition
   CHECK(r["result"]["backend"] == "pylsp");
+  shutDown(nib);  // the trace line is written after the response
   std::string trace = readText(repo.root() / ".nib/trace.log");
   CHECK(countLines(trace, "policy=compare provider=static reason=\"fresh and exact\" backend=\"pylsp\"") == 1);
   CHECK(countLines(trace, " agree") == 1);
-  shutDown(nib);
 }
 
 }  // namespace nib::test

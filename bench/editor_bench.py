@@ -18,6 +18,7 @@ Usage: bench/editor_bench.py [--repo DIR] [--language c|python|typescript] [--fi
                              [--per-file K] [--seed S] [--build DIR]
 """
 import argparse
+import json
 import os
 import platform
 import random
@@ -51,20 +52,24 @@ class Server:
 
     def request(self, method, params):
         """Sends one request and waits for its answer, answering the server's own requests
-        (clangd asks to create progress tokens) on the way. Returns (ms, response)."""
+        (clangd asks to create progress tokens) on the way. Returns (ms, response): the time
+        until the whole response has arrived; decoding it is this client's work, not the
+        server's, and a long answer would otherwise pay for it where the floor's null does not."""
         c = self.client
         c.next_id += 1
         rid = c.next_id
         t = time.perf_counter()
         c.send({"jsonrpc": "2.0", "id": rid, "method": method, "params": params})
         while True:
-            msg = c.read()
+            body = c.read_raw()
+            elapsed = time.perf_counter() - t
+            msg = json.loads(body)
             if "method" in msg:
                 if "id" in msg:
                     c.send({"jsonrpc": "2.0", "id": msg["id"], "result": None})
                 continue
             if msg.get("id") == rid:
-                return (time.perf_counter() - t) * 1000, msg
+                return elapsed * 1000, msg
 
     def notify(self, method, params):
         self.client.send({"jsonrpc": "2.0", "method": method, "params": params})
@@ -187,7 +192,7 @@ def main():
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores, {platform.platform()}")
     print(f"repository: {repo}; {len(chosen)} {args.language} files opened, {args.per_file} positions each, "
           f"seed {args.seed}; live server: {' '.join(live_cmd)}")
-    print("each request timed from send to answer by one Python client over stdio; the three servers interleaved")
+    print("each request timed from sending until its whole answer has arrived (decoding it not counted), by one Python client over stdio; the three servers interleaved")
     print(f"{'server':<6}{'request':<22}{'n':>5}{'p50 ms':>9}{'p95 ms':>9}{'p50/floor':>11}")
     floor = {m: percentile(times[("echo", m)], 0.5) for m in METHODS}
     for s in servers:

@@ -1,5 +1,6 @@
 #include "protocol/MessageFraming.h"
 
+#include <poll.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -12,6 +13,13 @@ namespace nib {
 namespace {
 constexpr size_t kMaxMessage = 64u << 20;  // a larger frame is refused rather than buffered
 constexpr size_t kCompactAt = 1u << 20;     // drop consumed bytes once this many accumulate
+}
+
+bool MessageReader::pending() {
+  if (pos_ < buf_.size()) return true;
+  if (eof_) return false;
+  pollfd p{fd_, POLLIN, 0};
+  return ::poll(&p, 1, 0) > 0;
 }
 
 bool MessageReader::fill() {

@@ -23,6 +23,9 @@ class MessageReader {
   // After a dropped frame: the bytes that followed its header (its body, most likely), at most
   // 64 KiB, so that a caller can answer a request whose header was broken.
   const std::string& dropped() const { return dropped_; }
+  // Whether more input is waiting: bytes already buffered, or readable (or ended) without
+  // blocking.
+  bool pending();
   // Gives back the buffer's memory after a large frame (its capacity stays otherwise).
   void releaseBuffer();
 

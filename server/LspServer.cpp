@@ -452,8 +452,16 @@ void LspServer::runTask(const Task& task) {
   std::string body;
   std::optional<LiveJob> live;
   {
-    std::unique_lock<std::mutex> lock(engineMutex_);
-    engineReady_.wait(lock, [&] { return engine_ || !engineError_.empty() || stopping_ || isCancelled(task.id); });
+    // A quick request answered on the reading thread must not keep input unread while it
+    // waits: for another request's long query, or for the engine to open.
+    std::unique_lock<std::mutex> lock(engineMutex_, std::try_to_lock);
+    if (!lock.owns_lock()) {
+      handOffReader();
+      lock.lock();
+    }
+    auto ready = [&] { return engine_ || !engineError_.empty() || stopping_ || isCancelled(task.id); };
+    if (!ready()) handOffReader();
+    engineReady_.wait(lock, ready);
     if (isCancelled(task.id)) {
       body = lsp::encodeError(task.id, lsp::RequestCancelled, "cancelled");
     } else if (!engine_) {
@@ -479,8 +487,12 @@ void LspServer::runTask(const Task& task) {
       }
     }
   }
-  // The live backend is asked without the engine lock: other requests go on meanwhile.
-  if (live) body = finishLive(task, *live);
+  // The live backend is asked without the engine lock: other requests go on meanwhile, and
+  // another thread reads input.
+  if (live) {
+    handOffReader();
+    body = finishLive(task, *live);
+  }
   if (isCancelled(task.id)) body = lsp::encodeError(task.id, lsp::RequestCancelled, "cancelled");
   finish(task.id);
   send(body);

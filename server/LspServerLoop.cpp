@@ -25,8 +25,11 @@ int LspServer::run(int inFd, int outFd) {
 // answers the request itself, so a request never waits for a worker to wake up (that hand-off
 // was a third of a definition request's time on an open file). When every other thread is
 // busy, it queues the request and keeps reading: the reader never waits for the engine, so
-// `$/cancelRequest` and `exit` are read while long queries run. Threads that finish a request
-// take queued ones first.
+// `$/cancelRequest` and `exit` are read while long queries run. A quick request (answersQuickly)
+// with no more input waiting is the exception: waking the idle thread took longer than the
+// answer (0.11-0.19 ms against 0.07 ms for a definition on an open file with an editor's pauses
+// between requests), so the reader answers it and reads on, and hands its role on only if the
+// request has to wait. Threads that finish a request take queued ones first.
 void LspServer::serve(MessageReader& reader) {
   std::unique_lock<std::mutex> lock(queueMutex_);
   for (;;) {
@@ -64,11 +67,25 @@ void LspServer::serve(MessageReader& reader) {
       continue;
     }
     readerTaken_ = false;
+    // An idle thread takes the reader's role, unless the request is a quick one and no more
+    // input is waiting: then this thread reads again once it has answered.
+    const bool handOff = !answersQuickly(task->method) || reader.pending();
     lock.unlock();
-    queueReady_.notify_one();  // an idle thread takes the reader's role
+    if (handOff) queueReady_.notify_one();
     runTask(*task);
     lock.lock();
   }
+}
+
+bool LspServer::answersQuickly(const std::string& method) {
+  return method == "textDocument/definition" || method == "textDocument/declaration" ||
+         method == "textDocument/typeDefinition" || method == "textDocument/hover" ||
+         method == "textDocument/documentHighlight";
+}
+
+void LspServer::handOffReader() {
+  std::lock_guard<std::mutex> g(queueMutex_);
+  if (!readerTaken_ && idle_ > 0) queueReady_.notify_one();
 }
 
 std::optional<LspServer::Task> LspServer::readRequest(MessageReader& reader) {

@@ -18,7 +18,6 @@ Usage: bench/editor_bench.py [--repo DIR] [--language c|python|typescript] [--fi
                              [--per-file K] [--seed S] [--build DIR]
 """
 import argparse
-import json
 import os
 import platform
 import random
@@ -55,21 +54,8 @@ class Server:
         (clangd asks to create progress tokens) on the way. Returns (ms, response): the time
         until the whole response has arrived; decoding it is this client's work, not the
         server's, and a long answer would otherwise pay for it where the floor's null does not."""
-        c = self.client
-        c.next_id += 1
-        rid = c.next_id
-        t = time.perf_counter()
-        c.send({"jsonrpc": "2.0", "id": rid, "method": method, "params": params})
-        while True:
-            body = c.read_raw()
-            elapsed = time.perf_counter() - t
-            msg = json.loads(body)
-            if "method" in msg:
-                if "id" in msg:
-                    c.send({"jsonrpc": "2.0", "id": msg["id"], "result": None})
-                continue
-            if msg.get("id") == rid:
-                return elapsed * 1000, msg
+        elapsed, msg = self.client.timed_request(method, params)
+        return elapsed * 1000, msg
 
     def notify(self, method, params):
         self.client.send({"jsonrpc": "2.0", "method": method, "params": params})

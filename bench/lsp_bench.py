@@ -52,16 +52,22 @@ class Client:
 
     def timed_request(self, method, params):
         """Sends one request; returns (seconds from sending until its whole response has arrived,
-        the response). Decoding the response is the client's work and is not counted."""
+        the response). Decoding the response is the client's work and is not counted. The
+        server's own requests on the way (clangd asks to create progress tokens) are answered
+        with null; its notifications are skipped."""
         self.next_id += 1
         rid = self.next_id
-        start = time.monotonic()
+        start = time.perf_counter()
         self.send({"jsonrpc": "2.0", "id": rid, "method": method, "params": params})
         while True:
             body = self.read_raw()
-            elapsed = time.monotonic() - start
+            elapsed = time.perf_counter() - start
             msg = json.loads(body)
-            if msg.get("id") == rid and "method" not in msg:
+            if "method" in msg:
+                if "id" in msg:
+                    self.send({"jsonrpc": "2.0", "id": msg["id"], "result": None})
+                continue
+            if msg.get("id") == rid:
                 return elapsed, msg
 
     def request(self, method, params):

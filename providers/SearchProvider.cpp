@@ -1,5 +1,6 @@
 #include "providers/SearchProvider.h"
 #include "providers/SearchProximity.h"
+#include "providers/SearchSnippets.h"
 #include "views/SearchFacts.h"
 
 #include "providers/QueryWords.h"
@@ -21,7 +22,6 @@
 namespace nib {
 namespace {
 
-constexpr size_t kSnippetLines = 12;
 // BM25 constants (the usual ones; the lexical view's units are short, b keeps length in play).
 constexpr double kK1 = 1.2;
 constexpr double kB = 0.75;
@@ -279,64 +279,52 @@ void rankHits(std::vector<Scored>& best, size_t k, SearchResult* out) {
   }
 }
 
-// The text of the files hits are in, each read once: an unchanged file's is the index's own
-// (mapped, no copy), a changed or added one's is read as it is now.
-class HitTexts {
- public:
-  HitTexts(LexicalView* lexical, const SearchContext& context) : lexical_(lexical), context_(context) {}
-  std::string_view of(const std::string& path) {
-    if (auto it = texts_.find(path); it != texts_.end()) return it->second;
-    std::optional<std::string_view> stored;
-    // (An added file has no entry in the view; a changed one's entry holds its old bytes.)
-    if (lexical_ && context_.storedContent && !context_.changed.count(path))
-      if (auto d = lexical_->byPath(path)) stored = context_.storedContent(d->blobOid);
-    if (!stored) {
-      auto content = context_.readCurrent(path);
-      stored = owned_.emplace(path, content ? std::move(*content) : std::string()).first->second;
-    }
-    return texts_.emplace(path, *stored).first->second;
-  }
-
- private:
-  LexicalView* lexical_;
-  const SearchContext& context_;
-  std::map<std::string, std::string> owned_;
-  std::map<std::string, std::string_view> texts_;
+// A query word's index terms, each with its weight, idf and postings (see searchLexical).
+struct Variant {
+  std::string term;
+  double weight;
+  double idf;
+  std::vector<std::pair<uint32_t, uint32_t>> postings;
 };
 
-// A hit's snippet from its file's text: the unit's first lines (kSnippetLines at most, not past
-// its last line) from the start of its first line, each cut to a readable length, found from
-// the unit's byte offset without a line table of the whole file; and whether its first and last
-// lines are ASCII (then its columns are the same in every encoding). False when the range
-// carries no byte offsets that fit the text.
-bool snippetAt(std::string_view text, const ByteRange& range, std::string* snippet, bool* ascii) {
-  if (range.startByte > text.size() || range.endByte > text.size() || range.startByte > range.endByte ||
-      (range.startByte == 0 && range.start.line > 0))
-    return false;
-  auto lineStart = [&](size_t at) {
-    size_t nl = at == 0 ? std::string_view::npos : text.rfind('\n', at - 1);
-    return nl == std::string_view::npos ? size_t{0} : nl + 1;
-  };
-  auto lineEnd = [&](size_t at) {
-    size_t nl = text.find('\n', at);
-    return nl == std::string_view::npos ? text.size() : nl;
-  };
-  uint32_t lines = std::min<uint32_t>(range.end.line - std::min(range.end.line, range.start.line), kSnippetLines - 1) + 1;
-  snippet->clear();
-  size_t at = lineStart(range.startByte);
-  for (uint32_t l = 0; l < lines && at <= text.size(); ++l) {
-    size_t end = lineEnd(at);
-    std::string_view t = text.substr(at, end - at);
-    if (!t.empty() && t.back() == '\r') t.remove_suffix(1);
-    if (t.size() > kSearchSnippetLineBytes) t = t.substr(0, kSearchSnippetLineBytes);
-    if (l > 0) *snippet += '\n';
-    *snippet += t;
-    if (end == text.size()) break;
-    at = end + 1;
+// Pass 1 of the lexical route: a length-free score per unit over all postings (an upper bound
+// of BM25 up to the length factor), and the best `wanted` units by it, best first (ties by unit
+// id); `candidates` gets how many units any query word reached. Dense per-unit arrays and lists
+// of the units touched keep this pass free of per-unit allocations: a query's words reach
+// thousands of units.
+std::vector<std::pair<double, uint32_t>> roughlyRanked(const std::vector<std::vector<Variant>>& groups, size_t units,
+                                                       size_t wanted, size_t* candidates) {
+  std::vector<double> rough(units, 0.0), groupBest(units, 0.0);
+  std::vector<uint32_t> touched, groupTouched;
+  for (const std::vector<Variant>& group : groups) {
+    groupTouched.clear();
+    for (const Variant& v : group)
+      for (const auto& [unit, tf] : v.postings) {
+        double x = v.weight * v.idf * tf / (tf + kK1);
+        if (groupBest[unit] == 0) groupTouched.push_back(unit);
+        groupBest[unit] = std::max(groupBest[unit], x);
+      }
+    for (uint32_t unit : groupTouched) {
+      if (rough[unit] == 0) touched.push_back(unit);
+      rough[unit] += groupBest[unit];
+      groupBest[unit] = 0;
+    }
   }
-  size_t first = lineStart(range.startByte), last = lineStart(range.endByte);
-  *ascii = isAscii(text.substr(first, lineEnd(first) - first)) && isAscii(text.substr(last, lineEnd(last) - last));
-  return true;
+  *candidates = touched.size();
+  std::vector<std::pair<double, uint32_t>> ranked;
+  ranked.reserve(touched.size());
+  for (uint32_t unit : touched) ranked.emplace_back(rough[unit], unit);
+  // The rough score leaves out the length factor, the name bonus and the file context, so a
+  // unit's exact rank can be far below its rough one: on git's 20k units, keeping 400 lost the
+  // target of 3 in 10 prose queries that keeping 2000 finds (bench/dense_bench.py, lexical).
+  // The best `wanted` are selected in linear time, then ordered (a total order: the same as
+  // sorting them all).
+  size_t keep = std::min(ranked.size(), wanted);
+  auto before = [](const auto& a, const auto& b) { return a.first != b.first ? a.first > b.first : a.second < b.second; };
+  if (keep < ranked.size()) std::nth_element(ranked.begin(), ranked.begin() + keep, ranked.end(), before);
+  ranked.resize(keep);
+  std::sort(ranked.begin(), ranked.end(), before);
+  return ranked;
 }
 
 // Proximity on top of BM25 for the best-scored units (not whole files, whose text is too long
@@ -412,12 +400,6 @@ Expected<SearchResult> SearchProvider::searchLexical(const SearchRequest& reques
   // Each query word is a group of index terms: itself, and the forms code spells it in (see
   // variantsOf). A unit scores a group by its best variant, so two spellings of one word in a
   // unit do not count twice.
-  struct Variant {
-    std::string term;
-    double weight;
-    double idf;
-    std::vector<std::pair<uint32_t, uint32_t>> postings;
-  };
   std::vector<std::vector<Variant>> groups;
   std::map<std::string, double> idf;  // every variant's idf, for changed files
   std::map<std::string, double> unseen;  // query words no indexed unit holds: their idf
@@ -475,40 +457,9 @@ Expected<SearchResult> SearchProvider::searchLexical(const SearchRequest& reques
                      [&](const auto& a, const auto& b) { return specificity(a) > specificity(b); });
     groups.resize(kMaxQueryWords);
   }
-  // Pass 1: a length-free score per unit over all postings (an upper bound of BM25 up to the
-  // length factor), to choose the candidates worth exact scoring. Dense per-unit arrays and
-  // lists of the units touched keep this pass free of per-unit allocations: a query's words
-  // reach thousands of units.
-  std::vector<double> rough(static_cast<size_t>(n), 0.0), groupBest(static_cast<size_t>(n), 0.0);
-  std::vector<uint32_t> touched, groupTouched;
-  for (size_t gi = 0; gi < groups.size(); ++gi) {
-    groupTouched.clear();
-    for (const Variant& v : groups[gi])
-      for (const auto& [unit, tf] : v.postings) {
-        double x = v.weight * v.idf * tf / (tf + kK1);
-        if (groupBest[unit] == 0) groupTouched.push_back(unit);
-        groupBest[unit] = std::max(groupBest[unit], x);
-      }
-    for (uint32_t unit : groupTouched) {
-      if (rough[unit] == 0) touched.push_back(unit);
-      rough[unit] += groupBest[unit];
-      groupBest[unit] = 0;
-    }
-  }
-  std::vector<std::pair<double, uint32_t>> ranked;
-  ranked.reserve(touched.size());
-  for (uint32_t unit : touched) ranked.emplace_back(rough[unit], unit);
-  // The rough score leaves out the length factor, the name bonus and the file context, so a
-  // unit's exact rank can be far below its rough one: on git's 20k units, keeping 400 lost the
-  // target of 3 in 10 prose queries that keeping 2000 finds (bench/dense_bench.py, lexical).
-  size_t keep = std::min(ranked.size(), std::max<size_t>(request.k * 20, kExactlyScored));
-  // The best `keep` (selected in linear time, then ordered: a total order, so the same as
-  // sorting them all).
-  auto roughBefore = [](const auto& a, const auto& b) { return a.first != b.first ? a.first > b.first : a.second < b.second; };
-  if (keep < ranked.size()) std::nth_element(ranked.begin(), ranked.begin() + keep, ranked.end(), roughBefore);
-  ranked.resize(keep);
-  std::sort(ranked.begin(), ranked.end(), roughBefore);
-  out.candidates = touched.size();
+  // Pass 1: the candidates worth exact scoring.
+  std::vector<std::pair<double, uint32_t>> ranked =
+      roughlyRanked(groups, static_cast<size_t>(n), std::max<size_t>(request.k * 20, kExactlyScored), &out.candidates);
   // Pass 2: the kept units' term frequencies, for exact BM25 once their lengths are known: one
   // flat table, a row per kept unit and a column per variant (groups' variants side by side).
   std::vector<size_t> firstColumn(groups.size() + 1, 0);

@@ -331,8 +331,8 @@ std::vector<std::pair<double, uint32_t>> roughlyRanked(const std::vector<std::ve
 // to read per query and which rank below their units anyway): query words close together and
 // in order in a unit's text, with its leading comment, add kProximityWeight times their
 // proximity score.
-void addProximity(const std::string& query, const std::map<std::string, double>& idf, LexicalView& lexical,
-                  const SearchContext& context, std::vector<Scored>* best) {
+void addProximity(const std::string& query, const std::map<std::string, double>& idf, HitTexts& texts,
+                  std::vector<Scored>* best) {
   ProximityQuery q = proximityQuery(query, idf);
   if (q.words.size() < 2 || best->empty()) return;
   std::vector<size_t> order(best->size());
@@ -340,7 +340,6 @@ void addProximity(const std::string& query, const std::map<std::string, double>&
   size_t top = std::min(order.size(), kProximityCandidates);
   std::partial_sort(order.begin(), order.begin() + top, order.end(),
                     [&](size_t a, size_t b) { return (*best)[a].score > (*best)[b].score; });
-  HitTexts texts(&lexical, context);
   for (size_t n = 0; n < top; ++n) {
     Scored& s = (*best)[order[n]];
     if (s.hit.kind == SymbolKind::Module) continue;
@@ -353,9 +352,9 @@ void addProximity(const std::string& query, const std::map<std::string, double>&
 }
 
 // Ranks and keeps k, then (unless the caller only fuses ranks) gives each hit its snippet: the
-// unit's first lines, from the current content (each file read once).
-void rankAndAttachSnippets(std::vector<Scored> best, const SearchRequest& request, const SearchContext& context,
-                           LexicalView* lexical, SearchResult* result, bool snippets = true) {
+// unit's first lines, from the current content (`texts`: each file read once per query).
+void rankAndAttachSnippets(std::vector<Scored> best, const SearchRequest& request, HitTexts& texts,
+                           SearchResult* result, bool snippets = true) {
   SearchResult& out = *result;
   rankHits(best, request.k, &out);
   if (!snippets) {
@@ -365,7 +364,6 @@ void rankAndAttachSnippets(std::vector<Scored> best, const SearchRequest& reques
     }
     return;
   }
-  HitTexts texts(lexical, context);
   std::map<std::string, LineTable> tables;  // for hits without byte offsets only
   for (Scored& s : best) {
     s.hit.score = std::round(s.score * 1000) / 1000;
@@ -577,8 +575,10 @@ Expected<SearchResult> SearchProvider::searchLexical(const SearchRequest& reques
       best.push_back(std::move(u));
     }
   });
-  addProximity(request.query, idf, *lexical_, context, &best);
-  rankAndAttachSnippets(std::move(best), request, context, lexical_.get(), &out, snippets);
+  // One reading of each file for proximity and snippets.
+  HitTexts texts(lexical_.get(), context);
+  addProximity(request.query, idf, texts, &best);
+  rankAndAttachSnippets(std::move(best), request, texts, &out, snippets);
   return out;
 }
 
@@ -664,7 +664,8 @@ Expected<SearchResult> SearchProvider::searchSemantic(const SearchRequest& reque
       best.push_back({cosine(*v), unitHit(path, u, SearchRoute::Semantic)});
     }
   });
-  rankAndAttachSnippets(std::move(best), request, context, lexical_.get(), &out, snippets);
+  HitTexts texts(lexical_.get(), context);
+  rankAndAttachSnippets(std::move(best), request, texts, &out, snippets);
   return out;
 }
 
@@ -747,7 +748,8 @@ Expected<SearchResult> SearchProvider::searchHybrid(const SearchRequest& request
       }
     }
   }
-  rankAndAttachSnippets(std::move(best), request, context, lexical_.get(), &out);
+  HitTexts texts(lexical_.get(), context);
+  rankAndAttachSnippets(std::move(best), request, texts, &out);
   return out;
 }
 

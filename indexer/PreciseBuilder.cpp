@@ -50,6 +50,18 @@ bool isInput(const std::string& language, const std::string& path) {
   return std::any_of(kPython.begin(), kPython.end(), [&](std::string_view e) { return endsWith(path, e); });
 }
 
+bool isTypeScriptSource(const std::string& path) {
+  return endsWith(path, ".ts") || endsWith(path, ".tsx") || endsWith(path, ".mts") || endsWith(path, ".cts");
+}
+
+// JavaScript the inferred project reads, as TypeScript's server does for a JavaScript file no
+// project holds. Minified bundles are left out: they are build output, not code anyone edits,
+// and one can cost the indexer more than the rest of the project.
+bool isJavaScriptSource(const std::string& path) {
+  return (endsWith(path, ".js") || endsWith(path, ".jsx") || endsWith(path, ".mjs") || endsWith(path, ".cjs")) &&
+         !endsWith(path, ".min.js");
+}
+
 bool inFolder(const std::string& path, const std::string& dir) {
   return dir.empty() || (path.size() > dir.size() && path.compare(0, dir.size(), dir) == 0 && path[dir.size()] == '/');
 }
@@ -73,7 +85,11 @@ std::string jsonString(const std::string& s) {
 Status writeInferredConfig(const fs::path& dir, const PreciseProject& p, const std::string& root) {
   std::string config = "{";
   if (!p.extends.empty()) config += "\"extends\": " + jsonString(root + p.extends) + ", ";
-  config += "\"compilerOptions\": {\"noEmit\": true}, \"include\": [], \"files\": [";
+  // allowJs as in TypeScript's own inferred projects; the repository's tsconfig.json may say
+  // otherwise for its own files, which are not these.
+  bool javaScript = std::any_of(p.files.begin(), p.files.end(), isJavaScriptSource);
+  config += std::string("\"compilerOptions\": {\"noEmit\": true") + (javaScript ? ", \"allowJs\": true" : "") +
+            "}, \"include\": [], \"files\": [";
   for (size_t i = 0; i < p.files.size(); ++i) config += (i ? ", " : "") + jsonString(root + p.files[i]);
   std::error_code ec;
   fs::create_directories(dir, ec);
@@ -176,8 +192,8 @@ ProjectRun runProject(const PreciseBuildInput& in, const PreciseProject& p, cons
   return run;
 }
 
-// The inferred project: the indexed TypeScript files (outside node_modules) no project's facts
-// hold, extending the repository's root tsconfig.json when it has one.
+// The inferred project: the indexed TypeScript and JavaScript files (outside node_modules) no
+// project's facts hold, extending the repository's root tsconfig.json when it has one.
 std::optional<PreciseProject> inferredProject(const PreciseBuildInput& in, const std::string& root,
                                               const std::vector<std::optional<TuFacts>>& results) {
   if (!in.indexers.count("typescript")) return std::nullopt;
@@ -189,8 +205,8 @@ std::optional<PreciseProject> inferredProject(const PreciseBuildInput& in, const
   PreciseProject p;
   p.language = "typescript";
   for (const auto& [path, blob] : in.blobIds) {
-    bool typescript = endsWith(path, ".ts") || endsWith(path, ".tsx") || endsWith(path, ".mts") || endsWith(path, ".cts");
-    if (typescript && !underNodeModules(path) && !covered.count(path)) p.files.push_back(path);
+    bool script = isTypeScriptSource(path) || isJavaScriptSource(path);
+    if (script && !underNodeModules(path) && !covered.count(path)) p.files.push_back(path);
   }
   if (p.files.empty()) return std::nullopt;
   if (in.inputs.count("tsconfig.json")) p.extends = "tsconfig.json";
@@ -294,7 +310,7 @@ PreciseBuildReport buildPreciseView(const PreciseBuildInput& in) {
   for (PreciseProject& p : findPreciseProjects(in.inputs))
     if (in.indexers.count(p.language)) projects.push_back(std::move(p));
   bool typescriptFiles = in.indexers.count("typescript") && std::any_of(in.blobIds.begin(), in.blobIds.end(), [](const auto& e) {
-    return endsWith(e.first, ".ts") || endsWith(e.first, ".tsx");
+    return (isTypeScriptSource(e.first) || isJavaScriptSource(e.first)) && !underNodeModules(e.first);
   });
   if (projects.empty() && !typescriptFiles) return report;  // Absent: nothing a precise indexer covers
 

@@ -36,9 +36,9 @@ struct PreciseProject {
 
 // The projects of the repository's files: a folder holding a tsconfig.json (outside node_modules)
 // is a TypeScript project; the repository is one Python project when it has Python files. The
-// TypeScript files no such project read form one more, inferred project (buildPreciseView), as
-// TypeScript's server opens them in an inferred project of their own; its tsconfig.json is
-// written under the cache folder, never into the worktree.
+// TypeScript and JavaScript files no such project read form one more, inferred project
+// (buildPreciseView, allowJs), as TypeScript's server opens them in an inferred project of their
+// own; its tsconfig.json is written under the cache folder, never into the worktree.
 std::vector<PreciseProject> findPreciseProjects(const std::map<std::string, std::string>& blobIds);
 
 struct PreciseBuildInput {

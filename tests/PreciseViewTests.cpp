@@ -302,6 +302,34 @@ TEST_CASE("TypeScript files no tsconfig.json reads form one inferred project, wr
   }
 }
 
+TEST_CASE("JavaScript files no project reads join the inferred project; minified bundles do not", "[precise]") {
+  TestRepo repo;
+  repo.write("src/clock.js", "export class Clock {\n  tick() { return 1; }\n}\n");
+  repo.write("test/clock.test.js", "import { Clock } from \"../src/clock.js\";\nnew Clock().tick();\n");
+  repo.write("vendor/lib.min.js", "function tick(){return 2}tick();\n");
+  repo.commitAll();
+  Manifest m = buildPrecise(repo);
+  CHECK(stat(m, "precise.projects") == "1");
+  CHECK(stat(m, "precise.files") == "2");  // the bundle is not among them
+  auto provider = StaticProvider::open(repo.root() / ".nib");
+  REQUIRE(provider.hasValue());
+  // `tick` in the test goes to the class's method, not to the bundle's function of that name.
+  auto def = (*provider)->definition("test/clock.test.js", 53);
+  REQUIRE(def.hasValue());
+  CHECK(def->source == "scip");
+  CHECK(def->confidence == Confidence::Exact);
+  REQUIRE(def->locations.size() == 1);
+  CHECK(def->locations[0].path == "src/clock.js");
+  CHECK(def->locations[0].range.start.line == 1);
+  auto refs = (*provider)->references("src/clock.js", 13, true);  // Clock
+  REQUIRE(refs.hasValue());
+  CHECK(refs->source == "scip");
+  CHECK(refs->locations.size() == 3);  // the class, the import, the `new`
+  auto bundle = (*provider)->definition("vendor/lib.min.js", 25);
+  REQUIRE(bundle.hasValue());
+  CHECK(bundle->source != "scip");
+}
+
 TEST_CASE("an indexer that fails, hangs or writes garbage is recorded and its files answer from tree-sitter",
           "[precise]") {
   ScratchDir scratch;

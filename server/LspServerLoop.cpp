@@ -77,10 +77,14 @@ void LspServer::serve(MessageReader& reader) {
   }
 }
 
+// References are quick too, though a name used everywhere can take milliseconds: every request
+// answers under the one engine lock, so input read meanwhile could only wait for that lock, and
+// a `$/cancelRequest` for this very request is honoured after the answer either way. Handing the
+// reader on first cost a thread wake-up per request (0.05-0.1 ms, as much as the answer).
 bool LspServer::answersQuickly(const std::string& method) {
   return method == "textDocument/definition" || method == "textDocument/declaration" ||
          method == "textDocument/typeDefinition" || method == "textDocument/hover" ||
-         method == "textDocument/documentHighlight";
+         method == "textDocument/documentHighlight" || method == "textDocument/references";
 }
 
 void LspServer::handOffReader() {

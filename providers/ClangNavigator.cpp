@@ -143,9 +143,25 @@ Expected<NavigationResult> ClangNavigator::answer(const std::string& path, uint3
     uniqueSites(merged->locations);
     return std::move(*merged);
   }
+  if (scip_ && !references)
+    if (std::optional<ClangSymbol> module = aliasedModule(*occurrences, *at))
+      return answerFor(*module, *at, path, false, false, declarations);
   auto result = answerFor(*symbol, *at, path, references, includeDeclaration, declarations);
   if (scip_ && !references && result) addConstructor(*occurrences, *at, *symbol, *result);
   return result;
+}
+
+// `const yaml = require("./index")`: TypeScript's server goes through the alias to the module,
+// at its uses and at its declaration alike. ScipImport keeps the module there as an expanded
+// occurrence beside the alias (whose own symbol answers references).
+std::optional<ClangSymbol> ClangNavigator::aliasedModule(const std::vector<ClangFileOccurrence>& occurrences,
+                                                         const ClangFileOccurrence& at) {
+  for (const ClangFileOccurrence& o : occurrences) {
+    if (o.start != at.start || !o.expanded || o.symbol == at.symbol) continue;
+    auto module = view_->symbol(o.symbol);
+    if (module && module->usr.size() >= 2 && module->usr.compare(module->usr.size() - 2, 2, "`/") == 0) return std::move(*module);
+  }
+  return std::nullopt;
 }
 
 // `new X()`: TypeScript's server goes to the class and to its constructor. ScipImport keeps the

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <filesystem>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "scip.pb.h"
 #include "support/FileIo.h"
@@ -225,13 +226,59 @@ struct Importer {
       return;
     }
     ++stats.documents;
-    const uint32_t file = static_cast<uint32_t>(facts.files.size());
     facts.files.push_back(absolute);
     const std::string relative = absolute.substr(root.size());
-    LineTable lines(*text);
+    std::vector<Planned> planned = plan(doc, *text, relative);
+    dropUnboundLocals(planned);
+    const std::vector<std::string> aliased = moduleAliases(planned, *text);
+    for (size_t i = 0; i < planned.size(); ++i) {
+      Planned& p = planned[i];
+      if (p.usr.empty()) continue;
+      std::string& usr = p.usr;
+      const Site& site = p.site;
+      // scip-typescript names a class by its constructor wherever the class has one (`new X()`,
+      // `X.REVERSE`, `extends X`); TypeScript's own server answers those as the class's
+      // references, and goes to the class — and, after `new`, to the constructor too: there the
+      // constructor stays as a second, `expanded` occurrence (never the name under the cursor;
+      // ClangNavigator adds its definition). The constructor keeps its own definition.
+      static const std::string kConstructor = "`<constructor>`().";
+      if (!(site.roles & scip::Definition) && usr.size() > kConstructor.size() &&
+          usr.compare(usr.size() - kConstructor.size(), kConstructor.size(), kConstructor) == 0) {
+        if (afterNew(*text, site.offset)) add(usr, site, *text, /*expanded=*/true);
+        usr.resize(usr.size() - kConstructor.size());
+      }
+      if (std::string module = moduleNameOf(usr); !module.empty() && site.length > 0)
+        moduleSites(usr, module, site, *text);
+      else
+        add(usr, site, *text);
+      // The module an alias stands for stays beside it, for definitions (ClangNavigator).
+      if (!aliased[i].empty()) {
+        Site reference = site;
+        reference.roles = 0;  // at the alias's declaration too: it declares the alias, not the module
+        add(aliased[i], reference, *text, /*expanded=*/true);
+      }
+    }
+  }
+
+  struct Site {
+    uint32_t file, line, column, offset, length;
+    int roles;
+  };
+  struct Planned {
+    Site site;
+    std::string usr;  // "" once left out
+  };
+
+  // The document's occurrences in nib's positions (bytes), with their symbols named as nib names
+  // them; occurrences that name no place in the file are left out (counted).
+  std::vector<Planned> plan(const scip::Document& doc, const std::string& text, const std::string& relative) {
+    const uint32_t file = static_cast<uint32_t>(facts.files.size() - 1);
+    LineTable lines(text);
     Encoding enc = doc.position_encoding() == scip::UTF8CodeUnitOffsetFromLineStart    ? Encoding::Utf8
                    : doc.position_encoding() == scip::UTF32CodeUnitOffsetFromLineStart ? Encoding::Utf32
                                                                                       : Encoding::Utf16;
+    std::vector<Planned> out;
+    out.reserve(doc.occurrences_size());
     for (const scip::Occurrence& o : doc.occurrences()) {
       const auto& r = o.range();
       bool valid = (r.size() == 3 || r.size() == 4) && !o.symbol().empty();
@@ -254,29 +301,62 @@ struct Importer {
         continue;
       }
       std::string usr = o.symbol().rfind("local ", 0) == 0 ? "local:" + relative + "#" + o.symbol().substr(6) : canonical(o.symbol());
-      // scip-typescript names a class by its constructor wherever the class has one (`new X()`,
-      // `X.REVERSE`, `extends X`); TypeScript's own server answers those as the class's
-      // references, and goes to the class — and, after `new`, to the constructor too: there the
-      // constructor stays as a second, `expanded` occurrence (never the name under the cursor;
-      // ClangNavigator adds its definition). The constructor keeps its own definition.
-      Site site{file, line, start, offset, end - start, o.symbol_roles()};
-      static const std::string kConstructor = "`<constructor>`().";
-      if (!(o.symbol_roles() & scip::Definition) && usr.size() > kConstructor.size() &&
-          usr.compare(usr.size() - kConstructor.size(), kConstructor.size(), kConstructor) == 0) {
-        if (afterNew(*text, offset)) add(usr, site, *text, /*expanded=*/true);
-        usr.resize(usr.size() - kConstructor.size());
-      }
-      if (std::string module = moduleNameOf(usr); !module.empty() && site.length > 0)
-        moduleSites(usr, module, site, *text);
-      else
-        add(usr, site, *text);
+      out.push_back({Site{file, line, start, offset, end - start, o.symbol_roles()}, std::move(usr)});
     }
+    return out;
   }
 
-  struct Site {
-    uint32_t file, line, column, offset, length;
-    int roles;
-  };
+  // A local symbol is the document's own; one the document never defines is how scip-typescript
+  // names what it could not place (a property `module.exports.load = ...` adds, reached from
+  // another file): it names nothing nib could answer for, so those occurrences are left out and
+  // the position counts as unresolved rather than as an exact answer with no definition.
+  void dropUnboundLocals(std::vector<Planned>& planned) {
+    std::unordered_set<std::string> defined;
+    for (const Planned& p : planned)
+      if ((p.site.roles & scip::Definition) && p.usr.rfind("local:", 0) == 0) defined.insert(p.usr);
+    for (Planned& p : planned)
+      if (p.usr.rfind("local:", 0) == 0 && !defined.count(p.usr)) {
+        p.usr.clear();
+        ++stats.skippedOccurrences;
+      }
+  }
+
+  // `const yaml = require("./index")` (or `import * as yaml from "./index"`): scip-typescript
+  // writes the module's symbol at every use of `yaml`, so the module's references would be every
+  // file's uses of its own alias. TypeScript's server answers the alias's references (the
+  // declaration and this file's uses) and goes to the module for its definition. A use spelled
+  // as an identifier that names a module is given the alias's symbol (the nearest definition
+  // before it in the document spelled alike); the result names, per occurrence, the module that
+  // stays beside the alias (the alias's uses and its declaration), "" elsewhere.
+  std::vector<std::string> moduleAliases(std::vector<Planned>& planned, const std::string& text) {
+    std::vector<std::string> aliased(planned.size());
+    auto spelled = [&](const Site& s) { return std::string_view(text).substr(s.offset, s.length); };
+    auto isModule = [](const std::string& usr) { return usr.size() >= 2 && usr.compare(usr.size() - 2, 2, "`/") == 0; };
+    // The document's definitions by spelling, in the order of their offsets.
+    std::unordered_map<std::string_view, std::vector<size_t>> definitions;
+    for (size_t j = 0; j < planned.size(); ++j)
+      if ((planned[j].site.roles & scip::Definition) && !planned[j].usr.empty() && !isModule(planned[j].usr))
+        definitions[spelled(planned[j].site)].push_back(j);
+    for (auto& [name, list] : definitions)
+      std::sort(list.begin(), list.end(), [&](size_t a, size_t b) { return planned[a].site.offset < planned[b].site.offset; });
+    for (size_t i = 0; i < planned.size(); ++i) {
+      Planned& use = planned[i];
+      if (!isModule(use.usr) || (use.site.roles & scip::Definition)) continue;
+      std::string_view name = spelled(use.site);
+      if (name.empty() || !(std::isalpha(static_cast<unsigned char>(name[0])) || name[0] == '_' || name[0] == '$')) continue;
+      auto found = definitions.find(name);
+      if (found == definitions.end()) continue;
+      const std::vector<size_t>& list = found->second;
+      auto after = std::lower_bound(list.begin(), list.end(), use.site.offset,
+                                    [&](size_t j, uint32_t offset) { return planned[j].site.offset < offset; });
+      if (after == list.begin()) continue;
+      size_t alias = *(after - 1);
+      aliased[i] = use.usr;
+      aliased[alias] = use.usr;
+      use.usr = planned[alias].usr;
+    }
+    return aliased;
+  }
 
   // Whether the name at `offset` follows the `new` keyword.
   static bool afterNew(const std::string& text, uint32_t offset) {

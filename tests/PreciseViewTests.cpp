@@ -330,6 +330,36 @@ TEST_CASE("JavaScript files no project reads join the inferred project; minified
   CHECK(bundle->source != "scip");
 }
 
+TEST_CASE("a CommonJS module's alias answers its own references and goes to the module", "[precise]") {
+  TestRepo repo;
+  repo.write("lib/loader.js", "function load(s) { return s; }\nmodule.exports.load = load;\n");
+  repo.write("user.js", "const loader = require(\"./lib/loader\");\nloader.load(\"x\");\nloader.load(\"y\");\n");
+  repo.write("other.js", "const loader = require(\"./lib/loader\");\nloader.load(\"z\");\n");
+  repo.commitAll();
+  buildPrecise(repo);
+  auto provider = StaticProvider::open(repo.root() / ".nib");
+  REQUIRE(provider.hasValue());
+  const uint32_t secondLine = 40;  // `loader` in `loader.load("x")`
+  // scip-typescript writes the module's symbol at each use of `loader`; TypeScript's server lists
+  // the alias's own declaration and uses, in this file only.
+  auto refs = (*provider)->references("user.js", secondLine, true);
+  REQUIRE(refs.hasValue());
+  CHECK(refs->source == "scip");
+  REQUIRE(refs->locations.size() == 3);
+  for (const SymbolLocation& l : refs->locations) CHECK(l.path == "user.js");
+  for (uint32_t at : {secondLine, 6u}) {  // a use, and the declaration
+    auto def = (*provider)->definition("user.js", at);
+    REQUIRE(def.hasValue());
+    REQUIRE(def->locations.size() == 1);
+    CHECK(def->locations[0].path == "lib/loader.js");
+    CHECK(def->locations[0].range.start.line == 0);
+  }
+  // `load` after `loader.`: scip-typescript names the property `module.exports.load` adds by a
+  // symbol local to this file and defined nowhere. No exact answer without a definition.
+  auto member = (*provider)->definition("user.js", secondLine + 7);
+  if (member) CHECK((member->confidence != Confidence::Exact || !member->locations.empty()));
+}
+
 TEST_CASE("an indexer that fails, hangs or writes garbage is recorded and its files answer from tree-sitter",
           "[precise]") {
   ScratchDir scratch;

@@ -7,7 +7,8 @@
 #   npm:NAME@VER   an npm package's published files, e.g. npm:zod@3.23.8
 #   heldout        the code bases of the precise-view measurements (Debian source packages):
 #                  TypeScript node-sinclair-typebox node-parse5 node-cheerio (held out) and
-#                  node-js-sdsl (tuned on), Python jinja2 rich construct (held out) and toolz
+#                  node-js-sdsl (tuned on), JavaScript node-express node-commander (held out)
+#                  and node-js-yaml (tuned on), Python jinja2 rich construct (held out) and toolz
 #                  (tuned on)
 # Uses a private apt source list pointing at the machine's own Debian mirror (type deb-src);
 # the machine's apt configuration is not touched.
@@ -17,7 +18,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 dest="${NIB_CORPUS_DIR:-$here/corpus}"
 packages=("$@")
 [ ${#packages[@]} -gt 0 ] || packages=(tmux)
-heldout=(node-sinclair-typebox node-parse5 node-js-sdsl node-cheerio jinja2 rich toolz construct)
+heldout=(node-sinclair-typebox node-parse5 node-js-sdsl node-cheerio node-express node-commander node-js-yaml
+         jinja2 rich toolz construct)
 expanded=()
 for pkg in "${packages[@]}"; do
   if [ "$pkg" = heldout ]; then expanded+=("${heldout[@]}"); else expanded+=("$pkg"); fi

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "scip.pb.h"
+#include "support/DefinitionText.h"
 #include "support/Language.h"
 #include "support/Text.h"
 #include "views/ClangFacts.h"
@@ -124,6 +125,9 @@ class Exporter {
     if (content) lines.emplace(*content);
     doc->set_position_encoding(lines ? scip::UTF16CodeUnitOffsetFromLineStart : scip::UTF8CodeUnitOffsetFromLineStart);
     lines_ = lines ? &*lines : nullptr;
+    content_ = content ? *content : std::string_view();
+    file_ = &f;
+    treeSitter_.reset();
     locals_.clear();
     if (precise && precise->hasFile(f.path)) fromView(*precise, /*clangView=*/false, f.path, doc);
     else if (clang && clang->hasFile(f.path)) fromView(*clang, /*clangView=*/true, f.path, doc);
@@ -183,15 +187,17 @@ class Exporter {
       std::string symbol = symbolOf(*s, o.symbol, clangView);
       addOccurrence(doc, site->range, symbol, scipRoles(o.role));
       if (o.role == ClangRole::Definition && described_.insert(symbol.rfind("local ", 0) == 0 ? path + "#" + symbol : symbol).second)
-        describe(view, *s, symbol, clangView, doc);
+        describe(view, *s, symbol, clangView, site->range, doc);
     }
   }
 
-  void describe(ClangView& view, const ClangSymbol& s, const std::string& symbol, bool clangView, scip::Document* doc) {
+  void describe(ClangView& view, const ClangSymbol& s, const std::string& symbol, bool clangView, const ByteRange& name,
+                scip::Document* doc) {
     scip::SymbolInformation* info = doc->add_symbols();
     info->set_symbol(symbol);
     info->set_display_name(s.name);
     info->set_kind(scipKind(static_cast<SymbolKind>(s.kind)));
+    document(*info, name, fullStartLine(name), static_cast<SymbolKind>(s.kind));
     ++stats.symbols;
     auto relate = [&](const std::vector<uint32_t>& ids, bool implementation, bool reference, bool type) {
       for (uint32_t id : ids) {
@@ -209,6 +215,31 @@ class Exporter {
     relate(s.types, false, false, true);
   }
 
+  // The line a definition starts on (its comment is above it), from tree-sitter's facts of the
+  // document when they hold a definition named at `name`; else the name's own line.
+  uint32_t fullStartLine(const ByteRange& name) {
+    if (!treeSitter_) {
+      auto facts = reader_.get(file_->factKey());
+      treeSitter_ = facts ? std::move(*facts) : FileFacts();
+    }
+    for (const Definition& d : treeSitter_->definitions)
+      if (d.nameRange.startByte == name.startByte) return d.range.start.line;
+    return name.start.line;
+  }
+
+  // SCIP's documentation of a symbol: its signature as a code block, then the comment or
+  // docstring that documents it, as nib's hover shows them.
+  void document(scip::SymbolInformation& info, const ByteRange& name, uint32_t startLine, SymbolKind kind) {
+    if (!lines_) return;
+    std::string signature = definitionSignature(*lines_, startLine, name.start.line);
+    if (signature.empty()) return;
+    info.add_documentation("```" + std::string(languageName(file_->language)) + "\n" + signature + "\n```");
+    std::string doc = leadingComment(*lines_, startLine);
+    if (doc.empty() && file_->language == Language::Python && (isCallableKind(kind) || isTypeKind(kind)))
+      doc = pythonDocstring(content_, name.endByte);
+    if (!doc.empty()) info.add_documentation(doc);
+  }
+
   // Tree-sitter's facts: definitions as the document's local symbols, and the occurrences that
   // resolve to them inside the file.
   void fromFacts(const FileRecord& f, scip::Document* doc) {
@@ -222,6 +253,7 @@ class Exporter {
       info->set_symbol("local " + std::to_string(i));
       info->set_display_name(d.name);
       info->set_kind(scipKind(d.kind));
+      document(*info, d.nameRange, d.range.start.line, d.kind);
       ++stats.symbols;
     }
     for (const Occurrence& o : facts->occurrences) {
@@ -243,6 +275,9 @@ class Exporter {
   scip::Index& index_;
   FactStore::Reader& reader_;
   const LineTable* lines_ = nullptr;
+  std::string_view content_;                 // the document's text, from the index
+  const FileRecord* file_ = nullptr;         // the document
+  std::optional<FileFacts> treeSitter_;      // its tree-sitter facts, read when first needed
   std::unordered_map<uint32_t, std::string> locals_;  // view symbol id -> "local N", per document
   std::set<std::string> described_;                   // symbols given their SymbolInformation
 };

@@ -199,6 +199,7 @@ struct Importer {
   std::vector<bool> named;  // by usr: the name came from a definition's text
   std::unordered_map<std::string, const scip::SymbolInformation*> infos;
   ScipImportStats stats;
+  bool typescript = false;  // scip-typescript wrote the index (scip-python's conventions differ)
 
   uint32_t usrOf(const std::string& usr) {
     auto [it, added] = usrIds.emplace(usr, static_cast<uint32_t>(facts.usrs.size()));
@@ -229,8 +230,11 @@ struct Importer {
     facts.files.push_back(absolute);
     const std::string relative = absolute.substr(root.size());
     std::vector<Planned> planned = plan(doc, *text, relative);
-    dropUnboundLocals(planned);
-    const std::vector<std::string> aliased = moduleAliases(planned, *text);
+    std::vector<std::string> aliased(planned.size());
+    if (typescript) {
+      dropUnboundLocals(planned);
+      aliased = moduleAliases(planned, *text);
+    }
     for (size_t i = 0; i < planned.size(); ++i) {
       Planned& p = planned[i];
       if (p.usr.empty()) continue;
@@ -310,6 +314,7 @@ struct Importer {
   // names what it could not place (a property `module.exports.load = ...` adds, reached from
   // another file): it names nothing nib could answer for, so those occurrences are left out and
   // the position counts as unresolved rather than as an exact answer with no definition.
+  // (scip-python names a builtin it cannot resolve so too: that one stays, defined outside.)
   void dropUnboundLocals(std::vector<Planned>& planned) {
     std::unordered_set<std::string> defined;
     for (const Planned& p : planned)
@@ -458,6 +463,7 @@ Expected<TuFacts> importScip(std::string_view bytes, const std::string& root, Sc
   Importer im;
   im.root = root;
   im.stats.tool = index.metadata().tool_info().name() + " " + index.metadata().tool_info().version();
+  im.typescript = index.metadata().tool_info().name() == "scip-typescript";
   im.projectRoot = projectRoot;
   for (const scip::Document& doc : index.documents())
     for (const scip::SymbolInformation& info : doc.symbols()) im.infos.emplace(im.canonical(info.symbol()), &info);

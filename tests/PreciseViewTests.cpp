@@ -302,7 +302,7 @@ TEST_CASE("TypeScript files no tsconfig.json reads form one inferred project, wr
   }
 }
 
-TEST_CASE("JavaScript files no project reads join the inferred project; minified bundles do not", "[precise]") {
+TEST_CASE("JavaScript files no project reads join the inferred project, minified bundles do not", "[precise]") {
   TestRepo repo;
   repo.write("src/clock.js", "export class Clock {\n  tick() { return 1; }\n}\n");
   repo.write("test/clock.test.js", "import { Clock } from \"../src/clock.js\";\nnew Clock().tick();\n");
@@ -465,12 +465,13 @@ TEST_CASE("nib export scip writes what SCIP's own bindings read, with scip-types
   repo.write("web/tsconfig.json", "{\"compilerOptions\": {\"strict\": true}, \"include\": [\"src\"]}\n");
   repo.write("web/src/shapes.ts",
              "export interface Shape { area(): number; }\n"
+             "/** A square of a given side. */\n"
              "export class Square implements Shape {\n"
              "  constructor(private side: number) {}\n"
              "  area(): number { return this.side * this.side; }\n"
              "}\n");
   repo.write("web/src/main.ts", "import { Square } from \"./shapes\";\nconst s = new Square(2);\nexport const a = s.area();\n");
-  repo.write("tool.go", "package main\n\nfunc helper() int { return 1 }\n\nfunc main() { helper() }\n");
+  repo.write("tool.go", "package main\n\n// helper returns one.\nfunc helper() int { return 1 }\n\nfunc main() { helper() }\n");
   repo.commitAll();
   const std::string env = "NIB_SCIP_TYPESCRIPT=" + shellQuote(std::string(NIB_BACKENDS_BIN) + "/scip-typescript");
   NibRun noIndex = runNibIn(repo, env, "export scip -o out.scip");
@@ -510,10 +511,24 @@ TEST_CASE("nib export scip writes what SCIP's own bindings read, with scip-types
   REQUIRE(go);
   std::map<std::string, int> helper;  // symbol -> occurrences
   for (const scip::Occurrence& o : go->occurrences())
-    if (o.range(0) == 2 || o.range(0) == 4) helper[o.symbol()]++;
+    if (o.range(0) == 3 || o.range(0) == 5) helper[o.symbol()]++;
   CHECK(helper.size() >= 1);
   bool linked = std::any_of(helper.begin(), helper.end(), [](const auto& e) { return e.second == 2 && e.first.rfind("local ", 0) == 0; });
   CHECK(linked);
+
+  // Symbols carry their signature and the comment that documents them, as nib's hover shows
+  // them: from the precise view (TypeScript) and from tree-sitter's facts (Go) alike.
+  auto documentation = [&](const std::string& path, const std::string& name) {
+    for (const scip::Document& d : index2.documents())
+      if (d.relative_path() == path)
+        for (const scip::SymbolInformation& info : d.symbols())
+          if (info.display_name() == name) return std::vector<std::string>(info.documentation().begin(), info.documentation().end());
+    return std::vector<std::string>();
+  };
+  CHECK(documentation("web/src/shapes.ts", "Square") ==
+        std::vector<std::string>{"```typescript\nexport class Square implements Shape {\n```", "A square of a given side."});
+  CHECK(documentation("tool.go", "helper") ==
+        std::vector<std::string>{"```go\nfunc helper() int { return 1 }\n```", "helper returns one."});
 }
 
 }  // namespace nib::test

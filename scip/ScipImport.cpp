@@ -231,10 +231,7 @@ struct Importer {
     const std::string relative = absolute.substr(root.size());
     std::vector<Planned> planned = plan(doc, *text, relative);
     std::vector<std::string> aliased(planned.size());
-    if (typescript) {
-      dropUnboundLocals(planned);
-      aliased = moduleAliases(planned, *text);
-    }
+    if (typescript) aliased = moduleAliases(planned, *text);
     for (size_t i = 0; i < planned.size(); ++i) {
       Planned& p = planned[i];
       if (p.usr.empty()) continue;
@@ -308,22 +305,6 @@ struct Importer {
       out.push_back({Site{file, line, start, offset, end - start, o.symbol_roles()}, std::move(usr)});
     }
     return out;
-  }
-
-  // A local symbol is the document's own; one the document never defines is how scip-typescript
-  // names what it could not place (a property `module.exports.load = ...` adds, reached from
-  // another file): it names nothing nib could answer for, so those occurrences are left out and
-  // the position counts as unresolved rather than as an exact answer with no definition.
-  // (scip-python names a builtin it cannot resolve so too: that one stays, defined outside.)
-  void dropUnboundLocals(std::vector<Planned>& planned) {
-    std::unordered_set<std::string> defined;
-    for (const Planned& p : planned)
-      if ((p.site.roles & scip::Definition) && p.usr.rfind("local:", 0) == 0) defined.insert(p.usr);
-    for (Planned& p : planned)
-      if (p.usr.rfind("local:", 0) == 0 && !defined.count(p.usr)) {
-        p.usr.clear();
-        ++stats.skippedOccurrences;
-      }
   }
 
   // `const yaml = require("./index")` (or `import * as yaml from "./index"`): scip-typescript

@@ -432,7 +432,9 @@ void LspServer::reloadIfIndexChanged() {
   // `nib index` in a terminal (or another server) may publish a newer version: follow it.
   // CURRENT is replaced by a rename, so its inode, size and mtime tell whether to read it: one
   // stat per request instead of an open, two reads and a close.
-  const std::filesystem::path file = IndexLayout::forRepository(root_).currentFile();
+  // The path is made once: building it per request cost as much as the stat.
+  if (currentFile_.empty()) currentFile_ = IndexLayout::forRepository(root_).currentFile().string();
+  const std::string& file = currentFile_;
   struct stat st;
   if (::stat(file.c_str(), &st) == 0) {
     std::array<int64_t, 4> seen = {static_cast<int64_t>(st.st_ino), static_cast<int64_t>(st.st_size),

@@ -180,6 +180,7 @@ class LspServer {
   // The stat data of .nib/CURRENT when it last named the engine's version (reloadIfIndexChanged).
   std::array<int64_t, 4> currentSeen_{};
   std::string currentSeenVersion_;
+  std::string currentFile_;  // .nib/CURRENT of root_, made on first use
   std::map<std::string, std::unique_ptr<EncodedText>> encoders_;  // per answer
   // Open buffers' line tables and encoders, kept across requests while the buffer's revision
   // stands: building them per request (three times: the position, the encoder, the answer's

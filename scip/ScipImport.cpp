@@ -231,7 +231,11 @@ struct Importer {
     const std::string relative = absolute.substr(root.size());
     std::vector<Planned> planned = plan(doc, *text, relative);
     std::vector<std::string> aliased(planned.size());
-    if (typescript) aliased = moduleAliases(planned, *text);
+    if (typescript) {
+      aliased = moduleAliases(planned, *text);
+      commonJsExports(planned, *text);
+      deferAliasMembers(planned, aliased, *text);
+    }
     for (size_t i = 0; i < planned.size(); ++i) {
       Planned& p = planned[i];
       if (p.usr.empty()) continue;
@@ -307,6 +311,65 @@ struct Importer {
     return out;
   }
 
+  // CommonJS exports: the symbol each `exports.NAME = ...` / `module.exports.NAME = ...` of this
+  // module names at NAME (what the assignment exports: the function, the class), by NAME.
+  void commonJsExports(const std::vector<Planned>& planned, const std::string& text) {
+    const std::string* module = nullptr;
+    for (const Planned& p : planned)
+      if ((p.site.roles & scip::Definition) && p.site.offset == 0 && p.site.length == 0 && isModuleSymbol(p.usr)) module = &p.usr;
+    if (!module) return;
+    static constexpr std::string_view kExports = "exports.";
+    for (const Planned& p : planned) {
+      if (p.usr.empty() || p.usr.rfind("local:", 0) == 0 || p.site.offset < kExports.size()) continue;
+      size_t at = p.site.offset - kExports.size();
+      if (text.compare(at, kExports.size(), kExports) != 0 || (at > 0 && identifierChar(text[at - 1]) )) continue;
+      exportsOf[*module].emplace(text.substr(p.site.offset, p.site.length), p.usr);
+    }
+  }
+
+  // `yaml.load(...)` where `yaml` is an alias of a CommonJS module: scip-typescript names `load` by
+  // a symbol local to this document and defined nowhere in it. Such a use waits until every
+  // document is read, for the symbol the module's `exports.load = ...` names (TypeScript's server
+  // goes there); it keeps the local where the module exports no such name.
+  void deferAliasMembers(std::vector<Planned>& planned, const std::vector<std::string>& aliased, const std::string& text) {
+    std::unordered_set<std::string> defined;
+    std::unordered_map<uint32_t, size_t> aliasEndingAt;
+    for (size_t i = 0; i < planned.size(); ++i) {
+      if ((planned[i].site.roles & scip::Definition) && planned[i].usr.rfind("local:", 0) == 0) defined.insert(planned[i].usr);
+      if (!aliased[i].empty() && !(planned[i].site.roles & scip::Definition))
+        aliasEndingAt.emplace(planned[i].site.offset + planned[i].site.length, i);
+    }
+    for (Planned& p : planned) {
+      if (p.usr.rfind("local:", 0) != 0 || defined.count(p.usr) || p.site.offset == 0 || text[p.site.offset - 1] != '.') continue;
+      auto alias = aliasEndingAt.find(p.site.offset - 1);
+      if (alias == aliasEndingAt.end()) continue;
+      pendingMembers.push_back({p.site, aliased[alias->second], text.substr(p.site.offset, p.site.length), std::move(p.usr)});
+      p.usr.clear();
+    }
+  }
+
+  // After every document: the deferred members, resolved through their module's exports.
+  void resolveAliasMembers() {
+    for (PendingMember& m : pendingMembers) {
+      auto module = exportsOf.find(m.module);
+      const std::string* exported = nullptr;
+      if (module != exportsOf.end())
+        if (auto e = module->second.find(m.name); e != module->second.end()) exported = &e->second;
+      addSpelled(exported ? *exported : m.local, m.site, m.name);
+    }
+    pendingMembers.clear();
+  }
+
+  static bool identifierChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$'; }
+  static bool isModuleSymbol(const std::string& usr) { return usr.size() >= 2 && usr.compare(usr.size() - 2, 2, "`/") == 0; }
+
+  struct PendingMember {
+    Site site;
+    std::string module, name, local;
+  };
+  std::vector<PendingMember> pendingMembers;
+  std::unordered_map<std::string, std::unordered_map<std::string, std::string>> exportsOf;  // module -> name -> symbol
+
   // `const yaml = require("./index")` (or `import * as yaml from "./index"`): scip-typescript
   // writes the module's symbol at every use of `yaml`, so the module's references would be every
   // file's uses of its own alias. TypeScript's server answers the alias's references (the
@@ -317,7 +380,7 @@ struct Importer {
   std::vector<std::string> moduleAliases(std::vector<Planned>& planned, const std::string& text) {
     std::vector<std::string> aliased(planned.size());
     auto spelled = [&](const Site& s) { return std::string_view(text).substr(s.offset, s.length); };
-    auto isModule = [](const std::string& usr) { return usr.size() >= 2 && usr.compare(usr.size() - 2, 2, "`/") == 0; };
+    auto isModule = isModuleSymbol;
     // The document's definitions by spelling, in the order of their offsets.
     std::unordered_map<std::string_view, std::vector<size_t>> definitions;
     for (size_t j = 0; j < planned.size(); ++j)
@@ -353,6 +416,13 @@ struct Importer {
   }
 
   void add(const std::string& usr, const Site& site, const std::string& text, bool expanded = false) {
+    std::string_view spelled = site.offset + site.length <= text.size() ? std::string_view(text).substr(site.offset, site.length)
+                                                                        : std::string_view();
+    addSpelled(usr, site, spelled, expanded);
+  }
+
+  // `spelled`: the text at the site ("" when unknown).
+  void addSpelled(const std::string& usr, const Site& site, std::string_view spelled, bool expanded = false) {
     uint32_t id = usrOf(usr);
     ClangOccurrence c;
     c.expanded = expanded;
@@ -367,8 +437,8 @@ struct Importer {
                                                     : ClangRole::Reference;
     c.kind = static_cast<uint8_t>(kindFor(usr));
     // The name as the text spells it at a definition (else at its first occurrence).
-    if (!named[id] && c.length > 0 && c.offset + c.length <= text.size()) {
-      facts.names[id] = text.substr(c.offset, c.length);
+    if (!named[id] && c.length > 0 && !spelled.empty()) {
+      facts.names[id] = std::string(spelled);
       named[id] = c.role != ClangRole::Reference;
     }
     facts.occurrences.push_back(c);
@@ -450,6 +520,7 @@ Expected<TuFacts> importScip(std::string_view bytes, const std::string& root, Sc
     for (const scip::SymbolInformation& info : doc.symbols()) im.infos.emplace(im.canonical(info.symbol()), &info);
   for (const scip::SymbolInformation& info : index.external_symbols()) im.infos.emplace(im.canonical(info.symbol()), &info);
   for (const scip::Document& doc : index.documents()) im.document(doc, projectRoot);
+  im.resolveAliasMembers();
   // Local symbols' relationships are per document; a local's info names it unqualified, and
   // nib has renamed it: relationships of locals are left out.
   for (const scip::Document& doc : index.documents())

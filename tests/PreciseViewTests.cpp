@@ -354,6 +354,20 @@ TEST_CASE("a CommonJS module's alias answers its own references and goes to the 
     CHECK(def->locations[0].path == "lib/loader.js");
     CHECK(def->locations[0].range.start.line == 0);
   }
+  // `load` after `loader.`: scip-typescript names it by a symbol local to this file and defined
+  // nowhere; the module's `module.exports.load = load` says what it is, as TypeScript's server
+  // finds: the function.
+  auto member = (*provider)->definition("user.js", secondLine + 7);
+  REQUIRE(member.hasValue());
+  CHECK(member->source == "scip");
+  REQUIRE(member->locations.size() == 1);
+  CHECK(member->locations[0].path == "lib/loader.js");
+  CHECK(member->locations[0].range.start.column == 9);
+  auto memberRefs = (*provider)->references("lib/loader.js", 9, true);
+  REQUIRE(memberRefs.hasValue());
+  // Its definition, both names of `module.exports.load = load` (scip-typescript writes the function
+  // at each), and the three calls through aliases.
+  CHECK(memberRefs->locations.size() == 6);
 }
 
 TEST_CASE("an indexer that fails, hangs or writes garbage is recorded and its files answer from tree-sitter",

@@ -232,7 +232,7 @@ struct Importer {
     std::vector<Planned> planned = plan(doc, *text, relative);
     std::vector<std::string> aliased(planned.size());
     if (typescript) {
-      aliased = moduleAliases(planned, *text);
+      aliased = moduleAliases(planned, *text, relative);
       commonJsExports(planned, *text);
       deferAliasMembers(planned, aliased, *text);
     }
@@ -360,6 +360,22 @@ struct Importer {
     pendingMembers.clear();
   }
 
+  // Whether the name at `offset` follows `import * as` (not `export * as`, which names an export).
+  static bool namespaceImportAt(const std::string& text, size_t offset) {
+    size_t at = offset;
+    auto skipSpace = [&] {
+      while (at > 0 && std::isspace(static_cast<unsigned char>(text[at - 1]))) --at;
+    };
+    skipSpace();
+    if (at < 2 || text.compare(at - 2, 2, "as") != 0 || (at > 2 && identifierChar(text[at - 3]))) return false;
+    at -= 2;
+    skipSpace();
+    if (at < 1 || text[at - 1] != '*') return false;
+    --at;
+    skipSpace();
+    return at >= 6 && text.compare(at - 6, 6, "import") == 0 && (at == 6 || !identifierChar(text[at - 7]));
+  }
+
   static bool identifierChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$'; }
   static bool isModuleSymbol(const std::string& usr) { return usr.size() >= 2 && usr.compare(usr.size() - 2, 2, "`/") == 0; }
 
@@ -377,10 +393,19 @@ struct Importer {
   // as an identifier that names a module is given the alias's symbol (the nearest definition
   // before it in the document spelled alike); the result names, per occurrence, the module that
   // stays beside the alias (the alias's uses and its declaration), "" elsewhere.
-  std::vector<std::string> moduleAliases(std::vector<Planned>& planned, const std::string& text) {
+  std::vector<std::string> moduleAliases(std::vector<Planned>& planned, const std::string& text, const std::string& relative) {
     std::vector<std::string> aliased(planned.size());
     auto spelled = [&](const Site& s) { return std::string_view(text).substr(s.offset, s.length); };
     auto isModule = isModuleSymbol;
+    // `import * as ns from "./m"`: scip-typescript writes the module at `ns` itself, as a
+    // reference; the name is the alias's declaration, given a symbol of its own.
+    for (size_t j = 0; j < planned.size(); ++j) {
+      Planned& p = planned[j];
+      if (!isModule(p.usr) || (p.site.roles & scip::Definition) || !namespaceImportAt(text, p.site.offset)) continue;
+      aliased[j] = p.usr;
+      p.usr = "local:" + relative + "#namespace@" + std::to_string(p.site.offset);
+      p.site.roles |= scip::Definition;
+    }
     // The document's definitions by spelling, in the order of their offsets.
     std::unordered_map<std::string_view, std::vector<size_t>> definitions;
     for (size_t j = 0; j < planned.size(); ++j)

@@ -335,6 +335,7 @@ TEST_CASE("a CommonJS module's alias answers its own references and goes to the 
   repo.write("lib/loader.js", "function load(s) { return s; }\nmodule.exports.load = load;\n");
   repo.write("user.js", "const loader = require(\"./lib/loader\");\nloader.load(\"x\");\nloader.load(\"y\");\n");
   repo.write("other.js", "const loader = require(\"./lib/loader\");\nloader.load(\"z\");\n");
+  repo.write("typed.ts", "import * as loader from \"./lib/loader\";\nloader.load(\"t\");\nloader.load(\"u\");\n");
   repo.commitAll();
   buildPrecise(repo);
   auto provider = StaticProvider::open(repo.root() / ".nib");
@@ -366,8 +367,18 @@ TEST_CASE("a CommonJS module's alias answers its own references and goes to the 
   auto memberRefs = (*provider)->references("lib/loader.js", 9, true);
   REQUIRE(memberRefs.hasValue());
   // Its definition, both names of `module.exports.load = load` (scip-typescript writes the function
-  // at each), and the three calls through aliases.
-  CHECK(memberRefs->locations.size() == 6);
+  // at each), and the five calls through aliases of either kind.
+  CHECK(memberRefs->locations.size() == 8);
+  // `import * as loader`: the same, though scip-typescript writes the module at the name itself.
+  const uint32_t typedSecondLine = 40;
+  auto nsRefs = (*provider)->references("typed.ts", typedSecondLine, true);
+  REQUIRE(nsRefs.hasValue());
+  REQUIRE(nsRefs->locations.size() == 3);
+  for (const SymbolLocation& l : nsRefs->locations) CHECK(l.path == "typed.ts");
+  auto nsDef = (*provider)->definition("typed.ts", typedSecondLine);
+  REQUIRE(nsDef.hasValue());
+  REQUIRE(nsDef->locations.size() == 1);
+  CHECK(nsDef->locations[0].path == "lib/loader.js");
 }
 
 TEST_CASE("an indexer that fails, hangs or writes garbage is recorded and its files answer from tree-sitter",

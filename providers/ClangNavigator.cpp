@@ -144,22 +144,25 @@ Expected<NavigationResult> ClangNavigator::answer(const std::string& path, uint3
     return std::move(*merged);
   }
   if (scip_ && !references)
-    if (std::optional<ClangSymbol> module = aliasedModule(*occurrences, *at))
+    if (std::optional<ClangSymbol> module = aliasedModule(*occurrences, *at, *symbol))
       return answerFor(*module, *at, path, false, false, declarations);
   auto result = answerFor(*symbol, *at, path, references, includeDeclaration, declarations);
   if (scip_ && !references && result) addConstructor(*occurrences, *at, *symbol, *result);
   return result;
 }
 
-// `const yaml = require("./index")`: TypeScript's server goes through the alias to the module,
-// at its uses and at its declaration alike. ScipImport keeps the module there as an expanded
-// occurrence beside the alias (whose own symbol answers references).
+// `const yaml = require("./index")`: TypeScript's server goes through the alias to what it
+// stands for (the module, or the value the module exports), at its uses and at its declaration
+// alike. ScipImport keeps that target there as an expanded occurrence beside the alias (whose own
+// symbol answers references); the only other expanded occurrence in a SCIP view is a class's
+// constructor after `new` (addConstructor).
 std::optional<ClangSymbol> ClangNavigator::aliasedModule(const std::vector<ClangFileOccurrence>& occurrences,
-                                                         const ClangFileOccurrence& at) {
+                                                         const ClangFileOccurrence& at, const ClangSymbol& named) {
   for (const ClangFileOccurrence& o : occurrences) {
     if (o.start != at.start || !o.expanded || o.symbol == at.symbol) continue;
-    auto module = view_->symbol(o.symbol);
-    if (module && module->usr.size() >= 2 && module->usr.compare(module->usr.size() - 2, 2, "`/") == 0) return std::move(*module);
+    auto target = view_->symbol(o.symbol);
+    if (!target || target->usr == named.usr + "`<constructor>`().") continue;
+    return std::move(*target);
   }
   return std::nullopt;
 }

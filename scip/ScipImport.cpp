@@ -415,9 +415,11 @@ struct Importer {
       std::sort(list.begin(), list.end(), [&](size_t a, size_t b) { return planned[a].site.offset < planned[b].site.offset; });
     for (size_t i = 0; i < planned.size(); ++i) {
       Planned& use = planned[i];
-      if (!isModule(use.usr) || (use.site.roles & scip::Definition)) continue;
+      if (use.usr.empty() || use.usr.rfind("local:", 0) == 0 || (use.site.roles & scip::Definition)) continue;
+      const bool module = isModule(use.usr);
       std::string_view name = spelled(use.site);
       if (name.empty() || !(std::isalpha(static_cast<unsigned char>(name[0])) || name[0] == '_' || name[0] == '$')) continue;
+      if (!module && use.site.offset > 0 && text[use.site.offset - 1] == '.') continue;  // a member, not a name in scope
       auto found = definitions.find(name);
       if (found == definitions.end()) continue;
       const std::vector<size_t>& list = found->second;
@@ -425,11 +427,31 @@ struct Importer {
                                     [&](size_t j, uint32_t offset) { return planned[j].site.offset < offset; });
       if (after == list.begin()) continue;
       size_t alias = *(after - 1);
+      // `const Type = require("./type")`, where the module exports a value (`module.exports =
+      // Type`): scip-typescript writes that value at the alias's uses; TypeScript's server answers
+      // them as the alias's, as for a module.
+      if (planned[alias].usr == use.usr || (!module && !requireAliasAt(text, planned[alias].site))) continue;
       aliased[i] = use.usr;
-      aliased[alias] = use.usr;
+      if (aliased[alias].empty()) aliased[alias] = use.usr;
       use.usr = planned[alias].usr;
     }
     return aliased;
+  }
+
+  // Whether the name declared at `site` is given a `require(...)`: `NAME = require(`.
+  static bool requireAliasAt(const std::string& text, const Site& site) {
+    size_t at = site.offset + site.length;
+    auto skipSpace = [&] {
+      while (at < text.size() && (text[at] == ' ' || text[at] == '\t')) ++at;
+    };
+    skipSpace();
+    if (at + 1 >= text.size() || text[at] != '=' || text[at + 1] == '=') return false;
+    ++at;
+    skipSpace();
+    if (text.compare(at, 7, "require") != 0) return false;
+    at += 7;
+    skipSpace();
+    return at < text.size() && text[at] == '(';
   }
 
   // Whether the name at `offset` follows the `new` keyword.

@@ -336,6 +336,9 @@ TEST_CASE("a CommonJS module's alias answers its own references and goes to the 
   repo.write("user.js", "const loader = require(\"./lib/loader\");\nloader.load(\"x\");\nloader.load(\"y\");\n");
   repo.write("other.js", "const loader = require(\"./lib/loader\");\nloader.load(\"z\");\n");
   repo.write("typed.ts", "import * as loader from \"./lib/loader\";\nloader.load(\"t\");\nloader.load(\"u\");\n");
+  repo.write("lib/clock.js", "function Clock(n) { this.n = n; }\nmodule.exports = Clock;\n");
+  repo.write("maker.js", "var Clock = require(\"./lib/clock\");\nnew Clock(1);\nClock.length;\n");
+  repo.write("maker2.js", "var Clock = require(\"./lib/clock\");\nnew Clock(2);\n");
   repo.commitAll();
   buildPrecise(repo);
   auto provider = StaticProvider::open(repo.root() / ".nib");
@@ -379,6 +382,18 @@ TEST_CASE("a CommonJS module's alias answers its own references and goes to the 
   REQUIRE(nsDef.hasValue());
   REQUIRE(nsDef->locations.size() == 1);
   CHECK(nsDef->locations[0].path == "lib/loader.js");
+  // `var Clock = require(...)` of a module that exports a value: an alias of that value, in this
+  // file (TypeScript's server answers so); its definition is the value's.
+  const uint32_t makerSecondLine = 36;
+  auto valueRefs = (*provider)->references("maker.js", makerSecondLine + 4, true);
+  REQUIRE(valueRefs.hasValue());
+  REQUIRE(valueRefs->locations.size() == 3);
+  for (const SymbolLocation& l : valueRefs->locations) CHECK(l.path == "maker.js");
+  auto valueDef = (*provider)->definition("maker.js", makerSecondLine + 4);
+  REQUIRE(valueDef.hasValue());
+  REQUIRE(valueDef->locations.size() == 1);
+  CHECK(valueDef->locations[0].path == "lib/clock.js");
+  CHECK(valueDef->locations[0].range.start.column == 9);
 }
 
 TEST_CASE("an indexer that fails, hangs or writes garbage is recorded and its files answer from tree-sitter",

@@ -16,6 +16,9 @@ const std::string& root() {
     std::filesystem::create_directories(d / "src");
     std::ofstream(d / "src/a.ts") << "export class Sub extends Base {\n  m(\xC3\xA9: number) { return \xC3\xA9; }\n}\n";
     std::ofstream(d / "b.py") << "from pkg.core import run\nfrom .util import *\nhelper()\n";
+    // CommonJS and namespace aliases (ScipImport's alias rules read the text around names).
+    std::ofstream(d / "src/c.js") << "const m = require(\"./a\");\nimport * as ns from \"./a\";\nm.load(ns);\n"
+                                     "exports.load = m;\n";
     return d.string() + "/";
   }();
   return dir;

@@ -441,6 +441,7 @@ struct Importer {
   // Whether the name declared at `site` is given a `require(...)`: `NAME = require(`.
   static bool requireAliasAt(const std::string& text, const Site& site) {
     size_t at = site.offset + site.length;
+    if (at > text.size()) return false;
     auto skipSpace = [&] {
       while (at < text.size() && (text[at] == ' ' || text[at] == '\t')) ++at;
     };

@@ -390,9 +390,10 @@ struct Importer {
   // writes the module's symbol at every use of `yaml`, so the module's references would be every
   // file's uses of its own alias. TypeScript's server answers the alias's references (the
   // declaration and this file's uses) and goes to the module for its definition. A use spelled
-  // as an identifier that names a module is given the alias's symbol (the nearest definition
-  // before it in the document spelled alike); the result names, per occurrence, the module that
-  // stays beside the alias (the alias's uses and its declaration), "" elsewhere.
+  // as an identifier that names a module (or, after `NAME = require(`, whatever the module
+  // exports) is given the alias's symbol (the nearest definition before it in the document
+  // spelled alike); the result names, per occurrence, the target that stays beside the alias (the
+  // alias's uses and its declaration), "" elsewhere.
   std::vector<std::string> moduleAliases(std::vector<Planned>& planned, const std::string& text, const std::string& relative) {
     std::vector<std::string> aliased(planned.size());
     auto spelled = [&](const Site& s) { return std::string_view(text).substr(s.offset, s.length); };

@@ -127,7 +127,7 @@ class Exporter {
     lines_ = lines ? &*lines : nullptr;
     content_ = content ? *content : std::string_view();
     file_ = &f;
-    treeSitter_.reset();
+    startLines_.reset();
     locals_.clear();
     if (precise && precise->hasFile(f.path)) fromView(*precise, /*clangView=*/false, f.path, doc);
     else if (clang && clang->hasFile(f.path)) fromView(*clang, /*clangView=*/true, f.path, doc);
@@ -218,13 +218,13 @@ class Exporter {
   // The line a definition starts on (its comment is above it), from tree-sitter's facts of the
   // document when they hold a definition named at `name`; else the name's own line.
   uint32_t fullStartLine(const ByteRange& name) {
-    if (!treeSitter_) {
-      auto facts = reader_.get(file_->factKey());
-      treeSitter_ = facts ? std::move(*facts) : FileFacts();
+    if (!startLines_) {
+      startLines_.emplace();
+      if (auto facts = reader_.get(file_->factKey()))
+        for (const Definition& d : facts->definitions) startLines_->emplace(d.nameRange.startByte, d.range.start.line);
     }
-    for (const Definition& d : treeSitter_->definitions)
-      if (d.nameRange.startByte == name.startByte) return d.range.start.line;
-    return name.start.line;
+    auto it = startLines_->find(name.startByte);
+    return it != startLines_->end() ? it->second : name.start.line;
   }
 
   // SCIP's documentation of a symbol: its signature as a code block, then the comment or
@@ -277,7 +277,8 @@ class Exporter {
   const LineTable* lines_ = nullptr;
   std::string_view content_;                 // the document's text, from the index
   const FileRecord* file_ = nullptr;         // the document
-  std::optional<FileFacts> treeSitter_;      // its tree-sitter facts, read when first needed
+  // Where each of its tree-sitter definitions starts (by the name's first byte), read when first needed.
+  std::optional<std::unordered_map<uint32_t, uint32_t>> startLines_;
   std::unordered_map<uint32_t, std::string> locals_;  // view symbol id -> "local N", per document
   std::set<std::string> described_;                   // symbols given their SymbolInformation
 };

@@ -102,7 +102,8 @@ const ClangFileOccurrence* ClangNavigator::occurrenceAt(const std::vector<ClangF
 Expected<NavigationResult> ClangNavigator::answer(const std::string& path, uint32_t offset,
                                                                       bool references, bool includeDeclaration,
                                                                       bool declarations) {
-  auto named = namedAt(path, offset);
+  // A definition needs the symbol's definitions and declarations, not its references.
+  auto named = namedAt(path, offset, /*allSites=*/references);
   if (!named) return named.status();
   const std::vector<ClangFileOccurrence>* occurrences = &named->occurrences;
   const ClangFileOccurrence* at = &named->occurrences[named->at];
@@ -144,7 +145,7 @@ Expected<NavigationResult> ClangNavigator::answer(const std::string& path, uint3
     return std::move(*merged);
   }
   if (scip_ && !references)
-    if (std::optional<ClangSymbol> module = aliasedModule(*occurrences, *at, *symbol))
+    if (std::optional<ClangSymbol> module = aliasedModule(*occurrences, *at, *symbol, path))
       return answerFor(*module, *at, path, false, false, declarations);
   auto result = answerFor(*symbol, *at, path, references, includeDeclaration, declarations);
   if (scip_ && !references && result) addConstructor(*occurrences, *at, *symbol, *result);
@@ -157,10 +158,11 @@ Expected<NavigationResult> ClangNavigator::answer(const std::string& path, uint3
 // symbol answers references); the only other expanded occurrence in a SCIP view is a class's
 // constructor after `new` (addConstructor).
 std::optional<ClangSymbol> ClangNavigator::aliasedModule(const std::vector<ClangFileOccurrence>& occurrences,
-                                                         const ClangFileOccurrence& at, const ClangSymbol& named) {
+                                                         const ClangFileOccurrence& at, const ClangSymbol& named,
+                                                         const std::string& path) {
   for (const ClangFileOccurrence& o : occurrences) {
     if (o.start != at.start || !o.expanded || o.symbol == at.symbol) continue;
-    auto target = view_->symbol(o.symbol);
+    auto target = view_->symbolForDefinition(o.symbol, path, at.start);  // a module has many references
     if (!target || target->usr == named.usr + "`<constructor>`().") continue;
     return std::move(*target);
   }
@@ -344,9 +346,10 @@ std::string ClangNavigator::answerFacet(const ClangSymbol& symbol) {
   SymbolKind kind = static_cast<SymbolKind>(symbol.kind);
   if (kind == SymbolKind::Macro) return "macro";
   if (!symbol.overrides.empty() || !symbol.overriddenBy.empty()) return "override";
-  bool oneFile = !symbol.sites.empty() && std::all_of(symbol.sites.begin(), symbol.sites.end(), [&](const ClangSite& s) {
-    return s.path == symbol.sites.front().path;
-  });
+  bool oneFile = symbol.oneFile ? *symbol.oneFile
+                                : !symbol.sites.empty() && std::all_of(symbol.sites.begin(), symbol.sites.end(), [&](const ClangSite& s) {
+                                    return s.path == symbol.sites.front().path;
+                                  });
   if (oneFile) return "file-local";
   return kind == SymbolKind::Unknown ? "" : symbolKindName(kind);
 }
@@ -501,7 +504,7 @@ Expected<std::vector<TypeNode>> ClangNavigator::subtypes(uint32_t id, const std:
   return relatedTypes(id, name, false);
 }
 
-Expected<ClangNavigator::NamedAt> ClangNavigator::namedAt(const std::string& path, uint32_t offset) {
+Expected<ClangNavigator::NamedAt> ClangNavigator::namedAt(const std::string& path, uint32_t offset, bool allSites) {
   // A file changed since the index was built is answered from its re-extracted tree-sitter
   // facts: the clang view describes the indexed text only.
   if (!covers(path)) return declined();
@@ -515,7 +518,7 @@ Expected<ClangNavigator::NamedAt> ClangNavigator::namedAt(const std::string& pat
   if (!at && scip_ && detectLanguage(path, "") != Language::Python)
     return Status(ErrorCode::NotFound, Reason::NoSymbol, "the indexer resolved no symbol here");
   if (!at) return declined();
-  auto symbol = view_->symbol(at->symbol);
+  auto symbol = allSites ? view_->symbol(at->symbol) : view_->symbolForDefinition(at->symbol, path, at->start);
   if (!symbol) return symbol.status();
   size_t index = static_cast<size_t>(at - occurrences->data());
   return NamedAt{std::move(*occurrences), index, std::move(*symbol)};

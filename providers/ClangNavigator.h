@@ -103,7 +103,7 @@ class ClangNavigator {
   void addConstructor(const std::vector<ClangFileOccurrence>& occurrences, const ClangFileOccurrence& at,
                       const ClangSymbol& cls, NavigationResult& out);
   std::optional<ClangSymbol> aliasedModule(const std::vector<ClangFileOccurrence>& occurrences, const ClangFileOccurrence& at,
-                                           const ClangSymbol& named);
+                                           const ClangSymbol& named, const std::string& path);
   // The name libclang recorded at `offset` in a file it covers: the file's occurrences, which of
   // them is at the offset, and its symbol; Declined where the view has no say.
   struct NamedAt {
@@ -111,7 +111,7 @@ class ClangNavigator {
     size_t at = 0;
     ClangSymbol symbol;
   };
-  Expected<NamedAt> namedAt(const std::string& path, uint32_t offset);
+  Expected<NamedAt> namedAt(const std::string& path, uint32_t offset, bool allSites = true);
   // Where a related symbol is shown: its definition, else its canonical declaration; nullptr
   // when the repository only references it. `stale` counts one in a file changed since the build.
   const ClangSite* shownSite(const ClangSymbol& s, size_t* stale);

@@ -149,7 +149,14 @@ Expected<std::vector<ClangFileOccurrence>> ClangView::occurrences(const std::str
   return out;
 }
 
-Expected<ClangSymbol> ClangView::symbol(uint32_t id) {
+Expected<ClangSymbol> ClangView::symbol(uint32_t id) { return decodeSymbol(id, nullptr, 0); }
+
+Expected<ClangSymbol> ClangView::symbolForDefinition(uint32_t id, std::string_view path, uint32_t offset) {
+  return decodeSymbol(id, &path, offset);
+}
+
+// `onlyAt`: leave out reference sites but the one at (*onlyAt, offset); null keeps every site.
+Expected<ClangSymbol> ClangView::decodeSymbol(uint32_t id, const std::string_view* onlyAt, uint32_t offset) {
   auto raw = txn_.get(symbols_, idKey(id));
   if (!raw) return Status(ErrorCode::Corrupt, "the clang view lacks symbol " + std::to_string(id));
   ByteReader r(*raw);
@@ -159,11 +166,19 @@ Expected<ClangSymbol> ClangView::symbol(uint32_t id) {
   s.kind = r.u8();
   uint64_t n = r.varint();
   if (n > raw->size()) r.fail();
+  std::string_view firstPath;
+  bool oneFile = n > 0;
   for (uint64_t i = 0; i < n && r.ok(); ++i) {
     ClangSite site;
-    site.path = std::string(r.str());
+    std::string_view sitePath = r.str();
+    if (i == 0) firstPath = sitePath;
+    oneFile = oneFile && sitePath == firstPath;
     site.range = readRange(r);
     uint8_t role = r.u8();
+    if (onlyAt && (role & 0x03) == static_cast<uint8_t>(ClangRole::Reference) &&
+        !(sitePath == *onlyAt && site.range.startByte == offset))
+      continue;
+    site.path = std::string(sitePath);
     site.role = static_cast<ClangRole>(role & 0x03);
     site.unlisted = role & 0x04;
     site.expanded = role & 0x10;
@@ -180,6 +195,7 @@ Expected<ClangSymbol> ClangView::symbol(uint32_t id) {
     for (uint64_t i = 0; i < k && r.ok(); ++i) ids->push_back(r.u32());
   }
   if (!r.ok() || !r.atEnd()) return Status(ErrorCode::Corrupt, "malformed clang symbol " + std::to_string(id));
+  s.oneFile = oneFile;
   return s;
 }
 

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -50,6 +51,9 @@ struct ClangSymbol {
   std::vector<uint32_t> overrides, overriddenBy, bases, derived;
   // Variables, fields, parameters and functions: the declaration of their type (see TuFacts).
   std::vector<uint32_t> types;
+  // Whether every site, references included, lies in one file: set when read from the view,
+  // where `sites` may leave references out (ClangView::symbolForDefinition).
+  std::optional<bool> oneFile;
 };
 
 // One occurrence in a file: which symbol is named at [start, end).
@@ -96,6 +100,10 @@ class ClangView {
   Expected<std::vector<ClangFileOccurrence>> occurrences(const std::string& path);
   bool hasFile(const std::string& path);
   Expected<ClangSymbol> symbol(uint32_t id);
+  // The same without its references but the one at (`path`, `offset`): what a definition
+  // needs. A name used everywhere has thousands of reference sites, each a path to copy; decoding
+  // them was half of a definition request's time on a TypeScript library.
+  Expected<ClangSymbol> symbolForDefinition(uint32_t id, std::string_view path, uint32_t offset);
   // Files no compile command reaches, indexed with a borrowed command (ClangViewContents).
   Expected<std::vector<std::string>> interpolatedFiles();
   // Main files of one unit that another unit #includes (ClangViewContents).
@@ -111,6 +119,7 @@ class ClangView {
   bool skippedAt(const std::string& path, uint32_t offset);
 
  private:
+  Expected<ClangSymbol> decodeSymbol(uint32_t id, const std::string_view* onlyAt, uint32_t offset);
   ClangView(std::unique_ptr<LmdbEnv> env, LmdbTxn txn) : env_(std::move(env)), txn_(std::move(txn)) {}
   Expected<std::vector<std::string>> keys(MDB_dbi table);  // a path table's keys, in order
   std::unique_ptr<LmdbEnv> env_;

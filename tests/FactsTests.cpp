@@ -2,9 +2,12 @@
 // resistance to corrupt records and hostile input.
 #include <catch2/catch.hpp>
 
+#include <cstdlib>
+#include <filesystem>
 #include <random>
 
 #include "indexer/Extractor.h"
+#include "views/ClangView.h"
 #include "views/FileFacts.h"
 
 namespace nib {
@@ -143,6 +146,41 @@ TEST_CASE("source units cover callables and types with content digests", "[extra
   CHECK(callables == 2);
   CHECK(scopes == 1);
   CHECK(f->calls.empty());
+}
+
+TEST_CASE("a symbol read for a definition leaves out its references but the asked one", "[facts][clang]") {
+  std::string tmpl = (std::filesystem::temp_directory_path() / "nib-clang-view-XXXXXX").string();
+  std::filesystem::path dir = ::mkdtemp(tmpl.data());
+  ClangViewContents contents;
+  ClangSymbol s;
+  s.usr = "c:@F@run";
+  s.name = "run";
+  auto site = [](const std::string& path, uint32_t at, ClangRole role) {
+    ClangSite c;
+    c.path = path;
+    c.range = ByteRange{at, at + 3, {0, at}, {0, at + 3}};
+    c.role = role;
+    return c;
+  };
+  s.sites = {site("a.c", 4, ClangRole::Definition), site("a.c", 20, ClangRole::Reference), site("b.c", 7, ClangRole::Reference),
+             site("b.c", 30, ClangRole::Reference), site("b.h", 5, ClangRole::Declaration)};
+  contents.symbols.push_back(s);
+  REQUIRE(writeClangView(dir, contents).isOk());
+  auto view = ClangView::open(dir);
+  REQUIRE(view.hasValue());
+  auto all = (*view)->symbol(0);
+  REQUIRE(all.hasValue());
+  CHECK(all->sites.size() == 5);
+  auto forDefinition = (*view)->symbolForDefinition(0, "b.c", 30);
+  REQUIRE(forDefinition.hasValue());
+  REQUIRE(forDefinition->sites.size() == 3);  // the definition, the asked reference, the declaration
+  CHECK(forDefinition->sites[1].path == "b.c");
+  CHECK(forDefinition->sites[1].range.startByte == 30);
+  // Whether every site lies in one file counts the sites left out too (the calibration facet).
+  REQUIRE(forDefinition->oneFile.has_value());
+  CHECK_FALSE(*forDefinition->oneFile);
+  std::error_code ec;
+  std::filesystem::remove_all(dir, ec);
 }
 
 }  // namespace nib

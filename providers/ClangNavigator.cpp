@@ -145,8 +145,8 @@ Expected<NavigationResult> ClangNavigator::answer(const std::string& path, uint3
     return std::move(*merged);
   }
   if (scip_ && !references)
-    if (std::optional<ClangSymbol> module = aliasedModule(*occurrences, *at, *symbol, path))
-      return answerFor(*module, *at, path, false, false, declarations);
+    if (std::optional<ClangSymbol> target = aliasTarget(*occurrences, *at, *symbol, path))
+      return answerFor(*target, *at, path, false, false, declarations);
   auto result = answerFor(*symbol, *at, path, references, includeDeclaration, declarations);
   if (scip_ && !references && result) addConstructor(*occurrences, *at, *symbol, *result);
   return result;
@@ -157,7 +157,7 @@ Expected<NavigationResult> ClangNavigator::answer(const std::string& path, uint3
 // alike. ScipImport keeps that target there as an expanded occurrence beside the alias (whose own
 // symbol answers references); the only other expanded occurrence in a SCIP view is a class's
 // constructor after `new` (addConstructor).
-std::optional<ClangSymbol> ClangNavigator::aliasedModule(const std::vector<ClangFileOccurrence>& occurrences,
+std::optional<ClangSymbol> ClangNavigator::aliasTarget(const std::vector<ClangFileOccurrence>& occurrences,
                                                          const ClangFileOccurrence& at, const ClangSymbol& named,
                                                          const std::string& path) {
   for (const ClangFileOccurrence& o : occurrences) {

@@ -102,7 +102,7 @@ class ClangNavigator {
   std::optional<TypeNode> typeNode(uint32_t symbol);
   void addConstructor(const std::vector<ClangFileOccurrence>& occurrences, const ClangFileOccurrence& at,
                       const ClangSymbol& cls, NavigationResult& out);
-  std::optional<ClangSymbol> aliasedModule(const std::vector<ClangFileOccurrence>& occurrences, const ClangFileOccurrence& at,
+  std::optional<ClangSymbol> aliasTarget(const std::vector<ClangFileOccurrence>& occurrences, const ClangFileOccurrence& at,
                                            const ClangSymbol& named, const std::string& path);
   // The name libclang recorded at `offset` in a file it covers: the file's occurrences, which of
   // them is at the offset, and its symbol; Declined where the view has no say.

@@ -397,12 +397,11 @@ struct Importer {
   std::vector<std::string> moduleAliases(std::vector<Planned>& planned, const std::string& text, const std::string& relative) {
     std::vector<std::string> aliased(planned.size());
     auto spelled = [&](const Site& s) { return std::string_view(text).substr(s.offset, s.length); };
-    auto isModule = isModuleSymbol;
     // `import * as ns from "./m"`: scip-typescript writes the module at `ns` itself, as a
     // reference; the name is the alias's declaration, given a symbol of its own.
     for (size_t j = 0; j < planned.size(); ++j) {
       Planned& p = planned[j];
-      if (!isModule(p.usr) || (p.site.roles & scip::Definition) || !namespaceImportAt(text, p.site.offset)) continue;
+      if (!isModuleSymbol(p.usr) || (p.site.roles & scip::Definition) || !namespaceImportAt(text, p.site.offset)) continue;
       aliased[j] = p.usr;
       p.usr = "local:" + relative + "#namespace@" + std::to_string(p.site.offset);
       p.site.roles |= scip::Definition;
@@ -410,14 +409,14 @@ struct Importer {
     // The document's definitions by spelling, in the order of their offsets.
     std::unordered_map<std::string_view, std::vector<size_t>> definitions;
     for (size_t j = 0; j < planned.size(); ++j)
-      if ((planned[j].site.roles & scip::Definition) && !planned[j].usr.empty() && !isModule(planned[j].usr))
+      if ((planned[j].site.roles & scip::Definition) && !planned[j].usr.empty() && !isModuleSymbol(planned[j].usr))
         definitions[spelled(planned[j].site)].push_back(j);
     for (auto& [name, list] : definitions)
       std::sort(list.begin(), list.end(), [&](size_t a, size_t b) { return planned[a].site.offset < planned[b].site.offset; });
     for (size_t i = 0; i < planned.size(); ++i) {
       Planned& use = planned[i];
       if (use.usr.empty() || use.usr.rfind("local:", 0) == 0 || (use.site.roles & scip::Definition)) continue;
-      const bool module = isModule(use.usr);
+      const bool module = isModuleSymbol(use.usr);
       std::string_view name = spelled(use.site);
       if (name.empty() || !(std::isalpha(static_cast<unsigned char>(name[0])) || name[0] == '_' || name[0] == '$')) continue;
       if (!module && use.site.offset > 0 && text[use.site.offset - 1] == '.') continue;  // a member, not a name in scope
@@ -460,8 +459,7 @@ struct Importer {
   static bool afterNew(const std::string& text, uint32_t offset) {
     size_t at = offset;
     while (at > 0 && (text[at - 1] == ' ' || text[at - 1] == '\t' || text[at - 1] == '\n')) --at;
-    return at >= 3 && text.compare(at - 3, 3, "new") == 0 && at != offset &&
-           (at == 3 || !(std::isalnum(static_cast<unsigned char>(text[at - 4])) || text[at - 4] == '_' || text[at - 4] == '$'));
+    return at >= 3 && text.compare(at - 3, 3, "new") == 0 && at != offset && (at == 3 || !identifierChar(text[at - 4]));
   }
 
   void add(const std::string& usr, const Site& site, const std::string& text, bool expanded = false) {

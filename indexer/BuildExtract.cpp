@@ -10,6 +10,7 @@
 #include "support/GitLite.h"
 #include "support/Language.h"
 #include "support/RepoPath.h"
+#include "views/StoredContent.h"
 
 namespace nib::build {
 namespace {
@@ -113,9 +114,9 @@ void processItem(WorkItem& w, ItemContext& ctx) {
   auto searchFacts = [&](const FileFacts* structural) {
     if (ctx.spill) w.search = ctx.spill->append(encodeSearchFacts(buildSearchFacts(w.entry.path, content, structural)));
   };
-  // The bytes themselves, for the trigram view's verification from the memory map.
+  // The bytes themselves (packed), for the trigram view's verification and the snippets.
   if (w.searchable && !(ctx.reader && ctx.reader->hasContent(w.contentOid)))
-    ctx.local.emplace_back(FactStore::contentKey(w.contentOid), content);
+    ctx.local.emplace_back(FactStore::contentKey(w.contentOid), packContent(content));
   if (w.searchable && w.skipReason == "no-grammar") searchFacts(nullptr);
   if (!w.skipReason.empty()) return;
   FactKey key{w.contentOid, w.language, ctx.profile};

@@ -25,6 +25,7 @@
 #include "views/FactStore.h"
 #include "views/SearchFacts.h"
 #include "views/SearchViews.h"
+#include "views/StoredContent.h"
 #include "views/VersionDelta.h"
 #include "views/WorktreeSnapshot.h"
 
@@ -176,25 +177,32 @@ Status readDocuments(const fs::path& versionDir, FactStore::Reader& reader, cons
     std::vector<std::optional<FileFacts>> structural(to - from);
     for (size_t i = from; i < to; ++i) {
       const SearchDoc& d = out->docs[i];
-      auto content = reader.content(d.blobOid);
+      auto content = reader.packedContent(d.blobOid);
       if (!content) return Status(ErrorCode::Corrupt, "the stored contents lack " + d.path + ": " + content.status().message());
-      contents[i - from] = *content;
+      contents[i - from] = *content;  // unpacked by the thread that analyses it
       if (d.language == Language::Unknown) continue;
       // Absent facts (extraction failed) leave the text alone searchable, as in the build.
       auto facts = reader.get(FactKey{d.blobOid, d.language, extractorProfile});
       if (facts) structural[i - from] = std::move(*facts);
     }
     std::atomic<size_t> next{from};
+    std::atomic<size_t> damaged{to};
     auto work = [&] {
+      std::string text;
       for (size_t i; (i = next++) < to;) {
+        if (!unpackContent(contents[i - from], text).isOk()) {
+          damaged = i;
+          continue;
+        }
         const auto& ff = structural[i - from];
-        out->facts[i] = buildSearchFacts(out->docs[i].path, contents[i - from], ff ? &*ff : nullptr, /*trigrams=*/false);
+        out->facts[i] = buildSearchFacts(out->docs[i].path, text, ff ? &*ff : nullptr, /*trigrams=*/false);
       }
     };
     std::vector<std::thread> pool;
     for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work);
     work();
     for (auto& t : pool) t.join();
+    if (damaged != to) return Status(ErrorCode::Corrupt, "the stored contents of " + out->docs[damaged].path + " are damaged");
     reader.releaseMappedPages();  // this batch's contents are analysed: not kept resident
   }
   for (const SearchFacts& f : out->facts) out->pointers.push_back(&f);

@@ -745,7 +745,7 @@ Expected<FileFacts> Extractor::extract(Language lang, std::string_view content) 
 const std::string& Extractor::profileDigest() {
   static const std::string digest = [] {
     Digester d;
-    d.add("nib-extractor").add(kExtractorRevision).add(grammarVersions());
+    d.add("nib-extractor").add(kExtractorRevision).add(uint64_t(factsFormatVersion())).add(grammarVersions());
     for (int i = 1; i < kLanguageCount; ++i)
       if (const LanguageSpec* s = languageSpec(static_cast<Language>(i))) d.add(languageName(s->language)).add(s->query());
     return d.hex().substr(0, 16);

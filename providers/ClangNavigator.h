@@ -48,7 +48,7 @@ class ClangNavigator {
   struct AskedFile {
     const FileFacts& facts;
     Language language;
-    std::function<Expected<std::string_view>()> text;
+    std::function<Expected<std::string>()> text;
   };
   // clangd's answer where the compiler saw no name (code the preprocessor left out in every
   // unit, a macro's definition): the same word written nearby as a real name, else the symbols

@@ -67,9 +67,10 @@ struct SearchResult {
 // What the caller knows about the worktree now.
 struct SearchContext {
   std::function<Expected<std::string>(const std::string& path)> readCurrent;
-  // The indexed bytes of an unchanged file, by blob id (zero-copy from the index); called on
-  // the searching thread only. When it has nothing, readCurrent is used.
-  std::function<std::optional<std::string_view>(const std::string& blobOid)> storedContent;
+  // The indexed bytes of an unchanged file, by blob id, in their stored form (views/
+  // StoredContent: zero-copy from the index, unpacked by whoever reads them, on any thread);
+  // called on the searching thread only. When it has nothing, readCurrent is used.
+  std::function<std::optional<std::string_view>(const std::string& blobOid)> packedContent;
   // The facts of a changed or added file's current content, when the caller has them (an
   // overlay, a delta version's entry): its units are then scored as the index's are. nullopt:
   // the file is scored as one unit.

@@ -3,20 +3,23 @@
 #include <algorithm>
 
 #include "support/Text.h"
+#include "views/StoredContent.h"
 
 namespace nib {
 
 std::string_view HitTexts::of(const std::string& path) {
   if (auto it = texts_.find(path); it != texts_.end()) return it->second;
-  std::optional<std::string_view> stored;
+  std::optional<std::string> text;
   // (An added file has no entry in the view; a changed one's entry holds its old bytes.)
-  if (lexical_ && context_.storedContent && !context_.changed.count(path))
-    if (auto d = lexical_->byPath(path)) stored = context_.storedContent(d->blobOid);
-  if (!stored) {
+  if (lexical_ && context_.packedContent && !context_.changed.count(path))
+    if (auto d = lexical_->byPath(path))
+      if (auto packed = context_.packedContent(d->blobOid))
+        if (auto bytes = unpackContent(*packed)) text = std::move(*bytes);
+  if (!text) {
     auto content = context_.readCurrent(path);
-    stored = owned_.emplace(path, content ? std::move(*content) : std::string()).first->second;
+    text = content ? std::move(*content) : std::string();
   }
-  return texts_.emplace(path, *stored).first->second;
+  return texts_.emplace(path, std::move(*text)).first->second;
 }
 
 bool snippetAt(std::string_view text, const ByteRange& range, std::string* snippet, bool* ascii) {

@@ -14,6 +14,7 @@
 #include "providers/RegexPlan.h"
 #include "support/LiteralFinder.h"
 #include "support/SearchText.h"
+#include "views/StoredContent.h"
 
 namespace nib {
 namespace {
@@ -274,22 +275,25 @@ Expected<SearchResult> SearchProvider::searchTrigram(const SearchRequest& reques
 
   // Verify in batches, in parallel; batches are merged in path order so that the answer (and
   // where k cuts it) does not depend on timing. Contents are fetched on this thread (index
-  // lookups are not to be shared across threads); the bytes themselves can be.
+  // lookups are not to be shared across threads); the bytes themselves can be, and each worker
+  // unpacks the stored ones it verifies into a buffer of its own.
   Verifier verifier{request, re.get(), prefilter.get(), LiteralFinder(request.caseSensitive ? request.query : fold(request.query)), {}};
   if (plan && filtered && plan->lineFilterSound())
     for (const std::string& atom : plan->lineAtoms()) verifier.lineLiterals.emplace_back(atom);
   unsigned threads = std::min(4u, std::max(1u, std::thread::hardware_concurrency()));
   constexpr size_t kBatch = 512;
-  size_t binaryNow = 0;
+  size_t binaryNow = 0, unreadableTotal = 0;
   for (size_t begin = 0; begin < files.size() && !out.truncated; begin += kBatch) {
     size_t end = std::min(files.size(), begin + kBatch);
     std::vector<std::string_view> texts(end - begin);
+    std::vector<bool> packed(end - begin);
     std::vector<std::string> owned(end - begin);
     for (size_t i = begin; i < end; ++i) {
       std::optional<std::string_view> stored;
-      if (!files[i].blobOid.empty() && context.storedContent) stored = context.storedContent(files[i].blobOid);
+      if (!files[i].blobOid.empty() && context.packedContent) stored = context.packedContent(files[i].blobOid);
       if (stored) {
         texts[i - begin] = *stored;
+        packed[i - begin] = true;
       } else if (auto c = context.readCurrent(files[i].path)) {
         // A file that turned binary since it was indexed is left out, as the index would.
         if (std::string_view(*c).substr(0, kBinaryProbe).find('\0') != std::string_view::npos) {
@@ -302,14 +306,27 @@ Expected<SearchResult> SearchProvider::searchTrigram(const SearchRequest& reques
     }
     std::vector<std::vector<SearchHit>> results(end - begin);
     std::atomic<size_t> next{begin};
+    std::atomic<size_t> unreadable{0};
     auto work = [&] {
-      for (size_t i; (i = next++) < end;) results[i - begin] = verifier.run(files[i].path, texts[i - begin]);
+      std::string buffer;
+      for (size_t i; (i = next++) < end;) {
+        std::string_view text = texts[i - begin];
+        if (packed[i - begin]) {
+          if (!unpackContent(text, buffer).isOk()) {
+            ++unreadable;
+            continue;
+          }
+          text = buffer;
+        }
+        results[i - begin] = verifier.run(files[i].path, text);
+      }
     };
     std::vector<std::thread> pool;
     size_t useThreads = std::min<size_t>(threads, (end - begin + 63) / 64);
     for (size_t t = 1; t < useThreads; ++t) pool.emplace_back(work);
     work();
     for (auto& t : pool) t.join();
+    unreadableTotal += unreadable;
     out.candidates += end - begin;
     for (auto& fileHits : results)
       for (SearchHit& h : fileHits) {
@@ -319,6 +336,10 @@ Expected<SearchResult> SearchProvider::searchTrigram(const SearchRequest& reques
         }
         out.hits.push_back(std::move(h));
       }
+  }
+  if (unreadableTotal > 0) {
+    out.partial = true;
+    out.notes.push_back(std::to_string(unreadableTotal) + " file(s) could not be read from the index (its stored contents are damaged) and were not searched");
   }
   if (binaryNow > 0) {
     out.partial = true;

@@ -172,7 +172,7 @@ void StaticProvider::addJsDocParameterTags(NavigationResult& out) {
     Language language = detectLanguage(l.path, "");
     if (language != Language::TypeScript && language != Language::Tsx && language != Language::JavaScript) continue;
     auto record = file(l.path);
-    auto text = record ? reader_->content(record->blobOid) : Expected<std::string_view>(Status(ErrorCode::NotFound, ""));
+    auto text = record ? reader_->content(record->blobOid) : Expected<std::string>(Status(ErrorCode::NotFound, ""));
     if (!text) continue;
     LineTable lines(*text);
     for (uint32_t at : jsDocParams(*text, l.range.startByte, l.name)) {

@@ -13,7 +13,7 @@ apt_packages=(
   build-essential cmake ninja-build pkg-config git ca-certificates
   # libraries (see DESIGN.md §6)
   libclang-14-dev clang-14 libtree-sitter-dev libfaiss-dev liblmdb-dev nlohmann-json3-dev
-  libgit2-dev catch2 libfasttext-dev libxxhash-dev libblas-dev liblapack-dev libcli11-dev
+  libgit2-dev catch2 libfasttext-dev libxxhash-dev liblz4-dev libblas-dev liblapack-dev libcli11-dev
   libre2-dev libmd-dev libcurl4-openssl-dev
   # SCIP (the precise view's input and `nib export scip`): scip.proto compiled by protoc
   protobuf-compiler libprotobuf-dev

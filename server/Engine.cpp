@@ -317,8 +317,8 @@ Expected<SearchResult> Engine::search(const SearchRequest& request) {
   if (!search_) search_ = SearchProvider::open(IndexLayout(indexDir_).versionDir(manifest().versionId), manifest());
   SearchContext context;
   context.readCurrent = [this](const std::string& path) { return currentText(path); };
-  context.storedContent = [this](const std::string& oid) -> std::optional<std::string_view> {
-    auto c = provider_->factReader().content(oid);
+  context.packedContent = [this](const std::string& oid) -> std::optional<std::string_view> {
+    auto c = provider_->factReader().packedContent(oid);
     if (!c) return std::nullopt;
     return *c;
   };

@@ -65,6 +65,13 @@ class ByteReader {
     pos_ += n;
     return s;
   }
+  // The next n bytes as they are (a field of fixed size).
+  std::string_view fixed(size_t n) {
+    if (n > in_.size() - pos_) return fail(), std::string_view();
+    std::string_view s = in_.substr(pos_, n);
+    pos_ += n;
+    return s;
+  }
   bool ok() const { return ok_; }
   bool atEnd() const { return pos_ == in_.size(); }
   size_t remaining() const { return in_.size() - pos_; }
@@ -99,6 +106,67 @@ inline ByteRange readRange(ByteReader& r) {
   out.start.column = r.u32();
   out.end.line = out.start.line + r.u32();
   out.end.column = r.u32();
+  return out;
+}
+
+// Ranges of one sequence (a file's occurrences, its definitions) written against the previous
+// one's start: they lie in order, so a range costs three or four bytes instead of the nine
+// writeRange spends. The start column is left out when the range starts on the previous one's
+// line (columns count bytes, so it follows from the byte offsets), and the end when the range
+// ends on its own line at its length. Decoding checks every sum, so garbage cannot wrap around.
+struct RangeCursor {
+  uint32_t byte = 0, line = 0, column = 0;
+  static RangeCursor at(const ByteRange& r) { return {r.startByte, r.start.line, r.start.column}; }
+};
+
+inline void writeRangeAfter(ByteWriter& w, RangeCursor& prev, const ByteRange& r) {
+  int64_t byteDelta = int64_t(r.startByte) - prev.byte, lineDelta = int64_t(r.start.line) - prev.line;
+  uint64_t length = r.endByte >= r.startByte ? r.endByte - r.startByte : 0;
+  bool columnFollows = lineDelta == 0 && int64_t(r.start.column) == int64_t(prev.column) + byteDelta;
+  bool endFollows = r.end.line == r.start.line && uint64_t(r.end.column) == uint64_t(r.start.column) + length;
+  w.svarint(byteDelta);
+  w.varint(length);
+  uint64_t zigLine = (static_cast<uint64_t>(lineDelta) << 1) ^ static_cast<uint64_t>(lineDelta >> 63);
+  w.varint(zigLine << 2 | (columnFollows ? 0 : 1) | (endFollows ? 0 : 2));
+  if (!columnFollows) w.varint(r.start.column);
+  if (!endFollows) {
+    w.svarint(int64_t(r.end.line) - r.start.line);
+    w.varint(r.end.column);
+  }
+  prev = RangeCursor::at(r);
+}
+
+inline ByteRange readRangeAfter(ByteReader& r, RangeCursor& prev) {
+  auto fits = [&](int64_t v) {
+    if (v >= 0 && v <= int64_t(UINT32_MAX)) return static_cast<uint32_t>(v);
+    r.fail();
+    return uint32_t(0);
+  };
+  int64_t byteDelta = r.svarint();
+  uint64_t length = r.varint(), head = r.varint();
+  uint64_t zigLine = head >> 2;
+  int64_t lineDelta = static_cast<int64_t>((zigLine >> 1) ^ (~(zigLine & 1) + 1));
+  ByteRange out;
+  if (byteDelta > int64_t(UINT32_MAX) || byteDelta < -int64_t(UINT32_MAX) || length > UINT32_MAX ||
+      lineDelta > int64_t(UINT32_MAX) || lineDelta < -int64_t(UINT32_MAX)) {
+    r.fail();
+    return out;
+  }
+  out.startByte = fits(int64_t(prev.byte) + byteDelta);
+  out.endByte = fits(int64_t(out.startByte) + int64_t(length));
+  out.start.line = fits(int64_t(prev.line) + lineDelta);
+  out.start.column = (head & 1) ? r.u32() : fits(int64_t(prev.column) + byteDelta);
+  if ((head & 1) == 0 && lineDelta != 0) r.fail();  // a column follows only on the same line
+  if (head & 2) {
+    int64_t lines = r.svarint();
+    if (lines > int64_t(UINT32_MAX) || lines < -int64_t(UINT32_MAX)) return r.fail(), out;
+    out.end.line = fits(int64_t(out.start.line) + lines);
+    out.end.column = r.u32();
+  } else {
+    out.end.line = out.start.line;
+    out.end.column = fits(int64_t(out.start.column) + int64_t(length));
+  }
+  prev = RangeCursor::at(out);
   return out;
 }
 

@@ -7,8 +7,10 @@
 #include <random>
 
 #include "indexer/Extractor.h"
+#include "support/Binary.h"
 #include "views/ClangView.h"
 #include "views/FileFacts.h"
+#include "views/StoredContent.h"
 
 namespace nib {
 
@@ -29,10 +31,92 @@ TEST_CASE("facts round-trip through their binary encoding", "[facts]") {
   auto back = deserializeFacts(bytes);
   REQUIRE(back.hasValue());
   CHECK(serializeFacts(*back) == bytes);
-  CHECK(back->definitions.size() == facts->definitions.size());
-  CHECK(back->occurrences.size() == facts->occurrences.size());
+  REQUIRE(back->definitions.size() == facts->definitions.size());
+  REQUIRE(back->occurrences.size() == facts->occurrences.size());
+  for (size_t i = 0; i < facts->definitions.size(); ++i) {
+    CHECK(back->definitions[i].range == facts->definitions[i].range);
+    CHECK(back->definitions[i].nameRange == facts->definitions[i].nameRange);
+  }
+  for (size_t i = 0; i < facts->occurrences.size(); ++i) CHECK(back->occurrences[i].range == facts->occurrences[i].range);
+  REQUIRE(back->units.size() == facts->units.size());
+  for (size_t i = 0; i < facts->units.size(); ++i) CHECK(back->units[i].textDigest == facts->units[i].textDigest);
   CHECK(back->imports.size() == 1);
   CHECK(back->imports[0].module == "os");
+}
+
+TEST_CASE("ranges written against the previous one come back whatever their order and shape", "[facts]") {
+  auto range = [](uint32_t sb, uint32_t eb, uint32_t sl, uint32_t sc, uint32_t el, uint32_t ec) {
+    ByteRange r;
+    r.startByte = sb, r.endByte = eb, r.start = {sl, sc}, r.end = {el, ec};
+    return r;
+  };
+  std::vector<ByteRange> ranges = {
+      range(10, 13, 1, 2, 1, 5),            // one line, end at its length
+      range(15, 18, 1, 7, 1, 10),           // same line: the column follows from the bytes
+      range(40, 90, 3, 4, 6, 1),            // several lines
+      range(20, 22, 1, 12, 1, 14),          // back before the previous one
+      range(0, 0, 0, 0, 0, 0),              // empty, at the start
+      range(70000, 70003, 2000, 0, 2000, 9),  // a multi-byte character makes the end column differ
+      range(UINT32_MAX - 1, UINT32_MAX, UINT32_MAX, 1, UINT32_MAX, 2),
+  };
+  ByteWriter w;
+  RangeCursor at;
+  for (const ByteRange& r : ranges) writeRangeAfter(w, at, r);
+  std::string bytes = w.take();
+  ByteReader r(bytes);
+  RangeCursor back;
+  for (const ByteRange& want : ranges) CHECK(readRangeAfter(r, back) == want);
+  CHECK(r.ok());
+  CHECK(r.atEnd());
+
+  // Occurrences on one line after each other cost three bytes each.
+  ByteWriter small;
+  RangeCursor prev = RangeCursor::at(ranges[0]);
+  writeRangeAfter(small, prev, ranges[1]);
+  CHECK(small.data().size() == 3);
+
+  // A delta that leaves 32 bits fails the record instead of wrapping around.
+  ByteWriter hostile;
+  hostile.svarint(-5);
+  hostile.varint(1);
+  hostile.varint(1);
+  hostile.varint(0);
+  std::string h = hostile.take();
+  ByteReader hr(h);
+  RangeCursor none;
+  (void)readRangeAfter(hr, none);
+  CHECK_FALSE(hr.ok());
+}
+
+TEST_CASE("stored contents are packed smaller and come back byte for byte", "[facts][content]") {
+  std::string source;
+  for (int i = 0; i < 200; ++i) source += "static int value_" + std::to_string(i) + "(void) { return " + std::to_string(i) + "; }\n";
+  std::string packed = packContent(source);
+  CHECK(packed.size() < source.size() / 2);
+  auto back = unpackContent(packed);
+  REQUIRE(back.hasValue());
+  CHECK(*back == source);
+  // Short or incompressible bytes are kept as they are, behind their tag.
+  for (std::string raw : {std::string(), std::string("x"), std::string("\0\xff binary", 9)}) {
+    auto again = unpackContent(packContent(raw));
+    REQUIRE(again.hasValue());
+    CHECK(*again == raw);
+  }
+  std::string noise;
+  std::mt19937 rng(3);
+  for (int i = 0; i < 5000; ++i) noise.push_back(static_cast<char>(rng()));
+  CHECK(packContent(noise).size() == noise.size() + 1);
+  CHECK(*unpackContent(packContent(noise)) == noise);
+  // Damage is an error, never a crash or a wild allocation.
+  CHECK(unpackContent("").status().code() == ErrorCode::Corrupt);
+  std::string claimsHuge = packed.substr(0, 1) + std::string("\xff\xff\xff\xff\x0f", 5) + "abc";
+  CHECK(unpackContent(claimsHuge).status().code() == ErrorCode::Corrupt);
+  for (int i = 0; i < 500; ++i) {
+    std::string mutated = packed;
+    mutated[1 + rng() % (mutated.size() - 1)] = static_cast<char>(rng());
+    auto r = unpackContent(mutated);
+    if (r) CHECK(r->size() == source.size());
+  }
 }
 
 TEST_CASE("corrupt facts records are rejected without crashing", "[facts]") {

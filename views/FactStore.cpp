@@ -2,6 +2,8 @@
 
 #include <cstdio>
 
+#include "views/StoredContent.h"
+
 namespace nib {
 
 std::string FactKey::bytes() const {
@@ -51,8 +53,14 @@ Expected<FileFacts> FactStore::Reader::get(const FactKey& key, bool definitionsO
 
 bool FactStore::Reader::contains(const FactKey& key) { return txn_.get(dbi_, key.bytes()).hasValue(); }
 
-Expected<std::string_view> FactStore::Reader::content(const std::string& blobOid) {
+Expected<std::string_view> FactStore::Reader::packedContent(const std::string& blobOid) {
   return txn_.get(content_, contentKey(blobOid));
+}
+
+Expected<std::string> FactStore::Reader::content(const std::string& blobOid) {
+  auto packed = packedContent(blobOid);
+  if (!packed) return packed.status();
+  return unpackContent(*packed);
 }
 
 std::optional<std::string> FactStore::Reader::failure(const FactKey& key) {
@@ -67,7 +75,7 @@ Status FactStore::putBatch(const std::vector<std::pair<std::string, std::string>
   auto txn = LmdbTxn::begin(*env_, true);
   if (!txn) return txn.status();
   for (const auto& [k, v] : records)
-    NIB_RETURN_IF_ERROR(txn->put(k.rfind("c:", 0) == 0 ? content_ : dbi_, k, v));
+    NIB_RETURN_IF_ERROR(txn->put(std::string_view(k).substr(0, 2) == kContentPrefix ? content_ : dbi_, k, v));
   return txn->commit();
 }
 
@@ -103,7 +111,7 @@ Expected<FactStore::Counts> FactStore::sweep(const std::unordered_set<std::strin
   removed.records = *records;
   if (content_ != dbi_) {
     auto contents = txn->eraseIf(content_, [&](std::string_view key) {
-      return key.substr(0, 2) != "c:" || !blobs.count(key.substr(2));
+      return key.substr(0, 2) != kContentPrefix || !blobs.count(key.substr(2));
     });
     if (!contents) return contents.status();
     removed.contents = *contents;

@@ -34,9 +34,11 @@ class FactStore {
    public:
     Expected<FileFacts> get(const FactKey& key, bool definitionsOnly = false);
     bool contains(const FactKey& key);
-    // A blob's bytes, as stored for the search views' verification. The view points into the
-    // memory map and stays valid while this reader lives; it may be read from any thread.
-    Expected<std::string_view> content(const std::string& blobOid);
+    // A blob's bytes, as stored for the search views' verification and snippets.
+    Expected<std::string> content(const std::string& blobOid);
+    // The same in its stored form (views/StoredContent: compressed), to unpack on another
+    // thread: the view points into the memory map and stays valid while this reader lives.
+    Expected<std::string_view> packedContent(const std::string& blobOid);
     bool hasContent(const std::string& blobOid);
     // Why extraction failed for this key in an earlier build (a parse that timed out), if it did.
     std::optional<std::string> failure(const FactKey& key);
@@ -55,10 +57,13 @@ class FactStore {
   };
   Expected<Reader> reader();
 
-  // Writes a batch of (key, serialized facts) in one transaction; keys starting with "c:" are
-  // file contents (see contentKey) and go to the content table.
+  // Writes a batch of (key, serialized facts) in one transaction; keys contentKey made are
+  // file contents (packed by packContent) and go to the content table.
   Status putBatch(const std::vector<std::pair<std::string, std::string>>& records);
-  static std::string contentKey(const std::string& blobOid) { return "c:" + blobOid; }
+  // "z:" since contents are stored packed; the sweep deletes the "c:" records of older stores
+  // (their raw bytes), and a build stores each content again, packed, as it meets it.
+  static constexpr std::string_view kContentPrefix = "z:";
+  static std::string contentKey(const std::string& blobOid) { return std::string(kContentPrefix) + blobOid; }
   // A failed extraction is remembered like facts are: the same bytes with the same extractor
   // fail the same way, and a pathological file must not cost its parse timeout on every build.
   static std::string failureKey(const FactKey& key) { return "x:" + key.bytes(); }

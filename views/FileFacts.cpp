@@ -6,12 +6,48 @@
 
 namespace nib {
 namespace {
-constexpr uint8_t kFormatVersion = 2;
+// 3: ranges written against the previous one's (RangeCursor), unit digests packed.
+constexpr uint8_t kFormatVersion = 3;
 
 constexpr std::array<const char*, 22> kKindNames = {
     "unknown", "module", "namespace", "class", "struct", "interface", "enum",
     "enum-member", "function", "method", "constructor", "field", "property", "variable",
     "constant", "parameter", "type-alias", "macro", "import", "union", "trait", "type-parameter"};
+
+// A unit's text digest is 32 lowercase hex digits (digestHex): stored as its 16 bytes, which
+// halves what units cost. Anything else is stored as written, behind another tag.
+bool isHexDigest(std::string_view s) {
+  if (s.size() != 32) return false;
+  for (char c : s)
+    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
+  return true;
+}
+
+void writeDigest(ByteWriter& w, std::string_view digest) {
+  if (!isHexDigest(digest)) {
+    w.u8(0);
+    w.str(digest);
+    return;
+  }
+  w.u8(1);
+  auto nibble = [](char c) { return c <= '9' ? c - '0' : c - 'a' + 10; };
+  std::string packed(16, '\0');
+  for (size_t i = 0; i < 16; ++i) packed[i] = static_cast<char>(nibble(digest[2 * i]) << 4 | nibble(digest[2 * i + 1]));
+  w.raw(packed);
+}
+
+std::string readDigest(ByteReader& r) {
+  uint8_t tag = r.u8();
+  if (tag == 0) return std::string(r.str());
+  if (tag != 1) return r.fail(), std::string();
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  for (unsigned char b : r.fixed(16)) {
+    out.push_back(kHex[b >> 4]);
+    out.push_back(kHex[b & 15]);
+  }
+  return out;
+}
 
 }  // namespace
 
@@ -37,6 +73,8 @@ bool isTypeKind(SymbolKind k) {
          k == SymbolKind::Union;
 }
 
+uint8_t factsFormatVersion() { return kFormatVersion; }
+
 std::string serializeFacts(const FileFacts& f) {
   ByteWriter w;
   w.u8(kFormatVersion);
@@ -46,20 +84,23 @@ std::string serializeFacts(const FileFacts& f) {
   w.varint(f.byteSize);
 
   w.varint(f.definitions.size());
+  RangeCursor at;
   for (const Definition& d : f.definitions) {
     w.str(d.name);
     w.str(d.container);
     w.u8(static_cast<uint8_t>(d.kind));
     w.u8(static_cast<uint8_t>(static_cast<uint8_t>(d.scope) | (d.isDeclaration ? 0x80 : 0)));
-    writeRange(w, d.range);
-    writeRange(w, d.nameRange);
+    writeRangeAfter(w, at, d.range);
+    RangeCursor inside = at;  // a definition's name lies inside it: a few bytes from its start
+    writeRangeAfter(w, inside, d.nameRange);
     w.svarint(d.parent);
   }
   w.varint(f.names.size());
   for (const std::string& n : f.names) w.str(n);
   w.varint(f.occurrences.size());
+  at = RangeCursor();
   for (const Occurrence& o : f.occurrences) {
-    writeRange(w, o.range);
+    writeRangeAfter(w, at, o.range);
     w.varint(o.nameId);
     w.u8(static_cast<uint8_t>(static_cast<uint8_t>(o.role) | (static_cast<uint8_t>(o.resolution) << 2) |
                               (o.qualified ? 0x20 : 0) | (o.viaReceiver ? 0x40 : 0) | (o.isCall ? 0x80 : 0)));
@@ -67,11 +108,12 @@ std::string serializeFacts(const FileFacts& f) {
     w.str(o.qualifier);
   }
   w.varint(f.imports.size());
+  at = RangeCursor();
   for (const Import& i : f.imports) {
     w.str(i.module);
     w.str(i.name);
     w.str(i.alias);
-    writeRange(w, i.range);
+    writeRangeAfter(w, at, i.range);
     w.u8(i.isInclude ? 1 : 0);
   }
   w.varint(f.calls.size());
@@ -80,11 +122,12 @@ std::string serializeFacts(const FileFacts& f) {
     w.varint(c.occurrence);
   }
   w.varint(f.units.size());
+  at = RangeCursor();
   for (const SourceUnit& u : f.units) {
     w.u8(static_cast<uint8_t>(u.granularity));
     w.u8(static_cast<uint8_t>(u.kind));
-    writeRange(w, u.range);
-    w.str(u.textDigest);
+    writeRangeAfter(w, at, u.range);
+    writeDigest(w, u.textDigest);
     w.svarint(u.definition);
   }
   return w.take();
@@ -113,6 +156,7 @@ Expected<FileFacts> deserializeFacts(std::string_view bytes, bool definitionsOnl
   if (static_cast<int>(f.language) >= kLanguageCount) r.fail();
   uint64_t n = count(8);
   f.definitions.resize(n);
+  RangeCursor at;
   for (Definition& d : f.definitions) {
     d.name = std::string(r.str());
     d.container = std::string(r.str());
@@ -122,8 +166,9 @@ Expected<FileFacts> deserializeFacts(std::string_view bytes, bool definitionsOnl
     if ((s & 0x7F) > static_cast<uint8_t>(BindingScope::None)) r.fail();
     d.scope = static_cast<BindingScope>(s & 0x7F);
     d.isDeclaration = s & 0x80;
-    d.range = readRange(r);
-    d.nameRange = readRange(r);
+    d.range = readRangeAfter(r, at);
+    RangeCursor inside = at;
+    d.nameRange = readRangeAfter(r, inside);
     d.parent = static_cast<int32_t>(r.svarint());
   }
   auto inDefs = [&](int32_t i) { return i >= -1 && i < static_cast<int32_t>(f.definitions.size()); };
@@ -136,10 +181,11 @@ Expected<FileFacts> deserializeFacts(std::string_view bytes, bool definitionsOnl
   n = count(1);
   f.names.resize(n);
   for (std::string& name : f.names) name = std::string(r.str());
-  n = count(8);
+  n = count(7);
   f.occurrences.resize(n);
+  at = RangeCursor();
   for (Occurrence& o : f.occurrences) {
-    o.range = readRange(r);
+    o.range = readRangeAfter(r, at);
     o.nameId = r.u32();
     uint8_t b = r.u8();
     if ((b & 3) > 2 || ((b >> 2) & 7) > 3) r.fail();
@@ -151,13 +197,14 @@ Expected<FileFacts> deserializeFacts(std::string_view bytes, bool definitionsOnl
     o.target = static_cast<int32_t>(r.svarint());
     o.qualifier = std::string(r.str());
   }
-  n = count(8);
+  n = count(7);
   f.imports.resize(n);
+  at = RangeCursor();
   for (Import& i : f.imports) {
     i.module = std::string(r.str());
     i.name = std::string(r.str());
     i.alias = std::string(r.str());
-    i.range = readRange(r);
+    i.range = readRangeAfter(r, at);
     i.isInclude = r.u8() != 0;
   }
   n = count(2);
@@ -166,13 +213,14 @@ Expected<FileFacts> deserializeFacts(std::string_view bytes, bool definitionsOnl
     c.caller = static_cast<int32_t>(r.svarint());
     c.occurrence = r.u32();
   }
-  n = count(8);
+  n = count(7);
   f.units.resize(n);
+  at = RangeCursor();
   for (SourceUnit& u : f.units) {
     u.granularity = static_cast<Granularity>(r.u8());
     u.kind = static_cast<SymbolKind>(r.u8());
-    u.range = readRange(r);
-    u.textDigest = std::string(r.str());
+    u.range = readRangeAfter(r, at);
+    u.textDigest = readDigest(r);
     u.definition = static_cast<int32_t>(r.svarint());
   }
   if (!r.ok() || !r.atEnd()) return Status(ErrorCode::Corrupt, "file facts record is truncated or malformed");

@@ -126,6 +126,9 @@ struct FileFacts {
 };
 
 std::string serializeFacts(const FileFacts& facts);
+// The encoding's version: part of the extractor profile, so that facts stored in another
+// encoding are never looked up, only extracted again.
+uint8_t factsFormatVersion();
 // `definitionsOnly` stops after the header and the definitions (they come first): what a query
 // needs of the many candidate files it only looks at, without decoding their occurrences.
 Expected<FileFacts> deserializeFacts(std::string_view bytes, bool definitionsOnly = false);

@@ -16,8 +16,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     auto back = nib::deserializeFacts(again);
     if (!back || nib::serializeFacts(*back) != again) std::abort();
   }
-  std::string unpacked;
-  (void)nib::unpackContent(in, unpacked);
+  std::string buffer;
+  (void)nib::unpackContentInto(in, buffer);
   auto back = nib::unpackContent(nib::packContent(in));
   if (!back || *back != in) std::abort();
   return 0;

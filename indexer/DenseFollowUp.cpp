@@ -188,14 +188,15 @@ Status readDocuments(const fs::path& versionDir, FactStore::Reader& reader, cons
     std::atomic<size_t> next{from};
     std::atomic<size_t> damaged{to};
     auto work = [&] {
-      std::string text;
+      std::string buffer;
       for (size_t i; (i = next++) < to;) {
-        if (!unpackContent(contents[i - from], text).isOk()) {
+        auto text = unpackContentInto(contents[i - from], buffer);
+        if (!text) {
           damaged = i;
           continue;
         }
         const auto& ff = structural[i - from];
-        out->facts[i] = buildSearchFacts(out->docs[i].path, text, ff ? &*ff : nullptr, /*trigrams=*/false);
+        out->facts[i] = buildSearchFacts(out->docs[i].path, *text, ff ? &*ff : nullptr, /*trigrams=*/false);
       }
     };
     std::vector<std::thread> pool;

@@ -37,12 +37,9 @@ std::string packContent(std::string_view bytes) {
   return out;
 }
 
-Status unpackContent(std::string_view stored, std::string& out) {
+Expected<std::string_view> unpackContentInto(std::string_view stored, std::string& buffer) {
   if (stored.empty()) return Status(ErrorCode::Corrupt, "a stored content record is empty");
-  if (static_cast<uint8_t>(stored[0]) == kRaw) {
-    out.assign(stored.substr(1));
-    return Status::ok();
-  }
+  if (static_cast<uint8_t>(stored[0]) == kRaw) return stored.substr(1);  // the map's own bytes
   ByteReader r(stored);
   uint8_t tag = r.u8();
   uint64_t size = r.varint();
@@ -50,13 +47,10 @@ Status unpackContent(std::string_view stored, std::string& out) {
   size_t packed = stored.size() - at;
   if (tag != kLz4 || !r.ok() || size > static_cast<uint64_t>(LZ4_MAX_INPUT_SIZE) || size > packed * kMaxRatio)
     return Status(ErrorCode::Corrupt, "a stored content record is not one nib wrote");
-  out.resize(size);
-  int n = LZ4_decompress_safe(stored.data() + at, out.data(), static_cast<int>(packed), static_cast<int>(size));
-  if (n < 0 || static_cast<uint64_t>(n) != size) {
-    out.clear();
-    return Status(ErrorCode::Corrupt, "a stored content record does not decompress");
-  }
-  return Status::ok();
+  if (buffer.size() < size) buffer.resize(size);
+  int n = LZ4_decompress_safe(stored.data() + at, buffer.data(), static_cast<int>(packed), static_cast<int>(size));
+  if (n < 0 || static_cast<uint64_t>(n) != size) return Status(ErrorCode::Corrupt, "a stored content record does not decompress");
+  return std::string_view(buffer.data(), size);
 }
 
 }  // namespace nib

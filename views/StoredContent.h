@@ -15,15 +15,19 @@ namespace nib {
 // The stored form of `bytes`: compressed when that saves anything, else kept as it is.
 std::string packContent(std::string_view bytes);
 
-// The original bytes of a stored record into `out` (its previous contents replaced); a record
-// that is not one packContent wrote is a Corrupt status, never a crash or a huge allocation.
-Status unpackContent(std::string_view stored, std::string& out);
+// The original bytes of a stored record, in `buffer` (which only ever grows, so that a thread
+// unpacking file after file does not clear memory for each): the view is valid until the
+// buffer's next use. A record that is not one packContent wrote is a Corrupt status, never a
+// crash or a huge allocation.
+Expected<std::string_view> unpackContentInto(std::string_view stored, std::string& buffer);
 
 inline Expected<std::string> unpackContent(std::string_view stored) {
-  std::string out;
-  Status s = unpackContent(stored, out);
-  if (!s.isOk()) return s;
-  return out;
+  std::string buffer;
+  auto view = unpackContentInto(stored, buffer);
+  if (!view) return view.status();
+  if (view->data() != buffer.data()) return std::string(*view);  // kept as it was: no copy made yet
+  buffer.resize(view->size());
+  return buffer;
 }
 
 }  // namespace nib

@@ -23,6 +23,7 @@ struct IndexArgs {
   bool full = false;  // no delta version: every view rewritten
   bool callGraph = false;  // resolve the call graph now even if no structural query used one
   bool noDense = false;
+  bool dense = false;
   bool waitDense = false;      // build the dense view before returning, not in the background
   bool completeDense = false;  // internal: be the background follow-up that builds it
   bool retrainModel = false;

@@ -33,9 +33,14 @@ inline CLI::App* addIndexCommand(CLI::App& app, IndexArgs& args) {
   index->add_flag("--no-precise", args.noPrecise,
                   "Build no precise view (TypeScript/JavaScript and Python answers from tree-sitter facts only; "
                   "the view runs scip-typescript and scip-python, see docs/precise-view.md)");
-  index->add_flag("--no-dense", args.noDense, "Build no dense view (no semantic or hybrid search; faster on large repositories)");
+  index->add_flag("--dense", args.dense,
+                  "Build the dense view (semantic and hybrid search), in a follow-up version. It is built\n"
+                  "only when asked for — by this flag, --wait-dense, the first `nib search -r semantic`\n"
+                  "or `-r hybrid`, or an external encoder in .nib.conf — and later builds keep it");
+  index->add_flag("--no-dense", args.noDense, "Build no dense view, and drop the one the index has (no semantic or hybrid search)")
+      ->excludes("--dense");
   index->add_flag("--wait-dense", args.waitDense,
-                  "Build the dense view (semantic search), and the clang view's units for C/C++ files no\n"
+                  "Build the dense view (semantic search; implies --dense), and the clang view's units for C/C++ files no\n"
                   "compile command builds, before returning. By default the version is published without\n"
                   "them and a background process adds them in a follow-up version (`nib status` shows\n"
                   "when it is ready; lexical and trigram search, and the other files' answers, work meanwhile)");

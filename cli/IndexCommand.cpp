@@ -165,6 +165,8 @@ int runIndex(const IndexArgs& args) {
   options.retryFailed = args.force;
   if (args.full || args.force) options.deltaBudget = 0;
   options.dense = !args.noDense;
+  // Asked for by a flag, or kept where the current version has it (IndexOptions::denseOnRequest).
+  options.denseOnRequest = !args.noDense && !args.dense && !args.waitDense && !args.retrainModel;
   // A retrained model is asked for now; otherwise the dense view comes in a follow-up.
   options.deferDense = options.dense && !args.waitDense && !args.retrainModel;
   // Made-up clang units (files no compile command builds) likewise: the follow-up adds them,

@@ -6,6 +6,7 @@
 
 #include "cli/Commands.h"
 #include "cli/DaemonCli.h"
+#include "cli/Worker.h"
 #include "protocol/LspTypes.h"
 #include "server/Engine.h"
 #include "server/SearchAnswer.h"
@@ -76,10 +77,34 @@ Expected<SearchArgs> decodeSearchArgs(std::string_view bytes) {
   return args;
 }
 
+namespace {
+
+// The first semantic or hybrid search of a repository builds the dense view it asks for
+// (ViewRecord::kOnRequest): `nib index --dense --wait-dense`, whose progress the user sees.
+// False when the index has its dense view (or left it out for another reason).
+Expected<bool> buildDenseOnRequest(const SearchArgs& args) {
+  if (args.route != "semantic" && args.route != "hybrid") return false;
+  auto engine = Engine::open(args.root);
+  if (!engine) return false;  // the search itself reports it
+  const ViewRecord* dense = (*engine)->manifest().view("dense");
+  if (!dense || dense->status != ViewStatus::Absent || !dense->has(ViewRecord::kOnRequest)) return false;
+  std::fprintf(stderr, "nib: this repository's first %s search: building its dense view now (once; later builds keep it)\n",
+               args.route.c_str());
+  auto rc = runWorker({"index", "--dense", "--wait-dense", "-q", (*engine)->root().string()});
+  if (!rc) return rc.status();
+  if (*rc != 0) return Status(ErrorCode::Internal, "building the dense view failed (see above)");
+  return true;
+}
+
+}  // namespace
+
 int runSearch(const SearchArgs& args) {
+  auto built = buildDenseOnRequest(args);
+  if (!built) return fail(built.status().message());
   // A daemon for this repository answers from its open index and watched worktree; without
-  // one (or when it fails), this process does the same work itself.
-  if (args.useDaemon) {
+  // one (or when it fails), this process does the same work itself. (After a build, this
+  // process answers: the daemon may not have seen the new version yet.)
+  if (args.useDaemon && !*built) {
     if (auto answered = askDaemon(args.root, encodeSearchArgs(args))) return printOutput(*answered);
   }
   if (auto request = requestOf(args); !request) return fail(request.status().message());

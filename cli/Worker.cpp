@@ -1,5 +1,6 @@
 #include "cli/Worker.h"
 
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -31,6 +32,23 @@ Expected<std::string> workerPath(const std::string& name) {
   if (!fs::exists(worker, ec))
     return Status(ErrorCode::NotFound, "the worker " + worker.string() + " is missing; reinstall nib or set " + var);
   return worker.string();
+}
+
+Expected<int> runWorker(const std::vector<std::string>& args, const std::string& name) {
+  auto path = workerPath(name);
+  if (!path) return path.status();
+  auto argv = argvOf(*path, args);
+  pid_t pid = ::fork();
+  if (pid < 0) return Status(ErrorCode::IoError, std::string("cannot start a process: ") + std::strerror(errno));
+  if (pid == 0) {
+    ::execv(path->c_str(), argv.data());
+    ::_exit(127);
+  }
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0)
+    if (errno != EINTR) return Status(ErrorCode::IoError, std::string("cannot wait for ") + *path + ": " + std::strerror(errno));
+  if (WIFEXITED(status)) return WEXITSTATUS(status);
+  return Status(ErrorCode::IoError, *path + " was stopped by signal " + std::to_string(WTERMSIG(status)));
 }
 
 Status execWorker(const std::vector<std::string>& args, const std::string& name) {

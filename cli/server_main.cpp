@@ -66,16 +66,14 @@ int main(int argc, char** argv) {
                           const std::function<void(uint64_t, uint64_t, const std::string&)>& progress,
                           const std::function<bool()>& cancelled) -> Status {
     IndexOptions index;
-    // A rebuild keeps the options the current version was built with. The first build leaves
-    // out the dense view: an editor waits for that build, and training the model would
-    // multiply its time on a small repository; `nib index` adds the view, and later rebuilds
-    // keep it (with its model, so they pay only for changed units).
-    index.dense = false;
+    // A rebuild keeps the options the current version was built with. The dense view comes
+    // only where it was asked for (IndexOptions::denseOnRequest): so never in the first build,
+    // which an editor waits for.
+    index.dense = true;
+    index.denseOnRequest = true;
     if (auto current = IndexLayout::forRepository(root).currentManifest()) {
       if (auto it = current->stats.find("config.max-file-size"); it != current->stats.end())
         index.maxFileSize = std::strtoull(it->second.c_str(), nullptr, 10);
-      const ViewRecord* dense = current->view("dense");
-      index.dense = dense && dense->status != ViewStatus::Absent;
     }
     // The dense view comes in a follow-up version, built by a detached nib-indexer, so that the
     // new version serves (and the server can stop) without waiting for it.

@@ -276,6 +276,11 @@ ViewRecord denseViewPhase(const DensePhaseInput& phase, const IndexOptions& opti
     ViewRecord v;
     v.name = "dense";
     v.status = ViewStatus::Absent;
+    if (options.denseOnRequest) {
+      v.capabilities = {ViewRecord::kOnRequest};
+      v.error = "not built yet: the dense view (semantic and hybrid search) is built when asked for — "
+                "`nib search -r semantic` or `nib index --dense` builds it once, and later builds keep it";
+    }
     return v;
   }
   uint64_t text = 0;

@@ -58,6 +58,7 @@ std::string configDigest(const IndexOptions& options, const std::optional<Encode
   }
   // Only a departure from the default is added, so that existing indexes keep their digest.
   if (!options.dense) d.add("no-dense");
+  if (!options.dense && options.denseOnRequest) d.add("on-request");
   if (options.dense && encoder) d.add("encoder").add(encoder->identity());
   if (options.dense && options.denseMaxSourceBytes != IndexOptions::kDefaultDenseMaxSourceMb << 20)
     d.add("dense-max-source").add(options.denseMaxSourceBytes);
@@ -126,6 +127,12 @@ Expected<BuildSetup> setUp(const fs::path& repoPath, const IndexOptions& options
   auto encoder = EncoderSettings::fromConfig(*config);
   if (!encoder) return encoder.status();
   s.encoder = *encoder;
+  if (s.options.dense && s.options.denseOnRequest && !s.encoder) {
+    auto current = IndexLayout::forRepository(s.repo->root()).currentManifest();
+    const ViewRecord* dense = current ? current->view("dense") : nullptr;
+    bool asked = dense && (dense->status != ViewStatus::Absent || !dense->error.empty()) && !dense->has(ViewRecord::kOnRequest);
+    if (!asked) s.options.dense = false;  // denseViewPhase records it as on request
+  }
   s.fromWorktree = options.commit.empty();
   // libclang reads the files on disk: a build of another commit gets no clang view.
   if (s.fromWorktree) s.database = clangDatabase(s.repo->root(), options, *config);

@@ -53,6 +53,11 @@ struct IndexOptions {
   // Build the dense view (semantic search); its model is kept from the current version unless
   // retrainModel says to learn it again from the repository as it is now.
   bool dense = true;
+  // With dense: build the repository-trained dense view only where it was asked for — the
+  // current version has one (built, pending or over its size limit), or .nib.conf names an
+  // external encoder (then `auto` ranks prose with it). Elsewhere it is left Absent with
+  // ViewRecord::kOnRequest. `nib index` sets this unless --dense or --wait-dense asks.
+  bool denseOnRequest = false;
   // Publish the version with its dense view Pending and leave the view to a follow-up version
   // (indexer/DenseFollowUp: completeDenseView), so that the other views are answered without
   // waiting for it; `nib index` does this and starts the follow-up in the background.

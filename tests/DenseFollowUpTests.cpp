@@ -76,7 +76,7 @@ TEST_CASE("nib index returns before the dense view, a follow-up publishes the ve
           "[dense][cli]") {
   TestRepo background;
   writeProject(background);
-  Run idx = nibIn(background, "", "index --json");
+  Run idx = nibIn(background, "", "index --dense --json");
   INFO(idx.out);
   REQUIRE(idx.rc == 0);
   auto report = nlohmann::json::parse(idx.out);
@@ -101,12 +101,44 @@ TEST_CASE("nib index returns before the dense view, a follow-up publishes the ve
   CHECK(currentVectorsDigest(background) == currentVectorsDigest(inline_));
 }
 
+TEST_CASE("the dense view is built when asked for: not by a plain nib index, by the first semantic search, and kept after",
+          "[dense][cli]") {
+  TestRepo repo;
+  writeProject(repo);
+  Run idx = nibIn(repo, "", "index --json");
+  INFO(idx.out);
+  REQUIRE(idx.rc == 0);
+  CHECK(nlohmann::json::parse(idx.out)["dense"] == "absent");
+  auto [status, note] = denseStatus(repo);
+  CHECK(status == "absent");
+  CHECK(note.find("built when asked for") != std::string::npos);
+  CHECK_FALSE(std::filesystem::exists(repo.root() / ".nib" / "vectors"));  // nothing trained, nothing cached
+  // The first semantic search builds it (and says so on stderr), then answers from it.
+  semanticFindsCircleArea(repo);
+  CHECK(denseStatus(repo).first == "complete");
+  // Later builds keep it: a change is indexed with its dense view.
+  repo.write("geometry.py", "def distance(a, b):\n    \"\"\"How far apart two points are.\"\"\"\n    return abs(b - a)\n");
+  Run update = nibIn(repo, "", "index --wait-dense --json");
+  INFO(update.out);
+  REQUIRE(update.rc == 0);
+  CHECK(nlohmann::json::parse(update.out)["dense"] == "complete");
+  Run plain = nibIn(repo, "", "index --force --json");
+  INFO(plain.out);
+  REQUIRE(plain.rc == 0);
+  CHECK(nlohmann::json::parse(plain.out)["dense"] == "pending");
+  // --no-dense drops it, and a plain build after that leaves it out again.
+  REQUIRE(nibIn(repo, "", "index -q --no-dense").rc == 0);
+  CHECK(denseStatus(repo).first == "absent");
+  REQUIRE(nibIn(repo, "", "index -q --force").rc == 0);
+  CHECK(denseStatus(repo).second.find("built when asked for") != std::string::npos);
+}
+
 TEST_CASE("an interrupted dense follow-up is started again, a delta over a pending view is published again when it completes",
           "[dense][cli]") {
   TestRepo repo;
   writeProject(repo);
   const std::string noFollowUp = "NIB_NO_DENSE_FOLLOW_UP=1";
-  Run idx = nibIn(repo, noFollowUp, "index");
+  Run idx = nibIn(repo, noFollowUp, "index --dense");
   INFO(idx.out);
   REQUIRE(idx.rc == 0);
   CHECK(idx.out.find("building in the background") != std::string::npos);
@@ -178,7 +210,7 @@ TEST_CASE("a dense follow-up whose repository is removed ends instead of running
     TestRepo repo;
     writeProject(repo);
     root = repo.root().string();
-    Run idx = nibIn(repo, "", "index -q");
+    Run idx = nibIn(repo, "", "index -q --dense");
     REQUIRE(idx.rc == 0);
   }  // the repository goes while its follow-up starts or runs
   std::string out;
@@ -198,7 +230,7 @@ namespace nib::test {
 TEST_CASE("a version published while a dense follow-up runs gets its dense view too", "[dense][cli]") {
   TestRepo repo;
   writeProject(repo);
-  REQUIRE(runNibIn(repo, "", "index -q").rc == 0);
+  REQUIRE(runNibIn(repo, "", "index -q --dense").rc == 0);
   // The second build finds the first one's follow-up running (or already done) and starts none
   // of its own, or starts one: either way the current version ends complete.
   REQUIRE(runNibIn(repo, "", "index -q --force").rc == 0);
@@ -220,7 +252,7 @@ TEST_CASE("a repository over dense.max-source-mb gets no dense view, says why, a
   repo.write("notes-b.txt", prose);
   repo.write(".nib.conf", "dense.max-source-mb = 1\n");
   repo.commitAll();
-  Run first = nibIn(repo, "", "index");
+  Run first = nibIn(repo, "", "index --dense");
   INFO(first.out);
   REQUIRE(first.rc == 0);
   CHECK(first.out.find("dense       not built: the repository's 1 MiB of text is over") != std::string::npos);

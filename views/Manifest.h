@@ -41,6 +41,10 @@ struct ViewRecord {
   // A clang view whose made-up units (files no compile command builds) a follow-up version
   // adds: those files answer from tree-sitter until it is published.
   static constexpr const char* kUncompiledPending = "uncompiled-pending";
+  // A dense view left out until someone asks for semantic or hybrid search (the repository-
+  // trained model measured no ranking gain, and its model and vectors were ~40 % of an index):
+  // `nib search -r semantic` builds it then, and later builds keep it.
+  static constexpr const char* kOnRequest = "on-request";
   bool has(const char* capability) const;
 };
 

@@ -127,6 +127,11 @@ Expected<BuildSetup> setUp(const fs::path& repoPath, const IndexOptions& options
   auto encoder = EncoderSettings::fromConfig(*config);
   if (!encoder) return encoder.status();
   s.encoder = *encoder;
+  if (auto pack = config->get("index.pack-contents")) {
+    if (*pack != "true" && *pack != "false")
+      return Status(ErrorCode::InvalidArgument, ".nib.conf: index.pack-contents is '" + *pack + "'; it takes true or false");
+    s.options.packContents = *pack == "true";
+  }
   if (s.options.dense && s.options.denseOnRequest && !s.encoder) {
     auto current = IndexLayout::forRepository(s.repo->root()).currentManifest();
     const ViewRecord* dense = current ? current->view("dense") : nullptr;

@@ -9,17 +9,22 @@ namespace nib {
 
 std::string_view HitTexts::of(const std::string& path) {
   if (auto it = texts_.find(path); it != texts_.end()) return it->second;
-  std::optional<std::string> text;
+  std::optional<std::string_view> text;
+  std::string buffer;
   // (An added file has no entry in the view; a changed one's entry holds its old bytes.)
   if (lexical_ && context_.packedContent && !context_.changed.count(path))
     if (auto d = lexical_->byPath(path))
       if (auto packed = context_.packedContent(d->blobOid))
-        if (auto bytes = unpackContent(*packed)) text = std::move(*bytes);
+        if (auto bytes = unpackContentInto(*packed, buffer)) text = *bytes;
+  if (text && text->data() == buffer.data()) {
+    buffer.resize(text->size());
+    text = owned_.emplace(path, std::move(buffer)).first->second;
+  }
   if (!text) {
     auto content = context_.readCurrent(path);
-    text = content ? std::move(*content) : std::string();
+    text = owned_.emplace(path, content ? std::move(*content) : std::string()).first->second;
   }
-  return texts_.emplace(path, std::move(*text)).first->second;
+  return texts_.emplace(path, *text).first->second;
 }
 
 bool snippetAt(std::string_view text, const ByteRange& range, std::string* snippet, bool* ascii) {

@@ -14,7 +14,8 @@ namespace nib {
 inline constexpr size_t kSnippetLines = 12;
 
 // The text of the files hits are in, each read once: an unchanged file's is the index's own
-// (unpacked), a changed or added one's is read as it is now. Lives for one query.
+// (mapped, no copy, unless stored packed), a changed or added one's is read as it is now.
+// Lives for one query.
 class HitTexts {
  public:
   HitTexts(LexicalView* lexical, const SearchContext& context) : lexical_(lexical), context_(context) {}
@@ -23,7 +24,8 @@ class HitTexts {
  private:
   LexicalView* lexical_;  // may be null (no lexical view): every text is read
   const SearchContext& context_;
-  std::map<std::string, std::string> texts_;
+  std::map<std::string, std::string> owned_;
+  std::map<std::string, std::string_view> texts_;
 };
 
 // A hit's snippet from its file's text: the unit's first lines (kSnippetLines at most, not past

@@ -197,89 +197,20 @@ struct Verifier {
   }
 };
 
-}  // namespace
+// The files a search verifies, in path order; empty blobOid: read the current content.
+struct VerifiedFile {
+  std::string path;
+  std::string blobOid;
+  bool operator<(const VerifiedFile& o) const { return path < o.path; }
+  bool operator==(const VerifiedFile& o) const { return path == o.path; }
+};
 
-Expected<SearchResult> SearchProvider::searchTrigram(const SearchRequest& request, const SearchContext& context) {
-  if (!trigram_) return Status(ErrorCode::Unsupported, trigramError_);
-  SearchResult out;
-  out.route = SearchRoute::Trigram;
-  std::unique_ptr<RE2> re, prefilter;
-  std::optional<RegexPlan> plan;  // regex route: the atoms matches need
-  bool filtered = true;
-  if (request.regex) {
-    RE2::Options options;
-    options.set_case_sensitive(request.caseSensitive);
-    options.set_log_errors(false);
-    options.set_never_nl(true);
-    re = std::make_unique<RE2>(request.query, options);
-    if (!re->ok()) return Status(ErrorCode::InvalidArgument, "invalid regular expression: " + re->error());
-    auto built = RegexPlan::build(request.query, options);
-    if (!built) return built.status();
-    plan = std::move(*built);
-    filtered = !plan->scansEverything();
-    // Without atoms to pick lines by, a whole-file matcher rules out most files first. It runs
-    // the pattern in multi-line mode, where \A and \z keep meaning the file's ends (a line's
-    // ends for the per-line matcher), so with them it is not used.
-    bool lineFiltered = filtered && plan->lineFilterSound();
-    if (!lineFiltered && request.query.find("\\A") == std::string::npos && request.query.find("\\z") == std::string::npos) {
-      prefilter = std::make_unique<RE2>("(?m)" + request.query, options);
-      if (!prefilter->ok()) prefilter.reset();
-    }
-  } else {
-    filtered = request.query.size() >= 3;
-  }
-  std::vector<uint32_t> candidates;
-  if (filtered) {
-    std::map<uint32_t, std::vector<TrigramPosting>> lists;  // postings read once per query
-    if (!plan) {
-      candidates = docsHolding(*trigram_, request.query, lists);
-    } else {
-      // Per file, the atoms it may hold; the plan's formula decides.
-      std::map<uint32_t, std::vector<int>> present;
-      for (size_t a = 0; a < plan->atoms().size(); ++a)
-        for (uint32_t doc : docsHolding(*trigram_, plan->atoms()[a], lists)) present[doc].push_back(static_cast<int>(a));
-      for (const auto& [doc, atoms] : present)
-        if (plan->mayMatch(atoms)) candidates.push_back(doc);
-    }
-  }
-  // The files to verify, in path order: candidates (or everything), minus what changed, plus
-  // what changed or was added (searched as it is now). Unchanged files are read from the index.
-  struct File {
-    std::string path;
-    std::string blobOid;  // empty: read the current content
-    bool operator<(const File& o) const { return path < o.path; }
-    bool operator==(const File& o) const { return path == o.path; }
-  };
-  std::vector<File> files;
-  auto consider = [&](const SearchDoc& d) {
-    if (context.changed.count(d.path) || context.deleted.count(d.path)) return;
-    if (passesFilters(request, d.path, d.language)) files.push_back({d.path, d.blobOid});
-  };
-  if (filtered)
-    for (uint32_t id : candidates) {
-      if (auto d = trigram_->byId(id)) consider(*d);
-    }
-  else
-    trigram_->forEach([&](const SearchDoc& d) {
-      consider(d);
-      return true;
-    });
-  for (const std::string& p : context.changed) {
-    auto d = trigram_->byPath(p);
-    if (passesFilters(request, p, d ? d->language : detectLanguage(p, ""))) files.push_back({p, ""});
-  }
-  for (const std::string& p : context.added)
-    if (passesFilters(request, p, detectLanguage(p, ""))) files.push_back({p, ""});
-  std::sort(files.begin(), files.end());
-  files.erase(std::unique(files.begin(), files.end()), files.end());
-
-  // Verify in batches, in parallel; batches are merged in path order so that the answer (and
-  // where k cuts it) does not depend on timing. Contents are fetched on this thread (index
-  // lookups are not to be shared across threads); the bytes themselves can be, and each worker
-  // unpacks the stored ones it verifies into a buffer of its own.
-  Verifier verifier{request, re.get(), prefilter.get(), LiteralFinder(request.caseSensitive ? request.query : fold(request.query)), {}};
-  if (plan && filtered && plan->lineFilterSound())
-    for (const std::string& atom : plan->lineAtoms()) verifier.lineLiterals.emplace_back(atom);
+// Verifies in batches, in parallel; batches are merged in path order so that the answer (and
+// where k cuts it) does not depend on timing. Contents are fetched on this thread (index
+// lookups are not to be shared across threads); the bytes themselves can be, and each worker
+// unpacks the stored ones it verifies into a buffer of its own.
+void verifyFiles(const std::vector<VerifiedFile>& files, const Verifier& verifier, const SearchRequest& request,
+                 const SearchContext& context, SearchResult& out) {
   unsigned threads = std::min(4u, std::max(1u, std::thread::hardware_concurrency()));
   // Batches grow from a few files to 512: an answer cut at a small k (the CLI's 20) then reads
   // and unpacks only the first files it needs, and a full answer soon runs in large batches.
@@ -353,6 +284,82 @@ Expected<SearchResult> SearchProvider::searchTrigram(const SearchRequest& reques
     out.partial = true;
     out.notes.push_back(std::to_string(binaryNow) + " changed file(s) hold binary data now and were not searched");
   }
+}
+
+}  // namespace
+
+Expected<SearchResult> SearchProvider::searchTrigram(const SearchRequest& request, const SearchContext& context) {
+  if (!trigram_) return Status(ErrorCode::Unsupported, trigramError_);
+  SearchResult out;
+  out.route = SearchRoute::Trigram;
+  std::unique_ptr<RE2> re, prefilter;
+  std::optional<RegexPlan> plan;  // regex route: the atoms matches need
+  bool filtered = true;
+  if (request.regex) {
+    RE2::Options options;
+    options.set_case_sensitive(request.caseSensitive);
+    options.set_log_errors(false);
+    options.set_never_nl(true);
+    re = std::make_unique<RE2>(request.query, options);
+    if (!re->ok()) return Status(ErrorCode::InvalidArgument, "invalid regular expression: " + re->error());
+    auto built = RegexPlan::build(request.query, options);
+    if (!built) return built.status();
+    plan = std::move(*built);
+    filtered = !plan->scansEverything();
+    // Without atoms to pick lines by, a whole-file matcher rules out most files first. It runs
+    // the pattern in multi-line mode, where \A and \z keep meaning the file's ends (a line's
+    // ends for the per-line matcher), so with them it is not used.
+    bool lineFiltered = filtered && plan->lineFilterSound();
+    if (!lineFiltered && request.query.find("\\A") == std::string::npos && request.query.find("\\z") == std::string::npos) {
+      prefilter = std::make_unique<RE2>("(?m)" + request.query, options);
+      if (!prefilter->ok()) prefilter.reset();
+    }
+  } else {
+    filtered = request.query.size() >= 3;
+  }
+  std::vector<uint32_t> candidates;
+  if (filtered) {
+    std::map<uint32_t, std::vector<TrigramPosting>> lists;  // postings read once per query
+    if (!plan) {
+      candidates = docsHolding(*trigram_, request.query, lists);
+    } else {
+      // Per file, the atoms it may hold; the plan's formula decides.
+      std::map<uint32_t, std::vector<int>> present;
+      for (size_t a = 0; a < plan->atoms().size(); ++a)
+        for (uint32_t doc : docsHolding(*trigram_, plan->atoms()[a], lists)) present[doc].push_back(static_cast<int>(a));
+      for (const auto& [doc, atoms] : present)
+        if (plan->mayMatch(atoms)) candidates.push_back(doc);
+    }
+  }
+  // The files to verify, in path order: candidates (or everything), minus what changed, plus
+  // what changed or was added (searched as it is now). Unchanged files are read from the index.
+  std::vector<VerifiedFile> files;
+  auto consider = [&](const SearchDoc& d) {
+    if (context.changed.count(d.path) || context.deleted.count(d.path)) return;
+    if (passesFilters(request, d.path, d.language)) files.push_back({d.path, d.blobOid});
+  };
+  if (filtered)
+    for (uint32_t id : candidates) {
+      if (auto d = trigram_->byId(id)) consider(*d);
+    }
+  else
+    trigram_->forEach([&](const SearchDoc& d) {
+      consider(d);
+      return true;
+    });
+  for (const std::string& p : context.changed) {
+    auto d = trigram_->byPath(p);
+    if (passesFilters(request, p, d ? d->language : detectLanguage(p, ""))) files.push_back({p, ""});
+  }
+  for (const std::string& p : context.added)
+    if (passesFilters(request, p, detectLanguage(p, ""))) files.push_back({p, ""});
+  std::sort(files.begin(), files.end());
+  files.erase(std::unique(files.begin(), files.end()), files.end());
+
+  Verifier verifier{request, re.get(), prefilter.get(), LiteralFinder(request.caseSensitive ? request.query : fold(request.query)), {}};
+  if (plan && filtered && plan->lineFilterSound())
+    for (const std::string& atom : plan->lineAtoms()) verifier.lineLiterals.emplace_back(atom);
+  verifyFiles(files, verifier, request, context, out);
   if (!filtered) out.notes.push_back("the query has no literal of 3+ bytes to look up: every file was scanned");
   return out;
 }

@@ -10,8 +10,9 @@ namespace nib {
 namespace {
 
 // Every key nib reads: a key not listed is refused with the list.
-constexpr std::array<const char*, 20> kKnownKeys = {
-    "clang.compile-commands-dir", "daemon.auto",          "index.keep-versions",          "dense.max-source-mb",
+constexpr std::array<const char*, 21> kKnownKeys = {
+    "clang.compile-commands-dir", "daemon.auto",          "index.keep-versions",          "index.pack-contents",
+    "dense.max-source-mb",
     "dense.encoder.url",          "dense.encoder.model",  "dense.encoder.batch",          "dense.encoder.timeout-ms",
     "provider",                   "live.timeout-ms",      "live.c",                       "live.cpp",
     "live.python",                "live.javascript",      "live.typescript",              "live.trace-log",

@@ -96,6 +96,14 @@ TEST_CASE("stored contents are packed smaller and come back byte for byte", "[fa
   auto back = unpackContent(packed);
   REQUIRE(back.hasValue());
   CHECK(*back == source);
+  // Unless asked to compress (index.pack-contents), bytes are kept as they are and read in place.
+  std::string raw = packContent(source, /*compress=*/false);
+  CHECK(raw.size() == source.size() + 1);
+  std::string buffer;
+  auto inPlace = unpackContentInto(raw, buffer);
+  REQUIRE(inPlace.hasValue());
+  CHECK(*inPlace == source);
+  CHECK(inPlace->data() == raw.data() + 1);
   // Short or incompressible bytes are kept as they are, behind their tag.
   for (std::string raw : {std::string(), std::string("x"), std::string("\0\xff binary", 9)}) {
     auto again = unpackContent(packContent(raw));

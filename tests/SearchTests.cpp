@@ -21,6 +21,8 @@
 #include "views/SearchFacts.h"
 #include "server/Engine.h"
 #include "support/FileIo.h"
+#include "support/GitLite.h"
+#include "views/FactStore.h"
 #include "support/SearchText.h"
 
 namespace nib::test {
@@ -107,8 +109,12 @@ TEST_CASE("lexical ranking puts the intended unit on top (golden)", "[search][go
 }
 
 TEST_CASE("trigram search returns exactly what a full scan finds (randomized)", "[search]") {
+  // Contents stored as they are (the default) and LZ4-packed (.nib.conf's index.pack-contents).
+  const bool packed = GENERATE(false, true);
+  INFO("packed contents: " << packed);
   TestRepo repo;
   copyFixture(repo);
+  if (packed) repo.write(".nib.conf", "index.pack-contents = true\n");
   // More text, with mixed case and repeats, so that random substrings hit many places.
   std::mt19937 rng(99);
   const char* words[] = {"alpha", "Beta", "GAMMA", "delta_x", "epsilon", "zeta(1)", "eta.theta", "iota-kappa", "Lambda"};
@@ -122,10 +128,20 @@ TEST_CASE("trigram search returns exactly what a full scan finds (randomized)", 
   }
   repo.commitAll("generated");
   auto engine = indexAndOpen(repo);
+  {
+    // The store holds the generated files the way the setting says.
+    auto store = FactStore::open(repo.root() / ".nib" / "facts", /*readOnly=*/true);
+    REQUIRE(store.hasValue());
+    auto reader = (*store)->reader();
+    REQUIRE(reader.hasValue());
+    auto record = reader->packedContent(gitlite::blobId(*readFile(repo.root() / "gen/file0.txt")));
+    REQUIRE(record.hasValue());
+    CHECK(static_cast<int>((*record)[0]) == (packed ? 1 : 0));
+  }
   std::vector<std::string> files;
   for (const auto& e : fs::recursive_directory_iterator(repo.root())) {
     std::string rel = fs::relative(e.path(), repo.root()).string();
-    if (e.is_regular_file() && rel.rfind(".git", 0) != 0 && rel.rfind(".nib", 0) != 0) files.push_back(rel);
+    if (e.is_regular_file() && rel.rfind(".git/", 0) != 0 && rel.rfind(".nib/", 0) != 0) files.push_back(rel);
   }
   std::sort(files.begin(), files.end());
   int checked = 0, nonEmpty = 0;
@@ -168,6 +184,21 @@ TEST_CASE("trigram search returns exactly what a full scan finds (randomized)", 
   }
   CHECK(checked > 100);
   CHECK(nonEmpty > 50);
+  // Ranked hits cut their snippets from the same stored bytes.
+  SearchRequest prose;
+  prose.query = "alpha epsilon lambda";
+  prose.route = SearchRoute::Lexical;
+  prose.k = 5;
+  auto ranked = engine->search(prose);
+  REQUIRE(ranked.hasValue());
+  REQUIRE_FALSE(ranked->hits.empty());
+  for (const SearchHit& h : ranked->hits) {
+    INFO(h.path << ": " << h.snippet);
+    CHECK_FALSE(h.snippet.empty());
+    std::string text = *readFile(repo.root() / h.path);
+    size_t firstLine = h.snippet.find('\n');
+    CHECK(text.find(h.snippet.substr(0, firstLine)) != std::string::npos);
+  }
 }
 
 TEST_CASE("trigram masks agree with a direct computation", "[search]") {

@@ -14,8 +14,8 @@ constexpr uint64_t kMaxRatio = 255;
 
 }  // namespace
 
-std::string packContent(std::string_view bytes) {
-  if (bytes.size() < 64 || bytes.size() > static_cast<size_t>(LZ4_MAX_INPUT_SIZE)) {
+std::string packContent(std::string_view bytes, bool compress) {
+  if (!compress || bytes.size() < 64 || bytes.size() > static_cast<size_t>(LZ4_MAX_INPUT_SIZE)) {
     std::string out(1, static_cast<char>(kRaw));
     out.append(bytes);
     return out;

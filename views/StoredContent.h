@@ -1,8 +1,11 @@
 // File contents as the fact store keeps them for the trigram route's verification and the
-// snippets: an LZ4 block behind a tag byte and the original size. Source text shrinks 2.3-2.8×
-// (redis, tmux) and decompresses at 1.3-1.9 GB/s on one core of the machine nib is measured on,
-// so verifying a candidate costs little next to reading it; zstd would halve the bytes again
-// at a quarter of that speed, which the trigram route would feel on every broad literal.
+// snippets: behind a tag byte, either the bytes as they are (the default: read in place from
+// the memory map) or, where .nib.conf's index.pack-contents asks, an LZ4 block and the original
+// size. Packed, source text shrinks 2.3-2.8× (redis, tmux) and unpacks at 1.3-1.9 GB/s on one
+// core of the machine nib is measured on — which still made the server's broad literal searches
+// 20-40 % slower on the 110 MB search corpus (strlen( 18 -> 24 ms, back to back), so it is a
+// choice for those who need the disk, not the default. zstd would halve the bytes again at a
+// quarter the speed.
 #pragma once
 
 #include <string>
@@ -12,12 +15,13 @@
 
 namespace nib {
 
-// The stored form of `bytes`: compressed when that saves anything, else kept as it is.
-std::string packContent(std::string_view bytes);
+// The stored form of `bytes`: with `compress`, an LZ4 block when that saves anything; else
+// (or when it saves nothing) the bytes as they are.
+std::string packContent(std::string_view bytes, bool compress = true);
 
-// The original bytes of a stored record, in `buffer` (which only ever grows, so that a thread
-// unpacking file after file does not clear memory for each): the view is valid until the
-// buffer's next use. A record that is not one packContent wrote is a Corrupt status, never a
+// The original bytes of a stored record: a view of the record itself when it was stored as it
+// is (no copy), else unpacked into `buffer` (which only ever grows, so that a thread unpacking
+// file after file does not clear memory for each) and valid until the buffer's next use. A record that is not one packContent wrote is a Corrupt status, never a
 // crash or a huge allocation.
 Expected<std::string_view> unpackContentInto(std::string_view stored, std::string& buffer);
 

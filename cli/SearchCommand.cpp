@@ -92,7 +92,7 @@ Expected<bool> buildDenseOnRequest(const SearchArgs& args) {
                args.route.c_str());
   auto rc = runWorker({"index", "--dense", "--wait-dense", "-q", (*engine)->root().string()});
   if (!rc) return rc.status();
-  if (*rc != 0) return Status(ErrorCode::Internal, "building the dense view failed (see above)");
+  if (*rc != 0) return Status(ErrorCode::Unavailable, "building the dense view failed (see above)");
   return true;
 }
 

@@ -282,6 +282,12 @@ TEST_CASE("nib index --collect and --keep-versions, and index.keep-versions in .
   INFO(bad.out);
   CHECK(bad.rc != 0);
   CHECK(bad.out.find("index.keep-versions") != std::string::npos);
+
+  repo.write(".nib.conf", "index.pack-contents = yes\n");
+  NibRun badPack = runNibIn(repo, "", "index -q --no-dense");
+  INFO(badPack.out);
+  CHECK(badPack.rc != 0);
+  CHECK(badPack.out.find("index.pack-contents is 'yes'; it takes true or false") != std::string::npos);
 }
 
 }  // namespace nib::test

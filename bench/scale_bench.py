@@ -6,7 +6,8 @@ Takes a large git repository (the Linux kernel's Debian source package fetched b
 of growing size (1k, 5k, 20k, all by default), lays each out as a repository of its own
 (hard links: nothing copied) with one commit, and measures on each, one after the other:
 
-  * `nib index --no-dense --no-clang` from cold (no .nib): wall time, peak RSS of the build
+  * `nib index --no-dense --no-clang --no-precise` from cold (no .nib; the structural and
+    search views the parse floor compares with): wall time, peak RSS of the build
     (GNU time's maximum resident set size of the process tree it waits for), the index's size
     on disk against the indexed source, and the phases' times;
   * the bare tree-sitter parse of the same files on all cores (nib_parse_floor): the floor;
@@ -74,7 +75,7 @@ def timed(cmd, cwd):
 def measure(sample_dir, nib, floor, dense):
     row = {}
     shutil.rmtree(os.path.join(sample_dir, ".nib"), ignore_errors=True)
-    wall, rss, out = timed([nib, "index", "--no-dense", "--no-clang", "--json"], sample_dir)
+    wall, rss, out = timed([nib, "index", "--no-dense", "--no-clang", "--no-precise", "--json"], sample_dir)
     report = json.loads(out)
     row.update(wall=wall, rss=rss, report=report, index=dir_size(os.path.join(sample_dir, ".nib")))
     row["floor"], _, _ = timed([floor, sample_dir, str(os.cpu_count())], sample_dir)

@@ -74,7 +74,7 @@ Expected<std::string> Engine::diskContent(const std::string& path) { return read
 
 Expected<std::string> Engine::readWorktreeFile(const std::string& path) { return nib::readWorktreeFile(root_, path); }
 
-Expected<Freshness> Engine::freshness(bool withWorktree) {
+Expected<Freshness> Engine::freshness(bool withWorktree, bool asAnswered) {
   Freshness f;
   const Manifest& m = manifest();
   f.indexVersion = m.versionId;
@@ -93,7 +93,7 @@ Expected<Freshness> Engine::freshness(bool withWorktree) {
     // ignore rules can judge; then the probe (a full scan of the worktree with git's rules)
     // decides, when the caller asked for the worktree's tree. The comparison is the one search
     // and the overlays use (cached while a watcher sees no event), so a request pays for it once.
-    const WorktreeComparison* cmp = withWorktree ? worktreeComparison() : &*comparison_;
+    const WorktreeComparison* cmp = withWorktree && !(asAnswered && synced) ? worktreeComparison() : &*comparison_;
     if (cmp && withWorktree) computeTreeId(*snapshot_, &*comparison_);
     if (cmp && cmp->conclusive) {
       f.worktreeTree = cmp->unchanged ? m.sourceTree : cmp->treeId;
@@ -120,9 +120,12 @@ Expected<Freshness> Engine::freshness(bool withWorktree) {
   // Overlays of the whole worktree (changed files re-extracted, deleted ones tombstoned, new ones
   // added) make answers equal those of a fresh index of the worktree as it is: not fresh, but
   // not partial either.
-  f.overlaid = synced && overlay_.complete && !comparison_->unchanged;
-  f.overlaidFiles = synced ? overlay_.files : 0;
-  if (synced && !overlay_.complete) f.partialReason = overlay_.reason;
+  // In step again after the comparison above: events it took since the overlays were synced
+  // are not overlaid yet, so the answer is not labelled as if they were.
+  const bool inStep = snapshot_ && comparison_ && syncedGeneration_ == comparisonGeneration_;
+  f.overlaid = inStep && overlay_.complete && !comparison_->unchanged;
+  f.overlaidFiles = inStep ? overlay_.files : 0;
+  if (inStep && !overlay_.complete) f.partialReason = overlay_.reason;
   f.partial = !f.fresh && !f.overlaid;
   return f;
 }

@@ -187,8 +187,11 @@ class Engine {
   Expected<std::string> diskContent(const std::string& path);
 
   // Cheap: compares HEAD with the indexed commit. `withWorktree` also asks the worktree probe
-  // for the worktree's tree id (a scan of the worktree; used by `nib status`).
-  Expected<Freshness> freshness(bool withWorktree);
+  // for the worktree's tree id (a scan of the worktree; used by `nib status`). `asAnswered`:
+  // the labels of an answer just given — the worktree as the overlays saw it for that answer,
+  // without taking events that arrived since (which would make the answer look partial when
+  // only its label is newer than it).
+  Expected<Freshness> freshness(bool withWorktree, bool asAnswered = false);
 
   // A definition or references request at a byte offset (on 0-based `line`), stated for the
   // provider policy (EngineNavigation.cpp): the file's language (the index's, else detected

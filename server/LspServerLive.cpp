@@ -149,7 +149,7 @@ std::string LspServer::answerNavigation(const Task& task, Engine& engine, std::o
   }
   job.request.partial = job.request.partial || !overlayComplete_;
   if (job.locate) {
-    if (auto f = engine.freshness(true)) {
+    if (auto f = engine.freshness(true, /*asAnswered=*/true)) {
       out.indexCommit = f->indexCommit;
       out.headCommit = f->headCommit;
       out.indexVersion = f->indexVersion;

@@ -330,6 +330,38 @@ TEST_CASE("an overlay over budget says so instead of passing off a partial answe
 
 namespace nib::test {
 
+TEST_CASE("an answer's labels describe the worktree its overlays saw, not changes made since", "[freshness]") {
+  TestRepo repo;
+  repo.writeAll(kBase);
+  repo.commitAll();
+  auto engine = indexAndOpen(repo, 1);
+  engine.reset();
+  auto watched = openWatched(repo.root());
+  repo.write("pkg/main.py", "from pkg.util import helper\n\n\ndef run():\n    return helper(1) + helper(2)\n");
+  const Engine::WorktreeOverlay& overlay = watched->syncWorktreeOverlays();
+  REQUIRE(overlay.complete);
+  REQUIRE(overlay.files == 1);
+  // Another file changes after the answer's overlays were synced, before its labels are read.
+  repo.write("pkg/util.py", "def helper(x):\n    return x + 2\n");
+  auto answered = watched->freshness(true, /*asAnswered=*/true);
+  REQUIRE(answered.hasValue());
+  CHECK(answered->overlaid);
+  CHECK_FALSE(answered->partial);
+  CHECK(answered->changedFiles == std::vector<std::string>{"pkg/main.py"});
+  // Asked afresh (nib status), the new change is seen, and not yet overlaid: partial, not overlaid.
+  auto now = watched->freshness(true);
+  REQUIRE(now.hasValue());
+  CHECK(now->changedFiles.size() == 2);
+  CHECK_FALSE(now->overlaid);
+  CHECK(now->partial);
+  // Once the overlays follow it, answers are overlaid again.
+  watched->syncWorktreeOverlays();
+  auto synced = watched->freshness(true, /*asAnswered=*/true);
+  REQUIRE(synced.hasValue());
+  CHECK(synced->overlaid);
+  CHECK(synced->changedFiles.size() == 2);
+}
+
 TEST_CASE("the server answers from the worktree as it is, and labels what that answer reflects", "[freshness][lsp]") {
   TestRepo repo;
   repo.writeAll(kBase);

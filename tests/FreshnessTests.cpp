@@ -187,6 +187,14 @@ std::unique_ptr<Engine> openWatched(const fs::path& root, const fs::path& indexD
   return std::move(*e);
 }
 
+// kBase committed and indexed, then opened as the server opens it: watched, with an extractor.
+std::unique_ptr<Engine> indexBaseAndWatch(TestRepo& repo) {
+  repo.writeAll(kBase);
+  repo.commitAll();
+  indexAndOpen(repo, 1);
+  return openWatched(repo.root());
+}
+
 }  // namespace
 
 TEST_CASE("after every kind of change, answers equal a golden index of the new state", "[freshness][acceptance]") {
@@ -302,11 +310,7 @@ TEST_CASE("after every kind of change, answers equal a golden index of the new s
 
 TEST_CASE("an overlay over budget says so instead of passing off a partial answer", "[freshness]") {
   TestRepo repo;
-  repo.writeAll(kBase);
-  repo.commitAll();
-  auto engine = indexAndOpen(repo, 1);
-  engine.reset();
-  auto watched = openWatched(repo.root());
+  auto watched = indexBaseAndWatch(repo);
   for (int i = 0; i < 5; ++i) repo.write("pkg/new" + std::to_string(i) + ".py", "def f" + std::to_string(i) + "():\n    return 1\n");
   const Engine::WorktreeOverlay& overlay = watched->syncWorktreeOverlays(3);
   CHECK_FALSE(overlay.complete);
@@ -332,11 +336,7 @@ namespace nib::test {
 
 TEST_CASE("an answer's labels describe the worktree its overlays saw, not changes made since", "[freshness]") {
   TestRepo repo;
-  repo.writeAll(kBase);
-  repo.commitAll();
-  auto engine = indexAndOpen(repo, 1);
-  engine.reset();
-  auto watched = openWatched(repo.root());
+  auto watched = indexBaseAndWatch(repo);
   repo.write("pkg/main.py", "from pkg.util import helper\n\n\ndef run():\n    return helper(1) + helper(2)\n");
   const Engine::WorktreeOverlay& overlay = watched->syncWorktreeOverlays();
   REQUIRE(overlay.complete);

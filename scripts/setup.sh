@@ -14,7 +14,7 @@ apt_packages=(
   # libraries (see DESIGN.md §6)
   libclang-14-dev clang-14 libtree-sitter-dev libfaiss-dev liblmdb-dev nlohmann-json3-dev
   libgit2-dev catch2 libfasttext-dev libxxhash-dev liblz4-dev libblas-dev liblapack-dev libcli11-dev
-  libre2-dev libmd-dev libcurl4-openssl-dev
+  libre2-dev libmd-dev libcurl4-openssl-dev libmimalloc-dev
   # SCIP (the precise view's input and `nib export scip`): scip.proto compiled by protoc
   protobuf-compiler libprotobuf-dev
   # the fuzz build (scripts/fuzz.sh): clang-14's OpenMP, which FAISS's CMake package asks for,

@@ -12,6 +12,24 @@ bool isUpper(unsigned char c) { return c >= 'A' && c <= 'Z'; }
 bool isLower(unsigned char c) { return c >= 'a' && c <= 'z'; }
 bool isDigit(unsigned char c) { return c >= '0' && c <= '9'; }
 
+// Sorts keys holding a trigram (24 bits) above a 16-bit mask; trigrams are distinct. Large sets
+// go by three counting passes over the trigram's bytes (a file's trigrams were sorted by
+// comparison before: a sixth of the time spent finding them).
+void sortTrigramKeys(std::vector<uint64_t>& keys) {
+  if (keys.size() < 2048) {
+    std::sort(keys.begin(), keys.end());
+    return;
+  }
+  std::vector<uint64_t> other(keys.size());
+  for (unsigned shift = 16; shift < 40; shift += 8) {
+    std::array<size_t, 257> start{};
+    for (uint64_t k : keys) ++start[((k >> shift) & 0xFF) + 1];
+    for (size_t b = 1; b < start.size(); ++b) start[b] += start[b - 1];
+    for (uint64_t k : keys) other[start[(k >> shift) & 0xFF]++] = k;
+    keys.swap(other);
+  }
+}
+
 }  // namespace
 
 size_t token_detail::wordParts(std::string_view word, PartSpans* spans) {
@@ -72,19 +90,20 @@ void trigramMasksOf(std::string_view text, std::vector<uint32_t>* trigrams, std:
     if (i + 3 < text.size()) bits |= trigramNextBit(bytes[i + 3]);
     values[h] |= bits;
   }
-  std::vector<std::pair<uint32_t, uint16_t>> found;
+  // Each trigram with its mask in one integer (trigram above the mask's 16 bits), sorted.
+  std::vector<uint64_t> found;
   found.reserve(slots.size());
   for (uint32_t slot : slots) {
-    found.emplace_back(keys[slot], values[slot]);
+    found.push_back(static_cast<uint64_t>(keys[slot]) << 16 | values[slot]);
     keys[slot] = kEmpty;
     values[slot] = 0;
   }
-  std::sort(found.begin(), found.end());
+  sortTrigramKeys(found);
   trigrams->reserve(found.size());
   masks->reserve(found.size());
-  for (const auto& [t, m] : found) {
-    trigrams->push_back(t);
-    masks->push_back(m);
+  for (uint64_t k : found) {
+    trigrams->push_back(static_cast<uint32_t>(k >> 16));
+    masks->push_back(static_cast<uint16_t>(k));
   }
 }
 

@@ -34,13 +34,17 @@ class FileTokens {
     for (auto it = first; it != tokens_.end() && it->start < range.endByte; ++it)
       if (it->end <= range.endByte) count(it->id);
     forEachToken(extra, [&](std::string_view token) { count(idOf(token)); });
+    // Sorted by the ids' ranks in the file's vocabulary: integers, not strings, are compared
+    // and moved (sorting the terms themselves was a quarter of this function's time).
+    if (rank_.size() != names_.size()) rankVocabulary();
+    std::sort(touched_.begin(), touched_.end(), [&](uint32_t a, uint32_t b) { return rank_[a] < rank_[b]; });
+    u.terms.reserve(touched_.size());
     for (uint32_t id : touched_) {
       u.terms.emplace_back(*names_[id], counts_[id]);
       u.length += counts_[id];
       counts_[id] = 0;
     }
     touched_.clear();
-    std::sort(u.terms.begin(), u.terms.end());
     return u;
   }
 
@@ -60,10 +64,19 @@ class FileTokens {
   void count(uint32_t id) {
     if (counts_[id]++ == 0) touched_.push_back(id);
   }
+  // Each id's place in the sorted vocabulary. Computed again only when words outside the file's
+  // text (a path's, mostly) joined the vocabulary since.
+  void rankVocabulary() {
+    std::vector<uint32_t> byName(names_.size());
+    for (uint32_t i = 0; i < byName.size(); ++i) byName[i] = i;
+    std::sort(byName.begin(), byName.end(), [&](uint32_t a, uint32_t b) { return *names_[a] < *names_[b]; });
+    rank_.resize(names_.size());
+    for (uint32_t r = 0; r < byName.size(); ++r) rank_[byName[r]] = r;
+  }
   std::vector<Token> tokens_;
   std::vector<std::unique_ptr<std::string>> names_;  // stable addresses: ids_ keys view them
   std::unordered_map<std::string_view, uint32_t> ids_;
-  std::vector<uint32_t> counts_, touched_;
+  std::vector<uint32_t> counts_, touched_, rank_;
 };
 
 // Whether a line, indentation removed, belongs to the comment block that documents the unit

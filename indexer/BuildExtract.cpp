@@ -141,7 +141,7 @@ void processItem(WorkItem& w, ItemContext& ctx) {
     } else {
       ff = std::move(*extracted);
       w.extracted = true;
-      ctx.local.emplace_back(key.bytes(), serializeFacts(*ff));
+      ctx.local.emplace_back(key.bytes(), FactStore::factsRecord(*ff));
     }
   }
   if (ff) {

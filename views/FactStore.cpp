@@ -45,10 +45,19 @@ Expected<FactStore::Reader> FactStore::reader() {
   return Reader(env_.get(), std::move(*txn), dbi_, content_);
 }
 
+std::string FactStore::factsRecord(const FileFacts& facts) { return packContent(serializeFacts(facts), true); }
+
 Expected<FileFacts> FactStore::Reader::get(const FactKey& key, bool definitionsOnly) {
-  auto bytes = txn_.get(dbi_, key.bytes());
+  auto stored = txn_.get(dbi_, key.bytes());
+  if (!stored) return stored.status();
+  // One buffer per thread: queries read thousands of records in a row.
+  thread_local std::string buffer;
+  auto bytes = unpackContentInto(*stored, buffer);
   if (!bytes) return bytes.status();
-  return deserializeFacts(*bytes, definitionsOnly);
+  auto facts = deserializeFacts(*bytes, definitionsOnly);
+  // A references query over thousands of files must not leave a large file's buffer behind.
+  if (buffer.capacity() > (size_t(4) << 20)) std::string().swap(buffer);
+  return facts;
 }
 
 bool FactStore::Reader::contains(const FactKey& key) { return txn_.get(dbi_, key.bytes()).hasValue(); }

@@ -204,9 +204,9 @@ void LspServer::handleInitialize(const lsp::RequestId& id, const lsp::Initialize
 
   std::lock_guard<std::mutex> g(engineMutex_);
   if (openEngine()) return;
-  if (engineReason_ == Reason::NoIndex && options_.buildIndex) {
+  if ((engineReason_ == Reason::NoIndex || engineReason_ == Reason::OtherFormat) && options_.buildIndex) {
     engineError_.clear();
-    startIndexBuild("no index yet");
+    startIndexBuild(engineReason_ == Reason::NoIndex ? "no index yet" : "the index was written by another version of nib");
     return;
   }
   log(1, "nib cannot serve " + root_.string() + ": " + engineError_);

@@ -28,6 +28,7 @@ const char* reasonName(Reason reason) {
     case Reason::NoSymbol: return "no-symbol";
     case Reason::Declined: return "declined";
     case Reason::Unsafe: return "unsafe";
+    case Reason::OtherFormat: return "other-format";
   }
   return "unknown";
 }

@@ -36,6 +36,7 @@ enum class Reason : uint8_t {
   NoSymbol,          // no identifier, or nothing the index knows, at the position (NotFound)
   Declined,          // this source of facts has no say here: the next one answers (NotFound)
   Unsafe,            // a change nib cannot make exactly, refused whole (a rename; Unsupported)
+  OtherFormat,       // the index was written by another version of nib: `nib index` rebuilds it (Unsupported)
 };
 
 const char* reasonName(Reason reason);

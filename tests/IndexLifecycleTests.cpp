@@ -5,18 +5,24 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <thread>
 
+#include "LspClient.h"
 #include "TestRepo.h"
 #include "indexer/GitRepository.h"
 #include "indexer/IndexBuilder.h"
 #include "providers/StaticProvider.h"
 #include "support/FileIo.h"
+#include "views/CommitView.h"
+#include "views/FactStore.h"
 #include "views/IndexLayout.h"
 
 namespace nib::test {
 namespace fs = std::filesystem;
+using nlohmann::json;
 namespace {
 
 IndexReport build(const TestRepo& repo, IndexOptions options = {}) {
@@ -221,7 +227,6 @@ TEST_CASE("versions are pruned to the newest few, keeping the rollback target", 
   CHECK(std::find(versions.begin(), versions.end(), previous) != versions.end());
 }
 
-}  // namespace nib::test
 
 namespace nib::test {
 
@@ -362,6 +367,59 @@ TEST_CASE("a version whose search views another revision wrote is rebuilt, not k
   REQUIRE(rebuilt.manifest.view("lexical"));
   CHECK(rebuilt.manifest.view("lexical")->profile == profile);
   CHECK(build(repo, options).upToDate);
+}
+
+}  // namespace nib::test
+
+TEST_CASE("an index whose facts another nib wrote is refused with the remedy, and nib serve rebuilds it", "[index]") {
+  TestRepo repo;
+  repo.write("a.c", "int helper(int x) { return x + 1; }\nint main(void) { return helper(2); }\n");
+  repo.commitAll();
+  IndexReport first = build(repo);
+  IndexLayout layout(repo.root() / ".nib");
+  {
+    // Every facts record as a nib of facts format 3 stored it: serialized, not packed.
+    auto view = CommitView::open(layout.versionDir(first.manifest.versionId) / CommitView::kDirectory);
+    REQUIRE(view.hasValue());
+    auto store = FactStore::open(layout.factsDir(), /*readOnly=*/false);
+    REQUIRE(store.hasValue());
+    std::vector<std::pair<std::string, std::string>> old;
+    {
+      auto reader = (*store)->reader();
+      REQUIRE(reader.hasValue());
+      for (uint32_t id = 0; auto record = (*view)->fileById(id); ++id) {
+        auto facts = reader->get(record->factKey());
+        REQUIRE(facts.hasValue());
+        std::string bytes = serializeFacts(*facts);
+        bytes[0] = 3;
+        old.emplace_back(record->factKey().bytes(), bytes);
+      }
+    }
+    REQUIRE_FALSE(old.empty());
+    REQUIRE((*store)->putBatch(old).isOk());
+  }
+  auto refused = StaticProvider::open(repo.root() / ".nib");
+  REQUIRE_FALSE(refused.hasValue());
+  CHECK(refused.status().is(Reason::OtherFormat));
+  CHECK(refused.status().message().find("nib index") != std::string::npos);
+
+  // The language server builds the index again, as it does when there is none, then answers.
+  LspClient c(repo.root());
+  c.initialize(repo.root());
+  json def;
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    def = c.request("textDocument/definition", {{"textDocument", {{"uri", LspClient::uri(repo.root() / "a.c")}}},
+                                                {"position", {{"line", 1}, {"character", 25}}}});
+    if (def.contains("result")) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  INFO(def.dump());
+  REQUIRE(def.contains("result"));
+  REQUIRE(def["result"].size() == 1);
+  CHECK(def["result"][0]["range"]["start"]["line"] == 0);
+  CHECK(def["result"][0]["range"]["start"]["character"] == 4);
+  CHECK(c.shutDown() == 0);
+  CHECK(StaticProvider::open(repo.root() / ".nib").hasValue());
 }
 
 }  // namespace nib::test

@@ -53,7 +53,10 @@ Expected<FileFacts> FactStore::Reader::get(const FactKey& key, bool definitionsO
   // One buffer per thread: queries read thousands of records in a row.
   thread_local std::string buffer;
   auto bytes = unpackContentInto(*stored, buffer);
-  if (!bytes) return bytes.status();
+  // Records of facts formats before 4 were stored unpacked, behind their format version: not
+  // damage but another nib's index, which `nib index` rebuilds.
+  if (!bytes || bytes->empty() || static_cast<uint8_t>((*bytes)[0]) != factsFormatVersion())
+    return Status(ErrorCode::Unsupported, Reason::OtherFormat, "the index's facts were written by another version of nib: run `nib index` to rebuild it");
   auto facts = deserializeFacts(*bytes, definitionsOnly);
   // A references query over thousands of files must not leave a large file's buffer behind.
   if (buffer.capacity() > (size_t(4) << 20)) std::string().swap(buffer);

@@ -32,6 +32,7 @@ class FactStore {
   // Reads need a transaction so that several lookups see one snapshot and share its cost.
   class Reader {
    public:
+    // Unsupported when the record is of another facts format (an index of another nib).
     Expected<FileFacts> get(const FactKey& key, bool definitionsOnly = false);
     bool contains(const FactKey& key);
     // A blob's bytes, as stored for the search views' verification and snippets.

@@ -4,6 +4,7 @@
 
 #include <unistd.h>
 
+#include <chrono>
 #include <thread>
 #include <tuple>
 
@@ -157,13 +158,25 @@ Status writeViews(BuildSetup& s, const IndexLayout& layout, const IndexOptions& 
                   PhaseClock& clock) {
   const std::string& profile = Extractor::profileDigest();
   fs::path versionDir = layout.versionDir(m.versionId);
-  auto structural =
-      commitViewPhase(versionDir, scan.items, spill, profile, scan.snapshot ? &*scan.snapshot : nullptr, report);
+  // The commit view is written on a thread of its own while the search views are: they share
+  // only their input, read-only (the items, the spill's records by pread), and the commit view
+  // alone was a third of these phases' time on a 20k-file Linux sample, on one core.
+  SearchCorpus corpus = searchCorpus(scan.items, &spill);
+  Expected<ViewRecord> structural = Status(ErrorCode::Internal, "the commit view was not written");
+  double commitViewSeconds = 0;
+  std::thread commitView([&] {
+    auto start = std::chrono::steady_clock::now();
+    structural =
+        commitViewPhase(versionDir, scan.items, spill, profile, scan.snapshot ? &*scan.snapshot : nullptr, report);
+    commitViewSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  });
+  std::vector<ViewRecord> searchViews = searchViewsPhase(versionDir, corpus, profile);
+  commitView.join();
   if (!structural) return structural.status();
   m.views.push_back(*structural);
-  clock.end("commit-view");
-  SearchCorpus corpus = searchCorpus(scan.items, &spill);
-  for (ViewRecord& v : searchViewsPhase(versionDir, corpus, profile)) m.views.push_back(std::move(v));
+  for (ViewRecord& v : searchViews) m.views.push_back(std::move(v));
+  // Both phases' wall time, and the commit view's own (which ran inside it).
+  report.phaseSeconds.emplace_back("commit-view", commitViewSeconds);
   clock.end("search-views");
   if (!s.database.empty()) {
     ClangPhaseInput in{s.repo->root(), versionDir, layout.dir() / "clang-cache", s.database,

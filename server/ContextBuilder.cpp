@@ -241,7 +241,7 @@ Expected<ContextAnswer> buildContext(Engine& engine, const ContextRequest& reque
   // Render every candidate once, in tier order (stable: each tier keeps its own ranking).
   std::stable_sort(candidates.begin(), candidates.end(),
                    [](const Candidate& x, const Candidate& y) { return x.tier < y.tier; });
-  std::map<std::string, std::string> texts;
+  std::map<std::string, LinedText> texts;
   std::set<std::pair<std::string, uint32_t>> seen;
   std::vector<ContextUnit> ranked;
   std::vector<int> tiers;
@@ -251,9 +251,9 @@ Expected<ContextAnswer> buildContext(Engine& engine, const ContextRequest& reque
     auto it = texts.find(u.path);
     if (it == texts.end()) {
       auto text = engine.currentText(u.path);
-      it = texts.emplace(u.path, text ? std::move(*text) : std::string()).first;
+      it = texts.try_emplace(u.path, text ? std::move(*text) : std::string()).first;
     }
-    LineTable lines(it->second);
+    const LineTable& lines = it->second.lines();
     uint32_t first = u.range.start.line;
     uint32_t last = std::min<uint32_t>(u.range.end.line, lines.lineCount() ? lines.lineCount() - 1 : 0);
     std::string body = "## " + u.path + ":" + std::to_string(toDisplayLine(first)) + "-" +

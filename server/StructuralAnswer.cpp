@@ -318,7 +318,9 @@ lsp::NavigationAnswer toNavigationAnswer(Engine& engine, const PolicyOutcome& ou
 }
 
 std::string navigationText(Engine& engine, const NavigationResult& result, bool references) {
-  std::map<std::string, std::string> files;
+  // Each file's line table once: a name's references are thousands of lines in a few hundred
+  // files (a table per location was 45 % of a 7,262-reference `nib refs`).
+  std::map<std::string, LinedText> files;
   std::string out;
   for (const SymbolLocation& l : result.locations) {
     std::string detail;
@@ -329,9 +331,9 @@ std::string navigationText(Engine& engine, const NavigationResult& result, bool 
       auto it = files.find(l.path);
       if (it == files.end()) {
         auto c = engine.currentText(l.path);
-        it = files.emplace(l.path, c ? std::move(*c) : std::string()).first;
+        it = files.try_emplace(l.path, c ? std::move(*c) : std::string()).first;
       }
-      LineTable t(it->second);
+      const LineTable& t = it->second.lines();
       std::string_view line = l.range.start.line < t.lineCount() ? t.lineText(l.range.start.line) : std::string_view();
       size_t start = line.find_first_not_of(" \t");
       detail = start == std::string_view::npos ? std::string() : std::string(line.substr(start, 200));

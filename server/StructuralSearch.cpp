@@ -92,7 +92,7 @@ Expected<SearchResult> Engine::searchStructural(const SearchRequest& request, co
     out.truncated = true;
     order.resize(request.k);
   }
-  std::map<std::string, std::string> texts;
+  std::map<std::string, LinedText> texts;
   for (Fused& f : order) {
     f.hit.route = SearchRoute::Structural;
     f.hit.score = std::round(f.score * 1e5) / 1e5;
@@ -101,9 +101,9 @@ Expected<SearchResult> Engine::searchStructural(const SearchRequest& request, co
       auto it = texts.find(f.hit.path);
       if (it == texts.end()) {
         auto text = context.readCurrent(f.hit.path);
-        it = texts.emplace(f.hit.path, text ? std::move(*text) : std::string()).first;
+        it = texts.try_emplace(f.hit.path, text ? std::move(*text) : std::string()).first;
       }
-      LineTable lines(it->second);
+      const LineTable& lines = it->second.lines();
       uint32_t first = f.hit.range.start.line;
       uint32_t last = std::min<uint32_t>(f.hit.range.end.line, first + kSnippetLines - 1);
       f.hit.snippetLine = first;

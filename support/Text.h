@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -58,6 +59,21 @@ class LineTable {
  private:
   std::string_view text_;
   std::vector<uint32_t> starts_;
+};
+
+// A file's text with its line table, made once: a caller listing many places in few files keeps
+// one per file (std::map's nodes stay where they are, and the table views the text beside it).
+class LinedText {
+ public:
+  explicit LinedText(std::string text) : text_(std::move(text)), lines_(text_) {}
+  LinedText(const LinedText&) = delete;
+  LinedText& operator=(const LinedText&) = delete;
+  const std::string& text() const { return text_; }
+  const LineTable& lines() const { return lines_; }
+
+ private:
+  std::string text_;  // before lines_, which views it
+  LineTable lines_;
 };
 
 }  // namespace nib

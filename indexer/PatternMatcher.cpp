@@ -177,17 +177,37 @@ Expected<PatternSet> PatternSet::compile(const TSLanguage* language, std::string
 
 namespace {
 thread_local std::vector<std::pair<TSNode, TSFieldId>> tlsKids;
-}
+
+// One tree cursor per thread, reset to each node whose children are listed: a new cursor per
+// node allocated its stack and freed it again, for every node a pattern is rooted at.
+struct ThreadCursor {
+  TSTreeCursor cursor{};
+  bool made = false;
+  ~ThreadCursor() {
+    if (made) ts_tree_cursor_delete(&cursor);
+  }
+  TSTreeCursor* at(TSNode node) {
+    if (made) {
+      ts_tree_cursor_reset(&cursor, node);
+    } else {
+      cursor = ts_tree_cursor_new(node);
+      made = true;
+    }
+    return &cursor;
+  }
+};
+thread_local ThreadCursor tlsCursor;
+}  // namespace
 
 size_t PatternSet::pushNamedChildren(TSNode node) const {
-  TSTreeCursor cur = ts_tree_cursor_new(node);
-  if (ts_tree_cursor_goto_first_child(&cur)) {
+  // Not reentrant, and need not be: the children are copied out before anything else runs.
+  TSTreeCursor* cur = tlsCursor.at(node);
+  if (ts_tree_cursor_goto_first_child(cur)) {
     do {
-      TSNode k = ts_tree_cursor_current_node(&cur);
-      if (ts_node_is_named(k)) tlsKids.emplace_back(k, ts_tree_cursor_current_field_id(&cur));
-    } while (ts_tree_cursor_goto_next_sibling(&cur));
+      TSNode k = ts_tree_cursor_current_node(cur);
+      if (ts_node_is_named(k)) tlsKids.emplace_back(k, ts_tree_cursor_current_field_id(cur));
+    } while (ts_tree_cursor_goto_next_sibling(cur));
   }
-  ts_tree_cursor_delete(&cur);
   return tlsKids.size();
 }
 

@@ -11,6 +11,7 @@ the machine. `--daemon` repeats the nib commands with a `nib daemon` serving the
 (named as daemon-assisted in the output).
 
 Usage: bench/startup_bench.py [--repo DIR] [--rounds N] [--seed S] [--build DIR] [--daemon]
+                              [--index-args "FLAGS"]
 """
 import argparse
 import os
@@ -54,10 +55,14 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--build", default=os.path.join(HERE, "..", "build"))
     ap.add_argument("--daemon", action="store_true")
+    ap.add_argument("--index-args", default="",
+                    help="extra `nib index` flags for the index the commands read (e.g. \"--no-clang --no-precise\")")
     args = ap.parse_args()
     repo = os.path.abspath(args.repo)
     nib = os.path.abspath(os.path.join(args.build, "cli", "nib"))
-    subprocess.run([nib, "index", "-q", "--wait-dense"], cwd=repo, check=True)
+    # The query commands read the structural and search views; the dense view is built only
+    # when asked for (`--wait-dense` would now build it), so it is not asked for here.
+    subprocess.run([nib, "index", "-q"] + args.index_args.split(), cwd=repo, check=True)
     files = len(subprocess.run(["git", "ls-files"], cwd=repo, capture_output=True, text=True).stdout.split())
     rng = random.Random(args.seed)
     pos = positions(repo, args.rounds, rng)

@@ -206,7 +206,8 @@ void LspServer::handleInitialize(const lsp::RequestId& id, const lsp::Initialize
   if (openEngine()) return;
   if ((engineReason_ == Reason::NoIndex || engineReason_ == Reason::OtherFormat) && options_.buildIndex) {
     engineError_.clear();
-    startIndexBuild(engineReason_ == Reason::NoIndex ? "no index yet" : "the index was written by another version of nib");
+    startIndexBuild(engineReason_ == Reason::NoIndex ? "no index yet"
+                                                    : "the index was written by another version of nib");
     return;
   }
   log(1, "nib cannot serve " + root_.string() + ": " + engineError_);

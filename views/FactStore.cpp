@@ -52,11 +52,17 @@ Expected<FileFacts> FactStore::Reader::get(const FactKey& key, bool definitionsO
   if (!stored) return stored.status();
   // One buffer per thread: queries read thousands of records in a row.
   thread_local std::string buffer;
+  // Records of facts formats before 4 were stored unpacked, behind their format version (2 or
+  // 3, no tag of packContent's): not damage but another nib's index, which `nib index`
+  // rebuilds. A tagged record that does not unpack is damage.
+  auto otherFormat = [] {
+    return Status(ErrorCode::Unsupported, Reason::OtherFormat,
+                  "the index's facts were written by another version of nib: run `nib index` to rebuild it");
+  };
+  if (!hasContentTag(*stored)) return otherFormat();
   auto bytes = unpackContentInto(*stored, buffer);
-  // Records of facts formats before 4 were stored unpacked, behind their format version: not
-  // damage but another nib's index, which `nib index` rebuilds.
-  if (!bytes || bytes->empty() || static_cast<uint8_t>((*bytes)[0]) != factsFormatVersion())
-    return Status(ErrorCode::Unsupported, Reason::OtherFormat, "the index's facts were written by another version of nib: run `nib index` to rebuild it");
+  if (!bytes) return Status(ErrorCode::Corrupt, "a file's facts record: " + bytes.status().message());
+  if (bytes->empty() || static_cast<uint8_t>((*bytes)[0]) != factsFormatVersion()) return otherFormat();
   auto facts = deserializeFacts(*bytes, definitionsOnly);
   // A references query over thousands of files must not leave a large file's buffer behind.
   if (buffer.capacity() > (size_t(4) << 20)) std::string().swap(buffer);

@@ -53,4 +53,8 @@ Expected<std::string_view> unpackContentInto(std::string_view stored, std::strin
   return std::string_view(buffer.data(), size);
 }
 
+bool hasContentTag(std::string_view stored) {
+  return !stored.empty() && (static_cast<uint8_t>(stored[0]) == kRaw || static_cast<uint8_t>(stored[0]) == kLz4);
+}
+
 }  // namespace nib

@@ -25,6 +25,9 @@ std::string packContent(std::string_view bytes, bool compress = true);
 // crash or a huge allocation.
 Expected<std::string_view> unpackContentInto(std::string_view stored, std::string& buffer);
 
+// Whether `stored` begins with one of packContent's tags (a record of another writer may not).
+bool hasContentTag(std::string_view stored);
+
 inline Expected<std::string> unpackContent(std::string_view stored) {
   std::string buffer;
   auto view = unpackContentInto(stored, buffer);

@@ -228,6 +228,17 @@ class StaticProvider {
   std::unique_ptr<FactStore> factStore_;
   std::optional<FactStore::Reader> reader_;
   std::unordered_map<uint32_t, std::unique_ptr<LoadedFile>> cache_;
+  // Workspace symbols in a process that answers more than one (a server, the daemon): each
+  // definition key's place in the key list and the byte classes of its name (SymbolMatcher),
+  // made by the second query, so that later ones test a word per name instead of scanning the
+  // list for the query's rarest byte (a common letter there visits a fifth of 550k names).
+  struct KeyLine {
+    uint32_t offset = 0, length = 0;
+    uint64_t classes = 0;
+  };
+  std::vector<KeyLine> keyLines_;
+  unsigned symbolQueries_ = 0;
+  void indexKeyLines(std::string_view keys);
   std::vector<std::unique_ptr<LoadedFile>> retired_;  // partial entries replaced by complete ones
   std::map<std::pair<std::string, bool>, std::vector<DefinitionRef>> defCache_;
   std::map<std::string, std::vector<Target>> moduleFiles_;  // whole-module imports -> files

@@ -30,10 +30,20 @@ std::vector<SymbolMatch> StaticProvider::symbols(std::string_view query, size_t 
   size_t next = 0;
   auto keys = view_->definitionKeys();
   if (keys) {
-    matcher.forEachCandidate(*keys, [&](std::string_view key) {
+    auto consider = [&](std::string_view key) {
       if (key.size() < 2) return;
       if (double score = matcher.score(key.substr(1)); score > 0) names.push_back({key, score});
-    });
+    };
+    // A name that scores holds every byte class of the query, so both ways visit every name
+    // that scores, in the list's order: the same names, whichever way.
+    if (++symbolQueries_ >= 2 && keys->size() < UINT32_MAX) {
+      if (keyLines_.empty()) indexKeyLines(*keys);
+      const uint64_t wanted = matcher.queryClasses();
+      for (const KeyLine& l : keyLines_)
+        if ((l.classes & wanted) == wanted) consider(keys->substr(l.offset, l.length));
+    } else {
+      matcher.forEachCandidate(*keys, consider);
+    }
     std::sort(names.begin(), names.end(), [](const Name& a, const Name& b) {
       return a.score != b.score ? a.score > b.score : a.key.substr(1) != b.key.substr(1) ? a.key.substr(1) < b.key.substr(1) : a.key < b.key;
     });
@@ -86,6 +96,19 @@ std::vector<SymbolMatch> StaticProvider::symbols(std::string_view query, size_t 
     if (auto loc = locationOf({h.ref.fileId, static_cast<int32_t>(h.ref.index)})) out.push_back({std::move(*loc), h.score});
   }
   return out;
+}
+
+void StaticProvider::indexKeyLines(std::string_view keys) {
+  keyLines_.clear();
+  for (size_t at = 0; at < keys.size();) {
+    size_t end = keys.find('\n', at);
+    if (end == std::string_view::npos) end = keys.size();
+    std::string_view line = keys.substr(at, end - at);
+    // Classes of the name alone (after the kind byte), as SymbolMatcher::score tests them.
+    keyLines_.push_back({static_cast<uint32_t>(at), static_cast<uint32_t>(line.size()),
+                         line.size() < 2 ? 0 : SymbolMatcher::byteClasses(line.substr(1))});
+    at = end + 1;
+  }
 }
 
 }  // namespace nib

@@ -49,6 +49,14 @@ class SymbolMatcher {
   // whose name may match: every tier needs each of the query's bytes, so only lines holding
   // the query's rarest byte (in either case) are visited, found with memchr rather than by
   // looking at every name (qemu's 355k names: 6 MiB).
+  // The byte classes (byteClass) a name must all hold to score: a quick test per name.
+  uint64_t queryClasses() const { return queryBytes_; }
+  static uint64_t byteClasses(std::string_view s) {
+    uint64_t bits = 0;
+    for (char c : s) bits |= byteClass(c);
+    return bits;
+  }
+
   template <typename Visit>
   void forEachCandidate(std::string_view lines, Visit&& visit) const {
     char a = anchor(), b = a >= 'a' && a <= 'z' ? static_cast<char>(a - ('a' - 'A')) : a;
@@ -93,11 +101,6 @@ class SymbolMatcher {
   // other values share bits too, which only lets more names through): a name whose set lacks a
   // bit of the query's cannot hold the query's bytes in any case.
   static uint64_t byteClass(char c) { return uint64_t{1} << ((static_cast<unsigned char>(c) | 0x20) & 63); }
-  static uint64_t byteClasses(std::string_view s) {
-    uint64_t bits = 0;
-    for (char c : s) bits |= byteClass(c);
-    return bits;
-  }
   std::string query_, lowered_, folded_;
   uint64_t queryBytes_ = 0;
 };

@@ -422,4 +422,37 @@ TEST_CASE("an index whose facts another nib wrote is refused with the remedy, an
   CHECK(StaticProvider::open(repo.root() / ".nib").hasValue());
 }
 
+TEST_CASE("workspace symbols find the same names by scanning the key list and by its line index", "[symbols]") {
+  TestRepo repo;
+  repo.write("fs.c",
+             "struct inode_cache { int n; };\nint get_inode(void) { return 0; }\nint i_node;\n"
+             "int index_node(int x) { return x; }\nvoid mutex_lock(void) {}\nint node;\n");
+  repo.write("Table.java", "class InodeTable { int MutexLock() { return 0; } int mtx; }\n");
+  repo.commitAll();
+  build(repo);
+  // The first query of a provider scans the list; every later one uses the index it makes.
+  auto warm = StaticProvider::open(repo.root() / ".nib");
+  REQUIRE(warm.hasValue());
+  (void)(*warm)->symbols("zzzz", 5);
+  auto key = [](const std::vector<SymbolMatch>& matches) {
+    std::vector<std::string> out;
+    for (const SymbolMatch& m : matches)
+      out.push_back(m.location.name + "@" + m.location.path + ":" + std::to_string(m.location.range.start.line) + "=" +
+                    std::to_string(m.score));
+    return out;
+  };
+  size_t found = 0;
+  for (const char* query : {"inode", "INODE", "node", "mutex_lock", "ml", "x", "get", "zq"}) {
+    auto fresh = StaticProvider::open(repo.root() / ".nib");
+    REQUIRE(fresh.hasValue());
+    auto scanned = key((*fresh)->symbols(query, 50));
+    auto indexed = key((*warm)->symbols(query, 50));
+    INFO(query);
+    CHECK(scanned == indexed);
+    found += indexed.size();
+  }
+  CHECK(found >= 10);
+  CHECK(key((*warm)->symbols("inode", 50)).size() >= 4);  // inode_cache, get_inode, InodeTable, i_node (fuzzy)
+}
+
 }  // namespace nib::test

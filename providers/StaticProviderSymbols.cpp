@@ -44,11 +44,29 @@ std::vector<SymbolMatch> StaticProvider::symbols(std::string_view query, size_t 
     } else {
       matcher.forEachCandidate(*keys, consider);
     }
-    std::sort(names.begin(), names.end(), [](const Name& a, const Name& b) {
+    auto better = [](const Name& a, const Name& b) {
       return a.score != b.score ? a.score > b.score : a.key.substr(1) != b.key.substr(1) ? a.key.substr(1) < b.key.substr(1) : a.key < b.key;
-    });
+    };
+    // Only the names that can be read are sorted: a common word has tens of thousands (60k for
+    // `inode` on a Linux sample), most of them tied in score, and sorting them all by name was
+    // most of such a query. The best few hundred are picked by score alone (linear), with
+    // every name tied with the last of them; the rest is sorted only if the reading gets there.
+    size_t sortedNames = names.size();
+    if (const size_t pick = std::max<size_t>(4 * wanted, 256); names.size() > 2 * pick) {
+      std::nth_element(names.begin(), names.begin() + static_cast<std::ptrdiff_t>(pick), names.end(),
+                       [](const Name& a, const Name& b) { return a.score > b.score; });
+      const double cut = names[pick].score;
+      auto rest = std::partition(names.begin() + static_cast<std::ptrdiff_t>(pick), names.end(),
+                                 [cut](const Name& n) { return n.score >= cut; });
+      sortedNames = static_cast<size_t>(rest - names.begin());
+    }
+    std::sort(names.begin(), names.begin() + static_cast<std::ptrdiff_t>(sortedNames), better);
     std::priority_queue<double, std::vector<double>, std::greater<double>> best;  // the `wanted` best scores
     for (; next < names.size(); ++next) {
+      if (next == sortedNames) {
+        std::sort(names.begin() + static_cast<std::ptrdiff_t>(next), names.end(), better);
+        sortedNames = names.size();
+      }
       if (best.size() == wanted && best.top() > names[next].score) break;
       size_t before = hits.size();
       addDefinitions(names[next].key.substr(1), names[next].score,

@@ -455,4 +455,31 @@ TEST_CASE("workspace symbols find the same names by scanning the key list and by
   CHECK(key((*warm)->symbols("inode", 50)).size() >= 4);  // inode_cache, get_inode, InodeTable, i_node (fuzzy)
 }
 
+TEST_CASE("workspace symbols read only the best names of a common word, in the order a full sort gives", "[symbols]") {
+  TestRepo repo;
+  // 1,500 names holding "node": a thousand in its prefix tier, scored by length (node0-node9
+  // best, then node10-node99, then 900 tied names node100-node999), more than the few hundred a
+  // query with a small limit picks by score before sorting, so the pick must be sorted and the
+  // tie across its edge taken whole.
+  std::string text;
+  for (int i = 0; i < 1000; ++i) text += "int node" + std::to_string(i) + ";\n";
+  for (int i = 0; i < 500; ++i) text += "int " + std::string(i % 2 ? "x_node" : "nd_o_e") + std::to_string(i) + ";\n";
+  repo.write("many.c", text);
+  repo.commitAll();
+  build(repo);
+  auto p = StaticProvider::open(repo.root() / ".nib");
+  REQUIRE(p.hasValue());
+  for (const char* query : {"node", "nd", "node1", "ode"}) {
+    auto all = (*p)->symbols(query, 5000);  // few enough names: every one sorted
+    auto few = (*p)->symbols(query, 50);    // only the best part sorted
+    INFO(query);
+    REQUIRE(few.size() == 50);
+    REQUIRE(all.size() >= 50);
+    for (size_t i = 0; i < few.size(); ++i) {
+      CHECK(few[i].location.name == all[i].location.name);
+      CHECK(few[i].score == all[i].score);
+    }
+  }
+}
+
 }  // namespace nib::test

@@ -27,6 +27,8 @@
 
 namespace nib {
 
+class SymbolMatcher;
+
 // One resolved use of a definition by another, for the persisted-shape call and type graph:
 // a call site, or a reference to a type (a class, struct, enum, alias ...).
 // Ends are (file id, definition index) pairs; StaticProvider::nodeById names them.
@@ -239,6 +241,10 @@ class StaticProvider {
   std::vector<KeyLine> keyLines_;
   unsigned symbolQueries_ = 0;
   void indexKeyLines(std::string_view keys);
+  // Calls visit(key) for the keys whose names may score against `matcher`: by the index from
+  // the second query of this provider on, by SymbolMatcher::forEachCandidate's scan before.
+  void forEachKeyCandidate(std::string_view keys, const SymbolMatcher& matcher,
+                           const std::function<void(std::string_view)>& visit);
   std::vector<std::unique_ptr<LoadedFile>> retired_;  // partial entries replaced by complete ones
   std::map<std::pair<std::string, bool>, std::vector<DefinitionRef>> defCache_;
   std::map<std::string, std::vector<Target>> moduleFiles_;  // whole-module imports -> files

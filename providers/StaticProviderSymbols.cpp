@@ -8,6 +8,40 @@
 #include "providers/SymbolMatcher.h"
 
 namespace nib {
+namespace {
+
+// A definition key (kind byte, name) whose name scored.
+struct ScoredName {
+  std::string_view key;
+  double score;
+};
+
+bool betterName(const ScoredName& a, const ScoredName& b) {
+  if (a.score != b.score) return a.score > b.score;
+  if (a.key.substr(1) != b.key.substr(1)) return a.key.substr(1) < b.key.substr(1);
+  return a.key < b.key;
+}
+
+// Sorts the names that can be read, best first, and returns how many: a common word has tens of
+// thousands (60k for `inode` on a Linux sample), most of them tied in score, and sorting them
+// all by name was most of such a query. The best few hundred are picked by score alone
+// (linear), with every name tied with the last of them; the caller sorts the rest
+// (sortRestFrom) only if its reading gets there.
+size_t sortReadableNames(std::vector<ScoredName>& names, size_t wanted) {
+  size_t sorted = names.size();
+  if (const size_t pick = std::max<size_t>(4 * wanted, 256); names.size() > 2 * pick) {
+    std::nth_element(names.begin(), names.begin() + static_cast<std::ptrdiff_t>(pick), names.end(),
+                     [](const ScoredName& a, const ScoredName& b) { return a.score > b.score; });
+    const double cut = names[pick].score;
+    auto rest = std::partition(names.begin() + static_cast<std::ptrdiff_t>(pick), names.end(),
+                               [cut](const ScoredName& n) { return n.score >= cut; });
+    sorted = static_cast<size_t>(rest - names.begin());
+  }
+  std::sort(names.begin(), names.begin() + static_cast<std::ptrdiff_t>(sorted), betterName);
+  return sorted;
+}
+
+}  // namespace
 
 std::vector<SymbolMatch> StaticProvider::symbols(std::string_view query, size_t limit) {
   beginQuery();
@@ -25,46 +59,19 @@ std::vector<SymbolMatch> StaticProvider::symbols(std::string_view query, size_t 
   // With the key list, names are scored first and only the best names' definitions are read:
   // in score order, until `wanted` hits score above anything the next name can give (a hit
   // scores its name's score, or one less for a declaration). Without it, the table is walked.
-  struct Name { std::string_view key; double score; };
-  std::vector<Name> names;
+  std::vector<ScoredName> names;
   size_t next = 0;
   auto keys = view_->definitionKeys();
   if (keys) {
-    auto consider = [&](std::string_view key) {
+    forEachKeyCandidate(*keys, matcher, [&](std::string_view key) {
       if (key.size() < 2) return;
       if (double score = matcher.score(key.substr(1)); score > 0) names.push_back({key, score});
-    };
-    // A name that scores holds every byte class of the query, so both ways visit every name
-    // that scores, in the list's order: the same names, whichever way.
-    if (++symbolQueries_ >= 2 && keys->size() < UINT32_MAX) {
-      if (keyLines_.empty()) indexKeyLines(*keys);
-      const uint64_t wanted = matcher.queryClasses();
-      for (const KeyLine& l : keyLines_)
-        if ((l.classes & wanted) == wanted) consider(keys->substr(l.offset, l.length));
-    } else {
-      matcher.forEachCandidate(*keys, consider);
-    }
-    auto better = [](const Name& a, const Name& b) {
-      return a.score != b.score ? a.score > b.score : a.key.substr(1) != b.key.substr(1) ? a.key.substr(1) < b.key.substr(1) : a.key < b.key;
-    };
-    // Only the names that can be read are sorted: a common word has tens of thousands (60k for
-    // `inode` on a Linux sample), most of them tied in score, and sorting them all by name was
-    // most of such a query. The best few hundred are picked by score alone (linear), with
-    // every name tied with the last of them; the rest is sorted only if the reading gets there.
-    size_t sortedNames = names.size();
-    if (const size_t pick = std::max<size_t>(4 * wanted, 256); names.size() > 2 * pick) {
-      std::nth_element(names.begin(), names.begin() + static_cast<std::ptrdiff_t>(pick), names.end(),
-                       [](const Name& a, const Name& b) { return a.score > b.score; });
-      const double cut = names[pick].score;
-      auto rest = std::partition(names.begin() + static_cast<std::ptrdiff_t>(pick), names.end(),
-                                 [cut](const Name& n) { return n.score >= cut; });
-      sortedNames = static_cast<size_t>(rest - names.begin());
-    }
-    std::sort(names.begin(), names.begin() + static_cast<std::ptrdiff_t>(sortedNames), better);
+    });
+    size_t sortedNames = sortReadableNames(names, wanted);
     std::priority_queue<double, std::vector<double>, std::greater<double>> best;  // the `wanted` best scores
     for (; next < names.size(); ++next) {
       if (next == sortedNames) {
-        std::sort(names.begin() + static_cast<std::ptrdiff_t>(next), names.end(), better);
+        std::sort(names.begin() + static_cast<std::ptrdiff_t>(next), names.end(), betterName);
         sortedNames = names.size();
       }
       if (best.size() == wanted && best.top() > names[next].score) break;
@@ -114,6 +121,20 @@ std::vector<SymbolMatch> StaticProvider::symbols(std::string_view query, size_t 
     if (auto loc = locationOf({h.ref.fileId, static_cast<int32_t>(h.ref.index)})) out.push_back({std::move(*loc), h.score});
   }
   return out;
+}
+
+void StaticProvider::forEachKeyCandidate(std::string_view keys, const SymbolMatcher& matcher,
+                                         const std::function<void(std::string_view)>& visit) {
+  // A name that scores holds every byte class of the query, so both ways visit every name that
+  // scores, in the list's order: the same names, whichever way.
+  if (++symbolQueries_ >= 2 && keys.size() < UINT32_MAX) {
+    if (keyLines_.empty()) indexKeyLines(keys);
+    const uint64_t needed = matcher.queryClasses();
+    for (const KeyLine& l : keyLines_)
+      if ((l.classes & needed) == needed) visit(keys.substr(l.offset, l.length));
+  } else {
+    matcher.forEachCandidate(keys, visit);
+  }
 }
 
 void StaticProvider::indexKeyLines(std::string_view keys) {

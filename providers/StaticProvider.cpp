@@ -106,11 +106,9 @@ Expected<std::unique_ptr<StaticProvider>> StaticProvider::open(const std::filesy
   p->reader_.emplace(std::move(*reader));
   // An index another nib wrote, with facts of another format, is refused here, whole: else
   // each answer that reads facts would fail on its own, and lists built from them (workspace
-  // symbols) would come back empty instead of wrong.
+  // symbols) would come back empty instead of wrong. One record's first byte says it.
   if (auto first = p->view_->fileById(0))
-    if (auto facts = p->reader_->get(first->factKey(), /*definitionsOnly=*/true);
-        !facts && facts.status().is(Reason::OtherFormat))
-      return facts.status();
+    if (Status format = p->reader_->checkFormat(first->factKey()); format.is(Reason::OtherFormat)) return format;
   if (!p->manifest_.base.empty()) {
     auto delta = VersionDelta::open(layout.versionDir(versionId) / "delta");
     if (!delta) return Status(delta.status().code(), "version " + versionId + "'s delta: " + delta.status().message());

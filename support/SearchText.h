@@ -50,7 +50,8 @@ void forEachTokenAt(std::string_view text, Emit&& emit) {
     size_t parts = wordParts(text.substr(start, size), &spans);
     if (parts < 2) continue;
     for (size_t p = 0; p < parts; ++p)
-      if (spans[p].second - spans[p].first >= kMinToken) emit(start, i, token.substr(spans[p].first, spans[p].second - spans[p].first));
+      if (static_cast<size_t>(spans[p].second - spans[p].first) >= kMinToken)
+        emit(start, i, token.substr(spans[p].first, spans[p].second - spans[p].first));
   }
 }
 

@@ -104,6 +104,12 @@ TEST_CASE("stored contents are packed smaller and come back byte for byte", "[fa
   REQUIRE(inPlace.hasValue());
   CHECK(*inPlace == source);
   CHECK(inPlace->data() == raw.data() + 1);
+  // The first byte alone (a facts record's format version), packed or not; nothing for a
+  // record packContent did not write.
+  CHECK(firstContentByte(packed) == static_cast<uint8_t>(source[0]));
+  CHECK(firstContentByte(raw) == static_cast<uint8_t>(source[0]));
+  CHECK_FALSE(firstContentByte("").has_value());
+  CHECK_FALSE(firstContentByte(std::string(1, '\x07') + source).has_value());
   // Short or incompressible bytes are kept as they are, behind their tag.
   for (std::string raw : {std::string(), std::string("x"), std::string("\0\xff binary", 9)}) {
     auto again = unpackContent(packContent(raw));

@@ -47,26 +47,42 @@ Expected<FactStore::Reader> FactStore::reader() {
 
 std::string FactStore::factsRecord(const FileFacts& facts) { return packContent(serializeFacts(facts), true); }
 
-Expected<FileFacts> FactStore::Reader::get(const FactKey& key, bool definitionsOnly) {
-  auto stored = txn_.get(dbi_, key.bytes());
-  if (!stored) return stored.status();
-  // One buffer per thread: queries read thousands of records in a row.
-  thread_local std::string buffer;
-  // Records of facts formats before 4 were stored unpacked, behind their format version (2 or
-  // 3, no tag of packContent's): not damage but another nib's index, which `nib index`
-  // rebuilds. A tagged record that does not unpack is damage.
+namespace {
+
+// Whether a stored facts record is one this nib reads. Records of facts formats before 4 were
+// stored unpacked, behind their format version (2 or 3, no tag of packContent's): not damage
+// but another nib's index, which `nib index` rebuilds. A tagged record that does not unpack is
+// damage.
+Status recordFormat(std::string_view stored) {
   auto otherFormat = [] {
     return Status(ErrorCode::Unsupported, Reason::OtherFormat,
                   "the index's facts were written by another version of nib: run `nib index` to rebuild it");
   };
-  if (!hasContentTag(*stored)) return otherFormat();
+  if (!hasContentTag(stored)) return otherFormat();
+  auto first = firstContentByte(stored);
+  if (!first) return Status(ErrorCode::Corrupt, "a file's facts record does not unpack");
+  return *first == factsFormatVersion() ? Status::ok() : otherFormat();
+}
+
+}  // namespace
+
+Expected<FileFacts> FactStore::Reader::get(const FactKey& key, bool definitionsOnly) {
+  auto stored = txn_.get(dbi_, key.bytes());
+  if (!stored) return stored.status();
+  NIB_RETURN_IF_ERROR(recordFormat(*stored));
+  // One buffer per thread: queries read thousands of records in a row.
+  thread_local std::string buffer;
   auto bytes = unpackContentInto(*stored, buffer);
   if (!bytes) return Status(ErrorCode::Corrupt, "a file's facts record: " + bytes.status().message());
-  if (bytes->empty() || static_cast<uint8_t>((*bytes)[0]) != factsFormatVersion()) return otherFormat();
   auto facts = deserializeFacts(*bytes, definitionsOnly);
   // A references query over thousands of files must not leave a large file's buffer behind.
   if (buffer.capacity() > (size_t(4) << 20)) std::string().swap(buffer);
   return facts;
+}
+
+Status FactStore::Reader::checkFormat(const FactKey& key) {
+  auto stored = txn_.get(dbi_, key.bytes());
+  return stored ? recordFormat(*stored) : Status::ok();
 }
 
 bool FactStore::Reader::contains(const FactKey& key) { return txn_.get(dbi_, key.bytes()).hasValue(); }

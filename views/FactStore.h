@@ -34,6 +34,9 @@ class FactStore {
    public:
     // Unsupported when the record is of another facts format (an index of another nib).
     Expected<FileFacts> get(const FactKey& key, bool definitionsOnly = false);
+    // The same verdict on the record's format alone, without decoding it (a missing record
+    // passes): cheap enough for every engine's start.
+    Status checkFormat(const FactKey& key);
     bool contains(const FactKey& key);
     // A blob's bytes, as stored for the search views' verification and snippets.
     Expected<std::string> content(const std::string& blobOid);

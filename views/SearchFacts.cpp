@@ -35,7 +35,7 @@ class FileTokens {
       if (it->end <= range.endByte) count(it->id);
     forEachToken(extra, [&](std::string_view token) { count(idOf(token)); });
     // Sorted by the ids' ranks in the file's vocabulary: integers, not strings, are compared
-    // and moved (sorting the terms themselves was a quarter of this function's time).
+    // and moved (sorting the terms themselves was two thirds of this function's time).
     if (rank_.size() != names_.size()) rankVocabulary();
     std::sort(touched_.begin(), touched_.end(), [&](uint32_t a, uint32_t b) { return rank_[a] < rank_[b]; });
     u.terms.reserve(touched_.size());

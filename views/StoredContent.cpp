@@ -57,4 +57,19 @@ bool hasContentTag(std::string_view stored) {
   return !stored.empty() && (static_cast<uint8_t>(stored[0]) == kRaw || static_cast<uint8_t>(stored[0]) == kLz4);
 }
 
+std::optional<uint8_t> firstContentByte(std::string_view stored) {
+  if (stored.size() < 2) return std::nullopt;
+  if (static_cast<uint8_t>(stored[0]) == kRaw) return static_cast<uint8_t>(stored[1]);
+  ByteReader r(stored);
+  uint8_t tag = r.u8();
+  uint64_t size = r.varint();
+  size_t at = stored.size() - r.remaining();
+  if (tag != kLz4 || !r.ok() || size == 0) return std::nullopt;
+  // The block's first sequence only: LZ4 stops once the first byte is out.
+  char first[16];
+  int n = LZ4_decompress_safe_partial(stored.data() + at, first, static_cast<int>(stored.size() - at), 1, sizeof first);
+  if (n < 1) return std::nullopt;
+  return static_cast<uint8_t>(first[0]);
+}
+
 }  // namespace nib

@@ -8,6 +8,7 @@
 // quarter the speed.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -21,12 +22,17 @@ std::string packContent(std::string_view bytes, bool compress = true);
 
 // The original bytes of a stored record: a view of the record itself when it was stored as it
 // is (no copy), else unpacked into `buffer` (which only ever grows, so that a thread unpacking
-// file after file does not clear memory for each) and valid until the buffer's next use. A record that is not one packContent wrote is a Corrupt status, never a
-// crash or a huge allocation.
+// file after file does not clear memory for each) and valid until the buffer's next use. A
+// record that is not one packContent wrote is a Corrupt status, never a crash or a huge
+// allocation.
 Expected<std::string_view> unpackContentInto(std::string_view stored, std::string& buffer);
 
 // Whether `stored` begins with one of packContent's tags (a record of another writer may not).
 bool hasContentTag(std::string_view stored);
+
+// The first original byte of a stored record (a format version, for facts), unpacking no more
+// than that; nothing when the record is empty or not one packContent wrote.
+std::optional<uint8_t> firstContentByte(std::string_view stored);
 
 inline Expected<std::string> unpackContent(std::string_view stored) {
   std::string buffer;

@@ -13,6 +13,7 @@
 #include "server/StructuralAnswer.h"
 #include "support/Binary.h"
 #include "support/FileIo.h"
+#include "support/GitLite.h"
 #include "views/IndexLayout.h"
 
 namespace nib::cli {
@@ -20,6 +21,21 @@ namespace fs = std::filesystem;
 namespace {
 
 std::string shortOid(const std::string& oid) { return oid.empty() ? "(none)" : oid.substr(0, 12); }
+
+// An index another nib wrote cannot answer, but its manifest (a stable text format) still says
+// what it is: shown with the remedy, so that `nib status` explains instead of only refusing.
+int printForeignIndex(const fs::path& repoPath, const Status& refusal) {
+  auto root = gitlite::discover(repoPath);
+  auto manifest = root ? IndexLayout::forRepository(root->worktree).currentManifest() : Expected<Manifest>(root.status());
+  if (!manifest) return fail(refusal.message());
+  const Manifest& m = *manifest;
+  std::printf("repository  %s\n", root->worktree.c_str());
+  std::printf("version     %s (created %s)\n", m.versionId.c_str(), m.created.c_str());
+  std::printf("built from  commit %s%s\n", shortOid(m.sourceCommit).c_str(), m.dirty ? " + uncommitted changes" : "");
+  for (const ViewRecord& v : m.views) std::printf("view        %-10s %s\n", v.name.c_str(), viewStatusName(v.status));
+  std::fflush(stdout);
+  return fail(refusal.message());
+}
 
 }  // namespace
 
@@ -104,6 +120,7 @@ int runStatus(const StatusArgs& args) {
   if (args.useDaemon)
     if (auto answered = askDaemon(args.path, encodeStatusArgs(args))) return printOutput(*answered);
   auto engine = Engine::open(args.path);
+  if (!engine && engine.status().is(Reason::OtherFormat)) return printForeignIndex(args.path, engine.status());
   if (!engine) {
     std::string hint = engine.status().code() == ErrorCode::NotFound ? "run `nib index` to build one" : "";
     return fail(engine.status().message(), hint);

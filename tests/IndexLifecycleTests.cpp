@@ -402,6 +402,13 @@ TEST_CASE("an index whose facts another nib wrote is refused with the remedy, an
   REQUIRE_FALSE(refused.hasValue());
   CHECK(refused.status().is(Reason::OtherFormat));
   CHECK(refused.status().message().find("nib index") != std::string::npos);
+  // `nib status` still says which version this is (from the manifest), then fails with the remedy.
+  NibRun status = runNibIn(repo, "", "status --no-daemon");
+  INFO(status.out);
+  CHECK(status.rc != 0);
+  CHECK(status.out.find("version     " + first.manifest.versionId) != std::string::npos);
+  CHECK(status.out.find("view        structural") != std::string::npos);
+  CHECK(status.out.find("another version of nib: run `nib index`") != std::string::npos);
 
   // The language server builds the index again, as it does when there is none, then answers.
   LspClient c(repo.root());

@@ -492,7 +492,7 @@ def main():
     if len({name for name, _ in lives} | {"nib"}) != len(lives) + 1:
         sys.exit("bench: live server names must differ from each other and from 'nib'")
     if args.index:
-        subprocess.run([nib, "index", "-q"], cwd=repo, check=True)  # the views requests read (no dense view: built only when asked for)
+        subprocess.run([nib, "index", "-q", "--wait"], cwd=repo, check=True)  # complete views (made-up units too), no dense view
 
     keep = Candidates(args.language)
     chosen = editor_bench.sample(repo, pattern, args.files, args.per_file, random.Random(args.seed), keep=keep)

@@ -130,7 +130,7 @@ def main():
         live_cmd = live_cmd + ["--compile-commands-dir=" + repo]
     if not shutil.which(live_cmd[0]):
         sys.exit(f"bench: {live_cmd[0]} is not on PATH")
-    subprocess.run([nib, "index", "-q"], cwd=repo, check=True)  # the views requests read (no dense view: built only when asked for)
+    subprocess.run([nib, "index", "-q", "--wait"], cwd=repo, check=True)  # complete views (made-up units too), no dense view
     chosen = sample(repo, pattern, args.files, args.per_file, random.Random(args.seed))
     if not chosen:
         sys.exit("bench: no source file of that language with enough identifiers")

@@ -122,7 +122,7 @@ def main():
         subprocess.run([os.path.join(HERE, "fetch-corpus.sh"), "tmux"], check=True)
         repo = os.path.join(HERE, "corpus", "tmux")
     repo = os.path.abspath(repo)
-    subprocess.run([nib, "index", "-q"], cwd=repo, check=True)  # the views requests read (no dense view: built only when asked for)
+    subprocess.run([nib, "index", "-q", "--wait"], cwd=repo, check=True)  # complete views (made-up units too), no dense view
 
     files = source_files(repo)
     positions = [(p, l, c) for p, l, c, _ in sample_positions(repo, files, args.samples, random.Random(args.seed))]

@@ -25,6 +25,7 @@ struct IndexArgs {
   bool noDense = false;
   bool dense = false;
   bool waitDense = false;      // build the dense view before returning, not in the background
+  bool wait = false;           // leave nothing to a follow-up: what this version has is built now
   bool completeDense = false;  // internal: be the background follow-up that builds it
   bool retrainModel = false;
   std::string compileCommandsDir;

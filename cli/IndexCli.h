@@ -44,6 +44,11 @@ inline CLI::App* addIndexCommand(CLI::App& app, IndexArgs& args) {
                   "compile command builds, before returning. By default the version is published without\n"
                   "them and a background process adds them in a follow-up version (`nib status` shows\n"
                   "when it is ready; lexical and trigram search, and the other files' answers, work meanwhile)");
+  index->add_flag("--wait", args.wait,
+                  "Leave nothing to a follow-up: the clang view's units for files no compile command builds,\n"
+                  "and the dense view where the index keeps one, are built before returning (no dense view\n"
+                  "is asked for; for scripts and benchmarks that need complete answers at once)")
+      ->excludes("--wait-dense");
   // The background process `nib index` starts for that follow-up: not for people.
   index->add_flag("--complete-dense", args.completeDense)->group("");
   index->add_flag("--retrain-model", args.retrainModel,

@@ -168,10 +168,10 @@ int runIndex(const IndexArgs& args) {
   // Asked for by a flag, or kept where the current version has it (IndexOptions::denseOnRequest).
   options.denseOnRequest = !args.noDense && !args.dense && !args.waitDense && !args.retrainModel;
   // A retrained model is asked for now; otherwise the dense view comes in a follow-up.
-  options.deferDense = options.dense && !args.waitDense && !args.retrainModel;
+  options.deferDense = options.dense && !args.waitDense && !args.wait && !args.retrainModel;
   // Made-up clang units (files no compile command builds) likewise: the follow-up adds them,
-  // run here at once with --wait-dense.
-  options.deferUncompiled = true;
+  // run here at once with --wait-dense; --wait builds them with the version itself.
+  options.deferUncompiled = !args.wait;
   options.clang = !args.noClang;
   options.precise = !args.noPrecise;
   options.compileCommandsDir = args.compileCommandsDir;

@@ -334,4 +334,31 @@ TEST_CASE("nib index leaves files no compile command builds to the follow-up, wh
   CHECK(facts == "clang");
 }
 
+// `--wait` builds those units with the version itself, and asks for no dense view.
+TEST_CASE("nib index --wait leaves nothing to a follow-up and builds no dense view", "[clang][cli]") {
+  TestRepo repo;
+  repo.write("util.c", "int twice(int x) { return 2 * x; }\n");
+  repo.write("tool.c", "int twice(int x);\nint main(void) { return twice(2); }\n");  // built by no command
+  repo.write("compile_commands.json", "[{\"directory\": \"" + repo.root().string() +
+                                          "\", \"file\": \"util.c\", \"arguments\": [\"cc\", \"-c\", \"util.c\"]}]");
+  repo.commitAll();
+  Run idx = nibIn(repo, "NIB_NO_DENSE_FOLLOW_UP=1", "index --wait");
+  INFO(idx.out);
+  REQUIRE(idx.rc == 0);
+  CHECK(idx.out.find("in the background") == std::string::npos);
+  Run def = nibIn(repo, "", "def --json tool.c:2:26");
+  INFO(def.out);
+  REQUIRE(def.rc == 0);
+  CHECK(nlohmann::json::parse(def.out).value("facts", std::string()) == "clang");
+  Run status = nibIn(repo, "", "status --json");
+  REQUIRE(status.rc == 0);
+  const nlohmann::json views = nlohmann::json::parse(status.out)["views"];
+  REQUIRE(views.size() >= 4);
+  for (const auto& v : views) {
+    INFO(v.dump());
+    if (v["name"] == "dense") CHECK(v["status"] == "absent");
+    if (v["name"] == "clang") CHECK(v["status"] == "complete");
+  }
+}
+
 }  // namespace nib::test

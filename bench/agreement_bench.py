@@ -36,7 +36,11 @@ and stub files), on both sides, and the dropped ones are counted. Definitions an
 agree when the sets are equal. "Non-empty live" means the live server's set after dropping is
 non-empty; "both empty" positions count as agreement and are shown apart. Reference precision
 and recall are nib's against the live server's, pooled over positions where both answered:
-|nib ∩ live| / |nib| and |nib ∩ live| / |live|.
+|nib ∩ live| / |nib| and |nib ∩ live| / |live|. Each request also records the error
+diagnostics each live server published for the file (`live_parse_errors`), and a row per
+request kind gives the agreement on the files the live server parsed without an error: a
+header that is not self-contained opened alone, or a file whose guessed command lacks include
+paths, gives the live server a broken parse whose answers are not the reference they seem.
 
 Usage: bench/agreement_bench.py --repo DIR --language python|typescript|javascript|c|cpp
                                 [--files N] [--per-file K] [--seed S] [--build DIR]
@@ -236,6 +240,7 @@ class TimedServer(editor_bench.Server):
         self.lock = threading.Lock()
         self.progress = set()  # tokens begun and not yet ended
         self.progress_seen = 0
+        self.errors_in = {}  # uri -> errors in the server's last diagnostics of it (severity 1)
         self.dead = False
         threading.Thread(target=self._pump, daemon=True).start()
 
@@ -260,6 +265,10 @@ class TimedServer(editor_bench.Server):
                         self._send({"jsonrpc": "2.0", "id": msg["id"], "result": result})
                     except OSError:
                         pass
+                elif msg["method"] == "textDocument/publishDiagnostics":
+                    params = msg.get("params") or {}
+                    self.errors_in[params.get("uri")] = sum(
+                        1 for d in params.get("diagnostics") or [] if d.get("severity") == 1)
                 elif msg["method"] == "$/progress":
                     params = msg.get("params") or {}
                     kind = (params.get("value") or {}).get("kind")
@@ -433,6 +442,16 @@ def print_tables(records, lives, args, repo):
                                      and not r["answers"][b]["locations"] for r in rows)
                     print(f"| {kind} | {a} vs {b} (servers agree) | {len(rows)} | {agree_cell(k, len(rows))} "
                           f"| {agree_cell(kn, len(nonempty))} ({b} non-empty) | {both_empty} | | | |")
+    # The same agreement on the files each live server parsed without an error diagnostic: where
+    # it reported errors (a header that is not self-contained opened alone, a guessed command
+    # missing include paths), its answers come from a broken parse.
+    for kind in KINDS:
+        for live in lives:
+            rows = [r for r in records if r["kind"] == kind]
+            clean = [r for r in rows if (r.get("live_parse_errors") or {}).get(live) == 0]
+            k = sum(r["agree"][live] for r in clean)
+            print(f"| {kind} | {live}, files it parsed without errors | {len(clean)} | {agree_cell(k, len(clean))} "
+                  f"| | | | | {len(rows) - len(clean)} requests in files with {live} errors (or none published) |")
     print()
     for line in notes:
         print(f"- {line}")
@@ -560,6 +579,9 @@ def main():
                             mine = rec["answers"]["nib"]
                             rec["locate"]["locations_differ"] = ok(mine) and sorted(locs) != mine["locations"]
                 rec["agree"] = {name: same(rec["answers"]["nib"], rec["answers"][name]) for name, _ in lives}
+                # Whether each live server could parse the file: its own error diagnostics (None: it
+                # published none), so that answers from a broken parse can be told apart.
+                rec["live_parse_errors"] = {s.name: s.errors_in.get(uri) for s in servers if s.name != "nib"}
                 records.append(rec)
         for s in servers:
             s.notify("textDocument/didClose", {"textDocument": {"uri": uri}})

@@ -1,10 +1,11 @@
 // The clang view's answers where the compiler saw no name under the cursor — code the
 // preprocessor left out, a macro's replacement text — found by the bare word as clangd 14 finds
-// them (ClangNavigator.h: wordAnswer, skippedMacroReferences, definitionMacroReferences).
+// them (ClangNavigator.h: wordAnswer, preprocessorReferences, preprocessorDefinition).
 #include <algorithm>
 #include <cctype>
 #include <optional>
 #include <set>
+#include <tuple>
 
 #include "providers/ClangNavigator.h"
 #include "providers/ClangNavigatorSites.h"
@@ -18,10 +19,11 @@ namespace {
 
 constexpr size_t kMostWordMatches = 5;  // clangd 14 answers nothing when more symbols match
 
-// Whether `offset` lies in a #define directive (its continuation lines included): a macro's
-// text is not compiled where it is written.
-bool inMacroDefinition(std::string_view text, uint32_t offset) {
-  if (offset > text.size()) return false;
+// The directive `offset` lies in, after its keyword (its continuation lines included): "define",
+// "if", "ifndef", ... — or "" outside any. A macro's text is not compiled where it is written,
+// nor are the words of a condition.
+std::string_view directiveAt(std::string_view text, uint32_t offset) {
+  if (offset > text.size()) return {};
   size_t start = text.rfind('\n', offset == 0 ? 0 : offset - 1);
   start = start == std::string_view::npos ? 0 : start + 1;
   // Back over continued lines: the line before ends with a backslash.
@@ -34,10 +36,43 @@ bool inMacroDefinition(std::string_view text, uint32_t offset) {
     while (i < text.size() && (text[i] == ' ' || text[i] == '\t')) ++i;
   };
   blanks();
-  if (i >= text.size() || text[i] != '#') return false;
+  if (i >= text.size() || text[i] != '#') return {};
   ++i;
   blanks();
-  return text.compare(i, 6, "define") == 0 && offset >= i + 6;
+  size_t keyword = i;
+  while (i < text.size() && std::isalpha(static_cast<unsigned char>(text[i]))) ++i;
+  if (offset < i) return {};
+  return text.substr(keyword, i - keyword);
+}
+
+// Where a file's preamble ends, as clang computes it (ComputePreamble): its leading run of
+// blank space, comments and preprocessor directives, continuation lines included.
+uint32_t preambleEnd(std::string_view text) {
+  size_t i = 0, n = text.size();
+  auto blockComment = [&] {
+    size_t close = text.find("*/", i + 2);
+    i = close == std::string_view::npos ? n : close + 2;
+  };
+  while (i < n) {
+    char c = text[i];
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') {
+      ++i;
+    } else if (text.compare(i, 2, "//") == 0) {
+      size_t eol = text.find('\n', i);
+      i = eol == std::string_view::npos ? n : eol + 1;
+    } else if (text.compare(i, 2, "/*") == 0) {
+      blockComment();
+    } else if (c == '#') {
+      while (i < n && text[i] != '\n') {
+        if (text.compare(i, 2, "/*") == 0) blockComment();
+        else if (text[i] == '\\' && i + 1 < n && (text[i + 1] == '\n' || text[i + 1] == '\r')) i += text[i + 1] == '\r' ? 3 : 2;
+        else ++i;
+      }
+    } else {
+      break;
+    }
+  }
+  return static_cast<uint32_t>(std::min(i, n));
 }
 
 // The identifier touching `offset`, as an editor's cursor gives it: [start, end), or nothing
@@ -100,45 +135,14 @@ const ClangSite* indexedPlace(const ClangSymbol& symbol) {
 }  // namespace
 
 Expected<NavigationResult> ClangNavigator::wordAnswer(const std::string& path, const AskedFile& f,
-                                                                          const Occurrence& at) {
-  return wordAnswer(path, f, f.facts.nameOf(at), at.range.startByte, at.range.start.line);
-}
-
-Expected<NavigationResult> ClangNavigator::wordAnswerAt(const std::string& path, const AskedFile& f,
-                                                                            uint32_t offset) {
-  // Only where tree-sitter saw no name: the replacement text of a macro (one preprocessor
-  // token run to tree-sitter). The word touching the offset, as an editor's cursor gives it.
-  if (changed_(path)) return declined();
+                                                      const PreprocessorWord& w) {
+  const std::string& word = w.word;
+  const uint32_t startByte = w.start;
   auto text = f.text();
-  auto word = text ? wordAround(*text, offset) : std::nullopt;
-  if (!word) return declined();
-  auto [start, end] = *word;
-  uint32_t line = static_cast<uint32_t>(std::count(text->begin(), text->begin() + start, '\n'));
-  return wordAnswer(path, f, std::string(text->substr(start, end - start)), start, line);
-}
-
-Expected<NavigationResult> ClangNavigator::wordAnswer(const std::string& path, const AskedFile& f,
-                                                                          const std::string& word, uint32_t startByte,
-                                                                          uint32_t line) {
-  // Only in code no unit compiled (what the preprocessor left out, a macro's definition):
-  // elsewhere a name without a clang occurrence is compiled code the AST walk found nothing for
-  // either, which clangd answers from its AST, not by the bare word.
-  // Cheap checks first: this runs for every definition tree-sitter answers.
-  if (word.empty() || changed_(path) ||
-      (f.language != Language::C && f.language != Language::Cpp))
-    return declined();
-  const bool skipped = view_->skippedAt(path, startByte);
-  if (!skipped) {
-    // A macro's definition, in a file the build compiled: its words are compiled only where
-    // the macro is expanded.
-    auto text = f.text();
-    if (!text || !inMacroDefinition(*text, startByte)) return declined();
-  }
+  if (!text) return text.status();
+  uint32_t line = static_cast<uint32_t>(std::count(text->begin(), text->begin() + startByte, '\n'));
   auto occurrences = view_->occurrences(path);
   if (!occurrences) return occurrences.status();
-  // A name libclang reported there (the macro's own) answers as it is.
-  if (!skipped && (occurrences->empty() || occurrenceAt(*occurrences, startByte))) return declined();
-
   std::set<uint32_t> live;
   for (const ClangFileOccurrence& o : *occurrences)
     if (!o.expanded) live.insert(o.start);
@@ -188,65 +192,110 @@ Expected<NavigationResult> ClangNavigator::wordAnswer(const std::string& path, c
   return std::move(out);
 }
 
-Expected<NavigationResult> ClangNavigator::skippedMacroReferences(const std::string& path,
-                                                                                      const Occurrence& at,
-                                                                                      const std::string& word,
-                                                                                      bool includeDeclaration) {
-  if (changed_(path) || !view_->skippedAt(path, at.range.startByte)) return declined();
-  auto answer = macroReferences(path, word, at.range.startByte, at.range.endByte, includeDeclaration);
-  if (answer)
-    answer->note = "'" + word + "' is in code the preprocessor left out: the references of the macro in effect there";
-  return answer;
-}
-
-Expected<NavigationResult> ClangNavigator::definitionMacroReferences(const std::string& path, const AskedFile& f,
-                                                                    uint32_t offset, bool includeDeclaration) {
-  if (changed_(path) || (f.language != Language::C && f.language != Language::Cpp)) return declined();
+std::optional<ClangNavigator::PreprocessorWord> ClangNavigator::preprocessorWord(const std::string& path,
+                                                                                 const AskedFile& f, uint32_t offset) {
+  if (changed_(path) || (f.language != Language::C && f.language != Language::Cpp) || !covers(path)) return std::nullopt;
   auto text = f.text();
   auto around = text ? wordAround(*text, offset) : std::nullopt;
-  if (!around || !inMacroDefinition(*text, around->first)) return declined();
-  auto [start, end] = *around;
-  // The macro's own name, where libclang recorded it, answers as it is.
+  if (!around) return std::nullopt;
+  PreprocessorWord w;
+  std::tie(w.start, w.end) = *around;
+  w.skipped = view_->skippedAt(path, w.start);
+  if (!w.skipped) {
+    std::string_view directive = directiveAt(*text, w.start);
+    // An #include's words are a file name, or a macro libclang recorded.
+    if (directive.empty() || directive == "include" || directive == "include_next" || directive == "import")
+      return std::nullopt;
+  }
+  w.preambleEnd = preambleEnd(*text);
+  // A name libclang recorded there (a macro's own, a defined macro in a condition) answers as it is.
   auto occurrences = view_->occurrences(path);
-  if (occurrences && occurrenceAt(*occurrences, start)) return declined();
-  std::string word(text->substr(start, end - start));
-  auto answer = macroReferences(path, word, start, end, includeDeclaration);
-  if (answer)
-    answer->note = "'" + word + "' is in a macro's definition: the references of the macro in effect there";
-  return answer;
+  if (!occurrences || occurrenceAt(*occurrences, w.start)) return std::nullopt;
+  w.word = std::string(text->substr(w.start, w.end - w.start));
+  return w;
 }
 
-// The references of the macro named `word` in effect at [start, end) of `path`, as clangd 14
-// finds a macro by its raw word: the closest definition before it in the file, else the only
-// macro of that name; declined when there is none or several.
-Expected<NavigationResult> ClangNavigator::macroReferences(const std::string& path, const std::string& word,
-                                                           uint32_t start, uint32_t end, bool includeDeclaration) {
-  auto ids = view_->symbolsNamed(word);
+NavigationResult ClangNavigator::nothingNamed(const PreprocessorWord& w) {
+  NavigationResult out;
+  out.symbol = w.word;
+  out.source = source_;
+  out.facet = "preprocessor";
+  out.note = "'" + w.word + (w.skipped ? "' is in code the preprocessor left out" : "' is in a preprocessor directive") +
+             " and names no macro there: the compiler saw no name here";
+  return out;
+}
+
+Expected<NavigationResult> ClangNavigator::preprocessorReferences(const std::string& path, const AskedFile& f,
+                                                                  uint32_t offset, bool includeDeclaration) {
+  auto w = preprocessorWord(path, f, offset);
+  if (!w) return declined();
+  // In code the preprocessor left out, a macro defined only further down this file was not
+  // defined yet there; in a live directive (`#ifndef GUARD` before its `#define`) clangd finds it.
+  auto answer = macroAnswer(path, *w, /*references=*/true, includeDeclaration, false);
+  if (answer) {
+    answer->facet = "preprocessor";
+    answer->note = "'" + w->word + (w->skipped ? "' is in code the preprocessor left out" : "' is in a preprocessor directive") +
+                   ": the references of the macro in effect there";
+  }
+  if (!isDeclined(answer)) return answer;
+  return nothingNamed(*w);
+}
+
+Expected<NavigationResult> ClangNavigator::preprocessorDefinition(const std::string& path, const AskedFile& f,
+                                                                  uint32_t offset, bool declarations) {
+  auto w = preprocessorWord(path, f, offset);
+  if (!w) return declined();
+  // clangd 14's order: the macro in effect there, then the word's fallbacks (not for
+  // textDocument/declaration), else nothing.
+  if (auto answer = macroAnswer(path, *w, /*references=*/false, false, declarations); !isDeclined(answer)) {
+    if (answer) answer->facet = "preprocessor";
+    return answer;
+  }
+  if (!declarations)
+    if (auto word = wordAnswer(path, f, *w); !isDeclined(word)) return word;
+  return nothingNamed(*w);
+}
+
+// The macro named by a preprocessor word, as clangd 14 finds a macro by its raw word: the closest
+// definition before it in the file; else, in the file's preamble, the first one after it there;
+// else the only macro of that name, where it is defined in another file (a header read before).
+// Declined when there is none or several.
+Expected<NavigationResult> ClangNavigator::macroAnswer(const std::string& path, const PreprocessorWord& w,
+                                                       bool references, bool includeDeclaration, bool declarations) {
+  auto ids = view_->symbolsNamed(w.word);
   if (!ids) return ids.status();
-  std::optional<ClangSymbol> chosen, only;
-  uint32_t closest = 0;
+  std::optional<ClangSymbol> chosen, inPreamble, only;
+  uint32_t closest = 0, firstAfter = 0;
   size_t macros = 0;
+  bool onlyElsewhere = false;
   for (uint32_t id : *ids) {
     auto symbol = view_->symbol(id);
     if (!symbol) return symbol.status();
     if (static_cast<SymbolKind>(symbol->kind) != SymbolKind::Macro) continue;
     ++macros;
-    for (const ClangSite& s : symbol->sites)
-      if (s.role == ClangRole::Definition && s.path == path && s.range.startByte < start &&
-          (!chosen || s.range.startByte > closest)) {
-        closest = s.range.startByte;
-        chosen = *symbol;
+    onlyElsewhere = false;
+    for (const ClangSite& s : symbol->sites) {
+      if (s.role != ClangRole::Definition) continue;
+      if (s.path != path) {
+        onlyElsewhere = true;
+        continue;
       }
+      uint32_t at = s.range.startByte;
+      if (at < w.start && (!chosen || at > closest)) closest = at, chosen = *symbol;
+      if (at > w.start && at < w.preambleEnd && (!inPreamble || at < firstAfter)) firstAfter = at, inPreamble = *symbol;
+    }
     only = std::move(*symbol);
   }
-  if (!chosen && macros == 1) chosen = std::move(only);
+  // clangd reads a file's leading directives as its preamble, whose macros it finds before any
+  // place in the file (an include guard's #ifndef, `#ifndef FALSE` above `#define FALSE`).
+  if (!chosen && w.start < w.preambleEnd) chosen = std::move(inPreamble);
+  if (!chosen && macros == 1 && onlyElsewhere) chosen = std::move(only);
   if (!chosen) return declined();
   ClangFileOccurrence from;
-  from.start = start;
-  from.end = end;
+  from.start = w.start;
+  from.end = w.end;
   from.role = ClangRole::Reference;
-  return answerFor(*chosen, from, path, true, includeDeclaration, false);
+  return answerFor(*chosen, from, path, references, includeDeclaration, declarations);
 }
-
 
 }  // namespace nib

@@ -598,18 +598,13 @@ Expected<NavigationResult> StaticProvider::definitionFromFacts(const std::string
   beginQuery();
   auto f = loadPath(path);
   if (!f) return f.status();
+  if (clang_)
+    if (auto word = clang_->preprocessorDefinition(path, asked(**f), offset, declarations); !isDeclined(word))
+      return word;
   auto idx = occurrenceAt(**f, path, offset);
-  if (!idx) {
-    if (!declarations)
-      if (clang_)
-        if (auto word = clang_->wordAnswerAt(path, asked(**f), offset); !isDeclined(word)) return word;
-    return idx.status();
-  }
+  if (!idx) return idx.status();
   const Occurrence& occ = (*f)->facts.occurrences[*idx];
   const std::string& name = (*f)->facts.nameOf(occ);
-  if (!declarations)
-    if (clang_)
-      if (auto word = clang_->wordAnswer(path, asked(**f), occ); !isDeclined(word)) return word;
   Resolved r = resolve(**f, occ);
   if (declarations) r.targets = declarationsOf(r.targets);
   NavigationResult out;
@@ -703,18 +698,12 @@ Expected<NavigationResult> StaticProvider::referencesFromFacts(const std::string
   auto f = loadPath(path);
   if (!f) return f.status();
   auto idx = occurrenceAt(**f, path, offset);
-  if (!idx) {
-    if (clang_)
-      if (auto macro = clang_->definitionMacroReferences(path, asked(**f), offset, includeDeclaration); !isDeclined(macro))
-        return macro;
-    return idx.status();
-  }
+  if (clang_)
+    if (auto macro = clang_->preprocessorReferences(path, asked(**f), offset, includeDeclaration); !isDeclined(macro))
+      return macro;
+  if (!idx) return idx.status();
   const LoadedFile* origin = *f;
   const Occurrence& start = origin->facts.occurrences[*idx];
-  if (clang_)
-    if (auto macro = clang_->skippedMacroReferences(path, start, origin->facts.nameOf(start), includeDeclaration);
-        !isDeclined(macro))
-      return macro;
   const ReferenceQuery query = referenceQuery(*origin, start, includeDeclaration);
   NavigationResult out;
   out.symbol = query.startName;

@@ -45,6 +45,7 @@ paths, gives the live server a broken parse whose answers are not the reference 
 Usage: bench/agreement_bench.py --repo DIR --language python|typescript|javascript|c|cpp
                                 [--files N] [--per-file K] [--seed S] [--build DIR]
                                 [--live NAME=CMD ...] [--provider static] [--json FILE] [--index]
+                                [--fresh-live]
 """
 import argparse
 import collections
@@ -489,6 +490,11 @@ def main():
     ap.add_argument("--timeout", type=float, default=60, help="seconds per request (default 60)")
     ap.add_argument("--ready-timeout", type=float, default=300,
                     help="seconds a live server may take to get ready (default 300)")
+    ap.add_argument("--fresh-live", action="store_true",
+                    help="start each live server afresh for every sampled file (clangd's background index loads "
+                         "from its cache): what it parsed for earlier files — clangd keeps the references of every "
+                         "file it opened, and a header opened alone replaces its index's view of that header — then "
+                         "does not change its answers for later ones")
     ap.add_argument("--settle", type=float, default=3, help="seconds to wait for $/progress to begin (default 3)")
     args = ap.parse_args()
 
@@ -526,11 +532,14 @@ def main():
                                               "synchronization": {"didSave": False}},
                              "window": {"workDoneProgress": True},
                              "workspace": {"configuration": True, "workspaceFolders": True}}}
-    for s in servers:
+    def initialize(s):
         ms, r = s.request("initialize", init, timeout=args.ready_timeout)
         if "error" in r:
             sys.exit(f"bench: {s.name} did not initialize: {r['error']}")
         s.notify("initialized", {})
+
+    for s in servers:
+        initialize(s)
 
     records = []
     turn = 0
@@ -538,11 +547,16 @@ def main():
     for file_no, (path, text, positions) in enumerate(chosen):
         uri = "file://" + os.path.join(repo, path)
         lang_id = ids_by_ext.get(os.path.splitext(path)[1], language_id)
+        if args.fresh_live and file_no > 0:
+            for i, (name, cmd) in enumerate(lives, start=1):
+                servers[i].close()
+                servers[i] = TimedServer(name, cmd, repo, args.timeout)
+                initialize(servers[i])
         for s in servers:
             s.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": lang_id, "version": 1,
                                                                  "text": text}})
         wait_ready(servers, uri, positions[0], args.ready_timeout)
-        if file_no == 0:  # background work the servers announced (clangd's index, tsserver's project)
+        if file_no == 0 or args.fresh_live:  # background work the servers announced (clangd's index, tsserver's project)
             time.sleep(args.settle)
             deadline = time.perf_counter() + args.ready_timeout
             while any(s.progress for s in servers[1:]) and time.perf_counter() < deadline:
@@ -594,6 +608,8 @@ def main():
     print(f"repository: {repo}; {len(chosen)} {args.language} files opened, {args.per_file} positions each, "
           f"seed {args.seed}; {len(records)} requests per server ({elapsed:.1f} s)")
     print(f"nib: {nib} serve --provider {args.provider}")
+    if args.fresh_live:
+        print("live servers started afresh for every sampled file (--fresh-live)")
     for name, cmd in lives:
         print(f"live {name}: {' '.join(cmd)}")
     print(f"sampling skipped {keep.skipped['keyword']} keyword and {keep.skipped['comment/string']} "

@@ -354,6 +354,25 @@ std::string ClangNavigator::answerFacet(const ClangSymbol& symbol) {
   return kind == SymbolKind::Unknown ? "" : symbolKindName(kind);
 }
 
+// The definition that is the symbol's canonical declaration (the unit that defines it never saw
+// another declaration first): clangd's answer at a definition is then that definition; nullptr
+// when a declaration comes first. A made-up unit's canonical declaration in another file (two
+// programs no command builds each defining `main`, or an anonymous enum both spell alike) is not
+// this file's: to clangd each such file is a program of its own, whose first declaration here is
+// the symbol's.
+const ClangSite* ClangNavigator::canonicalDefinition(const ClangSymbol& symbol, const std::string& path) {
+  const ClangSite* canonical = declarationSite(symbol);
+  if (canonical && canonical->interpolated && canonical->path != path) {
+    const ClangSite* own = nullptr;
+    for (const ClangSite& s : symbol.sites)
+      if (s.path == path && s.role != ClangRole::Reference && (!own || s.range.startByte < own->range.startByte)) own = &s;
+    if (own) return own->role == ClangRole::Definition && !changed_(path) ? own : nullptr;
+  }
+  if (canonical && canonical->canonical && canonical->role == ClangRole::Definition && !changed_(canonical->path))
+    return canonical;
+  return nullptr;
+}
+
 Expected<NavigationResult> ClangNavigator::answerFor(const ClangSymbol& found, const ClangFileOccurrence& atRef,
                                                                          const std::string& path, bool references,
                                                                          bool includeDeclaration, bool declarations) {
@@ -380,11 +399,8 @@ Expected<NavigationResult> ClangNavigator::answerFor(const ClangSymbol& found, c
   // clangd answers: the definition is where the cursor already is.
   if (!references && at->role == ClangRole::Definition) {
     declarations = true;
-    // Unless the definition is the canonical declaration itself (the unit that defines it never
-    // saw another declaration first): clangd's answer is then that definition.
-    const ClangSite* canonical = declarationSite(*symbol);
-    if (canonical && canonical->canonical && canonical->role == ClangRole::Definition && !changed_(canonical->path)) {
-      out.locations.push_back(siteLocation(*symbol, *canonical));
+    if (const ClangSite* own = canonicalDefinition(*symbol, path)) {
+      out.locations.push_back(siteLocation(*symbol, *own));
       return std::move(out);
     }
   }

@@ -104,6 +104,7 @@ class ClangNavigator {
   // overloads).
   Expected<NavigationResult> answerFor(const ClangSymbol& symbol, const ClangFileOccurrence& at, const std::string& path,
                                        bool references, bool includeDeclaration, bool declarations);
+  const ClangSite* canonicalDefinition(const ClangSymbol& symbol, const std::string& path);
   std::optional<TypeNode> typeNode(uint32_t symbol);
   void addConstructor(const std::vector<ClangFileOccurrence>& occurrences, const ClangFileOccurrence& at,
                       const ClangSymbol& cls, NavigationResult& out);

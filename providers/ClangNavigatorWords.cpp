@@ -258,7 +258,8 @@ Expected<NavigationResult> ClangNavigator::preprocessorDefinition(const std::str
 
 // The macro named by a preprocessor word, as clangd 14 finds a macro by its raw word: the closest
 // definition before it in the file; else, in the file's preamble, the first one after it there;
-// else the only macro of that name, where it is defined in another file (a header read before).
+// else the only macro of that name, where this file does not define it (a header read before,
+// the command line, a system header).
 // Declined when there is none or several.
 Expected<NavigationResult> ClangNavigator::macroAnswer(const std::string& path, const PreprocessorWord& w,
                                                        bool references, bool includeDeclaration, bool declarations) {
@@ -267,19 +268,16 @@ Expected<NavigationResult> ClangNavigator::macroAnswer(const std::string& path, 
   std::optional<ClangSymbol> chosen, inPreamble, only;
   uint32_t closest = 0, firstAfter = 0;
   size_t macros = 0;
-  bool onlyElsewhere = false;
+  bool definedHere = false;  // of the last macro seen: one of its definitions is in this file
   for (uint32_t id : *ids) {
     auto symbol = view_->symbol(id);
     if (!symbol) return symbol.status();
     if (static_cast<SymbolKind>(symbol->kind) != SymbolKind::Macro) continue;
     ++macros;
-    onlyElsewhere = false;
+    definedHere = false;
     for (const ClangSite& s : symbol->sites) {
-      if (s.role != ClangRole::Definition) continue;
-      if (s.path != path) {
-        onlyElsewhere = true;
-        continue;
-      }
+      if (s.role != ClangRole::Definition || s.path != path) continue;
+      definedHere = true;
       uint32_t at = s.range.startByte;
       if (at < w.start && (!chosen || at > closest)) closest = at, chosen = *symbol;
       if (at > w.start && at < w.preambleEnd && (!inPreamble || at < firstAfter)) firstAfter = at, inPreamble = *symbol;
@@ -289,7 +287,7 @@ Expected<NavigationResult> ClangNavigator::macroAnswer(const std::string& path, 
   // clangd reads a file's leading directives as its preamble, whose macros it finds before any
   // place in the file (an include guard's #ifndef, `#ifndef FALSE` above `#define FALSE`).
   if (!chosen && w.start < w.preambleEnd) chosen = std::move(inPreamble);
-  if (!chosen && macros == 1 && onlyElsewhere) chosen = std::move(only);
+  if (!chosen && macros == 1 && !definedHere) chosen = std::move(only);
   if (!chosen) return declined();
   ClangFileOccurrence from;
   from.start = w.start;

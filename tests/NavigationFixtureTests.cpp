@@ -114,10 +114,14 @@ void runFixture(const fs::path& file) {
   repo.writeAll(a.files);
   bool clang = a.directives.count("clang") > 0;
   if (clang) {
+    // `# uncompiled: PATH ...` leaves files out of the compilation database (programs no command
+    // builds, which the clang view indexes with a borrowed command).
+    std::istringstream uncompiledList(a.directives["uncompiled"]);
+    std::set<std::string> uncompiled{std::istream_iterator<std::string>(uncompiledList), {}};
     std::string db = "[";
     for (const auto& [path, text] : a.files) {
       std::string ext = fs::path(path).extension().string();
-      if (ext != ".c" && ext != ".cc" && ext != ".cpp") continue;
+      if ((ext != ".c" && ext != ".cc" && ext != ".cpp") || uncompiled.count(path)) continue;
       std::string compiler = ext == ".c" ? "cc" : "c++";
       db += std::string(db.size() > 1 ? "," : "") + "{\"directory\":\"" + repo.root().string() + "\",\"file\":\"" + path +
             "\",\"command\":\"" + compiler + " " + a.directives["clang"] + " -c " + path + "\"}";

@@ -3,6 +3,7 @@
 // them (ClangNavigator.h: wordAnswer, preprocessorReferences, preprocessorDefinition).
 #include <algorithm>
 #include <cctype>
+#include <functional>
 #include <optional>
 #include <set>
 #include <tuple>
@@ -124,12 +125,18 @@ const Occurrence* nearestCompiledSpelling(const FileFacts& facts, const std::str
 }
 
 // Where clangd's index holds a symbol: its definition (not the expansion twin of one a macro
-// writes), else its canonical declaration; nullptr when the repository has neither.
-const ClangSite* indexedPlace(const ClangSymbol& symbol) {
+// writes), else its canonical declaration; nullptr when the repository has neither. `known`
+// says which sites its index has: those only a made-up unit saw are in no index but of the
+// files open in the editor.
+const ClangSite* indexedPlace(const ClangSymbol& symbol, const std::function<bool(const ClangSite&)>& known) {
   bool bodyTwins = std::any_of(symbol.sites.begin(), symbol.sites.end(), [](const ClangSite& s) { return s.macroBody; });
   for (const ClangSite& s : symbol.sites)
-    if (s.role == ClangRole::Definition && !(s.expanded && bodyTwins)) return &s;
-  return declarationSite(symbol);
+    if (s.role == ClangRole::Definition && !(s.expanded && bodyTwins) && known(s)) return &s;
+  const ClangSite* declaration = declarationSite(symbol);
+  if (declaration && known(*declaration)) return declaration;
+  for (const ClangSite& s : symbol.sites)
+    if (s.role == ClangRole::Declaration && known(s)) return &s;
+  return nullptr;
 }
 
 }  // namespace
@@ -153,8 +160,9 @@ Expected<NavigationResult> ClangNavigator::wordAnswer(const std::string& path, c
   out.confidence = Confidence::Name;
   // A symbol answers as clangd's index holds it: at its definition, else at its canonical
   // declaration (one place either way). False when it has neither in the repository.
+  auto known = [&](const ClangSite& s) { return !s.interpolated || s.path == path || (shown_ && shown_(s.path)); };
   auto add = [&](const ClangSymbol& symbol) {
-    const ClangSite* chosen = indexedPlace(symbol);
+    const ClangSite* chosen = indexedPlace(symbol, known);
     if (!chosen || changed_(chosen->path)) return false;
     out.locations.push_back(siteLocation(symbol, *chosen));
     return true;
@@ -180,6 +188,9 @@ Expected<NavigationResult> ClangNavigator::wordAnswer(const std::string& path, c
     auto symbol = view_->symbol(id);
     if (!symbol) return symbol.status();
     if (isFunctionLocalUsr(symbol->usr) || static_cast<SymbolKind>(symbol->kind) == SymbolKind::Constructor) continue;
+    // One only made-up units saw (a program no compile command builds), outside the files in
+    // front of the user, is in no index clangd has.
+    if (!symbol->sites.empty() && std::none_of(symbol->sites.begin(), symbol->sites.end(), known)) continue;
     // One declared only outside the repository (a system header's) counts, as clangd's index
     // holds it too, but has no place here to answer with.
     if (++matched > kMostWordMatches) return declined();

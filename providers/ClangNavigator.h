@@ -105,6 +105,10 @@ class ClangNavigator {
   Expected<NavigationResult> answerFor(const ClangSymbol& symbol, const ClangFileOccurrence& at, const std::string& path,
                                        bool references, bool includeDeclaration, bool declarations);
   const ClangSite* canonicalDefinition(const ClangSymbol& symbol, const std::string& path);
+  static bool madeUpOnlyAt(const ClangSymbol& symbol, const std::string& path, uint32_t start);
+  std::optional<std::pair<const ClangFileOccurrence*, ClangSymbol>> builtMacroAt(
+      const std::vector<ClangFileOccurrence>& occurrences, const ClangFileOccurrence& at, const std::string& path,
+      bool allSites);
   std::optional<TypeNode> typeNode(uint32_t symbol);
   void addConstructor(const std::vector<ClangFileOccurrence>& occurrences, const ClangFileOccurrence& at,
                       const ClangSymbol& cls, NavigationResult& out);

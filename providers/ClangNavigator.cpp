@@ -1,6 +1,8 @@
 #include "providers/ClangNavigator.h"
 
+#include <algorithm>
 #include <cctype>
+#include <filesystem>
 #include <functional>
 #include <set>
 
@@ -499,6 +501,7 @@ Expected<NavigationResult> ClangNavigator::answerFor(const ClangSymbol& found, c
   }
   if (!references) {
     keepCanonicalDeclaration(*symbol, out.locations);
+    keepVisibleTypeDefinitions(*symbol, path, out.locations);
     addOverridersOfPureMethod(*view_, *symbol, *at, c);
   }
   if (c.uncompiled > 0)
@@ -509,6 +512,34 @@ Expected<NavigationResult> ClangNavigator::answerFor(const ClangSymbol& found, c
     out.confidence = Confidence::Name;
   }
   return std::move(out);
+}
+
+// Two programs of one build that define a type of one name differently (a test's own `struct
+// Comparator` in the library's namespace: one USR) give it several definitions; a type's
+// definition is seen only where it is written or #included, so one in another source file that
+// no unit includes is no answer for this file — clangd's index holds one definition per symbol
+// and answers the header's. Kept when nothing else is left.
+void ClangNavigator::keepVisibleTypeDefinitions(const ClangSymbol& symbol, const std::string& path,
+                                                std::vector<SymbolLocation>& locations) {
+  if (!isTypeKind(static_cast<SymbolKind>(symbol.kind)) || locations.size() < 2) return;
+  auto sourceFile = [](const std::string& p) {
+    std::string ext = std::filesystem::path(p).extension().string();
+    return ext == ".c" || ext == ".cc" || ext == ".cpp" || ext == ".cxx" || ext == ".c++" || ext == ".m" || ext == ".mm";
+  };
+  std::vector<std::string> shared;
+  if (auto s = view_->sharedMainFiles()) shared = std::move(*s);
+  auto hidden = [&](const SymbolLocation& l) {
+    return l.role == OccurrenceRole::Definition && l.path != path && sourceFile(l.path) &&
+           std::find(shared.begin(), shared.end(), l.path) == shared.end();
+  };
+  // A type is defined once in a unit: where the asked file defines it, that definition is the one.
+  if (std::any_of(locations.begin(), locations.end(),
+                  [&](const SymbolLocation& l) { return l.role == OccurrenceRole::Definition && l.path == path; })) {
+    std::erase_if(locations, [&](const SymbolLocation& l) { return l.role == OccurrenceRole::Definition && l.path != path; });
+    return;
+  }
+  if (std::all_of(locations.begin(), locations.end(), hidden)) return;
+  std::erase_if(locations, hidden);
 }
 
 std::optional<TypeNode> ClangNavigator::typeNode(uint32_t id) {

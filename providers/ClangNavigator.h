@@ -105,6 +105,8 @@ class ClangNavigator {
   Expected<NavigationResult> answerFor(const ClangSymbol& symbol, const ClangFileOccurrence& at, const std::string& path,
                                        bool references, bool includeDeclaration, bool declarations);
   const ClangSite* canonicalDefinition(const ClangSymbol& symbol, const std::string& path);
+  void keepVisibleTypeDefinitions(const ClangSymbol& symbol, const std::string& path,
+                                  std::vector<SymbolLocation>& locations);
   static bool madeUpOnlyAt(const ClangSymbol& symbol, const std::string& path, uint32_t start);
   std::optional<std::pair<const ClangFileOccurrence*, ClangSymbol>> builtMacroAt(
       const std::vector<ClangFileOccurrence>& occurrences, const ClangFileOccurrence& at, const std::string& path,

@@ -22,17 +22,23 @@ namespace {
 
 std::string shortOid(const std::string& oid) { return oid.empty() ? "(none)" : oid.substr(0, 12); }
 
+// The lines every status starts with: where, which version, built from what.
+void appendManifestHeader(std::string* out, const std::string& root, const Manifest& m) {
+  appendf(out, "repository  %s\n", root.c_str());
+  appendf(out, "version     %s (created %s)\n", m.versionId.c_str(), m.created.c_str());
+  appendf(out, "built from  commit %s%s\n", shortOid(m.sourceCommit).c_str(), m.dirty ? " + uncommitted changes" : "");
+}
+
 // An index another nib wrote cannot answer, but its manifest (a stable text format) still says
 // what it is: shown with the remedy, so that `nib status` explains instead of only refusing.
 int printForeignIndex(const fs::path& repoPath, const Status& refusal) {
   auto root = gitlite::discover(repoPath);
   auto manifest = root ? IndexLayout::forRepository(root->worktree).currentManifest() : Expected<Manifest>(root.status());
   if (!manifest) return fail(refusal.message());
-  const Manifest& m = *manifest;
-  std::printf("repository  %s\n", root->worktree.c_str());
-  std::printf("version     %s (created %s)\n", m.versionId.c_str(), m.created.c_str());
-  std::printf("built from  commit %s%s\n", shortOid(m.sourceCommit).c_str(), m.dirty ? " + uncommitted changes" : "");
-  for (const ViewRecord& v : m.views) std::printf("view        %-10s %s\n", v.name.c_str(), viewStatusName(v.status));
+  std::string out;
+  appendManifestHeader(&out, root->worktree.string(), *manifest);
+  for (const ViewRecord& v : manifest->views) appendf(&out, "view        %-10s %s\n", v.name.c_str(), viewStatusName(v.status));
+  std::fputs(out.c_str(), stdout);
   std::fflush(stdout);
   return fail(refusal.message());
 }
@@ -56,9 +62,7 @@ CommandOutput renderStatus(Engine& e, const StatusArgs& args) {
     o.out = lsp::toJson(a) + "\n";
     return o;
   }
-  appendf(&o.out, "repository  %s\n", e.root().c_str());
-  appendf(&o.out, "version     %s (created %s)\n", m.versionId.c_str(), m.created.c_str());
-  appendf(&o.out, "built from  commit %s%s\n", shortOid(m.sourceCommit).c_str(), m.dirty ? " + uncommitted changes" : "");
+  appendManifestHeader(&o.out, e.root().string(), m);
   appendf(&o.out, "HEAD        %s %s\n", shortOid(fresh->headCommit).c_str(),
           fresh->headMatches ? "(matches)" : "(differs: index is behind)");
   std::string worktree = fresh->worktreeTree.empty() ? "unknown (untracked nested repository)"

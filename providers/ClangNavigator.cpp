@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <filesystem>
 #include <functional>
 #include <set>
 
@@ -522,14 +521,10 @@ Expected<NavigationResult> ClangNavigator::answerFor(const ClangSymbol& found, c
 void ClangNavigator::keepVisibleTypeDefinitions(const ClangSymbol& symbol, const std::string& path,
                                                 std::vector<SymbolLocation>& locations) {
   if (!isTypeKind(static_cast<SymbolKind>(symbol.kind)) || locations.size() < 2) return;
-  auto sourceFile = [](const std::string& p) {
-    std::string ext = std::filesystem::path(p).extension().string();
-    return ext == ".c" || ext == ".cc" || ext == ".cpp" || ext == ".cxx" || ext == ".c++" || ext == ".m" || ext == ".mm";
-  };
   std::vector<std::string> shared;
   if (auto s = view_->sharedMainFiles()) shared = std::move(*s);
   auto hidden = [&](const SymbolLocation& l) {
-    return l.role == OccurrenceRole::Definition && l.path != path && sourceFile(l.path) &&
+    return l.role == OccurrenceRole::Definition && l.path != path && isCFamilySourceFile(l.path) &&
            std::find(shared.begin(), shared.end(), l.path) == shared.end();
   };
   // A type is defined once in a unit: where the asked file defines it, that definition is the one.

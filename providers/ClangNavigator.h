@@ -86,8 +86,12 @@ class ClangNavigator {
   struct PreprocessorWord {
     std::string word;
     uint32_t start = 0, end = 0;
+    uint32_t line = 0;     // 0-based
     bool skipped = false;  // in code the preprocessor left out (else in a live directive)
     uint32_t preambleEnd = 0;  // where the file's leading directives and comments end
+    std::vector<ClangFileOccurrence> occurrences;  // the file's, as libclang recorded them
+    // "in code the preprocessor left out" or "in a preprocessor directive", for notes.
+    const char* where() const { return skipped ? "in code the preprocessor left out" : "in a preprocessor directive"; }
   };
   // The definition or references of the macro a preprocessor word names there (see the .cpp).
   Expected<NavigationResult> macroAnswer(const std::string& path, const PreprocessorWord& w, bool references,

@@ -144,16 +144,10 @@ const ClangSite* indexedPlace(const ClangSymbol& symbol, const std::function<boo
 Expected<NavigationResult> ClangNavigator::wordAnswer(const std::string& path, const AskedFile& f,
                                                       const PreprocessorWord& w) {
   const std::string& word = w.word;
-  const uint32_t startByte = w.start;
-  auto text = f.text();
-  if (!text) return text.status();
-  uint32_t line = static_cast<uint32_t>(std::count(text->begin(), text->begin() + startByte, '\n'));
-  auto occurrences = view_->occurrences(path);
-  if (!occurrences) return occurrences.status();
   std::set<uint32_t> live;
-  for (const ClangFileOccurrence& o : *occurrences)
+  for (const ClangFileOccurrence& o : w.occurrences)
     if (!o.expanded) live.insert(o.start);
-  const Occurrence* nearest = nearestCompiledSpelling(f.facts, word, startByte, line, live);
+  const Occurrence* nearest = nearestCompiledSpelling(f.facts, word, w.start, w.line, live);
   NavigationResult out;
   out.symbol = word;
   out.source = source_;
@@ -168,7 +162,7 @@ Expected<NavigationResult> ClangNavigator::wordAnswer(const std::string& path, c
     return true;
   };
   if (nearest)
-    if (const ClangFileOccurrence* named = occurrenceAt(*occurrences, nearest->range.startByte)) {
+    if (const ClangFileOccurrence* named = occurrenceAt(w.occurrences, nearest->range.startByte)) {
       auto symbol = view_->symbol(named->symbol);
       if (!symbol) return symbol.status();
       if (add(*symbol)) {
@@ -218,11 +212,13 @@ std::optional<ClangNavigator::PreprocessorWord> ClangNavigator::preprocessorWord
     if (directive.empty() || directive == "include" || directive == "include_next" || directive == "import")
       return std::nullopt;
   }
-  w.preambleEnd = preambleEnd(*text);
   // A name libclang recorded there (a macro's own, a defined macro in a condition) answers as it is.
   auto occurrences = view_->occurrences(path);
   if (!occurrences || occurrenceAt(*occurrences, w.start)) return std::nullopt;
+  w.occurrences = std::move(*occurrences);
   w.word = std::string(text->substr(w.start, w.end - w.start));
+  w.line = static_cast<uint32_t>(std::count(text->begin(), text->begin() + w.start, '\n'));
+  w.preambleEnd = preambleEnd(*text);
   return w;
 }
 
@@ -231,8 +227,7 @@ NavigationResult ClangNavigator::nothingNamed(const PreprocessorWord& w) {
   out.symbol = w.word;
   out.source = source_;
   out.facet = "preprocessor";
-  out.note = "'" + w.word + (w.skipped ? "' is in code the preprocessor left out" : "' is in a preprocessor directive") +
-             " and names no macro there: the compiler saw no name here";
+  out.note = "'" + w.word + "' is " + w.where() + " and names no macro there: the compiler saw no name here";
   return out;
 }
 
@@ -240,13 +235,10 @@ Expected<NavigationResult> ClangNavigator::preprocessorReferences(const std::str
                                                                   uint32_t offset, bool includeDeclaration) {
   auto w = preprocessorWord(path, f, offset);
   if (!w) return declined();
-  // In code the preprocessor left out, a macro defined only further down this file was not
-  // defined yet there; in a live directive (`#ifndef GUARD` before its `#define`) clangd finds it.
   auto answer = macroAnswer(path, *w, /*references=*/true, includeDeclaration, false);
   if (answer) {
     answer->facet = "preprocessor";
-    answer->note = "'" + w->word + (w->skipped ? "' is in code the preprocessor left out" : "' is in a preprocessor directive") +
-                   ": the references of the macro in effect there";
+    answer->note = "'" + w->word + "' is " + w->where() + ": the references of the macro in effect there";
   }
   if (!isDeclined(answer)) return answer;
   return nothingNamed(*w);

@@ -35,6 +35,13 @@ const char* languageName(Language lang) {
   return i < kNames.size() ? kNames[i] : "unknown";
 }
 
+bool isCFamilySourceFile(std::string_view path) {
+  size_t dot = path.rfind('.');
+  if (dot == std::string_view::npos || path.find('/', dot) != std::string_view::npos) return false;
+  std::string_view ext = path.substr(dot);
+  return ext == ".c" || ext == ".cc" || ext == ".cpp" || ext == ".cxx" || ext == ".c++";
+}
+
 Language languageFromName(std::string_view name) {
   for (size_t i = 1; i < kNames.size(); ++i)
     if (name == kNames[i]) return static_cast<Language>(i);

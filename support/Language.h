@@ -28,5 +28,8 @@ Language languageFromName(std::string_view name);
 // syntax (class, namespace, template, access specifiers, `::`).
 Language detectLanguage(std::string_view path, std::string_view head);
 bool looksLikeCpp(std::string_view text);
+// A C or C++ file a compiler builds as a translation unit (`.c`, `.cc`, `.cpp`, `.cxx`, `.c++`),
+// as opposed to a header or another file only ever #included.
+bool isCFamilySourceFile(std::string_view path);
 
 }  // namespace nib

@@ -16,6 +16,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <tuple>
 #include <unordered_map>
 #include <vector>
@@ -97,7 +98,10 @@ struct Collector {
   };
   std::unordered_map<std::string, MacroBody> macros;  // by name: where each definition's text is
 
-  static bool identifierChar(char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_'; }
+  // Without the locale's isalnum: this runs over every macro body and every occurrence's text.
+  static bool identifierChar(char ch) {
+    return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_';
+  }
 
   // Places each pending declaration where clangd's nameLocation puts it: at its name in the body
   // of the macro expanded where clang reported it, or in the body of a macro that body names
@@ -138,33 +142,75 @@ struct Collector {
     while (end < text.size() && identifierChar(text[end])) ++end;
     return offset < end ? text.substr(offset, end - offset) : std::string();
   }
-  // The first whole-word `name` in the body of `macro`, searching the macros its body names
-  // breadth-first (a few levels: real FIELDS macros nest two or three deep). `name` "~" finds a
-  // destructor's tilde: a `~` followed by a name.
-  std::optional<std::pair<uint32_t, uint32_t>> findInMacro(const std::string& macro, const std::string& name) {
-    std::vector<std::string> queue{macro};
-    std::set<std::string> seen{macro};
-    for (size_t i = 0; i < queue.size() && i < 64; ++i) {
-      auto it = macros.find(queue[i]);
-      if (it == macros.end()) continue;
-      const std::string& body = contentOf(it->second.file);
-      if (it->second.end > body.size()) continue;
-      for (size_t at = it->second.begin; at < it->second.end;) {
-        if (!identifierChar(body[at])) {
-          if (name == "~" && body[at] == '~') {
-            size_t after = at + 1;
-            while (after < it->second.end && (body[after] == ' ' || body[after] == '\t')) ++after;
-            if (after < it->second.end && identifierChar(body[after])) return std::make_pair(it->second.file, static_cast<uint32_t>(at));
-          }
-          ++at;
-          continue;
+  // What a macro's body holds for findInMacro, read once per unit: a unit declares hundreds of
+  // names through a few macros (pcre2's PRIV(name), a test file's TEST), and scanning the bodies
+  // again for each declaration was a third of the worker's time.
+  struct MacroWords {
+    uint32_t file = 0;
+    std::unordered_map<std::string_view, uint32_t> first;  // each whole word's first offset
+    std::vector<std::string> named;  // the macros the body names, in order, each once
+    int64_t tilde = -1;              // the first `~` followed by a name (a destructor's)
+  };
+  std::unordered_map<std::string, std::optional<MacroWords>> macroWords;  // by macro name
+
+  const MacroWords* macroWordsOf(const std::string& macro) {
+    auto [slot, added] = macroWords.try_emplace(macro);
+    if (!added) return slot->second ? &*slot->second : nullptr;
+    auto it = macros.find(macro);
+    if (it == macros.end()) return nullptr;
+    const std::string& body = contentOf(it->second.file);
+    if (it->second.end > body.size()) return nullptr;
+    MacroWords w;
+    w.file = it->second.file;
+    std::set<std::string_view> named;
+    for (size_t at = it->second.begin; at < it->second.end;) {
+      if (!identifierChar(body[at])) {
+        if (body[at] == '~' && w.tilde < 0) {
+          size_t after = at + 1;
+          while (after < it->second.end && (body[after] == ' ' || body[after] == '\t')) ++after;
+          if (after < it->second.end && identifierChar(body[after])) w.tilde = static_cast<int64_t>(at);
         }
-        size_t end = at;
-        while (end < it->second.end && identifierChar(body[end])) ++end;
-        std::string word = body.substr(at, end - at);
-        if (word == name && (at == 0 || !identifierChar(body[at - 1]))) return std::make_pair(it->second.file, static_cast<uint32_t>(at));
-        if (macros.count(word) && seen.insert(word).second) queue.push_back(word);
-        at = end;
+        ++at;
+        continue;
+      }
+      size_t end = at;
+      while (end < it->second.end && identifierChar(body[end])) ++end;
+      std::string_view word(body.data() + at, end - at);
+      if (at == 0 || !identifierChar(body[at - 1])) w.first.try_emplace(word, static_cast<uint32_t>(at));
+      if (macros.count(std::string(word)) && named.insert(word).second) w.named.emplace_back(word);
+      at = end;
+    }
+    slot->second = std::move(w);
+    return &*slot->second;
+  }
+
+  // The macros findInMacro searches from `macro`, in its order: the macro, then the ones its
+  // body names breadth-first (a few levels: real FIELDS macros nest two or three deep), at most
+  // 64. Kept per macro: a name the bodies do not spell (pasted with ##) walks all of them.
+  std::unordered_map<std::string, std::vector<const MacroWords*>> macroReach;
+  const std::vector<const MacroWords*>& reachOf(const std::string& macro) {
+    auto [slot, added] = macroReach.try_emplace(macro);
+    if (!added) return slot->second;
+    std::vector<const std::string*> queue{&macro};
+    std::set<std::string_view> seen{macro};
+    for (size_t i = 0; i < queue.size() && i < 64; ++i) {
+      const MacroWords* w = macroWordsOf(*queue[i]);
+      if (!w) continue;
+      slot->second.push_back(w);
+      for (const std::string& next : w->named)
+        if (seen.insert(next).second) queue.push_back(&next);
+    }
+    return slot->second;
+  }
+
+  // The first whole-word `name` in the bodies reachOf(macro) lists, in that order. `name` "~"
+  // finds a destructor's tilde: a `~` followed by a name.
+  std::optional<std::pair<uint32_t, uint32_t>> findInMacro(const std::string& macro, const std::string& name) {
+    for (const MacroWords* w : reachOf(macro)) {
+      if (name == "~") {
+        if (w->tilde >= 0) return std::make_pair(w->file, static_cast<uint32_t>(w->tilde));
+      } else if (auto found = w->first.find(name); found != w->first.end()) {
+        return std::make_pair(w->file, found->second);
       }
     }
     return std::nullopt;

@@ -93,6 +93,17 @@ struct Collector {
       ranges = std::move(merged);
     }
   }
+  // Macro definitions' USR ids, by the definition's cursor (clang_hashCursor, then
+  // clang_equalCursors).
+  std::unordered_multimap<unsigned, std::pair<CXCursor, uint32_t>> macroUsrs;
+  std::optional<uint32_t> macroUsrOf(CXCursor definition) const {
+    auto [first, last] = macroUsrs.equal_range(clang_hashCursor(definition));
+    for (auto it = first; it != last; ++it)
+      if (clang_equalCursors(it->second.first, definition)) return it->second.second;
+    return std::nullopt;
+  }
+  void rememberMacroUsr(CXCursor definition, uint32_t id) { macroUsrs.emplace(clang_hashCursor(definition), std::make_pair(definition, id)); }
+
   struct MacroBody {
     uint32_t file, begin, end;
   };

@@ -150,19 +150,25 @@ CXChildVisitResult macroVisitor(CXCursor cursor, CXCursor, CXClientData data) {
   if (c->fileId(file) < 0) return CXChildVisit_Continue;
   CXCursor def = kind == CXCursor_MacroDefinition ? cursor : clang_getCursorReferenced(cursor);
   if (clang_Cursor_isNull(def)) return CXChildVisit_Continue;
-  std::string usr = take(clang_getCursorUSR(def));
-  if (usr.empty()) return CXChildVisit_Continue;
-  std::string name = take(clang_getCursorSpelling(cursor));
-  if (predefinedMacro(def)) usr = std::string(kPredefinedMacroUsr) + name;
+  // A macro's USR is made once per definition, not again at each of its expansions (a unit
+  // expands its macros thousands of times).
+  std::optional<uint32_t> id = c->macroUsrOf(def);
+  if (!id) {
+    std::string usr = take(clang_getCursorUSR(def));
+    if (usr.empty()) return CXChildVisit_Continue;
+    std::string defName = take(clang_getCursorSpelling(def));
+    if (predefinedMacro(def)) usr = std::string(kPredefinedMacroUsr) + defName;
+    id = c->usrId(usr, defName.c_str());
+    c->rememberMacroUsr(def, *id);
+  }
   unsigned begin, end;
   CXSourceRange extent = clang_getCursorExtent(cursor);
   clang_getFileLocation(clang_getRangeStart(extent), nullptr, nullptr, nullptr, &begin);
   clang_getFileLocation(clang_getRangeEnd(extent), nullptr, nullptr, nullptr, &end);
-  if (kind == CXCursor_MacroDefinition) c->macros[name] = {static_cast<uint32_t>(c->fileId(file)), begin, end};
+  if (kind == CXCursor_MacroDefinition) c->macros[c->facts.names[*id]] = {static_cast<uint32_t>(c->fileId(file)), begin, end};
   else c->expansions[static_cast<uint32_t>(c->fileId(file))].emplace_back(begin, end);
-  uint32_t id = c->usrId(usr, name.c_str());
   size_t before = c->facts.occurrences.size();
-  c->add(clang_getCursorLocation(cursor), id,
+  c->add(clang_getCursorLocation(cursor), *id,
          kind == CXCursor_MacroDefinition ? ClangRole::Definition : ClangRole::Reference, SymbolKind::Macro, false, -1);
   // A repository header this unit reads as a system header (googletest's, through -isystem in
   // its tests) names its own macros without a place (`c:@macro@TEST`); parsed on its own, as

@@ -94,7 +94,7 @@ CompileCommand interpolatedCommand(const CompileCommand& donor, const std::strin
   return c;
 }
 
-// One build of the clang view: the units, their outcomes, the cache, and the worker batches
+// One build of the clang view: the units, their outcomes, the cache, and the worker sessions
 // that index them.
 class ClangViewBuild {
  public:
@@ -114,7 +114,7 @@ class ClangViewBuild {
   bool cancelled() const { return in_.cancelled && in_.cancelled(); }
 
   // Indexes units [from, size()): from the cache where every file a unit read is as it was,
-  // else in batches, one worker session per batch. With `defer`, made-up units the cache lacks
+  // else by worker sessions (runUnits). With `defer`, made-up units the cache lacks
   // are left to a follow-up.
   void indexFrom(size_t from, bool defer = false) {
     std::vector<size_t> todo;
@@ -128,7 +128,7 @@ class ClangViewBuild {
         todo.push_back(i);
       }
     }
-    runBatches(todo, /*keepBodies=*/false);
+    runUnits(todo, /*keepBodies=*/false);
   }
 
   // C/C++ files no translation unit read (headers nothing includes, sources the database does
@@ -179,7 +179,7 @@ class ClangViewBuild {
       again.push_back(i);
       for (const std::string& f : results_[i]->files) owned.insert(f);
     }
-    runBatches(again, /*keepBodies=*/true);
+    runUnits(again, /*keepBodies=*/true);
   }
 
   void report(ClangBuildReport& report) const;
@@ -212,8 +212,10 @@ class ClangViewBuild {
   }
   bool fromCache(size_t i);
   void store(size_t i, const std::string& encoded);
-  void runBatches(const std::vector<size_t>& todo, bool keepBodies);
-  std::vector<std::vector<size_t>> runBatch(const std::vector<size_t>& batch, bool keepBodies);
+  void runUnits(const std::vector<size_t>& todo, bool keepBodies, bool alone = false);
+  WorkerSession::Wait runUnit(WorkerSession& session, size_t i);
+  void accept(size_t i, UnitOutcome&& outcome);
+  void fail(size_t i, const WorkerResult& w);
 
   const ClangBuildInput& in_;
   const std::string root_;
@@ -271,40 +273,25 @@ void ClangViewBuild::store(size_t i, const std::string& encoded) {
       (void)txn->commit();
 }
 
-// Runs one batch in one worker; returns what must run again: after a worker died or ran out of
-// time, the unit it was on alone (so that it fails alone) and the batch's rest together.
-std::vector<std::vector<size_t>> ClangViewBuild::runBatch(const std::vector<size_t>& batch, bool keepBodies) {
-  std::vector<CompileCommand> commands;
-  for (size_t i : batch) commands.push_back(units_[i]);
-  std::vector<std::string> args = {in_.worker.string(), "index", root_};
-  if (keepBodies) args.push_back("--keep-bodies");
-  // The time limit is per unit: it counts from the last outcome the worker wrote.
-  WorkerResult w = runWorker(args, encodeCompileCommands(commands), in_.timeout, in_.cancelled, /*timeoutPerOutput=*/true);
-  std::vector<UnitOutcome> outcomes = decodeUnitOutcomes(w.out);
-  for (size_t k = 0; k < outcomes.size() && k < batch.size(); ++k) {
-    size_t i = batch[k];
-    seconds_[i] = outcomes[k].seconds;
-    fresh_[i] = true;
-    auto facts = outcomes[k].ok ? decodeTuFacts(outcomes[k].payload) : Expected<TuFacts>(Status(ErrorCode::Internal, outcomes[k].payload));
-    if (facts) {
-      results_[i] = std::move(*facts);
-      failures_[i].clear();
-      store(i, outcomes[k].payload);
-    } else {
-      failures_[i] = facts.status().message();
-    }
-    std::lock_guard<std::mutex> g(progressMutex_);
-    progress();
+// A unit's outcome from its worker: its facts stored (and cached), or why there are none.
+void ClangViewBuild::accept(size_t i, UnitOutcome&& outcome) {
+  seconds_[i] = outcome.seconds;
+  fresh_[i] = true;
+  auto facts = outcome.ok ? decodeTuFacts(outcome.payload) : Expected<TuFacts>(Status(ErrorCode::Internal, outcome.payload));
+  if (facts) {
+    results_[i] = std::move(*facts);
+    failures_[i].clear();
+    store(i, outcome.payload);
+  } else {
+    failures_[i] = facts.status().message();
   }
-  if (outcomes.size() >= batch.size() || cancelled()) return {};
-  if (batch.size() - outcomes.size() > 1 || outcomes.size() > 0) {
-    std::vector<size_t> rest(batch.begin() + static_cast<long>(outcomes.size()) + 1, batch.end());
-    std::vector<std::vector<size_t>> again = {{batch[outcomes.size()]}};
-    if (!rest.empty()) again.push_back(std::move(rest));
-    return again;
-  }
-  // A unit alone that did not finish: the worker's verdict is the unit's.
-  size_t i = batch.front();
+  std::lock_guard<std::mutex> g(progressMutex_);
+  progress();
+}
+
+// A unit whose worker died or ran out of time on it, alone in its session: the worker's verdict
+// is the unit's.
+void ClangViewBuild::fail(size_t i, const WorkerResult& w) {
   fresh_[i] = true;
   if (w.timedOut) failures_[i] = "timed out after " + std::to_string(in_.timeout.count()) + " s";
   else if (w.status != 0) failures_[i] = w.err.empty() ? "nib-clang exited with status " + std::to_string(w.status) : w.err;
@@ -312,65 +299,100 @@ std::vector<std::vector<size_t>> ClangViewBuild::runBatch(const std::vector<size
   while (!failures_[i].empty() && (failures_[i].back() == '\n' || failures_[i].back() == ' ')) failures_[i].pop_back();
   std::lock_guard<std::mutex> g(progressMutex_);
   progress();
-  return {};
 }
 
-// Batches of units of one language sorted by path (neighbours share headers, so a session skips
-// more), a few per thread so that the threads end together; a batch that must run again goes
-// back in line. Languages never share a session: a header a C unit parsed (a C++ header a
-// made-up unit guessed wrong) must not have its bodies skipped in a C++ unit.
-void ClangViewBuild::runBatches(const std::vector<size_t>& todo, bool keepBodies) {
+// Sends unit i to the session's worker and takes its outcome. Anything but Ready leaves the
+// session unusable.
+WorkerSession::Wait ClangViewBuild::runUnit(WorkerSession& session, size_t i) {
+  // The time limit is per unit: it counts from the request, and again from each piece of output.
+  WorkerSession::Wait wait = session.send(frameCompileCommands({units_[i]}), in_.timeout, in_.cancelled);
+  if (wait != WorkerSession::Wait::Ready) return wait;
+  auto whole = [](const std::string& out) { return wholeUnitOutcomeSize(out) > 0; };
+  wait = session.readUntil(whole, in_.timeout, in_.cancelled, /*perOutput=*/true);
+  if (wait != WorkerSession::Wait::Ready) return wait;
+  size_t size = wholeUnitOutcomeSize(session.out());
+  std::vector<UnitOutcome> outcomes = decodeUnitOutcomes(std::string_view(session.out()).substr(0, size));
+  session.out().erase(0, size);
+  if (outcomes.size() != 1) return WorkerSession::Wait::Exited;
+  accept(i, std::move(outcomes.front()));
+  return WorkerSession::Wait::Ready;
+}
+
+// Indexes the units, each thread with one worker session at a time that it feeds a unit after
+// another from a common queue: a session skips the bodies of headers it parsed for an earlier
+// unit, and no thread idles while another still has units in line. The queue holds one
+// language after another (a header a C unit parsed — a C++ header a made-up unit guessed
+// wrong — must not have its bodies skipped in a C++ unit, so languages never share a session),
+// the largest main files first, so that the threads end together. Which thread's session
+// indexes which unit depends on timing; the facts do not, as coverBodies makes sure every
+// header's bodies are some unit's. A worker that dies or hangs costs its session; the unit it
+// was on runs again in a session of its own (`alone`), unless it had one already, so that it
+// fails alone.
+void ClangViewBuild::runUnits(const std::vector<size_t>& todo, bool keepBodies, bool alone) {
   if (todo.empty()) return;
-  std::vector<std::pair<std::string, size_t>> order;
-  for (size_t i : todo) order.emplace_back(languageOf(units_[i]), i);
-  std::sort(order.begin(), order.end(), [&](const auto& a, const auto& b) {
-    return a.first != b.first ? a.first < b.first : units_[a.second].file < units_[b.second].file;
+  std::vector<std::tuple<std::string, uint64_t, size_t>> order;
+  for (size_t i : todo) {
+    std::error_code ec;
+    uint64_t bytes = fs::file_size(units_[i].file, ec);
+    order.emplace_back(languageOf(units_[i]), ec ? 0 : bytes, i);
+  }
+  std::stable_sort(order.begin(), order.end(), [](const auto& a, const auto& b) {
+    return std::get<0>(a) != std::get<0>(b) ? std::get<0>(a) < std::get<0>(b) : std::get<1>(a) > std::get<1>(b);
   });
-  unsigned threads = std::max(1u, in_.threads);
-  size_t size = std::clamp<size_t>((order.size() + 2 * threads - 1) / (2 * threads), 1, 16);
-  std::deque<std::vector<size_t>> queue;
-  for (size_t k = 0; k < order.size(); ++k) {
-    if (queue.empty() || queue.back().size() >= size || order[k].first != order[k - 1].first) queue.emplace_back();
-    queue.back().push_back(order[k].second);
-  }
-  // The longest batches first (a unit's cost guessed by its main file's size), so that the
-  // threads end together rather than one running the largest batch alone at the end.
-  std::vector<std::pair<uint64_t, std::vector<size_t>>> sized;
-  for (auto& batch : queue) {
-    uint64_t bytes = 0;
-    for (size_t i : batch) {
-      std::error_code ec;
-      uint64_t n = fs::file_size(units_[i].file, ec);
-      bytes += ec ? 0 : n;
-    }
-    sized.emplace_back(bytes, std::move(batch));
-  }
-  std::stable_sort(sized.begin(), sized.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
-  queue.clear();
-  for (auto& [_, batch] : sized) queue.push_back(std::move(batch));
+  std::deque<size_t> queue;
+  for (const auto& item : order) queue.push_back(std::get<2>(item));
+  std::vector<size_t> again;
   std::mutex m;
-  std::condition_variable cv;
-  size_t running = 0;
+  std::vector<std::string> args = {in_.worker.string(), "index", root_};
+  if (keepBodies) args.push_back("--keep-bodies");
   auto work = [&] {
-    std::unique_lock<std::mutex> lock(m);
+    std::unique_ptr<WorkerSession> session;
+    std::string language;
+    size_t done = 0;  // units the session indexed
     for (;;) {
-      cv.wait(lock, [&] { return !queue.empty() || running == 0; });
-      if (queue.empty() || cancelled()) break;
-      std::vector<size_t> batch = std::move(queue.front());
-      queue.pop_front();
-      ++running;
-      lock.unlock();
-      auto again = runBatch(batch, keepBodies);
-      lock.lock();
-      --running;
-      for (auto& b : again) queue.push_back(std::move(b));
-      cv.notify_all();
+      size_t i;
+      {
+        std::lock_guard<std::mutex> lock(m);
+        if (queue.empty() || cancelled()) break;
+        i = queue.front();
+        queue.pop_front();
+      }
+      if (session && (alone || languageOf(units_[i]) != language)) session->finish(/*kill=*/true, false), session.reset();
+      if (!session) {
+        std::string error;
+        session = WorkerSession::start(args, &error);
+        language = languageOf(units_[i]);
+        done = 0;
+        if (!session) {
+          WorkerResult w;
+          w.err = error;
+          fail(i, w);
+          continue;
+        }
+      }
+      WorkerSession::Wait wait = runUnit(*session, i);
+      if (wait == WorkerSession::Wait::Ready) {
+        ++done;
+        continue;
+      }
+      bool timedOut = wait == WorkerSession::Wait::TimedOut;
+      WorkerResult w = session->finish(/*kill=*/wait != WorkerSession::Wait::Exited, timedOut);
+      session.reset();
+      if (wait == WorkerSession::Wait::Cancelled) break;
+      if (done > 0) {
+        std::lock_guard<std::mutex> lock(m);
+        again.push_back(i);
+      } else {
+        fail(i, w);
+      }
     }
-    cv.notify_all();
+    if (session) session->finish(/*kill=*/true, false);
   };
+  size_t threads = std::clamp<size_t>(in_.threads, 1, queue.size());
   std::vector<std::thread> pool;
-  for (unsigned t = 0; t < threads; ++t) pool.emplace_back(work);
+  for (size_t t = 0; t < threads; ++t) pool.emplace_back(work);
   for (auto& t : pool) t.join();
+  if (!again.empty() && !cancelled()) runUnits(again, keepBodies, /*alone=*/true);
 }
 
 void ClangViewBuild::report(ClangBuildReport& report) const {

@@ -1,13 +1,14 @@
 // The clang view of a version (issue: clang-precise C/C++ index). When the repository has a
-// compilation database, every translation unit in it is indexed by `nib-clang` workers — batches
-// of units of one language per process, several processes at a time, each unit with a time
-// limit; a worker's session skips the C++ function bodies of headers an earlier unit of it parsed,
+// compilation database, every translation unit in it is indexed by `nib-clang` workers — one
+// long-lived session per thread, fed a unit at a time from a common queue (units of one
+// language per session), each unit with a time limit; a worker's session skips the C++ function bodies of headers an earlier unit of it parsed,
 // as clangd's background index does — and the results merged into versions/<id>/clang. A TU's
 // facts are cached in .nib/clang-cache by its compile command and the contents of every file it
 // read (blob ids inside the repository, size and mtime outside), so an update indexes only TUs
 // whose inputs changed; where no unit's facts hold a header's bodies any more, one unit reading
 // it is indexed again with bodies kept. A TU that crashes or hangs libclang is recorded as
-// failed (the rest of its batch runs again without it); its files keep their tree-sitter facts.
+// failed (after running again alone; the other units go on in a new session); its files keep
+// their tree-sitter facts.
 #pragma once
 
 #include <chrono>

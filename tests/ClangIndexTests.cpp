@@ -117,11 +117,23 @@ TEST_CASE("a worker's facts round-trip, and a cut or damaged record fails to dec
   CHECK_FALSE(outcomes[1].ok);
   CHECK(outcomes[1].payload == "libclang could not parse b.c");
   CHECK(decodeUnitOutcomes(batch.substr(0, batch.size() - 3)).size() == 1);
+  // A session's reader knows where the first record ends, and that a part of it is not whole.
+  size_t first = encodeUnitOutcome({true, bytes, 0.25}).size();
+  CHECK(wholeUnitOutcomeSize(batch) == first);
+  CHECK(wholeUnitOutcomeSize(batch.substr(first)) == batch.size() - first);
+  for (size_t n = 0; n < first; ++n) CHECK(wholeUnitOutcomeSize(batch.substr(0, n)) == 0);
+  // Requests to the worker carry their length first.
+  std::string framed = frameCompileCommands({{"/r", "/r/a.c", {"cc", "-c", "a.c"}}});
+  REQUIRE(framed.size() > 4);
+  CHECK(static_cast<size_t>(static_cast<unsigned char>(framed[0]) + (static_cast<unsigned char>(framed[1]) << 8)) == framed.size() - 4);
+  auto commands = decodeCompileCommands(std::string_view(framed).substr(4));
+  REQUIRE(commands.hasValue());
+  CHECK(commands->at(0).file == "/r/a.c");
   CHECK(decodeUnitOutcomes("").empty());
 }
 
 TEST_CASE("a header's bodies skipped by a worker's session still reach the view when their unit is gone", "[clang]") {
-  // One thread, five C++ units: two sessions ([a, b, c], [d, shared]). b.cc reads h.h after a.cc
+  // One thread, five C++ units: one session (a, b, shared, c, d: the largest first). b.cc reads h.h after a.cc
   // parsed its bodies, so b's facts lack them; with a.cc gone from the build, b.cc (cached) is
   // indexed again on its own so that what h.h's body names is still listed (no other unit reads
   // h.h). libclang 14 skips bodies in C++ only, and only in a header included once (guarded).
@@ -168,7 +180,7 @@ TEST_CASE("a batch's time limit counts from the worker's last output, so it hold
   CHECK(paced.out == "1\n2\n3\n4\n5\n");
 }
 
-TEST_CASE("a unit that takes its worker down fails alone, and the rest of its batch is indexed", "[clang]") {
+TEST_CASE("a unit that takes its worker down fails alone, and the other units are indexed", "[clang]") {
   TestRepo repo;
   std::vector<std::string> files;
   for (const char* name : {"a.c", "b.c", "bad.c", "c.c", "d.c"}) {
@@ -178,12 +190,17 @@ TEST_CASE("a unit that takes its worker down fails alone, and the rest of its ba
   repo.writeAll({{"shared.h", kHeader}, {"shared.c", kShared}});
   files.push_back("shared.c");
   writeDatabase(repo, files);
-  // A worker that dies on any batch holding bad.c, before writing anything.
+  // A worker that passes each request on to the real one and dies, writing nothing, at the
+  // request for bad.c.
   fs::path worker = writeWorker(repo, "crashing-worker",
                                 std::string("#!/usr/bin/env python3\nimport os, subprocess, sys\nreal = '") + NIB_CLANG_WORKER_PATH +
                                     "'\nif sys.argv[1] == 'list':\n    os.execv(real, [real] + sys.argv[1:])\n"
-                                    "data = sys.stdin.buffer.read()\nif b'bad.c' in data:\n    sys.stderr.write('boom')\n"
-                                    "    sys.exit(3)\nsys.exit(subprocess.run([real] + sys.argv[1:], input=data).returncode)\n");
+                                    "child = subprocess.Popen([real] + sys.argv[1:], stdin=subprocess.PIPE)\n"
+                                    "while True:\n    head = sys.stdin.buffer.read(4)\n    if len(head) < 4:\n        break\n"
+                                    "    body = sys.stdin.buffer.read(int.from_bytes(head, 'little'))\n"
+                                    "    if b'bad.c' in body:\n        child.kill()\n        sys.stderr.write('boom')\n        sys.exit(3)\n"
+                                    "    child.stdin.write(head + body)\n    child.stdin.flush()\n"
+                                    "child.stdin.close()\nsys.exit(child.wait())\n");
   repo.commitAll();
   IndexOptions options;
   options.clangWorker = worker;

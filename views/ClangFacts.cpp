@@ -139,6 +139,15 @@ std::string encodeUnitOutcome(const UnitOutcome& outcome) {
   return w.take();
 }
 
+size_t wholeUnitOutcomeSize(std::string_view bytes) {
+  ByteReader r(bytes);
+  r.u8();
+  r.varint();
+  uint64_t length = r.varint();
+  if (!r.ok() || length > r.remaining()) return 0;
+  return bytes.size() - r.remaining() + static_cast<size_t>(length);
+}
+
 std::vector<UnitOutcome> decodeUnitOutcomes(std::string_view bytes) {
   std::vector<UnitOutcome> out;
   ByteReader r(bytes);
@@ -164,6 +173,14 @@ std::string encodeCompileCommands(const std::vector<CompileCommand>& commands) {
     strings(w, c.arguments);
   }
   return w.take();
+}
+
+std::string frameCompileCommands(const std::vector<CompileCommand>& commands) {
+  std::string body = encodeCompileCommands(commands);
+  auto n = static_cast<uint32_t>(body.size());
+  std::string out{static_cast<char>(n & 0xff), static_cast<char>(n >> 8 & 0xff), static_cast<char>(n >> 16 & 0xff),
+                  static_cast<char>(n >> 24 & 0xff)};
+  return out + body;
 }
 
 Expected<std::vector<CompileCommand>> decodeCompileCommands(std::string_view bytes) {

@@ -110,10 +110,15 @@ struct UnitOutcome {
   double seconds = 0;
 };
 std::string encodeUnitOutcome(const UnitOutcome& outcome);
+// The size of the whole record at the start of `bytes`, 0 while it is not whole.
+size_t wholeUnitOutcomeSize(std::string_view bytes);
 // The whole records at the start of `bytes` (a truncated last one is left out).
 std::vector<UnitOutcome> decodeUnitOutcomes(std::string_view bytes);
 
 std::string encodeCompileCommands(const std::vector<CompileCommand>& commands);
+// One request to `nib-clang index`: the encoded commands after their length (4 bytes, little
+// endian), so that the worker knows where a request ends while the next is still to come.
+std::string frameCompileCommands(const std::vector<CompileCommand>& commands);
 Expected<std::vector<CompileCommand>> decodeCompileCommands(std::string_view bytes);
 
 }  // namespace nib

@@ -316,6 +316,23 @@ struct AstOnlyNames {
     }
   }
 
+  // Whether a function libclang calls no definition has a body after all, one this unit skipped
+  // because an earlier unit of its session parsed it: its extent then ends before the body, and
+  // what follows is the body's brace (or a constructor's initializers). Its parameters are the
+  // definition's, as the unit that parsed the body reports them; naming them as a prototype's
+  // would make the facts depend on which unit a session gave the header first.
+  bool bodySkipped(CXCursor function) {
+    CXFile file;
+    unsigned offset;
+    clang_getFileLocation(clang_getRangeEnd(clang_getCursorExtent(function)), &file, nullptr, nullptr, &offset);
+    int64_t id = c->fileId(file);
+    if (id < 0) return false;
+    const std::string& text = c->contentOf(static_cast<uint32_t>(id));
+    size_t next = offset;
+    while (next < text.size() && std::isspace(static_cast<unsigned char>(text[next]))) ++next;
+    return next < text.size() && (text[next] == '{' || text[next] == ':');
+  }
+
   // A parameter of a function declaration that is no definition (a prototype): clang's indexer
   // reports none, clangd answers it with itself. One symbol per place, named by its file and
   // offset (every unit reading the header names it alike); function-local, as any parameter.
@@ -324,7 +341,7 @@ struct AstOnlyNames {
     if (owner != CXCursor_FunctionDecl && owner != CXCursor_CXXMethod && owner != CXCursor_Constructor &&
         owner != CXCursor_ConversionFunction && owner != CXCursor_FunctionTemplate)
       return;
-    if (clang_isCursorDefinition(parent)) return;
+    if (clang_isCursorDefinition(parent) || bodySkipped(parent)) return;
     std::string name = take(clang_getCursorSpelling(cursor));
     CXSourceLocation location = clang_getCursorLocation(cursor);
     CXFile file;

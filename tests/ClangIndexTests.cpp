@@ -17,8 +17,10 @@
 #include "indexer/WorkerProcess.h"
 #include "providers/CallGraph.h"
 #include "providers/StaticProvider.h"
+#include "support/FileIo.h"
 #include "server/Engine.h"
 #include "views/ClangFacts.h"
+#include "views/ClangView.h"
 
 namespace nib::test {
 namespace fs = std::filesystem;
@@ -167,6 +169,45 @@ TEST_CASE("a header's bodies skipped by a worker's session still reach the view 
   CHECK(stat(second, "clang.units") == "4");
   CHECK(stat(second, "clang.indexed") == "1");  // b.cc, again, bodies kept
   CHECK(inHeaderBody() == 1);
+}
+
+TEST_CASE("a parameter of a header's function is one symbol whether or not a unit skipped its body", "[clang]") {
+  // One thread, one session: b.cc reads h.h after a.cc parsed its bodies, so libclang calls
+  // b's Box(U&&) and twice(int) no definitions. Their parameters must not become a
+  // prototype's there: a second symbol at the same place, in the view or not by the order a
+  // session happened to see the units in (leveldb: 170 of them, a different count each build).
+  TestRepo repo;
+  const char* header = "#ifndef H_H\n#define H_H\ntemplate <typename T>\nstruct Box {\n"
+                       "  template <typename U>\n  explicit Box(U&& u) { value = static_cast<T>(u); }\n"
+                       "  int twice(int x) { return x * 2; }\n  T value;\n};\n#endif\n";
+  auto user = [](const std::string& name) {
+    return "#include \"h.h\"\nint " + name + "() { Box<int> b(1); return b.twice(1); }\n";
+  };
+  repo.writeAll({{"h.h", header}, {"a.cc", user("a")}, {"b.cc", user("b")}});
+  writeDatabase(repo, {"a.cc", "b.cc"});
+  repo.commitAll();
+  IndexOptions one;
+  one.threads = 1;
+  Manifest m = build(repo, one);
+  CHECK(stat(m, "clang.indexed") == "2");
+  std::string current = readFile(repo.root() / ".nib" / "CURRENT").value();
+  while (!current.empty() && current.back() == '\n') current.pop_back();
+  auto view = ClangView::open(repo.root() / ".nib" / "versions" / current / "clang");
+  REQUIRE(view.hasValue());
+  for (const char* name : {"x", "u"}) {
+    auto named = (*view)->symbolsNamed(name);
+    REQUIRE(named.hasValue());
+    CHECK(named->size() == 1);
+  }
+  auto provider = StaticProvider::open(repo.root() / ".nib");
+  REQUIRE(provider.hasValue());
+  for (const char* at : {"x) {", "u) {"}) {
+    auto refs = (*provider)->references("h.h", offsetOf(header, at), true);
+    REQUIRE(refs.hasValue());
+    CHECK(refs->source == "clang");
+    // Its declaration and its use in the body.
+    CHECK(refs->locations.size() == 2);
+  }
 }
 
 TEST_CASE("a batch's time limit counts from the worker's last output, so it holds per unit", "[clang]") {

@@ -122,6 +122,20 @@ class UnitMerger {
     std::vector<bool> definedHere, declaredHere;
     std::string own;
   };
+  // What the occurrences in one file of a unit share, found once per file rather than by its
+  // path at every occurrence (a unit has a hundred thousand).
+  struct FileSlot {
+    const std::string* path = nullptr;  // nullptr: a file the view does not list
+    uint32_t number = 0;                // the path's number in this merge
+    bool foreign = false;               // another unit's main file, #included here
+    bool made = false;                  // the unit is made up
+    bool listed = false;                // a site of it was kept (compiled_ / interpolatedOnly_ updated)
+    std::vector<ClangFileOccurrence>* occurrences = nullptr;  // in byFile_, made with the first
+  };
+  std::vector<ClangFileOccurrence>& occurrencesOf(FileSlot& file) {
+    if (!file.occurrences) file.occurrences = &byFile_[*file.path];
+    return *file.occurrences;
+  }
 
   // Files that are some unit's main file: another unit that #includes one sees it in its own
   // configuration (`foreign` occurrences).
@@ -182,8 +196,15 @@ class UnitMerger {
     u.own = mainFileOf_[i];
     for (const ClangOccurrence& o : f.occurrences)
       if (o.role == ClangRole::Definition && !o.expanded && !o.guessed && !o.unlisted) u.definedHere[o.usr] = true;
+    std::vector<FileSlot> slots(paths.size());
+    for (size_t k = 0; k < paths.size(); ++k) {
+      if (paths[k].empty()) continue;
+      auto [number, added] = fileNumbers_.emplace(paths[k], static_cast<uint32_t>(fileNumbers_.size()));
+      slots[k] = {&number->first, number->second, paths[k] != u.own && mainFiles_.count(paths[k]) > 0, i >= realUnits_,
+                  false, nullptr};
+    }
     for (const ClangOccurrence& o : f.occurrences)
-      if (!paths[o.file].empty()) mergeOccurrence(u, o, paths[o.file]);
+      if (slots[o.file].path) mergeOccurrence(u, o, slots[o.file]);
     // Override and base-class edges between entities the repository declares.
     auto link = [&](const std::vector<std::pair<uint32_t, uint32_t>>& edges, std::vector<uint32_t> ClangSymbol::*up,
                     std::vector<uint32_t> ClangSymbol::*down) {
@@ -199,9 +220,10 @@ class UnitMerger {
     link(f.types, &ClangSymbol::types, nullptr);
   }
 
-  void mergeOccurrence(Unit& u, const ClangOccurrence& o, const std::string& path) {
+  void mergeOccurrence(Unit& u, const ClangOccurrence& o, FileSlot& file) {
     const TuFacts& f = *u.facts;
-    const bool made = u.index >= realUnits_;  // a unit nib made up for a file no command reaches
+    const std::string& path = *file.path;
+    const bool made = file.made;  // a unit nib made up for a file no command reaches
     if (u.ids[o.usr] < 0) {
       auto [it, added] = symbolIds_.emplace(f.usrs[o.usr], static_cast<uint32_t>(contents_.symbols.size()));
       if (added) {
@@ -211,14 +233,14 @@ class UnitMerger {
       u.ids[o.usr] = it->second;
     }
     uint32_t id = static_cast<uint32_t>(u.ids[o.usr]);
-    const bool foreign = path != u.own && mainFiles_.count(path) > 0;
+    const bool foreign = file.foreign;
     // A name only the AST resolves (a dependent member guessed by lookup, a name in a
     // template parameter's type) answers at its own place only: it is no site of the
     // entity's, as clangd's index has none there. (An unlisted macro is a site: see below.)
     const bool macro = static_cast<SymbolKind>(o.kind) == SymbolKind::Macro;
     if (o.guessed || (o.unlisted && o.role == ClangRole::Reference && !macro)) {
-      if (astOnlySites_.insert({path, o.offset, id}).second)
-        byFile_[path].push_back({o.offset, o.offset + o.length, id, o.role, false, o.guessed, o.unlisted, foreign});
+      if (astOnlySites_.insert({file.number, o.offset, id}).second)
+        occurrencesOf(file).push_back({o.offset, o.offset + o.length, id, o.role, false, o.guessed, o.unlisted, foreign});
       return;
     }
     // The canonical declaration, as clangd's index merges it: the first declaration of the
@@ -235,7 +257,7 @@ class UnitMerger {
         canonicalFrom_[id] = u.definedHere[o.usr] && !made ? CanonicalFrom::Defining : CanonicalFrom::Declaring;
       }
     }
-    if (!sites_.insert({path, o.offset, id, static_cast<uint8_t>(o.role)}).second) {
+    if (!sites_.insert({file.number, o.offset, id, static_cast<uint8_t>(o.role)}).second) {
       if (canonical)
         for (ClangSite& other : symbol.sites)
           if (other.path == path && other.range.startByte == o.offset && other.role == o.role) other.canonical = true;
@@ -248,8 +270,9 @@ class UnitMerger {
     r.end = {o.line, o.column + o.length};
     // Real units come first: a site seen by one of them is never marked interpolated.
     symbol.sites.push_back({path, r, o.role, o.call, made, canonical, o.expanded, o.macroBody, o.unlisted});
-    byFile_[path].push_back({o.offset, o.offset + o.length, id, o.role, o.expanded, false, o.unlisted, foreign});
-    (made ? interpolatedOnly_ : compiled_).insert(path);
+    occurrencesOf(file).push_back({o.offset, o.offset + o.length, id, o.role, o.expanded, false, o.unlisted, foreign});
+    if (!file.listed) (made ? interpolatedOnly_ : compiled_).insert(path);
+    file.listed = true;
   }
 
   // A header's own macro is unlisted under the name a unit reading the header as a system header
@@ -328,8 +351,9 @@ class UnitMerger {
   ClangViewContents contents_;
   std::unordered_map<std::string, uint32_t> symbolIds_;
   std::map<std::string, std::vector<ClangFileOccurrence>> byFile_;
-  std::set<std::tuple<std::string, uint32_t, uint32_t, uint8_t>> sites_;
-  std::set<std::tuple<std::string, uint32_t, uint32_t>> astOnlySites_;
+  std::unordered_map<std::string, uint32_t> fileNumbers_;  // FileSlot::number
+  std::set<std::tuple<uint32_t, uint32_t, uint32_t, uint8_t>> sites_;  // (file number, offset, symbol, role)
+  std::set<std::tuple<uint32_t, uint32_t, uint32_t>> astOnlySites_;
   std::vector<CanonicalFrom> canonicalFrom_;
   std::set<std::string> compiled_, interpolatedOnly_;  // files real units saw; files only made-up ones saw
   std::set<std::string> shared_;                      // main files another unit #includes

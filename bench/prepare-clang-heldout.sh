@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# Prepares the held-out C/C++ code bases of issue 24: lz4 1.9.4, pcre2 10.42, libpng 1.6.39 and
-# leveldb 1.23, the Debian bookworm source packages lz4, pcre2, libpng1.6 and leveldb. nib's C and
-# C++ answers are measured against clangd on these four, and they are never used for tuning, so
-# that the measurement says how nib does on code it was not shaped around.
+# Prepares a held-out set of C/C++ code bases, Debian bookworm source packages on which nib's C
+# and C++ answers are measured against clangd. They are never used for tuning, so that the
+# measurement says how nib does on code it was not shaped around.
+#   set 24 (issue 24; default DEST /tmp/held24): lz4 1.9.4, pcre2 10.42, libpng 1.6.39 and
+#          leveldb 1.23, the packages lz4, pcre2, libpng1.6 and leveldb
+#   set 25 (a second, fresh set; default DEST /tmp/held25): Lua 5.4.4, zlib 1.2.13, snappy 1.1.9
+#          and expat 2.5.0, the packages lua5.4, zlib, snappy and expat
 #
 # Each code base becomes DEST/<package>, a git repository whose first commit is the package's
 # .orig tarball (made by bench/fetch-corpus.sh). The script then builds it once, because clangd
@@ -13,27 +16,68 @@
 #              build/pnglibconf.h); build/compile_commands.json is copied to the root
 #   leveldb    CMake into build/ with the tests, without the benchmarks, static, then a build;
 #              build/compile_commands.json is copied to the root
-# leveldb's CMakeLists.txt wants googletest and Google benchmark as git submodules in
-# third_party/, which the tarball leaves empty. The script patches it to use Debian's
+#   lua5.4     bear -- make -j2 linux (src/liblua.a and the lua and luac programs: every .c file
+#              of the tarball; bookworm's 5.4.4 tarball has no onelua.c)
+#   zlib       ./configure, then bear -- make -j2 in the tree: the static and the shared library
+#              (each library file compiled twice, the second time with -fPIC -DPIC), and
+#              test/example.c and test/minigzip.c as example, minigzip, examplesh, minigzipsh and,
+#              with -D_FILE_OFFSET_BITS=64, example64 and minigzip64; test/infcover.c, examples/
+#              and contrib/minizip/ are not built. configure rewrites the tracked Makefile (a stub
+#              that asks for ./configure) and zconf.h (from Makefile.in and zconf.h.in), so the
+#              configured ones are in "bench setup"
+#   snappy     CMake into build/ with the tests and the benchmark, then a build (it generates
+#              build/config.h and build/snappy-stubs-public.h); build/compile_commands.json is
+#              copied to the root. The fuzzers are not built
+#   expat      CMake from expat/ into build/ with the tests (runtests, and runtestspp, which
+#              compiles the C test suite as C++), xmlwf and the examples, without the man page,
+#              then a build (it generates build/expat_config.h); build/compile_commands.json is
+#              copied to the root. fuzz/, gennmtab/, tests/benchmark/ and xmlwf's ct.c,
+#              xmlmime.c, unixfilemap.c and win32filemap.c are not built; lib/xmltok_impl.c and
+#              lib/xmltok_ns.c are only #included by lib/xmltok.c
+# leveldb's and snappy's CMakeLists.txt want googletest and Google benchmark as git submodules in
+# third_party/, which the tarballs leave empty. The script patches them to use Debian's
 # libgtest-dev, libgmock-dev and libbenchmark-dev instead: the two add_subdirectory lines become
 # find_package calls, and the block that adds a warning option to the googletest targets (which
-# no longer exist) is deleted. The test programs then link against -lgmock -lgtest -lbenchmark.
+# no longer exist) is deleted. leveldb's test programs then link against -lgmock -lgtest
+# -lbenchmark; snappy's name the imported targets instead (snappy_unittest GTest::gmock_main
+# GTest::gtest, snappy_benchmark benchmark::benchmark_main), because Debian's libgmock_main.a
+# and libbenchmark_main.a hold only main() and need gmock and benchmark linked after them.
 #
 # A second commit, "bench setup", adds .nib.conf (calibration.idle-ms = 0), the compilation
 # database at the root, lines in the root .gitignore for every build output (object files,
 # libraries, programs, generated headers such as pcre2's src/config.h and src/pcre2.h, build/),
-# and leveldb's patch; afterwards git status is empty. Every "directory" and "file" of each
-# compilation database is checked to lie inside DEST/<package>.
+# and the tracked files a recipe changed (leveldb's and snappy's patched CMakeLists.txt, zlib's
+# configured Makefile and zconf.h); afterwards git status is empty. Every "directory" and "file"
+# of each compilation database is checked to lie inside DEST/<package>.
 #
-# The script is idempotent: a code base whose last commit is "bench setup", with a clean status
-# and a compilation database at the root, is left alone. A partly prepared one is removed and
-# fetched again. Missing build tools (bear, cmake, build-essential, zlib1g-dev, libgtest-dev,
-# libgmock-dev, libbenchmark-dev) are installed with apt-get, which needs root.
-# Usage: bench/prepare-clang-heldout.sh [DEST]   (default: /tmp/held24)
+# The script is idempotent: a code base whose last commit is "bench setup", with a compilation
+# database at the root and a clean status (clangd's own index, an untracked .cache/ that a
+# clangd run on the code base writes next to compile_commands.json, is allowed), is left alone.
+# A partly prepared one is removed and fetched again. Missing build tools (bear, cmake,
+# build-essential, zlib1g-dev, libgtest-dev, libgmock-dev, libbenchmark-dev) are installed with
+# apt-get, which needs root.
+# Usage: bench/prepare-clang-heldout.sh [--set 24|25] [DEST]   (default: set 24, DEST /tmp/held<set>)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-dest=$(realpath -m "${1:-/tmp/held24}")
-packages=(lz4 pcre2 libpng1.6 leveldb)
+usage() { echo "usage: $0 [--set 24|25] [DEST]" >&2; exit 2; }
+set_id=24
+args=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --set) [ $# -ge 2 ] || usage; set_id=$2; shift 2 ;;
+    --set=*) set_id=${1#--set=}; shift ;;
+    -h|--help) usage ;;
+    -*) usage ;;
+    *) args+=("$1"); shift ;;
+  esac
+done
+[ ${#args[@]} -le 1 ] || usage
+case "$set_id" in
+  24) packages=(lz4 pcre2 libpng1.6 leveldb) ;;
+  25) packages=(lua5.4 zlib snappy expat) ;;
+  *) echo "heldout: unknown set $set_id (24 or 25)" >&2; exit 2 ;;
+esac
+dest=$(realpath -m "${args[0]:-/tmp/held$set_id}")
 git_c=(-c user.name=nib-bench -c user.email=bench@nib -c commit.gpgsign=false)
 
 need=()
@@ -50,12 +94,31 @@ prepared() {
   local d=$1
   [ -d "$d/.git" ] && [ -f "$d/compile_commands.json" ] && [ -f "$d/.nib.conf" ] &&
     [ "$(git -C "$d" log -1 --format=%s 2>/dev/null)" = "bench setup" ] &&
-    [ -z "$(git -C "$d" status --porcelain)" ]
+    [ -z "$(git -C "$d" status --porcelain | grep -v -x -e '?? .cache/' || true)" ]
 }
 
 # Appends the build outputs of one code base to its root .gitignore.
 ignore() {
   { echo; echo "# nib bench setup: build outputs"; printf '%s\n' "$@"; } >> .gitignore
+}
+
+# The tracked files that a package's recipe changes, one a line; "bench setup" commits them.
+changed_by_recipe() {
+  case "$1" in
+    leveldb|snappy) echo CMakeLists.txt ;;
+    zlib) printf '%s\n' Makefile zconf.h ;;
+  esac
+}
+
+# Turns the add_subdirectory of an empty third_party/ submodule into a find_package of Debian's
+# package (leveldb, snappy), and deletes the block that sets a warning option on the submodule's
+# googletest targets. $1: the if() condition that block tests.
+use_debian_gtest_benchmark() {
+  sed -i \
+    -e 's|^\(\s*\)add_subdirectory("third_party/googletest")|\1find_package(GTest REQUIRED)  # nib bench: Debian libgtest-dev, libgmock-dev|' \
+    -e 's|^\(\s*\)add_subdirectory("third_party/benchmark")|\1find_package(benchmark REQUIRED)  # nib bench: Debian libbenchmark-dev|' \
+    -e "/# GoogleTest triggers a missing field initializers warning./,/endif($1)/d" \
+    CMakeLists.txt
 }
 
 build_lz4() {
@@ -83,16 +146,51 @@ build_libpng() {
 
 build_leveldb() {
   # Debian's googletest and benchmark instead of the empty third_party submodules.
-  sed -i \
-    -e 's|^\(\s*\)add_subdirectory("third_party/googletest")|\1find_package(GTest REQUIRED)  # nib bench: Debian libgtest-dev, libgmock-dev|' \
-    -e 's|^\(\s*\)add_subdirectory("third_party/benchmark")|\1find_package(benchmark REQUIRED)  # nib bench: Debian libbenchmark-dev|' \
-    -e '/# GoogleTest triggers a missing field initializers warning./,/endif(LEVELDB_HAVE_NO_MISSING_FIELD_INITIALIZERS)/d' \
-    CMakeLists.txt
+  use_debian_gtest_benchmark LEVELDB_HAVE_NO_MISSING_FIELD_INITIALIZERS
   grep -q 'find_package(GTest REQUIRED)' CMakeLists.txt && ! grep -q 'third_party/' CMakeLists.txt ||
     { echo "heldout: leveldb: the CMakeLists.txt patch did not apply" >&2; exit 1; }
   cmake -S . -B build -DLEVELDB_BUILD_TESTS=ON -DLEVELDB_BUILD_BENCHMARKS=OFF -DBUILD_SHARED_LIBS=OFF \
         -DCMAKE_EXPORT_COMPILE_COMMANDS=ON >/dev/null
   cmake --build build -j2
+  cp build/compile_commands.json compile_commands.json
+  ignore '/build/'
+}
+
+build_lua() {
+  bear -- make -j2 linux
+  ignore '*.o' '*.a' '/src/lua' '/src/luac'
+}
+
+build_zlib() {
+  ./configure >/dev/null
+  bear -- make -j2
+  ignore '*.o' '*.lo' '*.a' '*.so' '*.so.*' '/configure.log' '/zlib.pc' '/example' '/minigzip' \
+         '/examplesh' '/minigzipsh' '/example64' '/minigzip64'
+}
+
+build_snappy() {
+  # Debian's googletest and benchmark instead of the empty third_party submodules; the test
+  # programs link the imported targets, which bring gmock and benchmark after the *_main libraries.
+  use_debian_gtest_benchmark SNAPPY_HAVE_NO_MISSING_FIELD_INITIALIZERS
+  sed -i \
+    -e 's|^\(\s*target_link_libraries(snappy_unittest snappy_test_support\) gmock_main gtest)|\1 GTest::gmock_main GTest::gtest)  # nib bench|' \
+    -e 's|^\(\s*target_link_libraries(snappy_benchmark snappy_test_support\) benchmark_main)|\1 benchmark::benchmark_main)  # nib bench|' \
+    CMakeLists.txt
+  grep -q 'find_package(GTest REQUIRED)' CMakeLists.txt && grep -q 'GTest::gmock_main GTest::gtest' CMakeLists.txt &&
+    grep -q 'benchmark::benchmark_main' CMakeLists.txt && ! grep -q 'third_party/' CMakeLists.txt &&
+    ! grep -q 'TARGET gtest' CMakeLists.txt ||
+    { echo "heldout: snappy: the CMakeLists.txt patch did not apply" >&2; exit 1; }
+  cmake -S . -B build -DSNAPPY_BUILD_TESTS=ON -DSNAPPY_BUILD_BENCHMARKS=ON -DCMAKE_EXPORT_COMPILE_COMMANDS=ON >/dev/null
+  cmake --build build -j2
+  cp build/compile_commands.json compile_commands.json
+  ignore '/build/'
+}
+
+build_expat() {
+  cmake -S expat -B build -DEXPAT_BUILD_TESTS=ON -DEXPAT_BUILD_TOOLS=ON -DEXPAT_BUILD_EXAMPLES=ON \
+        -DEXPAT_BUILD_DOCS=OFF -DCMAKE_EXPORT_COMPILE_COMMANDS=ON >/dev/null
+  cmake --build build -j2
+  [ -f build/expat_config.h ] || { echo "heldout: expat: no build/expat_config.h" >&2; exit 1; }
   cp build/compile_commands.json compile_commands.json
   ignore '/build/'
 }
@@ -136,13 +234,18 @@ for pkg in "${packages[@]}"; do
       pcre2) build_pcre2 ;;
       libpng1.6) build_libpng ;;
       leveldb) build_leveldb ;;
+      lua5.4) build_lua ;;
+      zlib) build_zlib ;;
+      snappy) build_snappy ;;
+      expat) build_expat ;;
     esac
   ) > "$dest/$pkg.build.log" 2>&1 || { echo "heldout: $pkg: build failed, see $dest/$pkg.build.log" >&2; exit 1; }
   check_cdb "$d"
   echo 'calibration.idle-ms = 0' > "$d/.nib.conf"
   # Only the setup's own files may show up; anything else is a build output missing from .gitignore.
-  stray=$(git -C "$d" status --porcelain | grep -v -x -e '?? .nib.conf' -e '?? compile_commands.json' \
-            -e ' M .gitignore' -e '?? .gitignore' -e ' M CMakeLists.txt' || true)
+  expected=(-e '?? .nib.conf' -e '?? compile_commands.json' -e ' M .gitignore' -e '?? .gitignore')
+  for f in $(changed_by_recipe "$pkg"); do expected+=(-e " M $f"); done
+  stray=$(git -C "$d" status --porcelain | grep -v -x "${expected[@]}" || true)
   if [ -n "$stray" ]; then
     echo "heldout: $pkg: unexpected changes after the build:" >&2; echo "$stray" >&2; exit 1
   fi

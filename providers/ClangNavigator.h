@@ -62,6 +62,12 @@ class ClangNavigator {
   Expected<NavigationResult> preprocessorDefinition(const std::string& path, const AskedFile& f, uint32_t offset,
                                                     bool declarations);
 
+  // Whether libclang recorded no name at a position of compiled code in a file the view covers
+  // (outside what the preprocessor left out): a declaration the compiler rejected, a declarator
+  // its indexer does not report (a parameter of a function pointer type). clangd's AST, the same
+  // compiler's, has no name there either.
+  bool resolvedNothingAt(const std::string& path, uint32_t offset);
+
   // The type hierarchy from the base-class edges: the class named at a position (empty: no
   // class there, or no clang facts for the file), and a node's direct bases or derived classes.
   // A node whose symbol is no longer `name` is InvalidArgument (stale).

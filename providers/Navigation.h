@@ -70,6 +70,10 @@ struct NavigationResult {
   std::string facet;
 };
 inline constexpr const char* kUncompiledFacet = "uncompiled";
+// A compiler's answer that nothing inside the repository declares the name (it resolved to a
+// library's declaration), or that it resolved no name at the position.
+inline constexpr const char* kOutsideFacet = "outside";
+inline constexpr const char* kUnresolvedFacet = "unresolved";
 
 struct SymbolMatch {
   SymbolLocation location;

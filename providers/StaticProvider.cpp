@@ -605,6 +605,11 @@ Expected<NavigationResult> StaticProvider::definitionFromFacts(const std::string
   if (!idx) return idx.status();
   const Occurrence& occ = (*f)->facts.occurrences[*idx];
   const std::string& name = (*f)->facts.nameOf(occ);
+  // Where libclang resolved no name in code it compiled, a use answers nothing, as clangd's does
+  // (the word's namesakes elsewhere are no answer); a declaration under the cursor that its
+  // indexer does not report (a parameter of a function pointer type) is its own answer, below.
+  if (clang_ && occ.role == OccurrenceRole::Reference && clang_->resolvedNothingAt(path, offset))
+    return unresolvedAnswer(name);
   Resolved r = resolve(**f, occ);
   if (declarations) r.targets = declarationsOf(r.targets);
   NavigationResult out;
@@ -620,6 +625,15 @@ Expected<NavigationResult> StaticProvider::definitionFromFacts(const std::string
   else if (out.confidence == Confidence::Name)
     out.note = "resolved by name: " + std::to_string(out.locations.size()) + " candidate(s)";
   labelWithoutClang(path, out);
+  return out;
+}
+
+NavigationResult StaticProvider::unresolvedAnswer(const std::string& name) {
+  NavigationResult out;
+  out.symbol = name;
+  out.source = "clang";
+  out.facet = kUnresolvedFacet;
+  out.note = "libclang resolved no name here (a declaration the compiler rejected, or one its indexer does not report)";
   return out;
 }
 
@@ -702,6 +716,9 @@ Expected<NavigationResult> StaticProvider::referencesFromFacts(const std::string
     if (auto macro = clang_->preprocessorReferences(path, asked(**f), offset, includeDeclaration); !isDeclined(macro))
       return macro;
   if (!idx) return idx.status();
+  // Where libclang resolved no name in code it compiled, clangd lists no references, not even
+  // of a declaration there its indexer does not report.
+  if (clang_ && clang_->resolvedNothingAt(path, offset)) return unresolvedAnswer((*f)->facts.nameOf((*f)->facts.occurrences[*idx]));
   const LoadedFile* origin = *f;
   const Occurrence& start = origin->facts.occurrences[*idx];
   const ReferenceQuery query = referenceQuery(*origin, start, includeDeclaration);

@@ -190,6 +190,8 @@ class StaticProvider {
   // labelled by labelWithoutClang.
   ClangNavigator::AskedFile asked(const LoadedFile& f);
   void labelWithoutClang(const std::string& path, NavigationResult& out);
+  // The answer where libclang resolved no name in compiled code (ClangNavigator::resolvedNothingAt).
+  static NavigationResult unresolvedAnswer(const std::string& name);
   // The callees of the call whose name is at `site`, from libclang's facts: the tree-sitter
   // definitions where clang's entity is defined (else declared); empty when clang recorded no
   // reference there or none of its sites maps (then tree-sitter resolution answers). `memo`

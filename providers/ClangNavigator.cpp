@@ -71,11 +71,6 @@ ClangNavigator::~ClangNavigator() = default;
 
 bool ClangNavigator::covers(const std::string& path) { return !changed_(path) && view_->hasFile(path); }
 
-bool ClangNavigator::resolvedNothingAt(const std::string& path, uint32_t offset) {
-  if (!covers(path) || view_->skippedAt(path, offset)) return false;
-  auto occurrences = view_->occurrences(path);
-  return occurrences && !occurrenceAt(*occurrences, offset);
-}
 
 std::vector<std::string> ClangNavigator::interpolatedFiles() {
   auto files = view_->interpolatedFiles();

@@ -63,10 +63,11 @@ class ClangNavigator {
                                                     bool declarations);
 
   // Whether libclang recorded no name at a position of compiled code in a file the view covers
-  // (outside what the preprocessor left out): a declaration the compiler rejected, a declarator
-  // its indexer does not report (a parameter of a function pointer type). clangd's AST, the same
-  // compiler's, has no name there either.
-  bool resolvedNothingAt(const std::string& path, uint32_t offset);
+  // (outside what the preprocessor left out, and outside a macro's arguments, which it may have
+  // dropped): a declaration the compiler rejected, a declarator its indexer does not report (a
+  // parameter of a function pointer type). clangd's AST, the same compiler's, has no name there
+  // either.
+  bool resolvedNothingAt(const std::string& path, const AskedFile& f, uint32_t offset);
 
   // The type hierarchy from the base-class edges: the class named at a position (empty: no
   // class there, or no clang facts for the file), and a node's direct bases or derived classes.
@@ -88,6 +89,7 @@ class ClangNavigator {
   static const ClangFileOccurrence* occurrenceAt(const std::vector<ClangFileOccurrence>& occurrences, uint32_t offset);
 
  private:
+  bool inMacroArguments(const std::vector<ClangFileOccurrence>& occurrences, const std::string& text, uint32_t offset);
   static std::string answerFacet(const ClangSymbol& symbol);
   struct PreprocessorWord {
     std::string word;

@@ -299,4 +299,43 @@ Expected<NavigationResult> ClangNavigator::macroAnswer(const std::string& path, 
   return answerFor(*chosen, from, path, references, includeDeclaration, declarations);
 }
 
+// Whether the position lies in the arguments of a macro invocation (`lua_assert(getOpMode(o))`):
+// the innermost parentheses around it, going outwards within the statement, that follow a name
+// libclang recorded as a macro's use.
+bool ClangNavigator::inMacroArguments(const std::vector<ClangFileOccurrence>& occurrences, const std::string& text,
+                                      uint32_t offset) {
+  size_t limit = offset > 4096 ? offset - 4096 : 0;
+  int depth = 0;
+  for (size_t i = std::min<size_t>(offset, text.size()); i-- > limit;) {
+    char ch = text[i];
+    if (ch == ')') ++depth;
+    if (depth == 0 && (ch == ';' || ch == '{' || ch == '}')) return false;
+    if (ch != '(') continue;
+    if (depth > 0) {
+      --depth;
+      continue;
+    }
+    size_t end = i;
+    while (end > 0 && (text[end - 1] == ' ' || text[end - 1] == '\t')) --end;
+    size_t start = end;
+    while (start > 0 && (std::isalnum(static_cast<unsigned char>(text[start - 1])) || text[start - 1] == '_')) --start;
+    if (start == end) continue;
+    for (const ClangFileOccurrence& o : occurrences) {
+      if (o.start > start) break;
+      if (o.start != start || o.role != ClangRole::Reference) continue;
+      auto symbol = view_->symbol(o.symbol);
+      if (symbol && static_cast<SymbolKind>(symbol->kind) == SymbolKind::Macro) return true;
+    }
+  }
+  return false;
+}
+
+bool ClangNavigator::resolvedNothingAt(const std::string& path, const AskedFile& f, uint32_t offset) {
+  if (!covers(path) || view_->skippedAt(path, offset)) return false;
+  auto occurrences = view_->occurrences(path);
+  if (!occurrences || occurrenceAt(*occurrences, offset)) return false;
+  auto text = f.text();
+  return text && !inMacroArguments(*occurrences, *text, offset);
+}
+
 }  // namespace nib

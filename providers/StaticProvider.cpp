@@ -718,7 +718,8 @@ Expected<NavigationResult> StaticProvider::referencesFromFacts(const std::string
   if (!idx) return idx.status();
   // Where libclang resolved no name in code it compiled, clangd lists no references, not even
   // of a declaration there its indexer does not report.
-  if (clang_ && clang_->resolvedNothingAt(path, asked(**f), offset)) return unresolvedAnswer((*f)->facts.nameOf((*f)->facts.occurrences[*idx]));
+  if (clang_ && clang_->resolvedNothingAt(path, asked(**f), offset))
+    return unresolvedAnswer((*f)->facts.nameOf((*f)->facts.occurrences[*idx]));
   const LoadedFile* origin = *f;
   const Occurrence& start = origin->facts.occurrences[*idx];
   const ReferenceQuery query = referenceQuery(*origin, start, includeDeclaration);

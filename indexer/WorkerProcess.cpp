@@ -23,6 +23,8 @@ void closeFd(int& fd) {
   fd = -1;
 }
 
+constexpr size_t kErrKept = 64 * 1024;
+
 long long millisLeft(Clock::time_point deadline) {
   return std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
 }
@@ -85,6 +87,9 @@ bool WorkerSession::pump(int timeoutMs, bool wantWrite) {
     ssize_t n = ::read(fds[i].fd, buf, sizeof buf);
     if (n > 0) (i == 0 ? out_ : err_).append(buf, static_cast<size_t>(n));
     else if (n == 0 || errno != EINTR) closeFd(i == 0 ? outFd_ : errFd_);
+    // A session lives for thousands of requests: of what the worker says on stderr, the last
+    // 64 KiB are kept (its last words are what a failure is reported with).
+    if (i == 1 && err_.size() > 2 * kErrKept) err_.erase(0, err_.size() - kErrKept);
   }
   return outFd_ >= 0 || errFd_ >= 0;
 }

@@ -210,17 +210,6 @@ TEST_CASE("a parameter of a header's function is one symbol whether or not a uni
   }
 }
 
-TEST_CASE("a batch's time limit counts from the worker's last output, so it holds per unit", "[clang]") {
-  // Five outputs half a second apart: 2.5 s in all, never more than 0.5 s without output.
-  std::vector<std::string> args = {"/bin/sh", "-c", "for i in 1 2 3 4 5; do sleep 0.5; echo $i; done"};
-  WorkerResult whole = runWorker(args, "", std::chrono::seconds(1));
-  CHECK(whole.timedOut);
-  WorkerResult paced = runWorker(args, "", std::chrono::seconds(2), {}, /*timeoutPerOutput=*/true);
-  CHECK_FALSE(paced.timedOut);
-  CHECK(paced.status == 0);
-  CHECK(paced.out == "1\n2\n3\n4\n5\n");
-}
-
 TEST_CASE("a unit that takes its worker down fails alone, and the other units are indexed", "[clang]") {
   TestRepo repo;
   std::vector<std::string> files;

@@ -6,15 +6,15 @@
 //                          unit parsed are skipped in later units, unless --keep-bodies),
 //                          writing each unit's outcome (its facts, occurrences under ROOT only)
 //                          as soon as it ends
-// A crash or a hang in libclang costs the unit it happened in and the batch's rest, which the
-// builder runs again without it.
+// A crash or a hang in libclang costs the worker's session: the builder runs the unit it was on
+// again alone, and the other units in a new session.
 #include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
 #include <optional>
-#include <vector>
 #include <string>
+#include <vector>
 
 #include "indexer/ClangIndexer.h"
 #include "support/FileIo.h"
@@ -75,5 +75,4 @@ int main(int argc, char** argv) {
       if (write(encodeUnitOutcome(outcome)) != 0) return 1;
     }
   }
-
 }

@@ -5,8 +5,6 @@
 #include <algorithm>
 #include <functional>
 #include <memory>
-#include <atomic>
-#include <condition_variable>
 #include <deque>
 #include <cstring>
 #include <mutex>

@@ -128,7 +128,6 @@ class UnitMerger {
     const std::string* path = nullptr;  // nullptr: a file the view does not list
     uint32_t number = 0;                // the path's number in this merge
     bool foreign = false;               // another unit's main file, #included here
-    bool made = false;                  // the unit is made up
     bool listed = false;                // a site of it was kept (compiled_ / interpolatedOnly_ updated)
     std::vector<ClangFileOccurrence>* occurrences = nullptr;  // in byFile_, made with the first
   };
@@ -200,8 +199,7 @@ class UnitMerger {
     for (size_t k = 0; k < paths.size(); ++k) {
       if (paths[k].empty()) continue;
       auto [number, added] = fileNumbers_.emplace(paths[k], static_cast<uint32_t>(fileNumbers_.size()));
-      slots[k] = {&number->first, number->second, paths[k] != u.own && mainFiles_.count(paths[k]) > 0, i >= realUnits_,
-                  false, nullptr};
+      slots[k] = {&number->first, number->second, paths[k] != u.own && mainFiles_.count(paths[k]) > 0, false, nullptr};
     }
     for (const ClangOccurrence& o : f.occurrences)
       if (slots[o.file].path) mergeOccurrence(u, o, slots[o.file]);
@@ -223,7 +221,7 @@ class UnitMerger {
   void mergeOccurrence(Unit& u, const ClangOccurrence& o, FileSlot& file) {
     const TuFacts& f = *u.facts;
     const std::string& path = *file.path;
-    const bool made = file.made;  // a unit nib made up for a file no command reaches
+    const bool made = u.index >= realUnits_;  // a unit nib made up for a file no command reaches
     if (u.ids[o.usr] < 0) {
       auto [it, added] = symbolIds_.emplace(f.usrs[o.usr], static_cast<uint32_t>(contents_.symbols.size()));
       if (added) {

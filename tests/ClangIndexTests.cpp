@@ -17,7 +17,6 @@
 #include "indexer/WorkerProcess.h"
 #include "providers/CallGraph.h"
 #include "providers/StaticProvider.h"
-#include "support/FileIo.h"
 #include "server/Engine.h"
 #include "views/ClangFacts.h"
 #include "views/ClangView.h"
@@ -190,9 +189,10 @@ TEST_CASE("a parameter of a header's function is one symbol whether or not a uni
   one.threads = 1;
   Manifest m = build(repo, one);
   CHECK(stat(m, "clang.indexed") == "2");
-  std::string current = readFile(repo.root() / ".nib" / "CURRENT").value();
-  while (!current.empty() && current.back() == '\n') current.pop_back();
-  auto view = ClangView::open(repo.root() / ".nib" / "versions" / current / "clang");
+  IndexLayout layout(repo.root() / ".nib");
+  auto current = layout.currentVersion();
+  REQUIRE(current.hasValue());
+  auto view = ClangView::open(layout.versionDir(*current) / "clang");
   REQUIRE(view.hasValue());
   for (const char* name : {"x", "u"}) {
     auto named = (*view)->symbolsNamed(name);

@@ -51,9 +51,10 @@ class ClangNavigator {
     std::function<Expected<std::string>()> text;
   };
   // Where the compiler saw no name, in a file the view covers: a word in code the preprocessor
-  // left out in every unit that read the file, or in a directive (`#if defined(X)`, `#ifndef
-  // GUARD`, a macro's parameters and replacement text). clangd 14 answers there with the macro
-  // of that name in effect (found by the raw word); definitions then by the word's fallbacks
+  // left out in every unit that read the file, in a macro's arguments it dropped, or in a
+  // directive (`#if defined(X)`, `#ifndef GUARD`, a macro's parameters and replacement text).
+  // clangd 14 answers there with the macro of that name in effect (found by the raw word);
+  // definitions then by the word's fallbacks
   // (wordAnswer); else nothing — never tree-sitter's guess from the word's other uses, which on
   // the held-out C set equalled clangd's references at none of 99 such positions. Declined
   // elsewhere (a name libclang recorded, compiled code, a file the view does not cover).
@@ -63,11 +64,11 @@ class ClangNavigator {
                                                     bool declarations);
 
   // Whether libclang recorded no name at a position of compiled code in a file the view covers
-  // (outside what the preprocessor left out, and outside a macro's arguments, which it may have
-  // dropped): a declaration the compiler rejected, a declarator its indexer does not report (a
-  // parameter of a function pointer type). clangd's AST, the same compiler's, has no name there
-  // either.
-  bool resolvedNothingAt(const std::string& path, const AskedFile& f, uint32_t offset);
+  // (outside what the preprocessor left out): a declaration the compiler rejected, a declarator
+  // its indexer does not report (a parameter of a function pointer type). clangd's AST, the same
+  // compiler's, has no name there either. Asked after the preprocessor words, which answer a
+  // macro's dropped arguments.
+  bool resolvedNothingAt(const std::string& path, uint32_t offset);
 
   // The type hierarchy from the base-class edges: the class named at a position (empty: no
   // class there, or no clang facts for the file), and a node's direct bases or derived classes.
@@ -95,11 +96,15 @@ class ClangNavigator {
     std::string word;
     uint32_t start = 0, end = 0;
     uint32_t line = 0;     // 0-based
-    bool skipped = false;  // in code the preprocessor left out (else in a live directive)
+    bool skipped = false;  // in code the preprocessor left out
+    bool inArguments = false;  // in a macro's arguments, where libclang recorded no name (else in a live directive)
     uint32_t preambleEnd = 0;  // where the file's leading directives and comments end
     std::vector<ClangFileOccurrence> occurrences;  // the file's, as libclang recorded them
     // "in code the preprocessor left out" or "in a preprocessor directive", for notes.
-    const char* where() const { return skipped ? "in code the preprocessor left out" : "in a preprocessor directive"; }
+    const char* where() const {
+      if (skipped) return "in code the preprocessor left out";
+      return inArguments ? "in a macro's arguments the preprocessor may have dropped" : "in a preprocessor directive";
+    }
   };
   // The definition or references of the macro a preprocessor word names there (see the .cpp).
   Expected<NavigationResult> macroAnswer(const std::string& path, const PreprocessorWord& w, bool references,

@@ -206,15 +206,17 @@ std::optional<ClangNavigator::PreprocessorWord> ClangNavigator::preprocessorWord
   PreprocessorWord w;
   std::tie(w.start, w.end) = *around;
   w.skipped = view_->skippedAt(path, w.start);
-  if (!w.skipped) {
-    std::string_view directive = directiveAt(*text, w.start);
-    // An #include's words are a file name, or a macro libclang recorded.
-    if (directive.empty() || directive == "include" || directive == "include_next" || directive == "import")
-      return std::nullopt;
-  }
   // A name libclang recorded there (a macro's own, a defined macro in a condition) answers as it is.
   auto occurrences = view_->occurrences(path);
   if (!occurrences || occurrenceAt(*occurrences, w.start)) return std::nullopt;
+  if (!w.skipped) {
+    std::string_view directive = directiveAt(*text, w.start);
+    // An #include's words are a file name, or a macro libclang recorded.
+    if (directive == "include" || directive == "include_next" || directive == "import") return std::nullopt;
+    // In compiled code, only a macro's arguments the preprocessor dropped are words the
+    // compiler never saw (`lua_assert(x)` with assertions off).
+    if (directive.empty() && !(w.inArguments = inMacroArguments(*occurrences, *text, w.start))) return std::nullopt;
+  }
   w.occurrences = std::move(*occurrences);
   w.word = std::string(text->substr(w.start, w.end - w.start));
   w.line = static_cast<uint32_t>(std::count(text->begin(), text->begin() + w.start, '\n'));
@@ -299,8 +301,9 @@ Expected<NavigationResult> ClangNavigator::macroAnswer(const std::string& path, 
   return answerFor(*chosen, from, path, references, includeDeclaration, declarations);
 }
 
-// Whether the position lies in the arguments of a macro invocation (`lua_assert(getOpMode(o))`):
-// the innermost parentheses around it, going outwards within the statement, that follow a name
+// Whether the position lies in the arguments of a macro invocation (`lua_assert(getOpMode(o))`),
+// where libclang recorded no name: the preprocessor may have dropped them. Found as the innermost
+// parentheses around it, going outwards within the statement, that follow a name
 // libclang recorded as a macro's use.
 bool ClangNavigator::inMacroArguments(const std::vector<ClangFileOccurrence>& occurrences, const std::string& text,
                                       uint32_t offset) {
@@ -330,12 +333,10 @@ bool ClangNavigator::inMacroArguments(const std::vector<ClangFileOccurrence>& oc
   return false;
 }
 
-bool ClangNavigator::resolvedNothingAt(const std::string& path, const AskedFile& f, uint32_t offset) {
+bool ClangNavigator::resolvedNothingAt(const std::string& path, uint32_t offset) {
   if (!covers(path) || view_->skippedAt(path, offset)) return false;
   auto occurrences = view_->occurrences(path);
-  if (!occurrences || occurrenceAt(*occurrences, offset)) return false;
-  auto text = f.text();
-  return text && !inMacroArguments(*occurrences, *text, offset);
+  return occurrences && !occurrenceAt(*occurrences, offset);
 }
 
 }  // namespace nib

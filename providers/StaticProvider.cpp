@@ -608,7 +608,7 @@ Expected<NavigationResult> StaticProvider::definitionFromFacts(const std::string
   // Where libclang resolved no name in code it compiled, a use answers nothing, as clangd's does
   // (the word's namesakes elsewhere are no answer); a declaration under the cursor that its
   // indexer does not report (a parameter of a function pointer type) is its own answer, below.
-  if (clang_ && occ.role == OccurrenceRole::Reference && clang_->resolvedNothingAt(path, asked(**f), offset))
+  if (clang_ && occ.role == OccurrenceRole::Reference && clang_->resolvedNothingAt(path, offset))
     return unresolvedAnswer(name);
   Resolved r = resolve(**f, occ);
   if (declarations) r.targets = declarationsOf(r.targets);
@@ -718,7 +718,7 @@ Expected<NavigationResult> StaticProvider::referencesFromFacts(const std::string
   if (!idx) return idx.status();
   // Where libclang resolved no name in code it compiled, clangd lists no references, not even
   // of a declaration there its indexer does not report.
-  if (clang_ && clang_->resolvedNothingAt(path, asked(**f), offset))
+  if (clang_ && clang_->resolvedNothingAt(path, offset))
     return unresolvedAnswer((*f)->facts.nameOf((*f)->facts.occurrences[*idx]));
   const LoadedFile* origin = *f;
   const Occurrence& start = origin->facts.occurrences[*idx];

@@ -181,6 +181,21 @@ struct PrecisePhaseInput {
 // when the build was cancelled.
 Expected<ViewRecord> preciseViewPhase(const PrecisePhaseInput& in, Manifest& manifest);
 
+// ---- what built the compiler views ----------------------------------------------------------
+
+// The worker executables (nib-clang; nib-scip and the SCIP indexers) that build the clang and
+// precise views now, as one digest each: `named`, else the worker beside this executable (or
+// the one its variable names). Each view's profile records it (`;tools=DIGEST`), so a version
+// whose compiler views other workers built is not current: a `nib index` with nothing changed
+// builds them again after nib-clang, nib-scip or an indexer changed (their caches are keyed by
+// the same executables, so every unit and project is indexed again).
+fs::path clangWorkerPath(const fs::path& named);
+fs::path scipWorkerPath(const fs::path& named);
+std::string clangTools(const fs::path& worker);
+std::string preciseTools(const fs::path& importer, const std::map<std::string, fs::path>& indexers);
+// Whether `view`'s profile records `tools` (a profile of an older nib records none).
+bool builtWith(const ViewRecord& view, const std::string& tools);
+
 // ---- dense view ----------------------------------------------------------------------------
 
 struct DensePhaseInput {

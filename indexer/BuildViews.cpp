@@ -161,6 +161,15 @@ fs::path workerBeside(const char* name, const char* variable) {
   return worker;
 }
 
+// A file's digest, or "none" when it cannot be read (a missing worker builds a failed view, the
+// same every time).
+std::string toolDigest(const fs::path& exe) {
+  std::error_code ec;
+  fs::path real = fs::canonical(exe, ec);
+  auto digest = ec ? Expected<std::string>(Status(ErrorCode::NotFound, "")) : digestFile(real);
+  return digest ? *digest : std::string("none");
+}
+
 // A view whose worker executable is missing: Failed, saying which.
 ViewRecord missingWorkerView(const char* view, const std::string& what, const fs::path& worker) {
   ViewRecord v;
@@ -217,6 +226,25 @@ void recordPreciseStats(Manifest& m, const PreciseBuildReport& r) {
 
 }  // namespace
 
+fs::path clangWorkerPath(const fs::path& named) { return named.empty() ? workerBeside("nib-clang", "NIB_CLANG_WORKER") : named; }
+
+fs::path scipWorkerPath(const fs::path& named) { return named.empty() ? workerBeside("nib-scip", "NIB_SCIP_WORKER") : named; }
+
+std::string clangTools(const fs::path& worker) { return Digester().add(toolDigest(worker)).hex().substr(0, 16); }
+
+std::string preciseTools(const fs::path& importer, const std::map<std::string, fs::path>& indexers) {
+  Digester d;
+  d.add(toolDigest(importer));
+  for (const auto& [language, exe] : indexers) d.add(language).add(toolDigest(exe));
+  return d.hex().substr(0, 16);
+}
+
+bool builtWith(const ViewRecord& view, const std::string& tools) {
+  const std::string field = ";tools=" + tools;
+  const size_t at = view.profile.find(field);
+  return at != std::string::npos && (at + field.size() == view.profile.size() || view.profile[at + field.size()] == ';');
+}
+
 Expected<ViewRecord> clangViewPhase(const ClangPhaseInput& phase, Manifest& manifest) {
   const IndexOptions& options = *phase.options;
   ClangBuildInput in;
@@ -224,7 +252,7 @@ Expected<ViewRecord> clangViewPhase(const ClangPhaseInput& phase, Manifest& mani
   in.dir = phase.versionDir / "clang";
   in.cacheDir = phase.cacheDir;
   in.databaseDir = phase.database;
-  in.worker = phase.worker.empty() ? workerBeside("nib-clang", "NIB_CLANG_WORKER") : phase.worker;
+  in.worker = clangWorkerPath(phase.worker);
   for (const WorkItem& w : *phase.items)
     if (!w.entry.oid.empty() && w.skipReason.empty()) in.blobIds[w.entry.path] = w.entry.oid;
   in.threads = phase.threads;
@@ -240,6 +268,7 @@ Expected<ViewRecord> clangViewPhase(const ClangPhaseInput& phase, Manifest& mani
   }
   if (options.cancelled && options.cancelled()) return Status(ErrorCode::Cancelled, "the build was cancelled");
   recordClangStats(manifest, phase.database, clang);
+  if (clang.view.status != ViewStatus::Absent) clang.view.profile += ";tools=" + clangTools(in.worker);
   return clang.view;
 }
 
@@ -249,7 +278,7 @@ Expected<ViewRecord> preciseViewPhase(const PrecisePhaseInput& phase, Manifest& 
   in.root = phase.root;
   in.dir = phase.versionDir / "precise";
   in.cacheDir = phase.cacheDir;
-  in.importer = phase.worker.empty() ? workerBeside("nib-scip", "NIB_SCIP_WORKER") : phase.worker;
+  in.importer = scipWorkerPath(phase.worker);
   in.indexers = phase.indexers;
   for (const WorkItem& w : *phase.items) {
     if (w.entry.oid.empty()) continue;
@@ -268,6 +297,7 @@ Expected<ViewRecord> preciseViewPhase(const PrecisePhaseInput& phase, Manifest& 
   }
   if (options.cancelled && options.cancelled()) return Status(ErrorCode::Cancelled, "the build was cancelled");
   recordPreciseStats(manifest, precise);
+  if (precise.view.status != ViewStatus::Absent) precise.view.profile += ";tools=" + preciseTools(in.importer, in.indexers);
   return precise.view;
 }
 

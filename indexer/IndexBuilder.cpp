@@ -73,13 +73,26 @@ namespace {
 // configuration: only a conclusive "nothing changed" counts (new folder entries need the full
 // scan). Files touched without a change (a checkout, a build) are hashed by every query until a
 // new version records their stat data: past a few, build one.
+// Whether the clang and precise views were built by the workers and indexers that would build
+// them now (BuildPhases.h, clangTools).
+bool compilerViewsCurrent(const Manifest& m, const IndexOptions& options, const std::map<std::string, fs::path>& indexers) {
+  const ViewRecord* clang = m.view("clang");
+  if (clang && clang->status != ViewStatus::Absent && !builtWith(*clang, clangTools(clangWorkerPath(options.clangWorker))))
+    return false;
+  const ViewRecord* precise = m.view("precise");
+  return !precise || precise->status == ViewStatus::Absent ||
+         builtWith(*precise, preciseTools(scipWorkerPath(options.scipWorker), indexers));
+}
+
 std::optional<Manifest> currentAndUnchanged(const IndexLayout& layout, const fs::path& root, const std::string& commit,
-                                            const std::string& digest, const IndexOptions& options) {
+                                            const std::string& digest, const IndexOptions& options,
+                                            const std::map<std::string, fs::path>& indexers) {
   auto current = layout.currentManifest();
   if (!current || current->sourceCommit != commit || current->configDigest != digest ||
       current->extractorProfile != Extractor::profileDigest() || current->nibVersion != NIB_VERSION ||
       // A version from before the dense view existed lacks it, or one trained otherwise: not current.
-      !denseViewCurrent(*current, options) || !searchViewsCurrent(*current))
+      !denseViewCurrent(*current, options) || !searchViewsCurrent(*current) ||
+      !compilerViewsCurrent(*current, options, indexers))
     return std::nullopt;
   auto recorded = recordedWorktree(layout.versionDir(current->versionId), *current);
   if (!recorded) return std::nullopt;
@@ -240,7 +253,7 @@ Expected<IndexReport> buildIndex(const fs::path& repoPath, const IndexOptions& r
   report.repoRoot = s.repo->root();
   auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(); };
   if (options.skipIfCurrent && s.fromWorktree)
-    if (auto current = currentAndUnchanged(layout, s.repo->root(), s.commit, s.configDigest, options)) {
+    if (auto current = currentAndUnchanged(layout, s.repo->root(), s.commit, s.configDigest, options, s.scipIndexers)) {
       report.manifest = std::move(*current);
       report.upToDate = true;
       // A collection asked for runs over the current version even when nothing is built.

@@ -342,11 +342,18 @@ Manifest deltaManifest(const DeltaBase& b, Manifest header, const ViewRecord& de
 std::optional<std::set<std::string>> viewsToRebuild(const DeltaInput& in, const Manifest& base,
                                                     const std::vector<DeltaEntry>& entries) {
   std::set<std::string> views;
-  if (touchesClangFacts(base, entries) || clangUnindexedChanged(*in.layout, base)) {
+  // A view other workers built (BuildPhases.h, clangTools) is built again too.
+  const ViewRecord* clang = base.view("clang");
+  const bool clangTooled = !clang || clang->status == ViewStatus::Absent ||
+                           builtWith(*clang, clangTools(clangWorkerPath(in.options->clangWorker)));
+  const ViewRecord* precise = base.view("precise");
+  const bool preciseTooled = !precise || precise->status == ViewStatus::Absent || !in.scipIndexers ||
+                             builtWith(*precise, preciseTools(scipWorkerPath(in.options->scipWorker), *in.scipIndexers));
+  if (touchesClangFacts(base, entries) || clangUnindexedChanged(*in.layout, base) || !clangTooled) {
     if (in.database.empty()) return std::nullopt;
     views.insert("clang");
   }
-  if (touchesPreciseFacts(base, entries)) {
+  if (touchesPreciseFacts(base, entries) || !preciseTooled) {
     if (!in.scipIndexers || in.scipIndexers->empty()) return std::nullopt;
     views.insert("precise");
   }

@@ -272,6 +272,40 @@ TEST_CASE("the precise view is built by the SCIP indexers and re-runs only proje
   CHECK(moved_refs->locations[0].range.start.line == 2);
 }
 
+TEST_CASE("a version whose precise view another nib-scip built is not current: nib index builds it again", "[precise]") {
+  TestRepo repo;
+  repo.write("web/tsconfig.json", "{\"compilerOptions\": {\"strict\": true}, \"include\": [\"src\"]}\n");
+  repo.write("web/src/timer.ts", "export class Timer { start(): void {} }\n");
+  repo.commitAll();
+  IndexOptions options;
+  options.scipIndexers = pinnedIndexers();
+  options.skipIfCurrent = true;
+  options.threads = 1;
+  options.dense = false;
+  auto first = buildIndex(repo.root(), options);
+  REQUIRE(first.hasValue());
+  REQUIRE(first->manifest.view("precise"));
+  CHECK(first->manifest.view("precise")->status == ViewStatus::Complete);
+  auto again = buildIndex(repo.root(), options);
+  REQUIRE(again.hasValue());
+  CHECK(again->upToDate);
+  // Another nib-scip (these bytes and one more: an executable that reads SCIP as the first did,
+  // whose digest differs): the version is not current, and the project runs again.
+  ScratchDir scratch;
+  fs::path other = scratch.path / "nib-scip";
+  fs::copy_file(NIB_SCIP_WORKER_PATH, other);
+  std::ofstream(other, std::ios::app) << '\n';
+  ::chmod(other.c_str(), 0755);
+  options.scipWorker = other;
+  auto rebuilt = buildIndex(repo.root(), options);
+  REQUIRE(rebuilt.hasValue());
+  CHECK_FALSE(rebuilt->upToDate);
+  CHECK(stat(rebuilt->manifest, "precise.indexed") == "1");
+  auto settled = buildIndex(repo.root(), options);
+  REQUIRE(settled.hasValue());
+  CHECK(settled->upToDate);
+}
+
 TEST_CASE("TypeScript files no tsconfig.json reads form one inferred project, written outside the worktree", "[precise]") {
   for (bool withConfig : {true, false}) {
     DYNAMIC_SECTION((withConfig ? "a tsconfig.json that leaves out the tests" : "no tsconfig.json at all")) {
@@ -372,7 +406,9 @@ TEST_CASE("a CommonJS module's alias answers its own references and goes to the 
   // Its definition, both names of `module.exports.load = load` (scip-typescript writes the function
   // at each), and the five calls through aliases of either kind.
   CHECK(memberRefs->locations.size() == 8);
-  // `import * as loader`: the same, though scip-typescript writes the module at the name itself.
+  // `import * as loader`: the same references, though scip-typescript writes the module at the
+  // name itself; but TypeScript's server goes to the module only from the declaration, and from
+  // a use to the declaration (a namespace import is the one alias it stops at).
   const uint32_t typedSecondLine = 40;
   auto nsRefs = (*provider)->references("typed.ts", typedSecondLine, true);
   REQUIRE(nsRefs.hasValue());
@@ -381,7 +417,12 @@ TEST_CASE("a CommonJS module's alias answers its own references and goes to the 
   auto nsDef = (*provider)->definition("typed.ts", typedSecondLine);
   REQUIRE(nsDef.hasValue());
   REQUIRE(nsDef->locations.size() == 1);
-  CHECK(nsDef->locations[0].path == "lib/loader.js");
+  CHECK(nsDef->locations[0].path == "typed.ts");
+  CHECK(nsDef->locations[0].range.start == Position{0, 12});
+  auto nsDeclared = (*provider)->definition("typed.ts", 12);
+  REQUIRE(nsDeclared.hasValue());
+  REQUIRE(nsDeclared->locations.size() == 1);
+  CHECK(nsDeclared->locations[0].path == "lib/loader.js");
   // `var Clock = require(...)` of a module that exports a value: an alias of that value, in this
   // file (TypeScript's server answers so); its definition is the value's.
   const uint32_t makerSecondLine = 36;

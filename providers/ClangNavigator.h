@@ -121,6 +121,7 @@ class ClangNavigator {
   // overloads).
   Expected<NavigationResult> answerFor(const ClangSymbol& symbol, const ClangFileOccurrence& at, const std::string& path,
                                        bool references, bool includeDeclaration, bool declarations);
+  const ClangSite* lastOverload(const ClangSymbol& symbol, const std::string& path);
   const ClangSite* canonicalDefinition(const ClangSymbol& symbol, const std::string& path);
   void keepVisibleTypeDefinitions(const ClangSymbol& symbol, const std::string& path,
                                   std::vector<SymbolLocation>& locations);

@@ -569,6 +569,7 @@ ClangNavigator* StaticProvider::compilerFacts(const std::string& path) {
 Expected<NavigationResult> StaticProvider::definition(const std::string& path, uint32_t offset, bool declarations) {
   if (ClangNavigator* p = preciseFor(path)) {
     auto c = p->answer(path, offset, false, false, declarations);
+    if (c && detectLanguage(path, "") != Language::Python) narrowOverloadCall(path, offset, *c);
     if (!isDeclined(c)) return c;
     if (p->covers(path)) return scoped(onlyIfResolved(definitionFromFacts(path, offset, declarations)));
   }

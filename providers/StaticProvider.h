@@ -227,6 +227,10 @@ class StaticProvider {
   static Expected<NavigationResult> onlyIfResolved(Expected<NavigationResult> r);
   static Expected<NavigationResult> scoped(Expected<NavigationResult> r);
   void addJsDocParameterTags(NavigationResult& out);
+  // At a call of an overloaded TypeScript function: the one signature that can take the call's
+  // arguments, as TypeScript's server answers (providers/TypeScriptOverloads.h); where several
+  // can, every signature stays, labelled `name` (facet `overload`): not the server's answer.
+  void narrowOverloadCall(const std::string& path, uint32_t offset, NavigationResult& out);
   Manifest manifest_;
   std::unique_ptr<CommitView> view_;
   std::unique_ptr<FactStore> factStore_;

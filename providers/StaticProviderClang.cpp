@@ -5,6 +5,8 @@
 
 #include <algorithm>
 
+#include "providers/TypeScriptOverloads.h"
+
 namespace nib {
 
 bool StaticProvider::hasClangFacts(const std::string& path) { return clang_ && clang_->covers(path); }
@@ -190,6 +192,44 @@ void StaticProvider::addJsDocParameterTags(NavigationResult& out) {
   std::sort(out.locations.begin(), out.locations.end(), [](const SymbolLocation& a, const SymbolLocation& b) {
     return a.path != b.path ? a.path < b.path : a.range.startByte < b.range.startByte;
   });
+}
+
+void StaticProvider::narrowOverloadCall(const std::string& path, uint32_t offset, NavigationResult& out) {
+  if (out.locations.size() < 2) return;
+  const std::string& where = out.locations.front().path;
+  for (const SymbolLocation& l : out.locations)
+    if (l.path != where || l.role != OccurrenceRole::Definition || !isCallableKind(l.kind)) return;
+  auto textOf = [&](const std::string& p) -> Expected<std::string> {
+    auto record = file(p);
+    if (!record) return Status(ErrorCode::NotFound, "not indexed: " + p);
+    return reader_->content(record->blobOid);
+  };
+  auto asked = textOf(path);
+  if (!asked || offset >= asked->size()) return;
+  size_t nameEnd = offset;
+  while (nameEnd < asked->size() && (std::isalnum(static_cast<unsigned char>((*asked)[nameEnd])) || (*asked)[nameEnd] == '_' ||
+                                     (*asked)[nameEnd] == '$'))
+    ++nameEnd;
+  auto arguments = callArgumentCount(*asked, nameEnd);
+  if (!arguments) return;
+  auto defined = where == path ? std::move(asked) : textOf(where);
+  if (!defined) return;
+  std::sort(out.locations.begin(), out.locations.end(),
+            [](const SymbolLocation& a, const SymbolLocation& b) { return a.range.startByte < b.range.startByte; });
+  std::vector<SignatureShape> shapes;
+  for (const SymbolLocation& l : out.locations) {
+    auto shape = signatureShape(*defined, l.range.endByte);
+    if (!shape) return;
+    shapes.push_back(*shape);
+  }
+  if (auto chosen = chooseOverload(shapes, *arguments)) {
+    SymbolLocation one = std::move(out.locations[*chosen]);
+    out.locations.assign(1, std::move(one));
+  } else if (std::any_of(shapes.begin(), shapes.end(), [](const SignatureShape& s) { return !s.body; })) {
+    out.confidence = Confidence::Name;
+    out.facet = "overload";
+    out.note = "the call's overload depends on its arguments' types: every signature";
+  }
 }
 
 }  // namespace nib

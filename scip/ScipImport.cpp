@@ -7,12 +7,14 @@
 #include <unordered_set>
 
 #include "scip.pb.h"
+#include "scip/TypeScriptText.h"
 #include "support/FileIo.h"
 #include "support/Text.h"
 #include "views/FileFacts.h"
 
 namespace nib {
 namespace fs = std::filesystem;
+using typescript_text::identifierChar;
 
 namespace {
 
@@ -231,8 +233,11 @@ struct Importer {
     const std::string relative = absolute.substr(root.size());
     std::vector<Planned> planned = plan(doc, *text, relative);
     std::vector<std::string> aliased(planned.size());
+    std::vector<bool> namespaceUses(planned.size());
     if (typescript) {
-      aliased = moduleAliases(planned, *text, relative);
+      unresolvedImports(planned, *text);
+      overloadParameters(planned);
+      aliased = moduleAliases(planned, *text, relative, &namespaceUses);
       commonJsExports(planned, *text);
       deferAliasMembers(planned, aliased, *text);
     }
@@ -249,15 +254,17 @@ struct Importer {
       static const std::string kConstructor = "`<constructor>`().";
       if (!(site.roles & scip::Definition) && usr.size() > kConstructor.size() &&
           usr.compare(usr.size() - kConstructor.size(), kConstructor.size(), kConstructor) == 0) {
-        if (afterNew(*text, site.offset)) add(usr, site, *text, /*expanded=*/true);
+        if (typescript_text::afterNew(*text, site.offset)) add(usr, site, *text, /*expanded=*/true);
         usr.resize(usr.size() - kConstructor.size());
       }
       if (std::string module = moduleNameOf(usr); !module.empty() && site.length > 0)
         moduleSites(usr, module, site, *text);
       else
         add(usr, site, *text);
-      // The module an alias stands for stays beside it, for definitions (ClangNavigator).
-      if (!aliased[i].empty()) {
+      // The module an alias stands for stays beside it, for definitions (ClangNavigator) — but
+      // at a use of `import * as ns`, where TypeScript's server goes to that declaration, not
+      // through it (its shouldSkipAlias: a namespace import is the one alias it stops at).
+      if (!aliased[i].empty() && !namespaceUses[i]) {
         Site reference = site;
         reference.roles = 0;  // at the alias's declaration too: it declares the alias, not the module
         add(aliased[i], reference, *text, /*expanded=*/true);
@@ -306,9 +313,63 @@ struct Importer {
         continue;
       }
       std::string usr = o.symbol().rfind("local ", 0) == 0 ? "local:" + relative + "#" + o.symbol().substr(6) : canonical(o.symbol());
+      // TypeScript's server places a module's definition at its first token, past the comments
+      // a file opens with (pyright and pylsp at the file's start, where SCIP has it).
+      if (moduleDefinition && typescript) {
+        offset = static_cast<uint32_t>(typescript_text::moduleStart(text));
+        Position p = lines.positionOf(offset);
+        line = p.line;
+        start = end = p.column;
+      }
       out.push_back({Site{file, line, start, offset, end - start, o.symbol_roles()}, std::move(usr)});
     }
     return out;
+  }
+
+  // `import { html } from "parse5"` where the module does not resolve (a package not installed):
+  // scip-typescript names `html` by a symbol local to the document, defined nowhere. TypeScript's
+  // server, failing to resolve the alias, answers the import itself — its definition, and its
+  // references in the file. The import clause's name becomes the symbol's definition.
+  static void unresolvedImports(std::vector<Planned>& planned, const std::string& text) {
+    std::unordered_map<std::string_view, size_t> first;  // local symbol -> its first occurrence
+    std::unordered_set<std::string_view> defined;
+    for (size_t i = 0; i < planned.size(); ++i) {
+      const Planned& p = planned[i];
+      if (p.usr.rfind("local:", 0) != 0) continue;
+      if (p.site.roles & scip::Definition) defined.insert(p.usr);
+      auto [it, added] = first.emplace(p.usr, i);
+      if (!added && planned[it->second].site.offset > p.site.offset) it->second = i;
+    }
+    for (const auto& [usr, i] : first)
+      if (!defined.count(usr) && typescript_text::inImportClause(text, planned[i].site.offset))
+        planned[i].site.roles |= scip::Definition;
+  }
+
+  // Overloads: scip-typescript names a parameter by its function (`create().(a)`), so each
+  // overload signature's `a` and the implementation's are one symbol defined several times.
+  // TypeScript's server answers each declaration's parameter as its own: the signatures' get a
+  // symbol each, and the last definition — the implementation, which follows its signatures,
+  // and whose body holds the uses — keeps the symbol and its references.
+  static void overloadParameters(std::vector<Planned>& planned) {
+    std::unordered_map<std::string_view, std::vector<size_t>> definitions;
+    for (size_t i = 0; i < planned.size(); ++i) {
+      const Planned& p = planned[i];
+      if ((p.site.roles & scip::Definition) && kindOfSymbol(p.usr) == SymbolKind::Parameter) definitions[p.usr].push_back(i);
+    }
+    for (auto& [usr, list] : definitions) {
+      if (list.size() < 2) continue;
+      std::sort(list.begin(), list.end(), [&](size_t a, size_t b) { return planned[a].site.offset < planned[b].site.offset; });
+      for (size_t k = 0; k + 1 < list.size(); ++k) {
+        // Still a parameter descriptor, its name escaped: `(a)` becomes `(`a@OFFSET`)`.
+        std::string& symbol = planned[list[k]].usr;
+        const std::string suffix = "@" + std::to_string(planned[list[k]].site.offset);
+        if (symbol[symbol.size() - 2] == '`') {
+          symbol.insert(symbol.size() - 2, suffix);
+        } else if (size_t open = symbol.rfind('('); open != std::string::npos) {
+          symbol = symbol.substr(0, open + 1) + "`" + symbol.substr(open + 1, symbol.size() - open - 2) + suffix + "`)";
+        }
+      }
+    }
   }
 
   // CommonJS exports: the symbol each `exports.NAME = ...` / `module.exports.NAME = ...` of this
@@ -316,7 +377,7 @@ struct Importer {
   void commonJsExports(const std::vector<Planned>& planned, const std::string& text) {
     const std::string* module = nullptr;
     for (const Planned& p : planned)
-      if ((p.site.roles & scip::Definition) && p.site.offset == 0 && p.site.length == 0 && isModuleSymbol(p.usr)) module = &p.usr;
+      if ((p.site.roles & scip::Definition) && p.site.length == 0 && isModuleSymbol(p.usr)) module = &p.usr;
     if (!module) return;
     static constexpr std::string_view kExports = "exports.";
     for (const Planned& p : planned) {
@@ -360,23 +421,6 @@ struct Importer {
     pendingMembers.clear();
   }
 
-  // Whether the name at `offset` follows `import * as` (not `export * as`, which names an export).
-  static bool namespaceImportAt(const std::string& text, size_t offset) {
-    size_t at = offset;
-    auto skipSpace = [&] {
-      while (at > 0 && std::isspace(static_cast<unsigned char>(text[at - 1]))) --at;
-    };
-    skipSpace();
-    if (at < 2 || text.compare(at - 2, 2, "as") != 0 || (at > 2 && identifierChar(text[at - 3]))) return false;
-    at -= 2;
-    skipSpace();
-    if (at < 1 || text[at - 1] != '*') return false;
-    --at;
-    skipSpace();
-    return at >= 6 && text.compare(at - 6, 6, "import") == 0 && (at == 6 || !identifierChar(text[at - 7]));
-  }
-
-  static bool identifierChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$'; }
   static bool isModuleSymbol(const std::string& usr) { return usr.size() >= 2 && usr.compare(usr.size() - 2, 2, "`/") == 0; }
 
   struct PendingMember {
@@ -394,15 +438,20 @@ struct Importer {
   // exports) is given the alias's symbol (the nearest definition before it in the document
   // spelled alike); the result names, per occurrence, the target that stays beside the alias (the
   // alias's uses and its declaration), "" elsewhere.
-  std::vector<std::string> moduleAliases(std::vector<Planned>& planned, const std::string& text, const std::string& relative) {
+  // `namespaceUses` marks the uses of an `import * as` alias.
+  std::vector<std::string> moduleAliases(std::vector<Planned>& planned, const std::string& text, const std::string& relative,
+                                         std::vector<bool>* namespaceUses) {
+    namespaceUses->assign(planned.size(), false);
     std::vector<std::string> aliased(planned.size());
+    std::vector<bool> namespaceAlias(planned.size());
     auto spelled = [&](const Site& s) { return std::string_view(text).substr(s.offset, s.length); };
     // `import * as ns from "./m"`: scip-typescript writes the module at `ns` itself, as a
     // reference; the name is the alias's declaration, given a symbol of its own.
     for (size_t j = 0; j < planned.size(); ++j) {
       Planned& p = planned[j];
-      if (!isModuleSymbol(p.usr) || (p.site.roles & scip::Definition) || !namespaceImportAt(text, p.site.offset)) continue;
+      if (!isModuleSymbol(p.usr) || (p.site.roles & scip::Definition) || !typescript_text::namespaceImportAt(text, p.site.offset)) continue;
       aliased[j] = p.usr;
+      namespaceAlias[j] = true;
       p.usr = "local:" + relative + "#namespace@" + std::to_string(p.site.offset);
       p.site.roles |= scip::Definition;
     }
@@ -430,36 +479,13 @@ struct Importer {
       // `const Type = require("./type")`, where the module exports a value (`module.exports =
       // Type`): scip-typescript writes that value at the alias's uses; TypeScript's server answers
       // them as the alias's, as for a module.
-      if (planned[alias].usr == use.usr || (!module && !requireAliasAt(text, planned[alias].site))) continue;
+      if (planned[alias].usr == use.usr || (!module && !typescript_text::requireAliasAt(text, planned[alias].site.offset + planned[alias].site.length))) continue;
       aliased[i] = use.usr;
       if (aliased[alias].empty()) aliased[alias] = use.usr;
+      if (namespaceAlias[alias]) (*namespaceUses)[i] = true;
       use.usr = planned[alias].usr;
     }
     return aliased;
-  }
-
-  // Whether the name declared at `site` is given a `require(...)`: `NAME = require(`.
-  static bool requireAliasAt(const std::string& text, const Site& site) {
-    size_t at = site.offset + site.length;
-    if (at > text.size()) return false;
-    auto skipSpace = [&] {
-      while (at < text.size() && (text[at] == ' ' || text[at] == '\t')) ++at;
-    };
-    skipSpace();
-    if (at + 1 >= text.size() || text[at] != '=' || text[at + 1] == '=') return false;
-    ++at;
-    skipSpace();
-    if (text.compare(at, 7, "require") != 0) return false;
-    at += 7;
-    skipSpace();
-    return at < text.size() && text[at] == '(';
-  }
-
-  // Whether the name at `offset` follows the `new` keyword.
-  static bool afterNew(const std::string& text, uint32_t offset) {
-    size_t at = offset;
-    while (at > 0 && (text[at - 1] == ' ' || text[at - 1] == '\t' || text[at - 1] == '\n')) --at;
-    return at >= 3 && text.compare(at - 3, 3, "new") == 0 && at != offset && (at == 3 || !identifierChar(text[at - 4]));
   }
 
   void add(const std::string& usr, const Site& site, const std::string& text, bool expanded = false) {

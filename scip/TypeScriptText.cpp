@@ -1,0 +1,110 @@
+#include "scip/TypeScriptText.h"
+
+#include <cctype>
+
+namespace nib::typescript_text {
+
+bool identifierChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$'; }
+
+namespace {
+
+bool space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+// Whether `word` ends right before `at` as a whole word.
+bool wordBefore(std::string_view text, size_t at, std::string_view word) {
+  return at >= word.size() && text.compare(at - word.size(), word.size(), word) == 0 &&
+         (at == word.size() || !identifierChar(text[at - word.size() - 1]));
+}
+
+}  // namespace
+
+bool namespaceImportAt(std::string_view text, size_t offset) {
+  size_t at = offset;
+  auto skipSpace = [&] {
+    while (at > 0 && std::isspace(static_cast<unsigned char>(text[at - 1]))) --at;
+  };
+  skipSpace();
+  if (!wordBefore(text, at, "as")) return false;
+  at -= 2;
+  skipSpace();
+  if (at < 1 || text[at - 1] != '*') return false;
+  --at;
+  skipSpace();
+  return wordBefore(text, at, "import");
+}
+
+bool requireAliasAt(std::string_view text, size_t end) {
+  size_t at = end;
+  if (at > text.size()) return false;
+  auto skipSpace = [&] {
+    while (at < text.size() && (text[at] == ' ' || text[at] == '\t')) ++at;
+  };
+  skipSpace();
+  if (at + 1 >= text.size() || text[at] != '=' || text[at + 1] == '=') return false;
+  ++at;
+  skipSpace();
+  if (text.compare(at, 7, "require") != 0) return false;
+  at += 7;
+  skipSpace();
+  return at < text.size() && text[at] == '(';
+}
+
+bool afterNew(std::string_view text, size_t offset) {
+  size_t at = offset;
+  while (at > 0 && (text[at - 1] == ' ' || text[at - 1] == '\t' || text[at - 1] == '\n')) --at;
+  return at != offset && wordBefore(text, at, "new");
+}
+
+bool inImportClause(std::string_view text, size_t offset) {
+  // Back from the name over what an import clause holds before it — names, `type`, `as`,
+  // commas, white space and the opening brace — to the `import` keyword. A `from`, a string,
+  // a semicolon or anything else first means the name is not declared by an import clause.
+  size_t at = offset;
+  bool braced = false;
+  while (at > 0) {
+    char c = text[at - 1];
+    if (space(c) || c == ',') {
+      --at;
+    } else if (c == '{') {
+      if (braced) return false;
+      braced = true;
+      --at;
+    } else if (identifierChar(c)) {
+      size_t start = at;
+      while (start > 0 && identifierChar(text[start - 1])) --start;
+      std::string_view word = text.substr(start, at - start);
+      if (word == "import") return start == 0 || !identifierChar(text[start - 1]);
+      if (word == "from" || word == "export") return false;
+      at = start;
+    } else {
+      return false;
+    }
+  }
+  return false;
+}
+
+size_t moduleStart(std::string_view text) {
+  size_t at = 0;
+  if (text.substr(0, 3) == "\xEF\xBB\xBF") at = 3;
+  if (text.compare(at, 2, "#!") == 0) {
+    at = text.find('\n', at);
+    if (at == std::string_view::npos) return text.size();
+  }
+  while (at < text.size()) {
+    if (space(text[at])) {
+      ++at;
+    } else if (text.compare(at, 2, "//") == 0) {
+      at = text.find('\n', at);
+      if (at == std::string_view::npos) return text.size();
+    } else if (text.compare(at, 2, "/*") == 0) {
+      at = text.find("*/", at + 2);
+      if (at == std::string_view::npos) return text.size();
+      at += 2;
+    } else {
+      break;
+    }
+  }
+  return at;
+}
+
+}  // namespace nib::typescript_text

@@ -1,0 +1,32 @@
+// What the text around an occurrence says in TypeScript and JavaScript, where scip-typescript's
+// symbols alone do not tell how TypeScript's server answers: whether a name is declared by
+// `import * as`, `NAME = require(`, an import clause, or follows `new`; where a module's
+// definition lies. Plain text rules, good for the code the indexer accepted (ScipImport).
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+namespace nib::typescript_text {
+
+bool identifierChar(char c);
+
+// Whether the name at `offset` follows `import * as` (not `export * as`, which names an export).
+bool namespaceImportAt(std::string_view text, size_t offset);
+
+// Whether the name ending at `end` is given a `require(...)`: `NAME = require(`.
+bool requireAliasAt(std::string_view text, size_t end);
+
+// Whether the name at `offset` follows the `new` keyword.
+bool afterNew(std::string_view text, size_t offset);
+
+// Whether the name at `offset` is one an import clause declares: `import { a, type b as c }`,
+// `import d from`, `import d, { e } from` (not `import * as`, see namespaceImportAt).
+bool inImportClause(std::string_view text, size_t offset);
+
+// Where TypeScript's server says a module is defined: its source file's first token, after
+// a byte order mark, a `#!` line, white space and comments (the node's start, trivia skipped).
+// The text's size when nothing but trivia is there.
+size_t moduleStart(std::string_view text);
+
+}  // namespace nib::typescript_text

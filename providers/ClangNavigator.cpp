@@ -156,6 +156,9 @@ Expected<NavigationResult> ClangNavigator::answer(const std::string& path, uint3
   if (scip_ && !references)
     if (std::optional<ClangSymbol> target = aliasTarget(*occurrences, *at, *symbol, path))
       return answerFor(*target, *at, path, false, false, declarations);
+  if (scip_)
+    if (auto bound = destructuredAnswer(*occurrences, *at, *symbol, path, references, includeDeclaration))
+      return std::move(*bound);
   auto result = answerFor(*symbol, *at, path, references, includeDeclaration, declarations);
   if (scip_ && !references && result) addConstructor(*occurrences, *at, *symbol, *result);
   return result;
@@ -389,24 +392,6 @@ std::string ClangNavigator::answerFacet(const ClangSymbol& symbol) {
   return kind == SymbolKind::Unknown ? "" : symbolKindName(kind);
 }
 
-// A TypeScript function or method declared by several signatures (overloads) in the asked file:
-// scip-typescript writes each signature and the implementation as a definition of one symbol.
-// At any of them TypeScript's server goes to the implementation — the declarations with a body,
-// else the last one — and the implementation always follows its signatures: the last site.
-// nullptr for anything else.
-const ClangSite* ClangNavigator::lastOverload(const ClangSymbol& symbol, const std::string& path) {
-  const Language language = detectLanguage(path, "");
-  if (!isCallableKind(static_cast<SymbolKind>(symbol.kind)) || language == Language::Python || changed_(path)) return nullptr;
-  const ClangSite* last = nullptr;
-  size_t count = 0;
-  for (const ClangSite& s : symbol.sites) {
-    if (s.role != ClangRole::Definition || s.expanded || s.path != path) continue;
-    ++count;
-    if (!last || s.range.startByte > last->range.startByte) last = &s;
-  }
-  return count >= 2 ? last : nullptr;
-}
-
 // The definition that is the symbol's canonical declaration (the unit that defines it never saw
 // another declaration first): clangd's answer at a definition is then that definition; nullptr
 // when a declaration comes first. A made-up unit's canonical declaration in another file (two
@@ -451,10 +436,7 @@ Expected<NavigationResult> ClangNavigator::answerFor(const ClangSymbol& found, c
   // Asked at the definition itself, "go to definition" goes to the declaration (and back), as
   // clangd answers: the definition is where the cursor already is.
   if (!references && at->role == ClangRole::Definition) {
-    if (const ClangSite* last = scip_ ? lastOverload(*symbol, path) : nullptr) {
-      out.locations.push_back(siteLocation(*symbol, *last));
-      return std::move(out);
-    }
+    if (scip_ && typeScriptDefinitionsAt(*symbol, path, out)) return std::move(out);
     declarations = true;
     if (const ClangSite* own = canonicalDefinition(*symbol, path)) {
       out.locations.push_back(siteLocation(*symbol, *own));

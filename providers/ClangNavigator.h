@@ -121,7 +121,12 @@ class ClangNavigator {
   // overloads).
   Expected<NavigationResult> answerFor(const ClangSymbol& symbol, const ClangFileOccurrence& at, const std::string& path,
                                        bool references, bool includeDeclaration, bool declarations);
-  const ClangSite* lastOverload(const ClangSymbol& symbol, const std::string& path);
+  // TypeScript's own rules (ClangNavigatorTypeScript.cpp).
+  bool typeScriptDefinitionsAt(const ClangSymbol& symbol, const std::string& path, NavigationResult& out);
+  std::optional<Expected<NavigationResult>> destructuredAnswer(const std::vector<ClangFileOccurrence>& occurrences,
+                                                               const ClangFileOccurrence& at, const ClangSymbol& local,
+                                                               const std::string& path, bool references,
+                                                               bool includeDeclaration);
   const ClangSite* canonicalDefinition(const ClangSymbol& symbol, const std::string& path);
   void keepVisibleTypeDefinitions(const ClangSymbol& symbol, const std::string& path,
                                   std::vector<SymbolLocation>& locations);

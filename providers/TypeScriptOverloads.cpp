@@ -199,11 +199,17 @@ std::optional<SignatureShape> signatureShape(std::string_view text, size_t nameE
     if (!optional) shape.min = shape.max;
   }
   // What follows the parameters: `;` or the end of the enclosing type means no body, a `{`
-  // that opens no object type a body.
+  // that opens no object type a body. A signature may end without a semicolon at its line's end:
+  // unless the next line opens the body or continues the type (`|`, `&`, `.`, ...), the
+  // signature ended there.
   for (at = end; at < text.size() && at < end + kMaxScan;) {
+    const size_t before = at;
     at = skipTrivia(text, at);
     if (at >= text.size()) break;
     const char c = text[at];
+    if (text.substr(before, at - before).find('\n') != std::string_view::npos && c != '{' &&
+        std::string_view("|&.=?:,>").find(c) == std::string_view::npos)
+      return shape;
     if (c == ';' || c == '}') return shape;
     if (c == '{') {
       if (opensBody(text, at)) {

@@ -2,6 +2,7 @@
 // (providers/TypeScriptOverloads.h); end to end, the precise_typescript_imports_overloads fixture.
 #include <catch2/catch.hpp>
 
+#include <cctype>
 #include <cstdint>
 #include <string>
 
@@ -13,8 +14,13 @@ namespace {
 // The arguments after the first `f` of `text`.
 std::optional<size_t> argumentsOf(const std::string& text) { return callArgumentCount(text, text.find('f') + 1); }
 
-// The signature of the name `f` (the first ` f`) in `text`.
-std::optional<SignatureShape> shapeOf(const std::string& text) { return signatureShape(text, text.find(" f") + 2); }
+// The signature of the first name `f` in `text` (the word, not a letter of another).
+std::optional<SignatureShape> shapeOf(const std::string& text) {
+  auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  for (size_t at = text.find('f'); at != std::string::npos; at = text.find('f', at + 1))
+    if ((at == 0 || !word(text[at - 1])) && (at + 1 == text.size() || !word(text[at + 1]))) return signatureShape(text, at + 1);
+  return std::nullopt;
+}
 
 TEST_CASE("a call's arguments are counted at its top level", "[typescript]") {
   CHECK(argumentsOf("f(a, b);") == 2u);
@@ -50,6 +56,13 @@ TEST_CASE("a signature's parameters say how many arguments it takes, and whether
   auto method = shapeOf("interface I {\n  f(this: X, a: number): void\n}");
   REQUIRE(method);
   CHECK((method->min == 1 && method->max == 1 && !method->body));
+  // Without semicolons, a signature ends with its line unless the next continues its type.
+  auto bare = shapeOf("export function f<T>(a: T): Static<T>\nexport function f(...args: any[]) { return 1; }");
+  REQUIRE(bare);
+  CHECK((bare->min == 1 && bare->max == 1 && !bare->body));
+  auto wrapped = shapeOf("function f(a: number): A\n  | B\n{\n  return a;\n}");
+  REQUIRE(wrapped);
+  CHECK(wrapped->body);
   auto pattern = shapeOf("function f({a, b}: Opts = {}): void {}");
   REQUIRE(pattern);
   CHECK((pattern->min == 0 && pattern->max == 1 && pattern->body));

@@ -1,0 +1,68 @@
+// ClangNavigator's answers from the precise view where TypeScript's server answers by rules of
+// its own that SCIP's symbols do not carry: at a declaration, and at a name a destructuring
+// pattern binds. (The rules SCIP's text decides are ScipImport's; a call's overload is
+// StaticProvider's, providers/TypeScriptOverloads.)
+#include <algorithm>
+
+#include "providers/ClangNavigator.h"
+#include "providers/ClangNavigatorSites.h"
+#include "support/Language.h"
+
+namespace nib {
+
+using namespace clangnav;
+
+namespace {
+
+bool typeScriptFamily(const std::string& path) {
+  const Language l = detectLanguage(path, "");
+  return l == Language::TypeScript || l == Language::Tsx || l == Language::JavaScript;
+}
+
+}  // namespace
+
+// Asked at a declaration, TypeScript's server answers the symbol's declarations: every one (a
+// class and the interface merged with it, a namespace's blocks) — but for a function or method
+// declared by several signatures (overloads), where scip-typescript writes each signature and
+// the implementation as a definition of one symbol, the implementation only: the declarations
+// with a body, else the last one (the implementation always follows its signatures). False
+// when the symbol has no definition site to answer with here.
+bool ClangNavigator::typeScriptDefinitionsAt(const ClangSymbol& symbol, const std::string& path, NavigationResult& out) {
+  if (!typeScriptFamily(path) || changed_(path)) return false;
+  std::vector<const ClangSite*> sites;
+  for (const ClangSite& s : symbol.sites)
+    if (s.role == ClangRole::Definition && !s.expanded && !changed_(s.path)) sites.push_back(&s);
+  if (sites.empty()) return false;
+  if (isCallableKind(static_cast<SymbolKind>(symbol.kind))) {
+    const ClangSite* last = nullptr;
+    for (const ClangSite* s : sites)
+      if (s->path == path && (!last || s->range.startByte > last->range.startByte)) last = s;
+    if (last) sites.assign(1, last);
+  }
+  for (const ClangSite* s : sites) out.locations.push_back(siteLocation(symbol, *s));
+  return true;
+}
+
+// `function f({ location }: Token)`: the name declares a local and names the type's member, and
+// scip-typescript writes both there. TypeScript's server goes to the member for its definition
+// (the local is where the cursor is) and lists the references of both. nullopt elsewhere.
+std::optional<Expected<NavigationResult>> ClangNavigator::destructuredAnswer(
+    const std::vector<ClangFileOccurrence>& occurrences, const ClangFileOccurrence& at, const ClangSymbol& local,
+    const std::string& path, bool references, bool includeDeclaration) {
+  if (at.role != ClangRole::Definition || local.usr.rfind("local:", 0) != 0 || !typeScriptFamily(path)) return std::nullopt;
+  for (const ClangFileOccurrence& o : occurrences) {
+    if (o.start != at.start || o.role != ClangRole::Reference || o.expanded || o.symbol == at.symbol) continue;
+    auto member = references ? view_->symbol(o.symbol) : view_->symbolForDefinition(o.symbol, path, o.start);
+    if (!member || member->usr.find('#') == std::string::npos) continue;  // a type's member: `Token#location.`
+    auto answer = answerFor(*member, o, path, references, includeDeclaration, false);
+    if (!answer || !references) return answer;
+    auto own = answerFor(local, at, path, true, includeDeclaration, false);
+    if (!own) return own;
+    for (SymbolLocation& l : own->locations) answer->locations.push_back(std::move(l));
+    uniqueSites(answer->locations);
+    return answer;
+  }
+  return std::nullopt;
+}
+
+}  // namespace nib

@@ -7,6 +7,7 @@
 #include <unordered_set>
 
 #include "scip.pb.h"
+#include "scip/PythonImports.h"
 #include "scip/TypeScriptText.h"
 #include "support/FileIo.h"
 #include "support/Text.h"
@@ -232,6 +233,7 @@ struct Importer {
     facts.files.push_back(absolute);
     const std::string relative = absolute.substr(root.size());
     std::vector<Planned> planned = plan(doc, *text, relative);
+    const std::string package = typescript ? std::string() : packageOfDocument(planned, relative);
     std::vector<std::string> aliased(planned.size());
     std::vector<bool> namespaceUses(planned.size());
     if (typescript) {
@@ -257,8 +259,10 @@ struct Importer {
         if (typescript_text::afterNew(*text, site.offset)) add(usr, site, *text, /*expanded=*/true);
         usr.resize(usr.size() - kConstructor.size());
       }
-      if (std::string module = moduleNameOf(usr); !module.empty() && site.length > 0)
+      if (std::string module = moduleNameOf(usr); !module.empty() && site.length > 0) {
+        if (!typescript) absoluteModule(usr, module, site, *text, package);
         moduleSites(usr, module, site, *text);
+      }
       else
         add(usr, site, *text);
       // The module an alias stands for stays beside it, for definitions (ClangNavigator) — but
@@ -516,6 +520,43 @@ struct Importer {
     }
     facts.occurrences.push_back(c);
     ++stats.occurrences;
+  }
+
+  // The package a Python document's relative imports start from, by its own module's name (the
+  // module symbol scip-python defines at the file's start).
+  static std::string packageOfDocument(const std::vector<Planned>& planned, const std::string& relative) {
+    for (const Planned& p : planned)
+      if ((p.site.roles & scip::Definition) && p.site.length == 0)
+        if (std::string module = moduleNameOf(p.usr); !module.empty()) {
+          const bool init = relative == "__init__.py" || relative == "__init__.pyi" ||
+                            relative.ends_with("/__init__.py") || relative.ends_with("/__init__.pyi");
+          return python_imports::packageOf(module, init);
+        }
+    return "";
+  }
+
+  // A relative import (`from .color import Color`, `from . import util`): scip-python names the
+  // module by the relative name alone (`color`), a module of that name nowhere defined; the
+  // language's servers mean the one the dots lead to from the document's package
+  // (`rich.color`), and list the import among its references. `usr` and `module` become that one.
+  static void absoluteModule(std::string& usr, std::string& module, const Site& site, const std::string& text,
+                             const std::string& package) {
+    std::string_view spelled = std::string_view(text).substr(site.offset, site.length);
+    size_t dots = 0;
+    while (dots < spelled.size() && spelled[dots] == '.') ++dots;
+    std::string absolute;
+    if (dots > 0) {
+      std::string name;
+      for (char c : spelled.substr(dots))
+        if (c != ' ' && c != '\t') name.push_back(c);
+      if (name != module) return;  // not the relative name alone: scip-python resolved it
+      absolute = python_imports::resolveRelative(package, dots, name);
+    } else if (auto from = python_imports::relativeFromAt(text, site.offset); from && spelled == module) {
+      absolute = python_imports::resolveRelative(package, from->dots, from->module.empty() ? module : from->module + "." + module);
+    }
+    if (absolute.empty() || absolute == module) return;
+    usr = moduleSymbolLike(usr, absolute);
+    module = absolute;
   }
 
   // A module named in the text (`import a.b`, `from a.b import c`): scip-python gives the whole

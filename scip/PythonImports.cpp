@@ -1,0 +1,66 @@
+#include "scip/PythonImports.h"
+
+#include <cctype>
+
+namespace nib::python_imports {
+namespace {
+
+bool nameChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || static_cast<unsigned char>(c) >= 0x80; }
+
+}  // namespace
+
+std::optional<RelativeFrom> relativeFromAt(std::string_view text, size_t offset) {
+  // Back over the imported names (`a, b as c`, inside parentheses across lines) to `import`.
+  size_t at = offset;
+  bool open = false;
+  while (at > 0) {
+    const char c = text[at - 1];
+    if (c == ' ' || c == '\t' || c == ',' || c == '\\' || ((c == '\n' || c == '\r') && open)) {
+      --at;
+    } else if (c == '(') {
+      if (open) return std::nullopt;
+      open = true;
+      --at;
+    } else if (nameChar(c)) {
+      size_t start = at;
+      while (start > 0 && nameChar(text[start - 1])) --start;
+      std::string_view word = text.substr(start, at - start);
+      at = start;
+      if (word == "import") break;
+      if (word == "from") return std::nullopt;
+    } else {
+      return std::nullopt;
+    }
+  }
+  if (at == 0 || text.compare(at, 6, "import") != 0) return std::nullopt;
+  // Then the module: `from <dots><name> ` before `import`.
+  while (at > 0 && (text[at - 1] == ' ' || text[at - 1] == '\t')) --at;
+  size_t end = at;
+  while (at > 0 && (nameChar(text[at - 1]) || text[at - 1] == '.')) --at;
+  std::string_view module = text.substr(at, end - at);
+  size_t dots = 0;
+  while (dots < module.size() && module[dots] == '.') ++dots;
+  if (dots == 0) return std::nullopt;
+  while (at > 0 && (text[at - 1] == ' ' || text[at - 1] == '\t')) --at;
+  if (at < 4 || text.compare(at - 4, 4, "from") != 0 || (at > 4 && nameChar(text[at - 5]))) return std::nullopt;
+  return RelativeFrom{dots, std::string(module.substr(dots))};
+}
+
+std::string packageOf(const std::string& module, bool initFile) {
+  if (initFile) return module;
+  size_t dot = module.rfind('.');
+  return dot == std::string::npos ? std::string() : module.substr(0, dot);
+}
+
+std::string resolveRelative(const std::string& package, size_t dots, const std::string& name) {
+  std::string base = package;
+  for (size_t up = 1; up < dots; ++up) {
+    if (base.empty()) return "";
+    size_t dot = base.rfind('.');
+    base = dot == std::string::npos ? std::string() : base.substr(0, dot);
+  }
+  if (base.empty()) return name;  // a module at the top: its folder is the root
+  return name.empty() ? base : base + "." + name;
+}
+
+}  // namespace nib::python_imports

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
+#include <optional>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -259,12 +260,18 @@ struct Importer {
         if (typescript_text::afterNew(*text, site.offset)) add(usr, site, *text, /*expanded=*/true);
         usr.resize(usr.size() - kConstructor.size());
       }
-      if (std::string module = moduleNameOf(usr); !module.empty() && site.length > 0) {
-        if (!typescript) absoluteModule(usr, module, site, *text, package);
-        moduleSites(usr, module, site, *text);
+      // `import numpy as np`, `from .util import helper as helper`: scip-python gives both names one
+      // range; each is a name of its own, the alias naming what it imports, as pyright answers at
+      // either (and lists both among the references).
+      Site named = site;
+      std::optional<Site> alias = typescript ? std::nullopt : splitImportAlias(named, *text);
+      if (std::string module = moduleNameOf(usr); !module.empty() && named.length > 0) {
+        if (!typescript) absoluteModule(usr, module, named, *text, package);
+        moduleSites(usr, module, named, *text);
+      } else {
+        add(usr, named, *text);
       }
-      else
-        add(usr, site, *text);
+      if (alias) add(usr, *alias, *text);
       // The module an alias stands for stays beside it, for definitions (ClangNavigator) — but
       // at a use of `import * as ns`, where TypeScript's server goes to that declaration, not
       // through it (its shouldSkipAlias: a namespace import is the one alias it stops at).
@@ -520,6 +527,26 @@ struct Importer {
     }
     facts.occurrences.push_back(c);
     ++stats.occurrences;
+  }
+
+  // `A as B` spelled by one site: the site shrinks to `A`, and `B`'s site is returned.
+  static std::optional<Site> splitImportAlias(Site& site, const std::string& text) {
+    std::string_view spelled = std::string_view(text).substr(site.offset, site.length);
+    const size_t as = spelled.find(" as ");
+    if (as == std::string_view::npos || spelled.find(" as ", as + 1) != std::string_view::npos) return std::nullopt;
+    size_t first = as;
+    while (first > 0 && (spelled[first - 1] == ' ' || spelled[first - 1] == '\t')) --first;
+    size_t second = as + 4;
+    while (second < spelled.size() && (spelled[second] == ' ' || spelled[second] == '\t')) ++second;
+    if (first == 0 || second >= spelled.size()) return std::nullopt;
+    for (size_t i = second; i < spelled.size(); ++i)
+      if (!identifierChar(spelled[i]) && static_cast<unsigned char>(spelled[i]) < 0x80) return std::nullopt;
+    Site alias = site;
+    alias.column += static_cast<uint32_t>(second);
+    alias.offset += static_cast<uint32_t>(second);
+    alias.length = static_cast<uint32_t>(spelled.size() - second);
+    site.length = static_cast<uint32_t>(first);
+    return alias;
   }
 
   // The package a Python document's relative imports start from, by its own module's name (the

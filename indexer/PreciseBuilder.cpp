@@ -216,6 +216,76 @@ std::optional<PreciseProject> inferredProject(const PreciseBuildInput& in, const
 // Every project's facts: from the cache when everything it reads is unchanged, else from its
 // indexer. Projects run side by side, up to `threads` at once (each indexer is one Node
 // process); then the inferred TypeScript project, whose files are those no other project read.
+// A symbol of a repository file that no project defines under the name a using project gave
+// it: scip-typescript names a declaration of a file in another project by that project's rules
+// (a test project's use of src/cronParser.ts, tsconfig.json's `references` pointing at src, as
+// `npm cronstrue 2.21.0 src/cronParser.ts/CronParser#` where the src project itself says
+// `. . cronParser.ts/CronParser#`). Such a symbol is the one defined symbol with the same file
+// name and descriptors whose repository path ends with the path the using project spelled;
+// where none or several are, it stays as it is (defined outside the repository, as far as the
+// view knows).
+struct FileSymbol {
+  std::vector<std::string_view> path;  // the namespace descriptors up to the source file's
+  std::string_view rest;               // the descriptors after it
+};
+std::optional<FileSymbol> fileSymbolOf(std::string_view usr) {
+  static constexpr std::string_view kTool = "scip-typescript ";
+  static const std::vector<std::string_view> kSources = {".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"};
+  if (usr.substr(0, kTool.size()) != kTool) return std::nullopt;
+  size_t at = kTool.size();
+  for (int field = 0; field < 3; ++field) {  // the package: manager, name, version
+    at = usr.find(' ', at);
+    if (at == std::string_view::npos) return std::nullopt;
+    ++at;
+  }
+  FileSymbol f;
+  while (at < usr.size()) {
+    size_t slash = usr.find('/', at);
+    if (slash == std::string_view::npos) return std::nullopt;
+    std::string_view name = usr.substr(at, slash - at);
+    if (name.size() >= 2 && name.front() == '`' && name.back() == '`') name = name.substr(1, name.size() - 2);
+    f.path.push_back(name);
+    at = slash + 1;
+    for (std::string_view e : kSources)
+      if (name.size() > e.size() && name.substr(name.size() - e.size()) == e) {
+        f.rest = usr.substr(at);
+        return f;
+      }
+  }
+  return std::nullopt;
+}
+
+void linkReferencedProjectSymbols(std::vector<std::optional<TuFacts>>& facts) {
+  std::unordered_set<std::string> defined;
+  for (const auto& f : facts)
+    if (f)
+      for (const ClangOccurrence& o : f->occurrences)
+        if (o.role == ClangRole::Definition) defined.insert(f->usrs[o.usr]);
+  // By file name and the descriptors after it: the defined symbols.
+  std::unordered_map<std::string, std::vector<std::pair<const std::string*, FileSymbol>>> byKey;
+  for (const std::string& usr : defined)
+    if (auto f = fileSymbolOf(usr)) byKey[std::string(f->path.back()) + "/" + std::string(f->rest)].emplace_back(&usr, *f);
+  for (auto& f : facts) {
+    if (!f) continue;
+    for (std::string& usr : f->usrs) {
+      if (defined.count(usr)) continue;
+      auto used = fileSymbolOf(usr);
+      if (!used) continue;
+      auto it = byKey.find(std::string(used->path.back()) + "/" + std::string(used->rest));
+      if (it == byKey.end()) continue;
+      const std::string* match = nullptr;
+      size_t matches = 0;
+      for (const auto& [candidate, file] : it->second)
+        if (file.path.size() >= used->path.size() &&
+            std::equal(used->path.begin(), used->path.end(), file.path.end() - static_cast<std::ptrdiff_t>(used->path.size()))) {
+          match = candidate;
+          ++matches;
+        }
+      if (matches == 1) usr = *match;
+    }
+  }
+}
+
 struct ProjectResults {
   std::vector<PreciseProject> projects;
   std::vector<std::optional<TuFacts>> facts;  // parallel to projects; nullopt: failed
@@ -353,6 +423,7 @@ PreciseBuildReport buildPreciseView(const PreciseBuildInput& in) {
     report.view.error = "every project's indexer failed; " + report.failures.front().first + ": " + report.failures.front().second;
     return report;
   }
+  linkReferencedProjectSymbols(ran.facts);
   ClangViewContents contents = mergeUnitFacts(root, in.blobIds, ran.facts, ran.facts.size());
   for (const auto& [path, occurrences] : contents.files) report.occurrences += occurrences.size();
   report.symbols = contents.symbols.size();

@@ -123,7 +123,13 @@ std::string descriptorName(std::string_view name) {
   return quoted + "`";
 }
 
-std::string repositoryNamed(const std::string& symbol, const fs::path& projectRoot, const std::string& root) {
+// `definedAt`: the file (absolute) of the document that defines the symbol, "" when none of the
+// index does. It names the file where the symbol's path is ambiguous: scip-typescript names a
+// file of a referenced project (tsconfig.json's `references`) by its path from that project's
+// folder, which from this project's folder may name another file of the same name (a test
+// project's test/cronParser.ts for src/cronParser.ts).
+std::string repositoryNamed(const std::string& symbol, const fs::path& projectRoot, const std::string& root,
+                            const std::string& definedAt) {
   if (symbol.compare(0, kUnpackagedTs.size(), kUnpackagedTs) != 0) return symbol;
   static const std::vector<std::string_view> kSources = {".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"};
   std::string path;
@@ -151,7 +157,8 @@ std::string repositoryNamed(const std::string& symbol, const fs::path& projectRo
     if (!file) continue;
     std::error_code ec;
     fs::path absolute = projectRoot / path;
-    if (!fs::exists(absolute, ec)) absolute = fs::path("/") / path;
+    if (!definedAt.empty() && fs::path(definedAt).filename() == name) absolute = definedAt;
+    else if (!fs::exists(absolute, ec)) absolute = fs::path("/") / path;
     std::string canonical = fs::weakly_canonical(absolute, ec).string();
     if (ec || canonical.compare(0, root.size(), root) != 0) return symbol;
     std::string out(kUnpackagedTs);
@@ -193,10 +200,26 @@ struct Importer {
   fs::path projectRoot;
   std::unordered_map<std::string, std::string> renamed;  // repositoryNamed, once per symbol
 
+  std::unordered_map<std::string, std::string> definedAt;  // SCIP symbol -> the file defining it
+
   const std::string& canonical(const std::string& symbol) {
     auto it = renamed.find(symbol);
-    if (it == renamed.end()) it = renamed.emplace(symbol, repositoryNamed(symbol, projectRoot, root)).first;
+    if (it == renamed.end()) {
+      auto at = definedAt.find(symbol);
+      it = renamed.emplace(symbol, repositoryNamed(symbol, projectRoot, root, at == definedAt.end() ? "" : at->second)).first;
+    }
     return it->second;
+  }
+
+  // Which document defines each symbol (the first, for one defined in several).
+  void noteDefinitions(const scip::Index& index) {
+    for (const scip::Document& doc : index.documents()) {
+      std::error_code ec;
+      std::string absolute = fs::weakly_canonical(projectRoot / doc.relative_path(), ec).string();
+      if (ec) continue;
+      for (const scip::Occurrence& o : doc.occurrences())
+        if ((o.symbol_roles() & scip::Definition) && o.symbol().rfind("local ", 0) != 0) definedAt.emplace(o.symbol(), absolute);
+    }
   }
   TuFacts facts;
   std::unordered_map<std::string, uint32_t> usrIds;
@@ -657,6 +680,7 @@ Expected<TuFacts> importScip(std::string_view bytes, const std::string& root, Sc
   im.stats.tool = index.metadata().tool_info().name() + " " + index.metadata().tool_info().version();
   im.typescript = index.metadata().tool_info().name() == "scip-typescript";
   im.projectRoot = projectRoot;
+  if (im.typescript) im.noteDefinitions(index);
   for (const scip::Document& doc : index.documents())
     for (const scip::SymbolInformation& info : doc.symbols()) im.infos.emplace(im.canonical(info.symbol()), &info);
   for (const scip::SymbolInformation& info : index.external_symbols()) im.infos.emplace(im.canonical(info.symbol()), &info);

@@ -424,7 +424,17 @@ PreciseBuildReport buildPreciseView(const PreciseBuildInput& in) {
     return report;
   }
   linkReferencedProjectSymbols(ran.facts);
-  ClangViewContents contents = mergeUnitFacts(root, in.blobIds, ran.facts, ran.facts.size());
+  // Files no tsconfig.json includes (tests and demos a configured project leaves out), in the
+  // inferred project, which comes last, are like files no compile command builds in the clang
+  // view: TypeScript's server loads them only as they are opened, so their references are
+  // listed from the asked file and the files open in the editor only. Where no tsconfig.json
+  // exists, the inferred project is the program, and counts as one.
+  const bool configured = std::any_of(ran.projects.begin(), ran.projects.end(), [](const PreciseProject& p) {
+    return p.language == "typescript" && p.files.empty();
+  });
+  const bool inferredLast = !ran.projects.empty() && !ran.projects.back().files.empty();
+  const size_t realProjects = configured && inferredLast ? ran.projects.size() - 1 : ran.projects.size();
+  ClangViewContents contents = mergeUnitFacts(root, in.blobIds, ran.facts, realProjects);
   for (const auto& [path, occurrences] : contents.files) report.occurrences += occurrences.size();
   report.symbols = contents.symbols.size();
   report.files = contents.files.size();

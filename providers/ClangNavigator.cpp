@@ -510,7 +510,8 @@ Expected<NavigationResult> ClangNavigator::answerFor(const ClangSymbol& found, c
     addOverridersOfPureMethod(*view_, *symbol, *at, c);
   }
   if (c.uncompiled > 0)
-    out.note = std::to_string(c.uncompiled) + " reference(s) in files no compile command builds are left out";
+    out.note = std::to_string(c.uncompiled) + " reference(s) in files no " + (scip_ ? "tsconfig.json includes" : "compile command builds") +
+               " are left out";
   if (!c.changed.empty()) {
     // Not the whole answer: the changed files' sites are unknown until they are compiled again.
     out.note = std::to_string(c.changed.size()) + " site(s) in files changed since the index was built are left out";

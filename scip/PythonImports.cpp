@@ -1,6 +1,7 @@
 #include "scip/PythonImports.h"
 
 #include <cctype>
+#include <set>
 
 namespace nib::python_imports {
 namespace {
@@ -10,28 +11,44 @@ bool nameChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c 
 }  // namespace
 
 std::optional<RelativeFrom> relativeFromAt(std::string_view text, size_t offset) {
-  // Back over the imported names (`a, b as c`, inside parentheses across lines) to `import`.
+  // Back over the imported names (`a, b as c`; inside parentheses, across lines) to `import`.
+  // A line break counts only inside the parentheses (or after a backslash); a keyword is no
+  // imported name (`class C(base)` is no import list).
+  static const std::set<std::string_view> kKeywords = {
+      "False", "None", "True", "and", "assert", "async", "await", "break", "class", "continue", "def", "del", "elif",
+      "else", "except", "finally", "for", "global", "if", "in", "is", "lambda", "nonlocal", "not", "or", "pass",
+      "raise", "return", "try", "while", "with", "yield"};
   size_t at = offset;
-  bool open = false;
+  bool lineBreak = false, parenthesized = false;
   while (at > 0) {
     const char c = text[at - 1];
-    if (c == ' ' || c == '\t' || c == ',' || c == '\\' || ((c == '\n' || c == '\r') && open)) {
+    if (c == ' ' || c == '\t' || c == ',') {
+      --at;
+    } else if (c == '\n' || c == '\r') {
+      size_t before = at - 1;
+      if (c == '\n' && before > 0 && text[before - 1] == '\r') --before;
+      if (!(before > 0 && text[before - 1] == '\\')) lineBreak = true;
+      at = before;
+    } else if (c == '\\') {
       --at;
     } else if (c == '(') {
-      if (open) return std::nullopt;
-      open = true;
+      if (parenthesized) return std::nullopt;
+      parenthesized = true;
       --at;
+      while (at > 0 && (text[at - 1] == ' ' || text[at - 1] == '\t')) --at;
+      if (at < 6 || text.compare(at - 6, 6, "import") != 0) return std::nullopt;
     } else if (nameChar(c)) {
       size_t start = at;
       while (start > 0 && nameChar(text[start - 1])) --start;
       std::string_view word = text.substr(start, at - start);
       at = start;
       if (word == "import") break;
-      if (word == "from") return std::nullopt;
+      if (word == "from" || kKeywords.count(word)) return std::nullopt;
     } else {
       return std::nullopt;
     }
   }
+  if (lineBreak && !parenthesized) return std::nullopt;
   if (at == 0 || text.compare(at, 6, "import") != 0) return std::nullopt;
   // Then the module: `from <dots><name> ` before `import`.
   while (at > 0 && (text[at - 1] == ' ' || text[at - 1] == '\t')) --at;

@@ -22,8 +22,10 @@
 namespace nib {
 
 // The format of the precise view (the clang view's, kClangViewFormat) and of what it is built
-// from; part of the configuration digest.
-constexpr uint8_t kPreciseViewRevision = 1;
+// from; part of the configuration digest and of each project's cache key, so a change to how
+// projects are merged (2: symbols of referenced projects linked, the inferred project's sites
+// those of files no tsconfig.json includes) rebuilds the view.
+constexpr uint8_t kPreciseViewRevision = 2;
 
 struct PreciseProject {
   std::string language;  // "typescript" (TypeScript and JavaScript) or "python"

@@ -121,7 +121,8 @@ class StaticProvider {
   // overlay brings back the version's state of the path, and the queries below count only the
   // session's.
   void setOverlay(const std::string& path, Language language, FileFacts facts);
-  // The files open in the editor, for the clang view's references (ClangNavigator::setShown).
+  // The files open in the editor, for the clang and precise views' references
+  // (ClangNavigator::setShown).
   void setShownFiles(std::function<bool(const std::string& path)> shown);
   void removeOverlay(const std::string& path);
   bool hasOverlay(const std::string& path) const;

@@ -14,6 +14,7 @@ bool StaticProvider::hasClangFacts(const std::string& path) { return clang_ && c
 bool StaticProvider::preciseRead(const std::string& path) { return precise_ && precise_->view().hasFile(path); }
 
 void StaticProvider::setShownFiles(std::function<bool(const std::string& path)> shown) {
+  if (precise_) precise_->setShown(shown);  // TypeScript files no tsconfig.json includes, likewise
   if (clang_) clang_->setShown(std::move(shown));
 }
 

@@ -336,6 +336,12 @@ TEST_CASE("TypeScript files no tsconfig.json reads form one inferred project, wr
       auto fromTest = (*provider)->references("test/timer.spec.ts", 50, true);
       REQUIRE(fromTest.hasValue());
       CHECK(fromTest->locations.size() == 2);
+      // With the test open in the editor, as TypeScript's server has it then, its reference is
+      // listed from src too.
+      (*provider)->setShownFiles([](const std::string& p) { return p == "test/timer.spec.ts"; });
+      auto whileOpen = (*provider)->references("src/timer.ts", 22, true);
+      REQUIRE(whileOpen.hasValue());
+      CHECK(whileOpen->locations.size() == 2);
       std::string status;
       runCommand("cd " + shellQuote(repo.root().string()) + " && git status --porcelain", &status);
       CHECK(status.empty());  // nothing written into the worktree

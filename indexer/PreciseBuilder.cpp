@@ -193,8 +193,13 @@ ProjectRun runProject(const PreciseBuildInput& in, const PreciseProject& p, cons
 }
 
 // The inferred project: the indexed TypeScript and JavaScript files (outside node_modules) no
-// project's facts hold, extending the repository's root tsconfig.json when it has one.
+// project's facts hold, extending the repository's root tsconfig.json when it has one — unless
+// that project failed: a tsconfig.json extending a package that is not installed (`"extends":
+// "@sindresorhus/tsconfig"` in a checkout without node_modules) makes scip-typescript index
+// nothing, where TypeScript's server reports the error and reads the files all the same; its
+// files are then the inferred project's, read with TypeScript's defaults.
 std::optional<PreciseProject> inferredProject(const PreciseBuildInput& in, const std::string& root,
+                                              const std::vector<PreciseProject>& projects,
                                               const std::vector<std::optional<TuFacts>>& results) {
   if (!in.indexers.count("typescript")) return std::nullopt;
   std::unordered_set<std::string> covered;
@@ -209,7 +214,11 @@ std::optional<PreciseProject> inferredProject(const PreciseBuildInput& in, const
     if (script && !underNodeModules(path) && !covered.count(path)) p.files.push_back(path);
   }
   if (p.files.empty()) return std::nullopt;
-  if (in.inputs.count("tsconfig.json")) p.extends = "tsconfig.json";
+  bool rootFailed = false;
+  for (size_t i = 0; i < projects.size() && i < results.size(); ++i)
+    if (projects[i].language == "typescript" && projects[i].files.empty() && projects[i].dir.empty() && !results[i])
+      rootFailed = true;
+  if (in.inputs.count("tsconfig.json") && !rootFailed) p.extends = "tsconfig.json";
   return p;
 }
 
@@ -339,7 +348,7 @@ ProjectResults runProjects(const PreciseBuildInput& in, std::vector<PreciseProje
   std::vector<std::thread> pool;
   for (unsigned t = 0; t < std::min<size_t>(std::max(1u, in.threads), n); ++t) pool.emplace_back(work);
   for (std::thread& t : pool) t.join();
-  if (std::optional<PreciseProject> p = inferredProject(in, root, out.facts); p && !(in.cancelled && in.cancelled())) {
+  if (std::optional<PreciseProject> p = inferredProject(in, root, out.projects, out.facts); p && !(in.cancelled && in.cancelled())) {
     out.projects.push_back(std::move(*p));
     out.keys.push_back(cacheKey(out.projects.back(), tools, in.inputs));
     out.facts.emplace_back();
@@ -429,9 +438,9 @@ PreciseBuildReport buildPreciseView(const PreciseBuildInput& in) {
   // view: TypeScript's server loads them only as they are opened, so their references are
   // listed from the asked file and the files open in the editor only. Where no tsconfig.json
   // exists, the inferred project is the program, and counts as one.
-  const bool configured = std::any_of(ran.projects.begin(), ran.projects.end(), [](const PreciseProject& p) {
-    return p.language == "typescript" && p.files.empty();
-  });
+  bool configured = false;  // a tsconfig.json's project that the indexer could read
+  for (size_t i = 0; i < ran.projects.size(); ++i)
+    configured = configured || (ran.projects[i].language == "typescript" && ran.projects[i].files.empty() && ran.facts[i]);
   const bool inferredLast = !ran.projects.empty() && !ran.projects.back().files.empty();
   const size_t realProjects = configured && inferredLast ? ran.projects.size() - 1 : ran.projects.size();
   ClangViewContents contents = mergeUnitFacts(root, in.blobIds, ran.facts, realProjects);

@@ -376,8 +376,10 @@ std::string viewNote(const Engine& engine, const ViewRecord& v) {
     const std::string failed = stat("failed");
     if (failed.empty() || failed == "0") return deferred.empty() ? v.error : deferred;
     const std::string what = v.name == "clang" ? "translation units" : "projects";
+    // A failed TypeScript project's files join the inferred project (PreciseBuilder).
     std::string note = failed + " of " + stat(v.name == "clang" ? "units" : "projects") + " " + what +
-                       " failed, their files answer from tree-sitter";
+                       " failed, their files answer from " +
+                       (v.name == "clang" ? "tree-sitter" : "the inferred TypeScript project or tree-sitter");
     if (std::string first = stat("failure.0"); !first.empty()) note += " (" + first.substr(0, 160) + ")";
     return deferred.empty() ? note : note + "; " + deferred;
   }

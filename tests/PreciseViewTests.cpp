@@ -349,6 +349,29 @@ TEST_CASE("TypeScript files no tsconfig.json reads form one inferred project, wr
   }
 }
 
+TEST_CASE("a root tsconfig.json extending a package not installed leaves its files to the inferred project", "[precise]") {
+  // scip-typescript indexes nothing where the base a tsconfig.json extends is missing (a
+  // checkout without node_modules); TypeScript's server reports the error and reads the files.
+  TestRepo repo;
+  repo.write("tsconfig.json", "{\"extends\": \"@missing/tsconfig\", \"include\": [\"src\"]}\n");
+  repo.write("src/timer.ts", "export class Timer { start(): void {} }\n");
+  repo.write("src/use.ts", "import { Timer } from \"./timer\";\nnew Timer().start();\n");
+  repo.commitAll();
+  Manifest m = buildPrecise(repo);
+  CHECK(stat(m, "precise.failed") == "1");
+  auto provider = StaticProvider::open(repo.root() / ".nib");
+  REQUIRE(provider.hasValue());
+  auto def = (*provider)->definition("src/use.ts", 46);  // `start`
+  REQUIRE(def.hasValue());
+  CHECK(def->source == "scip");
+  REQUIRE(def->locations.size() == 1);
+  CHECK(def->locations[0].path == "src/timer.ts");
+  // No tsconfig.json's project stands: the inferred project is the program, and lists all.
+  auto refs = (*provider)->references("src/timer.ts", 21, true);
+  REQUIRE(refs.hasValue());
+  CHECK(refs->locations.size() == 2);
+}
+
 TEST_CASE("JavaScript files no project reads join the inferred project, minified bundles do not", "[precise]") {
   TestRepo repo;
   repo.write("src/clock.js", "export class Clock {\n  tick() { return 1; }\n}\n");
@@ -535,7 +558,8 @@ TEST_CASE("one project's failure leaves the other projects' precise answers", "[
   // `nib status` says so.
   NibRun status = runNibIn(repo, "", "status");
   INFO(status.out);
-  CHECK(status.out.find("2 of 3 projects failed, their files answer from tree-sitter") != std::string::npos);
+  CHECK(status.out.find("2 of 3 projects failed, their files answer from the inferred TypeScript project or tree-sitter") !=
+        std::string::npos);
   auto provider = StaticProvider::open(repo.root() / ".nib");
   REQUIRE(provider.hasValue());
   auto ts = (*provider)->definition("timer.ts", 75);

@@ -9,7 +9,10 @@
 #                  TypeScript node-sinclair-typebox node-parse5 node-cheerio (held out) and
 #                  node-js-sdsl (tuned on), JavaScript node-express node-commander (held out)
 #                  and node-js-yaml (tuned on), Python jinja2 rich construct (held out) and toolz
-#                  (tuned on)
+#                  (tuned on) — all tuned on since the sixteenth session
+#   heldout27      the sixteenth session's fresh set: TypeScript node-change-case node-cronstrue
+#                  node-memfs, Python python-h11 httpcore astroid
+#   heldout28      and its second TypeScript set: node-yargs node-got node-zrender
 # Uses a private apt source list pointing at the machine's own Debian mirror (type deb-src);
 # the machine's apt configuration is not touched.
 # Usage: bench/fetch-corpus.sh [ITEM ...]   (default: tmux)
@@ -20,9 +23,16 @@ packages=("$@")
 [ ${#packages[@]} -gt 0 ] || packages=(tmux)
 heldout=(node-sinclair-typebox node-parse5 node-js-sdsl node-cheerio node-express node-commander node-js-yaml
          jinja2 rich toolz construct)
+heldout27=(node-change-case node-cronstrue node-memfs python-h11 httpcore astroid)
+heldout28=(node-yargs node-got node-zrender)
 expanded=()
 for pkg in "${packages[@]}"; do
-  if [ "$pkg" = heldout ]; then expanded+=("${heldout[@]}"); else expanded+=("$pkg"); fi
+  case "$pkg" in
+    heldout) expanded+=("${heldout[@]}") ;;
+    heldout27) expanded+=("${heldout27[@]}") ;;
+    heldout28) expanded+=("${heldout28[@]}") ;;
+    *) expanded+=("$pkg") ;;
+  esac
 done
 packages=("${expanded[@]}")
 

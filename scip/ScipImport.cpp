@@ -261,6 +261,7 @@ struct Importer {
     std::vector<std::string> aliased(planned.size());
     std::vector<bool> namespaceUses(planned.size());
     if (typescript) {
+      namesBeforeAs(planned, *text);
       unresolvedImports(planned, *text);
       overloadParameters(planned);
       aliased = moduleAliases(planned, *text, relative, &namespaceUses);
@@ -358,6 +359,32 @@ struct Importer {
       out.push_back({Site{file, line, start, offset, end - start, o.symbol_roles()}, std::move(usr)});
     }
     return out;
+  }
+
+  // `export { default as Box } from "./box"`, `import { Box as B2 } from "./index"`: scip-typescript
+  // names the name before `as` by a symbol local to the document, defined nowhere, and the alias
+  // after it by what both stand for. TypeScript's server lists both names among that symbol's
+  // references (and goes there from either): the name before `as` is given the alias's symbol.
+  static void namesBeforeAs(std::vector<Planned>& planned, const std::string& text) {
+    std::unordered_set<std::string_view> defined;
+    std::unordered_map<uint32_t, size_t> at;  // offset -> occurrence
+    for (size_t i = 0; i < planned.size(); ++i) {
+      if (planned[i].site.roles & scip::Definition) defined.insert(planned[i].usr);
+      at.emplace(planned[i].site.offset, i);
+    }
+    for (Planned& p : planned) {
+      if (p.usr.rfind("local:", 0) != 0 || defined.count(p.usr)) continue;
+      size_t next = p.site.offset + p.site.length;
+      while (next < text.size() && (text[next] == ' ' || text[next] == '\t' || text[next] == '\n')) ++next;
+      if (text.compare(next, 2, "as") != 0 || next + 2 >= text.size() || identifierChar(text[next + 2])) continue;
+      next += 2;
+      while (next < text.size() && (text[next] == ' ' || text[next] == '\t' || text[next] == '\n')) ++next;
+      auto alias = at.find(static_cast<uint32_t>(next));
+      if (alias == at.end()) continue;
+      const std::string& target = planned[alias->second].usr;
+      if (target.empty() || target.rfind("local:", 0) == 0 || isModuleSymbol(target)) continue;
+      p.usr = target;
+    }
   }
 
   // `import { html } from "parse5"` where the module does not resolve (a package not installed):

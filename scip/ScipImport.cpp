@@ -373,7 +373,8 @@ struct Importer {
       at.emplace(planned[i].site.offset, i);
     }
     for (Planned& p : planned) {
-      if (p.usr.rfind("local:", 0) != 0 || defined.count(p.usr)) continue;
+      if (p.usr.rfind("local:", 0) != 0 || defined.count(p.usr) || !typescript_text::inSpecifierList(text, p.site.offset))
+        continue;  // `(process as ElectronProcess)` is a type assertion, no alias
       size_t next = p.site.offset + p.site.length;
       while (next < text.size() && (text[next] == ' ' || text[next] == '\t' || text[next] == '\n')) ++next;
       if (text.compare(next, 2, "as") != 0 || next + 2 >= text.size() || identifierChar(text[next + 2])) continue;

@@ -83,6 +83,31 @@ bool inImportClause(std::string_view text, size_t offset) {
   return false;
 }
 
+bool inSpecifierList(std::string_view text, size_t offset) {
+  // Back over names, `type`, `as`, commas and white space to the opening brace, then over
+  // `type` to `import` or `export`.
+  size_t at = offset;
+  while (at > 0) {
+    const char c = text[at - 1];
+    if (space(c) || c == ',') {
+      --at;
+    } else if (identifierChar(c)) {
+      while (at > 0 && identifierChar(text[at - 1])) --at;
+    } else if (c == '{') {
+      --at;
+      while (at > 0 && space(text[at - 1])) --at;
+      if (wordBefore(text, at, "type")) {
+        at -= 4;
+        while (at > 0 && space(text[at - 1])) --at;
+      }
+      return wordBefore(text, at, "import") || wordBefore(text, at, "export");
+    } else {
+      return false;
+    }
+  }
+  return false;
+}
+
 size_t moduleStart(std::string_view text) {
   size_t at = 0;
   if (text.substr(0, 3) == "\xEF\xBB\xBF") at = 3;

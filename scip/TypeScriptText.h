@@ -24,6 +24,10 @@ bool afterNew(std::string_view text, size_t offset);
 // `import d from`, `import d, { e } from` (not `import * as`, see namespaceImportAt).
 bool inImportClause(std::string_view text, size_t offset);
 
+// Whether the name at `offset` is in the braces of an import or export clause (`import { a as
+// b }`, `export { default as c } from`), not a type assertion's `x as T`.
+bool inSpecifierList(std::string_view text, size_t offset);
+
 // Where TypeScript's server says a module is defined: its source file's first token, after
 // a byte order mark, a `#!` line, white space and comments (the node's start, trivia skipped).
 // The text's size when nothing but trivia is there.

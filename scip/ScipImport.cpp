@@ -416,7 +416,8 @@ struct Importer {
     std::unordered_map<std::string_view, std::vector<size_t>> definitions;
     for (size_t i = 0; i < planned.size(); ++i) {
       const Planned& p = planned[i];
-      if ((p.site.roles & scip::Definition) && kindOfSymbol(p.usr) == SymbolKind::Parameter) definitions[p.usr].push_back(i);
+      if ((p.site.roles & scip::Definition) && p.usr.size() >= 3 && kindOfSymbol(p.usr) == SymbolKind::Parameter)
+        definitions[p.usr].push_back(i);
     }
     for (auto& [usr, list] : definitions) {
       if (list.size() < 2) continue;

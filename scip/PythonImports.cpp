@@ -63,6 +63,44 @@ std::optional<RelativeFrom> relativeFromAt(std::string_view text, size_t offset)
   return RelativeFrom{dots, std::string(module.substr(dots))};
 }
 
+std::vector<AllEntry> allEntries(std::string_view text) {
+  std::vector<AllEntry> out;
+  for (size_t at = text.find("__all__"); at != std::string_view::npos; at = text.find("__all__", at + 7)) {
+    // At a line's start (a module-level assignment), as `__all__ =` or `__all__ +=`.
+    if (at > 0 && text[at - 1] != '\n') continue;
+    size_t i = at + 7;
+    auto skipBlank = [&] {
+      while (i < text.size() && (text[i] == ' ' || text[i] == '\t')) ++i;
+    };
+    skipBlank();
+    if (text.compare(i, 2, "+=") == 0) ++i;
+    if (i >= text.size() || text[i] != '=' || (i + 1 < text.size() && text[i + 1] == '=')) continue;
+    ++i;
+    skipBlank();
+    if (i >= text.size() || (text[i] != '[' && text[i] != '(')) continue;
+    const char close = text[i] == '[' ? ']' : ')';
+    for (++i; i < text.size() && text[i] != close;) {
+      const char c = text[i];
+      if (c == '"' || c == '\'') {
+        size_t end = text.find(c, i + 1);
+        if (end == std::string_view::npos || text.substr(i + 1, end - i - 1).find('\n') != std::string_view::npos) break;
+        std::string_view name = text.substr(i + 1, end - i - 1);
+        bool plain = !name.empty() && !std::isdigit(static_cast<unsigned char>(name[0]));
+        for (char n : name) plain = plain && nameChar(n);
+        if (plain) out.push_back({i + 1, name.size()});
+        i = end + 1;
+      } else if (c == '#') {
+        while (i < text.size() && text[i] != '\n') ++i;
+      } else if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ',') {
+        ++i;
+      } else {
+        break;  // not a plain list of strings
+      }
+    }
+  }
+  return out;
+}
+
 std::string packageOf(const std::string& module, bool initFile) {
   if (initFile) return module;
   size_t dot = module.rfind('.');

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace nib::python_imports {
 
@@ -26,5 +27,13 @@ std::string packageOf(const std::string& module, bool initFile);
 // The absolute name of `name` imported with `dots` leading dots from `package` ("" when the dots
 // climb above the top).
 std::string resolveRelative(const std::string& package, size_t dots, const std::string& name);
+
+// The names a module's `__all__` lists (`__all__ = ["a", "b"]`, `__all__ += ("c",)`): each
+// string's offset and length, its quotes left out — where pyright lists it among the named
+// symbol's references. Strings with anything but a name in them are left out.
+struct AllEntry {
+  size_t offset = 0, length = 0;
+};
+std::vector<AllEntry> allEntries(std::string_view text);
 
 }  // namespace nib::python_imports

@@ -258,6 +258,7 @@ struct Importer {
     const std::string relative = absolute.substr(root.size());
     std::vector<Planned> planned = plan(doc, *text, relative);
     const std::string package = typescript ? std::string() : packageOfDocument(planned, relative);
+    if (!typescript) allListSites(planned, *text);
     std::vector<std::string> aliased(planned.size());
     std::vector<bool> namespaceUses(planned.size());
     if (typescript) {
@@ -599,6 +600,29 @@ struct Importer {
     alias.length = static_cast<uint32_t>(spelled.size() - second);
     site.length = static_cast<uint32_t>(first);
     return alias;
+  }
+
+  // `__all__ = ["Request", ...]`: pyright lists each entry among the references of the symbol
+  // it names, which scip-python does not record. The symbol is the one the document's own
+  // occurrences spelled alike name (its definition, or the import that brings it in).
+  void allListSites(const std::vector<Planned>& planned, const std::string& text) {
+    std::vector<python_imports::AllEntry> entries = python_imports::allEntries(text);
+    if (entries.empty()) return;
+    std::unordered_map<std::string_view, const Planned*> named;
+    for (const Planned& p : planned) {
+      if (p.usr.empty() || p.usr.rfind("local:", 0) == 0 || moduleNameOf(p.usr) != "") continue;
+      std::string_view spelled = std::string_view(text).substr(p.site.offset, p.site.length);
+      auto [it, added] = named.emplace(spelled, &p);
+      if (!added && (p.site.roles & scip::Definition) && !(it->second->site.roles & scip::Definition)) it->second = &p;
+    }
+    LineTable lines(text);
+    for (const python_imports::AllEntry& e : entries) {
+      auto it = named.find(std::string_view(text).substr(e.offset, e.length));
+      if (it == named.end()) continue;
+      Position at = lines.positionOf(static_cast<uint32_t>(e.offset));
+      Site site{it->second->site.file, at.line, at.column, static_cast<uint32_t>(e.offset), static_cast<uint32_t>(e.length), 0};
+      add(it->second->usr, site, text);
+    }
   }
 
   // The package a Python document's relative imports start from, by its own module's name (the

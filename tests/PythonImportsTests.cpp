@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <string>
+#include <vector>
 
 #include "scip/PythonImports.h"
 
@@ -46,6 +47,13 @@ TEST_CASE("relative imports resolve from the document's package", "[python]") {
   CHECK(resolveRelative("pkg", 1, "") == "pkg");
   CHECK(resolveRelative("", 1, "sibling") == "sibling");
   CHECK(resolveRelative("pkg", 3, "x").empty());  // above the top
+}
+
+TEST_CASE("the names __all__ lists, without their quotes", "[python]") {
+  std::string text = "__all__ = [\"a\", 'b',  # c\n    \"not a name\", \"d\"]\n__all__ += (\"e\",)\nx.__all__ = [\"f\"]\nif __all__ == [\"g\"]: pass\n";
+  std::vector<std::string> names;
+  for (const python_imports::AllEntry& e : python_imports::allEntries(text)) names.push_back(text.substr(e.offset, e.length));
+  CHECK(names == std::vector<std::string>{"a", "b", "d", "e"});
 }
 
 }  // namespace

@@ -239,7 +239,6 @@ struct FileSymbol {
 };
 std::optional<FileSymbol> fileSymbolOf(std::string_view usr) {
   static constexpr std::string_view kTool = "scip-typescript ";
-  static const std::vector<std::string_view> kSources = {".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"};
   if (usr.substr(0, kTool.size()) != kTool) return std::nullopt;
   size_t at = kTool.size();
   for (int field = 0; field < 3; ++field) {  // the package: manager, name, version
@@ -255,11 +254,10 @@ std::optional<FileSymbol> fileSymbolOf(std::string_view usr) {
     if (name.size() >= 2 && name.front() == '`' && name.back() == '`') name = name.substr(1, name.size() - 2);
     f.path.push_back(name);
     at = slash + 1;
-    for (std::string_view e : kSources)
-      if (name.size() > e.size() && name.substr(name.size() - e.size()) == e) {
-        f.rest = usr.substr(at);
-        return f;
-      }
+    if (const std::string file(name); isTypeScriptSource(file) || isJavaScriptSource(file)) {
+      f.rest = usr.substr(at);
+      return f;
+    }
   }
   return std::nullopt;
 }

@@ -239,7 +239,13 @@ void extractWorker(std::vector<WorkItem>& items, const std::vector<size_t>& orde
           if (*size > options.maxFileSize) w.skipReason = "too-large";
         }
       if (w.skipReason.empty()) processItem(w, ctx);
-      if (local.size() >= 64) sink.submit(local, false);
+      if (local.size() >= 64) {
+        sink.submit(local, false);
+        // Let go of the snapshot this worker read from, so that the pages the writes since then
+        // freed can be reused (otherwise a cold store ends a sixth free pages); a reader that
+        // cannot be renewed reads nothing more (every file is then extracted).
+        if (ctx.reader && !ctx.reader->refresh().isOk()) ctx.reader = nullptr;
+      }
     }
     uint64_t d = ++done;
     progress(d);

@@ -50,6 +50,11 @@ class FactStore {
     // goes through every stored content (the dense view's training and embedding) calls it now
     // and then. Views returned earlier stay valid: the next read faults the page back in.
     void releaseMappedPages() const { env_->releaseMappedPages(); }
+    // Moves the reader to the store's newest state. A reader held open pins the snapshot it
+    // began with, and LMDB cannot reuse any page freed after it: a build whose workers held
+    // theirs through the whole extract phase left a cold store a sixth free pages (59 MB of
+    // 310 on a 12k-file Linux sample). Every view read before is invalid afterwards.
+    Status refresh() { return txn_.renew(); }
 
    private:
     friend class FactStore;

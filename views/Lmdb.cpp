@@ -90,6 +90,18 @@ void LmdbTxn::abort() {
   txn_ = nullptr;
 }
 
+Status LmdbTxn::renew() {
+  if (!txn_) return Status(ErrorCode::Internal, "mdb_txn_renew: no transaction");
+  mdb_txn_reset(txn_);
+  int rc = mdb_txn_renew(txn_);
+  if (rc) {
+    mdb_txn_abort(txn_);
+    txn_ = nullptr;
+    return lmdbError(rc, "mdb_txn_renew");
+  }
+  return Status::ok();
+}
+
 Status LmdbTxn::commit() {
   int rc = mdb_txn_commit(txn_);
   txn_ = nullptr;

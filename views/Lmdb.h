@@ -67,6 +67,9 @@ class LmdbTxn {
   Expected<size_t> entries(MDB_dbi dbi);
   Status commit();
   void abort();
+  // A read transaction only: ends its snapshot and starts one of the newest committed state
+  // (mdb_txn_reset + mdb_txn_renew). Views it returned before are invalid afterwards.
+  Status renew();
   MDB_txn* raw() const { return txn_; }
 
  private:

@@ -44,6 +44,67 @@ TEST_CASE("facts round-trip through their binary encoding", "[facts]") {
   CHECK(back->imports[0].module == "os");
 }
 
+// Format 5 leaves out a free name's target (-1) and an empty qualifier; every other combination
+// is written behind the extras flag and must come back as it was.
+TEST_CASE("an occurrence's implied target and qualifier come back, and so do written ones", "[facts]") {
+  FileFacts f;
+  f.language = Language::Cpp;
+  f.names = {"area", "x"};
+  f.definitions.push_back({});
+  f.definitions[0].name = "x";
+  f.imports.push_back({});
+  f.imports[0].module = "geo";
+  struct Case {
+    Resolution resolution;
+    int32_t target;
+    std::string qualifier;
+  };
+  std::vector<Case> cases = {{Resolution::Free, -1, ""},     {Resolution::Free, 0, ""},
+                             {Resolution::Free, -1, "geo"},  {Resolution::Free, 0, "geo::shapes"},
+                             {Resolution::Local, 0, ""},     {Resolution::Local, -1, "geo"},
+                             {Resolution::Import, 0, ""},    {Resolution::Member, -1, ""},
+                             {Resolution::Member, 0, "Shape"}};
+  uint32_t at = 0;
+  for (const Case& c : cases) {
+    Occurrence o;
+    o.range.startByte = at, o.range.endByte = at + 4, o.range.start = {0, at}, o.range.end = {0, at + 4};
+    at += 10;
+    o.nameId = 0;
+    o.resolution = c.resolution;
+    o.target = c.target;
+    o.qualifier = c.qualifier;
+    o.qualified = !c.qualifier.empty();
+    o.isCall = c.target == 0;
+    f.occurrences.push_back(o);
+  }
+  std::string bytes = serializeFacts(f);
+  auto back = deserializeFacts(bytes);
+  INFO((back ? std::string() : back.status().message()));
+  REQUIRE(back.hasValue());
+  REQUIRE(back->occurrences.size() == cases.size());
+  for (size_t i = 0; i < cases.size(); ++i) {
+    INFO("case " << i);
+    CHECK(back->occurrences[i].resolution == cases[i].resolution);
+    CHECK(back->occurrences[i].target == cases[i].target);
+    CHECK(back->occurrences[i].qualifier == cases[i].qualifier);
+    CHECK(back->occurrences[i].qualified == !cases[i].qualifier.empty());
+    CHECK(back->occurrences[i].isCall == (cases[i].target == 0));
+  }
+  CHECK(serializeFacts(*back) == bytes);
+  // An extras byte with bits this format does not define is damage, not a silent default.
+  Occurrence plain;
+  FileFacts one;
+  one.names = {"x"};
+  one.occurrences.push_back(plain);
+  std::string rec = serializeFacts(one);
+  size_t flags = rec.size();
+  for (size_t i = 0; i < rec.size(); ++i)
+    if (static_cast<uint8_t>(rec[i]) == 0x0E) flags = i;  // reference (2) | free (3 << 2)
+  REQUIRE(flags < rec.size());
+  std::string damaged = rec.substr(0, flags) + char(0x1E) + char(0x40) + rec.substr(flags + 1);
+  CHECK_FALSE(deserializeFacts(damaged).hasValue());
+}
+
 TEST_CASE("ranges written against the previous one come back whatever their order and shape", "[facts]") {
   auto range = [](uint32_t sb, uint32_t eb, uint32_t sl, uint32_t sc, uint32_t el, uint32_t ec) {
     ByteRange r;

@@ -9,7 +9,12 @@ namespace {
 // 3: ranges written against the previous one's (RangeCursor), unit digests packed.
 // 4: the fact store keeps each record LZ4-packed (FactStore::factsRecord); the bytes here are
 //    those of 3, but a store's raw records of 3 must never be read as packed ones.
-constexpr uint8_t kFormatVersion = 4;
+constexpr uint8_t kFormatVersion = 5;
+// An occurrence's flags byte: bit 0x10 says an extras byte follows, whose bits say which of the
+// usually implied fields are written.
+constexpr uint8_t kHasExtras = 0x10;
+constexpr uint8_t kExtraQualifier = 1;
+constexpr uint8_t kExtraTarget = 2;  // a free name's target, when it is not -1
 
 constexpr std::array<const char*, 22> kKindNames = {
     "unknown", "module", "namespace", "class", "struct", "interface", "enum",
@@ -104,10 +109,17 @@ std::string serializeFacts(const FileFacts& f) {
   for (const Occurrence& o : f.occurrences) {
     writeRangeAfter(w, at, o.range);
     w.varint(o.nameId);
+    // Most occurrences are free names (target -1) without a qualifier: both are implied unless
+    // the extras flag says otherwise (format 5; on a 12k-file Linux sample 6.2M occurrences,
+    // two of them qualified).
+    bool freeName = o.resolution == Resolution::Free;
+    uint8_t extras = (o.qualifier.empty() ? 0 : kExtraQualifier) | (freeName && o.target != -1 ? kExtraTarget : 0);
     w.u8(static_cast<uint8_t>(static_cast<uint8_t>(o.role) | (static_cast<uint8_t>(o.resolution) << 2) |
-                              (o.qualified ? 0x20 : 0) | (o.viaReceiver ? 0x40 : 0) | (o.isCall ? 0x80 : 0)));
-    w.svarint(o.target);
-    w.str(o.qualifier);
+                              (extras ? kHasExtras : 0) | (o.qualified ? 0x20 : 0) | (o.viaReceiver ? 0x40 : 0) |
+                              (o.isCall ? 0x80 : 0)));
+    if (extras) w.u8(extras);
+    if (!freeName || (extras & kExtraTarget)) w.svarint(o.target);
+    if (extras & kExtraQualifier) w.str(o.qualifier);
   }
   w.varint(f.imports.size());
   at = RangeCursor();
@@ -183,21 +195,24 @@ Expected<FileFacts> deserializeFacts(std::string_view bytes, bool definitionsOnl
   n = count(1);
   f.names.resize(n);
   for (std::string& name : f.names) name = std::string(r.str());
-  n = count(7);
+  n = count(5);
   f.occurrences.resize(n);
   at = RangeCursor();
   for (Occurrence& o : f.occurrences) {
     o.range = readRangeAfter(r, at);
     o.nameId = r.u32();
     uint8_t b = r.u8();
-    if ((b & 3) > 2 || ((b >> 2) & 7) > 3) r.fail();
+    if ((b & 3) > 2) r.fail();
     o.role = static_cast<OccurrenceRole>(b & 3);
-    o.resolution = static_cast<Resolution>((b >> 2) & 7);
+    o.resolution = static_cast<Resolution>((b >> 2) & 3);
     o.qualified = b & 0x20;
     o.viaReceiver = b & 0x40;
     o.isCall = b & 0x80;
-    o.target = static_cast<int32_t>(r.svarint());
-    o.qualifier = std::string(r.str());
+    uint8_t extras = (b & kHasExtras) ? r.u8() : 0;
+    if (extras & ~(kExtraQualifier | kExtraTarget)) r.fail();
+    bool freeName = o.resolution == Resolution::Free;
+    o.target = !freeName || (extras & kExtraTarget) ? static_cast<int32_t>(r.svarint()) : -1;
+    if (extras & kExtraQualifier) o.qualifier = std::string(r.str());
   }
   n = count(7);
   f.imports.resize(n);

@@ -23,6 +23,7 @@
 #include "support/FileIo.h"
 #include "support/GitLite.h"
 #include "views/FactStore.h"
+#include "views/SearchViews.h"
 #include "support/SearchText.h"
 
 namespace nib::test {
@@ -199,6 +200,24 @@ TEST_CASE("trigram search returns exactly what a full scan finds (randomized)", 
     size_t firstLine = h.snippet.find('\n');
     CHECK(text.find(h.snippet.substr(0, firstLine)) != std::string::npos);
   }
+}
+
+// Revision 4's postings: each unit's delta from the previous one shifted left, the low bit for
+// a term seen once, else the count after it. An id past the view's units ends the list.
+TEST_CASE("lexical postings decode counts folded into the delta and written after it", "[search]") {
+  std::string bytes;
+  bytes += char((3 << 1) | 1);          // unit 3, once
+  bytes += char(2 << 1), bytes += char(5);  // unit 5, five times
+  bytes += char(0x81), bytes += char(0x01);  // delta 64 (varint 0x81 0x01 = 129 = 64 << 1 | 1): unit 69, once
+  bytes += char((1 << 1) | 1);          // unit 70: past a view of 70 units
+  auto postings = decodeLexicalPostings(bytes, 70);
+  REQUIRE(postings.size() == 3);
+  CHECK(postings[0] == std::pair<uint32_t, uint32_t>(3, 1));
+  CHECK(postings[1] == std::pair<uint32_t, uint32_t>(5, 5));
+  CHECK(postings[2] == std::pair<uint32_t, uint32_t>(69, 1));
+  CHECK(decodeLexicalPostings(bytes, 71).size() == 4);
+  // A count cut off at the end is no posting.
+  CHECK(decodeLexicalPostings(std::string(1, char(2 << 1)), 70).empty());
 }
 
 TEST_CASE("trigram masks agree with a direct computation", "[search]") {

@@ -74,8 +74,8 @@ struct TrigramPosting {
 
 // The search views' revision: bump it when tokenization, trigram extraction or the views'
 // tables change, so that a build never takes an older view for a current one. 3: the lexical
-// view's compound-parts table.
-inline constexpr int kSearchViewsRevision = 3;
+// view's compound-parts table; 4: its postings with the count folded into the delta's low bit.
+inline constexpr int kSearchViewsRevision = 4;
 // The profile a search view records: its revision and the extractor's (the units come from it).
 inline std::string searchViewsProfile(const std::string& extractorProfile) {
   return "s" + std::to_string(kSearchViewsRevision) + "-" + extractorProfile;
@@ -83,6 +83,7 @@ inline std::string searchViewsProfile(const std::string& extractorProfile) {
 
 // The postings table's name; a new name for each format, so that an older view is recognised.
 inline constexpr const char* kTrigramPostings = "postings-masked";
+inline constexpr const char* kLexicalPostings = "postings-tf";
 inline constexpr const char* kCompoundParts = "compound-parts";
 // A word that is part of more compounds than this is too common to find any of them by: its
 // compounds are not listed.

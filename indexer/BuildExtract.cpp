@@ -114,8 +114,8 @@ void processItem(WorkItem& w, ItemContext& ctx) {
   auto searchFacts = [&](const FileFacts* structural) {
     if (ctx.spill) w.search = ctx.spill->append(encodeSearchFacts(buildSearchFacts(w.entry.path, content, structural)));
   };
-  // The bytes themselves, for the trigram view's verification and the snippets (packed when
-  // .nib.conf's index.pack-contents asks).
+  // The bytes themselves, for the trigram view's verification and the snippets (packed unless
+  // .nib.conf's index.pack-contents is false).
   if (w.searchable && !(ctx.reader && ctx.reader->hasContent(w.contentOid)))
     ctx.local.emplace_back(FactStore::contentKey(w.contentOid), packContent(content, ctx.options.packContents));
   if (w.searchable && w.skipReason == "no-grammar") searchFacts(nullptr);

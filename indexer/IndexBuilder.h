@@ -58,9 +58,11 @@ struct IndexOptions {
   // external encoder (then `auto` ranks prose with it). Elsewhere it is left Absent with
   // ViewRecord::kOnRequest. `nib index` sets this unless --dense or --wait-dense asks.
   bool denseOnRequest = false;
-  // Store file contents LZ4-packed (views/StoredContent): 2.3-2.8× fewer bytes, slower broad
-  // searches. .nib.conf's index.pack-contents; contents already stored keep their form.
-  bool packContents = false;
+  // Store file contents LZ4-packed (views/StoredContent): 2.3-2.8× fewer bytes, which keeps
+  // the index under 3× the source, at the cost of unpacking every file a search verifies.
+  // .nib.conf's index.pack-contents = false stores them as they are; contents already stored
+  // keep their form.
+  bool packContents = true;
   // Publish the version with its dense view Pending and leave the view to a follow-up version
   // (indexer/DenseFollowUp: completeDenseView), so that the other views are answered without
   // waiting for it; `nib index` does this and starts the follow-up in the background.

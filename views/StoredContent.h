@@ -1,11 +1,11 @@
 // File contents as the fact store keeps them for the trigram route's verification and the
-// snippets: behind a tag byte, either the bytes as they are (the default: read in place from
-// the memory map) or, where .nib.conf's index.pack-contents asks, an LZ4 block and the original
-// size. Packed, source text shrinks 2.3-2.8× (redis, tmux) and unpacks at 1.3-1.9 GB/s on one
-// core of the machine nib is measured on — which still made the server's broad literal searches
-// 20-40 % slower on the 110 MB search corpus (strlen( 18 -> 24 ms, back to back), so it is a
-// choice for those who need the disk, not the default. zstd would halve the bytes again at a
-// quarter the speed.
+// snippets: behind a tag byte, either an LZ4 block and the original size (the default) or, where
+// .nib.conf's index.pack-contents = false asks, the bytes as they are (read in place from the
+// memory map). Packed, source text shrinks 2.3-2.8× (redis, tmux, a Linux sample), which is what
+// keeps the index under 3× the source; it unpacks at 1.3-1.9 GB/s on one core of the machine nib
+// is measured on, which makes searches that verify many files (a broad literal's whole answer)
+// 20-40 % slower and leaves those cut at a small k alone. zstd would take a further third off
+// the bytes at a quarter of the speed.
 #pragma once
 
 #include <optional>

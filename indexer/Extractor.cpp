@@ -651,7 +651,6 @@ class FileExtraction {
     file.range = rangeOf(root);
     file.range.startByte = 0;
     file.range.start = Position{0, 0};
-    file.textDigest = digestHex(src_);
     facts_.units.push_back(std::move(file));
     for (size_t i = 0; i < facts_.definitions.size(); ++i) {
       const Definition& d = facts_.definitions[i];
@@ -662,7 +661,6 @@ class FileExtraction {
       u.granularity = callable ? Granularity::Callable : Granularity::Scope;
       u.kind = d.kind;
       u.range = d.range;
-      u.textDigest = digestHex(src_.substr(d.range.startByte, d.range.endByte - d.range.startByte));
       u.definition = static_cast<int32_t>(i);
       facts_.units.push_back(std::move(u));
     }

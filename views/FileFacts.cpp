@@ -9,7 +9,7 @@ namespace {
 // 3: ranges written against the previous one's (RangeCursor), unit digests packed.
 // 4: the fact store keeps each record LZ4-packed (FactStore::factsRecord); the bytes here are
 //    those of 3, but a store's raw records of 3 must never be read as packed ones.
-constexpr uint8_t kFormatVersion = 5;
+constexpr uint8_t kFormatVersion = 6;
 // An occurrence's flags byte: bit 0x10 says an extras byte follows, whose bits say which of the
 // usually implied fields are written.
 constexpr uint8_t kHasExtras = 0x10;
@@ -20,41 +20,6 @@ constexpr std::array<const char*, 22> kKindNames = {
     "unknown", "module", "namespace", "class", "struct", "interface", "enum",
     "enum-member", "function", "method", "constructor", "field", "property", "variable",
     "constant", "parameter", "type-alias", "macro", "import", "union", "trait", "type-parameter"};
-
-// A unit's text digest is 32 lowercase hex digits (digestHex): stored as its 16 bytes, which
-// halves what units cost. Anything else is stored as written, behind another tag.
-bool isHexDigest(std::string_view s) {
-  if (s.size() != 32) return false;
-  for (char c : s)
-    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
-  return true;
-}
-
-void writeDigest(ByteWriter& w, std::string_view digest) {
-  if (!isHexDigest(digest)) {
-    w.u8(0);
-    w.str(digest);
-    return;
-  }
-  w.u8(1);
-  auto nibble = [](char c) { return c <= '9' ? c - '0' : c - 'a' + 10; };
-  std::string packed(16, '\0');
-  for (size_t i = 0; i < 16; ++i) packed[i] = static_cast<char>(nibble(digest[2 * i]) << 4 | nibble(digest[2 * i + 1]));
-  w.raw(packed);
-}
-
-std::string readDigest(ByteReader& r) {
-  uint8_t tag = r.u8();
-  if (tag == 0) return std::string(r.str());
-  if (tag != 1) return r.fail(), std::string();
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out;
-  for (unsigned char b : r.fixed(16)) {
-    out.push_back(kHex[b >> 4]);
-    out.push_back(kHex[b & 15]);
-  }
-  return out;
-}
 
 }  // namespace
 
@@ -141,7 +106,6 @@ std::string serializeFacts(const FileFacts& f) {
     w.u8(static_cast<uint8_t>(u.granularity));
     w.u8(static_cast<uint8_t>(u.kind));
     writeRangeAfter(w, at, u.range);
-    writeDigest(w, u.textDigest);
     w.svarint(u.definition);
   }
   return w.take();
@@ -230,14 +194,13 @@ Expected<FileFacts> deserializeFacts(std::string_view bytes, bool definitionsOnl
     c.caller = static_cast<int32_t>(r.svarint());
     c.occurrence = r.u32();
   }
-  n = count(7);
+  n = count(6);
   f.units.resize(n);
   at = RangeCursor();
   for (SourceUnit& u : f.units) {
     u.granularity = static_cast<Granularity>(r.u8());
     u.kind = static_cast<SymbolKind>(r.u8());
     u.range = readRangeAfter(r, at);
-    u.textDigest = readDigest(r);
     u.definition = static_cast<int32_t>(r.svarint());
   }
   if (!r.ok() || !r.atEnd()) return Status(ErrorCode::Corrupt, "file facts record is truncated or malformed");

@@ -103,7 +103,6 @@ struct SourceUnit {
   Granularity granularity = Granularity::File;
   SymbolKind kind = SymbolKind::Unknown;
   ByteRange range;
-  std::string textDigest;
   int32_t definition = -1;
 };
 

@@ -47,8 +47,8 @@ TEST_CASE("facts round-trip through their binary encoding", "[facts]") {
   CHECK(back->imports[0].module == "os");
 }
 
-// Format 5 leaves out a free name's target (-1) and an empty qualifier; every other combination
-// is written behind the extras flag and must come back as it was.
+// Since format 5 a free name's target (-1) and an empty qualifier are left out; every other
+// combination is written behind the extras flag and must come back as it was.
 TEST_CASE("an occurrence's implied target and qualifier come back, and so do written ones", "[facts]") {
   FileFacts f;
   f.language = Language::Cpp;
@@ -292,7 +292,7 @@ TEST_CASE("C declarations with several declarators define each name", "[extracto
   for (const Definition& d : f->definitions) CHECK(d.scope == BindingScope::Global);
 }
 
-TEST_CASE("source units cover callables and types with content digests", "[extractor]") {
+TEST_CASE("source units cover callables and types", "[extractor]") {
   Extractor ex;
   std::string src = "class A:\n    def m(self):\n        pass\n\ndef f():\n    pass\n";
   auto f = ex.extract(Language::Python, src);

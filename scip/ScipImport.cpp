@@ -376,11 +376,8 @@ struct Importer {
     for (Planned& p : planned) {
       if (p.usr.rfind("local:", 0) != 0 || defined.count(p.usr) || !typescript_text::inSpecifierList(text, p.site.offset))
         continue;  // `(process as ElectronProcess)` is a type assertion, no alias
-      size_t next = p.site.offset + p.site.length;
-      while (next < text.size() && (text[next] == ' ' || text[next] == '\t' || text[next] == '\n')) ++next;
-      if (text.compare(next, 2, "as") != 0 || next + 2 >= text.size() || identifierChar(text[next + 2])) continue;
-      next += 2;
-      while (next < text.size() && (text[next] == ' ' || text[next] == '\t' || text[next] == '\n')) ++next;
+      size_t next = typescript_text::aliasAfter(text, p.site.offset + p.site.length);
+      if (next == std::string::npos) continue;
       auto alias = at.find(static_cast<uint32_t>(next));
       if (alias == at.end()) continue;
       const std::string& target = planned[alias->second].usr;

@@ -108,6 +108,15 @@ bool inSpecifierList(std::string_view text, size_t offset) {
   return false;
 }
 
+size_t aliasAfter(std::string_view text, size_t end) {
+  size_t at = end;
+  while (at < text.size() && space(text[at])) ++at;
+  if (text.compare(at, 2, "as") != 0 || at + 2 >= text.size() || identifierChar(text[at + 2])) return std::string_view::npos;
+  at += 2;
+  while (at < text.size() && space(text[at])) ++at;
+  return at < text.size() && identifierChar(text[at]) ? at : std::string_view::npos;
+}
+
 size_t moduleStart(std::string_view text) {
   size_t at = 0;
   if (text.substr(0, 3) == "\xEF\xBB\xBF") at = 3;

@@ -28,6 +28,10 @@ bool inImportClause(std::string_view text, size_t offset);
 // b }`, `export { default as c } from`), not a type assertion's `x as T`.
 bool inSpecifierList(std::string_view text, size_t offset);
 
+// Where the alias starts when the name ending at `end` is followed by `as` and another name
+// (`Box as B2`, across white space and line breaks of any style); npos otherwise.
+size_t aliasAfter(std::string_view text, size_t end);
+
 // Where TypeScript's server says a module is defined: its source file's first token, after
 // a byte order mark, a `#!` line, white space and comments (the node's start, trivia skipped).
 // The text's size when nothing but trivia is there.

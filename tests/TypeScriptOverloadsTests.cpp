@@ -7,6 +7,7 @@
 #include <string>
 
 #include "providers/TypeScriptOverloads.h"
+#include "scip/TypeScriptText.h"
 
 namespace nib::test {
 namespace {
@@ -85,6 +86,22 @@ TEST_CASE("a call resolves to the one visible signature that takes its arguments
   // One function defined twice has no overloads.
   std::vector<SignatureShape> twice = {{1, 1, true}, {2, 2, true}};
   CHECK_FALSE(chooseOverload(twice, 1).has_value());
+}
+
+// The alias after a name in an import or export clause's braces, whatever the line breaks.
+TEST_CASE("the alias after 'as' is found across spaces and line breaks of any style", "[typescript]") {
+  using typescript_text::aliasAfter;
+  std::string_view unix = "export { default as Box } from './box';";
+  CHECK(aliasAfter(unix, unix.find("default") + 7) == unix.find("Box"));
+  std::string_view crlf = "import {\r\n  Box\r\n    as\r\n  B2,\r\n} from './index';";
+  CHECK(aliasAfter(crlf, crlf.find("Box") + 3) == crlf.find("B2"));
+  std::string_view none = "import { Box, assign } from './index';";
+  CHECK(aliasAfter(none, none.find("Box") + 3) == std::string_view::npos);  // a comma follows
+  CHECK(aliasAfter(none, none.find("{") + 1) == std::string_view::npos);    // `Box` is no `as`
+  std::string_view cut = "import { Box as";
+  CHECK(aliasAfter(cut, cut.find("Box") + 3) == std::string_view::npos);    // nothing after `as`
+  std::string_view word = "x asBox";
+  CHECK(aliasAfter(word, 1) == std::string_view::npos);                     // `asBox` is one name
 }
 
 }  // namespace

@@ -67,7 +67,7 @@ bool inFolder(const std::string& path, const std::string& dir) {
 }
 
 std::string projectName(const PreciseProject& p) {
-  return p.language + ":" + (!p.files.empty() ? "(inferred)" : p.dir.empty() ? "." : p.dir);
+  return p.language + ":" + (p.inferred() ? "(inferred)" : p.dir.empty() ? "." : p.dir);
 }
 
 std::string jsonString(const std::string& s) {
@@ -146,7 +146,7 @@ ProjectRun runProject(const PreciseBuildInput& in, const PreciseProject& p, cons
   fs::path scratch = in.cacheDir / ("run-" + std::to_string(::getpid()) + "-" + std::to_string(index) + ".scip");
   std::string cwd = (fs::path(root) / p.dir).lexically_normal().string();
   fs::path inferred;
-  if (!p.files.empty()) {
+  if (p.inferred()) {
     inferred = in.cacheDir / ("inferred-" + std::to_string(::getpid()));
     if (Status s = writeInferredConfig(inferred, p, root); !s.isOk()) {
       run.failure = s.message();
@@ -216,8 +216,7 @@ std::optional<PreciseProject> inferredProject(const PreciseBuildInput& in, const
   if (p.files.empty()) return std::nullopt;
   bool rootFailed = false;
   for (size_t i = 0; i < projects.size() && i < results.size(); ++i)
-    if (projects[i].language == "typescript" && projects[i].files.empty() && projects[i].dir.empty() && !results[i])
-      rootFailed = true;
+    if (projects[i].configuredTypeScript() && projects[i].dir.empty() && !results[i]) rootFailed = true;
   if (in.inputs.count("tsconfig.json") && !rootFailed) p.extends = "tsconfig.json";
   return p;
 }
@@ -438,8 +437,8 @@ PreciseBuildReport buildPreciseView(const PreciseBuildInput& in) {
   // exists, the inferred project is the program, and counts as one.
   bool configured = false;  // a tsconfig.json's project that the indexer could read
   for (size_t i = 0; i < ran.projects.size(); ++i)
-    configured = configured || (ran.projects[i].language == "typescript" && ran.projects[i].files.empty() && ran.facts[i]);
-  const bool inferredLast = !ran.projects.empty() && !ran.projects.back().files.empty();
+    configured = configured || (ran.projects[i].configuredTypeScript() && ran.facts[i]);
+  const bool inferredLast = !ran.projects.empty() && ran.projects.back().inferred();
   const size_t realProjects = configured && inferredLast ? ran.projects.size() - 1 : ran.projects.size();
   ClangViewContents contents = mergeUnitFacts(root, in.blobIds, ran.facts, realProjects);
   for (const auto& [path, occurrences] : contents.files) report.occurrences += occurrences.size();

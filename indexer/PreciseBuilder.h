@@ -34,6 +34,10 @@ struct PreciseProject {
   // the repository's tsconfig.json it extends ("" for none). Empty for a folder's project.
   std::vector<std::string> files;
   std::string extends;
+
+  bool inferred() const { return !files.empty(); }
+  // A tsconfig.json's project (the repository's own when `dir` is "").
+  bool configuredTypeScript() const { return language == "typescript" && !inferred(); }
 };
 
 // The projects of the repository's files: a folder holding a tsconfig.json (outside node_modules)

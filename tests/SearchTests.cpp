@@ -109,6 +109,56 @@ TEST_CASE("lexical ranking puts the intended unit on top (golden)", "[search][go
   CHECK(cases >= 8);
 }
 
+// A file without a grammar (a yacc grammar, a skeleton, a script) is its own only unit. Measured
+// against one average length over all units — most of them functions — a 160-line grammar that
+// says each query word three times scored below a five-line function that says one of them
+// once (3.1 against 4.4); against the average length of whole files it ranks first.
+TEST_CASE("a file without a grammar is scored against files' length, not functions'", "[search]") {
+  TestRepo repo;
+  const std::vector<std::string> words{"count", "value", "buffer", "entry", "table", "index", "width", "height",
+                                       "offset", "length", "limit", "total", "first", "last", "next", "prev",
+                                       "state", "mode", "flag", "level", "depth", "size", "step"};
+  auto function = [&](const std::string& name, size_t i, const std::string& extra) {
+    const std::string &a = words[i % words.size()], &b = words[(i * 7 + 3) % words.size()],
+                      &c = words[(i * 5 + 1) % words.size()];
+    std::string n = std::to_string(i);
+    return "/* Updates the " + a + " from the " + b + "." + extra + " */\nint " + name + "(int " + a + ", int " + b +
+           ") {\n  int " + c + " = " + a + " + " + b + ";\n  if (" + c + " > " + n + ") " + c + " = " + n +
+           ";\n  return " + c + " * 2;\n}\n\n";
+  };
+  std::string big;
+  for (size_t i = 0; i < 20; ++i) big += function("big_" + std::to_string(i), i, "");
+  big += function("settle", 99, " Settles a conflict between two rules.");
+  repo.write("src/big.c", big);
+  for (std::string f : {"a", "b", "c"}) {
+    std::string text;
+    for (size_t i = 0; i < 5; ++i) text += function(f + "_" + std::to_string(i), i + 11, "");
+    repo.write("src/" + f + ".c", text);
+  }
+  std::vector<std::string> rules{"%token NUMBER", "%%"};
+  for (int i = 0; i < 160; ++i)
+    rules.push_back("rule" + std::to_string(i) + " : rule" + std::to_string(i) + " NUMBER | NUMBER ;");
+  rules[3] += " /* one token of lookahead */";
+  rules[6] += " /* a reduction here */";
+  rules[9] += " /* no conflict: */";
+  rules[11] += " /* lookahead, reduction, conflict */";
+  rules.back() += " /* lookahead, reduction, conflict */";
+  std::string grammar;
+  for (const std::string& line : rules) grammar += line + "\n";
+  repo.write("src/spec.y", grammar);
+  repo.commitAll();
+  auto engine = indexAndOpen(repo);
+  SearchRequest r;
+  r.query = "lookahead reduction conflict";
+  r.route = SearchRoute::Lexical;
+  r.k = 3;
+  auto result = engine->search(r);
+  REQUIRE(result.hasValue());
+  REQUIRE(result->hits.size() >= 2);
+  CHECK(result->hits[0].path == "src/spec.y");
+  CHECK(result->hits[1].name == "settle");
+}
+
 TEST_CASE("trigram search returns exactly what a full scan finds (randomized)", "[search]") {
   // Contents LZ4-packed (the default) and stored as they are (.nib.conf's index.pack-contents).
   const bool packed = GENERATE(false, true);

@@ -128,6 +128,7 @@ Status writeLexicalView(const std::filesystem::path& dir, const std::vector<Sear
   std::unordered_map<std::string, Postings, TermHash, std::equal_to<>> lists;
   uint32_t unitId = 0;
   uint64_t totalLength = 0;
+  uint64_t fileUnits = 0, fileLength = 0;
   SearchFacts f;
   for (size_t d = 0; d < facts.size(); ++d) {
     NIB_RETURN_IF_ERROR(facts.load(d, f, kSearchUnits));
@@ -141,6 +142,10 @@ Status writeLexicalView(const std::filesystem::path& dir, const std::vector<Sear
       w.varint(u.length);
       NIB_RETURN_IF_ERROR(writer->append(*units, idKey(unitId), w.data()));
       totalLength += u.length;
+      if (u.granularity == Granularity::File) {
+        ++fileUnits;
+        fileLength += u.length;
+      }
       for (const auto& [term, tf] : u.terms) {
         if (term.size() > 400) continue;
         auto it = lists.find(std::string_view(term));
@@ -184,6 +189,8 @@ Status writeLexicalView(const std::filesystem::path& dir, const std::vector<Sear
   ByteWriter m;
   m.varint(unitId);
   m.varint(totalLength);
+  m.varint(fileUnits);
+  m.varint(fileLength);
   NIB_RETURN_IF_ERROR(writer->put(*meta, "stats", m.data()));
   return writer->finish();
 }
@@ -264,6 +271,16 @@ Expected<std::unique_ptr<LexicalView>> LexicalView::open(const std::filesystem::
   v->unitCount_ = r.u32();
   uint64_t total = r.varint();
   v->averageLength_ = v->unitCount_ ? std::max(1.0, static_cast<double>(total) / v->unitCount_) : 1.0;
+  v->averageFileLength_ = v->averageLength_;
+  v->averagePartLength_ = v->averageLength_;
+  if (r.remaining() > 0) {
+    uint64_t fileUnits = r.varint(), fileLength = r.varint();
+    if (r.ok() && fileUnits > 0 && fileUnits <= v->unitCount_ && fileLength <= total) {
+      v->averageFileLength_ = std::max(1.0, static_cast<double>(fileLength) / fileUnits);
+      if (fileUnits < v->unitCount_)
+        v->averagePartLength_ = std::max(1.0, static_cast<double>(total - fileLength) / (v->unitCount_ - fileUnits));
+    }
+  }
   return v;
 }
 

@@ -74,8 +74,10 @@ struct TrigramPosting {
 
 // The search views' revision: bump it when tokenization, trigram extraction or the views'
 // tables change, so that a build never takes an older view for a current one. 3: the lexical
-// view's compound-parts table; 4: its postings with the count folded into the delta's low bit.
-inline constexpr int kSearchViewsRevision = 4;
+// view's compound-parts table; 4: its postings with the count folded into the delta's low bit;
+// 5: its statistics also count the whole-file units and their length (a view without them
+// normalizes every unit by one average length, as before).
+inline constexpr int kSearchViewsRevision = 5;
 // The profile a search view records: its revision and the extractor's (the units come from it).
 inline std::string searchViewsProfile(const std::string& extractorProfile) {
   return "s" + std::to_string(kSearchViewsRevision) + "-" + extractorProfile;
@@ -125,6 +127,8 @@ class LexicalView : public SearchDocs {
   std::optional<LexUnit> unit(uint32_t id);
   uint32_t unitCount() const { return unitCount_; }
   double averageLength() const { return averageLength_; }
+  double averageFileLength() const { return averageFileLength_; }
+  double averagePartLength() const { return averagePartLength_; }
 
  private:
   LexicalView(std::unique_ptr<LmdbEnv> env, LmdbTxn txn) : env_(std::move(env)), txn_(std::move(txn)) {}
@@ -134,6 +138,8 @@ class LexicalView : public SearchDocs {
   std::optional<MDB_dbi> parts_;
   uint32_t unitCount_ = 0;
   double averageLength_ = 1;
+  double averageFileLength_ = 1;
+  double averagePartLength_ = 1;
 };
 
 }  // namespace nib

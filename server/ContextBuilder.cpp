@@ -1,10 +1,13 @@
 #include "server/ContextBuilder.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <map>
+#include <optional>
 #include <set>
 
+#include "support/SearchText.h"
 #include "support/Text.h"
 
 namespace nib {
@@ -20,6 +23,7 @@ constexpr size_t kIntentHits = 60;   // lexical units considered for an intent
 constexpr size_t kIntentSeeds = 3;   // ... whose call-graph neighbours are added
 constexpr size_t kIntentFirst = 20;  // ... right after the first twenty
 constexpr size_t kOmittedListed = 20;
+constexpr uint32_t kExcerptLines = 60;  // of a file without smaller units, shown for an intent
 constexpr size_t kLargeShare = 6;    // a unit over budget / 6 waits for the second packing pass ...
 constexpr size_t kNeverDeferred = 1; // ... except the first candidate, which may take a third
 constexpr size_t kMinBudget = 200;
@@ -42,6 +46,89 @@ struct Candidate {
   ContextUnit unit;
   int tier = 0;
 };
+
+// Whether a file is its own only unit in the lexical view: no grammar cut it into functions and
+// types (a yacc grammar, a skeleton, a script), or it defines none.
+bool wholeFileOnly(Engine& engine, const std::string& path) {
+  auto facts = engine.facts(path);
+  if (!facts) return true;
+  return std::none_of(facts->units.begin(), facts->units.end(),
+                      [](const auto& u) { return u.granularity != Granularity::File; });
+}
+
+// The lines [first, last] of such a file that a bundle shows for an intent: the window of at most
+// kExcerptLines lines holding the most of the intent's words, each word weighted by how few of
+// the file's lines hold it (a word on every line says nothing about where to look). Nothing when
+// no line holds a word of the intent.
+std::optional<std::pair<uint32_t, uint32_t>> intentWindow(const LineTable& lines, const std::string& intent) {
+  std::vector<std::string> words;
+  forEachToken(intent, [&](std::string_view t) {
+    if (t.size() >= 3 && std::find(words.begin(), words.end(), t) == words.end()) words.emplace_back(t);
+  });
+  const uint32_t n = lines.lineCount();
+  if (words.empty() || n == 0) return std::nullopt;
+  // For each line, the words it holds (a bit each; an intent's first 64 words).
+  if (words.size() > 64) words.resize(64);
+  std::vector<uint64_t> holds(n, 0);
+  std::vector<uint32_t> df(words.size(), 0);
+  for (uint32_t l = 0; l < n; ++l) {
+    forEachToken(lines.lineText(l), [&](std::string_view t) {
+      for (size_t w = 0; w < words.size(); ++w)
+        if (t == words[w]) holds[l] |= uint64_t{1} << w;
+    });
+    for (size_t w = 0; w < words.size(); ++w) df[w] += (holds[l] >> w) & 1;
+  }
+  std::vector<double> weight(words.size(), 0.0);
+  for (size_t w = 0; w < words.size(); ++w) weight[w] = df[w] ? std::log(1.0 + double(n) / df[w]) : 0.0;
+  // Slide the window, counting each word's lines inside it; a window scores the words it holds.
+  const uint32_t width = std::min(n, kExcerptLines);
+  std::vector<uint32_t> inside(words.size(), 0);
+  double score = 0, best = 0;
+  uint32_t bestFirst = 0;
+  auto add = [&](uint32_t l, int delta) {
+    for (size_t w = 0; w < words.size(); ++w) {
+      if (!((holds[l] >> w) & 1)) continue;
+      if (delta > 0 && inside[w]++ == 0) score += weight[w];
+      if (delta < 0 && --inside[w] == 0) score -= weight[w];
+    }
+  };
+  for (uint32_t l = 0; l < n; ++l) {
+    add(l, +1);
+    if (l >= width) add(l - width, -1);
+    uint32_t first = l + 1 >= width ? l + 1 - width : 0;
+    if (score > best + 1e-9) best = score, bestFirst = first;
+  }
+  if (best <= 0) return std::nullopt;
+  // Centre the lines holding the words: the first window to reach the best score ends at its
+  // last such line, with none of what follows.
+  uint32_t lo = bestFirst, hi = bestFirst + width - 1;
+  while (lo < hi && !holds[lo]) ++lo;
+  while (hi > lo && !holds[hi]) --hi;
+  uint32_t slack = width - (hi - lo + 1);
+  uint32_t first = std::min(lo > slack / 2 ? lo - slack / 2 : 0, n - width);
+  return std::make_pair(first, first + width - 1);
+}
+
+// The range a bundle shows of a whole-file hit for an intent: its intentWindow when the file
+// is its own only unit; nothing for a file cut into smaller units, or one no line of which
+// holds a word of the intent.
+std::optional<ByteRange> intentExcerpt(Engine& engine, const std::string& path, const std::string& intent) {
+  if (!wholeFileOnly(engine, path)) return std::nullopt;
+  auto text = engine.currentText(path);
+  if (!text) return std::nullopt;
+  LineTable lines(*text);
+  auto window = intentWindow(lines, intent);
+  if (!window) return std::nullopt;
+  ByteRange r;
+  r.start.line = window->first;
+  r.end.line = window->second;
+  r.end.column = static_cast<uint32_t>(lines.lineText(window->second).size());
+  lines.offsetOf(Position{window->first, 0}, &r.startByte);
+  uint32_t after = window->second + 1;
+  if (after >= lines.lineCount() || !lines.offsetOf(Position{after, 0}, &r.endByte))
+    r.endByte = static_cast<uint32_t>(text->size());
+  return r;
+}
 
 }  // namespace
 
@@ -165,17 +252,23 @@ Expected<ContextAnswer> buildContext(Engine& engine, const ContextRequest& reque
       size_t rank = 0;
       for (const SearchHit& h : found->hits) {
         ++rank;
-        if (h.kind == SymbolKind::Module) continue;  // a whole file: its units compete on their own
         ContextUnit u;
+        u.range = h.range;
+        if (h.kind == SymbolKind::Module) {
+          // A whole file's functions and types compete on their own; a file that is its own only
+          // unit shows the part of it that the intent's words point to.
+          auto excerpt = intentExcerpt(engine, h.path, request.intent);
+          if (!excerpt) continue;
+          u.range = *excerpt;
+        }
         u.path = h.path;
         u.name = h.name;
         u.kind = h.kind;
-        u.range = h.range;
         u.reason = "intent";
         u.score = h.score;
         u.ascii = h.ascii;
         candidates.push_back({std::move(u), rank <= kIntentFirst ? 2 : 4});
-        if (rank <= kIntentSeeds) {
+        if (rank <= kIntentSeeds && !h.name.empty()) {
           for (const CallNode& n : engine.definitionsNamed(h.name)) {
             if (n.path != h.path || n.range.startByte != h.range.startByte) continue;
             for (const GraphHop& hop : g.callees(n.path, n.definition, 1, kNeighbors)) addNode(hop.to, "neighbor", 3, 0.2);

@@ -217,6 +217,37 @@ TEST_CASE("context bundles respect the budget, order units and number lines, and
   CHECK(unknown->units.empty());
 }
 
+// A file without a grammar is its own only unit: an intent that points into it gets the lines
+// its words are in (a window), not nothing — whole-file hits were once left out of bundles for
+// their functions to compete, which such a file does not have — and not the whole file.
+TEST_CASE("an intent's bundle shows the part of a file without a grammar that its words point to",
+          "[structural][context]") {
+  TestRepo repo;
+  std::string grammar = "%token IF ELSE EXPR OTHER\n%%\n";
+  for (int i = 0; i < 200; ++i)
+    grammar += "rule" + std::to_string(i) + " : OTHER rule" + std::to_string(i) + " | OTHER ;\n";
+  grammar += "/* The dangling else binds to the nearest unmatched if: shift, do not reduce. */\n"
+             "statement : IF EXPR statement %prec THEN | IF EXPR statement ELSE statement ;\n";
+  for (int i = 200; i < 400; ++i)
+    grammar += "rule" + std::to_string(i) + " : OTHER rule" + std::to_string(i) + " | OTHER ;\n";
+  repo.write("parse.y", grammar);
+  repo.write("main.c", "/* Runs the parser. */\nint main(void) { return yyparse(); }\n");
+  repo.commitAll();
+  auto engine = indexAndOpen(repo);
+  auto a = buildContext(*engine, ContextRequest{{}, {}, "dangling else binds nearest unmatched if", 2000});
+  REQUIRE(a.hasValue());
+  const ContextUnit* excerpt = nullptr;
+  for (const ContextUnit& u : a->units)
+    if (u.path == "parse.y") excerpt = &u;
+  REQUIRE(excerpt != nullptr);
+  CHECK(excerpt->reason == "intent");
+  CHECK(excerpt->range.start.line <= 202);
+  CHECK(excerpt->range.end.line >= 203);
+  CHECK(excerpt->range.end.line - excerpt->range.start.line < 60);
+  CHECK(excerpt->text.find("203| /* The dangling else binds") != std::string::npos);
+  CHECK(a->tokensUsed <= 2000);
+}
+
 TEST_CASE("nib/callers, nib/impact, nib/trace and nib/context over LSP", "[structural][lsp]") {
   TestRepo repo;
   Annotations fixture = writeFixture(repo, "python.fixture");

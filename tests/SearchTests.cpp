@@ -66,6 +66,18 @@ MatchSet bruteForce(const fs::path& root, const std::vector<std::string>& files,
   return out;
 }
 
+// The lexical route's first k hits for a query.
+SearchResult lexically(Engine& engine, const std::string& query, size_t k) {
+  SearchRequest r;
+  r.query = query;
+  r.route = SearchRoute::Lexical;
+  r.k = k;
+  auto result = engine.search(r);
+  INFO(result.status().toString());
+  REQUIRE(result.hasValue());
+  return *result;
+}
+
 MatchSet found(Engine& engine, SearchRequest request) {
   request.route = SearchRoute::Trigram;
   request.k = 1000000;
@@ -148,15 +160,10 @@ TEST_CASE("a file without a grammar is scored against files' length, not functio
   repo.write("src/spec.y", grammar);
   repo.commitAll();
   auto engine = indexAndOpen(repo);
-  SearchRequest r;
-  r.query = "lookahead reduction conflict";
-  r.route = SearchRoute::Lexical;
-  r.k = 3;
-  auto result = engine->search(r);
-  REQUIRE(result.hasValue());
-  REQUIRE(result->hits.size() >= 2);
-  CHECK(result->hits[0].path == "src/spec.y");
-  CHECK(result->hits[1].name == "settle");
+  SearchResult result = lexically(*engine, "lookahead reduction conflict", 3);
+  REQUIRE(result.hits.size() >= 2);
+  CHECK(result.hits[0].path == "src/spec.y");
+  CHECK(result.hits[1].name == "settle");
 }
 
 TEST_CASE("trigram search returns exactly what a full scan finds (randomized)", "[search]") {
@@ -236,14 +243,9 @@ TEST_CASE("trigram search returns exactly what a full scan finds (randomized)", 
   CHECK(checked > 100);
   CHECK(nonEmpty > 50);
   // Ranked hits cut their snippets from the same stored bytes.
-  SearchRequest prose;
-  prose.query = "alpha epsilon lambda";
-  prose.route = SearchRoute::Lexical;
-  prose.k = 5;
-  auto ranked = engine->search(prose);
-  REQUIRE(ranked.hasValue());
-  REQUIRE_FALSE(ranked->hits.empty());
-  for (const SearchHit& h : ranked->hits) {
+  SearchResult ranked = lexically(*engine, "alpha epsilon lambda", 5);
+  REQUIRE_FALSE(ranked.hits.empty());
+  for (const SearchHit& h : ranked.hits) {
     INFO(h.path << ": " << h.snippet);
     CHECK_FALSE(h.snippet.empty());
     std::string text = *readFile(repo.root() / h.path);

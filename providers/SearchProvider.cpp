@@ -41,6 +41,12 @@ constexpr size_t kExtensions = 8;      // index terms extending a query word, at
 constexpr double kFileContext = 2.5;
 constexpr size_t kMaxQueryWords = 32;  // the most specific words of a long query
 
+// BM25's saturation of a term's count: tf (k1 + 1) / (tf + k1 (1 - b + b length / average)), times
+// the term's idf by the caller.
+double saturated(uint32_t tf, double length, double average) {
+  return tf * (kK1 + 1) / (tf + kK1 * (1 - kB + kB * length / average));
+}
+
 // The lines [first, last] of `text`, each cut to a readable length.
 std::string linesOf(const LineTable& lines, uint32_t first, uint32_t last) {
   std::string out;
@@ -514,7 +520,7 @@ Expected<SearchResult> SearchProvider::searchLexical(const SearchRequest& reques
       for (size_t vi = 0; vi < groups[gi].size(); ++vi) {
         const Variant& v = groups[gi][vi];
         if (uint32_t tf = f[firstColumn[gi] + vi])
-          g = std::max(g, v.weight * v.idf * tf * (kK1 + 1) / (tf + kK1 * (1 - kB + kB * u->length / avgOf(u->granularity))));
+          g = std::max(g, v.weight * v.idf * saturated(tf, u->length, avgOf(u->granularity)));
       }
       s += g + kNameWeight * named[gi];
     }
@@ -564,13 +570,13 @@ Expected<SearchResult> SearchProvider::searchLexical(const SearchRequest& reques
         double gs = 0;
         for (const Variant& v : groups[gi]) {
           if (uint32_t tf = tfOf(v.term))
-            gs = std::max(gs, v.weight * v.idf * tf * (kK1 + 1) / (tf + kK1 * (1 - kB + kB * u.length / avgOf(u.granularity))));
+            gs = std::max(gs, v.weight * v.idf * saturated(tf, u.length, avgOf(u.granularity)));
         }
         sc += gs + kNameWeight * named[gi];
       }
       // Words the version's units lack (no group): as rare as a word can be.
       for (const auto& [term, i] : unseen) {
-        if (uint32_t tf = tfOf(term)) sc += i * tf * (kK1 + 1) / (tf + kK1 * (1 - kB + kB * u.length / avgOf(u.granularity)));
+        if (uint32_t tf = tfOf(term)) sc += i * saturated(tf, u.length, avgOf(u.granularity));
       }
       if (fileUnit) {
         fileScoreNow = sc;

@@ -270,9 +270,10 @@ Expected<std::unique_ptr<LexicalView>> LexicalView::open(const std::filesystem::
   ByteReader r(*stats);
   v->unitCount_ = r.u32();
   uint64_t total = r.varint();
-  v->averageLength_ = v->unitCount_ ? std::max(1.0, static_cast<double>(total) / v->unitCount_) : 1.0;
-  v->averageFileLength_ = v->averageLength_;
-  v->averagePartLength_ = v->averageLength_;
+  // A view before search revision 5 has one average length for every unit.
+  const double average = v->unitCount_ ? std::max(1.0, static_cast<double>(total) / v->unitCount_) : 1.0;
+  v->averageFileLength_ = average;
+  v->averagePartLength_ = average;
   if (r.remaining() > 0) {
     uint64_t fileUnits = r.varint(), fileLength = r.varint();
     if (r.ok() && fileUnits > 0 && fileUnits <= v->unitCount_ && fileLength <= total) {

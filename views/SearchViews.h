@@ -126,7 +126,6 @@ class LexicalView : public SearchDocs {
   std::vector<std::string> compoundsOf(const std::string& part);
   std::optional<LexUnit> unit(uint32_t id);
   uint32_t unitCount() const { return unitCount_; }
-  double averageLength() const { return averageLength_; }
   double averageFileLength() const { return averageFileLength_; }
   double averagePartLength() const { return averagePartLength_; }
 
@@ -137,7 +136,6 @@ class LexicalView : public SearchDocs {
   MDB_dbi postings_ = 0, units_ = 0;
   std::optional<MDB_dbi> parts_;
   uint32_t unitCount_ = 0;
-  double averageLength_ = 1;
   double averageFileLength_ = 1;
   double averagePartLength_ = 1;
 };

@@ -109,14 +109,25 @@ std::optional<std::pair<uint32_t, uint32_t>> intentWindow(const LineTable& lines
   return std::make_pair(first, first + width - 1);
 }
 
+// The text of each file a bundle reads, read once: the excerpt of a file and its rendering share it.
+using BundleTexts = std::map<std::string, LinedText>;
+const LinedText& bundleText(Engine& engine, BundleTexts& texts, const std::string& path) {
+  auto it = texts.find(path);
+  if (it == texts.end()) {
+    auto text = engine.currentText(path);
+    it = texts.try_emplace(path, text ? std::move(*text) : std::string()).first;
+  }
+  return it->second;
+}
+
 // The range a bundle shows of a whole-file hit for an intent: its intentWindow when the file
 // is its own only unit; nothing for a file cut into smaller units, or one no line of which
-// holds a word of the intent.
-std::optional<ByteRange> intentExcerpt(Engine& engine, const std::string& path, const std::string& intent) {
+// holds a word of the intent (an unreadable file holds none).
+std::optional<ByteRange> intentExcerpt(Engine& engine, BundleTexts& texts, const std::string& path,
+                                       const std::string& intent) {
   if (!wholeFileOnly(engine, path)) return std::nullopt;
-  auto text = engine.currentText(path);
-  if (!text) return std::nullopt;
-  LineTable lines(*text);
+  const LinedText& text = bundleText(engine, texts, path);
+  const LineTable& lines = text.lines();
   auto window = intentWindow(lines, intent);
   if (!window) return std::nullopt;
   ByteRange r;
@@ -126,7 +137,7 @@ std::optional<ByteRange> intentExcerpt(Engine& engine, const std::string& path, 
   lines.offsetOf(Position{window->first, 0}, &r.startByte);
   uint32_t after = window->second + 1;
   if (after >= lines.lineCount() || !lines.offsetOf(Position{after, 0}, &r.endByte))
-    r.endByte = static_cast<uint32_t>(text->size());
+    r.endByte = static_cast<uint32_t>(text.text().size());
   return r;
 }
 
@@ -178,6 +189,7 @@ Expected<ContextAnswer> buildContext(Engine& engine, const ContextRequest& reque
   const CallGraph& g = **graph;
 
   std::vector<Candidate> candidates;
+  BundleTexts texts;  // every file the bundle reads, read once
   auto addNode = [&](const CallNode& n, const std::string& reason, int tier, double score) {
     if (n.definition < 0) return;
     ContextUnit u;
@@ -257,7 +269,7 @@ Expected<ContextAnswer> buildContext(Engine& engine, const ContextRequest& reque
         if (h.kind == SymbolKind::Module) {
           // A whole file's functions and types compete on their own; a file that is its own only
           // unit shows the part of it that the intent's words point to.
-          auto excerpt = intentExcerpt(engine, h.path, request.intent);
+          auto excerpt = intentExcerpt(engine, texts, h.path, request.intent);
           if (!excerpt) continue;
           u.range = *excerpt;
         }
@@ -334,19 +346,13 @@ Expected<ContextAnswer> buildContext(Engine& engine, const ContextRequest& reque
   // Render every candidate once, in tier order (stable: each tier keeps its own ranking).
   std::stable_sort(candidates.begin(), candidates.end(),
                    [](const Candidate& x, const Candidate& y) { return x.tier < y.tier; });
-  std::map<std::string, LinedText> texts;
   std::set<std::pair<std::string, uint32_t>> seen;
   std::vector<ContextUnit> ranked;
   std::vector<int> tiers;
   for (Candidate& c : candidates) {
     ContextUnit& u = c.unit;
     if (!seen.insert({u.path, u.range.startByte}).second) continue;
-    auto it = texts.find(u.path);
-    if (it == texts.end()) {
-      auto text = engine.currentText(u.path);
-      it = texts.try_emplace(u.path, text ? std::move(*text) : std::string()).first;
-    }
-    const LineTable& lines = it->second.lines();
+    const LineTable& lines = bundleText(engine, texts, u.path).lines();
     uint32_t first = u.range.start.line;
     uint32_t last = std::min<uint32_t>(u.range.end.line, lines.lineCount() ? lines.lineCount() - 1 : 0);
     std::string body = "## " + u.path + ":" + std::to_string(toDisplayLine(first)) + "-" +

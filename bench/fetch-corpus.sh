@@ -13,6 +13,9 @@
 #   heldout27      the sixteenth session's fresh set: TypeScript node-change-case node-cronstrue
 #                  node-memfs, Python python-h11 httpcore astroid
 #   heldout28      and its second TypeScript set: node-yargs node-got node-zrender
+#   heldout26      a fresh set for the calibrated answers (issue 26): TypeScript node-regexpp
+#                  node-cosmiconfig, Python ply python-ldap3 (this mirror holds only some
+#                  .orig tarballs: each was checked to download)
 # Uses a private apt source list pointing at the machine's own Debian mirror (type deb-src);
 # the machine's apt configuration is not touched.
 # Usage: bench/fetch-corpus.sh [ITEM ...]   (default: tmux)
@@ -25,12 +28,14 @@ heldout=(node-sinclair-typebox node-parse5 node-js-sdsl node-cheerio node-expres
          jinja2 rich toolz construct)
 heldout27=(node-change-case node-cronstrue node-memfs python-h11 httpcore astroid)
 heldout28=(node-yargs node-got node-zrender)
+heldout26=(node-regexpp node-cosmiconfig ply python-ldap3)
 expanded=()
 for pkg in "${packages[@]}"; do
   case "$pkg" in
     heldout) expanded+=("${heldout[@]}") ;;
     heldout27) expanded+=("${heldout27[@]}") ;;
     heldout28) expanded+=("${heldout28[@]}") ;;
+    heldout26) expanded+=("${heldout26[@]}") ;;
     *) expanded+=("$pkg") ;;
   esac
 done

@@ -6,6 +6,8 @@
 #          leveldb 1.23, the packages lz4, pcre2, libpng1.6 and leveldb
 #   set 25 (a second, fresh set; default DEST /tmp/held25): Lua 5.4.4, zlib 1.2.13, snappy 1.1.9
 #          and expat 2.5.0, the packages lua5.4, zlib, snappy and expat
+#   set 26 (a third, fresh set; default DEST /tmp/held26): jansson 2.14, yaml-cpp 0.7.0 and
+#          brotli 1.0.9, the packages jansson, yaml-cpp (0.7.0+dfsg) and brotli
 #
 # Each code base becomes DEST/<package>, a git repository whose first commit is the package's
 # .orig tarball (made by bench/fetch-corpus.sh). The script then builds it once, because clangd
@@ -34,6 +36,30 @@
 #              copied to the root. fuzz/, gennmtab/, tests/benchmark/ and xmlwf's ct.c,
 #              xmlmime.c, unixfilemap.c and win32filemap.c are not built; lib/xmltok_impl.c and
 #              lib/xmltok_ns.c are only #included by lib/xmltok.c
+#   jansson    CMake into build/ with the test programs (the test_* of test/suites/api and
+#              test/bin/json_process) and the example simple_parse, without the docs (Sphinx),
+#              then a build. The tarball has configure.ac but no configure script; CMake's checks
+#              generate build/include/jansson_config.h and build/private_include/
+#              jansson_private_config.h (HAVE_CONFIG_H: 24 HAVE_* macros, USE_URANDOM and the
+#              JSON_INLINE, json_int_t, JSON_HAVE_* and other configuration macros of the public
+#              header). CMakeLists.txt is patched so that it no longer copies src/jansson.h to
+#              build/include/ and puts src/ on the include path instead: the test programs'
+#              <jansson.h> is then the tracked src/jansson.h, not a copy in build/.
+#              build/compile_commands.json is copied to the root.
+#              test/suites/api/test_version.c (only in the automake build), test/ossfuzz/ and
+#              doc/github_commits.c are not built
+#   yaml-cpp   CMake into build/ with the tests (test/yaml-cpp-tests, googletest and gmock), the
+#              tools in util/ (parse, read, sandbox) and contrib/ in the library, then a build
+#              (everything with -std=gnu++11, yaml-cpp's CXX_STANDARD 11, which Debian's
+#              googletest 1.12.1 still accepts); build/compile_commands.json is copied to the
+#              root. util/api.cpp is not built
+#   brotli     CMake into build/ without the tests (they are ctest runs of the brotli program
+#              over tests/testdata/, which the tarball lacks; no test code is compiled), then a
+#              build: brotlicommon, brotlidec and brotlienc, each as a shared library (with
+#              -DBROTLI_SHARED_COMPILATION and -DBROTLI<LIB>_SHARED_COMPILATION) and a static
+#              one, so each file of c/common, c/dec and c/enc has two entries, and the brotli
+#              program (c/tools/brotli.c); build/compile_commands.json is copied to the root.
+#              python/_brotli.cc (the Python extension) is not built
 # leveldb's and snappy's CMakeLists.txt want googletest and Google benchmark as git submodules in
 # third_party/, which the tarballs leave empty. The script patches them to use Debian's
 # libgtest-dev, libgmock-dev and libbenchmark-dev instead: the two add_subdirectory lines become
@@ -42,12 +68,17 @@
 # -lbenchmark; snappy's name the imported targets instead (snappy_unittest GTest::gmock_main
 # GTest::gtest, snappy_benchmark benchmark::benchmark_main), because Debian's libgmock_main.a
 # and libbenchmark_main.a hold only main() and need gmock and benchmark linked after them.
+# yaml-cpp's test/CMakeLists.txt wants the googletest 1.10.0 that Debian's +dfsg tarball strips
+# from test/gtest-1.10.0/: the script patches it the same way, the add_subdirectory becomes
+# find_package(GTest), the include_directories of the bundled headers is deleted, and
+# yaml-cpp-tests links GTest::gmock GTest::gtest (Debian's 1.12.1) instead of gmock.
 #
 # A second commit, "bench setup", adds .nib.conf (calibration.idle-ms = 0), the compilation
 # database at the root, lines in the root .gitignore for every build output (object files,
 # libraries, programs, generated headers such as pcre2's src/config.h and src/pcre2.h, build/),
-# and the tracked files a recipe changed (leveldb's and snappy's patched CMakeLists.txt, zlib's
-# configured Makefile and zconf.h); afterwards git status is empty. Every "directory" and "file"
+# and the tracked files a recipe changed (leveldb's, snappy's and jansson's patched
+# CMakeLists.txt, yaml-cpp's patched test/CMakeLists.txt, zlib's configured Makefile and
+# zconf.h); afterwards git status is empty. Every "directory" and "file"
 # of each compilation database is checked to lie inside DEST/<package>.
 #
 # The script is idempotent: a code base whose last commit is "bench setup", with a compilation
@@ -56,10 +87,10 @@
 # A partly prepared one is removed and fetched again. Missing build tools (bear, cmake,
 # build-essential, zlib1g-dev, libgtest-dev, libgmock-dev, libbenchmark-dev) are installed with
 # apt-get, which needs root.
-# Usage: bench/prepare-clang-heldout.sh [--set 24|25] [DEST]   (default: set 24, DEST /tmp/held<set>)
+# Usage: bench/prepare-clang-heldout.sh [--set 24|25|26] [DEST]   (default: set 24, DEST /tmp/held<set>)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-usage() { echo "usage: $0 [--set 24|25] [DEST]" >&2; exit 2; }
+usage() { echo "usage: $0 [--set 24|25|26] [DEST]" >&2; exit 2; }
 set_id=24
 args=()
 while [ $# -gt 0 ]; do
@@ -75,7 +106,8 @@ done
 case "$set_id" in
   24) packages=(lz4 pcre2 libpng1.6 leveldb) ;;
   25) packages=(lua5.4 zlib snappy expat) ;;
-  *) echo "heldout: unknown set $set_id (24 or 25)" >&2; exit 2 ;;
+  26) packages=(jansson yaml-cpp brotli) ;;
+  *) echo "heldout: unknown set $set_id (24, 25 or 26)" >&2; exit 2 ;;
 esac
 dest=$(realpath -m "${args[0]:-/tmp/held$set_id}")
 git_c=(-c user.name=nib-bench -c user.email=bench@nib -c commit.gpgsign=false)
@@ -105,7 +137,8 @@ ignore() {
 # The tracked files that a package's recipe changes, one a line; "bench setup" commits them.
 changed_by_recipe() {
   case "$1" in
-    leveldb|snappy) echo CMakeLists.txt ;;
+    leveldb|snappy|jansson) echo CMakeLists.txt ;;
+    yaml-cpp) echo test/CMakeLists.txt ;;
     zlib) printf '%s\n' Makefile zconf.h ;;
   esac
 }
@@ -195,6 +228,48 @@ build_expat() {
   ignore '/build/'
 }
 
+build_jansson() {
+  # src/ on the include path instead of a copy of src/jansson.h in build/include/.
+  sed -i \
+    -e '/^# Copy the jansson.h file to the public include folder$/,/^\s*DESTINATION ${CMAKE_CURRENT_BINARY_DIR}\/include\/)$/c\# nib bench: no copy of src/jansson.h in build/include/; the programs include src/jansson.h itself\ninclude_directories (${CMAKE_CURRENT_SOURCE_DIR}/src)' \
+    CMakeLists.txt
+  grep -q '^include_directories (${CMAKE_CURRENT_SOURCE_DIR}/src)$' CMakeLists.txt &&
+    ! grep -q '^file (COPY .*src/jansson.h' CMakeLists.txt ||
+    { echo "heldout: jansson: the CMakeLists.txt patch did not apply" >&2; exit 1; }
+  cmake -S . -B build -DJANSSON_EXAMPLES=ON -DJANSSON_BUILD_DOCS=OFF -DCMAKE_EXPORT_COMPILE_COMMANDS=ON >/dev/null
+  cmake --build build -j2
+  [ -f build/include/jansson_config.h ] && [ -f build/private_include/jansson_private_config.h ] &&
+    [ ! -e build/include/jansson.h ] ||
+    { echo "heldout: jansson: unexpected generated headers in build/" >&2; exit 1; }
+  cp build/compile_commands.json compile_commands.json
+  ignore '/build/'
+}
+
+build_yaml_cpp() {
+  # Debian's googletest and gmock instead of the bundled test/gtest-1.10.0, which the +dfsg
+  # tarball strips.
+  sed -i \
+    -e '/^add_subdirectory($/,/^  "${CMAKE_CURRENT_BINARY_DIR}\/prefix")$/c\find_package(GTest REQUIRED)  # nib bench: Debian libgtest-dev, libgmock-dev' \
+    -e '/^include_directories(SYSTEM "${CMAKE_CURRENT_SOURCE_DIR}\/gtest-1.10.0\/googletest\/include")$/d' \
+    -e 's|^\(\s*\)gmock)$|\1GTest::gmock GTest::gtest)  # nib bench: Debian gmock, gtest|' \
+    test/CMakeLists.txt
+  grep -q 'find_package(GTest REQUIRED)' test/CMakeLists.txt &&
+    grep -q 'GTest::gmock GTest::gtest)' test/CMakeLists.txt && ! grep -q 'gtest-1.10.0' test/CMakeLists.txt ||
+    { echo "heldout: yaml-cpp: the test/CMakeLists.txt patch did not apply" >&2; exit 1; }
+  cmake -S . -B build -DYAML_CPP_BUILD_TESTS=ON -DYAML_CPP_BUILD_TOOLS=ON -DYAML_CPP_BUILD_CONTRIB=ON \
+        -DCMAKE_EXPORT_COMPILE_COMMANDS=ON >/dev/null
+  cmake --build build -j2
+  cp build/compile_commands.json compile_commands.json
+  ignore '/build/'
+}
+
+build_brotli() {
+  cmake -S . -B build -DBROTLI_DISABLE_TESTS=ON -DCMAKE_EXPORT_COMPILE_COMMANDS=ON >/dev/null
+  cmake --build build -j2
+  cp build/compile_commands.json compile_commands.json
+  ignore '/build/'
+}
+
 # Fails unless every entry's directory and file lie inside the code base.
 check_cdb() {
   python3 - "$1" <<'EOF'
@@ -238,6 +313,9 @@ for pkg in "${packages[@]}"; do
       zlib) build_zlib ;;
       snappy) build_snappy ;;
       expat) build_expat ;;
+      jansson) build_jansson ;;
+      yaml-cpp) build_yaml_cpp ;;
+      brotli) build_brotli ;;
     esac
   ) > "$dest/$pkg.build.log" 2>&1 || { echo "heldout: $pkg: build failed, see $dest/$pkg.build.log" >&2; exit 1; }
   check_cdb "$d"

@@ -587,7 +587,8 @@ def main():
                         else:
                             res = r.get("result") or {}
                             rec["locate"] = {k: res.get(k) for k in ("confidence", "provider", "facts", "policy",
-                                                                   "backend", "note", "fresh", "partial")}
+                                                                   "backend", "note", "fresh", "partial",
+                                                                   "category", "reason")}
                             locs, _ = normalize(res.get("locations"), repo_real)
                             rec["locate"]["locations"] = sorted(locs)
                             mine = rec["answers"]["nib"]

@@ -368,6 +368,8 @@ def run_agreement_bench(args, repo, provider, json_path, stdout_path):
            "--build", args.build, "--provider", provider, "--json", json_path, "--timeout", str(args.timeout)]
     if args.language == "python":
         cmd += ["--live", "pylsp=/usr/bin/pylsp"]
+    if args.fresh_live:
+        cmd += ["--fresh-live"]
     for spec in args.live or []:
         cmd += ["--live", spec]
     env = dict(os.environ, NIB_CALIBRATION_SAMPLES_PER_HOUR="0")
@@ -388,6 +390,10 @@ def label_of(locate):
         return "error"
     if locate.get("confidence") == "null result":
         return "none"
+    # nib/locate names the category the policy decided by (the sampler's own) when nib has one;
+    # older nib builds and live answers only say which facts answered and how certain they were.
+    if locate.get("category"):
+        return locate["category"]
     return f"{locate.get('facts') or '?'} {locate.get('confidence') or '?'}"
 
 
@@ -413,13 +419,18 @@ def compare(final, data, live, language, backend):
                      ", ".join(f"{r['language']} {r['request']} {r['category']} ({r['backend']}) {r['agreed']}/{r['sampled']}"
                                for r in other_self))
     used = set()
+    # A nib whose nib/locate names categories is compared category by category; an older one's
+    # labels ("<facts> <confidence>") pool the sampler's categories that share them.
+    fine = any(len(lab.split()) > 2 for (_, lab) in indep)
+
+    def pooled(c):
+        return c if fine or c == "none" else " ".join(c.split()[:2])
+
     for kind in KINDS:
-        labels = sorted({lab for (k, lab) in indep if k == kind} |
-                        {" ".join(c.split()[:2]) if c != "none" else c for (k, c) in self_rows if k == kind})
+        labels = sorted({lab for (k, lab) in indep if k == kind} | {pooled(c) for (k, c) in self_rows if k == kind})
         for lab in labels:
             ia, in_ = indep.get((kind, lab), (0, 0))
-            members = [c for (k, c) in self_rows if k == kind and (c == lab or (c != "none" and
-                                                                              " ".join(c.split()[:2]) == lab))]
+            members = [c for (k, c) in self_rows if k == kind and pooled(c) == lab]
             sa = sum(self_rows[(kind, c)]["agreed"] for c in members)
             sn = sum(self_rows[(kind, c)]["sampled"] for c in members)
             used.update((kind, c) for c in members)
@@ -455,7 +466,29 @@ def compare(final, data, live, language, backend):
                      "self_cell": cell(sa, sn), "indep_agreed": ia, "indep_n": in_, "indep_cell": cell(ia, in_),
                      "diff_points": 100 * (sa / sn - ia / in_) if sn and in_ else None,
                      "note": "pooled over categories: the two clients draw categories in different proportions"})
+        rows.append(reweighted(kind, rows, indep))
     return rows, notes
+
+
+def reweighted(kind, rows, indep):
+    """What the self-measurement predicts the independent client measures: each category's
+    self-measured rate weighted by the independent client's share of requests in it. Requests in
+    categories the sampler never saw are left out of both sides and counted."""
+    predicted, covered_agreed, covered = 0.0, 0, 0
+    for r in rows:
+        if r["request"] != kind or r["category"].startswith("(") or not r["self_sampled"] or not r["indep_n"]:
+            continue
+        predicted += r["indep_n"] * r["self_agreed"] / r["self_sampled"]
+        covered_agreed += r["indep_agreed"]
+        covered += r["indep_n"]
+    total = sum(v[1] for (k, _), v in indep.items() if k == kind)
+    rate = predicted / covered if covered else None
+    return {"request": kind, "category": "(all, reweighted)", "self_agreed": None, "self_sampled": covered,
+            "self_cell": f"{100 * rate:.1f} % predicted" if rate is not None else "–",
+            "indep_agreed": covered_agreed, "indep_n": covered, "indep_cell": cell(covered_agreed, covered),
+            "diff_points": 100 * (rate - covered_agreed / covered) if covered else None,
+            "note": f"each category's self-measured rate at the independent client's mix; "
+                    f"{total - covered} of {total} requests in categories the sampler did not see"}
 
 
 def auto_summary(data, live):
@@ -614,6 +647,8 @@ def main():
     ap.add_argument("--per-file", type=int, default=8, help="agreement_bench --per-file (default 8)")
     ap.add_argument("--seed", type=int, default=7, help="agreement_bench --seed (default 7)")
     ap.add_argument("--timeout", type=float, default=60, help="agreement_bench --timeout (default 60)")
+    ap.add_argument("--fresh-live", action="store_true",
+                    help="agreement_bench --fresh-live: its live server starts afresh for every sampled file")
     ap.add_argument("--live", action="append", metavar="NAME=CMD", help="agreement_bench --live (repeatable)")
     ap.add_argument("--json", help="write everything here (agreement_bench's JSON files go next to it)")
     ap.add_argument("--skip-sampling", action="store_true", help="no phase (a): compare the stored counts")

@@ -200,16 +200,6 @@ void LiveProvider::closeBuffer(const std::string& path) {
   editor_.erase(path);
 }
 
-void LiveProvider::release(const std::string& path, Language language) {
-  std::lock_guard<std::mutex> g(mutex_);
-  Backend* b = backendFor(language);
-  if (!b) return;
-  auto it = b->documents.find(path);
-  if (it == b->documents.end() || it->second.fromEditor) return;
-  if (b->process && it->second.everOpened) (void)b->process->didClose(pathToUri((settings_.root / path).string()));
-  b->documents.erase(it);
-}
-
 void LiveProvider::reconcileEditor(Backend& b) {
   // With mutex_ held: the backend's documents take the editor's text; a buffer the editor
   // closed goes back to the disk's text (read again before the next request on it).
@@ -487,6 +477,30 @@ bool LiveProvider::waitForQuiet(Language language, std::chrono::milliseconds qui
     process = b->process;
   }
   return process->waitForQuiet(quiet, timeout);
+}
+
+Status LiveProvider::awaitReady(Language language, std::chrono::milliseconds quiet, std::chrono::milliseconds timeout,
+                                const std::function<bool()>& cancelled) {
+  if (Status s = warmUp(language); !s.isOk()) return s;
+  std::shared_ptr<LspBackend> process;
+  bool indexes = false;
+  {
+    std::lock_guard<std::mutex> g(mutex_);
+    Backend* b = backendFor(language);
+    if (!b || !b->process) return Status(ErrorCode::Unavailable, "the live backend stopped");
+    process = b->process;
+    indexes = buildsIndex(b->argv);
+  }
+  // Polled in short waits, so that a cancellation is seen within a tenth of a second.
+  auto deadline = std::chrono::steady_clock::now() + timeout;
+  constexpr auto kSlice = std::chrono::milliseconds(100);
+  while (!process->waitForQuiet(quiet, kSlice) || (indexes && process->endedProgress() == 0)) {
+    if (!process->alive()) return Status(ErrorCode::Unavailable, "the live backend stopped");
+    if (cancelled && cancelled()) return Status(ErrorCode::Cancelled, "cancelled");
+    if (std::chrono::steady_clock::now() >= deadline)
+      return Status(ErrorCode::TimedOut, "the live backend was still indexing the workspace");
+  }
+  return Status::ok();
 }
 
 uint64_t LiveProvider::peakRssKiB() const {

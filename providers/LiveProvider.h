@@ -129,14 +129,16 @@ class LiveProvider {
   Expected<LiveAnswer> locate(NavigationKind kind, const std::string& path, Language language, Position position,
                               bool includeDeclaration, const std::function<bool()>& cancelled = {});
 
-  // Closes a file nib opened in the backend itself (never an editor's buffer): the agreement
-  // sampler leaves the backend with the files the editor has open, as a user's session has it,
-  // rather than with every file it sampled (clangd answers open files from their own parse).
-  void release(const std::string& path, Language language);
   // Starts the language's backend now (the benchmark measures start-up apart from requests).
   Status warmUp(Language language);
   // Waits until the language's backend reports no work in progress (clangd's background index).
   bool waitForQuiet(Language language, std::chrono::milliseconds quiet, std::chrono::milliseconds timeout);
+  // Starts the language's backend and waits until it is ready to answer for the whole
+  // workspace: an indexing backend's first index has ended (clangd announces its index only after
+  // loading the compilation database) and no work has been in progress for `quiet`. Errors:
+  // the start's, TimedOut, Cancelled (when `cancelled` says so; checked every 100 ms).
+  Status awaitReady(Language language, std::chrono::milliseconds quiet, std::chrono::milliseconds timeout,
+                    const std::function<bool()>& cancelled = {});
   uint64_t peakRssKiB() const;  // over every running backend
   // Whether a file is open in its backend (the benchmark's warm/cold split).
   bool isOpen(const std::string& path, Language language);

@@ -53,6 +53,9 @@ PolicyOutcome PolicyNavigator::decide(const PolicyRequest& request, Expected<Nav
   PolicyOutcome out;
   out.policy = request.policy;
   out.index = std::move(index);
+  // Named under every policy, so that nib/locate says which measured category an answer falls in
+  // (the benchmark compares its own counts with the sampler's by it).
+  if (out.index || out.index.status().is(Reason::NoSymbol)) out.category = answerCategory(out.index);
   const ProviderPolicy policy = request.policy;
   bool liveAvailable = live_ && policy != ProviderPolicy::Static && live_->hasBackend(request.language);
   bool& useLive = out.wantLive;
@@ -77,7 +80,6 @@ bool PolicyNavigator::calibrated(const PolicyRequest& request, PolicyOutcome& ou
   const Expected<NavigationResult>& r = out.index;
   // Errors other than "no symbol here" go to the backend whatever was measured.
   if (!r && !r.status().is(Reason::NoSymbol)) return false;
-  out.category = answerCategory(r);
   if (!calibration || !live_ || !live_->hasBackend(request.language)) return false;
   AgreementKey key{request.language, request.kind, out.category,
                    backendName(live_->settings().commands.at(request.language))};

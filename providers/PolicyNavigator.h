@@ -42,7 +42,7 @@ struct PolicyOutcome {
   std::optional<Expected<LiveAnswer>> live;  // once asked
   std::string liveError;     // why the backend was not asked, or did not answer
   std::optional<bool> agree; // compare: whether both answered the same lines
-  std::string category;      // the index answer's category (answerCategory) under auto
+  std::string category;      // the index answer's category (answerCategory), under every policy
   std::string agreement;     // its measured agreement (describeAgreement), deciding only when conclusive
   LineKeys indexOnly, liveOnly;
 

@@ -4,19 +4,54 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cerrno>
+#include <iterator>
 
 #include "server/Engine.h"
 #include "support/CodeIdentifiers.h"
 #include "support/FileIo.h"
 #include "support/GitLite.h"
+#include "support/Log.h"
 
 namespace nib {
 namespace {
 
 constexpr uint64_t kSaveEvery = 10;  // samples between saves of the counts
 constexpr auto kAfterFailure = std::chrono::seconds(10);  // a backend that failed is left alone this long
+// Positions asked of one started backend, all in its one file: a start (clangd loading its index,
+// tsserver its project) costs more than a question, and more positions of one file would make
+// the samples less independent than the counts' interval assumes.
+constexpr size_t kPositionsPerFile = 4;
+constexpr int kNiceness = 10;  // added to nib's own, for the sampler's thread and its backends
+// A backend whose first index takes longer is stopped; what it wrote of its index (clangd's
+// shards under .nib/clangd) is there for the next one.
+constexpr auto kReadyTimeout = std::chrono::minutes(2);
+constexpr auto kReadyQuiet = std::chrono::milliseconds(300);
 
 int64_t ticksNow() { return std::chrono::steady_clock::now().time_since_epoch().count(); }
+
+std::string siteText(const std::tuple<std::string, uint32_t, uint32_t>& s) {
+  return std::get<0>(s) + ":" + std::to_string(std::get<1>(s) + 1) + ":" + std::to_string(std::get<2>(s) + 1);
+}
+
+// "agreement: c references at a.c:3:5 (clang exact macro): index only [b.c:1:2 …] (1), clangd
+// only [] (0)": what a disagreeing sample looked like, for NIB_LOG=debug.
+std::string describeDisagreement(const AgreementKey& key, const std::string& path, Position at, const AnswerSites& mine,
+                                 const AnswerSites& theirs) {
+  auto only = [](const AnswerSites& a, const AnswerSites& b) {
+    std::string out;
+    size_t n = 0;
+    for (const auto& s : a) {
+      if (b.count(s)) continue;
+      if (n++ < 3) out += (out.empty() ? "" : " ") + siteText(s);
+    }
+    return "[" + out + (n > 3 ? " …" : "") + "] (" + std::to_string(n) + ")";
+  };
+  return "agreement: " + std::string(languageName(key.language)) + " " + navigationKindName(key.kind) + " at " +
+         siteText({path, at.line, at.column}) + " (" + key.category + "): index only " + only(mine, theirs) + ", " +
+         key.backend + " only " + only(theirs, mine);
+}
 
 }  // namespace
 
@@ -27,9 +62,9 @@ struct AgreementSampler::Target {
   std::string version;
 };
 
-AgreementSampler::AgreementSampler(LiveProvider& live, WithEngine withEngine, std::function<bool()> busy,
+AgreementSampler::AgreementSampler(LiveSettings live, WithEngine withEngine, std::function<bool()> busy,
                                    SamplerSettings settings, std::function<void(const std::string&)> log)
-    : live_(live),
+    : live_(std::move(live)),
       withEngine_(std::move(withEngine)),
       busy_(std::move(busy)),
       settings_(settings),
@@ -59,13 +94,23 @@ void AgreementSampler::noteActivity() {
 }
 
 void AgreementSampler::run() {
-  // Lower this thread's priority only (Linux schedules threads apart): the requests it waits
-  // for run in the backend, which is asked one question at a time.
-  setpriority(PRIO_PROCESS, static_cast<id_t>(::syscall(SYS_gettid)), 10);
+  // Lower this thread's priority only (Linux schedules threads apart), and with it that of the
+  // backends it starts: a process inherits the nice value of the thread that spawned it.
+  errno = 0;
+  int own = getpriority(PRIO_PROCESS, 0);
+  if (errno == 0)
+    (void)setpriority(PRIO_PROCESS, static_cast<id_t>(::syscall(SYS_gettid)), std::min(19, own + kNiceness));
   while (waitForQuiet()) {
-    sampleOnce();
-    recent_.push_back(std::chrono::steady_clock::now());
+    // A sample that counted nothing (a failure, a message) still counts against the hour's cap,
+    // so that a backend that cannot start is not started again and again.
+    size_t counted = std::max<size_t>(sampleOnce(), 1);
+    for (size_t i = 0; i < counted; ++i) recent_.push_back(std::chrono::steady_clock::now());
   }
+}
+
+bool AgreementSampler::cancelledSince(uint64_t activity) {
+  std::lock_guard<std::mutex> g(mutex_);
+  return stopping_ || activity_ != activity;
 }
 
 bool AgreementSampler::waitForQuiet() {
@@ -95,7 +140,7 @@ std::optional<AgreementSampler::Target> AgreementSampler::pickTarget() {
     if (filesVersion_ != engine.manifest().versionId) {
       files_.clear();
       engine.forEachFile([&](const FileRecord& f) {
-        if (live_.hasBackend(f.language)) files_.push_back(f);
+        if (live_.commands.count(f.language)) files_.push_back(f);
         return true;
       });
       filesVersion_ = engine.manifest().versionId;
@@ -109,24 +154,53 @@ std::optional<AgreementSampler::Target> AgreementSampler::pickTarget() {
   return target;
 }
 
-void AgreementSampler::sampleOnce() {
+size_t AgreementSampler::sampleOnce() {
   auto target = pickTarget();
-  if (!target) return;
+  if (!target) return 0;
   Expected<std::string> text = Status(ErrorCode::NotFound, "");
   withEngine_([&](Engine& engine) { text = readWorktreeFile(engine.root(), target->path); });
   // The index is measured on the files it holds as they are: a changed file is not sampled.
-  if (!text || gitlite::blobId(*text) != target->blob) return;
+  if (!text || gitlite::blobId(*text) != target->blob) return 0;
   std::vector<uint32_t> starts = codeIdentifierStarts(*text, target->language);
-  if (starts.empty()) return;
-  uint32_t offset = starts[std::uniform_int_distribution<size_t>(0, starts.size() - 1)(rng_)];
-  Position position = LineTable(*text).positionOf(offset);
-  sampleAt(*target, offset, position);
-  live_.release(target->path, target->language);
+  if (starts.empty()) return 0;
+  std::vector<uint32_t> offsets;
+  std::sample(starts.begin(), starts.end(), std::back_inserter(offsets), kPositionsPerFile, rng_);
+  std::shuffle(offsets.begin(), offsets.end(), rng_);
+  LineTable lines(*text);
+
+  // Started from this thread, the backend inherits its nice value.
+  std::filesystem::path root = live_.root;
+  LiveProvider live(live_, [root](const std::string& path) { return readWorktreeFile(root, path); },
+                    log_);
+  // The first question opens the file, which makes clangd load its compilation database and
+  // start its index; the answers count once the backend is ready.
+  uint64_t before = activity_;
+  auto cancelled = [&] { return cancelledSince(before); };
+  (void)live.definition(target->path, target->language, lines.positionOf(offsets.front()), cancelled);
+  Status ready = live.awaitReady(target->language, kReadyQuiet, kReadyTimeout, cancelled);
+  if (!ready.isOk()) {
+    if (ready.code() != ErrorCode::Cancelled) pauseAfterFailure(ready.message());
+    return 0;
+  }
+  size_t counted = 0;
+  for (uint32_t offset : offsets) {
+    if (!sampleAt(live, *target, offset, lines.positionOf(offset))) break;
+    ++counted;
+  }
   saveCounts(false);
+  return counted;
 }
 
-void AgreementSampler::sampleAt(const Target& target, uint32_t offset, Position position) {
-  std::string backend = backendName(live_.settings().commands.at(target.language));
+void AgreementSampler::pauseAfterFailure(const std::string& message) {
+  // Not a disagreement: the backend could not answer. Said once per distinct failure.
+  if (message != lastFailure_) log_("agreement sampling: " + message);
+  lastFailure_ = message;
+  std::unique_lock<std::mutex> lock(mutex_);
+  wake_.wait_for(lock, kAfterFailure, [&] { return stopping_; });
+}
+
+bool AgreementSampler::sampleAt(LiveProvider& live, const Target& target, uint32_t offset, Position position) {
+  std::string backend = backendName(live_.commands.at(target.language));
   for (NavigationKind kind : {NavigationKind::Definition, NavigationKind::References}) {
     uint64_t before = activity_;
     Expected<NavigationResult> index = Status(ErrorCode::Internal, "not asked");
@@ -138,31 +212,28 @@ void AgreementSampler::sampleAt(const Target& target, uint32_t offset, Position 
       index = engine.indexAnswer(*request);
       calibration = engine.calibration();
     });
-    if (!asked || !calibration) return;
-    auto cancelled = [&] {
-      std::lock_guard<std::mutex> g(mutex_);
-      return stopping_ || activity_ != before;
-    };
-    auto live = kind == NavigationKind::References ? live_.references(target.path, target.language, position, true, cancelled)
-                                                   : live_.definition(target.path, target.language, position, cancelled);
-    if (cancelled()) return;  // a request came: this position is dropped, not counted
-    if (!live) {
-      // Not a disagreement: the backend could not answer. Said once per distinct failure.
-      if (live.status().message() != lastFailure_) log_("agreement sampling: " + live.status().message());
-      lastFailure_ = live.status().message();
-      std::unique_lock<std::mutex> lock(mutex_);
-      wake_.wait_for(lock, kAfterFailure, [&] { return stopping_; });
-      return;
+    if (!asked || !calibration) return false;
+    auto cancelled = [&] { return cancelledSince(before); };
+    auto answer = kind == NavigationKind::References ? live.references(target.path, target.language, position, true, cancelled)
+                                                     : live.definition(target.path, target.language, position, cancelled);
+    if (cancelled()) return false;  // a request came: this position is dropped, not counted
+    if (!answer) {
+      pauseAfterFailure(answer.status().message());
+      return false;
     }
     // A backend still indexing is not yet the answer the index is measured against.
-    if (live->indexing) return;
+    if (answer->indexing) return false;
     if (calibration_ != calibration) {
       saveCounts(true);  // the previous version's counts, before counting for the new one
       calibration_ = calibration;
     }
-    calibration->record({target.language, kind, answerCategory(index), backend}, answerSites(index) == answerSites(*live));
+    AnswerSites mine = answerSites(index), theirs = answerSites(*answer);
+    AgreementKey key{target.language, kind, answerCategory(index), backend};
+    calibration->record(key, mine == theirs);
+    if (mine != theirs && logLevel() >= LogLevel::Debug) logDebug(describeDisagreement(key, target.path, position, mine, theirs));
     ++unsaved_;
   }
+  return true;
 }
 
 void AgreementSampler::saveCounts(bool force) {

@@ -5,10 +5,18 @@
 // (providers/Agreement). The `auto` policy then answers a category from the index only when
 // its measured agreement reaches the threshold.
 //
-// Bounded so that an editor never feels it: one thread at low priority, one request at a time
-// (at most the backend's one core), at most `perHour` positions an hour, only after `idle` of
-// quiet; a message from the client stops the sample in flight at once (its live request is
-// cancelled) and is never kept waiting longer than one index answer under the engine lock.
+// The backend it asks is its own, started afresh for each sampled file and stopped after it, so
+// that every sample meets the backend as a fresh client would: with its index and the one file
+// open. A backend kept for thousands of samples remembers the files it opened before (clangd
+// keeps their references, files no compile command builds included), and its answers drift
+// from any one editor's; the editor's own backend is never asked, so its requests never queue
+// behind the sampler's and its state is the user's alone.
+//
+// Bounded so that an editor never feels it: one thread at low priority, a backend at nice 10
+// asked one request at a time, at most `perHour` positions an hour (kPositionsPerFile from
+// each started backend), only after `idle` of quiet; a message from the client stops the sample
+// in flight at once (its live request is cancelled) and is never kept waiting longer than one
+// index answer under the engine lock.
 #pragma once
 
 #include <atomic>
@@ -46,7 +54,8 @@ class AgreementSampler {
  public:
   // Runs `f` with the server's engine locked and ready; false when there is no engine now.
   using WithEngine = std::function<bool(const std::function<void(Engine&)>& f)>;
-  AgreementSampler(LiveProvider& live, WithEngine withEngine, std::function<bool()> busy, SamplerSettings settings,
+  // `live`: the backends' settings (the same commands as the editor's backends).
+  AgreementSampler(LiveSettings live, WithEngine withEngine, std::function<bool()> busy, SamplerSettings settings,
                    std::function<void(const std::string&)> log);
   ~AgreementSampler();  // stops the thread and saves the counts
 
@@ -58,14 +67,18 @@ class AgreementSampler {
   struct Target;
   void run();
   bool waitForQuiet();  // false when stopping
-  // One position in a random file; the file is closed in the backend again afterwards.
-  void sampleOnce();
-  // Both request kinds at one position, counted unless a message arrived meanwhile.
-  void sampleAt(const Target& target, uint32_t offset, Position position);
+  // Up to kPositionsPerFile positions in a random file, asked of a backend started for them;
+  // the number of positions counted.
+  size_t sampleOnce();
+  // Both request kinds at one position, counted unless a message arrived meanwhile; false when
+  // the file's sample should stop (a message, a failure, a new index version).
+  bool sampleAt(LiveProvider& live, const Target& target, uint32_t offset, Position position);
+  bool cancelledSince(uint64_t activity);
+  void pauseAfterFailure(const std::string& message);
   std::optional<Target> pickTarget();
   void saveCounts(bool force);
 
-  LiveProvider& live_;
+  LiveSettings live_;
   WithEngine withEngine_;
   std::function<bool()> busy_;
   SamplerSettings settings_;

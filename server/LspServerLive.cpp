@@ -43,7 +43,7 @@ void LspServer::startSampler() {
     std::lock_guard<std::mutex> g(cancelMutex_);
     return !active_.empty();
   };
-  sampler_ = std::make_unique<AgreementSampler>(*live_, withEngine, busy, samplerSettings_,
+  sampler_ = std::make_unique<AgreementSampler>(live_->settings(), withEngine, busy, samplerSettings_,
                                                 [this](const std::string& message) { log(3, message); });
   sampler_->start();
 }

@@ -1,8 +1,11 @@
 // Calibrated answers (issue 26): the agreement counts and their file (providers/Agreement), the
 // positions a user might click (support/CodeIdentifiers), the policy following the counts, and
 // `nib serve`'s idle sampler end to end with a backend that is right about definitions only.
+#include <sys/resource.h>
+
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -252,6 +255,9 @@ TEST_CASE("nib serve measures agreement while idle and its auto policy follows i
   repo.commitAll();
   REQUIRE(runNibIn(repo, "", "index -q --no-dense").rc == 0);
   auto events = repo.root() / ".git" / "fake-events";
+  int nice = getpriority(PRIO_PROCESS, 0);  // nib serve's, inherited from this process
+  std::string ownNice = " nice " + std::to_string(nice) + "\n";
+  std::string samplerNice = " nice " + std::to_string(std::min(19, nice + 10)) + "\n";
   {
     LspClient nib(repo.root(), {"--live-timeout-ms", "60000", "--live", firstWordBackend(events)});
     nib.initialize(repo.root());
@@ -267,6 +273,12 @@ TEST_CASE("nib serve measures agreement while idle and its auto policy follows i
     INFO(status.dump(2));
     REQUIRE(sampledIn(status, "definition", "tree-sitter scope") >= 8);
     REQUIRE(sampledIn(status, "references", "tree-sitter scope") >= 8);
+    // Each sampled file met a backend of its own, 10 nicer than nib (four positions a start at
+    // most); the editor's backend has not been started: the client has asked nothing of it yet.
+    std::string started = readText(events);
+    INFO(started);
+    CHECK(countLines(started, "start") >= 2);
+    CHECK(countLines(started, "start") == countLines(started, samplerNice));
     for (const json& a : status["result"]["agreement"]) {
       CHECK(a["backend"] == "fake_backend.py");
       if (a["request"] == "definition") CHECK(a["agreed"] == a["sampled"]);
@@ -283,6 +295,8 @@ TEST_CASE("nib serve measures agreement while idle and its auto policy follows i
     CHECK(r["result"]["provider"] == "live");
     CHECK(r["result"]["reason"].get<std::string>().find("below 99.0 %") != std::string::npos);
     CHECK(r["result"]["locations"].size() == 1);  // the backend's (wrong) answer, as measured
+    // That answer came from the editor's backend, started at nib's own priority.
+    CHECK(countLines(readText(events), ownNice) == 1);
     CHECK(nib.shutDown() == 0);
   }
   // The counts outlive the server: in .nib/agreement and in `nib status`.

@@ -67,7 +67,7 @@ def first_word(text, line, character):
 
 
 texts = {}
-note("start %d" % os.getpid())
+note("start %d nice %d" % (os.getpid(), os.nice(0)))
 while True:
     m = read()
     if m is None:

@@ -99,6 +99,9 @@ struct LiveAnswer {
   // The backend reported work in progress around this answer (clangd's background index,
   // tsserver loading a project): files it has not read yet may be missing from its references.
   bool indexing = false;
+  // References the policy left out of the answer: sites in files the backend does not keep fresh
+  // (PolicyRequest::unreadFiles).
+  size_t leftOut = 0;
   double milliseconds = 0;
 };
 

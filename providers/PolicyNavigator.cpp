@@ -48,6 +48,15 @@ std::string partialLiveNote(const LiveAnswer& answer) {
   return answer.backend + " was still indexing the workspace: references in files it has not read yet may be missing";
 }
 
+std::string liveReferencesNote(const LiveAnswer& answer) {
+  std::string note = answer.indexing ? partialLiveNote(answer) : "";
+  if (answer.leftOut > 0)
+    note += (note.empty() ? "" : "; ") + std::string("left out ") + std::to_string(answer.leftOut) + " reference" +
+            (answer.leftOut == 1 ? "" : "s") + " " + answer.backend +
+            " remembered from files no compile command builds that are not open (it never reads them again)";
+  return note;
+}
+
 PolicyOutcome PolicyNavigator::decide(const PolicyRequest& request, Expected<NavigationResult> index,
                                       const Calibration* calibration) const {
   PolicyOutcome out;
@@ -96,10 +105,15 @@ void PolicyNavigator::askLive(const PolicyRequest& request, PolicyOutcome& out, 
   if (!out.askLive || !live_) return;
   out.live = live_->locate(request.kind, request.path, request.language, request.position, request.includeDeclaration,
                            cancelled);
-  const Expected<LiveAnswer>& r = *out.live;
+  Expected<LiveAnswer>& r = *out.live;
   if (!r) {
     out.liveError = r.status().message();
     return;
+  }
+  if (request.unreadFiles && request.kind == NavigationKind::References) {
+    size_t before = r->locations.size();
+    std::erase_if(r->locations, [&](const LiveLocation& l) { return l.inWorkspace && request.unreadFiles->count(l.path); });
+    r->leftOut = before - r->locations.size();
   }
   if (request.policy == ProviderPolicy::Compare) {
     LineKeys indexKeys = out.index ? keysOf(*out.index) : LineKeys();
@@ -124,7 +138,7 @@ Expected<NavigationResult> PolicyOutcome::answer(NavigationKind request) const {
     // The backend's answer reflects the text it was sent: the buffer or the disk as it is now.
     result.confidence = Confidence::Exact;
     if (index) result.symbol = index->symbol;
-    if (request == NavigationKind::References && (*live)->indexing) result.note = partialLiveNote(**live);
+    if (request == NavigationKind::References) result.note = liveReferencesNote(**live);
     for (const LiveLocation& l : (*live)->locations) {
       SymbolLocation s;
       s.path = l.path;
@@ -161,6 +175,7 @@ std::string PolicyOutcome::describe(const PolicyRequest& request) const {
   if (!category.empty()) line += " category=\"" + category + "\"";
   line += " static=" + std::to_string(indexCount);
   if (live && live->hasValue()) line += " live=" + std::to_string(keysOf(**live).size());
+  if (live && live->hasValue() && (**live).leftOut) line += " live-left-out=" + std::to_string((**live).leftOut);
   if (agree)
     line += *agree ? " agree"
                    : " differ static-only=[" + describeLines(indexOnly, 8, "(none)") + "] live-only=[" +

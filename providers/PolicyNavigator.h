@@ -10,7 +10,9 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <optional>
+#include <set>
 #include <string>
 
 #include "providers/Agreement.h"
@@ -31,6 +33,12 @@ struct PolicyRequest {
   Language language = Language::Unknown;
   ProviderPolicy policy = ProviderPolicy::Auto;
   bool partial = false;      // the index may miss changes to this file: auto asks the backend
+  // Files whose references are left out of the backend's answer: files no compile command builds
+  // and the editor does not have open (but the asked one). clangd keeps the references of every
+  // file it once opened and never reads such a file again, so what it says of them depends on
+  // its history and may be stale; a fresh clangd lists none there. Filled with the text's
+  // position (Engine::prepareBackendRequest), for C and C++ references.
+  std::shared_ptr<const std::set<std::string>> unreadFiles;
 };
 
 struct PolicyOutcome {
@@ -60,6 +68,9 @@ struct PolicyOutcome {
 
 // Why a backend's references answer may be partial (LiveAnswer::indexing).
 std::string partialLiveNote(const LiveAnswer& answer);
+// What a live references answer says of itself: partial while the backend indexed, and the
+// references left out of it (LiveAnswer::leftOut); "" when neither.
+std::string liveReferencesNote(const LiveAnswer& answer);
 
 class PolicyNavigator {
  public:

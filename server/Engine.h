@@ -310,6 +310,10 @@ class Engine {
   WorktreeOverlay overlay_;
   CalibrationSettings calibrationSettings_;
   std::shared_ptr<Calibration> calibration_;
+  // The clang view's files no compile command builds, read once per version (the live
+  // references answer leaves them out unless open: PolicyRequest::unreadFiles).
+  std::vector<std::string> uncompiled_;
+  std::string uncompiledVersion_;
   Status refreshOverlay(const std::string& path, const std::string& text);
   // syncWorktreeOverlays' halves: what the worktree holds now where it differs from the index
   // (path -> blob id, "" for gone), within `budget`; then the overlays made to match it (true

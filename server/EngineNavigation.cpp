@@ -32,6 +32,17 @@ Expected<PolicyRequest> Engine::navigationRequest(NavigationKind kind, const std
 
 bool Engine::prepareBackendRequest(PolicyRequest& request, PolicyOutcome& outcome) {
   if (!outcome.askLive) return false;
+  if (request.kind == NavigationKind::References &&
+      (request.language == Language::C || request.language == Language::Cpp)) {
+    if (uncompiledVersion_ != manifest().versionId) {
+      uncompiled_ = provider_->clangInterpolatedFiles();
+      uncompiledVersion_ = manifest().versionId;
+    }
+    auto unread = std::make_shared<std::set<std::string>>();
+    for (const std::string& f : uncompiled_)
+      if (f != request.path && !bufferOf(f)) unread->insert(f);
+    if (!unread->empty()) request.unreadFiles = std::move(unread);
+  }
   if (Status s = locateForBackend(request); !s.isOk()) {
     // The text cannot be read now: the index's answer stands, saying why.
     outcome.askLive = outcome.wantLive = false;

@@ -228,9 +228,10 @@ std::string LspServer::finishLive(const Task& task, LiveJob& job) {
     // The backend's answer reflects the text it was sent: the buffer or the disk as it is now.
     out.confidence = "exact";
     out.note = job.syncNote;  // the backend was sent the same last good text
-    if (!definition && (**outcome.live).indexing) {
-      out.partial = true;
-      out.note = (out.note.empty() ? "" : out.note + "; ") + partialLiveNote(**outcome.live);
+    if (!definition) {
+      if ((**outcome.live).indexing) out.partial = true;
+      if (std::string note = liveReferencesNote(**outcome.live); !note.empty())
+        out.note = (out.note.empty() ? "" : out.note + "; ") + note;
     }
     return lsp::encodeResult(task.id, out);
   }

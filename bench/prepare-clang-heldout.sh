@@ -154,6 +154,20 @@ use_debian_gtest_benchmark() {
     CMakeLists.txt
 }
 
+# CMake from SRC into build/ with the arguments and a compilation database, then a build.
+cmake_build() {
+  local src=$1
+  shift
+  cmake -S "$src" -B build "$@" -DCMAKE_EXPORT_COMPILE_COMMANDS=ON >/dev/null
+  cmake --build build -j2
+}
+
+# The build's compilation database at the root; build/ ignored.
+cdb_from_build() {
+  cp build/compile_commands.json compile_commands.json
+  ignore '/build/'
+}
+
 build_lz4() {
   bear -- make -j2
   ignore '*.o' '*.a' '*.so' '*.so.*' '/lz4' '/programs/lz4' '/programs/lz4c' '/programs/lz4cat' \
@@ -170,11 +184,9 @@ build_pcre2() {
 }
 
 build_libpng() {
-  cmake -S . -B build -DPNG_TESTS=ON -DPNG_EXECUTABLES=ON -DCMAKE_EXPORT_COMPILE_COMMANDS=ON >/dev/null
-  cmake --build build -j2
+  cmake_build . -DPNG_TESTS=ON -DPNG_EXECUTABLES=ON
   [ -f build/pnglibconf.h ] || { echo "heldout: libpng: no build/pnglibconf.h" >&2; exit 1; }
-  cp build/compile_commands.json compile_commands.json
-  ignore '/build/'
+  cdb_from_build
 }
 
 build_leveldb() {
@@ -182,11 +194,8 @@ build_leveldb() {
   use_debian_gtest_benchmark LEVELDB_HAVE_NO_MISSING_FIELD_INITIALIZERS
   grep -q 'find_package(GTest REQUIRED)' CMakeLists.txt && ! grep -q 'third_party/' CMakeLists.txt ||
     { echo "heldout: leveldb: the CMakeLists.txt patch did not apply" >&2; exit 1; }
-  cmake -S . -B build -DLEVELDB_BUILD_TESTS=ON -DLEVELDB_BUILD_BENCHMARKS=OFF -DBUILD_SHARED_LIBS=OFF \
-        -DCMAKE_EXPORT_COMPILE_COMMANDS=ON >/dev/null
-  cmake --build build -j2
-  cp build/compile_commands.json compile_commands.json
-  ignore '/build/'
+  cmake_build . -DLEVELDB_BUILD_TESTS=ON -DLEVELDB_BUILD_BENCHMARKS=OFF -DBUILD_SHARED_LIBS=OFF
+  cdb_from_build
 }
 
 build_lua() {
@@ -213,19 +222,15 @@ build_snappy() {
     grep -q 'benchmark::benchmark_main' CMakeLists.txt && ! grep -q 'third_party/' CMakeLists.txt &&
     ! grep -q 'TARGET gtest' CMakeLists.txt ||
     { echo "heldout: snappy: the CMakeLists.txt patch did not apply" >&2; exit 1; }
-  cmake -S . -B build -DSNAPPY_BUILD_TESTS=ON -DSNAPPY_BUILD_BENCHMARKS=ON -DCMAKE_EXPORT_COMPILE_COMMANDS=ON >/dev/null
-  cmake --build build -j2
-  cp build/compile_commands.json compile_commands.json
-  ignore '/build/'
+  cmake_build . -DSNAPPY_BUILD_TESTS=ON -DSNAPPY_BUILD_BENCHMARKS=ON
+  cdb_from_build
 }
 
 build_expat() {
-  cmake -S expat -B build -DEXPAT_BUILD_TESTS=ON -DEXPAT_BUILD_TOOLS=ON -DEXPAT_BUILD_EXAMPLES=ON \
-        -DEXPAT_BUILD_DOCS=OFF -DCMAKE_EXPORT_COMPILE_COMMANDS=ON >/dev/null
-  cmake --build build -j2
+  cmake_build expat -DEXPAT_BUILD_TESTS=ON -DEXPAT_BUILD_TOOLS=ON -DEXPAT_BUILD_EXAMPLES=ON \
+        -DEXPAT_BUILD_DOCS=OFF
   [ -f build/expat_config.h ] || { echo "heldout: expat: no build/expat_config.h" >&2; exit 1; }
-  cp build/compile_commands.json compile_commands.json
-  ignore '/build/'
+  cdb_from_build
 }
 
 build_jansson() {
@@ -236,13 +241,11 @@ build_jansson() {
   grep -q '^include_directories (${CMAKE_CURRENT_SOURCE_DIR}/src)$' CMakeLists.txt &&
     ! grep -q '^file (COPY .*src/jansson.h' CMakeLists.txt ||
     { echo "heldout: jansson: the CMakeLists.txt patch did not apply" >&2; exit 1; }
-  cmake -S . -B build -DJANSSON_EXAMPLES=ON -DJANSSON_BUILD_DOCS=OFF -DCMAKE_EXPORT_COMPILE_COMMANDS=ON >/dev/null
-  cmake --build build -j2
+  cmake_build . -DJANSSON_EXAMPLES=ON -DJANSSON_BUILD_DOCS=OFF
   [ -f build/include/jansson_config.h ] && [ -f build/private_include/jansson_private_config.h ] &&
     [ ! -e build/include/jansson.h ] ||
     { echo "heldout: jansson: unexpected generated headers in build/" >&2; exit 1; }
-  cp build/compile_commands.json compile_commands.json
-  ignore '/build/'
+  cdb_from_build
 }
 
 build_yaml_cpp() {
@@ -256,18 +259,13 @@ build_yaml_cpp() {
   grep -q 'find_package(GTest REQUIRED)' test/CMakeLists.txt &&
     grep -q 'GTest::gmock GTest::gtest)' test/CMakeLists.txt && ! grep -q 'gtest-1.10.0' test/CMakeLists.txt ||
     { echo "heldout: yaml-cpp: the test/CMakeLists.txt patch did not apply" >&2; exit 1; }
-  cmake -S . -B build -DYAML_CPP_BUILD_TESTS=ON -DYAML_CPP_BUILD_TOOLS=ON -DYAML_CPP_BUILD_CONTRIB=ON \
-        -DCMAKE_EXPORT_COMPILE_COMMANDS=ON >/dev/null
-  cmake --build build -j2
-  cp build/compile_commands.json compile_commands.json
-  ignore '/build/'
+  cmake_build . -DYAML_CPP_BUILD_TESTS=ON -DYAML_CPP_BUILD_TOOLS=ON -DYAML_CPP_BUILD_CONTRIB=ON
+  cdb_from_build
 }
 
 build_brotli() {
-  cmake -S . -B build -DBROTLI_DISABLE_TESTS=ON -DCMAKE_EXPORT_COMPILE_COMMANDS=ON >/dev/null
-  cmake --build build -j2
-  cp build/compile_commands.json compile_commands.json
-  ignore '/build/'
+  cmake_build . -DBROTLI_DISABLE_TESTS=ON
+  cdb_from_build
 }
 
 # Fails unless every entry's directory and file lie inside the code base.

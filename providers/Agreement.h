@@ -95,7 +95,10 @@ class Calibration {
 
   void record(const AgreementKey& key, bool agreed);
   std::optional<AgreementCount> count(const AgreementKey& key) const;  // this version's facts only
-  // Whether the index answers the category; nothing while fewer than minSamples are counted.
+  // Whether the index answers the category: by its own measurement once conclusive, else by
+  // that of the same facts' categories (language, request, backend alike) that decide nothing
+  // alone, pooled, when that is conclusive; nothing while neither has minSamples counted (the
+  // verdict may be inconclusive).
   std::optional<CalibrationVerdict> verdict(const AgreementKey& key) const;
   std::vector<std::pair<AgreementKey, AgreementCount>> entries() const;
   // Writes the counts (atomically) when they changed since the last save.

@@ -184,6 +184,41 @@ TEST_CASE("agreement counts: intervals, verdicts, the file, and counts carried f
   CHECK(!Calibration::decode("").hasValue());
 }
 
+TEST_CASE("a category sampled a few times takes the verdict of its undecided siblings", "[agreement]") {
+  TestRepo repo;
+  CalibrationSettings settings;
+  settings.minSamples = 20;
+  Calibration c(repo.root() / "agreement" / "v1", {{"scip", "scip-1"}, {"tree-sitter", "ts-1"}}, settings);
+  auto refs = [](const std::string& category) { return key(NavigationKind::References, category); };
+  // Decided alone: 400 of 400 (index) and 10 of 30 (backend); neither joins the pool.
+  recordMany(c, refs("scip exact file-local"), 400, 0);
+  recordMany(c, refs("scip exact module"), 10, 20);
+  // Undecided alone, 5 of 22 together: conclusively below.
+  recordMany(c, refs("scip exact function"), 0, 6);
+  recordMany(c, refs("scip exact variable"), 1, 7);
+  recordMany(c, refs("scip exact class"), 4, 4);
+  for (const char* category : {"scip exact function", "scip exact class", "scip exact parameter"}) {
+    INFO(category);
+    auto v = c.verdict(refs(category));
+    REQUIRE(v);
+    CHECK(v->conclusive);
+    CHECK_FALSE(v->fromIndex);
+    CHECK(v->reason.find("python references from the scip categories not decided alone (fake_backend.py): 22.7 % ") !=
+          std::string::npos);
+  }
+  CHECK(c.verdict(refs("scip exact file-local"))->fromIndex);
+  CHECK(c.verdict(refs("scip exact module"))->reason.find("from scip exact module") != std::string::npos);
+  // Other facts, another request: nothing measured there.
+  CHECK(!c.verdict(refs("tree-sitter scope")));
+  CHECK(!c.verdict(key(NavigationKind::Definition, "scip exact function")));
+  // Undecided siblings that agree well enough to decide nothing leave the rules to decide.
+  Calibration good(repo.root() / "agreement" / "v2", {{"scip", "scip-1"}}, settings);
+  recordMany(good, refs("scip exact function"), 15, 0);
+  recordMany(good, refs("scip exact class"), 15, 0);
+  CHECK(!good.verdict(refs("scip exact function")));
+  CHECK_FALSE(good.verdict(refs("scip exact parameter")));
+}
+
 TEST_CASE("the policy follows the measurements: a disagreeing category goes live, the rest stays static", "[agreement][policy]") {
   TestRepo repo;
   LiveSettings settings;

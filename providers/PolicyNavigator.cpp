@@ -53,7 +53,8 @@ std::string liveReferencesNote(const LiveAnswer& answer) {
   if (answer.leftOut > 0)
     note += (note.empty() ? "" : "; ") + std::string("left out ") + std::to_string(answer.leftOut) + " reference" +
             (answer.leftOut == 1 ? "" : "s") + " " + answer.backend +
-            " remembered from files no compile command builds that are not open (it never reads them again)";
+            " gave in files no project builds that are not open (no compile command, no tsconfig.json): it knows "
+            "those only from files it opened before";
   return note;
 }
 

@@ -56,6 +56,9 @@ class StaticProvider {
   // C/C++ files no compile command reaches, which the clang view indexed with a borrowed
   // command (empty without a clang view).
   std::vector<std::string> clangInterpolatedFiles();
+  // TypeScript and JavaScript files no tsconfig.json's project includes (where one exists), which
+  // the precise view indexed in an inferred project (empty without a precise view).
+  std::vector<std::string> preciseInterpolatedFiles();
   // C/C++ files that are one unit's main file and that another unit #includes (a test file an
   // amalgamation includes whole; empty without a clang view).
   std::vector<std::string> clangSharedMainFiles();

@@ -22,6 +22,10 @@ std::vector<std::string> StaticProvider::clangInterpolatedFiles() {
   return clang_ ? clang_->interpolatedFiles() : std::vector<std::string>{};
 }
 
+std::vector<std::string> StaticProvider::preciseInterpolatedFiles() {
+  return precise_ ? precise_->interpolatedFiles() : std::vector<std::string>{};
+}
+
 std::vector<std::string> StaticProvider::clangSharedMainFiles() {
   return clang_ ? clang_->sharedMainFiles() : std::vector<std::string>{};
 }

@@ -310,9 +310,10 @@ class Engine {
   WorktreeOverlay overlay_;
   CalibrationSettings calibrationSettings_;
   std::shared_ptr<Calibration> calibration_;
-  // The clang view's files no compile command builds, read once per version (the live
-  // references answer leaves them out unless open: PolicyRequest::unreadFiles).
-  std::vector<std::string> uncompiled_;
+  // Per version, the files no project builds: the clang view's without a compile command and
+  // the precise view's outside every tsconfig.json (the live references answer leaves them out
+  // unless open: PolicyRequest::unreadFiles). Read once per version.
+  std::vector<std::string> uncompiledC_, uncompiledTs_;
   std::string uncompiledVersion_;
   Status refreshOverlay(const std::string& path, const std::string& text);
   // syncWorktreeOverlays' halves: what the worktree holds now where it differs from the index

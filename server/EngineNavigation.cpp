@@ -32,14 +32,16 @@ Expected<PolicyRequest> Engine::navigationRequest(NavigationKind kind, const std
 
 bool Engine::prepareBackendRequest(PolicyRequest& request, PolicyOutcome& outcome) {
   if (!outcome.askLive) return false;
-  if (request.kind == NavigationKind::References &&
-      (request.language == Language::C || request.language == Language::Cpp)) {
+  const bool c = request.language == Language::C || request.language == Language::Cpp;
+  const bool ts = request.language == Language::TypeScript || request.language == Language::JavaScript;
+  if (request.kind == NavigationKind::References && (c || ts)) {
     if (uncompiledVersion_ != manifest().versionId) {
-      uncompiled_ = provider_->clangInterpolatedFiles();
+      uncompiledC_ = provider_->clangInterpolatedFiles();
+      uncompiledTs_ = provider_->preciseInterpolatedFiles();
       uncompiledVersion_ = manifest().versionId;
     }
     auto unread = std::make_shared<std::set<std::string>>();
-    for (const std::string& f : uncompiled_)
+    for (const std::string& f : c ? uncompiledC_ : uncompiledTs_)
       if (f != request.path && !bufferOf(f)) unread->insert(f);
     if (!unread->empty()) request.unreadFiles = std::move(unread);
   }

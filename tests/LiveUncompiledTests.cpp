@@ -73,8 +73,8 @@ TEST_CASE("live references leave out sites clangd remembers from closed files no
   INFO(closed.dump(2));
   CHECK(sitesIn(closed["locations"], tool) == 0);
   CHECK(sitesIn(closed["locations"], LspClient::uri(repo.root() / "lib.c")) == 3);
-  CHECK(closed.value("note", std::string()).find("left out 1 reference clangd remembered from files no compile command "
-                                                 "builds that are not open") != std::string::npos);
+  CHECK(closed.value("note", std::string()).find("left out 1 reference clangd gave in files no project builds that are "
+                                                 "not open") != std::string::npos);
   CHECK(nib.shutDown() == 0);
 }
 

@@ -586,10 +586,20 @@ Expected<NavigationResult> StaticProvider::scoped(Expected<NavigationResult> r) 
 // Where the precise indexer read the file and resolved nothing at the position (scip-python
 // leaves out some names pyright resolves: a star import's, a builtin's), tree-sitter's answer
 // stands when it resolved the name through scopes and imports; a guess by name does not (an
-// attribute of a value of unknown type, which pyright does not resolve either).
+// attribute of a value of unknown type, which pyright does not resolve either). Then the index
+// answers nothing, as an identifier it could not resolve (facet `unresolved`): a category of its
+// own, which the `auto` policy sends to the backend until measured (pylsp lists the name itself
+// there), rather than "no identifier here".
 Expected<NavigationResult> StaticProvider::onlyIfResolved(Expected<NavigationResult> r) {
-  if (r && r->confidence != Confidence::Exact)
-    return Status(ErrorCode::NotFound, Reason::NoSymbol, "the indexer resolved no symbol here, and the name alone is no answer");
+  if (r && r->confidence != Confidence::Exact) {
+    NavigationResult out;
+    out.symbol = r->symbol;
+    out.source = "scip";
+    out.confidence = Confidence::Exact;
+    out.facet = kUnresolvedFacet;
+    out.note = "the precise indexer resolved no symbol here, and the name alone is no answer";
+    return out;
+  }
   return r;
 }
 

@@ -100,7 +100,7 @@ struct LiveAnswer {
   // tsserver loading a project): files it has not read yet may be missing from its references.
   bool indexing = false;
   // References the policy left out of the answer: sites in files the backend does not keep fresh
-  // (PolicyRequest::unreadFiles).
+  // (PolicyRequest::unbuiltFiles).
   size_t leftOut = 0;
   double milliseconds = 0;
 };

@@ -111,9 +111,11 @@ void PolicyNavigator::askLive(const PolicyRequest& request, PolicyOutcome& out, 
     out.liveError = r.status().message();
     return;
   }
-  if (request.unreadFiles && request.kind == NavigationKind::References) {
+  if (request.unbuiltFiles && request.kind == NavigationKind::References) {
     size_t before = r->locations.size();
-    std::erase_if(r->locations, [&](const LiveLocation& l) { return l.inWorkspace && request.unreadFiles->count(l.path); });
+    std::erase_if(r->locations, [&](const LiveLocation& l) {
+      return l.inWorkspace && request.unbuiltFiles->count(l.path) && !request.shownFiles.count(l.path);
+    });
     r->leftOut = before - r->locations.size();
   }
   if (request.policy == ProviderPolicy::Compare) {

@@ -34,13 +34,14 @@ struct PolicyRequest {
   ProviderPolicy policy = ProviderPolicy::Auto;
   bool partial = false;      // the index may miss changes to this file: auto asks the backend
   // Files whose references are left out of the backend's answer: files no project builds (no
-  // compile command; no tsconfig.json includes them) that the editor does not have open (but the
-  // asked one). clangd keeps the references of every file it once opened and never reads such a
-  // file again; tsserver keeps the inferred projects of files it opened. What they say of such
-  // files depends on their history (a fresh server lists none there) and may be stale. Filled
-  // with the text's position (Engine::prepareBackendRequest), for C, C++, TypeScript and
-  // JavaScript references.
-  std::shared_ptr<const std::set<std::string>> unreadFiles;
+  // compile command; no tsconfig.json includes them), but for those in `shownFiles` (the asked
+  // one and those the editor has open). clangd keeps the references of every file it once
+  // opened and never reads such a file again; tsserver keeps the inferred projects of files it
+  // opened. What they say of such files depends on their history (a fresh server lists none
+  // there) and may be stale. Filled with the text's position (Engine::prepareBackendRequest), for
+  // C, C++, TypeScript and JavaScript references; `unbuiltFiles` is shared by a version's requests.
+  std::shared_ptr<const std::set<std::string>> unbuiltFiles;
+  std::set<std::string> shownFiles;
 };
 
 struct PolicyOutcome {

@@ -12,8 +12,8 @@
 // from any one editor's; the editor's own backend is never asked, so its requests never queue
 // behind the sampler's and its state is the user's alone.
 //
-// Bounded so that an editor never feels it: one thread at low priority, a backend at nice 10
-// asked one request at a time, at most `perHour` positions an hour (kPositionsPerFile from
+// Bounded so that an editor never feels it: one thread at low priority (10 nicer than nib), its
+// backend as nice, asked one request at a time, at most `perHour` positions an hour (kPositionsPerFile from
 // each started backend), only after `idle` of quiet; a message from the client stops the sample
 // in flight at once (its live request is cancelled) and is never kept waiting longer than one
 // index answer under the engine lock.

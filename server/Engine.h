@@ -312,9 +312,9 @@ class Engine {
   std::shared_ptr<Calibration> calibration_;
   // Per version, the files no project builds: the clang view's without a compile command and
   // the precise view's outside every tsconfig.json (the live references answer leaves them out
-  // unless open: PolicyRequest::unreadFiles). Read once per version.
-  std::vector<std::string> uncompiledC_, uncompiledTs_;
-  std::string uncompiledVersion_;
+  // unless open: PolicyRequest::unbuiltFiles). Read once per version.
+  std::shared_ptr<const std::set<std::string>> unbuiltC_, unbuiltTs_;
+  std::string unbuiltVersion_;
   Status refreshOverlay(const std::string& path, const std::string& text);
   // syncWorktreeOverlays' halves: what the worktree holds now where it differs from the index
   // (path -> blob id, "" for gone), within `budget`; then the overlays made to match it (true

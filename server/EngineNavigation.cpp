@@ -35,15 +35,22 @@ bool Engine::prepareBackendRequest(PolicyRequest& request, PolicyOutcome& outcom
   const bool c = request.language == Language::C || request.language == Language::Cpp;
   const bool ts = request.language == Language::TypeScript || request.language == Language::JavaScript;
   if (request.kind == NavigationKind::References && (c || ts)) {
-    if (uncompiledVersion_ != manifest().versionId) {
-      uncompiledC_ = provider_->clangInterpolatedFiles();
-      uncompiledTs_ = provider_->preciseInterpolatedFiles();
-      uncompiledVersion_ = manifest().versionId;
+    if (unbuiltVersion_ != manifest().versionId) {
+      auto asSet = [](std::vector<std::string> files) {
+        return std::make_shared<const std::set<std::string>>(files.begin(), files.end());
+      };
+      unbuiltC_ = asSet(provider_->clangInterpolatedFiles());
+      unbuiltTs_ = asSet(provider_->preciseInterpolatedFiles());
+      unbuiltVersion_ = manifest().versionId;
     }
-    auto unread = std::make_shared<std::set<std::string>>();
-    for (const std::string& f : c ? uncompiledC_ : uncompiledTs_)
-      if (f != request.path && !bufferOf(f)) unread->insert(f);
-    if (!unread->empty()) request.unreadFiles = std::move(unread);
+    const auto& unbuilt = c ? unbuiltC_ : unbuiltTs_;
+    if (!unbuilt->empty()) {
+      // The editor's few open buffers, not the version's many unbuilt files, are walked per request.
+      request.unbuiltFiles = unbuilt;
+      request.shownFiles.insert(request.path);
+      for (const auto& [path, buffer] : buffers_)
+        if (unbuilt->count(path)) request.shownFiles.insert(path);
+    }
   }
   if (Status s = locateForBackend(request); !s.isOk()) {
     // The text cannot be read now: the index's answer stands, saying why.

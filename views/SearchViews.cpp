@@ -1,5 +1,7 @@
 #include "views/SearchViews.h"
 
+#include <sys/mman.h>
+
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
@@ -72,11 +74,15 @@ Status writeTrigramView(const std::filesystem::path& dir, const std::vector<Sear
   // One pass in doc order, each trigram's list compressed as it grows (entries: doc id delta as
   // a varint, then the trigram's 16-bit mask in that doc, two bytes, low first), so the build
   // holds about the view's own size rather than every posting uncompressed. Lists are numbered
-  // in order of first appearance; a table over all 2^24 trigrams maps to them (calloc'd: only
-  // the pages of trigrams present are ever touched).
-  std::unique_ptr<uint32_t, decltype(&std::free)> slotOf(
-      static_cast<uint32_t*>(std::calloc(size_t(1) << 24, sizeof(uint32_t))), &std::free);
-  if (!slotOf) return Status(ErrorCode::IoError, "cannot allocate the trigram table");
+  // in order of first appearance; a table over all 2^24 trigrams maps to them. The table is an
+  // anonymous mapping, zero by definition and faulted in lazily, so only the pages of trigrams
+  // present are ever touched: the allocator's calloc cleared all 64 MiB of reused memory, a
+  // tenth of the search views' time on a 15 MB corpus.
+  constexpr size_t kTableBytes = (size_t(1) << 24) * sizeof(uint32_t);
+  void* table = ::mmap(nullptr, kTableBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (table == MAP_FAILED) return Status(ErrorCode::IoError, "cannot map the trigram table");
+  auto unmap = [](uint32_t* p) { ::munmap(p, kTableBytes); };
+  std::unique_ptr<uint32_t, decltype(unmap)> slotOf(static_cast<uint32_t*>(table), unmap);
   std::vector<std::string> lists;
   std::vector<uint32_t> last, trigramOf;
   SearchFacts f;

@@ -19,6 +19,7 @@
 #include <chrono>
 #include <filesystem>
 #include <functional>
+#include <future>
 #include <optional>
 #include <set>
 #include <string>
@@ -151,6 +152,35 @@ SearchCorpus searchCorpus(const std::vector<WorkItem>& items, const BuildSpill* 
 // reason; it never fails its sibling or the version.
 std::vector<ViewRecord> searchViewsPhase(const fs::path& versionDir, const SearchCorpus& corpus,
                                          const std::string& extractorProfile);
+
+// ---- history view --------------------------------------------------------------------------
+
+// The walk of at most `maxCommits` commits behind `commit` (GitRepository::history), started at
+// construction on a thread and a repository handle of its own: it reads git objects only, so it
+// runs beside the extract phase instead of after the search views (0.2 ms a commit here).
+class HistoryWalkTask {
+ public:
+  HistoryWalkTask(const fs::path& root, const std::string& commit, size_t maxCommits);
+  HistoryWalkTask(const HistoryWalkTask&) = delete;  // the walk's thread holds `this`
+  HistoryWalkTask& operator=(const HistoryWalkTask&) = delete;
+  size_t maxCommits() const { return maxCommits_; }
+  const std::string& commit() const { return commit_; }
+  // The walk's result (once; waits for it).
+  Expected<HistoryWalk> take() { return walk_.get(); }
+  // How long the walk took, once taken (it overlaps other phases: not their wall time).
+  double seconds() const { return seconds_; }
+
+ private:
+  size_t maxCommits_;
+  std::string commit_;
+  double seconds_ = 0;
+  std::future<Expected<HistoryWalk>> walk_;  // not valid when nothing is walked
+};
+// The history view: the messages of the walked commits as a field of the items' searchable
+// files (HistoryMiner). Absent with the reason when there is nothing to mine (a shallow clone,
+// an unborn branch, a cap of 0), Failed with it when git cannot be read; it never fails the
+// version.
+ViewRecord historyViewPhase(const fs::path& versionDir, HistoryWalkTask& walk, const std::vector<WorkItem>& items);
 
 // ---- clang view ----------------------------------------------------------------------------
 

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "indexer/BuildPhases.h"
+#include "views/HistoryView.h"
 #include "indexer/LanguageSpec.h"
 #include "support/FileIo.h"
 #include "support/Log.h"
@@ -152,7 +153,12 @@ DeltaEntry deltaEntryOf(const WorkItem& w) {
 bool searchViewsCurrent(const Manifest& m) {
   for (const char* name : {"lexical", "trigram"})
     if (const ViewRecord* v = m.view(name); v && v->profile != searchViewsProfile(m.extractorProfile)) return false;
-  return true;
+  // The history view: a version from before it existed has no record, one of another revision
+  // another profile. An absent or failed one stands (its reason: the cap, which the
+  // configuration digest holds, or a shallow clone) until something changes.
+  const ViewRecord* history = m.view(HistoryView::kDirectory);
+  if (!history) return false;
+  return history->status != ViewStatus::Complete || history->profile.rfind(historyViewProfilePrefix(), 0) == 0;
 }
 
 // A version's dense view is current when this build would make the same one: a fastText view

@@ -1,5 +1,7 @@
 // The view phases of a build: commit view, search views, clang view, dense view (see
 // BuildPhases.h). Each writes its view into the version's folder and returns its record.
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -8,10 +10,12 @@
 #include "indexer/BuildPhases.h"
 #include "indexer/ClangBuilder.h"
 #include "indexer/DenseFollowUp.h"
+#include "indexer/HistoryMiner.h"
 #include "indexer/PreciseBuilder.h"
 #include "support/FileIo.h"
 #include "support/Hash.h"
 #include "views/CommitView.h"
+#include "views/HistoryView.h"
 
 namespace nib::build {
 namespace {
@@ -149,6 +153,64 @@ std::vector<ViewRecord> searchViewsPhase(const fs::path& versionDir, const Searc
   ViewRecord lexical = write("lexical", {"bm25", "units", "paths"}, &writeLexicalView);
   other.join();
   return {std::move(lexical), std::move(trigram)};
+}
+
+HistoryWalkTask::HistoryWalkTask(const fs::path& root, const std::string& commit, size_t maxCommits)
+    : maxCommits_(maxCommits), commit_(commit) {
+  if (maxCommits == 0 || commit.empty()) return;
+  walk_ = std::async(std::launch::async, [this, root, commit, maxCommits]() -> Expected<HistoryWalk> {
+    auto start = std::chrono::steady_clock::now();
+    // A handle of its own: libgit2's objects are not shared between threads.
+    auto repo = GitRepository::discover(root);
+    if (!repo) return repo.status();
+    auto walk = (*repo)->history(commit, maxCommits, HistoryMiner::kMaxPaths);
+    seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return walk;
+  });
+}
+
+ViewRecord historyViewPhase(const fs::path& versionDir, HistoryWalkTask& task, const std::vector<WorkItem>& items) {
+  ViewRecord v;
+  v.name = HistoryView::kDirectory;
+  auto absent = [&](std::string why) {
+    v.status = ViewStatus::Absent;
+    v.error = "not built: " + std::move(why);
+    return v;
+  };
+  if (task.maxCommits() == 0) return absent("index.history-commits is 0");
+  if (task.commit().empty()) return absent("the branch has no commits yet");
+  auto walk = task.take();
+  auto failed = [&](const Status& s) {
+    v.status = ViewStatus::Failed;
+    v.error = s.message();
+    return v;
+  };
+  if (!walk) return failed(walk.status());
+  if (walk->shallow) return absent("a shallow clone's history stops at the clone's depth; `git fetch --unshallow` gives it all");
+  std::vector<std::string> paths;
+  for (const WorkItem& w : items)
+    if (w.searchable && !w.contentOid.empty()) paths.push_back(w.entry.path);
+  std::sort(paths.begin(), paths.end());
+  HistoryData mined = HistoryMiner::mine(*walk, paths);
+  fs::path dir = versionDir / HistoryView::kDirectory;
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) return failed(Status(ErrorCode::IoError, "cannot create " + dir.string() + ": " + ec.message()));
+  Status s = writeHistoryView(dir, mined);
+  if (s.isOk()) s = syncDirectory(dir);
+  auto complete = s.isOk() ? completeView(versionDir, HistoryView::kDirectory) : Expected<ViewRecord>(s);
+  if (!complete) {
+    fs::remove_all(dir, ec);
+    return failed(complete.status());
+  }
+  v = *complete;
+  // What `nib status` shows: the commit the walk started from (a delta version keeps its base's
+  // view: its history may end before HEAD), how much history the view learned from, and the cap.
+  v.profile = historyViewProfilePrefix() + "head=" + task.commit().substr(0, 12) + ";commits=" + std::to_string(mined.commits.size()) +
+              ";walked=" + std::to_string(walk->visited) + ";files=" + std::to_string(mined.files.size()) +
+              ";cap=" + std::to_string(task.maxCommits());
+  v.capabilities = {"history"};
+  return v;
 }
 
 namespace {

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <map>
 #include <mutex>
+#include <optional>
 
 namespace nib {
 namespace fs = std::filesystem;
@@ -200,6 +201,74 @@ Expected<std::vector<TreeEntry>> GitRepository::listWorktree() {
 bool GitRepository::isIgnored(const std::string& path) {
   int ignored = 0;
   return git_ignore_path_is_ignored(&ignored, repo_, path.c_str()) == 0 && ignored;
+}
+
+namespace {
+
+// The paths a commit added or modified against `parentTree` (null: the empty tree), or nullopt
+// past `maxPaths` (only the count matters then).
+Expected<std::optional<std::vector<std::string>>> changedPaths(git_repository* repo, git_tree* parentTree,
+                                                               git_tree* tree, size_t maxPaths) {
+  git_diff_options opts = GIT_DIFF_OPTIONS_INIT;
+  opts.flags |= GIT_DIFF_SKIP_BINARY_CHECK;  // the tree entries say which paths changed: no blob is read
+  Owned<git_diff, git_diff_free> diff;
+  if (git_diff_tree_to_tree(&diff.p, repo, parentTree, tree, &opts) != 0) return gitError("cannot diff a commit");
+  size_t n = git_diff_num_deltas(diff.p);
+  if (n > maxPaths) return std::optional<std::vector<std::string>>();
+  std::vector<std::string> paths;
+  for (size_t i = 0; i < n; ++i) {
+    const git_diff_delta* d = git_diff_get_delta(diff.p, i);
+    if (d->status == GIT_DELTA_DELETED || !d->new_file.path) continue;
+    paths.emplace_back(d->new_file.path);
+  }
+  return std::optional<std::vector<std::string>>(std::move(paths));
+}
+
+}  // namespace
+
+Expected<HistoryWalk> GitRepository::history(const std::string& commit, size_t maxCommits, size_t maxPaths) {
+  HistoryWalk out;
+  // A shallow clone's history stops at an arbitrary depth: what it would teach is an accident
+  // of the clone, so none is mined.
+  if (git_repository_is_shallow(repo_) == 1) {
+    out.shallow = true;
+    return out;
+  }
+  git_oid start;
+  if (commit.empty() || maxCommits == 0) return out;
+  if (git_oid_fromstr(&start, commit.c_str()) != 0) return Status(ErrorCode::InvalidArgument, "not a commit id: " + commit);
+  Owned<git_revwalk, git_revwalk_free> walk;
+  if (git_revwalk_new(&walk.p, repo_) != 0) return gitError("cannot walk the history");
+  git_revwalk_sorting(walk.p, GIT_SORT_TIME);
+  if (git_revwalk_push(walk.p, &start) != 0) return gitError("cannot walk the history from " + commit);
+  git_oid oid;
+  while (out.visited < maxCommits && git_revwalk_next(&oid, walk.p) == 0) {
+    ++out.visited;
+    Owned<git_commit, git_commit_free> c;
+    if (git_commit_lookup(&c.p, repo_, &oid) != 0) return gitError("cannot read commit " + oidHex(&oid));
+    unsigned parents = git_commit_parentcount(c.p);
+    if (parents > 1) {
+      ++out.merges;
+      continue;
+    }
+    Owned<git_tree, git_tree_free> tree, parentTree;
+    if (git_commit_tree(&tree.p, c.p) != 0) return gitError("cannot read the tree of " + oidHex(&oid));
+    if (parents == 1) {
+      Owned<git_commit, git_commit_free> parent;
+      if (git_commit_parent(&parent.p, c.p, 0) != 0 || git_commit_tree(&parentTree.p, parent.p) != 0)
+        return gitError("cannot read the parent of " + oidHex(&oid));
+    }
+    auto paths = changedPaths(repo_, parentTree.p, tree.p, maxPaths);
+    if (!paths) return paths.status();
+    if (!*paths) {
+      ++out.sweeping;
+      continue;
+    }
+    if ((*paths)->empty()) continue;
+    const char* message = git_commit_message(c.p);
+    out.commits.push_back({message ? message : "", std::move(**paths)});
+  }
+  return out;
 }
 
 Expected<std::string> GitRepository::readBlob(const std::string& oidText) {

@@ -33,6 +33,21 @@ struct TreeEntry {
   uint64_t inode = 0;
 };
 
+// One commit of the history a build mines (HistoryMiner): its message and the paths its change
+// from its only parent added or modified.
+struct HistoryCommit {
+  std::string message;
+  std::vector<std::string> paths;
+};
+
+struct HistoryWalk {
+  std::vector<HistoryCommit> commits;  // newest first, each with 1..maxPaths paths
+  size_t visited = 0;                  // commits walked (at most the cap)
+  size_t merges = 0;                   // left out: a merge's change is its branches' commits
+  size_t sweeping = 0;                 // left out: more paths than maxPaths
+  bool shallow = false;                // a shallow clone: nothing is walked
+};
+
 class GitRepository {
  public:
   // Opens the repository whose worktree contains `start` (searching upwards).
@@ -56,6 +71,10 @@ class GitRepository {
   // path. A tracked file whose stat data match the index keeps the index's blob id (git's own
   // shortcut); the others get oid "" and must be hashed from their content.
   Expected<std::vector<TreeEntry>> listWorktree();
+
+  // The history behind `commit`, newest first (by commit time), at most `maxCommits` commits
+  // walked: the single-parent commits that added or modified between 1 and `maxPaths` paths.
+  Expected<HistoryWalk> history(const std::string& commit, size_t maxCommits, size_t maxPaths);
 
   Expected<std::string> readBlob(const std::string& oid);
   // Whether git's ignore rules (.gitignore files, info/exclude, core.excludesFile) ignore a

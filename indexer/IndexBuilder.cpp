@@ -10,6 +10,7 @@
 
 #include "indexer/BuildPhases.h"
 #include "indexer/ClangBuilder.h"
+#include "indexer/HistoryMiner.h"
 #include "indexer/PreciseBuilder.h"
 #include "support/FileIo.h"
 #include "support/Hash.h"
@@ -61,6 +62,7 @@ std::string configDigest(const IndexOptions& options, const std::optional<Encode
   if (!options.dense) d.add("no-dense");
   if (!options.dense && options.denseOnRequest) d.add("on-request");
   if (options.dense && encoder) d.add("encoder").add(encoder->identity());
+  if (options.historyCommits != HistoryMiner::kDefaultMaxCommits) d.add("history-commits").add(options.historyCommits);
   if (options.dense && options.denseMaxSourceBytes != IndexOptions::kDefaultDenseMaxSourceMb << 20)
     d.add("dense-max-source").add(options.denseMaxSourceBytes);
   return d.hex().substr(0, 16);
@@ -138,6 +140,11 @@ Expected<BuildSetup> setUp(const fs::path& repoPath, const IndexOptions& options
     if (!mb) return mb.status();
     s.options.denseMaxSourceBytes = static_cast<uint64_t>(*mb) << 20;
   }
+  if (options.historyCommits == SIZE_MAX) {
+    auto commits = config->getInt("index.history-commits", HistoryMiner::kDefaultMaxCommits, 0, 10000000);
+    if (!commits) return commits.status();
+    s.options.historyCommits = static_cast<size_t>(*commits);
+  }
   auto encoder = EncoderSettings::fromConfig(*config);
   if (!encoder) return encoder.status();
   s.encoder = *encoder;
@@ -167,8 +174,8 @@ Expected<BuildSetup> setUp(const fs::path& repoPath, const IndexOptions& options
 
 // The view phases, in order, into the manifest `m` of the version being written.
 Status writeViews(BuildSetup& s, const IndexLayout& layout, const IndexOptions& options, ScanOutput& scan,
-                  FactStore& facts, const BuildSpill& spill, Manifest& m, IndexReport& report,
-                  PhaseClock& clock) {
+                  FactStore& facts, const BuildSpill& spill, HistoryWalkTask& history, Manifest& m,
+                  IndexReport& report, PhaseClock& clock) {
   const std::string& profile = Extractor::profileDigest();
   fs::path versionDir = layout.versionDir(m.versionId);
   // The commit view is written on a thread of its own while the search views are: they share
@@ -191,6 +198,9 @@ Status writeViews(BuildSetup& s, const IndexLayout& layout, const IndexOptions& 
   // Both phases' wall time, and the commit view's own (which ran inside it).
   report.phaseSeconds.emplace_back("commit-view", commitViewSeconds);
   clock.end("search-views");
+  m.views.push_back(historyViewPhase(versionDir, history, scan.items));
+  clock.end("history");
+  report.phaseSeconds.emplace_back("history-walk", history.seconds());  // beside the extract phase
   if (!s.database.empty()) {
     ClangPhaseInput in{s.repo->root(), versionDir, layout.dir() / "clang-cache", s.database,
                        options.clangWorker, &scan.items, s.threads, &options, options.deferUncompiled};
@@ -284,6 +294,7 @@ Expected<IndexReport> buildIndex(const fs::path& repoPath, const IndexOptions& r
     if (*delta) return std::move(**delta);
   }
 
+  HistoryWalkTask history(s.repo->root(), s.commit, options.historyCommits);
   auto spill = BuildSpill::create(layout.dir());
   if (!spill) return spill.status();
   NIB_RETURN_IF_ERROR(extractPhase(scan->items, **facts, {s.repo->root(), s.fromWorktree, &options, profile, spill->get()}));
@@ -291,7 +302,7 @@ Expected<IndexReport> buildIndex(const fs::path& repoPath, const IndexOptions& r
   if (options.progress) options.progress({scan->items.size(), scan->items.size(), "writing"});
   auto m = manifestHeader(*s.repo, layout, s.commit, s.fromWorktree ? &scan->items : nullptr, s.configDigest);
   if (!m) return m.status();
-  NIB_RETURN_IF_ERROR(writeViews(s, layout, options, *scan, **facts, **spill, *m, report, clock));
+  NIB_RETURN_IF_ERROR(writeViews(s, layout, options, *scan, **facts, **spill, history, *m, report, clock));
   spill->reset();
   report.seconds = elapsed();
   recordBuildStats(*m, report, options, s.fromWorktree ? std::optional<int64_t>(scan->startedNs) : std::nullopt);

@@ -63,6 +63,10 @@ struct IndexOptions {
   // .nib.conf's index.pack-contents = false stores them as they are; contents already stored
   // keep their form.
   bool packContents = true;
+  // The history view (views/HistoryView.h): at most this many commits behind the indexed commit
+  // are walked for their messages. 0 leaves the view absent; SIZE_MAX (the default): .nib.conf's
+  // index.history-commits, else HistoryMiner::kDefaultMaxCommits.
+  size_t historyCommits = SIZE_MAX;
   // Publish the version with its dense view Pending and leave the view to a follow-up version
   // (indexer/DenseFollowUp: completeDenseView), so that the other views are answered without
   // waiting for it; `nib index` does this and starts the follow-up in the background.

@@ -14,6 +14,7 @@
 
 #include "support/Language.h"
 #include "views/DenseView.h"
+#include "views/HistoryView.h"
 #include "support/Status.h"
 #include "views/FileFacts.h"
 #include "views/Manifest.h"
@@ -142,6 +143,7 @@ class SearchProvider {
 
   std::unique_ptr<TrigramView> trigram_;
   std::unique_ptr<LexicalView> lexical_;
+  std::unique_ptr<HistoryView> history_;  // absent: no history field in the lexical route
   std::unique_ptr<DenseView> dense_;
   std::filesystem::path denseDir_;
   bool denseTried_ = false;

@@ -10,9 +10,9 @@ namespace nib {
 namespace {
 
 // Every key nib reads: a key not listed is refused with the list.
-constexpr std::array<const char*, 21> kKnownKeys = {
+constexpr std::array<const char*, 22> kKnownKeys = {
     "clang.compile-commands-dir", "daemon.auto",          "index.keep-versions",          "index.pack-contents",
-    "dense.max-source-mb",
+    "index.history-commits",      "dense.max-source-mb",
     "dense.encoder.url",          "dense.encoder.model",  "dense.encoder.batch",          "dense.encoder.timeout-ms",
     "provider",                   "live.timeout-ms",      "live.c",                       "live.cpp",
     "live.python",                "live.javascript",      "live.typescript",              "live.trace-log",

@@ -1,0 +1,181 @@
+// The history view: what commit messages say about the files they changed, mined from the real
+// git history of a scripted repository, and its part in the lexical route's ranking.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "TestRepo.h"
+#include "indexer/HistoryMiner.h"
+#include "server/Engine.h"
+#include "support/FileIo.h"
+#include "views/HistoryView.h"
+#include "views/IndexLayout.h"
+
+using namespace nib;
+using namespace nib::test;
+
+namespace {
+
+// A cache whose expiry code never says "time to live", and an access-control file that says
+// "time" in its text: by their text alone the access-control file answers the query.
+void writeCache(TestRepo& repo) {
+  repo.write("src/expire.c",
+             "/* Drops the entries whose deadline has passed. */\n"
+             "int sweep_stale(struct table *t, long now) {\n"
+             "  int dropped = 0;\n"
+             "  for (struct entry *e = t->first; e; e = e->next)\n"
+             "    if (e->deadline < now) dropped += drop_entry(t, e);\n"
+             "  return dropped;\n"
+             "}\n");
+  repo.write("src/acl.c",
+             "/* Whether a session may still act: its time budget and its rights. */\n"
+             "int session_may_act(struct session *s, long time) {\n"
+             "  return s->active && s->budget > time && has_right(s, s->wanted);\n"
+             "}\n");
+  repo.write("src/table.c",
+             "/* Inserts an entry into the table. */\n"
+             "int table_put(struct table *t, struct entry *e) {\n"
+             "  e->next = t->first;\n"
+             "  t->first = e;\n"
+             "  return 0;\n"
+             "}\n");
+}
+
+// The history: three of its commits speak of keys' time to live and changed the expiry file
+// alone; the others changed the table and the access control.
+constexpr int kHistoryCommits = 8;
+void commitHistory(TestRepo& repo) {
+  writeCache(repo);
+  repo.commitAll("Add a table of entries with access control");
+  auto touch = [&](const std::string& path, const std::string& message) {
+    repo.write(path, readText(repo.root() / path) + "\n");
+    repo.commitAll(message);
+  };
+  touch("src/table.c", "table: grow the bucket array when it is full");
+  touch("src/expire.c", "Expire keys whose time to live has passed\n\nSigned-off-by: Alice Example <alice@example.com>\n");
+  touch("src/acl.c", "acl: a session without rights may not act");
+  touch("src/expire.c", "Check a key's time to live on every access, not only in the sweep");
+  touch("src/table.c", "table: keep entries in the order they were put");
+  touch("src/expire.c", "A key's time to live may change after it is set");
+  touch("src/table.c", "Fix a crash when the table is empty");
+}
+
+SearchResult lexically(Engine& engine, const std::string& query) {
+  SearchRequest r;
+  r.query = query;
+  r.route = SearchRoute::Lexical;
+  r.k = 5;
+  auto result = engine.search(r);
+  REQUIRE(result.hasValue());
+  return *result;
+}
+
+}  // namespace
+
+TEST_CASE("commit messages rank the file their commits changed for the words they use", "[search][history]") {
+  TestRepo repo;
+  commitHistory(repo);
+  SECTION("with the history mined") {
+    auto engine = indexAndOpen(repo);
+    SearchResult result = lexically(*engine, "time to live");
+    REQUIRE(!result.hits.empty());
+    CHECK(result.hits[0].path == "src/expire.c");
+  }
+  SECTION("without it (index.history-commits = 0), the same index ranks by text alone") {
+    repo.write(".nib.conf", "index.history-commits = 0\n");
+    repo.commitAll("configure");
+    auto engine = indexAndOpen(repo);
+    SearchResult result = lexically(*engine, "time to live");
+    REQUIRE(!result.hits.empty());
+    CHECK(result.hits[0].path == "src/acl.c");
+    NibRun status = runNibIn(repo, "", "status");
+    CHECK(status.out.find("history    absent  not built: index.history-commits is 0") != std::string::npos);
+  }
+}
+
+TEST_CASE("the history view keeps each mined commit's words and the files it changed", "[history]") {
+  TestRepo repo;
+  commitHistory(repo);
+  // A sweeping commit (more paths than a commit about one thing touches) teaches nothing.
+  for (int i = 0; i < 31; ++i) repo.write("gen/file" + std::to_string(i) + ".txt", "generated\n");
+  repo.write("src/expire.c", readText(repo.root() / "src/expire.c") + "\n");
+  repo.commitAll("Reformat everything and regenerate");
+  (void)indexAndOpen(repo);
+  IndexLayout layout = IndexLayout::forRepository(repo.root());
+  auto m = layout.currentManifest();
+  REQUIRE(m);
+  const ViewRecord* v = m->view("history");
+  REQUIRE(v);
+  CHECK(v->status == ViewStatus::Complete);
+  CHECK(v->profile == "h1;head=" + m->sourceCommit.substr(0, 12) + ";commits=" + std::to_string(kHistoryCommits) +
+                          ";walked=" + std::to_string(kHistoryCommits + 1) + ";files=3;cap=5000");
+  auto view = HistoryView::open(layout.versionDir(m->versionId) / "history");
+  REQUIRE(view.hasValue());
+  HistoryView& h = **view;
+  REQUIRE(h.fileCount() == 3);  // src/acl.c, src/expire.c, src/table.c: the gen/ files only swept
+  CHECK(h.path(0) == "src/acl.c");
+  CHECK(h.path(1) == "src/expire.c");
+  CHECK(h.commitCount() == kHistoryCommits);
+  // The commits that speak of a time to live, newest first, each with the one file it changed.
+  std::vector<uint32_t> live = h.postings("live");
+  REQUIRE(live.size() == 3);
+  for (uint32_t c : live) {
+    auto record = h.commit(c);
+    REQUIRE(record);
+    CHECK(record->files == std::vector<uint32_t>{1});
+  }
+  // The first commit added every file. (Commits of one second have no order by time: which id
+  // each has is not checked.)
+  int everyFile = 0;
+  for (uint32_t c = 0; c < h.commitCount(); ++c)
+    if (auto record = h.commit(c); record && record->files == std::vector<uint32_t>{0, 1, 2}) ++everyFile;
+  CHECK(everyFile == 1);
+  CHECK(h.postings("reformat").empty());  // the sweeping commit
+  CHECK(h.postings("alice").empty());     // a trailer's name
+}
+
+TEST_CASE("a shallow clone has no history view, and says why", "[history]") {
+  TestRepo origin;
+  commitHistory(origin);
+  TestRepo repo;
+  std::string out;
+  REQUIRE(runCommand("rm -rf " + shellQuote(repo.root().string()) + " && git clone -q --depth 1 file://" +
+                         shellQuote(origin.root().string()) + " " + shellQuote(repo.root().string()),
+                     &out, true) == 0);
+  auto engine = indexAndOpen(repo);
+  NibRun status = runNibIn(repo, "", "status");
+  CHECK(status.out.find("history    absent  not built: a shallow clone's history stops at the clone's depth") !=
+        std::string::npos);
+  // The lexical route answers without it.
+  SearchResult result = lexically(*engine, "time to live");
+  REQUIRE(!result.hits.empty());
+  CHECK(result.hits[0].path == "src/acl.c");
+}
+
+TEST_CASE("a message's terms leave out trailers and come once each", "[history]") {
+  auto terms = HistoryMiner::messageTerms("Fix the TTL check\n\nThe ttl_check was wrong.\nReviewed-by: Bob <bob@x.org>\n");
+  CHECK(std::find(terms.begin(), terms.end(), "ttl") != terms.end());
+  CHECK(std::find(terms.begin(), terms.end(), "ttl_check") != terms.end());
+  CHECK(std::find(terms.begin(), terms.end(), "bob") == terms.end());
+  CHECK(std::is_sorted(terms.begin(), terms.end()));
+  CHECK(std::adjacent_find(terms.begin(), terms.end()) == terms.end());
+}
+
+TEST_CASE("history records decode damaged bytes without reading past them", "[history]") {
+  std::string good{'\x00', '\x02', '\x03'};  // commits 0, 2, 5
+  CHECK(decodeHistoryPostings(good, 10) == std::vector<uint32_t>{0, 2, 5});
+  CHECK(decodeHistoryPostings(good, 3) == std::vector<uint32_t>{0, 2});  // ids past the count are dropped
+  CHECK(decodeHistoryPostings(std::string{'\x01', '\x00'}, 10) == std::vector<uint32_t>{1});  // no repeats
+  CHECK(decodeHistoryPostings(std::string(12, '\xff'), 10).empty());
+  // A commit: 4 terms, 2 files (1, then 1 + 2).
+  std::string commit{'\x04', '\x02', '\x01', '\x02'};
+  auto c = decodeHistoryCommit(commit, 5);
+  REQUIRE(c);
+  CHECK(c->length == 4);
+  CHECK(c->files == std::vector<uint32_t>{1, 3});
+  CHECK(!decodeHistoryCommit(commit, 3));                   // a file past the count
+  CHECK(!decodeHistoryCommit(commit.substr(0, 3), 5));      // a file cut off
+  CHECK(!decodeHistoryCommit(std::string{'\x04', '\x7f'}, 5));  // more files than bytes
+}

@@ -17,9 +17,9 @@ written by hand in the same item style. That is the source of the tasks here:
      are words that are paths or file names and `Reported by`/`Fixes`/URL lines. Whitespace
      collapsed; queries of fewer than 4 words skipped.
   4. Temporal split: the newest --tasks commits with targets are the queries; every commit dated
-     before the oldest query's date is the history a method may learn from (reported, for the
-     history-mining work of issue 27; nothing here uses it yet), so no query's own commit is ever
-     seen by what is learned. The code snapshot is the released tree (it holds the queries'
+     before the oldest query's date is the history a method may learn from, so no query's own
+     commit is ever seen by what is learned. With --history, nib also indexes the snapshot behind
+     a git history replayed from those older commits (history_copy says how) and mines it. The code snapshot is the released tree (it holds the queries'
      changes: every method sees the same snapshot, so the comparison stays fair, but absolute
      figures are higher than on the pre-change tree).
   5. The snapshot searched is a copy without ChangeLog* and NEWS* (they hold the queries' own
@@ -53,7 +53,7 @@ import sys
 from collections import Counter, defaultdict
 
 HELD_OUT = ["coreutils", "grep", "tar", "wget", "bison", "findutils"]
-TUNING = ["sed", "diffutils", "gawk", "m4"]
+TUNING = ["sed", "diffutils", "gawk", "m4", "parted", "libgcrypt20", "gpgme1.0"]
 SOURCE_EXT = {".c", ".h", ".cc", ".cpp", ".hpp", ".y", ".l", ".py", ".js", ".ts", ".go", ".rs", ".java"}
 HEADER = re.compile(r"^(\d{4}-\d{2}-\d{2})\s+\S")
 ITEM = re.compile(r"^\*\s+([^\s:(]+(?:,\s*[^\s:(]+)*)\s*(\(([^)]*)\))?\s*:?\s*(.*)$")
@@ -82,7 +82,9 @@ def tokens(text):
 
 
 def parse_changelog(text):
-    """[(date, message lines, [(path, [functions])])], newest first as the file lists them."""
+    """[(date, message lines, [(path, [functions])], raw lines)], newest first as the file lists
+    them; the message lines leave out what names the targets, the raw lines are the commit's
+    whole text (what its git commit message would say)."""
     commits = []
     date, body = None, []
 
@@ -102,8 +104,11 @@ def parse_changelog(text):
         for para in paragraphs:
             starts_commit = commit is None or (not para[0].startswith("*") and commit[2])
             if starts_commit:
-                commit = [date, [], []]
+                commit = [date, [], [], []]
                 commits.append(commit)
+            if commit[3]:
+                commit[3].append("")
+            commit[3].extend(para)
             for line in para:
                 m = ITEM.match(line)
                 if m:
@@ -155,6 +160,72 @@ def stripped_copy(repo, name):
     return dest
 
 
+def history_copy(snapshot, name, history):
+    """The stripped snapshot behind a git history replayed from the ChangeLog's commits older than
+    the temporal split (`history`, newest first): an import of the snapshot, then one commit per
+    ChangeLog commit, oldest first, dated by it, its message the commit's whole text, changing
+    the files its items name that exist in the snapshot (a blank line added, or taken away
+    again: a change that adds no words), then the snapshot restored. What a history miner can
+    learn from it is what the ChangeLog says — which files each message's commit changed — and
+    nothing about the queries, which are all newer."""
+    dest = os.path.join(WORK, name + "-history")
+    if os.path.isdir(os.path.join(dest, ".git")):
+        return dest
+    files = repo_files(snapshot)
+    existing = set(files)
+    contents = {}
+
+    def content(path):
+        if path not in contents:
+            with open(os.path.join(snapshot, path), "rb") as f:
+                contents[path] = f.read()
+        return contents[path]
+
+    os.makedirs(dest)
+    git = ["git", "-C", dest]
+    subprocess.run(git + ["init", "-q", "-b", "main"], check=True)
+    proc = subprocess.Popen(git + ["fast-import", "--quiet"], stdin=subprocess.PIPE)
+    out = proc.stdin
+
+    def data(b):
+        out.write(b"data %d\n" % len(b))
+        out.write(b)
+        out.write(b"\n")
+
+    def commit(when, message, changes):
+        # Each commit continues the branch (fast-import's own tip), the first starts it.
+        out.write(b"commit refs/heads/main\n")
+        out.write(b"committer bench <bench@localhost> %d +0000\n" % when)
+        data(message.encode("utf-8", "replace"))
+        for path, body in changes:
+            out.write(b"M 100644 inline %s\n" % path.encode())
+            data(body)
+
+    import datetime
+    def stamp(date, i):
+        return int(datetime.datetime.strptime(date, "%Y-%m-%d").replace(tzinfo=datetime.timezone.utc).timestamp()) + i
+
+    replay = list(reversed(history))
+    start = stamp(replay[0][0], 0) - 86400 if replay else 0
+    commit(start, "import", [(p, content(p)) for p in files])
+    marked = set()
+    for i, (date, _, items, raw) in enumerate(replay):
+        changes = []
+        for path in sorted({p for p, _ in items if p in existing}):
+            changes.append((path, content(path) if path in marked else content(path) + b"\n"))
+            marked ^= {path}
+        if changes:
+            commit(stamp(date, i), "\n".join(raw) + "\n", changes)
+    if marked:
+        # No message: a miner learns nothing from the restoring commit, which no history has.
+        commit(stamp(replay[-1][0], len(replay)) + 1, "", [(p, content(p)) for p in sorted(marked)])
+    out.close()
+    if proc.wait() != 0:
+        sys.exit(f"bench: git fast-import failed for {name}")
+    subprocess.run(git + ["checkout", "-q", "-f", "main"], check=True)
+    return dest
+
+
 def repo_files(repo):
     out = subprocess.run(["git", "-C", repo, "ls-files", "-z"], capture_output=True, check=True).stdout
     return [p for p in out.decode("utf-8", "replace").split("\0") if p]
@@ -165,7 +236,7 @@ def make_tasks(repo, n):
     with open(os.path.join(repo, "ChangeLog"), encoding="utf-8", errors="replace") as f:
         commits = parse_changelog(f.read())
     tasks = []
-    for date, message, items in commits:
+    for date, message, items, _ in commits:
         targets = sorted({p for p, _ in items if p in files and os.path.splitext(p)[1] in SOURCE_EXT})
         query = " ".join(PATHISH.sub(" ", " ".join(message)).split())
         if not targets or len(query.split()) < 4:
@@ -175,7 +246,7 @@ def make_tasks(repo, n):
         if len(tasks) == n:
             break
     cut = min(t["date"] for t in tasks) if tasks else ""
-    history = sum(1 for date, _, items in commits if date < cut and items)
+    history = [c for c in commits if c[0] < cut and c[2]]
     return tasks, cut, history
 
 
@@ -312,6 +383,8 @@ def main():
     ap.add_argument("--show", type=int, default=0, help="print the first N tasks of each code base")
     ap.add_argument("--server", action="store_true",
                     help="also: the same queries through `nib serve` (nib/search over stdio), latency p50/p95")
+    ap.add_argument("--history", action="store_true",
+                    help="also: nib over a git history replayed from the ChangeLog's commits older than the split")
     ap.add_argument("--context", action="store_true",
                     help="also: does `nib context --intent` (8k tokens) hold a target file, and grep-and-read's first 10 files")
     args = ap.parse_args()
@@ -329,24 +402,32 @@ def main():
         # A no-op when the index is current for this nib (a new build's views are rebuilt).
         subprocess.run([nib, "index", "-q", "--no-dense"], cwd=repo, check=True)
         bm25 = FileBM25(repo)
-        row = {"tasks": len(tasks), "cut": cut, "history": history, "set": "held-out" if name in HELD_OUT else "tuning"}
+        row = {"tasks": len(tasks), "cut": cut, "history": len(history), "set": "held-out" if name in HELD_OUT else "tuning"}
         row["file-bm25"] = score([bm25.rank(t["query"]) for t in tasks], tasks)
         for route in ("lexical", "auto"):
             row["nib-" + route] = score([nib_rank(nib, repo, t["query"], route) for t in tasks], tasks)
+        if args.history:
+            hrepo = history_copy(repo, name, history)
+            subprocess.run([nib, "index", "-q", "--no-dense"], cwd=hrepo, check=True)
+            for route in ("lexical", "auto"):
+                row[f"nib-{route}+history"] = score([nib_rank(nib, hrepo, t["query"], route) for t in tasks], tasks)
+        # With --history, the server and context figures are those of the repository with its
+        # history (the lexical figures above give the difference the history makes).
+        served = hrepo if args.history else repo
         if args.server:
             for route in ("lexical", "auto"):
-                ranked, lat = server_ranks(nib, repo, tasks, route)
+                ranked, lat = server_ranks(nib, served, tasks, route)
                 row["serve-" + route] = dict(score(ranked, tasks), p50_ms=1000 * percentile(lat, 50),
                                              p95_ms=1000 * percentile(lat, 95))
         if args.context:
-            row["context@8k"] = sum(context_holds(nib, repo, t["query"], t["targets"], 8000) for t in tasks) / len(tasks)
+            row["context@8k"] = sum(context_holds(nib, served, t["query"], t["targets"], 8000) for t in tasks) / len(tasks)
             row["grep-read@10"] = sum(any(p in t["targets"] for p in grep_and_read(repo, t["query"])) for t in tasks) / len(tasks)
         results[name] = row
         if not args.json:
-            print(f"{name} ({row['set']}; {row['tasks']} queries from {cut} on; {history} older commits)")
-            for method in ("file-bm25", "nib-lexical", "nib-auto"):
+            print(f"{name} ({row['set']}; {row['tasks']} queries from {cut} on; {len(history)} older commits)")
+            for method in ("file-bm25", "nib-lexical", "nib-auto") + (("nib-lexical+history", "nib-auto+history") if args.history else ()):
                 m = row[method]
-                print(f"  {method:12} MRR {m['mrr']:.3f}  recall@1 {m['recall@1']:.2f}  recall@10 {m['recall@10']:.2f}")
+                print(f"  {method:19} MRR {m['mrr']:.3f}  recall@1 {m['recall@1']:.2f}  recall@10 {m['recall@10']:.2f}")
             for route in ("lexical", "auto") if args.server else ():
                 m = row["serve-" + route]
                 print(f"  nib serve {route:7} MRR {m['mrr']:.3f}  nib/search p50 {m['p50_ms']:.1f} ms  p95 {m['p95_ms']:.1f} ms")

@@ -1,6 +1,7 @@
 #include "providers/QueryWords.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstring>
 #include <string_view>
 
@@ -116,5 +117,34 @@ std::vector<std::string> compoundsFor(LexicalView& view, const std::string& word
   return out;
 }
 
+// Whether a query reads as words rather than code: `auto` ranks prose (lexical) and matches code
+// exactly (trigram). Code shows itself by structure — brackets, operators, a statement's `;`,
+// `::` or `->`, a lone token — and prose by several plain words: letters, digits and `_`, an
+// apostrophe or hyphen inside, quotes around, sentence punctuation after ("grep: fix a bug with
+// -i and titlecase", "how is a key's time to live set"). Words that are not plain (`-i`,
+// `file.c`) may be among them, but not most.
+bool looksLikeProse(std::string_view q) {
+  if (q.find_first_of("(){}[];=<>*+&|\\#$@~^%`") != std::string_view::npos || q.find("::") != std::string_view::npos ||
+      q.find("->") != std::string_view::npos)
+    return false;
+  auto word = [](unsigned char c) { return std::isalnum(c) || c == '_' || c >= 0x80; };
+  size_t words = 0, plain = 0;
+  size_t i = 0;
+  while (i < q.size()) {
+    while (i < q.size() && std::isspace(static_cast<unsigned char>(q[i]))) ++i;
+    size_t end = i;
+    while (end < q.size() && !std::isspace(static_cast<unsigned char>(q[end]))) ++end;
+    std::string_view t = q.substr(i, end - i);
+    i = end;
+    while (!t.empty() && (t.front() == '"' || t.front() == '\'')) t.remove_prefix(1);
+    while (!t.empty() && strchr("\"'.,:;?!", t.back())) t.remove_suffix(1);
+    if (t.empty()) continue;
+    ++words;
+    bool ok = word(static_cast<unsigned char>(t.front())) && word(static_cast<unsigned char>(t.back()));
+    for (char c : t) ok = ok && (word(static_cast<unsigned char>(c)) || c == '\'' || c == '-');
+    plain += ok;
+  }
+  return words >= 2 && plain >= 2 && plain * 5 >= words * 3;
+}
 
 }  // namespace nib

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -32,5 +33,9 @@ std::vector<std::pair<std::string, double>> variantsOf(const std::string& word);
 std::vector<std::string> compoundsFor(LexicalView& view, const std::string& word,
                                       const std::vector<std::pair<std::string, double>>& variants,
                                       const std::vector<std::string>& queryTerms);
+
+// Whether a query reads as words rather than code: `auto` ranks prose (lexical) and matches code
+// exactly (trigram). See the definition for what tells them apart.
+bool looksLikeProse(std::string_view query);
 
 }  // namespace nib

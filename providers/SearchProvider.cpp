@@ -72,36 +72,6 @@ std::string linesOf(const LineTable& lines, uint32_t first, uint32_t last) {
   return out;
 }
 
-// Whether a query reads as words rather than code: `auto` ranks prose (lexical) and matches code
-// exactly (trigram). Code shows itself by structure — brackets, operators, a statement's `;`,
-// `::` or `->`, a lone token — and prose by several plain words: letters, digits and `_`, an
-// apostrophe or hyphen inside, quotes around, sentence punctuation after ("grep: fix a bug with
-// -i and titlecase", "how is a key's time to live set"). Words that are not plain (`-i`,
-// `file.c`) may be among them, but not most.
-bool looksLikeProse(std::string_view q) {
-  if (q.find_first_of("(){}[];=<>*+&|\\#$@~^%`") != std::string_view::npos || q.find("::") != std::string_view::npos ||
-      q.find("->") != std::string_view::npos)
-    return false;
-  auto word = [](unsigned char c) { return std::isalnum(c) || c == '_' || c >= 0x80; };
-  size_t words = 0, plain = 0;
-  size_t i = 0;
-  while (i < q.size()) {
-    while (i < q.size() && std::isspace(static_cast<unsigned char>(q[i]))) ++i;
-    size_t end = i;
-    while (end < q.size() && !std::isspace(static_cast<unsigned char>(q[end]))) ++end;
-    std::string_view t = q.substr(i, end - i);
-    i = end;
-    while (!t.empty() && (t.front() == '"' || t.front() == '\'')) t.remove_prefix(1);
-    while (!t.empty() && strchr("\"'.,:;?!", t.back())) t.remove_suffix(1);
-    if (t.empty()) continue;
-    ++words;
-    bool ok = word(static_cast<unsigned char>(t.front())) && word(static_cast<unsigned char>(t.back()));
-    for (char c : t) ok = ok && (word(static_cast<unsigned char>(c)) || c == '\'' || c == '-');
-    plain += ok;
-  }
-  return words >= 2 && plain >= 2 && plain * 5 >= words * 3;
-}
-
 }  // namespace
 
 const char* searchRouteName(SearchRoute route) {
@@ -303,6 +273,25 @@ void rankHits(std::vector<Scored>& best, size_t k, SearchResult* out) {
   if (best.size() > k) {
     out->truncated = true;
     best.resize(k);
+  }
+}
+
+// The files only the history names (`history`: path -> its score, unweighted; none of their
+// units scored): each a whole-file hit, scored as a unit of it with nothing of its own would be
+// — its file's share, the history alone.
+void addHistoryOnlyFiles(LexicalView& lexical, const std::unordered_map<std::string, double>& history,
+                         const std::set<std::string>& reached, const SearchRequest& request,
+                         const SearchContext& context, std::vector<Scored>* best) {
+  if (!kindWanted(request, SymbolKind::Module)) return;
+  for (const auto& [path, score] : history) {
+    if (reached.count(path) || context.changed.count(path) || context.deleted.count(path)) continue;
+    auto d = lexical.byPath(path);
+    if (!d || !SearchProvider::passesFilters(request, path, d->language)) continue;
+    SearchHit h;
+    h.path = path;
+    h.route = SearchRoute::Lexical;
+    h.kind = SymbolKind::Module;
+    best->push_back({kFileContext * kHistoryWeight * score, std::move(h), /*wholeFile=*/true});
   }
 }
 
@@ -577,20 +566,7 @@ Expected<SearchResult> SearchProvider::searchLexical(const SearchRequest& reques
     auto it = fileScore.find(bestDoc[i]);
     best[i].score += kFileContext * (it != fileScore.end() ? it->second : historyOf(best[i].hit.path));
   }
-  // A file that says none of the query's words but whose commits did: the whole file, scored as
-  // a unit of it with nothing of its own would be (its file's share, history alone).
-  for (const auto& [path, score] : history) {
-    if (reached.count(path) || context.changed.count(path) || context.deleted.count(path) ||
-        !kindWanted(request, SymbolKind::Module))
-      continue;
-    auto d = lexical_->byPath(path);
-    if (!d || !passesFilters(request, path, d->language)) continue;
-    SearchHit h;
-    h.path = path;
-    h.route = SearchRoute::Lexical;
-    h.kind = SymbolKind::Module;
-    best.push_back({kFileContext * historyOf(path), std::move(h), /*wholeFile=*/true});
-  }
+  addHistoryOnlyFiles(*lexical_, history, reached, request, context, &best);
   // Changed and added files: their units as the index would cut them (from the facts of the
   // content as it is, when the caller has them; else the whole file), scored as indexed units
   // are, with the version's collection statistics.

@@ -14,6 +14,7 @@
 #include "indexer/PreciseBuilder.h"
 #include "support/FileIo.h"
 #include "support/Hash.h"
+#include "support/Log.h"
 #include "views/CommitView.h"
 #include "views/HistoryView.h"
 
@@ -155,15 +156,21 @@ std::vector<ViewRecord> searchViewsPhase(const fs::path& versionDir, const Searc
   return {std::move(lexical), std::move(trigram)};
 }
 
-HistoryWalkTask::HistoryWalkTask(const fs::path& root, const std::string& commit, size_t maxCommits)
+HistoryWalkTask::HistoryWalkTask(const fs::path& root, const fs::path& cacheDir, const std::string& commit,
+                                 size_t maxCommits)
     : maxCommits_(maxCommits), commit_(commit) {
   if (maxCommits == 0 || commit.empty()) return;
-  walk_ = std::async(std::launch::async, [this, root, commit, maxCommits]() -> Expected<HistoryWalk> {
+  walk_ = std::async(std::launch::async, [this, root, cacheDir, commit, maxCommits]() -> Expected<HistoryWalk> {
     auto start = std::chrono::steady_clock::now();
     // A handle of its own: libgit2's objects are not shared between threads.
     auto repo = GitRepository::discover(root);
     if (!repo) return repo.status();
-    auto walk = (*repo)->history(commit, maxCommits, HistoryMiner::kMaxPaths);
+    // Without its cache the walk diffs every commit again: slower, never wrong.
+    auto cache = HistoryCache::open(cacheDir);
+    if (!cache) logWarn("the history cache cannot be opened (" + cache.status().message() + "): every commit is read again");
+    auto walk = (*repo)->history(commit, maxCommits, HistoryMiner::kMaxPaths, cache ? cache->get() : nullptr);
+    if (cache && walk)
+      if (Status s = (*cache)->finish(); !s.isOk()) logWarn("the history cache was not updated: " + s.message());
     seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return walk;
   });

@@ -226,7 +226,40 @@ Expected<std::optional<std::vector<std::string>>> changedPaths(git_repository* r
 
 }  // namespace
 
-Expected<HistoryWalk> GitRepository::history(const std::string& commit, size_t maxCommits, size_t maxPaths) {
+namespace {
+
+// One commit of a walk, summarized (the diff of its trees against its only parent's).
+Expected<CommitSummary> summarizeCommit(git_repository* repo, const git_oid* oid, size_t maxPaths) {
+  CommitSummary out;
+  Owned<git_commit, git_commit_free> c;
+  if (git_commit_lookup(&c.p, repo, oid) != 0) return gitError("cannot read commit " + oidHex(oid));
+  unsigned parents = git_commit_parentcount(c.p);
+  if (parents > 1) {
+    out.kind = CommitSummary::Kind::Merge;
+    return out;
+  }
+  Owned<git_tree, git_tree_free> tree, parentTree;
+  if (git_commit_tree(&tree.p, c.p) != 0) return gitError("cannot read the tree of " + oidHex(oid));
+  if (parents == 1) {
+    Owned<git_commit, git_commit_free> parent;
+    if (git_commit_parent(&parent.p, c.p, 0) != 0 || git_commit_tree(&parentTree.p, parent.p) != 0)
+      return gitError("cannot read the parent of " + oidHex(oid));
+  }
+  auto paths = changedPaths(repo, parentTree.p, tree.p, maxPaths);
+  if (!paths) return paths.status();
+  if (!*paths) out.kind = CommitSummary::Kind::Sweeping;
+  else if ((*paths)->empty()) out.kind = CommitSummary::Kind::Empty;
+  else {
+    const char* message = git_commit_message(c.p);
+    out.commit = {message ? message : "", std::move(**paths)};
+  }
+  return out;
+}
+
+}  // namespace
+
+Expected<HistoryWalk> GitRepository::history(const std::string& commit, size_t maxCommits, size_t maxPaths,
+                                             CommitMemo* memo) {
   HistoryWalk out;
   // A shallow clone's history stops at an arbitrary depth: what it would teach is an accident
   // of the clone, so none is mined.
@@ -244,29 +277,20 @@ Expected<HistoryWalk> GitRepository::history(const std::string& commit, size_t m
   git_oid oid;
   while (out.visited < maxCommits && git_revwalk_next(&oid, walk.p) == 0) {
     ++out.visited;
-    Owned<git_commit, git_commit_free> c;
-    if (git_commit_lookup(&c.p, repo_, &oid) != 0) return gitError("cannot read commit " + oidHex(&oid));
-    unsigned parents = git_commit_parentcount(c.p);
-    if (parents > 1) {
-      ++out.merges;
-      continue;
+    std::string hex = oidHex(&oid);
+    std::optional<CommitSummary> summary = memo ? memo->recall(hex) : std::nullopt;
+    if (!summary) {
+      auto made = summarizeCommit(repo_, &oid, maxPaths);
+      if (!made) return made.status();
+      summary = std::move(*made);
+      if (memo) memo->remember(hex, *summary);
     }
-    Owned<git_tree, git_tree_free> tree, parentTree;
-    if (git_commit_tree(&tree.p, c.p) != 0) return gitError("cannot read the tree of " + oidHex(&oid));
-    if (parents == 1) {
-      Owned<git_commit, git_commit_free> parent;
-      if (git_commit_parent(&parent.p, c.p, 0) != 0 || git_commit_tree(&parentTree.p, parent.p) != 0)
-        return gitError("cannot read the parent of " + oidHex(&oid));
+    switch (summary->kind) {
+      case CommitSummary::Kind::Merge: ++out.merges; break;
+      case CommitSummary::Kind::Sweeping: ++out.sweeping; break;
+      case CommitSummary::Kind::Empty: break;
+      case CommitSummary::Kind::Mined: out.commits.push_back(std::move(summary->commit)); break;
     }
-    auto paths = changedPaths(repo_, parentTree.p, tree.p, maxPaths);
-    if (!paths) return paths.status();
-    if (!*paths) {
-      ++out.sweeping;
-      continue;
-    }
-    if ((*paths)->empty()) continue;
-    const char* message = git_commit_message(c.p);
-    out.commits.push_back({message ? message : "", std::move(**paths)});
   }
   return out;
 }

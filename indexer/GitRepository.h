@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -48,6 +49,21 @@ struct HistoryWalk {
   bool shallow = false;                // a shallow clone: nothing is walked
 };
 
+// What a walk keeps of a commit between builds (a commit never changes): whether it was mined
+// or left out, and a mined one's message and paths. A build's walk asks its memo before diffing
+// a commit's trees, so a full build diffs only the commits the last one did not walk.
+struct CommitSummary {
+  enum class Kind : uint8_t { Mined = 0, Merge = 1, Sweeping = 2, Empty = 3 };
+  Kind kind = Kind::Mined;
+  HistoryCommit commit;  // Mined only
+};
+class CommitMemo {
+ public:
+  virtual ~CommitMemo() = default;
+  virtual std::optional<CommitSummary> recall(const std::string& oid) = 0;
+  virtual void remember(const std::string& oid, const CommitSummary& summary) = 0;
+};
+
 class GitRepository {
  public:
   // Opens the repository whose worktree contains `start` (searching upwards).
@@ -74,7 +90,9 @@ class GitRepository {
 
   // The history behind `commit`, newest first (by commit time), at most `maxCommits` commits
   // walked: the single-parent commits that added or modified between 1 and `maxPaths` paths.
-  Expected<HistoryWalk> history(const std::string& commit, size_t maxCommits, size_t maxPaths);
+  // `memo` (optional) answers for commits an earlier walk summarized and learns the others.
+  Expected<HistoryWalk> history(const std::string& commit, size_t maxCommits, size_t maxPaths,
+                                CommitMemo* memo = nullptr);
 
   Expected<std::string> readBlob(const std::string& oid);
   // Whether git's ignore rules (.gitignore files, info/exclude, core.excludesFile) ignore a

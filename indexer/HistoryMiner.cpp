@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "support/Binary.h"
 #include "support/SearchText.h"
 
 namespace nib {
@@ -69,6 +70,81 @@ HistoryData HistoryMiner::mine(const HistoryWalk& walk, const std::vector<std::s
     out.commits.push_back(std::move(c));
   }
   return out;
+}
+
+namespace {
+
+// The summaries' table; its name carries what decides a summary besides the commit (the path
+// limit), so that a cache from other settings is not read.
+const std::string kCacheTable = "commits-p" + std::to_string(HistoryMiner::kMaxPaths);
+
+}  // namespace
+
+Expected<std::unique_ptr<HistoryCache>> HistoryCache::open(const std::filesystem::path& dir) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) return Status(ErrorCode::IoError, "cannot create " + dir.string() + ": " + ec.message());
+  LmdbEnv::Options options;
+  options.mapSize = size_t(1) << 32;
+  auto env = LmdbEnv::open(dir, options);
+  if (!env) return env.status();
+  auto txn = LmdbTxn::begin(**env, /*write=*/true);
+  if (!txn) return txn.status();
+  auto db = txn->openDb(kCacheTable.c_str(), true);
+  if (!db) return db.status();
+  return std::unique_ptr<HistoryCache>(new HistoryCache(std::move(*env), std::move(*txn), *db));
+}
+
+std::optional<CommitSummary> HistoryCache::recall(const std::string& oid) {
+  visited_.insert(oid);
+  auto v = txn_.get(db_, oid);
+  if (!v) return std::nullopt;
+  return decode(*v);
+}
+
+void HistoryCache::remember(const std::string& oid, const CommitSummary& summary) {
+  visited_.insert(oid);
+  if (Status s = txn_.put(db_, oid, encode(summary)); !s.isOk() && status_.isOk()) status_ = s;
+}
+
+Status HistoryCache::finish() {
+  if (!status_.isOk()) {
+    txn_.abort();
+    return status_;
+  }
+  auto dropped = txn_.eraseIf(db_, [&](std::string_view key) { return !visited_.count(std::string(key)); });
+  if (!dropped) {
+    txn_.abort();
+    return dropped.status();
+  }
+  return txn_.commit();
+}
+
+std::string HistoryCache::encode(const CommitSummary& summary) {
+  ByteWriter w;
+  w.u8(static_cast<uint8_t>(summary.kind));
+  if (summary.kind == CommitSummary::Kind::Mined) {
+    w.str(summary.commit.message.substr(0, HistoryMiner::kMaxMessageBytes));
+    w.varint(summary.commit.paths.size());
+    for (const std::string& p : summary.commit.paths) w.str(p);
+  }
+  return w.data();
+}
+
+std::optional<CommitSummary> HistoryCache::decode(std::string_view bytes) {
+  ByteReader r(bytes);
+  CommitSummary s;
+  uint8_t kind = r.u8();
+  if (!r.ok() || kind > static_cast<uint8_t>(CommitSummary::Kind::Empty)) return std::nullopt;
+  s.kind = static_cast<CommitSummary::Kind>(kind);
+  if (s.kind == CommitSummary::Kind::Mined) {
+    s.commit.message = std::string(r.str());
+    uint64_t n = r.varint();
+    if (!r.ok() || n > r.remaining()) return std::nullopt;
+    for (uint64_t i = 0; i < n; ++i) s.commit.paths.emplace_back(r.str());
+  }
+  if (!r.ok() || !r.atEnd()) return std::nullopt;
+  return s;
 }
 
 }  // namespace nib

@@ -9,13 +9,43 @@
 #pragma once
 
 #include <cstddef>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string_view>
+#include <unordered_set>
 #include <string>
 #include <vector>
 
 #include "indexer/GitRepository.h"
 #include "views/HistoryView.h"
+#include "views/Lmdb.h"
 
 namespace nib {
+
+// The walk's memo between builds (`.nib/history-cache`, LMDB): each walked commit's summary by
+// its id, in one write transaction per walk. finish() keeps only the commits this walk visited
+// — the cache holds one walk's window, whatever the history's length — and commits.
+class HistoryCache final : public CommitMemo {
+ public:
+  static Expected<std::unique_ptr<HistoryCache>> open(const std::filesystem::path& dir);
+  std::optional<CommitSummary> recall(const std::string& oid) override;
+  void remember(const std::string& oid, const CommitSummary& summary) override;
+  Status finish();
+
+  // A summary's bytes and back (nullopt for damaged bytes).
+  static std::string encode(const CommitSummary& summary);
+  static std::optional<CommitSummary> decode(std::string_view bytes);
+
+ private:
+  HistoryCache(std::unique_ptr<LmdbEnv> env, LmdbTxn txn, MDB_dbi db)
+      : env_(std::move(env)), txn_(std::move(txn)), db_(db) {}
+  std::unique_ptr<LmdbEnv> env_;
+  LmdbTxn txn_;
+  MDB_dbi db_;
+  std::unordered_set<std::string> visited_;
+  Status status_;  // the first failed write: the walk goes on, the cache is not committed
+};
 
 class HistoryMiner {
  public:

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "TestRepo.h"
+#include "indexer/GitRepository.h"
 #include "indexer/HistoryMiner.h"
 #include "server/Engine.h"
 #include "support/FileIo.h"
@@ -178,4 +179,76 @@ TEST_CASE("history records decode damaged bytes without reading past them", "[hi
   CHECK(!decodeHistoryCommit(commit, 3));                   // a file past the count
   CHECK(!decodeHistoryCommit(commit.substr(0, 3), 5));      // a file cut off
   CHECK(!decodeHistoryCommit(std::string{'\x04', '\x7f'}, 5));  // more files than bytes
+}
+
+TEST_CASE("a walk's cache answers for the commits an earlier walk read, and keeps one walk's window", "[history]") {
+  TestRepo repo;
+  commitHistory(repo);
+  auto git = GitRepository::discover(repo.root());
+  REQUIRE(git.hasValue());
+  std::string head = *(*git)->headCommit();
+  TestRepo scratch;  // a folder for the cache
+  const auto cacheDir = scratch.root() / "history-cache";
+  // Counts what the cache answered.
+  struct Counting final : CommitMemo {
+    HistoryCache* cache;
+    int answered = 0, learned = 0;
+    std::optional<CommitSummary> recall(const std::string& oid) override {
+      auto s = cache->recall(oid);
+      answered += s.has_value();
+      return s;
+    }
+    void remember(const std::string& oid, const CommitSummary& s) override {
+      ++learned;
+      cache->remember(oid, s);
+    }
+  };
+  auto walkWith = [&](size_t cap, int* answered, int* learned) {
+    auto cache = HistoryCache::open(cacheDir);
+    REQUIRE(cache.hasValue());
+    Counting counting;
+    counting.cache = cache->get();
+    auto walk = (*git)->history(head, cap, HistoryMiner::kMaxPaths, &counting);
+    REQUIRE(walk.hasValue());
+    REQUIRE((*cache)->finish().isOk());
+    *answered = counting.answered;
+    *learned = counting.learned;
+    return *walk;
+  };
+  int answered = 0, learned = 0;
+  HistoryWalk first = walkWith(100, &answered, &learned);
+  CHECK(answered == 0);
+  CHECK(learned == kHistoryCommits);
+  HistoryWalk second = walkWith(100, &answered, &learned);
+  CHECK(answered == kHistoryCommits);
+  CHECK(learned == 0);
+  REQUIRE(second.commits.size() == first.commits.size());
+  for (size_t i = 0; i < first.commits.size(); ++i) {
+    CHECK(second.commits[i].message == first.commits[i].message);
+    CHECK(second.commits[i].paths == first.commits[i].paths);
+  }
+  // A walk of two commits keeps those two only: the next full walk reads the rest again.
+  (void)walkWith(2, &answered, &learned);
+  (void)walkWith(100, &answered, &learned);
+  CHECK(answered == 2);
+  CHECK(learned == kHistoryCommits - 2);
+}
+
+TEST_CASE("a cached commit summary round-trips, and damaged bytes are refused", "[history]") {
+  CommitSummary s;
+  s.commit = {"Expire keys\n", {"src/expire.c", "src/table.c"}};
+  auto back = HistoryCache::decode(HistoryCache::encode(s));
+  REQUIRE(back);
+  CHECK(back->kind == CommitSummary::Kind::Mined);
+  CHECK(back->commit.message == s.commit.message);
+  CHECK(back->commit.paths == s.commit.paths);
+  CommitSummary merge;
+  merge.kind = CommitSummary::Kind::Merge;
+  auto m = HistoryCache::decode(HistoryCache::encode(merge));
+  REQUIRE(m);
+  CHECK(m->kind == CommitSummary::Kind::Merge);
+  std::string bytes = HistoryCache::encode(s);
+  CHECK(!HistoryCache::decode(bytes.substr(0, bytes.size() - 1)));
+  CHECK(!HistoryCache::decode(bytes + "x"));
+  CHECK(!HistoryCache::decode(std::string(1, '\x09')));
 }

@@ -3,6 +3,8 @@
 // order, line numbers, follow-up) and the LSP extensions.
 #include <catch2/catch.hpp>
 
+#include <map>
+
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -246,6 +248,31 @@ TEST_CASE("an intent's bundle shows the part of a file without a grammar that it
   CHECK(excerpt->range.end.line - excerpt->range.start.line < 60);
   CHECK(excerpt->text.find("203| /* The dangling else binds") != std::string::npos);
   CHECK(a->tokensUsed <= 2000);
+}
+
+// One file whose ten functions all say the intent's words outranks a file with one function
+// that says them less often: the bundle still shows the second file, since a file's units after
+// its first three wait until every other file's first ones are in.
+TEST_CASE("an intent's bundle gives its first places to a few units of each file", "[structural][context]") {
+  TestRepo repo;
+  std::string big;
+  for (int i = 0; i < 10; ++i)
+    big += "/* Flushes the journal buffer to disk, then syncs the journal file. */\nint journal_flush_" +
+           std::to_string(i) + "(int fd) {\n  int journal = fd + " + std::to_string(i) +
+           ";\n  return journal_sync(journal, \"flush journal buffer disk\");\n}\n\n";
+  repo.write("src/journal.c", big);
+  repo.write("src/disk.c", "/* Writes a buffer to disk. */\nint disk_write(int fd, const char *buffer) {\n"
+                           "  return write(fd, buffer, 1);\n}\n");
+  repo.commitAll();
+  auto engine = indexAndOpen(repo);
+  auto a = buildContext(*engine, ContextRequest{{}, {}, "flush the journal buffer to disk", 400});
+  REQUIRE(a.hasValue());
+  std::map<std::string, int> units;
+  for (const ContextUnit& u : a->units) ++units[u.path];
+  INFO(a->text);
+  CHECK(units["src/disk.c"] == 1);
+  CHECK(units["src/journal.c"] >= 3);  // its first three, and later ones as the budget allows
+  CHECK(units["src/journal.c"] < 10);
 }
 
 TEST_CASE("nib/callers, nib/impact, nib/trace and nib/context over LSP", "[structural][lsp]") {

@@ -49,7 +49,7 @@ constexpr size_t kMaxQueryWords = 32;  // the most specific words of a long quer
 // the commit's score / sqrt(files it changed), 0.639 at 0.5 and 0.633 at 1; the share / files:
 // 0.633 / 0.627 / 0.607 at 0.5 / 1 / 2, with 50 commits 0.633 / 0.636 / 0.631 at 0.25 / 0.5 / 1,
 // with 5 commits 0.626 at 1. A per-file field of all its commits' words instead (BM25 over it,
-// weight 1 / 2 / 4) gave 0.633 / 0.643 / 0.605, below the plain route on gpgme from weight 2 on;
+// weight 1 / 2 / 4) gave 0.633 / 0.643 / 0.617, below the plain route on gpgme from weight 2 on;
 // the chosen setting is at or above it on each of the five.
 constexpr double kHistoryWeight = 0.5;
 constexpr size_t kHistoryCommits = 20;

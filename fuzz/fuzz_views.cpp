@@ -1,10 +1,11 @@
 // The records of a version's views that have no decoder of their own elsewhere (issue 29): a
-// delta entry, a worktree snapshot, and the search views' documents, postings, units and
-// compound lists, and a build's spilled search facts. The first byte picks the decoder, the rest is its input; any bytes decode or
+// delta entry, a worktree snapshot, the search views' documents, postings, units and
+// compound lists, a build's spilled search facts, and the history view's postings and commits. The first byte picks the decoder, the rest is its input; any bytes decode or
 // are refused, and what decodes stays inside the input (the snapshot's text views it).
 #include <cstdlib>
 
 #include "FuzzInput.h"
+#include "views/HistoryView.h"
 #include "views/SearchViews.h"
 #include "views/VersionDelta.h"
 #include "views/WorktreeSnapshot.h"
@@ -21,7 +22,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size == 0) return 0;
   std::string_view in = nib::fuzz::bytes(data + 1, size - 1);
   constexpr uint32_t kCount = 1000;
-  switch (data[0] % 7) {
+  switch (data[0] % 9) {
     case 0: {
       auto e = nib::VersionDelta::decodeEntry("a/path.c", in);
       if (e && e->state > nib::DeltaEntry::State::Deleted) std::abort();
@@ -60,6 +61,20 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       if (first.trigrams.size() != first.trigramMasks.size()) std::abort();
       if (!nib::decodeSearchFacts(nib::encodeSearchFacts(first), second)) std::abort();
       if (second.trigrams != first.trigrams || second.units.size() != first.units.size()) std::abort();
+      break;
+    }
+    case 7: {
+      // Commit ids ascend, each inside the count.
+      auto commits = nib::decodeHistoryPostings(in, kCount);
+      for (size_t i = 0; i < commits.size(); ++i)
+        if (commits[i] >= kCount || (i > 0 && commits[i] <= commits[i - 1])) std::abort();
+      break;
+    }
+    case 8: {
+      auto c = nib::decodeHistoryCommit(in, kCount);
+      if (c)
+        for (size_t i = 0; i < c->files.size(); ++i)
+          if (c->files[i] >= kCount || (i > 0 && c->files[i] < c->files[i - 1])) std::abort();
       break;
     }
   }

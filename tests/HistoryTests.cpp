@@ -170,6 +170,11 @@ TEST_CASE("history records decode damaged bytes without reading past them", "[hi
   CHECK(decodeHistoryPostings(good, 3) == std::vector<uint32_t>{0, 2});  // ids past the count are dropped
   CHECK(decodeHistoryPostings(std::string{'\x01', '\x00'}, 10) == std::vector<uint32_t>{1});  // no repeats
   CHECK(decodeHistoryPostings(std::string(12, '\xff'), 10).empty());
+  // A delta of 2^64 - 3 would wrap 5 around to 2: refused (found by fuzz_views).
+  std::string wrap{'\x05', '\xfd', '\xff', '\xff', '\xff', '\xff', '\xff', '\xff', '\xff', '\xff', '\x01'};
+  CHECK(decodeHistoryPostings(wrap, 10) == std::vector<uint32_t>{5});
+  std::string wrapCommit = std::string{'\x01', '\x02', '\x05'} + wrap.substr(1);
+  CHECK(!decodeHistoryCommit(wrapCommit, 10));
   // A commit: 4 terms, 2 files (1, then 1 + 2).
   std::string commit{'\x04', '\x02', '\x01', '\x02'};
   auto c = decodeHistoryCommit(commit, 5);

@@ -61,10 +61,11 @@ std::vector<uint32_t> decodeHistoryPostings(std::string_view bytes, uint32_t com
   uint64_t id = 0;
   while (!r.atEnd()) {
     uint64_t delta = r.varint();
-    if (!r.ok()) break;
-    id += delta;
     // Ids only grow (the first may be 0): nothing after one past the end counts, nor a repeat.
-    if (id >= commitCount || (!out.empty() && delta == 0)) break;
+    // (The delta is bounded first: a huge one would wrap the sum around.)
+    if (!r.ok() || delta >= commitCount || (!out.empty() && delta == 0)) break;
+    id += delta;
+    if (id >= commitCount) break;
     out.push_back(static_cast<uint32_t>(id));
   }
   return out;
@@ -78,8 +79,10 @@ std::optional<HistoryCommitRecord> decodeHistoryCommit(std::string_view bytes, u
   if (!r.ok() || n > r.remaining()) return std::nullopt;  // each file takes a byte at least
   uint64_t id = 0;
   for (uint64_t i = 0; i < n; ++i) {
-    id += r.varint();
-    if (!r.ok() || id >= fileCount) return std::nullopt;
+    uint64_t delta = r.varint();
+    if (!r.ok() || delta >= fileCount) return std::nullopt;  // bounded before the sum can wrap
+    id += delta;
+    if (id >= fileCount) return std::nullopt;
     c.files.push_back(static_cast<uint32_t>(id));
   }
   return c;

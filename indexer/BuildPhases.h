@@ -177,10 +177,10 @@ class HistoryWalkTask {
   double seconds_ = 0;
   std::future<Expected<HistoryWalk>> walk_;  // not valid when nothing is walked
 };
-// The history view: the messages of the walked commits as a field of the items' searchable
-// files (HistoryMiner). Absent with the reason when there is nothing to mine (a shallow clone,
-// an unborn branch, a cap of 0), Failed with it when git cannot be read; it never fails the
-// version.
+// The history view: the walked commits' messages and the items' paths they changed
+// (HistoryMiner). Absent with the reason when there is nothing to mine (a shallow clone, an
+// unborn branch, a cap of 0), Failed with it when git cannot be read; it never fails the
+// version. A delta version walks again when its commit is not its base's (IndexDelta.cpp).
 ViewRecord historyViewPhase(const fs::path& versionDir, HistoryWalkTask& walk, const std::vector<WorkItem>& items);
 
 // ---- clang view ----------------------------------------------------------------------------

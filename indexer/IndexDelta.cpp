@@ -13,6 +13,7 @@
 #include "support/Hash.h"
 #include "support/Log.h"
 #include "views/CommitView.h"
+#include "views/HistoryView.h"
 #include "views/IndexLayout.h"
 #include "views/VersionDelta.h"
 
@@ -357,6 +358,9 @@ std::optional<std::set<std::string>> viewsToRebuild(const DeltaInput& in, const 
     if (!in.scipIndexers || in.scipIndexers->empty()) return std::nullopt;
     views.insert("precise");
   }
+  // The history view reflects the commit its walk started from: after a commit (or a checkout)
+  // it is walked again, the cache answering for every commit the last walk saw.
+  if (base.sourceCommit != in.commit) views.insert(HistoryView::kDirectory);
   return views;
 }
 
@@ -380,6 +384,9 @@ Status rebuildViews(const DeltaInput& in, const fs::path& versionDir, const std:
       PrecisePhaseInput phase{root, versionDir, in.layout->dir() / "precise-cache", *in.scipIndexers,
                               options.scipWorker, &items, in.threads, &options};
       view = preciseViewPhase(phase, m);
+    } else if (name == HistoryView::kDirectory) {
+      HistoryWalkTask walk(root, in.layout->dir() / "history-cache", in.commit, options.historyCommits);
+      view = historyViewPhase(versionDir, walk, items);
     }
     if (!view) return view.status();
     view->capabilities.push_back(ViewRecord::kCoversDelta);

@@ -601,13 +601,18 @@ Expected<SearchResult> SearchProvider::searchLexical(const SearchRequest& reques
       for (const auto& [term, i] : unseen) {
         if (uint32_t tf = tfOf(term)) sc += i * saturated(tf, u.length, avgOf(u.granularity));
       }
+      // (A unit none of the query's words reach is no hit, as an indexed one is no candidate.)
+      const bool saysAWord = sc > 0;
       if (fileUnit) {
         fileScoreNow = sc += historyOf(path);
         if (language != Language::Unknown) sc *= kFileUnitWeight;
       }
-      if (sc <= 0 || !wanted) continue;
+      if (!saysAWord || !wanted) continue;
       units.push_back({sc, unitHit(path, u, SearchRoute::Lexical)});
     }
+    // A file only its history names: the whole file, as for an indexed file (addHistoryOnlyFiles).
+    if (units.empty() && historyOf(path) > 0 && kindWanted(request, SymbolKind::Module))
+      units.push_back({kFileContext * historyOf(path), wholeFileHit(path, content, SearchRoute::Lexical)});
     for (Scored& u : units) {
       if (fileScoreNow && u.hit.kind != SymbolKind::Module) u.score += kFileContext * *fileScoreNow;
       best.push_back(std::move(u));

@@ -47,20 +47,23 @@ void writeCache(TestRepo& repo) {
 // The history: three of its commits speak of keys' time to live and changed the expiry file
 // alone; the others changed the table and the access control.
 constexpr int kHistoryCommits = 8;
-void commitHistory(TestRepo& repo) {
+// The first `commits` of that history.
+void commitHistory(TestRepo& repo, int commits = kHistoryCommits) {
   writeCache(repo);
   repo.commitAll("Add a table of entries with access control");
+  int made = 1;
   auto touch = [&](const std::string& path, const std::string& message) {
+    if (made++ >= commits) return;
     repo.write(path, readText(repo.root() / path) + "\n");
     repo.commitAll(message);
   };
   touch("src/table.c", "table: grow the bucket array when it is full");
-  touch("src/expire.c", "Expire keys whose time to live has passed\n\nSigned-off-by: Alice Example <alice@example.com>\n");
   touch("src/acl.c", "acl: a session without rights may not act");
-  touch("src/expire.c", "Check a key's time to live on every access, not only in the sweep");
   touch("src/table.c", "table: keep entries in the order they were put");
-  touch("src/expire.c", "A key's time to live may change after it is set");
   touch("src/table.c", "Fix a crash when the table is empty");
+  touch("src/expire.c", "Expire keys whose time to live has passed\n\nSigned-off-by: Alice Example <alice@example.com>\n");
+  touch("src/expire.c", "Check a key's time to live on every access, not only in the sweep");
+  touch("src/expire.c", "A key's time to live may change after it is set");
 }
 
 SearchResult lexically(Engine& engine, const std::string& query) {
@@ -135,6 +138,34 @@ TEST_CASE("the history view keeps each mined commit's words and the files it cha
   CHECK(everyFile == 1);
   CHECK(h.postings("reformat").empty());  // the sweeping commit
   CHECK(h.postings("alice").empty());     // a trailer's name
+}
+
+TEST_CASE("commits after the last full build join the history at the next update", "[history]") {
+  TestRepo repo;
+  commitHistory(repo, 5);  // nothing about a time to live yet
+  auto engine = indexAndOpen(repo);
+  REQUIRE(!lexically(*engine, "time to live").hits.empty());
+  CHECK(lexically(*engine, "time to live").hits[0].path == "src/acl.c");
+  // The delta over that version (one file changed) is built after three more commits: its
+  // history view is walked again from the new commit, not shared with the base.
+  for (const char* message : {"Expire keys whose time to live has passed",
+                              "Check a key's time to live on every access, not only in the sweep",
+                              "A key's time to live may change after it is set"}) {
+    repo.write("src/expire.c", readText(repo.root() / "src/expire.c") + "\n");
+    repo.commitAll(message);
+  }
+  engine = indexAndOpen(repo);
+  IndexLayout layout = IndexLayout::forRepository(repo.root());
+  auto m = layout.currentManifest();
+  REQUIRE(m);
+  CHECK(!m->base.empty());  // a delta version
+  const ViewRecord* v = m->view("history");
+  REQUIRE(v);
+  CHECK(v->profile.find("head=" + m->sourceCommit.substr(0, 12) + ";commits=8;") != std::string::npos);
+  CHECK(v->coversDelta());
+  SearchResult result = lexically(*engine, "time to live");
+  REQUIRE(!result.hits.empty());
+  CHECK(result.hits[0].path == "src/expire.c");
 }
 
 TEST_CASE("a shallow clone has no history view, and says why", "[history]") {

@@ -213,8 +213,8 @@ ViewRecord historyViewPhase(const fs::path& versionDir, HistoryWalkTask& task, c
     return failed(complete.status());
   }
   v = *complete;
-  // What `nib status` shows: the commit the walk started from (a delta version keeps its base's
-  // view: its history may end before HEAD), how much history the view learned from, and the cap.
+  // What `nib status` shows: the commit the walk started from (a delta version for worktree
+  // edits shares its base's view), how much history the view learned from, and the cap.
   v.profile = historyViewProfilePrefix() + "head=" + task.commit().substr(0, 12) + ";commits=" + std::to_string(mined.commits.size()) +
               ";walked=" + std::to_string(walk->visited) + ";files=" + std::to_string(mined.files.size()) +
               ";cap=" + std::to_string(task.maxCommits());

@@ -194,11 +194,12 @@ ViewRecord historyViewPhase(const fs::path& versionDir, HistoryWalkTask& task, c
   };
   if (!walk) return failed(walk.status());
   if (walk->shallow) return absent("a shallow clone's history stops at the clone's depth; `git fetch --unshallow` gives it all");
-  // Every path of the version (a delta's unread files carry no content facts): a path with no
-  // text only holds history nobody looks up.
+  // The version's text files, and in a delta the files it did not read (they carry no content
+  // facts; the base indexed them): binaries, links and files too large to search are left out,
+  // so that a commit's vote is shared among the files a search can show.
   std::vector<std::string> paths;
   for (const WorkItem& w : items)
-    if (!w.ownFile()) paths.push_back(w.entry.path);
+    if (!w.ownFile() && (w.searchable || w.skipReason.empty())) paths.push_back(w.entry.path);
   std::sort(paths.begin(), paths.end());
   HistoryData mined = HistoryMiner::mine(*walk, paths);
   fs::path dir = versionDir / HistoryView::kDirectory;

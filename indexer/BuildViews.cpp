@@ -1,4 +1,4 @@
-// The view phases of a build: commit view, search views, clang view, dense view (see
+// The view phases of a build: commit view, search views, history view, clang view, dense view (see
 // BuildPhases.h). Each writes its view into the version's folder and returns its record.
 #include <algorithm>
 #include <chrono>

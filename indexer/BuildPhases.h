@@ -16,6 +16,7 @@
 // classify, the reading of one file and publish. Internal to indexer/.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <filesystem>
 #include <functional>
@@ -164,6 +165,9 @@ class HistoryWalkTask {
   HistoryWalkTask(const fs::path& root, const fs::path& cacheDir, const std::string& commit, size_t maxCommits);
   HistoryWalkTask(const HistoryWalkTask&) = delete;  // the walk's thread holds `this`
   HistoryWalkTask& operator=(const HistoryWalkTask&) = delete;
+  // A build that ends early (failed, cancelled) does not wait for the rest of the walk: it stops
+  // before its next commit (its cache is not written then).
+  ~HistoryWalkTask() { stop_ = true; }
   size_t maxCommits() const { return maxCommits_; }
   const std::string& commit() const { return commit_; }
   // The walk's result (once; waits for it).
@@ -175,6 +179,7 @@ class HistoryWalkTask {
   size_t maxCommits_;
   std::string commit_;
   double seconds_ = 0;
+  std::atomic<bool> stop_{false};            // declared before walk_: outlives the wait for it
   std::future<Expected<HistoryWalk>> walk_;  // not valid when nothing is walked
 };
 // The history view: the walked commits' messages and the items' paths they changed

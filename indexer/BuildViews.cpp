@@ -168,7 +168,7 @@ HistoryWalkTask::HistoryWalkTask(const fs::path& root, const fs::path& cacheDir,
     // Without its cache the walk diffs every commit again: slower, never wrong.
     auto cache = HistoryCache::open(cacheDir);
     if (!cache) logWarn("the history cache cannot be opened (" + cache.status().message() + "): every commit is read again");
-    auto walk = (*repo)->history(commit, maxCommits, HistoryMiner::kMaxPaths, cache ? cache->get() : nullptr);
+    auto walk = (*repo)->history(commit, maxCommits, HistoryMiner::kMaxPaths, cache ? cache->get() : nullptr, &stop_);
     if (cache && walk)
       if (Status s = (*cache)->finish(); !s.isOk()) logWarn("the history cache was not updated: " + s.message());
     seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

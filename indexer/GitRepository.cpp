@@ -259,7 +259,7 @@ Expected<CommitSummary> summarizeCommit(git_repository* repo, const git_oid* oid
 }  // namespace
 
 Expected<HistoryWalk> GitRepository::history(const std::string& commit, size_t maxCommits, size_t maxPaths,
-                                             CommitMemo* memo) {
+                                             CommitMemo* memo, const std::atomic<bool>* stop) {
   HistoryWalk out;
   // A shallow clone's history stops at an arbitrary depth: what it would teach is an accident
   // of the clone, so none is mined.
@@ -276,6 +276,7 @@ Expected<HistoryWalk> GitRepository::history(const std::string& commit, size_t m
   if (git_revwalk_push(walk.p, &start) != 0) return gitError("cannot walk the history from " + commit);
   git_oid oid;
   while (out.visited < maxCommits && git_revwalk_next(&oid, walk.p) == 0) {
+    if (stop && stop->load(std::memory_order_relaxed)) return Status(ErrorCode::Cancelled, "the history walk was stopped");
     ++out.visited;
     std::string hex = oidHex(&oid);
     std::optional<CommitSummary> summary = memo ? memo->recall(hex) : std::nullopt;

@@ -3,6 +3,7 @@
 // compute a worktree's tree id the way `git write-tree` over a temporary index would.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <filesystem>
 #include <memory>
@@ -90,9 +91,10 @@ class GitRepository {
 
   // The history behind `commit`, newest first (by commit time), at most `maxCommits` commits
   // walked: the single-parent commits that added or modified between 1 and `maxPaths` paths.
-  // `memo` (optional) answers for commits an earlier walk summarized and learns the others.
+  // `memo` (optional) answers for commits an earlier walk summarized and learns the others; once
+  // `stop` (optional) is set, the walk ends with Cancelled before its next commit.
   Expected<HistoryWalk> history(const std::string& commit, size_t maxCommits, size_t maxPaths,
-                                CommitMemo* memo = nullptr);
+                                CommitMemo* memo = nullptr, const std::atomic<bool>* stop = nullptr);
 
   Expected<std::string> readBlob(const std::string& oid);
   // Whether git's ignore rules (.gitignore files, info/exclude, core.excludesFile) ignore a

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <string>
 #include <vector>
 
@@ -287,4 +288,19 @@ TEST_CASE("a cached commit summary round-trips, and damaged bytes are refused", 
   CHECK(!HistoryCache::decode(bytes.substr(0, bytes.size() - 1)));
   CHECK(!HistoryCache::decode(bytes + "x"));
   CHECK(!HistoryCache::decode(std::string(1, '\x09')));
+}
+
+TEST_CASE("a history walk told to stop ends before its next commit", "[history]") {
+  TestRepo repo;
+  commitHistory(repo);
+  auto git = GitRepository::discover(repo.root());
+  REQUIRE(git.hasValue());
+  std::atomic<bool> stop{true};
+  auto walk = (*git)->history(*(*git)->headCommit(), 100, HistoryMiner::kMaxPaths, nullptr, &stop);
+  REQUIRE_FALSE(walk.hasValue());
+  CHECK(walk.status().code() == ErrorCode::Cancelled);
+  stop = false;
+  auto whole = (*git)->history(*(*git)->headCommit(), 100, HistoryMiner::kMaxPaths, nullptr, &stop);
+  REQUIRE(whole.hasValue());
+  CHECK(whole->visited == kHistoryCommits);
 }

@@ -11,7 +11,8 @@ written by hand in the same item style. That is the source of the tasks here:
      body) is split into commits — a paragraph that does not start with `*` after one that named
      files begins a new commit — and dated by its header.
   2. Targets: the item paths of a commit that exist in the snapshot and are source files (by
-     extension); the functions named in parentheses are kept for a function-level measure later.
+     extension); the functions named in parentheses give a function-level measure: the rank of
+     the first unit among nib's top 10 that is such a function in a target file.
   3. Query: the commit's message as its author wrote it, without what names the targets — the
      item prefixes `* path (function):` and `(function):` are cut (their descriptions kept), as
      are words that are paths or file names and `Reported by`/`Fixes`/URL lines. Whitespace
@@ -289,18 +290,44 @@ class FileBM25:
         return [p for p, _ in sorted(scores.items(), key=lambda e: (-e[1], e[0]))[:k]]
 
 
-def nib_rank(nib, repo, query, route, k=10):
+def nib_hits(nib, repo, query, route):
+    """`nib search`'s hits for a query (k 200: enough to rank files and units)."""
     r = subprocess.run([nib, "search", "-r", route, "--json", "-k", "200", "--", query], cwd=repo,
                        capture_output=True, text=True, env=dict(os.environ, NIB_NO_AUTO_DAEMON="1"))
     if r.returncode != 0:
         return []
+    return json.loads(r.stdout).get("hits", [])
+
+
+def files_of(hits, k=10):
+    """The first k files of a ranking of units (each file at its first unit)."""
     files = []
-    for hit in json.loads(r.stdout).get("hits", []):
+    for hit in hits:
         if hit["path"] not in files:
             files.append(hit["path"])
         if len(files) == k:
             break
     return files
+
+
+def nib_rank(nib, repo, query, route, k=10):
+    return files_of(nib_hits(nib, repo, query, route), k)
+
+
+def function_score(hit_lists, tasks, k=10):
+    """Function level: the rank of the first of the top k units that is a function the commit's
+    items name in a target file; over the tasks whose items name functions."""
+    mrr = r1 = n = 0
+    for hits, task in zip(hit_lists, tasks):
+        if not task["functions"]:
+            continue
+        n += 1
+        rank = next((i + 1 for i, h in enumerate(hits[:k])
+                     if h["path"] in task["targets"] and h.get("name") in task["functions"]), None)
+        if rank:
+            mrr += 1 / rank
+            r1 += rank == 1
+    return {"mrr": mrr / max(1, n), "recall@1": r1 / max(1, n), "tasks": n}
 
 
 def server_ranks(nib, repo, tasks, route, k=10):
@@ -405,12 +432,18 @@ def main():
         row = {"tasks": len(tasks), "cut": cut, "history": len(history), "set": "held-out" if name in HELD_OUT else "tuning"}
         row["file-bm25"] = score([bm25.rank(t["query"]) for t in tasks], tasks)
         for route in ("lexical", "auto"):
-            row["nib-" + route] = score([nib_rank(nib, repo, t["query"], route) for t in tasks], tasks)
+            hits = [nib_hits(nib, repo, t["query"], route) for t in tasks]
+            row["nib-" + route] = score([files_of(h) for h in hits], tasks)
+            if route == "lexical":
+                row["functions-nib-lexical"] = function_score(hits, tasks)
         if args.history:
             hrepo = history_copy(repo, name, history)
             subprocess.run([nib, "index", "-q", "--no-dense"], cwd=hrepo, check=True)
             for route in ("lexical", "auto"):
-                row[f"nib-{route}+history"] = score([nib_rank(nib, hrepo, t["query"], route) for t in tasks], tasks)
+                hits = [nib_hits(nib, hrepo, t["query"], route) for t in tasks]
+                row[f"nib-{route}+history"] = score([files_of(h) for h in hits], tasks)
+                if route == "lexical":
+                    row["functions-nib-lexical+history"] = function_score(hits, tasks)
         # With --history, the server and context figures are those of the repository with its
         # history (the lexical figures above give the difference the history makes).
         served = hrepo if args.history else repo
@@ -428,6 +461,9 @@ def main():
             for method in ("file-bm25", "nib-lexical", "nib-auto") + (("nib-lexical+history", "nib-auto+history") if args.history else ()):
                 m = row[method]
                 print(f"  {method:19} MRR {m['mrr']:.3f}  recall@1 {m['recall@1']:.2f}  recall@10 {m['recall@10']:.2f}")
+            for method in ("functions-nib-lexical",) + (("functions-nib-lexical+history",) if args.history else ()):
+                m = row[method]
+                print(f"  {method:29} MRR {m['mrr']:.3f}  recall@1 {m['recall@1']:.2f}  ({m['tasks']} queries whose items name functions)")
             for route in ("lexical", "auto") if args.server else ():
                 m = row["serve-" + route]
                 print(f"  nib serve {route:7} MRR {m['mrr']:.3f}  nib/search p50 {m['p50_ms']:.1f} ms  p95 {m['p95_ms']:.1f} ms")

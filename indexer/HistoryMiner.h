@@ -28,6 +28,7 @@ namespace nib {
 // — the cache holds one walk's window, whatever the history's length — and commits.
 class HistoryCache final : public CommitMemo {
  public:
+  static constexpr const char* kDirectory = "history-cache";  // in `.nib`
   static Expected<std::unique_ptr<HistoryCache>> open(const std::filesystem::path& dir);
   std::optional<CommitSummary> recall(const std::string& oid) override;
   void remember(const std::string& oid, const CommitSummary& summary) override;

@@ -294,7 +294,7 @@ Expected<IndexReport> buildIndex(const fs::path& repoPath, const IndexOptions& r
     if (*delta) return std::move(**delta);
   }
 
-  HistoryWalkTask history(s.repo->root(), layout.dir() / "history-cache", s.commit, options.historyCommits);
+  HistoryWalkTask history(s.repo->root(), layout.dir() / HistoryCache::kDirectory, s.commit, options.historyCommits);
   auto spill = BuildSpill::create(layout.dir());
   if (!spill) return spill.status();
   NIB_RETURN_IF_ERROR(extractPhase(scan->items, **facts, {s.repo->root(), s.fromWorktree, &options, profile, spill->get()}));

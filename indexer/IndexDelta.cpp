@@ -8,6 +8,7 @@
 #include <set>
 
 #include "indexer/BuildPhases.h"
+#include "indexer/HistoryMiner.h"
 #include "indexer/DenseFollowUp.h"
 #include "support/GitLite.h"
 #include "support/Hash.h"
@@ -385,7 +386,7 @@ Status rebuildViews(const DeltaInput& in, const fs::path& versionDir, const std:
                               options.scipWorker, &items, in.threads, &options};
       view = preciseViewPhase(phase, m);
     } else if (name == HistoryView::kDirectory) {
-      HistoryWalkTask walk(root, in.layout->dir() / "history-cache", in.commit, options.historyCommits);
+      HistoryWalkTask walk(root, in.layout->dir() / HistoryCache::kDirectory, in.commit, options.historyCommits);
       view = historyViewPhase(versionDir, walk, items);
     }
     if (!view) return view.status();

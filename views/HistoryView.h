@@ -27,8 +27,9 @@
 
 namespace nib {
 
-// The view's revision: bump it when its tables or what the miner puts in them change, so that a
-// build never takes an older view for a current one. Its profile starts with this prefix.
+// The view's revision: bump it when its tables or what the miner puts in them change (the
+// messages' tokenizer, support/SearchText, included), so that a build never takes an older view
+// for a current one. Its profile starts with this prefix.
 inline constexpr int kHistoryViewRevision = 1;
 inline std::string historyViewProfilePrefix() { return "h" + std::to_string(kHistoryViewRevision) + ";"; }
 

@@ -9,6 +9,7 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <unordered_map>
 
 namespace nib {
 namespace fs = std::filesystem;
@@ -207,21 +208,33 @@ namespace {
 
 // The paths a commit added or modified against `parentTree` (null: the empty tree), or nullopt
 // past `maxPaths` (only the count matters then).
-Expected<std::optional<std::vector<std::string>>> changedPaths(git_repository* repo, git_tree* parentTree,
-                                                               git_tree* tree, size_t maxPaths) {
+struct Changes {
+  std::vector<std::string> paths;  // added, modified or moved here
+  std::vector<HistoryRename> renames;
+  bool sweeping = false;  // more than maxPaths (the paths are then left out)
+};
+
+// What a commit changed against `parentTree` (null: the empty tree). Exact renames are paired
+// by blob id alone, so no blob is read.
+Expected<Changes> changedPaths(git_repository* repo, git_tree* parentTree, git_tree* tree, size_t maxPaths) {
   git_diff_options opts = GIT_DIFF_OPTIONS_INIT;
   opts.flags |= GIT_DIFF_SKIP_BINARY_CHECK;  // the tree entries say which paths changed: no blob is read
   Owned<git_diff, git_diff_free> diff;
   if (git_diff_tree_to_tree(&diff.p, repo, parentTree, tree, &opts) != 0) return gitError("cannot diff a commit");
+  git_diff_find_options find = GIT_DIFF_FIND_OPTIONS_INIT;
+  find.flags = GIT_DIFF_FIND_RENAMES | GIT_DIFF_FIND_EXACT_MATCH_ONLY;
+  if (parentTree && git_diff_find_similar(diff.p, &find) != 0) return gitError("cannot find a commit's renames");
+  Changes out;
   size_t n = git_diff_num_deltas(diff.p);
-  if (n > maxPaths) return std::optional<std::vector<std::string>>();
-  std::vector<std::string> paths;
+  out.sweeping = n > maxPaths;
   for (size_t i = 0; i < n; ++i) {
     const git_diff_delta* d = git_diff_get_delta(diff.p, i);
-    if (d->status == GIT_DELTA_DELETED || !d->new_file.path) continue;
-    paths.emplace_back(d->new_file.path);
+    if (d->status == GIT_DELTA_RENAMED && d->old_file.path && d->new_file.path)
+      out.renames.push_back({d->old_file.path, d->new_file.path});
+    if (out.sweeping || d->status == GIT_DELTA_DELETED || !d->new_file.path) continue;
+    out.paths.emplace_back(d->new_file.path);
   }
-  return std::optional<std::vector<std::string>>(std::move(paths));
+  return out;
 }
 
 }  // namespace
@@ -245,13 +258,14 @@ Expected<CommitSummary> summarizeCommit(git_repository* repo, const git_oid* oid
     if (git_commit_parent(&parent.p, c.p, 0) != 0 || git_commit_tree(&parentTree.p, parent.p) != 0)
       return gitError("cannot read the parent of " + oidHex(oid));
   }
-  auto paths = changedPaths(repo, parentTree.p, tree.p, maxPaths);
-  if (!paths) return paths.status();
-  if (!*paths) out.kind = CommitSummary::Kind::Sweeping;
-  else if ((*paths)->empty()) out.kind = CommitSummary::Kind::Empty;
+  auto changes = changedPaths(repo, parentTree.p, tree.p, maxPaths);
+  if (!changes) return changes.status();
+  out.renames = std::move(changes->renames);
+  if (changes->sweeping) out.kind = CommitSummary::Kind::Sweeping;
+  else if (changes->paths.empty()) out.kind = CommitSummary::Kind::Empty;
   else {
     const char* message = git_commit_message(c.p);
-    out.commit = {message ? message : "", std::move(**paths)};
+    out.commit = {message ? message : "", std::move(changes->paths)};
   }
   return out;
 }
@@ -272,8 +286,17 @@ Expected<HistoryWalk> GitRepository::history(const std::string& commit, size_t m
   if (git_oid_fromstr(&start, commit.c_str()) != 0) return Status(ErrorCode::InvalidArgument, "not a commit id: " + commit);
   Owned<git_revwalk, git_revwalk_free> walk;
   if (git_revwalk_new(&walk.p, repo_) != 0) return gitError("cannot walk the history");
-  git_revwalk_sorting(walk.p, GIT_SORT_TIME);
+  // Git's default order, which emits a commit only after its children. (Time sorting put the
+  // commits of one second in any order, parents before children, so a rename could be met after
+  // the commits that named the old path; a cached walk of 5,000 of 12,000 commits also took
+  // 0.21 s against 0.15 s now.)
+  git_revwalk_sorting(walk.p, GIT_SORT_NONE);
   if (git_revwalk_push(walk.p, &start) != 0) return gitError("cannot walk the history from " + commit);
+  std::unordered_map<std::string, std::string> renamedTo;  // an older name -> the newest
+  auto renamed = [&](const std::string& path) -> std::string {
+    auto it = renamedTo.find(path);
+    return it == renamedTo.end() ? path : it->second;
+  };
   git_oid oid;
   while (out.visited < maxCommits && git_revwalk_next(&oid, walk.p) == 0) {
     if (stop && stop->load(std::memory_order_relaxed)) return Status(ErrorCode::Cancelled, "the history walk was stopped");
@@ -286,6 +309,10 @@ Expected<HistoryWalk> GitRepository::history(const std::string& commit, size_t m
       summary = std::move(*made);
       if (memo) memo->remember(hex, *summary);
     }
+    // Newest first: a commit's paths take the names later renames gave them, and its own
+    // renames name the paths of the commits before it.
+    for (std::string& p : summary->commit.paths) p = renamed(p);
+    for (const HistoryRename& r : summary->renames) renamedTo[r.from] = renamed(r.to);
     switch (summary->kind) {
       case CommitSummary::Kind::Merge: ++out.merges; break;
       case CommitSummary::Kind::Sweeping: ++out.sweeping; break;

@@ -41,6 +41,12 @@ struct HistoryCommit {
   std::string message;
   std::vector<std::string> paths;
 };
+// A path a commit moved without changing it (git's exact rename): the history of `from` before
+// it is `to`'s.
+struct HistoryRename {
+  std::string from, to;
+  bool operator==(const HistoryRename&) const = default;
+};
 
 struct HistoryWalk {
   std::vector<HistoryCommit> commits;  // newest first, each with 1..maxPaths paths
@@ -56,7 +62,8 @@ struct HistoryWalk {
 struct CommitSummary {
   enum class Kind : uint8_t { Mined = 0, Merge = 1, Sweeping = 2, Empty = 3 };
   Kind kind = Kind::Mined;
-  HistoryCommit commit;  // Mined only
+  HistoryCommit commit;                // Mined only, its paths as the commit named them
+  std::vector<HistoryRename> renames;  // Mined and Sweeping (a moved folder sweeps)
 };
 class CommitMemo {
  public:
@@ -89,8 +96,11 @@ class GitRepository {
   // shortcut); the others get oid "" and must be hashed from their content.
   Expected<std::vector<TreeEntry>> listWorktree();
 
-  // The history behind `commit`, newest first (by commit time), at most `maxCommits` commits
-  // walked: the single-parent commits that added or modified between 1 and `maxPaths` paths.
+  // The history behind `commit`, newest first (git's own order: every commit before its
+  // parents, branches interleaved by commit time), at most `maxCommits` commits
+  // walked: the single-parent commits that added or modified between 1 and `maxPaths` paths,
+  // each path under the name a later exact rename gave it (a file keeps its history over a
+  // `git mv`; an edited move is an addition, as git's exact-only detection sees it).
   // `memo` (optional) answers for commits an earlier walk summarized and learns the others; once
   // `stop` (optional) is set, the walk ends with Cancelled before its next commit.
   Expected<HistoryWalk> history(const std::string& commit, size_t maxCommits, size_t maxPaths,

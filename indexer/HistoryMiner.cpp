@@ -76,7 +76,7 @@ namespace {
 
 // The summaries' table; its name carries what decides a summary besides the commit (the path
 // limit), so that a cache from other settings is not read.
-const std::string kCacheTable = "commits-p" + std::to_string(HistoryMiner::kMaxPaths);
+const std::string kCacheTable = "commits-p" + std::to_string(HistoryMiner::kMaxPaths) + "-r1";
 
 }  // namespace
 
@@ -128,6 +128,11 @@ std::string HistoryCache::encode(const CommitSummary& summary) {
     w.varint(summary.commit.paths.size());
     for (const std::string& p : summary.commit.paths) w.str(p);
   }
+  w.varint(summary.renames.size());
+  for (const HistoryRename& r : summary.renames) {
+    w.str(r.from);
+    w.str(r.to);
+  }
   return w.data();
 }
 
@@ -142,6 +147,12 @@ std::optional<CommitSummary> HistoryCache::decode(std::string_view bytes) {
     uint64_t n = r.varint();
     if (!r.ok() || n > r.remaining()) return std::nullopt;
     for (uint64_t i = 0; i < n; ++i) s.commit.paths.emplace_back(r.str());
+  }
+  uint64_t renames = r.varint();
+  if (!r.ok() || renames > r.remaining()) return std::nullopt;
+  for (uint64_t i = 0; i < renames; ++i) {
+    std::string from(r.str()), to(r.str());
+    s.renames.push_back({std::move(from), std::move(to)});
   }
   if (!r.ok() || !r.atEnd()) return std::nullopt;
   return s;

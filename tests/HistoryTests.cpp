@@ -114,7 +114,7 @@ TEST_CASE("the history view keeps each mined commit's words and the files it cha
   const ViewRecord* v = m->view("history");
   REQUIRE(v);
   CHECK(v->status == ViewStatus::Complete);
-  CHECK(v->profile == "h1;head=" + m->sourceCommit.substr(0, 12) + ";commits=" + std::to_string(kHistoryCommits) +
+  CHECK(v->profile == "h2;head=" + m->sourceCommit.substr(0, 12) + ";commits=" + std::to_string(kHistoryCommits) +
                           ";walked=" + std::to_string(kHistoryCommits + 1) + ";files=3;cap=5000");
   auto view = HistoryView::open(layout.versionDir(m->versionId) / "history");
   REQUIRE(view.hasValue());
@@ -167,6 +167,20 @@ TEST_CASE("commits after the last full build join the history at the next update
   SearchResult result = lexically(*engine, "time to live");
   REQUIRE(!result.hits.empty());
   CHECK(result.hits[0].path == "src/expire.c");
+}
+
+TEST_CASE("a file keeps its history over a rename", "[history]") {
+  TestRepo repo;
+  commitHistory(repo);
+  // The expiry file moves (unchanged: git's exact rename), then the table is touched again.
+  REQUIRE(repo.git("mv src/expire.c src/keys.c") == 0);
+  repo.commitAll("Move the expiry code next to the keys");
+  repo.write("src/table.c", readText(repo.root() / "src/table.c") + "\n");
+  repo.commitAll("table: shrink the bucket array when it is a quarter full");
+  auto engine = indexAndOpen(repo);
+  SearchResult result = lexically(*engine, "time to live");
+  REQUIRE(!result.hits.empty());
+  CHECK(result.hits[0].path == "src/keys.c");
 }
 
 TEST_CASE("a shallow clone has no history view, and says why", "[history]") {
@@ -274,11 +288,13 @@ TEST_CASE("a walk's cache answers for the commits an earlier walk read, and keep
 TEST_CASE("a cached commit summary round-trips, and damaged bytes are refused", "[history]") {
   CommitSummary s;
   s.commit = {"Expire keys\n", {"src/expire.c", "src/table.c"}};
+  s.renames = {{"src/ttl.c", "src/expire.c"}};
   auto back = HistoryCache::decode(HistoryCache::encode(s));
   REQUIRE(back);
   CHECK(back->kind == CommitSummary::Kind::Mined);
   CHECK(back->commit.message == s.commit.message);
   CHECK(back->commit.paths == s.commit.paths);
+  CHECK(back->renames == s.renames);
   CommitSummary merge;
   merge.kind = CommitSummary::Kind::Merge;
   auto m = HistoryCache::decode(HistoryCache::encode(merge));

@@ -30,7 +30,8 @@ namespace nib {
 // The view's revision: bump it when its tables or what the miner puts in them change (the
 // messages' tokenizer, support/SearchText, included), so that a build never takes an older view
 // for a current one. Its profile starts with this prefix.
-inline constexpr int kHistoryViewRevision = 1;
+// 2: paths follow exact renames.
+inline constexpr int kHistoryViewRevision = 2;
 inline std::string historyViewProfilePrefix() { return "h" + std::to_string(kHistoryViewRevision) + ";"; }
 
 struct HistoryData {

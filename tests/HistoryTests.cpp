@@ -77,6 +77,12 @@ SearchResult lexically(Engine& engine, const std::string& query) {
   return *result;
 }
 
+// The file of the lexical route's first hit for `query` ("" when nothing is found).
+std::string firstFile(Engine& engine, const std::string& query) {
+  SearchResult result = lexically(engine, query);
+  return result.hits.empty() ? std::string() : result.hits[0].path;
+}
+
 }  // namespace
 
 TEST_CASE("commit messages rank the file their commits changed for the words they use", "[search][history]") {
@@ -84,17 +90,13 @@ TEST_CASE("commit messages rank the file their commits changed for the words the
   commitHistory(repo);
   SECTION("with the history mined") {
     auto engine = indexAndOpen(repo);
-    SearchResult result = lexically(*engine, "time to live");
-    REQUIRE(!result.hits.empty());
-    CHECK(result.hits[0].path == "src/expire.c");
+    CHECK(firstFile(*engine, "time to live") == "src/expire.c");
   }
   SECTION("without it (index.history-commits = 0), the same index ranks by text alone") {
     repo.write(".nib.conf", "index.history-commits = 0\n");
     repo.commitAll("configure");
     auto engine = indexAndOpen(repo);
-    SearchResult result = lexically(*engine, "time to live");
-    REQUIRE(!result.hits.empty());
-    CHECK(result.hits[0].path == "src/acl.c");
+    CHECK(firstFile(*engine, "time to live") == "src/acl.c");
     NibRun status = runNibIn(repo, "", "status");
     CHECK(status.out.find("history    absent  not built: index.history-commits is 0") != std::string::npos);
   }
@@ -145,8 +147,7 @@ TEST_CASE("commits after the last full build join the history at the next update
   TestRepo repo;
   commitHistory(repo, 5);  // nothing about a time to live yet
   auto engine = indexAndOpen(repo);
-  REQUIRE(!lexically(*engine, "time to live").hits.empty());
-  CHECK(lexically(*engine, "time to live").hits[0].path == "src/acl.c");
+  CHECK(firstFile(*engine, "time to live") == "src/acl.c");
   // The delta over that version (one file changed) is built after three more commits: its
   // history view is walked again from the new commit, not shared with the base.
   for (const char* message : {"Expire keys whose time to live has passed",
@@ -164,9 +165,7 @@ TEST_CASE("commits after the last full build join the history at the next update
   REQUIRE(v);
   CHECK(v->profile.find("head=" + m->sourceCommit.substr(0, 12) + ";commits=8;") != std::string::npos);
   CHECK(v->coversDelta());
-  SearchResult result = lexically(*engine, "time to live");
-  REQUIRE(!result.hits.empty());
-  CHECK(result.hits[0].path == "src/expire.c");
+  CHECK(firstFile(*engine, "time to live") == "src/expire.c");
 }
 
 TEST_CASE("a file keeps its history over a rename", "[history]") {
@@ -178,9 +177,7 @@ TEST_CASE("a file keeps its history over a rename", "[history]") {
   repo.write("src/table.c", readText(repo.root() / "src/table.c") + "\n");
   repo.commitAll("table: shrink the bucket array when it is a quarter full");
   auto engine = indexAndOpen(repo);
-  SearchResult result = lexically(*engine, "time to live");
-  REQUIRE(!result.hits.empty());
-  CHECK(result.hits[0].path == "src/keys.c");
+  CHECK(firstFile(*engine, "time to live") == "src/keys.c");
 }
 
 TEST_CASE("a shallow clone has no history view, and says why", "[history]") {
@@ -196,9 +193,7 @@ TEST_CASE("a shallow clone has no history view, and says why", "[history]") {
   CHECK(status.out.find("history    absent  not built: a shallow clone's history stops at the clone's depth") !=
         std::string::npos);
   // The lexical route answers without it.
-  SearchResult result = lexically(*engine, "time to live");
-  REQUIRE(!result.hits.empty());
-  CHECK(result.hits[0].path == "src/acl.c");
+  CHECK(firstFile(*engine, "time to live") == "src/acl.c");
 }
 
 TEST_CASE("a message's terms leave out trailers and come once each", "[history]") {

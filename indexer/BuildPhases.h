@@ -303,6 +303,9 @@ bool denseViewCurrent(const Manifest& m, const IndexOptions& options);
 // a nib that tokenizes or cuts units otherwise rebuilds them, as a version and as a delta's
 // base, rather than answering from views another rule made.
 bool searchViewsCurrent(const Manifest& m);
+// Whether the manifest's history view is of this revision (or absent or failed for a reason
+// that still stands).
+bool historyViewCurrent(const Manifest& m);
 // Whether the manifest's dense view waits for its follow-up version.
 bool denseViewPending(const Manifest& m);
 // Whether a file the version's clang view lists without indexing it (a generated header) has

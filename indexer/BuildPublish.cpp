@@ -153,9 +153,13 @@ DeltaEntry deltaEntryOf(const WorkItem& w) {
 bool searchViewsCurrent(const Manifest& m) {
   for (const char* name : {"lexical", "trigram"})
     if (const ViewRecord* v = m.view(name); v && v->profile != searchViewsProfile(m.extractorProfile)) return false;
-  // The history view: a version from before it existed has no record, one of another revision
-  // another profile. An absent or failed one stands (its reason: the cap, which the
-  // configuration digest holds, or a shallow clone) until something changes.
+  return true;
+}
+
+bool historyViewCurrent(const Manifest& m) {
+  // A version from before the view existed has no record, one of another revision another
+  // profile. An absent or failed one stands (its reason: the cap, which the configuration
+  // digest holds, or a shallow clone) until something changes.
   const ViewRecord* history = m.view(HistoryView::kDirectory);
   if (!history) return false;
   return history->status != ViewStatus::Complete || history->profile.rfind(historyViewProfilePrefix(), 0) == 0;

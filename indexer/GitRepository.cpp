@@ -206,8 +206,6 @@ bool GitRepository::isIgnored(const std::string& path) {
 
 namespace {
 
-// The paths a commit added or modified against `parentTree` (null: the empty tree), or nullopt
-// past `maxPaths` (only the count matters then).
 struct Changes {
   std::vector<std::string> paths;  // added, modified or moved here
   std::vector<HistoryRename> renames;
@@ -236,10 +234,6 @@ Expected<Changes> changedPaths(git_repository* repo, git_tree* parentTree, git_t
   }
   return out;
 }
-
-}  // namespace
-
-namespace {
 
 // One commit of a walk, summarized (the diff of its trees against its only parent's).
 Expected<CommitSummary> summarizeCommit(git_repository* repo, const git_oid* oid, size_t maxPaths) {

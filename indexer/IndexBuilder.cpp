@@ -93,7 +93,7 @@ std::optional<Manifest> currentAndUnchanged(const IndexLayout& layout, const fs:
   if (!current || current->sourceCommit != commit || current->configDigest != digest ||
       current->extractorProfile != Extractor::profileDigest() || current->nibVersion != NIB_VERSION ||
       // A version from before the dense view existed lacks it, or one trained otherwise: not current.
-      !denseViewCurrent(*current, options) || !searchViewsCurrent(*current) ||
+      !denseViewCurrent(*current, options) || !searchViewsCurrent(*current) || !historyViewCurrent(*current) ||
       !compilerViewsCurrent(*current, options, indexers))
     return std::nullopt;
   auto recorded = recordedWorktree(layout.versionDir(current->versionId), *current);

@@ -66,7 +66,8 @@ std::optional<DeltaBase> findBase(const DeltaInput& in) {
   fs::path baseDir = in.layout->versionDir(b.baseId);
   auto base = current->base.empty() ? Expected<Manifest>(*current) : readManifest(baseDir);
   if (!base || !base->servable() || !checkArtifactSizes(baseDir, *base).isOk()) return std::nullopt;
-  if (!denseViewCurrent(*base, options) || !searchViewsCurrent(*base)) return std::nullopt;
+  if (!denseViewCurrent(*base, options) || !searchViewsCurrent(*base) || !historyViewCurrent(*base))
+    return std::nullopt;
   // A base whose dense view is still being built: the follow-up's version of it (the same
   // views, hard-linked, and the dense view complete) is the better base once it exists;
   // until then the delta shares the pending view, and the follow-up publishes it again over

@@ -23,11 +23,8 @@ std::unordered_map<std::string, double> historyScores(HistoryView& view, const s
   ranked.reserve(byCommit.size());
   for (const auto& [c, idfs] : byCommit) ranked.emplace_back(idfs, c);
   // BM25 with a count of one: each candidate's idf sum times its length factor.
-  for (auto& [idfs, c] : ranked) {
-    auto record = view.commit(c);
-    if (!record) continue;
-    idfs *= (kK1 + 1) / (1 + kK1 * (1 - kB + kB * record->length / view.averageLength()));
-  }
+  for (auto& [idfs, c] : ranked)
+    idfs *= (kK1 + 1) / (1 + kK1 * (1 - kB + kB * view.commitLength(c) / view.averageLength()));
   // Best first, ties by id (the newer commit): the same commits whatever the hash order.
   auto better = [](const auto& a, const auto& b) { return a.first != b.first ? a.first > b.first : a.second < b.second; };
   if (ranked.size() > commits) {

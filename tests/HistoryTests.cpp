@@ -132,6 +132,8 @@ TEST_CASE("the history view keeps each mined commit's words and the files it cha
     auto record = h.commit(c);
     REQUIRE(record);
     CHECK(record->files == std::vector<uint32_t>{1});
+    CHECK(h.commitLength(c) == record->length);
+    CHECK(record->length > 0);
   }
   // The first commit added every file. (Commits of one second have no order by time: which id
   // each has is not checked.)

@@ -123,6 +123,14 @@ std::optional<HistoryCommitRecord> HistoryView::commit(uint32_t id) {
   return decodeHistoryCommit(*v, fileCount_);
 }
 
+uint32_t HistoryView::commitLength(uint32_t id) {
+  auto v = txn_.get(commits_, idKey(id));
+  if (!v) return 0;
+  ByteReader r(*v);
+  uint32_t length = r.u32();
+  return r.ok() ? length : 0;
+}
+
 std::optional<std::string> HistoryView::path(uint32_t fileId) {
   auto v = txn_.get(files_, idKey(fileId));
   if (!v) return std::nullopt;

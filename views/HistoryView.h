@@ -64,6 +64,9 @@ class HistoryView {
   // The commits whose message holds `term`, ascending.
   std::vector<uint32_t> postings(const std::string& term);
   std::optional<HistoryCommitRecord> commit(uint32_t id);
+  // A commit's message length alone (0 when it cannot be read): what ranking every candidate
+  // needs, without decoding its files.
+  uint32_t commitLength(uint32_t id);
   std::optional<std::string> path(uint32_t fileId);
   uint32_t commitCount() const { return commitCount_; }
   uint32_t fileCount() const { return fileCount_; }

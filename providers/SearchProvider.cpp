@@ -1,7 +1,7 @@
 #include "providers/SearchProvider.h"
 #include "providers/SearchHistory.h"
 #include "providers/SearchProximity.h"
-#include "providers/SearchSnippets.h"
+#include "providers/SearchHits.h"
 #include "views/SearchFacts.h"
 
 #include "providers/QueryWords.h"
@@ -53,6 +53,9 @@ constexpr size_t kMaxQueryWords = 32;  // the most specific words of a long quer
 // the chosen setting is at or above it on each of the five.
 constexpr double kHistoryWeight = 0.5;
 constexpr size_t kHistoryCommits = 20;
+// The weight of the votes for a function the voting commits changed, in the function's own
+// score (besides what it inherits from its file).
+constexpr double kFunctionHistoryWeight = 1.0;
 
 // BM25's saturation of a term's count: tf (k1 + 1) / (tf + k1 (1 - b + b length / average)), times
 // the term's idf by the caller.
@@ -60,17 +63,6 @@ double saturated(uint32_t tf, double length, double average) {
   return tf * (kK1 + 1) / (tf + kK1 * (1 - kB + kB * length / average));
 }
 
-// The lines [first, last] of `text`, each cut to a readable length.
-std::string linesOf(const LineTable& lines, uint32_t first, uint32_t last) {
-  std::string out;
-  for (uint32_t l = first; l <= last && l < lines.lineCount(); ++l) {
-    std::string_view t = lines.lineText(l);
-    if (t.size() > kSearchSnippetLineBytes) t = t.substr(0, kSearchSnippetLineBytes);
-    if (l > first) out += '\n';
-    out += t;
-  }
-  return out;
-}
 
 }  // namespace
 
@@ -210,72 +202,6 @@ namespace {
 
 constexpr size_t kExactlyScored = 2000;  // lexical: units scored exactly (at least)
 
-struct Scored {
-  double score;
-  SearchHit hit;
-  bool wholeFile = false;  // a whole file's hit whose range is found from its text once kept
-};
-
-// Whether the request's kind filter keeps a unit of this kind (files are units of kind Module).
-bool kindWanted(const SearchRequest& request, SymbolKind kind) {
-  return request.kinds.empty() || std::find(request.kinds.begin(), request.kinds.end(), kind) != request.kinds.end();
-}
-
-// The ranked routes score changed and added files from their current content: calls `score` for
-// each that passes the request's path and language filters and can be read (the kind filter is
-// the caller's, per unit).
-void forEachCurrentFile(LexicalView& lexical, const SearchRequest& request, const SearchContext& context,
-                        const std::function<void(const std::string& path, const std::string& content)>& score) {
-  auto visit = [&](const std::string& path) {
-    auto d = lexical.byPath(path);
-    if (!SearchProvider::passesFilters(request, path, d ? d->language : detectLanguage(path, ""))) return;
-    auto content = context.readCurrent(path);
-    if (content) score(path, *content);
-  };
-  for (const std::string& p : context.changed) visit(p);
-  for (const std::string& p : context.added) visit(p);
-}
-
-// A hit on a unit of a changed file (not in the index: no unit id).
-SearchHit unitHit(const std::string& path, const UnitTerms& u, SearchRoute route) {
-  SearchHit h;
-  h.path = path;
-  h.range = u.range;
-  h.route = route;
-  h.name = u.name;
-  h.kind = u.granularity == Granularity::File ? SymbolKind::Module : u.kind;
-  return h;
-}
-
-SearchHit wholeFileHit(const std::string& path, std::string_view content, SearchRoute route) {
-  SearchHit h;
-  h.path = path;
-  h.route = route;
-  h.kind = SymbolKind::Module;
-  LineTable lines(content);
-  h.range.endByte = static_cast<uint32_t>(content.size());
-  h.range.end = lines.positionOf(h.range.endByte);
-  return h;
-}
-
-// Orders the ranked routes' hits (score, then path and position) and keeps k.
-void rankHits(std::vector<Scored>& best, size_t k, SearchResult* out) {
-  auto before = [](const Scored& a, const Scored& b) {
-    if (a.score != b.score) return a.score > b.score;
-    if (a.hit.path != b.hit.path) return a.hit.path < b.hit.path;
-    if (a.hit.range.startByte != b.hit.range.startByte) return a.hit.range.startByte < b.hit.range.startByte;
-    // One declaration may define two names over the same range (`typedef struct {...} A, *PA;`).
-    return a.hit.name < b.hit.name;
-  };
-  // Only the first k are kept: order those (the ranked routes score thousands of units).
-  if (best.size() > k) std::partial_sort(best.begin(), best.begin() + k, best.end(), before);
-  else std::sort(best.begin(), best.end(), before);
-  if (best.size() > k) {
-    out->truncated = true;
-    best.resize(k);
-  }
-}
-
 // The files only the history names (`history`: path -> its score, unweighted; none of their
 // units scored): each a whole-file hit, scored as a unit of it with nothing of its own would be
 // — its file's share, the history alone.
@@ -364,36 +290,6 @@ void addProximity(const std::string& query, const std::map<std::string, double>&
     // With the comment above it, whose words are the unit's too.
     uint32_t from = leadingCommentStart(text, s.hit.range.startByte);
     s.score += kProximityWeight * proximityScore(text.substr(from, s.hit.range.endByte - from), q);
-  }
-}
-
-// Ranks and keeps k, then (unless the caller only fuses ranks) gives each hit its snippet: the
-// unit's first lines, from the current content (`texts`: each file read once per query).
-void rankAndAttachSnippets(std::vector<Scored> best, const SearchRequest& request, HitTexts& texts,
-                           SearchResult* result, bool snippets = true) {
-  SearchResult& out = *result;
-  rankHits(best, request.k, &out);
-  if (!snippets) {
-    for (Scored& s : best) {
-      s.hit.score = s.score;
-      out.hits.push_back(std::move(s.hit));
-    }
-    return;
-  }
-  std::map<std::string, LineTable> tables;  // for hits without byte offsets only
-  for (Scored& s : best) {
-    std::string_view text = texts.of(s.hit.path);
-    if (s.wholeFile) s.hit = wholeFileHit(s.hit.path, text, s.hit.route);
-    s.hit.score = std::round(s.score * 1000) / 1000;
-    s.hit.snippetLine = s.hit.range.start.line;
-    if (!snippetAt(text, s.hit.range, &s.hit.snippet, &s.hit.ascii)) {
-      const LineTable& lines = tables.try_emplace(s.hit.path, text).first->second;
-      uint32_t first = s.hit.range.start.line;
-      uint32_t last = std::min<uint32_t>(s.hit.range.end.line, first + kSnippetLines - 1);
-      s.hit.snippet = linesOf(lines, first, last);
-      s.hit.ascii = isAscii(text);
-    }
-    out.hits.push_back(std::move(s.hit));
   }
 }
 
@@ -487,6 +383,20 @@ Expected<SearchResult> SearchProvider::searchLexical(const SearchRequest& reques
   const size_t columns = firstColumn.back();
   std::vector<uint32_t> row(static_cast<size_t>(n), UINT32_MAX);  // unit -> its row, if kept
   for (size_t r = 0; r < ranked.size(); ++r) row[ranked[r].second] = static_cast<uint32_t>(r);
+  // The files and functions the past commits most like the query changed (the history view):
+  // part of a file's score, and of a function's own, even one no query word reaches.
+  HistoryScores history;
+  std::unordered_map<uint32_t, double> functionHistory;  // unit id -> its functions' votes
+  if (history_) {
+    history = historyScores(*history_, terms, kHistoryCommits);
+    functionHistory = historyUnits(*lexical_, history);
+    for (const auto& [id, _] : functionHistory)
+      if (id < row.size() && row[id] == UINT32_MAX) {
+        row[id] = static_cast<uint32_t>(ranked.size());
+        ranked.emplace_back(0.0, id);
+      }
+  }
+  auto historyOf = [&](const std::string& path) { return kHistoryWeight * history.file(path); };
   std::vector<uint32_t> tfs(ranked.size() * columns, 0);
   for (size_t gi = 0; gi < groups.size(); ++gi)
     for (size_t vi = 0; vi < groups[gi].size(); ++vi)
@@ -503,15 +413,6 @@ Expected<SearchResult> SearchProvider::searchLexical(const SearchRequest& reques
       if (auto it = variantsByTerm.find(t); it != variantsByTerm.end())
         for (const auto& [gi, value] : it->second) named[gi] = std::max(named[gi], value);
     });
-  };
-
-  // The files the past commits most like the query changed (the history view), part of the
-  // file's score.
-  std::unordered_map<std::string, double> history;
-  if (history_) history = historyScores(*history_, terms, kHistoryCommits);
-  auto historyOf = [&](const std::string& path) {
-    auto it = history.find(path);
-    return it == history.end() ? 0.0 : kHistoryWeight * it->second;
   };
 
   std::vector<Scored> best;
@@ -542,6 +443,7 @@ Expected<SearchResult> SearchProvider::searchLexical(const SearchRequest& reques
     }
     bool fileUnit = u->granularity == Granularity::File;
     if (fileUnit) fileScore[u->doc] = s += historyOf(d->path);
+    else if (auto it = functionHistory.find(id); it != functionHistory.end()) s += kFunctionHistoryWeight * it->second;
     // A whole source file holds every term of its functions: rank the functions first. (Files
     // without a grammar have no smaller units and keep their score.)
     if (fileUnit && d->language != Language::Unknown) s *= kFileUnitWeight;
@@ -566,7 +468,7 @@ Expected<SearchResult> SearchProvider::searchLexical(const SearchRequest& reques
     auto it = fileScore.find(bestDoc[i]);
     best[i].score += kFileContext * (it != fileScore.end() ? it->second : historyOf(best[i].hit.path));
   }
-  addHistoryOnlyFiles(*lexical_, history, reached, request, context, &best);
+  addHistoryOnlyFiles(*lexical_, history.files, reached, request, context, &best);
   // Changed and added files: their units as the index would cut them (from the facts of the
   // content as it is, when the caller has them; else the whole file), scored as indexed units
   // are, with the version's collection statistics.
@@ -601,8 +503,11 @@ Expected<SearchResult> SearchProvider::searchLexical(const SearchRequest& reques
       for (const auto& [term, i] : unseen) {
         if (uint32_t tf = tfOf(term)) sc += i * saturated(tf, u.length, avgOf(u.granularity));
       }
-      // (A unit none of the query's words reach is no hit, as an indexed one is no candidate.)
-      const bool saysAWord = sc > 0;
+      // (A unit none of the query's words reach is no hit, as an indexed one is no candidate,
+      // unless the history names it.)
+      const double votes = fileUnit ? 0.0 : kFunctionHistoryWeight * history.function(path, u.name);
+      const bool saysAWord = sc > 0 || votes > 0;
+      sc += votes;
       if (fileUnit) {
         fileScoreNow = sc += historyOf(path);
         if (language != Language::Unknown) sc *= kFileUnitWeight;
@@ -622,177 +527,6 @@ Expected<SearchResult> SearchProvider::searchLexical(const SearchRequest& reques
   HitTexts texts(lexical_.get(), context);
   addProximity(request.query, idf, texts, &best);
   rankAndAttachSnippets(std::move(best), request, texts, &out, snippets);
-  return out;
-}
-
-Status SearchProvider::openDense() {
-  if (dense_) return Status::ok();
-  if (denseDir_.empty()) return Status(ErrorCode::Unsupported, denseError_);
-  if (!denseTried_) {
-    denseTried_ = true;
-    auto d = DenseView::open(denseDir_);
-    if (d) dense_ = std::move(*d);
-    else denseError_ = "the dense view cannot be opened: " + d.status().message();
-  }
-  return dense_ ? Status::ok() : Status(ErrorCode::Unsupported, denseError_);
-}
-
-Expected<SearchResult> SearchProvider::searchSemantic(const SearchRequest& request, const SearchContext& context,
-                                                      bool snippets, const std::vector<float>* embedded) {
-  NIB_RETURN_IF_ERROR(openDense());
-  if (!lexical_) return Status(ErrorCode::Unsupported, lexicalError_);
-  SearchResult out;
-  out.route = SearchRoute::Semantic;
-  std::vector<float> query;
-  if (embedded) {
-    query = *embedded;
-  } else {
-    auto q = dense_->embed(request.query);
-    if (!q) return q.status();
-    query = std::move(*q);
-  }
-  if (query.empty()) {
-    out.notes.push_back("no word of the query has a vector in this repository's embedding model");
-    return out;
-  }
-  // Filters are applied to the neighbours, so a filtered query looks further.
-  bool filtered = !request.paths.empty() || !request.languages.empty() || !request.kinds.empty() ||
-                  !context.changed.empty() || !context.deleted.empty();
-  size_t want = filtered ? std::max<size_t>(request.k * 50, 2000) : std::max<size_t>(request.k * 2, 50);
-  auto near = dense_->nearest(query.data(), want);
-  out.candidates = near.size();
-  std::vector<Scored> best;
-  for (const auto& [id, similarity] : near) {
-    auto u = lexical_->unit(id);
-    if (!u) continue;
-    auto d = lexical_->byId(u->doc);
-    if (!d || context.changed.count(d->path) || context.deleted.count(d->path)) continue;
-    if (!passesFilters(request, d->path, d->language)) continue;
-    bool fileUnit = u->granularity == Granularity::File;
-    SymbolKind kind = fileUnit ? SymbolKind::Module : u->kind;
-    if (!request.kinds.empty() && std::find(request.kinds.begin(), request.kinds.end(), kind) == request.kinds.end())
-      continue;
-    SearchHit h;
-    h.path = d->path;
-    h.range = u->range;
-    h.route = SearchRoute::Semantic;
-    h.name = u->name;
-    h.kind = kind;
-    h.unit = id;
-    best.push_back({similarity, std::move(h)});
-  }
-  // Changed and added files: their units' vectors as the build would compute them (from the
-  // facts of their current content, when the caller has them), else one vector per file.
-  forEachCurrentFile(*lexical_, request, context, [&](const std::string& path, const std::string& content) {
-    auto cosine = [&](const std::vector<float>& v) {
-      double similarity = 0;
-      for (size_t i = 0; i < v.size(); ++i) similarity += static_cast<double>(v[i]) * query[i];
-      return similarity;
-    };
-    std::optional<FileFacts> facts;
-    if (context.currentFacts) facts = context.currentFacts(path, content);
-    SearchFacts sf = buildSearchFacts(path, content, facts ? &*facts : nullptr, /*trigrams=*/false);
-    bool perUnit = !sf.units.empty() && dense_->embedUnit({}).has_value();
-    if (!perUnit) {
-      if (!kindWanted(request, SymbolKind::Module)) return;
-      auto embedded = dense_->embed(content);
-      if (embedded && !embedded->empty()) best.push_back({cosine(*embedded), wholeFileHit(path, content, SearchRoute::Semantic)});
-      return;
-    }
-    for (const UnitTerms& u : sf.units) {
-      bool fileUnit = u.granularity == Granularity::File;
-      if (!kindWanted(request, fileUnit ? SymbolKind::Module : u.kind)) continue;
-      auto v = dense_->embedUnit(u.terms);
-      if (!v || v->empty()) continue;
-      best.push_back({cosine(*v), unitHit(path, u, SearchRoute::Semantic)});
-    }
-  });
-  HitTexts texts(lexical_.get(), context);
-  rankAndAttachSnippets(std::move(best), request, texts, &out, snippets);
-  return out;
-}
-
-double hybridScore(const HybridFusion& fusion, size_t lexicalRank, double bm25, std::optional<double> cosine) {
-  // A kept hit scores above any other (bm25 <= 1 and cosine <= 1), and the kept ones among
-  // themselves by BM25 alone: their lexical order.
-  if (lexicalRank < fusion.kept) return bm25 + 1 + fusion.semanticWeight;
-  return bm25 + (cosine ? fusion.semanticWeight * *cosine : 0.0);
-}
-
-Expected<SearchResult> SearchProvider::searchHybrid(const SearchRequest& request, const SearchContext& context) {
-  // Both rankings deeper than k, without snippets (see kHybridModelFusion for the rule).
-  SearchRequest deep = request;
-  deep.k = std::max<size_t>(request.k, kHybridDepth);
-  auto lexical = searchLexical(deep, context, /*snippets=*/false);
-  if (!lexical) return lexical.status();
-  SearchResult out;
-  out.route = SearchRoute::Hybrid;
-  out.partial = lexical->partial;
-  out.notes = lexical->notes;
-  out.candidates = lexical->candidates;
-  Status dense = openDense();
-  std::vector<float> query;
-  if (dense.isOk()) {
-    auto q = dense_->embed(request.query);
-    if (q) query = std::move(*q);
-    else dense = q.status();
-  }
-  if (!dense.isOk())  // without the dense view, hybrid is lexical: said, not hidden
-    out.notes.push_back("semantic ranking unavailable (" + dense.message() + "): lexical ranking only");
-  else if (query.empty())
-    out.notes.push_back("no word of the query has a vector in this repository's embedding model: lexical ranking only");
-  double top = 0;
-  for (const SearchHit& h : lexical->hits) top = std::max(top, h.score);
-  std::vector<Scored> best;
-  std::set<std::tuple<std::string, uint32_t, uint32_t>> seen;
-  auto keyOf = [](const SearchHit& h) { return std::make_tuple(h.path, h.range.startByte, h.range.endByte); };
-  // Units of changed files have no stored vector: theirs are computed as the semantic route
-  // computes them (once per file, for the files among the lexical hits).
-  std::map<std::tuple<std::string, uint32_t, uint32_t>, double> changedCosine;
-  if (!query.empty() && dense_->embedUnit({}).has_value()) {
-    std::set<std::string> paths;
-    for (const SearchHit& h : lexical->hits)
-      if (h.unit == UINT32_MAX) paths.insert(h.path);
-    for (const std::string& path : paths) {
-      auto content = context.readCurrent(path);
-      if (!content) continue;
-      std::optional<FileFacts> facts;
-      if (context.currentFacts) facts = context.currentFacts(path, *content);
-      for (const UnitTerms& u : buildSearchFacts(path, *content, facts ? &*facts : nullptr, /*trigrams=*/false).units) {
-        auto v = dense_->embedUnit(u.terms);
-        if (!v || v->empty()) continue;
-        double cosine = 0;
-        for (size_t i = 0; i < v->size(); ++i) cosine += static_cast<double>((*v)[i]) * query[i];
-        changedCosine[std::make_tuple(path, u.range.startByte, u.range.endByte)] = cosine;
-      }
-    }
-  }
-  // The fusion rule follows the vectors' source (see kHybridModelFusion).
-  const HybridFusion& fusion = denseExternal_ ? kHybridEncoderFusion : kHybridModelFusion;
-  size_t rank = 0;
-  for (SearchHit& h : lexical->hits) {
-    std::optional<double> cosine;
-    if (!query.empty() && h.unit != UINT32_MAX) cosine = dense_->similarity(query.data(), h.unit);
-    else if (auto it = changedCosine.find(keyOf(h)); it != changedCosine.end()) cosine = it->second;
-    double score = hybridScore(fusion, rank++, top > 0 ? h.score / top : 0, cosine);
-    seen.insert(keyOf(h));
-    h.route = SearchRoute::Hybrid;
-    best.push_back({score, std::move(h)});
-  }
-  if (!query.empty()) {
-    auto semantic = searchSemantic(deep, context, /*snippets=*/false, &query);
-    if (semantic) {
-      out.candidates += semantic->candidates;
-      for (SearchHit& h : semantic->hits) {
-        if (seen.count(keyOf(h))) continue;
-        double score = fusion.semanticWeight * h.score;
-        h.route = SearchRoute::Hybrid;
-        best.push_back({score, std::move(h)});
-      }
-    }
-  }
-  HitTexts texts(lexical_.get(), context);
-  rankAndAttachSnippets(std::move(best), request, texts, &out);
   return out;
 }
 

@@ -166,10 +166,12 @@ def history_copy(snapshot, name, history):
     the temporal split (`history`, newest first): an import of the snapshot, then one commit per
     ChangeLog commit, oldest first, dated by it, its message the commit's whole text, changing
     the files its items name that exist in the snapshot (a blank line added, or taken away
-    again: a change that adds no words), then the snapshot restored. What a history miner can
-    learn from it is what the ChangeLog says — which files each message's commit changed — and
-    nothing about the queries, which are all newer."""
-    dest = os.path.join(WORK, name + "-history")
+    again: a change that adds no words) — inside each function the item names, after the
+    opening brace of its definition in the snapshot, where one is found, else at the file's
+    end —, then the snapshot restored. What a history miner can learn from it is what the
+    ChangeLog says — which files and functions each message's commit changed — and nothing
+    about the queries, which are all newer."""
+    dest = os.path.join(WORK, name + "-history-f")  # -f: edits inside the named functions
     if os.path.isdir(os.path.join(dest, ".git")):
         return dest
     files = repo_files(snapshot)
@@ -181,6 +183,31 @@ def history_copy(snapshot, name, history):
             with open(os.path.join(snapshot, path), "rb") as f:
                 contents[path] = f.read()
         return contents[path]
+
+    slots = {}  # (path, function) -> the line after which its blank line goes, or None
+
+    def slot(path, function):
+        """The line (0-based) holding the opening brace of `function`'s definition: one that
+        starts at column 0 with the name before its parenthesis and is no prototype."""
+        if (path, function) not in slots:
+            lines = content(path).split(b"\n")
+            found = None
+            pattern = re.compile(rb"^(?:[A-Za-z_][\w \t*]*[ \t*])?" + re.escape(function.encode()) + rb"\s*\(")
+            for i, line in enumerate(lines):
+                if pattern.match(line) and not line.rstrip().endswith(b";"):
+                    found = next((j for j in range(i, min(i + 15, len(lines) - 1))
+                                  if lines[j].rstrip().endswith(b"{")), None)
+                    if found is not None:
+                        break
+            slots[(path, function)] = found
+        return slots[(path, function)]
+
+    def edited(path, marks):
+        """The snapshot's `path` with a blank line after each marked line (None: at the end)."""
+        lines = content(path).split(b"\n")
+        at = {m for m in marks if m is not None}
+        out = b"\n".join(line + (b"\n" if i in at else b"") for i, line in enumerate(lines))
+        return out + (b"\n" if None in marks else b"")
 
     os.makedirs(dest)
     git = ["git", "-C", dest]
@@ -209,17 +236,23 @@ def history_copy(snapshot, name, history):
     replay = list(reversed(history))
     start = stamp(replay[0][0], 0) - 86400 if replay else 0
     commit(start, "import", [(p, content(p)) for p in files])
-    marked = set()
+    marked = {}  # path -> its lines with a blank line after them now (None: the file's end)
     for i, (date, _, items, raw) in enumerate(replay):
         changes = []
-        for path in sorted({p for p, _ in items if p in existing}):
-            changes.append((path, content(path) if path in marked else content(path) + b"\n"))
-            marked ^= {path}
+        named = {}
+        for p, fs in items:
+            if p in existing:
+                named.setdefault(p, set()).update(fs)
+        for path in sorted(named):
+            places = {slot(path, f) for f in named[path]} - {None} or {None}
+            marked[path] = marked.get(path, set()) ^ places
+            changes.append((path, edited(path, marked[path])))
         if changes:
             commit(stamp(date, i), "\n".join(raw) + "\n", changes)
-    if marked:
+    restore = sorted(p for p, m in marked.items() if m)
+    if restore:
         # No message: a miner learns nothing from the restoring commit, which no history has.
-        commit(stamp(replay[-1][0], len(replay)) + 1, "", [(p, content(p)) for p in sorted(marked)])
+        commit(stamp(replay[-1][0], len(replay)) + 1, "", [(p, content(p)) for p in restore])
     out.close()
     if proc.wait() != 0:
         sys.exit(f"bench: git fast-import failed for {name}")

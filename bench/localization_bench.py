@@ -168,7 +168,7 @@ def history_copy(snapshot, name, history):
     the files its items name that exist in the snapshot (a blank line added, or taken away
     again: a change that adds no words) — inside each function the item names, after the
     opening brace of its definition in the snapshot, where one is found, else at the file's
-    end —, then the snapshot restored. What a history miner can learn from it is what the
+    top, where no function encloses it —, then the snapshot restored. What a history miner can learn from it is what the
     ChangeLog says — which files and functions each message's commit changed — and nothing
     about the queries, which are all newer."""
     dest = os.path.join(WORK, name + "-history-f")  # -f: edits inside the named functions
@@ -203,11 +203,11 @@ def history_copy(snapshot, name, history):
         return slots[(path, function)]
 
     def edited(path, marks):
-        """The snapshot's `path` with a blank line after each marked line (None: at the end)."""
+        """The snapshot's `path` with a blank line after each marked line (None: at the top)."""
         lines = content(path).split(b"\n")
         at = {m for m in marks if m is not None}
         out = b"\n".join(line + (b"\n" if i in at else b"") for i, line in enumerate(lines))
-        return out + (b"\n" if None in marks else b"")
+        return (b"\n" if None in marks else b"") + out
 
     os.makedirs(dest)
     git = ["git", "-C", dest]
@@ -236,7 +236,7 @@ def history_copy(snapshot, name, history):
     replay = list(reversed(history))
     start = stamp(replay[0][0], 0) - 86400 if replay else 0
     commit(start, "import", [(p, content(p)) for p in files])
-    marked = {}  # path -> its lines with a blank line after them now (None: the file's end)
+    marked = {}  # path -> its lines with a blank line after them now (None: the file's top)
     for i, (date, _, items, raw) in enumerate(replay):
         changes = []
         named = {}

@@ -1,6 +1,5 @@
 #include "indexer/GitRepository.h"
 
-#include "indexer/HunkFunctions.h"
 #include "support/GitLite.h"
 
 #include <git2.h>
@@ -209,39 +208,12 @@ namespace {
 
 struct Changes {
   std::vector<std::string> paths;  // added, modified or moved here
-  std::vector<std::vector<std::string>> functions;  // per path, those a modification touched
   std::vector<HistoryRename> renames;
   bool sweeping = false;  // more than maxPaths (the paths are then left out)
 };
 
-// The functions a modification touched: the two blobs diffed without context (each hunk exactly
-// the changed lines) and each hunk's function found in the new text (HunkFunctions). None for a
-// binary or an unreadable blob, or one over kMaxDiffBytes.
-constexpr uint64_t kMaxDiffBytes = 1 << 20;
-std::vector<std::string> touchedFunctions(git_repository* repo, const git_diff_delta* d) {
-  Owned<git_blob, git_blob_free> before, after;
-  if (git_blob_lookup(&before.p, repo, &d->old_file.id) != 0 || git_blob_lookup(&after.p, repo, &d->new_file.id) != 0)
-    return {};
-  if (static_cast<uint64_t>(git_blob_rawsize(before.p)) > kMaxDiffBytes ||
-      static_cast<uint64_t>(git_blob_rawsize(after.p)) > kMaxDiffBytes || git_blob_is_binary(after.p))
-    return {};
-  git_diff_options opts = GIT_DIFF_OPTIONS_INIT;
-  opts.context_lines = 0;
-  opts.interhunk_lines = 0;
-  std::vector<ChangedLines> changes;
-  auto onHunk = [](const git_diff_delta*, const git_diff_hunk* h, void* payload) -> int {
-    static_cast<std::vector<ChangedLines>*>(payload)->push_back(
-        {static_cast<uint32_t>(std::max(0, h->new_start)), static_cast<uint32_t>(std::max(0, h->new_lines))});
-    return 0;
-  };
-  if (git_diff_blobs(before.p, nullptr, after.p, nullptr, &opts, nullptr, nullptr, onHunk, nullptr, &changes) != 0)
-    return {};
-  std::string_view text(static_cast<const char*>(git_blob_rawcontent(after.p)), static_cast<size_t>(git_blob_rawsize(after.p)));
-  return HunkFunctions::touched(text, changes);
-}
-
 // What a commit changed against `parentTree` (null: the empty tree). Exact renames are paired
-// by blob id alone; only a mined commit's modified files are read, for their functions.
+// by blob id alone, so no blob is read.
 Expected<Changes> changedPaths(git_repository* repo, git_tree* parentTree, git_tree* tree, size_t maxPaths) {
   git_diff_options opts = GIT_DIFF_OPTIONS_INIT;
   opts.flags |= GIT_DIFF_SKIP_BINARY_CHECK;  // the tree entries say which paths changed: no blob is read
@@ -259,7 +231,6 @@ Expected<Changes> changedPaths(git_repository* repo, git_tree* parentTree, git_t
       out.renames.push_back({d->old_file.path, d->new_file.path});
     if (out.sweeping || d->status == GIT_DELTA_DELETED || !d->new_file.path) continue;
     out.paths.emplace_back(d->new_file.path);
-    out.functions.push_back(d->status == GIT_DELTA_MODIFIED ? touchedFunctions(repo, d) : std::vector<std::string>{});
   }
   return out;
 }
@@ -288,7 +259,7 @@ Expected<CommitSummary> summarizeCommit(git_repository* repo, const git_oid* oid
   else if (changes->paths.empty()) out.kind = CommitSummary::Kind::Empty;
   else {
     const char* message = git_commit_message(c.p);
-    out.commit = {message ? message : "", std::move(changes->paths), std::move(changes->functions)};
+    out.commit = {message ? message : "", std::move(changes->paths)};
   }
   return out;
 }

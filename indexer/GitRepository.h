@@ -35,13 +35,11 @@ struct TreeEntry {
   uint64_t inode = 0;
 };
 
-// One commit of the history a build mines (HistoryMiner): its message, the paths its change
-// from its only parent added or modified, and per path the functions a modification's hunks
-// fell in (indexer/HunkFunctions.h; none for an added file, whose every function is new).
+// One commit of the history a build mines (HistoryMiner): its message and the paths its change
+// from its only parent added or modified.
 struct HistoryCommit {
   std::string message;
   std::vector<std::string> paths;
-  std::vector<std::vector<std::string>> functions;  // parallel to `paths`, each sorted
 };
 // A path a commit moved without changing it (git's exact rename): the history of `from` before
 // it is `to`'s.

@@ -41,28 +41,19 @@ HistoryData HistoryMiner::mine(const HistoryWalk& walk, const std::vector<std::s
   HistoryData out;
   out.visited = walk.visited;
   // Paths first by their index in `currentPaths`, renumbered densely (in path order) at the end.
-  struct Mined {
-    std::vector<std::string> terms;
-    std::vector<size_t> files;
-    std::vector<std::pair<size_t, std::string>> units;
-  };
-  std::vector<Mined> mined;
+  std::vector<std::pair<std::vector<std::string>, std::vector<size_t>>> mined;
   std::vector<bool> reached(currentPaths.size(), false);
   for (const HistoryCommit& c : walk.commits) {
-    Mined m;
-    for (size_t i = 0; i < c.paths.size(); ++i) {
-      auto it = std::lower_bound(currentPaths.begin(), currentPaths.end(), c.paths[i]);
-      if (it == currentPaths.end() || *it != c.paths[i]) continue;
-      size_t f = static_cast<size_t>(it - currentPaths.begin());
-      m.files.push_back(f);
-      if (i < c.functions.size())
-        for (const std::string& name : c.functions[i]) m.units.emplace_back(f, name);
+    std::vector<size_t> files;
+    for (const std::string& p : c.paths) {
+      auto it = std::lower_bound(currentPaths.begin(), currentPaths.end(), p);
+      if (it != currentPaths.end() && *it == p) files.push_back(static_cast<size_t>(it - currentPaths.begin()));
     }
-    if (m.files.empty()) continue;
-    m.terms = messageTerms(c.message);
-    if (m.terms.empty()) continue;
-    for (size_t f : m.files) reached[f] = true;
-    mined.push_back(std::move(m));
+    if (files.empty()) continue;
+    std::vector<std::string> terms = messageTerms(c.message);
+    if (terms.empty()) continue;
+    for (size_t f : files) reached[f] = true;
+    mined.emplace_back(std::move(terms), std::move(files));
   }
   std::vector<uint32_t> idOf(currentPaths.size(), 0);
   for (size_t i = 0; i < currentPaths.size(); ++i)
@@ -70,15 +61,12 @@ HistoryData HistoryMiner::mine(const HistoryWalk& walk, const std::vector<std::s
       idOf[i] = static_cast<uint32_t>(out.files.size());
       out.files.push_back(currentPaths[i]);
     }
-  for (Mined& m : mined) {
+  for (auto& [terms, files] : mined) {
     HistoryData::Commit c;
-    c.terms = std::move(m.terms);
-    for (size_t f : m.files) c.files.push_back(idOf[f]);
+    c.terms = std::move(terms);
+    for (size_t f : files) c.files.push_back(idOf[f]);
     std::sort(c.files.begin(), c.files.end());
     c.files.erase(std::unique(c.files.begin(), c.files.end()), c.files.end());
-    for (auto& [f, name] : m.units) c.units.emplace_back(idOf[f], std::move(name));
-    std::sort(c.units.begin(), c.units.end());
-    c.units.erase(std::unique(c.units.begin(), c.units.end()), c.units.end());
     out.commits.push_back(std::move(c));
   }
   return out;
@@ -88,8 +76,7 @@ namespace {
 
 // The summaries' table; its name carries what decides a summary besides the commit (the path
 // limit), so that a cache from other settings is not read.
-// r2: a mined commit's functions per path.
-const std::string kCacheTable = "commits-p" + std::to_string(HistoryMiner::kMaxPaths) + "-r2";
+const std::string kCacheTable = "commits-p" + std::to_string(HistoryMiner::kMaxPaths) + "-r1";
 
 }  // namespace
 
@@ -139,13 +126,7 @@ std::string HistoryCache::encode(const CommitSummary& summary) {
   if (summary.kind == CommitSummary::Kind::Mined) {
     w.str(summary.commit.message.substr(0, HistoryMiner::kMaxMessageBytes));
     w.varint(summary.commit.paths.size());
-    for (size_t i = 0; i < summary.commit.paths.size(); ++i) {
-      w.str(summary.commit.paths[i]);
-      const auto* functions = i < summary.commit.functions.size() ? &summary.commit.functions[i] : nullptr;
-      w.varint(functions ? functions->size() : 0);
-      if (functions)
-        for (const std::string& f : *functions) w.str(f);
-    }
+    for (const std::string& p : summary.commit.paths) w.str(p);
   }
   w.varint(summary.renames.size());
   for (const HistoryRename& r : summary.renames) {
@@ -165,13 +146,7 @@ std::optional<CommitSummary> HistoryCache::decode(std::string_view bytes) {
     s.commit.message = std::string(r.str());
     uint64_t n = r.varint();
     if (!r.ok() || n > r.remaining()) return std::nullopt;
-    for (uint64_t i = 0; i < n; ++i) {
-      s.commit.paths.emplace_back(r.str());
-      uint64_t functions = r.varint();
-      if (!r.ok() || functions > r.remaining()) return std::nullopt;
-      auto& names = s.commit.functions.emplace_back();
-      for (uint64_t j = 0; j < functions; ++j) names.emplace_back(r.str());
-    }
+    for (uint64_t i = 0; i < n; ++i) s.commit.paths.emplace_back(r.str());
   }
   uint64_t renames = r.varint();
   if (!r.ok() || renames > r.remaining()) return std::nullopt;

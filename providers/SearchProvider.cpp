@@ -51,11 +51,15 @@ constexpr size_t kMaxQueryWords = 32;  // the most specific words of a long quer
 // with 5 commits 0.626 at 1. A per-file field of all its commits' words instead (BM25 over it,
 // weight 1 / 2 / 4) gave 0.633 / 0.643 / 0.617, below the plain route on gpgme from weight 2 on;
 // the chosen setting is at or above it on each of the five.
+// Votes for functions as well were tried (6b3c42d, 2026-12-04): each mined commit kept the
+// functions its hunks fell in (git's hunk-function heuristic on the two blobs), the same 20
+// commits voted for them, and the bench's replay edited inside the functions each ChangeLog
+// item names. Function-level MRR, mean of the five: 0.368 without the votes, 0.369 with the
+// voted functions only added as candidates, 0.361 / 0.356 / 0.344 with votes weighted 0.5 / 1 /
+// 2 (scaling a unit's text score by them instead: 0.361 / 0.355 at 0.5 / 1): past commits like a
+// query changed the query's file, seldom its function. Not kept; the walk reads no blob.
 constexpr double kHistoryWeight = 0.5;
 constexpr size_t kHistoryCommits = 20;
-// The weight of the votes for a function the voting commits changed, in the function's own
-// score (besides what it inherits from its file).
-constexpr double kFunctionHistoryWeight = 1.0;
 
 // BM25's saturation of a term's count: tf (k1 + 1) / (tf + k1 (1 - b + b length / average)), times
 // the term's idf by the caller.
@@ -383,20 +387,6 @@ Expected<SearchResult> SearchProvider::searchLexical(const SearchRequest& reques
   const size_t columns = firstColumn.back();
   std::vector<uint32_t> row(static_cast<size_t>(n), UINT32_MAX);  // unit -> its row, if kept
   for (size_t r = 0; r < ranked.size(); ++r) row[ranked[r].second] = static_cast<uint32_t>(r);
-  // The files and functions the past commits most like the query changed (the history view):
-  // part of a file's score, and of a function's own, even one no query word reaches.
-  HistoryScores history;
-  std::unordered_map<uint32_t, double> functionHistory;  // unit id -> its functions' votes
-  if (history_) {
-    history = historyScores(*history_, terms, kHistoryCommits);
-    functionHistory = historyUnits(*lexical_, history);
-    for (const auto& [id, _] : functionHistory)
-      if (id < row.size() && row[id] == UINT32_MAX) {
-        row[id] = static_cast<uint32_t>(ranked.size());
-        ranked.emplace_back(0.0, id);
-      }
-  }
-  auto historyOf = [&](const std::string& path) { return kHistoryWeight * history.file(path); };
   std::vector<uint32_t> tfs(ranked.size() * columns, 0);
   for (size_t gi = 0; gi < groups.size(); ++gi)
     for (size_t vi = 0; vi < groups[gi].size(); ++vi)
@@ -413,6 +403,15 @@ Expected<SearchResult> SearchProvider::searchLexical(const SearchRequest& reques
       if (auto it = variantsByTerm.find(t); it != variantsByTerm.end())
         for (const auto& [gi, value] : it->second) named[gi] = std::max(named[gi], value);
     });
+  };
+
+  // The files the past commits most like the query changed (the history view), part of the
+  // file's score.
+  std::unordered_map<std::string, double> history;
+  if (history_) history = historyScores(*history_, terms, kHistoryCommits);
+  auto historyOf = [&](const std::string& path) {
+    auto it = history.find(path);
+    return it == history.end() ? 0.0 : kHistoryWeight * it->second;
   };
 
   std::vector<Scored> best;
@@ -443,7 +442,6 @@ Expected<SearchResult> SearchProvider::searchLexical(const SearchRequest& reques
     }
     bool fileUnit = u->granularity == Granularity::File;
     if (fileUnit) fileScore[u->doc] = s += historyOf(d->path);
-    else if (auto it = functionHistory.find(id); it != functionHistory.end()) s += kFunctionHistoryWeight * it->second;
     // A whole source file holds every term of its functions: rank the functions first. (Files
     // without a grammar have no smaller units and keep their score.)
     if (fileUnit && d->language != Language::Unknown) s *= kFileUnitWeight;
@@ -468,7 +466,7 @@ Expected<SearchResult> SearchProvider::searchLexical(const SearchRequest& reques
     auto it = fileScore.find(bestDoc[i]);
     best[i].score += kFileContext * (it != fileScore.end() ? it->second : historyOf(best[i].hit.path));
   }
-  addHistoryOnlyFiles(*lexical_, history.files, reached, request, context, &best);
+  addHistoryOnlyFiles(*lexical_, history, reached, request, context, &best);
   // Changed and added files: their units as the index would cut them (from the facts of the
   // content as it is, when the caller has them; else the whole file), scored as indexed units
   // are, with the version's collection statistics.
@@ -503,11 +501,8 @@ Expected<SearchResult> SearchProvider::searchLexical(const SearchRequest& reques
       for (const auto& [term, i] : unseen) {
         if (uint32_t tf = tfOf(term)) sc += i * saturated(tf, u.length, avgOf(u.granularity));
       }
-      // (A unit none of the query's words reach is no hit, as an indexed one is no candidate,
-      // unless the history names it.)
-      const double votes = fileUnit ? 0.0 : kFunctionHistoryWeight * history.function(path, u.name);
-      const bool saysAWord = sc > 0 || votes > 0;
-      sc += votes;
+      // (A unit none of the query's words reach is no hit, as an indexed one is no candidate.)
+      const bool saysAWord = sc > 0;
       if (fileUnit) {
         fileScoreNow = sc += historyOf(path);
         if (language != Language::Unknown) sc *= kFileUnitWeight;

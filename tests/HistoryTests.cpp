@@ -10,7 +10,6 @@
 #include "TestRepo.h"
 #include "indexer/GitRepository.h"
 #include "indexer/HistoryMiner.h"
-#include "indexer/HunkFunctions.h"
 #include "server/Engine.h"
 #include "support/FileIo.h"
 #include "views/HistoryView.h"
@@ -117,7 +116,7 @@ TEST_CASE("the history view keeps each mined commit's words and the files it cha
   const ViewRecord* v = m->view("history");
   REQUIRE(v);
   CHECK(v->status == ViewStatus::Complete);
-  CHECK(v->profile == "h3;head=" + m->sourceCommit.substr(0, 12) + ";commits=" + std::to_string(kHistoryCommits) +
+  CHECK(v->profile == "h2;head=" + m->sourceCommit.substr(0, 12) + ";commits=" + std::to_string(kHistoryCommits) +
                           ";walked=" + std::to_string(kHistoryCommits + 1) + ";files=3;cap=5000");
   auto view = HistoryView::open(layout.versionDir(m->versionId) / "history");
   REQUIRE(view.hasValue());
@@ -219,20 +218,15 @@ TEST_CASE("history records decode damaged bytes without reading past them", "[hi
   CHECK(decodeHistoryPostings(wrap, 10) == std::vector<uint32_t>{5});
   std::string wrapCommit = std::string{'\x01', '\x02', '\x05'} + wrap.substr(1);
   CHECK(!decodeHistoryCommit(wrapCommit, 10));
-  // A commit: 4 terms, 2 files (1, then 1 + 2), one function (`ab` in file 3).
-  std::string commit{'\x04', '\x02', '\x01', '\x02', '\x01', '\x03', '\x02', 'a', 'b'};
+  // A commit: 4 terms, 2 files (1, then 1 + 2).
+  std::string commit{'\x04', '\x02', '\x01', '\x02'};
   auto c = decodeHistoryCommit(commit, 5);
   REQUIRE(c);
   CHECK(c->length == 4);
   CHECK(c->files == std::vector<uint32_t>{1, 3});
-  CHECK(c->units == std::vector<std::pair<uint32_t, std::string>>{{3, "ab"}});
   CHECK(!decodeHistoryCommit(commit, 3));                   // a file past the count
   CHECK(!decodeHistoryCommit(commit.substr(0, 3), 5));      // a file cut off
-  CHECK(!decodeHistoryCommit(commit.substr(0, 8), 5));      // a function's name cut off
   CHECK(!decodeHistoryCommit(std::string{'\x04', '\x7f'}, 5));  // more files than bytes
-  std::string farFunction = commit;
-  farFunction[5] = '\x09';
-  CHECK(!decodeHistoryCommit(farFunction, 5));  // a function's file past the count
 }
 
 TEST_CASE("a walk's cache answers for the commits an earlier walk read, and keeps one walk's window", "[history]") {
@@ -290,14 +284,13 @@ TEST_CASE("a walk's cache answers for the commits an earlier walk read, and keep
 
 TEST_CASE("a cached commit summary round-trips, and damaged bytes are refused", "[history]") {
   CommitSummary s;
-  s.commit = {"Expire keys\n", {"src/expire.c", "src/table.c"}, {{"expire_keys"}, {}}};
+  s.commit = {"Expire keys\n", {"src/expire.c", "src/table.c"}};
   s.renames = {{"src/ttl.c", "src/expire.c"}};
   auto back = HistoryCache::decode(HistoryCache::encode(s));
   REQUIRE(back);
   CHECK(back->kind == CommitSummary::Kind::Mined);
   CHECK(back->commit.message == s.commit.message);
   CHECK(back->commit.paths == s.commit.paths);
-  CHECK(back->commit.functions == s.commit.functions);
   CHECK(back->renames == s.renames);
   CommitSummary merge;
   merge.kind = CommitSummary::Kind::Merge;
@@ -323,69 +316,4 @@ TEST_CASE("a history walk told to stop ends before its next commit", "[history]"
   auto whole = (*git)->history(*(*git)->headCommit(), 100, HistoryMiner::kMaxPaths, nullptr, &stop);
   REQUIRE(whole.hasValue());
   CHECK(whole->visited == kHistoryCommits);
-}
-
-TEST_CASE("a hunk's function is the nearest line above it that starts a declaration", "[history]") {
-  CHECK(HunkFunctions::nameOf("static int parse_args (int argc, char **argv)") == "parse_args");
-  CHECK(HunkFunctions::nameOf("def refresh(self, now):") == "refresh");
-  CHECK(HunkFunctions::nameOf("export function expireKeys(db) {") == "expireKeys");
-  CHECK(HunkFunctions::nameOf("class Table(Base):") == "Table");
-  CHECK(HunkFunctions::nameOf("struct entry {") == "entry");
-  CHECK(HunkFunctions::nameOf("if (x)").empty());
-  CHECK(HunkFunctions::nameOf("int counter = 0;").empty());
-  const std::string text =
-      "int first (void)\n"   // 1
-      "{\n"                  // 2
-      "  return 1;\n"        // 3
-      "}\n"                  // 4
-      "\n"                   // 5
-      "static int\n"         // 6
-      "second (int x)\n"     // 7
-      "{\n"                  // 8
-      "  return x;\n"        // 9
-      "}\n";                 // 10
-  // A change inside a body names its function, not the one before the hunk's context (git's
-  // three context lines would have named `first` for a change on line 8).
-  CHECK(HunkFunctions::touched(text, {{9, 1}}) == std::vector<std::string>{"second"});
-  CHECK(HunkFunctions::touched(text, {{3, 1}}) == std::vector<std::string>{"first"});
-  // A deletion after line 8; a hunk over both functions names both.
-  CHECK(HunkFunctions::touched(text, {{8, 0}}) == std::vector<std::string>{"second"});
-  CHECK(HunkFunctions::touched(text, {{2, 8}}) == std::vector<std::string>{"first", "second"});
-  CHECK(HunkFunctions::touched("", {{1, 1}}).empty());
-  CHECK(HunkFunctions::touched(text, {{99, 0}}) == std::vector<std::string>{"second"});
-}
-
-TEST_CASE("past commits like the query rank the function they changed first in its file", "[search][history]") {
-  TestRepo repo;
-  // Two functions of one file that both say "time"; only the second is where keys expire, and
-  // its text is the longer: by their text the first ranks above it.
-  auto write = [&](const std::string& firstBody, const std::string& secondBody) {
-    repo.write("src/keys.c",
-               "/* Keys of the table. */\n"
-               "int key_rename(struct key *k, const char *name) {\n" + firstBody +
-               "  k->renamed = time(0);\n"
-               "  return set_name(k, name);\n"
-               "}\n"
-               "\n"
-               "int key_sweep(struct key *k, long now) {\n" + secondBody +
-               "  long elapsed = now - k->created;\n"
-               "  k->checked = time(0);\n"
-               "  return k->deadline < now || elapsed > k->limit ? drop_key(k) : 0;\n"
-               "}\n");
-  };
-  write("", "");
-  repo.write("src/other.c", "int other(void) { return 0; }\n");
-  repo.commitAll("Add keys");
-  write("  check_name(name);\n", "");
-  repo.commitAll("keys: a key's new name is checked");
-  write("  check_name(name);\n", "  if (!k) return 0;\n");
-  repo.commitAll("Expire keys whose time to live has passed");
-  write("  check_name(name);\n", "  if (!k) return 0;\n  touch(k);\n");
-  repo.commitAll("A key's time to live is checked on every access");
-  auto engine = indexAndOpen(repo);
-  SearchResult result = lexically(*engine, "time to live");
-  REQUIRE(!result.hits.empty());
-  CHECK(result.hits[0].path == "src/keys.c");
-  // Without the functions' own votes both inherit the file's alike and key_rename comes first.
-  CHECK(result.hits[0].name == "key_sweep");
 }

@@ -37,11 +37,6 @@ Status writeHistoryView(const std::filesystem::path& dir, const HistoryData& dat
       w.varint(f - previous);
       previous = f;
     }
-    w.varint(c.units.size());
-    for (const auto& [file, name] : c.units) {
-      w.varint(file);
-      w.str(name);
-    }
     NIB_RETURN_IF_ERROR(writer->append(*commits, idKey(id), w.data()));
     totalLength += c.terms.size();
     for (const std::string& term : c.terms) {
@@ -89,14 +84,6 @@ std::optional<HistoryCommitRecord> decodeHistoryCommit(std::string_view bytes, u
     id += delta;
     if (id >= fileCount) return std::nullopt;
     c.files.push_back(static_cast<uint32_t>(id));
-  }
-  uint64_t units = r.varint();
-  if (!r.ok() || units > r.remaining()) return std::nullopt;  // each takes two bytes at least
-  for (uint64_t i = 0; i < units; ++i) {
-    uint64_t file = r.varint();
-    std::string_view name = r.str();
-    if (!r.ok() || file >= fileCount || name.empty()) return std::nullopt;
-    c.units.emplace_back(static_cast<uint32_t>(file), std::string(name));
   }
   return c;
 }

@@ -1,13 +1,12 @@
 // The history view of an index version: what the repository's own commit messages say about its
 // files. A commit's message names what it changed in the words people search with ("expire keys
 // whose time to live has passed") while the code it touched may never spell them. The view keeps
-// each mined commit as a document — its message's terms, the files it changed and the functions
-// its hunks fell in — so that a query finds the past commits most like it and, through them, the
-// files and functions they changed (SearchProvider's lexical route, SearchHistory.h).
+// each mined commit as a document — its message's terms and the files it changed — so that a
+// query finds the past commits most like it and, through them, the files they changed
+// (SearchProvider's lexical route, SearchHistory.h).
 //
-//   history/  files (id -> path), commits (id -> its term count, the files it changed and the
-//             functions it changed in them), postings (term -> the commits whose message holds
-//             it), meta (stats)
+//   history/  files (id -> path), commits (id -> its term count and files), postings (term ->
+//             the commits whose message holds it), meta (stats)
 //
 // Built by the indexer's history phase (HistoryMiner) from the commits behind the indexed
 // commit; a version without history (a shallow clone, an unborn branch, index.history-commits
@@ -31,17 +30,14 @@ namespace nib {
 // The view's revision: bump it when its tables or what the miner puts in them change (the
 // messages' tokenizer, support/SearchText, included), so that a build never takes an older view
 // for a current one. Its profile starts with this prefix.
-// 2: paths follow exact renames. 3: the functions each commit changed.
-inline constexpr int kHistoryViewRevision = 3;
+// 2: paths follow exact renames.
+inline constexpr int kHistoryViewRevision = 2;
 inline std::string historyViewProfilePrefix() { return "h" + std::to_string(kHistoryViewRevision) + ";"; }
 
 struct HistoryData {
   struct Commit {
     std::vector<std::string> terms;  // distinct, sorted
     std::vector<uint32_t> files;     // ids into `files`, ascending
-    // The functions the commit changed in those files (file id, the function's name), sorted:
-    // what its hunks fell in (indexer/HunkFunctions.h).
-    std::vector<std::pair<uint32_t, std::string>> units;
   };
   std::vector<std::string> files;  // the paths some commit reached, sorted
   std::vector<Commit> commits;     // newest first
@@ -50,12 +46,10 @@ struct HistoryData {
 
 Status writeHistoryView(const std::filesystem::path& dir, const HistoryData& data);
 
-// A commit as the view keeps it: how many terms its message holds, the files it changed and the
-// functions it changed in them.
+// A commit as the view keeps it: how many terms its message holds and the files it changed.
 struct HistoryCommitRecord {
   uint32_t length = 0;
   std::vector<uint32_t> files;
-  std::vector<std::pair<uint32_t, std::string>> units;  // (file id, function name)
 };
 
 // The view's records decoded, each a function of its bytes alone (damaged bytes give nullopt or

@@ -19,16 +19,20 @@ constexpr size_t kBlastWalk = 200;   // definitions visited per blast radius
 constexpr size_t kBlastEntries = 10; // ... of which the nearest are listed
 constexpr size_t kNodesPerSymbol = 5;
 constexpr size_t kNeighbors = 8;     // callers and callees of each named definition
-constexpr size_t kIntentHits = 60;   // lexical units considered for an intent
-constexpr size_t kIntentSeeds = 3;   // ... whose call-graph neighbours are added
-constexpr size_t kIntentFirst = 20;  // ... right after the first twenty
-// ... of which at most this many from one file: the rest of a file's come after the other files'
-// first ones. A file the ranking favours (its history, its many matching functions) otherwise
-// filled a bundle with its own units while the file a change goes to was one rank below. Chosen
-// on the tuning code bases of bench/localization_bench.py (sed, gawk, parted, libgcrypt, gpgme;
-// bundles holding a target file, of 500, without / with their history): no limit 362 / 370,
-// 1: 367 / 379, 2: 368 / 378, 3: 368 / 378, 6: 364 / 376.
-constexpr size_t kIntentPerFile = 3;
+// An intent's bundle: the lexical route's first kIntentHits units, at most kIntentPerFile of
+// each file first (in rank order), then the call-graph neighbours of the kIntentSeeds best, then
+// the rest of each file's units. A bundle that covers more of the likely files holds the one a
+// change goes to more often than one that shows a favoured file whole: an agent reads on from a
+// file it was shown. Chosen on the tuning code bases of bench/localization_bench.py (sed, gawk,
+// parted, libgcrypt, gpgme; 8k-token bundles holding a target file, of 500, without / with their
+// history), 2026-12-04: the limit over the first 20 of 60 hits only (as before), 3 a file: 368 /
+// 378; over all hits, 3 a file: 378 / 386 (60 hits), 384 / 391 (100), 389 / 396 (200), 384 / 398
+// (400); 2 a file: 383 / 387 (60), 391 / 395 (100), 396 / 397 (200), 392 / 401 (400); 1 a file:
+// 386 / 392 (100). (Earlier, over the first 20 only: no limit 362 / 370, 1: 367 / 379, 2 and 3:
+// 368 / 378, 6: 364 / 376.) 400 hits took twice the time of 200 (0.17 against 0.09 s).
+constexpr size_t kIntentHits = 200;
+constexpr size_t kIntentSeeds = 3;
+constexpr size_t kIntentPerFile = 2;
 constexpr size_t kOmittedListed = 20;
 constexpr uint32_t kExcerptLines = 60;  // of a file without smaller units, shown for an intent
 constexpr size_t kLargeShare = 6;    // a unit over budget / 6 waits for the second packing pass ...
@@ -287,7 +291,7 @@ Expected<ContextAnswer> buildContext(Engine& engine, const ContextRequest& reque
         u.reason = "intent";
         u.score = h.score;
         u.ascii = h.ascii;
-        bool first = rank <= kIntentFirst && firstOfFile[h.path]++ < kIntentPerFile;
+        bool first = firstOfFile[h.path]++ < kIntentPerFile;
         candidates.push_back({std::move(u), first ? 2 : 4});
         if (rank <= kIntentSeeds && !h.name.empty()) {
           for (const CallNode& n : engine.definitionsNamed(h.name)) {

@@ -385,25 +385,38 @@ Expected<SearchResult> SearchProvider::searchLexical(const SearchRequest& reques
   // at [rowStart[r], rowStart[r + 1])). Sparse: a long query has hundreds of variants and each
   // unit holds few of them — a dense table (rows × variants) cleared a few megabytes per query
   // and was a third of a long query's time.
+  // The tables live per thread and keep their capacity from query to query: allocated afresh,
+  // their megabytes were page faults on every query of a server.
   struct Held {
     uint32_t group, variant, tf;
   };
-  std::vector<uint32_t> row(static_cast<size_t>(n), UINT32_MAX);  // unit -> its row, if kept
-  for (size_t r = 0; r < ranked.size(); ++r) row[ranked[r].second] = static_cast<uint32_t>(r);
-  std::vector<uint32_t> rowStart(ranked.size() + 1, 0);
-  auto forEachKept = [&](auto&& visit) {
-    for (size_t gi = 0; gi < groups.size(); ++gi)
-      for (size_t vi = 0; vi < groups[gi].size(); ++vi)
-        for (const auto& [unit, tf] : groups[gi][vi].postings)
-          if (row[unit] != UINT32_MAX) visit(row[unit], gi, vi, tf);
+  struct Scratch {
+    std::vector<uint32_t> row, rowStart, filled;
+    std::vector<std::pair<uint32_t, Held>> found;
+    std::vector<Held> held;
   };
-  forEachKept([&](uint32_t r, size_t, size_t, uint32_t) { ++rowStart[r + 1]; });
+  thread_local Scratch scratch;
+  std::vector<uint32_t>& row = scratch.row;  // unit -> its row, if kept
+  row.assign(static_cast<size_t>(n), UINT32_MAX);
+  for (size_t r = 0; r < ranked.size(); ++r) row[ranked[r].second] = static_cast<uint32_t>(r);
+  // One pass over the postings (long for common words) collects the kept units' entries; a
+  // second over those few puts each row's together.
+  std::vector<uint32_t>& rowStart = scratch.rowStart;
+  rowStart.assign(ranked.size() + 1, 0);
+  auto& found = scratch.found;  // (row, entry), in postings order
+  found.clear();
+  for (size_t gi = 0; gi < groups.size(); ++gi)
+    for (size_t vi = 0; vi < groups[gi].size(); ++vi)
+      for (const auto& [unit, tf] : groups[gi][vi].postings)
+        if (uint32_t r = row[unit]; r != UINT32_MAX) {
+          found.push_back({r, {static_cast<uint32_t>(gi), static_cast<uint32_t>(vi), tf}});
+          ++rowStart[r + 1];
+        }
   for (size_t r = 0; r < ranked.size(); ++r) rowStart[r + 1] += rowStart[r];
-  std::vector<Held> held(rowStart.back());
-  std::vector<uint32_t> filled(rowStart.begin(), rowStart.end() - 1);
-  forEachKept([&](uint32_t r, size_t gi, size_t vi, uint32_t tf) {
-    held[filled[r]++] = {static_cast<uint32_t>(gi), static_cast<uint32_t>(vi), tf};
-  });
+  std::vector<Held>& held = scratch.held;
+  held.resize(found.size());
+  scratch.filled.assign(rowStart.begin(), rowStart.end() - 1);
+  for (const auto& [r, e] : found) held[scratch.filled[r]++] = e;
   // Which groups a unit's own name speaks to: each variant's term, with its group and weight.
   std::unordered_map<std::string_view, std::vector<std::pair<size_t, double>>> variantsByTerm;
   for (size_t gi = 0; gi < groups.size(); ++gi)

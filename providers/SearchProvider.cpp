@@ -297,32 +297,22 @@ void addProximity(const std::string& query, const std::map<std::string, double>&
   }
 }
 
-}  // namespace
-
-Expected<SearchResult> SearchProvider::searchLexical(const SearchRequest& request, const SearchContext& context,
-                                                     bool snippets) {
-  if (!lexical_) return Status(ErrorCode::Unsupported, lexicalError_);
-  SearchResult out;
-  out.route = SearchRoute::Lexical;
-  std::vector<std::string> terms;
-  forEachToken(request.query, [&](std::string_view t) { terms.emplace_back(t); });
-  std::sort(terms.begin(), terms.end());
-  terms.erase(std::unique(terms.begin(), terms.end()), terms.end());
-  if (terms.empty()) return out;
-
-  const double n = lexical_->unitCount();
-  // BM25 normalizes a unit's length by the average of its own kind: whole files against files,
-  // functions and types against those. One average over both made a file without a grammar (a
-  // grammar file, a skeleton, a script: its only unit) score as a function many times too long,
-  // and gave every file a smaller share in its units' context than its words deserve.
-  const double avgFile = lexical_->averageFileLength(), avgPart = lexical_->averagePartLength();
-  auto avgOf = [&](Granularity g) { return g == Granularity::File ? avgFile : avgPart; };
+// The query's words as groups of index terms (see searchLexical), with every variant's idf and
+// the idf of words no indexed unit holds (for changed and added files).
+struct QueryGroups {
+  std::vector<std::vector<Variant>> groups;
+  std::map<std::string, double> idf;     // every variant's idf, for changed files
+  std::map<std::string, double> unseen;  // query words no indexed unit holds: their idf
+};
+QueryGroups queryGroups(LexicalView& lexical, const std::vector<std::string>& terms, const SearchContext& context,
+                        double n) {
   // Each query word is a group of index terms: itself, and the forms code spells it in (see
   // variantsOf). A unit scores a group by its best variant, so two spellings of one word in a
   // unit do not count twice.
-  std::vector<std::vector<Variant>> groups;
-  std::map<std::string, double> idf;  // every variant's idf, for changed files
-  std::map<std::string, double> unseen;  // query words no indexed unit holds: their idf
+  QueryGroups out;
+  auto& groups = out.groups;
+  auto& idf = out.idf;
+  auto& unseen = out.unseen;
   for (const std::string& word : terms) {
     std::vector<Variant> g;
     auto variants = variantsOf(word);
@@ -330,7 +320,7 @@ Expected<SearchResult> SearchProvider::searchLexical(const SearchRequest& reques
     // "allocate" (0.6, as abbreviations are).
     // The shortest are the closest forms ("lines", "lineno" before "linearize").
     if (word.size() >= 4) {
-      std::vector<std::string> longer = lexical_->termsExtending(word, 256);
+      std::vector<std::string> longer = lexical.termsExtending(word, 256);
       std::stable_sort(longer.begin(), longer.end(), [](const std::string& a, const std::string& b) { return a.size() < b.size(); });
       if (longer.size() > kExtensions) longer.resize(kExtensions);
       for (std::string& t : longer)
@@ -341,14 +331,14 @@ Expected<SearchResult> SearchProvider::searchLexical(const SearchRequest& reques
     // "clearendofline"), those holding more of the query's words first (0.6, as extensions
     // are). Their idf is the word's at most: the evidence is that the unit says this word.
     size_t plainForms = variants.size();
-    std::vector<std::string> compounds = compoundsFor(*lexical_, word, variants, terms);
+    std::vector<std::string> compounds = compoundsFor(lexical, word, variants, terms);
     for (std::string& t : compounds)
       if (std::none_of(variants.begin(), variants.end(), [&](const auto& v) { return v.first == t; }))
         variants.emplace_back(std::move(t), kShortFormWeight);
     double wordIdf = std::numeric_limits<double>::infinity();
     for (size_t vi = 0; vi < variants.size(); ++vi) {
       const auto& [term, weight] = variants[vi];
-      auto postings = lexical_->postings(term);
+      auto postings = lexical.postings(term);
       if (postings.empty()) {
         // A word no indexed unit holds may still be in a changed or added file (scored below
         // from its content): it is as rare as a word can be.
@@ -377,9 +367,22 @@ Expected<SearchResult> SearchProvider::searchLexical(const SearchRequest& reques
                      [&](const auto& a, const auto& b) { return specificity(a) > specificity(b); });
     groups.resize(kMaxQueryWords);
   }
-  // Pass 1: the candidates worth exact scoring.
-  std::vector<std::pair<double, uint32_t>> ranked =
-      roughlyRanked(groups, static_cast<size_t>(n), std::max<size_t>(request.k * 20, kExactlyScored), &out.candidates);
+  return out;
+}
+
+// A variant a kept unit holds, and its count there.
+struct Held {
+  uint32_t group, variant, tf;
+};
+struct KeptCounts {
+  std::vector<uint32_t> row;       // unit -> its row, if kept
+  std::vector<uint32_t> rowStart;  // a row's entries are held[rowStart[r], rowStart[r + 1])
+  std::vector<Held> held;
+  std::vector<uint32_t> filled;
+  std::vector<std::pair<uint32_t, Held>> found;
+};
+const KeptCounts& keptCounts(const std::vector<std::vector<Variant>>& groups,
+                             const std::vector<std::pair<double, uint32_t>>& ranked, size_t units) {
   // Pass 2: the kept units' term frequencies, for exact BM25 once their lengths are known: per
   // kept unit (a row), the variants it holds and their counts, rows side by side (a unit's are
   // at [rowStart[r], rowStart[r + 1])). Sparse: a long query has hundreds of variants and each
@@ -387,17 +390,9 @@ Expected<SearchResult> SearchProvider::searchLexical(const SearchRequest& reques
   // and was a third of a long query's time.
   // The tables live per thread and keep their capacity from query to query: allocated afresh,
   // their megabytes were page faults on every query of a server.
-  struct Held {
-    uint32_t group, variant, tf;
-  };
-  struct Scratch {
-    std::vector<uint32_t> row, rowStart, filled;
-    std::vector<std::pair<uint32_t, Held>> found;
-    std::vector<Held> held;
-  };
-  thread_local Scratch scratch;
+  thread_local KeptCounts scratch;
   std::vector<uint32_t>& row = scratch.row;  // unit -> its row, if kept
-  row.assign(static_cast<size_t>(n), UINT32_MAX);
+  row.assign(units, UINT32_MAX);
   for (size_t r = 0; r < ranked.size(); ++r) row[ranked[r].second] = static_cast<uint32_t>(r);
   // One pass over the postings (long for common words) collects the kept units' entries; a
   // second over those few puts each row's together.
@@ -417,6 +412,44 @@ Expected<SearchResult> SearchProvider::searchLexical(const SearchRequest& reques
   held.resize(found.size());
   scratch.filled.assign(rowStart.begin(), rowStart.end() - 1);
   for (const auto& [r, e] : found) held[scratch.filled[r]++] = e;
+  return scratch;
+}
+
+}  // namespace
+
+Expected<SearchResult> SearchProvider::searchLexical(const SearchRequest& request, const SearchContext& context,
+                                                     bool snippets) {
+  if (!lexical_) return Status(ErrorCode::Unsupported, lexicalError_);
+  SearchResult out;
+  out.route = SearchRoute::Lexical;
+  std::vector<std::string> terms;
+  forEachToken(request.query, [&](std::string_view t) { terms.emplace_back(t); });
+  std::sort(terms.begin(), terms.end());
+  terms.erase(std::unique(terms.begin(), terms.end()), terms.end());
+  if (terms.empty()) return out;
+
+  const double n = lexical_->unitCount();
+  // BM25 normalizes a unit's length by the average of its own kind: whole files against files,
+  // functions and types against those. One average over both made a file without a grammar (a
+  // grammar file, a skeleton, a script: its only unit) score as a function many times too long,
+  // and gave every file a smaller share in its units' context than its words deserve.
+  const double avgFile = lexical_->averageFileLength(), avgPart = lexical_->averagePartLength();
+  auto avgOf = [&](Granularity g) { return g == Granularity::File ? avgFile : avgPart; };
+  // Each query word is a group of index terms: itself, and the forms code spells it in (see
+  // variantsOf). A unit scores a group by its best variant, so two spellings of one word in a
+  // unit do not count twice.
+  QueryGroups query = queryGroups(*lexical_, terms, context, n);
+  std::vector<std::vector<Variant>>& groups = query.groups;
+  const std::map<std::string, double>& idf = query.idf;
+  const std::map<std::string, double>& unseen = query.unseen;
+  // Pass 1: the candidates worth exact scoring.
+  std::vector<std::pair<double, uint32_t>> ranked =
+      roughlyRanked(groups, static_cast<size_t>(n), std::max<size_t>(request.k * 20, kExactlyScored), &out.candidates);
+  // Pass 2: the kept units' term counts (keptCounts), for exact BM25 once their lengths are known.
+  const KeptCounts& kept = keptCounts(groups, ranked, static_cast<size_t>(n));
+  const std::vector<uint32_t>& row = kept.row;
+  const std::vector<uint32_t>& rowStart = kept.rowStart;
+  const std::vector<Held>& held = kept.held;
   // Which groups a unit's own name speaks to: each variant's term, with its group and weight.
   std::unordered_map<std::string_view, std::vector<std::pair<size_t, double>>> variantsByTerm;
   for (size_t gi = 0; gi < groups.size(); ++gi)

@@ -32,7 +32,9 @@ written by hand in the same item style. That is the source of the tasks here:
      recall@10 (a target file within the top k), the queries' count, the history's size. With
      --context, also how often `nib context --intent QUERY --budget 8000` holds a unit of a target
      file, against how often a target is among the first 10 files an agent reads after grepping
-     the query's four rarest words (context_bench.py's grep-and-read loop). With --server, the
+     the query's four rarest words (context_bench.py's grep-and-read loop). With --history, also
+     the history's votes alone (history_votes: how far the replayed history reaches today's
+     files). With --server, the
      same queries also go to one `nib serve` over stdio as `nib/search` (lexical and auto, k 200,
      one at a time, each timed from sending the request until its whole response has arrived):
      p50 and p95 per code base, and the MRR of the server's own answers.
@@ -172,9 +174,9 @@ def history_copy(snapshot, name, history):
     the files its items name that exist in the snapshot (a blank line added, or taken away
     again: a change that adds no words) — inside each function the item names, after the
     opening brace of its definition in the snapshot, where one is found, else at the file's
-    top, where no function encloses it —, then the snapshot restored. What a history miner can learn from it is what the
-    ChangeLog says — which files and functions each message's commit changed — and nothing
-    about the queries, which are all newer."""
+    top, where no function encloses it —, then the snapshot restored. What a history miner can
+    learn from it is what the ChangeLog says — which files and functions each message's commit
+    changed — and nothing about the queries, which are all newer."""
     dest = os.path.join(WORK, name + "-history-f")  # -f: edits inside the named functions
     if os.path.isdir(os.path.join(dest, ".git")):
         return dest
@@ -425,6 +427,37 @@ def context_holds(nib, repo, query, targets, budget):
     return any(os.path.normpath(u.get("path", "")) in targets for u in json.loads(r.stdout).get("units", []))
 
 
+def history_votes(repo, tasks, history, k1=1.2, b=0.75, voters=20):
+    """The history alone, as nib's lexical route uses it: BM25 over the older commits' messages
+    (the bench's tokens, each counted once), the best `voters` vote for the snapshot's files
+    they changed (score / sqrt(files)). Per task the voted files, best first: how far the
+    replayed history reaches today's files, whatever the code's text says."""
+    files = set(repo_files(repo))
+    docs = []
+    for _, _, items, raw in history:
+        changed = sorted({p for p, _ in items if p in files})
+        if changed:
+            docs.append((set(tokens(" ".join(raw))), changed))
+    n = len(docs)
+    df = Counter(t for words, _ in docs for t in words)
+    avg = sum(len(words) for words, _ in docs) / max(1, n)
+    ranked = []
+    for task in tasks:
+        query = set(tokens(task["query"]))
+        scored = []
+        for i, (words, _) in enumerate(docs):
+            s = sum(math.log(1 + (n - df[w] + 0.5) / (df[w] + 0.5)) for w in query & words)
+            if s:
+                scored.append((s * (k1 + 1) / (1 + k1 * (1 - b + b * len(words) / avg)), i))
+        scored.sort(key=lambda e: (-e[0], e[1]))
+        votes = defaultdict(float)
+        for s, i in scored[:voters]:
+            for f in docs[i][1]:
+                votes[f] += s / math.sqrt(len(docs[i][1]))
+        ranked.append([f for f, _ in sorted(votes.items(), key=lambda e: (-e[1], e[0]))])
+    return ranked, n
+
+
 def score(ranked_lists, tasks):
     mrr = r1 = r10 = 0.0
     for ranked, task in zip(ranked_lists, tasks):
@@ -474,6 +507,9 @@ def main():
             if route == "lexical":
                 row["functions-nib-lexical"] = function_score(hits, tasks)
         if args.history:
+            voted, reaching = history_votes(repo, tasks, history)
+            row["history-votes"] = dict(score([v[:10] for v in voted], tasks), reaching=reaching,
+                                        target_voted=sum(any(f in t["targets"] for f in v) for v, t in zip(voted, tasks)))
             hrepo = history_copy(repo, name, history)
             subprocess.run([nib, "index", "-q", "--no-dense"], cwd=hrepo, check=True)
             for route in ("lexical", "auto"):
@@ -498,6 +534,10 @@ def main():
             for method in ("file-bm25", "nib-lexical", "nib-auto") + (("nib-lexical+history", "nib-auto+history") if args.history else ()):
                 m = row[method]
                 print(f"  {method:19} MRR {m['mrr']:.3f}  recall@1 {m['recall@1']:.2f}  recall@10 {m['recall@10']:.2f}")
+            if args.history:
+                m = row["history-votes"]
+                print(f"  history votes alone MRR {m['mrr']:.3f}  a target among the voted files {m['target_voted']}/{row['tasks']}"
+                      f"  ({m['reaching']} older commits reach a file of the snapshot)")
             for method in ("functions-nib-lexical",) + (("functions-nib-lexical+history",) if args.history else ()):
                 m = row[method]
                 print(f"  {method:29} MRR {m['mrr']:.3f}  recall@1 {m['recall@1']:.2f}  ({m['tasks']} queries whose items name functions)")

@@ -67,7 +67,6 @@ double saturated(uint32_t tf, double length, double average) {
   return tf * (kK1 + 1) / (tf + kK1 * (1 - kB + kB * length / average));
 }
 
-
 }  // namespace
 
 const char* searchRouteName(SearchRoute route) {
@@ -378,6 +377,7 @@ struct KeptCounts {
   std::vector<uint32_t> row;       // unit -> its row, if kept
   std::vector<uint32_t> rowStart;  // a row's entries are held[rowStart[r], rowStart[r + 1])
   std::vector<Held> held;
+  // Working space of keptCounts, kept with the rest for its capacity.
   std::vector<uint32_t> filled;
   std::vector<std::pair<uint32_t, Held>> found;
 };
@@ -447,7 +447,6 @@ Expected<SearchResult> SearchProvider::searchLexical(const SearchRequest& reques
       roughlyRanked(groups, static_cast<size_t>(n), std::max<size_t>(request.k * 20, kExactlyScored), &out.candidates);
   // Pass 2: the kept units' term counts (keptCounts), for exact BM25 once their lengths are known.
   const KeptCounts& kept = keptCounts(groups, ranked, static_cast<size_t>(n));
-  const std::vector<uint32_t>& row = kept.row;
   const std::vector<uint32_t>& rowStart = kept.rowStart;
   const std::vector<Held>& held = kept.held;
   // Which groups a unit's own name speaks to: each variant's term, with its group and weight.

@@ -134,6 +134,9 @@ Expected<NavigationResult> ClangNavigator::answer(const std::string& path, uint3
           isCallableKind(static_cast<SymbolKind>(other->kind)) && static_cast<SymbolKind>(other->kind) != SymbolKind::Macro)
         overloads.push_back(std::move(*other));
     }
+  if (scip_ && overloads.empty())
+    if (std::optional<ClangSymbol> twin = importedTwin(*occurrences, *at, *symbol, path, references))
+      overloads.push_back(std::move(*twin));
   if (!overloads.empty()) {
     std::optional<NavigationResult> merged;
     overloads.insert(overloads.begin(), std::move(*symbol));

@@ -127,6 +127,8 @@ class ClangNavigator {
                                                                const ClangFileOccurrence& at, const ClangSymbol& local,
                                                                const std::string& path, bool references,
                                                                bool includeDeclaration);
+  std::optional<ClangSymbol> importedTwin(const std::vector<ClangFileOccurrence>& occurrences, const ClangFileOccurrence& at,
+                                          const ClangSymbol& named, const std::string& path, bool references);
   const ClangSite* canonicalDefinition(const ClangSymbol& symbol, const std::string& path);
   void keepVisibleTypeDefinitions(const ClangSymbol& symbol, const std::string& path,
                                   std::vector<SymbolLocation>& locations);

@@ -9,6 +9,7 @@
 
 #include "scip.pb.h"
 #include "scip/PythonImports.h"
+#include "scip/TypeScriptMeanings.h"
 #include "scip/TypeScriptText.h"
 #include "support/FileIo.h"
 #include "support/Text.h"
@@ -262,6 +263,7 @@ struct Importer {
     std::vector<std::string> aliased(planned.size());
     std::vector<bool> namespaceUses(planned.size());
     if (typescript) {
+      keepMeaningAsked(planned, *text, relative);
       namesBeforeAs(planned, *text);
       unresolvedImports(planned, *text);
       overloadParameters(planned);
@@ -360,6 +362,39 @@ struct Importer {
       out.push_back({Site{file, line, start, offset, end - start, o.symbol_roles()}, std::move(usr)});
     }
     return out;
+  }
+
+  // A name declared as a type and as a value (`interface Error` and `declare var Error`; `type Opts`
+  // beside `const Opts`): scip-typescript writes both symbols (`Error#`, `Error.`) at each use.
+  // TypeScript's server keeps the meaning of the place (a type annotation lists the type's uses,
+  // `new Error` the value's), so each use keeps the symbol of its meaning; a specifier (`import {
+  // Opts }`) binds both and keeps both.
+  static void keepMeaningAsked(std::vector<Planned>& planned, const std::string& text, const std::string& relative) {
+    std::unordered_map<uint32_t, std::vector<size_t>> byOffset;
+    for (size_t i = 0; i < planned.size(); ++i) byOffset[planned[i].site.offset].push_back(i);
+    std::vector<std::pair<size_t, size_t>> pairs;  // (type's occurrence, value's occurrence)
+    std::vector<uint32_t> offsets;
+    for (const auto& [offset, list] : byOffset) {
+      if (list.size() < 2) continue;
+      for (size_t t : list) {
+        const std::string& type = planned[t].usr;
+        if (type.size() < 2 || type.back() != '#') continue;
+        for (size_t v : list) {
+          const std::string& value = planned[v].usr;
+          if (value.size() == type.size() && value.back() == '.' && value.compare(0, value.size() - 1, type, 0, type.size() - 1) == 0) {
+            pairs.emplace_back(t, v);
+            offsets.push_back(offset);
+          }
+        }
+      }
+    }
+    if (pairs.empty()) return;
+    using typescript_meanings::Meaning;
+    std::vector<Meaning> meanings = typescript_meanings::meaningsAt(text, typescript_meanings::dialectOf(relative), offsets);
+    for (size_t k = 0; k < pairs.size(); ++k) {
+      if (meanings[k] == Meaning::Type) planned[pairs[k].second].usr.clear();
+      if (meanings[k] == Meaning::Value) planned[pairs[k].first].usr.clear();
+    }
   }
 
   // `export { default as Box } from "./box"`, `import { Box as B2 } from "./index"`: scip-typescript

@@ -157,8 +157,11 @@ Expected<NavigationResult> ClangNavigator::answer(const std::string& path, uint3
     return std::move(*merged);
   }
   if (scip_ && !references)
-    if (std::optional<ClangSymbol> target = aliasTarget(*occurrences, *at, *symbol, path))
-      return answerFor(*target, *at, path, false, false, declarations);
+    if (std::optional<ClangSymbol> target = aliasTarget(*occurrences, *at, *symbol, path)) {
+      auto result = answerFor(*target, *at, path, false, false, declarations);
+      if (result) addConstructor(*occurrences, *at, *target, *result);  // `new Pth()`: the class and its constructor
+      return result;
+    }
   if (scip_)
     if (auto bound = destructuredAnswer(*occurrences, *at, *symbol, path, references, includeDeclaration))
       return std::move(*bound);
@@ -205,6 +208,10 @@ std::optional<ClangSymbol> ClangNavigator::aliasTarget(const std::vector<ClangFi
     if (o.start != at.start || !o.expanded || o.symbol == at.symbol) continue;
     auto target = view_->symbolForDefinition(o.symbol, path, at.start);  // a module has many references
     if (!target || target->usr == named.usr + "`<constructor>`().") continue;
+    // An export the alias passes through (`export default Path;`, scip/TypeScriptExports) has
+    // no declaration of its own: the declaration beyond it answers.
+    if (std::none_of(target->sites.begin(), target->sites.end(), [](const ClangSite& s) { return s.role != ClangRole::Reference; }))
+      continue;
     return std::move(*target);
   }
   return std::nullopt;

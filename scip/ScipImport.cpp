@@ -9,7 +9,8 @@
 
 #include "scip.pb.h"
 #include "scip/PythonImports.h"
-#include "scip/TypeScriptMeanings.h"
+#include "scip/TypeScriptExports.h"
+#include "scip/TypeScriptSyntax.h"
 #include "scip/TypeScriptText.h"
 #include "support/FileIo.h"
 #include "support/Text.h"
@@ -263,13 +264,16 @@ struct Importer {
     std::vector<std::string> aliased(planned.size());
     std::vector<bool> namespaceUses(planned.size());
     if (typescript) {
-      keepMeaningAsked(planned, *text, relative);
+      std::unique_ptr<typescript_syntax::SyntaxTree> tree =
+          typescript_syntax::SyntaxTree::parse(*text, typescript_syntax::dialectOf(relative));
+      if (tree) keepMeaningAsked(planned, *tree);
       namesBeforeAs(planned, *text);
       unresolvedImports(planned, *text);
       overloadParameters(planned);
       aliased = moduleAliases(planned, *text, relative, &namespaceUses);
       commonJsExports(planned, *text);
       deferAliasMembers(planned, aliased, *text);
+      if (tree) noteBindings(planned, tree->moduleSyntax(), *text, relative);
     }
     for (size_t i = 0; i < planned.size(); ++i) {
       Planned& p = planned[i];
@@ -369,11 +373,9 @@ struct Importer {
   // TypeScript's server keeps the meaning of the place (a type annotation lists the type's uses,
   // `new Error` the value's), so each use keeps the symbol of its meaning; a specifier (`import {
   // Opts }`) binds both and keeps both.
-  static void keepMeaningAsked(std::vector<Planned>& planned, const std::string& text, const std::string& relative) {
+  static void keepMeaningAsked(std::vector<Planned>& planned, const typescript_syntax::SyntaxTree& tree) {
     std::unordered_map<uint32_t, std::vector<size_t>> byOffset;
     for (size_t i = 0; i < planned.size(); ++i) byOffset[planned[i].site.offset].push_back(i);
-    std::vector<std::pair<size_t, size_t>> pairs;  // (type's occurrence, value's occurrence)
-    std::vector<uint32_t> offsets;
     for (const auto& [offset, list] : byOffset) {
       if (list.size() < 2) continue;
       for (size_t t : list) {
@@ -381,21 +383,115 @@ struct Importer {
         if (type.size() < 2 || type.back() != '#') continue;
         for (size_t v : list) {
           const std::string& value = planned[v].usr;
-          if (value.size() == type.size() && value.back() == '.' && value.compare(0, value.size() - 1, type, 0, type.size() - 1) == 0) {
-            pairs.emplace_back(t, v);
-            offsets.push_back(offset);
-          }
+          if (value.size() != type.size() || value.back() != '.' || value.compare(0, value.size() - 1, type, 0, type.size() - 1) != 0)
+            continue;
+          typescript_syntax::Meaning meaning = tree.meaningAt(offset);
+          if (meaning == typescript_syntax::Meaning::Type) planned[v].usr.clear();
+          if (meaning == typescript_syntax::Meaning::Value) planned[t].usr.clear();
+          break;
         }
       }
     }
-    if (pairs.empty()) return;
-    using typescript_meanings::Meaning;
-    std::vector<Meaning> meanings = typescript_meanings::meaningsAt(text, typescript_meanings::dialectOf(relative), offsets);
-    for (size_t k = 0; k < pairs.size(); ++k) {
-      if (meanings[k] == Meaning::Type) planned[pairs[k].second].usr.clear();
-      if (meanings[k] == Meaning::Value) planned[pairs[k].first].usr.clear();
-    }
   }
+
+  // The document's import and export bindings with the symbols the indexer wrote at them, for
+  // the plan made after every document (typescript_exports::planAliases).
+  void noteBindings(const std::vector<Planned>& planned, typescript_syntax::ModuleSyntax syntax, const std::string& text,
+                    const std::string& relative) {
+    typescript_exports::ModuleBindings m;
+    m.relative = relative;
+    m.file = static_cast<uint32_t>(facts.files.size() - 1);
+    m.defaultAssignment = std::move(syntax.defaultAssignment);
+    std::unordered_map<uint32_t, std::vector<size_t>> byOffset;
+    for (size_t i = 0; i < planned.size(); ++i) {
+      const Planned& p = planned[i];
+      if (p.usr.empty()) continue;
+      byOffset[p.site.offset].push_back(i);
+      if ((p.site.roles & scip::Definition) && p.site.length == 0 && isModuleSymbol(p.usr)) m.module = p.usr;
+    }
+    auto symbolAt = [&](uint32_t offset, bool module) -> std::string {
+      auto it = byOffset.find(offset);
+      if (it == byOffset.end()) return "";
+      for (size_t i : it->second)
+        if (isModuleSymbol(planned[i].usr) == module) return withoutConstructor(planned[i].usr);
+      return "";
+    };
+    for (typescript_syntax::Binding& b : syntax.bindings) {
+      typescript_exports::ModuleBindings::Bound bound;
+      bound.target = symbolAt(b.localAt, false);
+      if (bound.target.empty()) continue;
+      if (b.sourceAt) bound.source = symbolAt(*b.sourceAt, true);
+      if (b.importedAt != b.localAt && symbolAt(b.importedAt, false) == bound.target) bound.importedSite = b.importedAt;
+      for (const Planned& p : planned)
+        if (!p.usr.empty() && withoutConstructor(p.usr) == bound.target && text.compare(p.site.offset, p.site.length, b.local) == 0 &&
+            p.site.length == b.local.size())
+          bound.localSites.push_back(p.site.offset);
+      if (b.exported) bound.localSites.assign(1, b.localAt);
+      bound.syntax = std::move(b);
+      m.bindings.push_back(std::move(bound));
+    }
+    if (!m.bindings.empty() || m.defaultAssignment) moduleBindings.push_back(std::move(m));
+  }
+
+  static std::string withoutConstructor(const std::string& usr) {
+    static const std::string kConstructor = "`<constructor>`().";
+    if (usr.size() > kConstructor.size() && usr.compare(usr.size() - kConstructor.size(), kConstructor.size(), kConstructor) == 0)
+      return usr.substr(0, usr.size() - kConstructor.size());
+    return usr;
+  }
+
+  // After every document: the export and alias symbols TypeScript's server stops at, given to
+  // the sites the plan names (the indexer's symbol kept beside them, expanded), and each `export
+  // default NAME;` keyword as a site of the module's default export.
+  void applyAliasPlan() {
+    if (moduleBindings.empty()) return;
+    typescript_exports::AliasPlan plan =
+        typescript_exports::planAliases(moduleBindings, [](const std::string& usr) { return nameOfSymbol(usr); });
+    std::map<std::pair<uint32_t, uint32_t>, std::vector<const typescript_exports::SiteSymbols*>> at;
+    for (const typescript_exports::SiteSymbols& s : plan.sites) at[{s.file, s.offset}].push_back(&s);
+    std::vector<ClangOccurrence> added;
+    for (ClangOccurrence& o : facts.occurrences) {
+      if (o.expanded) continue;
+      auto it = at.find({o.file, o.offset});
+      if (it == at.end()) continue;
+      for (const typescript_exports::SiteSymbols* s : it->second) {
+        if (facts.usrs[o.usr] != s->target) continue;
+        ClangOccurrence beside = o;
+        beside.expanded = true;
+        o.usr = aliasSymbol(s->primary, s->name);
+        for (const std::string& e : s->expanded) {
+          beside.usr = e == s->target ? usrIds.at(s->target) : aliasSymbol(e, s->name);
+          added.push_back(beside);
+        }
+        break;
+      }
+    }
+    for (const typescript_exports::KeywordSite& k : plan.keywords) {
+      ClangOccurrence c;
+      c.file = k.file;
+      c.line = k.line;
+      c.column = k.column;
+      c.offset = k.offset;
+      c.length = 7;  // `default`
+      c.usr = aliasSymbol(k.symbol, k.name);
+      c.kind = static_cast<uint8_t>(SymbolKind::Variable);
+      added.push_back(c);
+    }
+    stats.occurrences += added.size();
+    facts.occurrences.insert(facts.occurrences.end(), added.begin(), added.end());
+  }
+
+  // An export's or alias's symbol, named as the text spells it.
+  uint32_t aliasSymbol(const std::string& usr, const std::string& name) {
+    uint32_t id = usrOf(usr);
+    if (!named[id]) {
+      facts.names[id] = name;
+      named[id] = true;
+    }
+    return id;
+  }
+
+  std::vector<typescript_exports::ModuleBindings> moduleBindings;
 
   // `export { default as Box } from "./box"`, `import { Box as B2 } from "./index"`: scip-typescript
   // names the name before `as` by a symbol local to the document, defined nowhere, and the alias
@@ -771,6 +867,7 @@ Expected<TuFacts> importScip(std::string_view bytes, const std::string& root, Sc
   for (const scip::SymbolInformation& info : index.external_symbols()) im.infos.emplace(im.canonical(info.symbol()), &info);
   for (const scip::Document& doc : index.documents()) im.document(doc, projectRoot);
   im.resolveAliasMembers();
+  im.applyAliasPlan();
   // Local symbols' relationships are per document; a local's info names it unqualified, and
   // nib has renamed it: relationships of locals are left out.
   for (const scip::Document& doc : index.documents())

@@ -1,0 +1,156 @@
+#include "scip/TypeScriptSyntax.h"
+
+#include <tree_sitter/api.h>
+
+extern "C" {
+const TSLanguage* tree_sitter_typescript();
+const TSLanguage* tree_sitter_tsx();
+const TSLanguage* tree_sitter_javascript();
+}
+
+namespace nib::typescript_syntax {
+
+namespace {
+
+bool endsWith(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+// Specifiers bind a name with all its meanings: `import { Error }`, `export { Opts as O }`.
+bool inSpecifier(TSNode node) {
+  for (int depth = 0; depth < 3 && !ts_node_is_null(node); ++depth, node = ts_node_parent(node)) {
+    std::string_view type = ts_node_type(node);
+    if (type == "import_specifier" || type == "export_specifier" || type == "import_clause" || type == "namespace_import" ||
+        type == "namespace_export")
+      return true;
+  }
+  return false;
+}
+
+std::string_view textOf(std::string_view text, TSNode node) {
+  uint32_t start = ts_node_start_byte(node), end = ts_node_end_byte(node);
+  return start <= end && end <= text.size() ? text.substr(start, end - start) : std::string_view();
+}
+
+bool isIdentifier(TSNode node) {
+  return !ts_node_is_null(node) && std::string_view(ts_node_type(node)) == "identifier";
+}
+
+// `{ I as L }` of an import or export clause; names written as strings (`"a-b" as c`) are left
+// out: no symbol of the indexer's is spelled so.
+void addSpecifier(std::string_view text, TSNode specifier, std::optional<uint32_t> sourceAt, bool exported,
+                  std::vector<Binding>& out) {
+  TSNode name = ts_node_child_by_field_name(specifier, "name", 4);
+  TSNode alias = ts_node_child_by_field_name(specifier, "alias", 5);
+  if (!isIdentifier(name) || (!ts_node_is_null(alias) && !isIdentifier(alias))) return;
+  Binding b;
+  b.imported = std::string(textOf(text, name));
+  b.importedAt = ts_node_start_byte(name);
+  b.local = ts_node_is_null(alias) ? b.imported : std::string(textOf(text, alias));
+  b.localAt = ts_node_is_null(alias) ? b.importedAt : ts_node_start_byte(alias);
+  b.sourceAt = sourceAt;
+  b.exported = exported;
+  out.push_back(std::move(b));
+}
+
+void importStatement(std::string_view text, TSNode statement, ModuleSyntax& out) {
+  TSNode source = ts_node_child_by_field_name(statement, "source", 6);
+  if (ts_node_is_null(source)) return;  // `import x = require(...)`
+  const uint32_t sourceAt = ts_node_start_byte(source);
+  for (uint32_t i = 0; i < ts_node_named_child_count(statement); ++i) {
+    TSNode clause = ts_node_named_child(statement, i);
+    if (std::string_view(ts_node_type(clause)) != "import_clause") continue;
+    for (uint32_t j = 0; j < ts_node_named_child_count(clause); ++j) {
+      TSNode part = ts_node_named_child(clause, j);
+      std::string_view type = ts_node_type(part);
+      if (type == "identifier") {  // `import L from "m"`: the module's default export
+        Binding b;
+        b.imported = "default";
+        b.local = std::string(textOf(text, part));
+        b.importedAt = b.localAt = ts_node_start_byte(part);
+        b.sourceAt = sourceAt;
+        out.bindings.push_back(std::move(b));
+      } else if (type == "named_imports") {
+        for (uint32_t k = 0; k < ts_node_named_child_count(part); ++k) {
+          TSNode specifier = ts_node_named_child(part, k);
+          if (std::string_view(ts_node_type(specifier)) == "import_specifier")
+            addSpecifier(text, specifier, sourceAt, false, out.bindings);
+        }
+      }
+    }
+  }
+}
+
+void exportStatement(std::string_view text, TSNode statement, ModuleSyntax& out) {
+  TSNode value = ts_node_child_by_field_name(statement, "value", 5);
+  if (isIdentifier(value)) {  // `export default NAME;`
+    for (uint32_t i = 0; i < ts_node_child_count(statement); ++i) {
+      TSNode keyword = ts_node_child(statement, i);
+      if (std::string_view(ts_node_type(keyword)) != "default") continue;
+      TSPoint at = ts_node_start_point(keyword);
+      out.defaultAssignment = DefaultAssignment{std::string(textOf(text, value)), ts_node_start_byte(keyword), at.row, at.column};
+      break;
+    }
+    return;
+  }
+  TSNode source = ts_node_child_by_field_name(statement, "source", 6);
+  std::optional<uint32_t> sourceAt;
+  if (!ts_node_is_null(source)) sourceAt = ts_node_start_byte(source);
+  for (uint32_t i = 0; i < ts_node_named_child_count(statement); ++i) {
+    TSNode clause = ts_node_named_child(statement, i);
+    if (std::string_view(ts_node_type(clause)) != "export_clause") continue;
+    for (uint32_t k = 0; k < ts_node_named_child_count(clause); ++k) {
+      TSNode specifier = ts_node_named_child(clause, k);
+      if (std::string_view(ts_node_type(specifier)) == "export_specifier") addSpecifier(text, specifier, sourceAt, true, out.bindings);
+    }
+  }
+}
+
+}  // namespace
+
+Dialect dialectOf(std::string_view path) {
+  if (endsWith(path, ".tsx")) return Dialect::Tsx;
+  if (endsWith(path, ".ts") || endsWith(path, ".mts") || endsWith(path, ".cts")) return Dialect::TypeScript;
+  return Dialect::JavaScript;
+}
+
+std::unique_ptr<SyntaxTree> SyntaxTree::parse(std::string_view text, Dialect dialect) {
+  const TSLanguage* language = dialect == Dialect::Tsx        ? tree_sitter_tsx()
+                               : dialect == Dialect::TypeScript ? tree_sitter_typescript()
+                                                                : tree_sitter_javascript();
+  std::unique_ptr<TSParser, decltype(&ts_parser_delete)> parser(ts_parser_new(), ts_parser_delete);
+  if (!ts_parser_set_language(parser.get(), language)) return nullptr;
+  TSTree* tree = ts_parser_parse_string(parser.get(), nullptr, text.data(), static_cast<uint32_t>(text.size()));
+  if (!tree) return nullptr;
+  return std::unique_ptr<SyntaxTree>(new SyntaxTree(text, tree));
+}
+
+SyntaxTree::~SyntaxTree() { ts_tree_delete(tree_); }
+
+Meaning SyntaxTree::meaningAt(uint32_t offset) const {
+  if (offset >= text_.size()) return Meaning::Both;
+  TSNode node = ts_node_named_descendant_for_byte_range(ts_tree_root_node(tree_), offset, offset + 1);
+  if (ts_node_is_null(node) || ts_node_start_byte(node) != offset || inSpecifier(node)) return Meaning::Both;
+  std::string_view type = ts_node_type(node);
+  // tree-sitter-typescript spells a name in a type (an annotation, `extends` of an interface,
+  // `implements`, a type argument, `x as T`) as type_identifier; `typeof X` in a type is an
+  // identifier, as TypeScript reads it: a value.
+  if (type == "type_identifier") return Meaning::Type;
+  if (type == "identifier" || type == "shorthand_property_identifier" || type == "property_identifier")
+    return Meaning::Value;
+  return Meaning::Both;
+}
+
+ModuleSyntax SyntaxTree::moduleSyntax() const {
+  ModuleSyntax out;
+  TSNode root = ts_tree_root_node(tree_);
+  for (uint32_t i = 0; i < ts_node_named_child_count(root); ++i) {
+    TSNode statement = ts_node_named_child(root, i);
+    std::string_view type = ts_node_type(statement);
+    if (type == "import_statement") importStatement(text_, statement, out);
+    else if (type == "export_statement") exportStatement(text_, statement, out);
+  }
+  return out;
+}
+
+}  // namespace nib::typescript_syntax

@@ -1,0 +1,78 @@
+// What tree-sitter's parse of a TypeScript or JavaScript document tells that scip-typescript's
+// symbols do not, for ScipImport: whether a name is read as a type or as a value, and what the
+// module's import and export statements bind.
+//
+// Meanings: TypeScript's find-references keeps the meaning of the asked name. Where one name is
+// declared twice, once as a type and once as a value (`interface Error` and `declare var Error` in
+// the standard library; `type Opts = ...` beside `const Opts = ...`), a use as a type lists the
+// type uses and one as a value the value uses; scip-typescript writes both symbols at every use.
+//
+// Bindings: TypeScript's find-references follows an import to the export it names only when the
+// import keeps the exported name (`import Path from "./path"` where the module says `export
+// default Path`), and stops at an export that renames (`export { default as Polyline }`) or
+// assigns (`export default Path`): what lies beyond answers from its own side only
+// (scip/TypeScriptExports).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+struct TSTree;
+
+namespace nib::typescript_syntax {
+
+enum class Meaning : uint8_t {
+  Value,
+  Type,
+  Both,  // an import or export specifier: it binds every meaning the name has
+};
+
+enum class Dialect : uint8_t { TypeScript, Tsx, JavaScript };
+
+// The dialect of a source file by its extension (JavaScript for .js, .jsx, .mjs, .cjs).
+Dialect dialectOf(std::string_view path);
+
+// One name an import or export statement binds: `import L from "m"` (imported "default"),
+// `import { I as L } from "m"`, `export { I as L } from "m"`, `export { I as L }`.
+struct Binding {
+  std::string imported, local;
+  uint32_t importedAt = 0;  // where the imported name is written; localAt when it is not
+  uint32_t localAt = 0;
+  std::optional<uint32_t> sourceAt;  // the module string's first byte (its quote); none for `export { a as b }`
+  bool exported = false;             // an export specifier
+};
+
+// `export default NAME;`: the module's default export is the value NAME names.
+struct DefaultAssignment {
+  std::string name;
+  uint32_t keywordAt = 0, line = 0, column = 0;  // `default`: byte offset, 0-based line, byte column
+};
+
+struct ModuleSyntax {
+  std::vector<Binding> bindings;
+  std::optional<DefaultAssignment> defaultAssignment;
+};
+
+class SyntaxTree {
+ public:
+  // nullptr when the parser cannot run (no language); a document with errors parses all the same.
+  static std::unique_ptr<SyntaxTree> parse(std::string_view text, Dialect dialect);
+  ~SyntaxTree();
+  // The meaning of the name starting at `offset`: JavaScript has no types, so every name there
+  // is a value (or Both, in a specifier); a place the parse does not show as a name is Both,
+  // which keeps every symbol there.
+  Meaning meaningAt(uint32_t offset) const;
+  // The top-level import and export statements' bindings.
+  ModuleSyntax moduleSyntax() const;
+
+ private:
+  SyntaxTree(std::string_view text, TSTree* tree) : text_(text), tree_(tree) {}
+  std::string_view text_;
+  TSTree* tree_;
+};
+
+}  // namespace nib::typescript_syntax

@@ -9,6 +9,7 @@
 #include <optional>
 #include <unordered_set>
 
+#include "indexer/TsConfigExtends.h"
 #include "indexer/UnitMerge.h"
 #include "indexer/WorkerProcess.h"
 #include "support/FileIo.h"
@@ -102,6 +103,7 @@ Status writeInferredConfig(const fs::path& dir, const PreciseProject& p, const s
 std::string cacheKey(const PreciseProject& p, const std::string& tools, const std::map<std::string, std::string>& blobIds) {
   Digester d;
   d.add("precise-project").add(uint64_t{kPreciseViewRevision}).add(tools).add(p.language).add(p.dir).add(p.extends);
+  d.add(uint64_t{p.ownConfigOnly});
   for (const std::string& f : p.files) d.add(f);
   for (const auto& [path, blob] : blobIds)
     if (inFolder(path, p.dir) && isInput(p.language, path)) d.add(path).add(blob);
@@ -132,6 +134,40 @@ std::string whatItSaid(const std::string& text) {
   return chosen.size() > 300 ? chosen.substr(0, 300) + "..." : chosen;
 }
 
+// Writes `out`, a tsconfig.json for `config`'s project without its `extends`: TypeScript (the
+// copy beside the indexer) reads the configuration as its server does when the base is missing
+// — the files its own include, exclude and files select, its own options — and the copy names
+// the files and the paths its options hold absolutely, so that it can lie under the cache folder.
+// Options that only say where output goes are left out; nothing is emitted.
+constexpr const char* kOwnConfigScript = R"js(
+const [indexer, config, out] = process.argv.slice(1);
+const fs = require('fs'), path = require('path');
+const ts = require(require.resolve('typescript', {paths: [path.dirname(fs.realpathSync(indexer))]}));
+const read = ts.readConfigFile(config, ts.sys.readFile);
+if (read.error) { console.error('Error: ' + ts.flattenDiagnosticMessageText(read.error.messageText, ' ')); process.exit(1); }
+const raw = read.config || {};
+delete raw.extends;
+const parsed = ts.parseJsonConfigFileContent(raw, ts.sys, path.dirname(config));
+const options = Object.assign({}, raw.compilerOptions || {});
+for (const key of ['rootDir', 'outDir', 'outFile', 'declarationDir', 'tsBuildInfoFile', 'composite', 'incremental']) delete options[key];
+for (const key of ['baseUrl', 'rootDirs', 'typeRoots']) if (parsed.options[key] !== undefined) options[key] = parsed.options[key];
+if (options.paths && options.baseUrl === undefined) options.baseUrl = path.dirname(config);
+fs.writeFileSync(out, JSON.stringify({compilerOptions: options, files: parsed.fileNames}));
+)js";
+
+Status writeOwnConfig(const fs::path& dir, const fs::path& indexer, const fs::path& config, std::chrono::seconds timeout,
+                      const std::function<bool()>& cancelled) {
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) return Status(ErrorCode::IoError, "cannot create " + dir.string() + ": " + ec.message());
+  WorkerResult w = runWorker({"/usr/bin/env", "node", "-e", kOwnConfigScript, "--", indexer.string(), config.string(),
+                              (dir / "tsconfig.json").string()},
+                             "", timeout, cancelled);
+  if (w.status != 0 || w.timedOut)
+    return Status(ErrorCode::Internal, "its tsconfig.json could not be read without its extends: " + whatItSaid(w.err));
+  return Status::ok();
+}
+
 struct ProjectRun {
   std::optional<TuFacts> facts;
   std::string failure;
@@ -150,6 +186,15 @@ ProjectRun runProject(const PreciseBuildInput& in, const PreciseProject& p, cons
     inferred = in.cacheDir / ("inferred-" + std::to_string(::getpid()));
     if (Status s = writeInferredConfig(inferred, p, root); !s.isOk()) {
       run.failure = s.message();
+      return run;
+    }
+    cwd = inferred.string();
+  } else if (p.ownConfigOnly) {
+    inferred = in.cacheDir / ("own-" + std::to_string(::getpid()) + "-" + std::to_string(index));
+    if (Status s = writeOwnConfig(inferred, indexer, fs::path(cwd) / "tsconfig.json", in.timeout, in.cancelled); !s.isOk()) {
+      run.failure = s.message();
+      std::error_code ignored;
+      fs::remove_all(inferred, ignored);
       return run;
     }
     cwd = inferred.string();
@@ -194,10 +239,9 @@ ProjectRun runProject(const PreciseBuildInput& in, const PreciseProject& p, cons
 
 // The inferred project: the indexed TypeScript and JavaScript files (outside node_modules) no
 // project's facts hold, extending the repository's root tsconfig.json when it has one — unless
-// that project failed: a tsconfig.json extending a package that is not installed (`"extends":
-// "@sindresorhus/tsconfig"` in a checkout without node_modules) makes scip-typescript index
-// nothing, where TypeScript's server reports the error and reads the files all the same; its
-// files are then the inferred project's, read with TypeScript's defaults.
+// that project failed, or extends what cannot be read (`"extends": "@sindresorhus/tsconfig"` in a
+// checkout without node_modules: the project itself is then indexed from its own configuration,
+// ownConfigOnly), when the inferred project's files are read with TypeScript's defaults.
 std::optional<PreciseProject> inferredProject(const PreciseBuildInput& in, const std::string& root,
                                               const std::vector<PreciseProject>& projects,
                                               const std::vector<std::optional<TuFacts>>& results) {
@@ -216,7 +260,7 @@ std::optional<PreciseProject> inferredProject(const PreciseBuildInput& in, const
   if (p.files.empty()) return std::nullopt;
   bool rootFailed = false;
   for (size_t i = 0; i < projects.size() && i < results.size(); ++i)
-    if (projects[i].configuredTypeScript() && projects[i].dir.empty() && !results[i]) rootFailed = true;
+    if (projects[i].configuredTypeScript() && projects[i].dir.empty() && (!results[i] || projects[i].ownConfigOnly)) rootFailed = true;
   if (in.inputs.count("tsconfig.json") && !rootFailed) p.extends = "tsconfig.json";
   return p;
 }
@@ -307,7 +351,16 @@ ProjectResults runProjects(const PreciseBuildInput& in, std::vector<PreciseProje
   out.facts.resize(n);
   out.keys.resize(n);
   out.failures.resize(n);
-  for (size_t i = 0; i < n; ++i) out.keys[i] = cacheKey(out.projects[i], tools, in.inputs);
+  for (size_t i = 0; i < n; ++i) {
+    PreciseProject& p = out.projects[i];
+    if (p.configuredTypeScript()) {
+      fs::path dir = fs::path(root) / p.dir;
+      auto text = readFile(dir / "tsconfig.json");
+      std::optional<std::string> extends = text ? tsconfigExtends(*text) : std::nullopt;
+      p.ownConfigOnly = extends && !tsconfigExtendsResolves(dir, *extends);
+    }
+    out.keys[i] = cacheKey(p, tools, in.inputs);
+  }
   std::mutex cacheMutex;
   std::atomic<size_t> next{0}, done{0}, indexed{0}, cached{0};
   auto work = [&] {

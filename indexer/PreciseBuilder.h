@@ -24,8 +24,9 @@ namespace nib {
 // The format of the precise view (the clang view's, kClangViewFormat) and of what it is built
 // from; part of the configuration digest and of each project's cache key, so a change to how
 // projects are merged (2: symbols of referenced projects linked, the inferred project's sites
-// those of files no tsconfig.json includes) rebuilds the view.
-constexpr uint8_t kPreciseViewRevision = 2;
+// those of files no tsconfig.json includes; 3: a tsconfig.json extending what cannot be read
+// indexed from its own options) rebuilds the view.
+constexpr uint8_t kPreciseViewRevision = 3;
 
 struct PreciseProject {
   std::string language;  // "typescript" (TypeScript and JavaScript) or "python"
@@ -34,6 +35,9 @@ struct PreciseProject {
   // the repository's tsconfig.json it extends ("" for none). Empty for a folder's project.
   std::vector<std::string> files;
   std::string extends;
+  // A tsconfig.json whose `extends` names nothing that can be read: indexed from its own options
+  // and files, as TypeScript's server reads it (indexer/TsConfigExtends).
+  bool ownConfigOnly = false;
 
   bool inferred() const { return !files.empty(); }
   // A tsconfig.json's project (the repository's own when `dir` is "").

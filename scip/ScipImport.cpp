@@ -274,6 +274,9 @@ struct Importer {
       commonJsExports(planned, *text);
       deferAliasMembers(planned, aliased, *text);
       if (tree) noteBindings(planned, tree->moduleSyntax(), *text, relative);
+      if (tree) argumentsObjects(planned, *tree, *text);
+      aliased.resize(planned.size());  // the sites argumentsObjects added alias nothing
+      namespaceUses.resize(planned.size());
     }
     for (size_t i = 0; i < planned.size(); ++i) {
       Planned& p = planned[i];
@@ -432,6 +435,24 @@ struct Importer {
     }
     if (!m.bindings.empty() || m.defaultAssignment) moduleBindings.push_back(std::move(m));
   }
+
+  // A function's `arguments`: scip-typescript writes no symbol there, and TypeScript's server
+  // answers it as one symbol of the whole program (the checker's own `arguments`), defined
+  // nowhere: its references are every `arguments` the program names.
+  void argumentsObjects(std::vector<Planned>& planned, const typescript_syntax::SyntaxTree& tree, const std::string& text) {
+    std::unordered_set<uint32_t> named;
+    for (const Planned& p : planned) named.insert(p.site.offset);
+    std::vector<uint32_t> uses = tree.argumentsUses();
+    if (uses.empty()) return;
+    LineTable lines(text);
+    const uint32_t file = static_cast<uint32_t>(facts.files.size() - 1);
+    for (uint32_t offset : uses) {
+      if (named.count(offset)) continue;
+      Position at = lines.positionOf(offset);
+      planned.push_back({Site{file, at.line, at.column, offset, 9, 0}, kArgumentsSymbol});
+    }
+  }
+  static constexpr const char* kArgumentsSymbol = "scip-typescript npm . . `<arguments>`.";
 
   static std::string withoutConstructor(const std::string& usr) {
     static const std::string kConstructor = "`<constructor>`().";

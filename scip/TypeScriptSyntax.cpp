@@ -141,6 +141,19 @@ Meaning SyntaxTree::meaningAt(uint32_t offset) const {
   return Meaning::Both;
 }
 
+std::vector<uint32_t> SyntaxTree::argumentsUses() const {
+  static constexpr std::string_view kArguments = "arguments";
+  std::vector<uint32_t> out;
+  for (size_t at = text_.find(kArguments); at != std::string_view::npos; at = text_.find(kArguments, at + 1)) {
+    TSNode node = ts_node_named_descendant_for_byte_range(ts_tree_root_node(tree_), static_cast<uint32_t>(at),
+                                                          static_cast<uint32_t>(at + kArguments.size()));
+    if (!ts_node_is_null(node) && std::string_view(ts_node_type(node)) == "identifier" && ts_node_start_byte(node) == at &&
+        ts_node_end_byte(node) == at + kArguments.size())
+      out.push_back(static_cast<uint32_t>(at));
+  }
+  return out;
+}
+
 ModuleSyntax SyntaxTree::moduleSyntax() const {
   ModuleSyntax out;
   TSNode root = ts_tree_root_node(tree_);

@@ -68,6 +68,8 @@ class SyntaxTree {
   Meaning meaningAt(uint32_t offset) const;
   // The top-level import and export statements' bindings.
   ModuleSyntax moduleSyntax() const;
+  // Where a function's implicit `arguments` object is named (an identifier, not a property).
+  std::vector<uint32_t> argumentsUses() const;
 
  private:
   SyntaxTree(std::string_view text, TSTree* tree) : text_(text), tree_(tree) {}

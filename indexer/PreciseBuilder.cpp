@@ -428,6 +428,47 @@ std::vector<PreciseProject> findPreciseProjects(const std::map<std::string, std:
   return projects;
 }
 
+namespace {
+
+// Each TypeScript and JavaScript file's place among the programs (FileProgram): the configured
+// projects that read it as a root file, the nearest tsconfig.json first (TypeScript's server
+// opens a file in that one), and the files it imports — the places that name a module
+// (scip-typescript writes the module's symbol at `from "./m"` and `require("./m")`), each leading
+// to the file that defines that module.
+void addPrograms(ClangViewContents& contents, const ProjectResults& ran, size_t realProjects, const std::string& root) {
+  for (size_t i = 0; i < realProjects && i < ran.projects.size(); ++i) contents.programs.folders.push_back(ran.projects[i].dir);
+  for (size_t i = 0; i < realProjects && i < ran.projects.size(); ++i) {
+    if (!ran.projects[i].configuredTypeScript() || !ran.facts[i]) continue;
+    for (const std::string& file : ran.facts[i]->files) {
+      if (file.compare(0, root.size(), root) != 0) continue;
+      FileProgram& p = contents.programs.files[file.substr(root.size())];
+      p.projects.push_back(static_cast<uint32_t>(i + 1));
+    }
+  }
+  auto depth = [&](uint32_t project) {
+    const std::string& dir = ran.projects[project - 1].dir;
+    return dir.empty() ? 0 : 1 + std::count(dir.begin(), dir.end(), '/');
+  };
+  std::map<std::string, FileProgram>& programs = contents.programs.files;
+  for (auto& [path, p] : programs)
+    std::stable_sort(p.projects.begin(), p.projects.end(), [&](uint32_t a, uint32_t b) { return depth(a) > depth(b); });
+  for (const ClangSymbol& s : contents.symbols) {
+    if (s.usr.empty() || s.usr.back() != '/') continue;
+    const ClangSite* module = nullptr;
+    for (const ClangSite& site : s.sites)
+      if (site.role == ClangRole::Definition && site.range.startByte == site.range.endByte) module = &site;
+    if (!module) continue;
+    for (const ClangSite& site : s.sites)
+      if (site.role == ClangRole::Reference && site.path != module->path) programs[site.path].imports.push_back(module->path);
+  }
+  for (auto& [path, p] : programs) {
+    std::sort(p.imports.begin(), p.imports.end());
+    p.imports.erase(std::unique(p.imports.begin(), p.imports.end()), p.imports.end());
+  }
+}
+
+}  // namespace
+
 PreciseBuildReport buildPreciseView(const PreciseBuildInput& in) {
   PreciseBuildReport report;
   report.view.name = "precise";
@@ -485,15 +526,16 @@ PreciseBuildReport buildPreciseView(const PreciseBuildInput& in) {
   linkReferencedProjectSymbols(ran.facts);
   // Files no tsconfig.json includes (tests and demos a configured project leaves out), in the
   // inferred project, which comes last, are like files no compile command builds in the clang
-  // view: TypeScript's server loads them only as they are opened, so their references are
-  // listed from the asked file and the files open in the editor only. Where no tsconfig.json
-  // exists, the inferred project is the program, and counts as one.
+  // view (their sites are marked so; definitions elsewhere use them only when nothing else
+  // answers). Where no tsconfig.json exists, the inferred project counts as a real one. Which
+  // files a TypeScript file's references come from is decided by the programs (addPrograms).
   bool configured = false;  // a tsconfig.json's project that the indexer could read
   for (size_t i = 0; i < ran.projects.size(); ++i)
     configured = configured || (ran.projects[i].configuredTypeScript() && ran.facts[i]);
   const bool inferredLast = !ran.projects.empty() && ran.projects.back().inferred();
   const size_t realProjects = configured && inferredLast ? ran.projects.size() - 1 : ran.projects.size();
   ClangViewContents contents = mergeUnitFacts(root, in.blobIds, ran.facts, realProjects);
+  addPrograms(contents, ran, realProjects, root);
   for (const auto& [path, occurrences] : contents.files) report.occurrences += occurrences.size();
   report.symbols = contents.symbols.size();
   report.files = contents.files.size();

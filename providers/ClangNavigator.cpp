@@ -271,14 +271,22 @@ struct SiteCollector {
   bool withInterpolated = false;  // sites only a made-up unit saw, in other files too
   std::set<std::pair<std::string, uint32_t>> changed;
   std::function<bool(const std::string&)> shown;  // files open in the editor (may be empty)
-  size_t uncompiled = 0;  // sites left out: only a made-up unit saw them, in another file
+  // References of a TypeScript file: the files of its program (ClangNavigator::programOf), which
+  // then decide instead of what only a made-up unit saw.
+  const std::unordered_set<std::string>* program = nullptr;
+  size_t uncompiled = 0;  // sites left out: only a made-up unit saw them, or outside `program`
 
   template <typename Accept>
   void collect(const ClangSymbol& of, Accept accept) {
     bool bodyTwins = std::any_of(of.sites.begin(), of.sites.end(), [](const ClangSite& s) { return s.macroBody; });
     for (const ClangSite& s : of.sites) {
       if (!accept(s) || (fileOnly && s.path != path) || (references && s.unlisted)) continue;
-      if (s.interpolated && !withInterpolated && s.path != path && !(shown && shown(s.path))) {
+      if (program && references) {
+        if (s.path != path && !program->count(s.path) && !(shown && shown(s.path))) {
+          ++uncompiled;
+          continue;
+        }
+      } else if (s.interpolated && !withInterpolated && s.path != path && !(shown && shown(s.path))) {
         if (references) ++uncompiled;
         continue;
       }
@@ -468,6 +476,7 @@ Expected<NavigationResult> ClangNavigator::answerFor(const ClangSymbol& found, c
       }
   SiteCollector c{[&](const std::string& p) { return changed_(p) > 0; }, path, references, out};
   c.shown = shown_;
+  if (references) c.program = programOf(path);
   // Sites only a made-up unit saw (files no compile command reaches: another platform's
   // sources, examples, benchmarks not built, headers nothing includes) are not part of the
   // build: as definitions they answer for their own file, and elsewhere only when nothing else
@@ -520,8 +529,11 @@ Expected<NavigationResult> ClangNavigator::answerFor(const ClangSymbol& found, c
     addOverridersOfPureMethod(*view_, *symbol, *at, c);
   }
   if (c.uncompiled > 0)
-    out.note = std::to_string(c.uncompiled) + " reference(s) in files no " + (scip_ ? "tsconfig.json includes" : "compile command builds") +
-               " are left out";
+    out.note = std::to_string(c.uncompiled) +
+               (c.program ? " reference(s) outside the TypeScript program this file is read in (its tsconfig.json's files, or "
+                            "this file, and what they import) are left out"
+                          : std::string(" reference(s) in files no ") + (scip_ ? "tsconfig.json includes" : "compile command builds") +
+                                " are left out");
   if (!c.changed.empty()) {
     // Not the whole answer: the changed files' sites are unknown until they are compiled again.
     out.note = std::to_string(c.changed.size()) + " site(s) in files changed since the index was built are left out";

@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 #include <vector>
 
 #include "providers/Navigation.h"
@@ -154,11 +155,20 @@ class ClangNavigator {
   const ClangSite* shownSite(const ClangSymbol& s, size_t* stale);
   Expected<std::vector<TypeNode>> relatedTypes(uint32_t symbol, const std::string& name, bool bases);
 
+  // The files of the TypeScript program a TypeScript or JavaScript file is read in
+  // (ClangNavigatorTypeScript.cpp); nullptr for other files or a view that records no programs.
+  const std::unordered_set<std::string>* programOf(const std::string& path);
+
   std::unique_ptr<ClangView> view_;
   std::function<bool(const std::string&)> changed_;
   std::function<bool(const std::string&)> shown_;
   std::string source_;
   bool scip_ = false;  // the precise view's facts (an SCIP indexer's), which differ in a few rules
+  // The view's programs, read at the first references request that needs them; each configured
+  // project's files, and the last file without a project's own, as they were computed.
+  std::optional<std::optional<ProgramTable>> programs_;
+  std::map<uint32_t, std::unordered_set<std::string>> projectPrograms_;
+  std::pair<std::string, std::unordered_set<std::string>> looseProgram_;
 };
 
 }  // namespace nib

@@ -89,4 +89,55 @@ std::optional<ClangSymbol> ClangNavigator::importedTwin(const std::vector<ClangF
   return std::nullopt;
 }
 
+// TypeScript's server answers references from the programs loaded while the asked file is
+// open: the one it is read in — its tsconfig.json project's root files and everything they
+// import, or, for a file no tsconfig.json includes, the file and what it imports (an inferred
+// project) together with every tsconfig.json project in a folder above it (the server loads
+// each one on its way up, looking for one that includes the file) — not the repository's other
+// projects (a test folder's own tsconfig.json) unless their files are open.
+const std::unordered_set<std::string>* ClangNavigator::programOf(const std::string& path) {
+  if (!scip_ || !typeScriptFamily(path)) return nullptr;
+  if (!programs_) {
+    auto read = view_->programs();
+    programs_ = read ? std::move(*read) : std::nullopt;
+  }
+  if (!*programs_) return nullptr;
+  const ProgramTable& table = **programs_;
+  auto closure = [&](std::vector<std::string> pending, std::unordered_set<std::string>& out) {
+    out.insert(pending.begin(), pending.end());
+    while (!pending.empty()) {
+      std::string file = std::move(pending.back());
+      pending.pop_back();
+      auto it = table.files.find(file);
+      if (it == table.files.end()) continue;
+      for (const std::string& next : it->second.imports)
+        if (out.insert(next).second) pending.push_back(next);
+    }
+  };
+  auto projectProgram = [&](uint32_t project) -> const std::unordered_set<std::string>& {
+    auto [it, added] = projectPrograms_.try_emplace(project);
+    if (added) {
+      std::vector<std::string> roots;
+      for (const auto& [file, program] : table.files)
+        if (std::find(program.projects.begin(), program.projects.end(), project) != program.projects.end()) roots.push_back(file);
+      closure(std::move(roots), it->second);
+    }
+    return it->second;
+  };
+  auto own = table.files.find(path);
+  if (own != table.files.end() && !own->second.projects.empty()) return &projectProgram(own->second.projects.front());
+  if (looseProgram_.first != path) {
+    looseProgram_.first = path;
+    looseProgram_.second.clear();
+    closure({path}, looseProgram_.second);
+    for (uint32_t project = 1; project <= table.folders.size(); ++project) {
+      const std::string& folder = table.folders[project - 1];
+      if (!folder.empty() && path.compare(0, folder.size() + 1, folder + "/") != 0) continue;
+      const std::unordered_set<std::string>& files = projectProgram(project);
+      looseProgram_.second.insert(files.begin(), files.end());
+    }
+  }
+  return &looseProgram_.second;
+}
+
 }  // namespace nib

@@ -326,13 +326,16 @@ TEST_CASE("TypeScript files no tsconfig.json reads form one inferred project, wr
       CHECK(def->source == "scip");
       REQUIRE(def->locations.size() == 1);
       CHECK(def->locations[0].path == "src/timer.ts");
-      // Asked in src: with a tsconfig.json, the test it leaves out is TypeScript's server's only
-      // once opened, so its reference is left out (and counted); without one, the inferred
-      // project is the program. Asked in the test, its own reference is there.
+      // Asked in src, the test is in no program TypeScript's server has loaded (the tsconfig.json
+      // leaves it out; without one, src/timer.ts's inferred project is the file and what it
+      // imports): its reference is left out, and counted. Asked in the test, whose program holds
+      // what it imports, both are there. (Checked against typescript-language-server.)
       auto refs = (*provider)->references("src/timer.ts", 22, true);
       REQUIRE(refs.hasValue());
-      CHECK(refs->locations.size() == (withConfig ? 1u : 2u));
-      if (withConfig) CHECK(refs->note == "1 reference(s) in files no tsconfig.json includes are left out");
+      CHECK(refs->locations.size() == 1u);
+      CHECK(refs->note ==
+            "1 reference(s) outside the TypeScript program this file is read in (its tsconfig.json's files, or this file, "
+            "and what they import) are left out");
       auto fromTest = (*provider)->references("test/timer.spec.ts", 50, true);
       REQUIRE(fromTest.hasValue());
       CHECK(fromTest->locations.size() == 2);
@@ -349,16 +352,17 @@ TEST_CASE("TypeScript files no tsconfig.json reads form one inferred project, wr
   }
 }
 
-TEST_CASE("a root tsconfig.json extending a package not installed leaves its files to the inferred project", "[precise]") {
+TEST_CASE("a root tsconfig.json extending a package not installed is read from its own options", "[precise]") {
   // scip-typescript indexes nothing where the base a tsconfig.json extends is missing (a
-  // checkout without node_modules); TypeScript's server reports the error and reads the files.
+  // checkout without node_modules); TypeScript's server reports the error and reads the project
+  // from its own options and files, and so does the precise view.
   TestRepo repo;
   repo.write("tsconfig.json", "{\"extends\": \"@missing/tsconfig\", \"include\": [\"src\"]}\n");
   repo.write("src/timer.ts", "export class Timer { start(): void {} }\n");
   repo.write("src/use.ts", "import { Timer } from \"./timer\";\nnew Timer().start();\n");
   repo.commitAll();
   Manifest m = buildPrecise(repo);
-  CHECK(stat(m, "precise.failed") == "1");
+  CHECK(stat(m, "precise.failed") == "0");
   auto provider = StaticProvider::open(repo.root() / ".nib");
   REQUIRE(provider.hasValue());
   auto def = (*provider)->definition("src/use.ts", 46);  // `start`
@@ -366,7 +370,7 @@ TEST_CASE("a root tsconfig.json extending a package not installed leaves its fil
   CHECK(def->source == "scip");
   REQUIRE(def->locations.size() == 1);
   CHECK(def->locations[0].path == "src/timer.ts");
-  // No tsconfig.json's project stands: the inferred project is the program, and lists all.
+  // The project holds both files.
   auto refs = (*provider)->references("src/timer.ts", 21, true);
   REQUIRE(refs.hasValue());
   CHECK(refs->locations.size() == 2);
@@ -391,10 +395,12 @@ TEST_CASE("JavaScript files no project reads join the inferred project, minified
   REQUIRE(def->locations.size() == 1);
   CHECK(def->locations[0].path == "src/clock.js");
   CHECK(def->locations[0].range.start.line == 1);
-  auto refs = (*provider)->references("src/clock.js", 13, true);  // Clock
+  // Asked in the test, whose inferred project holds what it imports: the class, the import,
+  // the `new`. (Asked in src/clock.js, which imports nothing, the class alone.)
+  auto refs = (*provider)->references("test/clock.test.js", 45, true);  // Clock
   REQUIRE(refs.hasValue());
   CHECK(refs->source == "scip");
-  CHECK(refs->locations.size() == 3);  // the class, the import, the `new`
+  CHECK(refs->locations.size() == 3);
   auto bundle = (*provider)->definition("vendor/lib.min.js", 25);
   REQUIRE(bundle.hasValue());
   CHECK(bundle->source != "scip");
@@ -437,11 +443,15 @@ TEST_CASE("a CommonJS module's alias answers its own references and goes to the 
   REQUIRE(member->locations.size() == 1);
   CHECK(member->locations[0].path == "lib/loader.js");
   CHECK(member->locations[0].range.start.column == 9);
-  auto memberRefs = (*provider)->references("lib/loader.js", 9, true);
+  // Asked in user.js, whose inferred project is the file and the module it requires: the
+  // function's definition, both names of `module.exports.load = load` (scip-typescript writes
+  // the function at each), and this file's two calls through its alias.
+  auto memberRefs = (*provider)->references("user.js", secondLine + 7, true);
   REQUIRE(memberRefs.hasValue());
-  // Its definition, both names of `module.exports.load = load` (scip-typescript writes the function
-  // at each), and the five calls through aliases of either kind.
-  CHECK(memberRefs->locations.size() == 8);
+  CHECK(memberRefs->locations.size() == 5);
+  auto typedMemberRefs = (*provider)->references("typed.ts", 40 + 7, true);  // through `import * as`
+  REQUIRE(typedMemberRefs.hasValue());
+  CHECK(typedMemberRefs->locations.size() == 5);
   // `import * as loader`: the same references, though scip-typescript writes the module at the
   // name itself; but TypeScript's server goes to the module only from the declaration, and from
   // a use to the declaration (a namespace import is the one alias it stops at).

@@ -37,6 +37,22 @@ Status writeClangView(const std::filesystem::path& dir, const ClangViewContents&
     }
     NIB_RETURN_IF_ERROR(txn->put(*skipped, path, w.data()));
   }
+  if (!contents.programs.files.empty()) {
+    auto programs = txn->openDb("programs", true);
+    if (!programs) return programs.status();
+    ByteWriter folders;
+    folders.varint(contents.programs.folders.size());
+    for (const std::string& f : contents.programs.folders) folders.str(f);
+    NIB_RETURN_IF_ERROR(txn->put(*meta, "program-folders", folders.data()));
+    for (const auto& [path, program] : contents.programs.files) {
+      ByteWriter w;
+      w.varint(program.projects.size());
+      for (uint32_t p : program.projects) w.varint(p);
+      w.varint(program.imports.size());
+      for (const std::string& i : program.imports) w.str(i);
+      NIB_RETURN_IF_ERROR(txn->put(*programs, path, w.data()));
+    }
+  }
   NIB_RETURN_IF_ERROR(txn->put(*meta, "format", std::string(1, static_cast<char>(kFormat))));
   if (!contents.root.empty()) NIB_RETURN_IF_ERROR(txn->put(*meta, "root", contents.root));
   for (const auto& [path, occurrences] : contents.files) {
@@ -117,7 +133,40 @@ Expected<std::unique_ptr<ClangView>> ClangView::open(const std::filesystem::path
   v->names_ = *names;
   v->skipped_ = *skipped;
   v->shared_ = *shared;
+  if (auto programs = v->txn_.openDb("programs", false)) v->programs_ = *programs;
   return v;
+}
+
+Expected<std::optional<ProgramTable>> ClangView::programs() {
+  if (!programs_) return std::optional<ProgramTable>();
+  ProgramTable out;
+  bool damaged = false;
+  auto meta = txn_.openDb("meta", false);
+  auto folders = meta ? txn_.get(*meta, "program-folders") : Expected<std::string_view>(Status(ErrorCode::NotFound, ""));
+  if (folders) {
+    ByteReader r(*folders);
+    uint64_t n = r.varint();
+    for (uint64_t i = 0; i < n && r.ok(); ++i) out.folders.emplace_back(r.str());
+    damaged = !r.ok();
+  }
+  Status s = txn_.scan(*programs_, "", [&](std::string_view key, std::string_view value) {
+    ByteReader r(value);
+    FileProgram p;
+    uint64_t n = r.varint();
+    for (uint64_t i = 0; i < n && r.ok(); ++i) p.projects.push_back(static_cast<uint32_t>(r.varint()));
+    n = r.varint();
+    for (uint64_t i = 0; i < n && r.ok(); ++i) p.imports.emplace_back(r.str());
+    for (uint32_t project : p.projects) damaged = damaged || project == 0 || project > out.folders.size();
+    if (!r.ok() || damaged) {
+      damaged = true;
+      return false;
+    }
+    out.files.emplace(key, std::move(p));
+    return true;
+  });
+  if (!s.isOk()) return s;
+  if (damaged) return Status(ErrorCode::Corrupt, "the precise view's programs table is damaged");
+  return std::optional<ProgramTable>(std::move(out));
 }
 
 bool ClangView::hasFile(const std::string& path) { return static_cast<bool>(txn_.get(files_, path)); }

@@ -70,6 +70,22 @@ struct ClangFileOccurrence {
   bool foreign = false;
 };
 
+// Where a TypeScript or JavaScript file stands among the programs TypeScript's server builds
+// (the precise view only): the tsconfig.json projects holding it as a root file (numbers from 1,
+// the nearest tsconfig.json first; none for a file no tsconfig.json includes) and the
+// repository files it imports. A program is its roots and what they import, transitively.
+struct FileProgram {
+  std::vector<uint32_t> projects;
+  std::vector<std::string> imports;
+};
+
+// Every file's FileProgram, and each project's folder (by project number - 1; "" for the
+// repository's own tsconfig.json).
+struct ProgramTable {
+  std::map<std::string, FileProgram> files;
+  std::vector<std::string> folders;
+};
+
 // The merged contents to write: symbols by id, and per repository path its occurrences.
 struct ClangViewContents {
   std::vector<ClangSymbol> symbols;
@@ -87,6 +103,7 @@ struct ClangViewContents {
   // had (fileStatSignature), sorted by path: a site there is only as good as the file is unchanged.
   std::vector<std::pair<std::string, std::string>> unindexed;
   std::string root;  // the repository, absolute, with a trailing '/': where `unindexed` lie
+  ProgramTable programs;  // the precise view's TypeScript programs (empty elsewhere)
 };
 Status writeClangView(const std::filesystem::path& dir, const ClangViewContents& contents);
 // A file's size and modification time as a short string ("-" when it cannot be read): what
@@ -117,6 +134,9 @@ class ClangView {
   Expected<std::vector<uint32_t>> symbolsNamed(const std::string& name);
   // Whether `offset` lies in code the preprocessor left out in every unit that read the file.
   bool skippedAt(const std::string& path, uint32_t offset);
+  // The TypeScript programs; nullopt when the view records none (a clang view, or a precise
+  // view written before programs were).
+  Expected<std::optional<ProgramTable>> programs();
 
  private:
   Expected<ClangSymbol> decodeSymbol(uint32_t id, const std::string_view* onlyAt, uint32_t offset);
@@ -125,6 +145,7 @@ class ClangView {
   std::unique_ptr<LmdbEnv> env_;
   LmdbTxn txn_;
   MDB_dbi files_ = 0, symbols_ = 0, interpolated_ = 0, names_ = 0, skipped_ = 0, shared_ = 0;
+  std::optional<MDB_dbi> programs_;  // absent from views that record no programs
   // The unindexed table (a few generated headers), read once: every site of an answer asks
   // whether its file is one. Repository path -> stat signature; root_ is where they lie.
   std::map<std::string, std::string> unindexed_;

@@ -9,7 +9,9 @@
 
 #include "scip.pb.h"
 #include "scip/PythonImports.h"
+#include "scip/ScipSites.h"
 #include "scip/TypeScriptExports.h"
+#include "scip/TypeScriptSites.h"
 #include "scip/TypeScriptSyntax.h"
 #include "scip/TypeScriptText.h"
 #include "support/FileIo.h"
@@ -266,15 +268,18 @@ struct Importer {
     if (typescript) {
       std::unique_ptr<typescript_syntax::SyntaxTree> tree =
           typescript_syntax::SyntaxTree::parse(*text, typescript_syntax::dialectOf(relative));
-      if (tree) keepMeaningAsked(planned, *tree);
-      namesBeforeAs(planned, *text);
-      unresolvedImports(planned, *text);
-      overloadParameters(planned);
+      if (tree) typescript_sites::keepMeaningAsked(planned, *tree);
+      typescript_sites::namesBeforeAs(planned, *text);
+      typescript_sites::unresolvedImports(planned, *text);
+      typescript_sites::overloadParameters(planned);
       aliased = moduleAliases(planned, *text, relative, &namespaceUses);
       commonJsExports(planned, *text);
       deferAliasMembers(planned, aliased, *text);
-      if (tree) noteBindings(planned, tree->moduleSyntax(), *text, relative);
-      if (tree) argumentsObjects(planned, *tree, *text);
+      const uint32_t file = static_cast<uint32_t>(facts.files.size() - 1);
+      if (tree)
+        if (auto bindings = typescript_sites::noteBindings(planned, tree->moduleSyntax(), *text, relative, file))
+          moduleBindings.push_back(std::move(*bindings));
+      if (tree) typescript_sites::argumentsObjects(planned, *tree, *text, file);
       aliased.resize(planned.size());  // the sites argumentsObjects added alias nothing
       namespaceUses.resize(planned.size());
     }
@@ -317,14 +322,8 @@ struct Importer {
     }
   }
 
-  struct Site {
-    uint32_t file, line, column, offset, length;
-    int roles;
-  };
-  struct Planned {
-    Site site;
-    std::string usr;  // "" once left out
-  };
+  using Site = scip_sites::Site;
+  using Planned = scip_sites::Planned;
 
   // The document's occurrences in nib's positions (bytes), with their symbols named as nib names
   // them; occurrences that name no place in the file are left out (counted).
@@ -369,96 +368,6 @@ struct Importer {
       out.push_back({Site{file, line, start, offset, end - start, o.symbol_roles()}, std::move(usr)});
     }
     return out;
-  }
-
-  // A name declared as a type and as a value (`interface Error` and `declare var Error`; `type Opts`
-  // beside `const Opts`): scip-typescript writes both symbols (`Error#`, `Error.`) at each use.
-  // TypeScript's server keeps the meaning of the place (a type annotation lists the type's uses,
-  // `new Error` the value's), so each use keeps the symbol of its meaning; a specifier (`import {
-  // Opts }`) binds both and keeps both.
-  static void keepMeaningAsked(std::vector<Planned>& planned, const typescript_syntax::SyntaxTree& tree) {
-    std::unordered_map<uint32_t, std::vector<size_t>> byOffset;
-    for (size_t i = 0; i < planned.size(); ++i) byOffset[planned[i].site.offset].push_back(i);
-    for (const auto& [offset, list] : byOffset) {
-      if (list.size() < 2) continue;
-      for (size_t t : list) {
-        const std::string& type = planned[t].usr;
-        if (type.size() < 2 || type.back() != '#') continue;
-        for (size_t v : list) {
-          const std::string& value = planned[v].usr;
-          if (value.size() != type.size() || value.back() != '.' || value.compare(0, value.size() - 1, type, 0, type.size() - 1) != 0)
-            continue;
-          typescript_syntax::Meaning meaning = tree.meaningAt(offset);
-          if (meaning == typescript_syntax::Meaning::Type) planned[v].usr.clear();
-          if (meaning == typescript_syntax::Meaning::Value) planned[t].usr.clear();
-          break;
-        }
-      }
-    }
-  }
-
-  // The document's import and export bindings with the symbols the indexer wrote at them, for
-  // the plan made after every document (typescript_exports::planAliases).
-  void noteBindings(const std::vector<Planned>& planned, typescript_syntax::ModuleSyntax syntax, const std::string& text,
-                    const std::string& relative) {
-    typescript_exports::ModuleBindings m;
-    m.relative = relative;
-    m.file = static_cast<uint32_t>(facts.files.size() - 1);
-    m.defaultAssignment = std::move(syntax.defaultAssignment);
-    std::unordered_map<uint32_t, std::vector<size_t>> byOffset;
-    for (size_t i = 0; i < planned.size(); ++i) {
-      const Planned& p = planned[i];
-      if (p.usr.empty()) continue;
-      byOffset[p.site.offset].push_back(i);
-      if ((p.site.roles & scip::Definition) && p.site.length == 0 && isModuleSymbol(p.usr)) m.module = p.usr;
-    }
-    auto symbolAt = [&](uint32_t offset, bool module) -> std::string {
-      auto it = byOffset.find(offset);
-      if (it == byOffset.end()) return "";
-      for (size_t i : it->second)
-        if (isModuleSymbol(planned[i].usr) == module) return withoutConstructor(planned[i].usr);
-      return "";
-    };
-    for (typescript_syntax::Binding& b : syntax.bindings) {
-      typescript_exports::ModuleBindings::Bound bound;
-      bound.target = symbolAt(b.localAt, false);
-      if (bound.target.empty()) continue;
-      if (b.sourceAt) bound.source = symbolAt(*b.sourceAt, true);
-      if (b.importedAt != b.localAt && symbolAt(b.importedAt, false) == bound.target) bound.importedSite = b.importedAt;
-      for (const Planned& p : planned)
-        if (!p.usr.empty() && withoutConstructor(p.usr) == bound.target && text.compare(p.site.offset, p.site.length, b.local) == 0 &&
-            p.site.length == b.local.size())
-          bound.localSites.push_back(p.site.offset);
-      if (b.exported) bound.localSites.assign(1, b.localAt);
-      bound.syntax = std::move(b);
-      m.bindings.push_back(std::move(bound));
-    }
-    if (!m.bindings.empty() || m.defaultAssignment) moduleBindings.push_back(std::move(m));
-  }
-
-  // A function's `arguments`: scip-typescript writes no symbol there, and TypeScript's server
-  // answers it as one symbol of the whole program (the checker's own `arguments`), defined
-  // nowhere: its references are every `arguments` the program names.
-  void argumentsObjects(std::vector<Planned>& planned, const typescript_syntax::SyntaxTree& tree, const std::string& text) {
-    std::unordered_set<uint32_t> named;
-    for (const Planned& p : planned) named.insert(p.site.offset);
-    std::vector<uint32_t> uses = tree.argumentsUses();
-    if (uses.empty()) return;
-    LineTable lines(text);
-    const uint32_t file = static_cast<uint32_t>(facts.files.size() - 1);
-    for (uint32_t offset : uses) {
-      if (named.count(offset)) continue;
-      Position at = lines.positionOf(offset);
-      planned.push_back({Site{file, at.line, at.column, offset, 9, 0}, kArgumentsSymbol});
-    }
-  }
-  static constexpr const char* kArgumentsSymbol = "scip-typescript npm . . `<arguments>`.";
-
-  static std::string withoutConstructor(const std::string& usr) {
-    static const std::string kConstructor = "`<constructor>`().";
-    if (usr.size() > kConstructor.size() && usr.compare(usr.size() - kConstructor.size(), kConstructor.size(), kConstructor) == 0)
-      return usr.substr(0, usr.size() - kConstructor.size());
-    return usr;
   }
 
   // After every document: the export and alias symbols TypeScript's server stops at, given to
@@ -514,77 +423,6 @@ struct Importer {
 
   std::vector<typescript_exports::ModuleBindings> moduleBindings;
 
-  // `export { default as Box } from "./box"`, `import { Box as B2 } from "./index"`: scip-typescript
-  // names the name before `as` by a symbol local to the document, defined nowhere, and the alias
-  // after it by what both stand for. TypeScript's server lists both names among that symbol's
-  // references (and goes there from either): the name before `as` is given the alias's symbol.
-  static void namesBeforeAs(std::vector<Planned>& planned, const std::string& text) {
-    std::unordered_set<std::string_view> defined;
-    std::unordered_map<uint32_t, size_t> at;  // offset -> occurrence
-    for (size_t i = 0; i < planned.size(); ++i) {
-      if (planned[i].site.roles & scip::Definition) defined.insert(planned[i].usr);
-      at.emplace(planned[i].site.offset, i);
-    }
-    for (Planned& p : planned) {
-      if (p.usr.rfind("local:", 0) != 0 || defined.count(p.usr) || !typescript_text::inSpecifierList(text, p.site.offset))
-        continue;  // `(process as ElectronProcess)` is a type assertion, no alias
-      size_t next = typescript_text::aliasAfter(text, p.site.offset + p.site.length);
-      if (next == std::string::npos) continue;
-      auto alias = at.find(static_cast<uint32_t>(next));
-      if (alias == at.end()) continue;
-      const std::string& target = planned[alias->second].usr;
-      if (target.empty() || target.rfind("local:", 0) == 0 || isModuleSymbol(target)) continue;
-      p.usr = target;
-    }
-  }
-
-  // `import { html } from "parse5"` where the module does not resolve (a package not installed):
-  // scip-typescript names `html` by a symbol local to the document, defined nowhere. TypeScript's
-  // server, failing to resolve the alias, answers the import itself — its definition, and its
-  // references in the file. The import clause's name becomes the symbol's definition.
-  static void unresolvedImports(std::vector<Planned>& planned, const std::string& text) {
-    std::unordered_map<std::string_view, size_t> first;  // local symbol -> its first occurrence
-    std::unordered_set<std::string_view> defined;
-    for (size_t i = 0; i < planned.size(); ++i) {
-      const Planned& p = planned[i];
-      if (p.usr.rfind("local:", 0) != 0) continue;
-      if (p.site.roles & scip::Definition) defined.insert(p.usr);
-      auto [it, added] = first.emplace(p.usr, i);
-      if (!added && planned[it->second].site.offset > p.site.offset) it->second = i;
-    }
-    for (const auto& [usr, i] : first)
-      if (!defined.count(usr) && typescript_text::inImportClause(text, planned[i].site.offset))
-        planned[i].site.roles |= scip::Definition;
-  }
-
-  // Overloads: scip-typescript names a parameter by its function (`create().(a)`), so each
-  // overload signature's `a` and the implementation's are one symbol defined several times.
-  // TypeScript's server answers each declaration's parameter as its own: the signatures' get a
-  // symbol each, and the last definition — the implementation, which follows its signatures,
-  // and whose body holds the uses — keeps the symbol and its references.
-  static void overloadParameters(std::vector<Planned>& planned) {
-    std::unordered_map<std::string_view, std::vector<size_t>> definitions;
-    for (size_t i = 0; i < planned.size(); ++i) {
-      const Planned& p = planned[i];
-      if ((p.site.roles & scip::Definition) && p.usr.size() >= 3 && kindOfSymbol(p.usr) == SymbolKind::Parameter)
-        definitions[p.usr].push_back(i);
-    }
-    for (auto& [usr, list] : definitions) {
-      if (list.size() < 2) continue;
-      std::sort(list.begin(), list.end(), [&](size_t a, size_t b) { return planned[a].site.offset < planned[b].site.offset; });
-      for (size_t k = 0; k + 1 < list.size(); ++k) {
-        // Still a parameter descriptor, its name escaped: `(a)` becomes `(`a@OFFSET`)`.
-        std::string& symbol = planned[list[k]].usr;
-        const std::string suffix = "@" + std::to_string(planned[list[k]].site.offset);
-        if (symbol[symbol.size() - 2] == '`') {
-          symbol.insert(symbol.size() - 2, suffix);
-        } else if (size_t open = symbol.rfind('('); open != std::string::npos) {
-          symbol = symbol.substr(0, open + 1) + "`" + symbol.substr(open + 1, symbol.size() - open - 2) + suffix + "`)";
-        }
-      }
-    }
-  }
-
   // CommonJS exports: the symbol each `exports.NAME = ...` / `module.exports.NAME = ...` of this
   // module names at NAME (what the assignment exports: the function, the class), by NAME.
   void commonJsExports(const std::vector<Planned>& planned, const std::string& text) {
@@ -634,7 +472,7 @@ struct Importer {
     pendingMembers.clear();
   }
 
-  static bool isModuleSymbol(const std::string& usr) { return usr.size() >= 2 && usr.compare(usr.size() - 2, 2, "`/") == 0; }
+  static bool isModuleSymbol(const std::string& usr) { return scip_sites::isModuleSymbol(usr); }
 
   struct PendingMember {
     Site site;

@@ -1,0 +1,36 @@
+// The rules ScipImport applies to a TypeScript or JavaScript document's planned occurrences
+// where scip-typescript's symbols alone do not say how TypeScript's server answers; each
+// function's comment (TypeScriptSites.cpp) gives its case.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "scip/ScipSites.h"
+#include "scip/TypeScriptExports.h"
+#include "scip/TypeScriptSyntax.h"
+
+namespace nib::typescript_sites {
+
+using scip_sites::Planned;
+
+// A name declared as a type and as a value: each use keeps the symbol of its meaning.
+void keepMeaningAsked(std::vector<Planned>& planned, const typescript_syntax::SyntaxTree& tree);
+// The name before `as` in an import or export clause: what its alias names.
+void namesBeforeAs(std::vector<Planned>& planned, const std::string& text);
+// A name imported from a module that does not resolve: defined by its import clause.
+void unresolvedImports(std::vector<Planned>& planned, const std::string& text);
+// Each overload signature's parameter: a symbol of its own.
+void overloadParameters(std::vector<Planned>& planned);
+// A function's `arguments`: one symbol of the program (sites added, in `file`).
+void argumentsObjects(std::vector<Planned>& planned, const typescript_syntax::SyntaxTree& tree, const std::string& text,
+                      uint32_t file);
+// The document's import and export bindings with the symbols at them, for
+// typescript_exports::planAliases; nullopt when it has none.
+std::optional<typescript_exports::ModuleBindings> noteBindings(const std::vector<Planned>& planned,
+                                                                typescript_syntax::ModuleSyntax syntax, const std::string& text,
+                                                                const std::string& relative, uint32_t file);
+
+}  // namespace nib::typescript_sites

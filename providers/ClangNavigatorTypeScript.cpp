@@ -65,24 +65,31 @@ std::optional<Expected<NavigationResult>> ClangNavigator::destructuredAnswer(
   return std::nullopt;
 }
 
-// A name declared both as a type and as a value (`interface Opts` and `const Opts`) and imported
-// into this file: the import binds both, and TypeScript's server answers the alias, so at any
-// use in the file it lists both declarations and the references of both (where no import binds
-// the name — the standard library's `Error` — each use keeps its meaning: ScipImport kept one
-// symbol there). The twin of `named` when an import specifier in this file carries both.
+// A name declared both as a type and as a value (`interface Opts` and `const Opts`):
+// TypeScript's server goes to both declarations from any use; in a file that imports the name,
+// the import binds both, so it also lists the references of both there (where no import binds it
+// — the standard library's `Error`, or in its own file — each use keeps its meaning: ScipImport
+// kept one symbol there). The twin of `named` to answer with too, if any.
 std::optional<ClangSymbol> ClangNavigator::importedTwin(const std::vector<ClangFileOccurrence>& occurrences,
                                                         const ClangFileOccurrence& at, const ClangSymbol& named,
                                                         const std::string& path, bool references) {
   const std::string& usr = named.usr;
   if (usr.size() < 2 || (usr.back() != '#' && usr.back() != '.') || !typeScriptFamily(path)) return std::nullopt;
   const std::string twin = usr.substr(0, usr.size() - 1) + (usr.back() == '#' ? '.' : '#');
+  if (!references) {
+    auto ids = view_->symbolsNamed(named.name);
+    if (!ids) return std::nullopt;
+    for (uint32_t id : *ids)
+      if (auto candidate = view_->symbolForDefinition(id, path, at.start); candidate && candidate->usr == twin) return std::move(*candidate);
+    return std::nullopt;
+  }
   for (size_t i = 0; i < occurrences.size(); ++i) {
     const ClangFileOccurrence& o = occurrences[i];
     if (o.symbol != at.symbol || o.expanded) continue;
     for (size_t j = 0; j < occurrences.size() && occurrences[j].start <= o.start; ++j) {
       const ClangFileOccurrence& other = occurrences[j];
       if (other.start != o.start || other.symbol == o.symbol || other.expanded) continue;
-      auto candidate = references ? view_->symbol(other.symbol) : view_->symbolForDefinition(other.symbol, path, other.start);
+      auto candidate = view_->symbol(other.symbol);
       if (candidate && candidate->usr == twin) return std::move(*candidate);
     }
   }

@@ -16,6 +16,8 @@
 #   heldout26      a fresh set for the calibrated answers (issue 26): TypeScript node-regexpp
 #                  node-cosmiconfig, Python ply python-ldap3 (this mirror holds only some
 #                  .orig tarballs: each was checked to download)
+#   heldout29      the twenty-second session's fresh TypeScript set, chosen and measured by a
+#                  helper before any answer was read: node-jose node-css-select node-webpack-merge
 # Uses a private apt source list pointing at the machine's own Debian mirror (type deb-src);
 # the machine's apt configuration is not touched.
 # Usage: bench/fetch-corpus.sh [ITEM ...]   (default: tmux)
@@ -29,6 +31,7 @@ heldout=(node-sinclair-typebox node-parse5 node-js-sdsl node-cheerio node-expres
 heldout27=(node-change-case node-cronstrue node-memfs python-h11 httpcore astroid)
 heldout28=(node-yargs node-got node-zrender)
 heldout26=(node-regexpp node-cosmiconfig ply python-ldap3)
+heldout29=(node-jose node-css-select node-webpack-merge)
 expanded=()
 for pkg in "${packages[@]}"; do
   case "$pkg" in
@@ -36,6 +39,7 @@ for pkg in "${packages[@]}"; do
     heldout27) expanded+=("${heldout27[@]}") ;;
     heldout28) expanded+=("${heldout28[@]}") ;;
     heldout26) expanded+=("${heldout26[@]}") ;;
+    heldout29) expanded+=("${heldout29[@]}") ;;
     *) expanded+=("$pkg") ;;
   esac
 done

@@ -280,7 +280,8 @@ struct Importer {
         if (auto bindings = typescript_sites::noteBindings(planned, tree->moduleSyntax(), *text, relative, file))
           moduleBindings.push_back(std::move(*bindings));
       if (tree) typescript_sites::argumentsObjects(planned, *tree, *text, file);
-      aliased.resize(planned.size());  // the sites argumentsObjects added alias nothing
+      if (tree) typescript_sites::unresolvedProperties(planned, *tree, relative);
+      aliased.resize(planned.size());  // the sites added since alias nothing
       namespaceUses.resize(planned.size());
     }
     for (size_t i = 0; i < planned.size(); ++i) {

@@ -171,4 +171,32 @@ void overloadParameters(std::vector<Planned>& planned) {
   }
 }
 
+// `const { body } = await got(url)`, `function f({ depth }: any)`: TypeScript's server goes from
+// such a name to the property of the value's type, and where the type has none (`any`, a module
+// that does not resolve), nowhere — while scip-typescript writes only the local there, whose
+// definition is the name itself. The name is given a symbol of its own beside the local, a
+// property defined nowhere (ClangNavigator's destructured answer then has no definition to
+// give, and lists the local's references), as it is given the type's member where one resolves.
+void unresolvedProperties(std::vector<Planned>& planned, const typescript_syntax::SyntaxTree& tree, const std::string& relative) {
+  std::vector<uint32_t> names = tree.shorthandBindings();
+  if (names.empty()) return;
+  std::unordered_map<uint32_t, std::vector<size_t>> byOffset;
+  for (size_t i = 0; i < planned.size(); ++i) byOffset[planned[i].site.offset].push_back(i);
+  for (uint32_t offset : names) {
+    auto it = byOffset.find(offset);
+    if (it == byOffset.end()) continue;
+    const Planned* local = nullptr;
+    bool member = false;
+    for (size_t i : it->second) {
+      const Planned& p = planned[i];
+      if (p.usr.rfind("local:", 0) == 0 && (p.site.roles & scip::Definition)) local = &p;
+      else if (!p.usr.empty()) member = true;
+    }
+    if (!local || member) continue;
+    Site site = local->site;
+    site.roles = 0;
+    planned.push_back({site, "local:" + relative + "#`<unresolved property>`@" + std::to_string(offset)});
+  }
+}
+
 }  // namespace nib::typescript_sites

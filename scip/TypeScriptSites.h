@@ -27,6 +27,9 @@ void overloadParameters(std::vector<Planned>& planned);
 // A function's `arguments`: one symbol of the program (sites added, in `file`).
 void argumentsObjects(std::vector<Planned>& planned, const typescript_syntax::SyntaxTree& tree, const std::string& text,
                       uint32_t file);
+// A destructuring pattern's shorthand name whose property the indexer resolved to nothing: a
+// symbol of its own there, defined nowhere (TypeScript's server goes nowhere from it).
+void unresolvedProperties(std::vector<Planned>& planned, const typescript_syntax::SyntaxTree& tree, const std::string& relative);
 // The document's import and export bindings with the symbols at them, for
 // typescript_exports::planAliases; nullopt when it has none.
 std::optional<typescript_exports::ModuleBindings> noteBindings(const std::vector<Planned>& planned,

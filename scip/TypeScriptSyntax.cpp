@@ -154,6 +154,23 @@ std::vector<uint32_t> SyntaxTree::argumentsUses() const {
   return out;
 }
 
+std::vector<uint32_t> SyntaxTree::shorthandBindings() const {
+  std::vector<uint32_t> out;
+  TSTreeCursor cursor = ts_tree_cursor_new(ts_tree_root_node(tree_));
+  for (bool more = true; more;) {
+    TSNode node = ts_tree_cursor_current_node(&cursor);
+    if (std::string_view(ts_node_type(node)) == "shorthand_property_identifier_pattern") out.push_back(ts_node_start_byte(node));
+    if (ts_tree_cursor_goto_first_child(&cursor)) continue;
+    while (!ts_tree_cursor_goto_next_sibling(&cursor))
+      if (!ts_tree_cursor_goto_parent(&cursor)) {
+        more = false;
+        break;
+      }
+  }
+  ts_tree_cursor_delete(&cursor);
+  return out;
+}
+
 ModuleSyntax SyntaxTree::moduleSyntax() const {
   ModuleSyntax out;
   TSNode root = ts_tree_root_node(tree_);

@@ -70,6 +70,9 @@ class SyntaxTree {
   ModuleSyntax moduleSyntax() const;
   // Where a function's implicit `arguments` object is named (an identifier, not a property).
   std::vector<uint32_t> argumentsUses() const;
+  // Where a destructuring pattern binds a property by its own name (`const { body } = ...`,
+  // `function f({ depth })`).
+  std::vector<uint32_t> shorthandBindings() const;
 
  private:
   SyntaxTree(std::string_view text, TSTree* tree) : text_(text), tree_(tree) {}

@@ -9,6 +9,11 @@
 #include "support/Language.h"
 
 namespace nib {
+
+namespace {
+// scip-typescript's name of a class's constructor: the class's symbol and this.
+constexpr const char* kConstructor = "`<constructor>`().";
+}  // namespace
 namespace clangnav {
 
 // A site of a symbol as an answer's location.
@@ -207,7 +212,7 @@ std::optional<ClangSymbol> ClangNavigator::aliasTarget(const std::vector<ClangFi
   for (const ClangFileOccurrence& o : occurrences) {
     if (o.start != at.start || !o.expanded || o.symbol == at.symbol) continue;
     auto target = view_->symbolForDefinition(o.symbol, path, at.start);  // a module has many references
-    if (!target || target->usr == named.usr + "`<constructor>`().") continue;
+    if (!target || target->usr == named.usr + kConstructor) continue;
     // An export the alias passes through (`export default Path;`, scip/TypeScriptExports) has
     // no declaration of its own: the declaration beyond it answers.
     if (std::none_of(target->sites.begin(), target->sites.end(), [](const ClangSite& s) { return s.role != ClangRole::Reference; }))
@@ -224,10 +229,37 @@ void ClangNavigator::addConstructor(const std::vector<ClangFileOccurrence>& occu
   for (const ClangFileOccurrence& o : occurrences) {
     if (o.start != at.start || !o.expanded || o.symbol == at.symbol) continue;
     auto constructor = view_->symbol(o.symbol);
-    if (!constructor || constructor->usr != cls.usr + "`<constructor>`().") continue;
+    if (!constructor || constructor->usr != cls.usr + kConstructor) continue;
+    // A class without a constructor of its own (ScipImport keeps one defined nowhere there)
+    // is built by its nearest base class's, where TypeScript's server goes.
+    if (std::none_of(constructor->sites.begin(), constructor->sites.end(), [](const ClangSite& s) { return s.role == ClangRole::Definition; }))
+      if (auto inherited = inheritedConstructor(cls)) constructor = std::move(*inherited);
     for (const ClangSite& s : constructor->sites)
       if (s.role == ClangRole::Definition && !changed_(s.path)) out.locations.push_back(siteLocation(*constructor, s));
   }
+}
+
+// The constructor of the nearest base class that has one: breadth first up the base edges
+// (scip-typescript relates a class to its base classes and the interfaces it implements, which
+// have none).
+std::optional<ClangSymbol> ClangNavigator::inheritedConstructor(const ClangSymbol& cls) {
+  auto constructors = view_->symbolsNamed("constructor");
+  if (!constructors) return std::nullopt;
+  std::vector<uint32_t> pending = cls.bases;
+  std::set<uint32_t> seen(pending.begin(), pending.end());
+  for (size_t i = 0; i < pending.size() && i < 64; ++i) {
+    auto base = view_->symbol(pending[i]);
+    if (!base) continue;
+    for (uint32_t id : *constructors) {
+      auto c = view_->symbol(id);
+      if (c && c->usr == base->usr + kConstructor &&
+          std::any_of(c->sites.begin(), c->sites.end(), [](const ClangSite& s) { return s.role == ClangRole::Definition; }))
+        return std::move(*c);
+    }
+    for (uint32_t next : base->bases)
+      if (seen.insert(next).second) pending.push_back(next);
+  }
+  return std::nullopt;
 }
 
 Expected<NavigationResult> ClangNavigator::usingAnswer(const std::string& path, const ClangFileOccurrence& at,

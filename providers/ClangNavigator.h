@@ -140,6 +140,7 @@ class ClangNavigator {
   std::optional<TypeNode> typeNode(uint32_t symbol);
   void addConstructor(const std::vector<ClangFileOccurrence>& occurrences, const ClangFileOccurrence& at,
                       const ClangSymbol& cls, NavigationResult& out);
+  std::optional<ClangSymbol> inheritedConstructor(const ClangSymbol& cls);
   std::optional<ClangSymbol> aliasTarget(const std::vector<ClangFileOccurrence>& occurrences, const ClangFileOccurrence& at,
                                            const ClangSymbol& named, const std::string& path);
   // The name libclang recorded at `offset` in a file it covers: the file's occurrences, which of

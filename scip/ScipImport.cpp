@@ -299,6 +299,12 @@ struct Importer {
           usr.compare(usr.size() - kConstructor.size(), kConstructor.size(), kConstructor) == 0) {
         if (typescript_text::afterNew(*text, site.offset)) add(usr, site, *text, /*expanded=*/true);
         usr.resize(usr.size() - kConstructor.size());
+      } else if (typescript && !(site.roles & scip::Definition) && usr.size() > 1 && usr.back() == '#' &&
+                 kindFor(usr) == SymbolKind::Class && typescript_text::afterNew(*text, site.offset)) {
+        // `new X()` of a class without a constructor of its own: TypeScript's server goes to the
+        // nearest base class's constructor too. The class's constructor, defined nowhere, stays
+        // beside it, and ClangNavigator looks up the hierarchy from it.
+        add(usr + kConstructor, site, *text, /*expanded=*/true);
       }
       // `import numpy as np`, `from .util import helper as helper`: scip-python gives both names one
       // range; each is a name of its own, the alias naming what it imports, as pyright answers at

@@ -358,6 +358,7 @@ ProjectResults runProjects(const PreciseBuildInput& in, std::vector<PreciseProje
       auto text = readFile(dir / "tsconfig.json");
       std::optional<std::string> extends = text ? tsconfigExtends(*text) : std::nullopt;
       p.ownConfigOnly = extends && !tsconfigExtendsResolves(dir, *extends);
+      p.composite = tsconfigIsComposite(dir / "tsconfig.json");
     }
     out.keys[i] = cacheKey(p, tools, in.inputs);
   }
@@ -436,7 +437,10 @@ namespace {
 // (scip-typescript writes the module's symbol at `from "./m"` and `require("./m")`), each leading
 // to the file that defines that module.
 void addPrograms(ClangViewContents& contents, const ProjectResults& ran, size_t realProjects, const std::string& root) {
-  for (size_t i = 0; i < realProjects && i < ran.projects.size(); ++i) contents.programs.folders.push_back(ran.projects[i].dir);
+  for (size_t i = 0; i < realProjects && i < ran.projects.size(); ++i) {
+    contents.programs.folders.push_back(ran.projects[i].dir);
+    contents.programs.composite.push_back(ran.projects[i].composite);
+  }
   for (size_t i = 0; i < realProjects && i < ran.projects.size(); ++i) {
     if (!ran.projects[i].configuredTypeScript() || !ran.facts[i]) continue;
     for (const std::string& file : ran.facts[i]->files) {

@@ -38,6 +38,7 @@ struct PreciseProject {
   // A tsconfig.json whose `extends` names nothing that can be read: indexed from its own options
   // and files, as TypeScript's server reads it (indexer/TsConfigExtends).
   bool ownConfigOnly = false;
+  bool composite = false;  // its compilerOptions say composite, its own or those it extends
 
   bool inferred() const { return !files.empty(); }
   // A tsconfig.json's project (the repository's own when `dir` is "").

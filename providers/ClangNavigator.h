@@ -168,7 +168,7 @@ class ClangNavigator {
   // The view's programs, read at the first references request that needs them; each configured
   // project's files, and the last file without a project's own, as they were computed.
   std::optional<std::optional<ProgramTable>> programs_;
-  std::map<uint32_t, std::unordered_set<std::string>> projectPrograms_;
+  std::map<uint32_t, std::unordered_set<std::string>> projectPrograms_, compositePrograms_;
   std::pair<std::string, std::unordered_set<std::string>> looseProgram_;
 };
 

@@ -101,7 +101,9 @@ std::optional<ClangSymbol> ClangNavigator::importedTwin(const std::vector<ClangF
 // import, or, for a file no tsconfig.json includes, the file and what it imports (an inferred
 // project) together with every tsconfig.json project in a folder above it (the server loads
 // each one on its way up, looking for one that includes the file) — not the repository's other
-// projects (a test folder's own tsconfig.json) unless their files are open.
+// projects (a test folder's own tsconfig.json) unless their files are open. A composite
+// project's file opens with the projects above it too (tsconfig.json files in the folders
+// above, which the server loads to see whether they are solutions referencing it).
 const std::unordered_set<std::string>* ClangNavigator::programOf(const std::string& path) {
   if (!scip_ || !typeScriptFamily(path)) return nullptr;
   if (!programs_) {
@@ -131,18 +133,39 @@ const std::unordered_set<std::string>* ClangNavigator::programOf(const std::stri
     }
     return it->second;
   };
+  // The projects of the tsconfig.json files in the folders above `folder` (not its own).
+  auto above = [&](const std::string& folder, auto each) {
+    for (uint32_t project = 1; project <= table.folders.size(); ++project) {
+      const std::string& f = table.folders[project - 1];
+      if (f == folder || !(f.empty() || folder.compare(0, f.size() + 1, f + "/") == 0)) continue;
+      each(project);
+    }
+  };
   auto own = table.files.find(path);
-  if (own != table.files.end() && !own->second.projects.empty()) return &projectProgram(own->second.projects.front());
+  if (own != table.files.end() && !own->second.projects.empty()) {
+    const uint32_t project = own->second.projects.front();
+    const bool composite = project <= table.composite.size() && table.composite[project - 1];
+    if (!composite) return &projectProgram(project);
+    // A composite project's file opens with the projects above it, which might be solutions
+    // referencing it (TypeScript's server loads them to find out, and searches them).
+    auto [it, added] = compositePrograms_.try_emplace(project);
+    if (added) {
+      it->second = projectProgram(project);
+      above(table.folders[project - 1], [&](uint32_t other) {
+        const std::unordered_set<std::string>& files = projectProgram(other);
+        it->second.insert(files.begin(), files.end());
+      });
+    }
+    return &it->second;
+  }
   if (looseProgram_.first != path) {
     looseProgram_.first = path;
     looseProgram_.second.clear();
     closure({path}, looseProgram_.second);
-    for (uint32_t project = 1; project <= table.folders.size(); ++project) {
-      const std::string& folder = table.folders[project - 1];
-      if (!folder.empty() && path.compare(0, folder.size() + 1, folder + "/") != 0) continue;
+    above(path, [&](uint32_t project) {
       const std::unordered_set<std::string>& files = projectProgram(project);
       looseProgram_.second.insert(files.begin(), files.end());
-    }
+    });
   }
   return &looseProgram_.second;
 }

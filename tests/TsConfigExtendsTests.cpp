@@ -36,4 +36,19 @@ TEST_CASE("extends resolves to a path or to a package in a node_modules folder a
   CHECK_FALSE(tsconfigExtendsResolves(pkg, "./node_modules/gts/tsconfig-google.json"));
 }
 
+TEST_CASE("a tsconfig.json is composite by its own compilerOptions or by what it extends", "[typescript]") {
+  CHECK(tsconfigComposite(R"({"compilerOptions": {"paths": {"a": ["b"]}, "composite": true}})") == true);
+  CHECK(tsconfigComposite(R"({"compilerOptions": {"composite": false}})") == false);
+  CHECK(tsconfigComposite(R"({"references": [{"composite": true}], "compilerOptions": {}})") == std::nullopt);
+  CHECK(tsconfigComposite(R"({"composite": true})") == std::nullopt);  // not a compiler option there
+  TestRepo repo;
+  repo.write("tsconfig.json", "// the solution\n{\"compilerOptions\": {\"composite\": true}}\n");
+  repo.write("packages/a/tsconfig.json", "{\"extends\": \"../../tsconfig.json\", \"include\": [\"lib\"]}");
+  repo.write("packages/b/tsconfig.json", "{\"extends\": \"../../tsconfig\", \"compilerOptions\": {\"composite\": false}}");
+  repo.write("packages/c/tsconfig.json", "{\"extends\": \"@missing/base\"}");
+  CHECK(tsconfigIsComposite(repo.root() / "packages/a/tsconfig.json"));
+  CHECK_FALSE(tsconfigIsComposite(repo.root() / "packages/b/tsconfig.json"));
+  CHECK_FALSE(tsconfigIsComposite(repo.root() / "packages/c/tsconfig.json"));
+}
+
 }  // namespace nib::test

@@ -42,7 +42,10 @@ Status writeClangView(const std::filesystem::path& dir, const ClangViewContents&
     if (!programs) return programs.status();
     ByteWriter folders;
     folders.varint(contents.programs.folders.size());
-    for (const std::string& f : contents.programs.folders) folders.str(f);
+    for (size_t i = 0; i < contents.programs.folders.size(); ++i) {
+      folders.str(contents.programs.folders[i]);
+      folders.u8(i < contents.programs.composite.size() && contents.programs.composite[i] ? 1 : 0);
+    }
     NIB_RETURN_IF_ERROR(txn->put(*meta, "program-folders", folders.data()));
     for (const auto& [path, program] : contents.programs.files) {
       ByteWriter w;
@@ -146,7 +149,10 @@ Expected<std::optional<ProgramTable>> ClangView::programs() {
   if (folders) {
     ByteReader r(*folders);
     uint64_t n = r.varint();
-    for (uint64_t i = 0; i < n && r.ok(); ++i) out.folders.emplace_back(r.str());
+    for (uint64_t i = 0; i < n && r.ok(); ++i) {
+      out.folders.emplace_back(r.str());
+      out.composite.push_back(r.u8() != 0);
+    }
     damaged = !r.ok();
   }
   Status s = txn_.scan(*programs_, "", [&](std::string_view key, std::string_view value) {

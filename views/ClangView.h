@@ -84,6 +84,7 @@ struct FileProgram {
 struct ProgramTable {
   std::map<std::string, FileProgram> files;
   std::vector<std::string> folders;
+  std::vector<bool> composite;  // parallel to folders: the project's tsconfig.json is composite
 };
 
 // The merged contents to write: symbols by id, and per repository path its occurrences.

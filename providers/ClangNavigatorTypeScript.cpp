@@ -83,15 +83,19 @@ std::optional<ClangSymbol> ClangNavigator::importedTwin(const std::vector<ClangF
       if (auto candidate = view_->symbolForDefinition(id, path, at.start); candidate && candidate->usr == twin) return std::move(*candidate);
     return std::nullopt;
   }
-  for (size_t i = 0; i < occurrences.size(); ++i) {
-    const ClangFileOccurrence& o = occurrences[i];
-    if (o.symbol != at.symbol || o.expanded) continue;
-    for (size_t j = 0; j < occurrences.size() && occurrences[j].start <= o.start; ++j) {
-      const ClangFileOccurrence& other = occurrences[j];
-      if (other.start != o.start || other.symbol == o.symbol || other.expanded) continue;
+  // Occurrences are in offset order: each run of one offset is looked at once.
+  for (size_t from = 0; from < occurrences.size();) {
+    size_t to = from;
+    while (to < occurrences.size() && occurrences[to].start == occurrences[from].start) ++to;
+    bool named = false;
+    for (size_t i = from; i < to; ++i) named = named || (occurrences[i].symbol == at.symbol && !occurrences[i].expanded);
+    for (size_t i = from; named && i < to; ++i) {
+      const ClangFileOccurrence& other = occurrences[i];
+      if (other.symbol == at.symbol || other.expanded) continue;
       auto candidate = view_->symbol(other.symbol);
       if (candidate && candidate->usr == twin) return std::move(*candidate);
     }
+    from = to;
   }
   return std::nullopt;
 }

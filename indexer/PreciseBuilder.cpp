@@ -358,7 +358,7 @@ ProjectResults runProjects(const PreciseBuildInput& in, std::vector<PreciseProje
       auto text = readFile(dir / "tsconfig.json");
       std::optional<std::string> extends = text ? tsconfigExtends(*text) : std::nullopt;
       p.ownConfigOnly = extends && !tsconfigExtendsResolves(dir, *extends);
-      p.composite = tsconfigIsComposite(dir / "tsconfig.json");
+      p.composite = text && tsconfigIsComposite(dir, *text);
     }
     out.keys[i] = cacheKey(p, tools, in.inputs);
   }

@@ -3,29 +3,12 @@
 #include <vector>
 
 #include "support/FileIo.h"
+#include "support/Text.h"
 
 namespace nib {
 namespace fs = std::filesystem;
 
 namespace {
-
-// Past white space and comments from `i`.
-size_t skipTrivia(std::string_view t, size_t i) {
-  while (i < t.size()) {
-    if (t[i] == ' ' || t[i] == '\t' || t[i] == '\n' || t[i] == '\r') {
-      ++i;
-    } else if (t.compare(i, 2, "//") == 0) {
-      size_t end = t.find('\n', i);
-      i = end == std::string_view::npos ? t.size() : end + 1;
-    } else if (t.compare(i, 2, "/*") == 0) {
-      size_t end = t.find("*/", i + 2);
-      i = end == std::string_view::npos ? t.size() : end + 2;
-    } else {
-      break;
-    }
-  }
-  return i;
-}
 
 // The string literal starting at `i` (a quote), its escapes decoded for the common cases; `end`
 // is set past its closing quote. nullopt when it does not close.
@@ -52,7 +35,7 @@ std::optional<std::string> stringAt(std::string_view t, size_t i, size_t* end) {
 size_t memberValue(std::string_view t, const std::vector<std::string_view>& path) {
   std::vector<std::string> open;  // per nesting level: the key whose value it is
   std::string key;                // the last key read at the current level
-  size_t i = skipTrivia(t, 0);
+  size_t i = skipCodeTrivia(t, 0);
   while (i < t.size()) {
     char c = t[i];
     if (c == '{' || c == '[') {
@@ -67,10 +50,10 @@ size_t memberValue(std::string_view t, const std::vector<std::string_view>& path
       size_t end = 0;
       std::optional<std::string> s = stringAt(t, i, &end);
       if (!s) return std::string_view::npos;
-      i = skipTrivia(t, end);
+      i = skipCodeTrivia(t, end);
       if (i < t.size() && t[i] == ':') {
         key = *s;
-        i = skipTrivia(t, i + 1);
+        i = skipCodeTrivia(t, i + 1);
         bool here = open.size() == path.size() && key == path.back();
         for (size_t d = 1; here && d < open.size(); ++d) here = open[d] == path[d - 1];
         if (here) return i;
@@ -80,7 +63,7 @@ size_t memberValue(std::string_view t, const std::vector<std::string_view>& path
       if (c == ',') key.clear();  // the next member's key, or an array's next element
       ++i;
     }
-    i = skipTrivia(t, i);
+    i = skipCodeTrivia(t, i);
   }
   return std::string_view::npos;
 }
@@ -131,16 +114,18 @@ bool tsconfigExtendsResolves(const fs::path& configDir, const std::string& exten
   }
 }
 
-bool tsconfigIsComposite(const fs::path& config) {
-  fs::path at = config;
+bool tsconfigIsComposite(const fs::path& configDir, std::string_view text) {
+  fs::path dir = configDir;
+  std::string read;  // the text of an extended configuration
   for (int depth = 0; depth < 8; ++depth) {
-    auto text = readFile(at);
-    if (!text) return false;
-    if (std::optional<bool> own = tsconfigComposite(*text)) return *own;
-    std::optional<std::string> extends = tsconfigExtends(*text);
-    std::optional<fs::path> next = extends ? extendedFile(at.parent_path(), *extends) : std::nullopt;
-    if (!next) return false;
-    at = *next;
+    if (std::optional<bool> own = tsconfigComposite(text)) return *own;
+    std::optional<std::string> extends = tsconfigExtends(text);
+    std::optional<fs::path> next = extends ? extendedFile(dir, *extends) : std::nullopt;
+    auto content = next ? readFile(*next) : Expected<std::string>(Status(ErrorCode::NotFound, ""));
+    if (!content) return false;
+    read = std::move(*content);
+    text = read;
+    dir = next->parent_path();
   }
   return false;
 }

@@ -26,10 +26,11 @@ bool tsconfigExtendsResolves(const std::filesystem::path& configDir, const std::
 // `compilerOptions.composite` of a tsconfig.json's text, when it says.
 std::optional<bool> tsconfigComposite(std::string_view text);
 
-// Whether the configuration at `config` is composite, by its own `compilerOptions` or, where it
-// does not say, by the configurations it extends (those that can be found). TypeScript's server
-// opens a file of a composite project with the tsconfig.json projects in the folders above it,
-// any of which might be a solution referencing it (ClangNavigator::programOf).
-bool tsconfigIsComposite(const std::filesystem::path& config);
+// Whether the configuration `text`, read in `configDir`, is composite, by its own
+// `compilerOptions` or, where it does not say, by the configurations it extends (those that can
+// be found). TypeScript's server opens a file of a composite project with the tsconfig.json
+// projects in the folders above it, any of which might be a solution referencing it
+// (ClangNavigator::programOf).
+bool tsconfigIsComposite(const std::filesystem::path& configDir, std::string_view text);
 
 }  // namespace nib

@@ -1,5 +1,7 @@
 #include "providers/TypeScriptOverloads.h"
 
+#include "support/Text.h"
+
 #include <cctype>
 #include <algorithm>
 #include <cstdint>
@@ -13,24 +15,6 @@ constexpr size_t kMaxScan = 8192;
 
 bool space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 bool identifierChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$'; }
-
-// Past white space and comments from `at`.
-size_t skipTrivia(std::string_view text, size_t at) {
-  while (at < text.size()) {
-    if (space(text[at])) {
-      ++at;
-    } else if (text.compare(at, 2, "//") == 0) {
-      size_t end = text.find('\n', at);
-      at = end == std::string_view::npos ? text.size() : end;
-    } else if (text.compare(at, 2, "/*") == 0) {
-      size_t end = text.find("*/", at + 2);
-      at = end == std::string_view::npos ? text.size() : end + 2;
-    } else {
-      break;
-    }
-  }
-  return at;
-}
 
 size_t skipBalanced(std::string_view text, size_t at, bool angles);
 
@@ -65,7 +49,7 @@ size_t skipBalanced(std::string_view text, size_t at, bool angles) {
       continue;
     }
     if (text.compare(at, 2, "//") == 0 || text.compare(at, 2, "/*") == 0) {
-      at = skipTrivia(text, at);
+      at = skipCodeTrivia(text, at);
       continue;
     }
     if (c == '(' || c == '[' || c == '{' || (angles && c == '<')) {
@@ -93,7 +77,7 @@ std::optional<std::vector<std::string_view>> commaSeparated(std::string_view tex
     if (c == '"' || c == '\'' || c == '`') {
       at = skipString(text, at);
     } else if (text.compare(at, 2, "//") == 0 || text.compare(at, 2, "/*") == 0) {
-      at = skipTrivia(text, at);
+      at = skipCodeTrivia(text, at);
     } else if (c == '(' || c == '[' || c == '{' || (angles && c == '<')) {
       at = skipBalanced(text, at, angles);
       if (at == std::string_view::npos) return std::nullopt;
@@ -109,7 +93,7 @@ std::optional<std::vector<std::string_view>> commaSeparated(std::string_view tex
 }
 
 std::string_view trimmed(std::string_view s) {
-  size_t b = skipTrivia(s, 0), e = s.size();
+  size_t b = skipCodeTrivia(s, 0), e = s.size();
   while (e > b && space(s[e - 1])) --e;
   return s.substr(b, e - b);
 }
@@ -117,13 +101,13 @@ std::string_view trimmed(std::string_view s) {
 // Past `?.` and a type argument list after a callee's name, at the `(` of a call; npos when the
 // name is not called.
 size_t callOpen(std::string_view text, size_t at) {
-  at = skipTrivia(text, at);
-  if (text.compare(at, 2, "?.") == 0) at = skipTrivia(text, at + 2);
+  at = skipCodeTrivia(text, at);
+  if (text.compare(at, 2, "?.") == 0) at = skipCodeTrivia(text, at + 2);
   if (at < text.size() && text[at] == '<') {
     at = skipBalanced(text, at, true);
     if (at == std::string_view::npos) return at;
-    at = skipTrivia(text, at);
-    if (text.compare(at, 2, "?.") == 0) at = skipTrivia(text, at + 2);
+    at = skipCodeTrivia(text, at);
+    if (text.compare(at, 2, "?.") == 0) at = skipCodeTrivia(text, at + 2);
   }
   return at < text.size() && text[at] == '(' ? at : std::string_view::npos;
 }
@@ -158,12 +142,12 @@ std::optional<size_t> callArgumentCount(std::string_view text, size_t nameEnd) {
 }
 
 std::optional<SignatureShape> signatureShape(std::string_view text, size_t nameEnd) {
-  size_t at = skipTrivia(text, nameEnd);
-  if (at < text.size() && text[at] == '?') at = skipTrivia(text, at + 1);  // `m?(a): void`
+  size_t at = skipCodeTrivia(text, nameEnd);
+  if (at < text.size() && text[at] == '?') at = skipCodeTrivia(text, at + 1);  // `m?(a): void`
   if (at < text.size() && text[at] == '<') {
     at = skipBalanced(text, at, true);
     if (at == std::string_view::npos) return std::nullopt;
-    at = skipTrivia(text, at);
+    at = skipCodeTrivia(text, at);
   }
   if (at >= text.size() || text[at] != '(') return std::nullopt;
   size_t end = 0;
@@ -204,7 +188,7 @@ std::optional<SignatureShape> signatureShape(std::string_view text, size_t nameE
   // signature ended there.
   for (at = end; at < text.size() && at < end + kMaxScan;) {
     const size_t before = at;
-    at = skipTrivia(text, at);
+    at = skipCodeTrivia(text, at);
     if (at >= text.size()) break;
     const char c = text[at];
     if (text.substr(before, at - before).find('\n') != std::string_view::npos && c != '{' &&

@@ -52,11 +52,15 @@ std::optional<typescript_exports::ModuleBindings> noteBindings(const std::vector
   m.relative = relative;
   m.file = file;
   m.defaultAssignment = std::move(syntax.defaultAssignment);
+  if (syntax.bindings.empty() && !m.defaultAssignment) return std::nullopt;
+  // The occurrences by offset and by the name the text spells there (each once, not per binding).
   std::unordered_map<uint32_t, std::vector<size_t>> byOffset;
+  std::unordered_map<std::string_view, std::vector<size_t>> bySpelling;
   for (size_t i = 0; i < planned.size(); ++i) {
     const Planned& p = planned[i];
     if (p.usr.empty()) continue;
     byOffset[p.site.offset].push_back(i);
+    if (p.site.offset + p.site.length <= text.size()) bySpelling[std::string_view(text).substr(p.site.offset, p.site.length)].push_back(i);
     if ((p.site.roles & scip::Definition) && p.site.length == 0 && isModuleSymbol(p.usr)) m.module = p.usr;
   }
   auto symbolAt = [&](uint32_t offset, bool module) -> std::string {
@@ -72,11 +76,12 @@ std::optional<typescript_exports::ModuleBindings> noteBindings(const std::vector
     if (bound.target.empty()) continue;
     if (b.sourceAt) bound.source = symbolAt(*b.sourceAt, true);
     if (b.importedAt != b.localAt && symbolAt(b.importedAt, false) == bound.target) bound.importedSite = b.importedAt;
-    for (const Planned& p : planned)
-      if (!p.usr.empty() && withoutConstructor(p.usr) == bound.target && text.compare(p.site.offset, p.site.length, b.local) == 0 &&
-          p.site.length == b.local.size())
-        bound.localSites.push_back(p.site.offset);
-    if (b.exported) bound.localSites.assign(1, b.localAt);
+    if (b.exported) {
+      bound.localSites.assign(1, b.localAt);
+    } else if (auto spelled = bySpelling.find(b.local); spelled != bySpelling.end()) {
+      for (size_t i : spelled->second)
+        if (withoutConstructor(planned[i].usr) == bound.target) bound.localSites.push_back(planned[i].site.offset);
+    }
     bound.syntax = std::move(b);
     m.bindings.push_back(std::move(bound));
   }

@@ -2,6 +2,8 @@
 
 #include <tree_sitter/api.h>
 
+#include "support/Language.h"
+
 extern "C" {
 const TSLanguage* tree_sitter_typescript();
 const TSLanguage* tree_sitter_tsx();
@@ -11,10 +13,6 @@ const TSLanguage* tree_sitter_javascript();
 namespace nib::typescript_syntax {
 
 namespace {
-
-bool endsWith(std::string_view s, std::string_view suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
 
 // Specifiers bind a name with all its meanings: `import { Error }`, `export { Opts as O }`.
 bool inSpecifier(TSNode node) {
@@ -109,9 +107,11 @@ void exportStatement(std::string_view text, TSNode statement, ModuleSyntax& out)
 }  // namespace
 
 Dialect dialectOf(std::string_view path) {
-  if (endsWith(path, ".tsx")) return Dialect::Tsx;
-  if (endsWith(path, ".ts") || endsWith(path, ".mts") || endsWith(path, ".cts")) return Dialect::TypeScript;
-  return Dialect::JavaScript;
+  switch (detectLanguage(path, "")) {
+    case Language::Tsx: return Dialect::Tsx;
+    case Language::TypeScript: return Dialect::TypeScript;
+    default: return Dialect::JavaScript;
+  }
 }
 
 std::unique_ptr<SyntaxTree> SyntaxTree::parse(std::string_view text, Dialect dialect) {

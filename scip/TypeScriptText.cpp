@@ -2,6 +2,8 @@
 
 #include <cctype>
 
+#include "support/Text.h"
+
 namespace nib::typescript_text {
 
 bool identifierChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$'; }
@@ -124,21 +126,7 @@ size_t moduleStart(std::string_view text) {
     at = text.find('\n', at);
     if (at == std::string_view::npos) return text.size();
   }
-  while (at < text.size()) {
-    if (space(text[at])) {
-      ++at;
-    } else if (text.compare(at, 2, "//") == 0) {
-      at = text.find('\n', at);
-      if (at == std::string_view::npos) return text.size();
-    } else if (text.compare(at, 2, "/*") == 0) {
-      at = text.find("*/", at + 2);
-      if (at == std::string_view::npos) return text.size();
-      at += 2;
-    } else {
-      break;
-    }
-  }
-  return at;
+  return skipCodeTrivia(text, at);
 }
 
 }  // namespace nib::typescript_text

@@ -95,4 +95,22 @@ uint32_t LineTable::fromUnits(uint32_t line, uint32_t units, Encoding enc) const
   return static_cast<uint32_t>(i);
 }
 
+size_t skipCodeTrivia(std::string_view text, size_t at) {
+  while (at < text.size()) {
+    char c = text[at];
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+      ++at;
+    } else if (text.compare(at, 2, "//") == 0) {
+      size_t end = text.find('\n', at);
+      at = end == std::string_view::npos ? text.size() : end + 1;
+    } else if (text.compare(at, 2, "/*") == 0) {
+      size_t end = text.find("*/", at + 2);
+      at = end == std::string_view::npos ? text.size() : end + 2;
+    } else {
+      break;
+    }
+  }
+  return at;
+}
+
 }  // namespace nib

@@ -37,6 +37,11 @@ inline uint32_t toDisplayLine(uint32_t line) { return line + 1; }
 inline uint32_t fromDisplayLine(uint32_t displayLine) { return displayLine == 0 ? 0 : displayLine - 1; }
 
 bool isValidUtf8(std::string_view text);
+
+// Past white space (space, tab, line breaks) and C-style comments (`//` to the line's end,
+// `/* */`) from `at`: the trivia between tokens of C-like text (TypeScript, JSON with comments).
+// The text's size when an unclosed comment runs to its end.
+size_t skipCodeTrivia(std::string_view text, size_t at);
 // True when every byte is < 0x80, in which case all encodings count columns alike.
 bool isAscii(std::string_view text);
 

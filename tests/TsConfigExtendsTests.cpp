@@ -46,9 +46,13 @@ TEST_CASE("a tsconfig.json is composite by its own compilerOptions or by what it
   repo.write("packages/a/tsconfig.json", "{\"extends\": \"../../tsconfig.json\", \"include\": [\"lib\"]}");
   repo.write("packages/b/tsconfig.json", "{\"extends\": \"../../tsconfig\", \"compilerOptions\": {\"composite\": false}}");
   repo.write("packages/c/tsconfig.json", "{\"extends\": \"@missing/base\"}");
-  CHECK(tsconfigIsComposite(repo.root() / "packages/a/tsconfig.json"));
-  CHECK_FALSE(tsconfigIsComposite(repo.root() / "packages/b/tsconfig.json"));
-  CHECK_FALSE(tsconfigIsComposite(repo.root() / "packages/c/tsconfig.json"));
+  auto composite = [&](const std::string& package) {
+    const fs::path dir = repo.root() / "packages" / package;
+    return tsconfigIsComposite(dir, readText(dir / "tsconfig.json"));
+  };
+  CHECK(composite("a"));
+  CHECK_FALSE(composite("b"));
+  CHECK_FALSE(composite("c"));
 }
 
 }  // namespace nib::test

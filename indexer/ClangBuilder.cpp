@@ -15,6 +15,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "indexer/CommandInterpolation.h"
 #include "indexer/UnitMerge.h"
 #include "indexer/WorkerProcess.h"
 #include "support/Binary.h"
@@ -64,34 +65,6 @@ std::string languageOf(const CompileCommand& c) {
   return ext == ".c" ? "c" : ext == ".h" ? "c-header" : "c++";
 }
 
-// The command of the unit sharing the longest folder prefix with `file` (under `root`), made to
-// compile `file` instead, in the language its extension and the donor's suggest: how clangd
-// interpolates a command for a file the database does not list.
-CompileCommand interpolatedCommand(const CompileCommand& donor, const std::string& root, const std::string& file) {
-  std::string ext = fs::path(file).extension().string();
-  CompileCommand c = donor;
-  c.file = file;
-  bool isHeader = ext[1] == 'h' || ext == ".inl" || ext == ".ipp";
-  bool cDonor = fs::path(donor.file).extension() == ".c";
-  bool cxxOnly = ext == ".cc" || ext == ".cpp" || ext == ".cxx" || ext == ".hpp" || ext == ".hh" || ext == ".hxx";
-  std::string language = cDonor && !cxxOnly ? (isHeader ? "c-header" : "c") : (isHeader ? "c++-header" : "c++");
-  std::vector<std::string> args;
-  std::string donorRel = donor.file.substr(root.size());
-  for (size_t a = 0; a < c.arguments.size(); ++a) {
-    const std::string& arg = c.arguments[a];
-    bool isSource = arg == donor.file || arg == donorRel || (fs::path(c.directory) / arg).lexically_normal().string() == donor.file;
-    if (a > 0 && isSource) {
-      args.push_back("-x");
-      args.push_back(language);
-      args.push_back(c.file);
-    } else {
-      args.push_back(arg);
-    }
-  }
-  c.arguments = std::move(args);
-  return c;
-}
-
 // One build of the clang view: the units, their outcomes, the cache, and the worker sessions
 // that index them.
 class ClangViewBuild {
@@ -130,9 +103,9 @@ class ClangViewBuild {
   }
 
   // C/C++ files no translation unit read (headers nothing includes, sources the database does
-  // not list) become units of their own with the command of the nearest TU, the way clangd
-  // interpolates one when such a file is opened. Best effort: their failures are not the
-  // database's and are only counted.
+  // not list) become units of their own with the command clangd borrows for such a file when it
+  // is opened (CommandInterpolation). Best effort: their failures are not the database's and are
+  // only counted.
   void addInterpolatedUnits() {
     realUnits_ = units_.size();
     std::set<std::string> covered;
@@ -141,17 +114,13 @@ class ClangViewBuild {
       if (results_[i])
         for (const std::string& f : results_[i]->files) covered.insert(f);
     }
+    // The donors are the database's own units (a copy: units_ grows below).
+    const std::vector<CompileCommand> database(units_.begin(), units_.begin() + static_cast<ptrdiff_t>(realUnits_));
+    const DonorIndex donors(database);
     for (const auto& [path, blob] : in_.blobIds) {
       if (!isClangSource(fs::path(path).extension().string()) || covered.count(root_ + path)) continue;
-      const CompileCommand* donor = nullptr;
-      size_t best = 0;
       std::string file = root_ + path;
-      for (size_t i = 0; i < realUnits_; ++i) {
-        const std::string& f = units_[i].file;
-        size_t n = 0;
-        while (n < f.size() && n < file.size() && f[n] == file[n]) ++n;
-        if (!donor || n > best) donor = &units_[i], best = n;
-      }
+      const CompileCommand* donor = donors.donorFor(file);
       if (!donor) break;
       units_.push_back(interpolatedCommand(*donor, root_, file));
       if (units_.size() - realUnits_ >= 2000) break;

@@ -21,6 +21,7 @@
 #include "support/Binary.h"
 #include "support/FileIo.h"
 #include "support/Hash.h"
+#include "support/Language.h"
 #include "support/Log.h"
 #include "support/RepoPath.h"
 #include "views/ClangFacts.h"
@@ -104,15 +105,18 @@ class ClangViewBuild {
 
   // C/C++ files no translation unit read (headers nothing includes, sources the database does
   // not list) become units of their own with the command clangd borrows for such a file when it
-  // is opened (CommandInterpolation). Best effort: their failures are not the database's and are
-  // only counted.
+  // is opened (CommandInterpolation). So does a source file no command builds that
+  // another unit #includes whole (expat's xmltok_impl.c, once per encoding): clangd parses it
+  // alone when it is opened, and sees there nothing its includer defined. Best effort: their
+  // failures are not the database's and are only counted.
   void addInterpolatedUnits() {
     realUnits_ = units_.size();
     std::set<std::string> covered;
     for (size_t i = 0; i < realUnits_; ++i) {
       covered.insert(units_[i].file);  // a TU that failed keeps its own command's verdict
       if (results_[i])
-        for (const std::string& f : results_[i]->files) covered.insert(f);
+        for (const std::string& f : results_[i]->files)
+          if (!isCFamilySourceFile(f)) covered.insert(f);
     }
     // The donors are the database's own units (a copy: units_ grows below).
     const std::vector<CompileCommand> database(units_.begin(), units_.begin() + static_cast<ptrdiff_t>(realUnits_));

@@ -164,8 +164,13 @@ class UnitMerger {
         if (!path.empty() && path != mainFileOf_[i] && compiledMainFiles_.count(path)) shared_.insert(path);
     std::vector<std::vector<std::pair<uint32_t, uint32_t>>> leftOut(f.files.size());
     for (const ClangSkipped& k : f.skipped) leftOut[k.file].emplace_back(k.start, k.end);
+    std::set<std::string>& read = reads_[mainFileOf_[i]];
     for (size_t k = 0; k < f.files.size(); ++k) {
       if (paths[k].empty()) continue;
+      if (paths[k] != mainFileOf_[i]) read.insert(paths[k]);
+      // A unit's main file is what clangd parses when it is opened, alone: what that parse left
+      // out, not what a unit #including the file whole (in another configuration) did.
+      if (paths[k] != mainFileOf_[i] && mainFiles_.count(paths[k])) continue;
       std::sort(leftOut[k].begin(), leftOut[k].end());
       auto [it, first] = skipped_.emplace(paths[k], leftOut[k]);
       if (!first) it->second = intersectRanges(it->second, leftOut[k]);
@@ -236,8 +241,12 @@ class UnitMerger {
     // template parameter's type) answers at its own place only: it is no site of the
     // entity's, as clangd's index has none there. (An unlisted macro is a site: see below.)
     const bool macro = static_cast<SymbolKind>(o.kind) == SymbolKind::Macro;
+    // The file's own unit lists its occurrences there even where a unit that #included the file
+    // whole, merged before it, met the same site: those are `foreign`, and only the file's own
+    // parse answers at a place in it (a made-up unit's comes after the real units').
+    const bool ownFile = path == u.own;
     if (o.guessed || (o.unlisted && o.role == ClangRole::Reference && !macro)) {
-      if (astOnlySites_.insert({file.number, o.offset, id}).second)
+      if (astOnlySites_.insert({file.number, o.offset, id}).second || ownFile)
         occurrencesOf(file).push_back({o.offset, o.offset + o.length, id, o.role, false, o.guessed, o.unlisted, foreign});
       return;
     }
@@ -259,6 +268,8 @@ class UnitMerger {
       if (canonical)
         for (ClangSite& other : symbol.sites)
           if (other.path == path && other.range.startByte == o.offset && other.role == o.role) other.canonical = true;
+      if (ownFile)
+        occurrencesOf(file).push_back({o.offset, o.offset + o.length, id, o.role, o.expanded, false, o.unlisted, false});
       return;
     }
     ByteRange r;
@@ -332,6 +343,17 @@ class UnitMerger {
     for (const std::string& path : interpolatedOnly_)
       if (!compiled_.count(path)) contents_.interpolatedFiles.push_back(path);
     contents_.sharedMainFiles.assign(shared_.begin(), shared_.end());
+    std::set<std::string> everyRead;
+    for (const auto& [main, read] : reads_) everyRead.insert(read.begin(), read.end());
+    contents_.readFiles.assign(everyRead.begin(), everyRead.end());
+    for (const auto& [main, read] : reads_) {
+      if (main.empty()) continue;
+      std::vector<uint32_t> numbers;
+      for (const std::string& path : read)
+        numbers.push_back(static_cast<uint32_t>(
+            std::lower_bound(contents_.readFiles.begin(), contents_.readFiles.end(), path) - contents_.readFiles.begin()));
+      contents_.reads.emplace_back(main, std::move(numbers));
+    }
     for (auto& [path, ranges] : skipped_)
       if (!ranges.empty()) contents_.skipped.emplace_back(path, std::move(ranges));
     for (const auto& [path, signature] : unindexed_)
@@ -355,6 +377,7 @@ class UnitMerger {
   std::vector<CanonicalFrom> canonicalFrom_;
   std::set<std::string> compiled_, interpolatedOnly_;  // files real units saw; files only made-up ones saw
   std::set<std::string> shared_;                      // main files another unit #includes
+  std::map<std::string, std::set<std::string>> reads_;  // main file -> the other files its units read
   // Per file, what every unit that read it left out (intersected unit by unit).
   std::map<std::string, std::vector<std::pair<uint32_t, uint32_t>>> skipped_;
   std::vector<std::string> mainFileOf_;

@@ -655,6 +655,10 @@ Expected<ClangNavigator::NamedAt> ClangNavigator::namedAt(const std::string& pat
   if (!at && scip_ && detectLanguage(path, "") != Language::Python)
     return Status(ErrorCode::NotFound, Reason::NoSymbol, "the indexer resolved no symbol here");
   if (!at) return declined();
+  // What a unit #including the file whole saw, in its own configuration, is no name here: clangd
+  // answers from the file's own parse (expat's xmltok_impl.c is all #ifdef'd out alone; a file
+  // that needs its includer's declarations resolves nothing there).
+  if (at->foreign) return declined();
   auto symbol = allSites ? view_->symbol(at->symbol) : view_->symbolForDefinition(at->symbol, path, at->start);
   if (!symbol) return symbol.status();
   size_t index = static_cast<size_t>(at - occurrences->data());

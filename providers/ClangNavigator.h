@@ -110,6 +110,8 @@ class ClangNavigator {
   // The definition or references of the macro a preprocessor word names there (see the .cpp).
   Expected<NavigationResult> macroAnswer(const std::string& path, const PreprocessorWord& w, bool references,
                                          bool includeDeclaration, bool declarations);
+  // Whether the file's own parse can know `macro`, defined in another file (see the .cpp).
+  Expected<bool> visibleFrom(const std::string& path, const ClangSymbol& macro);
   // The word's fallbacks, as clangd's go-to-definition has them for a word the compiler saw no
   // name at: the same word nearby as a real name, else the symbols of that name (at most five).
   Expected<NavigationResult> wordAnswer(const std::string& path, const AskedFile& f, const PreprocessorWord& w);

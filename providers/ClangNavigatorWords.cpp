@@ -144,9 +144,10 @@ const ClangSite* indexedPlace(const ClangSymbol& symbol, const std::function<boo
 Expected<NavigationResult> ClangNavigator::wordAnswer(const std::string& path, const AskedFile& f,
                                                       const PreprocessorWord& w) {
   const std::string& word = w.word;
+  // Names the file's own parse saw: not what a unit #including it whole saw.
   std::set<uint32_t> live;
   for (const ClangFileOccurrence& o : w.occurrences)
-    if (!o.expanded) live.insert(o.start);
+    if (!o.expanded && !o.foreign) live.insert(o.start);
   const Occurrence* nearest = nearestCompiledSpelling(f.facts, word, w.start, w.line, live);
   NavigationResult out;
   out.symbol = word;
@@ -173,15 +174,17 @@ Expected<NavigationResult> ClangNavigator::wordAnswer(const std::string& path, c
     }
 
   // Then the index by the bare word (locateSymbolTextually): every symbol of exactly that
-  // name but constructors and function-local ones, at its definition (else its canonical
-  // declaration); nothing when more than five match.
+  // name but constructors, function-local ones and macros (clangd 14's background index offered
+  // none, a header's included: probed), at its definition (else its canonical declaration);
+  // nothing when more than five match.
   auto ids = view_->symbolsNamed(word);
   if (!ids) return ids.status();
   size_t matched = 0;
   for (uint32_t id : *ids) {
     auto symbol = view_->symbol(id);
     if (!symbol) return symbol.status();
-    if (isFunctionLocalUsr(symbol->usr) || static_cast<SymbolKind>(symbol->kind) == SymbolKind::Constructor) continue;
+    auto kind = static_cast<SymbolKind>(symbol->kind);
+    if (isFunctionLocalUsr(symbol->usr) || kind == SymbolKind::Constructor || kind == SymbolKind::Macro) continue;
     // One only made-up units saw (a program no compile command builds), outside the files in
     // front of the user, is in no index clangd has.
     if (!symbol->sites.empty() && std::none_of(symbol->sites.begin(), symbol->sites.end(), known)) continue;
@@ -208,7 +211,9 @@ std::optional<ClangNavigator::PreprocessorWord> ClangNavigator::preprocessorWord
   w.skipped = view_->skippedAt(path, w.start);
   // A name libclang recorded there (a macro's own, a defined macro in a condition) answers as it is.
   auto occurrences = view_->occurrences(path);
-  if (!occurrences || occurrenceAt(*occurrences, w.start)) return std::nullopt;
+  if (!occurrences) return std::nullopt;
+  // (What a unit #including the file whole saw is no name here: see namedAt.)
+  if (const ClangFileOccurrence* at = occurrenceAt(*occurrences, w.start); at && !at->foreign) return std::nullopt;
   if (!w.skipped) {
     std::string_view directive = directiveAt(*text, w.start);
     // An #include's words are a file name, or a macro libclang recorded.
@@ -292,13 +297,33 @@ Expected<NavigationResult> ClangNavigator::macroAnswer(const std::string& path, 
   // clangd reads a file's leading directives as its preamble, whose macros it finds before any
   // place in the file (an include guard's #ifndef, `#ifndef FALSE` above `#define FALSE`).
   if (!chosen && w.start < w.preambleEnd) chosen = std::move(inPreamble);
-  if (!chosen && macros == 1 && !definedHere) chosen = std::move(only);
+  if (!chosen && macros == 1 && !definedHere) {
+    auto visible = visibleFrom(path, *only);
+    if (!visible) return visible.status();
+    if (*visible) chosen = std::move(only);
+  }
   if (!chosen) return declined();
   ClangFileOccurrence from;
   from.start = w.start;
   from.end = w.end;
   from.role = ClangRole::Reference;
   return answerFor(*chosen, from, path, references, includeDeclaration, declarations);
+}
+
+// Whether the file's own parse can know a macro defined elsewhere: one defined in a file its
+// unit read, or nowhere in the repository (the command line, a system header). Where the file is
+// no unit's main file (a header, which clangd parses alone too), any.
+Expected<bool> ClangNavigator::visibleFrom(const std::string& path, const ClangSymbol& macro) {
+  auto read = view_->filesReadBy(path);
+  if (!read) return read.status();
+  if (!*read) return true;
+  bool anywhere = false;
+  for (const ClangSite& s : macro.sites) {
+    if (s.role != ClangRole::Definition) continue;
+    anywhere = true;
+    if (std::binary_search((*read)->begin(), (*read)->end(), s.path)) return true;
+  }
+  return !anywhere;
 }
 
 // Whether the position lies in the arguments of a macro invocation (`lua_assert(getOpMode(o))`),
@@ -336,7 +361,9 @@ bool ClangNavigator::inMacroArguments(const std::vector<ClangFileOccurrence>& oc
 bool ClangNavigator::resolvedNothingAt(const std::string& path, uint32_t offset) {
   if (!covers(path) || view_->skippedAt(path, offset)) return false;
   auto occurrences = view_->occurrences(path);
-  return occurrences && !occurrenceAt(*occurrences, offset);
+  if (!occurrences) return false;
+  const ClangFileOccurrence* at = occurrenceAt(*occurrences, offset);
+  return !at || at->foreign;  // what a unit #including the file whole saw is no name here
 }
 
 }  // namespace nib

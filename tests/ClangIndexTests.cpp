@@ -475,6 +475,40 @@ TEST_CASE("a main file another unit #includes is listed as shared, one nothing i
   CHECK((*provider)->clangSharedMainFiles() == std::vector<std::string>{"one.c"});
 }
 
+TEST_CASE("a source file no command builds, #included whole, is parsed alone too; units record what they read",
+          "[clang]") {
+  // clangd opens such a file (expat's xmltok_impl.c) alone with a borrowed command: what that
+  // parse leaves out is code the preprocessor left out there, whatever the includer compiled.
+  TestRepo repo;
+  const char* impl = "#ifdef IMPL_C\nstatic int scan(void) { return ONE; }\n#endif\n";
+  repo.writeAll({{"one.h", "#define ONE 1\n"},
+                 {"impl.c", impl},
+                 {"tok.c", "#include \"one.h\"\n#define IMPL_C\n#include \"impl.c\"\nint main(void) { return scan(); }\n"},
+                 {"other.c", "int other(void) { return 0; }\n"}});
+  writeDatabase(repo, {"tok.c", "other.c"});
+  repo.commitAll();
+  Manifest m = build(repo);
+  CHECK(stat(m, "clang.units") == "2");
+  CHECK(stat(m, "clang.interpolated") == "1");  // impl.c, with tok.c's command (one.h, a header, has none)
+  IndexLayout layout(repo.root() / ".nib");
+  auto current = layout.currentVersion();
+  REQUIRE(current.hasValue());
+  auto view = ClangView::open(layout.versionDir(*current) / "clang");
+  REQUIRE(view.hasValue());
+  CHECK((*view)->skippedAt("impl.c", static_cast<uint32_t>(offsetOf(impl, "scan"))));
+  auto read = (*view)->filesReadBy("tok.c");
+  REQUIRE(read.hasValue());
+  REQUIRE(read->has_value());
+  CHECK(**read == std::vector<std::string>{"impl.c", "one.h"});
+  auto alone = (*view)->filesReadBy("impl.c");
+  REQUIRE(alone.hasValue());
+  REQUIRE(alone->has_value());
+  CHECK((*alone)->empty());
+  auto header = (*view)->filesReadBy("one.h");  // no unit's main file
+  REQUIRE(header.hasValue());
+  CHECK_FALSE(header->has_value());
+}
+
 TEST_CASE("a repository header read as a system header keeps its references to system entities", "[clang]") {
   // libclang's indexer reports no reference from a system header to a system entity; a header
   // of the repository reached through -isystem (googletest's, in its own tests) is one, and

@@ -11,6 +11,28 @@ namespace {
 constexpr uint8_t kFormat = kClangViewFormat;
 constexpr size_t kMaxNameKey = 400;  // LMDB keys are limited to 511 bytes
 
+// Which files each unit's main file read: the files once, in meta, and per main file the
+// ascending numbers of its own as deltas.
+Status writeReads(LmdbTxn& txn, MDB_dbi meta, const ClangViewContents& contents) {
+  auto reads = txn.openDb("reads", true);
+  if (!reads) return reads.status();
+  ByteWriter files;
+  files.varint(contents.readFiles.size());
+  for (const std::string& path : contents.readFiles) files.str(path);
+  NIB_RETURN_IF_ERROR(txn.put(meta, "read-files", files.data()));
+  for (const auto& [path, numbers] : contents.reads) {
+    if (path.empty() || path.size() > kMaxNameKey) continue;
+    ByteWriter w;
+    uint32_t previous = 0;
+    for (uint32_t n : numbers) {
+      w.varint(n - previous);
+      previous = n;
+    }
+    NIB_RETURN_IF_ERROR(txn.put(*reads, path, w.data()));
+  }
+  return Status::ok();
+}
+
 }  // namespace
 
 Status writeClangView(const std::filesystem::path& dir, const ClangViewContents& contents) {
@@ -37,6 +59,7 @@ Status writeClangView(const std::filesystem::path& dir, const ClangViewContents&
     }
     NIB_RETURN_IF_ERROR(txn->put(*skipped, path, w.data()));
   }
+  if (!contents.reads.empty()) NIB_RETURN_IF_ERROR(writeReads(*txn, *meta, contents));
   if (!contents.programs.files.empty()) {
     auto programs = txn->openDb("programs", true);
     if (!programs) return programs.status();
@@ -137,7 +160,37 @@ Expected<std::unique_ptr<ClangView>> ClangView::open(const std::filesystem::path
   v->skipped_ = *skipped;
   v->shared_ = *shared;
   if (auto programs = v->txn_.openDb("programs", false)) v->programs_ = *programs;
+  if (auto reads = v->txn_.openDb("reads", false)) v->reads_ = *reads;
   return v;
+}
+
+Expected<std::optional<std::vector<std::string>>> ClangView::filesReadBy(const std::string& path) {
+  using Files = std::optional<std::vector<std::string>>;
+  if (!reads_ || path.empty() || path.size() > kMaxNameKey) return Files();
+  auto v = txn_.get(*reads_, path);
+  if (!v) return Files();
+  if (!readFiles_) {
+    auto meta = txn_.openDb("meta", false);
+    auto list = meta ? txn_.get(*meta, "read-files") : Expected<std::string_view>(Status(ErrorCode::NotFound, ""));
+    if (!list) return Status(ErrorCode::Corrupt, "the clang view lacks its list of files read");
+    ByteReader r(*list);
+    uint32_t count = r.u32();
+    // Each path takes a byte at least: a larger count is damage, not a size to allocate.
+    std::vector<std::string> files(count <= list->size() ? count : 0);
+    for (std::string& f : files) f = std::string(r.str());
+    if (!r.ok() || count > list->size()) return Status(ErrorCode::Corrupt, "malformed list of files read in the clang view");
+    readFiles_ = std::move(files);
+  }
+  std::vector<std::string> out;
+  ByteReader r(*v);
+  uint32_t number = 0;
+  while (!r.atEnd() && r.ok()) {
+    number += r.u32();
+    if (number >= readFiles_->size()) return Status(ErrorCode::Corrupt, "malformed files read by " + path);
+    out.push_back((*readFiles_)[number]);
+  }
+  if (!r.ok()) return Status(ErrorCode::Corrupt, "malformed files read by " + path);
+  return Files(std::move(out));
 }
 
 Expected<std::optional<ProgramTable>> ClangView::programs() {

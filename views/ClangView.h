@@ -20,7 +20,7 @@ namespace nib {
 
 // The view's storage format; part of the configuration digest, so that an index with a view of
 // another format is rebuilt by the next `nib index`.
-constexpr uint8_t kClangViewFormat = 11;
+constexpr uint8_t kClangViewFormat = 12;  // 12: files read per main file; a main file's own skipped ranges
 
 struct ClangSite {
   std::string path;
@@ -96,8 +96,14 @@ struct ClangViewContents {
   // Files that are one unit's main file and that another unit #includes (a test file an
   // amalgamation includes whole), sorted.
   std::vector<std::string> sharedMainFiles;
-  // Per path (sorted), the byte ranges no unit that read the file compiled (the preprocessor
-  // left them out in every one), sorted and disjoint.
+  // Every file a unit read, sorted, and per unit's main file (sorted) the numbers (into
+  // readFiles, ascending) of the other files its units read: which headers' macros a file's own
+  // parse knows.
+  std::vector<std::string> readFiles;
+  std::vector<std::pair<std::string, std::vector<uint32_t>>> reads;
+  // Per path (sorted), the byte ranges the preprocessor left out: of a unit's main file, in its
+  // own unit(s) (what clangd parses when the file is opened); of any other file, in every unit
+  // that read it. Sorted and disjoint.
   std::vector<std::pair<std::string, std::vector<std::pair<uint32_t, uint32_t>>>> skipped;
   // Files under the repository nib does not index that units read — headers a build generated,
   // which git ignores (`config.h`) — whose sites the view lists, with the stat signature each
@@ -133,8 +139,11 @@ class ClangView {
   std::vector<std::string> changedUnindexedFiles() const;
   // The symbols of exactly this name (case included), by id.
   Expected<std::vector<uint32_t>> symbolsNamed(const std::string& name);
-  // Whether `offset` lies in code the preprocessor left out in every unit that read the file.
+  // Whether `offset` lies in code the preprocessor left out (ClangViewContents::skipped).
   bool skippedAt(const std::string& path, uint32_t offset);
+  // The other files the units whose main file `path` is read (repository paths, sorted);
+  // nullopt when it is no unit's main file, or the view predates this record.
+  Expected<std::optional<std::vector<std::string>>> filesReadBy(const std::string& path);
   // The TypeScript programs; nullopt when the view records none (a clang view, or a precise
   // view written before programs were).
   Expected<std::optional<ProgramTable>> programs();
@@ -147,6 +156,8 @@ class ClangView {
   LmdbTxn txn_;
   MDB_dbi files_ = 0, symbols_ = 0, interpolated_ = 0, names_ = 0, skipped_ = 0, shared_ = 0;
   std::optional<MDB_dbi> programs_;  // absent from views that record no programs
+  std::optional<MDB_dbi> reads_;     // absent from views written before it was
+  std::optional<std::vector<std::string>> readFiles_;  // decoded on first use
   // The unindexed table (a few generated headers), read once: every site of an answer asks
   // whether its file is one. Repository path -> stat signature; root_ is where they lie.
   std::map<std::string, std::string> unindexed_;

@@ -661,6 +661,13 @@ Expected<ClangNavigator::NamedAt> ClangNavigator::namedAt(const std::string& pat
   if (at->foreign) return declined();
   auto symbol = allSites ? view_->symbol(at->symbol) : view_->symbolForDefinition(at->symbol, path, at->start);
   if (!symbol) return symbol.status();
+  // A macro only the file's includer defines (before its #include) is no name in the file's own
+  // parse either.
+  if (!scip_ && static_cast<SymbolKind>(symbol->kind) == SymbolKind::Macro) {
+    auto visible = visibleFrom(path, *symbol);
+    if (!visible) return visible.status();
+    if (!*visible) return declined();
+  }
   size_t index = static_cast<size_t>(at - occurrences->data());
   return NamedAt{std::move(*occurrences), index, std::move(*symbol)};
 }

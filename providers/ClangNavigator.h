@@ -89,6 +89,10 @@ class ClangNavigator {
 
   // The occurrence libclang recorded at (or just before) `offset`: the name under the cursor.
   static const ClangFileOccurrence* occurrenceAt(const std::vector<ClangFileOccurrence>& occurrences, uint32_t offset);
+  // Whether an occurrence in `path` is a name the file's own parse sees — what clangd answers
+  // from when the file is opened: not one a unit #including the file whole saw (`foreign`), not
+  // a macro the file's own parse cannot know (visibleFrom).
+  bool ownName(const std::string& path, const ClangFileOccurrence& o);
 
  private:
   bool inMacroArguments(const std::vector<ClangFileOccurrence>& occurrences, const std::string& text, uint32_t offset);

@@ -213,7 +213,7 @@ std::optional<ClangNavigator::PreprocessorWord> ClangNavigator::preprocessorWord
   auto occurrences = view_->occurrences(path);
   if (!occurrences) return std::nullopt;
   // (What a unit #including the file whole saw is no name here: see namedAt.)
-  if (const ClangFileOccurrence* at = occurrenceAt(*occurrences, w.start); at && !at->foreign) return std::nullopt;
+  if (const ClangFileOccurrence* at = occurrenceAt(*occurrences, w.start); at && ownName(path, *at)) return std::nullopt;
   if (!w.skipped) {
     std::string_view directive = directiveAt(*text, w.start);
     // An #include's words are a file name, or a macro libclang recorded.
@@ -311,17 +311,19 @@ Expected<NavigationResult> ClangNavigator::macroAnswer(const std::string& path, 
 }
 
 // Whether the file's own parse can know a macro defined elsewhere: one defined in a file its
-// unit read, or nowhere in the repository (the command line, a system header). Where the file is
-// no unit's main file (a header, which clangd parses alone too), any.
+// unit read, or nowhere in the repository (the command line, a system header). A file that is no
+// unit's main file (a header, which clangd parses alone too, with what it includes itself) knows
+// none defined only in source files — a `.c` file defining a macro before it #includes the
+// header (`#define LZ4_DISABLE_DEPRECATE_WARNINGS`) is no part of the header's own parse.
 Expected<bool> ClangNavigator::visibleFrom(const std::string& path, const ClangSymbol& macro) {
   auto read = view_->filesReadBy(path);
   if (!read) return read.status();
-  if (!*read) return true;
   bool anywhere = false;
   for (const ClangSite& s : macro.sites) {
     if (s.role != ClangRole::Definition) continue;
+    if (s.path == path) return true;
     anywhere = true;
-    if (std::binary_search((*read)->begin(), (*read)->end(), s.path)) return true;
+    if (*read ? std::binary_search((*read)->begin(), (*read)->end(), s.path) : !isCFamilySourceFile(s.path)) return true;
   }
   return !anywhere;
 }
@@ -363,7 +365,16 @@ bool ClangNavigator::resolvedNothingAt(const std::string& path, uint32_t offset)
   auto occurrences = view_->occurrences(path);
   if (!occurrences) return false;
   const ClangFileOccurrence* at = occurrenceAt(*occurrences, offset);
-  return !at || at->foreign;  // what a unit #including the file whole saw is no name here
+  return !at || !ownName(path, *at);
+}
+
+bool ClangNavigator::ownName(const std::string& path, const ClangFileOccurrence& o) {
+  if (o.foreign) return false;
+  if (scip_) return true;
+  auto symbol = view_->symbolForDefinition(o.symbol, path, o.start);
+  if (!symbol || static_cast<SymbolKind>(symbol->kind) != SymbolKind::Macro) return true;
+  auto visible = visibleFrom(path, *symbol);
+  return !visible || *visible;
 }
 
 }  // namespace nib

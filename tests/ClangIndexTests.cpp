@@ -475,7 +475,7 @@ TEST_CASE("a main file another unit #includes is listed as shared, one nothing i
   CHECK((*provider)->clangSharedMainFiles() == std::vector<std::string>{"one.c"});
 }
 
-TEST_CASE("a source file no command builds, #included whole, is parsed alone too; units record what they read",
+TEST_CASE("a source file no command builds, #included whole, is parsed alone too, and units record what they read",
           "[clang]") {
   // clangd opens such a file (expat's xmltok_impl.c) alone with a borrowed command: what that
   // parse leaves out is code the preprocessor left out there, whatever the includer compiled.

@@ -1,0 +1,214 @@
+// The clang view's made-up units: files no compile command reaches (headers nothing includes,
+// programs the build leaves out, source files another unit #includes whole), indexed with the
+// command clangd would borrow, kept apart from the build's answers, left to the follow-up.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <set>
+
+#include "ClangTesting.h"
+#include "TestRepo.h"
+#include "indexer/DenseFollowUp.h"
+#include "indexer/IndexBuilder.h"
+#include "providers/StaticProvider.h"
+#include "server/Engine.h"
+#include "views/ClangView.h"
+
+namespace nib::test {
+using namespace clangview;
+namespace fs = std::filesystem;
+
+TEST_CASE("files no compile command reaches get clang facts of their own, apart from the build's", "[clang]") {
+  TestRepo repo;
+  const char* lonely = "#include \"../shared.h\"\nstatic inline int lonely(void) { return shared(5); }\n";
+  repo.writeAll({{"shared.h", kHeader}, {"shared.c", kShared}, {"main.c", kMain}, {"extra/lonely.h", lonely}});
+  writeDatabase(repo, {"shared.c", "main.c"});
+  repo.commitAll();
+  Manifest m = build(repo);
+  CHECK(stat(m, "clang.units") == "2");
+  CHECK(stat(m, "clang.interpolated") == "1");  // extra/lonely.h, with shared.c's command
+  auto provider = StaticProvider::open(repo.root() / ".nib");
+  REQUIRE(provider.hasValue());
+  // Inside the header, libclang's facts answer (with a neighbour's command).
+  CHECK((*provider)->hasClangFacts("extra/lonely.h"));
+  auto def = (*provider)->definition("extra/lonely.h", offsetOf(lonely, "shared(5)"));
+  REQUIRE(def.hasValue());
+  CHECK(def->source == "clang");
+  REQUIRE(def->locations.size() == 1);
+  CHECK(def->locations[0].path == "shared.c");
+  CHECK((*provider)->clangInterpolatedFiles() == std::vector<std::string>{"extra/lonely.h"});
+  // Its call is no reference of the build's: from a compiled file, references leave it out and
+  // say so; from the header itself (the file in front of the user), they list it, as clangd
+  // lists the calls of a file it has open. The answer there is in its own category.
+  auto fromMain = (*provider)->references("main.c", offsetOf(kMain, "shared(1)"), true);
+  REQUIRE(fromMain.hasValue());
+  CHECK(fromMain->locations.size() == 4);
+  CHECK(std::none_of(fromMain->locations.begin(), fromMain->locations.end(),
+                     [](const SymbolLocation& l) { return l.path == "extra/lonely.h"; }));
+  CHECK(fromMain->note == "1 reference(s) in files no compile command builds are left out");
+  CHECK(fromMain->confidence == Confidence::Exact);
+  CHECK(fromMain->facet != "uncompiled");
+  auto fromHeader = (*provider)->references("extra/lonely.h", offsetOf(lonely, "shared(5)"), true);
+  REQUIRE(fromHeader.hasValue());
+  CHECK(fromHeader->locations.size() == 5);
+  CHECK(std::count_if(fromHeader->locations.begin(), fromHeader->locations.end(),
+                      [](const SymbolLocation& l) { return l.path == "extra/lonely.h"; }) == 1);
+  CHECK(fromHeader->facet == "uncompiled");
+
+  // In the editor, the header open: its call is listed from main.c too, until it is closed.
+  auto engine = Engine::open(repo.root());
+  REQUIRE(engine.hasValue());
+  Engine& e = **engine;
+  REQUIRE(e.openBuffer("extra/lonely.h", lonely).isOk());
+  auto whileOpen = e.references("main.c", offsetOf(kMain, "shared(1)"), true);
+  REQUIRE(whileOpen.hasValue());
+  CHECK(whileOpen->locations.size() == 5);
+  CHECK(whileOpen->note.empty());
+  REQUIRE(e.closeBuffer("extra/lonely.h").isOk());
+  auto closed = e.references("main.c", offsetOf(kMain, "shared(1)"), true);
+  REQUIRE(closed.hasValue());
+  CHECK(closed->locations.size() == 4);
+}
+
+TEST_CASE("a main file another unit #includes is listed as shared, one nothing includes is not", "[clang]") {
+  // The live benchmark opens these in clangd: its background index keeps one unit's view of
+  // such a file, chosen by the order it happened to index the units in.
+  TestRepo repo;
+  repo.writeAll({{"one.c", "int one(void) { return 1; }\n"},
+                 {"two.c", "int two(void) { return 2; }\n"},
+                 {"all.c", "#include \"one.c\"\nint all(void) { return one(); }\n"}});
+  writeDatabase(repo, {"one.c", "two.c", "all.c"});
+  repo.commitAll();
+  Manifest m = build(repo);
+  CHECK(stat(m, "clang.shared") == "1");
+  auto provider = StaticProvider::open(repo.root() / ".nib");
+  REQUIRE(provider.hasValue());
+  CHECK((*provider)->clangSharedMainFiles() == std::vector<std::string>{"one.c"});
+}
+
+TEST_CASE("a source file no command builds, #included whole, is parsed alone too, and units record what they read",
+          "[clang]") {
+  // clangd opens such a file (expat's xmltok_impl.c) alone with a borrowed command: what that
+  // parse leaves out is code the preprocessor left out there, whatever the includer compiled.
+  TestRepo repo;
+  const char* impl = "#ifdef IMPL_C\nstatic int scan(void) { return ONE; }\n#endif\n";
+  repo.writeAll({{"one.h", "#define ONE 1\n"},
+                 {"impl.c", impl},
+                 {"tok.c", "#include \"one.h\"\n#define IMPL_C\n#include \"impl.c\"\nint main(void) { return scan(); }\n"},
+                 {"other.c", "int other(void) { return 0; }\n"}});
+  writeDatabase(repo, {"tok.c", "other.c"});
+  repo.commitAll();
+  Manifest m = build(repo);
+  CHECK(stat(m, "clang.units") == "2");
+  CHECK(stat(m, "clang.interpolated") == "1");  // impl.c, with tok.c's command (one.h, a header, has none)
+  IndexLayout layout(repo.root() / ".nib");
+  auto current = layout.currentVersion();
+  REQUIRE(current.hasValue());
+  auto view = ClangView::open(layout.versionDir(*current) / "clang");
+  REQUIRE(view.hasValue());
+  CHECK((*view)->skippedAt("impl.c", static_cast<uint32_t>(offsetOf(impl, "scan"))));
+  auto read = (*view)->filesReadBy("tok.c");
+  REQUIRE(read.hasValue());
+  REQUIRE(read->has_value());
+  CHECK(**read == std::vector<std::string>{"impl.c", "one.h"});
+  auto alone = (*view)->filesReadBy("impl.c");
+  REQUIRE(alone.hasValue());
+  REQUIRE(alone->has_value());
+  CHECK((*alone)->empty());
+  auto header = (*view)->filesReadBy("one.h");  // no unit's main file
+  REQUIRE(header.hasValue());
+  CHECK_FALSE(header->has_value());
+}
+
+TEST_CASE("made-up units of files no compile command builds are left to the follow-up, which adds them",
+          "[clang][follow-up]") {
+  const std::string tool = "#include \"shared.h\"\nint tool(void) { return shared(3); }\n";
+  TestRepo repo;
+  repo.writeAll({{"shared.h", kHeader}, {"shared.c", kShared}, {"main.c", kMain}, {"tool.c", tool},
+                 {"notes.py", "def f():\n    return 1\n"}});
+  writeDatabase(repo, {"shared.c", "main.c"});  // tool.c: no compile command
+  repo.commitAll();
+  ::setenv("NIB_CLANG_WORKER", NIB_CLANG_WORKER_PATH, 1);
+  IndexOptions options;
+  options.threads = 2;
+  options.dense = false;
+  options.deferUncompiled = true;
+  auto definitionSource = [&](const std::string& path, const std::string& text, const std::string& needle) {
+    auto provider = StaticProvider::open(repo.root() / ".nib");
+    REQUIRE(provider.hasValue());
+    auto def = (*provider)->definition(path, offsetOf(text, needle));
+    REQUIRE(def.hasValue());
+    return def->source;
+  };
+  auto first = buildIndex(repo.root(), options);
+  REQUIRE(first.hasValue());
+  const Manifest& t = first->manifest;
+  REQUIRE(t.view("clang"));
+  CHECK(t.view("clang")->has(ViewRecord::kUncompiledPending));
+  CHECK(stat(t, "clang.deferred") == "1");
+  CHECK(stat(t, "clang.indexed") == "2");
+  CHECK(definitionSource("main.c", kMain, "shared(1)") == "clang");
+  CHECK(definitionSource("tool.c", tool, "shared(3)") != "clang");  // tree-sitter until the follow-up
+
+  SECTION("the follow-up publishes the view with the made-up unit") {
+    auto followUp = completeDenseView(repo.root(), options);
+    REQUIRE(followUp.hasValue());
+    CHECK(followUp->published);
+    CHECK(followUp->clangCompleted);
+    CHECK(followUp->clangIndexed == 1);
+    auto now = IndexLayout(repo.root() / ".nib").currentManifest();
+    REQUIRE(now.hasValue());
+    CHECK(now->previous == t.versionId);
+    CHECK(stat(*now, kFollowUpOf) == t.versionId);
+    CHECK_FALSE(now->view("clang")->has(ViewRecord::kUncompiledPending));
+    CHECK(stat(*now, "clang.cached") == "2");
+    CHECK(definitionSource("tool.c", tool, "shared(3)") == "clang");
+    // Once cached, a full build has nothing to leave to a follow-up.
+    IndexOptions full = options;
+    full.deltaBudget = 0;
+    full.skipIfCurrent = false;
+    auto again = buildIndex(repo.root(), full);
+    REQUIRE(again.hasValue());
+    CHECK_FALSE(again->manifest.view("clang")->has(ViewRecord::kUncompiledPending));
+    CHECK(stat(again->manifest, "clang.indexed") == "0");
+  }
+  SECTION("a delta made meanwhile is published again over the follow-up's version, its clang view complete") {
+    repo.write("notes.py", "def f():\n    return 2\n");
+    auto delta = buildIndex(repo.root(), options);
+    REQUIRE(delta.hasValue());
+    REQUIRE(delta->manifest.base == t.versionId);
+    CHECK(delta->manifest.view("clang")->has(ViewRecord::kUncompiledPending));
+    auto followUp = completeDenseView(repo.root(), options);
+    REQUIRE(followUp.hasValue());
+    CHECK(followUp->published);
+    auto now = IndexLayout(repo.root() / ".nib").currentManifest();
+    REQUIRE(now.hasValue());
+    CHECK(now->base != t.versionId);
+    CHECK_FALSE(now->base.empty());
+    CHECK_FALSE(now->view("clang")->has(ViewRecord::kUncompiledPending));
+    CHECK(definitionSource("tool.c", tool, "shared(3)") == "clang");
+  }
+  SECTION("a C file edited meanwhile makes a delta that indexes every unit it needs at once") {
+    const std::string tool2 = "/* moved */\n" + tool;
+    repo.write("tool.c", tool2);
+    auto delta = buildIndex(repo.root(), options);
+    REQUIRE(delta.hasValue());
+    CHECK(delta->manifest.base == t.versionId);
+    CHECK(delta->manifest.view("clang")->coversDelta());
+    CHECK_FALSE(delta->manifest.view("clang")->has(ViewRecord::kUncompiledPending));
+    CHECK(definitionSource("tool.c", tool2, "shared(3)") == "clang");
+  }
+  SECTION("a worktree that changed before the follow-up runs leaves the made-up units to the next build") {
+    repo.write("tool.c", "/* edited */\n" + tool);
+    auto followUp = completeDenseView(repo.root(), options);
+    REQUIRE(followUp.hasValue());
+    CHECK_FALSE(followUp->published);
+    CHECK(followUp->clangSkipped.find("changed since the version was built") != std::string::npos);
+    auto now = IndexLayout(repo.root() / ".nib").currentManifest();
+    REQUIRE(now.hasValue());
+    CHECK(now->versionId == t.versionId);
+  }
+}
+
+}  // namespace nib::test

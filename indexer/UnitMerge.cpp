@@ -164,10 +164,10 @@ class UnitMerger {
         if (!path.empty() && path != mainFileOf_[i] && compiledMainFiles_.count(path)) shared_.insert(path);
     std::vector<std::vector<std::pair<uint32_t, uint32_t>>> leftOut(f.files.size());
     for (const ClangSkipped& k : f.skipped) leftOut[k.file].emplace_back(k.start, k.end);
-    std::set<std::string>& read = reads_[mainFileOf_[i]];
+    std::set<std::string>* read = mainFileOf_[i].empty() ? nullptr : &reads_[mainFileOf_[i]];
     for (size_t k = 0; k < f.files.size(); ++k) {
       if (paths[k].empty()) continue;
-      if (paths[k] != mainFileOf_[i]) read.insert(paths[k]);
+      if (read && paths[k] != mainFileOf_[i]) read->insert(paths[k]);
       // A unit's main file is what clangd parses when it is opened, alone: what that parse left
       // out, not what a unit #including the file whole (in another configuration) did.
       if (paths[k] != mainFileOf_[i] && mainFiles_.count(paths[k])) continue;
@@ -347,7 +347,6 @@ class UnitMerger {
     for (const auto& [main, read] : reads_) everyRead.insert(read.begin(), read.end());
     contents_.readFiles.assign(everyRead.begin(), everyRead.end());
     for (const auto& [main, read] : reads_) {
-      if (main.empty()) continue;
       std::vector<uint32_t> numbers;
       for (const std::string& path : read)
         numbers.push_back(static_cast<uint32_t>(

@@ -618,7 +618,8 @@ Expected<std::vector<TypeNode>> ClangNavigator::typesAt(const std::string& path,
   if (!covers(path)) return out;
   auto occurrences = view_->occurrences(path);
   if (!occurrences) return occurrences.status();
-  if (const ClangFileOccurrence* at = occurrenceAt(*occurrences, offset))
+  // (What a unit #including the file whole saw is no name here: see namedAt.)
+  if (const ClangFileOccurrence* at = occurrenceAt(*occurrences, offset); at && !at->foreign)
     if (auto node = typeNode(at->symbol)) out.push_back(std::move(*node));
   return out;
 }

@@ -164,8 +164,8 @@ Expected<std::unique_ptr<ClangView>> ClangView::open(const std::filesystem::path
   return v;
 }
 
-Expected<std::optional<std::vector<std::string>>> ClangView::filesReadBy(const std::string& path) {
-  using Files = std::optional<std::vector<std::string>>;
+Expected<std::optional<std::vector<std::string_view>>> ClangView::filesReadBy(const std::string& path) {
+  using Files = std::optional<std::vector<std::string_view>>;
   if (!reads_ || path.empty() || path.size() > kMaxNameKey) return Files();
   auto v = txn_.get(*reads_, path);
   if (!v) return Files();
@@ -181,7 +181,7 @@ Expected<std::optional<std::vector<std::string>>> ClangView::filesReadBy(const s
     if (!r.ok() || count > list->size()) return Status(ErrorCode::Corrupt, "malformed list of files read in the clang view");
     readFiles_ = std::move(files);
   }
-  std::vector<std::string> out;
+  std::vector<std::string_view> out;
   ByteReader r(*v);
   uint32_t number = 0;
   while (!r.atEnd() && r.ok()) {

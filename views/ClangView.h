@@ -141,9 +141,10 @@ class ClangView {
   Expected<std::vector<uint32_t>> symbolsNamed(const std::string& name);
   // Whether `offset` lies in code the preprocessor left out (ClangViewContents::skipped).
   bool skippedAt(const std::string& path, uint32_t offset);
-  // The other files the units whose main file `path` is read (repository paths, sorted);
-  // nullopt when it is no unit's main file, or the view predates this record.
-  Expected<std::optional<std::vector<std::string>>> filesReadBy(const std::string& path);
+  // The other files the units whose main file `path` is read (repository paths, sorted; valid
+  // while the view lives); nullopt when it is no unit's main file, or the view predates this
+  // record.
+  Expected<std::optional<std::vector<std::string_view>>> filesReadBy(const std::string& path);
   // The TypeScript programs; nullopt when the view records none (a clang view, or a precise
   // view written before programs were).
   Expected<std::optional<ProgramTable>> programs();

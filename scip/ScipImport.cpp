@@ -396,6 +396,7 @@ struct Importer {
         ClangOccurrence beside = o;
         beside.expanded = true;
         o.usr = aliasSymbol(s->primary, s->name);
+        if (s->reference) o.role = ClangRole::Reference;
         for (const std::string& e : s->expanded) {
           beside.usr = e == s->target ? usrIds.at(s->target) : aliasSymbol(e, s->name);
           added.push_back(beside);
@@ -411,6 +412,22 @@ struct Importer {
       c.offset = k.offset;
       c.length = 7;  // `default`
       c.usr = aliasSymbol(k.symbol, k.name);
+      c.kind = static_cast<uint8_t>(SymbolKind::Variable);
+      added.push_back(c);
+    }
+    // The statement declares what it exports: it answers definitions, and is neither a name under
+    // the cursor (expanded) nor one of the references (unlisted; its `default` keyword is).
+    for (const typescript_exports::StatementSite& st : plan.statements) {
+      ClangOccurrence c;
+      c.file = st.file;
+      c.line = st.line;
+      c.column = st.column;
+      c.offset = st.offset;
+      c.length = st.length;
+      c.usr = aliasSymbol(st.symbol, "default");
+      c.role = ClangRole::Definition;
+      c.expanded = true;
+      c.unlisted = true;
       c.kind = static_cast<uint8_t>(SymbolKind::Variable);
       added.push_back(c);
     }

@@ -8,6 +8,7 @@ namespace nib::typescript_exports {
 namespace {
 
 using Bound = ModuleBindings::Bound;
+using typescript_syntax::DefaultAssignment;
 
 class Planner {
  public:
@@ -24,12 +25,17 @@ class Planner {
   AliasPlan plan() {
     AliasPlan out;
     for (const ModuleBindings& m : modules_) {
-      if (m.defaultAssignment && !m.module.empty())
-        out.keywords.push_back({m.file, m.defaultAssignment->keywordAt, m.defaultAssignment->line, m.defaultAssignment->column,
-                                defaultSymbol(m.module), m.defaultAssignment->name});
+      if (m.defaultAssignment && !m.module.empty()) {
+        const DefaultAssignment& a = *m.defaultAssignment;
+        out.keywords.push_back({m.file, a.keywordAt, a.line, a.column, defaultSymbol(m.module), a.statement ? "default" : a.name});
+        if (a.statement)
+          out.statements.push_back({m.file, a.statement->offset, a.statement->line, a.statement->column, a.statement->length,
+                                    defaultSymbol(m.module)});
+      }
       for (const Bound& b : m.bindings) {
-        if (b.target.empty() || b.target.rfind("local:", 0) == 0) continue;
-        if (b.syntax.exported) exportSites(m, b, out);
+        if (b.target.empty()) continue;
+        if (b.target.rfind("local:", 0) == 0) expressionImportSites(m, b, out);
+        else if (b.syntax.exported) exportSites(m, b, out);
         else importSites(m, b, out);
       }
     }
@@ -90,6 +96,22 @@ class Planner {
     if (b.importedSite && !through.empty())
       addSite(out, m, b, *b.importedSite, b.syntax.imported, through.front(),
               std::vector<std::string>(through.begin() + 1, through.end()));
+  }
+
+  // `import L from "m"` where m says `export default EXPRESSION;`: scip-typescript declares a
+  // local L, TypeScript's server names m's default export there and at each use, whatever name
+  // each importer gives it, and declares it at the statement.
+  void expressionImportSites(const ModuleBindings& m, const Bound& b, AliasPlan& out) const {
+    if (b.syntax.exported || b.syntax.imported != "default") return;
+    auto source = byModule_.find(b.source);
+    if (source == byModule_.end() || !source->second->defaultAssignment || !source->second->defaultAssignment->statement)
+      return;
+    // The local is not kept beside: a definition would go through it to the import.
+    for (uint32_t offset : b.localSites) {
+      addSite(out, m, b, offset, b.syntax.local, defaultSymbol(b.source), {});
+      out.sites.back().reference = true;
+      out.sites.back().expanded.clear();
+    }
   }
 
   void exportSites(const ModuleBindings& m, const Bound& b, AliasPlan& out) const {

@@ -43,6 +43,9 @@ struct SiteSymbols {
   uint32_t file = 0, offset = 0;
   std::string target, primary, name;
   std::vector<std::string> expanded;
+  // The indexer declared a local there (a default import of an expression): it names `primary`
+  // as a use does, the declaration being the export statement.
+  bool reference = false;
 };
 
 // The `default` keyword of `export default NAME;`, a site of the module's default export.
@@ -51,9 +54,17 @@ struct KeywordSite {
   std::string symbol, name;
 };
 
+// The first line of `export default EXPRESSION;`: where the module's default export is declared
+// (answers definitions; the `default` keyword is what references list).
+struct StatementSite {
+  uint32_t file = 0, offset = 0, line = 0, column = 0, length = 0;
+  std::string symbol;
+};
+
 struct AliasPlan {
   std::vector<SiteSymbols> sites;
   std::vector<KeywordSite> keywords;
+  std::vector<StatementSite> statements;
 };
 
 // `nameOf`: the name a symbol's last descriptor spells (a default-exported declaration's name).

@@ -79,16 +79,43 @@ void importStatement(std::string_view text, TSNode statement, ModuleSyntax& out)
   }
 }
 
+// A value TypeScript declares as a function or class of its own (`export default function () {}`,
+// `export default class {}`, an arrow function), or follows as an alias (`export default a.b`, a
+// name's member): not an expression that only the statement declares.
+bool declaresItself(TSNode value) {
+  std::string_view type = ts_node_type(value);
+  return type == "function" || type == "function_expression" || type == "arrow_function" || type == "class" ||
+         type == "generator_function" || type == "member_expression";
+}
+
+// `export default VALUE;`: a name, or an expression whose declaration is the statement.
+void defaultExport(std::string_view text, TSNode statement, TSNode value, ModuleSyntax& out) {
+  bool named = isIdentifier(value);
+  if (!named && declaresItself(value)) return;
+  for (uint32_t i = 0; i < ts_node_child_count(statement); ++i) {
+    TSNode keyword = ts_node_child(statement, i);
+    if (std::string_view(ts_node_type(keyword)) != "default") continue;
+    TSPoint at = ts_node_start_point(keyword);
+    DefaultAssignment assignment{named ? std::string(textOf(text, value)) : std::string(), ts_node_start_byte(keyword),
+                                 at.row, at.column, std::nullopt};
+    if (!named) {
+      // TypeScript's server answers the statement's extent; nib's sites lie on one line.
+      uint32_t start = ts_node_start_byte(statement), end = ts_node_end_byte(statement);
+      size_t newline = text.find('\n', start);
+      if (newline != std::string_view::npos && newline < end) end = static_cast<uint32_t>(newline);
+      if (end > start && text[end - 1] == '\r') --end;
+      TSPoint s = ts_node_start_point(statement);
+      assignment.statement = DefaultAssignment::Statement{start, s.row, s.column, end - start};
+    }
+    out.defaultAssignment = std::move(assignment);
+    break;
+  }
+}
+
 void exportStatement(std::string_view text, TSNode statement, ModuleSyntax& out) {
   TSNode value = ts_node_child_by_field_name(statement, "value", 5);
-  if (isIdentifier(value)) {  // `export default NAME;`
-    for (uint32_t i = 0; i < ts_node_child_count(statement); ++i) {
-      TSNode keyword = ts_node_child(statement, i);
-      if (std::string_view(ts_node_type(keyword)) != "default") continue;
-      TSPoint at = ts_node_start_point(keyword);
-      out.defaultAssignment = DefaultAssignment{std::string(textOf(text, value)), ts_node_start_byte(keyword), at.row, at.column};
-      break;
-    }
+  if (!ts_node_is_null(value)) {
+    defaultExport(text, statement, value, out);
     return;
   }
   TSNode source = ts_node_child_by_field_name(statement, "source", 6);

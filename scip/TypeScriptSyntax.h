@@ -46,10 +46,17 @@ struct Binding {
   bool exported = false;             // an export specifier
 };
 
-// `export default NAME;`: the module's default export is the value NAME names.
+// `export default NAME;`: the module's default export is the value NAME names. `export default
+// EXPRESSION;` (an object literal, a call: no name, and no declaration but the statement itself)
+// has an empty name and the statement's first line as `statement`.
 struct DefaultAssignment {
   std::string name;
   uint32_t keywordAt = 0, line = 0, column = 0;  // `default`: byte offset, 0-based line, byte column
+  struct Statement {
+    uint32_t offset = 0, line = 0, column = 0;  // `export`
+    uint32_t length = 0;  // to the statement's end, or its first line's end when it spans lines
+  };
+  std::optional<Statement> statement;  // set for an expression only
 };
 
 struct ModuleSyntax {

@@ -168,7 +168,7 @@ Expected<NavigationResult> ClangNavigator::answer(const std::string& path, uint3
       return result;
     }
   if (scip_)
-    if (auto bound = destructuredAnswer(*occurrences, *at, *symbol, path, references, includeDeclaration))
+    if (auto bound = shorthandAnswer(*occurrences, *at, *symbol, path, references, includeDeclaration))
       return std::move(*bound);
   auto result = answerFor(*symbol, *at, path, references, includeDeclaration, declarations);
   if (scip_ && !references && result) addConstructor(*occurrences, *at, *symbol, *result);

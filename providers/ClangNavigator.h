@@ -130,8 +130,8 @@ class ClangNavigator {
                                        bool references, bool includeDeclaration, bool declarations);
   // TypeScript's own rules (ClangNavigatorTypeScript.cpp).
   bool typeScriptDefinitionsAt(const ClangSymbol& symbol, const std::string& path, NavigationResult& out);
-  std::optional<Expected<NavigationResult>> destructuredAnswer(const std::vector<ClangFileOccurrence>& occurrences,
-                                                               const ClangFileOccurrence& at, const ClangSymbol& local,
+  std::optional<Expected<NavigationResult>> shorthandAnswer(const std::vector<ClangFileOccurrence>& occurrences,
+                                                               const ClangFileOccurrence& at, const ClangSymbol& declared,
                                                                const std::string& path, bool references,
                                                                bool includeDeclaration);
   std::optional<ClangSymbol> importedTwin(const std::vector<ClangFileOccurrence>& occurrences, const ClangFileOccurrence& at,

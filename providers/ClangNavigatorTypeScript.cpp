@@ -43,20 +43,25 @@ bool ClangNavigator::typeScriptDefinitionsAt(const ClangSymbol& symbol, const st
   return true;
 }
 
-// `function f({ location }: Token)`: the name declares a local and names the type's member, and
-// scip-typescript writes both there. TypeScript's server goes to the member for its definition
-// (the local is where the cursor is) and lists the references of both. nullopt elsewhere.
-std::optional<Expected<NavigationResult>> ClangNavigator::destructuredAnswer(
-    const std::vector<ClangFileOccurrence>& occurrences, const ClangFileOccurrence& at, const ClangSymbol& local,
+// A shorthand name declares one symbol and names another, and scip-typescript writes both there:
+// in a destructuring pattern (`function f({ location }: Token)`) a local and the type's member, in
+// an object literal (`{ greet }`) the object's property (a meta descriptor, `api.greet0:`) and
+// the value. TypeScript's server goes to the other one's declaration — the member; the value's,
+// which for an imported name is its import (ScipImport gave the value the import's local symbol)
+// — and lists the references of both. nullopt elsewhere.
+std::optional<Expected<NavigationResult>> ClangNavigator::shorthandAnswer(
+    const std::vector<ClangFileOccurrence>& occurrences, const ClangFileOccurrence& at, const ClangSymbol& declared,
     const std::string& path, bool references, bool includeDeclaration) {
-  if (at.role != ClangRole::Definition || local.usr.rfind("local:", 0) != 0 || !typeScriptFamily(path)) return std::nullopt;
+  if (at.role != ClangRole::Definition || declared.usr.empty() || !typeScriptFamily(path)) return std::nullopt;
+  const bool pattern = declared.usr.rfind("local:", 0) == 0, literal = declared.usr.back() == ':';
+  if (!pattern && !literal) return std::nullopt;
   for (const ClangFileOccurrence& o : occurrences) {
     if (o.start != at.start || o.role != ClangRole::Reference || o.expanded || o.symbol == at.symbol) continue;
-    auto member = references ? view_->symbol(o.symbol) : view_->symbolForDefinition(o.symbol, path, o.start);
-    if (!member || member->usr.find('#') == std::string::npos) continue;  // a type's member: `Token#location.`
-    auto answer = answerFor(*member, o, path, references, includeDeclaration, false);
+    auto named = references ? view_->symbol(o.symbol) : view_->symbolForDefinition(o.symbol, path, o.start);
+    if (!named || (pattern && named->usr.find('#') == std::string::npos)) continue;  // a type's member: `Token#location.`
+    auto answer = answerFor(*named, o, path, references, includeDeclaration, false);
     if (!answer || !references) return answer;
-    auto own = answerFor(local, at, path, true, includeDeclaration, false);
+    auto own = answerFor(declared, at, path, true, includeDeclaration, false);
     if (!own) return own;
     for (SymbolLocation& l : own->locations) answer->locations.push_back(std::move(l));
     uniqueSites(answer->locations);

@@ -265,6 +265,7 @@ struct Importer {
     if (!typescript) allListSites(planned, *text);
     std::vector<std::string> aliased(planned.size());
     std::vector<bool> namespaceUses(planned.size());
+    std::vector<Planned> importDeclarations;  // beside the imports' own names (expanded)
     if (typescript) {
       std::unique_ptr<typescript_syntax::SyntaxTree> tree =
           typescript_syntax::SyntaxTree::parse(*text, typescript_syntax::dialectOf(relative));
@@ -276,9 +277,12 @@ struct Importer {
       commonJsExports(planned, *text);
       deferAliasMembers(planned, aliased, *text);
       const uint32_t file = static_cast<uint32_t>(facts.files.size() - 1);
-      if (tree)
-        if (auto bindings = typescript_sites::noteBindings(planned, tree->moduleSyntax(), *text, relative, file))
+      if (tree) {
+        typescript_syntax::ModuleSyntax syntax = tree->moduleSyntax();
+        if (auto bindings = typescript_sites::noteBindings(planned, syntax, *text, relative, file))
           moduleBindings.push_back(std::move(*bindings));
+        importDeclarations = typescript_sites::shorthandImports(planned, syntax, *text, relative);
+      }
       if (tree) typescript_sites::argumentsObjects(planned, *tree, *text, file);
       if (tree) typescript_sites::unresolvedProperties(planned, *tree, relative);
       aliased.resize(planned.size());  // the sites added since alias nothing
@@ -327,6 +331,7 @@ struct Importer {
         add(aliased[i], reference, *text, /*expanded=*/true);
       }
     }
+    for (const Planned& d : importDeclarations) add(d.usr, d.site, *text, /*expanded=*/true);
   }
 
   using Site = scip_sites::Site;

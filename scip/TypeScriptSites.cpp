@@ -4,6 +4,7 @@
 #include "scip/TypeScriptSites.h"
 
 #include <algorithm>
+#include <set>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -87,6 +88,46 @@ std::optional<typescript_exports::ModuleBindings> noteBindings(const std::vector
   }
   if (m.bindings.empty() && !m.defaultAssignment) return std::nullopt;
   return m;
+}
+
+// scip-typescript declares an object literal's property under a meta descriptor (`api.greet0:`)
+// and, at a shorthand one, refers to the value beside it.
+std::vector<Planned> shorthandImports(std::vector<Planned>& planned, const typescript_syntax::ModuleSyntax& syntax,
+                                      const std::string& text, const std::string& relative) {
+  std::vector<Planned> declared;
+  std::unordered_map<uint32_t, std::vector<size_t>> byOffset;
+  for (size_t i = 0; i < planned.size(); ++i)
+    if (!planned[i].usr.empty()) byOffset[planned[i].site.offset].push_back(i);
+  std::unordered_map<std::string_view, const typescript_syntax::Binding*> imported;  // local name -> its import
+  for (const typescript_syntax::Binding& b : syntax.bindings)
+    if (!b.exported) imported.emplace(b.local, &b);
+  std::set<uint32_t> declaredAt;
+  for (const auto& [offset, at] : byOffset) {
+    const Planned* property = nullptr;
+    for (size_t i : at)
+      if ((planned[i].site.roles & scip::Definition) && planned[i].usr.back() == ':') property = &planned[i];
+    if (!property || offset + property->site.length > text.size()) continue;
+    auto binding = imported.find(std::string_view(text).substr(offset, property->site.length));
+    if (binding == imported.end()) continue;
+    auto bound = byOffset.find(binding->second->localAt);
+    if (bound == byOffset.end()) continue;
+    for (size_t i : at) {
+      Planned& value = planned[i];
+      if (&value == property || (value.site.roles & scip::Definition)) continue;
+      // The import's symbol: a shadowing parameter or local of the same name is left alone.
+      const bool sameValue = std::any_of(bound->second.begin(), bound->second.end(),
+                                         [&](size_t k) { return planned[k].usr == value.usr; });
+      if (!sameValue) continue;
+      const Planned& specifier = planned[bound->second.front()];
+      value.usr = "local:" + relative + "#import@" + std::to_string(binding->second->localAt);
+      if (declaredAt.insert(binding->second->localAt).second) {
+        Planned declaration{specifier.site, value.usr};
+        declaration.site.roles = scip::Definition;
+        declared.push_back(std::move(declaration));
+      }
+    }
+  }
+  return declared;
 }
 
 // A function's `arguments`: scip-typescript writes no symbol there, and TypeScript's server

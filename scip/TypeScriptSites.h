@@ -30,6 +30,12 @@ void argumentsObjects(std::vector<Planned>& planned, const typescript_syntax::Sy
 // A destructuring pattern's shorthand name whose property the indexer resolved to nothing: a
 // symbol of its own there, defined nowhere (TypeScript's server goes nowhere from it).
 void unresolvedProperties(std::vector<Planned>& planned, const typescript_syntax::SyntaxTree& tree, const std::string& relative);
+// `{ greet }` where the module imports `greet`: TypeScript's server goes from the shorthand to the
+// import, not through it. The shorthand's value gets the import's local symbol (the one a renamed
+// import's alias has); returns the sites that declare it, at the imports, to add beside what is
+// there (expanded: the import's own name keeps its symbol).
+std::vector<Planned> shorthandImports(std::vector<Planned>& planned, const typescript_syntax::ModuleSyntax& syntax,
+                                      const std::string& text, const std::string& relative);
 // The document's import and export bindings with the symbols at them, for
 // typescript_exports::planAliases; nullopt when it has none.
 std::optional<typescript_exports::ModuleBindings> noteBindings(const std::vector<Planned>& planned,

@@ -142,6 +142,9 @@ Expected<NavigationResult> ClangNavigator::answer(const std::string& path, uint3
   if (scip_ && overloads.empty())
     if (std::optional<ClangSymbol> twin = importedTwin(*occurrences, *at, *symbol, path, references))
       overloads.push_back(std::move(*twin));
+  if (scip_ && overloads.empty() && !references)
+    if (std::optional<ClangSymbol> merged = mergedNamespace(*occurrences, *at, *symbol, path))
+      overloads.push_back(std::move(*merged));
   if (!overloads.empty()) {
     std::optional<NavigationResult> merged;
     overloads.insert(overloads.begin(), std::move(*symbol));

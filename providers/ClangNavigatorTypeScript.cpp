@@ -70,6 +70,38 @@ std::optional<Expected<NavigationResult>> ClangNavigator::shorthandAnswer(
   return std::nullopt;
 }
 
+// A class, enum or interface merged with a namespace of its name, or a namespace merged with a
+// function, is one symbol to TypeScript, declared by both, and its server goes to both from any
+// use and from either declaration; scip-typescript names them apart (`Visitor#`, `Visitor/`,
+// `server().`). Not from `new X()` where the class has a constructor (the class and the
+// constructor answer there), nor from a function's name (scip-typescript writes the function's
+// symbol at `server(1)` and `server.x` alike, and a call goes to the function alone). The
+// namespace or the declaration merged with it, if any.
+std::optional<ClangSymbol> ClangNavigator::mergedNamespace(const std::vector<ClangFileOccurrence>& occurrences,
+                                                           const ClangFileOccurrence& at, const ClangSymbol& named,
+                                                           const std::string& path) {
+  const std::string& usr = named.usr;
+  if (usr.size() < 2 || (usr.back() != '#' && usr.back() != '/') || !typeScriptFamily(path)) return std::nullopt;
+  const std::string base = usr.substr(0, usr.size() - 1);
+  std::vector<std::string> twins = usr.back() == '#' ? std::vector<std::string>{base + "/"}
+                                                     : std::vector<std::string>{base + "#", base + "().", base + "."};
+  if (usr.back() == '#')
+    for (const ClangFileOccurrence& o : occurrences) {
+      if (o.start != at.start || !o.expanded || o.symbol == at.symbol) continue;
+      auto constructor = view_->symbol(o.symbol);
+      if (constructor && constructor->usr == usr + "`<constructor>`()." &&
+          std::any_of(constructor->sites.begin(), constructor->sites.end(), [](const ClangSite& s) { return s.role == ClangRole::Definition; }))
+        return std::nullopt;
+    }
+  auto ids = view_->symbolsNamed(named.name);
+  if (!ids) return std::nullopt;
+  for (uint32_t id : *ids)
+    if (auto candidate = view_->symbolForDefinition(id, path, at.start);
+        candidate && std::find(twins.begin(), twins.end(), candidate->usr) != twins.end())
+      return std::move(*candidate);
+  return std::nullopt;
+}
+
 // A name declared both as a type and as a value (`interface Opts` and `const Opts`):
 // TypeScript's server goes to both declarations from any use; in a file that imports the name,
 // the import binds both, so it also lists the references of both there (where no import binds it

@@ -279,8 +279,14 @@ struct Importer {
       const uint32_t file = static_cast<uint32_t>(facts.files.size() - 1);
       if (tree) {
         typescript_syntax::ModuleSyntax syntax = tree->moduleSyntax();
-        if (auto bindings = typescript_sites::noteBindings(planned, syntax, *text, relative, file))
+        if (auto bindings = typescript_sites::noteBindings(planned, syntax, *text, relative, file)) {
+          for (typescript_exports::ModuleBindings::Bound& b : bindings->bindings)
+            if (b.syntax.imported == "default" && b.syntax.sourceAt)
+              if (std::string found = typescript_text::resolveRelativeModule(absolute, typescript_text::stringAt(*text, *b.syntax.sourceAt));
+                  found.compare(0, root.size(), root) == 0)
+                b.sourceFile = found.substr(root.size());
           moduleBindings.push_back(std::move(*bindings));
+        }
         importDeclarations = typescript_sites::shorthandImports(planned, syntax, *text, relative);
       }
       if (tree) typescript_sites::argumentsObjects(planned, *tree, *text, file);
@@ -387,8 +393,19 @@ struct Importer {
   // default NAME;` keyword as a site of the module's default export.
   void applyAliasPlan() {
     if (moduleBindings.empty()) return;
-    typescript_exports::AliasPlan plan =
-        typescript_exports::planAliases(moduleBindings, [](const std::string& usr) { return nameOfSymbol(usr); });
+    std::unordered_map<std::string, bool> expressionDefaults;  // by file, read once
+    auto expressionDefault = [&](const std::string& file) {
+      auto [it, added] = expressionDefaults.emplace(file, false);
+      if (!added) return it->second;
+      auto text = readFile(root + file);
+      if (!text) return false;
+      auto tree = typescript_syntax::SyntaxTree::parse(*text, typescript_syntax::dialectOf(file));
+      if (!tree) return false;
+      auto assignment = tree->moduleSyntax().defaultAssignment;
+      return it->second = assignment && assignment->statement;
+    };
+    typescript_exports::AliasPlan plan = typescript_exports::planAliases(
+        moduleBindings, [](const std::string& usr) { return nameOfSymbol(usr); }, expressionDefault);
     std::map<std::pair<uint32_t, uint32_t>, std::vector<const typescript_exports::SiteSymbols*>> at;
     for (const typescript_exports::SiteSymbols& s : plan.sites) at[{s.file, s.offset}].push_back(&s);
     std::vector<ClangOccurrence> added;

@@ -1,5 +1,6 @@
 #include "scip/TypeScriptExports.h"
 
+#include <algorithm>
 #include <map>
 #include <unordered_map>
 
@@ -12,8 +13,9 @@ using typescript_syntax::DefaultAssignment;
 
 class Planner {
  public:
-  Planner(const std::vector<ModuleBindings>& modules, const std::function<std::string(const std::string&)>& nameOf)
-      : modules_(modules), nameOf_(nameOf) {
+  Planner(const std::vector<ModuleBindings>& modules, const std::function<std::string(const std::string&)>& nameOf,
+          const std::function<bool(const std::string&)>& expressionDefault)
+      : modules_(modules), nameOf_(nameOf), expressionDefault_(expressionDefault) {
     for (const ModuleBindings& m : modules) {
       if (m.module.empty()) continue;
       byModule_.emplace(m.module, &m);
@@ -27,10 +29,10 @@ class Planner {
     for (const ModuleBindings& m : modules_) {
       if (m.defaultAssignment && !m.module.empty()) {
         const DefaultAssignment& a = *m.defaultAssignment;
-        out.keywords.push_back({m.file, a.keywordAt, a.line, a.column, defaultSymbol(m.module), a.statement ? "default" : a.name});
+        const std::string symbol = a.statement ? expressionSymbol(m.relative) : defaultSymbol(m.module);
+        out.keywords.push_back({m.file, a.keywordAt, a.line, a.column, symbol, a.statement ? "default" : a.name});
         if (a.statement)
-          out.statements.push_back({m.file, a.statement->offset, a.statement->line, a.statement->column, a.statement->length,
-                                    defaultSymbol(m.module)});
+          out.statements.push_back({m.file, a.statement->offset, a.statement->line, a.statement->column, a.statement->length, symbol});
       }
       for (const Bound& b : m.bindings) {
         if (b.target.empty()) continue;
@@ -44,6 +46,20 @@ class Planner {
 
  private:
   static std::string defaultSymbol(const std::string& module) { return module + "`<default>`."; }
+  // An expression's default export, named by its file's path in the repository: an importer in
+  // another project, or one whose indexer wrote no module symbol at the specifier (a folder's
+  // index), names it so too.
+  static std::string expressionSymbol(const std::string& relative) {
+    std::string symbol = "scip-typescript npm . . ";
+    for (size_t from = 0; from <= relative.size();) {
+      size_t slash = std::min(relative.find('/', from), relative.size());
+      symbol += "`";
+      for (char c : relative.substr(from, slash - from)) symbol += c == '`' ? std::string("``") : std::string(1, c);
+      symbol += "`/";
+      from = slash + 1;
+    }
+    return symbol + "`<default>`.";
+  }
   static std::string exportSymbol(const std::string& module, const std::string& name) {
     return module + "`<export " + name + ">`.";
   }
@@ -103,12 +119,21 @@ class Planner {
   // each importer gives it, and declares it at the statement.
   void expressionImportSites(const ModuleBindings& m, const Bound& b, AliasPlan& out) const {
     if (b.syntax.exported || b.syntax.imported != "default") return;
+    // The module's own document, else its file read (a module of another project: the imports
+    // of an inferred project's tests, say, which its tsconfig.json project indexes).
     auto source = byModule_.find(b.source);
-    if (source == byModule_.end() || !source->second->defaultAssignment || !source->second->defaultAssignment->statement)
+    std::string file;
+    if (source != byModule_.end()) {
+      if (!source->second->defaultAssignment || !source->second->defaultAssignment->statement) return;
+      file = source->second->relative;
+    } else if (!b.sourceFile.empty() && expressionDefault_(b.sourceFile)) {
+      file = b.sourceFile;
+    } else {
       return;
+    }
     // The local is not kept beside: a definition would go through it to the import.
     for (uint32_t offset : b.localSites) {
-      addSite(out, m, b, offset, b.syntax.local, defaultSymbol(b.source), {});
+      addSite(out, m, b, offset, b.syntax.local, expressionSymbol(file), {});
       out.sites.back().reference = true;
       out.sites.back().expanded.clear();
     }
@@ -123,14 +148,16 @@ class Planner {
 
   const std::vector<ModuleBindings>& modules_;
   const std::function<std::string(const std::string&)>& nameOf_;
+  const std::function<bool(const std::string&)>& expressionDefault_;
   std::unordered_map<std::string, const ModuleBindings*> byModule_;
   std::unordered_map<std::string, std::map<std::string, const Bound*>> renamed_;
 };
 
 }  // namespace
 
-AliasPlan planAliases(const std::vector<ModuleBindings>& modules, const std::function<std::string(const std::string&)>& nameOf) {
-  return Planner(modules, nameOf).plan();
+AliasPlan planAliases(const std::vector<ModuleBindings>& modules, const std::function<std::string(const std::string&)>& nameOf,
+                      const std::function<bool(const std::string&)>& expressionDefault) {
+  return Planner(modules, nameOf, expressionDefault).plan();
 }
 
 }  // namespace nib::typescript_exports

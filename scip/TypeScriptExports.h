@@ -33,6 +33,9 @@ struct ModuleBindings {
     std::string target;                    // the symbol the indexer wrote at the local name
     std::vector<uint32_t> localSites;      // offsets of the local name's occurrences of `target`
     std::optional<uint32_t> importedSite;  // the imported name's occurrence of `target`, when apart
+    // The file a relative source module names (its path in the repository; "" when not relative
+    // or not found), for a module this index holds no document of (another project's file).
+    std::string sourceFile;
   };
   std::vector<Bound> bindings;
 };
@@ -68,6 +71,9 @@ struct AliasPlan {
 };
 
 // `nameOf`: the name a symbol's last descriptor spells (a default-exported declaration's name).
-AliasPlan planAliases(const std::vector<ModuleBindings>& modules, const std::function<std::string(const std::string&)>& nameOf);
+// `expressionDefault`: whether a file (by its path in the repository) no document of `modules` is
+// says `export default EXPRESSION;`.
+AliasPlan planAliases(const std::vector<ModuleBindings>& modules, const std::function<std::string(const std::string&)>& nameOf,
+                      const std::function<bool(const std::string&)>& expressionDefault);
 
 }  // namespace nib::typescript_exports

@@ -1,6 +1,7 @@
 #include "scip/TypeScriptText.h"
 
 #include <cctype>
+#include <filesystem>
 
 #include "support/Text.h"
 
@@ -127,6 +128,34 @@ size_t moduleStart(std::string_view text) {
     if (at == std::string_view::npos) return text.size();
   }
   return skipCodeTrivia(text, at);
+}
+
+std::string_view stringAt(std::string_view text, size_t offset) {
+  if (offset >= text.size() || (text[offset] != '\'' && text[offset] != '"')) return {};
+  size_t end = text.find(text[offset], offset + 1);
+  if (end == std::string_view::npos || text.substr(offset, end - offset).find('\n') != std::string_view::npos) return {};
+  return text.substr(offset + 1, end - offset - 1);
+}
+
+std::string resolveRelativeModule(const std::string& from, std::string_view specifier) {
+  if (specifier != "." && specifier != ".." && specifier.rfind("./", 0) != 0 && specifier.rfind("../", 0) != 0) return "";
+  namespace fs = std::filesystem;
+  static const char* const kExtensions[] = {".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mts", ".cts", ".mjs", ".cjs"};
+  std::error_code ec;
+  auto file = [&](const fs::path& p) { return fs::is_regular_file(p, ec) ? fs::weakly_canonical(p, ec).string() : std::string(); };
+  const fs::path base = fs::path(from).parent_path() / std::string(specifier);
+  // `./m.js` in TypeScript names m.ts (the file it compiles to m.js): its own extension last.
+  const std::string written = base.extension().string();
+  for (const auto& [js, ts] : {std::pair{".js", ".ts"}, {".js", ".tsx"}, {".jsx", ".tsx"}, {".mjs", ".mts"}, {".cjs", ".cts"}})
+    if (written == js)
+      if (std::string found = file(fs::path(base).replace_extension(ts)); !found.empty()) return found;
+  if (!written.empty() && written != "." )
+    if (std::string found = file(base); !found.empty()) return found;
+  for (const char* e : kExtensions)
+    if (std::string found = file(base.string() + e); !found.empty()) return found;
+  for (const char* e : kExtensions)
+    if (std::string found = file(base / (std::string("index") + e)); !found.empty()) return found;
+  return "";
 }
 
 }  // namespace nib::typescript_text

@@ -36,5 +36,11 @@ size_t aliasAfter(std::string_view text, size_t end);
 // a byte order mark, a `#!` line, white space and comments (the node's start, trivia skipped).
 // The text's size when nothing but trivia is there.
 size_t moduleStart(std::string_view text);
+// The contents of the string literal whose opening quote is at `offset` ("" when none is there).
+std::string_view stringAt(std::string_view text, size_t offset);
+// The file a relative module specifier (`./m`, `../m.js`, `..`) names from the file `from`, as
+// TypeScript resolves it: the path with a source extension (`.js` written for `.ts`), else the
+// folder's index; "" when it is not relative or names no file.
+std::string resolveRelativeModule(const std::string& from, std::string_view specifier);
 
 }  // namespace nib::typescript_text

@@ -60,17 +60,19 @@ bool afterNew(std::string_view text, size_t offset) {
 
 bool inImportClause(std::string_view text, size_t offset) {
   // Back from the name over what an import clause holds before it — names, `type`, `as`,
-  // commas, white space and the opening brace — to the `import` keyword. A `from`, a string,
-  // a semicolon or anything else first means the name is not declared by an import clause.
+  // commas, white space, the opening brace and a namespace import's `*` — to the `import`
+  // keyword. A `from`, a string, a semicolon or anything else first means the name is not
+  // declared by an import clause.
   size_t at = offset;
-  bool braced = false;
+  bool braced = false, star = false;
   while (at > 0) {
     char c = text[at - 1];
     if (space(c) || c == ',') {
       --at;
-    } else if (c == '{') {
-      if (braced) return false;
-      braced = true;
+    } else if (c == '{' || c == '*') {
+      bool& seen = c == '{' ? braced : star;
+      if (seen) return false;
+      seen = true;
       --at;
     } else if (identifierChar(c)) {
       size_t start = at;
@@ -143,13 +145,14 @@ std::string resolveRelativeModule(const std::string& from, std::string_view spec
   static const char* const kExtensions[] = {".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mts", ".cts", ".mjs", ".cjs"};
   std::error_code ec;
   auto file = [&](const fs::path& p) { return fs::is_regular_file(p, ec) ? fs::weakly_canonical(p, ec).string() : std::string(); };
-  const fs::path base = fs::path(from).parent_path() / std::string(specifier);
+  // Lexically, as TypeScript joins paths: `test/../src` names src/ whether or not test/ exists.
+  const fs::path base = (fs::path(from).parent_path() / std::string(specifier)).lexically_normal();
   // `./m.js` in TypeScript names m.ts (the file it compiles to m.js): its own extension last.
   const std::string written = base.extension().string();
   for (const auto& [js, ts] : {std::pair{".js", ".ts"}, {".js", ".tsx"}, {".jsx", ".tsx"}, {".mjs", ".mts"}, {".cjs", ".cts"}})
     if (written == js)
       if (std::string found = file(fs::path(base).replace_extension(ts)); !found.empty()) return found;
-  if (!written.empty() && written != "." )
+  if (!written.empty())
     if (std::string found = file(base); !found.empty()) return found;
   for (const char* e : kExtensions)
     if (std::string found = file(base.string() + e); !found.empty()) return found;

@@ -164,15 +164,17 @@ Expected<NavigationResult> ClangNavigator::answer(const std::string& path, uint3
     uniqueSites(merged->locations);
     return std::move(*merged);
   }
+  // A shorthand's value may be an alias's use (`{ hello }` of `import { greet as hello }`), with
+  // what the alias stands for beside it: the shorthand's own rule comes first.
+  if (scip_)
+    if (auto bound = shorthandAnswer(*occurrences, *at, *symbol, path, references, includeDeclaration))
+      return std::move(*bound);
   if (scip_ && !references)
     if (std::optional<ClangSymbol> target = aliasTarget(*occurrences, *at, *symbol, path)) {
       auto result = answerFor(*target, *at, path, false, false, declarations);
       if (result) addConstructor(*occurrences, *at, *target, *result);  // `new Pth()`: the class and its constructor
       return result;
     }
-  if (scip_)
-    if (auto bound = shorthandAnswer(*occurrences, *at, *symbol, path, references, includeDeclaration))
-      return std::move(*bound);
   auto result = answerFor(*symbol, *at, path, references, includeDeclaration, declarations);
   if (scip_ && !references && result) addConstructor(*occurrences, *at, *symbol, *result);
   return result;

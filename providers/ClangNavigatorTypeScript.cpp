@@ -3,6 +3,7 @@
 // pattern binds. (The rules SCIP's text decides are ScipImport's; a call's overload is
 // StaticProvider's, providers/TypeScriptOverloads.)
 #include <algorithm>
+#include <cstdlib>
 
 #include "providers/ClangNavigator.h"
 #include "providers/ClangNavigatorSites.h"
@@ -55,6 +56,8 @@ std::optional<Expected<NavigationResult>> ClangNavigator::shorthandAnswer(
   if (at.role != ClangRole::Definition || declared.usr.empty() || !typeScriptFamily(path)) return std::nullopt;
   const bool pattern = declared.usr.rfind("local:", 0) == 0, literal = declared.usr.back() == ':';
   if (!pattern && !literal) return std::nullopt;
+  if (literal && !references)
+    if (std::optional<NavigationResult> import = shorthandImport(occurrences, at, path)) return std::move(*import);
   for (const ClangFileOccurrence& o : occurrences) {
     if (o.start != at.start || o.role != ClangRole::Reference || o.expanded || o.symbol == at.symbol) continue;
     auto named = references ? view_->symbol(o.symbol) : view_->symbolForDefinition(o.symbol, path, o.start);
@@ -66,6 +69,33 @@ std::optional<Expected<NavigationResult>> ClangNavigator::shorthandAnswer(
     for (SymbolLocation& l : own->locations) answer->locations.push_back(std::move(l));
     uniqueSites(answer->locations);
     return answer;
+  }
+  return std::nullopt;
+}
+
+// `{ greet }` of an imported `greet`: TypeScript's server goes to the import, not through it.
+// ScipImport put the import's local symbol beside the shorthand, named by the import's offset
+// (`local:PATH#import@OFFSET`); its site there answers.
+std::optional<NavigationResult> ClangNavigator::shorthandImport(const std::vector<ClangFileOccurrence>& occurrences,
+                                                                const ClangFileOccurrence& at, const std::string& path) {
+  static const std::string kImportMark = "#import@";
+  for (const ClangFileOccurrence& o : occurrences) {
+    if (o.start != at.start || o.symbol == at.symbol) continue;
+    auto alias = view_->symbol(o.symbol);
+    if (!alias || alias->usr.rfind("local:", 0) != 0) continue;
+    size_t mark = alias->usr.rfind(kImportMark);
+    if (mark == std::string::npos) continue;
+    uint32_t offset = static_cast<uint32_t>(std::strtoul(alias->usr.c_str() + mark + kImportMark.size(), nullptr, 10));
+    for (const ClangSite& s : alias->sites) {
+      if (s.path != path || s.range.startByte != offset || changed_(s.path)) continue;
+      NavigationResult out;
+      out.symbol = alias->name;
+      out.source = source_;
+      out.confidence = Confidence::Exact;
+      out.facet = answerFacet(*alias);
+      out.locations.push_back(siteLocation(*alias, s));
+      return out;
+    }
   }
   return std::nullopt;
 }

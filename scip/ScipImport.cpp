@@ -265,7 +265,7 @@ struct Importer {
     if (!typescript) allListSites(planned, *text);
     std::vector<std::string> aliased(planned.size());
     std::vector<bool> namespaceUses(planned.size());
-    std::vector<Planned> importDeclarations;  // beside the imports' own names (expanded)
+    std::vector<Planned> importAliases;  // beside shorthands and the imports they name (expanded)
     if (typescript) {
       std::unique_ptr<typescript_syntax::SyntaxTree> tree =
           typescript_syntax::SyntaxTree::parse(*text, typescript_syntax::dialectOf(relative));
@@ -287,7 +287,7 @@ struct Importer {
                 b.sourceFile = found.substr(root.size());
           moduleBindings.push_back(std::move(*bindings));
         }
-        importDeclarations = typescript_sites::shorthandImports(planned, syntax, *text, relative);
+        importAliases = typescript_sites::shorthandImports(planned, syntax, *text, relative);
       }
       if (tree) typescript_sites::argumentsObjects(planned, *tree, *text, file);
       if (tree) typescript_sites::unresolvedProperties(planned, *tree, relative);
@@ -337,7 +337,7 @@ struct Importer {
         add(aliased[i], reference, *text, /*expanded=*/true);
       }
     }
-    for (const Planned& d : importDeclarations) add(d.usr, d.site, *text, /*expanded=*/true);
+    for (const Planned& d : importAliases) add(d.usr, d.site, *text, /*expanded=*/true);
   }
 
   using Site = scip_sites::Site;

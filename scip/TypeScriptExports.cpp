@@ -17,6 +17,7 @@ class Planner {
           const std::function<bool(const std::string&)>& expressionDefault)
       : modules_(modules), nameOf_(nameOf), expressionDefault_(expressionDefault) {
     for (const ModuleBindings& m : modules) {
+      byPath_.emplace(m.relative, &m);
       if (m.module.empty()) continue;
       byModule_.emplace(m.module, &m);
       for (const Bound& b : m.bindings)
@@ -121,16 +122,20 @@ class Planner {
     if (b.syntax.exported || b.syntax.imported != "default") return;
     // The module's own document, else its file read (a module of another project: the imports
     // of an inferred project's tests, say, which its tsconfig.json project indexes).
-    auto source = byModule_.find(b.source);
-    std::string file;
-    if (source != byModule_.end()) {
-      if (!source->second->defaultAssignment || !source->second->defaultAssignment->statement) return;
-      file = source->second->relative;
-    } else if (!b.sourceFile.empty() && expressionDefault_(b.sourceFile)) {
-      file = b.sourceFile;
+    // The file the specifier names, resolved here, is trusted before the module symbol: the
+    // indexer's symbol can name another file of the same name (ScipImport's canonical()).
+    const ModuleBindings* source = nullptr;
+    if (!b.sourceFile.empty()) {
+      auto it = byPath_.find(b.sourceFile);
+      if (it != byPath_.end()) source = it->second;
+      else if (!expressionDefault_(b.sourceFile)) return;
+    } else if (auto it = byModule_.find(b.source); it != byModule_.end()) {
+      source = it->second;
     } else {
       return;
     }
+    if (source && (!source->defaultAssignment || !source->defaultAssignment->statement)) return;
+    const std::string& file = source ? source->relative : b.sourceFile;
     // The local is not kept beside: a definition would go through it to the import.
     for (uint32_t offset : b.localSites) {
       addSite(out, m, b, offset, b.syntax.local, expressionSymbol(file), {});
@@ -149,7 +154,7 @@ class Planner {
   const std::vector<ModuleBindings>& modules_;
   const std::function<std::string(const std::string&)>& nameOf_;
   const std::function<bool(const std::string&)>& expressionDefault_;
-  std::unordered_map<std::string, const ModuleBindings*> byModule_;
+  std::unordered_map<std::string, const ModuleBindings*> byModule_, byPath_;
   std::unordered_map<std::string, std::map<std::string, const Bound*>> renamed_;
 };
 

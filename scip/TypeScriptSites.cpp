@@ -91,17 +91,21 @@ std::optional<typescript_exports::ModuleBindings> noteBindings(const std::vector
 }
 
 // scip-typescript declares an object literal's property under a meta descriptor (`api.greet0:`)
-// and, at a shorthand one, refers to the value beside it.
+// and, at a shorthand one, refers to the value beside it. The import's local symbol is added
+// beside both the shorthand and the import's own name, expanded, and only as references: the
+// value's symbol stays what answers references there, and a definition asked at the import
+// still goes through it. A renamed import (`{ greet as hello }`) has that symbol already
+// (typescript_exports::planAliases gives it to the alias's sites).
 std::vector<Planned> shorthandImports(std::vector<Planned>& planned, const typescript_syntax::ModuleSyntax& syntax,
                                       const std::string& text, const std::string& relative) {
-  std::vector<Planned> declared;
+  std::vector<Planned> beside;
   std::unordered_map<uint32_t, std::vector<size_t>> byOffset;
   for (size_t i = 0; i < planned.size(); ++i)
     if (!planned[i].usr.empty()) byOffset[planned[i].site.offset].push_back(i);
   std::unordered_map<std::string_view, const typescript_syntax::Binding*> imported;  // local name -> its import
   for (const typescript_syntax::Binding& b : syntax.bindings)
-    if (!b.exported) imported.emplace(b.local, &b);
-  std::set<uint32_t> declaredAt;
+    if (!b.exported && (b.imported == b.local || b.imported == "default")) imported.emplace(b.local, &b);
+  std::set<uint32_t> atImport;
   for (const auto& [offset, at] : byOffset) {
     const Planned* property = nullptr;
     for (size_t i : at)
@@ -111,23 +115,23 @@ std::vector<Planned> shorthandImports(std::vector<Planned>& planned, const types
     if (binding == imported.end()) continue;
     auto bound = byOffset.find(binding->second->localAt);
     if (bound == byOffset.end()) continue;
-    for (size_t i : at) {
-      Planned& value = planned[i];
-      if (&value == property || (value.site.roles & scip::Definition)) continue;
-      // The import's symbol: a shadowing parameter or local of the same name is left alone.
-      const bool sameValue = std::any_of(bound->second.begin(), bound->second.end(),
-                                         [&](size_t k) { return planned[k].usr == value.usr; });
-      if (!sameValue) continue;
-      const Planned& specifier = planned[bound->second.front()];
-      value.usr = "local:" + relative + "#import@" + std::to_string(binding->second->localAt);
-      if (declaredAt.insert(binding->second->localAt).second) {
-        Planned declaration{specifier.site, value.usr};
-        declaration.site.roles = scip::Definition;
-        declared.push_back(std::move(declaration));
-      }
+    // The import's symbol: a shadowing parameter or local of the same name is left alone.
+    const bool importedValue = std::any_of(at.begin(), at.end(), [&](size_t i) {
+      return &planned[i] != property && !(planned[i].site.roles & scip::Definition) &&
+             std::any_of(bound->second.begin(), bound->second.end(), [&](size_t k) { return planned[k].usr == planned[i].usr; });
+    });
+    if (!importedValue) continue;
+    const std::string alias = "local:" + relative + "#import@" + std::to_string(binding->second->localAt);
+    Planned site{property->site, alias};
+    site.site.roles = 0;
+    beside.push_back(site);
+    if (atImport.insert(binding->second->localAt).second) {
+      Planned declaration{planned[bound->second.front()].site, alias};
+      declaration.site.roles = 0;
+      beside.push_back(std::move(declaration));
     }
   }
-  return declared;
+  return beside;
 }
 
 // A function's `arguments`: scip-typescript writes no symbol there, and TypeScript's server

@@ -30,10 +30,10 @@ void argumentsObjects(std::vector<Planned>& planned, const typescript_syntax::Sy
 // A destructuring pattern's shorthand name whose property the indexer resolved to nothing: a
 // symbol of its own there, defined nowhere (TypeScript's server goes nowhere from it).
 void unresolvedProperties(std::vector<Planned>& planned, const typescript_syntax::SyntaxTree& tree, const std::string& relative);
-// `{ greet }` where the module imports `greet`: TypeScript's server goes from the shorthand to the
-// import, not through it. The shorthand's value gets the import's local symbol (the one a renamed
-// import's alias has); returns the sites that declare it, at the imports, to add beside what is
-// there (expanded: the import's own name keeps its symbol).
+// `{ greet }` where the module imports `greet` (under its own name, or as its default): TypeScript's
+// server goes from the shorthand to the import, not through it. The import's local symbol
+// (`local:PATH#import@OFFSET`, a renamed import's alias's) at the shorthand and at the import,
+// to add beside what is there (expanded, as references).
 std::vector<Planned> shorthandImports(std::vector<Planned>& planned, const typescript_syntax::ModuleSyntax& syntax,
                                       const std::string& text, const std::string& relative);
 // The document's import and export bindings with the symbols at them, for

@@ -320,7 +320,10 @@ void linkReferencedProjectSymbols(std::vector<std::optional<TuFacts>>& facts) {
     for (std::string& usr : f->usrs) {
       if (defined.count(usr)) continue;
       auto used = fileSymbolOf(usr);
-      if (!used) continue;
+      // A module's default export or renaming export (scip/TypeScriptExports) is named by its
+      // module's own symbol or path, never by another project's: a file of the same name's
+      // (deno.ts beside lib/platform-shims/deno.ts) is not it.
+      if (!used || used->rest.rfind("`<default>`", 0) == 0 || used->rest.rfind("`<export ", 0) == 0) continue;
       auto it = byKey.find(std::string(used->path.back()) + "/" + std::string(used->rest));
       if (it == byKey.end()) continue;
       const std::string* match = nullptr;

@@ -290,6 +290,7 @@ struct Importer {
         importAliases = typescript_sites::shorthandImports(planned, syntax, *text, relative);
       }
       if (tree) typescript_sites::argumentsObjects(planned, *tree, *text, file);
+      if (tree) typescript_sites::modifiedConstructors(planned, *tree, file);
       if (tree) typescript_sites::unresolvedProperties(planned, *tree, relative);
       aliased.resize(planned.size());  // the sites added since alias nothing
       namespaceUses.resize(planned.size());

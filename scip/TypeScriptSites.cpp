@@ -134,6 +134,25 @@ std::vector<Planned> shorthandImports(std::vector<Planned>& planned, const types
   return beside;
 }
 
+void modifiedConstructors(std::vector<Planned>& planned, const typescript_syntax::SyntaxTree& tree, uint32_t file) {
+  std::vector<typescript_syntax::SyntaxTree::ModifiedConstructor> found = tree.modifiedConstructors();
+  if (found.empty()) return;
+  std::unordered_map<uint32_t, std::string> classAt;  // a class's name -> its symbol
+  std::unordered_set<std::string> defined;
+  for (const Planned& p : planned) {
+    if (p.usr.empty() || !(p.site.roles & scip::Definition)) continue;
+    defined.insert(p.usr);
+    if (p.usr.back() == '#') classAt.emplace(p.site.offset, p.usr);
+  }
+  for (const auto& c : found) {
+    auto cls = classAt.find(c.classNameAt);
+    if (cls == classAt.end()) continue;
+    std::string constructor = cls->second + "`<constructor>`().";
+    if (defined.count(constructor)) continue;
+    planned.push_back({Site{file, c.line, c.column, c.offset, c.length, scip::Definition}, std::move(constructor)});
+  }
+}
+
 // A function's `arguments`: scip-typescript writes no symbol there, and TypeScript's server
 // answers it as one symbol of the whole program (the checker's own `arguments`), defined
 // nowhere: its references are every `arguments` the program names.

@@ -27,6 +27,10 @@ void overloadParameters(std::vector<Planned>& planned);
 // A function's `arguments`: one symbol of the program (sites added, in `file`).
 void argumentsObjects(std::vector<Planned>& planned, const typescript_syntax::SyntaxTree& tree, const std::string& text,
                       uint32_t file);
+// A constructor declared with a modifier first (`public constructor(`): scip-typescript writes no
+// definition of it; one is added at the declaration's first token, where TypeScript's server
+// places it (sites added, in `file`).
+void modifiedConstructors(std::vector<Planned>& planned, const typescript_syntax::SyntaxTree& tree, uint32_t file);
 // A destructuring pattern's shorthand name whose property the indexer resolved to nothing: a
 // symbol of its own there, defined nowhere (TypeScript's server goes nowhere from it).
 void unresolvedProperties(std::vector<Planned>& planned, const typescript_syntax::SyntaxTree& tree, const std::string& relative);

@@ -30,6 +30,22 @@ std::string_view textOf(std::string_view text, TSNode node) {
   return start <= end && end <= text.size() ? text.substr(start, end - start) : std::string_view();
 }
 
+// Every node under `root`, in document order.
+template <typename Visit>
+void forEachNode(TSNode root, Visit visit) {
+  TSTreeCursor cursor = ts_tree_cursor_new(root);
+  for (bool more = true; more;) {
+    visit(ts_tree_cursor_current_node(&cursor));
+    if (ts_tree_cursor_goto_first_child(&cursor)) continue;
+    while (!ts_tree_cursor_goto_next_sibling(&cursor))
+      if (!ts_tree_cursor_goto_parent(&cursor)) {
+        more = false;
+        break;
+      }
+  }
+  ts_tree_cursor_delete(&cursor);
+}
+
 bool isIdentifier(TSNode node) {
   return !ts_node_is_null(node) && std::string_view(ts_node_type(node)) == "identifier";
 }
@@ -183,18 +199,30 @@ std::vector<uint32_t> SyntaxTree::argumentsUses() const {
 
 std::vector<uint32_t> SyntaxTree::shorthandBindings() const {
   std::vector<uint32_t> out;
-  TSTreeCursor cursor = ts_tree_cursor_new(ts_tree_root_node(tree_));
-  for (bool more = true; more;) {
-    TSNode node = ts_tree_cursor_current_node(&cursor);
+  forEachNode(ts_tree_root_node(tree_), [&](TSNode node) {
     if (std::string_view(ts_node_type(node)) == "shorthand_property_identifier_pattern") out.push_back(ts_node_start_byte(node));
-    if (ts_tree_cursor_goto_first_child(&cursor)) continue;
-    while (!ts_tree_cursor_goto_next_sibling(&cursor))
-      if (!ts_tree_cursor_goto_parent(&cursor)) {
-        more = false;
-        break;
-      }
-  }
-  ts_tree_cursor_delete(&cursor);
+  });
+  return out;
+}
+
+std::vector<SyntaxTree::ModifiedConstructor> SyntaxTree::modifiedConstructors() const {
+  std::vector<ModifiedConstructor> out;
+  forEachNode(ts_tree_root_node(tree_), [&](TSNode cls) {
+    std::string_view type = ts_node_type(cls);
+    if (type != "class_declaration" && type != "abstract_class_declaration" && type != "class") return;
+    TSNode name = ts_node_child_by_field_name(cls, "name", 4), body = ts_node_child_by_field_name(cls, "body", 4);
+    if (ts_node_is_null(name) || ts_node_is_null(body)) return;
+    for (uint32_t i = 0; i < ts_node_named_child_count(body); ++i) {
+      TSNode member = ts_node_named_child(body, i);
+      TSNode method = ts_node_child_by_field_name(member, "name", 4);
+      if (std::string_view(ts_node_type(member)) != "method_definition" || textOf(text_, method) != "constructor") continue;
+      TSNode first = ts_node_child(member, 0);
+      if (ts_node_eq(first, method)) continue;  // no modifier: the indexer declares it
+      TSPoint at = ts_node_start_point(first);
+      out.push_back({ts_node_start_byte(name), ts_node_start_byte(first), at.row, at.column,
+                     ts_node_end_byte(first) - ts_node_start_byte(first)});
+    }
+  });
   return out;
 }
 

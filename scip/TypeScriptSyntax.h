@@ -80,6 +80,12 @@ class SyntaxTree {
   // Where a destructuring pattern binds a property by its own name (`const { body } = ...`,
   // `function f({ depth })`).
   std::vector<uint32_t> shorthandBindings() const;
+  // Constructors declared with a modifier first (`public constructor(`), by their class's name.
+  struct ModifiedConstructor {
+    uint32_t classNameAt = 0;
+    uint32_t offset = 0, line = 0, column = 0, length = 0;  // the declaration's first token
+  };
+  std::vector<ModifiedConstructor> modifiedConstructors() const;
 
  private:
   SyntaxTree(std::string_view text, TSTree* tree) : text_(text), tree_(tree) {}

@@ -48,8 +48,8 @@ bool ClangNavigator::typeScriptDefinitionsAt(const ClangSymbol& symbol, const st
 // in a destructuring pattern (`function f({ location }: Token)`) a local and the type's member, in
 // an object literal (`{ greet }`) the object's property (a meta descriptor, `api.greet0:`) and
 // the value. TypeScript's server goes to the other one's declaration — the member; the value's,
-// which for an imported name is its import (ScipImport gave the value the import's local symbol)
-// — and lists the references of both. nullopt elsewhere.
+// which for an imported name is its import (shorthandImport) — and lists the references of both.
+// nullopt elsewhere.
 std::optional<Expected<NavigationResult>> ClangNavigator::shorthandAnswer(
     const std::vector<ClangFileOccurrence>& occurrences, const ClangFileOccurrence& at, const ClangSymbol& declared,
     const std::string& path, bool references, bool includeDeclaration) {

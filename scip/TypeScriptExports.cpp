@@ -120,10 +120,10 @@ class Planner {
   // each importer gives it, and declares it at the statement.
   void expressionImportSites(const ModuleBindings& m, const Bound& b, AliasPlan& out) const {
     if (b.syntax.exported || b.syntax.imported != "default") return;
-    // The module's own document, else its file read (a module of another project: the imports
-    // of an inferred project's tests, say, which its tsconfig.json project indexes).
-    // The file the specifier names, resolved here, is trusted before the module symbol: the
-    // indexer's symbol can name another file of the same name (ScipImport's canonical()).
+    // The file a relative specifier names decides (the indexer writes no module symbol at a
+    // folder's specifier); its document here, else its file read (a module of another project:
+    // an inferred project's tests import what the tsconfig.json project indexes). The module
+    // symbol decides where the specifier is not relative (a path mapping).
     const ModuleBindings* source = nullptr;
     if (!b.sourceFile.empty()) {
       auto it = byPath_.find(b.sourceFile);

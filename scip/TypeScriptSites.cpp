@@ -4,6 +4,7 @@
 #include "scip/TypeScriptSites.h"
 
 #include <algorithm>
+#include <map>
 #include <set>
 #include <unordered_map>
 #include <unordered_set>
@@ -96,10 +97,10 @@ std::optional<typescript_exports::ModuleBindings> noteBindings(const std::vector
 // value's symbol stays what answers references there, and a definition asked at the import
 // still goes through it. A renamed import (`{ greet as hello }`) has that symbol already
 // (typescript_exports::planAliases gives it to the alias's sites).
-std::vector<Planned> shorthandImports(std::vector<Planned>& planned, const typescript_syntax::ModuleSyntax& syntax,
+std::vector<Planned> shorthandImports(const std::vector<Planned>& planned, const typescript_syntax::ModuleSyntax& syntax,
                                       const std::string& text, const std::string& relative) {
   std::vector<Planned> beside;
-  std::unordered_map<uint32_t, std::vector<size_t>> byOffset;
+  std::map<uint32_t, std::vector<size_t>> byOffset;  // in offset order: the sites are added in it
   for (size_t i = 0; i < planned.size(); ++i)
     if (!planned[i].usr.empty()) byOffset[planned[i].site.offset].push_back(i);
   std::unordered_map<std::string_view, const typescript_syntax::Binding*> imported;  // local name -> its import

@@ -38,7 +38,7 @@ void unresolvedProperties(std::vector<Planned>& planned, const typescript_syntax
 // server goes from the shorthand to the import, not through it. The import's local symbol
 // (`local:PATH#import@OFFSET`, a renamed import's alias's) at the shorthand and at the import,
 // to add beside what is there (expanded, as references).
-std::vector<Planned> shorthandImports(std::vector<Planned>& planned, const typescript_syntax::ModuleSyntax& syntax,
+std::vector<Planned> shorthandImports(const std::vector<Planned>& planned, const typescript_syntax::ModuleSyntax& syntax,
                                       const std::string& text, const std::string& relative);
 // The document's import and export bindings with the symbols at them, for
 // typescript_exports::planAliases; nullopt when it has none.

@@ -45,7 +45,8 @@ bool ClangNavigator::typeScriptDefinitionsAt(const ClangSymbol& symbol, const st
 }
 
 // A shorthand name declares one symbol and names another, and scip-typescript writes both there:
-// in a destructuring pattern (`function f({ location }: Token)`) a local and the type's member, in
+// in a destructuring pattern (`function f({ location }: Token)`) a local and the type's member (or
+// the object literal's property, `const { S_IFSOCK } = constants`), in
 // an object literal (`{ greet }`) the object's property (a meta descriptor, `api.greet0:`) and
 // the value. TypeScript's server goes to the other one's declaration — the member; the value's,
 // which for an imported name is its import (shorthandImport) — and lists the references of both.
@@ -61,7 +62,8 @@ std::optional<Expected<NavigationResult>> ClangNavigator::shorthandAnswer(
   for (const ClangFileOccurrence& o : occurrences) {
     if (o.start != at.start || o.role != ClangRole::Reference || o.expanded || o.symbol == at.symbol) continue;
     auto named = references ? view_->symbol(o.symbol) : view_->symbolForDefinition(o.symbol, path, o.start);
-    if (!named || (pattern && named->usr.find('#') == std::string::npos)) continue;  // a type's member: `Token#location.`
+    // A type's member (`Token#location.`) or an object literal's property (`S_IFSOCK0:`).
+    if (!named || (pattern && named->usr.find('#') == std::string::npos && named->usr.back() != ':')) continue;
     auto answer = answerFor(*named, o, path, references, includeDeclaration, false);
     if (!answer || !references) return answer;
     auto own = answerFor(declared, at, path, true, includeDeclaration, false);

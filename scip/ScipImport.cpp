@@ -225,6 +225,50 @@ struct Importer {
         if ((o.symbol_roles() & scip::Definition) && o.symbol().rfind("local ", 0) != 0) definedAt.emplace(o.symbol(), absolute);
     }
   }
+  // scip-typescript's symbols of a class member defined both as a static and as an instance
+  // member (typescript_sites::staticMembers tells their sites apart). Only documents defining a
+  // member symbol twice are read for it.
+  std::unordered_set<std::string> staticCollisions;
+  void noteStaticCollisions(const scip::Index& index) {
+    auto member = [](const std::string& symbol) {
+      return symbol.rfind("local ", 0) != 0 && symbol.find('#') != std::string::npos && symbol.back() != ')' &&
+             symbol.back() != ':' && symbol.back() != '#';
+    };
+    std::unordered_map<std::string, int> definitions;
+    for (const scip::Document& doc : index.documents())
+      for (const scip::Occurrence& o : doc.occurrences())
+        if ((o.symbol_roles() & scip::Definition) && member(o.symbol())) ++definitions[o.symbol()];
+    std::unordered_map<std::string, int> ways;  // 1: static, 2: instance
+    for (const scip::Document& doc : index.documents()) {
+      auto twice = [&](const scip::Occurrence& o) {
+        auto it = definitions.find(o.symbol());
+        return (o.symbol_roles() & scip::Definition) && it != definitions.end() && it->second >= 2;
+      };
+      if (std::none_of(doc.occurrences().begin(), doc.occurrences().end(), twice)) continue;
+      std::error_code ec;
+      auto text = readFile(fs::weakly_canonical(projectRoot / doc.relative_path(), ec));
+      if (ec || !text) continue;
+      LineTable lines(*text);
+      const Encoding enc = encodingOf(doc);
+      for (const scip::Occurrence& o : doc.occurrences()) {
+        if (!twice(o) || o.range().size() < 3 || o.range(0) < 0 || o.range(1) < 0) continue;
+        const uint32_t line = static_cast<uint32_t>(o.range(0));
+        uint32_t offset = 0;
+        if (line >= lines.lineCount() || !lines.offsetOf({line, lines.fromUnits(line, static_cast<uint32_t>(o.range(1)), enc)}, &offset))
+          continue;
+        ways[canonical(o.symbol())] |= typescript_text::staticMemberAt(*text, offset) ? 1 : 2;
+      }
+    }
+    for (const auto& [usr, seen] : ways)
+      if (seen == 3) staticCollisions.insert(usr);
+  }
+
+  static Encoding encodingOf(const scip::Document& doc) {
+    return doc.position_encoding() == scip::UTF8CodeUnitOffsetFromLineStart    ? Encoding::Utf8
+           : doc.position_encoding() == scip::UTF32CodeUnitOffsetFromLineStart ? Encoding::Utf32
+                                                                              : Encoding::Utf16;
+  }
+
   TuFacts facts;
   std::unordered_map<std::string, uint32_t> usrIds;
   std::vector<bool> named;  // by usr: the name came from a definition's text
@@ -273,6 +317,7 @@ struct Importer {
       typescript_sites::namesBeforeAs(planned, *text);
       typescript_sites::unresolvedImports(planned, *text);
       typescript_sites::overloadParameters(planned);
+      typescript_sites::staticMembers(planned, *text, staticCollisions);
       aliased = moduleAliases(planned, *text, relative, &namespaceUses);
       commonJsExports(planned, *text);
       deferAliasMembers(planned, aliased, *text);
@@ -349,9 +394,7 @@ struct Importer {
   std::vector<Planned> plan(const scip::Document& doc, const std::string& text, const std::string& relative) {
     const uint32_t file = static_cast<uint32_t>(facts.files.size() - 1);
     LineTable lines(text);
-    Encoding enc = doc.position_encoding() == scip::UTF8CodeUnitOffsetFromLineStart    ? Encoding::Utf8
-                   : doc.position_encoding() == scip::UTF32CodeUnitOffsetFromLineStart ? Encoding::Utf32
-                                                                                      : Encoding::Utf16;
+    const Encoding enc = encodingOf(doc);
     std::vector<Planned> out;
     out.reserve(doc.occurrences_size());
     for (const scip::Occurrence& o : doc.occurrences()) {
@@ -767,7 +810,10 @@ Expected<TuFacts> importScip(std::string_view bytes, const std::string& root, Sc
   im.stats.tool = index.metadata().tool_info().name() + " " + index.metadata().tool_info().version();
   im.typescript = index.metadata().tool_info().name() == "scip-typescript";
   im.projectRoot = projectRoot;
-  if (im.typescript) im.noteDefinitions(index);
+  if (im.typescript) {
+    im.noteDefinitions(index);
+    im.noteStaticCollisions(index);
+  }
   for (const scip::Document& doc : index.documents())
     for (const scip::SymbolInformation& info : doc.symbols()) im.infos.emplace(im.canonical(info.symbol()), &info);
   for (const scip::SymbolInformation& info : index.external_symbols()) im.infos.emplace(im.canonical(info.symbol()), &info);

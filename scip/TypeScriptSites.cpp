@@ -135,6 +135,37 @@ std::vector<Planned> shorthandImports(const std::vector<Planned>& planned, const
   return beside;
 }
 
+std::string staticSymbol(const std::string& usr) {
+  const size_t hash = usr.rfind('#');
+  const size_t suffix = usr.size() >= 3 && usr.compare(usr.size() - 3, 3, "().") == 0 ? usr.size() - 3 : usr.size() - 1;
+  if (hash == std::string::npos || suffix <= hash) return usr;
+  std::string name = usr.substr(hash + 1, suffix - hash - 1);
+  if (name.size() >= 2 && name.front() == '`' && name.back() == '`') name = name.substr(1, name.size() - 2);
+  return usr.substr(0, hash + 1) + "`static " + name + "`" + usr.substr(suffix);
+}
+
+void staticMembers(std::vector<Planned>& planned, const std::string& text, const std::unordered_set<std::string>& collisions) {
+  if (collisions.empty()) return;
+  std::unordered_map<uint32_t, size_t> endingAt;  // a name's end offset -> its occurrence
+  for (size_t i = 0; i < planned.size(); ++i)
+    if (!planned[i].usr.empty()) endingAt.emplace(planned[i].site.offset + planned[i].site.length, i);
+  for (Planned& p : planned) {
+    if (!collisions.count(p.usr)) continue;
+    const uint32_t at = p.site.offset;
+    bool isStatic = false;
+    if (p.site.roles & scip::Definition) {
+      isStatic = typescript_text::staticMemberAt(text, at);
+    } else if (at >= 2 && text[at - 1] == '.') {
+      // `Volume.fromJSON`: the receiver is the class itself (scip-typescript may name it by its
+      // constructor).
+      auto receiver = endingAt.find(at - 1);
+      const std::string owner = p.usr.substr(0, p.usr.rfind('#') + 1);
+      isStatic = receiver != endingAt.end() && withoutConstructor(planned[receiver->second].usr) == owner;
+    }
+    if (isStatic) p.usr = staticSymbol(p.usr);
+  }
+}
+
 void modifiedConstructors(std::vector<Planned>& planned, const typescript_syntax::SyntaxTree& tree, uint32_t file) {
   std::vector<typescript_syntax::SyntaxTree::ModifiedConstructor> found = tree.modifiedConstructors();
   if (found.empty()) return;

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "scip/ScipSites.h"
@@ -27,6 +28,12 @@ void overloadParameters(std::vector<Planned>& planned);
 // A function's `arguments`: one symbol of the program (sites added, in `file`).
 void argumentsObjects(std::vector<Planned>& planned, const typescript_syntax::SyntaxTree& tree, const std::string& text,
                       uint32_t file);
+// scip-typescript names a class's static member and an instance member of the same name by one
+// symbol (`Volume#fromJSON().`); TypeScript's server tells them apart. For the symbols
+// `collisions` holds (defined both ways in the index), the static definitions and the uses through
+// the class's name (`Volume.fromJSON`) get the static member's own symbol (`staticSymbol`).
+void staticMembers(std::vector<Planned>& planned, const std::string& text, const std::unordered_set<std::string>& collisions);
+std::string staticSymbol(const std::string& usr);
 // A constructor declared with a modifier first (`public constructor(`): scip-typescript writes no
 // definition of it; one is added at the declaration's first token, where TypeScript's server
 // places it (sites added, in `file`).

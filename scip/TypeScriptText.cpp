@@ -1,5 +1,6 @@
 #include "scip/TypeScriptText.h"
 
+#include <algorithm>
 #include <cctype>
 #include <filesystem>
 
@@ -130,6 +131,29 @@ size_t moduleStart(std::string_view text) {
     if (at == std::string_view::npos) return text.size();
   }
   return skipCodeTrivia(text, at);
+}
+
+bool staticMemberAt(std::string_view text, size_t offset) {
+  if (offset > text.size()) return false;
+  size_t start = text.rfind('\n', offset == 0 ? 0 : offset - 1);
+  start = start == std::string_view::npos || offset == 0 ? 0 : start + 1;
+  std::string_view before = text.substr(start, offset - start);
+  static const std::string_view kModifiers[] = {"public", "private", "protected", "static", "async", "readonly",
+                                                "abstract", "override", "declare", "get", "set", "*"};
+  bool isStatic = false;
+  for (size_t at = 0; at < before.size();) {
+    if (space(before[at])) {
+      ++at;
+      continue;
+    }
+    size_t end = before[at] == '*' ? at + 1 : at;
+    while (end < before.size() && identifierChar(before[end])) ++end;
+    std::string_view word = before.substr(at, end - at);
+    if (word.empty() || std::find(std::begin(kModifiers), std::end(kModifiers), word) == std::end(kModifiers)) return false;
+    isStatic = isStatic || word == "static";
+    at = end;
+  }
+  return isStatic;
 }
 
 std::string_view stringAt(std::string_view text, size_t offset) {

@@ -36,6 +36,9 @@ size_t aliasAfter(std::string_view text, size_t end);
 // a byte order mark, a `#!` line, white space and comments (the node's start, trivia skipped).
 // The text's size when nothing but trivia is there.
 size_t moduleStart(std::string_view text);
+// Whether the class member whose name starts at `offset` is declared `static`: only modifiers
+// (`public static async`) stand before it on its line.
+bool staticMemberAt(std::string_view text, size_t offset);
 // The contents of the string literal whose opening quote is at `offset` ("" when none is there).
 std::string_view stringAt(std::string_view text, size_t offset);
 // The file a relative module specifier (`./m`, `../m.js`, `..`) names from the file `from`, as

@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 
+#include "scip/TypeScriptSites.h"
 #include "scip/TypeScriptText.h"
 #include "tests/TestRepo.h"
 
@@ -54,6 +55,27 @@ TEST_CASE("a relative module specifier names the file TypeScript resolves it to"
   CHECK(resolveRelativeModule((repo.root() / "src" / "shim" / "x.ts").string(), "..") == "");  // src/ has no index
   CHECK(resolveRelativeModule(from, "../src/missing").empty());
   CHECK(resolveRelativeModule(from, "lodash").empty());  // a package, not a relative path
+}
+
+TEST_CASE("a class member is static when only modifiers including 'static' stand before it on its line", "[typescript]") {
+  using typescript_text::staticMemberAt;
+  std::string_view text = "class V {\n  public static async fromJSON() {}\n  fromJSON() {}\n  static\n  late() {}\n  x = V.static;\n}";
+  CHECK(staticMemberAt(text, text.find("fromJSON")));
+  CHECK_FALSE(staticMemberAt(text, text.find("fromJSON", text.find("fromJSON") + 1)));
+  CHECK_FALSE(staticMemberAt(text, text.find("late")));        // `static` on the line before: not read
+  CHECK_FALSE(staticMemberAt(text, text.rfind("static")));     // `V.static`: not a modifier's place
+  CHECK_FALSE(staticMemberAt(text, 0));
+  CHECK_FALSE(staticMemberAt(text, text.size() + 1));
+}
+
+TEST_CASE("a static member's own symbol keeps its owner and its kind's suffix", "[typescript]") {
+  using typescript_sites::staticSymbol;
+  CHECK(staticSymbol("scip-typescript npm . . src/`v.ts`/Volume#fromJSON().") ==
+        "scip-typescript npm . . src/`v.ts`/Volume#`static fromJSON`().");
+  CHECK(staticSymbol("scip-typescript npm . . src/`v.ts`/Volume#count.") == "scip-typescript npm . . src/`v.ts`/Volume#`static count`.");
+  CHECK(staticSymbol("scip-typescript npm . . src/`v.ts`/Volume#`a-b`().") ==
+        "scip-typescript npm . . src/`v.ts`/Volume#`static a-b`().");
+  CHECK(staticSymbol("no-owner.") == "no-owner.");
 }
 
 }  // namespace

@@ -125,6 +125,44 @@ struct Importer {
     return k != SymbolKind::Unknown ? k : kindOfSymbol(symbol);
   }
 
+  // The TypeScript rules (TypeScriptSites, TypeScriptExports' bindings) on a document's planned
+  // sites; `aliased` and `namespaceUses` are moduleAliases's, per site. Returns the sites to add
+  // beside the others, expanded.
+  std::vector<scip_sites::Planned> typeScriptRules(std::vector<scip_sites::Planned>& planned, const std::string& text,
+                                                   const std::string& absolute,
+                                                   const std::string& relative, std::vector<std::string>& aliased,
+                                                   std::vector<bool>& namespaceUses) {
+    std::vector<scip_sites::Planned> importAliases;
+    std::unique_ptr<typescript_syntax::SyntaxTree> tree = typescript_syntax::SyntaxTree::parse(text, typescript_syntax::dialectOf(relative));
+    if (tree) typescript_sites::keepMeaningAsked(planned, *tree);
+    typescript_sites::namesBeforeAs(planned, text);
+    typescript_sites::unresolvedImports(planned, text);
+    typescript_sites::overloadParameters(planned);
+    typescript_sites::staticMembers(planned, text, staticCollisions);
+    aliased = moduleAliases(planned, text, relative, &namespaceUses);
+    commonJsExports(planned, text);
+    deferAliasMembers(planned, aliased, text);
+    const uint32_t file = static_cast<uint32_t>(facts.files.size() - 1);
+    if (tree) {
+      typescript_syntax::ModuleSyntax syntax = tree->moduleSyntax();
+      if (auto bindings = typescript_sites::noteBindings(planned, syntax, text, relative, file)) {
+        for (typescript_exports::ModuleBindings::Bound& b : bindings->bindings)
+          if (b.syntax.imported == "default" && b.syntax.sourceAt)
+            if (std::string found = typescript_text::resolveRelativeModule(absolute, typescript_text::stringAt(text, *b.syntax.sourceAt));
+                found.compare(0, root.size(), root) == 0)
+              b.sourceFile = found.substr(root.size());
+        moduleBindings.push_back(std::move(*bindings));
+      }
+      importAliases = typescript_sites::shorthandImports(planned, syntax, text, relative);
+      typescript_sites::argumentsObjects(planned, *tree, text, file);
+      typescript_sites::modifiedConstructors(planned, *tree, file);
+      typescript_sites::unresolvedProperties(planned, *tree, relative);
+    }
+    aliased.resize(planned.size());  // the sites added since alias nothing
+    namespaceUses.resize(planned.size());
+    return importAliases;
+  }
+
   void document(const scip::Document& doc, const fs::path& projectRoot) {
     std::error_code ec;
     std::string absolute = fs::weakly_canonical(projectRoot / doc.relative_path(), ec).string();
@@ -142,37 +180,9 @@ struct Importer {
     if (!typescript) allListSites(planned, *text);
     std::vector<std::string> aliased(planned.size());
     std::vector<bool> namespaceUses(planned.size());
-    std::vector<Planned> importAliases;  // beside shorthands and the imports they name (expanded)
-    if (typescript) {
-      std::unique_ptr<typescript_syntax::SyntaxTree> tree =
-          typescript_syntax::SyntaxTree::parse(*text, typescript_syntax::dialectOf(relative));
-      if (tree) typescript_sites::keepMeaningAsked(planned, *tree);
-      typescript_sites::namesBeforeAs(planned, *text);
-      typescript_sites::unresolvedImports(planned, *text);
-      typescript_sites::overloadParameters(planned);
-      typescript_sites::staticMembers(planned, *text, staticCollisions);
-      aliased = moduleAliases(planned, *text, relative, &namespaceUses);
-      commonJsExports(planned, *text);
-      deferAliasMembers(planned, aliased, *text);
-      const uint32_t file = static_cast<uint32_t>(facts.files.size() - 1);
-      if (tree) {
-        typescript_syntax::ModuleSyntax syntax = tree->moduleSyntax();
-        if (auto bindings = typescript_sites::noteBindings(planned, syntax, *text, relative, file)) {
-          for (typescript_exports::ModuleBindings::Bound& b : bindings->bindings)
-            if (b.syntax.imported == "default" && b.syntax.sourceAt)
-              if (std::string found = typescript_text::resolveRelativeModule(absolute, typescript_text::stringAt(*text, *b.syntax.sourceAt));
-                  found.compare(0, root.size(), root) == 0)
-                b.sourceFile = found.substr(root.size());
-          moduleBindings.push_back(std::move(*bindings));
-        }
-        importAliases = typescript_sites::shorthandImports(planned, syntax, *text, relative);
-      }
-      if (tree) typescript_sites::argumentsObjects(planned, *tree, *text, file);
-      if (tree) typescript_sites::modifiedConstructors(planned, *tree, file);
-      if (tree) typescript_sites::unresolvedProperties(planned, *tree, relative);
-      aliased.resize(planned.size());  // the sites added since alias nothing
-      namespaceUses.resize(planned.size());
-    }
+    // Sites to add beside the others, expanded (shorthands' imports).
+    std::vector<Planned> importAliases;
+    if (typescript) importAliases = typeScriptRules(planned, *text, absolute, relative, aliased, namespaceUses);
     for (size_t i = 0; i < planned.size(); ++i) {
       Planned& p = planned[i];
       if (p.usr.empty()) continue;
@@ -303,31 +313,27 @@ struct Importer {
         break;
       }
     }
-    for (const typescript_exports::KeywordSite& k : plan.keywords) {
+    // An export's own site: a variable's, of the symbol named so.
+    auto exportSite = [&](uint32_t file, uint32_t line, uint32_t column, uint32_t offset, uint32_t length, uint32_t usr) {
       ClangOccurrence c;
-      c.file = k.file;
-      c.line = k.line;
-      c.column = k.column;
-      c.offset = k.offset;
-      c.length = 7;  // `default`
-      c.usr = aliasSymbol(k.symbol, k.name);
+      c.file = file;
+      c.line = line;
+      c.column = column;
+      c.offset = offset;
+      c.length = length;
+      c.usr = usr;
       c.kind = static_cast<uint8_t>(SymbolKind::Variable);
-      added.push_back(c);
-    }
+      return c;
+    };
+    for (const typescript_exports::KeywordSite& k : plan.keywords)  // `default`
+      added.push_back(exportSite(k.file, k.line, k.column, k.offset, 7, aliasSymbol(k.symbol, k.name)));
     // The statement declares what it exports: it answers definitions, and is neither a name under
     // the cursor (expanded) nor one of the references (unlisted; its `default` keyword is).
     for (const typescript_exports::StatementSite& st : plan.statements) {
-      ClangOccurrence c;
-      c.file = st.file;
-      c.line = st.line;
-      c.column = st.column;
-      c.offset = st.offset;
-      c.length = st.length;
-      c.usr = aliasSymbol(st.symbol, "default");
+      ClangOccurrence c = exportSite(st.file, st.line, st.column, st.offset, st.length, aliasSymbol(st.symbol, "default"));
       c.role = ClangRole::Definition;
       c.expanded = true;
       c.unlisted = true;
-      c.kind = static_cast<uint8_t>(SymbolKind::Variable);
       added.push_back(c);
     }
     stats.occurrences += added.size();

@@ -62,8 +62,12 @@ std::optional<Expected<NavigationResult>> ClangNavigator::shorthandAnswer(
   for (const ClangFileOccurrence& o : occurrences) {
     if (o.start != at.start || o.role != ClangRole::Reference || o.expanded || o.symbol == at.symbol) continue;
     auto named = references ? view_->symbol(o.symbol) : view_->symbolForDefinition(o.symbol, path, o.start);
-    // A type's member (`Token#location.`) or an object literal's property (`S_IFSOCK0:`).
-    if (!named || (pattern && named->usr.find('#') == std::string::npos && named->usr.back() != ':')) continue;
+    // A type's member (`Token#location.`) or an object literal's property (`S_IFSOCK0:`); an
+    // object literal's value of the shorthand's own name (not the type of an annotated import,
+    // which scip-typescript can write there).
+    if (!named || (pattern && named->usr.find('#') == std::string::npos && named->usr.back() != ':') ||
+        (literal && named->name != declared.name))
+      continue;
     auto answer = answerFor(*named, o, path, references, includeDeclaration, false);
     if (!answer || !references) return answer;
     auto own = answerFor(declared, at, path, true, includeDeclaration, false);

@@ -106,6 +106,9 @@ std::vector<Planned> shorthandImports(const std::vector<Planned>& planned, const
   std::unordered_map<std::string_view, const typescript_syntax::Binding*> imported;  // local name -> its import
   for (const typescript_syntax::Binding& b : syntax.bindings)
     if (!b.exported && (b.imported == b.local || b.imported == "default")) imported.emplace(b.local, &b);
+  std::unordered_set<std::string_view> declared;  // the symbols this document declares
+  for (const Planned& p : planned)
+    if (p.site.roles & scip::Definition) declared.insert(p.usr);
   std::set<uint32_t> atImport;
   for (const auto& [offset, at] : byOffset) {
     const Planned* property = nullptr;
@@ -116,12 +119,14 @@ std::vector<Planned> shorthandImports(const std::vector<Planned>& planned, const
     if (binding == imported.end()) continue;
     auto bound = byOffset.find(binding->second->localAt);
     if (bound == byOffset.end()) continue;
-    // The import's symbol: a shadowing parameter or local of the same name is left alone.
-    const bool importedValue = std::any_of(at.begin(), at.end(), [&](size_t i) {
-      return &planned[i] != property && !(planned[i].site.roles & scip::Definition) &&
-             std::any_of(bound->second.begin(), bound->second.end(), [&](size_t k) { return planned[k].usr == planned[i].usr; });
+    // The import's symbol, or one the document does not declare (scip-typescript writes the type
+    // of an annotated import there, `RebaseFunction#` for `rebase`); a parameter or local of this
+    // document shadowing the import is left alone.
+    const bool shadowed = std::any_of(at.begin(), at.end(), [&](size_t i) {
+      return &planned[i] != property && !(planned[i].site.roles & scip::Definition) && declared.count(planned[i].usr) &&
+             std::none_of(bound->second.begin(), bound->second.end(), [&](size_t k) { return planned[k].usr == planned[i].usr; });
     });
-    if (!importedValue) continue;
+    if (shadowed) continue;
     const std::string alias = "local:" + relative + "#import@" + std::to_string(binding->second->localAt);
     Planned site{property->site, alias};
     site.site.roles = 0;

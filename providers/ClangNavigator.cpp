@@ -126,6 +126,9 @@ Expected<NavigationResult> ClangNavigator::answer(const std::string& path, uint3
       at = built->first;
       named->symbol = std::move(built->second);
     }
+  if (scip_ && at->role == ClangRole::Reference)
+    if (auto both = contextualShorthand(*occurrences, *at, *symbol, path, references, includeDeclaration))
+      return std::move(*both);
   std::vector<ClangSymbol> overloads;
   if (at->role == ClangRole::Reference)
     for (const ClangFileOccurrence& o : *occurrences) {

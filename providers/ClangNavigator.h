@@ -134,6 +134,10 @@ class ClangNavigator {
                                                                const ClangFileOccurrence& at, const ClangSymbol& declared,
                                                                const std::string& path, bool references,
                                                                bool includeDeclaration);
+  std::optional<Expected<NavigationResult>> contextualShorthand(const std::vector<ClangFileOccurrence>& occurrences,
+                                                                const ClangFileOccurrence& at, const ClangSymbol& named,
+                                                                const std::string& path, bool references,
+                                                                bool includeDeclaration);
   std::optional<NavigationResult> shorthandImport(const std::vector<ClangFileOccurrence>& occurrences,
                                                   const ClangFileOccurrence& at, const std::string& path);
   std::optional<ClangSymbol> mergedNamespace(const std::vector<ClangFileOccurrence>& occurrences,

@@ -79,6 +79,33 @@ std::optional<Expected<NavigationResult>> ClangNavigator::shorthandAnswer(
   return std::nullopt;
 }
 
+// `{ depth }` where the object has a contextual type: ScipImport wrote the type's property and the
+// value there, both as references; TypeScript's server goes to both and lists the references of
+// both. nullopt elsewhere.
+std::optional<Expected<NavigationResult>> ClangNavigator::contextualShorthand(const std::vector<ClangFileOccurrence>& occurrences,
+                                                                              const ClangFileOccurrence& at, const ClangSymbol& named,
+                                                                              const std::string& path, bool references,
+                                                                              bool includeDeclaration) {
+  if (!typeScriptFamily(path)) return std::nullopt;
+  auto member = [](const std::string& usr) {  // `Parsed#variadic.`, not a type nor a local (`local:PATH#N`)
+    size_t hash = usr.rfind('#');
+    return usr.rfind("local:", 0) != 0 && hash != std::string::npos && hash + 1 < usr.size();
+  };
+  for (const ClangFileOccurrence& o : occurrences) {
+    if (o.start != at.start || o.role != ClangRole::Reference || o.expanded || o.symbol == at.symbol) continue;
+    auto other = references ? view_->symbol(o.symbol) : view_->symbolForDefinition(o.symbol, path, o.start);
+    if (!other || other->name != named.name || member(other->usr) == member(named.usr)) continue;
+    auto answer = answerFor(named, at, path, references, includeDeclaration, false);
+    if (!answer) return answer;
+    auto second = answerFor(*other, o, path, references, includeDeclaration, false);
+    if (!second) return second;
+    for (SymbolLocation& l : second->locations) answer->locations.push_back(std::move(l));
+    uniqueSites(answer->locations);
+    return answer;
+  }
+  return std::nullopt;
+}
+
 // `{ greet }` of an imported `greet`: TypeScript's server goes to the import, not through it.
 // ScipImport put the import's local symbol beside the shorthand, named by the import's offset
 // (`local:PATH#import@OFFSET`); its site there answers.

@@ -156,6 +156,7 @@ struct Importer {
       importAliases = typescript_sites::shorthandImports(planned, syntax, text, relative);
       typescript_sites::argumentsObjects(planned, *tree, text, file);
       typescript_sites::modifiedConstructors(planned, *tree, file);
+      typescript_sites::contextualShorthands(planned, *tree, text);
       typescript_sites::unresolvedProperties(planned, *tree, relative);
     }
     aliased.resize(planned.size());  // the sites added since alias nothing

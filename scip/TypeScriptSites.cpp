@@ -171,6 +171,43 @@ void staticMembers(std::vector<Planned>& planned, const std::string& text, const
   }
 }
 
+void contextualShorthands(std::vector<Planned>& planned, const typescript_syntax::SyntaxTree& tree, const std::string& text) {
+  std::vector<uint32_t> shorthands = tree.objectShorthands();
+  if (shorthands.empty()) return;
+  std::unordered_map<uint32_t, std::vector<size_t>> byOffset;
+  std::unordered_map<std::string_view, std::vector<size_t>> declarations;  // by the name spelled
+  for (size_t i = 0; i < planned.size(); ++i) {
+    const Planned& p = planned[i];
+    if (p.usr.empty() || p.site.offset + p.site.length > text.size()) continue;
+    byOffset[p.site.offset].push_back(i);
+    if ((p.site.roles & scip::Definition) && p.usr.back() != ':')
+      declarations[std::string_view(text).substr(p.site.offset, p.site.length)].push_back(i);
+  }
+  for (uint32_t at : shorthands) {
+    auto here = byOffset.find(at);
+    // Only the contextual type's property is written there: a reference to a type's member.
+    if (here == byOffset.end() || here->second.size() != 1) continue;
+    const Planned& property = planned[here->second.front()];
+    const size_t hash = property.usr.rfind('#');
+    if ((property.site.roles & scip::Definition) || hash == std::string::npos || hash + 1 == property.usr.size()) continue;
+    auto candidates = declarations.find(std::string_view(text).substr(at, property.site.length));
+    if (candidates == declarations.end()) continue;
+    const Planned* value = nullptr;
+    uint32_t innermost = UINT32_MAX;
+    for (size_t i : candidates->second) {
+      auto scope = tree.scopeOf(planned[i].site.offset);
+      if (!scope || at < scope->first || at >= scope->second || planned[i].site.offset > at) continue;
+      const uint32_t size = scope->second - scope->first;
+      if (size < innermost || (size == innermost && planned[i].site.offset > value->site.offset)) {
+        innermost = size;
+        value = &planned[i];
+      }
+    }
+    if (value && value->usr != property.usr) planned.push_back({Site{property.site.file, property.site.line, property.site.column, at,
+                                                                     property.site.length, 0}, value->usr});
+  }
+}
+
 void modifiedConstructors(std::vector<Planned>& planned, const typescript_syntax::SyntaxTree& tree, uint32_t file) {
   std::vector<typescript_syntax::SyntaxTree::ModifiedConstructor> found = tree.modifiedConstructors();
   if (found.empty()) return;

@@ -34,6 +34,10 @@ void argumentsObjects(std::vector<Planned>& planned, const typescript_syntax::Sy
 // the class's name (`Volume.fromJSON`) get the static member's own symbol (`staticSymbol`).
 void staticMembers(std::vector<Planned>& planned, const std::string& text, const std::unordered_set<std::string>& collisions);
 std::string staticSymbol(const std::string& usr);
+// `{ depth }` where the object has a contextual type: scip-typescript writes only the type's
+// property there; TypeScript's server goes to the value too. The value — the nearest declaration
+// of the name in this document whose scope holds the shorthand — is added there (sites added).
+void contextualShorthands(std::vector<Planned>& planned, const typescript_syntax::SyntaxTree& tree, const std::string& text);
 // A constructor declared with a modifier first (`public constructor(`): scip-typescript writes no
 // definition of it; one is added at the declaration's first token, where TypeScript's server
 // places it (sites added, in `file`).

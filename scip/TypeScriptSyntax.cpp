@@ -2,6 +2,8 @@
 
 #include <tree_sitter/api.h>
 
+#include <algorithm>
+
 #include "support/Language.h"
 
 extern "C" {
@@ -203,6 +205,32 @@ std::vector<uint32_t> SyntaxTree::shorthandBindings() const {
     if (std::string_view(ts_node_type(node)) == "shorthand_property_identifier_pattern") out.push_back(ts_node_start_byte(node));
   });
   return out;
+}
+
+std::vector<uint32_t> SyntaxTree::objectShorthands() const {
+  std::vector<uint32_t> out;
+  forEachNode(ts_tree_root_node(tree_), [&](TSNode node) {
+    if (std::string_view(ts_node_type(node)) == "shorthand_property_identifier") out.push_back(ts_node_start_byte(node));
+  });
+  return out;
+}
+
+std::optional<std::pair<uint32_t, uint32_t>> SyntaxTree::scopeOf(uint32_t offset) const {
+  TSNode name = ts_node_named_descendant_for_byte_range(ts_tree_root_node(tree_), offset, offset + 1);
+  if (ts_node_is_null(name) || ts_node_start_byte(name) != offset) return std::nullopt;
+  static const std::string_view kScopes[] = {"statement_block", "program", "arrow_function", "function_declaration",
+                                             "function_expression", "function", "generator_function_declaration",
+                                             "method_definition", "class_body", "for_statement", "for_in_statement",
+                                             "catch_clause", "switch_body"};
+  for (TSNode up = ts_node_parent(name); !ts_node_is_null(up); up = ts_node_parent(up)) {
+    std::string_view type = ts_node_type(up);
+    if (std::find(std::begin(kScopes), std::end(kScopes), type) == std::end(kScopes)) continue;
+    // A function's own name is declared in the scope around it, not in its body.
+    TSNode own = ts_node_child_by_field_name(up, "name", 4);
+    if (!ts_node_is_null(own) && ts_node_eq(own, name)) continue;
+    return std::pair{ts_node_start_byte(up), ts_node_end_byte(up)};
+  }
+  return std::nullopt;
 }
 
 std::vector<SyntaxTree::ModifiedConstructor> SyntaxTree::modifiedConstructors() const {

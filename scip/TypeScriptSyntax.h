@@ -19,6 +19,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 struct TSTree;
@@ -80,6 +81,12 @@ class SyntaxTree {
   // Where a destructuring pattern binds a property by its own name (`const { body } = ...`,
   // `function f({ depth })`).
   std::vector<uint32_t> shorthandBindings() const;
+  // Where an object literal has a shorthand property (`{ depth }`).
+  std::vector<uint32_t> objectShorthands() const;
+  // The byte range of the scope a declaration's name at `offset` is visible in (a block, a
+  // function for its parameters, the file), by the nearest enclosing block or function; nullopt
+  // when no name is there.
+  std::optional<std::pair<uint32_t, uint32_t>> scopeOf(uint32_t offset) const;
   // Constructors declared with a modifier first (`public constructor(`), by their class's name.
   struct ModifiedConstructor {
     uint32_t classNameAt = 0;

@@ -122,11 +122,14 @@ std::vector<Planned> shorthandImports(const std::vector<Planned>& planned, const
     // The import's symbol, or one the document does not declare (scip-typescript writes the type
     // of an annotated import there, `RebaseFunction#` for `rebase`); a parameter or local of this
     // document shadowing the import is left alone.
+    // A shorthand has its value written beside the property; a property's key (`y18n: y18n(…)`)
+    // has none.
+    auto value = [&](size_t i) { return &planned[i] != property && !(planned[i].site.roles & scip::Definition); };
     const bool shadowed = std::any_of(at.begin(), at.end(), [&](size_t i) {
-      return &planned[i] != property && !(planned[i].site.roles & scip::Definition) && declared.count(planned[i].usr) &&
+      return value(i) && declared.count(planned[i].usr) &&
              std::none_of(bound->second.begin(), bound->second.end(), [&](size_t k) { return planned[k].usr == planned[i].usr; });
     });
-    if (shadowed) continue;
+    if (shadowed || std::none_of(at.begin(), at.end(), value)) continue;
     const std::string alias = "local:" + relative + "#import@" + std::to_string(binding->second->localAt);
     Planned site{property->site, alias};
     site.site.roles = 0;

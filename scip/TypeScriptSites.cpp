@@ -177,13 +177,18 @@ void staticMembers(std::vector<Planned>& planned, const std::string& text, const
 void contextualShorthands(std::vector<Planned>& planned, const typescript_syntax::SyntaxTree& tree, const std::string& text) {
   std::vector<uint32_t> shorthands = tree.objectShorthands();
   if (shorthands.empty()) return;
+  // A type's member (`Parsed#variadic.`): not a type (`Parsed#`) nor a local (`local:PATH#N`).
+  auto member = [](const std::string& usr) {
+    const size_t hash = usr.rfind('#');
+    return usr.rfind("local:", 0) != 0 && hash != std::string::npos && hash + 1 < usr.size();
+  };
   std::unordered_map<uint32_t, std::vector<size_t>> byOffset;
-  std::unordered_map<std::string_view, std::vector<size_t>> declarations;  // by the name spelled
+  std::unordered_map<std::string_view, std::vector<size_t>> declarations;  // values, by the name spelled
   for (size_t i = 0; i < planned.size(); ++i) {
     const Planned& p = planned[i];
     if (p.usr.empty() || p.site.offset + p.site.length > text.size()) continue;
     byOffset[p.site.offset].push_back(i);
-    if ((p.site.roles & scip::Definition) && p.usr.back() != ':')
+    if ((p.site.roles & scip::Definition) && p.usr.back() != ':' && !member(p.usr))
       declarations[std::string_view(text).substr(p.site.offset, p.site.length)].push_back(i);
   }
   for (uint32_t at : shorthands) {
@@ -191,8 +196,7 @@ void contextualShorthands(std::vector<Planned>& planned, const typescript_syntax
     // Only the contextual type's property is written there: a reference to a type's member.
     if (here == byOffset.end() || here->second.size() != 1) continue;
     const Planned& property = planned[here->second.front()];
-    const size_t hash = property.usr.rfind('#');
-    if ((property.site.roles & scip::Definition) || hash == std::string::npos || hash + 1 == property.usr.size()) continue;
+    if ((property.site.roles & scip::Definition) || !member(property.usr)) continue;
     auto candidates = declarations.find(std::string_view(text).substr(at, property.site.length));
     if (candidates == declarations.end()) continue;
     const Planned* value = nullptr;

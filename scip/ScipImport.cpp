@@ -147,7 +147,8 @@ struct Importer {
       typescript_syntax::ModuleSyntax syntax = tree->moduleSyntax();
       if (auto bindings = typescript_sites::noteBindings(planned, syntax, text, relative, file)) {
         for (typescript_exports::ModuleBindings::Bound& b : bindings->bindings)
-          if (b.syntax.imported == "default" && b.syntax.sourceAt)
+          // Only an import the indexer declared a local at can name an expression's default export.
+          if (b.syntax.imported == "default" && b.syntax.sourceAt && b.target.rfind("local:", 0) == 0)
             if (std::string found = typescript_text::resolveRelativeModule(absolute, typescript_text::stringAt(text, *b.syntax.sourceAt));
                 found.compare(0, root.size(), root) == 0)
               b.sourceFile = found.substr(root.size());

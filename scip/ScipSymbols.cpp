@@ -150,17 +150,20 @@ std::string repositoryNamed(const std::string& symbol, const fs::path& projectRo
     else if (!fs::exists(absolute, ec)) absolute = fs::path("/") / path;
     std::string canonical = fs::weakly_canonical(absolute, ec).string();
     if (ec || canonical.compare(0, root.size(), root) != 0) return symbol;
-    std::string out(kUnpackagedTs);
-    std::string_view relative = std::string_view(canonical).substr(root.size());
-    for (size_t from = 0; from <= relative.size();) {
-      size_t slash = relative.find('/', from);
-      if (slash == std::string_view::npos) slash = relative.size();
-      out += descriptorName(relative.substr(from, slash - from)) + "/";
-      from = slash + 1;
-    }
-    return out + symbol.substr(at);
+    return fileSymbol(std::string_view(canonical).substr(root.size())) + symbol.substr(at);
   }
   return symbol;
+}
+
+std::string fileSymbol(std::string_view relative) {
+  std::string out(kUnpackagedTs);
+  for (size_t from = 0; from <= relative.size();) {
+    size_t slash = relative.find('/', from);
+    if (slash == std::string_view::npos) slash = relative.size();
+    out += descriptorName(relative.substr(from, slash - from)) + "/";
+    from = slash + 1;
+  }
+  return out;
 }
 
 // scip-python's module symbols: "<package> `a.b`/__init__:" (backquoted when dotted). The

@@ -23,6 +23,9 @@ std::string nameOfSymbol(std::string_view symbol);
 // definition's comment); other symbols as they are.
 std::string repositoryNamed(const std::string& symbol, const std::filesystem::path& projectRoot, const std::string& root,
                             const std::string& definedAt);
+// The module symbol of a file of no npm package, by its path in the repository (`src/m.ts` ->
+// "scip-typescript npm . . src/`m.ts`/"): how repositoryNamed names such files.
+std::string fileSymbol(std::string_view relative);
 // scip-python's module symbols: the module's dotted name, or "" when `symbol` names no module.
 std::string moduleNameOf(std::string_view symbol);
 // The symbol of module `name` in the package `like` (a module symbol) names.

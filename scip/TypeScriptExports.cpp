@@ -1,8 +1,9 @@
 #include "scip/TypeScriptExports.h"
 
-#include <algorithm>
 #include <map>
 #include <unordered_map>
+
+#include "scip/ScipSymbols.h"
 
 namespace nib::typescript_exports {
 
@@ -50,17 +51,7 @@ class Planner {
   // An expression's default export, named by its file's path in the repository: an importer in
   // another project, or one whose indexer wrote no module symbol at the specifier (a folder's
   // index), names it so too.
-  static std::string expressionSymbol(const std::string& relative) {
-    std::string symbol = "scip-typescript npm . . ";
-    for (size_t from = 0; from <= relative.size();) {
-      size_t slash = std::min(relative.find('/', from), relative.size());
-      symbol += "`";
-      for (char c : relative.substr(from, slash - from)) symbol += c == '`' ? std::string("``") : std::string(1, c);
-      symbol += "`/";
-      from = slash + 1;
-    }
-    return symbol + "`<default>`.";
-  }
+  static std::string expressionSymbol(const std::string& relative) { return scip_symbols::fileSymbol(relative) + "`<default>`."; }
   static std::string exportSymbol(const std::string& module, const std::string& name) {
     return module + "`<export " + name + ">`.";
   }

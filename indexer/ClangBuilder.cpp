@@ -16,6 +16,7 @@
 #include <unordered_set>
 
 #include "indexer/CommandInterpolation.h"
+#include "indexer/HeaderConditions.h"
 #include "indexer/UnitMerge.h"
 #include "indexer/WorkerProcess.h"
 #include "support/Binary.h"
@@ -51,6 +52,9 @@ std::string cacheKey(const CompileCommand& c, const std::string& worker) {
   return d.hex();
 }
 
+
+// At most this many made-up units a build: beyond, files keep what the database's units saw.
+constexpr size_t kMaxMadeUpUnits = 2000;
 
 // A C/C++ file nib indexes, by extension.
 bool isClangSource(const std::string& ext) {
@@ -107,8 +111,9 @@ class ClangViewBuild {
   // not list) become units of their own with the command clangd borrows for such a file when it
   // is opened (CommandInterpolation). So does a source file no command builds that
   // another unit #includes whole (expat's xmltok_impl.c, once per encoding): clangd parses it
-  // alone when it is opened, and sees there nothing its includer defined. Best effort: their
-  // failures are not the database's and are only counted.
+  // alone when it is opened, and sees there nothing its includer defined. So, last, does a header
+  // whose own `#if` sections a source file's #define turns on (HeaderConditions.h). Best effort:
+  // their failures are not the database's and are only counted.
   void addInterpolatedUnits() {
     realUnits_ = units_.size();
     std::set<std::string> covered;
@@ -121,15 +126,46 @@ class ClangViewBuild {
     // The donors are the database's own units (a copy: units_ grows below).
     const std::vector<CompileCommand> database(units_.begin(), units_.begin() + static_cast<ptrdiff_t>(realUnits_));
     const DonorIndex donors(database);
-    for (const auto& [path, blob] : in_.blobIds) {
-      if (!isClangSource(fs::path(path).extension().string()) || covered.count(root_ + path)) continue;
+    std::vector<std::string> files;
+    for (const auto& [path, blob] : in_.blobIds)
+      if (isClangSource(fs::path(path).extension().string()) && !covered.count(root_ + path)) files.push_back(path);
+    for (const std::string& header : headersConfiguredByIncluders(readHeaders(), sourceMacros(), [&](const std::string& path) {
+           auto text = readFile(root_ + path);
+           return text ? *text : std::string();
+         }))
+      files.push_back(header);
+    for (const std::string& path : files) {
       std::string file = root_ + path;
       const CompileCommand* donor = donors.donorFor(file);
       if (!donor) break;
       units_.push_back(interpolatedCommand(*donor, root_, file));
-      if (units_.size() - realUnits_ >= 2000) break;
+      if (units_.size() - realUnits_ >= kMaxMadeUpUnits) break;
     }
     grow();
+  }
+
+  // The macros the database's units' main files #define (HeaderConditions.h says what for).
+  std::set<std::string> sourceMacros() const {
+    std::set<std::string> out;
+    for (size_t i = 0; i < realUnits_; ++i) {
+      if (units_[i].file.compare(0, root_.size(), root_) != 0 || !in_.blobIds.count(units_[i].file.substr(root_.size())))
+        continue;
+      if (auto text = readFile(units_[i].file)) out.merge(definedMacros(*text));
+    }
+    return out;
+  }
+
+  // The repository's headers the database's units read, by path.
+  std::vector<std::string> readHeaders() const {
+    std::set<std::string> out;
+    for (size_t i = 0; i < realUnits_; ++i)
+      if (results_[i])
+        for (const std::string& f : results_[i]->files) {
+          if (f.compare(0, root_.size(), root_) != 0 || isCFamilySourceFile(f)) continue;
+          std::string path = f.substr(root_.size());
+          if (in_.blobIds.count(path) && isClangSource(fs::path(path).extension().string())) out.insert(path);
+        }
+    return {out.begin(), out.end()};
   }
 
   // Every file some unit read must have its function bodies parsed by one unit (a session skips

@@ -539,6 +539,13 @@ Expected<NavigationResult> ClangNavigator::answerFor(const ClangSymbol& found, c
       collectOverrides(*view_, *symbol, includeDeclaration, c);
     }
   }
+  // The asked file's references come from its own parse, as clangd's index of an open file
+  // replaces what its background index holds there: not the sites a unit #including it saw in
+  // code its own parse leaves out (a header's section only an includer's #define turns on).
+  if (references && !scip_)
+    std::erase_if(out.locations, [&](const SymbolLocation& l) {
+      return l.path == path && view_->skippedAt(path, l.range.startByte);
+    });
   // A module's definition is its file's start, an empty range: the language's servers list the
   // places that name the module among its references, not that.
   if (references && scip_)

@@ -188,6 +188,12 @@ Expected<NavigationResult> ClangNavigator::wordAnswer(const std::string& path, c
     // One only made-up units saw (a program no compile command builds), outside the files in
     // front of the user, is in no index clangd has.
     if (!symbol->sites.empty() && std::none_of(symbol->sites.begin(), symbol->sites.end(), known)) continue;
+    // One declared in code the asked file's own parse leaves out (a field of a header's section
+    // only an includer turns on) is not in clangd's index while the file is open: its index of
+    // the open file replaces what the background index holds for that file.
+    if (const ClangSite* declared = declarationSite(*symbol); declared && declared->path == path &&
+                                                              view_->skippedAt(path, declared->range.startByte))
+      continue;
     // One declared only outside the repository (a system header's) counts, as clangd's index
     // holds it too, but has no place here to answer with.
     if (++matched > kMostWordMatches) return declined();
@@ -289,6 +295,9 @@ Expected<NavigationResult> ClangNavigator::macroAnswer(const std::string& path, 
       if (s.role != ClangRole::Definition || s.path != path) continue;
       definedHere = true;
       uint32_t at = s.range.startByte;
+      // A #define in code the file's own parse leaves out (a header's section only an
+      // includer's #define turns on) defines nothing there: no macro is in effect after it.
+      if (view_->skippedAt(path, at)) continue;
       if (at < w.start && (!chosen || at > closest)) closest = at, chosen = *symbol;
       if (at > w.start && at < w.preambleEnd && (!inPreamble || at < firstAfter)) firstAfter = at, inPreamble = *symbol;
     }

@@ -1,0 +1,55 @@
+// HeaderConditions: which headers get a parse of their own because an includer's #define turns
+// their `#if` sections on (the lz4 pattern: lz4frame.c defines LZ4F_STATIC_LINKING_ONLY, then
+// includes lz4frame.h, whose static section tests it).
+#include <catch2/catch.hpp>
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "indexer/HeaderConditions.h"
+
+namespace nib::test {
+namespace {
+
+TEST_CASE("the names a file's #define directives define", "[clang]") {
+  std::string text =
+      "#define A 1\n"
+      "  #  define B(x) (x)\n"
+      "#define C \\\n  continued\n"
+      "int define_not_a_directive;\n"
+      "// #define D: a comment, no directive\n"
+      "#undef E\n";
+  CHECK(definedMacros(text) == std::set<std::string>{"A", "B", "C"});
+}
+
+TEST_CASE("the names a file's conditions test", "[clang]") {
+  std::string text =
+      "#ifndef GUARD_H\n"
+      "#if defined(STATIC_ONLY) && !defined(DONE_1) /* NOT_THIS */\n"
+      "#elif VERSION >= 0x10UL || \\\n   OTHER\n"
+      "#ifdef X // Y\n"
+      "#else\n"
+      "int IN_CODE;\n"
+      "#endif\n";
+  CHECK(conditionNames(text) == std::set<std::string>{"GUARD_H", "STATIC_ONLY", "DONE_1", "VERSION", "OTHER", "X"});
+}
+
+TEST_CASE("a header is parsed alone when a source file's macro decides one of its sections", "[clang]") {
+  std::map<std::string, std::string> files = {
+      {"lib/frame.h", "#ifndef FRAME_H\n#define FRAME_H\n#if defined(FRAME_STATIC)\nint size(void);\n#endif\n#endif\n"},
+      {"lib/plain.h", "#ifndef PLAIN_H\n#define PLAIN_H\nint plain(void);\n#endif\n"},
+      // Its own #define decides its section, as an include guard does: nothing to parse apart.
+      {"lib/self.h", "#define FRAME_STATIC\n#ifdef FRAME_STATIC\nint self(void);\n#endif\n"},
+  };
+  auto read = [&](const std::string& path) { return files.at(path); };
+  std::vector<std::string> headers = {"lib/frame.h", "lib/plain.h", "lib/self.h"};
+  std::set<std::string> sourceMacros = definedMacros("#define FRAME_STATIC\n#include \"frame.h\"\n");
+  CHECK(headersConfiguredByIncluders(headers, sourceMacros, read) == std::vector<std::string>{"lib/frame.h"});
+  CHECK(headersConfiguredByIncluders(headers, {}, read).empty());
+  CHECK(headersConfiguredByIncluders(headers, {"UNRELATED"}, read).empty());
+}
+
+}  // namespace
+}  // namespace nib::test

@@ -232,6 +232,7 @@ class UnitMerger {
       if (added) {
         contents_.symbols.push_back({f.usrs[o.usr], f.names[o.usr], o.kind, {}, {}, {}, {}, {}, {}});
         canonicalFrom_.push_back(CanonicalFrom::None);
+        if (made) madeUpSymbols_.push_back(it->second);
       }
       u.ids[o.usr] = it->second;
     }
@@ -355,6 +356,11 @@ class UnitMerger {
     }
     for (auto& [path, ranges] : skipped_)
       if (!ranges.empty()) contents_.skipped.emplace_back(path, std::move(ranges));
+    // What only a made-up unit named, at no site (a member name its own configuration spells
+    // otherwise: pcre2's `named_group` where the database's units see `named_group_8`), is in no
+    // index clangd has: the lookup by name does not offer it.
+    for (uint32_t id : madeUpSymbols_)
+      if (contents_.symbols[id].sites.empty()) contents_.unnamed.push_back(id);
     for (const auto& [path, signature] : unindexed_)
       if (signature != "-" && byFile_.count(path)) contents_.unindexed.emplace_back(path, signature);
     contents_.root = root_;
@@ -374,6 +380,7 @@ class UnitMerger {
   std::set<std::tuple<uint32_t, uint32_t, uint32_t, uint8_t>> sites_;  // (file number, offset, symbol, role)
   std::set<std::tuple<uint32_t, uint32_t, uint32_t>> astOnlySites_;
   std::vector<CanonicalFrom> canonicalFrom_;
+  std::vector<uint32_t> madeUpSymbols_;  // symbols a made-up unit named first, ascending
   std::set<std::string> compiled_, interpolatedOnly_;  // files real units saw; files only made-up ones saw
   std::set<std::string> shared_;                      // main files another unit #includes
   std::map<std::string, std::set<std::string>> reads_;  // main file -> the other files its units read

@@ -344,4 +344,28 @@ TEST_CASE("a symbol read for a definition leaves out its references but the aske
   std::filesystem::remove_all(dir, ec);
 }
 
+TEST_CASE("a symbol only made-up units named at no site is not offered by its name", "[facts][clang]") {
+  std::string tmpl = (std::filesystem::temp_directory_path() / "nib-clang-view-XXXXXX").string();
+  std::filesystem::path dir = ::mkdtemp(tmpl.data());
+  ClangViewContents contents;
+  for (const char* usr : {"c:@S@named_group_8@FI@length", "c:@S@named_group@FI@length"}) {
+    ClangSymbol s;
+    s.usr = usr;
+    s.name = "length";
+    contents.symbols.push_back(s);
+  }
+  contents.unnamed = {1};
+  REQUIRE(writeClangView(dir, contents).isOk());
+  auto view = ClangView::open(dir);
+  REQUIRE(view.hasValue());
+  auto named = (*view)->symbolsNamed("length");
+  REQUIRE(named.hasValue());
+  CHECK(*named == std::vector<uint32_t>{0});
+  auto second = (*view)->symbol(1);  // still a symbol: the made-up unit's occurrences name it
+  REQUIRE(second.hasValue());
+  CHECK(second->usr == "c:@S@named_group@FI@length");
+  std::error_code ec;
+  std::filesystem::remove_all(dir, ec);
+}
+
 }  // namespace nib

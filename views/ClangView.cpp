@@ -118,7 +118,8 @@ Status writeClangView(const std::filesystem::path& dir, const ClangViewContents&
   // Symbol ids by name, for lookups by the bare word (see symbolsNamed).
   std::map<std::string_view, std::vector<uint32_t>> byName;
   for (size_t id = 0; id < contents.symbols.size(); ++id)
-    if (const std::string& name = contents.symbols[id].name; !name.empty() && name.size() <= kMaxNameKey)
+    if (const std::string& name = contents.symbols[id].name; !name.empty() && name.size() <= kMaxNameKey &&
+                                                             !std::binary_search(contents.unnamed.begin(), contents.unnamed.end(), id))
       byName[name].push_back(static_cast<uint32_t>(id));
   for (const auto& [name, ids] : byName) {
     ByteWriter w;

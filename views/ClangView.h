@@ -111,6 +111,9 @@ struct ClangViewContents {
   std::vector<std::pair<std::string, std::string>> unindexed;
   std::string root;  // the repository, absolute, with a trailing '/': where `unindexed` lie
   ProgramTable programs;  // the precise view's TypeScript programs (empty elsewhere)
+  // Symbols left out of the lookup by name (`names`), ascending: those only made-up units named,
+  // at no site.
+  std::vector<uint32_t> unnamed;
 };
 Status writeClangView(const std::filesystem::path& dir, const ClangViewContents& contents);
 // A file's size and modification time as a short string ("-" when it cannot be read): what

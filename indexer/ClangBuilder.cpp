@@ -112,7 +112,7 @@ class ClangViewBuild {
   // is opened (CommandInterpolation). So does a source file no command builds that
   // another unit #includes whole (expat's xmltok_impl.c, once per encoding): clangd parses it
   // alone when it is opened, and sees there nothing its includer defined. So, last, does a header
-  // whose own `#if` sections a source file's #define turns on (HeaderConditions.h). Best effort:
+  // whose own `#if` sections test a macro another file defines (HeaderConditions.h). Best effort:
   // their failures are not the database's and are only counted.
   void addInterpolatedUnits() {
     realUnits_ = units_.size();
@@ -129,7 +129,7 @@ class ClangViewBuild {
     std::vector<std::string> files;
     for (const auto& [path, blob] : in_.blobIds)
       if (isClangSource(fs::path(path).extension().string()) && !covered.count(root_ + path)) files.push_back(path);
-    for (const std::string& header : headersConfiguredByIncluders(readHeaders(), sourceMacros(), [&](const std::string& path) {
+    for (const std::string& header : headersConfiguredByIncluders(readHeaders(), buildMacros(), [&](const std::string& path) {
            auto text = readFile(root_ + path);
            return text ? *text : std::string();
          }))
@@ -144,14 +144,17 @@ class ClangViewBuild {
     grow();
   }
 
-  // The macros the database's units' main files #define (HeaderConditions.h says what for).
-  std::set<std::string> sourceMacros() const {
-    std::set<std::string> out;
+  // The macros the files under the repository that the database's units read #define (their
+  // main files, the headers they read, generated ones included): HeaderConditions.h says what for.
+  std::set<std::string> buildMacros() const {
+    std::set<std::string> files, out;
     for (size_t i = 0; i < realUnits_; ++i) {
-      if (units_[i].file.compare(0, root_.size(), root_) != 0 || !in_.blobIds.count(units_[i].file.substr(root_.size())))
-        continue;
-      if (auto text = readFile(units_[i].file)) out.merge(definedMacros(*text));
+      files.insert(units_[i].file);
+      if (results_[i]) files.insert(results_[i]->files.begin(), results_[i]->files.end());
     }
+    for (const std::string& f : files)
+      if (f.compare(0, root_.size(), root_) == 0)
+        if (auto text = readFile(f)) out.merge(definedMacros(*text));
     return out;
   }
 

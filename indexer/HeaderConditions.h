@@ -1,14 +1,16 @@
 // Which headers clangd would parse differently from the units that #include them: a header whose
-// own `#if` sections depend on a macro a source file defines before its `#include`
-// (`#define LZ4F_STATIC_LINKING_ONLY` in lz4frame.c, then lz4frame.h's static section). clangd
-// parses a header it opens alone, with the command it borrows, so those sections are code left
-// out there, and what the including unit saw in them is no answer in the header (references of
-// an open file come from its own parse only). The clang view gives such headers a made-up unit
-// of their own (ClangBuilder), which makes each a main file: its own parse's skipped ranges and
-// names answer there, as for a source file #included whole.
+// own `#if` sections depend on a macro defined elsewhere — a source file defines it before its
+// `#include` (`#define LZ4F_STATIC_LINKING_ONLY` in lz4frame.c, then lz4frame.h's static
+// section), or a header the includer read first does (libpng's pngstruct.h tests pnglibconf.h's
+// PNG_*_SUPPORTED, which pngpriv.h includes before it). clangd parses a header it opens alone,
+// with the command it borrows, so those sections may be code left out there (the editor greys
+// them), and what the including unit saw in them is no answer in the header (references of an
+// open file come from its own parse only). The clang view gives such headers a made-up unit of
+// their own (ClangBuilder), which makes each a main file: its own parse's skipped ranges and names
+// answer there, as for a source file #included whole.
 //
 // The choice is by text, without a parse, and only bounds the cost: a header chosen whose
-// standalone parse leaves out nothing more answers as before.
+// standalone parse sees what its includers saw answers as before.
 #pragma once
 
 #include <set>
@@ -26,17 +28,18 @@ std::set<std::string> definedMacros(std::string_view text);
 std::set<std::string> conditionNames(std::string_view text);
 
 // Of `headers` (repository paths, each with its text read by `read`), those whose conditions name
-// a macro in `sourceMacros` that the header does not define itself, in the order given.
+// a macro in `buildMacros` (what the files the build read define) that the header does not define
+// itself, in the order given.
 template <typename Read>
 std::vector<std::string> headersConfiguredByIncluders(const std::vector<std::string>& headers,
-                                                      const std::set<std::string>& sourceMacros, Read read) {
+                                                      const std::set<std::string>& buildMacros, Read read) {
   std::vector<std::string> out;
-  if (sourceMacros.empty()) return out;
+  if (buildMacros.empty()) return out;
   for (const std::string& header : headers) {
     std::string text = read(header);
     std::set<std::string> own = definedMacros(text);
     for (const std::string& name : conditionNames(text))
-      if (sourceMacros.count(name) && !own.count(name)) {
+      if (buildMacros.count(name) && !own.count(name)) {
         out.push_back(header);
         break;
       }

@@ -36,7 +36,7 @@ TEST_CASE("the names a file's conditions test", "[clang]") {
   CHECK(conditionNames(text) == std::set<std::string>{"GUARD_H", "STATIC_ONLY", "DONE_1", "VERSION", "OTHER", "X"});
 }
 
-TEST_CASE("a header is parsed alone when a source file's macro decides one of its sections", "[clang]") {
+TEST_CASE("a header is parsed alone when a macro defined elsewhere decides one of its sections", "[clang]") {
   std::map<std::string, std::string> files = {
       {"lib/frame.h", "#ifndef FRAME_H\n#define FRAME_H\n#if defined(FRAME_STATIC)\nint size(void);\n#endif\n#endif\n"},
       {"lib/plain.h", "#ifndef PLAIN_H\n#define PLAIN_H\nint plain(void);\n#endif\n"},
@@ -45,8 +45,9 @@ TEST_CASE("a header is parsed alone when a source file's macro decides one of it
   };
   auto read = [&](const std::string& path) { return files.at(path); };
   std::vector<std::string> headers = {"lib/frame.h", "lib/plain.h", "lib/self.h"};
-  std::set<std::string> sourceMacros = definedMacros("#define FRAME_STATIC\n#include \"frame.h\"\n");
-  CHECK(headersConfiguredByIncluders(headers, sourceMacros, read) == std::vector<std::string>{"lib/frame.h"});
+  // A source file's #define before its #include, or a configuration header's.
+  std::set<std::string> buildMacros = definedMacros("#define FRAME_STATIC\n#include \"frame.h\"\n");
+  CHECK(headersConfiguredByIncluders(headers, buildMacros, read) == std::vector<std::string>{"lib/frame.h"});
   CHECK(headersConfiguredByIncluders(headers, {}, read).empty());
   CHECK(headersConfiguredByIncluders(headers, {"UNRELATED"}, read).empty());
 }

@@ -308,7 +308,11 @@ struct SiteCollector {
   bool references = false;
   NavigationResult& out;
   bool fileOnly = false;          // the asked file's sites only
-  bool withInterpolated = false;  // sites only a made-up unit saw, in other files too
+  // Sites only a made-up unit saw, in other files too: with `onlyRead`, those in the files the
+  // asked file's own parse read (`readByAsked`, sorted; none when it has no unit of its own).
+  bool withInterpolated = false;
+  bool onlyRead = false;
+  std::vector<std::string_view> readByAsked;
   std::set<std::pair<std::string, uint32_t>> changed;
   std::function<bool(const std::string&)> shown;  // files open in the editor (may be empty)
   // References of a TypeScript file: the files of its program (ClangNavigator::programOf), which
@@ -326,7 +330,8 @@ struct SiteCollector {
           ++uncompiled;
           continue;
         }
-      } else if (s.interpolated && !withInterpolated && s.path != path && !(shown && shown(s.path))) {
+      } else if (s.interpolated && s.path != path && !(shown && shown(s.path)) &&
+                 !(withInterpolated && (!onlyRead || std::binary_search(readByAsked.begin(), readByAsked.end(), s.path)))) {
         if (references) ++uncompiled;
         continue;
       }
@@ -455,10 +460,14 @@ std::string ClangNavigator::answerFacet(const ClangSymbol& symbol) {
 // when a declaration comes first. A made-up unit's canonical declaration in another file (two
 // programs no command builds each defining `main`, or an anonymous enum both spell alike) is not
 // this file's: to clangd each such file is a program of its own, whose first declaration here is
-// the symbol's.
+// the symbol's. So is a made-up unit's `main` whose canonical declaration is a compiled
+// program's: the uncompiled test's own `main` answers there, not the tool's.
 const ClangSite* ClangNavigator::canonicalDefinition(const ClangSymbol& symbol, const std::string& path) {
   const ClangSite* canonical = declarationSite(symbol);
-  if (canonical && canonical->interpolated && canonical->path != path) {
+  bool madeUpHere = std::any_of(symbol.sites.begin(), symbol.sites.end(), [&](const ClangSite& s) {
+    return s.path == path && s.interpolated && s.role != ClangRole::Reference;
+  });
+  if (canonical && canonical->path != path && (canonical->interpolated || madeUpHere)) {
     const ClangSite* own = nullptr;
     for (const ClangSite& s : symbol.sites)
       if (s.path == path && s.role != ClangRole::Reference && (!own || s.range.startByte < own->range.startByte)) own = &s;
@@ -553,7 +562,17 @@ Expected<NavigationResult> ClangNavigator::answerFor(const ClangSymbol& found, c
   // A definition without a separate declaration is its own answer.
   if (!references && out.locations.empty() && at->role == ClangRole::Definition)
     collect([](ClangRole r) { return r == ClangRole::Definition; });
+  // Else what a made-up unit saw in a file this one reads (a header only uncompiled programs
+  // include): each such unit is a program of its own to clangd, so another uncompiled file's
+  // definition (a test's own `memcmp`, a fuzzer helper's source) is no answer here — clangd
+  // answers the declaration its parse sees.
   if (!references && out.locations.empty()) {
+    if (!scip_) {
+      auto read = view_->filesReadBy(path);
+      if (!read) return read.status();
+      if (*read) c.readByAsked = std::move(**read);
+      c.onlyRead = true;
+    }
     c.withInterpolated = true;
     collect(wanted);
   }

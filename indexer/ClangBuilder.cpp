@@ -129,7 +129,7 @@ class ClangViewBuild {
     std::vector<std::string> files;
     for (const auto& [path, blob] : in_.blobIds)
       if (isClangSource(fs::path(path).extension().string()) && !covered.count(root_ + path)) files.push_back(path);
-    for (const std::string& header : headersConfiguredByIncluders(readHeaders(), buildMacros(), [&](const std::string& path) {
+    for (const std::string& header : headersConfiguredElsewhere(readHeaders(), buildMacros(), [&](const std::string& path) {
            auto text = readFile(root_ + path);
            return text ? *text : std::string();
          }))

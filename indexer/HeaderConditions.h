@@ -31,7 +31,7 @@ std::set<std::string> conditionNames(std::string_view text);
 // a macro in `buildMacros` (what the files the build read define) that the header does not define
 // itself, in the order given.
 template <typename Read>
-std::vector<std::string> headersConfiguredByIncluders(const std::vector<std::string>& headers,
+std::vector<std::string> headersConfiguredElsewhere(const std::vector<std::string>& headers,
                                                       const std::set<std::string>& buildMacros, Read read) {
   std::vector<std::string> out;
   if (buildMacros.empty()) return out;

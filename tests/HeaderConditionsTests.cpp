@@ -47,9 +47,9 @@ TEST_CASE("a header is parsed alone when a macro defined elsewhere decides one o
   std::vector<std::string> headers = {"lib/frame.h", "lib/plain.h", "lib/self.h"};
   // A source file's #define before its #include, or a configuration header's.
   std::set<std::string> buildMacros = definedMacros("#define FRAME_STATIC\n#include \"frame.h\"\n");
-  CHECK(headersConfiguredByIncluders(headers, buildMacros, read) == std::vector<std::string>{"lib/frame.h"});
-  CHECK(headersConfiguredByIncluders(headers, {}, read).empty());
-  CHECK(headersConfiguredByIncluders(headers, {"UNRELATED"}, read).empty());
+  CHECK(headersConfiguredElsewhere(headers, buildMacros, read) == std::vector<std::string>{"lib/frame.h"});
+  CHECK(headersConfiguredElsewhere(headers, {}, read).empty());
+  CHECK(headersConfiguredElsewhere(headers, {"UNRELATED"}, read).empty());
 }
 
 }  // namespace

@@ -132,8 +132,10 @@ class ClangViewBuild {
     for (const std::string& header : headersConfiguredElsewhere(readHeaders(), buildMacros(), [&](const std::string& path) {
            auto text = readFile(root_ + path);
            return text ? *text : std::string();
-         }))
+         })) {
+      logDebug("clang view: " + header + " is parsed alone too (a macro defined elsewhere decides its sections)");
       files.push_back(header);
+    }
     for (const std::string& path : files) {
       std::string file = root_ + path;
       const CompileCommand* donor = donors.donorFor(file);

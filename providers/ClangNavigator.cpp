@@ -47,6 +47,17 @@ const ClangSite* declarationSite(const ClangSymbol& symbol) {
 Status declined() { return Status(ErrorCode::NotFound, Reason::Declined, "libclang's facts do not answer here"); }
 
 // Locations in (path, offset) order, one per site: answers merged from several symbols.
+bool onlyForeignAt(const std::vector<ClangFileOccurrence>& occurrences, uint32_t start) {
+  auto it = std::lower_bound(occurrences.begin(), occurrences.end(), start,
+                             [](const ClangFileOccurrence& o, uint32_t at) { return o.start < at; });
+  bool foreign = false;
+  for (; it != occurrences.end() && it->start == start; ++it) {
+    if (!it->foreign) return false;
+    foreign = true;
+  }
+  return foreign;
+}
+
 void uniqueSites(std::vector<SymbolLocation>& locations) {
   std::sort(locations.begin(), locations.end(), [](const SymbolLocation& a, const SymbolLocation& b) {
     return std::tie(a.path, a.range.startByte) < std::tie(b.path, b.range.startByte);
@@ -549,12 +560,13 @@ Expected<NavigationResult> ClangNavigator::answerFor(const ClangSymbol& found, c
     }
   }
   // The asked file's references come from its own parse, as clangd's index of an open file
-  // replaces what its background index holds there: not the sites a unit #including it saw in
-  // code its own parse leaves out (a header's section only an includer's #define turns on).
-  if (references && !scip_)
-    std::erase_if(out.locations, [&](const SymbolLocation& l) {
-      return l.path == path && view_->skippedAt(path, l.range.startByte);
-    });
+  // replaces what its background index holds there: not the sites only a unit #including it saw
+  // (`foreign`: in a header's section only an includer's #define turns on).
+  if (references && !scip_) {
+    auto own = view_->occurrences(path);
+    if (!own) return own.status();
+    std::erase_if(out.locations, [&](const SymbolLocation& l) { return l.path == path && onlyForeignAt(*own, l.range.startByte); });
+  }
   // A module's definition is its file's start, an empty range: the language's servers list the
   // places that name the module among its references, not that.
   if (references && scip_)

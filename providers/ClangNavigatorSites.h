@@ -17,6 +17,9 @@ SymbolLocation siteLocation(const ClangSymbol& symbol, const ClangSite& site);
 const ClangSite* declarationSite(const ClangSymbol& symbol);
 // The clang view has no say at a position: tree-sitter's facts answer.
 Status declined();
+// Whether every occurrence at `start` (of a file's, in offset order) is `foreign` — seen only by a
+// unit #including the file, not its own parse — and there is one.
+bool onlyForeignAt(const std::vector<ClangFileOccurrence>& occurrences, uint32_t start);
 // Locations in (path, offset) order, one per site: answers merged from several symbols.
 void uniqueSites(std::vector<SymbolLocation>& locations);
 

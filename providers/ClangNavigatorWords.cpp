@@ -188,11 +188,12 @@ Expected<NavigationResult> ClangNavigator::wordAnswer(const std::string& path, c
     // One only made-up units saw (a program no compile command builds), outside the files in
     // front of the user, is in no index clangd has.
     if (!symbol->sites.empty() && std::none_of(symbol->sites.begin(), symbol->sites.end(), known)) continue;
-    // One declared in code the asked file's own parse leaves out (a field of a header's section
-    // only an includer turns on) is not in clangd's index while the file is open: its index of
-    // the open file replaces what the background index holds for that file.
-    if (const ClangSite* declared = declarationSite(*symbol); declared && declared->path == path &&
-                                                              view_->skippedAt(path, declared->range.startByte))
+    // One whose index place is in code the asked file's own parse leaves out (a field of a
+    // header's section only an includer turns on) is not in clangd's index while the file is
+    // open: its index of the open file replaces what the background index holds for that file.
+    // (A function declared there and defined elsewhere is: its place is the definition.)
+    if (const ClangSite* place = indexedPlace(*symbol, known);
+        place && place->path == path && onlyForeignAt(w.occurrences, place->range.startByte))
       continue;
     // One declared only outside the repository (a system header's) counts, as clangd's index
     // holds it too, but has no place here to answer with.

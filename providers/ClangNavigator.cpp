@@ -14,62 +14,6 @@ namespace {
 // scip-typescript's name of a class's constructor: the class's symbol and this.
 constexpr const char* kConstructor = "`<constructor>`().";
 }  // namespace
-namespace clangnav {
-
-// A site of a symbol as an answer's location.
-SymbolLocation siteLocation(const ClangSymbol& symbol, const ClangSite& site) {
-  SymbolLocation l;
-  l.path = site.path;
-  l.range = l.fullRange = site.range;
-  l.name = symbol.name;
-  l.kind = static_cast<SymbolKind>(symbol.kind);
-  l.role = site.role == ClangRole::Definition    ? OccurrenceRole::Definition
-           : site.role == ClangRole::Declaration ? OccurrenceRole::Declaration
-                                                 : OccurrenceRole::Reference;
-  l.ascii = false;  // unknown here: the server converts columns from the text
-  return l;
-}
-
-// The declaration clangd's index keeps for a symbol: the canonical one (the first the build
-// saw), else the first declaring site; nullptr when the repository only references it.
-const ClangSite* declarationSite(const ClangSymbol& symbol) {
-  const ClangSite* first = nullptr;
-  for (const ClangSite& s : symbol.sites) {
-    if (s.role == ClangRole::Reference) continue;
-    if (s.canonical) return &s;
-    if (!first) first = &s;
-  }
-  return first;
-}
-
-// The clang view has no say at a position (a file changed since the build, no name clang saw,
-// nothing declared in the repository): tree-sitter's facts answer.
-Status declined() { return Status(ErrorCode::NotFound, Reason::Declined, "libclang's facts do not answer here"); }
-
-// Locations in (path, offset) order, one per site: answers merged from several symbols.
-bool onlyForeignAt(const std::vector<ClangFileOccurrence>& occurrences, uint32_t start) {
-  auto it = std::lower_bound(occurrences.begin(), occurrences.end(), start,
-                             [](const ClangFileOccurrence& o, uint32_t at) { return o.start < at; });
-  bool foreign = false;
-  for (; it != occurrences.end() && it->start == start; ++it) {
-    if (!it->foreign) return false;
-    foreign = true;
-  }
-  return foreign;
-}
-
-void uniqueSites(std::vector<SymbolLocation>& locations) {
-  std::sort(locations.begin(), locations.end(), [](const SymbolLocation& a, const SymbolLocation& b) {
-    return std::tie(a.path, a.range.startByte) < std::tie(b.path, b.range.startByte);
-  });
-  locations.erase(std::unique(locations.begin(), locations.end(),
-                              [](const SymbolLocation& a, const SymbolLocation& b) {
-                                return a.path == b.path && a.range.startByte == b.range.startByte;
-                              }),
-                  locations.end());
-}
-
-}  // namespace clangnav
 
 using namespace clangnav;
 
@@ -323,7 +267,7 @@ struct SiteCollector {
   // asked file's own parse read (`readByAsked`, sorted; none when it has no unit of its own).
   bool withInterpolated = false;
   bool onlyRead = false;
-  std::vector<std::string_view> readByAsked;
+  std::vector<std::string_view> readByAsked{};
   std::set<std::pair<std::string, uint32_t>> changed;
   std::function<bool(const std::string&)> shown;  // files open in the editor (may be empty)
   // References of a TypeScript file: the files of its program (ClangNavigator::programOf), which

@@ -165,6 +165,7 @@ class UnitMerger {
     std::vector<std::vector<std::pair<uint32_t, uint32_t>>> leftOut(f.files.size());
     for (const ClangSkipped& k : f.skipped) leftOut[k.file].emplace_back(k.start, k.end);
     std::set<std::string>* read = mainFileOf_[i].empty() ? nullptr : &reads_[mainFileOf_[i]];
+    if (!mainFileOf_[i].empty() && !f.errors.empty()) withErrors_.insert(mainFileOf_[i]);
     for (size_t k = 0; k < f.files.size(); ++k) {
       if (paths[k].empty()) continue;
       if (read && paths[k] != mainFileOf_[i]) read->insert(paths[k]);
@@ -361,6 +362,7 @@ class UnitMerger {
     // index clangd has: the lookup by name does not offer it.
     for (uint32_t id : madeUpSymbols_)
       if (contents_.symbols[id].sites.empty()) contents_.unnamed.push_back(id);
+    contents_.parsedWithErrors.assign(withErrors_.begin(), withErrors_.end());
     for (const auto& [path, signature] : unindexed_)
       if (signature != "-" && byFile_.count(path)) contents_.unindexed.emplace_back(path, signature);
     contents_.root = root_;
@@ -381,6 +383,7 @@ class UnitMerger {
   std::set<std::tuple<uint32_t, uint32_t, uint32_t>> astOnlySites_;
   std::vector<CanonicalFrom> canonicalFrom_;
   std::vector<uint32_t> madeUpSymbols_;  // symbols a made-up unit named first, ascending
+  std::set<std::string> withErrors_;      // main files one of whose units reported an error
   std::set<std::string> compiled_, interpolatedOnly_;  // files real units saw; files only made-up ones saw
   std::set<std::string> shared_;                      // main files another unit #includes
   std::map<std::string, std::set<std::string>> reads_;  // main file -> the other files its units read

@@ -449,6 +449,9 @@ Expected<NavigationResult> ClangNavigator::answerFor(const ClangSymbol& found, c
     return s.interpolated && s.path == path && s.range.startByte == at->start;
   });
   if (uncompiledHere) out.facet = kUncompiledFacet;
+  // Asked in a file whose own parse had errors: what the compiler's recovery made of it, which
+  // the live server's parse, with the same errors, may make otherwise.
+  if (!scip_ && view_->parsedWithErrors(path)) out.facet = kParseErrorsFacet;
   // A member name that depends on a template parameter names what lookup in the primary
   // template found, as clangd's go-to-definition guesses it: an instantiation may differ.
   if (at->guessed) {

@@ -66,7 +66,8 @@ struct NavigationResult {
   // What kind of symbol a compiler's answer is about, where its agreement with a live server is
   // measured apart (providers/Agreement): "macro", "override" (a member in a hierarchy),
   // "file-local" (every site in one file), kUncompiledFacet (asked in code only a unit nib made
-  // up for a file no compile command reaches saw), else the symbol's kind ("function", ...).
+  // up for a file no compile command reaches saw), kParseErrorsFacet (asked in a file whose own
+  // parse reported errors), else the symbol's kind ("function", ...).
   std::string facet;
 };
 inline constexpr const char* kUncompiledFacet = "uncompiled";
@@ -74,6 +75,9 @@ inline constexpr const char* kUncompiledFacet = "uncompiled";
 // library's declaration), or that it resolved no name at the position.
 inline constexpr const char* kOutsideFacet = "outside";
 inline constexpr const char* kUnresolvedFacet = "unresolved";
+// A compiler's answer in a file whose own parse reported errors (a missing include path, a
+// header that needs its includer): the compiler's error recovery decided what names mean there.
+inline constexpr const char* kParseErrorsFacet = "parse-errors";
 
 struct SymbolMatch {
   SymbolLocation location;

@@ -276,6 +276,11 @@ TEST_CASE("the policy follows the measurements: a disagreeing category goes live
   CHECK(guessed.wantLive);
   CHECK(guessed.category == "scip exact uncompiled");
   CHECK(guessed.reason == "no compile command builds this code: the index's command was guessed");
+  // Or a file whose own parse reported errors: the compiler's recovery decided the answer.
+  answer.facet = "parse-errors";
+  PolicyOutcome recovered = navigator.decide(request, answer, &c);
+  CHECK(recovered.wantLive);
+  CHECK(recovered.category == "scip exact parse-errors");
   answer.facet.clear();
   // A file the index may not match goes live whatever was measured.
   request.partial = true;

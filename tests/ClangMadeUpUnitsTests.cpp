@@ -212,3 +212,31 @@ TEST_CASE("made-up units of files no compile command builds are left to the foll
 }
 
 }  // namespace nib::test
+
+namespace nib::test {
+using namespace clangview;
+
+TEST_CASE("answers in a file whose own parse reported errors are a category of their own", "[clang][agreement]") {
+  TestRepo repo;
+  // broken.c includes a header no include path reaches: clang recovers and goes on, and so does
+  // the live server, each in its own way.
+  const char* broken = "#include \"shared.h\"\n#include \"nowhere.h\"\nint use(void) { return shared(2); }\n";
+  repo.writeAll({{"shared.h", kHeader}, {"shared.c", kShared}, {"main.c", kMain}, {"broken.c", broken}});
+  writeDatabase(repo, {"shared.c", "main.c", "broken.c"});
+  repo.commitAll();
+  Manifest m = build(repo);
+  CHECK(stat(m, "clang.failed") == "0");
+  auto provider = StaticProvider::open(repo.root() / ".nib");
+  REQUIRE(provider.hasValue());
+  auto inBroken = (*provider)->definition("broken.c", offsetOf(broken, "shared(2)"));
+  REQUIRE(inBroken.hasValue());
+  CHECK(inBroken->source == "clang");
+  CHECK(inBroken->facet == "parse-errors");
+  REQUIRE(inBroken->locations.size() == 1);
+  CHECK(inBroken->locations[0].path == "shared.c");
+  auto inMain = (*provider)->definition("main.c", offsetOf(kMain, "shared(1)"));
+  REQUIRE(inMain.hasValue());
+  CHECK(inMain->facet == "function");
+}
+
+}  // namespace nib::test

@@ -51,6 +51,10 @@ Status writeClangView(const std::filesystem::path& dir, const ClangViewContents&
   for (const std::string& path : contents.interpolatedFiles) NIB_RETURN_IF_ERROR(txn->put(*interpolated, path, ""));
   for (const auto& [path, signature] : contents.unindexed) NIB_RETURN_IF_ERROR(txn->put(*unindexed, path, signature));
   for (const std::string& path : contents.sharedMainFiles) NIB_RETURN_IF_ERROR(txn->put(*shared, path, ""));
+  auto errors = txn->openDb("errors", true);
+  if (!errors) return errors.status();
+  for (const std::string& path : contents.parsedWithErrors)
+    if (!path.empty() && path.size() <= kMaxNameKey) NIB_RETURN_IF_ERROR(txn->put(*errors, path, ""));
   for (const auto& [path, ranges] : contents.skipped) {
     ByteWriter w;
     for (const auto& [start, end] : ranges) {
@@ -162,6 +166,7 @@ Expected<std::unique_ptr<ClangView>> ClangView::open(const std::filesystem::path
   v->shared_ = *shared;
   if (auto programs = v->txn_.openDb("programs", false)) v->programs_ = *programs;
   if (auto reads = v->txn_.openDb("reads", false)) v->reads_ = *reads;
+  if (auto errors = v->txn_.openDb("errors", false)) v->errors_ = *errors;
   return v;
 }
 
@@ -317,6 +322,11 @@ Expected<std::vector<uint32_t>> ClangView::symbolsNamed(const std::string& name)
   while (!r.atEnd() && r.ok()) out.push_back(r.u32());
   if (!r.ok()) return Status(ErrorCode::Corrupt, "malformed clang name entry for " + name);
   return out;
+}
+
+bool ClangView::parsedWithErrors(const std::string& path) {
+  if (!errors_ || path.empty() || path.size() > kMaxNameKey) return false;
+  return txn_.get(*errors_, path).hasValue();
 }
 
 bool ClangView::skippedAt(const std::string& path, uint32_t offset) {

@@ -114,6 +114,9 @@ struct ClangViewContents {
   // Symbols left out of the lookup by name (`names`), ascending: those only made-up units named,
   // at no site.
   std::vector<uint32_t> unnamed;
+  // Main files whose own unit reported an error (a missing include, a made-up unit's guessed
+  // command that lacks a path), sorted: answers there rest on the compiler's error recovery.
+  std::vector<std::string> parsedWithErrors;
 };
 Status writeClangView(const std::filesystem::path& dir, const ClangViewContents& contents);
 // A file's size and modification time as a short string ("-" when it cannot be read): what
@@ -142,6 +145,8 @@ class ClangView {
   std::vector<std::string> changedUnindexedFiles() const;
   // The symbols of exactly this name (case included), by id.
   Expected<std::vector<uint32_t>> symbolsNamed(const std::string& name);
+  // Whether `path`'s own parse reported an error (ClangViewContents::parsedWithErrors).
+  bool parsedWithErrors(const std::string& path);
   // Whether `offset` lies in code the preprocessor left out (ClangViewContents::skipped).
   bool skippedAt(const std::string& path, uint32_t offset);
   // The other files the units whose main file `path` is read (repository paths, sorted; valid
@@ -161,6 +166,7 @@ class ClangView {
   MDB_dbi files_ = 0, symbols_ = 0, interpolated_ = 0, names_ = 0, skipped_ = 0, shared_ = 0;
   std::optional<MDB_dbi> programs_;  // absent from views that record no programs
   std::optional<MDB_dbi> reads_;     // absent from views written before it was
+  std::optional<MDB_dbi> errors_;    // the same
   std::optional<std::vector<std::string>> readFiles_;  // decoded on first use
   // The unindexed table (a few generated headers), read once: every site of an answer asks
   // whether its file is one. Repository path -> stat signature; root_ is where they lie.

@@ -340,6 +340,8 @@ class UnitMerger {
                                              a.foreign == b.foreign;
                                     }),
                         occurrences.end());
+      if (std::any_of(occurrences.begin(), occurrences.end(), [](const ClangFileOccurrence& o) { return o.foreign; }))
+        contents_.foreignFiles.push_back(path);
       contents_.files.emplace_back(path, std::move(occurrences));
     }
     for (const std::string& path : interpolatedOnly_)

@@ -509,7 +509,7 @@ Expected<NavigationResult> ClangNavigator::answerFor(const ClangSymbol& found, c
   // The asked file's references come from its own parse, as clangd's index of an open file
   // replaces what its background index holds there: not the sites only a unit #including it saw
   // (`foreign`: in a header's section only an includer's #define turns on).
-  if (references && !scip_) {
+  if (references && !scip_ && view_->mayHoldForeign(path)) {
     auto own = view_->occurrences(path);
     if (!own) return own.status();
     std::erase_if(out.locations, [&](const SymbolLocation& l) { return l.path == path && onlyForeignAt(*own, l.range.startByte); });

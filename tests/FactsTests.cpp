@@ -344,7 +344,7 @@ TEST_CASE("a symbol read for a definition leaves out its references but the aske
   std::filesystem::remove_all(dir, ec);
 }
 
-TEST_CASE("a symbol only made-up units named at no site is not offered by its name", "[facts][clang]") {
+TEST_CASE("a symbol only made-up units named at no site is not offered by its name; files holding foreign occurrences are listed", "[facts][clang]") {
   std::string tmpl = (std::filesystem::temp_directory_path() / "nib-clang-view-XXXXXX").string();
   std::filesystem::path dir = ::mkdtemp(tmpl.data());
   ClangViewContents contents;
@@ -355,6 +355,7 @@ TEST_CASE("a symbol only made-up units named at no site is not offered by its na
     contents.symbols.push_back(s);
   }
   contents.unnamed = {1};
+  contents.foreignFiles = {"src/pcre2_ucd.c"};
   REQUIRE(writeClangView(dir, contents).isOk());
   auto view = ClangView::open(dir);
   REQUIRE(view.hasValue());
@@ -364,6 +365,9 @@ TEST_CASE("a symbol only made-up units named at no site is not offered by its na
   auto second = (*view)->symbol(1);  // still a symbol: the made-up unit's occurrences name it
   REQUIRE(second.hasValue());
   CHECK(second->usr == "c:@S@named_group@FI@length");
+  // Which files hold an includer's occurrences is recorded: only those need telling apart.
+  CHECK((*view)->mayHoldForeign("src/pcre2_ucd.c"));
+  CHECK_FALSE((*view)->mayHoldForeign("src/pcre2_compile.c"));
   std::error_code ec;
   std::filesystem::remove_all(dir, ec);
 }

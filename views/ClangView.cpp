@@ -51,8 +51,11 @@ Status writeClangView(const std::filesystem::path& dir, const ClangViewContents&
   for (const std::string& path : contents.interpolatedFiles) NIB_RETURN_IF_ERROR(txn->put(*interpolated, path, ""));
   for (const auto& [path, signature] : contents.unindexed) NIB_RETURN_IF_ERROR(txn->put(*unindexed, path, signature));
   for (const std::string& path : contents.sharedMainFiles) NIB_RETURN_IF_ERROR(txn->put(*shared, path, ""));
-  auto errors = txn->openDb("errors", true);
+  auto errors = txn->openDb("errors", true), foreign = txn->openDb("foreign", true);
   if (!errors) return errors.status();
+  if (!foreign) return foreign.status();
+  for (const std::string& path : contents.foreignFiles)
+    if (!path.empty() && path.size() <= kMaxNameKey) NIB_RETURN_IF_ERROR(txn->put(*foreign, path, ""));
   for (const std::string& path : contents.parsedWithErrors)
     if (!path.empty() && path.size() <= kMaxNameKey) NIB_RETURN_IF_ERROR(txn->put(*errors, path, ""));
   for (const auto& [path, ranges] : contents.skipped) {
@@ -167,6 +170,7 @@ Expected<std::unique_ptr<ClangView>> ClangView::open(const std::filesystem::path
   if (auto programs = v->txn_.openDb("programs", false)) v->programs_ = *programs;
   if (auto reads = v->txn_.openDb("reads", false)) v->reads_ = *reads;
   if (auto errors = v->txn_.openDb("errors", false)) v->errors_ = *errors;
+  if (auto foreign = v->txn_.openDb("foreign", false)) v->foreign_ = *foreign;
   return v;
 }
 
@@ -322,6 +326,12 @@ Expected<std::vector<uint32_t>> ClangView::symbolsNamed(const std::string& name)
   while (!r.atEnd() && r.ok()) out.push_back(r.u32());
   if (!r.ok()) return Status(ErrorCode::Corrupt, "malformed clang name entry for " + name);
   return out;
+}
+
+bool ClangView::mayHoldForeign(const std::string& path) {
+  if (!foreign_) return true;
+  if (path.empty() || path.size() > kMaxNameKey) return false;
+  return txn_.get(*foreign_, path).hasValue();
 }
 
 bool ClangView::parsedWithErrors(const std::string& path) {

@@ -114,6 +114,9 @@ struct ClangViewContents {
   // Symbols left out of the lookup by name (`names`), ascending: those only made-up units named,
   // at no site.
   std::vector<uint32_t> unnamed;
+  // Files some of whose occurrences are `foreign` (main files another unit #includes), sorted:
+  // where an answer must tell its own parse's sites from its includers'.
+  std::vector<std::string> foreignFiles;
   // Main files whose own unit reported an error (a missing include, a made-up unit's guessed
   // command that lacks a path), sorted: answers there rest on the compiler's error recovery.
   std::vector<std::string> parsedWithErrors;
@@ -145,6 +148,9 @@ class ClangView {
   std::vector<std::string> changedUnindexedFiles() const;
   // The symbols of exactly this name (case included), by id.
   Expected<std::vector<uint32_t>> symbolsNamed(const std::string& name);
+  // Whether `path` may hold `foreign` occurrences (ClangViewContents::foreignFiles; true for a
+  // view that predates the record).
+  bool mayHoldForeign(const std::string& path);
   // Whether `path`'s own parse reported an error (ClangViewContents::parsedWithErrors).
   bool parsedWithErrors(const std::string& path);
   // Whether `offset` lies in code the preprocessor left out (ClangViewContents::skipped).
@@ -167,6 +173,7 @@ class ClangView {
   std::optional<MDB_dbi> programs_;  // absent from views that record no programs
   std::optional<MDB_dbi> reads_;     // absent from views written before it was
   std::optional<MDB_dbi> errors_;    // the same
+  std::optional<MDB_dbi> foreign_;   // the same
   std::optional<std::vector<std::string>> readFiles_;  // decoded on first use
   // The unindexed table (a few generated headers), read once: every site of an answer asks
   // whether its file is one. Repository path -> stat signature; root_ is where they lie.

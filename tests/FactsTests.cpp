@@ -344,7 +344,7 @@ TEST_CASE("a symbol read for a definition leaves out its references but the aske
   std::filesystem::remove_all(dir, ec);
 }
 
-TEST_CASE("a symbol only made-up units named at no site is not offered by its name; files holding foreign occurrences are listed", "[facts][clang]") {
+TEST_CASE("a symbol only made-up units named at no site is not offered by its name, and the files holding foreign occurrences are listed", "[facts][clang]") {
   std::string tmpl = (std::filesystem::temp_directory_path() / "nib-clang-view-XXXXXX").string();
   std::filesystem::path dir = ::mkdtemp(tmpl.data());
   ClangViewContents contents;

@@ -129,10 +129,7 @@ class ClangViewBuild {
     std::vector<std::string> files;
     for (const auto& [path, blob] : in_.blobIds)
       if (isClangSource(fs::path(path).extension().string()) && !covered.count(root_ + path)) files.push_back(path);
-    for (const std::string& header : headersConfiguredElsewhere(readHeaders(), buildMacros(), [&](const std::string& path) {
-           auto text = readFile(root_ + path);
-           return text ? *text : std::string();
-         })) {
+    for (const std::string& header : configuredHeaders()) {
       logDebug("clang view: " + header + " is parsed alone too (a macro defined elsewhere decides its sections)");
       files.push_back(header);
     }
@@ -146,31 +143,27 @@ class ClangViewBuild {
     grow();
   }
 
-  // The macros the files under the repository that the database's units read #define (their
-  // main files, the headers they read, generated ones included): HeaderConditions.h says what for.
-  std::set<std::string> buildMacros() const {
-    std::set<std::string> files, out;
+  // The repository's headers the database's units read whose own sections a macro another file
+  // defines decides (HeaderConditions.h). Each file under the repository the units read (their
+  // main files, the headers, generated ones included) is read and scanned once.
+  std::vector<std::string> configuredHeaders() const {
+    std::set<std::string> files, macros;
     for (size_t i = 0; i < realUnits_; ++i) {
       files.insert(units_[i].file);
       if (results_[i]) files.insert(results_[i]->files.begin(), results_[i]->files.end());
     }
-    for (const std::string& f : files)
-      if (f.compare(0, root_.size(), root_) == 0)
-        if (auto text = readFile(f)) out.merge(definedMacros(*text));
-    return out;
-  }
-
-  // The repository's headers the database's units read, by path.
-  std::vector<std::string> readHeaders() const {
-    std::set<std::string> out;
-    for (size_t i = 0; i < realUnits_; ++i)
-      if (results_[i])
-        for (const std::string& f : results_[i]->files) {
-          if (f.compare(0, root_.size(), root_) != 0 || isCFamilySourceFile(f)) continue;
-          std::string path = f.substr(root_.size());
-          if (in_.blobIds.count(path) && isClangSource(fs::path(path).extension().string())) out.insert(path);
-        }
-    return {out.begin(), out.end()};
+    std::vector<std::pair<std::string, FileDirectives>> headers;
+    for (const std::string& f : files) {
+      if (f.compare(0, root_.size(), root_) != 0) continue;
+      auto text = readFile(f);
+      if (!text) continue;
+      FileDirectives d = directivesOf(*text);
+      macros.insert(d.defined.begin(), d.defined.end());
+      std::string path = f.substr(root_.size());
+      if (!isCFamilySourceFile(f) && in_.blobIds.count(path) && isClangSource(fs::path(path).extension().string()))
+        headers.emplace_back(std::move(path), std::move(d));
+    }
+    return headersConfiguredElsewhere(headers, macros);
   }
 
   // Every file some unit read must have its function bodies parsed by one unit (a session skips

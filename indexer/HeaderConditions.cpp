@@ -1,5 +1,6 @@
 #include "indexer/HeaderConditions.h"
 
+#include <algorithm>
 #include <cctype>
 
 namespace nib {
@@ -74,27 +75,31 @@ void forEachIdentifier(std::string_view s, Visit visit) {
 
 }  // namespace
 
-std::set<std::string> definedMacros(std::string_view text) {
-  std::set<std::string> out;
+FileDirectives directivesOf(std::string_view text) {
+  FileDirectives out;
   forEachDirective(text, [&](std::string_view keyword, std::string_view rest) {
-    if (keyword != "define") return;
-    size_t i = 0;
-    while (i < rest.size() && (rest[i] == ' ' || rest[i] == '\t')) ++i;
-    size_t k = i;
-    while (k < rest.size() && identifierPart(rest[k])) ++k;
-    if (k > i && identifierStart(rest[i])) out.emplace(rest.substr(i, k - i));
+    if (keyword == "define") {
+      size_t i = 0;
+      while (i < rest.size() && (rest[i] == ' ' || rest[i] == '\t')) ++i;
+      size_t k = i;
+      while (k < rest.size() && identifierPart(rest[k])) ++k;
+      if (k > i && identifierStart(rest[i])) out.defined.emplace(rest.substr(i, k - i));
+    } else if (keyword == "if" || keyword == "ifdef" || keyword == "ifndef" || keyword == "elif") {
+      forEachIdentifier(rest, [&](std::string_view name) {
+        if (name != "defined") out.tested.emplace(name);
+      });
+    }
   });
   return out;
 }
 
-std::set<std::string> conditionNames(std::string_view text) {
-  std::set<std::string> out;
-  forEachDirective(text, [&](std::string_view keyword, std::string_view rest) {
-    if (keyword != "if" && keyword != "ifdef" && keyword != "ifndef" && keyword != "elif") return;
-    forEachIdentifier(rest, [&](std::string_view name) {
-      if (name != "defined") out.emplace(name);
-    });
-  });
+std::vector<std::string> headersConfiguredElsewhere(const std::vector<std::pair<std::string, FileDirectives>>& headers,
+                                                    const std::set<std::string>& buildMacros) {
+  std::vector<std::string> out;
+  for (const auto& [path, d] : headers)
+    if (std::any_of(d.tested.begin(), d.tested.end(),
+                    [&](const std::string& name) { return buildMacros.count(name) && !d.defined.count(name); }))
+      out.push_back(path);
   return out;
 }
 

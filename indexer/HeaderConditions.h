@@ -16,35 +16,23 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace nib {
 
-// The names `#define` directives define in `text`.
-std::set<std::string> definedMacros(std::string_view text);
+// What a file's directives say: the names its `#define`s define, and the identifiers in the
+// conditions of its `#if`, `#ifdef`, `#ifndef` and `#elif` (continuation lines included,
+// `defined` and comments left out). One scan of the text.
+struct FileDirectives {
+  std::set<std::string> defined, tested;
+};
+FileDirectives directivesOf(std::string_view text);
 
-// The identifiers in the conditions of `text`'s `#if`, `#ifdef`, `#ifndef` and `#elif`
-// directives (continuation lines included, `defined` and comments left out).
-std::set<std::string> conditionNames(std::string_view text);
-
-// Of `headers` (repository paths, each with its text read by `read`), those whose conditions name
-// a macro in `buildMacros` (what the files the build read define) that the header does not define
-// itself, in the order given.
-template <typename Read>
-std::vector<std::string> headersConfiguredElsewhere(const std::vector<std::string>& headers,
-                                                      const std::set<std::string>& buildMacros, Read read) {
-  std::vector<std::string> out;
-  if (buildMacros.empty()) return out;
-  for (const std::string& header : headers) {
-    std::string text = read(header);
-    std::set<std::string> own = definedMacros(text);
-    for (const std::string& name : conditionNames(text))
-      if (buildMacros.count(name) && !own.count(name)) {
-        out.push_back(header);
-        break;
-      }
-  }
-  return out;
-}
+// Of `headers` (repository paths with their directives), those whose conditions test a macro in
+// `buildMacros` (what the files the build read define) that the header does not define itself,
+// in the order given.
+std::vector<std::string> headersConfiguredElsewhere(const std::vector<std::pair<std::string, FileDirectives>>& headers,
+                                                    const std::set<std::string>& buildMacros);
 
 }  // namespace nib

@@ -21,7 +21,7 @@ TEST_CASE("the names a file's #define directives define", "[clang]") {
       "int define_not_a_directive;\n"
       "// #define D: a comment, no directive\n"
       "#undef E\n";
-  CHECK(definedMacros(text) == std::set<std::string>{"A", "B", "C"});
+  CHECK(directivesOf(text).defined == std::set<std::string>{"A", "B", "C"});
 }
 
 TEST_CASE("the names a file's conditions test", "[clang]") {
@@ -33,7 +33,7 @@ TEST_CASE("the names a file's conditions test", "[clang]") {
       "#else\n"
       "int IN_CODE;\n"
       "#endif\n";
-  CHECK(conditionNames(text) == std::set<std::string>{"GUARD_H", "STATIC_ONLY", "DONE_1", "VERSION", "OTHER", "X"});
+  CHECK(directivesOf(text).tested == std::set<std::string>{"GUARD_H", "STATIC_ONLY", "DONE_1", "VERSION", "OTHER", "X"});
 }
 
 TEST_CASE("a header is parsed alone when a macro defined elsewhere decides one of its sections", "[clang]") {
@@ -43,13 +43,13 @@ TEST_CASE("a header is parsed alone when a macro defined elsewhere decides one o
       // Its own #define decides its section, as an include guard does: nothing to parse apart.
       {"lib/self.h", "#define FRAME_STATIC\n#ifdef FRAME_STATIC\nint self(void);\n#endif\n"},
   };
-  auto read = [&](const std::string& path) { return files.at(path); };
-  std::vector<std::string> headers = {"lib/frame.h", "lib/plain.h", "lib/self.h"};
+  std::vector<std::pair<std::string, FileDirectives>> headers;
+  for (const auto& [path, text] : files) headers.emplace_back(path, directivesOf(text));
   // A source file's #define before its #include, or a configuration header's.
-  std::set<std::string> buildMacros = definedMacros("#define FRAME_STATIC\n#include \"frame.h\"\n");
-  CHECK(headersConfiguredElsewhere(headers, buildMacros, read) == std::vector<std::string>{"lib/frame.h"});
-  CHECK(headersConfiguredElsewhere(headers, {}, read).empty());
-  CHECK(headersConfiguredElsewhere(headers, {"UNRELATED"}, read).empty());
+  std::set<std::string> buildMacros = directivesOf("#define FRAME_STATIC\n#include \"frame.h\"\n").defined;
+  CHECK(headersConfiguredElsewhere(headers, buildMacros) == std::vector<std::string>{"lib/frame.h"});
+  CHECK(headersConfiguredElsewhere(headers, {}).empty());
+  CHECK(headersConfiguredElsewhere(headers, {"UNRELATED"}).empty());
 }
 
 }  // namespace

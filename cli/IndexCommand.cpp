@@ -117,16 +117,27 @@ void printCompilerViews(const IndexReport& r, const std::optional<DenseFollowUpR
   };
   if (const ViewRecord* clang = r.manifest.view("clang")) {
     if (clang->status == ViewStatus::Complete) {
-      std::printf("  clang       %s translation units + %s files no unit read (%s indexed, %s cached, %s failed), %s symbols\n",
-                  stat("clang.units").c_str(), stat("clang.interpolated").c_str(), stat("clang.indexed").c_str(),
+      // Headers the units read that are parsed alone too (as clangd parses an open header).
+      auto some = [&](const char* key) { return r.manifest.stats.count(key) && stat(key) != "0"; };
+      std::string alone = some("clang.headers-alone") ? " + " + stat("clang.headers-alone") + " headers parsed alone" : "";
+      std::printf("  clang       %s translation units + %s files no unit read%s (%s indexed, %s cached, %s failed), %s symbols\n",
+                  stat("clang.units").c_str(), stat("clang.interpolated").c_str(), alone.c_str(), stat("clang.indexed").c_str(),
                   stat("clang.cached").c_str(), stat("clang.failed").c_str(), stat("clang.symbols").c_str());
-      if (followUp && followUp->clangCompleted)
-        std::printf("              then %s files no compile command builds (%zu units indexed) in version %s\n",
-                    stat("clang.deferred").c_str(), followUp->clangIndexed, followUp->versionId.c_str());
-      else if (clang->has(ViewRecord::kUncompiledPending))
-        std::printf("              %s files no compile command builds are indexed in the background: a follow-up\n"
-                    "              version adds them (they answer from tree-sitter meanwhile)\n",
-                    stat("clang.deferred").c_str());
+      std::string headers = some("clang.deferred-headers") ? stat("clang.deferred-headers") : "";
+      if (followUp && followUp->clangCompleted) {
+        std::printf("              then %s files no compile command builds%s (%zu units indexed) in version %s\n",
+                    stat("clang.deferred").c_str(), headers.empty() ? "" : (" and " + headers + " headers parsed alone").c_str(),
+                    followUp->clangIndexed, followUp->versionId.c_str());
+      } else if (clang->has(ViewRecord::kUncompiledPending)) {
+        if (some("clang.deferred"))
+          std::printf("              %s files no compile command builds are indexed in the background: a follow-up\n"
+                      "              version adds them (they answer from tree-sitter meanwhile)\n",
+                      stat("clang.deferred").c_str());
+        if (!headers.empty())
+          std::printf("              %s headers are parsed alone in the background, as clangd parses an open header:\n"
+                      "              a follow-up version adds them (their includers' units answer there meanwhile)\n",
+                      headers.c_str());
+      }
       for (int i = 0; i < 3 && r.manifest.stats.count("clang.failure." + std::to_string(i)); ++i)
         std::printf("    failed    %s\n", stat("clang.failure." + std::to_string(i)).substr(0, 200).c_str());
     } else if (clang->status == ViewStatus::Failed) {

@@ -273,6 +273,8 @@ void recordClangStats(Manifest& m, const fs::path& database, const ClangBuildRep
   m.stats["clang.interpolated"] = std::to_string(clang.interpolated);
   m.stats["clang.interpolated-failed"] = std::to_string(clang.interpolatedFailed);
   m.stats["clang.deferred"] = std::to_string(clang.deferred);
+  m.stats["clang.headers-alone"] = std::to_string(clang.headersAlone);
+  m.stats["clang.deferred-headers"] = std::to_string(clang.deferredHeaders);
   m.stats["clang.shared"] = std::to_string(clang.shared);
   m.stats["clang.symbols"] = std::to_string(clang.symbols);
   m.stats["clang.occurrences"] = std::to_string(clang.occurrences);

@@ -24,6 +24,7 @@ namespace {
 //  - Template parameters, which libclang's indexer leaves out entirely while clangd's
 //    references include them (see templateParameter).
 //  - Using-declarations and the names they bring into scope (see usingDeclaration).
+//  - The unknown type name of a declaration clang recovered from (see invalidTypeNames).
 struct AstOnlyNames {
   Collector* c;
   CXTranslationUnit tu;
@@ -336,21 +337,64 @@ struct AstOnlyNames {
   // A parameter of a function declaration that is no definition (a prototype): clang's indexer
   // reports none, clangd answers it with itself. One symbol per place, named by its file and
   // offset (every unit reading the header names it alike); function-local, as any parameter.
-  void prototypeParameter(CXCursor cursor, CXCursor parent) {
+  // Returns the parameter's symbol, if recorded.
+  std::optional<uint32_t> prototypeParameter(CXCursor cursor, CXCursor parent) {
     CXCursorKind owner = clang_getCursorKind(parent);
     if (owner != CXCursor_FunctionDecl && owner != CXCursor_CXXMethod && owner != CXCursor_Constructor &&
         owner != CXCursor_ConversionFunction && owner != CXCursor_FunctionTemplate)
-      return;
-    if (clang_isCursorDefinition(parent) || bodySkipped(parent)) return;
+      return std::nullopt;
+    if (clang_isCursorDefinition(parent) || bodySkipped(parent)) return std::nullopt;
     std::string name = take(clang_getCursorSpelling(cursor));
     CXSourceLocation location = clang_getCursorLocation(cursor);
     CXFile file;
     unsigned offset;
     clang_getFileLocation(location, &file, nullptr, nullptr, &offset);
     int64_t id = c->fileId(file);
-    if (name.empty() || id < 0) return;
+    if (name.empty() || id < 0) return std::nullopt;
     std::string usr = std::string(kParameterUsr) + c->facts.files[static_cast<size_t>(id)] + "@" + std::to_string(offset);
-    c->add(location, c->usrId(usr, name.c_str()), ClangRole::Declaration, SymbolKind::Parameter, false, -1);
+    uint32_t symbol = c->usrId(usr, name.c_str());
+    c->add(location, symbol, ClangRole::Declaration, SymbolKind::Parameter, false, -1);
+    return symbol;
+  }
+
+  // A declaration whose type names nothing clang knows (`local const ct_data tab[2]` in a header
+  // parsed without the includer that defines `local`): clang recovers by declaring the name
+  // after the unknown one, and marks the declaration invalid. clangd's selection at the unknown
+  // name finds no node but the declaration's, so its go-to-definition answers the declaration
+  // itself; its references are the declaration's, without that place. Each identifier before
+  // the declared name that the indexer reported nothing at is such a place: `unlisted`.
+  // A prototype's parameter is `recorded`'s symbol (prototypeParameter), any other declaration
+  // its USR's.
+  void invalidTypeNames(CXCursor cursor, std::optional<uint32_t> recorded) {
+    CXSourceLocation name = clang_getCursorLocation(cursor);
+    CXFile file;
+    unsigned nameOffset;
+    clang_getFileLocation(name, &file, nullptr, nullptr, &nameOffset);
+    int64_t id = c->fileId(file);
+    std::string usr = recorded ? std::string() : take(clang_getCursorUSR(cursor));
+    if (id < 0 || (!recorded && usr.empty())) return;
+    CXToken* tokens = nullptr;
+    unsigned n = 0;
+    clang_tokenize(tu, clang_getRange(clang_getRangeStart(clang_getCursorExtent(cursor)), name), &tokens, &n);
+    uint32_t symbol = recorded ? *recorded : c->usrId(usr, take(clang_getCursorSpelling(cursor)).c_str());
+    CXCursorKind declared = clang_getCursorKind(cursor);
+    SymbolKind kind = declared == CXCursor_ParmDecl ? SymbolKind::Parameter
+                      : kindOf(declared == CXCursor_FieldDecl      ? CXIdxEntity_Field
+                               : declared == CXCursor_FunctionDecl ? CXIdxEntity_Function
+                                                                   : CXIdxEntity_Variable);
+    for (unsigned i = 0; i < n; ++i) {
+      if (clang_getTokenKind(tokens[i]) != CXToken_Identifier) continue;
+      CXSourceLocation at = clang_getTokenLocation(tu, tokens[i]);
+      CXFile tokenFile;
+      unsigned offset;
+      clang_getFileLocation(at, &tokenFile, nullptr, nullptr, &offset);
+      if (!clang_File_isEqual(tokenFile, file) || offset >= nameOffset || indexed.count({static_cast<uint32_t>(id), offset}))
+        continue;
+      size_t before = c->facts.occurrences.size();
+      c->add(at, symbol, ClangRole::Reference, kind, false, -1);
+      if (c->facts.occurrences.size() > before) c->facts.occurrences.back().unlisted = true;
+    }
+    if (tokens) clang_disposeTokens(tu, tokens, n);
   }
 
   static bool isTemplateParameter(CXCursorKind kind) {
@@ -380,7 +424,12 @@ struct AstOnlyNames {
       self->usingDeclaration(cursor, parent);
       return CXChildVisit_Continue;
     }
-    if (kind == CXCursor_ParmDecl) self->prototypeParameter(cursor, parent);
+    std::optional<uint32_t> parameter;
+    if (kind == CXCursor_ParmDecl) parameter = self->prototypeParameter(cursor, parent);
+    if ((kind == CXCursor_VarDecl || kind == CXCursor_FieldDecl || kind == CXCursor_FunctionDecl ||
+         kind == CXCursor_ParmDecl) &&
+        clang_isInvalidDeclaration(cursor))
+      self->invalidTypeNames(cursor, parameter);
     switch (kind) {
       case CXCursor_MemberRefExpr:
       case CXCursor_DeclRefExpr:

@@ -112,8 +112,9 @@ class ClangViewBuild {
   // is opened (CommandInterpolation). So does a source file no command builds that
   // another unit #includes whole (expat's xmltok_impl.c, once per encoding): clangd parses it
   // alone when it is opened, and sees there nothing its includer defined. So, last, does a header
-  // whose own `#if` sections test a macro another file defines (HeaderConditions.h). Best effort:
-  // their failures are not the database's and are only counted.
+  // whose own `#if` sections test a macro another file defines, and one without an include
+  // guard, kept only where its parse reports errors (HeaderConditions.h, dropCleanParses). Best
+  // effort: their failures are not the database's and are only counted.
   void addInterpolatedUnits() {
     realUnits_ = units_.size();
     std::set<std::string> covered;
@@ -129,24 +130,47 @@ class ClangViewBuild {
     std::vector<std::string> files;
     for (const auto& [path, blob] : in_.blobIds)
       if (isClangSource(fs::path(path).extension().string()) && !covered.count(root_ + path)) files.push_back(path);
-    for (const std::string& header : configuredHeaders()) {
+    StandaloneHeaders headers = standaloneHeaders();
+    for (const std::string& header : headers.configured) {
       logDebug("clang view: " + header + " is parsed alone too (a macro defined elsewhere decides its sections)");
       files.push_back(header);
     }
-    for (const std::string& path : files) {
-      std::string file = root_ + path;
+    size_t headersFrom = files.size() - headers.configured.size(), unguardedFrom = files.size();
+    for (const std::string& header : headers.unguarded)
+      if (std::find(files.begin(), files.end(), header) == files.end()) files.push_back(header);
+    for (size_t k = 0; k < files.size(); ++k) {
+      std::string file = root_ + files[k];
       const CompileCommand* donor = donors.donorFor(file);
       if (!donor) break;
       units_.push_back(interpolatedCommand(*donor, root_, file));
+      grow();
+      header_.back() = k >= headersFrom;
+      keepIfErrors_.back() = k >= unguardedFrom;
       if (units_.size() - realUnits_ >= kMaxMadeUpUnits) break;
     }
     grow();
   }
 
-  // The repository's headers the database's units read whose own sections a macro another file
-  // defines decides (HeaderConditions.h). Each file under the repository the units read (their
-  // main files, the headers, generated ones included) is read and scanned once.
-  std::vector<std::string> configuredHeaders() const {
+  // A header without an include guard parsed alone keeps that parse only where it reports an
+  // error (HeaderConditions.h): one that parses cleanly alone stands alone, and its includers'
+  // view of it answers as for any header. Runs before coverBodies, which then finds an owner
+  // for the bodies of any file only a dropped parse had parsed.
+  void dropCleanParses() {
+    for (size_t i = realUnits_; i < units_.size(); ++i)
+      if (keepIfErrors_[i] && results_[i] && results_[i]->errors.empty()) {
+        results_[i].reset();
+        dropped_[i] = true;
+      }
+  }
+
+  // The repository's headers the database's units read that are parsed alone too: those whose
+  // own sections a macro another file defines decides, and those without an include guard
+  // (HeaderConditions.h). Each file under the repository the units read (their main files, the
+  // headers, generated ones included) is read and scanned once.
+  struct StandaloneHeaders {
+    std::vector<std::string> configured, unguarded;
+  };
+  StandaloneHeaders standaloneHeaders() const {
     std::set<std::string> files, macros;
     for (size_t i = 0; i < realUnits_; ++i) {
       files.insert(units_[i].file);
@@ -163,7 +187,11 @@ class ClangViewBuild {
       if (!isCFamilySourceFile(f) && in_.blobIds.count(path) && isClangSource(fs::path(path).extension().string()))
         headers.emplace_back(std::move(path), std::move(d));
     }
-    return headersConfiguredElsewhere(headers, macros);
+    StandaloneHeaders out;
+    out.configured = headersConfiguredElsewhere(headers, macros);
+    for (const auto& [path, d] : headers)
+      if (!d.guarded) out.unguarded.push_back(path);
+    return out;
   }
 
   // Every file some unit read must have its function bodies parsed by one unit (a session skips
@@ -211,6 +239,9 @@ class ClangViewBuild {
     seconds_.resize(units_.size(), 0);
     fresh_.resize(units_.size(), false);
     deferred_.resize(units_.size(), false);
+    header_.resize(units_.size(), false);
+    keepIfErrors_.resize(units_.size(), false);
+    dropped_.resize(units_.size(), false);
   }
   void progress() {
     if (in_.progress) in_.progress(++done_, units_.size());
@@ -234,9 +265,11 @@ class ClangViewBuild {
   std::vector<double> seconds_;
   std::vector<char> fresh_;  // indexed by a worker in this build (not vector<bool>: threads set their own)
   std::vector<char> deferred_;  // a made-up unit left to the follow-up
+  std::vector<char> header_;        // a header units read, parsed alone too
+  std::vector<char> keepIfErrors_;  // one without an include guard (dropCleanParses)
+  std::vector<char> dropped_;       // such a header whose parse reported no error
   std::mutex progressMutex_;
   size_t done_ = 0;
-  size_t cached_ = 0;
 };
 
 bool ClangViewBuild::fromCache(size_t i) {
@@ -258,7 +291,6 @@ bool ClangViewBuild::fromCache(size_t i) {
   auto facts = decodeTuFacts(r.str());
   if (!facts || !r.ok()) return false;
   results_[i] = std::move(*facts);
-  ++cached_;
   return true;
 }
 
@@ -403,11 +435,13 @@ void ClangViewBuild::runUnits(const std::vector<size_t>& todo, bool keepBodies, 
 }
 
 void ClangViewBuild::report(ClangBuildReport& report) const {
-  report.cached = cached_;
-  report.interpolated = units_.size() - realUnits_;
   for (size_t i = 0; i < units_.size(); ++i) {
+    if (dropped_[i]) continue;
+    // A made-up unit left to the follow-up counts as such; a header's, once parsed.
+    if (i >= realUnits_ && !(header_[i] && (deferred_[i] || !results_[i])))
+      ++(header_[i] ? report.headersAlone : report.interpolated);
     if (deferred_[i]) {
-      ++report.deferred;
+      ++(header_[i] ? report.deferredHeaders : report.deferred);
       continue;
     }
     if (!results_[i]) {
@@ -419,7 +453,10 @@ void ClangViewBuild::report(ClangBuildReport& report) const {
       if (report.failures.size() < 20) report.failures.emplace_back(units_[i].file.substr(root_.size()), failures_[i]);
       continue;
     }
-    if (!fresh_[i]) continue;
+    if (!fresh_[i]) {
+      ++report.cached;
+      continue;
+    }
     report.maxUnitSeconds = std::max(report.maxUnitSeconds, seconds_[i]);
     report.unitSeconds += seconds_[i];
     ++report.indexed;
@@ -466,6 +503,7 @@ ClangBuildReport buildClangView(const ClangBuildInput& in) {
   build.addInterpolatedUnits();
   build.indexFrom(realUnits, in.deferUncompiled);
   if (build.cancelled()) return failView("cancelled");
+  build.dropCleanParses();
   build.coverBodies();
   if (build.cancelled()) return failView("cancelled");
   build.collectCache();
@@ -481,7 +519,7 @@ ClangBuildReport buildClangView(const ClangBuildInput& in) {
   auto digest = s.isOk() ? digestFile(in.dir / "data.mdb") : Expected<std::string>(s);
   if (!digest) return failView(digest.status().message());
   report.view.status = ViewStatus::Complete;
-  if (report.deferred) report.view.capabilities.push_back(ViewRecord::kUncompiledPending);
+  if (report.deferred || report.deferredHeaders) report.view.capabilities.push_back(ViewRecord::kUncompiledPending);
   report.view.artifacts.push_back({"clang/data.mdb", *digest, fs::file_size(in.dir / "data.mdb")});
   report.seconds = std::chrono::duration<double>(Clock::now() - started).count();
   return report;

@@ -46,6 +46,9 @@ struct ClangBuildReport {
   size_t units = 0, indexed = 0, cached = 0, failed = 0;
   size_t interpolated = 0, interpolatedFailed = 0;  // files no TU read, indexed with a neighbour's command
   size_t deferred = 0;  // of those, left to the follow-up (deferUncompiled)
+  // Headers units read that are parsed alone as well (HeaderConditions.h): kept (a header
+  // without an include guard only where that parse reported errors), and left to the follow-up.
+  size_t headersAlone = 0, deferredHeaders = 0;
   size_t shared = 0;  // main files another unit #includes
   size_t symbols = 0, occurrences = 0, files = 0;
   double seconds = 0;

@@ -73,17 +73,43 @@ void forEachIdentifier(std::string_view s, Visit visit) {
   }
 }
 
+// The first identifier of a directive's text ("" when it starts otherwise).
+std::string_view firstIdentifier(std::string_view rest) {
+  size_t i = 0;
+  while (i < rest.size() && (rest[i] == ' ' || rest[i] == '\t')) ++i;
+  size_t k = i;
+  while (k < rest.size() && identifierPart(rest[k])) ++k;
+  return k > i && identifierStart(rest[i]) ? rest.substr(i, k - i) : std::string_view();
+}
+
+// The macro an include guard's opening directive tests: `#ifndef X`, `#if !defined(X)` or
+// `#if !defined X`; "" for any other directive.
+std::string_view guardTestedBy(std::string_view keyword, std::string_view rest) {
+  if (keyword == "ifndef") return firstIdentifier(rest);
+  if (keyword != "if") return {};
+  size_t i = rest.find_first_not_of(" \t");
+  if (i == std::string_view::npos || rest[i] != '!') return {};
+  rest.remove_prefix(i + 1);
+  if (firstIdentifier(rest) != "defined") return {};
+  rest.remove_prefix(rest.find("defined") + 7);
+  i = rest.find_first_not_of(" \t(");
+  return i == std::string_view::npos ? std::string_view() : firstIdentifier(rest.substr(i));
+}
+
 }  // namespace
 
 FileDirectives directivesOf(std::string_view text) {
   FileDirectives out;
+  size_t index = 0;
+  std::string_view guard;  // the macro the first directive tests for an include guard
   forEachDirective(text, [&](std::string_view keyword, std::string_view rest) {
+    size_t n = index++;
+    if (n == 0) guard = guardTestedBy(keyword, rest);
+    if (n == 1 && keyword == "define" && !guard.empty() && firstIdentifier(rest) == guard) out.guarded = true;
+    if (keyword == "pragma" && firstIdentifier(rest) == "once") out.guarded = true;
     if (keyword == "define") {
-      size_t i = 0;
-      while (i < rest.size() && (rest[i] == ' ' || rest[i] == '\t')) ++i;
-      size_t k = i;
-      while (k < rest.size() && identifierPart(rest[k])) ++k;
-      if (k > i && identifierStart(rest[i])) out.defined.emplace(rest.substr(i, k - i));
+      std::string_view name = firstIdentifier(rest);
+      if (!name.empty()) out.defined.emplace(name);
     } else if (keyword == "if" || keyword == "ifdef" || keyword == "ifndef" || keyword == "elif") {
       forEachIdentifier(rest, [&](std::string_view name) {
         if (name != "defined") out.tested.emplace(name);

@@ -11,6 +11,14 @@
 //
 // The choice is by text, without a parse, and only bounds the cost: a header chosen whose
 // standalone parse sees what its includers saw answers as before.
+//
+// A header without an include guard is parsed alone as well, and keeps that parse only where it
+// reports errors (ClangBuilder): such headers are mostly fragments that make sense only where
+// they are included — rows of a table included inside an initializer (expat's iasciitab.h),
+// declarations of types and macros the includer defined first (zlib's trees.h). clangd, opening
+// one, parses it alone with errors and answers from what clang's error recovery made of it (an
+// identifier of a row is an implicit-int variable declared there); the includer's view of the
+// file is then no answer there. A guarded header is meant to stand alone and is not tried.
 #pragma once
 
 #include <set>
@@ -26,6 +34,9 @@ namespace nib {
 // `defined` and comments left out). One scan of the text.
 struct FileDirectives {
   std::set<std::string> defined, tested;
+  // An include guard (`#ifndef X` or `#if !defined(X)` as the first directive, `#define X` the
+  // second) or `#pragma once`: the file is meant to be included anywhere, and so to parse alone.
+  bool guarded = false;
 };
 FileDirectives directivesOf(std::string_view text);
 

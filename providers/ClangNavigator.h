@@ -70,6 +70,8 @@ class ClangNavigator {
   // compiler's, has no name there either. Asked after the preprocessor words, which answer a
   // macro's dropped arguments.
   bool resolvedNothingAt(const std::string& path, uint32_t offset);
+  // Whether the clang view's own parse of `path` reported an error (never for a precise view).
+  bool parsedWithErrors(const std::string& path);
 
   // The type hierarchy from the base-class edges: the class named at a position (empty: no
   // class there, or no clang facts for the file), and a node's direct bases or derived classes.

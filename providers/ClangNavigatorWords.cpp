@@ -378,6 +378,8 @@ bool ClangNavigator::resolvedNothingAt(const std::string& path, uint32_t offset)
   return !at || !ownName(path, *at);
 }
 
+bool ClangNavigator::parsedWithErrors(const std::string& path) { return !scip_ && view_->parsedWithErrors(path); }
+
 bool ClangNavigator::ownName(const std::string& path, const ClangFileOccurrence& o) {
   if (o.foreign) return false;
   if (scip_) return true;

@@ -618,8 +618,12 @@ Expected<NavigationResult> StaticProvider::definitionFromFacts(const std::string
   const std::string& name = (*f)->facts.nameOf(occ);
   // Where libclang resolved no name in code it compiled, a use answers nothing, as clangd's does
   // (the word's namesakes elsewhere are no answer); a declaration under the cursor that its
-  // indexer does not report (a parameter of a function pointer type) is its own answer, below.
-  if (clang_ && occ.role == OccurrenceRole::Reference && clang_->resolvedNothingAt(path, offset))
+  // indexer does not report (a parameter of a function pointer type) is its own answer, below,
+  // but another in a file parsed with errors was rejected (`local const ct_data tab[2]`: `tab`).
+  const bool parameter = occ.target >= 0 && static_cast<size_t>(occ.target) < (*f)->facts.definitions.size() &&
+                         (*f)->facts.definitions[occ.target].kind == SymbolKind::Parameter;
+  const bool useOrRejected = occ.role == OccurrenceRole::Reference || (!parameter && clang_ && clang_->parsedWithErrors(path));
+  if (clang_ && useOrRejected && clang_->resolvedNothingAt(path, offset))
     return unresolvedAnswer(name);
   Resolved r = resolve(**f, occ);
   if (declarations) r.targets = declarationsOf(r.targets);

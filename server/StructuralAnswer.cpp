@@ -368,11 +368,16 @@ std::string viewNote(const Engine& engine, const ViewRecord& v) {
       return it == stats.end() ? std::string() : it->second;
     };
     std::string deferred;
-    if (v.has(ViewRecord::kUncompiledPending))
-      deferred = stat("deferred") + " files no compile command builds answer from tree-sitter until " +
-                 (IndexLayout(engine.indexDir()).denseFollowUpRunning()
-                      ? std::string("the follow-up version being built adds them")
-                      : std::string("a follow-up adds them (none is running: `nib index` starts one)"));
+    if (v.has(ViewRecord::kUncompiledPending)) {
+      const std::string until = IndexLayout(engine.indexDir()).denseFollowUpRunning()
+                                    ? std::string("the follow-up version being built adds them")
+                                    : std::string("a follow-up adds them (none is running: `nib index` starts one)");
+      const std::string files = stat("deferred"), headers = stat("deferred-headers");
+      if (!files.empty() && files != "0") deferred = files + " files no compile command builds answer from tree-sitter until " + until;
+      if (!headers.empty() && headers != "0")
+        deferred += (deferred.empty() ? "" : "; ") + headers +
+                    " headers parsed alone (as clangd parses an open header) answer from their includers until " + until;
+    }
     const std::string failed = stat("failed");
     if (failed.empty() || failed == "0") return deferred.empty() ? v.error : deferred;
     const std::string what = v.name == "clang" ? "translation units" : "projects";

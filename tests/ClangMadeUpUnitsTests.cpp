@@ -121,6 +121,48 @@ TEST_CASE("a source file no command builds, #included whole, is parsed alone too
   CHECK_FALSE(header->has_value());
 }
 
+TEST_CASE("a header without an include guard is parsed alone, and keeps that parse only where it has errors", "[clang]") {
+  // table.h makes sense only after types.h (zlib's trees.h): clangd, opening it, parses it alone
+  // with errors and answers from that parse. clean.h, no guard either, parses alone cleanly:
+  // its includers' view of it stays.
+  TestRepo repo;
+  const char* table = "local const ct_data tab[2] = {{1}, {2}};\n";
+  const char* lib = "#include \"types.h\"\n#include \"table.h\"\n#include \"clean.h\"\n"
+                    "int use(void) { return tab[0].freq + twice(1); }\nint twice(int n) { return 2 * n; }\n";
+  repo.writeAll({{"types.h", "#ifndef TYPES_H\n#define TYPES_H\ntypedef struct { int freq; } ct_data;\n#define local static\n#endif\n"},
+                 {"table.h", table},
+                 {"clean.h", "int twice(int n);\n"},
+                 {"lib.c", lib}});
+  writeDatabase(repo, {"lib.c"});
+  repo.commitAll();
+  Manifest m = build(repo);
+  CHECK(stat(m, "clang.interpolated") == "0");
+  CHECK(stat(m, "clang.headers-alone") == "1");  // table.h; clean.h's clean parse is dropped
+  CHECK(stat(m, "clang.interpolated-failed") == "0");
+  IndexLayout layout(repo.root() / ".nib");
+  auto current = layout.currentVersion();
+  REQUIRE(current.hasValue());
+  auto view = ClangView::open(layout.versionDir(*current) / "clang");
+  REQUIRE(view.hasValue());
+  CHECK((*view)->parsedWithErrors("table.h"));
+  CHECK_FALSE((*view)->parsedWithErrors("clean.h"));
+  CHECK_FALSE((*view)->parsedWithErrors("lib.c"));
+  CHECK((*view)->mayHoldForeign("table.h"));  // lib.c's names there are lib.c's, not table.h's
+  CHECK_FALSE((*view)->mayHoldForeign("clean.h"));
+  auto provider = StaticProvider::open(repo.root() / ".nib");
+  REQUIRE(provider.hasValue());
+  // In table.h, `local` names nothing clang knows: the declared variable after it is `ct_data`.
+  auto atLocal = (*provider)->definition("table.h", 0);
+  REQUIRE(atLocal.hasValue());
+  REQUIRE(atLocal->locations.size() == 1);
+  CHECK(atLocal->locations[0].path == "table.h");
+  CHECK(atLocal->locations[0].range.start.column == static_cast<uint32_t>(offsetOf(table, "ct_data")));
+  auto inLib = (*provider)->definition("lib.c", static_cast<uint32_t>(offsetOf(lib, "tab[0]")));
+  REQUIRE(inLib.hasValue());
+  REQUIRE(inLib->locations.size() == 1);
+  CHECK(inLib->locations[0].range.start.column == static_cast<uint32_t>(offsetOf(table, "tab")));
+}
+
 TEST_CASE("made-up units of files no compile command builds are left to the follow-up, which adds them",
           "[clang][follow-up]") {
   const std::string tool = "#include \"shared.h\"\nint tool(void) { return shared(3); }\n";

@@ -36,6 +36,18 @@ TEST_CASE("the names a file's conditions test", "[clang]") {
   CHECK(directivesOf(text).tested == std::set<std::string>{"GUARD_H", "STATIC_ONLY", "DONE_1", "VERSION", "OTHER", "X"});
 }
 
+TEST_CASE("an include guard or #pragma once makes a header one meant to stand alone", "[clang]") {
+  CHECK(directivesOf("// comment\n#ifndef A_H\n#define A_H\nint a;\n#endif\n").guarded);
+  CHECK(directivesOf("#if !defined(A_H)\n#define A_H 1\n#endif\n").guarded);
+  CHECK(directivesOf("#if ! defined A_H\n#  define A_H\n#endif\n").guarded);
+  CHECK(directivesOf("#pragma once\nint a;\n").guarded);
+  CHECK_FALSE(directivesOf("/* 0x00 */ BT_NONXML, BT_NONXML,\n").guarded);     // a table's rows
+  CHECK_FALSE(directivesOf("#define ONE 1\n#define TWO 2\n").guarded);         // definitions only
+  CHECK_FALSE(directivesOf("#ifndef A_H\n#define B_H\n#endif\n").guarded);    // another macro
+  CHECK_FALSE(directivesOf("#ifdef A_H\n#define A_H\n#endif\n").guarded);     // tests it is defined
+  CHECK_FALSE(directivesOf("#include \"x.h\"\n#ifndef A_H\n#define A_H\n#endif\n").guarded);
+}
+
 TEST_CASE("a header is parsed alone when a macro defined elsewhere decides one of its sections", "[clang]") {
   std::map<std::string, std::string> files = {
       {"lib/frame.h", "#ifndef FRAME_H\n#define FRAME_H\n#if defined(FRAME_STATIC)\nint size(void);\n#endif\n#endif\n"},

@@ -20,7 +20,7 @@ namespace nib {
 
 // The view's storage format; part of the configuration digest, so that an index with a view of
 // another format is rebuilt by the next `nib index`.
-constexpr uint8_t kClangViewFormat = 13;  // 12: files read per main file; a main file's own skipped ranges; 13: headers an includer configures parsed alone
+constexpr uint8_t kClangViewFormat = 14;  // 12: files read per main file; a main file's own skipped ranges; 13: headers an includer configures parsed alone; 14: headers without an include guard parsed alone where that parse has errors
 
 struct ClangSite {
   std::string path;

@@ -8,6 +8,9 @@
 #          and expat 2.5.0, the packages lua5.4, zlib, snappy and expat
 #   set 26 (a third, fresh set; default DEST /tmp/held26): jansson 2.14, yaml-cpp 0.7.0 and
 #          brotli 1.0.9, the packages jansson, yaml-cpp (0.7.0+dfsg) and brotli
+#   set 27 (a fourth, fresh set; default DEST /tmp/held27): c-ares 1.18.1, libconfig 1.5,
+#          pugixml 1.13 and double-conversion 3.2.1, the packages c-ares, libconfig, pugixml and
+#          double-conversion
 #
 # Each code base becomes DEST/<package>, a git repository whose first commit is the package's
 # .orig tarball (made by bench/fetch-corpus.sh). The script then builds it once, because clangd
@@ -60,6 +63,36 @@
 #              one, so each file of c/common, c/dec and c/enc has two entries, and the brotli
 #              program (c/tools/brotli.c); build/compile_commands.json is copied to the root.
 #              python/_brotli.cc (the Python extension) is not built
+#   c-ares     CMake into build/ with the tests, then a build: the shared library (src/lib), the
+#              tools adig, ahost and acountry (src/tools, which compile some src/lib files again)
+#              and the test programs: test/arestest (C++11, googletest and gmock 1.11.0, which
+#              the tarball bundles as test/gmock-1.11.0/gmock-gtest-all.cc), aresfuzz,
+#              aresfuzzname and dnsdump (test/dns-proto.cc twice). CMake's checks generate
+#              build/ares_config.h (HAVE_CONFIG_H: 97 HAVE_* macros, the RECV_*, SEND_*,
+#              GETNAMEINFO_* and other configuration macros; the test programs get the same file
+#              again as build/test/config.h) and build/ares_build.h (the tarball also has an
+#              include/ares_build.h); build/compile_commands.json is copied to the root. Every
+#              .c and .cc file of the tarball is built
+#   libconfig  ./configure, then bear -- make -j2 in the tree: libconfig and libconfig++ (the same
+#              C files of lib/ again, and lib/libconfigcpp.c++ with g++; libtool compiles each
+#              object twice, with -fPIC -DPIC and without, so each C file of lib/ has four
+#              entries), tests/libconfig_tests (tinytest/), and the C and C++ examples in
+#              examples/. configure generates ac_config.h (HAVE_CONFIG_H: 14 HAVE_* macros and the
+#              PACKAGE_* ones). lib/grammar.c and lib/scanner.c are the tarball's bison and flex
+#              outputs, not generated again; lib/libconfigcpp.cc (it only #includes
+#              libconfigcpp.c++) and contrib/ are not built
+#   pugixml    CMake into build/ with the tests (pugixml-check: tests/*.cpp but the fuzzers,
+#              the tests' own framework in tests/test.hpp), static, then a build; no header is
+#              generated (src/pugiconfig.hpp's PUGIXML_* configuration macros are all commented
+#              out); build/compile_commands.json is copied to the root. docs/samples/ and
+#              tests/fuzz_*.cpp are not built
+#   double-conversion
+#              CMake into build/ with the tests (test/cctest/cctest, the tests' own framework in
+#              cctest.h, with the gay-*.cc tables of 10,000 to 100,000 lines), static, then a
+#              build; build/compile_commands.json is copied to the root. Every .cc file of the
+#              tarball is built. The tarball's .gitignore ignores compile_commands.json (and its
+#              SCons Makefile, which the first commit therefore lacks): the setup adds the
+#              compilation database with git add -f
 # leveldb's and snappy's CMakeLists.txt want googletest and Google benchmark as git submodules in
 # third_party/, which the tarballs leave empty. The script patches them to use Debian's
 # libgtest-dev, libgmock-dev and libbenchmark-dev instead: the two add_subdirectory lines become
@@ -74,12 +107,13 @@
 # yaml-cpp-tests links GTest::gmock GTest::gtest (Debian's 1.12.1) instead of gmock.
 #
 # A second commit, "bench setup", adds .nib.conf (calibration.idle-ms = 0), the compilation
-# database at the root, lines in the root .gitignore for every build output (object files,
-# libraries, programs, generated headers such as pcre2's src/config.h and src/pcre2.h, build/),
-# and the tracked files a recipe changed (leveldb's, snappy's and jansson's patched
+# database at the root (both added with git add -f, since a tarball's .gitignore may list them),
+# lines in the root .gitignore for every build output (object files, libraries, programs,
+# generated headers such as pcre2's src/config.h and src/pcre2.h or libconfig's ac_config.h,
+# build/), and the tracked files a recipe changed (leveldb's, snappy's and jansson's patched
 # CMakeLists.txt, yaml-cpp's patched test/CMakeLists.txt, zlib's configured Makefile and
-# zconf.h); afterwards git status is empty. Every "directory" and "file"
-# of each compilation database is checked to lie inside DEST/<package>.
+# zconf.h); afterwards git status is empty. Every "directory" and "file" of each compilation
+# database is checked to lie inside DEST/<package>, and every "file" to exist.
 #
 # The script is idempotent: a code base whose last commit is "bench setup", with a compilation
 # database at the root and a clean status (clangd's own index, an untracked .cache/ that a
@@ -87,10 +121,10 @@
 # A partly prepared one is removed and fetched again. Missing build tools (bear, cmake,
 # build-essential, zlib1g-dev, libgtest-dev, libgmock-dev, libbenchmark-dev) are installed with
 # apt-get, which needs root.
-# Usage: bench/prepare-clang-heldout.sh [--set 24|25|26] [DEST]   (default: set 24, DEST /tmp/held<set>)
+# Usage: bench/prepare-clang-heldout.sh [--set 24|25|26|27] [DEST]   (default: set 24, DEST /tmp/held<set>)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-usage() { echo "usage: $0 [--set 24|25|26] [DEST]" >&2; exit 2; }
+usage() { echo "usage: $0 [--set 24|25|26|27] [DEST]" >&2; exit 2; }
 set_id=24
 args=()
 while [ $# -gt 0 ]; do
@@ -107,7 +141,8 @@ case "$set_id" in
   24) packages=(lz4 pcre2 libpng1.6 leveldb) ;;
   25) packages=(lua5.4 zlib snappy expat) ;;
   26) packages=(jansson yaml-cpp brotli) ;;
-  *) echo "heldout: unknown set $set_id (24, 25 or 26)" >&2; exit 2 ;;
+  27) packages=(c-ares libconfig pugixml double-conversion) ;;
+  *) echo "heldout: unknown set $set_id (24, 25, 26 or 27)" >&2; exit 2 ;;
 esac
 dest=$(realpath -m "${args[0]:-/tmp/held$set_id}")
 git_c=(-c user.name=nib-bench -c user.email=bench@nib -c commit.gpgsign=false)
@@ -268,7 +303,33 @@ build_brotli() {
   cdb_from_build
 }
 
-# Fails unless every entry's directory and file lie inside the code base.
+build_c_ares() {
+  cmake_build . -DCARES_BUILD_TESTS=ON -DCARES_BUILD_TOOLS=ON
+  [ -f build/ares_config.h ] && [ -f build/ares_build.h ] ||
+    { echo "heldout: c-ares: no build/ares_config.h or build/ares_build.h" >&2; exit 1; }
+  cdb_from_build
+}
+
+build_libconfig() {
+  ./configure >/dev/null
+  bear -- make -j2
+  [ -f ac_config.h ] || { echo "heldout: libconfig: no ac_config.h" >&2; exit 1; }
+  ignore '*.o' '*.lo' '*.la' '*.a' '.libs/' '.deps/' 'Makefile' '/ac_config.h' '/config.log' \
+         '/config.status' '/libtool' '/stamp-h1' '/lib/libconfig.pc' '/lib/libconfig++.pc' \
+         '/tests/libconfig_tests' '/examples/c/example[1-3]' '/examples/c++/example[1-4]'
+}
+
+build_pugixml() {
+  cmake_build . -DBUILD_TESTING=ON -DPUGIXML_BUILD_TESTS=ON -DBUILD_SHARED_LIBS=OFF
+  cdb_from_build
+}
+
+build_double_conversion() {
+  cmake_build . -DBUILD_TESTING=ON -DBUILD_SHARED_LIBS=OFF
+  cdb_from_build
+}
+
+# Fails unless every entry's directory and file lie inside the code base and the file exists.
 check_cdb() {
   python3 - "$1" <<'EOF'
 import json, os, sys
@@ -282,6 +343,8 @@ for e in entries:
     for p in (d, f):
         if p != root and not p.startswith(root + os.sep):
             sys.exit("heldout: %s: entry outside the code base: %s" % (root, p))
+    if not os.path.isfile(f):
+        sys.exit("heldout: %s: entry for a missing file: %s" % (root, f))
 print("heldout: %s: %d entries" % (os.path.basename(root), len(entries)), file=sys.stderr)
 EOF
 }
@@ -314,6 +377,10 @@ for pkg in "${packages[@]}"; do
       jansson) build_jansson ;;
       yaml-cpp) build_yaml_cpp ;;
       brotli) build_brotli ;;
+      c-ares) build_c_ares ;;
+      libconfig) build_libconfig ;;
+      pugixml) build_pugixml ;;
+      double-conversion) build_double_conversion ;;
     esac
   ) > "$dest/$pkg.build.log" 2>&1 || { echo "heldout: $pkg: build failed, see $dest/$pkg.build.log" >&2; exit 1; }
   check_cdb "$d"
@@ -326,8 +393,13 @@ for pkg in "${packages[@]}"; do
     echo "heldout: $pkg: unexpected changes after the build:" >&2; echo "$stray" >&2; exit 1
   fi
   git -C "$d" add -A
+  # Forced: a tarball's own .gitignore may ignore them (double-conversion's ignores
+  # compile_commands.json).
+  git -C "$d" add -f compile_commands.json .nib.conf
   git -C "$d" "${git_c[@]}" commit -qm "bench setup"
   if [ -n "$(git -C "$d" status --porcelain)" ]; then
     echo "heldout: $pkg: git status is not empty after the setup commit" >&2; exit 1
   fi
+  git -C "$d" ls-files --error-unmatch compile_commands.json .nib.conf >/dev/null 2>&1 ||
+    { echo "heldout: $pkg: the setup commit lacks compile_commands.json or .nib.conf" >&2; exit 1; }
 done

@@ -95,14 +95,19 @@ unsigned floorLog2(uint32_t x) {
 }
 
 // The same word written nearby as a name the compiler saw, as clangd 14 finds it
-// (findNearbyIdentifier): the closest by lines, at most 2^(length) lines away, after the word
-// preferred (cost 1 + log2 of the distance; before it 2 + log2), the first found on ties. `live`
-// holds the offsets where libclang recorded a name.
+// (findNearbyIdentifier): the closest spelling by lines among the tokens the compiler read (not
+// in code the preprocessor left out, nor in a directive), at most 2^(length) lines away, after
+// the word preferred (cost 1 + log2 of the distance; before it 2 + log2), the first found on
+// ties. clangd resolves that one spelling, else falls back to its index: so nullptr when the
+// closest is no name libclang recorded (a K&R function's parameter list, whose names are
+// declared on the lines below it). `live` holds the offsets where libclang recorded a name,
+// `unread` tells the spellings the compiler never read as code.
 const Occurrence* nearestCompiledSpelling(const FileFacts& facts, const std::string& word, uint32_t startByte,
-                                          uint32_t line, const std::set<uint32_t>& live) {
+                                          uint32_t line, const std::set<uint32_t>& live,
+                                          const std::function<bool(uint32_t)>& unread) {
   std::vector<const Occurrence*> same;
   for (const Occurrence& o : facts.occurrences)
-    if (o.range.startByte != startByte && facts.nameOf(o) == word) same.push_back(&o);
+    if (o.range.startByte != startByte && facts.nameOf(o) == word && !unread(o.range.startByte)) same.push_back(&o);
   std::sort(same.begin(), same.end(),
             [](const Occurrence* a, const Occurrence* b) { return a->range.startByte < b->range.startByte; });
   unsigned best = static_cast<unsigned>(word.size()) + 1;
@@ -111,7 +116,7 @@ const Occurrence* nearestCompiledSpelling(const FileFacts& facts, const std::str
     uint32_t l = o->range.start.line;
     unsigned cost = l > line ? 1 + floorLog2(l - line) : l < line ? 2 + floorLog2(line - l) : 0;
     if (cost >= best) return false;  // farther ones cost more: stop
-    if (live.count(o->range.startByte)) best = cost, nearest = o;
+    best = cost, nearest = o;
     return true;
   };
   auto split = std::partition_point(same.begin(), same.end(), [&](const Occurrence* o) {
@@ -121,7 +126,7 @@ const Occurrence* nearestCompiledSpelling(const FileFacts& facts, const std::str
   }
   for (auto it = split; it != same.begin() && consider(*(it - 1)); --it) {
   }
-  return nearest;
+  return nearest && live.count(nearest->range.startByte) ? nearest : nullptr;
 }
 
 // Where clangd's index holds a symbol: its definition (not the expansion twin of one a macro
@@ -148,7 +153,11 @@ Expected<NavigationResult> ClangNavigator::wordAnswer(const std::string& path, c
   std::set<uint32_t> live;
   for (const ClangFileOccurrence& o : w.occurrences)
     if (!o.expanded && !o.foreign) live.insert(o.start);
-  const Occurrence* nearest = nearestCompiledSpelling(f.facts, word, w.start, w.line, live);
+  auto text = f.text();
+  auto unread = [&](uint32_t offset) {
+    return view_->skippedAt(path, offset) || (text && !directiveAt(*text, offset).empty());
+  };
+  const Occurrence* nearest = nearestCompiledSpelling(f.facts, word, w.start, w.line, live, unread);
   NavigationResult out;
   out.symbol = word;
   out.source = source_;

@@ -82,7 +82,7 @@ Expected<std::unique_ptr<StaticProvider>> StaticProvider::open(const std::filesy
   auto changedFor = [self](const ViewRecord& v) {
     return [self, ownDelta = v.coversDelta()](const std::string& path) {
       auto it = self->overlays_.find(path);
-      return it != self->overlays_.end() && !(ownDelta && it->second->fromVersion);
+      return it != self->overlays_.end() && !(ownDelta && it->second->fromVersion) && !it->second->asOnDisk;
     };
   };
   if (clang) {
@@ -256,8 +256,9 @@ void StaticProvider::invalidateCaches() {
   moduleFiles_.clear();
 }
 
-void StaticProvider::setOverlay(const std::string& path, Language language, FileFacts facts) {
+void StaticProvider::setOverlay(const std::string& path, Language language, FileFacts facts, bool asOnDisk) {
   setOverlayOf(path, language, std::move(facts), /*fromVersion=*/false);
+  overlays_[path]->asOnDisk = asOnDisk;
 }
 
 void StaticProvider::setOverlayOf(const std::string& path, Language language, FileFacts facts, bool fromVersion) {

@@ -123,7 +123,10 @@ class StaticProvider {
   // version's own entries are overlays too, laid when the version opens; removing a session's
   // overlay brings back the version's state of the path, and the queries below count only the
   // session's.
-  void setOverlay(const std::string& path, Language language, FileFacts facts);
+  // `asOnDisk`: the text is the file on disk, which the index skipped (too large): its facts
+  // serve the open buffer, while the clang and precise views, whose units compiled the file,
+  // still answer there.
+  void setOverlay(const std::string& path, Language language, FileFacts facts, bool asOnDisk = false);
   // The files open in the editor, for the clang and precise views' references
   // (ClangNavigator::setShown).
   void setShownFiles(std::function<bool(const std::string& path)> shown);
@@ -153,6 +156,7 @@ class StaticProvider {
     mutable uint64_t lastUse = 0;  // when a query last asked for it (the cache evicts the oldest)
     bool tombstone = false; // deleted since the index was built
     bool fromVersion = false;  // a delta version's entry, not the session's
+    bool asOnDisk = false;     // a skipped file's text as on disk (setOverlay)
   };
 
   StaticProvider(Manifest manifest, std::unique_ptr<CommitView> view, std::unique_ptr<FactStore> facts);

@@ -163,7 +163,14 @@ Status Engine::refreshOverlay(const std::string& path, const std::string& text) 
   auto facts = extractor_(lang, text);
   if (!facts) return facts.status();
   graph_.reset();
-  provider_->setOverlay(path, lang, std::move(*facts));
+  // A file the index skipped (too large) whose text is the disk's: the compiler's view of it,
+  // which the clang view keeps for a file its units compiled, still holds.
+  bool asOnDisk = false;
+  if (provider_->skipReason(path)) {
+    auto disk = readWorktreeFile(path);
+    asOnDisk = disk && *disk == text;
+  }
+  provider_->setOverlay(path, lang, std::move(*facts), asOnDisk);
   return Status::ok();
 }
 
@@ -192,8 +199,9 @@ Status Engine::closeBuffer(const std::string& path) {
     else provider_->removeOverlay(path);
     return Status::ok();
   }
-  // Back to the disk: no overlay when the disk matches the index, else the disk's facts.
-  if (record && record->blobOid == gitlite::blobId(*disk)) {
+  // Back to the disk: no overlay when the disk matches the index, or when the index skipped the
+  // file (too large) and so holds no facts of it to differ from; else the disk's facts.
+  if ((record && record->blobOid == gitlite::blobId(*disk)) || provider_->skipReason(path)) {
     graph_.reset();
     provider_->removeOverlay(path);
     return Status::ok();

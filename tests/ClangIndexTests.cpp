@@ -14,6 +14,7 @@
 #include "ClangTesting.h"
 #include "TestRepo.h"
 #include "indexer/DenseFollowUp.h"
+#include "indexer/Extractor.h"
 #include "indexer/IndexBuilder.h"
 #include "indexer/WorkerProcess.h"
 #include "providers/CallGraph.h"
@@ -577,3 +578,50 @@ TEST_CASE("call edges of C++ files come from libclang: an overloaded call has on
 
 }  // namespace nib::test
 
+
+namespace nib::test {
+namespace {
+
+TEST_CASE("a source file too large to index keeps the compiler's answers, open in the editor or not", "[clang]") {
+  // The index skips big.c (too large), but its unit is compiled and the clang view keeps its
+  // names: the file open in the editor with the text on disk must not hide them (double-
+  // conversion's 6 MB test tables), nor must closing it leave the disk's text as an edit.
+  TestRepo repo;
+  std::string big = "#include \"shared.h\"\n/* " + std::string(400, 'x') + " */\nint big(void) { return shared(3); }\n";
+  repo.writeAll({{"shared.h", kHeader}, {"shared.c", kShared}, {"main.c", kMain}, {"big.c", big}});
+  writeDatabase(repo, {"shared.c", "main.c", "big.c"});
+  repo.commitAll();
+  IndexOptions small;
+  small.maxFileSize = 300;
+  Manifest m = build(repo, small);
+  CHECK(stat(m, "skipped.too-large") == "1");
+  auto engine = Engine::open(repo.root());
+  REQUIRE(engine.hasValue());
+  Engine& e = **engine;
+  auto extractor = std::make_shared<Extractor>();  // buffers become overlays, as in `nib serve`
+  e.setFactsExtractor([extractor](Language lang, std::string_view text) { return extractor->extract(lang, text); });
+  auto listsBig = [&] {
+    auto refs = e.references("main.c", offsetOf(kMain, "shared(1)"), true);
+    REQUIRE(refs.hasValue());
+    return std::any_of(refs->locations.begin(), refs->locations.end(), [](const SymbolLocation& l) { return l.path == "big.c"; });
+  };
+  auto inBig = [&] {
+    auto def = e.definition("big.c", offsetOf(big, "shared(3)"));
+    REQUIRE(def.hasValue());
+    return def->source == "clang" && def->locations.size() == 1 && def->locations[0].path == "shared.c";
+  };
+  CHECK(listsBig());
+  REQUIRE(e.openBuffer("big.c", big).isOk());
+  CHECK(inBig());
+  CHECK(listsBig());
+  REQUIRE(e.closeBuffer("big.c").isOk());
+  CHECK(inBig());
+  CHECK(listsBig());
+  // An edit in the editor is no longer the text the compiler read: its names are not the view's.
+  REQUIRE(e.openBuffer("big.c", big + "int more(void) { return shared(4); }\n").isOk());
+  CHECK_FALSE(inBig());
+  CHECK_FALSE(listsBig());
+}
+
+}  // namespace
+}  // namespace nib::test

@@ -306,6 +306,13 @@ class UnitMerger {
 
   // Everything sorted and deduplicated, in the view's shape.
   ClangViewContents finish() {
+    // A unit's main file, or a file it read, whose every line the preprocessor left out has no
+    // occurrence (c-ares's ares_platform.c, all of it Windows CE's), but the units compiled it:
+    // the view covers it, so that its words answer as code left out does, not by tree-sitter.
+    for (const std::string& main : mainFiles_)
+      if (blobIds_.count(main)) byFile_[main];
+    for (const auto& [path, ranges] : skipped_)
+      if (!ranges.empty() && blobIds_.count(path)) byFile_[path];
     for (ClangSymbol& s : contents_.symbols) {
       for (std::vector<uint32_t>* ids : {&s.overrides, &s.overriddenBy, &s.bases, &s.derived, &s.types}) {
         std::sort(ids->begin(), ids->end());

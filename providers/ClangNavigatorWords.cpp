@@ -284,23 +284,22 @@ Expected<NavigationResult> ClangNavigator::preprocessorDefinition(const std::str
 
 // The macro named by a preprocessor word, as clangd 14 finds a macro by its raw word: the closest
 // definition before it in the file; else, in the file's preamble, the first one after it there;
-// else the only macro of that name, where this file does not define it (a header read before,
-// the command line, a system header).
-// Declined when there is none or several.
+// else the only macro of that name defined elsewhere that the file's own parse can know (a
+// header read before, the command line, a system header) — not one only made-up units define
+// (c-ares's HAVE_SYS_UIO_H is the generated ares_config.h's, not config-dos.h's, a header no
+// unit reads). Declined when there is none or several.
 Expected<NavigationResult> ClangNavigator::macroAnswer(const std::string& path, const PreprocessorWord& w,
                                                        bool references, bool includeDeclaration, bool declarations) {
   auto ids = view_->symbolsNamed(w.word);
   if (!ids) return ids.status();
-  std::optional<ClangSymbol> chosen, inPreamble, only;
+  std::optional<ClangSymbol> chosen, inPreamble;
+  std::vector<ClangSymbol> elsewhere;  // the macros of that name this file does not define
   uint32_t closest = 0, firstAfter = 0;
-  size_t macros = 0;
-  bool definedHere = false;  // of the last macro seen: one of its definitions is in this file
   for (uint32_t id : *ids) {
     auto symbol = view_->symbol(id);
     if (!symbol) return symbol.status();
     if (static_cast<SymbolKind>(symbol->kind) != SymbolKind::Macro) continue;
-    ++macros;
-    definedHere = false;
+    bool definedHere = false;
     for (const ClangSite& s : symbol->sites) {
       if (s.role != ClangRole::Definition || s.path != path) continue;
       definedHere = true;
@@ -311,16 +310,23 @@ Expected<NavigationResult> ClangNavigator::macroAnswer(const std::string& path, 
       if (at < w.start && (!chosen || at > closest)) closest = at, chosen = *symbol;
       if (at > w.start && at < w.preambleEnd && (!inPreamble || at < firstAfter)) firstAfter = at, inPreamble = *symbol;
     }
-    only = std::move(*symbol);
+    if (!definedHere) elsewhere.push_back(std::move(*symbol));
   }
   // clangd reads a file's leading directives as its preamble, whose macros it finds before any
   // place in the file (an include guard's #ifndef, `#ifndef FALSE` above `#define FALSE`).
   if (!chosen && w.start < w.preambleEnd) chosen = std::move(inPreamble);
-  if (!chosen && macros == 1 && !definedHere) {
-    auto visible = visibleFrom(path, *only);
+  const ClangSymbol* visibleOne = nullptr;
+  size_t visibleCount = 0;
+  for (size_t k = 0; !chosen && k < elsewhere.size(); ++k) {
+    const auto& sites = elsewhere[k].sites;
+    if (std::any_of(sites.begin(), sites.end(), [](const ClangSite& s) { return s.role == ClangRole::Definition; }) &&
+        std::all_of(sites.begin(), sites.end(), [](const ClangSite& s) { return s.role != ClangRole::Definition || s.interpolated; }))
+      continue;
+    auto visible = visibleFrom(path, elsewhere[k]);
     if (!visible) return visible.status();
-    if (*visible) chosen = std::move(only);
+    if (*visible && ++visibleCount == 1) visibleOne = &elsewhere[k];
   }
+  if (!chosen && visibleCount == 1) chosen = *visibleOne;
   if (!chosen) return declined();
   ClangFileOccurrence from;
   from.start = w.start;

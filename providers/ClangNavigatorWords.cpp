@@ -184,8 +184,9 @@ Expected<NavigationResult> ClangNavigator::wordAnswer(const std::string& path, c
 
   // Then the index by the bare word (locateSymbolTextually): every symbol of exactly that
   // name but constructors, function-local ones and macros (clangd 14's background index offered
-  // none, a header's included: probed), at its definition (else its canonical declaration);
-  // nothing when more than five match.
+  // none, a header's included: probed) other than the asked file's own (its index of the open
+  // file holds them: c-ares's `#undef optreset` above its `#define optreset`), at its definition
+  // (else its canonical declaration); nothing when more than five match.
   auto ids = view_->symbolsNamed(word);
   if (!ids) return ids.status();
   size_t matched = 0;
@@ -193,7 +194,11 @@ Expected<NavigationResult> ClangNavigator::wordAnswer(const std::string& path, c
     auto symbol = view_->symbol(id);
     if (!symbol) return symbol.status();
     auto kind = static_cast<SymbolKind>(symbol->kind);
-    if (isFunctionLocalUsr(symbol->usr) || kind == SymbolKind::Constructor || kind == SymbolKind::Macro) continue;
+    bool ownMacro = kind == SymbolKind::Macro && std::any_of(symbol->sites.begin(), symbol->sites.end(), [&](const ClangSite& s) {
+                      return s.role == ClangRole::Definition && s.path == path;
+                    });
+    if (isFunctionLocalUsr(symbol->usr) || kind == SymbolKind::Constructor || (kind == SymbolKind::Macro && !ownMacro))
+      continue;
     // One only made-up units saw (a program no compile command builds), outside the files in
     // front of the user, is in no index clangd has.
     if (!symbol->sites.empty() && std::none_of(symbol->sites.begin(), symbol->sites.end(), known)) continue;

@@ -96,7 +96,8 @@ unsigned floorLog2(uint32_t x) {
 
 // The same word written nearby as a name the compiler saw, as clangd 14 finds it
 // (findNearbyIdentifier): the closest spelling by lines among the tokens the compiler read (not
-// in code the preprocessor left out, nor in a directive), at most 2^(length) lines away, after
+// in code the preprocessor left out, in a directive or in arguments a macro dropped), at most
+// 2^(length) lines away, after
 // the word preferred (cost 1 + log2 of the distance; before it 2 + log2), the first found on
 // ties. clangd resolves that one spelling, else falls back to its index: so nullptr when the
 // closest is no name libclang recorded (a K&R function's parameter list, whose names are
@@ -154,8 +155,12 @@ Expected<NavigationResult> ClangNavigator::wordAnswer(const std::string& path, c
   for (const ClangFileOccurrence& o : w.occurrences)
     if (!o.expanded && !o.foreign) live.insert(o.start);
   auto text = f.text();
+  // A macro's arguments it dropped were not read either (`BROTLI_DCHECK(n_bits <= 56)` with
+  // checks off), unless libclang recorded a name there.
   auto unread = [&](uint32_t offset) {
-    return view_->skippedAt(path, offset) || (text && !directiveAt(*text, offset).empty());
+    return view_->skippedAt(path, offset) ||
+           (text && (!directiveAt(*text, offset).empty() ||
+                     (!live.count(offset) && inMacroArguments(w.occurrences, *text, offset))));
   };
   const Occurrence* nearest = nearestCompiledSpelling(f.facts, word, w.start, w.line, live, unread);
   NavigationResult out;

@@ -617,12 +617,11 @@ Expected<NavigationResult> StaticProvider::definitionFromFacts(const std::string
   if (!idx) return idx.status();
   const Occurrence& occ = (*f)->facts.occurrences[*idx];
   const std::string& name = (*f)->facts.nameOf(occ);
-  // Where libclang resolved no name in code it compiled, a use answers nothing, as clangd's does
-  // (the word's namesakes elsewhere are no answer); a declaration under the cursor that its
-  // indexer does not report (a parameter of a function pointer type) is its own answer, below,
-  // but another in a file parsed with errors was rejected (`local const ct_data tab[2]`: `tab`).
-  const bool parameter = occ.target >= 0 && static_cast<size_t>(occ.target) < (*f)->facts.definitions.size() &&
-                         (*f)->facts.definitions[occ.target].kind == SymbolKind::Parameter;
+  // Where libclang resolved no name in code it compiled, a use answers nothing, as clangd's does;
+  // a declaration its indexer does not report (a function pointer's parameter) answers itself,
+  // below, but another in a file parsed with errors was rejected (`local const ct_data tab[2]`).
+  const auto& defs = (*f)->facts.definitions;
+  const bool parameter = occ.target >= 0 && static_cast<size_t>(occ.target) < defs.size() && defs[occ.target].kind == SymbolKind::Parameter;
   const bool useOrRejected = occ.role == OccurrenceRole::Reference || (!parameter && clang_ && clang_->parsedWithErrors(path));
   if (clang_ && useOrRejected && clang_->resolvedNothingAt(path, offset))
     return unresolvedAnswer(name);

@@ -492,10 +492,12 @@ Expected<NavigationResult> ClangNavigator::answerFor(const ClangSymbol& found, c
   // with its index of open files — and the answer says how many it left out
   // (docs/index-format.md).
   c.withInterpolated = false;
-  // clangd's index keeps no references to namespaces (a namespace is named everywhere): their
-  // references are the asked file's own, and nib answers the same.
+  // clangd's index keeps no references to namespaces (a namespace is named everywhere), nor to
+  // what an anonymous namespace declares (each program's own; yaml-cpp's tests include a
+  // header of examples inside one): their references are the asked file's own, and nib
+  // answers the same.
   c.fileOnly = references && (static_cast<SymbolKind>(symbol->kind) == SymbolKind::Namespace ||
-                              symbol->usr.rfind(kPredefinedMacroUsr, 0) == 0);
+                              symbol->usr.rfind(kPredefinedMacroUsr, 0) == 0 || inAnonymousNamespace(symbol->usr));
   auto collect = [&](auto accept) { c.collect(*symbol, [&](const ClangSite& s) { return accept(s.role); }); };
   collect(wanted);
   if (references && (!symbol->overrides.empty() || !symbol->overriddenBy.empty())) {

@@ -625,3 +625,18 @@ TEST_CASE("a source file too large to index keeps the compiler's answers, open i
 
 }  // namespace
 }  // namespace nib::test
+
+namespace nib::test {
+namespace {
+
+TEST_CASE("a USR of what an anonymous namespace declares is told from a namespace named aN", "[clang]") {
+  CHECK(inAnonymousNamespace("c:@N@YAML@aN@ex2_4"));
+  CHECK(inAnonymousNamespace("c:file.cc@aN@S@Fixture"));
+  CHECK(inAnonymousNamespace("c:@aN@F@helper#"));
+  CHECK_FALSE(inAnonymousNamespace("c:@N@aN@F@named#"));  // namespace aN { void named(); }
+  CHECK_FALSE(inAnonymousNamespace("c:@N@YAML@F@Load#"));
+  CHECK_FALSE(inAnonymousNamespace("c:lib.h@120@macro@aN"));
+}
+
+}  // namespace
+}  // namespace nib::test

@@ -198,6 +198,14 @@ Expected<std::vector<CompileCommand>> decodeCompileCommands(std::string_view byt
   return out;
 }
 
+bool inAnonymousNamespace(std::string_view usr) {
+  if (usr.substr(0, 2) != "c:" || usr.find("@macro@") != std::string_view::npos) return false;
+  // "@aN@" is the anonymous namespace's component; "@N@aN@" a namespace named aN.
+  for (size_t at = usr.find("@aN@"); at != std::string_view::npos; at = usr.find("@aN@", at + 1))
+    if (at < 2 || usr.substr(at - 2, 2) != "@N") return true;
+  return false;
+}
+
 bool isFunctionLocalUsr(std::string_view usr) {
   if (usr.substr(0, kParameterUsr.size()) == kParameterUsr) return true;
   if (usr.substr(0, 2) != "c:" || usr.find("@macro@") != std::string_view::npos) return false;

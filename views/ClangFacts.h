@@ -94,6 +94,9 @@ Expected<TuFacts> decodeTuFacts(std::string_view bytes);
 // or a static local of an inline function, whose USR has no location (every unit shares it)
 // but ends with the function's signature and the variable's name ("...@F@f#I#@prefix").
 bool isFunctionLocalUsr(std::string_view usr);
+// Whether a USR names something an anonymous namespace declares (`c:@N@YAML@aN@ex2_4`,
+// `c:file.cc@aN@S@X`): each program's own, which clangd's index leaves out.
+bool inAnonymousNamespace(std::string_view usr);
 
 // One entry of a compilation database, as libclang reads it.
 struct CompileCommand {

@@ -495,9 +495,12 @@ Expected<NavigationResult> ClangNavigator::answerFor(const ClangSymbol& found, c
   // clangd's index keeps no references to namespaces (a namespace is named everywhere), nor to
   // what an anonymous namespace declares (each program's own; yaml-cpp's tests include a
   // header of examples inside one): their references are the asked file's own, and nib
-  // answers the same.
+  // answers the same — but for a method that overrides or is overridden, whose family's
+  // references clangd adds from its index (leveldb's EmptyIterator::SeekToFirst).
+  const bool family = !symbol->overrides.empty() || !symbol->overriddenBy.empty();
   c.fileOnly = references && (static_cast<SymbolKind>(symbol->kind) == SymbolKind::Namespace ||
-                              symbol->usr.rfind(kPredefinedMacroUsr, 0) == 0 || inAnonymousNamespace(symbol->usr));
+                              symbol->usr.rfind(kPredefinedMacroUsr, 0) == 0 ||
+                              (inAnonymousNamespace(symbol->usr) && !family));
   auto collect = [&](auto accept) { c.collect(*symbol, [&](const ClangSite& s) { return accept(s.role); }); };
   collect(wanted);
   if (references && (!symbol->overrides.empty() || !symbol->overriddenBy.empty())) {

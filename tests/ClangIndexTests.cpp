@@ -145,10 +145,7 @@ TEST_CASE("a parameter of a header's function is one symbol whether or not a uni
   one.threads = 1;
   Manifest m = build(repo, one);
   CHECK(stat(m, "clang.indexed") == "2");
-  IndexLayout layout(repo.root() / ".nib");
-  auto current = layout.currentVersion();
-  REQUIRE(current.hasValue());
-  auto view = ClangView::open(layout.versionDir(*current) / "clang");
+  auto view = currentClangView(repo);
   REQUIRE(view.hasValue());
   for (const char* name : {"x", "u"}) {
     auto named = (*view)->symbolsNamed(name);

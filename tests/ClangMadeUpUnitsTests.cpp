@@ -102,10 +102,7 @@ TEST_CASE("a source file no command builds, #included whole, is parsed alone too
   Manifest m = build(repo);
   CHECK(stat(m, "clang.units") == "2");
   CHECK(stat(m, "clang.interpolated") == "1");  // impl.c, with tok.c's command (one.h, a header, has none)
-  IndexLayout layout(repo.root() / ".nib");
-  auto current = layout.currentVersion();
-  REQUIRE(current.hasValue());
-  auto view = ClangView::open(layout.versionDir(*current) / "clang");
+  auto view = currentClangView(repo);
   REQUIRE(view.hasValue());
   CHECK((*view)->skippedAt("impl.c", static_cast<uint32_t>(offsetOf(impl, "scan"))));
   auto read = (*view)->filesReadBy("tok.c");
@@ -139,10 +136,7 @@ TEST_CASE("a header without an include guard is parsed alone, and keeps that par
   CHECK(stat(m, "clang.interpolated") == "0");
   CHECK(stat(m, "clang.headers-alone") == "1");  // table.h; clean.h's clean parse is dropped
   CHECK(stat(m, "clang.interpolated-failed") == "0");
-  IndexLayout layout(repo.root() / ".nib");
-  auto current = layout.currentVersion();
-  REQUIRE(current.hasValue());
-  auto view = ClangView::open(layout.versionDir(*current) / "clang");
+  auto view = currentClangView(repo);
   REQUIRE(view.hasValue());
   CHECK((*view)->parsedWithErrors("table.h"));
   CHECK_FALSE((*view)->parsedWithErrors("clean.h"));

@@ -11,6 +11,8 @@
 
 #include "TestRepo.h"
 #include "indexer/IndexBuilder.h"
+#include "views/ClangView.h"
+#include "views/IndexLayout.h"
 
 // A namespace of their own: inline names are one across the test binary (LspProject.h has its
 // own kMain, PreciseTesting.h its own build).
@@ -53,6 +55,14 @@ inline fs::path writeWorker(TestRepo& repo, const std::string& name, const std::
   fs::path worker = repo.root() / ".git" / name;
   fs::permissions(worker, fs::perms::owner_all);
   return worker;
+}
+
+// The clang view of the repository's current version.
+inline Expected<std::unique_ptr<ClangView>> currentClangView(TestRepo& repo) {
+  IndexLayout layout(repo.root() / ".nib");
+  auto current = layout.currentVersion();
+  if (!current) return current.status();
+  return ClangView::open(layout.versionDir(*current) / "clang");
 }
 
 inline uint32_t offsetOf(const std::string& text, const std::string& needle) {

@@ -165,8 +165,11 @@ Status Engine::refreshOverlay(const std::string& path, const std::string& text) 
   graph_.reset();
   // A file the index skipped (too large) whose text is the disk's: the compiler's view of it,
   // which the clang view keeps for a file its units compiled, still holds.
+  // Such a file is large: its size is compared first, so that an edit (a buffer of another
+  // size) does not read it from disk at each keystroke.
   bool asOnDisk = false;
-  if (provider_->skipReason(path)) {
+  std::error_code ec;
+  if (provider_->skipReason(path) && std::filesystem::file_size(root_ / path, ec) == text.size() && !ec) {
     auto disk = readWorktreeFile(path);
     asOnDisk = disk && *disk == text;
   }

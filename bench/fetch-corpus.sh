@@ -18,6 +18,8 @@
 #                  .orig tarballs: each was checked to download)
 #   heldout29      the twenty-second session's fresh TypeScript set, chosen and measured by a
 #                  helper before any answer was read: node-jose node-css-select node-webpack-merge
+#   heldout30      the twenty-seventh session's fresh TypeScript set, chosen before any change:
+#                  node-esprima node-ip-address node-timeago.js
 # Uses a private apt source list pointing at the machine's own Debian mirror (type deb-src);
 # the machine's apt configuration is not touched.
 # Usage: bench/fetch-corpus.sh [ITEM ...]   (default: tmux)
@@ -32,6 +34,7 @@ heldout27=(node-change-case node-cronstrue node-memfs python-h11 httpcore astroi
 heldout28=(node-yargs node-got node-zrender)
 heldout26=(node-regexpp node-cosmiconfig ply python-ldap3)
 heldout29=(node-jose node-css-select node-webpack-merge)
+heldout30=(node-esprima node-ip-address node-timeago.js)
 expanded=()
 for pkg in "${packages[@]}"; do
   case "$pkg" in
@@ -40,6 +43,7 @@ for pkg in "${packages[@]}"; do
     heldout28) expanded+=("${heldout28[@]}") ;;
     heldout26) expanded+=("${heldout26[@]}") ;;
     heldout29) expanded+=("${heldout29[@]}") ;;
+    heldout30) expanded+=("${heldout30[@]}") ;;
     *) expanded+=("$pkg") ;;
   esac
 done

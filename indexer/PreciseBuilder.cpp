@@ -81,16 +81,21 @@ std::string jsonString(const std::string& s) {
   return out + "\"";
 }
 
-// The tsconfig.json of an inferred project, written in `dir` (under the cache folder): the
-// repository's tsconfig.json's options when it has one, and the files no project read.
+// The tsconfig.json of an inferred project, written in `dir` (under the cache folder): the files
+// no project read, with the options TypeScript's server gives its inferred projects — those
+// typescript-language-server sets for them (module ESNext, resolution as a bundler does, target
+// ES2024, its default library, JSX) and allowJs, which the server's inferred projects always
+// have. Not the repository's tsconfig.json's options: a test it excludes is read without them (a
+// `lib` of ES2015.Core alone leaves `Object` and `Array#join` undeclared there, where the
+// server's inferred project knows them). Not `strict` either, which the server sets: with
+// strictNullChecks an optional type (`[string, Options?]`) makes an object literal's contextual
+// type a union with undefined, whose properties scip-typescript names as new symbols of the
+// literal's own, where the server finds the type's property.
 Status writeInferredConfig(const fs::path& dir, const PreciseProject& p, const std::string& root) {
-  std::string config = "{";
-  if (!p.extends.empty()) config += "\"extends\": " + jsonString(root + p.extends) + ", ";
-  // allowJs as in TypeScript's own inferred projects; the repository's tsconfig.json may say
-  // otherwise for its own files, which are not these.
-  bool javaScript = std::any_of(p.files.begin(), p.files.end(), isJavaScriptSource);
-  config += std::string("\"compilerOptions\": {\"noEmit\": true") + (javaScript ? ", \"allowJs\": true" : "") +
-            "}, \"include\": [], \"files\": [";
+  std::string config =
+      "{\"compilerOptions\": {\"noEmit\": true, \"allowJs\": true, \"module\": \"esnext\", \"moduleResolution\": "
+      "\"bundler\", \"target\": \"es2024\", \"jsx\": \"react-jsx\", \"allowImportingTsExtensions\": true}, "
+      "\"include\": [], \"files\": [";
   for (size_t i = 0; i < p.files.size(); ++i) config += (i ? ", " : "") + jsonString(root + p.files[i]);
   std::error_code ec;
   fs::create_directories(dir, ec);
@@ -102,7 +107,7 @@ Status writeInferredConfig(const fs::path& dir, const PreciseProject& p, const s
 // everything it read.
 std::string cacheKey(const PreciseProject& p, const std::string& tools, const std::map<std::string, std::string>& blobIds) {
   Digester d;
-  d.add("precise-project").add(uint64_t{kPreciseViewRevision}).add(tools).add(p.language).add(p.dir).add(p.extends);
+  d.add("precise-project").add(uint64_t{kPreciseViewRevision}).add(tools).add(p.language).add(p.dir);
   d.add(uint64_t{p.ownConfigOnly});
   for (const std::string& f : p.files) d.add(f);
   for (const auto& [path, blob] : blobIds)
@@ -238,12 +243,9 @@ ProjectRun runProject(const PreciseBuildInput& in, const PreciseProject& p, cons
 }
 
 // The inferred project: the indexed TypeScript and JavaScript files (outside node_modules) no
-// project's facts hold, extending the repository's root tsconfig.json when it has one — unless
-// that project failed, or extends what cannot be read (`"extends": "@sindresorhus/tsconfig"` in a
-// checkout without node_modules: the project itself is then indexed from its own configuration,
-// ownConfigOnly), when the inferred project's files are read with TypeScript's defaults.
+// project's facts hold (writeInferredConfig gives them the options of the server's inferred
+// projects).
 std::optional<PreciseProject> inferredProject(const PreciseBuildInput& in, const std::string& root,
-                                              const std::vector<PreciseProject>& projects,
                                               const std::vector<std::optional<TuFacts>>& results) {
   if (!in.indexers.count("typescript")) return std::nullopt;
   std::unordered_set<std::string> covered;
@@ -258,10 +260,6 @@ std::optional<PreciseProject> inferredProject(const PreciseBuildInput& in, const
     if (script && !underNodeModules(path) && !covered.count(path)) p.files.push_back(path);
   }
   if (p.files.empty()) return std::nullopt;
-  bool rootFailed = false;
-  for (size_t i = 0; i < projects.size() && i < results.size(); ++i)
-    if (projects[i].configuredTypeScript() && projects[i].dir.empty() && (!results[i] || projects[i].ownConfigOnly)) rootFailed = true;
-  if (in.inputs.count("tsconfig.json") && !rootFailed) p.extends = "tsconfig.json";
   return p;
 }
 
@@ -402,7 +400,7 @@ ProjectResults runProjects(const PreciseBuildInput& in, std::vector<PreciseProje
   std::vector<std::thread> pool;
   for (unsigned t = 0; t < std::min<size_t>(std::max(1u, in.threads), n); ++t) pool.emplace_back(work);
   for (std::thread& t : pool) t.join();
-  if (std::optional<PreciseProject> p = inferredProject(in, root, out.projects, out.facts); p && !(in.cancelled && in.cancelled())) {
+  if (std::optional<PreciseProject> p = inferredProject(in, root, out.facts); p && !(in.cancelled && in.cancelled())) {
     out.projects.push_back(std::move(*p));
     out.keys.push_back(cacheKey(out.projects.back(), tools, in.inputs));
     out.facts.emplace_back();

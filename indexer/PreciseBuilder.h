@@ -25,16 +25,16 @@ namespace nib {
 // from; part of the configuration digest and of each project's cache key, so a change to how
 // projects are merged (2: symbols of referenced projects linked, the inferred project's sites
 // those of files no tsconfig.json includes; 3: a tsconfig.json extending what cannot be read
-// indexed from its own options) rebuilds the view.
-constexpr uint8_t kPreciseViewRevision = 3;
+// indexed from its own options; 4: the inferred project read with the options of the server's
+// inferred projects, not the root tsconfig.json's) rebuilds the view.
+constexpr uint8_t kPreciseViewRevision = 4;
 
 struct PreciseProject {
   std::string language;  // "typescript" (TypeScript and JavaScript) or "python"
   std::string dir;       // repository-relative folder, "" for the root
-  // An inferred TypeScript project (the files no tsconfig.json's project read): its files, and
-  // the repository's tsconfig.json it extends ("" for none). Empty for a folder's project.
+  // An inferred TypeScript project (the files no tsconfig.json's project read): its files.
+  // Empty for a folder's project.
   std::vector<std::string> files;
-  std::string extends;
   // A tsconfig.json whose `extends` names nothing that can be read: indexed from its own options
   // and files, as TypeScript's server reads it (indexer/TsConfigExtends).
   bool ownConfigOnly = false;

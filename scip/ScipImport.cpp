@@ -145,6 +145,7 @@ struct Importer {
     const uint32_t file = static_cast<uint32_t>(facts.files.size() - 1);
     if (tree) {
       typescript_syntax::ModuleSyntax syntax = tree->moduleSyntax();
+      typescript_sites::exportedImports(planned, syntax);
       if (auto bindings = typescript_sites::noteBindings(planned, syntax, text, relative, file)) {
         for (typescript_exports::ModuleBindings::Bound& b : bindings->bindings)
           // Only an import the indexer declared a local at can name an expression's default export.

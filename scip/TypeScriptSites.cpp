@@ -4,6 +4,7 @@
 #include "scip/TypeScriptSites.h"
 
 #include <algorithm>
+#include <iterator>
 #include <map>
 #include <set>
 #include <unordered_map>
@@ -24,25 +25,60 @@ using scip_sites::withoutConstructor;
 // beside `const Opts`): scip-typescript writes both symbols (`Error#`, `Error.`) at each use.
 // TypeScript's server keeps the meaning of the place (a type annotation lists the type's uses,
 // `new Error` the value's), so each use keeps the symbol of its meaning; a specifier (`import {
-// Opts }`) binds both and keeps both.
+// Opts }`) binds both and keeps both. The standard library declares some types in several files
+// (`Array#` in lib.es5.d.ts, lib.es2015.core.d.ts, ...; `Promise.` only in lib.es2015.promise.d.ts):
+// one name's declarations merge whatever file holds them, so the twins are matched by name.
 void keepMeaningAsked(std::vector<Planned>& planned, const typescript_syntax::SyntaxTree& tree) {
+  // The name a global or module symbol declares, without its suffix: "Array" of
+  // "... lib/`lib.es5.d.ts`/Array#".
+  auto declared = [](const std::string& usr, char suffix) -> std::string_view {
+    if (usr.size() < 2 || usr.back() != suffix) return {};
+    std::string_view s(usr);
+    size_t slash = s.rfind('/');
+    return slash == std::string_view::npos ? std::string_view() : s.substr(slash + 1, s.size() - slash - 2);
+  };
   std::unordered_map<uint32_t, std::vector<size_t>> byOffset;
   for (size_t i = 0; i < planned.size(); ++i) byOffset[planned[i].site.offset].push_back(i);
   for (const auto& [offset, list] : byOffset) {
     if (list.size() < 2) continue;
-    for (size_t t : list) {
-      const std::string& type = planned[t].usr;
-      if (type.size() < 2 || type.back() != '#') continue;
-      for (size_t v : list) {
-        const std::string& value = planned[v].usr;
-        if (value.size() != type.size() || value.back() != '.' || value.compare(0, value.size() - 1, type, 0, type.size() - 1) != 0)
-          continue;
-        typescript_syntax::Meaning meaning = tree.meaningAt(offset);
-        if (meaning == typescript_syntax::Meaning::Type) planned[v].usr.clear();
-        if (meaning == typescript_syntax::Meaning::Value) planned[t].usr.clear();
-        break;
-      }
+    // Copies: the symbols they come from are cleared below.
+    std::set<std::string> types, values;
+    for (size_t i : list) {
+      if (std::string_view t = declared(planned[i].usr, '#'); !t.empty()) types.emplace(t);
+      if (std::string_view v = declared(planned[i].usr, '.'); !v.empty()) values.emplace(v);
     }
+    std::set<std::string, std::less<>> both;
+    std::set_intersection(types.begin(), types.end(), values.begin(), values.end(), std::inserter(both, both.end()));
+    if (both.empty()) continue;
+    typescript_syntax::Meaning meaning = tree.meaningAt(offset);
+    if (meaning == typescript_syntax::Meaning::Both) continue;
+    const char dropped = meaning == typescript_syntax::Meaning::Type ? '.' : '#';
+    for (size_t i : list)
+      if (both.count(declared(planned[i].usr, dropped))) planned[i].usr.clear();
+  }
+}
+
+void exportedImports(std::vector<Planned>& planned, const typescript_syntax::ModuleSyntax& syntax) {
+  std::unordered_map<std::string_view, uint32_t> imports;  // a name an import binds -> where
+  for (const typescript_syntax::Binding& b : syntax.bindings)
+    if (!b.exported && b.sourceAt) imports.emplace(b.local, b.localAt);
+  if (imports.empty()) return;
+  std::unordered_map<uint32_t, size_t> byOffset;  // the first symbol at each place
+  std::unordered_map<std::string, size_t> uses;  // copies: a specifier's symbol changes below
+  for (size_t i = 0; i < planned.size(); ++i) {
+    if (planned[i].usr.empty()) continue;
+    byOffset.emplace(planned[i].site.offset, i);
+    ++uses[planned[i].usr];
+  }
+  for (const typescript_syntax::Binding& b : syntax.bindings) {
+    if (!b.exported || b.sourceAt) continue;  // `export { a }` of this module's own scope only
+    auto imported = imports.find(b.imported);
+    auto at = byOffset.find(b.importedAt);
+    auto import = imported == imports.end() ? byOffset.end() : byOffset.find(imported->second);
+    if (at == byOffset.end() || import == byOffset.end()) continue;
+    std::string& symbol = planned[at->second].usr;
+    if (symbol.rfind("local:", 0) == 0 && uses[symbol] == 1 && symbol != planned[import->second].usr)
+      symbol = planned[import->second].usr;
   }
 }
 

@@ -51,6 +51,11 @@ void unresolvedProperties(std::vector<Planned>& planned, const typescript_syntax
 // to add beside what is there (expanded, as references).
 std::vector<Planned> shorthandImports(const std::vector<Planned>& planned, const typescript_syntax::ModuleSyntax& syntax,
                                       const std::string& text, const std::string& relative);
+// `export { Options }` of a name an import binds from a module the indexer could not resolve
+// (`import { Options } from "no-case"` in a checkout without node_modules): scip-typescript
+// writes a local of its own at the specifier, bound to nothing; TypeScript's server lists the
+// specifier with the import and the name's uses. The specifier takes the import's symbol.
+void exportedImports(std::vector<Planned>& planned, const typescript_syntax::ModuleSyntax& syntax);
 // The document's import and export bindings with the symbols at them, for
 // typescript_exports::planAliases; nullopt when it has none.
 std::optional<typescript_exports::ModuleBindings> noteBindings(const std::vector<Planned>& planned,

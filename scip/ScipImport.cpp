@@ -157,6 +157,8 @@ struct Importer {
       }
       importAliases = typescript_sites::shorthandImports(planned, syntax, text, relative);
       typescript_sites::argumentsObjects(planned, *tree, text, file);
+      typescript_sites::unresolvedTypes(planned, *tree, text, file);
+      typescript_sites::docReferences(planned, *tree, text, file);
       typescript_sites::modifiedConstructors(planned, *tree, file);
       typescript_sites::contextualShorthands(planned, *tree, text);
       typescript_sites::unresolvedProperties(planned, *tree, relative);

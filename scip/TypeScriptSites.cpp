@@ -4,6 +4,7 @@
 #include "scip/TypeScriptSites.h"
 
 #include <algorithm>
+#include <cctype>
 #include <iterator>
 #include <map>
 #include <set>
@@ -284,6 +285,124 @@ void argumentsObjects(std::vector<Planned>& planned, const typescript_syntax::Sy
     Position at = lines.positionOf(offset);
     planned.push_back({Site{file, at.line, at.column, offset, 9, 0}, "scip-typescript npm . . `<arguments>`."});
   }
+}
+
+void unresolvedTypes(std::vector<Planned>& planned, const typescript_syntax::SyntaxTree& tree, const std::string& text, uint32_t file) {
+  std::unordered_set<uint32_t> named;
+  std::unordered_set<std::string_view> declared;  // names the document declares, as spelled
+  for (const Planned& p : planned) {
+    if (p.usr.empty()) continue;
+    named.insert(p.site.offset);
+    if ((p.site.roles & scip::Definition) && p.site.offset + p.site.length <= text.size())
+      declared.insert(std::string_view(text).substr(p.site.offset, p.site.length));
+  }
+  std::optional<LineTable> lines;
+  for (const auto& [offset, length] : tree.typeNames()) {
+    if (named.count(offset) || offset + length > text.size()) continue;
+    std::string_view name = std::string_view(text).substr(offset, length);
+    if (declared.count(name)) continue;
+    if (!lines) lines.emplace(text);
+    Position at = lines->positionOf(offset);
+    planned.push_back({Site{file, at.line, at.column, offset, length, 0}, "scip-typescript npm . . `<unresolved type>`/" + std::string(name) + "#"});
+  }
+}
+
+namespace {
+
+bool identifierStart(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_' || c == '$'; }
+bool identifierPart(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$'; }
+
+// The names (offset, length) a documentation comment in [start, end) refers to code by, as
+// TypeScript's server reads them: the identifiers of a tag's type in braces (`@returns {Foo |
+// undefined}`), but not a member after a dot nor a key or a parameter before its colon
+// (`{{ a: Foo }}`, `{(x: Foo) => Bar}`); the name after `@see`; the target of `{@link Name}`.
+struct DocName {
+  uint32_t offset = 0, length = 0;
+  bool type = false;  // in a tag's braces: a type's name
+};
+
+std::vector<DocName> docNames(std::string_view text, size_t start, size_t end) {
+  std::vector<DocName> out;
+  auto identifierEnd = [&](size_t i, size_t limit) {
+    while (i < limit && identifierPart(text[i])) ++i;
+    return i;
+  };
+  auto nameAt = [&](size_t i) {
+    while (i < end && (text[i] == ' ' || text[i] == '\t')) ++i;
+    if (i < end && identifierStart(text[i]))
+      out.push_back({static_cast<uint32_t>(i), static_cast<uint32_t>(identifierEnd(i, end) - i), false});
+  };
+  for (size_t i = start; i < end; ++i) {
+    if (text[i] != '@') continue;
+    const size_t tagEnd = identifierEnd(i + 1, end);
+    const std::string_view tag = text.substr(i + 1, tagEnd - i - 1);
+    if (i > start && text[i - 1] == '{') {  // inline: `{@link Name}`
+      if (tag == "link" || tag == "linkcode" || tag == "linkplain") nameAt(tagEnd);
+      continue;
+    }
+    if (tag == "see") {
+      nameAt(tagEnd);
+      continue;
+    }
+    size_t open = tagEnd;
+    while (open < end && (text[open] == ' ' || text[open] == '\t')) ++open;
+    if (open >= end || text[open] != '{') continue;
+    size_t close = open;
+    for (int depth = 0; close < end; ++close) {
+      if (text[close] == '{') ++depth;
+      else if (text[close] == '}' && --depth == 0) break;
+    }
+    if (close >= end) continue;
+    for (size_t p = open + 1; p < close;) {
+      if (!identifierStart(text[p]) || identifierPart(text[p - 1])) {
+        ++p;
+        continue;
+      }
+      const size_t q = identifierEnd(p, close);
+      size_t after = q;
+      while (after < close && text[after] == ' ') ++after;
+      const bool key = after < close && (text[after] == ':' || text.compare(after, 2, "?:") == 0);
+      // Not a namepath's later part either (`{module:zrender/Storage}`, `{Foo#bar}`, `{Foo~Bar}`).
+      const bool later = std::string_view(".:/#~-'\"").find(text[p - 1]) != std::string_view::npos;
+      if (!later && !key) out.push_back({static_cast<uint32_t>(p), static_cast<uint32_t>(q - p), true});
+      p = q;
+    }
+    i = close;
+  }
+  return out;
+}
+
+}  // namespace
+
+void docReferences(std::vector<Planned>& planned, const typescript_syntax::SyntaxTree& tree, const std::string& text, uint32_t file) {
+  const std::vector<std::pair<uint32_t, uint32_t>> comments = tree.docComments();
+  if (comments.empty()) return;
+  std::unordered_set<uint32_t> named;
+  std::unordered_map<std::string_view, std::set<std::string>> bySpelling;  // symbols copied: sites are added below
+  for (const Planned& p : planned) {
+    if (p.usr.empty()) continue;
+    named.insert(p.site.offset);
+    if (p.site.offset + p.site.length <= text.size()) bySpelling[std::string_view(text).substr(p.site.offset, p.site.length)].insert(p.usr);
+  }
+  std::optional<LineTable> lines;
+  for (const auto& [start, end] : comments)
+    for (const auto& [offset, length, type] : docNames(text, start, end)) {
+      auto spelled = bySpelling.find(std::string_view(text).substr(offset, length));
+      if (named.count(offset) || spelled == bySpelling.end()) continue;
+      // A type's name in braces names a type (`{Error}` is `interface Error`, not `var Error`);
+      // after `@see` or `{@link` any symbol.
+      const std::set<std::string>& symbols = spelled->second;
+      const std::string* chosen = symbols.size() == 1 && !type ? &*symbols.begin() : nullptr;
+      if (!chosen) {
+        size_t types = 0;
+        for (const std::string& usr : symbols)
+          if (usr.back() == '#' && ++types) chosen = &usr;
+        if (types != 1) continue;
+      }
+      if (!lines) lines.emplace(text);
+      Position at = lines->positionOf(offset);
+      planned.push_back({Site{file, at.line, at.column, offset, length, 0}, *chosen});
+    }
 }
 
 // `export { default as Box } from "./box"`, `import { Box as B2 } from "./index"`: scip-typescript

@@ -42,6 +42,18 @@ void contextualShorthands(std::vector<Planned>& planned, const typescript_syntax
 // definition of it; one is added at the declaration's first token, where TypeScript's server
 // places it (sites added, in `file`).
 void modifiedConstructors(std::vector<Planned>& planned, const typescript_syntax::SyntaxTree& tree, uint32_t file);
+// A type name nothing resolves (`Buffer` without Node's types, `http.IncomingMessage` of a module
+// that is not installed): scip-typescript writes no symbol there; TypeScript's server answers
+// it as the checker's one unknown symbol, defined nowhere, whose references are the program's
+// unresolved type names of that spelling. One symbol per spelling is added at each (a name the
+// document declares is left alone: only what the indexer resolved nowhere counts).
+void unresolvedTypes(std::vector<Planned>& planned, const typescript_syntax::SyntaxTree& tree, const std::string& text, uint32_t file);
+// Names a documentation comment refers to code by (`@returns {IProcess | undefined}`, `@see
+// Opts`, `{@link Opts}`): scip-typescript writes nothing inside comments; TypeScript's server
+// lists them among the named symbol's references. A type's name in braces takes the one type its
+// spelling names in the document's code; a name after `@see` or `{@link` the one symbol it names
+// there (or the one type among several); else it is left alone.
+void docReferences(std::vector<Planned>& planned, const typescript_syntax::SyntaxTree& tree, const std::string& text, uint32_t file);
 // A destructuring pattern's shorthand name whose property the indexer resolved to nothing: a
 // symbol of its own there, defined nowhere (TypeScript's server goes nowhere from it).
 void unresolvedProperties(std::vector<Planned>& planned, const typescript_syntax::SyntaxTree& tree, const std::string& relative);

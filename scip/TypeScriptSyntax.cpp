@@ -215,6 +215,40 @@ std::vector<uint32_t> SyntaxTree::objectShorthands() const {
   return out;
 }
 
+std::vector<std::pair<uint32_t, uint32_t>> SyntaxTree::typeNames() const {
+  std::vector<std::pair<uint32_t, uint32_t>> out;
+  forEachNode(ts_tree_root_node(tree_), [&](TSNode node) {
+    if (std::string_view(ts_node_type(node)) != "type_identifier") return;
+    // The type an interface extends or a class implements (`extends NodeJS.Process`, `implements
+    // ArrayLike<T>`; not its type arguments) is a heritage name, not a type reference.
+    TSNode up = node, parent = ts_node_parent(node);
+    while (!ts_node_is_null(parent)) {
+      std::string_view kind = ts_node_type(parent);
+      if (kind != "nested_type_identifier" && kind != "generic_type") break;
+      TSNode name = ts_node_child_by_field_name(parent, "name", 4);
+      if (ts_node_is_null(name) || !ts_node_eq(name, up)) break;
+      up = parent;
+      parent = ts_node_parent(parent);
+    }
+    if (!ts_node_is_null(parent)) {
+      std::string_view kind = ts_node_type(parent);
+      if (kind == "extends_type_clause" || kind == "implements_clause") return;
+    }
+    out.emplace_back(ts_node_start_byte(node), ts_node_end_byte(node) - ts_node_start_byte(node));
+  });
+  return out;
+}
+
+std::vector<std::pair<uint32_t, uint32_t>> SyntaxTree::docComments() const {
+  std::vector<std::pair<uint32_t, uint32_t>> out;
+  forEachNode(ts_tree_root_node(tree_), [&](TSNode node) {
+    if (std::string_view(ts_node_type(node)) != "comment") return;
+    uint32_t start = ts_node_start_byte(node), end = ts_node_end_byte(node);
+    if (end - start >= 5 && text_.compare(start, 3, "/**") == 0) out.emplace_back(start, end);
+  });
+  return out;
+}
+
 std::optional<std::pair<uint32_t, uint32_t>> SyntaxTree::scopeOf(uint32_t offset) const {
   TSNode name = ts_node_named_descendant_for_byte_range(ts_tree_root_node(tree_), offset, offset + 1);
   if (ts_node_is_null(name) || ts_node_start_byte(name) != offset) return std::nullopt;

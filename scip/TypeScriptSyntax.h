@@ -83,6 +83,12 @@ class SyntaxTree {
   std::vector<uint32_t> shorthandBindings() const;
   // Where an object literal has a shorthand property (`{ depth }`).
   std::vector<uint32_t> objectShorthands() const;
+  // Where a type names a type (`x: Buffer`, `http.IncomingMessage`'s last name, a declaration's
+  // own name too): tree-sitter's type_identifier nodes, with their lengths — not the heritage
+  // names an interface extends or a class implements.
+  std::vector<std::pair<uint32_t, uint32_t>> typeNames() const;
+  // The byte ranges of the documentation comments (`/** ... */`).
+  std::vector<std::pair<uint32_t, uint32_t>> docComments() const;
   // The byte range of the scope a declaration's name at `offset` is visible in (a block, a
   // function for its parameters, the file), by the nearest enclosing block or function; nullopt
   // when no name is there.

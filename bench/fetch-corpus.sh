@@ -20,6 +20,9 @@
 #                  helper before any answer was read: node-jose node-css-select node-webpack-merge
 #   heldout30      the twenty-seventh session's fresh TypeScript set, chosen before any change:
 #                  node-esprima node-ip-address node-timeago.js
+#   heldout31      two more, the spares of that choice, added when a change made two of
+#                  timeago.js's answers worse (before reading them): node-smart-buffer
+#                  node-route-recognizer
 # Uses a private apt source list pointing at the machine's own Debian mirror (type deb-src);
 # the machine's apt configuration is not touched.
 # Usage: bench/fetch-corpus.sh [ITEM ...]   (default: tmux)
@@ -35,6 +38,7 @@ heldout28=(node-yargs node-got node-zrender)
 heldout26=(node-regexpp node-cosmiconfig ply python-ldap3)
 heldout29=(node-jose node-css-select node-webpack-merge)
 heldout30=(node-esprima node-ip-address node-timeago.js)
+heldout31=(node-smart-buffer node-route-recognizer)
 expanded=()
 for pkg in "${packages[@]}"; do
   case "$pkg" in
@@ -44,6 +48,7 @@ for pkg in "${packages[@]}"; do
     heldout26) expanded+=("${heldout26[@]}") ;;
     heldout29) expanded+=("${heldout29[@]}") ;;
     heldout30) expanded+=("${heldout30[@]}") ;;
+    heldout31) expanded+=("${heldout31[@]}") ;;
     *) expanded+=("$pkg") ;;
   esac
 done

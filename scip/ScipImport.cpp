@@ -137,6 +137,7 @@ struct Importer {
     if (tree) typescript_sites::keepMeaningAsked(planned, *tree);
     typescript_sites::namesBeforeAs(planned, text);
     typescript_sites::unresolvedImports(planned, text);
+    typescript_sites::indexSignatureAccesses(planned, text);
     typescript_sites::overloadParameters(planned);
     typescript_sites::staticMembers(planned, text, staticCollisions);
     aliased = moduleAliases(planned, text, relative, &namespaceUses);

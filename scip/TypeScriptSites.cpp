@@ -448,6 +448,22 @@ void unresolvedImports(std::vector<Planned>& planned, const std::string& text) {
       planned[i].site.roles |= scip::Definition;
 }
 
+void indexSignatureAccesses(std::vector<Planned>& planned, const std::string& text) {
+  struct Uses {
+    bool defined = false;
+    std::set<std::string_view> spellings;
+  };
+  std::unordered_map<std::string, Uses> locals;  // copies: the symbols are cleared below
+  for (const Planned& p : planned) {
+    if (p.usr.rfind("local:", 0) != 0 || p.site.offset + p.site.length > text.size()) continue;
+    Uses& u = locals[p.usr];
+    u.defined = u.defined || (p.site.roles & scip::Definition);
+    u.spellings.insert(std::string_view(text).substr(p.site.offset, p.site.length));
+  }
+  for (Planned& p : planned)
+    if (auto it = locals.find(p.usr); it != locals.end() && !it->second.defined && it->second.spellings.size() > 1) p.usr.clear();
+}
+
 // Overloads: scip-typescript names a parameter by its function (`create().(a)`), so each
 // overload signature's `a` and the implementation's are one symbol defined several times.
 // TypeScript's server answers each declaration's parameter as its own: the signatures' get a

@@ -42,6 +42,13 @@ void contextualShorthands(std::vector<Planned>& planned, const typescript_syntax
 // definition of it; one is added at the declaration's first token, where TypeScript's server
 // places it (sites added, in `file`).
 void modifiedConstructors(std::vector<Planned>& planned, const typescript_syntax::SyntaxTree& tree, uint32_t file);
+// `opts().shared`, `opts().debug` where opts() returns a type with an index signature
+// (`[key: string]: any`): scip-typescript writes one local symbol, defined nowhere, at every
+// name accessed through it; TypeScript's server lists no references there (and goes to the
+// signature). A local defined nowhere and spelled two ways or more is such an access: its sites
+// are left out. (One spelled one way stays: a JavaScript property made by assignment, `this.x =
+// 1`, is a local defined nowhere too.)
+void indexSignatureAccesses(std::vector<Planned>& planned, const std::string& text);
 // A type name nothing resolves (`Buffer` without Node's types, `http.IncomingMessage` of a module
 // that is not installed): scip-typescript writes no symbol there; TypeScript's server answers
 // it as the checker's one unknown symbol, defined nowhere, whose references are the program's

@@ -600,3 +600,36 @@ TEST_CASE("typeDefinition and implementation the index cannot answer go to the l
 }
 
 }  // namespace nib::test
+
+namespace nib::test {
+
+// A name accessed through an index signature (`opts().shared`): scip-typescript writes one local
+// symbol, defined nowhere, at every name accessed that way; TypeScript's server lists no
+// references there. A JavaScript property made by assignment (`this.x = 1`) is also a local
+// defined nowhere, but spelled one way: it keeps its references.
+TEST_CASE("names read through an index signature list no references, a JavaScript property made by assignment does",
+          "[precise]") {
+  TestRepo repo;
+  const std::string opts =
+      "export interface Values { [key: string]: any }\n"
+      "export function opts(): Values { return {}; }\n"
+      "export const a = opts().shared + opts().debug;\n";
+  const std::string foo = "class Foo { constructor() { this.x = 1; } get() { return this.x; } }\nmodule.exports = Foo;\n";
+  repo.write("tsconfig.json", "{\"compilerOptions\": {\"strict\": true, \"allowJs\": true}}\n");
+  repo.write("opts.ts", opts);
+  repo.write("foo.js", foo);
+  repo.commitAll();
+  buildPrecise(repo);
+  auto provider = StaticProvider::open(repo.root() / ".nib");
+  REQUIRE(provider.hasValue());
+  auto shared = (*provider)->references("opts.ts", static_cast<uint32_t>(opts.find("shared")), true);
+  INFO((shared ? "" : shared.status().toString()));
+  CHECK((!shared.hasValue() || shared->locations.empty()));
+  auto x = (*provider)->references("foo.js", static_cast<uint32_t>(foo.find("x = 1")), true);
+  INFO((x ? "" : x.status().toString()));
+  REQUIRE(x.hasValue());
+  CHECK(x->source == "scip");
+  CHECK(x->locations.size() == 2);
+}
+
+}  // namespace nib::test

@@ -100,6 +100,8 @@ Expected<NavigationResult> ClangNavigator::answer(const std::string& path, uint3
   if (scip_ && overloads.empty())
     if (std::optional<ClangSymbol> twin = importedTwin(*occurrences, *at, *symbol, path, references))
       overloads.push_back(std::move(*twin));
+  if (scip_ && overloads.empty() && references)
+    if (auto answer = libraryValueOutsideProjects(*at, *symbol, path, includeDeclaration)) return std::move(*answer);
   if (scip_ && overloads.empty() && !references)
     if (std::optional<ClangSymbol> merged = mergedNamespace(*occurrences, *at, *symbol, path))
       overloads.push_back(std::move(*merged));
@@ -273,6 +275,7 @@ struct SiteCollector {
   // References of a TypeScript file: the files of its program (ClangNavigator::programOf), which
   // then decide instead of what only a made-up unit saw.
   const std::unordered_set<std::string>* program = nullptr;
+  bool programOnly = false;  // `program`'s files only, the asked file and open files not apart
   size_t uncompiled = 0;  // sites left out: only a made-up unit saw them, or outside `program`
 
   template <typename Accept>
@@ -281,7 +284,8 @@ struct SiteCollector {
     for (const ClangSite& s : of.sites) {
       if (!accept(s) || (fileOnly && s.path != path) || (references && s.unlisted)) continue;
       if (program && references) {
-        if (s.path != path && !program->count(s.path) && !(shown && shown(s.path))) {
+        const bool in = program->count(s.path) > 0;
+        if (programOnly ? !in : s.path != path && !in && !(shown && shown(s.path))) {
           ++uncompiled;
           continue;
         }
@@ -483,7 +487,8 @@ Expected<NavigationResult> ClangNavigator::answerFor(const ClangSymbol& found, c
       }
   SiteCollector c{[&](const std::string& p) { return changed_(p) > 0; }, path, references, out};
   c.shown = shown_;
-  if (references) c.program = programOf(path);
+  if (references) c.program = programOverride_ ? programOverride_ : programOf(path);
+  c.programOnly = references && programOverride_ && programOnly_;
   // Sites only a made-up unit saw (files no compile command reaches: another platform's
   // sources, examples, benchmarks not built, headers nothing includes) are not part of the
   // build: as definitions they answer for their own file, and elsewhere only when nothing else

@@ -144,6 +144,8 @@ class ClangNavigator {
                                                   const ClangFileOccurrence& at, const std::string& path);
   std::optional<ClangSymbol> mergedNamespace(const std::vector<ClangFileOccurrence>& occurrences,
                                              const ClangFileOccurrence& at, const ClangSymbol& named, const std::string& path);
+  std::optional<NavigationResult> libraryValueOutsideProjects(const ClangFileOccurrence& at, const ClangSymbol& named,
+                                                              const std::string& path, bool includeDeclaration);
   std::optional<ClangSymbol> importedTwin(const std::vector<ClangFileOccurrence>& occurrences, const ClangFileOccurrence& at,
                                           const ClangSymbol& named, const std::string& path, bool references);
   const ClangSite* canonicalDefinition(const ClangSymbol& symbol, const std::string& path);
@@ -175,6 +177,14 @@ class ClangNavigator {
   // The files of the TypeScript program a TypeScript or JavaScript file is read in
   // (ClangNavigatorTypeScript.cpp); nullptr for other files or a view that records no programs.
   const std::unordered_set<std::string>* programOf(const std::string& path);
+  // For a file no tsconfig.json's project reads: its inferred program (the file and what it
+  // imports) and the programs of the projects in the folders above it, apart; nullopt for a file a
+  // project reads.
+  struct LooseParts {
+    const std::unordered_set<std::string>* inferred;
+    const std::unordered_set<std::string>* above;
+  };
+  std::optional<LooseParts> looseParts(const std::string& path);
 
   std::unique_ptr<ClangView> view_;
   std::function<bool(const std::string&)> changed_;
@@ -186,6 +196,12 @@ class ClangNavigator {
   std::optional<std::optional<ProgramTable>> programs_;
   std::map<uint32_t, std::unordered_set<std::string>> projectPrograms_, compositePrograms_;
   std::pair<std::string, std::unordered_set<std::string>> looseProgram_;
+  // The last loose file's program in its two parts (looseParts).
+  std::unordered_set<std::string> looseInferred_, looseAbove_;
+  // While answering for a related symbol: the files its sites are listed from instead of the
+  // asked file's program, and whether only those (not the asked file, not the open ones).
+  const std::unordered_set<std::string>* programOverride_ = nullptr;
+  bool programOnly_ = false;
 };
 
 }  // namespace nib

@@ -264,14 +264,67 @@ const std::unordered_set<std::string>* ClangNavigator::programOf(const std::stri
   }
   if (looseProgram_.first != path) {
     looseProgram_.first = path;
-    looseProgram_.second.clear();
-    closure({path}, looseProgram_.second);
+    looseInferred_.clear();
+    looseAbove_.clear();
+    closure({path}, looseInferred_);
     above(path, [&](uint32_t project) {
       const std::unordered_set<std::string>& files = projectProgram(project);
-      looseProgram_.second.insert(files.begin(), files.end());
+      looseAbove_.insert(files.begin(), files.end());
     });
+    looseProgram_.second = looseInferred_;
+    looseProgram_.second.insert(looseAbove_.begin(), looseAbove_.end());
   }
   return &looseProgram_.second;
+}
+
+std::optional<ClangNavigator::LooseParts> ClangNavigator::looseParts(const std::string& path) {
+  const std::unordered_set<std::string>* program = programOf(path);
+  if (!program || program != &looseProgram_.second) return std::nullopt;
+  return LooseParts{&looseInferred_, &looseAbove_};
+}
+
+// Asked at a standard-library value that is also a type (`new Date`, `Promise.all`) in a file no
+// tsconfig.json's project reads, TypeScript's server lists the value's uses in the file's
+// inferred program and, from the projects above it (which it loads on its way up), the symbol's
+// uses as their programs find it by its first declaration — `interface Date`, the type: the
+// type's uses there (not the value's, not the asked file's own type uses).
+std::optional<NavigationResult> ClangNavigator::libraryValueOutsideProjects(const ClangFileOccurrence& at,
+                                                                           const ClangSymbol& named, const std::string& path,
+                                                                           bool includeDeclaration) {
+  static constexpr std::string_view kLibrary = " lib/`lib.";
+  // The name a standard-library symbol declares ("Date" of ".../`lib.es5.d.ts`/Date."), or "".
+  auto declared = [](const std::string& usr, char suffix) -> std::string_view {
+    if (usr.size() < 2 || usr.back() != suffix || usr.find(kLibrary) == std::string::npos) return {};
+    size_t slash = usr.rfind('/');
+    return std::string_view(usr).substr(slash + 1, usr.size() - slash - 2);
+  };
+  std::string_view name = declared(named.usr, '.');
+  if (name.empty()) return std::nullopt;
+  auto parts = looseParts(path);
+  if (!parts || parts->above->empty()) return std::nullopt;
+  auto ids = view_->symbolsNamed(named.name);
+  if (!ids) return std::nullopt;
+  std::vector<ClangSymbol> types;  // one per library file declaring it (`Array#` in several)
+  for (uint32_t id : *ids)
+    if (auto candidate = view_->symbol(id); candidate && declared(candidate->usr, '#') == name) types.push_back(std::move(*candidate));
+  if (types.empty()) return std::nullopt;
+  struct Restore {
+    ClangNavigator* self;
+    ~Restore() {
+      self->programOverride_ = nullptr;
+      self->programOnly_ = false;
+    }
+  } restore{this};
+  programOverride_ = parts->inferred;
+  auto out = answerFor(named, at, path, true, includeDeclaration, false);
+  if (!out || isDeclined(out)) return std::nullopt;
+  programOverride_ = parts->above;
+  programOnly_ = true;
+  for (const ClangSymbol& type : types)
+    if (auto more = answerFor(type, at, path, true, includeDeclaration, false); more && !isDeclined(more))
+      for (SymbolLocation& l : more->locations) out->locations.push_back(std::move(l));
+  uniqueSites(out->locations);
+  return std::move(*out);
 }
 
 }  // namespace nib

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <unordered_map>
 #include <unordered_set>
@@ -11,6 +12,7 @@
 #include "scip/PythonImports.h"
 #include "scip/ScipSites.h"
 #include "scip/ScipSymbols.h"
+#include "scip/TypeScriptArguments.h"
 #include "scip/TypeScriptExports.h"
 #include "scip/TypeScriptSites.h"
 #include "scip/TypeScriptSyntax.h"
@@ -58,6 +60,60 @@ struct Importer {
         if ((o.symbol_roles() & scip::Definition) && o.symbol().rfind("local ", 0) != 0) definedAt.emplace(o.symbol(), absolute);
     }
   }
+  // The declared type of each callable's parameters, read before any document (a call in one
+  // names a callable another declares), and the symbols the index defines, canonical: an object
+  // literal passed as an argument takes its parameter's type's properties (typescript_arguments).
+  typescript_arguments::ParameterTypes parameterTypes;
+  std::unordered_set<std::string> definedCanonical;
+  void noteParameterTypes(const scip::Index& index) {
+    for (const auto& [symbol, file] : definedAt) definedCanonical.insert(canonical(symbol));
+    for (const scip::Document& doc : index.documents()) {
+      auto parameter = [](const scip::Occurrence& o) {
+        return (o.symbol_roles() & scip::Definition) && o.symbol().rfind("local ", 0) != 0 &&
+               !typescript_arguments::callableOfParameter(o.symbol()).empty() && o.range_size() == 3;
+      };
+      if (std::none_of(doc.occurrences().begin(), doc.occurrences().end(), parameter)) continue;
+      std::error_code ec;
+      auto text = readFile(fs::weakly_canonical(projectRoot / doc.relative_path(), ec));
+      if (ec || !text) continue;
+      LineTable lines(*text);
+      const Encoding enc = encodingOf(doc);
+      std::map<std::pair<uint32_t, uint32_t>, const std::string*> types;  // (line, byte column) -> a type's symbol
+      for (const scip::Occurrence& o : doc.occurrences())
+        if (o.range_size() == 3 && o.symbol().size() > 1 && o.symbol().back() == '#' && o.range(0) >= 0 && o.range(1) >= 0 &&
+            static_cast<uint32_t>(o.range(0)) < lines.lineCount())
+          types.emplace(std::pair{static_cast<uint32_t>(o.range(0)),
+                                  lines.fromUnits(static_cast<uint32_t>(o.range(0)), static_cast<uint32_t>(o.range(1)), enc)},
+                        &o.symbol());
+      // Parameters in the order they are written; a callable's parameter written again starts
+      // its next signature (an overload).
+      std::unordered_map<std::string, std::vector<std::vector<std::pair<std::string, std::string>>>> signatures;
+      for (const scip::Occurrence& o : doc.occurrences()) {
+        if (!parameter(o) || o.range(0) < 0 || o.range(2) < 0 || static_cast<uint32_t>(o.range(0)) >= lines.lineCount()) continue;
+        const uint32_t line = static_cast<uint32_t>(o.range(0));
+        uint32_t end = 0;
+        if (!lines.offsetOf({line, lines.fromUnits(line, static_cast<uint32_t>(o.range(2)), enc)}, &end)) continue;
+        std::string type;
+        if (auto at = typescript_arguments::annotatedTypeAt(*text, end)) {
+          Position p = lines.positionOf(static_cast<uint32_t>(*at));
+          if (auto it = types.find({p.line, p.column}); it != types.end()) type = canonical(*it->second);
+        }
+        const std::string callable = canonical(typescript_arguments::callableOfParameter(o.symbol()));
+        auto& list = signatures[callable];
+        bool again = !list.empty() && std::any_of(list.back().begin(), list.back().end(),
+                                                  [&](const auto& named) { return named.first == o.symbol(); });
+        if (list.empty() || again) list.emplace_back();
+        list.back().emplace_back(o.symbol(), std::move(type));
+      }
+      for (auto& [callable, list] : signatures)
+        for (auto& parameters : list) {
+          std::vector<std::string> typesInOrder;
+          for (auto& [name, type] : parameters) typesInOrder.push_back(std::move(type));
+          parameterTypes[callable].push_back(std::move(typesInOrder));
+        }
+    }
+  }
+
   // scip-typescript's symbols of a class member defined both as a static and as an instance
   // member (typescript_sites::staticMembers tells their sites apart). Only documents defining a
   // member symbol twice are read for it.
@@ -162,6 +218,8 @@ struct Importer {
       typescript_sites::docReferences(planned, *tree, text, file);
       typescript_sites::modifiedConstructors(planned, *tree, file);
       typescript_sites::contextualShorthands(planned, *tree, text);
+      typescript_arguments::contextualArguments(planned, *tree, parameterTypes,
+                                                [&](const std::string& usr) { return definedCanonical.count(usr) > 0; });
       typescript_sites::unresolvedProperties(planned, *tree, relative);
     }
     aliased.resize(planned.size());  // the sites added since alias nothing
@@ -658,6 +716,7 @@ Expected<TuFacts> importScip(std::string_view bytes, const std::string& root, Sc
   if (im.typescript) {
     im.noteDefinitions(index);
     im.noteStaticCollisions(index);
+    im.noteParameterTypes(index);
   }
   for (const scip::Document& doc : index.documents())
     for (const scip::SymbolInformation& info : doc.symbols()) im.infos.emplace(im.canonical(info.symbol()), &info);

@@ -309,8 +309,8 @@ void unresolvedTypes(std::vector<Planned>& planned, const typescript_syntax::Syn
 
 namespace {
 
-bool identifierStart(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_' || c == '$'; }
-bool identifierPart(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$'; }
+using typescript_text::identifierStart;
+using typescript_text::identifierChar;
 
 // The names (offset, length) a documentation comment in [start, end) refers to code by, as
 // TypeScript's server reads them: the identifiers of a tag's type in braces (`@returns {Foo |
@@ -324,7 +324,7 @@ struct DocName {
 std::vector<DocName> docNames(std::string_view text, size_t start, size_t end) {
   std::vector<DocName> out;
   auto identifierEnd = [&](size_t i, size_t limit) {
-    while (i < limit && identifierPart(text[i])) ++i;
+    while (i < limit && identifierChar(text[i])) ++i;
     return i;
   };
   auto nameAt = [&](size_t i) {
@@ -354,7 +354,7 @@ std::vector<DocName> docNames(std::string_view text, size_t start, size_t end) {
     }
     if (close >= end) continue;
     for (size_t p = open + 1; p < close;) {
-      if (!identifierStart(text[p]) || identifierPart(text[p - 1])) {
+      if (!identifierStart(text[p]) || identifierChar(text[p - 1])) {
         ++p;
         continue;
       }

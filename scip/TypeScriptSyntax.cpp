@@ -239,6 +239,41 @@ std::vector<std::pair<uint32_t, uint32_t>> SyntaxTree::typeNames() const {
   return out;
 }
 
+std::vector<SyntaxTree::ObjectArgument> SyntaxTree::objectArguments() const {
+  std::vector<ObjectArgument> out;
+  forEachNode(ts_tree_root_node(tree_), [&](TSNode call) {
+    std::string_view type = ts_node_type(call);
+    if (type != "call_expression" && type != "new_expression") return;
+    TSNode callee = ts_node_child_by_field_name(call, type == "new_expression" ? "constructor" : "function",
+                                                type == "new_expression" ? 11 : 8);
+    TSNode arguments = ts_node_child_by_field_name(call, "arguments", 9);
+    if (ts_node_is_null(callee) || ts_node_is_null(arguments)) return;
+    if (std::string_view(ts_node_type(callee)) == "member_expression") callee = ts_node_child_by_field_name(callee, "property", 8);
+    if (ts_node_is_null(callee)) return;
+    std::string_view calleeType = ts_node_type(callee);
+    if (calleeType != "identifier" && calleeType != "property_identifier") return;
+    size_t index = 0;
+    for (uint32_t i = 0; i < ts_node_named_child_count(arguments); ++i) {
+      TSNode argument = ts_node_named_child(arguments, i);
+      std::string_view kind = ts_node_type(argument);
+      if (kind == "comment") continue;
+      if (kind == "object") {
+        ObjectArgument a{ts_node_start_byte(callee), index, {}};
+        for (uint32_t k = 0; k < ts_node_named_child_count(argument); ++k) {
+          TSNode pair = ts_node_named_child(argument, k);
+          if (std::string_view(ts_node_type(pair)) != "pair") continue;
+          TSNode key = ts_node_child_by_field_name(pair, "key", 3);
+          if (ts_node_is_null(key) || std::string_view(ts_node_type(key)) != "property_identifier") continue;
+          a.keys.emplace_back(ts_node_start_byte(key), std::string(textOf(text_, key)));
+        }
+        if (!a.keys.empty()) out.push_back(std::move(a));
+      }
+      ++index;
+    }
+  });
+  return out;
+}
+
 std::vector<std::pair<uint32_t, uint32_t>> SyntaxTree::docComments() const {
   std::vector<std::pair<uint32_t, uint32_t>> out;
   forEachNode(ts_tree_root_node(tree_), [&](TSNode node) {

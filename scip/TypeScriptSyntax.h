@@ -87,6 +87,16 @@ class SyntaxTree {
   // own name too): tree-sitter's type_identifier nodes, with their lengths — not the heritage
   // names an interface extends or a class implements.
   std::vector<std::pair<uint32_t, uint32_t>> typeNames() const;
+  // Each object literal passed as an argument of a call or `new` whose callee is a name or a
+  // member (`rm(p, { recursive: true })`, `vol.rm(...)`, `new Foo({...})`): where the callee's
+  // name is, the argument's place among the arguments, and the literal's own keys (`key: value`
+  // pairs with a plain name; not shorthands, methods, spreads or nested literals' keys).
+  struct ObjectArgument {
+    uint32_t calleeAt = 0;
+    size_t index = 0;
+    std::vector<std::pair<uint32_t, std::string>> keys;
+  };
+  std::vector<ObjectArgument> objectArguments() const;
   // The byte ranges of the documentation comments (`/** ... */`).
   std::vector<std::pair<uint32_t, uint32_t>> docComments() const;
   // The byte range of the scope a declaration's name at `offset` is visible in (a block, a

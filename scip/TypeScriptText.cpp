@@ -9,6 +9,7 @@
 namespace nib::typescript_text {
 
 bool identifierChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$'; }
+bool identifierStart(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_' || c == '$'; }
 
 namespace {
 

@@ -10,6 +10,8 @@
 namespace nib::typescript_text {
 
 bool identifierChar(char c);
+// A character a name can start with (not a digit).
+bool identifierStart(char c);
 
 // Whether the name at `offset` follows `import * as` (not `export * as`, which names an export).
 bool namespaceImportAt(std::string_view text, size_t offset);

@@ -60,6 +60,16 @@ struct Importer {
         if ((o.symbol_roles() & scip::Definition) && o.symbol().rfind("local ", 0) != 0) definedAt.emplace(o.symbol(), absolute);
     }
   }
+  // The text of `doc` when one of its occurrences is `wanted`: a pre-pass reads only those.
+  template <typename Wanted>
+  std::optional<std::string> textWhereAny(const scip::Document& doc, Wanted wanted) {
+    if (std::none_of(doc.occurrences().begin(), doc.occurrences().end(), wanted)) return std::nullopt;
+    std::error_code ec;
+    auto text = readFile(fs::weakly_canonical(projectRoot / doc.relative_path(), ec));
+    if (ec || !text) return std::nullopt;
+    return std::move(*text);
+  }
+
   // The declared type of each callable's parameters, read before any document (a call in one
   // names a callable another declares), and the symbols the index defines, canonical: an object
   // literal passed as an argument takes its parameter's type's properties (typescript_arguments).
@@ -72,10 +82,8 @@ struct Importer {
         return (o.symbol_roles() & scip::Definition) && o.symbol().rfind("local ", 0) != 0 &&
                !typescript_arguments::callableOfParameter(o.symbol()).empty() && o.range_size() == 3;
       };
-      if (std::none_of(doc.occurrences().begin(), doc.occurrences().end(), parameter)) continue;
-      std::error_code ec;
-      auto text = readFile(fs::weakly_canonical(projectRoot / doc.relative_path(), ec));
-      if (ec || !text) continue;
+      std::optional<std::string> text = textWhereAny(doc, parameter);
+      if (!text) continue;
       LineTable lines(*text);
       const Encoding enc = encodingOf(doc);
       std::map<std::pair<uint32_t, uint32_t>, const std::string*> types;  // (line, byte column) -> a type's symbol
@@ -133,10 +141,8 @@ struct Importer {
         auto it = definitions.find(o.symbol());
         return (o.symbol_roles() & scip::Definition) && it != definitions.end() && it->second >= 2;
       };
-      if (std::none_of(doc.occurrences().begin(), doc.occurrences().end(), twice)) continue;
-      std::error_code ec;
-      auto text = readFile(fs::weakly_canonical(projectRoot / doc.relative_path(), ec));
-      if (ec || !text) continue;
+      std::optional<std::string> text = textWhereAny(doc, twice);
+      if (!text) continue;
       LineTable lines(*text);
       const Encoding enc = encodingOf(doc);
       for (const scip::Occurrence& o : doc.occurrences()) {

@@ -70,56 +70,88 @@ struct Importer {
     return std::move(*text);
   }
 
-  // The declared type of each callable's parameters, read before any document (a call in one
-  // names a callable another declares), and the symbols the index defines, canonical: an object
-  // literal passed as an argument takes its parameter's type's properties (typescript_arguments).
+  // The declared type of each callable's parameters and the types each type extends, read before
+  // any document (a call in one names a callable another declares), and the symbols the index
+  // defines, canonical: an object literal passed as an argument takes its parameter's type's
+  // properties (typescript_arguments).
   typescript_arguments::ParameterTypes parameterTypes;
+  std::unordered_map<std::string, std::vector<std::string>> typeBases;
   std::unordered_set<std::string> definedCanonical;
-  void noteParameterTypes(const scip::Index& index) {
+  static bool parameterDefinition(const scip::Occurrence& o) {
+    return (o.symbol_roles() & scip::Definition) && o.symbol().rfind("local ", 0) != 0 &&
+           !typescript_arguments::callableOfParameter(o.symbol()).empty() && o.range_size() == 3;
+  }
+  static bool typeDefinition(const scip::Occurrence& o) {
+    return (o.symbol_roles() & scip::Definition) && o.symbol().rfind("local ", 0) != 0 && o.symbol().size() > 1 &&
+           o.symbol().back() == '#' && o.range_size() == 3;
+  }
+  void noteArgumentTypes(const scip::Index& index) {
     for (const auto& [symbol, file] : definedAt) definedCanonical.insert(canonical(symbol));
     for (const scip::Document& doc : index.documents()) {
-      auto parameter = [](const scip::Occurrence& o) {
-        return (o.symbol_roles() & scip::Definition) && o.symbol().rfind("local ", 0) != 0 &&
-               !typescript_arguments::callableOfParameter(o.symbol()).empty() && o.range_size() == 3;
-      };
-      std::optional<std::string> text = textWhereAny(doc, parameter);
+      std::optional<std::string> text =
+          textWhereAny(doc, [](const scip::Occurrence& o) { return parameterDefinition(o) || typeDefinition(o); });
       if (!text) continue;
       LineTable lines(*text);
       const Encoding enc = encodingOf(doc);
       std::map<std::pair<uint32_t, uint32_t>, const std::string*> types;  // (line, byte column) -> a type's symbol
+      auto endOf = [&](const scip::Occurrence& o) -> std::optional<uint32_t> {
+        uint32_t end = 0;
+        if (o.range(0) < 0 || o.range(2) < 0 || static_cast<uint32_t>(o.range(0)) >= lines.lineCount() ||
+            !lines.offsetOf({static_cast<uint32_t>(o.range(0)), lines.fromUnits(static_cast<uint32_t>(o.range(0)),
+                                                                                 static_cast<uint32_t>(o.range(2)), enc)}, &end))
+          return std::nullopt;
+        return end;
+      };
+      auto typeAt = [&](size_t offset) -> std::string {
+        Position p = lines.positionOf(static_cast<uint32_t>(offset));
+        auto it = types.find({p.line, p.column});
+        return it == types.end() ? "" : canonical(*it->second);
+      };
       for (const scip::Occurrence& o : doc.occurrences())
         if (o.range_size() == 3 && o.symbol().size() > 1 && o.symbol().back() == '#' && o.range(0) >= 0 && o.range(1) >= 0 &&
             static_cast<uint32_t>(o.range(0)) < lines.lineCount())
           types.emplace(std::pair{static_cast<uint32_t>(o.range(0)),
                                   lines.fromUnits(static_cast<uint32_t>(o.range(0)), static_cast<uint32_t>(o.range(1)), enc)},
                         &o.symbol());
-      // Parameters in the order they are written; a callable's parameter written again starts
-      // its next signature (an overload).
-      std::unordered_map<std::string, std::vector<std::vector<std::pair<std::string, std::string>>>> signatures;
-      for (const scip::Occurrence& o : doc.occurrences()) {
-        if (!parameter(o) || o.range(0) < 0 || o.range(2) < 0 || static_cast<uint32_t>(o.range(0)) >= lines.lineCount()) continue;
-        const uint32_t line = static_cast<uint32_t>(o.range(0));
-        uint32_t end = 0;
-        if (!lines.offsetOf({line, lines.fromUnits(line, static_cast<uint32_t>(o.range(2)), enc)}, &end)) continue;
-        std::string type;
-        if (auto at = typescript_arguments::annotatedTypeAt(*text, end)) {
-          Position p = lines.positionOf(static_cast<uint32_t>(*at));
-          if (auto it = types.find({p.line, p.column}); it != types.end()) type = canonical(*it->second);
-        }
-        const std::string callable = canonical(typescript_arguments::callableOfParameter(o.symbol()));
-        auto& list = signatures[callable];
-        bool again = !list.empty() && std::any_of(list.back().begin(), list.back().end(),
-                                                  [&](const auto& named) { return named.first == o.symbol(); });
-        if (list.empty() || again) list.emplace_back();
-        list.back().emplace_back(o.symbol(), std::move(type));
-      }
-      for (auto& [callable, list] : signatures)
-        for (auto& parameters : list) {
-          std::vector<std::string> typesInOrder;
-          for (auto& [name, type] : parameters) typesInOrder.push_back(std::move(type));
-          parameterTypes[callable].push_back(std::move(typesInOrder));
-        }
+      noteParameters(doc, *text, endOf, typeAt);
+      for (const scip::Occurrence& o : doc.occurrences())
+        if (auto end = typeDefinition(o) ? endOf(o) : std::nullopt)
+          for (size_t at : typescript_arguments::heritageAt(*text, *end))
+            if (std::string base = typeAt(at); !base.empty()) typeBases[canonical(o.symbol())].push_back(std::move(base));
     }
+  }
+  // A document's parameters in the order they are written; a callable's parameter written again
+  // starts its next signature (an overload).
+  template <typename EndOf, typename TypeAt>
+  void noteParameters(const scip::Document& doc, const std::string& text, EndOf endOf, TypeAt typeAt) {
+    std::unordered_map<std::string, std::vector<std::vector<std::pair<std::string, std::string>>>> signatures;
+    for (const scip::Occurrence& o : doc.occurrences()) {
+      auto end = parameterDefinition(o) ? endOf(o) : std::nullopt;
+      if (!end) continue;
+      auto at = typescript_arguments::annotatedTypeAt(text, *end);
+      std::string type = at ? typeAt(*at) : "";
+      auto& list = signatures[canonical(typescript_arguments::callableOfParameter(o.symbol()))];
+      bool again = !list.empty() && std::any_of(list.back().begin(), list.back().end(),
+                                                [&](const auto& named) { return named.first == o.symbol(); });
+      if (list.empty() || again) list.emplace_back();
+      list.back().emplace_back(o.symbol(), std::move(type));
+    }
+    for (auto& [callable, list] : signatures)
+      for (auto& parameters : list) {
+        std::vector<std::string> typesInOrder;
+        for (auto& [name, type] : parameters) typesInOrder.push_back(std::move(type));
+        parameterTypes[callable].push_back(std::move(typesInOrder));
+      }
+  }
+  // The property `name` of `type` or of a type it extends (typescript_arguments::propertyOf).
+  std::string argumentProperty(const std::string& type, const std::string& name) {
+    return typescript_arguments::propertyOf(
+        type, name,
+        [&](const std::string& t) -> const std::vector<std::string>* {
+          auto it = typeBases.find(t);
+          return it == typeBases.end() ? nullptr : &it->second;
+        },
+        [&](const std::string& usr) { return definedCanonical.count(usr) > 0; });
   }
 
   // scip-typescript's symbols of a class member defined both as a static and as an instance
@@ -224,8 +256,8 @@ struct Importer {
       typescript_sites::docReferences(planned, *tree, text, file);
       typescript_sites::modifiedConstructors(planned, *tree, file);
       typescript_sites::contextualShorthands(planned, *tree, text);
-      typescript_arguments::contextualArguments(planned, *tree, parameterTypes,
-                                                [&](const std::string& usr) { return definedCanonical.count(usr) > 0; });
+      typescript_arguments::contextualArguments(
+          planned, *tree, parameterTypes, [&](const std::string& type, const std::string& name) { return argumentProperty(type, name); });
       typescript_sites::unresolvedProperties(planned, *tree, relative);
     }
     aliased.resize(planned.size());  // the sites added since alias nothing
@@ -722,7 +754,7 @@ Expected<TuFacts> importScip(std::string_view bytes, const std::string& root, Sc
   if (im.typescript) {
     im.noteDefinitions(index);
     im.noteStaticCollisions(index);
-    im.noteParameterTypes(index);
+    im.noteArgumentTypes(index);
   }
   for (const scip::Document& doc : index.documents())
     for (const scip::SymbolInformation& info : doc.symbols()) im.infos.emplace(im.canonical(info.symbol()), &info);

@@ -252,6 +252,8 @@ struct Importer {
       }
       importAliases = typescript_sites::shorthandImports(planned, syntax, text, relative);
       typescript_sites::argumentsObjects(planned, *tree, text, file);
+      if (typescript_syntax::dialectOf(relative) == typescript_syntax::Dialect::JavaScript)
+        typescript_sites::requireCalls(planned, *tree, text, file);
       typescript_sites::unresolvedTypes(planned, *tree, text, file);
       typescript_sites::docReferences(planned, *tree, text, file);
       typescript_sites::modifiedConstructors(planned, *tree, file);

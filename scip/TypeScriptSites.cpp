@@ -274,17 +274,31 @@ void modifiedConstructors(std::vector<Planned>& planned, const typescript_syntax
 // A function's `arguments`: scip-typescript writes no symbol there, and TypeScript's server
 // answers it as one symbol of the whole program (the checker's own `arguments`), defined
 // nowhere: its references are every `arguments` the program names.
-void argumentsObjects(std::vector<Planned>& planned, const typescript_syntax::SyntaxTree& tree, const std::string& text, uint32_t file) {
+namespace {
+
+// One symbol of the program, defined nowhere, at each of `uses` (names `length` long) where the
+// indexer wrote none.
+void programWide(std::vector<Planned>& planned, const std::vector<uint32_t>& uses, uint32_t length, const std::string& usr,
+                 const std::string& text, uint32_t file) {
+  if (uses.empty()) return;
   std::unordered_set<uint32_t> named;
   for (const Planned& p : planned) named.insert(p.site.offset);
-  std::vector<uint32_t> uses = tree.argumentsUses();
-  if (uses.empty()) return;
   LineTable lines(text);
   for (uint32_t offset : uses) {
     if (named.count(offset)) continue;
     Position at = lines.positionOf(offset);
-    planned.push_back({Site{file, at.line, at.column, offset, 9, 0}, "scip-typescript npm . . `<arguments>`."});
+    planned.push_back({Site{file, at.line, at.column, offset, length, 0}, usr});
   }
+}
+
+}  // namespace
+
+void argumentsObjects(std::vector<Planned>& planned, const typescript_syntax::SyntaxTree& tree, const std::string& text, uint32_t file) {
+  programWide(planned, tree.argumentsUses(), 9, "scip-typescript npm . . `<arguments>`.", text, file);
+}
+
+void requireCalls(std::vector<Planned>& planned, const typescript_syntax::SyntaxTree& tree, const std::string& text, uint32_t file) {
+  programWide(planned, tree.requireCalls(), 7, "scip-typescript npm . . `<require>`().", text, file);
 }
 
 void unresolvedTypes(std::vector<Planned>& planned, const typescript_syntax::SyntaxTree& tree, const std::string& text, uint32_t file) {

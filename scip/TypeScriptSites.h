@@ -26,6 +26,11 @@ void unresolvedImports(std::vector<Planned>& planned, const std::string& text);
 // Each overload signature's parameter: a symbol of its own.
 void overloadParameters(std::vector<Planned>& planned);
 // A function's `arguments`: one symbol of the program (sites added, in `file`).
+// `require("./m")` in JavaScript, which scip-typescript names by no symbol: TypeScript's server
+// answers it as one symbol, defined nowhere, whose references are the program's `require`
+// calls (sites added, in `file`).
+void requireCalls(std::vector<Planned>& planned, const typescript_syntax::SyntaxTree& tree, const std::string& text,
+                  uint32_t file);
 void argumentsObjects(std::vector<Planned>& planned, const typescript_syntax::SyntaxTree& tree, const std::string& text,
                       uint32_t file);
 // scip-typescript names a class's static member and an instance member of the same name by one

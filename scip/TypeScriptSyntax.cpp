@@ -199,6 +199,23 @@ std::vector<uint32_t> SyntaxTree::argumentsUses() const {
   return out;
 }
 
+std::vector<uint32_t> SyntaxTree::requireCalls() const {
+  static constexpr std::string_view kRequire = "require";
+  std::vector<uint32_t> out;
+  for (size_t at = text_.find(kRequire); at != std::string_view::npos; at = text_.find(kRequire, at + 1)) {
+    TSNode node = ts_node_named_descendant_for_byte_range(ts_tree_root_node(tree_), static_cast<uint32_t>(at),
+                                                          static_cast<uint32_t>(at + kRequire.size()));
+    if (ts_node_is_null(node) || std::string_view(ts_node_type(node)) != "identifier" || ts_node_start_byte(node) != at ||
+        ts_node_end_byte(node) != at + kRequire.size())
+      continue;
+    TSNode call = ts_node_parent(node);
+    if (ts_node_is_null(call) || std::string_view(ts_node_type(call)) != "call_expression") continue;
+    TSNode function = ts_node_child_by_field_name(call, "function", 8);
+    if (!ts_node_is_null(function) && ts_node_eq(function, node)) out.push_back(static_cast<uint32_t>(at));
+  }
+  return out;
+}
+
 std::vector<uint32_t> SyntaxTree::shorthandBindings() const {
   std::vector<uint32_t> out;
   forEachNode(ts_tree_root_node(tree_), [&](TSNode node) {

@@ -78,6 +78,8 @@ class SyntaxTree {
   ModuleSyntax moduleSyntax() const;
   // Where a function's implicit `arguments` object is named (an identifier, not a property).
   std::vector<uint32_t> argumentsUses() const;
+  // Where `require` is called by that name (`require("./m")`).
+  std::vector<uint32_t> requireCalls() const;
   // Where a destructuring pattern binds a property by its own name (`const { body } = ...`,
   // `function f({ depth })`).
   std::vector<uint32_t> shorthandBindings() const;

@@ -19,10 +19,6 @@ size_t skipBlanks(std::string_view text, size_t at) {
   return at;
 }
 
-}  // namespace
-
-namespace {
-
 // The last name of the (dotted) type name at `at` and where that name ends; nullopt where no name
 // starts there.
 std::optional<std::pair<size_t, size_t>> typeNameAt(std::string_view text, size_t at) {

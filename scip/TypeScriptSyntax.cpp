@@ -186,33 +186,37 @@ Meaning SyntaxTree::meaningAt(uint32_t offset) const {
   return Meaning::Both;
 }
 
-std::vector<uint32_t> SyntaxTree::argumentsUses() const {
-  static constexpr std::string_view kArguments = "arguments";
-  std::vector<uint32_t> out;
-  for (size_t at = text_.find(kArguments); at != std::string_view::npos; at = text_.find(kArguments, at + 1)) {
-    TSNode node = ts_node_named_descendant_for_byte_range(ts_tree_root_node(tree_), static_cast<uint32_t>(at),
-                                                          static_cast<uint32_t>(at + kArguments.size()));
+namespace {
+
+// Each identifier node that spells `word` whole (not a longer name's part, nor in a string or a
+// comment), found from the text: cheaper than walking every node for a rare word.
+template <typename Visit>
+void forEachIdentifier(std::string_view text, TSTree* tree, std::string_view word, Visit visit) {
+  for (size_t at = text.find(word); at != std::string_view::npos; at = text.find(word, at + 1)) {
+    TSNode node = ts_node_named_descendant_for_byte_range(ts_tree_root_node(tree), static_cast<uint32_t>(at),
+                                                          static_cast<uint32_t>(at + word.size()));
     if (!ts_node_is_null(node) && std::string_view(ts_node_type(node)) == "identifier" && ts_node_start_byte(node) == at &&
-        ts_node_end_byte(node) == at + kArguments.size())
-      out.push_back(static_cast<uint32_t>(at));
+        ts_node_end_byte(node) == at + word.size())
+      visit(node);
   }
+}
+
+}  // namespace
+
+std::vector<uint32_t> SyntaxTree::argumentsUses() const {
+  std::vector<uint32_t> out;
+  forEachIdentifier(text_, tree_, "arguments", [&](TSNode node) { out.push_back(ts_node_start_byte(node)); });
   return out;
 }
 
 std::vector<uint32_t> SyntaxTree::requireCalls() const {
-  static constexpr std::string_view kRequire = "require";
   std::vector<uint32_t> out;
-  for (size_t at = text_.find(kRequire); at != std::string_view::npos; at = text_.find(kRequire, at + 1)) {
-    TSNode node = ts_node_named_descendant_for_byte_range(ts_tree_root_node(tree_), static_cast<uint32_t>(at),
-                                                          static_cast<uint32_t>(at + kRequire.size()));
-    if (ts_node_is_null(node) || std::string_view(ts_node_type(node)) != "identifier" || ts_node_start_byte(node) != at ||
-        ts_node_end_byte(node) != at + kRequire.size())
-      continue;
+  forEachIdentifier(text_, tree_, "require", [&](TSNode node) {
     TSNode call = ts_node_parent(node);
-    if (ts_node_is_null(call) || std::string_view(ts_node_type(call)) != "call_expression") continue;
+    if (ts_node_is_null(call) || std::string_view(ts_node_type(call)) != "call_expression") return;
     TSNode function = ts_node_child_by_field_name(call, "function", 8);
-    if (!ts_node_is_null(function) && ts_node_eq(function, node)) out.push_back(static_cast<uint32_t>(at));
-  }
+    if (!ts_node_is_null(function) && ts_node_eq(function, node)) out.push_back(ts_node_start_byte(node));
+  });
   return out;
 }
 

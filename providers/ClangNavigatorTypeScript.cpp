@@ -291,22 +291,21 @@ std::optional<ClangNavigator::LooseParts> ClangNavigator::looseParts(const std::
 std::optional<NavigationResult> ClangNavigator::libraryValueOutsideProjects(const ClangFileOccurrence& at,
                                                                            const ClangSymbol& named, const std::string& path,
                                                                            bool includeDeclaration) {
-  static constexpr std::string_view kLibrary = " lib/`lib.";
-  // The name a standard-library symbol declares ("Date" of ".../`lib.es5.d.ts`/Date."), or "".
-  auto declared = [](const std::string& usr, char suffix) -> std::string_view {
-    if (usr.size() < 2 || usr.back() != suffix || usr.find(kLibrary) == std::string::npos) return {};
-    size_t slash = usr.rfind('/');
-    return std::string_view(usr).substr(slash + 1, usr.size() - slash - 2);
+  // A standard-library declaration of the name, of that kind (".../`lib.es5.d.ts`/Date." for a
+  // value), not a member.
+  const std::string& name = named.name;
+  auto library = [&](const std::string& usr, char suffix) {
+    return usr.size() > name.size() + 1 && usr.back() == suffix && usr.find(" lib/`lib.") != std::string::npos &&
+           usr.compare(usr.size() - name.size() - 2, name.size() + 1, "/" + name) == 0;
   };
-  std::string_view name = declared(named.usr, '.');
-  if (name.empty()) return std::nullopt;
+  if (!library(named.usr, '.')) return std::nullopt;
   auto parts = looseParts(path);
   if (!parts || parts->above->empty()) return std::nullopt;
-  auto ids = view_->symbolsNamed(named.name);
+  auto ids = view_->symbolsNamed(name);
   if (!ids) return std::nullopt;
   std::vector<ClangSymbol> types;  // one per library file declaring it (`Array#` in several)
   for (uint32_t id : *ids)
-    if (auto candidate = view_->symbol(id); candidate && declared(candidate->usr, '#') == name) types.push_back(std::move(*candidate));
+    if (auto candidate = view_->symbol(id); candidate && library(candidate->usr, '#')) types.push_back(std::move(*candidate));
   if (types.empty()) return std::nullopt;
   struct Restore {
     ClangNavigator* self;

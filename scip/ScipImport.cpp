@@ -60,14 +60,17 @@ struct Importer {
         if ((o.symbol_roles() & scip::Definition) && o.symbol().rfind("local ", 0) != 0) definedAt.emplace(o.symbol(), absolute);
     }
   }
-  // The text of `doc` when one of its occurrences is `wanted`: a pre-pass reads only those.
+  // The text of `doc` when one of its occurrences is `wanted` (nullptr otherwise): a pre-pass
+  // reads only those, once; document() takes the texts read here instead of reading them again.
+  std::unordered_map<std::string, std::string> readTexts;  // by the document's relative path
   template <typename Wanted>
-  std::optional<std::string> textWhereAny(const scip::Document& doc, Wanted wanted) {
-    if (std::none_of(doc.occurrences().begin(), doc.occurrences().end(), wanted)) return std::nullopt;
+  const std::string* textWhereAny(const scip::Document& doc, Wanted wanted) {
+    if (std::none_of(doc.occurrences().begin(), doc.occurrences().end(), wanted)) return nullptr;
+    if (auto it = readTexts.find(doc.relative_path()); it != readTexts.end()) return &it->second;
     std::error_code ec;
     auto text = readFile(fs::weakly_canonical(projectRoot / doc.relative_path(), ec));
-    if (ec || !text) return std::nullopt;
-    return std::move(*text);
+    if (ec || !text) return nullptr;
+    return &readTexts.emplace(doc.relative_path(), std::move(*text)).first->second;
   }
 
   // The declared type of each callable's parameters and the types each type extends, read before
@@ -88,7 +91,7 @@ struct Importer {
   void noteArgumentTypes(const scip::Index& index) {
     for (const auto& [symbol, file] : definedAt) definedCanonical.insert(canonical(symbol));
     for (const scip::Document& doc : index.documents()) {
-      std::optional<std::string> text =
+      const std::string* text =
           textWhereAny(doc, [](const scip::Occurrence& o) { return parameterDefinition(o) || typeDefinition(o); });
       if (!text) continue;
       LineTable lines(*text);
@@ -173,7 +176,7 @@ struct Importer {
         auto it = definitions.find(o.symbol());
         return (o.symbol_roles() & scip::Definition) && it != definitions.end() && it->second >= 2;
       };
-      std::optional<std::string> text = textWhereAny(doc, twice);
+      const std::string* text = textWhereAny(doc, twice);
       if (!text) continue;
       LineTable lines(*text);
       const Encoding enc = encodingOf(doc);
@@ -270,8 +273,11 @@ struct Importer {
   void document(const scip::Document& doc, const fs::path& projectRoot) {
     std::error_code ec;
     std::string absolute = fs::weakly_canonical(projectRoot / doc.relative_path(), ec).string();
+    auto read = readTexts.find(doc.relative_path());
     auto text = ec || absolute.compare(0, root.size(), root) != 0 ? Expected<std::string>(Status(ErrorCode::NotFound, ""))
-                                                                  : readFile(absolute);
+                : read != readTexts.end()                          ? Expected<std::string>(std::move(read->second))
+                                                                   : readFile(absolute);
+    if (read != readTexts.end()) readTexts.erase(read);
     if (!text) {
       ++stats.skippedDocuments;
       return;

@@ -271,9 +271,6 @@ void modifiedConstructors(std::vector<Planned>& planned, const typescript_syntax
   }
 }
 
-// A function's `arguments`: scip-typescript writes no symbol there, and TypeScript's server
-// answers it as one symbol of the whole program (the checker's own `arguments`), defined
-// nowhere: its references are every `arguments` the program names.
 namespace {
 
 // One symbol of the program, defined nowhere, at each of `uses` (names `length` long) where the
@@ -293,6 +290,9 @@ void programWide(std::vector<Planned>& planned, const std::vector<uint32_t>& use
 
 }  // namespace
 
+// A function's `arguments`: scip-typescript writes no symbol there, and TypeScript's server
+// answers it as one symbol of the whole program (the checker's own `arguments`), defined
+// nowhere: its references are every `arguments` the program names.
 void argumentsObjects(std::vector<Planned>& planned, const typescript_syntax::SyntaxTree& tree, const std::string& text, uint32_t file) {
   programWide(planned, tree.argumentsUses(), 9, "scip-typescript npm . . `<arguments>`.", text, file);
 }

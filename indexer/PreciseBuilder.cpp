@@ -9,6 +9,7 @@
 #include <optional>
 #include <unordered_set>
 
+#include "indexer/IndexerLaunch.h"
 #include "indexer/TsConfigExtends.h"
 #include "indexer/UnitMerge.h"
 #include "indexer/WorkerProcess.h"
@@ -204,7 +205,7 @@ ProjectRun runProject(const PreciseBuildInput& in, const PreciseProject& p, cons
     }
     cwd = inferred.string();
   }
-  std::vector<std::string> args = {indexer.string(), "index", "--cwd", cwd, "--output", scratch.string()};
+  std::vector<std::string> args = {"index", "--cwd", cwd, "--output", scratch.string()};
   if (p.language == "typescript") {
     args.push_back("--no-progress-bar");
   } else {
@@ -219,7 +220,7 @@ ProjectRun runProject(const PreciseBuildInput& in, const PreciseProject& p, cons
     for (const char* a : {"--quiet", "--project-version", "0", "--environment"}) args.push_back(a);
     args.push_back(environment.string());
   }
-  WorkerResult w = runWorker(args, "", in.timeout, in.cancelled);
+  WorkerResult w = runWorker(indexerCommand(p.language, indexer, args), "", in.timeout, in.cancelled);
   std::error_code ec;
   if (w.timedOut) run.failure = "timed out after " + std::to_string(in.timeout.count()) + " s";
   else if (w.status != 0) {

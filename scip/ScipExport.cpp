@@ -117,7 +117,7 @@ class Exporter {
 
   void file(const FileRecord& f) {
     scip::Document* doc = index_.add_documents();
-    doc->set_relative_path(f.path);
+    doc->set_relative_path(validUtf8(f.path));
     doc->set_language(languageName(f.language));
     ++stats.documents;
     auto content = reader_.content(f.blobOid);
@@ -195,7 +195,7 @@ class Exporter {
                 scip::Document* doc) {
     scip::SymbolInformation* info = doc->add_symbols();
     info->set_symbol(symbol);
-    info->set_display_name(s.name);
+    info->set_display_name(validUtf8(s.name));
     info->set_kind(scipKind(static_cast<SymbolKind>(s.kind)));
     document(*info, name, fullStartLine(name), static_cast<SymbolKind>(s.kind));
     ++stats.symbols;
@@ -233,11 +233,13 @@ class Exporter {
     if (!lines_) return;
     std::string signature = definitionSignature(*lines_, startLine, name.start.line);
     if (signature.empty()) return;
-    info.add_documentation("```" + std::string(languageName(file_->language)) + "\n" + signature + "\n```");
+    // Protobuf's strings must be UTF-8, and Sourcegraph's tools reject an index whose are not: a
+    // file in another encoding, a signature cut at 300 bytes inside a character.
+    info.add_documentation(validUtf8("```" + std::string(languageName(file_->language)) + "\n" + signature + "\n```"));
     std::string doc = leadingComment(*lines_, startLine);
     if (doc.empty() && file_->language == Language::Python && (isCallableKind(kind) || isTypeKind(kind)))
       doc = pythonDocstring(content_, name.endByte);
-    if (!doc.empty()) info.add_documentation(doc);
+    if (!doc.empty()) info.add_documentation(validUtf8(doc));
   }
 
   // Tree-sitter's facts: definitions as the document's local symbols, and the occurrences that
@@ -251,7 +253,7 @@ class Exporter {
       definitionAt.emplace(d.nameRange.startByte, static_cast<int32_t>(i));
       scip::SymbolInformation* info = doc->add_symbols();
       info->set_symbol("local " + std::to_string(i));
-      info->set_display_name(d.name);
+      info->set_display_name(validUtf8(d.name));
       info->set_kind(scipKind(d.kind));
       document(*info, d.nameRange, d.range.start.line, d.kind);
       ++stats.symbols;

@@ -37,6 +37,9 @@ inline uint32_t toDisplayLine(uint32_t line) { return line + 1; }
 inline uint32_t fromDisplayLine(uint32_t displayLine) { return displayLine == 0 ? 0 : displayLine - 1; }
 
 bool isValidUtf8(std::string_view text);
+// `text` with each byte that starts no whole UTF-8 sequence (a file in another encoding, a
+// sequence cut short) replaced by U+FFFD: for formats whose strings must be UTF-8 (SCIP).
+std::string validUtf8(std::string_view text);
 
 // Past white space (space, tab, line breaks) and C-style comments (`//` to the line's end,
 // `/* */`) from `at`: the trivia between tokens of C-like text (TypeScript, JSON with comments).

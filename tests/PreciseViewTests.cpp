@@ -389,6 +389,11 @@ TEST_CASE("nib export scip writes what SCIP's own bindings read, with scip-types
              "}\n");
   repo.write("web/src/main.ts", "import { Square } from \"./shapes\";\nconst s = new Square(2);\nexport const a = s.area();\n");
   repo.write("tool.go", "package main\n\n// helper returns one.\nfunc helper() int { return 1 }\n\nfunc main() { helper() }\n");
+  // Text that is not UTF-8 — a comment in Latin-1, a signature cut at 300 bytes inside a
+  // character — is written with U+FFFD: protobuf's strings must be UTF-8 (the C++ parser below
+  // and Sourcegraph's tools refuse the index otherwise).
+  repo.write("latin.go", "package main\n\n// caf\xe9 returns one.\nfunc cafe() int { return 1 }\n\nfunc long() int { return 1 } // " +
+                             std::string(267, 'a') + "\xc3\xa9\n");
   repo.commitAll();
   const std::string env = "NIB_SCIP_TYPESCRIPT=" + shellQuote(std::string(NIB_BACKENDS_BIN) + "/scip-typescript");
   NibRun noIndex = runNibIn(repo, env, "export scip -o out.scip");
@@ -401,7 +406,7 @@ TEST_CASE("nib export scip writes what SCIP's own bindings read, with scip-types
   NibRun exported = runNibIn(repo, env, "export scip -o " + shellQuote((repo.root() / "nib.scip").string()));
   INFO(exported.out);
   REQUIRE(exported.rc == 0);
-  CHECK(exported.out.find("3 documents") != std::string::npos);
+  CHECK(exported.out.find("4 documents") != std::string::npos);
 
   ScratchDir scratch;
   std::string theirs = (scratch.path / "theirs.scip").string();
@@ -446,6 +451,10 @@ TEST_CASE("nib export scip writes what SCIP's own bindings read, with scip-types
         std::vector<std::string>{"```typescript\nexport class Square implements Shape {\n```", "A square of a given side."});
   CHECK(documentation("tool.go", "helper") ==
         std::vector<std::string>{"```go\nfunc helper() int { return 1 }\n```", "helper returns one."});
+  CHECK(documentation("latin.go", "cafe") ==
+        std::vector<std::string>{"```go\nfunc cafe() int { return 1 }\n```", "caf\xef\xbf\xbd returns one."});
+  CHECK(documentation("latin.go", "long") ==
+        std::vector<std::string>{"```go\nfunc long() int { return 1 } // " + std::string(267, 'a') + "\xef\xbf\xbd...\n```"});
 }
 
 }  // namespace nib::test

@@ -1,5 +1,7 @@
 #include "indexer/IndexerLaunch.h"
 
+#include "indexer/WorkerProcess.h"
+
 namespace nib {
 
 namespace {
@@ -8,6 +10,11 @@ namespace {
 // symbol's type and reads its documentation comment; the launcher's version records the symbol
 // and its relationships only, as the original does after the text. main.js exports main() and
 // runs it only as the program's entry, so the launcher calls it with the arguments in place.
+// With `--nib-session` first, it runs one indexer command after another instead, each read from
+// stdin as its arguments, each followed by a NUL and the command by one more, and answers each on
+// stdout with a line, `ok` or `failed` (what scip-typescript prints goes to stderr): Node, the
+// TypeScript compiler's code and what V8 compiled of it stay warm from one project to the next,
+// while each project gets its own program and caches, as in a process of its own.
 constexpr const char* kTypeScriptLauncher = R"js(
 const [indexer, ...args] = process.argv.slice(1);
 const fs = require('fs'), path = require('path');
@@ -24,10 +31,36 @@ try {
     };
   }
 } catch (e) { /* another shape: the indexer runs as it is */ }
-process.argv = [process.argv[0], main, ...args];
 const entry = require(main);
-if (typeof entry.main === 'function') entry.main();
-else {
+if (args[0] === '--nib-session') {
+  const { mainCommand } = require(path.join(dir, 'CommandLineOptions.js'));
+  if (typeof mainCommand !== 'function' || typeof entry.indexCommand !== 'function') process.exit(3);
+  const toStderr = process.stderr.write.bind(process.stderr);
+  process.stdout.write = (chunk, ...rest) => toStderr(chunk, ...rest);
+  let pending = '';
+  process.stdin.setEncoding('utf8');
+  process.stdin.on('data', (data) => {
+    pending += data;
+    for (let end; (end = pending.indexOf('\0\0')) >= 0;) {
+      const request = pending.slice(0, end).split('\0');
+      pending = pending.slice(end + 2);
+      let ok = true;
+      try {
+        process.exitCode = 0;
+        mainCommand((projects, options) => entry.indexCommand(projects, options)).parse([process.argv[0], main, ...request]);
+        ok = !process.exitCode;
+      } catch (e) {
+        ok = false;
+        console.error(e);
+      }
+      process.exitCode = 0;
+      fs.writeSync(1, ok ? 'ok\n' : 'failed\n');
+    }
+  });
+} else if (typeof entry.main === 'function') {
+  process.argv = [process.argv[0], main, ...args];
+  entry.main();
+} else {
   const run = require('child_process').spawnSync(process.execPath, [main, ...args], { stdio: 'inherit' });
   process.exitCode = run.status === null ? 1 : run.status;
 }
@@ -67,21 +100,74 @@ require(path.join(root, 'index.js'));
 
 }  // namespace
 
-std::vector<std::string> indexerCommand(const std::string& language, const std::filesystem::path& indexer,
-                                        const std::vector<std::string>& arguments) {
+bool knownPackage(const std::string& language, const std::filesystem::path& indexer) {
   namespace fs = std::filesystem;
   std::error_code ec;
   fs::path program = fs::canonical(indexer, ec);
   // The launcher is for the packages it knows (the file it patches beside the program); any
   // other indexer — a stand-in in the tests, a wrapper script — runs as it is.
-  bool python = language == "python";
-  bool known = !ec && fs::exists(python ? program.parent_path() / "dist" / "pyright-internal.js"
-                                        : program.parent_path() / "FileIndexer.js", ec);
+  return !ec && fs::exists(language == "python" ? program.parent_path() / "dist" / "pyright-internal.js"
+                                                : program.parent_path() / "FileIndexer.js",
+                           ec);
+}
+
+std::vector<std::string> indexerCommand(const std::string& language, const std::filesystem::path& indexer,
+                                        const std::vector<std::string>& arguments) {
   std::vector<std::string> command;
-  if (known) command = {"/usr/bin/env", "node", "-e", python ? kPythonLauncher : kTypeScriptLauncher, "--"};
+  if (knownPackage(language, indexer))
+    command = {"/usr/bin/env", "node", "-e", language == "python" ? kPythonLauncher : kTypeScriptLauncher, "--"};
   command.push_back(indexer.string());
   command.insert(command.end(), arguments.begin(), arguments.end());
   return command;
+}
+
+IndexerSessions::~IndexerSessions() {
+  for (Session& s : idle_) s.worker->finish(/*kill=*/true, false);
+}
+
+WorkerResult IndexerSessions::run(const std::string& language, const std::filesystem::path& indexer,
+                                  const std::vector<std::string>& arguments, std::chrono::seconds timeout,
+                                  const std::function<bool()>& cancelled) {
+  if (language != "typescript" || broken_ || !knownPackage(language, indexer))
+    return runWorker(indexerCommand(language, indexer, arguments), "", timeout, cancelled);
+  Session session;
+  {
+    std::lock_guard<std::mutex> lock(m_);
+    if (!idle_.empty()) {
+      session = std::move(idle_.back());
+      idle_.pop_back();
+    }
+  }
+  std::string error;
+  if (!session.worker) session.worker = WorkerSession::start(indexerCommand(language, indexer, {"--nib-session"}), &error);
+  if (session.worker) {
+    std::string request;
+    for (const std::string& a : arguments) request += a + '\0';
+    request += '\0';
+    auto answered = [](const std::string& out) { return out.find('\n') != std::string::npos; };
+    WorkerSession::Wait wait = session.worker->send(request, timeout, cancelled);
+    if (wait == WorkerSession::Wait::Ready) wait = session.worker->readUntil(answered, timeout, cancelled, false);
+    if (wait == WorkerSession::Wait::Ready) {
+      std::string& out = session.worker->out();
+      bool ok = out.compare(0, 3, "ok\n") == 0;
+      out.erase(0, out.find('\n') + 1);
+      ++session.projects;
+      std::lock_guard<std::mutex> lock(m_);
+      idle_.push_back(std::move(session));
+      // A project the session could not index runs again alone, so that its failure, and what
+      // the indexer said, are its own.
+      if (ok) {
+        ++inSessions_;
+        return WorkerResult{0, "", "", false};
+      }
+    } else {
+      WorkerResult ended = session.worker->finish(/*kill=*/wait != WorkerSession::Wait::Exited,
+                                                  wait == WorkerSession::Wait::TimedOut);
+      if (wait != WorkerSession::Wait::Exited) return ended;  // timed out or cancelled: the project's
+      if (session.projects == 0) broken_ = true;  // no session gets through one project: none again
+    }
+  }
+  return runWorker(indexerCommand(language, indexer, arguments), "", timeout, cancelled);
 }
 
 }  // namespace nib

@@ -10,9 +10,16 @@
 // a wrapper script), or a package without the shape the launcher expects, runs as it is.
 #pragma once
 
+#include <atomic>
+#include <chrono>
 #include <filesystem>
+#include <functional>
+#include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
+
+#include "indexer/WorkerProcess.h"
 
 namespace nib {
 
@@ -21,5 +28,38 @@ namespace nib {
 // the launcher for that language.
 std::vector<std::string> indexerCommand(const std::string& language, const std::filesystem::path& indexer,
                                         const std::vector<std::string>& arguments);
+
+// The indexer processes of one build. A TypeScript project runs in a warm Node process kept
+// from an earlier project of the build (the launcher's session: a project after the first costs
+// a third of its time alone less on typebox, from Node's start-up, loading the compiler and V8's
+// compiling it again), each project with its own program and caches and its own time limit, as
+// alone; several threads each take an idle session or start one. A project the session reports
+// failed, or whose session exits, runs again in a process of its own, so that its failure and
+// its message are its own; a time-out is the project's. Python (one project) runs alone.
+class IndexerSessions {
+ public:
+  IndexerSessions() = default;
+  ~IndexerSessions();
+  IndexerSessions(const IndexerSessions&) = delete;
+  IndexerSessions& operator=(const IndexerSessions&) = delete;
+
+  // Runs `indexer` with `arguments` (`index --cwd … --output …`) for `language`; as runWorker
+  // would have: status 0 when it wrote its output.
+  WorkerResult run(const std::string& language, const std::filesystem::path& indexer,
+                   const std::vector<std::string>& arguments, std::chrono::seconds timeout,
+                   const std::function<bool()>& cancelled);
+  // How many projects a session indexed (the rest ran alone).
+  size_t inSessions() const { return inSessions_; }
+
+ private:
+  struct Session {
+    std::unique_ptr<WorkerSession> worker;
+    size_t projects = 0;  // indexed by it
+  };
+  std::mutex m_;
+  std::vector<Session> idle_;
+  std::atomic<bool> broken_{false};
+  std::atomic<size_t> inSessions_{0};
+};
 
 }  // namespace nib

@@ -182,7 +182,8 @@ struct ProjectRun {
 
 // Runs a project's indexer into a scratch SCIP file (one per project: several run at once), then
 // nib-scip on it.
-ProjectRun runProject(const PreciseBuildInput& in, const PreciseProject& p, const std::string& root, size_t index) {
+ProjectRun runProject(const PreciseBuildInput& in, const PreciseProject& p, const std::string& root, size_t index,
+                      IndexerSessions& sessions) {
   ProjectRun run;
   const fs::path& indexer = in.indexers.at(p.language);
   fs::path scratch = in.cacheDir / ("run-" + std::to_string(::getpid()) + "-" + std::to_string(index) + ".scip");
@@ -220,7 +221,7 @@ ProjectRun runProject(const PreciseBuildInput& in, const PreciseProject& p, cons
     for (const char* a : {"--quiet", "--project-version", "0", "--environment"}) args.push_back(a);
     args.push_back(environment.string());
   }
-  WorkerResult w = runWorker(indexerCommand(p.language, indexer, args), "", in.timeout, in.cancelled);
+  WorkerResult w = sessions.run(p.language, indexer, args, in.timeout, in.cancelled);
   std::error_code ec;
   if (w.timedOut) run.failure = "timed out after " + std::to_string(in.timeout.count()) + " s";
   else if (w.status != 0) {
@@ -366,6 +367,7 @@ ProjectResults runProjects(const PreciseBuildInput& in, std::vector<PreciseProje
   }
   std::mutex cacheMutex;
   std::atomic<size_t> next{0}, done{0}, indexed{0}, cached{0};
+  IndexerSessions sessions;
   auto work = [&] {
     for (;;) {
       size_t i = next++;
@@ -382,7 +384,7 @@ ProjectResults runProjects(const PreciseBuildInput& in, std::vector<PreciseProje
           }
       }
       if (!out.facts[i]) {
-        ProjectRun run = runProject(in, out.projects[i], root, i);
+        ProjectRun run = runProject(in, out.projects[i], root, i, sessions);
         if (run.facts) {
           ++indexed;
           out.facts[i] = std::move(run.facts);

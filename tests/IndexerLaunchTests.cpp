@@ -127,4 +127,38 @@ TEST_CASE("scip-python through the launcher writes what the precise view reads, 
   CHECK(readByView(lean) == expected);
 }
 
+TEST_CASE("TypeScript projects run one after another in a warm session, each as it would alone", "[precise]") {
+  TestRepo repo;
+  for (const char* dir : {"a", "b"}) {
+    repo.write(std::string(dir) + "/tsconfig.json", "{\"compilerOptions\": {\"strict\": true}}\n");
+    repo.write(std::string(dir) + "/shapes.ts", "export class Square { area(): number { return 4; } }\n"
+                                               "export const total = new Square().area();\n");
+  }
+  // A project with no input files: scip-typescript says so and fails.
+  repo.write("empty/tsconfig.json", "{\"files\": []}\n");
+  const fs::path indexer = fs::path(NIB_BACKENDS_BIN) / "scip-typescript";
+  auto arguments = [&](const std::string& dir, const std::string& output) {
+    return std::vector<std::string>{"index", "--cwd", (repo.root() / dir).string(), "--output", (repo.root() / output).string(),
+                                    "--no-progress-bar"};
+  };
+  IndexerSessions sessions;
+  auto never = [] { return false; };
+  WorkerResult a = sessions.run("typescript", indexer, arguments("a", "a.scip"), std::chrono::seconds(120), never);
+  CHECK(a.status == 0);
+  // The failing project runs again alone: its status and message are what the indexer says.
+  WorkerResult empty = sessions.run("typescript", indexer, arguments("empty", "empty.scip"), std::chrono::seconds(120), never);
+  CHECK(empty.status == 1);
+  CHECK(empty.out.find("no files got indexed") != std::string::npos);
+  WorkerResult b = sessions.run("typescript", indexer, arguments("b", "b.scip"), std::chrono::seconds(120), never);
+  CHECK(b.status == 0);
+  CHECK(sessions.inSessions() == 2);
+  // Each as a process of its own writes it.
+  for (const char* dir : {"a", "b"}) {
+    runIndexer(indexerCommand("typescript", indexer, arguments(dir, std::string(dir) + "-alone.scip")));
+    auto alone = readByView(readIndex(repo.root() / (std::string(dir) + "-alone.scip")));
+    REQUIRE(alone.count("shapes.ts"));
+    CHECK(readByView(readIndex(repo.root() / (std::string(dir) + ".scip"))) == alone);
+  }
+}
+
 }  // namespace nib::test

@@ -109,7 +109,7 @@ Status writeInferredConfig(const fs::path& dir, const PreciseProject& p, const s
 std::string cacheKey(const PreciseProject& p, const std::string& tools, const std::map<std::string, std::string>& blobIds) {
   Digester d;
   d.add("precise-project").add(uint64_t{kPreciseViewRevision}).add(tools).add(p.language).add(p.dir);
-  d.add(uint64_t{p.ownConfigOnly});
+  d.add(uint64_t{p.ownConfigOnly}).add(uint64_t{p.jsconfig});
   for (const std::string& f : p.files) d.add(f);
   for (const auto& [path, blob] : blobIds)
     if (inFolder(path, p.dir) && isInput(p.language, path)) d.add(path).add(blob);
@@ -140,21 +140,31 @@ std::string whatItSaid(const std::string& text) {
   return chosen.size() > 300 ? chosen.substr(0, 300) + "..." : chosen;
 }
 
-// Writes `out`, a tsconfig.json for `config`'s project without its `extends`: TypeScript (the
-// copy beside the indexer) reads the configuration as its server does when the base is missing
-// — the files its own include, exclude and files select, its own options — and the copy names
-// the files and the paths its options hold absolutely, so that it can lie under the cache folder.
-// Options that only say where output goes are left out; nothing is emitted.
+// Writes `out`, a tsconfig.json for `config`'s project that can lie under the cache folder: the
+// copy names the files and the paths its options hold absolutely. TypeScript (the copy beside the
+// indexer) reads the configuration as its server does. A tsconfig.json whose base is missing is
+// read without its `extends` — the files its own include, exclude and files select, its own
+// options. A jsconfig.json is read whole, with what it extends and the defaults TypeScript gives
+// a jsconfig.json (allowJs, maxNodeModuleJsDepth 2, allowSyntheticDefaultImports, skipLibCheck),
+// its options written back in a configuration's form. Options that only say where output goes
+// are left out; nothing is emitted.
 constexpr const char* kOwnConfigScript = R"js(
 const [indexer, config, out] = process.argv.slice(1);
 const fs = require('fs'), path = require('path');
 const ts = require(require.resolve('typescript', {paths: [path.dirname(fs.realpathSync(indexer))]}));
-const read = ts.readConfigFile(config, ts.sys.readFile);
-if (read.error) { console.error('Error: ' + ts.flattenDiagnosticMessageText(read.error.messageText, ' ')); process.exit(1); }
-const raw = read.config || {};
-delete raw.extends;
-const parsed = ts.parseJsonConfigFileContent(raw, ts.sys, path.dirname(config));
-const options = Object.assign({}, raw.compilerOptions || {});
+const fail = (d) => { console.error('Error: ' + ts.flattenDiagnosticMessageText(d.messageText, ' ')); process.exit(1); };
+let options, parsed;
+if (path.basename(config) === 'jsconfig.json') {
+  parsed = ts.getParsedCommandLineOfConfigFile(config, undefined, {...ts.sys, onUnRecoverableConfigFileDiagnostic: fail});
+  options = ts.convertToTSConfig(parsed, config, {getCurrentDirectory: () => path.dirname(config), useCaseSensitiveFileNames: true}).compilerOptions;
+} else {
+  const read = ts.readConfigFile(config, ts.sys.readFile);
+  if (read.error) fail(read.error);
+  const raw = read.config || {};
+  delete raw.extends;
+  parsed = ts.parseJsonConfigFileContent(raw, ts.sys, path.dirname(config));
+  options = Object.assign({}, raw.compilerOptions || {});
+}
 for (const key of ['rootDir', 'outDir', 'outFile', 'declarationDir', 'tsBuildInfoFile', 'composite', 'incremental']) delete options[key];
 for (const key of ['baseUrl', 'rootDirs', 'typeRoots']) if (parsed.options[key] !== undefined) options[key] = parsed.options[key];
 if (options.paths && options.baseUrl === undefined) options.baseUrl = path.dirname(config);
@@ -170,7 +180,9 @@ Status writeOwnConfig(const fs::path& dir, const fs::path& indexer, const fs::pa
                               (dir / "tsconfig.json").string()},
                              "", timeout, cancelled);
   if (w.status != 0 || w.timedOut)
-    return Status(ErrorCode::Internal, "its tsconfig.json could not be read without its extends: " + whatItSaid(w.err));
+    return Status(ErrorCode::Internal, config.filename() == "jsconfig.json"
+                                           ? "its jsconfig.json could not be read: " + whatItSaid(w.err)
+                                           : "its tsconfig.json could not be read without its extends: " + whatItSaid(w.err));
   return Status::ok();
 }
 
@@ -196,9 +208,9 @@ ProjectRun runProject(const PreciseBuildInput& in, const PreciseProject& p, cons
       return run;
     }
     cwd = inferred.string();
-  } else if (p.ownConfigOnly) {
+  } else if (p.ownConfigOnly || p.jsconfig) {
     inferred = in.cacheDir / ("own-" + std::to_string(::getpid()) + "-" + std::to_string(index));
-    if (Status s = writeOwnConfig(inferred, indexer, fs::path(cwd) / "tsconfig.json", in.timeout, in.cancelled); !s.isOk()) {
+    if (Status s = writeOwnConfig(inferred, indexer, fs::path(cwd) / p.configFile(), in.timeout, in.cancelled); !s.isOk()) {
       run.failure = s.message();
       std::error_code ignored;
       fs::remove_all(inferred, ignored);
@@ -358,9 +370,9 @@ ProjectResults runProjects(const PreciseBuildInput& in, std::vector<PreciseProje
     PreciseProject& p = out.projects[i];
     if (p.configuredTypeScript()) {
       fs::path dir = fs::path(root) / p.dir;
-      auto text = readFile(dir / "tsconfig.json");
+      auto text = readFile(dir / p.configFile());
       std::optional<std::string> extends = text ? tsconfigExtends(*text) : std::nullopt;
-      p.ownConfigOnly = extends && !tsconfigExtendsResolves(dir, *extends);
+      p.ownConfigOnly = !p.jsconfig && extends && !tsconfigExtendsResolves(dir, *extends);
       p.composite = text && tsconfigIsComposite(dir, *text);
     }
     out.keys[i] = cacheKey(p, tools, in.inputs);
@@ -420,14 +432,23 @@ ProjectResults runProjects(const PreciseBuildInput& in, std::vector<PreciseProje
 }  // namespace
 
 std::vector<PreciseProject> findPreciseProjects(const std::map<std::string, std::string>& blobIds) {
-  std::vector<PreciseProject> projects;
+  std::map<std::string, bool> folders;  // folder -> its configuration is a jsconfig.json
   bool python = false;
   for (const auto& [path, blob] : blobIds) {
-    if (fileName(path) == "tsconfig.json" && !underNodeModules(path)) {
+    std::string name = fileName(path);
+    if ((name == "tsconfig.json" || name == "jsconfig.json") && !underNodeModules(path)) {
       size_t slash = path.rfind('/');
-      projects.push_back({"typescript", slash == std::string::npos ? "" : path.substr(0, slash)});
+      std::string dir = slash == std::string::npos ? "" : path.substr(0, slash);
+      bool js = name == "jsconfig.json";
+      auto [it, added] = folders.emplace(dir, js);
+      if (!added && !js) it->second = false;  // a tsconfig.json beside it wins, as in TypeScript's server
     }
     python = python || endsWith(path, ".py") || endsWith(path, ".pyi");
+  }
+  std::vector<PreciseProject> projects;
+  for (const auto& [dir, js] : folders) {
+    projects.push_back({"typescript", dir});
+    projects.back().jsconfig = js;
   }
   if (python) projects.push_back({"python", ""});
   return projects;

@@ -26,8 +26,9 @@ namespace nib {
 // projects are merged (2: symbols of referenced projects linked, the inferred project's sites
 // those of files no tsconfig.json includes; 3: a tsconfig.json extending what cannot be read
 // indexed from its own options; 4: the inferred project read with the options of the server's
-// inferred projects, not the root tsconfig.json's) rebuilds the view.
-constexpr uint8_t kPreciseViewRevision = 4;
+// inferred projects, not the root tsconfig.json's; 5: a folder's jsconfig.json is a project) rebuilds
+// the view.
+constexpr uint8_t kPreciseViewRevision = 5;
 
 struct PreciseProject {
   std::string language;  // "typescript" (TypeScript and JavaScript) or "python"
@@ -39,14 +40,19 @@ struct PreciseProject {
   // and files, as TypeScript's server reads it (indexer/TsConfigExtends).
   bool ownConfigOnly = false;
   bool composite = false;  // its compilerOptions say composite, its own or those it extends
+  // The folder's configuration is a jsconfig.json (no tsconfig.json beside it): TypeScript's
+  // server reads it as a tsconfig.json with allowJs and the other defaults of a jsconfig.json.
+  bool jsconfig = false;
+
+  const char* configFile() const { return jsconfig ? "jsconfig.json" : "tsconfig.json"; }
 
   bool inferred() const { return !files.empty(); }
   // A tsconfig.json's project (the repository's own when `dir` is "").
   bool configuredTypeScript() const { return language == "typescript" && !inferred(); }
 };
 
-// The projects of the repository's files: a folder holding a tsconfig.json (outside node_modules)
-// is a TypeScript project; the repository is one Python project when it has Python files. The
+// The projects of the repository's files: a folder holding a tsconfig.json, or else a
+// jsconfig.json (outside node_modules), is a TypeScript project; the repository is one Python project when it has Python files. The
 // TypeScript and JavaScript files no such project read form one more, inferred project
 // (buildPreciseView, allowJs), as TypeScript's server opens them in an inferred project of their
 // own; its tsconfig.json is written under the cache folder, never into the worktree.

@@ -15,6 +15,7 @@
 #include "PreciseTesting.h"
 #include "TestRepo.h"
 #include "indexer/IndexBuilder.h"
+#include "indexer/PreciseBuilder.h"
 #include "providers/StaticProvider.h"
 #include "scip.pb.h"
 #include "scip/ScipImport.h"
@@ -639,6 +640,24 @@ TEST_CASE("names read through an index signature list no references, a JavaScrip
   REQUIRE(x.hasValue());
   CHECK(x->source == "scip");
   CHECK(x->locations.size() == 2);
+}
+
+}  // namespace nib::test
+
+namespace nib::test {
+
+TEST_CASE("a folder's jsconfig.json is a TypeScript project unless a tsconfig.json is beside it", "[precise]") {
+  std::map<std::string, std::string> blobs = {{"a/jsconfig.json", "1"}, {"a/x.js", "2"},
+                                              {"b/jsconfig.json", "3"}, {"b/tsconfig.json", "4"},
+                                              {"node_modules/m/jsconfig.json", "5"}, {"tools/t.py", "6"}};
+  std::vector<PreciseProject> projects = findPreciseProjects(blobs);
+  REQUIRE(projects.size() == 3);
+  CHECK(projects[0].dir == "a");
+  CHECK(projects[0].jsconfig);
+  CHECK(std::string(projects[0].configFile()) == "jsconfig.json");
+  CHECK(projects[1].dir == "b");
+  CHECK_FALSE(projects[1].jsconfig);
+  CHECK(projects[2].language == "python");
 }
 
 }  // namespace nib::test

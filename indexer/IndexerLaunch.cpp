@@ -98,8 +98,6 @@ process.argv = [process.argv[0], path.join(root, 'index.js'), ...args];
 require(path.join(root, 'index.js'));
 )js";
 
-}  // namespace
-
 bool knownPackage(const std::string& language, const std::filesystem::path& indexer) {
   namespace fs = std::filesystem;
   std::error_code ec;
@@ -110,6 +108,8 @@ bool knownPackage(const std::string& language, const std::filesystem::path& inde
                                                 : program.parent_path() / "FileIndexer.js",
                            ec);
 }
+
+}  // namespace
 
 std::vector<std::string> indexerCommand(const std::string& language, const std::filesystem::path& indexer,
                                         const std::vector<std::string>& arguments) {
@@ -164,7 +164,9 @@ WorkerResult IndexerSessions::run(const std::string& language, const std::filesy
       WorkerResult ended = session.worker->finish(/*kill=*/wait != WorkerSession::Wait::Exited,
                                                   wait == WorkerSession::Wait::TimedOut);
       if (wait != WorkerSession::Wait::Exited) return ended;  // timed out or cancelled: the project's
-      if (session.projects == 0) broken_ = true;  // no session gets through one project: none again
+      // A session that dies on its first project (a launcher that no longer fits the package, or
+      // that project crashing Node) is not tried again in this build: the rest run alone.
+      if (session.projects == 0) broken_ = true;
     }
   }
   return runWorker(indexerCommand(language, indexer, arguments), "", timeout, cancelled);

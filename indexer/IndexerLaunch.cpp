@@ -15,14 +15,25 @@ namespace {
 // stdout with a line, `ok` or `failed` (what scip-typescript prints goes to stderr): Node, the
 // TypeScript compiler's code and what V8 compiled of it stay warm from one project to the next,
 // while each project gets its own program and caches, as in a process of its own.
+//
+// It also writes what TypeScript's server answers at a call's callee where that is not the
+// callee name's own declarations — the overload the call resolves to, a call signature or a
+// constructor the call goes through besides the name's declaration (the server's
+// getDefinitionAtPosition, asked only where a call resolves to a declaration other than the
+// name's one declaration) — as one more occurrence at the callee, whose symbol is
+// `nib-definitions` followed by each definition's file and range (tab-separated, UTF-16 units
+// as SCIP's ranges); definitions in TypeScript's default library are left out, answer and all.
+// ScipImport reads them (scip/TypeScriptCalls).
 constexpr const char* kTypeScriptLauncher = R"js(
 const [indexer, ...args] = process.argv.slice(1);
 const fs = require('fs'), path = require('path');
 const main = fs.realpathSync(indexer);
 const dir = path.dirname(main);
 try {
+  const ts = require(require.resolve('typescript', {paths: [dir]}));
   const { FileIndexer } = require(path.join(dir, 'FileIndexer.js'));
-  const { SymbolInformation } = require(path.join(dir, 'scip.js')).scip;
+  const { ProjectIndexer } = require(path.join(dir, 'ProjectIndexer.js'));
+  const { SymbolInformation, Occurrence } = require(path.join(dir, 'scip.js')).scip;
   const proto = FileIndexer && FileIndexer.prototype;
   if (proto && typeof proto.addSymbolInformation === 'function' && typeof proto.relationships === 'function' &&
       typeof SymbolInformation === 'function') {
@@ -30,7 +41,66 @@ try {
       this.document.symbols.push(new SymbolInformation({ symbol: symbol.value, relationships: this.relationships(declaration, symbol) }));
     };
   }
+  if (proto && typeof proto.index === 'function' && ProjectIndexer && typeof ProjectIndexer.prototype.index === 'function' &&
+      ts.GoToDefinition && typeof ts.GoToDefinition.getDefinitionAtPosition === 'function' && typeof Occurrence === 'function') {
+    let program = null;
+    const projectIndex = ProjectIndexer.prototype.index;
+    ProjectIndexer.prototype.index = function () {
+      program = this.program;
+      try { return projectIndex.call(this); } finally { program = null; }
+    };
+    const fileIndex = proto.index;
+    proto.index = function () {
+      fileIndex.call(this);
+      if (program) calledDefinitions(ts, program, this, Occurrence);
+    };
+  }
 } catch (e) { /* another shape: the indexer runs as it is */ }
+
+function calledDefinitions(ts, program, indexer, Occurrence) {
+  const sf = indexer.sourceFile, checker = indexer.checker;
+  const spanOf = (d) => { const n = ts.getNameOfDeclaration(d) || d; return n.getSourceFile().fileName + ':' + n.getStart(); };
+  const declarationsOf = (name) => {
+    let symbol = checker.getSymbolAtLocation(name);
+    if (symbol && (symbol.flags & ts.SymbolFlags.Alias) && symbol.declarations && name.parent !== symbol.declarations[0]) {
+      const aliased = checker.getAliasedSymbol(symbol);
+      if (aliased && aliased.declarations) symbol = aliased;
+    }
+    return symbol && symbol.declarations ? symbol.declarations : [];
+  };
+  const note = (name, call) => {
+    const declared = declarationsOf(name);
+    const signature = checker.getResolvedSignature(call);
+    const called = signature && signature.declaration;
+    if (declared.length === 1 && (!called || called === declared[0])) return;
+    const defs = ts.GoToDefinition.getDefinitionAtPosition(program, sf, name.getStart(sf)) || [];
+    if (!defs.length) return;
+    const plain = new Set(declared.map(spanOf));
+    if (defs.length === plain.size && defs.every((d) => plain.has(d.fileName + ':' + d.textSpan.start))) return;
+    const parts = ['nib-definitions'];
+    for (const d of defs) {
+      const file = program.getSourceFile(d.fileName);
+      if (!file || program.isSourceFileDefaultLibrary(file)) return;
+      const a = file.getLineAndCharacterOfPosition(d.textSpan.start);
+      const b = file.getLineAndCharacterOfPosition(d.textSpan.start + d.textSpan.length);
+      parts.push(d.fileName, a.line, a.character, b.line, b.character);
+    }
+    const s = sf.getLineAndCharacterOfPosition(name.getStart(sf)), e = sf.getLineAndCharacterOfPosition(name.getEnd());
+    if (s.line !== e.line) return;
+    indexer.document.occurrences.push(new Occurrence({ range: [s.line, s.character, e.character], symbol: parts.join('\t') }));
+  };
+  const visit = (node) => {
+    if (ts.isCallExpression(node) || ts.isNewExpression(node) || ts.isTaggedTemplateExpression(node)) {
+      let callee = ts.isTaggedTemplateExpression(node) ? node.tag : node.expression;
+      if (ts.isPropertyAccessExpression(callee)) callee = callee.name;
+      if (ts.isIdentifier(callee) || ts.isPrivateIdentifier(callee)) {
+        try { note(callee, node); } catch (e) { /* no answer of the server's here: nib's own stands */ }
+      }
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(sf);
+}
 const entry = require(main);
 if (args[0] === '--nib-session') {
   const { mainCommand } = require(path.join(dir, 'CommandLineOptions.js'));

@@ -84,6 +84,8 @@ Expected<NavigationResult> ClangNavigator::answer(const std::string& path, uint3
   if (scip_ && at->role == ClangRole::Reference)
     if (auto both = contextualShorthand(*occurrences, *at, *symbol, path, references, includeDeclaration))
       return std::move(*both);
+  if (scip_ && !references && !declarations)
+    if (std::optional<NavigationResult> called = calledDefinitions(*occurrences, *at, *symbol, path)) return std::move(*called);
   std::vector<ClangSymbol> overloads;
   if (at->role == ClangRole::Reference)
     for (const ClangFileOccurrence& o : *occurrences) {
@@ -169,15 +171,16 @@ std::optional<std::pair<const ClangFileOccurrence*, ClangSymbol>> ClangNavigator
 // `const yaml = require("./index")`: TypeScript's server goes through the alias to what it
 // stands for (the module, or the value the module exports), at its uses and at its declaration
 // alike. ScipImport keeps that target there as an expanded occurrence beside the alias (whose own
-// symbol answers references); the only other expanded occurrence in a SCIP view is a class's
-// constructor after `new` (addConstructor).
+// symbol answers references); the only other expanded occurrences in a SCIP view are a class's
+// constructor after `new` (addConstructor) and what TypeScript's server answers at a callee
+// (calledDefinitions), which are no alias's target.
 std::optional<ClangSymbol> ClangNavigator::aliasTarget(const std::vector<ClangFileOccurrence>& occurrences,
                                                          const ClangFileOccurrence& at, const ClangSymbol& named,
                                                          const std::string& path) {
   for (const ClangFileOccurrence& o : occurrences) {
     if (o.start != at.start || !o.expanded || o.symbol == at.symbol) continue;
     auto target = view_->symbolForDefinition(o.symbol, path, at.start);  // a module has many references
-    if (!target || target->usr == named.usr + kConstructor) continue;
+    if (!target || target->usr == named.usr + kConstructor || target->usr.rfind(kCalledDefinitionsUsr, 0) == 0) continue;
     // An export the alias passes through (`export default Path;`, scip/TypeScriptExports) has
     // no declaration of its own: the declaration beyond it answers.
     if (std::none_of(target->sites.begin(), target->sites.end(), [](const ClangSite& s) { return s.role != ClangRole::Reference; }))

@@ -136,6 +136,12 @@ class ClangNavigator {
                                                                const ClangFileOccurrence& at, const ClangSymbol& declared,
                                                                const std::string& path, bool references,
                                                                bool includeDeclaration);
+  // A call's callee where TypeScript's server answers otherwise than by the name's declarations
+  // (the overload the call resolves to, a call signature or constructor beside the name's
+  // declaration): the answer the indexer's launcher recorded (scip/TypeScriptCalls).
+  std::optional<NavigationResult> calledDefinitions(const std::vector<ClangFileOccurrence>& occurrences,
+                                                    const ClangFileOccurrence& at, const ClangSymbol& named,
+                                                    const std::string& path);
   std::optional<Expected<NavigationResult>> contextualShorthand(const std::vector<ClangFileOccurrence>& occurrences,
                                                                 const ClangFileOccurrence& at, const ClangSymbol& named,
                                                                 const std::string& path, bool references,

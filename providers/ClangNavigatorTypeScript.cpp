@@ -6,6 +6,8 @@
 #include <cstdlib>
 
 #include "providers/ClangNavigator.h"
+
+#include "scip/TypeScriptCalls.h"
 #include "providers/ClangNavigatorSites.h"
 #include "support/Language.h"
 
@@ -42,6 +44,30 @@ bool ClangNavigator::typeScriptDefinitionsAt(const ClangSymbol& symbol, const st
   }
   for (const ClangSite* s : sites) out.locations.push_back(siteLocation(symbol, *s));
   return true;
+}
+
+std::optional<NavigationResult> ClangNavigator::calledDefinitions(const std::vector<ClangFileOccurrence>& occurrences,
+                                                                  const ClangFileOccurrence& at, const ClangSymbol& named,
+                                                                  const std::string& path) {
+  if (!typeScriptFamily(path) || changed_(path)) return std::nullopt;
+  for (const ClangFileOccurrence& o : occurrences) {
+    if (o.start != at.start || !o.expanded || o.role != ClangRole::Reference) continue;
+    auto answer = view_->symbol(o.symbol);
+    if (!answer || answer->usr.rfind(kCalledDefinitionsUsr, 0) != 0) continue;
+    NavigationResult out;
+    out.symbol = named.name;
+    out.source = source_;
+    out.confidence = Confidence::Exact;
+    out.facet = answerFacet(named);
+    for (const ClangSite& s : answer->sites) {
+      if (s.role != ClangRole::Definition) continue;
+      // A definition in an edited file may have moved: nib's own answer, which knows, stands.
+      if (changed_(s.path)) return std::nullopt;
+      out.locations.push_back(siteLocation(named, s));
+    }
+    if (!out.locations.empty()) return out;
+  }
+  return std::nullopt;
 }
 
 // A shorthand name declares one symbol and names another, and scip-typescript writes both there:

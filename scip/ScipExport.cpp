@@ -176,7 +176,8 @@ class Exporter {
     for (const ClangFileOccurrence& o : *occurrences) {
       if (o.guessed || o.foreign || !seen.emplace(o.start, o.symbol).second) continue;
       const ClangSymbol* s = symbolFor(o.symbol);
-      if (!s) continue;
+      // What TypeScript's server answers at a callee (scip/TypeScriptCalls) is nib's, no symbol.
+      if (!s || s->usr.rfind(kCalledDefinitionsUsr, 0) == 0) continue;
       // Sites are in (path, offset) order (ClangView.h).
       auto site = std::lower_bound(s->sites.begin(), s->sites.end(), std::make_pair(&path, o.start),
                                    [](const ClangSite& a, const std::pair<const std::string*, uint32_t>& b) {

@@ -13,6 +13,7 @@
 #include "scip/ScipSites.h"
 #include "scip/ScipSymbols.h"
 #include "scip/TypeScriptArguments.h"
+#include "scip/TypeScriptCalls.h"
 #include "scip/TypeScriptExports.h"
 #include "scip/TypeScriptSites.h"
 #include "scip/TypeScriptSyntax.h"
@@ -200,6 +201,7 @@ struct Importer {
   }
 
   TuFacts facts;
+  std::vector<typescript_calls::CalledDefinitions> calls;  // what the launcher wrote at callees
   std::unordered_map<std::string, uint32_t> usrIds;
   std::vector<bool> named;  // by usr: the name came from a definition's text
   std::unordered_map<std::string, const scip::SymbolInformation*> infos;
@@ -342,6 +344,14 @@ struct Importer {
   using Site = scip_sites::Site;
   using Planned = scip_sites::Planned;
 
+  // After every document: the server's answers at callees (TypeScriptCalls), named by no one.
+  void addCalledDefinitions() {
+    for (const Planned& p : typescript_calls::answerSites(calls, facts.files, root)) {
+      addSpelled(p.usr, p.site, "", /*expanded=*/true);
+      facts.names[usrOf(p.usr)].clear();
+    }
+  }
+
   // The document's occurrences in nib's positions (bytes), with their symbols named as nib names
   // them; occurrences that name no place in the file are left out (counted).
   std::vector<Planned> plan(const scip::Document& doc, const std::string& text, const std::string& relative) {
@@ -369,6 +379,11 @@ struct Importer {
       bool moduleDefinition = end == start && start == 0 && line == 0 && (o.symbol_roles() & scip::Definition);
       if ((end <= start && !moduleDefinition) || !lines.offsetOf({line, start}, &offset)) {
         ++stats.skippedOccurrences;
+        continue;
+      }
+      if (typescript && typescript_calls::isLauncherOccurrence(o.symbol())) {
+        if (auto definitions = typescript_calls::parse(o.symbol()))
+          calls.push_back({Site{file, line, start, offset, end - start, 0}, std::move(*definitions)});
         continue;
       }
       std::string usr = o.symbol().rfind("local ", 0) == 0 ? "local:" + relative + "#" + o.symbol().substr(6) : canonical(o.symbol());
@@ -770,6 +785,7 @@ Expected<TuFacts> importScip(std::string_view bytes, const std::string& root, Sc
   for (const scip::Document& doc : index.documents()) im.document(doc, projectRoot);
   im.resolveAliasMembers();
   im.applyAliasPlan();
+  im.addCalledDefinitions();
   // Local symbols' relationships are per document; a local's info names it unqualified, and
   // nib has renamed it: relationships of locals are left out.
   for (const scip::Document& doc : index.documents())

@@ -43,7 +43,10 @@ std::string documentation(const scip::Index& index) {
   return all;
 }
 
-// What the precise view reads of an index, by document: occurrences and symbols with their
+// What the launcher adds: the server's answer at a callee (scip/TypeScriptCalls).
+bool launcherOccurrence(const scip::Occurrence& o) { return o.symbol().rfind("nib-definitions\t", 0) == 0; }
+
+// What the precise view reads of an index, by document (what the indexer wrote): occurrences and symbols with their
 // relationships, each serialized.
 std::map<std::string, std::string> readByView(const scip::Index& index) {
   std::map<std::string, std::string> out;
@@ -53,7 +56,8 @@ std::map<std::string, std::string> readByView(const scip::Index& index) {
   };
   for (const scip::Document& d : index.documents()) {
     std::string& text = out[d.relative_path()];
-    for (const scip::Occurrence& o : d.occurrences()) text += o.SerializeAsString() + "|";
+    for (const scip::Occurrence& o : d.occurrences())
+      if (!launcherOccurrence(o)) text += o.SerializeAsString() + "|";
     for (const scip::SymbolInformation& s : d.symbols()) text += symbol(s) + "#";
   }
   for (const scip::SymbolInformation& s : index.external_symbols()) out["(external)"] += symbol(s) + "#";
@@ -101,6 +105,14 @@ TEST_CASE("scip-typescript through the launcher writes what the precise view rea
   REQUIRE(expected.count("shapes.ts"));
   CHECK(expected["shapes.ts"].find("Square#area().") != std::string::npos);
   CHECK(readByView(lean) == expected);
+  // And one occurrence more, at `new Square(2)`: TypeScript's server goes to the class and to its
+  // constructor there (line 3, `Square`; line 4 from its first column to the end of `{}`).
+  std::vector<std::string> added;
+  for (const scip::Document& d : lean.documents())
+    for (const scip::Occurrence& o : d.occurrences())
+      if (launcherOccurrence(o)) added.push_back(std::to_string(o.range(0)) + ":" + std::to_string(o.range(1)) + " " + o.symbol());
+  const std::string file = (repo.root() / "shapes.ts").string();
+  CHECK(added == std::vector<std::string>{"7:26 nib-definitions\t" + file + "\t3\t13\t3\t19\t" + file + "\t4\t2\t4\t38"});
 }
 
 TEST_CASE("scip-python through the launcher writes what the precise view reads, without docstrings", "[precise]") {

@@ -26,6 +26,10 @@ inline constexpr std::string_view kParameterUsr = "nib:param@";
 // command line's -D macros), which clang names `c:@macro@NAME` as it names those: clangd's
 // index keeps no references of them, so its references answer the asked file's alone.
 inline constexpr std::string_view kPredefinedMacroUsr = "nib:predefined-macro@";
+// The USR prefix of what TypeScript's server answers at a call's callee where that is not the
+// name's own declarations (scip/TypeScriptCalls): a symbol named by its definitions' places, all
+// of whose sites are expanded.
+inline constexpr std::string_view kCalledDefinitionsUsr = "nib:called@";
 
 struct ClangOccurrence {
   uint32_t file = 0;    // into TuFacts::files

@@ -52,20 +52,31 @@ std::optional<NavigationResult> ClangNavigator::calledDefinitions(const std::vec
   if (!typeScriptFamily(path) || changed_(path)) return std::nullopt;
   for (const ClangFileOccurrence& o : occurrences) {
     if (o.start != at.start || !o.expanded || o.role != ClangRole::Reference) continue;
-    auto answer = view_->symbol(o.symbol);
-    if (!answer || answer->usr.rfind(kCalledDefinitionsUsr, 0) != 0) continue;
+    auto answer = view_->symbolForDefinition(o.symbol, path, o.start);
+    std::optional<std::vector<CalledLocation>> places = answer ? calledDefinitionsOf(answer->usr) : std::nullopt;
+    if (!places) continue;
     NavigationResult out;
     out.symbol = named.name;
     out.source = source_;
     out.confidence = Confidence::Exact;
     out.facet = answerFacet(named);
-    for (const ClangSite& s : answer->sites) {
-      if (s.role != ClangRole::Definition) continue;
-      // A definition in an edited file may have moved: nib's own answer, which knows, stands.
-      if (changed_(s.path)) return std::nullopt;
-      out.locations.push_back(siteLocation(named, s));
+    for (const CalledLocation& l : *places) {
+      // A place in an edited file may have moved: nib's own answer, which knows, stands.
+      if (changed_(l.path)) return std::nullopt;
+      SymbolLocation loc;
+      loc.path = l.path;
+      loc.range.startByte = l.offset;
+      loc.range.endByte = l.offset + l.length;
+      loc.range.start = {l.line, l.column};
+      loc.range.end = {l.line, l.column + l.length};
+      loc.fullRange = loc.range;
+      loc.name = named.name;
+      loc.kind = static_cast<SymbolKind>(named.kind);
+      loc.role = OccurrenceRole::Definition;
+      loc.ascii = false;
+      out.locations.push_back(std::move(loc));
     }
-    if (!out.locations.empty()) return out;
+    return out;
   }
   return std::nullopt;
 }

@@ -346,7 +346,7 @@ struct Importer {
 
   // After every document: the server's answers at callees (TypeScriptCalls), named by no one.
   void addCalledDefinitions() {
-    for (const Planned& p : typescript_calls::answerSites(calls, facts.files, root)) {
+    for (const Planned& p : typescript_calls::answerSites(calls, root)) {
       addSpelled(p.usr, p.site, "", /*expanded=*/true);
       facts.names[usrOf(p.usr)].clear();
     }

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
-#include <map>
+#include <memory>
 #include <filesystem>
 #include <set>
 #include <unordered_map>
@@ -56,65 +56,41 @@ std::optional<std::vector<Location>> parse(std::string_view symbol) {
   return out;
 }
 
-std::vector<scip_sites::Planned> answerSites(const std::vector<CalledDefinitions>& calls, const std::vector<std::string>& files,
-                                             const std::string& root) {
-  std::unordered_map<std::string, uint32_t> index;
-  for (uint32_t i = 0; i < files.size(); ++i) index.emplace(files[i], i);
-  std::unordered_map<std::string, std::string> texts;
+std::vector<scip_sites::Planned> answerSites(const std::vector<CalledDefinitions>& calls, const std::string& root) {
   struct FileText {
-    uint32_t file = 0;
     std::string relative;  // its path in the repository
-    const std::string* text = nullptr;
+    std::string text;
+    LineTable lines;
+    explicit FileText(std::string r, std::string t) : relative(std::move(r)), text(std::move(t)), lines(text) {}
   };
-  auto fileOf = [&](const std::string& path) -> std::optional<FileText> {
+  std::unordered_map<std::string, std::unique_ptr<FileText>> files;  // by the path the answer spells
+  auto fileOf = [&](const std::string& path) -> const FileText* {
+    auto [it, added] = files.try_emplace(path);
+    if (!added) return it->second.get();
     std::error_code ec;
     std::string absolute = std::filesystem::weakly_canonical(path, ec).string();
-    auto it = index.find(absolute);
-    if (ec || it == index.end() || absolute.compare(0, root.size(), root) != 0) return std::nullopt;
-    auto text = texts.find(absolute);
-    if (text == texts.end()) {
-      auto read = readFile(absolute);
-      if (!read) return std::nullopt;
-      text = texts.emplace(absolute, std::move(*read)).first;
-    }
-    return FileText{it->second, absolute.substr(root.size()), &text->second};
+    if (ec || absolute.compare(0, root.size(), root) != 0) return nullptr;
+    auto read = readFile(absolute);
+    if (!read) return nullptr;
+    it->second = std::make_unique<FileText>(absolute.substr(root.size()), std::move(*read));
+    return it->second.get();
   };
   std::vector<scip_sites::Planned> out;
-  std::set<std::string> defined;  // answers whose definition sites are out already
-  std::map<std::string, LineTable> tables;  // by path: the lines of the files answers name
   for (const CalledDefinitions& call : calls) {
-    std::vector<scip_sites::Site> sites;
-    std::vector<std::string> keys;
+    std::vector<CalledLocation> places;
     for (const Location& l : call.definitions) {
-      std::optional<FileText> file = fileOf(l.path);
-      if (!file) {
-        sites.clear();
-        break;
-      }
-      const LineTable& lines = tables.try_emplace(l.path, *file->text).first->second;
-      if (l.line >= lines.lineCount()) {
-        sites.clear();
-        break;
-      }
-      uint32_t start = lines.fromUnits(l.line, l.start, Encoding::Utf16), end = lines.fromUnits(l.line, l.end, Encoding::Utf16);
-      uint32_t offset = 0;
-      if (end <= start || !lines.offsetOf({l.line, start}, &offset)) {
-        sites.clear();
-        break;
-      }
-      sites.push_back({file->file, l.line, start, offset, end - start, scip::Definition});
-      keys.push_back(file->relative + "@" + std::to_string(offset));
+      const FileText* file = fileOf(l.path);
+      if (!file || l.line >= file->lines.lineCount()) break;
+      uint32_t start = file->lines.fromUnits(l.line, l.start, Encoding::Utf16);
+      uint32_t end = file->lines.fromUnits(l.line, l.end, Encoding::Utf16), offset = 0;
+      if (end <= start || !file->lines.offsetOf({l.line, start}, &offset)) break;
+      places.push_back({file->relative, l.line, start, offset, end - start});
     }
-    if (sites.empty()) continue;
-    // Named by its locations, in order: the same answer at two callees is one symbol.
-    std::string usr(kCalledDefinitionsUsr);
-    for (const std::string& k : keys) usr += k + "|";
-    usr += ";";
-    if (defined.insert(usr).second)
-      for (const scip_sites::Site& s : sites) out.push_back({s, usr});
+    // An answer with a place nib cannot name (outside the repository) is left out whole.
+    if (places.empty() || places.size() != call.definitions.size()) continue;
     scip_sites::Site callee = call.callee;
     callee.roles = 0;
-    out.push_back({callee, usr});
+    out.push_back({callee, calledDefinitionsUsr(places)});
   }
   return out;
 }

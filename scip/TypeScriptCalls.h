@@ -5,10 +5,10 @@
 // signature; `new Volume()` where `Volume` is a constant bound to a class). scip-typescript's
 // symbols cannot say it; nib's launcher (indexer/IndexerLaunch) asks TypeScript's own
 // getDefinitionAtPosition at such callees while indexing and writes the answer as an occurrence
-// whose symbol starts `nib-definitions`. ScipImport reads each into a symbol of its own, named
-// `nib:called@…` (kCalledDefinitionsUsr) by its locations, with a definition site (expanded) at each location and a
-// reference site (expanded) at each callee that answers so; ClangNavigator answers a definition
-// request at such a callee with that symbol's definitions.
+// whose symbol starts `nib-definitions`. ScipImport reads each into a symbol of its own whose
+// USR spells the answer's places (`nib:called@…`, kCalledDefinitionsUsr), with a reference site
+// (expanded) at each callee that answers so; ClangNavigator answers a definition request at such
+// a callee with those places.
 #pragma once
 
 #include <cstdint>
@@ -39,11 +39,10 @@ struct CalledDefinitions {
 // The definitions a launcher occurrence's symbol lists; nullopt when malformed.
 std::optional<std::vector<Location>> parse(std::string_view symbol);
 
-// The sites to add for `calls` (each expanded): per distinct answer, a definition site at each of
-// its locations (once) and a reference site at each callee. `files` are the index's files
-// (TuFacts::files, absolute); an answer naming another file (outside the repository, or no
-// document of this index) is left out whole, and nib's own answer stands there.
-std::vector<scip_sites::Planned> answerSites(const std::vector<CalledDefinitions>& calls, const std::vector<std::string>& files,
-                                             const std::string& root);
+// The sites to add for `calls` (each expanded): a reference site at each callee of a symbol whose
+// USR spells the answer's places (views/ClangFacts: calledDefinitionsUsr), read from the files
+// under `root` the answer names — any file of the repository, another project's too. An answer
+// naming a place outside the repository is left out whole, and nib's own answer stands there.
+std::vector<scip_sites::Planned> answerSites(const std::vector<CalledDefinitions>& calls, const std::string& root);
 
 }  // namespace nib::typescript_calls

@@ -1,5 +1,7 @@
 #include "views/ClangFacts.h"
 
+#include <charconv>
+
 #include "support/Binary.h"
 
 namespace nib {
@@ -195,6 +197,43 @@ Expected<std::vector<CompileCommand>> decodeCompileCommands(std::string_view byt
     if (!strings(r, &c.arguments)) return Status(ErrorCode::Corrupt, "truncated compile commands");
   }
   if (!r.ok() || !r.atEnd()) return Status(ErrorCode::Corrupt, "malformed compile commands");
+  return out;
+}
+
+// Fields are separated by U+001F and places by U+001E, which no path nib indexes holds.
+std::string calledDefinitionsUsr(const std::vector<CalledLocation>& locations) {
+  std::string usr(kCalledDefinitionsUsr);
+  for (const CalledLocation& l : locations) {
+    if (usr.size() > kCalledDefinitionsUsr.size()) usr += '\x1e';
+    usr += l.path;
+    for (uint32_t v : {l.line, l.column, l.offset, l.length}) usr += '\x1f' + std::to_string(v);
+  }
+  return usr;
+}
+
+std::optional<std::vector<CalledLocation>> calledDefinitionsOf(std::string_view usr) {
+  if (usr.substr(0, kCalledDefinitionsUsr.size()) != kCalledDefinitionsUsr) return std::nullopt;
+  usr.remove_prefix(kCalledDefinitionsUsr.size());
+  std::vector<CalledLocation> out;
+  while (!usr.empty()) {
+    size_t end = usr.find('\x1e');
+    std::string_view place = usr.substr(0, end);
+    usr = end == std::string_view::npos ? std::string_view() : usr.substr(end + 1);
+    CalledLocation l;
+    size_t cut = place.find('\x1f');
+    if (cut == std::string_view::npos || cut == 0) return std::nullopt;
+    l.path = std::string(place.substr(0, cut));
+    place.remove_prefix(cut + 1);
+    for (uint32_t* v : {&l.line, &l.column, &l.offset, &l.length}) {
+      size_t next = place.find('\x1f');
+      std::string_view digits = place.substr(0, next);
+      auto [ptr, error] = std::from_chars(digits.data(), digits.data() + digits.size(), *v);
+      if (error != std::errc() || ptr != digits.data() + digits.size()) return std::nullopt;
+      place = next == std::string_view::npos ? std::string_view() : place.substr(next + 1);
+    }
+    out.push_back(std::move(l));
+  }
+  if (out.empty()) return std::nullopt;
   return out;
 }
 

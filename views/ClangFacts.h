@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -27,9 +28,17 @@ inline constexpr std::string_view kParameterUsr = "nib:param@";
 // index keeps no references of them, so its references answer the asked file's alone.
 inline constexpr std::string_view kPredefinedMacroUsr = "nib:predefined-macro@";
 // The USR prefix of what TypeScript's server answers at a call's callee where that is not the
-// name's own declarations (scip/TypeScriptCalls): a symbol named by its definitions' places, all
-// of whose sites are expanded.
+// name's own declarations (scip/TypeScriptCalls): a symbol whose USR spells its definitions'
+// places (calledDefinitionsUsr), sited only at the callees (expanded), so that a definition in a
+// file of another project, or none, needs no site there.
 inline constexpr std::string_view kCalledDefinitionsUsr = "nib:called@";
+struct CalledLocation {
+  std::string path;  // repository-relative
+  uint32_t line = 0, column = 0, offset = 0, length = 0;  // column and offset in bytes
+};
+std::string calledDefinitionsUsr(const std::vector<CalledLocation>& locations);
+// The places a called-definitions USR spells; nullopt for another USR or a malformed one.
+std::optional<std::vector<CalledLocation>> calledDefinitionsOf(std::string_view usr);
 
 struct ClangOccurrence {
   uint32_t file = 0;    // into TuFacts::files

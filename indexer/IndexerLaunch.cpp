@@ -20,7 +20,8 @@ namespace {
 // callee name's own declarations — the overload the call resolves to, a call signature or a
 // constructor the call goes through besides the name's declaration (the server's
 // getDefinitionAtPosition, asked only where a call resolves to a declaration other than the
-// name's one declaration) — as one more occurrence at the callee, whose symbol is
+// name's one declaration; an overload of the name's own is that answer without asking) — as one
+// more occurrence at the callee, whose symbol is
 // `nib-definitions` followed by each definition's file and range (tab-separated, UTF-16 units
 // as SCIP's ranges); definitions in TypeScript's default library are left out, answer and all.
 // ScipImport reads them (scip/TypeScriptCalls).
@@ -73,7 +74,12 @@ function calledDefinitions(ts, program, indexer, Occurrence) {
     const signature = checker.getResolvedSignature(call);
     const called = signature && signature.declaration;
     if (declared.length === 1 && (!called || called === declared[0])) return;
-    const defs = ts.GoToDefinition.getDefinitionAtPosition(program, sf, name.getStart(sf)) || [];
+    // One of the name's own declarations (an overload) is the server's whole answer (its
+    // getDefinitionAtPosition: the root symbol matches the signature), spanning the declaration's
+    // name; anything else is asked of it.
+    const own = called && declared.includes(called) && !ts.isConstructorDeclaration(called) ? ts.getNameOfDeclaration(called) || called : null;
+    const defs = own ? [{ fileName: own.getSourceFile().fileName, textSpan: { start: own.getStart(), length: own.getEnd() - own.getStart() } }]
+                     : ts.GoToDefinition.getDefinitionAtPosition(program, sf, name.getStart(sf)) || [];
     if (!defs.length) return;
     const plain = new Set(declared.map(spanOf));
     if (defs.length === plain.size && defs.every((d) => plain.has(d.fileName + ':' + d.textSpan.start))) return;

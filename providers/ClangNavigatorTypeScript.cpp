@@ -6,8 +6,6 @@
 #include <cstdlib>
 
 #include "providers/ClangNavigator.h"
-
-#include "scip/TypeScriptCalls.h"
 #include "providers/ClangNavigatorSites.h"
 #include "support/Language.h"
 

@@ -80,9 +80,20 @@ function calledDefinitions(ts, program, indexer, Occurrence) {
     const own = called && declared.includes(called) && !ts.isConstructorDeclaration(called) ? ts.getNameOfDeclaration(called) || called : null;
     const defs = own ? [{ fileName: own.getSourceFile().fileName, textSpan: { start: own.getStart(), length: own.getEnd() - own.getStart() } }]
                      : ts.GoToDefinition.getDefinitionAtPosition(program, sf, name.getStart(sf)) || [];
-    if (!defs.length) return;
     const plain = new Set(declared.map(spanOf));
     if (defs.length === plain.size && defs.every((d) => plain.has(d.fileName + ':' + d.textSpan.start))) return;
+    emit(name, defs);
+  };
+  // A member read through an index signature (`opts().shared`): the checker's symbol there is
+  // declared by the signatures, or there is none, and the server goes to the signatures
+  // (`[key: string]: any`), where scip-typescript writes a local defined nowhere.
+  const unresolvedMember = (name) => {
+    const symbol = checker.getSymbolAtLocation(name);
+    if (symbol && !(symbol.declarations || []).every(ts.isIndexSignatureDeclaration)) return;
+    emit(name, ts.GoToDefinition.getDefinitionAtPosition(program, sf, name.getStart(sf)) || []);
+  };
+  const emit = (name, defs) => {
+    if (!defs.length) return;
     const parts = ['nib-definitions'];
     for (const d of defs) {
       const file = program.getSourceFile(d.fileName);
@@ -95,13 +106,17 @@ function calledDefinitions(ts, program, indexer, Occurrence) {
     if (s.line !== e.line) return;
     indexer.document.occurrences.push(new Occurrence({ range: [s.line, s.character, e.character], symbol: parts.join('\t') }));
   };
+  const callees = new Set();
   const visit = (node) => {
     if (ts.isCallExpression(node) || ts.isNewExpression(node) || ts.isTaggedTemplateExpression(node)) {
       let callee = ts.isTaggedTemplateExpression(node) ? node.tag : node.expression;
       if (ts.isPropertyAccessExpression(callee)) callee = callee.name;
       if (ts.isIdentifier(callee) || ts.isPrivateIdentifier(callee)) {
+        callees.add(callee);
         try { note(callee, node); } catch (e) { /* no answer of the server's here: nib's own stands */ }
       }
+    } else if (ts.isPropertyAccessExpression(node) && ts.isIdentifier(node.name) && !callees.has(node.name)) {
+      try { unresolvedMember(node.name); } catch (e) { /* likewise */ }
     }
     ts.forEachChild(node, visit);
   };

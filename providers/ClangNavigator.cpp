@@ -65,6 +65,8 @@ Expected<NavigationResult> ClangNavigator::answer(const std::string& path, uint3
                                                                       bool declarations) {
   // A definition needs the symbol's definitions and declarations, not its references.
   auto named = namedAt(path, offset, /*allSites=*/references);
+  if (!named && scip_ && !references && !declarations && named.status().code() == ErrorCode::NotFound)
+    if (std::optional<NavigationResult> recorded = recordedDefinitionsAt(path, offset)) return std::move(*recorded);
   if (!named) return named.status();
   const std::vector<ClangFileOccurrence>* occurrences = &named->occurrences;
   const ClangFileOccurrence* at = &named->occurrences[named->at];

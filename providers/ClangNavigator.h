@@ -142,6 +142,9 @@ class ClangNavigator {
   std::optional<NavigationResult> calledDefinitions(const std::vector<ClangFileOccurrence>& occurrences,
                                                     const ClangFileOccurrence& at, const ClangSymbol& named,
                                                     const std::string& path);
+  // Where the indexer resolved no symbol but the launcher recorded the server's answer (a member
+  // read through an index signature: the signatures).
+  std::optional<NavigationResult> recordedDefinitionsAt(const std::string& path, uint32_t offset);
   std::optional<Expected<NavigationResult>> contextualShorthand(const std::vector<ClangFileOccurrence>& occurrences,
                                                                 const ClangFileOccurrence& at, const ClangSymbol& named,
                                                                 const std::string& path, bool references,

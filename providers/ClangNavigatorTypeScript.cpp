@@ -79,6 +79,19 @@ std::optional<NavigationResult> ClangNavigator::calledDefinitions(const std::vec
   return std::nullopt;
 }
 
+std::optional<NavigationResult> ClangNavigator::recordedDefinitionsAt(const std::string& path, uint32_t offset) {
+  if (!typeScriptFamily(path) || changed_(path)) return std::nullopt;
+  auto occurrences = view_->occurrences(path);
+  if (!occurrences) return std::nullopt;
+  for (const ClangFileOccurrence& o : *occurrences) {
+    if (o.start > offset) break;
+    if (!o.expanded || o.role != ClangRole::Reference || offset > o.end) continue;
+    ClangSymbol unnamed;  // the name has no symbol: the answer carries none
+    if (auto answer = calledDefinitions(*occurrences, o, unnamed, path)) return answer;
+  }
+  return std::nullopt;
+}
+
 // A shorthand name declares one symbol and names another, and scip-typescript writes both there:
 // in a destructuring pattern (`function f({ location }: Token)`) a local and the type's member (or
 // the object literal's property, `const { S_IFSOCK } = constants`), in

@@ -92,6 +92,15 @@ function calledDefinitions(ts, program, indexer, Occurrence) {
     if (symbol && !(symbol.declarations || []).every(ts.isIndexSignatureDeclaration)) return;
     emit(name, ts.GoToDefinition.getDefinitionAtPosition(program, sf, name.getStart(sf)) || []);
   };
+  // `export { Options }` of an import from a module that does not resolve: the server, failing
+  // to resolve the alias, goes to the specifier itself (from a use of the name, to the import).
+  const unresolvedExport = (specifier) => {
+    const local = checker.getExportSpecifierLocalTargetSymbol(specifier);
+    if (!local || !(local.flags & ts.SymbolFlags.Alias)) return;
+    const target = checker.getAliasedSymbol(local);
+    if (target && target.declarations && target.declarations.length) return;  // the unknown symbol has none
+    emit(specifier.name, ts.GoToDefinition.getDefinitionAtPosition(program, sf, specifier.name.getStart(sf)) || []);
+  };
   const emit = (name, defs) => {
     if (!defs.length) return;
     const parts = ['nib-definitions'];
@@ -117,6 +126,8 @@ function calledDefinitions(ts, program, indexer, Occurrence) {
       }
     } else if (ts.isPropertyAccessExpression(node) && ts.isIdentifier(node.name) && !callees.has(node.name)) {
       try { unresolvedMember(node.name); } catch (e) { /* likewise */ }
+    } else if (ts.isExportSpecifier(node) && !node.propertyName && !node.parent.parent.moduleSpecifier) {
+      try { unresolvedExport(node); } catch (e) { /* likewise */ }
     }
     ts.forEachChild(node, visit);
   };

@@ -1,13 +1,10 @@
 #include "scip/TypeScriptCalls.h"
 
-#include <algorithm>
 #include <charconv>
-#include <memory>
 #include <filesystem>
-#include <set>
+#include <memory>
 #include <unordered_map>
 
-#include "scip.pb.h"
 #include "support/FileIo.h"
 #include "support/Text.h"
 #include "views/ClangFacts.h"

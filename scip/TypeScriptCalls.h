@@ -21,7 +21,6 @@
 
 namespace nib::typescript_calls {
 
-
 // An occurrence the launcher wrote (its symbol), not one of the indexer's.
 bool isLauncherOccurrence(std::string_view symbol);
 

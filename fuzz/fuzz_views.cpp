@@ -1,6 +1,6 @@
 // The records of a version's views that have no decoder of their own elsewhere (issue 29): a
 // delta entry, a worktree snapshot, the search views' documents, postings, units and
-// compound lists, a build's spilled search facts, and the history view's postings and commits. The first byte picks the decoder, the rest is its input; any bytes decode or
+// compound lists, a build's spilled search facts, and the history view's postings, commits and translations. The first byte picks the decoder, the rest is its input; any bytes decode or
 // are refused, and what decodes stays inside the input (the snapshot's text views it).
 #include <cstdlib>
 
@@ -22,7 +22,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size == 0) return 0;
   std::string_view in = nib::fuzz::bytes(data + 1, size - 1);
   constexpr uint32_t kCount = 1000;
-  switch (data[0] % 9) {
+  // The seeds name their decoder by an ASCII digit ('0' is case 0); any byte picks one.
+  switch (static_cast<uint8_t>(data[0] - '0') % 10) {
     case 0: {
       auto e = nib::VersionDelta::decodeEntry("a/path.c", in);
       if (e && e->state > nib::DeltaEntry::State::Deleted) std::abort();
@@ -75,6 +76,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       if (c)
         for (size_t i = 0; i < c->files.size(); ++i)
           if (c->files[i] >= kCount || (i > 0 && c->files[i] < c->files[i - 1])) std::abort();
+      break;
+    }
+    case 9: {
+      // Each translation a term and a probability in (0, 1].
+      for (const auto& t : nib::decodeHistoryTranslations(in))
+        if (t.term.empty() || !(t.probability > 0 && t.probability <= 1)) std::abort();
       break;
     }
   }

@@ -11,6 +11,7 @@
 #include "indexer/ClangBuilder.h"
 #include "indexer/DenseFollowUp.h"
 #include "indexer/HistoryMiner.h"
+#include "indexer/HistoryTranslation.h"
 #include "indexer/PreciseBuilder.h"
 #include "support/FileIo.h"
 #include "support/Hash.h"
@@ -202,6 +203,10 @@ ViewRecord historyViewPhase(const fs::path& versionDir, HistoryWalkTask& task, c
     if (!w.ownFile() && (w.searchable || w.skipReason.empty())) paths.push_back(w.entry.path);
   std::sort(paths.begin(), paths.end());
   HistoryData mined = HistoryMiner::mine(*walk, paths);
+  // The translation model reads the names of the version's units from its lexical view, written
+  // before this phase; without one (its build failed) the view keeps the commits alone.
+  if (auto lexical = LexicalView::open(versionDir / "lexical"); lexical && !mined.commits.empty())
+    mined.translations = learnTranslations(mined, fileCodeTerms(**lexical, mined.files));
   fs::path dir = versionDir / HistoryView::kDirectory;
   std::error_code ec;
   fs::create_directories(dir, ec);

@@ -19,4 +19,11 @@ namespace nib {
 std::unordered_map<std::string, double> historyScores(HistoryView& view, const std::vector<std::string>& terms,
                                                       size_t commits);
 
+// The code terms the query's words stand for in the history's messages (the translation model,
+// indexer/HistoryTranslation.h), at most `most`, each with its weight: the best over the query's
+// (sorted) words of its probability given the word, heaviest first. Terms in `terms` themselves
+// are left out: the query has them already.
+std::vector<std::pair<std::string, double>> historyTranslations(HistoryView& view, const std::vector<std::string>& terms,
+                                                                size_t most);
+
 }  // namespace nib

@@ -116,7 +116,7 @@ TEST_CASE("the history view keeps each mined commit's words and the files it cha
   const ViewRecord* v = m->view("history");
   REQUIRE(v);
   CHECK(v->status == ViewStatus::Complete);
-  CHECK(v->profile == "h2;head=" + m->sourceCommit.substr(0, 12) + ";commits=" + std::to_string(kHistoryCommits) +
+  CHECK(v->profile == "h" + std::to_string(kHistoryViewRevision) + ";head=" + m->sourceCommit.substr(0, 12) + ";commits=" + std::to_string(kHistoryCommits) +
                           ";walked=" + std::to_string(kHistoryCommits + 1) + ";files=3;cap=5000");
   auto view = HistoryView::open(layout.versionDir(m->versionId) / "history");
   REQUIRE(view.hasValue());

@@ -10,6 +10,8 @@ namespace nib {
 namespace {
 
 constexpr size_t kMaxTerm = 400;  // LMDB keys are limited to 511 bytes
+// A translation's probability is kept in 16 bits: its rank and rough size are what a query uses.
+constexpr double kProbabilityScale = 65535;
 
 }  // namespace
 
@@ -17,8 +19,8 @@ Status writeHistoryView(const std::filesystem::path& dir, const HistoryData& dat
   auto writer = LmdbBulkWriter::create(dir);
   if (!writer) return writer.status();
   auto files = writer->openDb("files"), commits = writer->openDb("commits"), postings = writer->openDb("postings"),
-       meta = writer->openDb("meta");
-  for (auto* db : {&files, &commits, &postings, &meta})
+       translations = writer->openDb("translations"), meta = writer->openDb("meta");
+  for (auto* db : {&files, &commits, &postings, &translations, &meta})
     if (!*db) return db->status();
   for (uint32_t id = 0; id < data.files.size(); ++id)
     NIB_RETURN_IF_ERROR(writer->append(*files, idKey(id), data.files[id]));
@@ -47,6 +49,16 @@ Status writeHistoryView(const std::filesystem::path& dir, const HistoryData& dat
     }
   }
   for (auto& [term, entry] : lists) NIB_RETURN_IF_ERROR(writer->append(*postings, term, entry.first.data()));
+  // Per word (appended in word order, as LMDB keys sort): its terms and their probabilities.
+  for (const HistoryData::Translations& t : data.translations) {
+    if (t.word.empty() || t.word.size() > kMaxTerm || t.to.empty()) continue;
+    ByteWriter w;
+    for (const HistoryTranslation& to : t.to) {
+      w.str(to.term);
+      w.varint(static_cast<uint64_t>(std::clamp(to.probability, 0.0, 1.0) * kProbabilityScale + 0.5));
+    }
+    NIB_RETURN_IF_ERROR(writer->append(*translations, t.word, w.data()));
+  }
   ByteWriter m;
   for (uint64_t v : {static_cast<uint64_t>(data.commits.size()), static_cast<uint64_t>(data.files.size()), totalLength,
                      data.visited})
@@ -88,6 +100,19 @@ std::optional<HistoryCommitRecord> decodeHistoryCommit(std::string_view bytes, u
   return c;
 }
 
+std::vector<HistoryTranslation> decodeHistoryTranslations(std::string_view bytes) {
+  std::vector<HistoryTranslation> out;
+  ByteReader r(bytes);
+  while (!r.atEnd()) {
+    std::string_view term = r.str();
+    uint64_t p = r.varint();
+    // A probability rounds to 0 (too small to keep) or beyond the scale only in damaged bytes.
+    if (!r.ok() || term.empty() || p == 0 || p > static_cast<uint64_t>(kProbabilityScale)) break;
+    out.push_back({std::string(term), static_cast<double>(p) / kProbabilityScale});
+  }
+  return out;
+}
+
 Expected<std::unique_ptr<HistoryView>> HistoryView::open(const std::filesystem::path& dir) {
   auto reader = openLmdbReader(dir);
   if (!reader) return reader.status();
@@ -98,6 +123,8 @@ Expected<std::unique_ptr<HistoryView>> HistoryView::open(const std::filesystem::
   v->files_ = *files;
   v->commits_ = *commits;
   v->postings_ = *postings;
+  // A view of revision 2 has no translations: the lexical route goes without them.
+  if (auto translations = v->txn_.openDb("translations", false)) v->translations_ = *translations;
   auto stats = v->txn_.get(*meta, "stats");
   if (!stats) return Status(ErrorCode::Corrupt, "history view lacks its statistics");
   ByteReader r(*stats);
@@ -115,6 +142,13 @@ std::vector<uint32_t> HistoryView::postings(const std::string& term) {
   auto v = txn_.get(postings_, term);
   if (!v) return {};
   return decodeHistoryPostings(*v, commitCount_);
+}
+
+std::vector<HistoryTranslation> HistoryView::translations(const std::string& word) {
+  if (!translations_ || word.empty() || word.size() > kMaxTerm) return {};
+  auto v = txn_.get(*translations_, word);
+  if (!v) return {};
+  return decodeHistoryTranslations(*v);
 }
 
 std::optional<HistoryCommitRecord> HistoryView::commit(uint32_t id) {

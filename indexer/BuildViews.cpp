@@ -220,10 +220,11 @@ ViewRecord historyViewPhase(const fs::path& versionDir, HistoryWalkTask& task, c
   }
   v = *complete;
   // What `nib status` shows: the commit the walk started from (a delta version for worktree
-  // edits shares its base's view), how much history the view learned from, and the cap.
+  // edits shares its base's view), how much history the view learned from, the cap, and how
+  // many message words the translation model learned code words for.
   v.profile = historyViewProfilePrefix() + "head=" + task.commit().substr(0, 12) + ";commits=" + std::to_string(mined.commits.size()) +
               ";walked=" + std::to_string(walk->visited) + ";files=" + std::to_string(mined.files.size()) +
-              ";cap=" + std::to_string(task.maxCommits());
+              ";cap=" + std::to_string(task.maxCommits()) + ";words=" + std::to_string(mined.translations.size());
   v.capabilities = {"history"};
   return v;
 }

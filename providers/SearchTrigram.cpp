@@ -26,19 +26,26 @@ constexpr size_t kBinaryProbe = 8000;  // as the indexer: the prefix git inspect
 // The masks only ever rule docs out that cannot hold the literal, so no match is lost.
 std::vector<uint32_t> docsHolding(TrigramView& view, std::string_view lit,
                                   std::map<uint32_t, std::vector<TrigramPosting>>& lists) {
+  // The literal's trigrams, rarest first by the size of their encoded lists, each list decoded
+  // only when the docs still possible need it: a long literal (a pasted sentence) has hundreds
+  // of trigrams, many in most files, and the rarest few usually leave no doc.
   struct At {
     size_t offset;
-    const std::vector<TrigramPosting>* postings;
+    uint32_t trigram;
+    size_t bytes;
   };
   std::vector<At> ats;
   for (size_t i = 0; i + 2 < lit.size(); ++i) {
     uint32_t t = packTrigram(static_cast<unsigned char>(lit[i]), static_cast<unsigned char>(lit[i + 1]),
                              static_cast<unsigned char>(lit[i + 2]));
-    auto it = lists.find(t);
-    if (it == lists.end()) it = lists.emplace(t, view.postings(t)).first;
-    ats.push_back({i, &it->second});
+    ats.push_back({i, t, view.postingsBytes(t)});
   }
-  std::stable_sort(ats.begin(), ats.end(), [](const At& a, const At& b) { return a.postings->size() < b.postings->size(); });
+  std::stable_sort(ats.begin(), ats.end(), [](const At& a, const At& b) { return a.bytes < b.bytes; });
+  auto postingsOf = [&](const At& at) -> const std::vector<TrigramPosting>& {
+    auto it = lists.find(at.trigram);
+    if (it == lists.end()) it = lists.emplace(at.trigram, view.postings(at.trigram)).first;
+    return it->second;
+  };
   // Narrows a doc's possible start positions (mod 8) by the trigram at `offset`; false when none
   // is left or the byte after the trigram cannot be the literal's.
   auto admits = [&](size_t offset, uint16_t mask, uint8_t* starts) {
@@ -49,7 +56,7 @@ std::vector<uint32_t> docsHolding(TrigramView& view, std::string_view lit,
   };
   std::vector<uint32_t> docs;
   std::vector<uint8_t> starts;
-  for (const TrigramPosting& p : *ats.front().postings) {
+  for (const TrigramPosting& p : postingsOf(ats.front())) {
     uint8_t s = 0xFF;
     if (admits(ats.front().offset, p.mask, &s)) {
       docs.push_back(p.doc);
@@ -57,7 +64,7 @@ std::vector<uint32_t> docsHolding(TrigramView& view, std::string_view lit,
     }
   }
   for (size_t k = 1; k < ats.size() && !docs.empty(); ++k) {
-    const auto& list = *ats[k].postings;
+    const auto& list = postingsOf(ats[k]);
     size_t kept = 0, j = 0;
     for (size_t d = 0; d < docs.size(); ++d) {
       while (j < list.size() && list[j].doc < docs[d]) ++j;

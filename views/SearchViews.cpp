@@ -255,6 +255,11 @@ std::vector<TrigramPosting> TrigramView::postings(uint32_t trigram) {
   return decodeTrigramPostings(*v, count_);
 }
 
+size_t TrigramView::postingsBytes(uint32_t trigram) {
+  auto v = txn_.get(postings_, trigramKey(trigram));
+  return v ? v->size() : 0;
+}
+
 Expected<std::unique_ptr<LexicalView>> LexicalView::open(const std::filesystem::path& dir) {
   auto reader = openLmdbReader(dir);
   if (!reader) return reader.status();

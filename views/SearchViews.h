@@ -106,6 +106,9 @@ class TrigramView : public SearchDocs {
   static Expected<std::unique_ptr<TrigramView>> open(const std::filesystem::path& dir);
   // The docs containing the (case-folded) trigram, ascending by id, with its masks there.
   std::vector<TrigramPosting> postings(uint32_t trigram);
+  // The size in bytes of the trigram's encoded postings (0 when no doc holds it): a cheap
+  // measure of how many docs do, to read the rarest lists first.
+  size_t postingsBytes(uint32_t trigram);
 
  private:
   TrigramView(std::unique_ptr<LmdbEnv> env, LmdbTxn txn) : env_(std::move(env)), txn_(std::move(txn)) {}

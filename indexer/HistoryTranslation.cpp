@@ -47,13 +47,14 @@ struct Pair {
   size_t slotStart = 0;
 };
 
-// The commit's files' terms summed (ids into `terms`), before the commit-level idf.
-std::vector<std::pair<uint32_t, double>> summedTerms(const HistoryData::Commit& c, const std::vector<CodeTerms>& code,
-                                                     Vocabulary& terms) {
+// The commit's files' terms summed (ids into `terms`; `code` per file, interned), before the
+// commit-level idf.
+std::vector<std::pair<uint32_t, double>> summedTerms(const HistoryData::Commit& c,
+                                                     const std::vector<std::vector<std::pair<uint32_t, double>>>& code) {
   std::unordered_map<uint32_t, double> summed;
   for (uint32_t f : c.files)
     if (f < code.size())
-      for (const auto& [term, weight] : code[f]) summed[terms.id(term)] += weight;
+      for (const auto& [term, weight] : code[f]) summed[term] += weight;
   std::vector<std::pair<uint32_t, double>> out(summed.begin(), summed.end());
   std::sort(out.begin(), out.end());
   return out;
@@ -135,19 +136,47 @@ struct Corpus {
   std::vector<uint32_t> slot;
 };
 
+// The (word, term) pair of each slot as keys, and each slot's index into the keys: the
+// occurrences grouped by word (a counting sort) and each word's sorted by term, so that no
+// key is searched for — a long history has millions of slots.
+void assignSlots(const std::vector<uint64_t>& occurrences, size_t words, Corpus* c) {
+  std::vector<uint32_t> start(words + 1, 0);
+  for (uint64_t key : occurrences) ++start[(key >> 32) + 1];
+  for (size_t w = 0; w < words; ++w) start[w + 1] += start[w];
+  std::vector<uint32_t> order(occurrences.size());
+  std::vector<uint32_t> next(start.begin(), start.end() - 1);
+  for (uint32_t i = 0; i < occurrences.size(); ++i) order[next[occurrences[i] >> 32]++] = i;
+  c->slot.resize(occurrences.size());
+  c->keys.clear();
+  for (size_t w = 0; w < words; ++w) {
+    auto from = order.begin() + start[w], to = order.begin() + start[w + 1];
+    std::sort(from, to, [&](uint32_t a, uint32_t b) { return occurrences[a] < occurrences[b]; });
+    for (auto it = from; it != to; ++it) {
+      if (c->keys.empty() || c->keys.back() != occurrences[*it]) c->keys.push_back(occurrences[*it]);
+      c->slot[*it] = static_cast<uint32_t>(c->keys.size() - 1);
+    }
+  }
+}
+
 void readCommits(const HistoryData& data, const std::vector<CodeTerms>& code, const TranslationOptions& options,
                  Corpus* corpus) {
   Corpus& c = *corpus;
-  for (const HistoryData::Commit& commit : data.commits)
-    for (const std::string& w : commit.terms) {
+  // Words and terms interned once: a commit's words, each file's terms.
+  std::vector<std::vector<uint32_t>> wordsOf(data.commits.size());
+  for (size_t ci = 0; ci < data.commits.size(); ++ci)
+    for (const std::string& w : data.commits[ci].terms) {
       uint32_t id = c.words.id(w);
       if (id >= c.commitsOf.size()) c.commitsOf.resize(id + 1, 0);
       ++c.commitsOf[id];
+      wordsOf[ci].push_back(id);
     }
   c.empty = static_cast<uint32_t>(c.words.size());
+  std::vector<std::vector<std::pair<uint32_t, double>>> fileTerms(code.size());
+  for (size_t f = 0; f < code.size(); ++f)
+    for (const auto& [term, weight] : code[f]) fileTerms[f].emplace_back(c.terms.id(term), weight);
   std::vector<std::vector<std::pair<uint32_t, double>>> summed;
   summed.reserve(data.commits.size());
-  for (const HistoryData::Commit& commit : data.commits) summed.push_back(summedTerms(commit, code, c.terms));
+  for (const HistoryData::Commit& commit : data.commits) summed.push_back(summedTerms(commit, fileTerms));
   std::vector<uint32_t> commitsWith(c.terms.size(), 0);  // per term: the commits whose files hold it
   for (const auto& s : summed)
     for (const auto& [t, w] : s) ++commitsWith[t];
@@ -155,7 +184,7 @@ void readCommits(const HistoryData& data, const std::vector<CodeTerms>& code, co
   for (size_t ci = 0; ci < data.commits.size(); ++ci) {
     Pair p;
     // The message's rarest words: they say most about the commit.
-    for (const std::string& w : data.commits[ci].terms) p.words.push_back(c.words.id(w));
+    p.words = std::move(wordsOf[ci]);
     std::stable_sort(p.words.begin(), p.words.end(), [&](uint32_t a, uint32_t b) { return c.commitsOf[a] < c.commitsOf[b]; });
     if (p.words.size() > options.maxWordsPerCommit) p.words.resize(options.maxWordsPerCommit);
     p.words.push_back(c.empty);
@@ -166,19 +195,14 @@ void readCommits(const HistoryData& data, const std::vector<CodeTerms>& code, co
       for (uint32_t w : p.words) occurrences.push_back(static_cast<uint64_t>(w) << 32 | t);
     c.pairs.push_back(std::move(p));
   }
-  c.keys = occurrences;
-  std::sort(c.keys.begin(), c.keys.end());
-  c.keys.erase(std::unique(c.keys.begin(), c.keys.end()), c.keys.end());
-  c.slot.resize(occurrences.size());
-  for (size_t i = 0; i < occurrences.size(); ++i)
-    c.slot[i] = static_cast<uint32_t>(std::lower_bound(c.keys.begin(), c.keys.end(), occurrences[i]) - c.keys.begin());
+  assignSlots(occurrences, c.empty + 1, &c);
 }
 
 // Expectation maximization from uniform probabilities: each term of a commit is shared among
 // its words in proportion to p(term | word); p(term | word) is then each word's shares,
 // normalized over the terms it explains. Per key of the corpus, its probability.
 std::vector<double> maximize(const Corpus& c, size_t iterations) {
-  std::vector<double> p(c.keys.size(), 1.0), count(c.keys.size());
+  std::vector<float> p(c.keys.size(), 1.0f), count(c.keys.size());
   std::vector<double> total(c.empty + 1);
   for (size_t round = 0; round < iterations; ++round) {
     std::fill(count.begin(), count.end(), 0.0);
@@ -187,10 +211,11 @@ std::vector<double> maximize(const Corpus& c, size_t iterations) {
       const size_t n = commit.words.size();
       for (size_t k = 0; k < commit.terms.size(); ++k) {
         const uint32_t* s = &c.slot[commit.slotStart + k * n];
-        double sum = 0;
+        float sum = 0;
         for (size_t j = 0; j < n; ++j) sum += p[s[j]];
+        const float scale = static_cast<float>(commit.weights[k]) / sum;
         for (size_t j = 0; j < n; ++j) {
-          double share = commit.weights[k] * p[s[j]] / sum;
+          float share = scale * p[s[j]];
           count[s[j]] += share;
           total[commit.words[j]] += share;
         }
@@ -198,10 +223,10 @@ std::vector<double> maximize(const Corpus& c, size_t iterations) {
     }
     for (size_t i = 0; i < c.keys.size(); ++i) {
       double t = total[c.keys[i] >> 32];
-      p[i] = t > 0 ? count[i] / t : 0;
+      p[i] = t > 0 ? static_cast<float>(count[i] / t) : 0.0f;
     }
   }
-  return p;
+  return std::vector<double>(p.begin(), p.end());
 }
 
 // A word's best terms other than itself, within a share of its best one (keys [from, to) are
@@ -214,9 +239,12 @@ HistoryData::Translations bestTerms(const Corpus& c, const std::vector<double>& 
     uint32_t t = static_cast<uint32_t>(c.keys[j] & 0xFFFFFFFFu);
     if (c.terms.name(t) != c.words.name(w)) ranked.emplace_back(p[j], t);
   }
-  std::sort(ranked.begin(), ranked.end(), [&](const auto& a, const auto& b) {
+  // The best `keep`, in order (a word of many commits pairs with thousands of terms).
+  auto top = ranked.begin() + static_cast<std::ptrdiff_t>(std::min(ranked.size(), options.keep));
+  std::partial_sort(ranked.begin(), top, ranked.end(), [&](const auto& a, const auto& b) {
     return a.first != b.first ? a.first > b.first : c.terms.name(a.second) < c.terms.name(b.second);
   });
+  ranked.erase(top, ranked.end());
   HistoryData::Translations out{c.words.name(w), {}};
   for (const auto& [prob, term] : ranked) {
     if (out.to.size() == options.keep || prob < options.minShare * ranked.front().first || prob <= 0) break;

@@ -87,10 +87,9 @@ def main():
                     shutil.rmtree(os.path.join(repo, ".nib"), ignore_errors=True)
                 else:  # the walk's cache kept, the versions gone: a full build after the first
                     shutil.rmtree(os.path.join(repo, ".nib", "versions"), ignore_errors=True)
-                    for name in ("CURRENT", "manifest"):
-                        p = os.path.join(repo, ".nib", name)
-                        if os.path.exists(p):
-                            os.remove(p)
+                    current = os.path.join(repo, ".nib", "CURRENT")
+                    if os.path.exists(current):
+                        os.remove(current)
                 rows.append(phases(nib, repo))
             best = min(rows, key=lambda r: r["total"])
             print(f"{cap:<7} {kind:<6} {args.runs:>4}  {best['total']:7.2f}  {best.get('history-walk', 0):14.2f}  "

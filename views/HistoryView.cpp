@@ -54,10 +54,13 @@ Status writeHistoryView(const std::filesystem::path& dir, const HistoryData& dat
     if (t.word.empty() || t.word.size() > kMaxTerm || t.to.empty()) continue;
     ByteWriter w;
     for (const HistoryTranslation& to : t.to) {
+      // (A probability that rounds to 0, or an empty term, is what the decoder stops at.)
+      uint64_t p = static_cast<uint64_t>(std::clamp(to.probability, 0.0, 1.0) * kProbabilityScale + 0.5);
+      if (p == 0 || to.term.empty()) break;
       w.str(to.term);
-      w.varint(static_cast<uint64_t>(std::clamp(to.probability, 0.0, 1.0) * kProbabilityScale + 0.5));
+      w.varint(p);
     }
-    NIB_RETURN_IF_ERROR(writer->append(*translations, t.word, w.data()));
+    if (!w.data().empty()) NIB_RETURN_IF_ERROR(writer->append(*translations, t.word, w.data()));
   }
   ByteWriter m;
   for (uint64_t v : {static_cast<uint64_t>(data.commits.size()), static_cast<uint64_t>(data.files.size()), totalLength,

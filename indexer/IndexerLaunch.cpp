@@ -115,6 +115,30 @@ function calledDefinitions(ts, program, indexer, Occurrence) {
     if (s.line !== e.line) return;
     indexer.document.occurrences.push(new Occurrence({ range: [s.line, s.character, e.character], symbol: parts.join('\t') }));
   };
+  // Names imported from an `export const { a, b } = obj` (commander's esm.mjs): scip-typescript
+  // writes the bindings as locals, so a use of the import reaches no definition; the server goes
+  // to the binding, from a use and from the import's own specifier. Its answer is asked once per
+  // import, at the first of them, and written at each (the callees have theirs already).
+  const destructured = new Map();  // the import's alias symbol -> the server's answer, once asked
+  for (const statement of sf.statements) {
+    const bindings = ts.isImportDeclaration(statement) && statement.importClause && statement.importClause.namedBindings;
+    if (!bindings || !ts.isNamedImports(bindings)) continue;
+    for (const specifier of bindings.elements) {
+      try {
+        const local = checker.getSymbolAtLocation(specifier.name);
+        const target = local && (local.flags & ts.SymbolFlags.Alias) ? checker.getAliasedSymbol(local) : null;
+        const declaration = target && target.declarations && target.declarations[0];
+        if (declaration && ts.isBindingElement(declaration)) destructured.set(local, null);
+      } catch (e) { /* no answer of the server's here: nib's own stands */ }
+    }
+  }
+  const destructuredUse = (name) => {
+    const symbol = checker.getSymbolAtLocation(name);
+    if (!destructured.has(symbol)) return;
+    if (destructured.get(symbol) === null)
+      destructured.set(symbol, ts.GoToDefinition.getDefinitionAtPosition(program, sf, name.getStart(sf)) || []);
+    emit(name, destructured.get(symbol));
+  };
   const callees = new Set();
   const visit = (node) => {
     if (ts.isCallExpression(node) || ts.isNewExpression(node) || ts.isTaggedTemplateExpression(node)) {
@@ -128,6 +152,8 @@ function calledDefinitions(ts, program, indexer, Occurrence) {
       try { unresolvedMember(node.name); } catch (e) { /* likewise */ }
     } else if (ts.isExportSpecifier(node) && !node.propertyName && !node.parent.parent.moduleSpecifier) {
       try { unresolvedExport(node); } catch (e) { /* likewise */ }
+    } else if (destructured.size && ts.isIdentifier(node) && !callees.has(node)) {
+      try { destructuredUse(node); } catch (e) { /* likewise */ }
     }
     ts.forEachChild(node, visit);
   };

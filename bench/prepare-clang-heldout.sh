@@ -11,6 +11,9 @@
 #   set 27 (a fourth, fresh set; default DEST /tmp/held27): c-ares 1.18.1, libconfig 1.5,
 #          pugixml 1.13 and double-conversion 3.2.1, the packages c-ares, libconfig, pugixml and
 #          double-conversion
+#   set 28 (a fifth, fresh set; default DEST /tmp/held28): libev 4.33, glog 0.6.0, json-c 0.16
+#          and tinyxml2 9.0.0, the packages libev, google-glog, json-c and tinyxml2
+#          (9.0.0+dfsg)
 #
 # Each code base becomes DEST/<package>, a git repository whose first commit is the package's
 # .orig tarball (made by bench/fetch-corpus.sh). The script then builds it once, because clangd
@@ -93,6 +96,42 @@
 #              tarball is built. The tarball's .gitignore ignores compile_commands.json (and its
 #              SCons Makefile, which the first commit therefore lacks): the setup adds the
 #              compilation database with git add -f
+#   libev      ./configure, then bear -- make -j2 in the tree: the one library, libev (libtool
+#              compiles each object twice, with -fPIC -DPIC and without, so ev.c and event.c, the
+#              libevent emulation, have two entries each; there are no tests). configure
+#              generates config.h (HAVE_CONFIG_H: 29 HAVE_* macros, from which ev.c derives its
+#              EV_USE_* ones). ev.c #includes the backends ev_epoll.c, ev_linuxaio.c,
+#              ev_iouring.c, ev_poll.c and ev_select.c, each under its #if EV_USE_* (and, for
+#              other systems, ev_kqueue.c, ev_port.c, ev_win32.c and an ev_iocp.c that the
+#              tarball lacks), none of which is compiled on its own, and ev_vars.h and ev_wrap.h
+#              several times; ev++.h (the C++ interface) is not compiled
+#   google-glog
+#              CMake into build/ with the tests, without gflags and libunwind (so that the build
+#              does not depend on what else the machine has), then a build: the shared library
+#              (its objects also make the static libglogtest that the tests link) and twelve test
+#              programs with Debian's googletest and gmock 1.12.1 (HAVE_LIB_GTEST and
+#              HAVE_LIB_GMOCK: src/googletest.h, the tests' own shim, then uses gtest, and
+#              mock-log_unittest is built). CMake's checks generate build/config.h (from
+#              src/config.h.cmake.in: 42 HAVE_* macros and the other configuration macros) and
+#              build/glog/logging.h, raw_logging.h, stl_logging.h and vlog_is_on.h (from the
+#              src/glog/*.h.in that the tarball has instead of these public headers; every
+#              <glog/logging.h> of the sources is the generated one) and build/glog/export.h;
+#              build/compile_commands.json is copied to the root. src/logging_striptest*.cc,
+#              src/windows/, src/package_config_unittest/ (a ctest run builds it) and
+#              bazel/example/ are not built
+#   json-c     CMake into build/ with the tests, then a build: the shared and the static library
+#              (each library file compiled twice), the test programs of tests/ (test1.c and test2.c
+#              twice, the second time with -DTEST_FORMATTED=1 as test1Formatted and
+#              test2Formatted; test_strerror and test_util_file compile strerror_override.c
+#              again) and apps/json_parse, with json-c's -Werror. CMake's checks generate
+#              build/config.h (from cmake/config.h.in: 44 HAVE_* macros and the other
+#              configuration macros), build/json_config.h, build/json.h (from json.h.cmakein; the
+#              tarball has no json.h) and build/apps/apps_config.h; build/compile_commands.json is
+#              copied to the root. libjson.c (a compatibility stub), fuzz/ and the root's
+#              autotools json_config.h.in are not built or used
+#   tinyxml2   CMake into build/ with the test (xmltest), static, then a build: tinyxml2.cpp and
+#              xmltest.cpp; no header is generated; build/compile_commands.json is copied to the
+#              root. contrib/html5-printer.cpp and test/ (a find_package consumer) are not built
 # leveldb's and snappy's CMakeLists.txt want googletest and Google benchmark as git submodules in
 # third_party/, which the tarballs leave empty. The script patches them to use Debian's
 # libgtest-dev, libgmock-dev and libbenchmark-dev instead: the two add_subdirectory lines become
@@ -121,10 +160,10 @@
 # A partly prepared one is removed and fetched again. Missing build tools (bear, cmake,
 # build-essential, zlib1g-dev, libgtest-dev, libgmock-dev, libbenchmark-dev) are installed with
 # apt-get, which needs root.
-# Usage: bench/prepare-clang-heldout.sh [--set 24|25|26|27] [DEST]   (default: set 24, DEST /tmp/held<set>)
+# Usage: bench/prepare-clang-heldout.sh [--set 24|25|26|27|28] [DEST]   (default: set 24, DEST /tmp/held<set>)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-usage() { echo "usage: $0 [--set 24|25|26|27] [DEST]" >&2; exit 2; }
+usage() { echo "usage: $0 [--set 24|25|26|27|28] [DEST]" >&2; exit 2; }
 set_id=24
 args=()
 while [ $# -gt 0 ]; do
@@ -142,7 +181,8 @@ case "$set_id" in
   25) packages=(lua5.4 zlib snappy expat) ;;
   26) packages=(jansson yaml-cpp brotli) ;;
   27) packages=(c-ares libconfig pugixml double-conversion) ;;
-  *) echo "heldout: unknown set $set_id (24, 25, 26 or 27)" >&2; exit 2 ;;
+  28) packages=(libev google-glog json-c tinyxml2) ;;
+  *) echo "heldout: unknown set $set_id (24, 25, 26, 27 or 28)" >&2; exit 2 ;;
 esac
 dest=$(realpath -m "${args[0]:-/tmp/held$set_id}")
 git_c=(-c user.name=nib-bench -c user.email=bench@nib -c commit.gpgsign=false)
@@ -329,6 +369,35 @@ build_double_conversion() {
   cdb_from_build
 }
 
+build_libev() {
+  ./configure >/dev/null
+  bear -- make -j2
+  [ -f config.h ] || { echo "heldout: libev: no config.h" >&2; exit 1; }
+  ignore '*.o' '*.lo' '*.la' '.libs/' '.deps/' '/Makefile' '/config.h' '/config.log' \
+         '/config.status' '/libtool' '/stamp-h1'
+}
+
+build_glog() {
+  cmake_build . -DBUILD_TESTING=ON -DWITH_GTEST=ON -DWITH_GMOCK=ON -DWITH_GFLAGS=OFF -DWITH_UNWIND=OFF
+  [ -f build/config.h ] && [ -f build/glog/logging.h ] ||
+    { echo "heldout: google-glog: no build/config.h or build/glog/logging.h" >&2; exit 1; }
+  grep -q '^#define HAVE_LIB_GTEST' build/config.h && grep -q '^#define HAVE_LIB_GMOCK' build/config.h ||
+    { echo "heldout: google-glog: CMake did not find Debian's googletest and gmock" >&2; exit 1; }
+  cdb_from_build
+}
+
+build_json_c() {
+  cmake_build . -DBUILD_TESTING=ON
+  [ -f build/config.h ] && [ -f build/json_config.h ] && [ -f build/json.h ] ||
+    { echo "heldout: json-c: no build/config.h, build/json_config.h or build/json.h" >&2; exit 1; }
+  cdb_from_build
+}
+
+build_tinyxml2() {
+  cmake_build . -DBUILD_TESTING=ON -Dtinyxml2_BUILD_TESTING=ON -DBUILD_SHARED_LIBS=OFF
+  cdb_from_build
+}
+
 # Fails unless every entry's directory and file lie inside the code base and the file exists.
 check_cdb() {
   python3 - "$1" <<'EOF'
@@ -381,6 +450,10 @@ for pkg in "${packages[@]}"; do
       libconfig) build_libconfig ;;
       pugixml) build_pugixml ;;
       double-conversion) build_double_conversion ;;
+      libev) build_libev ;;
+      google-glog) build_glog ;;
+      json-c) build_json_c ;;
+      tinyxml2) build_tinyxml2 ;;
     esac
   ) > "$dest/$pkg.build.log" 2>&1 || { echo "heldout: $pkg: build failed, see $dest/$pkg.build.log" >&2; exit 1; }
   check_cdb "$d"

@@ -92,15 +92,15 @@ std::vector<CodeTerms> fileCodeTerms(LexicalView& lexical, const std::vector<std
   std::vector<std::unordered_map<std::string, uint32_t>> counts(files.size());
   std::vector<std::string> words;
   if (!fileOfDoc.empty())
-    for (uint32_t id = 0; id < lexical.unitCount(); ++id) {
-      auto u = lexical.unit(id);
-      if (!u || u->granularity == Granularity::File || u->name.empty()) continue;
-      auto it = fileOfDoc.find(u->doc);
-      if (it == fileOfDoc.end()) continue;
+    lexical.forEachUnit([&](uint32_t, const LexUnit& u) {
+      if (u.granularity == Granularity::File || u.name.empty()) return true;
+      auto it = fileOfDoc.find(u.doc);
+      if (it == fileOfDoc.end()) return true;
       words.clear();
-      distinctTokens(u->name, &words);
+      distinctTokens(u.name, &words);
       for (const std::string& w : words) ++counts[it->second][w];
-    }
+      return true;
+    });
   std::unordered_map<std::string_view, uint32_t> filesHolding;
   for (const auto& c : counts)
     for (const auto& [w, n] : c) ++filesHolding[w];

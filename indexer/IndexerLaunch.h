@@ -7,9 +7,12 @@
 // runs the pinned indexer unchanged. The occurrences, symbols and relationships it writes are
 // the same as the plain indexer's (the facts nib-scip read from them byte for byte on eleven
 // Python code bases and four TypeScript projects, and tests/IndexerLaunchTests.cpp on fixtures),
-// but for what the TypeScript launcher adds: TypeScript's own go-to-definition answer at callees
-// where it is not the name's declarations (kTypeScriptLauncher; scip/TypeScriptCalls); an indexer that is not such a package (a stand-in,
-// a wrapper script), or a package without the shape the launcher expects, runs as it is.
+// but for what the TypeScript launcher adds: TypeScript's own go-to-definition answer where
+// the indexer's symbols cannot say it — at callees whose call resolves elsewhere than the name's
+// declarations, members read through an index signature, `export { X }` of an unresolved
+// import, names imported from a destructuring export (scip/TypeScriptCalls). An indexer that is
+// not such a package (a stand-in, a wrapper script), or a package without the shape the launcher
+// expects, runs as it is.
 #pragma once
 
 #include <atomic>

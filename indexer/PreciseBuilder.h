@@ -26,8 +26,8 @@ namespace nib {
 // projects are merged (2: symbols of referenced projects linked, the inferred project's sites
 // those of files no tsconfig.json includes; 3: a tsconfig.json extending what cannot be read
 // indexed from its own options; 4: the inferred project read with the options of the server's
-// inferred projects, not the root tsconfig.json's; 5: a folder's jsconfig.json is a project) rebuilds
-// the view.
+// inferred projects, not the root tsconfig.json's; 5: a folder's jsconfig.json is a project)
+// rebuilds the view.
 constexpr uint8_t kPreciseViewRevision = 5;
 
 struct PreciseProject {
@@ -52,8 +52,8 @@ struct PreciseProject {
 };
 
 // The projects of the repository's files: a folder holding a tsconfig.json, or else a
-// jsconfig.json (outside node_modules), is a TypeScript project; the repository is one Python project when it has Python files. The
-// TypeScript and JavaScript files no such project read form one more, inferred project
+// jsconfig.json (outside node_modules), is a TypeScript project; the repository is one Python
+// project when it has Python files. The TypeScript and JavaScript files no such project read form one more, inferred project
 // (buildPreciseView, allowJs), as TypeScript's server opens them in an inferred project of their
 // own; its tsconfig.json is written under the cache folder, never into the worktree.
 std::vector<PreciseProject> findPreciseProjects(const std::map<std::string, std::string>& blobIds);

@@ -8,7 +8,10 @@
 // whose symbol starts `nib-definitions`. ScipImport reads each into a symbol of its own whose
 // USR spells the answer's places (`nib:called@…`, kCalledDefinitionsUsr), with a reference site
 // (expanded) at each callee that answers so; ClangNavigator answers a definition request at such
-// a callee with those places.
+// a callee with those places. The launcher writes the same kind of occurrence where the
+// indexer's symbol says nothing of the server's answer: at a member read through an index
+// signature, at `export { X }` of an unresolved import, and at the specifier and each use of a
+// name imported from a destructuring export (`export const { a } = obj`).
 #pragma once
 
 #include <cstdint>

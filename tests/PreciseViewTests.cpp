@@ -642,9 +642,6 @@ TEST_CASE("names read through an index signature list no references, a JavaScrip
   CHECK(x->locations.size() == 2);
 }
 
-}  // namespace nib::test
-
-namespace nib::test {
 
 TEST_CASE("a folder's jsconfig.json is a TypeScript project unless a tsconfig.json is beside it", "[precise]") {
   std::map<std::string, std::string> blobs = {{"a/jsconfig.json", "1"}, {"a/x.js", "2"},

@@ -329,6 +329,13 @@ std::optional<LexUnit> LexicalView::unit(uint32_t id) {
   return decodeLexUnit(*v, count_);
 }
 
+void LexicalView::forEachUnit(const std::function<bool(uint32_t id, const LexUnit&)>& visit) {
+  (void)txn_.scan(units_, "", [&](std::string_view k, std::string_view v) {
+    auto u = decodeLexUnit(v, count_);
+    return u ? visit(keyId(k), *u) : true;
+  });
+}
+
 std::optional<SearchDoc> decodeSearchDoc(uint32_t id, std::string_view v) {
   ByteReader r(v);
   SearchDoc d;

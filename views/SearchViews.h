@@ -128,6 +128,9 @@ class LexicalView : public SearchDocs {
   // vocabulary's own segmentation ("line" -> "clearendofline", "getline"), in term order.
   std::vector<std::string> compoundsOf(const std::string& part);
   std::optional<LexUnit> unit(uint32_t id);
+  // Visits every unit in id order (one pass of a cursor, not a lookup per id) until `visit`
+  // returns false.
+  void forEachUnit(const std::function<bool(uint32_t id, const LexUnit&)>& visit);
   uint32_t unitCount() const { return unitCount_; }
   double averageFileLength() const { return averageFileLength_; }
   double averagePartLength() const { return averagePartLength_; }

@@ -187,11 +187,20 @@ CXChildVisitResult macroVisitor(CXCursor cursor, CXCursor, CXClientData data) {
 }
 
 
-void inclusion(CXFile file, CXSourceLocation*, unsigned, CXClientData data) {
+void inclusion(CXFile file, CXSourceLocation* stack, unsigned depth, CXClientData data) {
   auto* c = static_cast<Collector*>(data);
   std::string path = take(clang_File_tryGetRealPathName(file));
   if (path.empty()) path = take(clang_getFileName(file));
   if (!path.empty() && !c->fileIds.count(path)) c->internFile(path);
+  // The directive that entered the file is the innermost place of its inclusion stack: which
+  // file included it where, the order a file's own parse meets its headers' declarations in.
+  if (depth == 0) return;
+  CXFile includer = nullptr;
+  unsigned offset = 0;
+  clang_getFileLocation(stack[0], &includer, nullptr, nullptr, &offset);
+  int64_t from = c->fileId(includer), to = c->fileId(file);
+  if (from >= 0 && to >= 0)
+    c->facts.inclusions.push_back({static_cast<uint32_t>(from), static_cast<uint32_t>(offset), static_cast<uint32_t>(to)});
 }
 
 }  // namespace

@@ -52,7 +52,10 @@ std::string configDigest(const IndexOptions& options, const std::optional<Encode
   }
   // Which SCIP indexers exist (and which build of each): installing or upgrading one makes the
   // next `nib index` build the precise view.
-  if (!scipIndexers.empty()) d.add("precise-view").add(static_cast<uint64_t>(kPreciseViewRevision));
+  // The precise view is written in the clang view's format: a new format rebuilds it too (from
+  // the projects' cached facts), or it could no longer be read.
+  if (!scipIndexers.empty())
+    d.add("precise-view").add(static_cast<uint64_t>(kPreciseViewRevision)).add(static_cast<uint64_t>(kClangViewFormat));
   for (const auto& [language, indexer] : scipIndexers) {
     std::error_code ec;
     auto digest = digestFile(fs::canonical(indexer, ec));

@@ -164,6 +164,9 @@ class UnitMerger {
         if (!path.empty() && path != mainFileOf_[i] && compiledMainFiles_.count(path)) shared_.insert(path);
     std::vector<std::vector<std::pair<uint32_t, uint32_t>>> leftOut(f.files.size());
     for (const ClangSkipped& k : f.skipped) leftOut[k.file].emplace_back(k.start, k.end);
+    for (const ClangInclusion& n : f.inclusions)
+      if (!paths[n.includer].empty() && !paths[n.included].empty())
+        inclusions_[paths[n.includer]].emplace(n.offset, paths[n.included]);
     std::set<std::string>* read = mainFileOf_[i].empty() ? nullptr : &reads_[mainFileOf_[i]];
     if (!mainFileOf_[i].empty() && !f.errors.empty()) withErrors_.insert(mainFileOf_[i]);
     for (size_t k = 0; k < f.files.size(); ++k) {
@@ -366,6 +369,7 @@ class UnitMerger {
     }
     for (auto& [path, ranges] : skipped_)
       if (!ranges.empty()) contents_.skipped.emplace_back(path, std::move(ranges));
+    for (auto& [path, entered] : inclusions_) contents_.inclusions.emplace_back(path, std::vector(entered.begin(), entered.end()));
     // What only a made-up unit named, at no site (a member name its own configuration spells
     // otherwise: pcre2's `named_group` where the database's units see `named_group_8`), is in no
     // index clangd has: the lookup by name does not offer it.
@@ -396,6 +400,8 @@ class UnitMerger {
   std::set<std::string> compiled_, interpolatedOnly_;  // files real units saw; files only made-up ones saw
   std::set<std::string> shared_;                      // main files another unit #includes
   std::map<std::string, std::set<std::string>> reads_;  // main file -> the other files its units read
+  // File -> the #includes any unit entered there: (offset of the directive, the file entered).
+  std::map<std::string, std::set<std::pair<uint32_t, std::string>>> inclusions_;
   // Per file, what every unit that read it left out (intersected unit by unit).
   std::map<std::string, std::vector<std::pair<uint32_t, uint32_t>>> skipped_;
   std::vector<std::string> mainFileOf_;

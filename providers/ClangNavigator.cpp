@@ -467,6 +467,19 @@ Expected<NavigationResult> ClangNavigator::answerFor(const ClangSymbol& found, c
     out.confidence = Confidence::Name;
     out.note = "'" + symbol->name + "' depends on a template parameter: looked up in the primary template of its object's type";
   }
+  // A namespace is "defined" by every block that opens it; like clangd, nib goes to the first
+  // one the asked file's own parse meets, in its #include order (from any block, its own
+  // included). The precise view's namespaces have no such order: the first the build saw.
+  if (!references && static_cast<SymbolKind>(symbol->kind) == SymbolKind::Namespace) {
+    const ClangSite* first = scip_ ? nullptr : firstNamespaceBlock(*view_, *symbol, path, changed_);
+    for (const ClangSite& s : symbol->sites)
+      if (!first && s.canonical && !changed_(s.path)) first = &s;
+    if (first) {
+      out.locations.push_back(SymbolLocation{first->path, first->range, first->range, symbol->name, "", SymbolKind::Namespace,
+                                             OccurrenceRole::Definition, false});
+      return std::move(out);
+    }
+  }
   // Asked at the definition itself, "go to definition" goes to the declaration (and back), as
   // clangd answers: the definition is where the cursor already is.
   if (!references && at->role == ClangRole::Definition) {
@@ -481,15 +494,6 @@ Expected<NavigationResult> ClangNavigator::answerFor(const ClangSymbol& found, c
     if (references) return role == ClangRole::Reference || includeDeclaration;
     return role == (declarations ? ClangRole::Declaration : ClangRole::Definition);
   };
-  // A namespace is "defined" by every block that opens it; like clangd, nib goes to the first
-  // one the build saw (from any block, its own included).
-  if (!references && static_cast<SymbolKind>(symbol->kind) == SymbolKind::Namespace)
-    for (const ClangSite& s : symbol->sites)
-      if (s.canonical && !changed_(s.path)) {
-        out.locations.push_back(SymbolLocation{s.path, s.range, s.range, symbol->name, "", SymbolKind::Namespace,
-                                               OccurrenceRole::Definition, false});
-        return std::move(out);
-      }
   SiteCollector c{[&](const std::string& p) { return changed_(p) > 0; }, path, references, out};
   c.shown = shown_;
   if (references) c.program = programOverride_ ? programOverride_ : programOf(path);
@@ -513,6 +517,8 @@ Expected<NavigationResult> ClangNavigator::answerFor(const ClangSymbol& found, c
                               (inAnonymousNamespace(symbol->usr) && !family));
   auto collect = [&](auto accept) { c.collect(*symbol, [&](const ClangSite& s) { return accept(s.role); }); };
   collect(wanted);
+  if (references && !scip_ && static_cast<SymbolKind>(symbol->kind) == SymbolKind::Macro)
+    if (Status undefined = addUndefinitions(*symbol, path, out); !undefined.isOk()) return undefined;
   if (references && (!symbol->overrides.empty() || !symbol->overriddenBy.empty())) {
     if (scip_) {
       collectReferenceFamily(*view_, *symbol, c);

@@ -33,6 +33,9 @@ class ClangNavigator {
   // Files in front of the user (open in the editor): a file no compile command builds lists its
   // references there too, as clangd's index of open files does. None by default (the CLI).
   void setShown(std::function<bool(const std::string& path)> shown) { shown_ = std::move(shown); }
+  // A covered file's text as the index holds it, for what the compiler's facts leave out (a
+  // macro's `#undef`s: addUndefinitions). None by default: those answers then go without.
+  void setText(std::function<Expected<std::string>(const std::string& path)> text) { text_ = std::move(text); }
   // Whether libclang's facts cover the file (a compile command reached it, and it is unchanged).
   bool covers(const std::string& path);
   // C/C++ files no compile command reaches, which the view indexed with a borrowed command;
@@ -113,7 +116,11 @@ class ClangNavigator {
       return inArguments ? "in a macro's arguments the preprocessor may have dropped" : "in a preprocessor directive";
     }
   };
-  // The definition or references of the macro a preprocessor word names there (see the .cpp).
+  // The macro a preprocessor word names there (see the .cpp); nullopt when none or several.
+  Expected<std::optional<ClangSymbol>> macroInEffect(const std::string& path, const PreprocessorWord& w);
+  // The `#undef`s of `macro` in the asked file, added to its references (see the .cpp).
+  Status addUndefinitions(const ClangSymbol& macro, const std::string& path, NavigationResult& out);
+  // The definition or references of the macro a preprocessor word names there.
   Expected<NavigationResult> macroAnswer(const std::string& path, const PreprocessorWord& w, bool references,
                                          bool includeDeclaration, bool declarations);
   // Whether the file's own parse can know `macro`, defined in another file (see the .cpp).
@@ -198,6 +205,7 @@ class ClangNavigator {
   std::unique_ptr<ClangView> view_;
   std::function<bool(const std::string&)> changed_;
   std::function<bool(const std::string&)> shown_;
+  std::function<Expected<std::string>(const std::string&)> text_;
   std::string source_;
   bool scip_ = false;  // the precise view's facts (an SCIP indexer's), which differ in a few rules
   // The view's programs, read at the first references request that needs them; each configured

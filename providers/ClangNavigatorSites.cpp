@@ -2,6 +2,9 @@
 #include "providers/ClangNavigatorSites.h"
 
 #include <algorithm>
+#include <map>
+#include <set>
+#include <string_view>
 #include <tuple>
 
 namespace nib::clangnav {
@@ -30,6 +33,29 @@ const ClangSite* declarationSite(const ClangSymbol& symbol) {
     if (!first) first = &s;
   }
   return first;
+}
+
+const ClangSite* firstNamespaceBlock(ClangView& view, const ClangSymbol& ns, const std::string& path,
+                                     const std::function<bool(const std::string&)>& changed) {
+  std::map<std::string_view, std::vector<const ClangSite*>> blocks;  // per file, in offset order
+  for (const ClangSite& s : ns.sites)
+    if (s.role == ClangRole::Definition && !changed(s.path)) blocks[s.path].push_back(&s);
+  std::set<std::string, std::less<>> entered;
+  // Depth-first over the #includes, bounded: a header graph is shallow, a cycle is cut by
+  // `entered`, and a damaged view must not recurse without end.
+  std::function<const ClangSite*(const std::string&, int)> meet = [&](const std::string& file, int depth) -> const ClangSite* {
+    if (depth > 64 || !entered.insert(file).second) return nullptr;
+    auto own = blocks.find(file);
+    const ClangSite* first = own == blocks.end() ? nullptr : own->second.front();
+    auto included = view.inclusionsIn(file);
+    if (included)
+      for (const auto& [offset, next] : *included) {
+        if (first && first->range.startByte < offset) break;
+        if (const ClangSite* met = meet(std::string(next), depth + 1)) return met;
+      }
+    return first;
+  };
+  return meet(path, 0);
 }
 
 // The clang view has no say at a position (a file changed since the build, no name clang saw,

@@ -2,6 +2,8 @@
 // ClangNavigatorWords.cpp (answers by the bare word, where the compiler saw no name).
 #pragma once
 
+#include <functional>
+#include <string>
 #include <vector>
 
 #include "providers/Navigation.h"
@@ -15,6 +17,14 @@ SymbolLocation siteLocation(const ClangSymbol& symbol, const ClangSite& site);
 // The declaration clangd's index keeps for a symbol: the canonical one (the first the build
 // saw), else the first declaring site; nullptr when the repository only references it.
 const ClangSite* declarationSite(const ClangSymbol& symbol);
+// The block opening a namespace that a file's own parse meets first, where clangd 14's
+// go-to-definition goes at any `namespace X {` (the namespace's canonical declaration in the
+// open file's translation unit): the file's text and, at each #include before it, depth-first,
+// what the included file meets first; a file entered once (guards). Sites in files `changed`
+// are passed over; nullptr when no block is met (a view that predates the #includes' record
+// meets the file's own).
+const ClangSite* firstNamespaceBlock(ClangView& view, const ClangSymbol& ns, const std::string& path,
+                                     const std::function<bool(const std::string&)>& changed);
 // The clang view has no say at a position: tree-sitter's facts answer.
 Status declined();
 // Whether every occurrence at `start` (of a file's, in offset order) is `foreign` — seen only by a

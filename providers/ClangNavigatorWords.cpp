@@ -11,6 +11,7 @@
 #include "providers/ClangNavigator.h"
 #include "providers/ClangNavigatorSites.h"
 #include "support/Language.h"
+#include "support/Text.h"
 
 namespace nib {
 
@@ -298,8 +299,7 @@ Expected<NavigationResult> ClangNavigator::preprocessorDefinition(const std::str
 // header read before, the command line, a system header) — not one only made-up units define
 // (c-ares's HAVE_SYS_UIO_H is the generated ares_config.h's, not config-dos.h's, a header no
 // unit reads). Declined when there is none or several.
-Expected<NavigationResult> ClangNavigator::macroAnswer(const std::string& path, const PreprocessorWord& w,
-                                                       bool references, bool includeDeclaration, bool declarations) {
+Expected<std::optional<ClangSymbol>> ClangNavigator::macroInEffect(const std::string& path, const PreprocessorWord& w) {
   auto ids = view_->symbolsNamed(w.word);
   if (!ids) return ids.status();
   std::optional<ClangSymbol> chosen, inPreamble;
@@ -337,12 +337,62 @@ Expected<NavigationResult> ClangNavigator::macroAnswer(const std::string& path, 
     if (*visible && ++visibleCount == 1) visibleOne = &elsewhere[k];
   }
   if (!chosen && visibleCount == 1) chosen = *visibleOne;
-  if (!chosen) return declined();
+  return chosen;
+}
+
+Expected<NavigationResult> ClangNavigator::macroAnswer(const std::string& path, const PreprocessorWord& w,
+                                                       bool references, bool includeDeclaration, bool declarations) {
+  auto chosen = macroInEffect(path, w);
+  if (!chosen) return chosen.status();
+  if (!*chosen) return declined();
   ClangFileOccurrence from;
   from.start = w.start;
   from.end = w.end;
   from.role = ClangRole::Reference;
-  return answerFor(*chosen, from, path, references, includeDeclaration, declarations);
+  return answerFor(**chosen, from, path, references, includeDeclaration, declarations);
+}
+
+// clangd 14 lists a macro's `#undef` among its references where the file asked in holds it: its
+// parse of the open file collects the main file's macro uses, #undefs included, while its
+// background index records none (brotli's `#undef HASHER`). libclang's preprocessing record
+// keeps no #undef either, so they are found in the file's text: each `#undef NAME` in code the
+// preprocessor kept, whose macro in effect there (as a directive's word finds it) is `macro`.
+Status ClangNavigator::addUndefinitions(const ClangSymbol& macro, const std::string& path, NavigationResult& out) {
+  if (!text_ || macro.name.empty()) return Status::ok();
+  auto text = text_(path);
+  if (!text) return text.status();
+  std::string_view all = *text;
+  auto identifierByte = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  std::vector<SymbolLocation> found;
+  std::optional<uint32_t> preamble;
+  std::optional<LineTable> lines;
+  for (size_t at = all.find(macro.name); at != std::string_view::npos; at = all.find(macro.name, at + 1)) {
+    size_t end = at + macro.name.size();
+    bool whole = (at == 0 || !identifierByte(all[at - 1])) && (end == all.size() || !identifierByte(all[end]));
+    if (!whole || directiveAt(all, static_cast<uint32_t>(at)) != "undef" || view_->skippedAt(path, static_cast<uint32_t>(at)))
+      continue;
+    // The directive's first word only (`#undef X` names one macro).
+    size_t word = all.find_first_not_of(" \t", all.find("undef", all.rfind('#', at)) + 5);
+    if (word != at) continue;
+    PreprocessorWord w;
+    w.word = macro.name;
+    w.start = static_cast<uint32_t>(at);
+    w.end = static_cast<uint32_t>(end);
+    if (!preamble) preamble = preambleEnd(all), lines.emplace(all);
+    w.preambleEnd = *preamble;
+    auto inEffect = macroInEffect(path, w);
+    if (!inEffect) return inEffect.status();
+    if (!*inEffect || (*inEffect)->usr != macro.usr) continue;
+    ClangSite site;
+    site.path = path;
+    site.role = ClangRole::Reference;
+    site.range = {w.start, w.end, lines->positionOf(w.start), lines->positionOf(w.end)};
+    found.push_back(siteLocation(macro, site));
+  }
+  if (found.empty()) return Status::ok();
+  for (SymbolLocation& l : found) out.locations.push_back(std::move(l));
+  uniqueSites(out.locations);
+  return Status::ok();
 }
 
 // Whether the file's own parse can know a macro defined elsewhere: one defined in a file its

@@ -44,6 +44,7 @@ TEST_CASE("a worker's facts round-trip, and a cut or damaged record fails to dec
   f.overrides = {{0, 1}};
   f.skipped = {{0, 10, 90}, {1, 0, 12}};
   f.bodiesParsed = {0};
+  f.inclusions = {{0, 20, 1}};
   std::string bytes = encodeTuFacts(f);
   auto back = decodeTuFacts(bytes);
   REQUIRE(back.hasValue());
@@ -55,6 +56,10 @@ TEST_CASE("a worker's facts round-trip, and a cut or damaged record fails to dec
   CHECK(back->occurrences.size() == 1);
   CHECK(back->overrides == f.overrides);
   CHECK(back->bodiesParsed == std::vector<uint32_t>{0});
+  REQUIRE(back->inclusions.size() == 1);
+  CHECK(back->inclusions[0].includer == 0);
+  CHECK(back->inclusions[0].offset == 20);
+  CHECK(back->inclusions[0].included == 1);
   // Every proper prefix (a worker killed half-way) is refused, never misread.
   for (size_t n = 0; n < bytes.size(); ++n) CHECK_FALSE(decodeTuFacts(bytes.substr(0, n)).hasValue());
   // A skipped range in a file the unit did not read is refused.
@@ -63,6 +68,20 @@ TEST_CASE("a worker's facts round-trip, and a cut or damaged record fails to dec
   f.skipped.clear();
   f.bodiesParsed = {2};
   CHECK_FALSE(decodeTuFacts(encodeTuFacts(f)).hasValue());
+  f.bodiesParsed.clear();
+  f.inclusions = {{0, 20, 2}};  // entering a file the unit did not read
+  CHECK_FALSE(decodeTuFacts(encodeTuFacts(f)).hasValue());
+  // Facts of format 5 (a precise project's, cached before #includes were recorded) are read,
+  // without #includes: the format byte, and no count at the end.
+  f.inclusions.clear();
+  std::string older = encodeTuFacts(f);
+  older[0] = 5;
+  older.pop_back();
+  auto old = decodeTuFacts(older);
+  REQUIRE(old.hasValue());
+  CHECK(old->inclusions.empty());
+  CHECK(old->skipped.empty());
+  CHECK(old->occurrences.size() == 1);
 
   // A batch's outcomes: a worker that died in the middle of the second leaves the first whole.
   std::string batch = encodeUnitOutcome({true, bytes, 0.25}) + encodeUnitOutcome({false, "libclang could not parse b.c", 0.5});

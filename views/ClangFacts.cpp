@@ -9,7 +9,8 @@ namespace {
 // 2: what a macro's body names is kept at the expansion (`expanded`, `macroBody`).
 // 4: names only the AST resolves (`guessed`, `unlisted`).
 // 5: the files whose bodies the unit parsed (`bodiesParsed`).
-constexpr uint8_t kTuFormat = 5;
+// 6: the #includes the preprocessor entered (`inclusions`).
+constexpr uint8_t kTuFormat = 6;
 constexpr uint8_t kCommandsFormat = 1;
 
 void strings(ByteWriter& w, const std::vector<std::string>& v) {
@@ -77,12 +78,21 @@ std::string encodeTuFacts(const TuFacts& f) {
   }
   w.varint(f.bodiesParsed.size());
   for (uint32_t k : f.bodiesParsed) w.varint(k);
+  w.varint(f.inclusions.size());
+  for (const ClangInclusion& i : f.inclusions) {
+    w.varint(i.includer);
+    w.varint(i.offset);
+    w.varint(i.included);
+  }
   return w.take();
 }
 
 Expected<TuFacts> decodeTuFacts(std::string_view bytes) {
   ByteReader r(bytes);
-  if (r.u8() != kTuFormat) return Status(ErrorCode::Corrupt, "clang facts of an unknown format");
+  // Format 5 is read too (without #includes): the precise view's projects cached in it stay
+  // valid.
+  uint8_t format = r.u8();
+  if (format != kTuFormat && format != 5) return Status(ErrorCode::Corrupt, "clang facts of an unknown format");
   TuFacts f;
   f.mainFile = std::string(r.str());
   if (!strings(r, &f.files) || !strings(r, &f.usrs) || !strings(r, &f.names) || f.names.size() != f.usrs.size())
@@ -129,6 +139,15 @@ Expected<TuFacts> decodeTuFacts(std::string_view bytes) {
   f.bodiesParsed.resize(static_cast<size_t>(parsed));
   for (uint32_t& k : f.bodiesParsed)
     if ((k = r.u32()) >= f.files.size()) r.fail();
+  uint64_t inclusions = format >= 6 ? r.varint() : 0;
+  if (!r.ok() || inclusions > r.remaining()) return Status(ErrorCode::Corrupt, "truncated clang facts");
+  f.inclusions.resize(static_cast<size_t>(inclusions));
+  for (ClangInclusion& i : f.inclusions) {
+    i.includer = r.u32();
+    i.offset = r.u32();
+    i.included = r.u32();
+    if (i.includer >= f.files.size() || i.included >= f.files.size()) r.fail();
+  }
   if (!r.ok() || !r.atEnd()) return Status(ErrorCode::Corrupt, "malformed clang facts");
   return f;
 }

@@ -80,6 +80,13 @@ struct ClangSkipped {
   uint32_t start = 0, end = 0;
 };
 
+// An #include the unit's preprocessor entered: the file holding the directive, where in it (a
+// byte inside the directive), and the file it entered (each into TuFacts::files). A file a guard
+// or `#pragma once` kept out is not entered again.
+struct ClangInclusion {
+  uint32_t includer = 0, offset = 0, included = 0;
+};
+
 struct TuFacts {
   std::string mainFile;            // absolute
   std::vector<std::string> files;  // absolute paths of every file the TU read (main file first)
@@ -97,6 +104,7 @@ struct TuFacts {
   // header's bodies once an earlier unit parsed them (see ClangSession): their references are in
   // that unit's facts, and the builder re-indexes a unit alone where no unit owns a file.
   std::vector<uint32_t> bodiesParsed;
+  std::vector<ClangInclusion> inclusions;
 };
 
 std::string encodeTuFacts(const TuFacts& facts);

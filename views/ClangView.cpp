@@ -33,6 +33,24 @@ Status writeReads(LmdbTxn& txn, MDB_dbi meta, const ClangViewContents& contents)
   return Status::ok();
 }
 
+// Per file, the #includes units entered there: (offset delta, path) pairs in offset order.
+Status writeInclusions(LmdbTxn& txn, const ClangViewContents& contents) {
+  auto inclusions = txn.openDb("inclusions", true);
+  if (!inclusions) return inclusions.status();
+  for (const auto& [path, entered] : contents.inclusions) {
+    if (path.empty() || path.size() > kMaxNameKey) continue;
+    ByteWriter w;
+    uint32_t previous = 0;
+    for (const auto& [offset, file] : entered) {
+      w.varint(offset - previous);
+      w.str(file);
+      previous = offset;
+    }
+    NIB_RETURN_IF_ERROR(txn.put(*inclusions, path, w.data()));
+  }
+  return Status::ok();
+}
+
 }  // namespace
 
 Status writeClangView(const std::filesystem::path& dir, const ClangViewContents& contents) {
@@ -67,6 +85,7 @@ Status writeClangView(const std::filesystem::path& dir, const ClangViewContents&
     NIB_RETURN_IF_ERROR(txn->put(*skipped, path, w.data()));
   }
   if (!contents.reads.empty()) NIB_RETURN_IF_ERROR(writeReads(*txn, *meta, contents));
+  NIB_RETURN_IF_ERROR(writeInclusions(*txn, contents));
   if (!contents.programs.files.empty()) {
     auto programs = txn->openDb("programs", true);
     if (!programs) return programs.status();
@@ -171,7 +190,24 @@ Expected<std::unique_ptr<ClangView>> ClangView::open(const std::filesystem::path
   if (auto reads = v->txn_.openDb("reads", false)) v->reads_ = *reads;
   if (auto errors = v->txn_.openDb("errors", false)) v->errors_ = *errors;
   if (auto foreign = v->txn_.openDb("foreign", false)) v->foreign_ = *foreign;
+  if (auto inclusions = v->txn_.openDb("inclusions", false)) v->inclusions_ = *inclusions;
   return v;
+}
+
+Expected<std::vector<std::pair<uint32_t, std::string_view>>> ClangView::inclusionsIn(const std::string& path) {
+  std::vector<std::pair<uint32_t, std::string_view>> out;
+  if (!inclusions_ || path.empty() || path.size() > kMaxNameKey) return out;
+  auto v = txn_.get(*inclusions_, path);
+  if (!v) return out;
+  ByteReader r(*v);
+  uint32_t offset = 0;
+  while (!r.atEnd() && r.ok()) {
+    offset += r.u32();
+    std::string_view file = r.str();
+    if (r.ok()) out.emplace_back(offset, file);
+  }
+  if (!r.ok()) return Status(ErrorCode::Corrupt, "malformed #includes of " + path + " in the clang view");
+  return out;
 }
 
 Expected<std::optional<std::vector<std::string_view>>> ClangView::filesReadBy(const std::string& path) {

@@ -20,7 +20,7 @@ namespace nib {
 
 // The view's storage format; part of the configuration digest, so that an index with a view of
 // another format is rebuilt by the next `nib index`.
-constexpr uint8_t kClangViewFormat = 14;  // 12: files read per main file; a main file's own skipped ranges; 13: headers an includer configures parsed alone; 14: headers without an include guard parsed alone where that parse has errors
+constexpr uint8_t kClangViewFormat = 15;  // 12: files read per main file; a main file's own skipped ranges; 13: headers an includer configures parsed alone; 14: headers without an include guard parsed alone where that parse has errors; 15: the #includes units entered
 
 struct ClangSite {
   std::string path;
@@ -101,6 +101,10 @@ struct ClangViewContents {
   // parse knows.
   std::vector<std::string> readFiles;
   std::vector<std::pair<std::string, std::vector<uint32_t>>> reads;
+  // Per file (sorted), the #includes a unit's preprocessor entered there, in offset order: the
+  // offset of the directive and the file it entered (any unit's: an #include resolves alike in
+  // every configuration but for a file that differs by include path).
+  std::vector<std::pair<std::string, std::vector<std::pair<uint32_t, std::string>>>> inclusions;
   // Per path (sorted), the byte ranges the preprocessor left out: of a unit's main file, in its
   // own unit(s) (what clangd parses when the file is opened); of any other file, in every unit
   // that read it. Sorted and disjoint.
@@ -159,6 +163,10 @@ class ClangView {
   // while the view lives); nullopt when it is no unit's main file, or the view predates this
   // record.
   Expected<std::optional<std::vector<std::string_view>>> filesReadBy(const std::string& path);
+  // The #includes units entered in `path` (ClangViewContents::inclusions): the offset of each
+  // directive and the file it entered, in offset order (valid while the view lives); empty for
+  // none, and for a view that predates the record.
+  Expected<std::vector<std::pair<uint32_t, std::string_view>>> inclusionsIn(const std::string& path);
   // The TypeScript programs; nullopt when the view records none (a clang view, or a precise
   // view written before programs were).
   Expected<std::optional<ProgramTable>> programs();
@@ -174,6 +182,7 @@ class ClangView {
   std::optional<MDB_dbi> reads_;     // absent from views written before it was
   std::optional<MDB_dbi> errors_;    // the same
   std::optional<MDB_dbi> foreign_;   // the same
+  std::optional<MDB_dbi> inclusions_;  // the same
   std::optional<std::vector<std::string>> readFiles_;  // decoded on first use
   // The unindexed table (a few generated headers), read once: every site of an answer asks
   // whether its file is one. Repository path -> stat signature; root_ is where they lie.

@@ -1,7 +1,11 @@
 #include <clang-c/Index.h>
 
+#include <algorithm>
+#include <map>
+#include <optional>
 #include <set>
 #include <tuple>
+#include <unordered_map>
 
 #include "indexer/ClangCollector.h"
 
@@ -269,52 +273,101 @@ struct AstOnlyNames {
     usingFiles[u.file] = file;
   }
 
+  // A using-declaration in effect over [from, to) of a file: its own file's stretch after it, in
+  // its scope; or the main file's after the #include that entered it (one at the translation
+  // unit's scope: googletest.h's `using std::string;` names every later `string` of a test).
+  struct InScope {
+    const UsingDeclaration* declaration = nullptr;
+    uint32_t from = 0, to = UINT32_MAX;
+  };
+
+  // Where the main file entered `file` through the #includes (clang_getInclusions' edges,
+  // collected before this walk): the main file's id and the offset of the #include there that
+  // led to it; nullopt for the main file itself.
+  std::optional<std::pair<uint32_t, uint32_t>> enteredFromMain(uint32_t file) {
+    std::unordered_map<uint32_t, std::pair<uint32_t, uint32_t>> includedBy;  // file -> (includer, offset)
+    for (const ClangInclusion& n : c->facts.inclusions) includedBy.emplace(n.included, std::make_pair(n.includer, n.offset));
+    std::optional<std::pair<uint32_t, uint32_t>> top;
+    for (int step = 0; step < 64; ++step) {
+      auto up = includedBy.find(file);
+      if (up == includedBy.end()) return top;
+      top = up->second;
+      file = up->second.first;
+    }
+    return std::nullopt;
+  }
+
   // After the walk: the uses of each using-declaration's name (see usingDeclaration), one
-  // tokenization per file that has any.
+  // tokenization per file that has any in effect.
   void usingUses() {
     if (usings.empty()) return;
+    std::map<uint32_t, std::vector<InScope>> inScope;  // file id -> the declarations in effect there
+    std::map<uint32_t, CXFile> files = {usingFiles.begin(), usingFiles.end()};
+    for (const auto& [name, list] : usings)
+      for (const UsingDeclaration& u : list) {
+        inScope[u.file].push_back({&u, u.offset, u.scopeEnd});
+        if (u.scopeEnd != UINT32_MAX) continue;
+        auto entered = enteredFromMain(u.file);
+        if (!entered) continue;
+        auto [main, offset] = *entered;
+        if (!files.count(main))
+          if (CXFile mainFile = clang_getFile(tu, c->facts.files[main].c_str())) files.emplace(main, mainFile);
+        if (files.count(main)) inScope[main].push_back({&u, offset, UINT32_MAX});
+      }
     std::map<std::pair<uint32_t, uint32_t>, std::vector<uint32_t>> indexedAt;  // (file, offset) -> occurrences
     for (uint32_t i = 0; i < c->facts.occurrences.size(); ++i) {
       const ClangOccurrence& o = c->facts.occurrences[i];
-      if (usingFiles.count(o.file)) indexedAt[{o.file, o.offset}].push_back(i);
+      if (files.count(o.file)) indexedAt[{o.file, o.offset}].push_back(i);
     }
-    for (const auto& [fileId, file] : usingFiles) {
-      uint32_t first = UINT32_MAX;
-      for (const auto& [name, list] : usings)
-        for (const UsingDeclaration& u : list)
-          if (u.file == fileId) first = std::min(first, u.offset);
-      auto size = static_cast<unsigned>(c->contentOf(fileId).size());
-      CXSourceRange range = clang_getRange(clang_getLocationForOffset(tu, file, first), clang_getLocationForOffset(tu, file, size));
-      CXToken* tokens = nullptr;
-      unsigned n = 0;
-      clang_tokenize(tu, range, &tokens, &n);
-      std::string previous;
-      for (unsigned i = 0; i < n; ++i) {
-        std::string text = take(clang_getTokenSpelling(tu, tokens[i]));
-        bool qualified = previous == "::" || previous == "." || previous == "->";
-        previous = text;
-        if (clang_getTokenKind(tokens[i]) != CXToken_Identifier || qualified) continue;
-        auto named = usings.find(text);
-        if (named == usings.end()) continue;
-        CXSourceLocation location = clang_getTokenLocation(tu, tokens[i]);
-        unsigned offset;
-        clang_getFileLocation(location, nullptr, nullptr, nullptr, &offset);
-        // The latest using-declaration of the name before it whose scope holds it.
-        const UsingDeclaration* found = nullptr;
-        for (const UsingDeclaration& u : named->second)
-          if (u.file == fileId && u.offset < offset && offset < u.scopeEnd && (!found || u.offset > found->offset)) found = &u;
-        if (!found) continue;
-        // Not where the name is declared anew, nor where it names a local the scope declares.
-        bool other = false;
-        if (auto at = indexedAt.find({fileId, offset}); at != indexedAt.end())
-          for (uint32_t k : at->second) {
-            const ClangOccurrence& o = c->facts.occurrences[k];
-            other |= o.role != ClangRole::Reference || isFunctionLocalUsr(c->facts.usrs[o.usr]);
-          }
-        if (!other) c->addAstOnly(location, found->symbol, SymbolKind::Import, ClangRole::Reference, false, /*unlisted=*/true);
-      }
-      if (tokens) clang_disposeTokens(tu, tokens, n);
+    for (const auto& [fileId, file] : files) usesIn(fileId, file, inScope[fileId], indexedAt);
+  }
+
+  void usesIn(uint32_t fileId, CXFile file, const std::vector<InScope>& effective,
+              const std::map<std::pair<uint32_t, uint32_t>, std::vector<uint32_t>>& indexedAt) {
+    uint32_t first = UINT32_MAX;
+    for (const InScope& e : effective) first = std::min(first, e.from);
+    const std::string& text = c->contentOf(fileId);
+    auto size = static_cast<unsigned>(text.size());
+    if (first >= size) return;
+    CXSourceRange range = clang_getRange(clang_getLocationForOffset(tu, file, first), clang_getLocationForOffset(tu, file, size));
+    CXToken* tokens = nullptr;
+    unsigned n = 0;
+    clang_tokenize(tu, range, &tokens, &n);
+    std::string previous;
+    for (unsigned i = 0; i < n; ++i) {
+      std::string spelling = take(clang_getTokenSpelling(tu, tokens[i]));
+      bool qualified = previous == "::" || previous == "." || previous == "->";
+      previous = spelling;
+      if (clang_getTokenKind(tokens[i]) != CXToken_Identifier || qualified || !usings.count(spelling)) continue;
+      CXSourceLocation location = clang_getTokenLocation(tu, tokens[i]);
+      unsigned offset;
+      clang_getFileLocation(location, nullptr, nullptr, nullptr, &offset);
+      // The latest using-declaration of the name before it whose scope holds it.
+      const InScope* found = nullptr;
+      for (const InScope& e : effective)
+        if (e.from < offset && offset < e.to && (!found || e.from > found->from) &&
+            c->facts.names[e.declaration->symbol] == spelling)
+          found = &e;
+      if (!found) continue;
+      // Not where the name is declared anew, nor where it names a local the scope declares, nor
+      // where clang reports another entity of that name than the declaration's (a member of the
+      // class whose method this is, found first) — an entity of another name is what the use
+      // reaches through it (`fp(1, 2)`: the constructor of the class `fp` is an alias of).
+      std::vector<uint32_t> targets;
+      if (auto own = indexedAt.find({found->declaration->file, found->declaration->offset}); own != indexedAt.end())
+        for (uint32_t k : own->second)
+          if (c->facts.occurrences[k].role == ClangRole::Reference) targets.push_back(c->facts.occurrences[k].usr);
+      bool other = false;
+      if (auto at = indexedAt.find({fileId, offset}); at != indexedAt.end())
+        for (uint32_t k : at->second) {
+          const ClangOccurrence& o = c->facts.occurrences[k];
+          bool named = targets.empty() || c->facts.names[o.usr] != spelling ||
+                       std::find(targets.begin(), targets.end(), o.usr) != targets.end();
+          other |= o.role != ClangRole::Reference || isFunctionLocalUsr(c->facts.usrs[o.usr]) || !named;
+        }
+      if (!other) c->addAstOnly(location, found->declaration->symbol, SymbolKind::Import, ClangRole::Reference, false, /*unlisted=*/true);
     }
+    if (tokens) clang_disposeTokens(tu, tokens, n);
   }
 
   // Whether a function libclang calls no definition has a body after all, one this unit skipped

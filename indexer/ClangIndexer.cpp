@@ -294,8 +294,9 @@ Expected<TuFacts> ClangSession::index(const CompileCommand& command, const fs::p
   clang_visitChildren(clang_getTranslationUnitCursor(tu), macroVisitor, &c);
   c.sortExpansions();
   c.resolveMacroDeclarations();
-  addAstOnlyNames(c, tu);
+  // The #includes first: the AST walk follows a header's using-declarations into the main file.
   clang_getInclusions(tu, inclusion, &c);
+  addAstOnlyNames(c, tu);
   // What the preprocessor left out: names there were never compiled, and go-to-definition
   // answers them by the bare word, as clangd does.
   if (CXSourceRangeList* skipped = clang_getAllSkippedRanges(tu)) {

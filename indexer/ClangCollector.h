@@ -71,10 +71,27 @@ struct Collector {
     size_t order;  // how many occurrences came before it: where its sites go in the TU's order
   };
   std::vector<Pending> pending;  // declarations spelt in a macro body
+  // The byte extents of the namespace blocks and class, struct, union and enum definitions, by
+  // file: an #include inside one enters its file in that scope (an enclosed inclusion).
+  std::unordered_map<uint32_t, std::vector<std::pair<uint32_t, uint32_t>>> scopes;
   std::unordered_map<uint32_t, std::vector<uint32_t>> lineStarts;  // by file, for addAt
   // Macro invocations (name through closing parenthesis) by file: what a macro's body names is
   // reported at the start of the outermost one.
   std::unordered_map<uint32_t, std::vector<std::pair<uint32_t, uint32_t>>> expansions;
+  void addScope(CXCursor definition) {
+    CXSourceRange extent = clang_getCursorExtent(definition);
+    CXFile file, endFile;
+    unsigned start, end;
+    clang_getFileLocation(clang_getRangeStart(extent), &file, nullptr, nullptr, &start);
+    clang_getFileLocation(clang_getRangeEnd(extent), &endFile, nullptr, nullptr, &end);
+    int64_t id = fileId(file);
+    if (id >= 0 && clang_File_isEqual(file, endFile) && end > start) scopes[static_cast<uint32_t>(id)].emplace_back(start, end);
+  }
+  bool inScope(uint32_t file, uint32_t offset) const {
+    auto it = scopes.find(file);
+    if (it == scopes.end()) return false;
+    return std::any_of(it->second.begin(), it->second.end(), [&](const auto& s) { return s.first < offset && offset < s.second; });
+  }
   bool inExpansion(uint32_t file, uint32_t offset) const {
     auto it = expansions.find(file);
     if (it == expansions.end()) return false;

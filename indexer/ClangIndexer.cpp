@@ -76,6 +76,13 @@ bool hasType(CXIdxEntityKind kind) {
          kind == CXIdxEntity_CXXTypeAlias;
 }
 
+// Entities whose definition is a scope that names what it holds: what an #include inside one
+// declares belongs to it.
+bool isScope(CXIdxEntityKind kind) {
+  return kind == CXIdxEntity_CXXNamespace || kind == CXIdxEntity_Struct || kind == CXIdxEntity_CXXClass ||
+         kind == CXIdxEntity_Union || kind == CXIdxEntity_Enum;
+}
+
 void declaration(CXClientData data, const CXIdxDeclInfo* info) {
   auto* c = static_cast<Collector*>(data);
   if (info->isImplicit || !info->entityInfo || !info->entityInfo->USR || !*info->entityInfo->USR) return;
@@ -86,6 +93,7 @@ void declaration(CXClientData data, const CXIdxDeclInfo* info) {
     clang_index_setClientContainer(info->declAsContainer, reinterpret_cast<CXIdxClientContainer>(static_cast<uintptr_t>(usr) + 1));
   c->add(clang_indexLoc_getCXSourceLocation(info->loc), usr,
          info->isDefinition ? ClangRole::Definition : ClangRole::Declaration, kindOf(info->entityInfo->kind), false, -1);
+  if (info->isDefinition && isScope(info->entityInfo->kind)) c->addScope(info->cursor);
   if (const CXIdxCXXClassDeclInfo* cls = clang_index_getCXXClassDeclInfo(info))
     for (unsigned i = 0; i < cls->numBases; ++i) {
       const CXIdxBaseClassInfo* base = cls->bases[i];
@@ -200,7 +208,8 @@ void inclusion(CXFile file, CXSourceLocation* stack, unsigned depth, CXClientDat
   clang_getFileLocation(stack[0], &includer, nullptr, nullptr, &offset);
   int64_t from = c->fileId(includer), to = c->fileId(file);
   if (from >= 0 && to >= 0)
-    c->facts.inclusions.push_back({static_cast<uint32_t>(from), static_cast<uint32_t>(offset), static_cast<uint32_t>(to)});
+    c->facts.inclusions.push_back({static_cast<uint32_t>(from), static_cast<uint32_t>(offset), static_cast<uint32_t>(to),
+                                   c->inScope(static_cast<uint32_t>(from), offset)});
 }
 
 }  // namespace

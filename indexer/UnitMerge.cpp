@@ -165,8 +165,11 @@ class UnitMerger {
     std::vector<std::vector<std::pair<uint32_t, uint32_t>>> leftOut(f.files.size());
     for (const ClangSkipped& k : f.skipped) leftOut[k.file].emplace_back(k.start, k.end);
     for (const ClangInclusion& n : f.inclusions)
-      if (!paths[n.includer].empty() && !paths[n.included].empty())
+      if (!paths[n.includer].empty() && !paths[n.included].empty()) {
         inclusions_[paths[n.includer]].emplace(n.offset, paths[n.included]);
+        auto [it, first] = enclosed_.emplace(paths[n.included], n.enclosed);
+        if (!first) it->second = it->second && n.enclosed;
+      }
     std::set<std::string>* read = mainFileOf_[i].empty() ? nullptr : &reads_[mainFileOf_[i]];
     if (!mainFileOf_[i].empty() && !f.errors.empty()) withErrors_.insert(mainFileOf_[i]);
     for (size_t k = 0; k < f.files.size(); ++k) {
@@ -370,6 +373,8 @@ class UnitMerger {
     for (auto& [path, ranges] : skipped_)
       if (!ranges.empty()) contents_.skipped.emplace_back(path, std::move(ranges));
     for (auto& [path, entered] : inclusions_) contents_.inclusions.emplace_back(path, std::vector(entered.begin(), entered.end()));
+    for (const auto& [path, always] : enclosed_)
+      if (always) contents_.enclosedFiles.push_back(path);
     // What only a made-up unit named, at no site (a member name its own configuration spells
     // otherwise: pcre2's `named_group` where the database's units see `named_group_8`), is in no
     // index clangd has: the lookup by name does not offer it.
@@ -402,6 +407,8 @@ class UnitMerger {
   std::map<std::string, std::set<std::string>> reads_;  // main file -> the other files its units read
   // File -> the #includes any unit entered there: (offset of the directive, the file entered).
   std::map<std::string, std::set<std::pair<uint32_t, std::string>>> inclusions_;
+  // File -> whether every #include that entered it lay inside a scope (ClangInclusion::enclosed).
+  std::map<std::string, bool> enclosed_;
   // Per file, what every unit that read it left out (intersected unit by unit).
   std::map<std::string, std::vector<std::pair<uint32_t, uint32_t>>> skipped_;
   std::vector<std::string> mainFileOf_;

@@ -480,6 +480,26 @@ Expected<NavigationResult> ClangNavigator::answerFor(const ClangSymbol& found, c
       return std::move(out);
     }
   }
+  // Asked in a file every unit entered inside a scope (glog's log_severity.h, inside `namespace
+  // google {`), at an entity the file declares: clangd parses the file alone, at the top level,
+  // where the entity is another (`::GLOG_WARNING`, not `google::GLOG_WARNING`) that only that
+  // parse knows — its definition is the file's own, else its declaration there; its references
+  // the file's own.
+  const bool enclosed = !scip_ && view_->enclosedFile(path) &&
+                        std::any_of(symbol->sites.begin(), symbol->sites.end(),
+                                    [&](const ClangSite& s) { return s.path == path && s.role != ClangRole::Reference; });
+  if (enclosed) {
+    out.facet = kEnclosedFacet;
+    if (!references) {
+      const ClangSite* own = nullptr;
+      for (const ClangSite& s : symbol->sites)
+        if (s.path == path && s.role != ClangRole::Reference &&
+            (!own || (s.role == ClangRole::Definition && own->role != ClangRole::Definition)))
+          own = &s;
+      out.locations.push_back(siteLocation(*symbol, *own));
+      return std::move(out);
+    }
+  }
   // Asked at the definition itself, "go to definition" goes to the declaration (and back), as
   // clangd answers: the definition is where the cursor already is.
   if (!references && at->role == ClangRole::Definition) {
@@ -512,7 +532,7 @@ Expected<NavigationResult> ClangNavigator::answerFor(const ClangSymbol& found, c
   // answers the same — but for a method that overrides or is overridden, whose family's
   // references clangd adds from its index (leveldb's EmptyIterator::SeekToFirst).
   const bool family = !symbol->overrides.empty() || !symbol->overriddenBy.empty();
-  c.fileOnly = references && (static_cast<SymbolKind>(symbol->kind) == SymbolKind::Namespace ||
+  c.fileOnly = references && (enclosed || static_cast<SymbolKind>(symbol->kind) == SymbolKind::Namespace ||
                               symbol->usr.rfind(kPredefinedMacroUsr, 0) == 0 ||
                               (inAnonymousNamespace(symbol->usr) && !family));
   auto collect = [&](auto accept) { c.collect(*symbol, [&](const ClangSite& s) { return accept(s.role); }); };

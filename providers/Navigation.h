@@ -78,6 +78,9 @@ inline constexpr const char* kUnresolvedFacet = "unresolved";
 // A compiler's answer in a file whose own parse reported errors (a missing include path, a
 // header that needs its includer): the compiler's error recovery decided what names mean there.
 inline constexpr const char* kParseErrorsFacet = "parse-errors";
+// A compiler's answer about an entity a file declares that every unit entered inside a scope (a
+// header #included inside a namespace): the live server, parsing the file alone, sees another.
+inline constexpr const char* kEnclosedFacet = "enclosed";
 
 struct SymbolMatch {
   SymbolLocation location;

@@ -44,7 +44,7 @@ TEST_CASE("a worker's facts round-trip, and a cut or damaged record fails to dec
   f.overrides = {{0, 1}};
   f.skipped = {{0, 10, 90}, {1, 0, 12}};
   f.bodiesParsed = {0};
-  f.inclusions = {{0, 20, 1}};
+  f.inclusions = {{0, 20, 1, true}};
   std::string bytes = encodeTuFacts(f);
   auto back = decodeTuFacts(bytes);
   REQUIRE(back.hasValue());
@@ -60,6 +60,7 @@ TEST_CASE("a worker's facts round-trip, and a cut or damaged record fails to dec
   CHECK(back->inclusions[0].includer == 0);
   CHECK(back->inclusions[0].offset == 20);
   CHECK(back->inclusions[0].included == 1);
+  CHECK(back->inclusions[0].enclosed);
   // Every proper prefix (a worker killed half-way) is refused, never misread.
   for (size_t n = 0; n < bytes.size(); ++n) CHECK_FALSE(decodeTuFacts(bytes.substr(0, n)).hasValue());
   // A skipped range in a file the unit did not read is refused.

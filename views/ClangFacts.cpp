@@ -83,6 +83,7 @@ std::string encodeTuFacts(const TuFacts& f) {
     w.varint(i.includer);
     w.varint(i.offset);
     w.varint(i.included);
+    w.u8(i.enclosed ? 1 : 0);
   }
   return w.take();
 }
@@ -146,7 +147,9 @@ Expected<TuFacts> decodeTuFacts(std::string_view bytes) {
     i.includer = r.u32();
     i.offset = r.u32();
     i.included = r.u32();
-    if (i.includer >= f.files.size() || i.included >= f.files.size()) r.fail();
+    uint8_t flags = r.u8();
+    i.enclosed = flags & 1;
+    if (i.includer >= f.files.size() || i.included >= f.files.size() || flags > 1) r.fail();
   }
   if (!r.ok() || !r.atEnd()) return Status(ErrorCode::Corrupt, "malformed clang facts");
   return f;

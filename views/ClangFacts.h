@@ -85,6 +85,10 @@ struct ClangSkipped {
 // or `#pragma once` kept out is not entered again.
 struct ClangInclusion {
   uint32_t includer = 0, offset = 0, included = 0;
+  // The directive lies inside a namespace block or a class, struct, union or enum definition:
+  // what the file declares belongs to that scope (glog's log_severity.h, included inside
+  // `namespace google {`), which it does not when the file is parsed alone.
+  bool enclosed = false;
 };
 
 struct TuFacts {

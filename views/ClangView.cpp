@@ -33,10 +33,15 @@ Status writeReads(LmdbTxn& txn, MDB_dbi meta, const ClangViewContents& contents)
   return Status::ok();
 }
 
-// Per file, the #includes units entered there: (offset delta, path) pairs in offset order.
+// Per file, the #includes units entered there: (offset delta, path) pairs in offset order; and
+// the files every unit entered inside a scope.
 Status writeInclusions(LmdbTxn& txn, const ClangViewContents& contents) {
   auto inclusions = txn.openDb("inclusions", true);
   if (!inclusions) return inclusions.status();
+  auto enclosed = txn.openDb("enclosed", true);
+  if (!enclosed) return enclosed.status();
+  for (const std::string& path : contents.enclosedFiles)
+    if (!path.empty() && path.size() <= kMaxNameKey) NIB_RETURN_IF_ERROR(txn.put(*enclosed, path, ""));
   for (const auto& [path, entered] : contents.inclusions) {
     if (path.empty() || path.size() > kMaxNameKey) continue;
     ByteWriter w;
@@ -191,7 +196,12 @@ Expected<std::unique_ptr<ClangView>> ClangView::open(const std::filesystem::path
   if (auto errors = v->txn_.openDb("errors", false)) v->errors_ = *errors;
   if (auto foreign = v->txn_.openDb("foreign", false)) v->foreign_ = *foreign;
   if (auto inclusions = v->txn_.openDb("inclusions", false)) v->inclusions_ = *inclusions;
+  if (auto enclosed = v->txn_.openDb("enclosed", false)) v->enclosed_ = *enclosed;
   return v;
+}
+
+bool ClangView::enclosedFile(const std::string& path) {
+  return enclosed_ && !path.empty() && path.size() <= kMaxNameKey && txn_.get(*enclosed_, path).hasValue();
 }
 
 Expected<std::vector<std::pair<uint32_t, std::string_view>>> ClangView::inclusionsIn(const std::string& path) {

@@ -105,6 +105,9 @@ struct ClangViewContents {
   // offset of the directive and the file it entered (any unit's: an #include resolves alike in
   // every configuration but for a file that differs by include path).
   std::vector<std::pair<std::string, std::vector<std::pair<uint32_t, std::string>>>> inclusions;
+  // Files every unit entered inside a scope (ClangInclusion::enclosed), sorted: what they declare
+  // is another entity when the file is parsed alone, at the top level, as clangd parses it open.
+  std::vector<std::string> enclosedFiles;
   // Per path (sorted), the byte ranges the preprocessor left out: of a unit's main file, in its
   // own unit(s) (what clangd parses when the file is opened); of any other file, in every unit
   // that read it. Sorted and disjoint.
@@ -167,6 +170,8 @@ class ClangView {
   // directive and the file it entered, in offset order (valid while the view lives); empty for
   // none, and for a view that predates the record.
   Expected<std::vector<std::pair<uint32_t, std::string_view>>> inclusionsIn(const std::string& path);
+  // Whether every unit entered `path` inside a scope (ClangViewContents::enclosedFiles).
+  bool enclosedFile(const std::string& path);
   // The TypeScript programs; nullopt when the view records none (a clang view, or a precise
   // view written before programs were).
   Expected<std::optional<ProgramTable>> programs();
@@ -183,6 +188,7 @@ class ClangView {
   std::optional<MDB_dbi> errors_;    // the same
   std::optional<MDB_dbi> foreign_;   // the same
   std::optional<MDB_dbi> inclusions_;  // the same
+  std::optional<MDB_dbi> enclosed_;    // the same
   std::optional<std::vector<std::string>> readFiles_;  // decoded on first use
   // The unindexed table (a few generated headers), read once: every site of an answer asks
   // whether its file is one. Repository path -> stat signature; root_ is where they lie.

@@ -72,7 +72,7 @@ Expected<NavigationResult> ClangNavigator::answer(const std::string& path, uint3
   const ClangFileOccurrence* at = &named->occurrences[named->at];
   ClangSymbol* symbol = &named->symbol;
   if (symbol->usr.rfind(kUsingDeclarationUsr, 0) == 0)
-    return usingAnswer(path, *at, *symbol, references, includeDeclaration);
+    return usingAnswer(path, *occurrences, *at, *symbol, references, includeDeclaration);
   // A call a template cannot resolve yet (`write(out, value)` with a dependent argument) names
   // every overload lookup found: libclang reports a reference to each at the one name, and
   // clangd answers with all of them. Other entities reported at one name (a class and its
@@ -232,16 +232,26 @@ std::optional<ClangSymbol> ClangNavigator::inheritedConstructor(const ClangSymbo
   return std::nullopt;
 }
 
-Expected<NavigationResult> ClangNavigator::usingAnswer(const std::string& path, const ClangFileOccurrence& at,
-                                                                           const ClangSymbol& declaration, bool references,
-                                                                           bool includeDeclaration) {
+Expected<NavigationResult> ClangNavigator::usingAnswer(const std::string& path,
+                                                       const std::vector<ClangFileOccurrence>& occurrences,
+                                                       const ClangFileOccurrence& at, const ClangSymbol& declaration,
+                                                       bool references, bool includeDeclaration) {
   // A name a using-declaration brought into scope (`using fmt::detail::fp;` ... `fp(1, 2)`),
-  // answered as clangd 14 does: the using-declaration besides the entity it names (the one
-  // clang reports at the declaration's own site), for definitions and references alike.
+  // answered as clangd 14 does: the using-declaration besides the entity it names, for
+  // definitions and references alike — the entity clang reports at the use under the name (the
+  // overload a call resolves to: `using testing::InitGoogleMock;` names every overload), else the
+  // one it reports at the declaration's own site (a type; `fp(1, 2)` reports the constructor of
+  // the class `fp` aliases, which is no entity of that name).
   auto out = answerFor(declaration, at, path, references, includeDeclaration, false);
   if (!out) return out;
   std::optional<ClangFileOccurrence> entity;
+  for (const ClangFileOccurrence& o : occurrences) {
+    if (o.start != at.start || o.symbol == at.symbol || o.role != ClangRole::Reference || o.expanded) continue;
+    auto named = view_->symbol(o.symbol);
+    if (named && named->name == declaration.name) entity = o;
+  }
   for (const ClangSite& s : declaration.sites) {
+    if (entity) break;
     if (s.role != ClangRole::Definition) continue;
     auto there = view_->occurrences(s.path);
     const ClangFileOccurrence* named = there ? occurrenceAt(*there, s.range.startByte) : nullptr;

@@ -131,7 +131,8 @@ class ClangNavigator {
   std::optional<PreprocessorWord> preprocessorWord(const std::string& path, const AskedFile& f, uint32_t offset);
   NavigationResult nothingNamed(const PreprocessorWord& w);
   // At a name a using-declaration brought into scope: the declaration and the entity it names.
-  Expected<NavigationResult> usingAnswer(const std::string& path, const ClangFileOccurrence& at,
+  Expected<NavigationResult> usingAnswer(const std::string& path, const std::vector<ClangFileOccurrence>& occurrences,
+                                         const ClangFileOccurrence& at,
                                          const ClangSymbol& declaration, bool references, bool includeDeclaration);
   // The answer for one symbol named at `at` (answer merges several for a dependent call's
   // overloads).

@@ -170,6 +170,38 @@ std::optional<std::pair<const ClangFileOccurrence*, ClangSymbol>> ClangNavigator
   return std::nullopt;
 }
 
+// A header's macros as its own parse has them, which clangd answers from when it is open: the
+// unit that read it saw the definitions its main file met first, the header alone sees those its
+// own #includes meet (json-c's JSON_EXPORT, which several headers define under `#ifndef
+// JSON_EXPORT`; json_object_iterator.h includes json_types.h). At a macro's use in a file that is
+// no unit's main file, the macro of that name whose definition the file's own parse meets first,
+// where one is met; the name's occurrence at the place is that macro's where some unit saw it so.
+uint32_t ClangNavigator::ownParseMacro(const ClangFileOccurrence& at, const std::string& path) {
+  if (at.role != ClangRole::Reference || at.expanded) return at.symbol;
+  auto named = view_->symbolForDefinition(at.symbol, path, at.start);
+  if (!named || static_cast<SymbolKind>(named->kind) != SymbolKind::Macro) return at.symbol;
+  auto read = view_->filesReadBy(path);
+  if (!read || *read) return at.symbol;  // a unit's main file: its unit's parse is its own
+  auto ids = view_->symbolsNamed(named->name);
+  if (!ids || ids->size() < 2) return at.symbol;
+  std::vector<std::pair<uint32_t, ClangSymbol>> macros;
+  macros.reserve(ids->size());
+  for (uint32_t id : *ids)
+    if (auto symbol = view_->symbolForDefinition(id, path, at.start); symbol && static_cast<SymbolKind>(symbol->kind) == SymbolKind::Macro)
+      macros.emplace_back(id, std::move(*symbol));
+  SitesByFile definitions;
+  for (const auto& [id, m] : macros)
+    for (const ClangSite& s : m.sites)
+      if (s.role == ClangRole::Definition && !s.interpolated && !view_->skippedAt(s.path, s.range.startByte))
+        definitions[s.path].push_back(&s);
+  for (auto& [file, sites] : definitions)
+    std::sort(sites.begin(), sites.end(), [](const ClangSite* a, const ClangSite* b) { return a->range.startByte < b->range.startByte; });
+  const ClangSite* first = firstMet(*view_, path, at.start, definitions);
+  for (const auto& [id, m] : macros)
+    if (first && std::any_of(m.sites.begin(), m.sites.end(), [&](const ClangSite& s) { return &s == first; })) return id;
+  return at.symbol;
+}
+
 // `const yaml = require("./index")`: TypeScript's server goes through the alias to what it
 // stands for (the module, or the value the module exports), at its uses and at its declaration
 // alike. ScipImport keeps that target there as an expanded occurrence beside the alias (whose own
@@ -704,8 +736,27 @@ Expected<ClangNavigator::NamedAt> ClangNavigator::namedAt(const std::string& pat
   // answers from the file's own parse (expat's xmltok_impl.c is all #ifdef'd out alone; a file
   // that needs its includer's declarations resolves nothing there).
   if (at->foreign) return declined();
-  auto symbol = allSites ? view_->symbol(at->symbol) : view_->symbolForDefinition(at->symbol, path, at->start);
+  // The symbol named there: a header's macro as its own parse has it (another than the units'
+  // occurrence names, answered at that occurrence's place), else the occurrence's.
+  uint32_t id = scip_ ? at->symbol : ownParseMacro(*at, path);
+  std::optional<ClangSite> ownUse;  // the use, where no unit saw that macro
+  if (id != at->symbol) {
+    const ClangFileOccurrence* seen = nullptr;
+    for (const ClangFileOccurrence& o : *occurrences)
+      if (o.start == at->start && o.symbol == id && o.role == ClangRole::Reference) seen = &o;
+    if (auto units = seen ? Expected<ClangSymbol>(declined()) : view_->symbolForDefinition(at->symbol, path, at->start))
+      for (const ClangSite& s : units->sites)
+        if (s.path == path && s.range.startByte == at->start && s.role == ClangRole::Reference) ownUse = s;
+    if (seen) at = seen;
+  }
+  auto symbol = allSites ? view_->symbol(id) : view_->symbolForDefinition(id, path, at->start);
   if (!symbol) return symbol.status();
+  if (ownUse) {
+    auto place = std::find_if(symbol->sites.begin(), symbol->sites.end(), [&](const ClangSite& s) {
+      return std::tie(s.path, s.range.startByte) > std::tie(ownUse->path, ownUse->range.startByte);
+    });
+    symbol->sites.insert(place, *ownUse);
+  }
   // A macro only the file's includer defines (before its #include) is no name in the file's own
   // parse either.
   if (!scip_ && static_cast<SymbolKind>(symbol->kind) == SymbolKind::Macro) {

@@ -134,6 +134,8 @@ class ClangNavigator {
   Expected<NavigationResult> usingAnswer(const std::string& path, const std::vector<ClangFileOccurrence>& occurrences,
                                          const ClangFileOccurrence& at,
                                          const ClangSymbol& declaration, bool references, bool includeDeclaration);
+  // The symbol id of the macro a header's own parse has in effect at a macro's use (see the .cpp).
+  uint32_t ownParseMacro(const ClangFileOccurrence& at, const std::string& path);
   // The answer for one symbol named at `at` (answer merges several for a dependent call's
   // overloads).
   Expected<NavigationResult> answerFor(const ClangSymbol& symbol, const ClangFileOccurrence& at, const std::string& path,

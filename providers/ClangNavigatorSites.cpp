@@ -35,27 +35,32 @@ const ClangSite* declarationSite(const ClangSymbol& symbol) {
   return first;
 }
 
-const ClangSite* firstNamespaceBlock(ClangView& view, const ClangSymbol& ns, const std::string& path,
-                                     const std::function<bool(const std::string&)>& changed) {
-  std::map<std::string_view, std::vector<const ClangSite*>> blocks;  // per file, in offset order
-  for (const ClangSite& s : ns.sites)
-    if (s.role == ClangRole::Definition && !changed(s.path)) blocks[s.path].push_back(&s);
+const ClangSite* firstMet(ClangView& view, const std::string& path, uint32_t limit, const SitesByFile& sites) {
   std::set<std::string, std::less<>> entered;
   // Depth-first over the #includes, bounded: a header graph is shallow, a cycle is cut by
   // `entered`, and a damaged view must not recurse without end.
-  std::function<const ClangSite*(const std::string&, int)> meet = [&](const std::string& file, int depth) -> const ClangSite* {
+  std::function<const ClangSite*(const std::string&, uint32_t, int)> meet = [&](const std::string& file, uint32_t before,
+                                                                                int depth) -> const ClangSite* {
     if (depth > 64 || !entered.insert(file).second) return nullptr;
-    auto own = blocks.find(file);
-    const ClangSite* first = own == blocks.end() ? nullptr : own->second.front();
+    auto own = sites.find(file);
+    const ClangSite* first = own == sites.end() || own->second.front()->range.startByte >= before ? nullptr : own->second.front();
     auto included = view.inclusionsIn(file);
     if (included)
       for (const auto& [offset, next] : *included) {
-        if (first && first->range.startByte < offset) break;
-        if (const ClangSite* met = meet(std::string(next), depth + 1)) return met;
+        if (offset >= before || (first && first->range.startByte < offset)) break;
+        if (const ClangSite* met = meet(std::string(next), UINT32_MAX, depth + 1)) return met;
       }
     return first;
   };
-  return meet(path, 0);
+  return meet(path, limit, 0);
+}
+
+const ClangSite* firstNamespaceBlock(ClangView& view, const ClangSymbol& ns, const std::string& path,
+                                     const std::function<bool(const std::string&)>& changed) {
+  SitesByFile blocks;
+  for (const ClangSite& s : ns.sites)
+    if (s.role == ClangRole::Definition && !changed(s.path)) blocks[s.path].push_back(&s);
+  return firstMet(view, path, UINT32_MAX, blocks);
 }
 
 // The clang view has no say at a position (a file changed since the build, no name clang saw,

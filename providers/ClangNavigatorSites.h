@@ -3,7 +3,9 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "providers/Navigation.h"
@@ -17,6 +19,12 @@ SymbolLocation siteLocation(const ClangSymbol& symbol, const ClangSite& site);
 // The declaration clangd's index keeps for a symbol: the canonical one (the first the build
 // saw), else the first declaring site; nullptr when the repository only references it.
 const ClangSite* declarationSite(const ClangSymbol& symbol);
+// Sites by file, each file's in offset order (string views of the sites' paths).
+using SitesByFile = std::map<std::string_view, std::vector<const ClangSite*>>;
+// The first of `sites` that `path`'s own parse meets before `limit` in it: the file's text and, at
+// each #include before it, depth-first, what the included file meets first (the view's
+// `inclusionsIn`); a file entered once (guards). nullptr when it meets none.
+const ClangSite* firstMet(ClangView& view, const std::string& path, uint32_t limit, const SitesByFile& sites);
 // The block opening a namespace that a file's own parse meets first, where clangd 14's
 // go-to-definition goes at any `namespace X {` (the namespace's canonical declaration in the
 // open file's translation unit): the file's text and, at each #include before it, depth-first,

@@ -383,6 +383,16 @@ Status ClangNavigator::addUndefinitions(const ClangSymbol& macro, const std::str
     auto inEffect = macroInEffect(path, w);
     if (!inEffect) return inEffect.status();
     if (!*inEffect || (*inEffect)->usr != macro.usr) continue;
+    // Defined in this file only further down (an #undef that clears the way before a header's
+    // own #define, pcre2_intmodedep.h's, which the word finds in the preamble): no macro is in
+    // effect at the #undef in the file's own parse, so it undoes none.
+    bool here = false, before = false;
+    for (const ClangSite& s : macro.sites)
+      if (s.role == ClangRole::Definition && s.path == path) {
+        here = true;
+        before |= s.range.startByte < w.start;
+      }
+    if (here && !before) continue;
     ClangSite site;
     site.path = path;
     site.role = ClangRole::Reference;

@@ -303,7 +303,11 @@ struct Collector {
     while (n < name.size() && name[n] != '<' && name[n] != '(' && name[n] != ' ') ++n;
     if (n == 0) return true;
     const std::string& text = contentOf(id);
-    return offset + n <= text.size() && text.compare(offset, n, name, 0, n) == 0;
+    if (offset + n > text.size() || text.compare(offset, n, name, 0, n) != 0) return false;
+    // The whole word: `save` is not spelt at the expansion of `save_and_next(ls)`, whose body
+    // calls it (lua's llex.c), where the macro is the name under the cursor.
+    auto identifier = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$'; };
+    return !(n == name.size() && identifier(name[n - 1]) && offset + n < text.size() && identifier(text[offset + n]));
   }
 
   // The file's id when it lies under the root, else -1.

@@ -94,6 +94,14 @@ void declaration(CXClientData data, const CXIdxDeclInfo* info) {
   c->add(clang_indexLoc_getCXSourceLocation(info->loc), usr,
          info->isDefinition ? ClangRole::Definition : ClangRole::Declaration, kindOf(info->entityInfo->kind), false, -1);
   if (info->isDefinition && isScope(info->entityInfo->kind)) c->addScope(info->cursor);
+  // A namespace a system header opened first in this unit (`std`): its canonical declaration,
+  // where clangd goes from any block of it, lies outside the repository.
+  if (info->entityInfo->kind == CXIdxEntity_CXXNamespace) {
+    CXFile first = nullptr;
+    clang_getFileLocation(clang_getCursorLocation(clang_getCanonicalCursor(info->cursor)), &first, nullptr, nullptr, nullptr);
+    if (first && c->fileId(first) < 0 && std::find(c->facts.openedOutside.begin(), c->facts.openedOutside.end(), usr) == c->facts.openedOutside.end())
+      c->facts.openedOutside.push_back(usr);
+  }
   if (const CXIdxCXXClassDeclInfo* cls = clang_index_getCXXClassDeclInfo(info))
     for (unsigned i = 0; i < cls->numBases; ++i) {
       const CXIdxBaseClassInfo* base = cls->bases[i];

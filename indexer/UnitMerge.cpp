@@ -228,6 +228,8 @@ class UnitMerger {
     link(f.overrides, &ClangSymbol::overrides, &ClangSymbol::overriddenBy);
     link(f.bases, &ClangSymbol::bases, &ClangSymbol::derived);
     link(f.types, &ClangSymbol::types, nullptr);
+    for (uint32_t k : f.openedOutside)
+      if (auto it = symbolIds_.find(f.usrs[k]); it != symbolIds_.end()) openedOutside_.insert(it->second);
   }
 
   void mergeOccurrence(Unit& u, const ClangOccurrence& o, FileSlot& file) {
@@ -373,6 +375,7 @@ class UnitMerger {
     for (auto& [path, ranges] : skipped_)
       if (!ranges.empty()) contents_.skipped.emplace_back(path, std::move(ranges));
     for (auto& [path, entered] : inclusions_) contents_.inclusions.emplace_back(path, std::vector(entered.begin(), entered.end()));
+    contents_.openedOutside.assign(openedOutside_.begin(), openedOutside_.end());
     for (const auto& [path, always] : enclosed_)
       if (always) contents_.enclosedFiles.push_back(path);
     // What only a made-up unit named, at no site (a member name its own configuration spells
@@ -409,6 +412,7 @@ class UnitMerger {
   std::map<std::string, std::set<std::pair<uint32_t, std::string>>> inclusions_;
   // File -> whether every #include that entered it lay inside a scope (ClangInclusion::enclosed).
   std::map<std::string, bool> enclosed_;
+  std::set<uint32_t> openedOutside_;  // namespaces some unit opened first outside the repository
   // Per file, what every unit that read it left out (intersected unit by unit).
   std::map<std::string, std::vector<std::pair<uint32_t, uint32_t>>> skipped_;
   std::vector<std::string> mainFileOf_;

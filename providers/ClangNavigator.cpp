@@ -513,6 +513,12 @@ Expected<NavigationResult> ClangNavigator::answerFor(const ClangSymbol& found, c
   // one the asked file's own parse meets, in its #include order (from any block, its own
   // included). The precise view's namespaces have no such order: the first the build saw.
   if (!references && static_cast<SymbolKind>(symbol->kind) == SymbolKind::Namespace) {
+    // One a system header opens first (`namespace std`) goes there, outside the repository.
+    if (!scip_ && view_->openedOutside(at->symbol)) {
+      out.note = "'" + symbol->name + "' is first opened outside the repository";
+      out.facet = kOutsideFacet;
+      return std::move(out);
+    }
     const ClangSite* first = scip_ ? nullptr : firstNamespaceBlock(*view_, *symbol, path, changed_);
     for (const ClangSite& s : symbol->sites)
       if (!first && s.canonical && !changed_(s.path)) first = &s;

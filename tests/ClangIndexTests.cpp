@@ -45,6 +45,7 @@ TEST_CASE("a worker's facts round-trip, and a cut or damaged record fails to dec
   f.skipped = {{0, 10, 90}, {1, 0, 12}};
   f.bodiesParsed = {0};
   f.inclusions = {{0, 20, 1, true}};
+  f.openedOutside = {1};
   std::string bytes = encodeTuFacts(f);
   auto back = decodeTuFacts(bytes);
   REQUIRE(back.hasValue());
@@ -61,6 +62,7 @@ TEST_CASE("a worker's facts round-trip, and a cut or damaged record fails to dec
   CHECK(back->inclusions[0].offset == 20);
   CHECK(back->inclusions[0].included == 1);
   CHECK(back->inclusions[0].enclosed);
+  CHECK(back->openedOutside == std::vector<uint32_t>{1});
   // Every proper prefix (a worker killed half-way) is refused, never misread.
   for (size_t n = 0; n < bytes.size(); ++n) CHECK_FALSE(decodeTuFacts(bytes.substr(0, n)).hasValue());
   // A skipped range in a file the unit did not read is refused.
@@ -75,9 +77,10 @@ TEST_CASE("a worker's facts round-trip, and a cut or damaged record fails to dec
   // Facts of format 5 (a precise project's, cached before #includes were recorded) are read,
   // without #includes: the format byte, and no count at the end.
   f.inclusions.clear();
+  f.openedOutside.clear();
   std::string older = encodeTuFacts(f);
   older[0] = 5;
-  older.pop_back();
+  older.resize(older.size() - 2);  // no count of #includes, none of namespaces opened outside
   auto old = decodeTuFacts(older);
   REQUIRE(old.hasValue());
   CHECK(old->inclusions.empty());

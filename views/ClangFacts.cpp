@@ -85,6 +85,8 @@ std::string encodeTuFacts(const TuFacts& f) {
     w.varint(i.included);
     w.u8(i.enclosed ? 1 : 0);
   }
+  w.varint(f.openedOutside.size());
+  for (uint32_t k : f.openedOutside) w.varint(k);
   return w.take();
 }
 
@@ -151,6 +153,11 @@ Expected<TuFacts> decodeTuFacts(std::string_view bytes) {
     i.enclosed = flags & 1;
     if (i.includer >= f.files.size() || i.included >= f.files.size() || flags > 1) r.fail();
   }
+  uint64_t outside = format >= 6 ? r.varint() : 0;
+  if (!r.ok() || outside > f.usrs.size()) return Status(ErrorCode::Corrupt, "truncated clang facts");
+  f.openedOutside.resize(static_cast<size_t>(outside));
+  for (uint32_t& k : f.openedOutside)
+    if ((k = r.u32()) >= f.usrs.size()) r.fail();
   if (!r.ok() || !r.atEnd()) return Status(ErrorCode::Corrupt, "malformed clang facts");
   return f;
 }

@@ -109,6 +109,9 @@ struct TuFacts {
   // that unit's facts, and the builder re-indexes a unit alone where no unit owns a file.
   std::vector<uint32_t> bodiesParsed;
   std::vector<ClangInclusion> inclusions;
+  // Namespaces (into usrs) whose first declaration in the unit lies outside the repository
+  // (`namespace std`, which a system header opens before the repository's blocks do).
+  std::vector<uint32_t> openedOutside;
 };
 
 std::string encodeTuFacts(const TuFacts& facts);

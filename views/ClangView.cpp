@@ -42,6 +42,9 @@ Status writeInclusions(LmdbTxn& txn, const ClangViewContents& contents) {
   if (!enclosed) return enclosed.status();
   for (const std::string& path : contents.enclosedFiles)
     if (!path.empty() && path.size() <= kMaxNameKey) NIB_RETURN_IF_ERROR(txn.put(*enclosed, path, ""));
+  auto outside = txn.openDb("opened-outside", true);
+  if (!outside) return outside.status();
+  for (uint32_t id : contents.openedOutside) NIB_RETURN_IF_ERROR(txn.put(*outside, idKey(id), ""));
   for (const auto& [path, entered] : contents.inclusions) {
     if (path.empty() || path.size() > kMaxNameKey) continue;
     ByteWriter w;
@@ -197,8 +200,11 @@ Expected<std::unique_ptr<ClangView>> ClangView::open(const std::filesystem::path
   if (auto foreign = v->txn_.openDb("foreign", false)) v->foreign_ = *foreign;
   if (auto inclusions = v->txn_.openDb("inclusions", false)) v->inclusions_ = *inclusions;
   if (auto enclosed = v->txn_.openDb("enclosed", false)) v->enclosed_ = *enclosed;
+  if (auto outside = v->txn_.openDb("opened-outside", false)) v->openedOutside_ = *outside;
   return v;
 }
+
+bool ClangView::openedOutside(uint32_t id) { return openedOutside_ && txn_.get(*openedOutside_, idKey(id)).hasValue(); }
 
 bool ClangView::enclosedFile(const std::string& path) {
   return enclosed_ && !path.empty() && path.size() <= kMaxNameKey && txn_.get(*enclosed_, path).hasValue();

@@ -108,6 +108,8 @@ struct ClangViewContents {
   // Files every unit entered inside a scope (ClangInclusion::enclosed), sorted: what they declare
   // is another entity when the file is parsed alone, at the top level, as clangd parses it open.
   std::vector<std::string> enclosedFiles;
+  // Namespaces (symbol ids, ascending) some unit opened first outside the repository (TuFacts).
+  std::vector<uint32_t> openedOutside;
   // Per path (sorted), the byte ranges the preprocessor left out: of a unit's main file, in its
   // own unit(s) (what clangd parses when the file is opened); of any other file, in every unit
   // that read it. Sorted and disjoint.
@@ -172,6 +174,8 @@ class ClangView {
   Expected<std::vector<std::pair<uint32_t, std::string_view>>> inclusionsIn(const std::string& path);
   // Whether every unit entered `path` inside a scope (ClangViewContents::enclosedFiles).
   bool enclosedFile(const std::string& path);
+  // Whether a unit opened the namespace `id` first outside the repository (`std`).
+  bool openedOutside(uint32_t id);
   // The TypeScript programs; nullopt when the view records none (a clang view, or a precise
   // view written before programs were).
   Expected<std::optional<ProgramTable>> programs();
@@ -189,6 +193,7 @@ class ClangView {
   std::optional<MDB_dbi> foreign_;   // the same
   std::optional<MDB_dbi> inclusions_;  // the same
   std::optional<MDB_dbi> enclosed_;    // the same
+  std::optional<MDB_dbi> openedOutside_;  // the same
   std::optional<std::vector<std::string>> readFiles_;  // decoded on first use
   // The unindexed table (a few generated headers), read once: every site of an answer asks
   // whether its file is one. Repository path -> stat signature; root_ is where they lie.

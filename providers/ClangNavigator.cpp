@@ -170,38 +170,6 @@ std::optional<std::pair<const ClangFileOccurrence*, ClangSymbol>> ClangNavigator
   return std::nullopt;
 }
 
-// A header's macros as its own parse has them, which clangd answers from when it is open: the
-// unit that read it saw the definitions its main file met first, the header alone sees those its
-// own #includes meet (json-c's JSON_EXPORT, which several headers define under `#ifndef
-// JSON_EXPORT`; json_object_iterator.h includes json_types.h). At a macro's use in a file that is
-// no unit's main file, the macro of that name whose definition the file's own parse meets first,
-// where one is met; the name's occurrence at the place is that macro's where some unit saw it so.
-uint32_t ClangNavigator::ownParseMacro(const ClangFileOccurrence& at, const std::string& path) {
-  if (at.role != ClangRole::Reference || at.expanded) return at.symbol;
-  auto named = view_->symbolForDefinition(at.symbol, path, at.start);
-  if (!named || static_cast<SymbolKind>(named->kind) != SymbolKind::Macro) return at.symbol;
-  auto read = view_->filesReadBy(path);
-  if (!read || *read) return at.symbol;  // a unit's main file: its unit's parse is its own
-  auto ids = view_->symbolsNamed(named->name);
-  if (!ids || ids->size() < 2) return at.symbol;
-  std::vector<std::pair<uint32_t, ClangSymbol>> macros;
-  macros.reserve(ids->size());
-  for (uint32_t id : *ids)
-    if (auto symbol = view_->symbolForDefinition(id, path, at.start); symbol && static_cast<SymbolKind>(symbol->kind) == SymbolKind::Macro)
-      macros.emplace_back(id, std::move(*symbol));
-  SitesByFile definitions;
-  for (const auto& [id, m] : macros)
-    for (const ClangSite& s : m.sites)
-      if (s.role == ClangRole::Definition && !s.interpolated && !view_->skippedAt(s.path, s.range.startByte))
-        definitions[s.path].push_back(&s);
-  for (auto& [file, sites] : definitions)
-    std::sort(sites.begin(), sites.end(), [](const ClangSite* a, const ClangSite* b) { return a->range.startByte < b->range.startByte; });
-  const ClangSite* first = firstMet(*view_, path, at.start, definitions);
-  for (const auto& [id, m] : macros)
-    if (first && std::any_of(m.sites.begin(), m.sites.end(), [&](const ClangSite& s) { return &s == first; })) return id;
-  return at.symbol;
-}
-
 // `const yaml = require("./index")`: TypeScript's server goes through the alias to what it
 // stands for (the module, or the value the module exports), at its uses and at its declaration
 // alike. ScipImport keeps that target there as an expanded occurrence beside the alias (whose own
@@ -262,44 +230,6 @@ std::optional<ClangSymbol> ClangNavigator::inheritedConstructor(const ClangSymbo
       if (seen.insert(next).second) pending.push_back(next);
   }
   return std::nullopt;
-}
-
-Expected<NavigationResult> ClangNavigator::usingAnswer(const std::string& path,
-                                                       const std::vector<ClangFileOccurrence>& occurrences,
-                                                       const ClangFileOccurrence& at, const ClangSymbol& declaration,
-                                                       bool references, bool includeDeclaration) {
-  // A name a using-declaration brought into scope (`using fmt::detail::fp;` ... `fp(1, 2)`),
-  // answered as clangd 14 does: the using-declaration besides the entity it names, for
-  // definitions and references alike — the entity clang reports at the use under the name (the
-  // overload a call resolves to: `using testing::InitGoogleMock;` names every overload), else the
-  // one it reports at the declaration's own site (a type; `fp(1, 2)` reports the constructor of
-  // the class `fp` aliases, which is no entity of that name).
-  auto out = answerFor(declaration, at, path, references, includeDeclaration, false);
-  if (!out) return out;
-  std::optional<ClangFileOccurrence> entity;
-  for (const ClangFileOccurrence& o : occurrences) {
-    if (o.start != at.start || o.symbol == at.symbol || o.role != ClangRole::Reference || o.expanded) continue;
-    auto named = view_->symbol(o.symbol);
-    if (named && named->name == declaration.name) entity = o;
-  }
-  for (const ClangSite& s : declaration.sites) {
-    if (entity) break;
-    if (s.role != ClangRole::Definition) continue;
-    auto there = view_->occurrences(s.path);
-    const ClangFileOccurrence* named = there ? occurrenceAt(*there, s.range.startByte) : nullptr;
-    if (named && named->symbol != at.symbol) entity = *named;
-    break;
-  }
-  if (!entity) return out;
-  auto symbol = view_->symbol(entity->symbol);
-  if (!symbol) return out;
-  ClangFileOccurrence plain = *entity;
-  plain.role = ClangRole::Reference;  // asked at a use, whatever the declaration's site says
-  auto more = answerFor(*symbol, plain, path, references, includeDeclaration, false);
-  if (!more) return out;
-  for (SymbolLocation& l : more->locations) out->locations.push_back(std::move(l));
-  uniqueSites(out->locations);
-  return out;
 }
 
 namespace {
@@ -509,42 +439,14 @@ Expected<NavigationResult> ClangNavigator::answerFor(const ClangSymbol& found, c
     out.confidence = Confidence::Name;
     out.note = "'" + symbol->name + "' depends on a template parameter: looked up in the primary template of its object's type";
   }
-  // A namespace is "defined" by every block that opens it; like clangd, nib goes to the first
-  // one the asked file's own parse meets, in its #include order (from any block, its own
-  // included). The precise view's namespaces have no such order: the first the build saw.
-  if (!references && static_cast<SymbolKind>(symbol->kind) == SymbolKind::Namespace) {
-    // One a system header opens first (`namespace std`) goes there, outside the repository.
-    if (!scip_ && view_->openedOutside(at->symbol)) {
-      out.note = "'" + symbol->name + "' is first opened outside the repository";
-      out.facet = kOutsideFacet;
-      return std::move(out);
-    }
-    const ClangSite* first = scip_ ? nullptr : firstNamespaceBlock(*view_, *symbol, path, changed_);
-    for (const ClangSite& s : symbol->sites)
-      if (!first && s.canonical && !changed_(s.path)) first = &s;
-    if (first) {
-      out.locations.push_back(SymbolLocation{first->path, first->range, first->range, symbol->name, "", SymbolKind::Namespace,
-                                             OccurrenceRole::Definition, false});
-      return std::move(out);
-    }
-  }
-  // Asked in a file every unit entered inside a scope (glog's log_severity.h, inside `namespace
-  // google {`), at an entity the file declares: clangd parses the file alone, at the top level,
-  // where the entity is another (`::GLOG_WARNING`, not `google::GLOG_WARNING`) that only that
-  // parse knows — its definition is the file's own, else its declaration there; its references
-  // the file's own.
-  const bool enclosed = !scip_ && view_->enclosedFile(path) &&
-                        std::any_of(symbol->sites.begin(), symbol->sites.end(),
-                                    [&](const ClangSite& s) { return s.path == path && s.role != ClangRole::Reference; });
+  if (!references && static_cast<SymbolKind>(symbol->kind) == SymbolKind::Namespace &&
+      namespaceDefinition(*symbol, at->symbol, path, out))
+    return std::move(out);
+  const bool enclosed = enclosedDeclaration(*symbol, path);
   if (enclosed) {
     out.facet = kEnclosedFacet;
     if (!references) {
-      const ClangSite* own = nullptr;
-      for (const ClangSite& s : symbol->sites)
-        if (s.path == path && s.role != ClangRole::Reference &&
-            (!own || (s.role == ClangRole::Definition && own->role != ClangRole::Definition)))
-          own = &s;
-      out.locations.push_back(siteLocation(*symbol, *own));
+      out.locations.push_back(siteLocation(*symbol, *ownDeclaration(*symbol, path)));
       return std::move(out);
     }
   }

@@ -134,6 +134,12 @@ class ClangNavigator {
   Expected<NavigationResult> usingAnswer(const std::string& path, const std::vector<ClangFileOccurrence>& occurrences,
                                          const ClangFileOccurrence& at,
                                          const ClangSymbol& declaration, bool references, bool includeDeclaration);
+  // What the open file's own parse answers (ClangNavigatorOwnParse.cpp): a namespace's first
+  // block, true when it answered; whether the symbol is one a file included inside a scope
+  // declares; its declaration in `path` (its definition there first), or nullptr.
+  bool namespaceDefinition(const ClangSymbol& ns, uint32_t id, const std::string& path, NavigationResult& out);
+  bool enclosedDeclaration(const ClangSymbol& symbol, const std::string& path);
+  static const ClangSite* ownDeclaration(const ClangSymbol& symbol, const std::string& path);
   // The symbol id of the macro a header's own parse has in effect at a macro's use (see the .cpp).
   uint32_t ownParseMacro(const ClangFileOccurrence& at, const std::string& path);
   // The answer for one symbol named at `at` (answer merges several for a dependent call's

@@ -222,18 +222,27 @@ void inclusion(CXFile file, CXSourceLocation* stack, unsigned depth, CXClientDat
 
 // A file the unit entered twice (libev's ev_wrap.h: its #define section the first time, its
 // #else of #undefs the second) has each entry's left-out code among the unit's skipped ranges,
-// which together cover the whole file. A range the unit recorded a name in was compiled by
+// which together cover the whole file. A range the unit recorded a name inside was compiled by
 // another entry: left out of one entry only, it is no code the preprocessor left out — the file's
-// own parse, as clangd's of the open header, keeps the first entry's.
-void keepSkippedEverywhere(TuFacts& facts) {
+// own parse, as clangd's of the open header, keeps the first entry's. Inside: past the range's
+// first line (the directive that starts it: `#ifndef CLOCK_MONOTONIC` names a macro there) and
+// before its last (an `#elif`'s condition).
+void keepSkippedEverywhere(Collector& c) {
+  TuFacts& facts = c.facts;
   std::unordered_map<uint32_t, std::vector<uint32_t>> named;  // file -> offsets of its occurrences, sorted
   for (const ClangOccurrence& o : facts.occurrences) named[o.file].push_back(o.offset);
   for (auto& [file, offsets] : named) std::sort(offsets.begin(), offsets.end());
   std::erase_if(facts.skipped, [&](const ClangSkipped& k) {
     auto it = named.find(k.file);
     if (it == named.end()) return false;
-    auto first = std::upper_bound(it->second.begin(), it->second.end(), k.start);
-    return first != it->second.end() && *first < k.end;
+    const std::string& text = c.contentOf(k.file);
+    size_t from = k.start;
+    do from = text.find('\n', from + 1);  // past continued lines
+    while (from != std::string::npos && from > 0 && text[from - 1] == '\\');
+    size_t to = k.end == 0 ? 0 : text.rfind('\n', std::min<size_t>(k.end, text.size()) - 1);
+    if (from == std::string::npos || to == std::string::npos || to <= from) return false;
+    auto first = std::upper_bound(it->second.begin(), it->second.end(), static_cast<uint32_t>(from));
+    return first != it->second.end() && *first < to;
   });
 }
 
@@ -343,7 +352,7 @@ Expected<TuFacts> ClangSession::index(const CompileCommand& command, const fs::p
       if (id >= 0 && file == endFile && end >= start) c.facts.skipped.push_back({static_cast<uint32_t>(id), start, end});
     }
     clang_disposeSourceRangeList(skipped);
-    keepSkippedEverywhere(c.facts);
+    keepSkippedEverywhere(c);
   }
   recordParsedBodies(c.facts, tu);
   clang_disposeTranslationUnit(tu);

@@ -374,6 +374,22 @@ void addOverridersOfPureMethod(ClangView& view, const ClangSymbol& symbol, const
   uniqueSites(c.out.locations);
 }
 
+// What an answer left out, said in its note: references outside the program or the build;
+// sites in files changed since the build, which also lower its confidence.
+void noteLeftOut(const SiteCollector& c, bool scip, NavigationResult& out) {
+  if (c.uncompiled > 0)
+    out.note = std::to_string(c.uncompiled) +
+               (c.program ? " reference(s) outside the TypeScript program this file is read in (its tsconfig.json's files, or "
+                            "this file, and what they import) are left out"
+                          : std::string(" reference(s) in files no ") + (scip ? "tsconfig.json includes" : "compile command builds") +
+                                " are left out");
+  if (!c.changed.empty()) {
+    // Not the whole answer: the changed files' sites are unknown until they are compiled again.
+    out.note = std::to_string(c.changed.size()) + " site(s) in files changed since the index was built are left out";
+    out.confidence = Confidence::Name;
+  }
+}
+
 }  // namespace
 
 // What the symbol is, for measuring agreement apart (providers/Agreement): macros and members in
@@ -414,20 +430,17 @@ const ClangSite* ClangNavigator::canonicalDefinition(const ClangSymbol& symbol, 
   return nullptr;
 }
 
-Expected<NavigationResult> ClangNavigator::answerFor(const ClangSymbol& found, const ClangFileOccurrence& atRef,
-                                                                         const std::string& path, bool references,
-                                                                         bool includeDeclaration, bool declarations) {
-  const ClangSymbol* symbol = &found;
-  const ClangFileOccurrence* at = &atRef;
+// An answer's labels before its locations: the symbol, the facts, the agreement category.
+NavigationResult ClangNavigator::labelled(const ClangSymbol& symbol, const ClangFileOccurrence& at, const std::string& path) {
   NavigationResult out;
-  out.symbol = symbol->name;
+  out.symbol = symbol.name;
   out.source = source_;
   out.confidence = Confidence::Exact;
-  out.facet = answerFacet(*symbol);
+  out.facet = answerFacet(symbol);
   // Asked in code no compile command builds (a made-up unit's facts): its own category, since
   // the live server's answer there rests on a command it guesses too.
-  bool uncompiledHere = std::any_of(symbol->sites.begin(), symbol->sites.end(), [&](const ClangSite& s) {
-    return s.interpolated && s.path == path && s.range.startByte == at->start;
+  bool uncompiledHere = std::any_of(symbol.sites.begin(), symbol.sites.end(), [&](const ClangSite& s) {
+    return s.interpolated && s.path == path && s.range.startByte == at.start;
   });
   if (uncompiledHere) out.facet = kUncompiledFacet;
   // Asked in a file whose own parse had errors: what the compiler's recovery made of it, which
@@ -435,10 +448,34 @@ Expected<NavigationResult> ClangNavigator::answerFor(const ClangSymbol& found, c
   if (!scip_ && view_->parsedWithErrors(path)) out.facet = kParseErrorsFacet;
   // A member name that depends on a template parameter names what lookup in the primary
   // template found, as clangd's go-to-definition guesses it: an instantiation may differ.
-  if (at->guessed) {
+  if (at.guessed) {
     out.confidence = Confidence::Name;
-    out.note = "'" + symbol->name + "' depends on a template parameter: looked up in the primary template of its object's type";
+    out.note = "'" + symbol.name + "' depends on a template parameter: looked up in the primary template of its object's type";
   }
+  return out;
+}
+
+// References as the asked file's own parse lists them there: not the sites only a unit
+// #including it saw (`foreign`: in a header's section only an includer's #define turns on), as
+// clangd's index of an open file replaces what its background index holds there; and, from an
+// SCIP source, not a module's definition — its file's start, an empty range: the language's
+// servers list the places that name the module, not that.
+Status ClangNavigator::keepOwnReferences(const std::string& path, NavigationResult& out) {
+  if (!scip_ && view_->mayHoldForeign(path)) {
+    auto own = view_->occurrences(path);
+    if (!own) return own.status();
+    std::erase_if(out.locations, [&](const SymbolLocation& l) { return l.path == path && onlyForeignAt(*own, l.range.startByte); });
+  }
+  if (scip_) std::erase_if(out.locations, [](const SymbolLocation& l) { return l.range.startByte == l.range.endByte; });
+  return Status::ok();
+}
+
+Expected<NavigationResult> ClangNavigator::answerFor(const ClangSymbol& found, const ClangFileOccurrence& atRef,
+                                                                         const std::string& path, bool references,
+                                                                         bool includeDeclaration, bool declarations) {
+  const ClangSymbol* symbol = &found;
+  const ClangFileOccurrence* at = &atRef;
+  NavigationResult out = labelled(*symbol, *at, path);
   if (!references && static_cast<SymbolKind>(symbol->kind) == SymbolKind::Namespace &&
       namespaceDefinition(*symbol, at->symbol, path, out))
     return std::move(out);
@@ -497,18 +534,8 @@ Expected<NavigationResult> ClangNavigator::answerFor(const ClangSymbol& found, c
       collectOverrides(*view_, *symbol, includeDeclaration, c);
     }
   }
-  // The asked file's references come from its own parse, as clangd's index of an open file
-  // replaces what its background index holds there: not the sites only a unit #including it saw
-  // (`foreign`: in a header's section only an includer's #define turns on).
-  if (references && !scip_ && view_->mayHoldForeign(path)) {
-    auto own = view_->occurrences(path);
-    if (!own) return own.status();
-    std::erase_if(out.locations, [&](const SymbolLocation& l) { return l.path == path && onlyForeignAt(*own, l.range.startByte); });
-  }
-  // A module's definition is its file's start, an empty range: the language's servers list the
-  // places that name the module among its references, not that.
-  if (references && scip_)
-    std::erase_if(out.locations, [](const SymbolLocation& l) { return l.range.startByte == l.range.endByte; });
+  if (references)
+    if (Status own = keepOwnReferences(path, out); !own.isOk()) return own;
   // A definition without a separate declaration is its own answer.
   if (!references && out.locations.empty() && at->role == ClangRole::Definition)
     collect([](ClangRole r) { return r == ClangRole::Definition; });
@@ -544,17 +571,7 @@ Expected<NavigationResult> ClangNavigator::answerFor(const ClangSymbol& found, c
     keepVisibleTypeDefinitions(*symbol, path, out.locations);
     addOverridersOfPureMethod(*view_, *symbol, *at, c);
   }
-  if (c.uncompiled > 0)
-    out.note = std::to_string(c.uncompiled) +
-               (c.program ? " reference(s) outside the TypeScript program this file is read in (its tsconfig.json's files, or "
-                            "this file, and what they import) are left out"
-                          : std::string(" reference(s) in files no ") + (scip_ ? "tsconfig.json includes" : "compile command builds") +
-                                " are left out");
-  if (!c.changed.empty()) {
-    // Not the whole answer: the changed files' sites are unknown until they are compiled again.
-    out.note = std::to_string(c.changed.size()) + " site(s) in files changed since the index was built are left out";
-    out.confidence = Confidence::Name;
-  }
+  noteLeftOut(c, scip_, out);
   return std::move(out);
 }
 

@@ -142,6 +142,10 @@ class ClangNavigator {
   static const ClangSite* ownDeclaration(const ClangSymbol& symbol, const std::string& path);
   // The symbol id of the macro a header's own parse has in effect at a macro's use (see the .cpp).
   uint32_t ownParseMacro(const ClangFileOccurrence& at, const std::string& path);
+  // An answer's labels before its locations, and the references the asked file's own parse
+  // lists there (see the .cpp).
+  NavigationResult labelled(const ClangSymbol& symbol, const ClangFileOccurrence& at, const std::string& path);
+  Status keepOwnReferences(const std::string& path, NavigationResult& out);
   // The answer for one symbol named at `at` (answer merges several for a dependent call's
   // overloads).
   Expected<NavigationResult> answerFor(const ClangSymbol& symbol, const ClangFileOccurrence& at, const std::string& path,

@@ -14,6 +14,8 @@
 #   set 28 (a fifth, fresh set; default DEST /tmp/held28): libev 4.33, glog 0.6.0, json-c 0.16
 #          and tinyxml2 9.0.0, the packages libev, google-glog, json-c and tinyxml2
 #          (9.0.0+dfsg)
+#   set 29 (a sixth, fresh set; default DEST /tmp/held29): cJSON 1.7.15, libzip 1.7.3, Google
+#          benchmark 1.7.1 and cmark 0.30.2, the packages cjson, libzip, benchmark and cmark
 #
 # Each code base becomes DEST/<package>, a git repository whose first commit is the package's
 # .orig tarball (made by bench/fetch-corpus.sh). The script then builds it once, because clangd
@@ -132,6 +134,59 @@
 #   tinyxml2   CMake into build/ with the test (xmltest), static, then a build: tinyxml2.cpp and
 #              xmltest.cpp; no header is generated; build/compile_commands.json is copied to the
 #              root. contrib/html5-printer.cpp and test/ (a find_package consumer) are not built
+#   cjson      CMake into build/ with cJSON_Utils and the tests, then a build: the shared
+#              libraries cjson (cJSON.c) and cjson_utils (cJSON_Utils.c), cJSON_test (test.c), the
+#              Unity test programs of tests/ (18 on cJSON and 3 on cJSON_Utils, with the bundled
+#              tests/unity/src/unity.c) and fuzzing/fuzz_main (fuzz_main.c and
+#              cjson_read_fuzzer.c), all with cJSON's -std=c89 and -Werror; no header is
+#              generated. tests/common.h #includes ../cJSON.c whole, so each of the 21 test
+#              programs compiles cJSON.c again inside its own unit (and links the library as
+#              well); build/compile_commands.json is copied to the root. tests/unity_setup.c (for
+#              MSVC), fuzzing/afl.c and the rest of tests/unity/ (Unity's own examples, extras and
+#              tests) are not built
+#   libzip     CMake into build/ with the tools (zipcmp, zipmerge, ziptool), the regression test
+#              programs of regress/ and the example in-memory, without the man pages, with OpenSSL
+#              for the encryption (not GnuTLS or mbed TLS), bzip2 and LZMA, then a build: the
+#              shared library (lib/, with zip_crypto_openssl.c, zip_algorithm_bzip2.c and
+#              zip_algorithm_xz.c, and build/zip_err_str.c, which CMake writes from lib/zip.h's
+#              ZIP_ER_* macros), the tools and the test programs. CMake's checks generate
+#              build/config.h (from cmake-config.h.in: 20 HAVE_* macros defined and 28 left
+#              #undef, among them HAVE_OPENSSL, HAVE_LIBBZ2 and HAVE_LIBLZMA, which the recipe
+#              checks, and SIZEOF_OFF_T, SIZEOF_SIZE_T) and build/zipconf.h (from
+#              cmake-zipconf.h.in: the zip_int*_t types, the ZIP_INT*_MIN and *_MAX limits and
+#              LIBZIP_VERSION). regress/ziptool_regress.c #defines FOR_REGRESS and the hooks it
+#              selects, then #includes src/ziptool.c whole (src/ziptool builds it on its own as
+#              well); regress/fuzz_main.c #includes regress/zip_read_fuzzer.cc, which is not
+#              compiled on its own; regress/source_hole.c is compiled twice (hole and
+#              ziptool_regress). The build also unpacks the test archives into build/regress/;
+#              build/compile_commands.json is copied to the root. The Windows, CommonCrypto,
+#              GnuTLS and mbed TLS files of lib/, src/getopt.c (the C library has getopt),
+#              regress/malloc.c and examples/windows-open.c are not built
+#   benchmark  CMake into build/ with the tests, with Debian's googletest and gmock 1.12.1 instead
+#              of a bundled copy (BENCHMARK_USE_BUNDLED_GTEST=OFF: find_package(GTest), as
+#              Debian's own build does), without -Werror, libpfm and the assembly tests (which
+#              need LLVM's FileCheck), static, then a build (-std=c++11): the library (src/, and
+#              src/benchmark_main.cc as benchmark_main), the eight googletest programs
+#              test/*_gtest.cc (linked with gmock_main) and the 29 test programs that run
+#              benchmarks themselves (test/output_test_helper.cc the output tests' helper;
+#              test/cxx03_test.cc with -std=c++98). git describe finds no tag, so the version is
+#              project()'s 1.7.1; no header is generated (include/benchmark/export.h is in the
+#              tarball); build/compile_commands.json is copied to the root. bindings/python/,
+#              cmake/*.cpp (CMake's feature checks) and test/*_assembly_test.cc are not built.
+#              The tarball's .gitignore ignores *.cmake, so the first commit lacks the four
+#              cmake/Modules/Find*.cmake
+#   cmark      CMake into build/ with the tests, then a build: libcmark twice, shared and static
+#              (-DCMARK_STATIC_DEFINE), so each file of src/ but main.c has two entries, the cmark
+#              program (src/main.c, with -DCMARK_STATIC_DEFINE) and api_test (api_test/main.c and
+#              harness.c, and cplusplus.cpp with g++). CMake generates build/src/config.h (from
+#              src/config.h.in: HAVE_STDBOOL_H, HAVE___BUILTIN_EXPECT, HAVE___ATTRIBUTE__ and the
+#              CMARK_ATTRIBUTE, CMARK_INLINE and other macros they select), build/src/
+#              cmark_version.h and build/src/cmark_export.h (generate_export_header's CMARK_EXPORT);
+#              build/compile_commands.json is copied to the root. src/scanners.c is the tarball's
+#              re2c output (13,656 lines; only cmark's Makefile, not CMake, runs re2c again);
+#              src/utf8.c #includes the case-folding switch src/case_fold_switch.inc and
+#              src/houdini_html_u.c the entity table src/entities.inc. test/ holds Python scripts
+#              that ctest runs; test/cmark-fuzz.c (libFuzzer) is not built
 # leveldb's and snappy's CMakeLists.txt want googletest and Google benchmark as git submodules in
 # third_party/, which the tarballs leave empty. The script patches them to use Debian's
 # libgtest-dev, libgmock-dev and libbenchmark-dev instead: the two add_subdirectory lines become
@@ -158,12 +213,12 @@
 # database at the root and a clean status (clangd's own index, an untracked .cache/ that a
 # clangd run on the code base writes next to compile_commands.json, is allowed), is left alone.
 # A partly prepared one is removed and fetched again. Missing build tools (bear, cmake,
-# build-essential, zlib1g-dev, libgtest-dev, libgmock-dev, libbenchmark-dev) are installed with
-# apt-get, which needs root.
-# Usage: bench/prepare-clang-heldout.sh [--set 24|25|26|27|28] [DEST]   (default: set 24, DEST /tmp/held<set>)
+# build-essential, zlib1g-dev, libgtest-dev, libgmock-dev, libbenchmark-dev, and libbz2-dev,
+# liblzma-dev and libssl-dev for libzip) are installed with apt-get, which needs root.
+# Usage: bench/prepare-clang-heldout.sh [--set 24|25|26|27|28|29] [DEST]   (default: set 24, DEST /tmp/held<set>)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-usage() { echo "usage: $0 [--set 24|25|26|27|28] [DEST]" >&2; exit 2; }
+usage() { echo "usage: $0 [--set 24|25|26|27|28|29] [DEST]" >&2; exit 2; }
 set_id=24
 args=()
 while [ $# -gt 0 ]; do
@@ -182,13 +237,15 @@ case "$set_id" in
   26) packages=(jansson yaml-cpp brotli) ;;
   27) packages=(c-ares libconfig pugixml double-conversion) ;;
   28) packages=(libev google-glog json-c tinyxml2) ;;
-  *) echo "heldout: unknown set $set_id (24, 25, 26, 27 or 28)" >&2; exit 2 ;;
+  29) packages=(cjson libzip benchmark cmark) ;;
+  *) echo "heldout: unknown set $set_id (24, 25, 26, 27, 28 or 29)" >&2; exit 2 ;;
 esac
 dest=$(realpath -m "${args[0]:-/tmp/held$set_id}")
 git_c=(-c user.name=nib-bench -c user.email=bench@nib -c commit.gpgsign=false)
 
 need=()
-for p in bear cmake build-essential zlib1g-dev libgtest-dev libgmock-dev libbenchmark-dev; do
+for p in bear cmake build-essential zlib1g-dev libgtest-dev libgmock-dev libbenchmark-dev \
+         libbz2-dev liblzma-dev libssl-dev; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || need+=("$p")
 done
 if [ ${#need[@]} -gt 0 ]; then
@@ -398,6 +455,38 @@ build_tinyxml2() {
   cdb_from_build
 }
 
+build_cjson() {
+  cmake_build . -DENABLE_CJSON_UTILS=ON -DENABLE_CJSON_TEST=ON
+  cdb_from_build
+}
+
+build_libzip() {
+  # OpenSSL for the encryption (not GnuTLS, which the machine may also have), bzip2 and LZMA.
+  cmake_build . -DBUILD_TOOLS=ON -DBUILD_REGRESS=ON -DBUILD_EXAMPLES=ON -DBUILD_DOC=OFF \
+        -DENABLE_OPENSSL=ON -DENABLE_GNUTLS=OFF -DENABLE_MBEDTLS=OFF -DENABLE_COMMONCRYPTO=OFF \
+        -DENABLE_WINDOWS_CRYPTO=OFF -DENABLE_BZIP2=ON -DENABLE_LZMA=ON
+  [ -f build/config.h ] && [ -f build/zipconf.h ] ||
+    { echo "heldout: libzip: no build/config.h or build/zipconf.h" >&2; exit 1; }
+  grep -q '^#define HAVE_OPENSSL' build/config.h && grep -q '^#define HAVE_LIBBZ2' build/config.h &&
+    grep -q '^#define HAVE_LIBLZMA' build/config.h ||
+    { echo "heldout: libzip: CMake did not find OpenSSL, bzip2 or LZMA" >&2; exit 1; }
+  cdb_from_build
+}
+
+build_benchmark() {
+  cmake_build . -DBENCHMARK_ENABLE_TESTING=ON -DBENCHMARK_ENABLE_GTEST_TESTS=ON \
+        -DBENCHMARK_USE_BUNDLED_GTEST=OFF -DBENCHMARK_ENABLE_WERROR=OFF \
+        -DBENCHMARK_ENABLE_ASSEMBLY_TESTS=OFF -DBENCHMARK_ENABLE_LIBPFM=OFF -DBUILD_SHARED_LIBS=OFF
+  cdb_from_build
+}
+
+build_cmark() {
+  cmake_build . -DCMARK_TESTS=ON -DCMARK_SHARED=ON -DCMARK_STATIC=ON
+  [ -f build/src/config.h ] && [ -f build/src/cmark_export.h ] && [ -f build/src/cmark_version.h ] ||
+    { echo "heldout: cmark: no build/src/config.h, cmark_export.h or cmark_version.h" >&2; exit 1; }
+  cdb_from_build
+}
+
 # Fails unless every entry's directory and file lie inside the code base and the file exists.
 check_cdb() {
   python3 - "$1" <<'EOF'
@@ -454,6 +543,10 @@ for pkg in "${packages[@]}"; do
       google-glog) build_glog ;;
       json-c) build_json_c ;;
       tinyxml2) build_tinyxml2 ;;
+      cjson) build_cjson ;;
+      libzip) build_libzip ;;
+      benchmark) build_benchmark ;;
+      cmark) build_cmark ;;
     esac
   ) > "$dest/$pkg.build.log" 2>&1 || { echo "heldout: $pkg: build failed, see $dest/$pkg.build.log" >&2; exit 1; }
   check_cdb "$d"

@@ -19,6 +19,7 @@
 #include <string_view>
 #include <tuple>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "indexer/ClangIndexer.h"
@@ -78,6 +79,17 @@ struct Collector {
   // Macro invocations (name through closing parenthesis) by file: what a macro's body names is
   // reported at the start of the outermost one.
   std::unordered_map<uint32_t, std::vector<std::pair<uint32_t, uint32_t>>> expansions;
+  // Where each macro invocation's name starts, as (file id << 32 | offset).
+  std::unordered_set<uint64_t> expansionStarts;
+  // A name a macro's body spells like the macro (`#define current tok->stack[d].current`) is
+  // reported at the invocation, which then spells both: the macro is the name written there, the
+  // field one its body names (flagged expanded, as `spelt` flags a body's other names).
+  void flagNamesOfMacroBodies() {
+    for (ClangOccurrence& o : facts.occurrences)
+      if (o.role == ClangRole::Reference && !o.expanded && static_cast<SymbolKind>(o.kind) != SymbolKind::Macro &&
+          expansionStarts.count(static_cast<uint64_t>(o.file) << 32 | o.offset))
+        o.expanded = true;
+  }
   void addScope(CXCursor definition) {
     CXSourceRange extent = clang_getCursorExtent(definition);
     CXFile file, endFile;

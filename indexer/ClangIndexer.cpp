@@ -182,7 +182,10 @@ CXChildVisitResult macroVisitor(CXCursor cursor, CXCursor, CXClientData data) {
   clang_getFileLocation(clang_getRangeStart(extent), nullptr, nullptr, nullptr, &begin);
   clang_getFileLocation(clang_getRangeEnd(extent), nullptr, nullptr, nullptr, &end);
   if (kind == CXCursor_MacroDefinition) c->macros[c->facts.names[*id]] = {static_cast<uint32_t>(c->fileId(file)), begin, end};
-  else c->expansions[static_cast<uint32_t>(c->fileId(file))].emplace_back(begin, end);
+  else {
+    c->expansions[static_cast<uint32_t>(c->fileId(file))].emplace_back(begin, end);
+    c->expansionStarts.insert(static_cast<uint64_t>(c->fileId(file)) << 32 | begin);
+  }
   size_t before = c->facts.occurrences.size();
   c->add(clang_getCursorLocation(cursor), *id,
          kind == CXCursor_MacroDefinition ? ClangRole::Definition : ClangRole::Reference, SymbolKind::Macro, false, -1);
@@ -336,6 +339,7 @@ Expected<TuFacts> ClangSession::index(const CompileCommand& command, const fs::p
   }
   clang_visitChildren(clang_getTranslationUnitCursor(tu), macroVisitor, &c);
   c.sortExpansions();
+  c.flagNamesOfMacroBodies();
   c.resolveMacroDeclarations();
   // The #includes first: the AST walk follows a header's using-declarations into the main file.
   clang_getInclusions(tu, inclusion, &c);

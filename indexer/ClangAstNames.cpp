@@ -206,6 +206,12 @@ struct AstOnlyNames {
     // does: there the name is an ordinary reference, unless it lies where clang's indexing
     // library never looks (a non-type template parameter's type).
     bool listed = clang_Location_isInSystemHeader(location) && inParameterType == 0;
+    // A C function no header declares is declared implicitly at its first call (C89's rule, which
+    // clang keeps with a warning; the indexer reports neither): the function lies where it is
+    // named, and clangd goes there from each call of the unit's. A declaration definitions answer.
+    if (entity == CXIdxEntity_Function && clang_getCursorLanguage(referenced) == CXLanguage_C &&
+        clang_equalLocations(clang_getCursorLocation(referenced), location))
+      c->addAstOnly(location, symbol, SymbolKind::Function, ClangRole::Declaration, false, /*unlisted=*/true);
     c->addAstOnly(location, symbol, kindOf(entity), ClangRole::Reference, false, /*unlisted=*/!listed);
   }
 

@@ -335,6 +335,20 @@ void collectOverrides(ClangView& clang, const ClangSymbol& symbol, bool includeD
 // Declarations as a definition answer (asked at the definition, or nothing is defined in the
 // repository): clangd 14 goes to one, the canonical declaration (checked against it: a function
 // declared in a header and again above its definition goes to the header's).
+// A C function no header declares, which each unit declared implicitly at its first call (its
+// only declarations are such, unlisted): to clangd each unit's own, so the asked file's answers.
+void keepOwnImplicitDeclaration(const ClangSymbol& symbol, const std::string& path, std::vector<SymbolLocation>& locations) {
+  if (static_cast<SymbolKind>(symbol.kind) != SymbolKind::Function) return;
+  bool declared = false;
+  for (const ClangSite& s : symbol.sites) {
+    if (s.role == ClangRole::Reference) continue;
+    if (s.role != ClangRole::Declaration || !s.unlisted) return;
+    declared = true;
+  }
+  if (declared && std::any_of(locations.begin(), locations.end(), [&](const SymbolLocation& l) { return l.path == path; }))
+    std::erase_if(locations, [&](const SymbolLocation& l) { return l.path != path; });
+}
+
 void keepCanonicalDeclaration(const ClangSymbol& symbol, std::vector<SymbolLocation>& locations) {
   bool onlyDeclarations = std::none_of(locations.begin(), locations.end(),
                                        [](const SymbolLocation& l) { return l.role == OccurrenceRole::Definition; });
@@ -567,6 +581,7 @@ Expected<NavigationResult> ClangNavigator::answerFor(const ClangSymbol& found, c
     out.facet = kOutsideFacet;
   }
   if (!references) {
+    keepOwnImplicitDeclaration(*symbol, path, out.locations);
     keepCanonicalDeclaration(*symbol, out.locations);
     keepVisibleTypeDefinitions(*symbol, path, out.locations);
     addOverridersOfPureMethod(*view_, *symbol, *at, c);

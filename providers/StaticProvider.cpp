@@ -89,15 +89,11 @@ Expected<std::unique_ptr<StaticProvider>> StaticProvider::open(const std::filesy
     // A clang view that cannot be read (another format, damage) costs its precision, not the
     // index: C/C++ then answers from tree-sitter facts, labelled as such.
     auto c = ClangView::open(layout.versionDir(versionId) / "clang");
-    if (c) {
+    if (c)
       p->clang_ = std::make_unique<ClangNavigator>(std::move(*c), changedFor(*p->manifest_.view("clang")));
-      p->clang_->setText([self](const std::string& path) -> Expected<std::string> {
-        auto record = self->file(path);
-        if (!record) return Status(ErrorCode::NotFound, path + " is not in the index");
-        return self->reader_->content(record->blobOid);
-      });
-    } else
+    else
       p->clangStatus_ = c.status();
+    if (c) p->clang_->setText([self](const std::string& path) { return self->indexedText(path); });
   }
   // The precise view likewise: one that cannot be read leaves tree-sitter's answers.
   if (const ViewRecord* v = p->manifest_.view("precise"); v && v->status == ViewStatus::Complete) {

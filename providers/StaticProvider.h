@@ -196,6 +196,8 @@ class StaticProvider {
   // C/C++ answers from libclang's facts come from clang_ (ClangNavigator) first; a file the
   // clang view does not cover, or a position it declines, answers from tree-sitter facts,
   // labelled by labelWithoutClang.
+  // A file's text as the index holds it (the clang view's navigator reads `#undef`s there).
+  Expected<std::string> indexedText(const std::string& path);
   ClangNavigator::AskedFile asked(const LoadedFile& f);
   void labelWithoutClang(const std::string& path, NavigationResult& out);
   // The answer where libclang resolved no name in compiled code (ClangNavigator::resolvedNothingAt).

@@ -30,6 +30,12 @@ std::vector<std::string> StaticProvider::clangSharedMainFiles() {
   return clang_ ? clang_->sharedMainFiles() : std::vector<std::string>{};
 }
 
+Expected<std::string> StaticProvider::indexedText(const std::string& path) {
+  auto record = file(path);
+  if (!record) return Status(ErrorCode::NotFound, path + " is not in the index");
+  return reader_->content(record->blobOid);
+}
+
 ClangNavigator::AskedFile StaticProvider::asked(const LoadedFile& f) {
   return {f.facts, f.record.language, [this, &f] { return reader_->content(f.record.blobOid); }};
 }

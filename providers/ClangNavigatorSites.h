@@ -25,12 +25,10 @@ using SitesByFile = std::map<std::string_view, std::vector<const ClangSite*>>;
 // each #include before it, depth-first, what the included file meets first (the view's
 // `inclusionsIn`); a file entered once (guards). nullptr when it meets none.
 const ClangSite* firstMet(ClangView& view, const std::string& path, uint32_t limit, const SitesByFile& sites);
-// The block opening a namespace that a file's own parse meets first, where clangd 14's
-// go-to-definition goes at any `namespace X {` (the namespace's canonical declaration in the
-// open file's translation unit): the file's text and, at each #include before it, depth-first,
-// what the included file meets first; a file entered once (guards). Sites in files `changed`
-// are passed over; nullptr when no block is met (a view that predates the #includes' record
-// meets the file's own).
+// The block opening a namespace that a file's own parse meets first (firstMet), where clangd
+// 14's go-to-definition goes at any `namespace X {`: the namespace's canonical declaration in
+// the open file's translation unit. Sites in files `changed` are passed over; nullptr when no
+// block is met.
 const ClangSite* firstNamespaceBlock(ClangView& view, const ClangSymbol& ns, const std::string& path,
                                      const std::function<bool(const std::string&)>& changed);
 // The clang view has no say at a position: tree-sitter's facts answer.

@@ -526,6 +526,16 @@ TEST_CASE("a generated header git ignores is listed with its sites, and only whi
   auto helperRefs = clangSites(repo, "helper.c", helper, "helper(int", true);
   CHECK(helperRefs.count({"build/config.h", offsetOf(config, "helper")}) == 1);
   CHECK(helperRefs.count({"main.c", offsetOf(main, "helper(1)")}) == 1);
+  // A macro's references asked in the generated header, whose text the index does not hold (no
+  // #undef can be looked for there): answered all the same.
+  {
+    auto provider = StaticProvider::open(repo.root() / ".nib");
+    REQUIRE(provider.hasValue());
+    auto refs = (*provider)->references("build/config.h", offsetOf(config, "LIMIT"), true);
+    REQUIRE(refs.hasValue());
+    CHECK(std::any_of(refs->locations.begin(), refs->locations.end(),
+                      [&](const SymbolLocation& l) { return l.path == "main.c" && l.range.startByte == offsetOf(main, "LIMIT"); }));
+  }
 
   // The build regenerates it: until the index is built again, its sites are left out (nothing
   // but the clang view knows the file), never answered at their old places.

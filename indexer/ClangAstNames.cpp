@@ -290,9 +290,8 @@ struct AstOnlyNames {
   // Where the main file entered `file` through the #includes (clang_getInclusions' edges,
   // collected before this walk): the main file's id and the offset of the #include there that
   // led to it; nullopt for the main file itself.
-  std::optional<std::pair<uint32_t, uint32_t>> enteredFromMain(uint32_t file) {
-    std::unordered_map<uint32_t, std::pair<uint32_t, uint32_t>> includedBy;  // file -> (includer, offset)
-    for (const ClangInclusion& n : c->facts.inclusions) includedBy.emplace(n.included, std::make_pair(n.includer, n.offset));
+  using IncludedBy = std::unordered_map<uint32_t, std::pair<uint32_t, uint32_t>>;  // file -> (includer, offset)
+  static std::optional<std::pair<uint32_t, uint32_t>> enteredFromMain(const IncludedBy& includedBy, uint32_t file) {
     std::optional<std::pair<uint32_t, uint32_t>> top;
     for (int step = 0; step < 64; ++step) {
       auto up = includedBy.find(file);
@@ -309,11 +308,13 @@ struct AstOnlyNames {
     if (usings.empty()) return;
     std::map<uint32_t, std::vector<InScope>> inScope;  // file id -> the declarations in effect there
     std::map<uint32_t, CXFile> files = {usingFiles.begin(), usingFiles.end()};
+    IncludedBy includedBy;
+    for (const ClangInclusion& n : c->facts.inclusions) includedBy.emplace(n.included, std::make_pair(n.includer, n.offset));
     for (const auto& [name, list] : usings)
       for (const UsingDeclaration& u : list) {
         inScope[u.file].push_back({&u, u.offset, u.scopeEnd});
         if (u.scopeEnd != UINT32_MAX) continue;
-        auto entered = enteredFromMain(u.file);
+        auto entered = enteredFromMain(includedBy, u.file);
         if (!entered) continue;
         auto [main, offset] = *entered;
         if (!files.count(main))

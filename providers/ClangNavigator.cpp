@@ -676,26 +676,24 @@ Expected<ClangNavigator::NamedAt> ClangNavigator::namedAt(const std::string& pat
   // answers from the file's own parse (expat's xmltok_impl.c is all #ifdef'd out alone; a file
   // that needs its includer's declarations resolves nothing there).
   if (at->foreign) return declined();
-  // The symbol named there: a header's macro as its own parse has it (another than the units'
-  // occurrence names, answered at that occurrence's place), else the occurrence's.
-  uint32_t id = scip_ ? at->symbol : ownParseMacro(*at, path);
-  std::optional<ClangSite> ownUse;  // the use, where no unit saw that macro
-  if (id != at->symbol) {
-    const ClangFileOccurrence* seen = nullptr;
-    for (const ClangFileOccurrence& o : *occurrences)
-      if (o.start == at->start && o.symbol == id && o.role == ClangRole::Reference) seen = &o;
-    if (auto units = seen ? Expected<ClangSymbol>(declined()) : view_->symbolForDefinition(at->symbol, path, at->start))
-      for (const ClangSite& s : units->sites)
-        if (s.path == path && s.range.startByte == at->start && s.role == ClangRole::Reference) ownUse = s;
-    if (seen) at = seen;
-  }
-  auto symbol = allSites ? view_->symbol(id) : view_->symbolForDefinition(id, path, at->start);
+  auto symbol = allSites ? view_->symbol(at->symbol) : view_->symbolForDefinition(at->symbol, path, at->start);
   if (!symbol) return symbol.status();
-  if (ownUse) {
-    auto place = std::find_if(symbol->sites.begin(), symbol->sites.end(), [&](const ClangSite& s) {
-      return std::tie(s.path, s.range.startByte) > std::tie(ownUse->path, ownUse->range.startByte);
-    });
-    symbol->sites.insert(place, *ownUse);
+  // A header's macro as its own parse has it, where that is another than the units' occurrence
+  // names: answered at that occurrence's place (a site of the macro's there, if no unit saw it).
+  if (uint32_t own = scip_ ? at->symbol : ownParseMacro(*symbol, *at, path); own != at->symbol) {
+    std::optional<ClangSite> ownUse;
+    for (const ClangSite& s : symbol->sites)
+      if (s.path == path && s.range.startByte == at->start && s.role == ClangRole::Reference) ownUse = s;
+    for (const ClangFileOccurrence& o : *occurrences)
+      if (o.start == at->start && o.symbol == own && o.role == ClangRole::Reference) at = &o, ownUse.reset();
+    symbol = allSites ? view_->symbol(own) : view_->symbolForDefinition(own, path, at->start);
+    if (!symbol) return symbol.status();
+    if (ownUse) {
+      auto place = std::find_if(symbol->sites.begin(), symbol->sites.end(), [&](const ClangSite& s) {
+        return std::tie(s.path, s.range.startByte) > std::tie(ownUse->path, ownUse->range.startByte);
+      });
+      symbol->sites.insert(place, *ownUse);
+    }
   }
   // A macro only the file's includer defines (before its #include) is no name in the file's own
   // parse either.

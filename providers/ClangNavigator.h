@@ -141,7 +141,7 @@ class ClangNavigator {
   bool enclosedDeclaration(const ClangSymbol& symbol, const std::string& path);
   static const ClangSite* ownDeclaration(const ClangSymbol& symbol, const std::string& path);
   // The symbol id of the macro a header's own parse has in effect at a macro's use (see the .cpp).
-  uint32_t ownParseMacro(const ClangFileOccurrence& at, const std::string& path);
+  uint32_t ownParseMacro(const ClangSymbol& named, const ClangFileOccurrence& at, const std::string& path);
   // An answer's labels before its locations, and the references the asked file's own parse
   // lists there (see the .cpp).
   NavigationResult labelled(const ClangSymbol& symbol, const ClangFileOccurrence& at, const std::string& path);

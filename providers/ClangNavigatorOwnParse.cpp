@@ -17,13 +17,11 @@ using namespace clangnav;
 // JSON_EXPORT`; json_object_iterator.h includes json_types.h). At a macro's use in a file that is
 // no unit's main file, the macro of that name whose definition the file's own parse meets first,
 // where one is met; the name's occurrence at the place is that macro's where some unit saw it so.
-uint32_t ClangNavigator::ownParseMacro(const ClangFileOccurrence& at, const std::string& path) {
-  if (at.role != ClangRole::Reference || at.expanded) return at.symbol;
-  auto named = view_->symbolForDefinition(at.symbol, path, at.start);
-  if (!named || static_cast<SymbolKind>(named->kind) != SymbolKind::Macro) return at.symbol;
+uint32_t ClangNavigator::ownParseMacro(const ClangSymbol& named, const ClangFileOccurrence& at, const std::string& path) {
+  if (at.role != ClangRole::Reference || at.expanded || static_cast<SymbolKind>(named.kind) != SymbolKind::Macro) return at.symbol;
   auto read = view_->filesReadBy(path);
   if (!read || *read) return at.symbol;  // a unit's main file: its unit's parse is its own
-  auto ids = view_->symbolsNamed(named->name);
+  auto ids = view_->symbolsNamed(named.name);
   if (!ids || ids->size() < 2) return at.symbol;
   std::vector<std::pair<uint32_t, ClangSymbol>> macros;
   macros.reserve(ids->size());

@@ -287,6 +287,21 @@ use_debian_gtest_benchmark() {
 }
 
 # CMake from SRC into build/ with the arguments and a compilation database, then a build.
+# Fails the build of package $1 unless each file after it exists (what its build generates).
+require_files() {
+  local pkg=$1 f
+  shift
+  for f; do [ -f "$f" ] || { echo "heldout: $pkg: no $f" >&2; exit 1; }; done
+}
+
+# Fails the build of package $1 unless configuration header $2 defines each macro after them
+# (a dependency the build was meant to find).
+require_defines() {
+  local pkg=$1 header=$2 m
+  shift 2
+  for m; do grep -q "^#define $m" "$header" || { echo "heldout: $pkg: $header does not define $m" >&2; exit 1; }; done
+}
+
 cmake_build() {
   local src=$1
   shift
@@ -317,7 +332,7 @@ build_pcre2() {
 
 build_libpng() {
   cmake_build . -DPNG_TESTS=ON -DPNG_EXECUTABLES=ON
-  [ -f build/pnglibconf.h ] || { echo "heldout: libpng: no build/pnglibconf.h" >&2; exit 1; }
+  require_files libpng build/pnglibconf.h
   cdb_from_build
 }
 
@@ -361,7 +376,7 @@ build_snappy() {
 build_expat() {
   cmake_build expat -DEXPAT_BUILD_TESTS=ON -DEXPAT_BUILD_TOOLS=ON -DEXPAT_BUILD_EXAMPLES=ON \
         -DEXPAT_BUILD_DOCS=OFF
-  [ -f build/expat_config.h ] || { echo "heldout: expat: no build/expat_config.h" >&2; exit 1; }
+  require_files expat build/expat_config.h
   cdb_from_build
 }
 
@@ -402,15 +417,14 @@ build_brotli() {
 
 build_c_ares() {
   cmake_build . -DCARES_BUILD_TESTS=ON -DCARES_BUILD_TOOLS=ON
-  [ -f build/ares_config.h ] && [ -f build/ares_build.h ] ||
-    { echo "heldout: c-ares: no build/ares_config.h or build/ares_build.h" >&2; exit 1; }
+  require_files c-ares build/ares_config.h build/ares_build.h
   cdb_from_build
 }
 
 build_libconfig() {
   ./configure >/dev/null
   bear -- make -j2
-  [ -f ac_config.h ] || { echo "heldout: libconfig: no ac_config.h" >&2; exit 1; }
+  require_files libconfig ac_config.h
   ignore '*.o' '*.lo' '*.la' '*.a' '.libs/' '.deps/' 'Makefile' '/ac_config.h' '/config.log' \
          '/config.status' '/libtool' '/stamp-h1' '/lib/libconfig.pc' '/lib/libconfig++.pc' \
          '/tests/libconfig_tests' '/examples/c/example[1-3]' '/examples/c++/example[1-4]'
@@ -429,24 +443,21 @@ build_double_conversion() {
 build_libev() {
   ./configure >/dev/null
   bear -- make -j2
-  [ -f config.h ] || { echo "heldout: libev: no config.h" >&2; exit 1; }
+  require_files libev config.h
   ignore '*.o' '*.lo' '*.la' '.libs/' '.deps/' '/Makefile' '/config.h' '/config.log' \
          '/config.status' '/libtool' '/stamp-h1'
 }
 
 build_glog() {
   cmake_build . -DBUILD_TESTING=ON -DWITH_GTEST=ON -DWITH_GMOCK=ON -DWITH_GFLAGS=OFF -DWITH_UNWIND=OFF
-  [ -f build/config.h ] && [ -f build/glog/logging.h ] ||
-    { echo "heldout: google-glog: no build/config.h or build/glog/logging.h" >&2; exit 1; }
-  grep -q '^#define HAVE_LIB_GTEST' build/config.h && grep -q '^#define HAVE_LIB_GMOCK' build/config.h ||
-    { echo "heldout: google-glog: CMake did not find Debian's googletest and gmock" >&2; exit 1; }
+  require_files google-glog build/config.h build/glog/logging.h
+  require_defines google-glog build/config.h HAVE_LIB_GTEST HAVE_LIB_GMOCK  # Debian's googletest and gmock
   cdb_from_build
 }
 
 build_json_c() {
   cmake_build . -DBUILD_TESTING=ON
-  [ -f build/config.h ] && [ -f build/json_config.h ] && [ -f build/json.h ] ||
-    { echo "heldout: json-c: no build/config.h, build/json_config.h or build/json.h" >&2; exit 1; }
+  require_files json-c build/config.h build/json_config.h build/json.h
   cdb_from_build
 }
 
@@ -465,11 +476,8 @@ build_libzip() {
   cmake_build . -DBUILD_TOOLS=ON -DBUILD_REGRESS=ON -DBUILD_EXAMPLES=ON -DBUILD_DOC=OFF \
         -DENABLE_OPENSSL=ON -DENABLE_GNUTLS=OFF -DENABLE_MBEDTLS=OFF -DENABLE_COMMONCRYPTO=OFF \
         -DENABLE_WINDOWS_CRYPTO=OFF -DENABLE_BZIP2=ON -DENABLE_LZMA=ON
-  [ -f build/config.h ] && [ -f build/zipconf.h ] ||
-    { echo "heldout: libzip: no build/config.h or build/zipconf.h" >&2; exit 1; }
-  grep -q '^#define HAVE_OPENSSL' build/config.h && grep -q '^#define HAVE_LIBBZ2' build/config.h &&
-    grep -q '^#define HAVE_LIBLZMA' build/config.h ||
-    { echo "heldout: libzip: CMake did not find OpenSSL, bzip2 or LZMA" >&2; exit 1; }
+  require_files libzip build/config.h build/zipconf.h
+  require_defines libzip build/config.h HAVE_OPENSSL HAVE_LIBBZ2 HAVE_LIBLZMA
   cdb_from_build
 }
 
@@ -482,8 +490,7 @@ build_benchmark() {
 
 build_cmark() {
   cmake_build . -DCMARK_TESTS=ON -DCMARK_SHARED=ON -DCMARK_STATIC=ON
-  [ -f build/src/config.h ] && [ -f build/src/cmark_export.h ] && [ -f build/src/cmark_version.h ] ||
-    { echo "heldout: cmark: no build/src/config.h, cmark_export.h or cmark_version.h" >&2; exit 1; }
+  require_files cmark build/src/config.h build/src/cmark_export.h build/src/cmark_version.h
   cdb_from_build
 }
 

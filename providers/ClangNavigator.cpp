@@ -427,13 +427,20 @@ std::string ClangNavigator::answerFacet(const ClangSymbol& symbol) {
 // programs no command builds each defining `main`, or an anonymous enum both spell alike) is not
 // this file's: to clangd each such file is a program of its own, whose first declaration here is
 // the symbol's. So is a made-up unit's `main` whose canonical declaration is a compiled
-// program's: the uncompiled test's own `main` answers there, not the tool's.
+// program's: the uncompiled test's own `main` answers there, not the tool's. But a declaration
+// the made-up unit's own parse meets first, in a header this file includes (cJSON's vendored
+// Unity examples: ProductionCode.c defines what ProductionCode.h declares), is its canonical
+// declaration to clangd, and answers even though it is no definition.
 const ClangSite* ClangNavigator::canonicalDefinition(const ClangSymbol& symbol, const std::string& path) {
   const ClangSite* canonical = declarationSite(symbol);
   bool madeUpHere = std::any_of(symbol.sites.begin(), symbol.sites.end(), [&](const ClangSite& s) {
     return s.path == path && s.interpolated && s.role != ClangRole::Reference;
   });
   if (canonical && canonical->path != path && (canonical->interpolated || madeUpHere)) {
+    if (madeUpHere) {
+      const ClangSite* met = firstDeclarationMet(*view_, symbol, path, [&](const std::string& p) { return changed_(p) > 0; });
+      if (met && met->path != path) return met;
+    }
     const ClangSite* own = nullptr;
     for (const ClangSite& s : symbol.sites)
       if (s.path == path && s.role != ClangRole::Reference && (!own || s.range.startByte < own->range.startByte)) own = &s;

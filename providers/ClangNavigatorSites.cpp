@@ -55,12 +55,25 @@ const ClangSite* firstMet(ClangView& view, const std::string& path, uint32_t lim
   return meet(path, limit, 0);
 }
 
+// The first site of `symbol` with a role `accept` takes that `path`'s own parse meets, passing over
+// files `changed`.
+static const ClangSite* firstSiteMet(ClangView& view, const ClangSymbol& symbol, const std::string& path,
+                                     const std::function<bool(const std::string&)>& changed,
+                                     bool (*accept)(ClangRole)) {
+  SitesByFile sites;
+  for (const ClangSite& s : symbol.sites)
+    if (accept(s.role) && !changed(s.path)) sites[s.path].push_back(&s);
+  return firstMet(view, path, UINT32_MAX, sites);
+}
+
 const ClangSite* firstNamespaceBlock(ClangView& view, const ClangSymbol& ns, const std::string& path,
                                      const std::function<bool(const std::string&)>& changed) {
-  SitesByFile blocks;
-  for (const ClangSite& s : ns.sites)
-    if (s.role == ClangRole::Definition && !changed(s.path)) blocks[s.path].push_back(&s);
-  return firstMet(view, path, UINT32_MAX, blocks);
+  return firstSiteMet(view, ns, path, changed, [](ClangRole r) { return r == ClangRole::Definition; });
+}
+
+const ClangSite* firstDeclarationMet(ClangView& view, const ClangSymbol& symbol, const std::string& path,
+                                     const std::function<bool(const std::string&)>& changed) {
+  return firstSiteMet(view, symbol, path, changed, [](ClangRole r) { return r != ClangRole::Reference; });
 }
 
 // The clang view has no say at a position (a file changed since the build, no name clang saw,

@@ -31,6 +31,11 @@ const ClangSite* firstMet(ClangView& view, const std::string& path, uint32_t lim
 // block is met.
 const ClangSite* firstNamespaceBlock(ClangView& view, const ClangSymbol& ns, const std::string& path,
                                      const std::function<bool(const std::string&)>& changed);
+// The first declaration or definition of `symbol` that `path`'s own parse meets (firstMet): its
+// canonical declaration in the translation unit of `path` alone, as a live server parses the
+// open file. Sites in files `changed` are passed over; nullptr when none is met.
+const ClangSite* firstDeclarationMet(ClangView& view, const ClangSymbol& symbol, const std::string& path,
+                                     const std::function<bool(const std::string&)>& changed);
 // The clang view has no say at a position: tree-sitter's facts answer.
 Status declined();
 // Whether every occurrence at `start` (of a file's, in offset order) is `foreign` — seen only by a

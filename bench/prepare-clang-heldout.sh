@@ -16,6 +16,8 @@
 #          (9.0.0+dfsg)
 #   set 29 (a sixth, fresh set; default DEST /tmp/held29): cJSON 1.7.15, libzip 1.7.3, Google
 #          benchmark 1.7.1 and cmark 0.30.2, the packages cjson, libzip, benchmark and cmark
+#   set 30 (a seventh, fresh set; default DEST /tmp/held30): utf8proc 2.8.0, LZO 2.10, Microsoft's
+#          GSL 4.0.0 and LibYAML 0.2.5, the packages utf8proc, lzo2, ms-gsl and libyaml
 #
 # Each code base becomes DEST/<package>, a git repository whose first commit is the package's
 # .orig tarball (made by bench/fetch-corpus.sh). The script then builds it once, because clangd
@@ -187,6 +189,42 @@
 #              src/utf8.c #includes the case-folding switch src/case_fold_switch.inc and
 #              src/houdini_html_u.c the entity table src/entities.inc. test/ holds Python scripts
 #              that ctest runs; test/cmark-fuzz.c (libFuzzer) is not built
+#   utf8proc   CMake into build/ with the tests, static, then a build: utf8proc.c (-std=c99, the
+#              test programs have no -std) and the nine test programs and the fuzzer (test/*.c but
+#              iscase.c, which only the Makefile builds; each compiles test/tests.c again, so it
+#              has nine entries). The configure step tries to download two Unicode test files
+#              into build/data/ (ctest's input; offline it leaves them empty, and nothing is
+#              compiled from them). The Makefile is not used: its test programs compile and link
+#              in one command, and clangd 14 drops -std=c99 from such an entry. No header is
+#              generated. utf8proc.c #includes utf8proc_data.c whole (16,925 lines of generated
+#              tables, not compiled on its own); build/compile_commands.json is copied to the
+#              root. bench/ and data/ (the Ruby and Julia table generators) are not built
+#   lzo2       ./configure, then bear -- make -j2 in the tree: the static library only
+#              (configure's default; src/*.c) and the noinst programs: examples/*.c,
+#              lzotest/lzotest.c, tests/*.c and minilzo/testmini.c with minilzo/minilzo.c, a
+#              6,365-line amalgamation of the library (-DMINILZO_HAVE_CONFIG_H). configure
+#              generates config.h (-DLZO_HAVE_CONFIG_H: 114 #defines, 77 of them HAVE_*, and the
+#              SIZEOF_* ones). src/*.c #include 19 .ch fragments (lzo1x_1.c lzo1x_c.ch, ...);
+#              src/lzo1y_9x.c and lzo1z_9x.c #include lzo1x_9x.c whole, lzo1y_d3.c and lzo1z_d3.c
+#              lzo1x_d3.c, which are compiled on their own as well. asm/ (i386 assembly) and B/
+#              (DOS, OS/2 and Windows build scripts) are not built
+#   ms-gsl     CMake into build/ with the tests, with Debian's googletest (tests/CMakeLists.txt's
+#              pkg_search_module(gtest_main); it only downloads googletest when that fails, and
+#              the recipe checks it did not), -std=c++17 (GSL_CXX_STANDARD 17; without it CMake
+#              writes no -std at all), then a build: the library is header-only (include/gsl/,
+#              headers without an extension), so the entries are the test programs gsl_tests
+#              (12 tests/*.cpp) and gsl_noexcept_tests (no_exception_ensure_tests.cpp,
+#              -fno-exceptions), with -Werror (clang 14 adds -Wmissing-braces errors in
+#              span_tests.cpp and span_ext_tests.cpp that g++ does not). No header is generated;
+#              the -isystem tests/googletest/googletest/include of each command names the missing
+#              download; build/compile_commands.json is copied to the root
+#   libyaml    CMake into build/ with the tests, static, then a build: src/*.c and the 13 programs
+#              of tests/ (test-reader, test-version, run-*, example-*). CMake generates
+#              build/include/config.h (HAVE_CONFIG_H: only the four YAML_VERSION_* macros) from
+#              cmake/config.h.in, which the first commit lacks (the tarball's .gitignore ignores
+#              config.h*); the autotools build (no configure in the tarball) is not used.
+#              tests/run-emitter-test-suite.c #includes ../src/yaml_private.h;
+#              build/compile_commands.json is copied to the root
 # leveldb's and snappy's CMakeLists.txt want googletest and Google benchmark as git submodules in
 # third_party/, which the tarballs leave empty. The script patches them to use Debian's
 # libgtest-dev, libgmock-dev and libbenchmark-dev instead: the two add_subdirectory lines become
@@ -214,11 +252,12 @@
 # clangd run on the code base writes next to compile_commands.json, is allowed), is left alone.
 # A partly prepared one is removed and fetched again. Missing build tools (bear, cmake,
 # build-essential, zlib1g-dev, libgtest-dev, libgmock-dev, libbenchmark-dev, and libbz2-dev,
-# liblzma-dev and libssl-dev for libzip) are installed with apt-get, which needs root.
-# Usage: bench/prepare-clang-heldout.sh [--set 24|25|26|27|28|29] [DEST]   (default: set 24, DEST /tmp/held<set>)
+# liblzma-dev and libssl-dev for libzip, pkg-config for ms-gsl) are installed with apt-get, which
+# needs root.
+# Usage: bench/prepare-clang-heldout.sh [--set 24|25|26|27|28|29|30] [DEST]   (default: set 24, DEST /tmp/held<set>)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-usage() { echo "usage: $0 [--set 24|25|26|27|28|29] [DEST]" >&2; exit 2; }
+usage() { echo "usage: $0 [--set 24|25|26|27|28|29|30] [DEST]" >&2; exit 2; }
 set_id=24
 args=()
 while [ $# -gt 0 ]; do
@@ -238,14 +277,15 @@ case "$set_id" in
   27) packages=(c-ares libconfig pugixml double-conversion) ;;
   28) packages=(libev google-glog json-c tinyxml2) ;;
   29) packages=(cjson libzip benchmark cmark) ;;
-  *) echo "heldout: unknown set $set_id (24, 25, 26, 27, 28 or 29)" >&2; exit 2 ;;
+  30) packages=(utf8proc lzo2 ms-gsl libyaml) ;;
+  *) echo "heldout: unknown set $set_id (24, 25, 26, 27, 28, 29 or 30)" >&2; exit 2 ;;
 esac
 dest=$(realpath -m "${args[0]:-/tmp/held$set_id}")
 git_c=(-c user.name=nib-bench -c user.email=bench@nib -c commit.gpgsign=false)
 
 need=()
 for p in bear cmake build-essential zlib1g-dev libgtest-dev libgmock-dev libbenchmark-dev \
-         libbz2-dev liblzma-dev libssl-dev; do
+         libbz2-dev liblzma-dev libssl-dev pkg-config; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || need+=("$p")
 done
 if [ ${#need[@]} -gt 0 ]; then
@@ -494,6 +534,37 @@ build_cmark() {
   cdb_from_build
 }
 
+build_utf8proc() {
+  cmake_build . -DUTF8PROC_ENABLE_TESTING=ON
+  cdb_from_build
+}
+
+build_lzo2() {
+  ./configure >/dev/null
+  bear -- make -j2
+  require_files lzo2 config.h
+  require_defines lzo2 config.h HAVE_STRING_H HAVE_MEMCMP SIZEOF_LONG SIZEOF_SIZE_T
+  ignore '*.o' '*.lo' '*.la' '.libs/' '.deps/' '.dirstamp' '/Makefile' '/config.h' '/config.log' \
+         '/config.status' '/libtool' '/stamp-h1' '/lzo2.pc' '/examples/*' '!/examples/*.[ch]' \
+         '/lzotest/lzotest' '/tests/align' '/tests/chksum' '/tests/promote' '/tests/sizes' \
+         '/minilzo/testmini'
+}
+
+build_ms_gsl() {
+  # Debian's googletest (gtest_main.pc), not the download the tests fall back to; -std=c++17 on
+  # every command (g++'s default, which cxx_std_14 alone leaves implicit; clang 14's is gnu++14).
+  cmake_build . -DGSL_TEST=ON -DGSL_CXX_STANDARD=17 -DCMAKE_CXX_STANDARD=17 -DCMAKE_CXX_EXTENSIONS=OFF
+  grep -q '^GTestMain_FOUND:INTERNAL=1$' build/CMakeCache.txt ||
+    { echo "heldout: ms-gsl: Debian's gtest_main not found" >&2; exit 1; }
+  cdb_from_build
+}
+
+build_libyaml() {
+  cmake_build . -DBUILD_TESTING=ON
+  require_files libyaml build/include/config.h
+  cdb_from_build
+}
+
 # Fails unless every entry's directory and file lie inside the code base and the file exists.
 check_cdb() {
   python3 - "$1" <<'EOF'
@@ -554,6 +625,10 @@ for pkg in "${packages[@]}"; do
       libzip) build_libzip ;;
       benchmark) build_benchmark ;;
       cmark) build_cmark ;;
+      utf8proc) build_utf8proc ;;
+      lzo2) build_lzo2 ;;
+      ms-gsl) build_ms_gsl ;;
+      libyaml) build_libyaml ;;
     esac
   ) > "$dest/$pkg.build.log" 2>&1 || { echo "heldout: $pkg: build failed, see $dest/$pkg.build.log" >&2; exit 1; }
   check_cdb "$d"

@@ -457,6 +457,26 @@ struct AstOnlyNames {
     if (tokens) clang_disposeTokens(tu, tokens, n);
   }
 
+  // Labels (`cleanup:` and each `goto cleanup`), which libclang's indexer never reports: clangd's
+  // go-to-definition goes to the label statement from either, its references list none (its
+  // indexing library skips labels). A label has no USR; nib names it by its file and place, so
+  // that units reading one header agree. Both roles are unlisted: definitions only.
+  void label(CXCursor cursor, CXCursorKind kind) {
+    CXCursor statement = kind == CXCursor_LabelStmt ? cursor : clang_getCursorReferenced(cursor);
+    if (clang_Cursor_isNull(statement)) return;
+    CXFile file;
+    unsigned offset;
+    clang_getFileLocation(clang_getCursorLocation(statement), &file, nullptr, nullptr, &offset);
+    int64_t id = c->fileId(file);
+    std::string name = take(clang_getCursorSpelling(statement));
+    if (id < 0 || name.empty()) return;
+    std::string_view path = c->facts.files[id];
+    if (path.rfind(c->root, 0) == 0) path.remove_prefix(c->root.size());
+    uint32_t symbol = c->usrId(std::string(kLabelUsrPrefix) + std::string(path) + "@" + std::to_string(offset), name.c_str());
+    c->addAstOnly(clang_getCursorLocation(cursor), symbol, SymbolKind::Unknown,
+                  kind == CXCursor_LabelStmt ? ClangRole::Definition : ClangRole::Reference, false, /*unlisted=*/true);
+  }
+
   static bool isTemplateParameter(CXCursorKind kind) {
     return kind == CXCursor_TemplateTypeParameter || kind == CXCursor_NonTypeTemplateParameter ||
            kind == CXCursor_TemplateTemplateParameter;
@@ -490,6 +510,7 @@ struct AstOnlyNames {
          kind == CXCursor_ParmDecl) &&
         clang_isInvalidDeclaration(cursor))
       self->invalidTypeNames(cursor, parameter);
+    if (kind == CXCursor_LabelStmt || kind == CXCursor_LabelRef) self->label(cursor, kind);
     switch (kind) {
       case CXCursor_MemberRefExpr:
       case CXCursor_DeclRefExpr:

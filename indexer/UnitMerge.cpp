@@ -383,6 +383,12 @@ class UnitMerger {
     // index clangd has: the lookup by name does not offer it.
     for (uint32_t id : madeUpSymbols_)
       if (contents_.symbols[id].sites.empty()) contents_.unnamed.push_back(id);
+    // Nor does it offer labels (`cleanup:`), each its own function's: the word `cleanup`
+    // elsewhere names none of them.
+    for (uint32_t id = 0; id < contents_.symbols.size(); ++id)
+      if (contents_.symbols[id].usr.rfind(kLabelUsrPrefix, 0) == 0) contents_.unnamed.push_back(id);
+    std::sort(contents_.unnamed.begin(), contents_.unnamed.end());
+    contents_.unnamed.erase(std::unique(contents_.unnamed.begin(), contents_.unnamed.end()), contents_.unnamed.end());
     contents_.parsedWithErrors.assign(withErrors_.begin(), withErrors_.end());
     for (const auto& [path, signature] : unindexed_)
       if (signature != "-" && byFile_.count(path)) contents_.unindexed.emplace_back(path, signature);

@@ -27,6 +27,9 @@ inline constexpr std::string_view kParameterUsr = "nib:param@";
 // command line's -D macros), which clang names `c:@macro@NAME` as it names those: clangd's
 // index keeps no references of them, so its references answer the asked file's alone.
 inline constexpr std::string_view kPredefinedMacroUsr = "nib:predefined-macro@";
+// The USR prefix nib gives a label (`cleanup:`), which has none: the label's repository path and
+// offset follow, so that every unit reading one file names a label alike.
+inline constexpr std::string_view kLabelUsrPrefix = "nib:label@";
 // The USR prefix of what TypeScript's server answers at a call's callee where that is not the
 // name's own declarations (scip/TypeScriptCalls): a symbol whose USR spells its definitions'
 // places (calledDefinitionsUsr), sited only at the callees (expanded), so that a definition in a

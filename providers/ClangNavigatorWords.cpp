@@ -146,6 +146,63 @@ const ClangSite* indexedPlace(const ClangSymbol& symbol, const std::function<boo
   return nullptr;
 }
 
+// Whether the function-like macro defined at `at` in `text` expands its argument `index` as
+// code: its parameter appears in the replacement list other than after `#` or beside `##`. Such
+// an argument's words are tokens the compiler read (clangd's go-to-definition answers them from
+// its AST or not at all, never by the word), even where libclang recorded no name (a statement
+// with errors, dropped whole by its cursors: cJSON's RUN_TEST(test_x, 43) in a runner whose
+// headers are missing). nullopt when the definition cannot be read as one.
+std::optional<bool> expandsArgument(std::string_view text, uint32_t at, size_t index) {
+  auto identifier = [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_'; };
+  size_t i = at;
+  while (i < text.size() && identifier(text[i])) ++i;
+  if (i == at || i >= text.size() || text[i] != '(') return std::nullopt;
+  size_t close = text.find(')', i);
+  if (close == std::string_view::npos) return std::nullopt;
+  auto trim = [](std::string_view v) {
+    while (!v.empty() && std::isspace(static_cast<unsigned char>(v.front()))) v.remove_prefix(1);
+    while (!v.empty() && std::isspace(static_cast<unsigned char>(v.back()))) v.remove_suffix(1);
+    return v;
+  };
+  std::vector<std::string_view> parameters;
+  for (std::string_view list = text.substr(i + 1, close - i - 1); !list.empty();) {
+    size_t comma = std::min(list.find(','), list.size());
+    parameters.push_back(trim(list.substr(0, comma)));
+    list.remove_prefix(std::min(comma + 1, list.size()));
+  }
+  std::string_view parameter;
+  if (index < parameters.size() && parameters[index] != "...") parameter = parameters[index];
+  else if (!parameters.empty() && parameters.back().size() >= 3 && parameters.back().substr(parameters.back().size() - 3) == "...")
+    parameter = parameters.back() == "..." ? "__VA_ARGS__" : parameters.back().substr(0, parameters.back().size() - 3);
+  if (parameter.empty()) return std::nullopt;
+  // The replacement list: to the end of the line, continuation lines included.
+  size_t end = close;
+  while ((end = text.find('\n', end)) != std::string_view::npos && end > 0 &&
+         (text[end - 1] == '\\' || (text[end - 1] == '\r' && end > 1 && text[end - 2] == '\\')))
+    ++end;
+  std::string_view body = text.substr(close + 1, (end == std::string_view::npos ? text.size() : end) - close - 1);
+  std::string_view before;  // the token before, when it is punctuation
+  for (size_t k = 0; k < body.size();) {
+    if (body[k] == ' ' || body[k] == '\t' || body[k] == '\\' || body[k] == '\r' || body[k] == '\n') {
+      ++k;
+      continue;
+    }
+    if (!identifier(body[k])) {
+      before = body.compare(k, 2, "##") == 0 ? "##" : body.substr(k, 1);
+      k += before.size();
+      continue;
+    }
+    size_t word = k;
+    while (k < body.size() && identifier(body[k])) ++k;
+    size_t next = k;
+    while (next < body.size() && (body[next] == ' ' || body[next] == '\t')) ++next;
+    if (body.substr(word, k - word) == parameter && before != "#" && before != "##" && body.compare(next, 2, "##") != 0)
+      return true;
+    before = {};
+  }
+  return false;
+}
+
 }  // namespace
 
 Expected<NavigationResult> ClangNavigator::wordAnswer(const std::string& path, const AskedFile& f,
@@ -451,7 +508,8 @@ bool ClangNavigator::inMacroArguments(const std::vector<ClangFileOccurrence>& oc
       if (o.start > start) break;
       if (o.start != start || o.role != ClangRole::Reference) continue;
       auto symbol = view_->symbol(o.symbol);
-      if (symbol && static_cast<SymbolKind>(symbol->kind) == SymbolKind::Macro) return true;
+      if (symbol && static_cast<SymbolKind>(symbol->kind) == SymbolKind::Macro)
+        return !argumentExpanded(*symbol, text, i + 1, offset);
     }
   }
   return false;
@@ -463,6 +521,27 @@ bool ClangNavigator::resolvedNothingAt(const std::string& path, uint32_t offset)
   if (!occurrences) return false;
   const ClangFileOccurrence* at = occurrenceAt(*occurrences, offset);
   return !at || !ownName(path, *at);
+}
+
+// Whether the macro expands the argument `offset` lies in (the arguments start at `open`, past
+// the parenthesis), by its definition's text (expandsArgument); false when that cannot be read.
+bool ClangNavigator::argumentExpanded(const ClangSymbol& macro, const std::string& text, size_t open, uint32_t offset) {
+  const ClangSite* definition = nullptr;
+  for (const ClangSite& s : macro.sites)
+    if (s.role == ClangRole::Definition) definition = definition ? definition : &s;
+  if (!definition || !text_) return false;
+  // The argument's index: the commas before it outside parentheses (braces and brackets do not
+  // group a macro's arguments).
+  size_t index = 0;
+  int depth = 0;
+  for (size_t k = open; k < offset && k < text.size(); ++k) {
+    if (text[k] == '(') ++depth;
+    if (text[k] == ')') --depth;
+    if (text[k] == ',' && depth == 0) ++index;
+  }
+  auto defined = text_(definition->path);
+  if (!defined) return false;
+  return expandsArgument(*defined, definition->range.startByte, index).value_or(false);
 }
 
 bool ClangNavigator::parsedWithErrors(const std::string& path) { return !scip_ && view_->parsedWithErrors(path); }

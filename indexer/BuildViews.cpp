@@ -333,8 +333,10 @@ Expected<ViewRecord> clangViewPhase(const ClangPhaseInput& phase, Manifest& mani
   in.cacheDir = phase.cacheDir;
   in.databaseDir = phase.database;
   in.worker = clangWorkerPath(phase.worker);
-  for (const WorkItem& w : *phase.items)
+  for (const WorkItem& w : *phase.items) {
     if (!w.entry.oid.empty() && w.skipReason.empty()) in.blobIds[w.entry.path] = w.entry.oid;
+    if (w.skipReason == "too-large") in.tooLargeSources.push_back(w.entry.path);
+  }
   in.threads = phase.threads;
   in.deferUncompiled = phase.deferUncompiled;
   in.timeout = std::chrono::seconds(options.clangTimeoutSeconds);

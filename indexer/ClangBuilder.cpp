@@ -130,6 +130,10 @@ class ClangViewBuild {
     std::vector<std::string> files;
     for (const auto& [path, blob] : in_.blobIds)
       if (isClangSource(fs::path(path).extension().string()) && !covered.count(root_ + path)) files.push_back(path);
+    // So do source files the index skips as too large (utf8proc's 1.9 MB utf8proc_data.c, which
+    // utf8proc.c #includes whole): clangd parses one alone when it is opened all the same.
+    for (const std::string& path : in_.tooLargeSources)
+      if (isCFamilySourceFile(path) && !covered.count(root_ + path)) files.push_back(path);
     StandaloneHeaders headers = standaloneHeaders();
     for (const std::string& header : headers.configured) {
       logDebug("clang view: " + header + " is parsed alone too (a macro defined elsewhere decides its sections)");

@@ -30,6 +30,7 @@ struct ClangBuildInput {
   std::filesystem::path worker;     // the nib-clang executable
   std::filesystem::path databaseDir;  // where compile_commands.json is
   std::map<std::string, std::string> blobIds;  // repository path -> blob id (the indexed files)
+  std::vector<std::string> tooLargeSources;      // files the index skips as too large (repository paths)
   unsigned threads = 1;
   // Made-up units (files no compile command reaches) the cache lacks are left out and counted
   // as deferred — a follow-up builds the view with them (indexer/DenseFollowUp). clangd's

@@ -285,6 +285,14 @@ Expected<bool> completeClangView(const fs::path& repoRoot, const IndexLayout& la
     items.push_back(std::move(w));
     return true;
   });
+  // Files skipped as too large are parsed alone too (clangViewPhase), as in the first build.
+  for (SkippedFile& f : recorded->view->skipped())
+    if (f.reason == "too-large") {
+      build::WorkItem w;
+      w.entry.path = std::move(f.path);
+      w.skipReason = std::move(f.reason);
+      items.push_back(std::move(w));
+    }
   build::ClangPhaseInput in{repoRoot, versionDir, layout.dir() / "clang-cache", database->second, options.clangWorker,
                             &items, threads, &options, /*deferUncompiled=*/false};
   std::erase_if(m.stats, [](const auto& kv) { return kv.first.rfind("clang.", 0) == 0; });

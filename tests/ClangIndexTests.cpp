@@ -670,3 +670,41 @@ TEST_CASE("a USR of what an anonymous namespace declares is told from a namespac
 
 }  // namespace
 }  // namespace nib::test
+
+namespace nib::test {
+namespace {
+
+TEST_CASE("a source file too large to index that another unit #includes whole is parsed alone too", "[clang]") {
+  // utf8proc.c #includes the 1.9 MB utf8proc_data.c whole; opened alone, clangd's parse of it
+  // knows nothing its includer declared. The index skips the file as too large, but its own
+  // parse is still the view's answer there: the includer's enumerator answers no definition in
+  // it, while references asked in the includer still list the uses its unit saw there.
+  TestRepo repo;
+  const std::string header = "enum color { COLOR_RED, COLOR_BLUE };\n";
+  const std::string main = "#include \"color.h\"\n#include \"table.c\"\nint main(void) { return table[0] == COLOR_RED; }\n";
+  const std::string table = "/* " + std::string(400, 'x') + " */\nstatic const int table[] = { COLOR_RED, COLOR_BLUE };\n";
+  repo.writeAll({{"color.h", header}, {"main.c", main}, {"table.c", table}});
+  writeDatabase(repo, {"main.c"});
+  repo.commitAll();
+  IndexOptions small;
+  small.maxFileSize = 300;
+  Manifest m = build(repo, small);
+  CHECK(stat(m, "skipped.too-large") == "1");
+  CHECK(stat(m, "clang.interpolated") == "1");
+  auto engine = Engine::open(repo.root());
+  REQUIRE(engine.hasValue());
+  Engine& e = **engine;
+  auto extractor = std::make_shared<Extractor>();
+  e.setFactsExtractor([extractor](Language lang, std::string_view text) { return extractor->extract(lang, text); });
+  REQUIRE(e.openBuffer("table.c", table).isOk());
+  auto def = e.definition("table.c", offsetOf(table, "COLOR_RED"));
+  REQUIRE(def.hasValue());
+  CHECK(def->locations.empty());
+  auto refs = e.references("main.c", offsetOf(main, "COLOR_RED"), true);
+  REQUIRE(refs.hasValue());
+  CHECK(std::any_of(refs->locations.begin(), refs->locations.end(), [](const SymbolLocation& l) { return l.path == "table.c"; }));
+  CHECK(std::any_of(refs->locations.begin(), refs->locations.end(), [](const SymbolLocation& l) { return l.path == "color.h"; }));
+}
+
+}  // namespace
+}  // namespace nib::test

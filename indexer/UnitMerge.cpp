@@ -14,12 +14,27 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// The part of a USR two aliases of one entity share: without the file a main file's own entities
+// are prefixed with (`c:file.cc@aN@S@X` and `c:@aN@S@X`), and without a C++ function's
+// signature (`c:@F@f#I#` and C's `c:@F@f` for a header both languages read).
+std::string aliasForm(std::string_view usr) {
+  if (usr.rfind("c:", 0) == 0) {
+    size_t at = usr.find('@', 2);
+    std::string_view segment = at == std::string_view::npos ? std::string_view() : usr.substr(2, at - 2);
+    if (segment.find('.') != std::string_view::npos) usr = usr.substr(at);  // "@aN@S@X"
+    else usr.remove_prefix(2);
+  }
+  return std::string(usr.substr(0, usr.find('#')));
+}
+
 // One entity can reach the view under two USRs: a class in an anonymous namespace of a test
 // file is `c:file.cc@aN@S@X` when the file is the TU's main file and `c:@aN@S@X` when another
 // TU includes the file (googlemock's gmock_all_test.cc includes every test). Symbols of one name
 // defined at the very same place are one entity: merged into the first, so that its references
 // do not depend on which of the USRs the cursor's occurrence carries. The merged-away ids stay,
-// empty, so that ids remain stable.
+// empty, so that ids remain stable. Only USRs that name one entity alike count (aliasForm): not
+// the types one text declares under names a macro gives it per unit (LZO's `typedef struct {…}
+// LZO_COMPRESS_T;`, a type of its own in each compressor, as clangd keeps them).
 void mergeAliasedSymbols(ClangViewContents& contents, std::map<std::string, std::vector<ClangFileOccurrence>>& byFile) {
   std::vector<uint32_t> root(contents.symbols.size());
   for (uint32_t i = 0; i < root.size(); ++i) root[i] = i;
@@ -27,7 +42,7 @@ void mergeAliasedSymbols(ClangViewContents& contents, std::map<std::string, std:
     while (root[x] != x) x = root[x] = root[root[x]];
     return x;
   };
-  std::map<std::tuple<std::string, uint32_t, std::string>, uint32_t> definedAt;
+  std::map<std::tuple<std::string, uint32_t, std::string, std::string>, uint32_t> definedAt;
   bool any = false;
   for (uint32_t id = 0; id < contents.symbols.size(); ++id)
     for (const ClangSite& s : contents.symbols[id].sites) {
@@ -38,7 +53,8 @@ void mergeAliasedSymbols(ClangViewContents& contents, std::map<std::string, std:
       if (s.role != ClangRole::Definition || s.expanded || s.macroBody ||
           static_cast<SymbolKind>(contents.symbols[id].kind) == SymbolKind::Macro)
         continue;
-      auto [it, added] = definedAt.emplace(std::make_tuple(s.path, s.range.startByte, contents.symbols[id].name), id);
+      auto [it, added] = definedAt.emplace(
+          std::make_tuple(s.path, s.range.startByte, contents.symbols[id].name, aliasForm(contents.symbols[id].usr)), id);
       if (added) continue;
       uint32_t a = find(it->second), b = find(id);
       if (a == b) continue;

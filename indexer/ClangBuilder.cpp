@@ -175,7 +175,8 @@ class ClangViewBuild {
     std::vector<std::string> configured, unguarded;
   };
   StandaloneHeaders standaloneHeaders() const {
-    std::set<std::string> files, macros;
+    std::set<std::string> files;
+    std::map<std::string, size_t> definers;  // how many of the files define each macro
     for (size_t i = 0; i < realUnits_; ++i) {
       files.insert(units_[i].file);
       if (results_[i]) files.insert(results_[i]->files.begin(), results_[i]->files.end());
@@ -186,13 +187,13 @@ class ClangViewBuild {
       auto text = readFile(f);
       if (!text) continue;
       FileDirectives d = directivesOf(*text);
-      macros.insert(d.defined.begin(), d.defined.end());
+      for (const std::string& name : d.defined) ++definers[name];
       std::string path = f.substr(root_.size());
       if (!isCFamilySourceFile(f) && in_.blobIds.count(path) && isClangSource(fs::path(path).extension().string()))
         headers.emplace_back(std::move(path), std::move(d));
     }
     StandaloneHeaders out;
-    out.configured = headersConfiguredElsewhere(headers, macros);
+    out.configured = headersConfiguredElsewhere(headers, definers);
     for (const auto& [path, d] : headers)
       if (!d.guarded) out.unguarded.push_back(path);
     return out;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <utility>
 
 namespace nib {
 namespace {
@@ -102,14 +103,17 @@ FileDirectives directivesOf(std::string_view text) {
   FileDirectives out;
   size_t index = 0;
   std::string_view guard;  // the macro the first directive tests for an include guard
+  std::string_view unset;  // the macro the directive before tests is not defined
   forEachDirective(text, [&](std::string_view keyword, std::string_view rest) {
     size_t n = index++;
     if (n == 0) guard = guardTestedBy(keyword, rest);
     if (n == 1 && keyword == "define" && !guard.empty() && firstIdentifier(rest) == guard) out.guarded = true;
     if (keyword == "pragma" && firstIdentifier(rest) == "once") out.guarded = true;
+    std::string_view tested = std::exchange(unset, guardTestedBy(keyword, rest));
     if (keyword == "define") {
       std::string_view name = firstIdentifier(rest);
       if (!name.empty()) out.defined.emplace(name);
+      if (!name.empty() && name == tested && n != 1) out.defaulted.emplace(name);
     } else if (keyword == "if" || keyword == "ifdef" || keyword == "ifndef" || keyword == "elif") {
       forEachIdentifier(rest, [&](std::string_view name) {
         if (name != "defined") out.tested.emplace(name);
@@ -120,11 +124,14 @@ FileDirectives directivesOf(std::string_view text) {
 }
 
 std::vector<std::string> headersConfiguredElsewhere(const std::vector<std::pair<std::string, FileDirectives>>& headers,
-                                                    const std::set<std::string>& buildMacros) {
+                                                    const std::map<std::string, size_t>& definers) {
   std::vector<std::string> out;
   for (const auto& [path, d] : headers)
-    if (std::any_of(d.tested.begin(), d.tested.end(),
-                    [&](const std::string& name) { return buildMacros.count(name) && !d.defined.count(name); }))
+    if (std::any_of(d.tested.begin(), d.tested.end(), [&](const std::string& name) {
+          auto it = definers.find(name);
+          size_t others = it == definers.end() ? 0 : it->second - (d.defined.count(name) ? 1 : 0);
+          return others > 0 && (!d.defined.count(name) || d.defaulted.count(name));
+        }))
       out.push_back(path);
   return out;
 }

@@ -21,6 +21,7 @@
 // file is then no answer there. A guarded header is meant to stand alone and is not tried.
 #pragma once
 
+#include <map>
 #include <set>
 #include <string>
 #include <string_view>
@@ -37,13 +38,18 @@ struct FileDirectives {
   // An include guard (`#ifndef X` or `#if !defined(X)` as the first directive, `#define X` the
   // second) or `#pragma once`: the file is meant to be included anywhere, and so to parse alone.
   bool guarded = false;
+  // Defaults: macros it defines right inside a section that tests they are not defined yet
+  // (`#ifndef X` / `#if !defined(X)`, then `#define X`), the include guard aside (LZO's
+  // config1a.h: `#if !defined(DDBITS)` / `#define DDBITS 0`). An includer that defines one first
+  // decides that section as any macro defined elsewhere does.
+  std::set<std::string> defaulted;
 };
 FileDirectives directivesOf(std::string_view text);
 
-// Of `headers` (repository paths with their directives), those whose conditions test a macro in
-// `buildMacros` (what the files the build read define) that the header does not define itself,
-// in the order given.
+// Of `headers` (repository paths with their directives), those whose conditions test a macro
+// another file defines (`definers`: how many of the files the build read define each name): one
+// the header does not define itself, or one of its defaults. In the order given.
 std::vector<std::string> headersConfiguredElsewhere(const std::vector<std::pair<std::string, FileDirectives>>& headers,
-                                                    const std::set<std::string>& buildMacros);
+                                                    const std::map<std::string, size_t>& definers);
 
 }  // namespace nib

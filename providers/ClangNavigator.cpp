@@ -78,7 +78,7 @@ Expected<NavigationResult> ClangNavigator::answer(const std::string& path, uint3
   // clangd answers with all of them. Other entities reported at one name (a class and its
   // constructor) differ in kind, and the first answers as above.
   if (at->role == ClangRole::Reference && static_cast<SymbolKind>(symbol->kind) == SymbolKind::Macro &&
-      madeUpOnlyAt(*symbol, path, at->start))
+      madeUpOnlyAt(*symbol, path, at->start) && !ownParseAt(*at, path))
     if (auto built = builtMacroAt(*occurrences, *at, path, references)) {
       at = built->first;
       named->symbol = std::move(built->second);
@@ -142,32 +142,6 @@ Expected<NavigationResult> ClangNavigator::answer(const std::string& path, uint3
   auto result = answerFor(*symbol, *at, path, references, includeDeclaration, declarations);
   if (scip_ && !references && result) addConstructor(*occurrences, *at, *symbol, *result);
   return result;
-}
-
-// Whether only made-up units (files no compile command builds) saw the symbol at that place.
-bool ClangNavigator::madeUpOnlyAt(const ClangSymbol& symbol, const std::string& path, uint32_t start) {
-  bool madeUp = false;
-  for (const ClangSite& s : symbol.sites)
-    if (s.path == path && s.range.startByte == start) {
-      if (!s.interpolated) return false;
-      madeUp = true;
-    }
-  return madeUp;
-}
-
-// Units that read a file with other macros in effect name other macros at one place (a made-up
-// unit that reads a copy of a generated header, with the same text at another path): the macro
-// the build itself saw there answers, as clangd's, whose index never saw the made-up units.
-std::optional<std::pair<const ClangFileOccurrence*, ClangSymbol>> ClangNavigator::builtMacroAt(
-    const std::vector<ClangFileOccurrence>& occurrences, const ClangFileOccurrence& at, const std::string& path,
-    bool allSites) {
-  for (const ClangFileOccurrence& o : occurrences) {
-    if (o.start != at.start || o.symbol == at.symbol || o.expanded || o.role != ClangRole::Reference) continue;
-    auto other = allSites ? view_->symbol(o.symbol) : view_->symbolForDefinition(o.symbol, path, o.start);
-    if (other && static_cast<SymbolKind>(other->kind) == SymbolKind::Macro && !madeUpOnlyAt(*other, path, o.start))
-      return std::pair{&o, std::move(*other)};
-  }
-  return std::nullopt;
 }
 
 // `const yaml = require("./index")`: TypeScript's server goes through the alias to what it

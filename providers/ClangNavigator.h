@@ -182,6 +182,7 @@ class ClangNavigator {
   void keepVisibleTypeDefinitions(const ClangSymbol& symbol, const std::string& path,
                                   std::vector<SymbolLocation>& locations);
   static bool madeUpOnlyAt(const ClangSymbol& symbol, const std::string& path, uint32_t start);
+  bool ownParseAt(const ClangFileOccurrence& at, const std::string& path);
   std::optional<std::pair<const ClangFileOccurrence*, ClangSymbol>> builtMacroAt(
       const std::vector<ClangFileOccurrence>& occurrences, const ClangFileOccurrence& at, const std::string& path,
       bool allSites);

@@ -115,4 +115,40 @@ Expected<NavigationResult> ClangNavigator::usingAnswer(const std::string& path,
   return out;
 }
 
+// Whether `at` is what the file's own parse (a unit whose main file it is: a header parsed alone,
+// HeaderConditions.h) names there, as clangd's parse of the file opened alone: LZO's config1a.h
+// defines DDBITS unless its includer did, and every includer did.
+bool ClangNavigator::ownParseAt(const ClangFileOccurrence& at, const std::string& path) {
+  if (at.foreign) return false;
+  auto read = view_->filesReadBy(path);
+  return read && *read;
+}
+
+// Whether only made-up units (files no compile command builds) saw the symbol at that place.
+bool ClangNavigator::madeUpOnlyAt(const ClangSymbol& symbol, const std::string& path, uint32_t start) {
+  bool madeUp = false;
+  for (const ClangSite& s : symbol.sites)
+    if (s.path == path && s.range.startByte == start) {
+      if (!s.interpolated) return false;
+      madeUp = true;
+    }
+  return madeUp;
+}
+
+// Units that read a file with other macros in effect name other macros at one place (a made-up
+// unit that reads a copy of a generated header, with the same text at another path): the macro
+// the build itself saw there answers, as clangd's, whose index never saw the made-up units. Not
+// in a file parsed alone, where the made-up unit is the file's own parse (ownParseAt).
+std::optional<std::pair<const ClangFileOccurrence*, ClangSymbol>> ClangNavigator::builtMacroAt(
+    const std::vector<ClangFileOccurrence>& occurrences, const ClangFileOccurrence& at, const std::string& path,
+    bool allSites) {
+  for (const ClangFileOccurrence& o : occurrences) {
+    if (o.start != at.start || o.symbol == at.symbol || o.expanded || o.role != ClangRole::Reference) continue;
+    auto other = allSites ? view_->symbol(o.symbol) : view_->symbolForDefinition(o.symbol, path, o.start);
+    if (other && static_cast<SymbolKind>(other->kind) == SymbolKind::Macro && !madeUpOnlyAt(*other, path, o.start))
+      return std::pair{&o, std::move(*other)};
+  }
+  return std::nullopt;
+}
+
 }  // namespace nib

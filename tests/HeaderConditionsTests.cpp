@@ -58,10 +58,23 @@ TEST_CASE("a header is parsed alone when a macro defined elsewhere decides one o
   std::vector<std::pair<std::string, FileDirectives>> headers;
   for (const auto& [path, text] : files) headers.emplace_back(path, directivesOf(text));
   // A source file's #define before its #include, or a configuration header's.
-  std::set<std::string> buildMacros = directivesOf("#define FRAME_STATIC\n#include \"frame.h\"\n").defined;
-  CHECK(headersConfiguredElsewhere(headers, buildMacros) == std::vector<std::string>{"lib/frame.h"});
+  std::map<std::string, size_t> build;
+  for (const std::string& name : directivesOf("#define FRAME_STATIC\n#include \"frame.h\"\n").defined) ++build[name];
+  CHECK(headersConfiguredElsewhere(headers, build) == std::vector<std::string>{"lib/frame.h"});
   CHECK(headersConfiguredElsewhere(headers, {}).empty());
-  CHECK(headersConfiguredElsewhere(headers, {"UNRELATED"}).empty());
+  CHECK(headersConfiguredElsewhere(headers, {{"UNRELATED", 1}}).empty());
+}
+
+TEST_CASE("a header's default that an includer defines first decides a section too", "[clang]") {
+  // LZO's config1a.h: `#if !defined(DDBITS)` / `#define DDBITS 0`, and lzo1a_99.c defines DDBITS
+  // 3 before its #include; the include guard is no default.
+  const char* config = "#ifndef CONFIG_H\n#define CONFIG_H\n#if !defined(DD)\n#  define DD 0\n#endif\n#if (DD > 6)\n#endif\n#endif\n";
+  FileDirectives d = directivesOf(config);
+  CHECK(d.guarded);
+  CHECK(d.defaulted == std::set<std::string>{"DD"});
+  std::vector<std::pair<std::string, FileDirectives>> headers = {{"config.h", d}};
+  CHECK(headersConfiguredElsewhere(headers, {{"CONFIG_H", 1}, {"DD", 1}}).empty());  // its own definitions only
+  CHECK(headersConfiguredElsewhere(headers, {{"CONFIG_H", 1}, {"DD", 2}}) == std::vector<std::string>{"config.h"});
 }
 
 }  // namespace

@@ -378,6 +378,47 @@ void noteLeftOut(const SiteCollector& c, bool scip, NavigationResult& out) {
   }
 }
 
+// A definition answer where the sites the build saw gave none: the definition asked at, when it
+// has no separate declaration; else what a made-up unit saw in a file the asked one reads (a
+// header only uncompiled programs include): each such unit is a program of its own to clangd, so
+// another uncompiled file's definition (a test's own `memcmp`, a fuzzer helper's source) is no
+// answer here — clangd answers the declaration its parse sees; else, nothing being defined in
+// the indexed code (a library function, a pure declaration), the declarations, where it can be
+// seen. A declaration only a made-up unit's AST saw (C's implicit declaration of a library
+// function at the first call in a header parsed alone: json-c's vsnprintf in
+// vasprintf_compat.h) is that parse's own, no answer in another file, whose units see the system
+// header's. Where still nothing answers, the compiler resolved the name to a declaration outside
+// the repository (a system header's function, a member of a standard-library template; an SCIP
+// indexer's symbol of a library): nothing inside the repository answers, as clangd's and the
+// language servers' answers lie outside it too. (The bare word used to answer here, and where
+// libclang recorded no name, with a namesake of the repository's: on held-out set 24, answering
+// nothing there made 72 of 1,600 requests equal clangd's answer, and none differ.)
+Status definitionFallbacks(ClangView& view, bool scip, const ClangSymbol& symbol, ClangRole atRole, const std::string& path,
+                           const std::function<bool(ClangRole)>& wanted, SiteCollector& c, NavigationResult& out) {
+  auto othersImplicit = [&](const ClangSite& s) {
+    return s.interpolated && s.unlisted && s.role == ClangRole::Declaration && s.path != path;
+  };
+  if (out.locations.empty() && atRole == ClangRole::Definition)
+    c.collect(symbol, [](const ClangSite& s) { return s.role == ClangRole::Definition; });
+  if (out.locations.empty()) {
+    if (!scip) {
+      auto read = view.filesReadBy(path);
+      if (!read) return read.status();
+      if (*read) c.readByAsked = std::move(**read);
+      c.onlyRead = true;
+    }
+    c.withInterpolated = true;
+    c.collect(symbol, [&](const ClangSite& s) { return wanted(s.role) && !othersImplicit(s); });
+  }
+  if (out.locations.empty())
+    c.collect(symbol, [&](const ClangSite& s) { return s.role != ClangRole::Reference && !othersImplicit(s); });
+  if (out.locations.empty() && c.changed.empty()) {
+    out.note = "'" + symbol.name + "' is " + (scip ? "defined" : "declared") + " outside the repository";
+    out.facet = kOutsideFacet;
+  }
+  return Status::ok();
+}
+
 }  // namespace
 
 // What the symbol is, for measuring agreement apart (providers/Agreement): macros and members in
@@ -531,36 +572,8 @@ Expected<NavigationResult> ClangNavigator::answerFor(const ClangSymbol& found, c
   }
   if (references)
     if (Status own = keepOwnReferences(path, out); !own.isOk()) return own;
-  // A definition without a separate declaration is its own answer.
-  if (!references && out.locations.empty() && at->role == ClangRole::Definition)
-    collect([](ClangRole r) { return r == ClangRole::Definition; });
-  // Else what a made-up unit saw in a file this one reads (a header only uncompiled programs
-  // include): each such unit is a program of its own to clangd, so another uncompiled file's
-  // definition (a test's own `memcmp`, a fuzzer helper's source) is no answer here — clangd
-  // answers the declaration its parse sees.
-  if (!references && out.locations.empty()) {
-    if (!scip_) {
-      auto read = view_->filesReadBy(path);
-      if (!read) return read.status();
-      if (*read) c.readByAsked = std::move(**read);
-      c.onlyRead = true;
-    }
-    c.withInterpolated = true;
-    collect(wanted);
-  }
-  // Nothing defined in the indexed code (a library function, a pure declaration): the
-  // declarations are where it can be seen, as clangd answers.
-  if (!references && out.locations.empty()) collect([&](ClangRole r) { return r != ClangRole::Reference; });
-  // The compiler resolved the name to a declaration outside the repository (a system header's
-  // function, a member of a standard-library template; an SCIP indexer's symbol of a library):
-  // nothing inside the repository answers, as clangd's and the language servers' answers lie
-  // outside it too. (The bare word used to answer here, and where libclang recorded no name,
-  // with a namesake of the repository's: on held-out set 24, answering nothing there made 72 of
-  // 1,600 requests equal clangd's answer, and none differ.)
-  if (!references && out.locations.empty() && c.changed.empty()) {
-    out.note = "'" + symbol->name + "' is " + (scip_ ? "defined" : "declared") + " outside the repository";
-    out.facet = kOutsideFacet;
-  }
+  if (!references)
+    if (Status more = definitionFallbacks(*view_, scip_, *symbol, at->role, path, wanted, c, out); !more.isOk()) return more;
   if (!references) {
     keepOwnImplicitDeclaration(*symbol, path, out.locations);
     keepCanonicalDeclaration(*symbol, out.locations);

@@ -187,6 +187,20 @@ std::optional<bool> expandsArgument(std::string_view text, uint32_t at, size_t i
       ++k;
       continue;
     }
+    // Comments and literals hold no parameter (a `// ...` comment ends the text read).
+    if (body.compare(k, 2, "//") == 0) break;
+    if (body.compare(k, 2, "/*") == 0) {
+      size_t closing = body.find("*/", k + 2);
+      k = closing == std::string_view::npos ? body.size() : closing + 2;
+      continue;
+    }
+    if (body[k] == '"' || body[k] == '\'') {
+      char quote = body[k++];
+      while (k < body.size() && body[k] != quote) k += body[k] == '\\' ? 2 : 1;
+      ++k;
+      before = {};
+      continue;
+    }
     if (!identifier(body[k])) {
       before = body.compare(k, 2, "##") == 0 ? "##" : body.substr(k, 1);
       k += before.size();

@@ -78,6 +78,9 @@ inline constexpr const char* kUnresolvedFacet = "unresolved";
 // A compiler's answer in a file whose own parse reported errors (a missing include path, a
 // header that needs its includer): the compiler's error recovery decided what names mean there.
 inline constexpr const char* kParseErrorsFacet = "parse-errors";
+// A name inside a statement with errors, which libclang drops whole (clangd's AST keeps its names):
+// the local its scope binds there, by tree-sitter's scopes, answered with the compiler's facts.
+inline constexpr const char* kRecoveredFacet = "recovered";
 // A compiler's answer about an entity a file declares that every unit entered inside a scope (a
 // header #included inside a namespace): the live server, parsing the file alone, sees another.
 inline constexpr const char* kEnclosedFacet = "enclosed";

@@ -526,8 +526,10 @@ Expected<NavigationResult> StaticProvider::definitionFromFacts(const std::string
   const auto& defs = (*f)->facts.definitions;
   const bool parameter = occ.target >= 0 && static_cast<size_t>(occ.target) < defs.size() && defs[occ.target].kind == SymbolKind::Parameter;
   const bool useOrRejected = occ.role == OccurrenceRole::Reference || (!parameter && clang_ && clang_->parsedWithErrors(path));
-  if (clang_ && useOrRejected && clang_->resolvedNothingAt(path, offset))
+  if (clang_ && useOrRejected && clang_->resolvedNothingAt(path, offset)) {
+    if (std::optional<NavigationResult> local = recoveredLocal(path, (*f)->facts, occ)) return std::move(*local);
     return unresolvedAnswer(name);
+  }
   Resolved r = resolve(**f, occ);
   if (declarations) r.targets = declarationsOf(r.targets);
   NavigationResult out;
@@ -544,6 +546,30 @@ Expected<NavigationResult> StaticProvider::definitionFromFacts(const std::string
     out.note = "resolved by name: " + std::to_string(out.locations.size()) + " candidate(s)";
   labelWithoutClang(path, out);
   return out;
+}
+
+// A use libclang reports nothing at, in a file whose parse had errors, that tree-sitter binds to
+// a declaration of the same file (a local, a parameter, a file-level variable or function, by
+// its scopes): the statement around it had an error, and
+// libclang's cursors and indexer drop such a statement whole (`dest` in utf8proc's
+// bench/unistring.c, whose headers its guessed command lacks), where clangd's AST keeps its names
+// (RecoveryExpr) and goes there. Answered as the compiler's facts answer at that declaration,
+// labelled `scope`; nullopt where that is not so (a member, another file's name, an undeclared
+// one) or where the compiler has no name at the declaration.
+std::optional<NavigationResult> StaticProvider::recoveredLocal(const std::string& path, const FileFacts& facts,
+                                                               const Occurrence& occ) {
+  if (!clang_->parsedWithErrors(path) || occ.role != OccurrenceRole::Reference || occ.resolution != Resolution::Local ||
+      occ.target < 0 || static_cast<size_t>(occ.target) >= facts.definitions.size())
+    return std::nullopt;
+  const Definition& local = facts.definitions[occ.target];
+  if (local.scope != BindingScope::Local && local.scope != BindingScope::Global) return std::nullopt;
+  auto declared = clang_->answer(path, local.nameRange.startByte, false, false, false);
+  if (!declared || declared->locations.empty() || declared->source != "clang") return std::nullopt;
+  declared->confidence = Confidence::Scope;
+  declared->facet = kRecoveredFacet;
+  declared->note = "libclang dropped the statement here (it has errors): the '" + local.name +
+                   "' this file declares in scope answers, as clangd's error recovery keeps the name";
+  return std::move(*declared);
 }
 
 NavigationResult StaticProvider::unresolvedAnswer(const std::string& name) {

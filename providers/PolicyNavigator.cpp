@@ -35,6 +35,8 @@ void PolicyNavigator::unmeasuredRule(const PolicyRequest& request, PolicyOutcome
   else if (!r) out.reason = "the index has no answer", useLive = true;
   else if (!exactForLanguage)
     out.reason = std::string(languageName(request.language)) + " needs the compiler's resolution", useLive = true;
+  else if (r->facet == kRecoveredFacet)
+    out.reason = "the compiler dropped the statement for its error: the file's scopes chose the answer", useLive = true;
   else if (!exact)
     out.reason = r->locations.empty() ? "the index found nothing" : "the index resolved by name only", useLive = true;
   else if (!compiler && request.kind == NavigationKind::References)

@@ -548,30 +548,6 @@ Expected<NavigationResult> StaticProvider::definitionFromFacts(const std::string
   return out;
 }
 
-// A use libclang reports nothing at, in a file whose parse had errors, that tree-sitter binds to
-// a declaration of the same file (a local, a parameter, a file-level variable or function, by
-// its scopes): the statement around it had an error, and
-// libclang's cursors and indexer drop such a statement whole (`dest` in utf8proc's
-// bench/unistring.c, whose headers its guessed command lacks), where clangd's AST keeps its names
-// (RecoveryExpr) and goes there. Answered as the compiler's facts answer at that declaration,
-// labelled `scope`; nullopt where that is not so (a member, another file's name, an undeclared
-// one) or where the compiler has no name at the declaration.
-std::optional<NavigationResult> StaticProvider::recoveredLocal(const std::string& path, const FileFacts& facts,
-                                                               const Occurrence& occ) {
-  if (!clang_->parsedWithErrors(path) || occ.role != OccurrenceRole::Reference || occ.resolution != Resolution::Local ||
-      occ.target < 0 || static_cast<size_t>(occ.target) >= facts.definitions.size())
-    return std::nullopt;
-  const Definition& local = facts.definitions[occ.target];
-  if (local.scope != BindingScope::Local && local.scope != BindingScope::Global) return std::nullopt;
-  auto declared = clang_->answer(path, local.nameRange.startByte, false, false, false);
-  if (!declared || declared->locations.empty() || declared->source != "clang") return std::nullopt;
-  declared->confidence = Confidence::Scope;
-  declared->facet = kRecoveredFacet;
-  declared->note = "libclang dropped the statement here (it has errors): the '" + local.name +
-                   "' this file declares in scope answers, as clangd's error recovery keeps the name";
-  return std::move(*declared);
-}
-
 NavigationResult StaticProvider::unresolvedAnswer(const std::string& name) {
   NavigationResult out;
   out.symbol = name;
@@ -651,7 +627,13 @@ Expected<NavigationResult> StaticProvider::references(const std::string& path, u
 Expected<NavigationResult> StaticProvider::referencesFromFacts(const std::string& path, uint32_t offset,
                                                               bool includeDeclaration) {
   if (clang_)
-    if (auto c = clang_->answer(path, offset, true, includeDeclaration, false); !isDeclined(c)) return c;
+    if (auto c = clang_->answer(path, offset, true, includeDeclaration, false); !isDeclined(c)) {
+      if (c && clang_->parsedWithErrors(path)) {
+        beginQuery();
+        addRecoveredUses(path, *c);
+      }
+      return c;
+    }
   beginQuery();
   auto f = loadPath(path);
   if (!f) return f.status();
@@ -661,9 +643,13 @@ Expected<NavigationResult> StaticProvider::referencesFromFacts(const std::string
       return macro;
   if (!idx) return idx.status();
   // Where libclang resolved no name in code it compiled, clangd lists no references, not even
-  // of a declaration there its indexer does not report.
-  if (clang_ && clang_->resolvedNothingAt(path, offset))
-    return unresolvedAnswer((*f)->facts.nameOf((*f)->facts.occurrences[*idx]));
+  // of a declaration there its indexer does not report — but for a name of a statement libclang
+  // dropped for its error (recoveredReferences).
+  if (clang_ && clang_->resolvedNothingAt(path, offset)) {
+    const Occurrence& occ = (*f)->facts.occurrences[*idx];
+    if (auto recovered = recoveredReferences(path, (*f)->facts, occ, includeDeclaration)) return std::move(*recovered);
+    return unresolvedAnswer((*f)->facts.nameOf(occ));
+  }
   const LoadedFile* origin = *f;
   const Occurrence& start = origin->facts.occurrences[*idx];
   const ReferenceQuery query = referenceQuery(*origin, start, includeDeclaration);

@@ -203,6 +203,9 @@ class StaticProvider {
   // The answer where libclang resolved no name in compiled code (ClangNavigator::resolvedNothingAt).
   static NavigationResult unresolvedAnswer(const std::string& name);
   std::optional<NavigationResult> recoveredLocal(const std::string& path, const FileFacts& facts, const Occurrence& occ);
+  std::optional<NavigationResult> recoveredReferences(const std::string& path, const FileFacts& facts, const Occurrence& occ,
+                                                      bool includeDeclaration);
+  void addRecoveredUses(const std::string& path, NavigationResult& refs);
   // The callees of the call whose name is at `site`, from libclang's facts: the tree-sitter
   // definitions where clang's entity is defined (else declared); empty when clang recorded no
   // reference there or none of its sites maps (then tree-sitter resolution answers). `memo`

@@ -4,6 +4,7 @@
 #include "providers/StaticProvider.h"
 
 #include <algorithm>
+#include <set>
 
 #include "providers/TypeScriptOverloads.h"
 
@@ -241,6 +242,78 @@ void StaticProvider::narrowOverloadCall(const std::string& path, uint32_t offset
     out.facet = "overload";
     out.note = "the call's overload depends on its arguments' types: every signature";
   }
+}
+
+// A use libclang reports nothing at, in a file whose parse had errors, that tree-sitter binds to
+// a declaration of the same file (a local, a parameter, a file-level variable or function, by
+// its scopes): the statement around it had an error, and
+// libclang's cursors and indexer drop such a statement whole (`dest` in utf8proc's
+// bench/unistring.c, whose headers its guessed command lacks), where clangd's AST keeps its names
+// (RecoveryExpr) and goes there. Answered as the compiler's facts answer at that declaration,
+// labelled `scope`; nullopt where that is not so (a member, another file's name, an undeclared
+// one) or where the compiler has no name at the declaration.
+std::optional<NavigationResult> StaticProvider::recoveredLocal(const std::string& path, const FileFacts& facts,
+                                                               const Occurrence& occ) {
+  if (!clang_->parsedWithErrors(path) || occ.role != OccurrenceRole::Reference || occ.resolution != Resolution::Local ||
+      occ.target < 0 || static_cast<size_t>(occ.target) >= facts.definitions.size())
+    return std::nullopt;
+  const Definition& local = facts.definitions[occ.target];
+  if (local.scope != BindingScope::Local && local.scope != BindingScope::Global) return std::nullopt;
+  auto declared = clang_->answer(path, local.nameRange.startByte, false, false, false);
+  if (!declared || declared->locations.empty() || declared->source != "clang") return std::nullopt;
+  declared->confidence = Confidence::Scope;
+  declared->facet = kRecoveredFacet;
+  declared->note = "libclang dropped the statement here (it has errors): the '" + local.name +
+                   "' this file declares in scope answers, as clangd's error recovery keeps the name";
+  return std::move(*declared);
+}
+
+// The references of what `occ` names where recoveredLocal answers its definition: the compiler's
+// references at that declaration, with the uses libclang dropped (addRecoveredUses).
+std::optional<NavigationResult> StaticProvider::recoveredReferences(const std::string& path, const FileFacts& facts,
+                                                                    const Occurrence& occ, bool includeDeclaration) {
+  if (!recoveredLocal(path, facts, occ)) return std::nullopt;
+  const Definition& declared = facts.definitions[occ.target];
+  auto refs = clang_->answer(path, declared.nameRange.startByte, true, includeDeclaration, false);
+  if (!refs || refs->source != "clang") return std::nullopt;
+  addRecoveredUses(path, *refs);
+  refs->confidence = Confidence::Scope;
+  refs->facet = kRecoveredFacet;
+  return std::move(*refs);
+}
+
+// In a file parsed with errors, the uses of a declaration of the file that statements libclang
+// dropped for their errors hold (where it reports no name and the file's scopes bind the use to
+// that declaration), added to the compiler's references of it, as clangd's AST keeps them. Runs
+// inside a query (beginQuery).
+void StaticProvider::addRecoveredUses(const std::string& path, NavigationResult& refs) {
+  if (refs.source != "clang" || !clang_->parsedWithErrors(path)) return;
+  auto f = loadPath(path);
+  if (!f) return;
+  const FileFacts& facts = (*f)->facts;
+  std::set<int32_t> declared;  // the file's declarations among the answer's locations
+  for (const SymbolLocation& l : refs.locations)
+    if (l.path == path)
+      for (size_t d = 0; d < facts.definitions.size(); ++d)
+        if (facts.definitions[d].nameRange.startByte == l.range.startByte) declared.insert(static_cast<int32_t>(d));
+  if (declared.empty()) return;
+  size_t before = refs.locations.size();
+  for (const Occurrence& o : facts.occurrences) {
+    if (o.role != OccurrenceRole::Reference || o.resolution != Resolution::Local || !declared.count(o.target) ||
+        !clang_->resolvedNothingAt(path, o.range.startByte))
+      continue;
+    SymbolLocation loc;
+    loc.path = path;
+    loc.range = loc.fullRange = o.range;
+    loc.name = facts.nameOf(o);
+    loc.role = o.role;
+    loc.ascii = facts.ascii;
+    refs.locations.push_back(std::move(loc));
+  }
+  if (refs.locations.size() == before) return;
+  std::sort(refs.locations.begin(), refs.locations.end(), [](const SymbolLocation& a, const SymbolLocation& b) {
+    return a.path != b.path ? a.path < b.path : a.range.startByte < b.range.startByte;
+  });
 }
 
 }  // namespace nib

@@ -1,6 +1,7 @@
 // StaticProvider's side of libclang's facts: which files the clang view covers, the label of a
-// C/C++ answer it could not give, the call graph's callees from clang's references, and the type
-// hierarchy. The answers themselves are ClangNavigator's.
+// C/C++ answer it could not give, the call graph's callees from clang's references, the type
+// hierarchy, and the names of statements libclang dropped for their errors (recovered by the
+// file's scopes). The answers themselves are ClangNavigator's.
 #include "providers/StaticProvider.h"
 
 #include <algorithm>

@@ -252,7 +252,7 @@ void StaticProvider::narrowOverloadCall(const std::string& path, uint32_t offset
 // bench/unistring.c, whose headers its guessed command lacks), where clangd's AST keeps its names
 // (RecoveryExpr) and goes there. Answered as the compiler's facts answer at that declaration,
 // labelled `scope`; nullopt where that is not so (a member, another file's name, an undeclared
-// one) or where the compiler has no name at the declaration.
+// one) or where the compiler has no name at the declaration, or no use of it elsewhere.
 std::optional<NavigationResult> StaticProvider::recoveredLocal(const std::string& path, const FileFacts& facts,
                                                                const Occurrence& occ) {
   if (!clang_->parsedWithErrors(path) || occ.role != OccurrenceRole::Reference || occ.resolution != Resolution::Local ||
@@ -262,6 +262,10 @@ std::optional<NavigationResult> StaticProvider::recoveredLocal(const std::string
   if (local.scope != BindingScope::Local && local.scope != BindingScope::Global) return std::nullopt;
   auto declared = clang_->answer(path, local.nameRange.startByte, false, false, false);
   if (!declared || declared->locations.empty() || declared->source != "clang") return std::nullopt;
+  // A declaration the compiler kept no use of may be one it rejected (a parameter of an unknown
+  // type: expat's win32filemap.c without <windows.h>), whose uses clangd's AST drops too.
+  auto kept = clang_->answer(path, local.nameRange.startByte, true, false, false);
+  if (!kept || kept->locations.empty()) return std::nullopt;
   declared->confidence = Confidence::Scope;
   declared->facet = kRecoveredFacet;
   declared->note = "libclang dropped the statement here (it has errors): the '" + local.name +

@@ -259,7 +259,9 @@ std::optional<NavigationResult> StaticProvider::recoveredLocal(const std::string
       occ.target < 0 || static_cast<size_t>(occ.target) >= facts.definitions.size())
     return std::nullopt;
   const Definition& local = facts.definitions[occ.target];
-  if (local.scope != BindingScope::Local && local.scope != BindingScope::Global) return std::nullopt;
+  // A macro's words in directives are the preprocessor's, which libclang reports as it does.
+  if ((local.scope != BindingScope::Local && local.scope != BindingScope::Global) || local.kind == SymbolKind::Macro)
+    return std::nullopt;
   auto declared = clang_->answer(path, local.nameRange.startByte, false, false, false);
   if (!declared || declared->locations.empty() || declared->source != "clang") return std::nullopt;
   // A declaration the compiler kept no use of may be one it rejected (a parameter of an unknown
@@ -300,7 +302,8 @@ void StaticProvider::addRecoveredUses(const std::string& path, NavigationResult&
   for (const SymbolLocation& l : refs.locations)
     if (l.path == path)
       for (size_t d = 0; d < facts.definitions.size(); ++d)
-        if (facts.definitions[d].nameRange.startByte == l.range.startByte) declared.insert(static_cast<int32_t>(d));
+        if (facts.definitions[d].nameRange.startByte == l.range.startByte && facts.definitions[d].kind != SymbolKind::Macro)
+          declared.insert(static_cast<int32_t>(d));
   if (declared.empty()) return;
   size_t before = refs.locations.size();
   for (const Occurrence& o : facts.occurrences) {

@@ -5,6 +5,7 @@
 #include "providers/StaticProvider.h"
 
 #include <algorithm>
+#include <regex>
 #include <set>
 
 #include "providers/TypeScriptOverloads.h"
@@ -245,6 +246,33 @@ void StaticProvider::narrowOverloadCall(const std::string& path, uint32_t offset
   }
 }
 
+namespace {
+
+// Whether the statement around `offset` holds a cast (`(TYPE *) expr`): clangd's error recovery
+// drops what lies under a cast of an expression with errors, or to a type it does not know
+// (zlib's iowin32.c, `((WIN32FILE_IOWIN*)stream)->hf`), so nothing there is recovered. By text,
+// and wide: a parenthesized word before a name or a parenthesis counts.
+bool statementHasCast(std::string_view text, uint32_t offset) {
+  size_t start = offset, end = offset;
+  for (int depth = 0; start > 0; --start) {
+    char c = text[start - 1];
+    if (c == ')') ++depth;
+    if (c == '(' && depth-- == 0) continue;
+    if (depth <= 0 && (c == ';' || c == '{' || c == '}')) break;
+  }
+  for (int depth = 0; end < text.size(); ++end) {
+    char c = text[end];
+    if (c == '(') ++depth;
+    if (c == ')') --depth;
+    if (depth <= 0 && (c == ';' || c == '{' || c == '}')) break;
+  }
+  static const std::regex cast(R"(\(\s*(?:const\s+|struct\s+|unsigned\s+)*[A-Za-z_]\w*(?:\s*\*)*\s*\)\s*[A-Za-z_(&*])");
+  std::string statement(text.substr(start, end - start));
+  return std::regex_search(statement, cast);
+}
+
+}  // namespace
+
 // A use libclang reports nothing at, in a file whose parse had errors, that tree-sitter binds to
 // a declaration of the same file (a local, a parameter, a file-level variable or function, by
 // its scopes): the statement around it had an error, and
@@ -259,6 +287,8 @@ std::optional<NavigationResult> StaticProvider::recoveredLocal(const std::string
       occ.target < 0 || static_cast<size_t>(occ.target) >= facts.definitions.size())
     return std::nullopt;
   const Definition& local = facts.definitions[occ.target];
+  auto text = indexedText(path);
+  if (!text || statementHasCast(*text, occ.range.startByte)) return std::nullopt;
   // A macro's words in directives are the preprocessor's, which libclang reports as it does.
   if ((local.scope != BindingScope::Local && local.scope != BindingScope::Global) || local.kind == SymbolKind::Macro)
     return std::nullopt;
@@ -304,11 +334,15 @@ void StaticProvider::addRecoveredUses(const std::string& path, NavigationResult&
       for (size_t d = 0; d < facts.definitions.size(); ++d)
         if (facts.definitions[d].nameRange.startByte == l.range.startByte && facts.definitions[d].kind != SymbolKind::Macro)
           declared.insert(static_cast<int32_t>(d));
-  if (declared.empty()) return;
+  // Only beside a use the compiler kept: a declaration with none may be one it rejected.
+  auto kept = [](const SymbolLocation& l) { return l.role == OccurrenceRole::Reference; };
+  if (declared.empty() || std::none_of(refs.locations.begin(), refs.locations.end(), kept)) return;
+  auto text = indexedText(path);
+  if (!text) return;
   size_t before = refs.locations.size();
   for (const Occurrence& o : facts.occurrences) {
     if (o.role != OccurrenceRole::Reference || o.resolution != Resolution::Local || !declared.count(o.target) ||
-        !clang_->resolvedNothingAt(path, o.range.startByte))
+        !clang_->resolvedNothingAt(path, o.range.startByte) || statementHasCast(*text, o.range.startByte))
       continue;
     SymbolLocation loc;
     loc.path = path;

@@ -271,6 +271,19 @@ bool statementHasCast(std::string_view text, uint32_t offset) {
   return std::regex_search(statement, cast);
 }
 
+// Whether `offset` lies in the body of a function `facts` defines: statements are what clang's
+// error recovery keeps names of, not declarations with errors (expat's xmltok.h parsed alone,
+// its struct members' types unknown).
+bool inFunctionBody(std::string_view text, const FileFacts& facts, uint32_t offset) {
+  for (const Definition& d : facts.definitions) {
+    if ((d.kind != SymbolKind::Function && d.kind != SymbolKind::Method) || d.isDeclaration) continue;
+    if (offset < d.nameRange.endByte || offset >= d.range.endByte) continue;
+    size_t body = text.find('{', d.nameRange.endByte);
+    if (body != std::string_view::npos && offset > body) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 // A use libclang reports nothing at, in a file whose parse had errors, that tree-sitter binds to
@@ -288,7 +301,8 @@ std::optional<NavigationResult> StaticProvider::recoveredLocal(const std::string
     return std::nullopt;
   const Definition& local = facts.definitions[occ.target];
   auto text = indexedText(path);
-  if (!text || statementHasCast(*text, occ.range.startByte)) return std::nullopt;
+  if (!text || !inFunctionBody(*text, facts, occ.range.startByte) || statementHasCast(*text, occ.range.startByte))
+    return std::nullopt;
   // A macro's words in directives are the preprocessor's, which libclang reports as it does.
   if ((local.scope != BindingScope::Local && local.scope != BindingScope::Global) || local.kind == SymbolKind::Macro)
     return std::nullopt;
@@ -342,7 +356,8 @@ void StaticProvider::addRecoveredUses(const std::string& path, NavigationResult&
   size_t before = refs.locations.size();
   for (const Occurrence& o : facts.occurrences) {
     if (o.role != OccurrenceRole::Reference || o.resolution != Resolution::Local || !declared.count(o.target) ||
-        !clang_->resolvedNothingAt(path, o.range.startByte) || statementHasCast(*text, o.range.startByte))
+        !clang_->resolvedNothingAt(path, o.range.startByte) || !inFunctionBody(*text, facts, o.range.startByte) ||
+        statementHasCast(*text, o.range.startByte))
       continue;
     SymbolLocation loc;
     loc.path = path;

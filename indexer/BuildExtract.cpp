@@ -50,7 +50,7 @@ std::string classifyEntry(const TreeEntry& entry, bool fromWorktree, uint64_t ma
   if (!RepoPath::parse(entry.path)) return "bad-path";
   if (entry.path.size() > kMaxPath) return "path-too-long";
   // A commit's blob sizes are not listed: the extract phase checks them.
-  if (fromWorktree && entry.size > maxFileSize) return "too-large";
+  if (fromWorktree && entry.size > maxFileSize) return kTooLargeReason;
   return "";
 }
 
@@ -89,7 +89,7 @@ std::string readAndClassify(WorkItem& w, ItemContext& ctx) {
   w.contentOid = ctx.fromWorktree ? gitlite::blobId(content) : w.entry.oid;
   if (w.entry.oid.empty()) w.entry.oid = w.contentOid;
   if (content.size() > ctx.options.maxFileSize) {
-    w.skipReason = "too-large";
+    w.skipReason = kTooLargeReason;
     return content;
   }
   std::string_view probe(content.data(), std::min(content.size(), kBinaryProbe));
@@ -236,7 +236,7 @@ void extractWorker(std::vector<WorkItem>& items, const std::vector<size_t>& orde
       if (!in.fromWorktree)
         if (auto size = ownRepo->blobSize(w.entry.oid)) {
           w.entry.size = *size;
-          if (*size > options.maxFileSize) w.skipReason = "too-large";
+          if (*size > options.maxFileSize) w.skipReason = kTooLargeReason;
         }
       if (w.skipReason.empty()) processItem(w, ctx);
       if (local.size() >= 64) {

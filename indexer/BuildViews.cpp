@@ -335,7 +335,7 @@ Expected<ViewRecord> clangViewPhase(const ClangPhaseInput& phase, Manifest& mani
   in.worker = clangWorkerPath(phase.worker);
   for (const WorkItem& w : *phase.items) {
     if (!w.entry.oid.empty() && w.skipReason.empty()) in.blobIds[w.entry.path] = w.entry.oid;
-    if (w.skipReason == "too-large") in.tooLargeSources.push_back(w.entry.path);
+    if (w.skipReason.rfind(kTooLargeReason, 0) == 0) in.tooLargeSources.push_back(w.entry.path);
   }
   in.threads = phase.threads;
   in.deferUncompiled = phase.deferUncompiled;

@@ -287,7 +287,7 @@ Expected<bool> completeClangView(const fs::path& repoRoot, const IndexLayout& la
   });
   // Files skipped as too large are parsed alone too (clangViewPhase), as in the first build.
   for (SkippedFile& f : recorded->view->skipped())
-    if (f.reason == "too-large") {
+    if (f.reason.rfind(kTooLargeReason, 0) == 0) {
       build::WorkItem w;
       w.entry.path = std::move(f.path);
       w.skipReason = std::move(f.reason);

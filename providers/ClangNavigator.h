@@ -73,6 +73,8 @@ class ClangNavigator {
   // compiler's, has no name there either. Asked after the preprocessor words, which answer a
   // macro's dropped arguments.
   bool resolvedNothingAt(const std::string& path, uint32_t offset);
+  // Of `offsets` in `path`, those where resolvedNothingAt holds, in the order given.
+  std::vector<uint32_t> resolvedNothingAmong(const std::string& path, const std::vector<uint32_t>& offsets);
   // Whether the clang view's own parse of `path` reported an error (never for a precise view).
   bool parsedWithErrors(const std::string& path);
 

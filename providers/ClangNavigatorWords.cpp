@@ -530,11 +530,20 @@ bool ClangNavigator::inMacroArguments(const std::vector<ClangFileOccurrence>& oc
 }
 
 bool ClangNavigator::resolvedNothingAt(const std::string& path, uint32_t offset) {
-  if (!covers(path) || view_->skippedAt(path, offset)) return false;
-  auto occurrences = view_->occurrences(path);
-  if (!occurrences) return false;
-  const ClangFileOccurrence* at = occurrenceAt(*occurrences, offset);
-  return !at || !ownName(path, *at);
+  return !resolvedNothingAmong(path, {offset}).empty();
+}
+
+std::vector<uint32_t> ClangNavigator::resolvedNothingAmong(const std::string& path, const std::vector<uint32_t>& offsets) {
+  std::vector<uint32_t> out;
+  if (!covers(path)) return out;
+  auto occurrences = view_->occurrences(path);  // decoded once for every offset
+  if (!occurrences) return out;
+  for (uint32_t offset : offsets) {
+    if (view_->skippedAt(path, offset)) continue;
+    const ClangFileOccurrence* at = occurrenceAt(*occurrences, offset);
+    if (!at || !ownName(path, *at)) out.push_back(offset);
+  }
+  return out;
 }
 
 // Whether the macro expands the argument `offset` lies in (the arguments start at `open`, past

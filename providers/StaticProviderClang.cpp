@@ -5,9 +5,11 @@
 #include "providers/StaticProvider.h"
 
 #include <algorithm>
+#include <map>
 #include <regex>
 #include <set>
 
+#include "providers/ClangNavigatorSites.h"
 #include "providers/TypeScriptOverloads.h"
 
 namespace nib {
@@ -342,23 +344,28 @@ void StaticProvider::addRecoveredUses(const std::string& path, NavigationResult&
   auto f = loadPath(path);
   if (!f) return;
   const FileFacts& facts = (*f)->facts;
-  std::set<int32_t> declared;  // the file's declarations among the answer's locations
+  std::set<uint32_t> here;  // the answer's places in the file
   for (const SymbolLocation& l : refs.locations)
-    if (l.path == path)
-      for (size_t d = 0; d < facts.definitions.size(); ++d)
-        if (facts.definitions[d].nameRange.startByte == l.range.startByte && facts.definitions[d].kind != SymbolKind::Macro)
-          declared.insert(static_cast<int32_t>(d));
+    if (l.path == path) here.insert(l.range.startByte);
+  std::set<int32_t> declared;  // the file's declarations among them
+  for (size_t d = 0; d < facts.definitions.size(); ++d)
+    if (here.count(facts.definitions[d].nameRange.startByte) && facts.definitions[d].kind != SymbolKind::Macro)
+      declared.insert(static_cast<int32_t>(d));
   // Only beside a use the compiler kept: a declaration with none may be one it rejected.
   auto kept = [](const SymbolLocation& l) { return l.role == OccurrenceRole::Reference; };
   if (declared.empty() || std::none_of(refs.locations.begin(), refs.locations.end(), kept)) return;
   auto text = indexedText(path);
   if (!text) return;
-  size_t before = refs.locations.size();
-  for (const Occurrence& o : facts.occurrences) {
-    if (o.role != OccurrenceRole::Reference || o.resolution != Resolution::Local || !declared.count(o.target) ||
-        !clang_->resolvedNothingAt(path, o.range.startByte) || !inFunctionBody(*text, facts, o.range.startByte) ||
-        statementHasCast(*text, o.range.startByte))
-      continue;
+  std::map<uint32_t, const Occurrence*> candidates;  // by offset
+  for (const Occurrence& o : facts.occurrences)
+    if (o.role == OccurrenceRole::Reference && o.resolution == Resolution::Local && declared.count(o.target) &&
+        inFunctionBody(*text, facts, o.range.startByte) && !statementHasCast(*text, o.range.startByte))
+      candidates.emplace(o.range.startByte, &o);
+  std::vector<uint32_t> offsets;
+  for (const auto& [offset, o] : candidates) offsets.push_back(offset);
+  std::vector<uint32_t> dropped = clang_->resolvedNothingAmong(path, offsets);
+  for (uint32_t offset : dropped) {
+    const Occurrence& o = *candidates.at(offset);
     SymbolLocation loc;
     loc.path = path;
     loc.range = loc.fullRange = o.range;
@@ -367,10 +374,7 @@ void StaticProvider::addRecoveredUses(const std::string& path, NavigationResult&
     loc.ascii = facts.ascii;
     refs.locations.push_back(std::move(loc));
   }
-  if (refs.locations.size() == before) return;
-  std::sort(refs.locations.begin(), refs.locations.end(), [](const SymbolLocation& a, const SymbolLocation& b) {
-    return a.path != b.path ? a.path < b.path : a.range.startByte < b.range.startByte;
-  });
+  if (!dropped.empty()) clangnav::uniqueSites(refs.locations);
 }
 
 }  // namespace nib

@@ -375,7 +375,7 @@ Expected<SearchResult> Engine::search(const SearchRequest& request) {
   // (Binary files are left out without a word, as rg does.)
   for (auto it = context.changed.begin(); it != context.changed.end();) {
     auto reason = provider_->skipReason(*it);
-    bool skipped = reason && (reason->rfind("too-large", 0) == 0 || reason->rfind("binary", 0) == 0);
+    bool skipped = reason && (reason->rfind(kTooLargeReason, 0) == 0 || reason->rfind("binary", 0) == 0);
     struct stat st;
     bool link = !skipped && ::lstat((root_ / *it).c_str(), &st) == 0 && S_ISLNK(st.st_mode);
     if (link) context.deleted.insert(*it);

@@ -33,8 +33,10 @@ struct FileRecord {
 
 struct SkippedFile {
   std::string path;
-  std::string reason;  // "binary", "too-large", "symlink", "submodule", "unreadable", ...
+  std::string reason;  // "binary", kTooLargeReason, "symlink", "submodule", "unreadable", ...
 };
+// The reason a file over the index's size limit is skipped with (a prefix: an error may follow).
+inline constexpr const char* kTooLargeReason = "too-large";
 
 // A definition named in the name tables: enough to rank candidates before loading facts.
 struct DefinitionRef {

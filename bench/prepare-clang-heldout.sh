@@ -18,6 +18,9 @@
 #          benchmark 1.7.1 and cmark 0.30.2, the packages cjson, libzip, benchmark and cmark
 #   set 30 (a seventh, fresh set; default DEST /tmp/held30): utf8proc 2.8.0, LZO 2.10, Microsoft's
 #          GSL 4.0.0 and LibYAML 0.2.5, the packages utf8proc, lzo2, ms-gsl and libyaml
+#   set 31 (an eighth, fresh set; default DEST /tmp/held31): hiredis 0.14.1, FLAC 1.4.2, Jsonnet
+#          0.18.0 and libdeflate 1.14, the packages hiredis, flac (1.4.2+ds), jsonnet (0.18.0+ds)
+#          and libdeflate
 #
 # Each code base becomes DEST/<package>, a git repository whose first commit is the package's
 # .orig tarball (made by bench/fetch-corpus.sh). The script then builds it once, because clangd
@@ -225,6 +228,58 @@
 #              config.h*); the autotools build (no configure in the tarball) is not used.
 #              tests/run-emitter-test-suite.c #includes ../src/yaml_private.h;
 #              build/compile_commands.json is copied to the root
+#   hiredis    bear -- make -j2, then make hiredis-example, in the tree: libhiredis (shared and
+#              static from the same objects: net.c, hiredis.c, sds.c, async.c, read.c, alloc.c),
+#              hiredis-test (test.c; running it needs a redis-server) and examples/example.c
+#              (compiled and linked in one command). No header is generated. async.c #includes
+#              dict.c whole (its static hash table), which is not compiled on its own; adapters/
+#              (the event-loop adapters, headers only) and the other examples (libevent, libev,
+#              glib, ivykis, macOS, ae, libuv, Qt) are not built
+#   flac       ./configure --disable-doxygen-docs --disable-version-from-git, then bear over
+#              make -j2 and make -j2 -C src check (which builds the test programs of src/test_*
+#              without running them) in the tree: libFLAC and libFLAC++ (shared only, configure's
+#              default), flac, metaflac, the C and C++ examples, microbench/benchmark_residual
+#              and the test programs (test_libFLAC, test_libFLAC++, test_seeking, test_streams,
+#              test_cuesheet, test_picture), with libogg (FLAC__HAS_OGG, which the recipe checks).
+#              configure generates config.h (HAVE_CONFIG_H: 28 HAVE_* macros defined and 23 left
+#              #undef, and the FLAC__CPU_*, FLAC__HAS_*, FLAC__USE_*, SIZEOF_* and other
+#              configuration macros) and test/common.sh. src/libFLAC/lpc.c, lpc_intrin_sse2.c,
+#              lpc_intrin_fma.c, lpc_intrin_neon.c and lpc_intrin_vsx.c #include the
+#              src/libFLAC/deduplication/*.c bodies whole, several times each under different
+#              macros; none of them is compiled on its own. oss-fuzz/ (libFuzzer),
+#              src/flac/iffscan.c, src/share/win_utf8_io/, src/share/utf8/charset_test.c and
+#              makemap.c, and src/utils/ (flacdiff, flactimer) are not built
+#   jsonnet    CMake into build/ with the tests, with Debian's googletest 1.12.1
+#              (USE_SYSTEM_GTEST: find_package(GTest), which the recipe checks, instead of the
+#              download), then a build: libjsonnet twice, shared and static, so each file of
+#              core/ but the tests has two entries, libjsonnet++ (cpp/) twice as well, the
+#              bundled rapidyaml (third_party/rapidyaml: ryml, with c4core, which is compiled a
+#              second time as the c4core library), third_party/md5, the jsonnet and jsonnetfmt
+#              programs (cmd/, cmd/utils.cpp twice), the googletest programs lexer_test,
+#              parser_test, libjsonnet_test and libjsonnet++_test (-std=gnu++11 after the
+#              project's -std=c++11) and the C test programs libjsonnet_test_file and
+#              libjsonnet_test_snippet (-std=c99). The build compiles stdlib/to_c_array.cpp and
+#              runs it to generate core/std.jsonnet.h in the tree (the standard library as one
+#              line of character literals, which core/desugarer.cpp #includes inside an array
+#              initializer; the tarball's .gitignore already ignores it);
+#              build/compile_commands.json is copied to the root. The tarball's .gitignore
+#              ignores Makefile and **/core.*, so the first commit lacks the root Makefile,
+#              case_studies/fractal/Makefile and vs2017/core.vcxproj. python/_jsonnet.c (the
+#              Python extension), case_studies/*/tilegen/mandelbrot.cpp and rapidyaml's and
+#              c4core's own tests, benchmarks and examples (test/, bm/, examples/, the vendored
+#              fast_float and debugbreak tests) are not built; test_suite/ holds jsonnet files
+#              that ctest runs, and test_cmd/*.golden.*.cpp are expected outputs of the jsonnet
+#              program, not C++
+#   libdeflate bear -- make -j2 all test_programs in the tree: libdeflate, static and shared
+#              (each file of lib/ compiled twice, the second time as *.shlib.o with -fPIC), the
+#              programs gzip (gunzip a hard link to it), benchmark and checksum and the test
+#              programs programs/test_*.c. make generates programs/config.h (scripts/detect.sh:
+#              six HAVE_* macros for the programs) and .build-config. lib/*.c #include the
+#              per-architecture lib/x86/*_impl.h (and, for ARM, lib/arm/*_impl.h), which
+#              #include the templates lib/adler32_vec_template.h, lib/decompress_template.h and
+#              lib/x86/crc32_pclmul_template.h several times with different target attributes;
+#              lib/arm/cpu_features.c is compiled, but its body is under #if for ARM. scripts/
+#              (the table generators and the AFL fuzzers) is not built
 # leveldb's and snappy's CMakeLists.txt want googletest and Google benchmark as git submodules in
 # third_party/, which the tarballs leave empty. The script patches them to use Debian's
 # libgtest-dev, libgmock-dev and libbenchmark-dev instead: the two add_subdirectory lines become
@@ -252,12 +307,12 @@
 # clangd run on the code base writes next to compile_commands.json, is allowed), is left alone.
 # A partly prepared one is removed and fetched again. Missing build tools (bear, cmake,
 # build-essential, zlib1g-dev, libgtest-dev, libgmock-dev, libbenchmark-dev, and libbz2-dev,
-# liblzma-dev and libssl-dev for libzip, pkg-config for ms-gsl) are installed with apt-get, which
-# needs root.
-# Usage: bench/prepare-clang-heldout.sh [--set 24|25|26|27|28|29|30] [DEST]   (default: set 24, DEST /tmp/held<set>)
+# liblzma-dev and libssl-dev for libzip, pkg-config for ms-gsl, libogg-dev for flac) are
+# installed with apt-get, which needs root.
+# Usage: bench/prepare-clang-heldout.sh [--set 24|25|26|27|28|29|30|31] [DEST]   (default: set 24, DEST /tmp/held<set>)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-usage() { echo "usage: $0 [--set 24|25|26|27|28|29|30] [DEST]" >&2; exit 2; }
+usage() { echo "usage: $0 [--set 24|25|26|27|28|29|30|31] [DEST]" >&2; exit 2; }
 set_id=24
 args=()
 while [ $# -gt 0 ]; do
@@ -278,14 +333,15 @@ case "$set_id" in
   28) packages=(libev google-glog json-c tinyxml2) ;;
   29) packages=(cjson libzip benchmark cmark) ;;
   30) packages=(utf8proc lzo2 ms-gsl libyaml) ;;
-  *) echo "heldout: unknown set $set_id (24, 25, 26, 27, 28, 29 or 30)" >&2; exit 2 ;;
+  31) packages=(hiredis flac jsonnet libdeflate) ;;
+  *) echo "heldout: unknown set $set_id (24, 25, 26, 27, 28, 29, 30 or 31)" >&2; exit 2 ;;
 esac
 dest=$(realpath -m "${args[0]:-/tmp/held$set_id}")
 git_c=(-c user.name=nib-bench -c user.email=bench@nib -c commit.gpgsign=false)
 
 need=()
 for p in bear cmake build-essential zlib1g-dev libgtest-dev libgmock-dev libbenchmark-dev \
-         libbz2-dev liblzma-dev libssl-dev pkg-config; do
+         libbz2-dev liblzma-dev libssl-dev pkg-config libogg-dev; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || need+=("$p")
 done
 if [ ${#need[@]} -gt 0 ]; then
@@ -565,6 +621,46 @@ build_libyaml() {
   cdb_from_build
 }
 
+build_hiredis() {
+  bear -- sh -c 'make -j2 && make -j2 hiredis-example'
+  ignore '*.o' '*.a' '*.so' '*.so.*' '/hiredis.pc' '/hiredis-test' '/examples/hiredis-example'
+}
+
+build_flac() {
+  ./configure --disable-doxygen-docs --disable-version-from-git >/dev/null
+  bear -- sh -c 'make -j2 && make -j2 -C src check'
+  require_files flac config.h
+  require_defines flac config.h FLAC__HAS_OGG HAVE_ICONV SIZEOF_OFF_T
+  ignore '*.o' '*.lo' '*.la' '.libs/' '.deps/' '.dirstamp' 'Makefile' '/config.h' '/config.log' \
+         '/config.status' '/libtool' '/stamp-h1' '/doc/Doxyfile' '/test/common.sh' \
+         '/src/libFLAC/flac.pc' '/src/libFLAC++/flac++.pc' '/src/flac/flac' \
+         '/src/metaflac/metaflac' \
+         '/microbench/benchmark_residual' '/examples/c/decode/file/example_c_decode_file' \
+         '/examples/c/encode/file/example_c_encode_file' \
+         '/examples/cpp/decode/file/example_cpp_decode_file' \
+         '/examples/cpp/encode/file/example_cpp_encode_file' \
+         '/src/test_grabbag/cuesheet/test_cuesheet' '/src/test_grabbag/picture/test_picture' \
+         '/src/test_libFLAC/test_libFLAC' '/src/test_libFLAC++/test_libFLAC++' \
+         '/src/test_seeking/test_seeking' '/src/test_streams/test_streams'
+}
+
+build_jsonnet() {
+  # Debian's googletest, not the download that the tests otherwise build.
+  cmake_build . -DBUILD_TESTS=ON -DUSE_SYSTEM_GTEST=ON
+  grep -q '^GTest_DIR:PATH=/usr/' build/CMakeCache.txt ||
+    { echo "heldout: jsonnet: Debian's googletest not found" >&2; exit 1; }
+  require_files jsonnet core/std.jsonnet.h
+  cdb_from_build
+  ignore '/core/std.jsonnet.h'
+}
+
+build_libdeflate() {
+  bear -- make -j2 all test_programs
+  require_files libdeflate programs/config.h
+  ignore '*.o' '*.a' '*.so' '*.so.*' '/.build-config' '/programs/config.h' '/gzip' '/gunzip' \
+         '/benchmark' '/checksum' '/test_*'
+}
+
 # Fails unless every entry's directory and file lie inside the code base and the file exists.
 check_cdb() {
   python3 - "$1" <<'EOF'
@@ -629,6 +725,10 @@ for pkg in "${packages[@]}"; do
       lzo2) build_lzo2 ;;
       ms-gsl) build_ms_gsl ;;
       libyaml) build_libyaml ;;
+      hiredis) build_hiredis ;;
+      flac) build_flac ;;
+      jsonnet) build_jsonnet ;;
+      libdeflate) build_libdeflate ;;
     esac
   ) > "$dest/$pkg.build.log" 2>&1 || { echo "heldout: $pkg: build failed, see $dest/$pkg.build.log" >&2; exit 1; }
   check_cdb "$d"

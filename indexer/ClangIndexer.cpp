@@ -16,6 +16,7 @@
 
 #include "indexer/ClangCollector.h"
 #include "views/FileFacts.h"
+#include "views/TuFactsMainFile.h"
 
 namespace nib {
 namespace fs = std::filesystem;
@@ -39,7 +40,9 @@ void diagnostic(CXClientData data, CXDiagnosticSet set, void*) {
   auto* c = static_cast<Collector*>(data);
   for (unsigned i = 0; i < clang_getNumDiagnosticsInSet(set); ++i) {
     CXDiagnostic d = clang_getDiagnosticInSet(set, i);
-    if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error && c->facts.errors.size() < 5)
+    CXDiagnosticSeverity severity = clang_getDiagnosticSeverity(d);
+    c->fatal = c->fatal || severity == CXDiagnostic_Fatal;
+    if (severity >= CXDiagnostic_Error && c->facts.errors.size() < 5)
       c->facts.errors.push_back(take(clang_formatDiagnostic(d, CXDiagnostic_DisplaySourceLocation)));
     clang_disposeDiagnostic(d);
   }
@@ -296,16 +299,13 @@ void ClangSession::restart() {
   open();
 }
 
-Expected<TuFacts> ClangSession::index(const CompileCommand& command, const fs::path& root) {
-  if (command.arguments.empty()) return Status(ErrorCode::InvalidArgument, "an empty compile command for " + command.file);
-  Collector c;
-  std::error_code ec;
-  c.root = fs::weakly_canonical(root, ec).string() + "/";
-  c.facts.mainFile = command.file;
-  // libclang 14 has no per-TU working directory: the driver takes it as an argument (a
-  // worker never changes its own directory).
-  // Options that make the compiler write files (dependency lists, diagnostics) are dropped: the
-  // index must never touch the user's build tree.
+namespace {
+
+// The compiler's arguments for a command: options that make the compiler write files
+// (dependency lists, diagnostics) are dropped, since the index must never touch the user's build
+// tree, and the working directory is an argument (libclang 14 has no per-TU working directory,
+// and a worker never changes its own).
+std::vector<std::string> compilerArguments(const CompileCommand& command) {
   std::vector<std::string> args;
   for (size_t i = 0; i < command.arguments.size(); ++i) {
     const std::string& a = command.arguments[i];
@@ -319,24 +319,27 @@ Expected<TuFacts> ClangSession::index(const CompileCommand& command, const fs::p
     args.push_back(a);
   }
   args.insert(args.begin() + 1, "-working-directory=" + command.directory);
-  std::vector<const char*> argv;
-  for (const std::string& a : args) argv.push_back(a.c_str());
+  return args;
+}
 
+IndexerCallbacks indexerCallbacks() {
   IndexerCallbacks callbacks{};
   callbacks.abortQuery = abortQuery;
   callbacks.diagnostic = diagnostic;
   callbacks.indexDeclaration = declaration;
   callbacks.indexEntityReference = reference;
-  CXTranslationUnit tu = nullptr;
-  unsigned options = CXIndexOpt_IndexFunctionLocalSymbols | CXIndexOpt_SuppressWarnings;
-  if (skipParsedBodies_) options |= CXIndexOpt_SkipParsedBodiesInSession;
-  int rc = clang_indexSourceFileFullArgv(static_cast<CXIndexAction>(action_), &c, &callbacks, sizeof callbacks, options, nullptr, argv.data(),
-                                         static_cast<int>(argv.size()), nullptr, 0, &tu,
-                                         CXTranslationUnit_DetailedPreprocessingRecord | CXTranslationUnit_KeepGoing);
-  if (rc != 0 || !tu) {
-    if (skipParsedBodies_) restart();
-    return Status(ErrorCode::Unsupported, "libclang could not parse " + command.file + " (error " + std::to_string(rc) + ")");
-  }
+  return callbacks;
+}
+
+void startCollector(Collector& c, const CompileCommand& command, const fs::path& root) {
+  std::error_code ec;
+  c.root = fs::weakly_canonical(root, ec).string() + "/";
+  c.facts.mainFile = command.file;
+}
+
+// What a parsed unit's cursors add to what the indexer reported: macros, #includes, names only
+// the AST holds, the ranges the preprocessor left out.
+void collectFromCursors(Collector& c, CXTranslationUnit tu) {
   clang_visitChildren(clang_getTranslationUnitCursor(tu), macroVisitor, &c);
   c.sortExpansions();
   c.flagNamesOfMacroBodies();
@@ -358,9 +361,59 @@ Expected<TuFacts> ClangSession::index(const CompileCommand& command, const fs::p
     clang_disposeSourceRangeList(skipped);
     keepSkippedEverywhere(c);
   }
+}
+
+}  // namespace
+
+Expected<TuFacts> ClangSession::index(const CompileCommand& command, const fs::path& root) {
+  if (command.arguments.empty()) return Status(ErrorCode::InvalidArgument, "an empty compile command for " + command.file);
+  Collector c;
+  startCollector(c, command, root);
+  std::vector<std::string> args = compilerArguments(command);
+  std::vector<const char*> argv;
+  for (const std::string& a : args) argv.push_back(a.c_str());
+
+  IndexerCallbacks callbacks = indexerCallbacks();
+  CXTranslationUnit tu = nullptr;
+  unsigned options = CXIndexOpt_IndexFunctionLocalSymbols | CXIndexOpt_SuppressWarnings;
+  if (skipParsedBodies_) options |= CXIndexOpt_SkipParsedBodiesInSession;
+  int rc = clang_indexSourceFileFullArgv(static_cast<CXIndexAction>(action_), &c, &callbacks, sizeof callbacks, options, nullptr, argv.data(),
+                                         static_cast<int>(argv.size()), nullptr, 0, &tu,
+                                         CXTranslationUnit_DetailedPreprocessingRecord | CXTranslationUnit_KeepGoing);
+  if (rc != 0 || !tu) {
+    if (skipParsedBodies_) restart();
+    return Status(ErrorCode::Unsupported, "libclang could not parse " + command.file + " (error " + std::to_string(rc) + ")");
+  }
+  collectFromCursors(c, tu);
   recordParsedBodies(c.facts, tu);
   clang_disposeTranslationUnit(tu);
+  if (c.fatal)
+    if (std::optional<TuFacts> main = mainFileWithPreamble(command, root, argv)) {
+      std::error_code ec;
+      layMainFile(c.facts, *main, fs::weakly_canonical(command.file, ec).string());
+    }
   if (skipParsedBodies_ && !c.facts.errors.empty()) restart();
+  return std::move(c.facts);
+}
+
+// The unit parsed again as clangd parses an open file, its preamble first (TuFactsMainFile.h);
+// nullopt when libclang cannot. Only the main file's facts of this parse are used.
+std::optional<TuFacts> ClangSession::mainFileWithPreamble(const CompileCommand& command, const fs::path& root,
+                                                           const std::vector<const char*>& argv) {
+  CXTranslationUnit tu = nullptr;
+  unsigned parse = CXTranslationUnit_DetailedPreprocessingRecord | CXTranslationUnit_PrecompiledPreamble |
+                   CXTranslationUnit_CreatePreambleOnFirstParse;
+  if (clang_parseTranslationUnit2FullArgv(static_cast<CXIndex>(index_), nullptr, argv.data(), static_cast<int>(argv.size()),
+                                          nullptr, 0, parse, &tu) != CXError_Success || !tu)
+    return std::nullopt;
+  Collector c;
+  startCollector(c, command, root);
+  IndexerCallbacks callbacks = indexerCallbacks();
+  unsigned options = CXIndexOpt_IndexFunctionLocalSymbols | CXIndexOpt_SuppressWarnings;
+  int rc = clang_indexTranslationUnit(static_cast<CXIndexAction>(action_), &c, &callbacks, sizeof callbacks, options, tu);
+  if (rc == 0) collectFromCursors(c, tu);
+  clang_disposeTranslationUnit(tu);
+  if (rc != 0) return std::nullopt;
   return std::move(c.facts);
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -35,6 +36,8 @@ class ClangSession {
 
  private:
   void recordParsedBodies(TuFacts& facts, void* tu);
+  std::optional<TuFacts> mainFileWithPreamble(const CompileCommand& command, const std::filesystem::path& root,
+                                              const std::vector<const char*>& argv);
   void open();
   void close();
   void restart();

@@ -22,6 +22,7 @@
 #include "server/Engine.h"
 #include "views/ClangFacts.h"
 #include "views/ClangView.h"
+#include "views/TuFactsMainFile.h"
 
 namespace nib::test {
 using namespace clangview;
@@ -707,4 +708,75 @@ TEST_CASE("a source file too large to index that another unit #includes whole is
 }
 
 }  // namespace
+}  // namespace nib::test
+
+namespace nib::test {
+
+// A second parse of a unit (with a preamble, after a fatal error) replaces the first parse's
+// facts of the main file only: its occurrences, skipped ranges, #includes and errors; the
+// headers' occurrences stay, USRs and files are shared by name, edges are united.
+TEST_CASE("the main file's facts of a second parse replace the first parse's, and only those", "[clang]") {
+  TuFacts whole;
+  whole.mainFile = "/r/t.cpp";
+  whole.files = {"/r/lib.hpp", "/r/t.cpp"};
+  whole.usrs = {"c:@F@fill", "c:@F@old"};
+  whole.names = {"fill", "old"};
+  whole.occurrences.push_back({0, 1, 5, 20, 4, 0, ClangRole::Definition});
+  whole.occurrences.push_back({1, 3, 2, 40, 3, 1, ClangRole::Reference});
+  whole.skipped.push_back({1, 100, 120});
+  whole.skipped.push_back({0, 60, 70});
+  whole.inclusions.push_back({1, 2, 0});
+  whole.errors = {"t.cpp: fatal error: 'doctest/doctest.h' file not found"};
+  whole.bases = {{0, 1}};
+
+  TuFacts main;
+  main.mainFile = "/r/t.cpp";
+  main.files = {"/r/t.cpp", "/r/lib.hpp", "/usr/x.h"};
+  main.usrs = {"c:t.cpp@55@F@run@buf", "c:@F@fill"};
+  main.names = {"buf", "fill"};
+  ClangOccurrence call{0, 6, 8, 90, 4, 1, ClangRole::Reference};
+  call.container = 0;
+  main.occurrences.push_back(call);
+  main.occurrences.push_back({0, 5, 20, 80, 3, 0, ClangRole::Definition});
+  main.occurrences.push_back({1, 9, 9, 99, 4, 1, ClangRole::Declaration});  // not the main file: left out
+  main.skipped.push_back({0, 10, 30});
+  main.inclusions.push_back({0, 2, 1});
+  main.inclusions.push_back({0, 30, 2});
+  main.errors = {"t.cpp:8:9: error: use of undeclared identifier 'INFO'"};
+  main.bases = {{1, 0}};
+
+  layMainFile(whole, main, "/r/t.cpp");
+  REQUIRE(whole.files.size() == 3);
+  CHECK(whole.files[2] == "/usr/x.h");
+  REQUIRE(whole.usrs.size() == 3);
+  CHECK(whole.usrs[2] == "c:t.cpp@55@F@run@buf");
+  CHECK(whole.names[2] == "buf");
+  // The header's definition stays; the main file's old reference is gone; the new ones use the
+  // whole's ids (fill is 0, buf 2, the main file 1).
+  std::set<std::tuple<uint32_t, uint32_t, uint32_t>> occurrences;
+  for (const ClangOccurrence& o : whole.occurrences) occurrences.insert({o.file, o.offset, o.usr});
+  CHECK(occurrences == std::set<std::tuple<uint32_t, uint32_t, uint32_t>>{{0, 20, 0}, {1, 90, 0}, {1, 80, 2}});
+  for (const ClangOccurrence& o : whole.occurrences)
+    if (o.offset == 90) CHECK(o.container == 2);
+  std::set<std::tuple<uint32_t, uint32_t, uint32_t>> skipped;
+  for (const ClangSkipped& s : whole.skipped) skipped.insert({s.file, s.start, s.end});
+  CHECK(skipped == std::set<std::tuple<uint32_t, uint32_t, uint32_t>>{{0, 60, 70}, {1, 10, 30}});
+  std::set<std::tuple<uint32_t, uint32_t, uint32_t>> inclusions;
+  for (const ClangInclusion& i : whole.inclusions) inclusions.insert({i.includer, i.offset, i.included});
+  CHECK(inclusions == std::set<std::tuple<uint32_t, uint32_t, uint32_t>>{{1, 2, 0}, {1, 30, 2}});
+  CHECK(whole.errors == main.errors);
+  std::set<std::pair<uint32_t, uint32_t>> bases(whole.bases.begin(), whole.bases.end());
+  CHECK(bases == std::set<std::pair<uint32_t, uint32_t>>{{0, 1}, {0, 2}});
+
+  // A second parse that read no such main file changes nothing.
+  TuFacts before = whole;
+  TuFacts other;
+  other.files = {"/r/else.cpp"};
+  other.usrs = {"c:@F@x"};
+  other.names = {"x"};
+  other.occurrences.push_back({0, 1, 1, 1, 1, 0, ClangRole::Reference});
+  layMainFile(whole, other, "/r/t.cpp");
+  CHECK(encodeTuFacts(whole) == encodeTuFacts(before));
+}
+
 }  // namespace nib::test

@@ -361,6 +361,7 @@ void collectFromCursors(Collector& c, CXTranslationUnit tu) {
     clang_disposeSourceRangeList(skipped);
     keepSkippedEverywhere(c);
   }
+  addSkippedBlockWords(c, tu);
 }
 
 }  // namespace

@@ -1,0 +1,144 @@
+// Words in a block the parser skipped inside a namespace, answered as clangd answers them.
+//
+// A declaration the compiler rejects at namespace scope can take the block after it along: with
+// doctest's header missing, `TEST_CASE("name") { ... }` is a variable of implicit type whose
+// initializer ends at `)`, and the parser skips the braces that follow. clangd's go-to-definition
+// picks the innermost AST node whose tokens include the cursor's; no node below the namespace
+// claims the skipped block's tokens, so every word there — a local, a call of a function the
+// namespace declares, an undeclared name — answers the namespace (its first declaration), and
+// its references are the namespace's in the asked file. At the top level the translation unit
+// claims them, which names nothing: clangd answers nothing there. nib records each word of such
+// a block as an unlisted reference to the namespace (an answer at its place, no site among the
+// namespace's references). Only in a file parsed with errors, outside directives, inactive
+// regions and macro invocations, at a word no other occurrence covers.
+#include <clang-c/Index.h>
+
+#include <algorithm>
+#include <optional>
+#include <string>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+#include "indexer/ClangCollector.h"
+
+namespace nib::clangindex {
+namespace {
+
+using Span = std::pair<unsigned, unsigned>;  // byte offsets in the main file, end exclusive
+
+struct SkippedBlocks {
+  Collector* c;
+  CXTranslationUnit tu;
+  CXFile main;
+  uint32_t mainId;
+  std::unordered_set<uint32_t> covered;  // offsets of the main file's occurrences
+
+  std::optional<Span> spanOf(CXCursor cursor) const {
+    CXSourceRange extent = clang_getCursorExtent(cursor);
+    CXFile from, to;
+    unsigned start, end;
+    clang_getFileLocation(clang_getRangeStart(extent), &from, nullptr, nullptr, &start);
+    clang_getFileLocation(clang_getRangeEnd(extent), &to, nullptr, nullptr, &end);
+    if (!from || !to || !clang_File_isEqual(from, main) || !clang_File_isEqual(to, main) || end < start) return std::nullopt;
+    return Span{start, end};
+  }
+
+  bool excluded(uint32_t offset) {
+    for (const ClangSkipped& s : c->facts.skipped)
+      if (s.file == mainId && offset >= s.start && offset < s.end) return true;
+    if (auto it = c->expansions.find(mainId); it != c->expansions.end())
+      for (const auto& [from, to] : it->second)
+        if (offset >= from && offset < to) return true;
+    // A directive's line (`#define WIDTH 3` inside the namespace): the preprocessor's words.
+    const std::string& text = c->contentOf(mainId);
+    size_t lineStart = text.rfind('\n', offset == 0 ? 0 : offset - 1);
+    lineStart = lineStart == std::string::npos || offset == 0 ? 0 : lineStart + 1;
+    size_t first = text.find_first_not_of(" \t", lineStart);
+    return first != std::string::npos && first < offset && text[first] == '#';
+  }
+
+  // The words of `gap` that no child of the namespace claims, as references to it.
+  void addWords(Span gap, uint32_t usr) {
+    CXSourceRange range = clang_getRange(clang_getLocationForOffset(tu, main, gap.first),
+                                         clang_getLocationForOffset(tu, main, gap.second));
+    CXToken* tokens = nullptr;
+    unsigned count = 0;
+    clang_tokenize(tu, range, &tokens, &count);
+    for (unsigned i = 0; i < count; ++i) {
+      if (clang_getTokenKind(tokens[i]) != CXToken_Identifier) continue;
+      CXFile file;
+      unsigned line, column, offset;
+      clang_getFileLocation(clang_getTokenLocation(tu, tokens[i]), &file, &line, &column, &offset);
+      if (!file || !clang_File_isEqual(file, main) || offset < gap.first || offset >= gap.second || line == 0 ||
+          covered.count(offset) || excluded(offset))
+        continue;
+      std::string word = take(clang_getTokenSpelling(tu, tokens[i]));
+      ClangOccurrence o{mainId, line - 1, column - 1, offset, static_cast<uint32_t>(word.size()), usr, ClangRole::Reference,
+                        false, -1, static_cast<uint8_t>(SymbolKind::Namespace), false, false};
+      o.unlisted = true;
+      c->push(o);
+      covered.insert(offset);
+    }
+    clang_disposeTokens(tu, tokens, count);
+  }
+
+  void namespaceBlock(CXCursor ns) {
+    std::optional<Span> whole = spanOf(ns);
+    std::string usr = take(clang_getCursorUSR(ns));
+    std::string name = take(clang_getCursorSpelling(ns));
+    if (!whole || usr.empty() || name.empty()) return;  // an anonymous namespace is left alone
+    unsigned offset;
+    CXFile file;
+    clang_getFileLocation(clang_getCursorLocation(ns), &file, nullptr, nullptr, &offset);
+    std::vector<Span> children;
+    std::vector<CXCursor> nested;
+    struct Walk {
+      SkippedBlocks* self;
+      std::vector<Span>* children;
+      std::vector<CXCursor>* nested;
+    } walk{this, &children, &nested};
+    clang_visitChildren(
+        ns,
+        [](CXCursor child, CXCursor, CXClientData data) {
+          auto* w = static_cast<Walk*>(data);
+          if (std::optional<Span> s = w->self->spanOf(child)) w->children->push_back(*s);
+          if (clang_getCursorKind(child) == CXCursor_Namespace) w->nested->push_back(child);
+          return CXChildVisit_Continue;
+        },
+        &walk);
+    std::sort(children.begin(), children.end());
+    uint32_t id = c->usrId(usr, name.c_str());
+    unsigned from = offset + static_cast<unsigned>(name.size());
+    for (const Span& s : children) {
+      if (s.first > from) addWords({from, s.first}, id);
+      from = std::max(from, s.second);
+    }
+    if (whole->second > from) addWords({from, whole->second}, id);
+    for (CXCursor inner : nested) namespaceBlock(inner);
+  }
+};
+
+}  // namespace
+
+void addSkippedBlockWords(Collector& c, CXTranslationUnit tu) {
+  if (c.facts.errors.empty()) return;
+  CXFile main = clang_getFile(tu, c.facts.mainFile.c_str());
+  int64_t mainId = main ? c.fileId(main) : -1;
+  if (mainId < 0) return;
+  SkippedBlocks blocks{&c, tu, main, static_cast<uint32_t>(mainId), {}};
+  for (const ClangOccurrence& o : c.facts.occurrences)
+    if (o.file == blocks.mainId) blocks.covered.insert(o.offset);
+  std::vector<CXCursor> namespaces;
+  clang_visitChildren(
+      clang_getTranslationUnitCursor(tu),
+      [](CXCursor cursor, CXCursor, CXClientData data) {
+        if (clang_getCursorKind(cursor) == CXCursor_Namespace) static_cast<std::vector<CXCursor>*>(data)->push_back(cursor);
+        return CXChildVisit_Continue;
+      },
+      &namespaces);
+  for (CXCursor ns : namespaces)
+    if (blocks.spanOf(ns)) blocks.namespaceBlock(ns);
+}
+
+}  // namespace nib::clangindex

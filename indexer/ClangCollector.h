@@ -76,6 +76,10 @@ struct Collector {
   // The byte extents of the namespace blocks and class, struct, union and enum definitions, by
   // file: an #include inside one enters its file in that scope (an enclosed inclusion).
   std::unordered_map<uint32_t, std::vector<std::pair<uint32_t, uint32_t>>> scopes;
+  // The byte extents of `extern "C"` blocks by file, and the files that open one of their own:
+  // an #include inside such a block in a file that opens none is an extern "C" inclusion.
+  std::unordered_map<uint32_t, std::vector<std::pair<uint32_t, uint32_t>>> linkageBlocks;
+  std::unordered_set<uint32_t> ownLinkage;
   std::unordered_map<uint32_t, std::vector<uint32_t>> lineStarts;  // by file, for addAt
   // Macro invocations (name through closing parenthesis) by file: what a macro's body names is
   // reported at the start of the outermost one.
@@ -103,6 +107,11 @@ struct Collector {
   bool inScope(uint32_t file, uint32_t offset) const {
     auto it = scopes.find(file);
     if (it == scopes.end()) return false;
+    return std::any_of(it->second.begin(), it->second.end(), [&](const auto& s) { return s.first < offset && offset < s.second; });
+  }
+  bool inLinkageBlock(uint32_t file, uint32_t offset) const {
+    auto it = linkageBlocks.find(file);
+    if (it == linkageBlocks.end()) return false;
     return std::any_of(it->second.begin(), it->second.end(), [&](const auto& s) { return s.first < offset && offset < s.second; });
   }
   bool inExpansion(uint32_t file, uint32_t offset) const {

@@ -221,9 +221,44 @@ void inclusion(CXFile file, CXSourceLocation* stack, unsigned depth, CXClientDat
   unsigned offset = 0;
   clang_getFileLocation(stack[0], &includer, nullptr, nullptr, &offset);
   int64_t from = c->fileId(includer), to = c->fileId(file);
-  if (from >= 0 && to >= 0)
-    c->facts.inclusions.push_back({static_cast<uint32_t>(from), static_cast<uint32_t>(offset), static_cast<uint32_t>(to),
-                                   c->inScope(static_cast<uint32_t>(from), offset)});
+  if (from >= 0 && to >= 0) {
+    ClangInclusion i{static_cast<uint32_t>(from), static_cast<uint32_t>(offset), static_cast<uint32_t>(to),
+                     c->inScope(static_cast<uint32_t>(from), offset)};
+    i.externC = c->inLinkageBlock(i.includer, offset) && !c->ownLinkage.count(i.included);
+    c->facts.inclusions.push_back(i);
+  }
+}
+
+// Whether `text` spells `extern "C"` at `at`.
+bool spellsExternC(const std::string& text, size_t at) {
+  if (text.compare(at, 6, "extern") != 0) return false;
+  size_t quote = text.find_first_not_of(" \t\r\n", at + 6);
+  return quote != std::string::npos && text.compare(quote, 3, "\"C\"") == 0;
+}
+
+// The `extern "C"` blocks of the repository's files (at the top level, in namespaces and in
+// other such blocks), before the #includes are read (see ClangInclusion::externC). libclang 14
+// exposes a linkage specification as an unexposed declaration: one that spells `extern "C"` is
+// one. One a macro writes (`__BEGIN_DECLS`) may be one too: its file counts as opening its own
+// (no inclusion of it is then extern "C"), though no block of its is known.
+CXChildVisitResult linkageVisitor(CXCursor cursor, CXCursor, CXClientData data) {
+  auto* c = static_cast<Collector*>(data);
+  CXCursorKind kind = clang_getCursorKind(cursor);
+  if (kind == CXCursor_Namespace) return CXChildVisit_Recurse;
+  if (kind != CXCursor_LinkageSpec && kind != CXCursor_UnexposedDecl) return CXChildVisit_Continue;
+  CXSourceRange extent = clang_getCursorExtent(cursor);
+  CXFile file, endFile;
+  unsigned start, end;
+  clang_getFileLocation(clang_getRangeStart(extent), &file, nullptr, nullptr, &start);
+  clang_getFileLocation(clang_getRangeEnd(extent), &endFile, nullptr, nullptr, &end);
+  int64_t id = c->fileId(file);
+  if (id < 0) return CXChildVisit_Recurse;
+  auto f = static_cast<uint32_t>(id);
+  bool written = c->inExpansion(f, start);
+  bool externC = !written && spellsExternC(c->contentOf(f), start);
+  if (written || externC) c->ownLinkage.insert(f);
+  if (externC && clang_File_isEqual(file, endFile) && end > start) c->linkageBlocks[f].emplace_back(start, end);
+  return CXChildVisit_Recurse;
 }
 
 // A file the unit entered twice (libev's ev_wrap.h: its #define section the first time, its
@@ -345,6 +380,7 @@ void collectFromCursors(Collector& c, CXTranslationUnit tu) {
   c.flagNamesOfMacroBodies();
   c.resolveMacroDeclarations();
   // The #includes first: the AST walk follows a header's using-declarations into the main file.
+  clang_visitChildren(clang_getTranslationUnitCursor(tu), linkageVisitor, &c);
   clang_getInclusions(tu, inclusion, &c);
   addAstOnlyNames(c, tu);
   // What the preprocessor left out: names there were never compiled, and go-to-definition

@@ -185,6 +185,8 @@ class UnitMerger {
         inclusions_[paths[n.includer]].emplace(n.offset, paths[n.included]);
         auto [it, first] = enclosed_.emplace(paths[n.included], n.enclosed);
         if (!first) it->second = it->second && n.enclosed;
+        auto [c, firstC] = externC_.emplace(paths[n.included], n.externC);
+        if (!firstC) c->second = c->second && n.externC;
       }
     std::set<std::string>* read = mainFileOf_[i].empty() ? nullptr : &reads_[mainFileOf_[i]];
     if (!mainFileOf_[i].empty() && !f.errors.empty()) withErrors_.insert(mainFileOf_[i]);
@@ -394,6 +396,8 @@ class UnitMerger {
     contents_.openedOutside.assign(openedOutside_.begin(), openedOutside_.end());
     for (const auto& [path, always] : enclosed_)
       if (always) contents_.enclosedFiles.push_back(path);
+    for (const auto& [path, always] : externC_)
+      if (always) contents_.externCFiles.push_back(path);
     // What only a made-up unit named, at no site (a member name its own configuration spells
     // otherwise: pcre2's `named_group` where the database's units see `named_group_8`), is in no
     // index clangd has: the lookup by name does not offer it.
@@ -433,7 +437,7 @@ class UnitMerger {
   // File -> the #includes any unit entered there: (offset of the directive, the file entered).
   std::map<std::string, std::set<std::pair<uint32_t, std::string>>> inclusions_;
   // File -> whether every #include that entered it lay inside a scope (ClangInclusion::enclosed).
-  std::map<std::string, bool> enclosed_;
+  std::map<std::string, bool> enclosed_, externC_;
   std::set<uint32_t> openedOutside_;  // namespaces some unit opened first outside the repository
   // Per file, what every unit that read it left out (intersected unit by unit).
   std::map<std::string, std::vector<std::pair<uint32_t, uint32_t>>> skipped_;

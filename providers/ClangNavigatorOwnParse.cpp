@@ -64,9 +64,13 @@ bool ClangNavigator::namespaceDefinition(const ClangSymbol& ns, uint32_t id, con
 // google {`), at an entity the file declares: clangd parses the file alone, at the top level,
 // where the entity is another (`::GLOG_WARNING`, not `google::GLOG_WARNING`) that only that parse
 // knows — its definition is the file's own, else its declaration there; its references the
-// file's own.
+// file's own. So too a function of a file every unit entered inside an `extern "C"` block
+// (jsonnet's libjsonnet_fmt.h): parsed alone as C++ it has C++ linkage, another USR than the
+// build's C function; its types and variables keep theirs.
 bool ClangNavigator::enclosedDeclaration(const ClangSymbol& symbol, const std::string& path) {
-  return !scip_ && view_->enclosedFile(path) && ownDeclaration(symbol, path);
+  if (scip_ || !ownDeclaration(symbol, path)) return false;
+  if (view_->enclosedFile(path)) return true;
+  return static_cast<SymbolKind>(symbol.kind) == SymbolKind::Function && view_->externCFile(path);
 }
 
 const ClangSite* ClangNavigator::ownDeclaration(const ClangSymbol& symbol, const std::string& path) {

@@ -45,7 +45,8 @@ TEST_CASE("a worker's facts round-trip, and a cut or damaged record fails to dec
   f.overrides = {{0, 1}};
   f.skipped = {{0, 10, 90}, {1, 0, 12}};
   f.bodiesParsed = {0};
-  f.inclusions = {{0, 20, 1, true}};
+  f.inclusions = {{0, 20, 1, true}, {0, 40, 1, false}};
+  f.inclusions[1].externC = true;
   f.openedOutside = {1};
   std::string bytes = encodeTuFacts(f);
   auto back = decodeTuFacts(bytes);
@@ -58,11 +59,14 @@ TEST_CASE("a worker's facts round-trip, and a cut or damaged record fails to dec
   CHECK(back->occurrences.size() == 1);
   CHECK(back->overrides == f.overrides);
   CHECK(back->bodiesParsed == std::vector<uint32_t>{0});
-  REQUIRE(back->inclusions.size() == 1);
+  REQUIRE(back->inclusions.size() == 2);
   CHECK(back->inclusions[0].includer == 0);
   CHECK(back->inclusions[0].offset == 20);
   CHECK(back->inclusions[0].included == 1);
   CHECK(back->inclusions[0].enclosed);
+  CHECK_FALSE(back->inclusions[0].externC);
+  CHECK(back->inclusions[1].externC);
+  CHECK_FALSE(back->inclusions[1].enclosed);
   CHECK(back->openedOutside == std::vector<uint32_t>{1});
   // Every proper prefix (a worker killed half-way) is refused, never misread.
   for (size_t n = 0; n < bytes.size(); ++n) CHECK_FALSE(decodeTuFacts(bytes.substr(0, n)).hasValue());

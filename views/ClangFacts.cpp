@@ -10,7 +10,8 @@ namespace {
 // 4: names only the AST resolves (`guessed`, `unlisted`).
 // 5: the files whose bodies the unit parsed (`bodiesParsed`).
 // 6: the #includes the preprocessor entered (`inclusions`).
-constexpr uint8_t kTuFormat = 6;
+// 7: an #include inside an `extern "C"` block (`ClangInclusion::externC`).
+constexpr uint8_t kTuFormat = 7;
 constexpr uint8_t kCommandsFormat = 1;
 
 void strings(ByteWriter& w, const std::vector<std::string>& v) {
@@ -83,7 +84,7 @@ std::string encodeTuFacts(const TuFacts& f) {
     w.varint(i.includer);
     w.varint(i.offset);
     w.varint(i.included);
-    w.u8(i.enclosed ? 1 : 0);
+    w.u8((i.enclosed ? 1 : 0) | (i.externC ? 2 : 0));
   }
   w.varint(f.openedOutside.size());
   for (uint32_t k : f.openedOutside) w.varint(k);
@@ -95,7 +96,7 @@ Expected<TuFacts> decodeTuFacts(std::string_view bytes) {
   // Format 5 is read too (without #includes): the precise view's projects cached in it stay
   // valid.
   uint8_t format = r.u8();
-  if (format != kTuFormat && format != 5) return Status(ErrorCode::Corrupt, "clang facts of an unknown format");
+  if (format != kTuFormat && format != 6 && format != 5) return Status(ErrorCode::Corrupt, "clang facts of an unknown format");
   TuFacts f;
   f.mainFile = std::string(r.str());
   if (!strings(r, &f.files) || !strings(r, &f.usrs) || !strings(r, &f.names) || f.names.size() != f.usrs.size())
@@ -151,7 +152,8 @@ Expected<TuFacts> decodeTuFacts(std::string_view bytes) {
     i.included = r.u32();
     uint8_t flags = r.u8();
     i.enclosed = flags & 1;
-    if (i.includer >= f.files.size() || i.included >= f.files.size() || flags > 1) r.fail();
+    i.externC = flags & 2;
+    if (i.includer >= f.files.size() || i.included >= f.files.size() || flags > (format >= 7 ? 3 : 1)) r.fail();
   }
   uint64_t outside = format >= 6 ? r.varint() : 0;
   if (!r.ok() || outside > f.usrs.size()) return Status(ErrorCode::Corrupt, "truncated clang facts");

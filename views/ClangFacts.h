@@ -92,6 +92,10 @@ struct ClangInclusion {
   // what the file declares belongs to that scope (glog's log_severity.h, included inside
   // `namespace google {`), which it does not when the file is parsed alone.
   bool enclosed = false;
+  // The directive lies inside an includer's `extern "C" {` block and the file opens no such
+  // block of its own (jsonnet's libjsonnet_fmt.h, included so by C++ files): its functions have C
+  // linkage in the build, and C++ linkage — another USR — when the file is parsed alone as C++.
+  bool externC = false;
 };
 
 struct TuFacts {

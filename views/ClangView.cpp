@@ -34,14 +34,18 @@ Status writeReads(LmdbTxn& txn, MDB_dbi meta, const ClangViewContents& contents)
 }
 
 // Per file, the #includes units entered there: (offset delta, path) pairs in offset order; and
-// the files every unit entered inside a scope.
+// the files every unit entered inside a scope ("s"; an empty value in views that predate extern
+// "C" inclusions) or inside an `extern "C"` block ("c").
 Status writeInclusions(LmdbTxn& txn, const ClangViewContents& contents) {
   auto inclusions = txn.openDb("inclusions", true);
   if (!inclusions) return inclusions.status();
   auto enclosed = txn.openDb("enclosed", true);
   if (!enclosed) return enclosed.status();
-  for (const std::string& path : contents.enclosedFiles)
-    if (!path.empty() && path.size() <= kMaxNameKey) NIB_RETURN_IF_ERROR(txn.put(*enclosed, path, ""));
+  std::map<std::string, std::string> marks;
+  for (const std::string& path : contents.enclosedFiles) marks[path] += "s";
+  for (const std::string& path : contents.externCFiles) marks[path] += "c";
+  for (const auto& [path, mark] : marks)
+    if (!path.empty() && path.size() <= kMaxNameKey) NIB_RETURN_IF_ERROR(txn.put(*enclosed, path, mark));
   auto outside = txn.openDb("opened-outside", true);
   if (!outside) return outside.status();
   for (uint32_t id : contents.openedOutside) NIB_RETURN_IF_ERROR(txn.put(*outside, idKey(id), ""));
@@ -207,7 +211,15 @@ Expected<std::unique_ptr<ClangView>> ClangView::open(const std::filesystem::path
 bool ClangView::openedOutside(uint32_t id) { return openedOutside_ && txn_.get(*openedOutside_, idKey(id)).hasValue(); }
 
 bool ClangView::enclosedFile(const std::string& path) {
-  return enclosed_ && !path.empty() && path.size() <= kMaxNameKey && txn_.get(*enclosed_, path).hasValue();
+  if (!enclosed_ || path.empty() || path.size() > kMaxNameKey) return false;
+  auto mark = txn_.get(*enclosed_, path);
+  return mark && (mark->empty() || mark->find('s') != std::string_view::npos);
+}
+
+bool ClangView::externCFile(const std::string& path) {
+  if (!enclosed_ || path.empty() || path.size() > kMaxNameKey) return false;
+  auto mark = txn_.get(*enclosed_, path);
+  return mark && mark->find('c') != std::string_view::npos;
 }
 
 Expected<std::vector<std::pair<uint32_t, std::string_view>>> ClangView::inclusionsIn(const std::string& path) {

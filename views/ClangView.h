@@ -108,6 +108,9 @@ struct ClangViewContents {
   // Files every unit entered inside a scope (ClangInclusion::enclosed), sorted: what they declare
   // is another entity when the file is parsed alone, at the top level, as clangd parses it open.
   std::vector<std::string> enclosedFiles;
+  // Files every unit entered inside an `extern "C"` block (ClangInclusion::externC), sorted: their
+  // functions are other entities (C++ linkage) when the file is parsed alone as C++.
+  std::vector<std::string> externCFiles;
   // Namespaces (symbol ids, ascending) some unit opened first outside the repository (TuFacts).
   std::vector<uint32_t> openedOutside;
   // Per path (sorted), the byte ranges the preprocessor left out: of a unit's main file, in its
@@ -174,6 +177,8 @@ class ClangView {
   Expected<std::vector<std::pair<uint32_t, std::string_view>>> inclusionsIn(const std::string& path);
   // Whether every unit entered `path` inside a scope (ClangViewContents::enclosedFiles).
   bool enclosedFile(const std::string& path);
+  // Whether every unit entered `path` inside an `extern "C"` block (ClangViewContents::externCFiles).
+  bool externCFile(const std::string& path);
   // Whether a unit opened the namespace `id` first outside the repository (`std`).
   bool openedOutside(uint32_t id);
   // The TypeScript programs; nullopt when the view records none (a clang view, or a precise

@@ -152,9 +152,22 @@ struct AstOnlyNames {
            clang_equalLocations(clang_getCursorLocation(first), clang_getCursorLocation(referenced));
   }
 
-  // A reference the indexer left out: recorded where the cursor API resolves it exactly.
+  // A reference the indexer left out: recorded where the cursor API resolves it exactly. A call
+  // whose callee lookup a template's parameters leave open (`get_number(fmt, number)` in a member
+  // of a class template, nlohmann's json.hpp) names the overload set the lookup found at the
+  // template's definition: clangd goes to every function in it, and its references list the
+  // declarations only, so each is an unlisted reference there.
   void unindexed(CXCursor cursor, CXCursor referenced) {
     CXCursorKind kind = clang_getCursorKind(referenced);
+    if (kind == CXCursor_OverloadedDeclRef) {
+      for (unsigned i = 0; i < clang_getNumOverloadedDecls(referenced); ++i) {
+        CXCursor candidate = clang_getOverloadedDecl(referenced, i);
+        CXCursorKind k = clang_getCursorKind(candidate);
+        if (k == CXCursor_FunctionDecl || k == CXCursor_FunctionTemplate || k == CXCursor_CXXMethod)
+          unindexed(cursor, candidate);
+      }
+      return;
+    }
     // Template parameters and locals are the indexer's to leave out (clangd's index has none).
     if (kind == CXCursor_TemplateTypeParameter || kind == CXCursor_NonTypeTemplateParameter ||
         kind == CXCursor_TemplateTemplateParameter || kind == CXCursor_ParmDecl || !clang_isDeclaration(kind))

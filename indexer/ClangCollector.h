@@ -95,14 +95,22 @@ struct Collector {
           expansionStarts.count(static_cast<uint64_t>(o.file) << 32 | o.offset))
         o.expanded = true;
   }
-  void addScope(CXCursor definition) {
-    CXSourceRange extent = clang_getCursorExtent(definition);
+  // A cursor's extent in one repository file: (file id, start, end byte), end after start.
+  struct Extent {
+    uint32_t file, start, end;
+  };
+  std::optional<Extent> extentOf(CXCursor cursor) {
+    CXSourceRange extent = clang_getCursorExtent(cursor);
     CXFile file, endFile;
     unsigned start, end;
     clang_getFileLocation(clang_getRangeStart(extent), &file, nullptr, nullptr, &start);
     clang_getFileLocation(clang_getRangeEnd(extent), &endFile, nullptr, nullptr, &end);
     int64_t id = fileId(file);
-    if (id >= 0 && clang_File_isEqual(file, endFile) && end > start) scopes[static_cast<uint32_t>(id)].emplace_back(start, end);
+    if (id < 0 || !clang_File_isEqual(file, endFile) || end <= start) return std::nullopt;
+    return Extent{static_cast<uint32_t>(id), start, end};
+  }
+  void addScope(CXCursor definition) {
+    if (std::optional<Extent> e = extentOf(definition)) scopes[e->file].emplace_back(e->start, e->end);
   }
   bool inScope(uint32_t file, uint32_t offset) const {
     auto it = scopes.find(file);

@@ -246,18 +246,12 @@ CXChildVisitResult linkageVisitor(CXCursor cursor, CXCursor, CXClientData data) 
   CXCursorKind kind = clang_getCursorKind(cursor);
   if (kind == CXCursor_Namespace) return CXChildVisit_Recurse;
   if (kind != CXCursor_LinkageSpec && kind != CXCursor_UnexposedDecl) return CXChildVisit_Continue;
-  CXSourceRange extent = clang_getCursorExtent(cursor);
-  CXFile file, endFile;
-  unsigned start, end;
-  clang_getFileLocation(clang_getRangeStart(extent), &file, nullptr, nullptr, &start);
-  clang_getFileLocation(clang_getRangeEnd(extent), &endFile, nullptr, nullptr, &end);
-  int64_t id = c->fileId(file);
-  if (id < 0) return CXChildVisit_Recurse;
-  auto f = static_cast<uint32_t>(id);
-  bool written = c->inExpansion(f, start);
-  bool externC = !written && spellsExternC(c->contentOf(f), start);
-  if (written || externC) c->ownLinkage.insert(f);
-  if (externC && clang_File_isEqual(file, endFile) && end > start) c->linkageBlocks[f].emplace_back(start, end);
+  std::optional<Collector::Extent> e = c->extentOf(cursor);
+  if (!e) return CXChildVisit_Recurse;
+  bool written = c->inExpansion(e->file, e->start);
+  bool externC = !written && spellsExternC(c->contentOf(e->file), e->start);
+  if (written || externC) c->ownLinkage.insert(e->file);
+  if (externC) c->linkageBlocks[e->file].emplace_back(e->start, e->end);
   return CXChildVisit_Recurse;
 }
 

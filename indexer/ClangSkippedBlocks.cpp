@@ -35,13 +35,9 @@ struct SkippedBlocks {
   std::unordered_set<uint32_t> covered;  // offsets of the main file's occurrences
 
   std::optional<Span> spanOf(CXCursor cursor) const {
-    CXSourceRange extent = clang_getCursorExtent(cursor);
-    CXFile from, to;
-    unsigned start, end;
-    clang_getFileLocation(clang_getRangeStart(extent), &from, nullptr, nullptr, &start);
-    clang_getFileLocation(clang_getRangeEnd(extent), &to, nullptr, nullptr, &end);
-    if (!from || !to || !clang_File_isEqual(from, main) || !clang_File_isEqual(to, main) || end < start) return std::nullopt;
-    return Span{start, end};
+    std::optional<Collector::Extent> e = c->extentOf(cursor);
+    if (!e || e->file != mainId) return std::nullopt;
+    return Span{e->start, e->end};
   }
 
   bool excluded(uint32_t offset) {

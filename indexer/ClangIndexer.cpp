@@ -86,9 +86,19 @@ bool isScope(CXIdxEntityKind kind) {
          kind == CXIdxEntity_Union || kind == CXIdxEntity_Enum;
 }
 
+// Whether an indexer location lies in a repository file: the declarations and references of
+// system headers (thousands a unit) are left out before their USRs, types and edges are looked
+// up, which would cost a unit more than its own names do.
+bool inRepository(Collector& c, CXIdxLoc loc) {
+  CXFile file = nullptr;
+  clang_getFileLocation(clang_indexLoc_getCXSourceLocation(loc), &file, nullptr, nullptr, nullptr);
+  return c.fileId(file) >= 0;
+}
+
 void declaration(CXClientData data, const CXIdxDeclInfo* info) {
   auto* c = static_cast<Collector*>(data);
   if (info->isImplicit || !info->entityInfo || !info->entityInfo->USR || !*info->entityInfo->USR) return;
+  if (!inRepository(*c, info->loc)) return;
   uint32_t usr = c->usrId(info->entityInfo->USR, info->entityInfo->name);
   // The references inside a container (a function's body) find its USR's id here rather than
   // generate the USR again each (reference()).
@@ -133,7 +143,7 @@ void declaration(CXClientData data, const CXIdxDeclInfo* info) {
 
 void reference(CXClientData data, const CXIdxEntityRefInfo* info) {
   auto* c = static_cast<Collector*>(data);
-  if (info->kind == CXIdxEntityRef_Implicit || !info->referencedEntity) return;
+  if (info->kind == CXIdxEntityRef_Implicit || !info->referencedEntity || !inRepository(*c, info->loc)) return;
   std::string usrText = usrOf(info->referencedEntity);
   if (usrText.empty()) return;
   uint32_t usr = c->usrId(usrText, info->referencedEntity->name);
@@ -159,10 +169,46 @@ bool predefinedMacro(CXCursor definition) {
   return name == "<built-in>";
 }
 
-// Macros are not indexer entities: they come from the preprocessing record.
+// Whether `text` spells `extern "C"` at `at`.
+bool spellsExternC(const std::string& text, size_t at) {
+  if (text.compare(at, 6, "extern") != 0) return false;
+  size_t quote = text.find_first_not_of(" \t\r\n", at + 6);
+  return quote != std::string::npos && text.compare(quote, 3, "\"C\"") == 0;
+}
+
+// The `extern "C"` blocks of the repository's files (at the top level, in namespaces and in
+// other such blocks), before the #includes are read (see ClangInclusion::externC). libclang 14
+// exposes a linkage specification as an unexposed declaration: one that spells `extern "C"` is
+// one. One a macro writes (`__BEGIN_DECLS`) may be one too: its file counts as opening its own
+// (no inclusion of it is then extern "C"), though no block of its is known.
+CXChildVisitResult linkageVisitor(CXCursor cursor, CXCursor, CXClientData data) {
+  auto* c = static_cast<Collector*>(data);
+  CXCursorKind kind = clang_getCursorKind(cursor);
+  if (kind == CXCursor_Namespace) return CXChildVisit_Recurse;
+  if (kind != CXCursor_LinkageSpec && kind != CXCursor_UnexposedDecl) return CXChildVisit_Continue;
+  std::optional<Collector::Extent> e = c->extentOf(cursor);
+  if (!e) return CXChildVisit_Recurse;
+  bool written = c->inExpansion(e->file, e->start);
+  bool externC = !written && spellsExternC(c->contentOf(e->file), e->start);
+  if (written || externC) c->ownLinkage.insert(e->file);
+  if (externC) c->linkageBlocks[e->file].emplace_back(e->start, e->end);
+  return CXChildVisit_Recurse;
+}
+
+// Macros are not indexer entities: they come from the preprocessing record. The same pass over
+// the unit's top level notes its `extern "C"` blocks before the #includes are read.
 CXChildVisitResult macroVisitor(CXCursor cursor, CXCursor, CXClientData data) {
   auto* c = static_cast<Collector*>(data);
   CXCursorKind kind = clang_getCursorKind(cursor);
+  // The top level's linkage blocks and namespaces, in this same pass over the unit (see
+  // linkageVisitor); a system header's are no repository file's.
+  if (kind == CXCursor_Namespace || kind == CXCursor_LinkageSpec || kind == CXCursor_UnexposedDecl) {
+    CXFile file;
+    clang_getFileLocation(clang_getCursorLocation(cursor), &file, nullptr, nullptr, nullptr);
+    if (c->fileId(file) >= 0 && linkageVisitor(cursor, cursor, data) == CXChildVisit_Recurse)
+      clang_visitChildren(cursor, linkageVisitor, data);
+    return CXChildVisit_Continue;
+  }
   if (kind != CXCursor_MacroDefinition && kind != CXCursor_MacroExpansion) return CXChildVisit_Continue;
   CXFile file;
   clang_getFileLocation(clang_getCursorLocation(cursor), &file, nullptr, nullptr, nullptr);
@@ -229,31 +275,6 @@ void inclusion(CXFile file, CXSourceLocation* stack, unsigned depth, CXClientDat
   }
 }
 
-// Whether `text` spells `extern "C"` at `at`.
-bool spellsExternC(const std::string& text, size_t at) {
-  if (text.compare(at, 6, "extern") != 0) return false;
-  size_t quote = text.find_first_not_of(" \t\r\n", at + 6);
-  return quote != std::string::npos && text.compare(quote, 3, "\"C\"") == 0;
-}
-
-// The `extern "C"` blocks of the repository's files (at the top level, in namespaces and in
-// other such blocks), before the #includes are read (see ClangInclusion::externC). libclang 14
-// exposes a linkage specification as an unexposed declaration: one that spells `extern "C"` is
-// one. One a macro writes (`__BEGIN_DECLS`) may be one too: its file counts as opening its own
-// (no inclusion of it is then extern "C"), though no block of its is known.
-CXChildVisitResult linkageVisitor(CXCursor cursor, CXCursor, CXClientData data) {
-  auto* c = static_cast<Collector*>(data);
-  CXCursorKind kind = clang_getCursorKind(cursor);
-  if (kind == CXCursor_Namespace) return CXChildVisit_Recurse;
-  if (kind != CXCursor_LinkageSpec && kind != CXCursor_UnexposedDecl) return CXChildVisit_Continue;
-  std::optional<Collector::Extent> e = c->extentOf(cursor);
-  if (!e) return CXChildVisit_Recurse;
-  bool written = c->inExpansion(e->file, e->start);
-  bool externC = !written && spellsExternC(c->contentOf(e->file), e->start);
-  if (written || externC) c->ownLinkage.insert(e->file);
-  if (externC) c->linkageBlocks[e->file].emplace_back(e->start, e->end);
-  return CXChildVisit_Recurse;
-}
 
 // A file the unit entered twice (libev's ev_wrap.h: its #define section the first time, its
 // #else of #undefs the second) has each entry's left-out code among the unit's skipped ranges,
@@ -374,7 +395,6 @@ void collectFromCursors(Collector& c, CXTranslationUnit tu) {
   c.flagNamesOfMacroBodies();
   c.resolveMacroDeclarations();
   // The #includes first: the AST walk follows a header's using-declarations into the main file.
-  clang_visitChildren(clang_getTranslationUnitCursor(tu), linkageVisitor, &c);
   clang_getInclusions(tu, inclusion, &c);
   addAstOnlyNames(c, tu);
   // What the preprocessor left out: names there were never compiled, and go-to-definition

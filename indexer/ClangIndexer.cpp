@@ -275,7 +275,6 @@ void inclusion(CXFile file, CXSourceLocation* stack, unsigned depth, CXClientDat
   }
 }
 
-
 // A file the unit entered twice (libev's ev_wrap.h: its #define section the first time, its
 // #else of #undefs the second) has each entry's left-out code among the unit's skipped ranges,
 // which together cover the whole file. A range the unit recorded a name inside was compiled by

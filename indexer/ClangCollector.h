@@ -62,7 +62,9 @@ inline SymbolKind kindOf(CXIdxEntityKind k) {
 struct Collector {
   std::string root;  // canonical, with a trailing '/'
   TuFacts facts;
-  bool fatal = false;  // the parse reported a fatal error (a header not found)
+  // The parse reported a fatal error: a header not found, or clang's error limit reached (then
+  // the second parse with a preamble, ClangSession::index, costs time and changes little).
+  bool fatal = false;
   std::unordered_map<std::string, uint32_t> fileIds, usrIds;
   std::unordered_map<CXFile, int64_t> fileCache;  // -1: outside the root
   std::unordered_map<uint32_t, std::string> contents;  // by file id, read on first use

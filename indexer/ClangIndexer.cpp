@@ -171,7 +171,7 @@ bool predefinedMacro(CXCursor definition) {
 
 // Whether `text` spells `extern "C"` at `at`.
 bool spellsExternC(const std::string& text, size_t at) {
-  if (text.compare(at, 6, "extern") != 0) return false;
+  if (at >= text.size() || text.compare(at, 6, "extern") != 0) return false;  // a file that could not be read is empty
   size_t quote = text.find_first_not_of(" \t\r\n", at + 6);
   return quote != std::string::npos && text.compare(quote, 3, "\"C\"") == 0;
 }

@@ -43,13 +43,11 @@ struct SkippedBlocks {
   bool excluded(uint32_t offset) {
     for (const ClangSkipped& s : c->facts.skipped)
       if (s.file == mainId && offset >= s.start && offset < s.end) return true;
-    if (auto it = c->expansions.find(mainId); it != c->expansions.end())
-      for (const auto& [from, to] : it->second)
-        if (offset >= from && offset < to) return true;
+    if (c->inExpansion(mainId, offset)) return true;
     // A directive's line (`#define WIDTH 3` inside the namespace): the preprocessor's words.
     const std::string& text = c->contentOf(mainId);
-    size_t lineStart = text.rfind('\n', offset == 0 ? 0 : offset - 1);
-    lineStart = lineStart == std::string::npos || offset == 0 ? 0 : lineStart + 1;
+    size_t newline = offset == 0 ? std::string::npos : text.rfind('\n', offset - 1);
+    size_t lineStart = newline == std::string::npos ? 0 : newline + 1;
     size_t first = text.find_first_not_of(" \t", lineStart);
     return first != std::string::npos && first < offset && text[first] == '#';
   }

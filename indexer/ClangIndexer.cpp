@@ -325,7 +325,10 @@ Expected<std::vector<CompileCommand>> readCompileCommands(const fs::path& direct
   return out;
 }
 
-ClangSession::ClangSession(bool skipParsedBodies) : skipParsedBodies_(skipParsedBodies) { open(); }
+ClangSession::ClangSession(bool skipParsedBodies)
+    : skipParsedBodies_(skipParsedBodies), files_(std::make_unique<clangindex::SessionFiles>()) {
+  open();
+}
 
 ClangSession::~ClangSession() { close(); }
 
@@ -419,6 +422,7 @@ Expected<TuFacts> ClangSession::index(const CompileCommand& command, const fs::p
   if (command.arguments.empty()) return Status(ErrorCode::InvalidArgument, "an empty compile command for " + command.file);
   Collector c;
   startCollector(c, command, root);
+  c.session = files_.get();
   std::vector<std::string> args = compilerArguments(command);
   std::vector<const char*> argv;
   for (const std::string& a : args) argv.push_back(a.c_str());
@@ -458,6 +462,7 @@ std::optional<TuFacts> ClangSession::mainFileWithPreamble(const CompileCommand& 
     return std::nullopt;
   Collector c;
   startCollector(c, command, root);
+  c.session = files_.get();
   IndexerCallbacks callbacks = indexerCallbacks();
   unsigned options = CXIndexOpt_IndexFunctionLocalSymbols | CXIndexOpt_SuppressWarnings;
   int rc = clang_indexTranslationUnit(static_cast<CXIndexAction>(action_), &c, &callbacks, sizeof callbacks, options, tu);

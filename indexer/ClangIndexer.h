@@ -4,6 +4,7 @@
 #pragma once
 
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -13,6 +14,10 @@
 #include "views/ClangFacts.h"
 
 namespace nib {
+
+namespace clangindex {
+struct SessionFiles;
+}
 
 // Every entry of the compilation database in `directory` (compile_commands.json).
 Expected<std::vector<CompileCommand>> readCompileCommands(const std::filesystem::path& directory);
@@ -46,6 +51,7 @@ class ClangSession {
   void* action_ = nullptr;  // CXIndexAction
   bool skipParsedBodies_ = false;
   std::set<std::string> readBefore_;  // files earlier units read as headers
+  std::unique_ptr<clangindex::SessionFiles> files_;  // shared by the session's units
 };
 
 // Indexes one translation unit: declarations, definitions and references keyed by USR (implicit

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "indexer/ClangIndexer.h"
+#include "support/StringMap.h"
 #include "views/FileFacts.h"
 
 namespace nib::clangindex {
@@ -75,7 +76,8 @@ struct Collector {
   // The parse reported a fatal error: a header not found, or clang's error limit reached (then
   // the second parse with a preamble, ClangSession::index, costs time and changes little).
   bool fatal = false;
-  std::unordered_map<std::string, uint32_t> fileIds, usrIds;
+  // Looked up with the C strings libclang hands over, without making a string each time.
+  StringMap<uint32_t> fileIds, usrIds;
   std::unordered_map<CXFile, int64_t> fileCache;  // -1: outside the root
   // What a worker session's units share about files (see SessionFiles); null: nothing shared.
   SessionFiles* session = nullptr;
@@ -387,19 +389,22 @@ struct Collector {
     return id;
   }
   uint32_t internFile(const std::string& path) {
-    auto [it, added] = fileIds.emplace(path, static_cast<uint32_t>(facts.files.size()));
-    if (added) facts.files.push_back(path);
-    return it->second;
+    if (auto it = fileIds.find(path); it != fileIds.end()) return it->second;
+    auto id = static_cast<uint32_t>(facts.files.size());
+    fileIds.emplace(path, id);
+    facts.files.push_back(path);
+    return id;
   }
-  uint32_t usrId(const std::string& usr, const char* name) {
-    auto [it, added] = usrIds.emplace(usr, static_cast<uint32_t>(facts.usrs.size()));
-    if (added) {
-      facts.usrs.push_back(usr);
-      facts.names.push_back(name ? name : "");
-    } else if (facts.names[it->second].empty() && name) {
-      facts.names[it->second] = name;
+  uint32_t usrId(std::string_view usr, const char* name) {
+    if (auto it = usrIds.find(usr); it != usrIds.end()) {
+      if (facts.names[it->second].empty() && name) facts.names[it->second] = name;
+      return it->second;
     }
-    return it->second;
+    auto id = static_cast<uint32_t>(facts.usrs.size());
+    usrIds.emplace(usr, id);
+    facts.usrs.emplace_back(usr);
+    facts.names.push_back(name ? name : "");
+    return id;
   }
   // Records an occurrence whose name starts at `location` (clang's spelling of it); the name's
   // length is the entity's spelling (a destructor's or an operator's name may be spelt apart).

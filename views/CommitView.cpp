@@ -13,6 +13,7 @@
 #include <unordered_set>
 
 #include "support/Binary.h"
+#include "support/StringMap.h"
 
 namespace nib {
 namespace {
@@ -119,13 +120,9 @@ bool decodeFileSummary(std::string_view bytes, FileSummary& out) {
 
 namespace {
 
-// Transparent hashing: a name read into a reused summary is looked up without a copy.
-struct NameHash {
-  using is_transparent = void;
-  size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
-};
+// A name read into a reused summary is looked up without a copy.
 template <typename V>
-using NameMap = std::unordered_map<std::string, V, NameHash, std::equal_to<>>;
+using NameMap = StringMap<V>;
 
 template <typename V>
 V& entryFor(NameMap<V>& map, std::string_view name) {

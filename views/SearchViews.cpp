@@ -11,6 +11,7 @@
 
 #include "support/Binary.h"
 #include "support/CompoundSplitter.h"
+#include "support/StringMap.h"
 
 namespace nib {
 namespace {
@@ -56,12 +57,6 @@ void appendVarint(std::string& out, uint64_t v) {
   }
   out.push_back(static_cast<char>(v));
 }
-
-// Transparent hashing, so a term read into a reused buffer is looked up without a copy.
-struct TermHash {
-  using is_transparent = void;
-  size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
-};
 
 }  // namespace
 
@@ -131,7 +126,7 @@ Status writeLexicalView(const std::filesystem::path& dir, const std::vector<Sear
   };
   // One lookup per (unit, term); the terms are owned by the map, the facts being read one
   // document at a time.
-  std::unordered_map<std::string, Postings, TermHash, std::equal_to<>> lists;
+  StringMap<Postings> lists;  // a term read into a reused buffer is looked up without a copy
   uint32_t unitId = 0;
   uint64_t totalLength = 0;
   uint64_t fileUnits = 0, fileLength = 0;

@@ -21,6 +21,8 @@
 #   set 31 (an eighth, fresh set; default DEST /tmp/held31): hiredis 0.14.1, FLAC 1.4.2, Jsonnet
 #          0.18.0 and libdeflate 1.14, the packages hiredis, flac (1.4.2+ds), jsonnet (0.18.0+ds)
 #          and libdeflate
+#   set 32 (a ninth, fresh set; default DEST /tmp/held32): libjpeg-turbo 2.1.5, cpp-jwt 1.4, Opus
+#          1.3.1 and TagLib 1.13, the packages libjpeg-turbo, cpp-jwt (1.4+ds), opus and taglib
 #
 # Each code base becomes DEST/<package>, a git repository whose first commit is the package's
 # .orig tarball (made by bench/fetch-corpus.sh). The script then builds it once, because clangd
@@ -280,6 +282,64 @@
 #              lib/x86/crc32_pclmul_template.h several times with different target attributes;
 #              lib/arm/cpu_features.c is compiled, but its body is under #if for ARM. scripts/
 #              (the table generators and the AFL fuzzers) is not built
+#   libjpeg-turbo
+#              CMake into build/ without the SIMD extensions (on x86-64 they are NASM assembly,
+#              which clangd does not read; jsimd_none.c stands in for them), the Java wrapper and
+#              the fuzzers, then a build: libjpeg and libturbojpeg, each shared and static
+#              (libturbojpeg compiles the libjpeg files again, so each of those has four entries),
+#              cjpeg, djpeg, jpegtran, rdjpgcom, wrjpgcom, tjbench, tjexample and the test programs
+#              tjunittest, jcstest, strtest and md5cmp (the *-static programs compile their own
+#              sources a second time). CMake generates build/jconfig.h (the *_CODING_SUPPORTED
+#              macros, which the recipe checks, MEM_SRCDST_SUPPORTED and BITS_IN_JSAMPLE),
+#              build/jconfigint.h (INLINE, THREAD_LOCAL, SIZEOF_SIZE_T, HAVE_BUILTIN_CTZL,
+#              FALLTHROUGH) and build/jversion.h from the tarball's *.h.in;
+#              build/compile_commands.json is copied to the root. jccolor.c #includes jccolext.c
+#              and jdcolor.c jdcolext.c seven times each, under other RGB_* macros every time,
+#              jdcolor.c jdcol565.c twice, jdmerge.c jdmrgext.c seven times and jdmrg565.c twice,
+#              and jcparam.c and jdhuff.c both #include jstdhuff.c; none of these six is compiled
+#              on its own. simd/ (NASM, and C intrinsics for ARM, MIPS and PowerPC), fuzz/, java/
+#              and turbojpeg-jni.c are not built
+#   cpp-jwt    CMake into build/ with the tests and the examples, with Debian's googletest 1.12.1
+#              and nlohmann-json 3.11.2 (find_package; the recipe checks that both come from /usr)
+#              instead of the vendored json.hpp, which the +ds tarball strips, then a build
+#              (-std=gnu++14): the library is header-only (include/jwt/*.hpp, five of which
+#              #include their implementation, include/jwt/impl/*.ipp, at their end), so the
+#              entries are the seven googletest programs of tests/ and the three examples, all
+#              with OpenSSL 3 (its deprecated RSA and EC calls warn). No header is generated;
+#              build/compile_commands.json is copied to the root. include/jwt/test/ (older tests
+#              built by hand, see its compile.txt) and include/jwt/json/test_json.cc are not
+#              built. The tarball's project() still says 1.2.0
+#   opus       ./configure --enable-custom-modes --disable-doc (custom modes as Debian's own build
+#              has them), then bear -- make -j2 check TESTS= in the tree, which builds the test
+#              programs without running them: libopus (shared and static; libtool compiles each
+#              object twice, with -fPIC -DPIC and without), opus_demo, opus_custom_demo,
+#              opus_compare, repacketizer_demo and the test programs tests/test_opus_*,
+#              celt/tests/test_unit_* and silk/tests/test_unit_LPC_inv_pred_gain. configure
+#              generates config.h (HAVE_CONFIG_H: 33 macros defined and 31 left #undef; the
+#              recipe checks CUSTOM_MODES, OPUS_HAVE_RTCD, OPUS_X86_MAY_HAVE_SSE4_1 and
+#              VAR_ARRAYS; the OPUS_X86_MAY_HAVE_* and OPUS_X86_PRESUME_* macros select the SSE
+#              code and its run-time dispatch, and FIXED_POINT, DISABLE_FLOAT_API, USE_ALLOCA,
+#              FUZZING and the OPUS_ARM_* ones are left #undef). celt/x86/*_sse4_1.c and
+#              silk/x86/*_sse4_1.c are compiled with -msse4.1. celt/tests/test_unit_*.c #include
+#              the celt .c files they test (entcode.c, entenc.c, entdec.c, cwrs.c, laplace.c,
+#              mathops.c, ...), which are compiled on their own as well. The floating-point build
+#              leaves silk/fixed/ unbuilt; celt/arm/, silk/arm/ (NEON), celt/mips/ and silk/mips/
+#              (headers only) and doc/trivial_example.c are not built either
+#   taglib     CMake into build/ with the tests, the examples and the C bindings, then a build:
+#              libtag, static (taglib's default), from every .cpp of taglib/ (the toolkit and the
+#              ID3, APE, ASF, FLAC, MP4, MPC, Ogg, RIFF, tracker and other formats, each in its own
+#              namespace, with classes of the same name, File, Tag and Properties, in many
+#              directories, all of them on the include path), bindings/c (tag_c), the five
+#              examples and tests/test_runner (main.cpp and 38 cppunit test files, with Debian's
+#              libcppunit-dev). CMake's checks generate build/config.h (HAVE_CONFIG_H: HAVE_ZLIB,
+#              which the recipe checks, HAVE_GCC_BYTESWAP, HAVE_GCC_ATOMIC, HAVE_VSNPRINTF and
+#              TESTS_DIR) and build/taglib_config.h (TAGLIB_WITH_ASF, TAGLIB_WITH_MP4);
+#              build/compile_commands.json is copied to the root. toolkit/tlist.h and tmap.h
+#              #include their template bodies, tlist.tcc and tmap.tcc; 3rdparty/utf8-cpp is
+#              header-only. No command names a -std (g++ 12 defaults to gnu++17, clang 14 to
+#              gnu++14). Every .cpp and .c file of the tarball is built. The tarball's .gitignore
+#              ignores .* (itself among them), so the first commit lacks .gitignore, .astylerc,
+#              .editorconfig and .github/
 # leveldb's and snappy's CMakeLists.txt want googletest and Google benchmark as git submodules in
 # third_party/, which the tarballs leave empty. The script patches them to use Debian's
 # libgtest-dev, libgmock-dev and libbenchmark-dev instead: the two add_subdirectory lines become
@@ -294,8 +354,9 @@
 # yaml-cpp-tests links GTest::gmock GTest::gtest (Debian's 1.12.1) instead of gmock.
 #
 # A second commit, "bench setup", adds .nib.conf (calibration.idle-ms = 0), the compilation
-# database at the root (both added with git add -f, since a tarball's .gitignore may list them),
-# lines in the root .gitignore for every build output (object files, libraries, programs,
+# database at the root and the root .gitignore (all three added with git add -f, since a
+# tarball's .gitignore may list them; taglib's ignores itself), with lines in that .gitignore for
+# every build output (object files, libraries, programs,
 # generated headers such as pcre2's src/config.h and src/pcre2.h or libconfig's ac_config.h,
 # build/), and the tracked files a recipe changed (leveldb's, snappy's and jansson's patched
 # CMakeLists.txt, yaml-cpp's patched test/CMakeLists.txt, zlib's configured Makefile and
@@ -307,12 +368,13 @@
 # clangd run on the code base writes next to compile_commands.json, is allowed), is left alone.
 # A partly prepared one is removed and fetched again. Missing build tools (bear, cmake,
 # build-essential, zlib1g-dev, libgtest-dev, libgmock-dev, libbenchmark-dev, and libbz2-dev,
-# liblzma-dev and libssl-dev for libzip, pkg-config for ms-gsl, libogg-dev for flac) are
-# installed with apt-get, which needs root.
-# Usage: bench/prepare-clang-heldout.sh [--set 24|25|26|27|28|29|30|31] [DEST]   (default: set 24, DEST /tmp/held<set>)
+# liblzma-dev and libssl-dev for libzip, pkg-config for ms-gsl, libogg-dev for flac,
+# nlohmann-json3-dev for cpp-jwt, libcppunit-dev for taglib) are installed with apt-get, which
+# needs root. The recipes themselves are in bench/prepare-clang-heldout-recipes.sh.
+# Usage: bench/prepare-clang-heldout.sh [--set 24|25|26|27|28|29|30|31|32] [DEST]   (default: set 24, DEST /tmp/held<set>)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-usage() { echo "usage: $0 [--set 24|25|26|27|28|29|30|31] [DEST]" >&2; exit 2; }
+usage() { echo "usage: $0 [--set 24|25|26|27|28|29|30|31|32] [DEST]" >&2; exit 2; }
 set_id=24
 args=()
 while [ $# -gt 0 ]; do
@@ -334,14 +396,16 @@ case "$set_id" in
   29) packages=(cjson libzip benchmark cmark) ;;
   30) packages=(utf8proc lzo2 ms-gsl libyaml) ;;
   31) packages=(hiredis flac jsonnet libdeflate) ;;
-  *) echo "heldout: unknown set $set_id (24, 25, 26, 27, 28, 29, 30 or 31)" >&2; exit 2 ;;
+  32) packages=(libjpeg-turbo cpp-jwt opus taglib) ;;
+  *) echo "heldout: unknown set $set_id (24, 25, 26, 27, 28, 29, 30, 31 or 32)" >&2; exit 2 ;;
 esac
 dest=$(realpath -m "${args[0]:-/tmp/held$set_id}")
 git_c=(-c user.name=nib-bench -c user.email=bench@nib -c commit.gpgsign=false)
 
 need=()
 for p in bear cmake build-essential zlib1g-dev libgtest-dev libgmock-dev libbenchmark-dev \
-         libbz2-dev liblzma-dev libssl-dev pkg-config libogg-dev; do
+         libbz2-dev liblzma-dev libssl-dev pkg-config libogg-dev nlohmann-json3-dev \
+         libcppunit-dev; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || need+=("$p")
 done
 if [ ${#need[@]} -gt 0 ]; then
@@ -357,309 +421,8 @@ prepared() {
     [ -z "$(git -C "$d" status --porcelain | grep -v -x -e '?? .cache/' || true)" ]
 }
 
-# Appends the build outputs of one code base to its root .gitignore.
-ignore() {
-  { echo; echo "# nib bench setup: build outputs"; printf '%s\n' "$@"; } >> .gitignore
-}
-
-# The tracked files that a package's recipe changes, one a line; "bench setup" commits them.
-changed_by_recipe() {
-  case "$1" in
-    leveldb|snappy|jansson) echo CMakeLists.txt ;;
-    yaml-cpp) echo test/CMakeLists.txt ;;
-    zlib) printf '%s\n' Makefile zconf.h ;;
-  esac
-}
-
-# Turns the add_subdirectory of an empty third_party/ submodule into a find_package of Debian's
-# package (leveldb, snappy), and deletes the block that sets a warning option on the submodule's
-# googletest targets. $1: the if() condition that block tests.
-use_debian_gtest_benchmark() {
-  sed -i \
-    -e 's|^\(\s*\)add_subdirectory("third_party/googletest")|\1find_package(GTest REQUIRED)  # nib bench: Debian libgtest-dev, libgmock-dev|' \
-    -e 's|^\(\s*\)add_subdirectory("third_party/benchmark")|\1find_package(benchmark REQUIRED)  # nib bench: Debian libbenchmark-dev|' \
-    -e "/# GoogleTest triggers a missing field initializers warning./,/endif($1)/d" \
-    CMakeLists.txt
-}
-
-# CMake from SRC into build/ with the arguments and a compilation database, then a build.
-# Fails the build of package $1 unless each file after it exists (what its build generates).
-require_files() {
-  local pkg=$1 f
-  shift
-  for f; do [ -f "$f" ] || { echo "heldout: $pkg: no $f" >&2; exit 1; }; done
-}
-
-# Fails the build of package $1 unless configuration header $2 defines each macro after them
-# (a dependency the build was meant to find).
-require_defines() {
-  local pkg=$1 header=$2 m
-  shift 2
-  for m; do grep -q "^#define $m" "$header" || { echo "heldout: $pkg: $header does not define $m" >&2; exit 1; }; done
-}
-
-cmake_build() {
-  local src=$1
-  shift
-  cmake -S "$src" -B build "$@" -DCMAKE_EXPORT_COMPILE_COMMANDS=ON >/dev/null
-  cmake --build build -j2
-}
-
-# The build's compilation database at the root; build/ ignored.
-cdb_from_build() {
-  cp build/compile_commands.json compile_commands.json
-  ignore '/build/'
-}
-
-build_lz4() {
-  bear -- make -j2
-  ignore '*.o' '*.a' '*.so' '*.so.*' '/lz4' '/programs/lz4' '/programs/lz4c' '/programs/lz4cat' \
-         '/programs/unlz4'
-}
-
-build_pcre2() {
-  ./configure --enable-jit >/dev/null
-  bear -- sh -c 'make -j2 && make -j2 pcre2_jit_test'
-  ignore '*.o' '*.lo' '*.la' '.libs/' '.deps/' '.dirstamp' '/Makefile' '/config.log' \
-         '/config.status' '/libtool' 'stamp-h1' '/src/config.h' '/src/pcre2.h' \
-         '/src/pcre2_chartables.c' '/libpcre2-*.pc' '/pcre2-config' '/pcre2grep' '/pcre2test' \
-         '/pcre2_jit_test' '/pcre2posix_test'
-}
-
-build_libpng() {
-  cmake_build . -DPNG_TESTS=ON -DPNG_EXECUTABLES=ON
-  require_files libpng build/pnglibconf.h
-  cdb_from_build
-}
-
-build_leveldb() {
-  # Debian's googletest and benchmark instead of the empty third_party submodules.
-  use_debian_gtest_benchmark LEVELDB_HAVE_NO_MISSING_FIELD_INITIALIZERS
-  grep -q 'find_package(GTest REQUIRED)' CMakeLists.txt && ! grep -q 'third_party/' CMakeLists.txt ||
-    { echo "heldout: leveldb: the CMakeLists.txt patch did not apply" >&2; exit 1; }
-  cmake_build . -DLEVELDB_BUILD_TESTS=ON -DLEVELDB_BUILD_BENCHMARKS=OFF -DBUILD_SHARED_LIBS=OFF
-  cdb_from_build
-}
-
-build_lua() {
-  bear -- make -j2 linux
-  ignore '*.o' '*.a' '/src/lua' '/src/luac'
-}
-
-build_zlib() {
-  ./configure >/dev/null
-  bear -- make -j2
-  ignore '*.o' '*.lo' '*.a' '*.so' '*.so.*' '/configure.log' '/zlib.pc' '/example' '/minigzip' \
-         '/examplesh' '/minigzipsh' '/example64' '/minigzip64'
-}
-
-build_snappy() {
-  # Debian's googletest and benchmark instead of the empty third_party submodules; the test
-  # programs link the imported targets, which bring gmock and benchmark after the *_main libraries.
-  use_debian_gtest_benchmark SNAPPY_HAVE_NO_MISSING_FIELD_INITIALIZERS
-  sed -i \
-    -e 's|^\(\s*target_link_libraries(snappy_unittest snappy_test_support\) gmock_main gtest)|\1 GTest::gmock_main GTest::gtest)  # nib bench|' \
-    -e 's|^\(\s*target_link_libraries(snappy_benchmark snappy_test_support\) benchmark_main)|\1 benchmark::benchmark_main)  # nib bench|' \
-    CMakeLists.txt
-  grep -q 'find_package(GTest REQUIRED)' CMakeLists.txt && grep -q 'GTest::gmock_main GTest::gtest' CMakeLists.txt &&
-    grep -q 'benchmark::benchmark_main' CMakeLists.txt && ! grep -q 'third_party/' CMakeLists.txt &&
-    ! grep -q 'TARGET gtest' CMakeLists.txt ||
-    { echo "heldout: snappy: the CMakeLists.txt patch did not apply" >&2; exit 1; }
-  cmake_build . -DSNAPPY_BUILD_TESTS=ON -DSNAPPY_BUILD_BENCHMARKS=ON
-  cdb_from_build
-}
-
-build_expat() {
-  cmake_build expat -DEXPAT_BUILD_TESTS=ON -DEXPAT_BUILD_TOOLS=ON -DEXPAT_BUILD_EXAMPLES=ON \
-        -DEXPAT_BUILD_DOCS=OFF
-  require_files expat build/expat_config.h
-  cdb_from_build
-}
-
-build_jansson() {
-  # src/ on the include path instead of a copy of src/jansson.h in build/include/.
-  sed -i \
-    -e '/^# Copy the jansson.h file to the public include folder$/,/^\s*DESTINATION ${CMAKE_CURRENT_BINARY_DIR}\/include\/)$/c\# nib bench: no copy of src/jansson.h in build/include/; the programs include src/jansson.h itself\ninclude_directories (${CMAKE_CURRENT_SOURCE_DIR}/src)' \
-    CMakeLists.txt
-  grep -q '^include_directories (${CMAKE_CURRENT_SOURCE_DIR}/src)$' CMakeLists.txt &&
-    ! grep -q '^file (COPY .*src/jansson.h' CMakeLists.txt ||
-    { echo "heldout: jansson: the CMakeLists.txt patch did not apply" >&2; exit 1; }
-  cmake_build . -DJANSSON_EXAMPLES=ON -DJANSSON_BUILD_DOCS=OFF
-  [ -f build/include/jansson_config.h ] && [ -f build/private_include/jansson_private_config.h ] &&
-    [ ! -e build/include/jansson.h ] ||
-    { echo "heldout: jansson: unexpected generated headers in build/" >&2; exit 1; }
-  cdb_from_build
-}
-
-build_yaml_cpp() {
-  # Debian's googletest and gmock instead of the bundled test/gtest-1.10.0, which the +dfsg
-  # tarball strips.
-  sed -i \
-    -e '/^add_subdirectory($/,/^  "${CMAKE_CURRENT_BINARY_DIR}\/prefix")$/c\find_package(GTest REQUIRED)  # nib bench: Debian libgtest-dev, libgmock-dev' \
-    -e '/^include_directories(SYSTEM "${CMAKE_CURRENT_SOURCE_DIR}\/gtest-1.10.0\/googletest\/include")$/d' \
-    -e 's|^\(\s*\)gmock)$|\1GTest::gmock GTest::gtest)  # nib bench: Debian gmock, gtest|' \
-    test/CMakeLists.txt
-  grep -q 'find_package(GTest REQUIRED)' test/CMakeLists.txt &&
-    grep -q 'GTest::gmock GTest::gtest)' test/CMakeLists.txt && ! grep -q 'gtest-1.10.0' test/CMakeLists.txt ||
-    { echo "heldout: yaml-cpp: the test/CMakeLists.txt patch did not apply" >&2; exit 1; }
-  cmake_build . -DYAML_CPP_BUILD_TESTS=ON -DYAML_CPP_BUILD_TOOLS=ON -DYAML_CPP_BUILD_CONTRIB=ON
-  cdb_from_build
-}
-
-build_brotli() {
-  cmake_build . -DBROTLI_DISABLE_TESTS=ON
-  cdb_from_build
-}
-
-build_c_ares() {
-  cmake_build . -DCARES_BUILD_TESTS=ON -DCARES_BUILD_TOOLS=ON
-  require_files c-ares build/ares_config.h build/ares_build.h
-  cdb_from_build
-}
-
-build_libconfig() {
-  ./configure >/dev/null
-  bear -- make -j2
-  require_files libconfig ac_config.h
-  ignore '*.o' '*.lo' '*.la' '*.a' '.libs/' '.deps/' 'Makefile' '/ac_config.h' '/config.log' \
-         '/config.status' '/libtool' '/stamp-h1' '/lib/libconfig.pc' '/lib/libconfig++.pc' \
-         '/tests/libconfig_tests' '/examples/c/example[1-3]' '/examples/c++/example[1-4]'
-}
-
-build_pugixml() {
-  cmake_build . -DBUILD_TESTING=ON -DPUGIXML_BUILD_TESTS=ON -DBUILD_SHARED_LIBS=OFF
-  cdb_from_build
-}
-
-build_double_conversion() {
-  cmake_build . -DBUILD_TESTING=ON -DBUILD_SHARED_LIBS=OFF
-  cdb_from_build
-}
-
-build_libev() {
-  ./configure >/dev/null
-  bear -- make -j2
-  require_files libev config.h
-  ignore '*.o' '*.lo' '*.la' '.libs/' '.deps/' '/Makefile' '/config.h' '/config.log' \
-         '/config.status' '/libtool' '/stamp-h1'
-}
-
-build_glog() {
-  cmake_build . -DBUILD_TESTING=ON -DWITH_GTEST=ON -DWITH_GMOCK=ON -DWITH_GFLAGS=OFF -DWITH_UNWIND=OFF
-  require_files google-glog build/config.h build/glog/logging.h
-  require_defines google-glog build/config.h HAVE_LIB_GTEST HAVE_LIB_GMOCK  # Debian's googletest and gmock
-  cdb_from_build
-}
-
-build_json_c() {
-  cmake_build . -DBUILD_TESTING=ON
-  require_files json-c build/config.h build/json_config.h build/json.h
-  cdb_from_build
-}
-
-build_tinyxml2() {
-  cmake_build . -DBUILD_TESTING=ON -Dtinyxml2_BUILD_TESTING=ON -DBUILD_SHARED_LIBS=OFF
-  cdb_from_build
-}
-
-build_cjson() {
-  cmake_build . -DENABLE_CJSON_UTILS=ON -DENABLE_CJSON_TEST=ON
-  cdb_from_build
-}
-
-build_libzip() {
-  # OpenSSL for the encryption (not GnuTLS, which the machine may also have), bzip2 and LZMA.
-  cmake_build . -DBUILD_TOOLS=ON -DBUILD_REGRESS=ON -DBUILD_EXAMPLES=ON -DBUILD_DOC=OFF \
-        -DENABLE_OPENSSL=ON -DENABLE_GNUTLS=OFF -DENABLE_MBEDTLS=OFF -DENABLE_COMMONCRYPTO=OFF \
-        -DENABLE_WINDOWS_CRYPTO=OFF -DENABLE_BZIP2=ON -DENABLE_LZMA=ON
-  require_files libzip build/config.h build/zipconf.h
-  require_defines libzip build/config.h HAVE_OPENSSL HAVE_LIBBZ2 HAVE_LIBLZMA
-  cdb_from_build
-}
-
-build_benchmark() {
-  cmake_build . -DBENCHMARK_ENABLE_TESTING=ON -DBENCHMARK_ENABLE_GTEST_TESTS=ON \
-        -DBENCHMARK_USE_BUNDLED_GTEST=OFF -DBENCHMARK_ENABLE_WERROR=OFF \
-        -DBENCHMARK_ENABLE_ASSEMBLY_TESTS=OFF -DBENCHMARK_ENABLE_LIBPFM=OFF -DBUILD_SHARED_LIBS=OFF
-  cdb_from_build
-}
-
-build_cmark() {
-  cmake_build . -DCMARK_TESTS=ON -DCMARK_SHARED=ON -DCMARK_STATIC=ON
-  require_files cmark build/src/config.h build/src/cmark_export.h build/src/cmark_version.h
-  cdb_from_build
-}
-
-build_utf8proc() {
-  cmake_build . -DUTF8PROC_ENABLE_TESTING=ON
-  cdb_from_build
-}
-
-build_lzo2() {
-  ./configure >/dev/null
-  bear -- make -j2
-  require_files lzo2 config.h
-  require_defines lzo2 config.h HAVE_STRING_H HAVE_MEMCMP SIZEOF_LONG SIZEOF_SIZE_T
-  ignore '*.o' '*.lo' '*.la' '.libs/' '.deps/' '.dirstamp' '/Makefile' '/config.h' '/config.log' \
-         '/config.status' '/libtool' '/stamp-h1' '/lzo2.pc' '/examples/*' '!/examples/*.[ch]' \
-         '/lzotest/lzotest' '/tests/align' '/tests/chksum' '/tests/promote' '/tests/sizes' \
-         '/minilzo/testmini'
-}
-
-build_ms_gsl() {
-  # Debian's googletest (gtest_main.pc), not the download the tests fall back to; -std=c++17 on
-  # every command (g++'s default, which cxx_std_14 alone leaves implicit; clang 14's is gnu++14).
-  cmake_build . -DGSL_TEST=ON -DGSL_CXX_STANDARD=17 -DCMAKE_CXX_STANDARD=17 -DCMAKE_CXX_EXTENSIONS=OFF
-  grep -q '^GTestMain_FOUND:INTERNAL=1$' build/CMakeCache.txt ||
-    { echo "heldout: ms-gsl: Debian's gtest_main not found" >&2; exit 1; }
-  cdb_from_build
-}
-
-build_libyaml() {
-  cmake_build . -DBUILD_TESTING=ON
-  require_files libyaml build/include/config.h
-  cdb_from_build
-}
-
-build_hiredis() {
-  bear -- sh -c 'make -j2 && make -j2 hiredis-example'
-  ignore '*.o' '*.a' '*.so' '*.so.*' '/hiredis.pc' '/hiredis-test' '/examples/hiredis-example'
-}
-
-build_flac() {
-  ./configure --disable-doxygen-docs --disable-version-from-git >/dev/null
-  bear -- sh -c 'make -j2 && make -j2 -C src check'
-  require_files flac config.h
-  require_defines flac config.h FLAC__HAS_OGG HAVE_ICONV SIZEOF_OFF_T
-  ignore '*.o' '*.lo' '*.la' '.libs/' '.deps/' '.dirstamp' 'Makefile' '/config.h' '/config.log' \
-         '/config.status' '/libtool' '/stamp-h1' '/doc/Doxyfile' '/test/common.sh' \
-         '/src/libFLAC/flac.pc' '/src/libFLAC++/flac++.pc' '/src/flac/flac' \
-         '/src/metaflac/metaflac' \
-         '/microbench/benchmark_residual' '/examples/c/decode/file/example_c_decode_file' \
-         '/examples/c/encode/file/example_c_encode_file' \
-         '/examples/cpp/decode/file/example_cpp_decode_file' \
-         '/examples/cpp/encode/file/example_cpp_encode_file' \
-         '/src/test_grabbag/cuesheet/test_cuesheet' '/src/test_grabbag/picture/test_picture' \
-         '/src/test_libFLAC/test_libFLAC' '/src/test_libFLAC++/test_libFLAC++' \
-         '/src/test_seeking/test_seeking' '/src/test_streams/test_streams'
-}
-
-build_jsonnet() {
-  # Debian's googletest, not the download that the tests otherwise build.
-  cmake_build . -DBUILD_TESTS=ON -DUSE_SYSTEM_GTEST=ON
-  grep -q '^GTest_DIR:PATH=/usr/' build/CMakeCache.txt ||
-    { echo "heldout: jsonnet: Debian's googletest not found" >&2; exit 1; }
-  require_files jsonnet core/std.jsonnet.h
-  cdb_from_build
-  ignore '/core/std.jsonnet.h'
-}
-
-build_libdeflate() {
-  bear -- make -j2 all test_programs
-  require_files libdeflate programs/config.h
-  ignore '*.o' '*.a' '*.so' '*.so.*' '/.build-config' '/programs/config.h' '/gzip' '/gunzip' \
-         '/benchmark' '/checksum' '/test_*'
-}
+# The recipes (build_recipe and the build_* functions) and the helpers they share.
+. "$here/prepare-clang-heldout-recipes.sh"
 
 # Fails unless every entry's directory and file lie inside the code base and the file exists.
 check_cdb() {
@@ -697,39 +460,7 @@ for pkg in "${packages[@]}"; do
   echo "heldout: building $pkg" >&2
   (
     cd "$d"
-    case "$pkg" in
-      lz4) build_lz4 ;;
-      pcre2) build_pcre2 ;;
-      libpng1.6) build_libpng ;;
-      leveldb) build_leveldb ;;
-      lua5.4) build_lua ;;
-      zlib) build_zlib ;;
-      snappy) build_snappy ;;
-      expat) build_expat ;;
-      jansson) build_jansson ;;
-      yaml-cpp) build_yaml_cpp ;;
-      brotli) build_brotli ;;
-      c-ares) build_c_ares ;;
-      libconfig) build_libconfig ;;
-      pugixml) build_pugixml ;;
-      double-conversion) build_double_conversion ;;
-      libev) build_libev ;;
-      google-glog) build_glog ;;
-      json-c) build_json_c ;;
-      tinyxml2) build_tinyxml2 ;;
-      cjson) build_cjson ;;
-      libzip) build_libzip ;;
-      benchmark) build_benchmark ;;
-      cmark) build_cmark ;;
-      utf8proc) build_utf8proc ;;
-      lzo2) build_lzo2 ;;
-      ms-gsl) build_ms_gsl ;;
-      libyaml) build_libyaml ;;
-      hiredis) build_hiredis ;;
-      flac) build_flac ;;
-      jsonnet) build_jsonnet ;;
-      libdeflate) build_libdeflate ;;
-    esac
+    build_recipe "$pkg"
   ) > "$dest/$pkg.build.log" 2>&1 || { echo "heldout: $pkg: build failed, see $dest/$pkg.build.log" >&2; exit 1; }
   check_cdb "$d"
   echo 'calibration.idle-ms = 0' > "$d/.nib.conf"
@@ -742,8 +473,8 @@ for pkg in "${packages[@]}"; do
   fi
   git -C "$d" add -A
   # Forced: a tarball's own .gitignore may ignore them (double-conversion's ignores
-  # compile_commands.json).
-  git -C "$d" add -f compile_commands.json .nib.conf
+  # compile_commands.json, taglib's ignores .gitignore itself).
+  git -C "$d" add -f compile_commands.json .nib.conf .gitignore
   git -C "$d" "${git_c[@]}" commit -qm "bench setup"
   if [ -n "$(git -C "$d" status --porcelain)" ]; then
     echo "heldout: $pkg: git status is not empty after the setup commit" >&2; exit 1

@@ -1,0 +1,394 @@
+# Sourced by bench/prepare-clang-heldout.sh: the recipe that builds each held-out code base once,
+# in its own directory, so that it has a compilation database and the headers its build
+# generates, and the helpers the recipes share. The main script's header says what each recipe
+# builds and why; the functions are kept here so that the main script stays short.
+# shellcheck shell=bash
+
+# Appends the build outputs of one code base to its root .gitignore.
+ignore() {
+  { echo; echo "# nib bench setup: build outputs"; printf '%s\n' "$@"; } >> .gitignore
+}
+
+# The tracked files that a package's recipe changes, one a line; "bench setup" commits them.
+changed_by_recipe() {
+  case "$1" in
+    leveldb|snappy|jansson) echo CMakeLists.txt ;;
+    yaml-cpp) echo test/CMakeLists.txt ;;
+    zlib) printf '%s\n' Makefile zconf.h ;;
+  esac
+}
+
+# Turns the add_subdirectory of an empty third_party/ submodule into a find_package of Debian's
+# package (leveldb, snappy), and deletes the block that sets a warning option on the submodule's
+# googletest targets. $1: the if() condition that block tests.
+use_debian_gtest_benchmark() {
+  sed -i \
+    -e 's|^\(\s*\)add_subdirectory("third_party/googletest")|\1find_package(GTest REQUIRED)  # nib bench: Debian libgtest-dev, libgmock-dev|' \
+    -e 's|^\(\s*\)add_subdirectory("third_party/benchmark")|\1find_package(benchmark REQUIRED)  # nib bench: Debian libbenchmark-dev|' \
+    -e "/# GoogleTest triggers a missing field initializers warning./,/endif($1)/d" \
+    CMakeLists.txt
+}
+
+# Fails the build of package $1 unless each file after it exists (what its build generates).
+require_files() {
+  local pkg=$1 f
+  shift
+  for f; do [ -f "$f" ] || { echo "heldout: $pkg: no $f" >&2; exit 1; }; done
+}
+
+# Fails the build of package $1 unless configuration header $2 defines each macro after them
+# (a dependency the build was meant to find); taglib's config.h puts several spaces after #define.
+require_defines() {
+  local pkg=$1 header=$2 m
+  shift 2
+  for m; do grep -q "^#define  *$m" "$header" || { echo "heldout: $pkg: $header does not define $m" >&2; exit 1; }; done
+}
+
+# CMake from SRC into build/ with the arguments and a compilation database, then a build.
+cmake_build() {
+  local src=$1
+  shift
+  cmake -S "$src" -B build "$@" -DCMAKE_EXPORT_COMPILE_COMMANDS=ON >/dev/null
+  cmake --build build -j2
+}
+
+# The build's compilation database at the root; build/ ignored.
+cdb_from_build() {
+  cp build/compile_commands.json compile_commands.json
+  ignore '/build/'
+}
+
+build_lz4() {
+  bear -- make -j2
+  ignore '*.o' '*.a' '*.so' '*.so.*' '/lz4' '/programs/lz4' '/programs/lz4c' '/programs/lz4cat' \
+         '/programs/unlz4'
+}
+
+build_pcre2() {
+  ./configure --enable-jit >/dev/null
+  bear -- sh -c 'make -j2 && make -j2 pcre2_jit_test'
+  ignore '*.o' '*.lo' '*.la' '.libs/' '.deps/' '.dirstamp' '/Makefile' '/config.log' \
+         '/config.status' '/libtool' 'stamp-h1' '/src/config.h' '/src/pcre2.h' \
+         '/src/pcre2_chartables.c' '/libpcre2-*.pc' '/pcre2-config' '/pcre2grep' '/pcre2test' \
+         '/pcre2_jit_test' '/pcre2posix_test'
+}
+
+build_libpng() {
+  cmake_build . -DPNG_TESTS=ON -DPNG_EXECUTABLES=ON
+  require_files libpng build/pnglibconf.h
+  cdb_from_build
+}
+
+build_leveldb() {
+  # Debian's googletest and benchmark instead of the empty third_party submodules.
+  use_debian_gtest_benchmark LEVELDB_HAVE_NO_MISSING_FIELD_INITIALIZERS
+  grep -q 'find_package(GTest REQUIRED)' CMakeLists.txt && ! grep -q 'third_party/' CMakeLists.txt ||
+    { echo "heldout: leveldb: the CMakeLists.txt patch did not apply" >&2; exit 1; }
+  cmake_build . -DLEVELDB_BUILD_TESTS=ON -DLEVELDB_BUILD_BENCHMARKS=OFF -DBUILD_SHARED_LIBS=OFF
+  cdb_from_build
+}
+
+build_lua() {
+  bear -- make -j2 linux
+  ignore '*.o' '*.a' '/src/lua' '/src/luac'
+}
+
+build_zlib() {
+  ./configure >/dev/null
+  bear -- make -j2
+  ignore '*.o' '*.lo' '*.a' '*.so' '*.so.*' '/configure.log' '/zlib.pc' '/example' '/minigzip' \
+         '/examplesh' '/minigzipsh' '/example64' '/minigzip64'
+}
+
+build_snappy() {
+  # Debian's googletest and benchmark instead of the empty third_party submodules; the test
+  # programs link the imported targets, which bring gmock and benchmark after the *_main libraries.
+  use_debian_gtest_benchmark SNAPPY_HAVE_NO_MISSING_FIELD_INITIALIZERS
+  sed -i \
+    -e 's|^\(\s*target_link_libraries(snappy_unittest snappy_test_support\) gmock_main gtest)|\1 GTest::gmock_main GTest::gtest)  # nib bench|' \
+    -e 's|^\(\s*target_link_libraries(snappy_benchmark snappy_test_support\) benchmark_main)|\1 benchmark::benchmark_main)  # nib bench|' \
+    CMakeLists.txt
+  grep -q 'find_package(GTest REQUIRED)' CMakeLists.txt && grep -q 'GTest::gmock_main GTest::gtest' CMakeLists.txt &&
+    grep -q 'benchmark::benchmark_main' CMakeLists.txt && ! grep -q 'third_party/' CMakeLists.txt &&
+    ! grep -q 'TARGET gtest' CMakeLists.txt ||
+    { echo "heldout: snappy: the CMakeLists.txt patch did not apply" >&2; exit 1; }
+  cmake_build . -DSNAPPY_BUILD_TESTS=ON -DSNAPPY_BUILD_BENCHMARKS=ON
+  cdb_from_build
+}
+
+build_expat() {
+  cmake_build expat -DEXPAT_BUILD_TESTS=ON -DEXPAT_BUILD_TOOLS=ON -DEXPAT_BUILD_EXAMPLES=ON \
+        -DEXPAT_BUILD_DOCS=OFF
+  require_files expat build/expat_config.h
+  cdb_from_build
+}
+
+build_jansson() {
+  # src/ on the include path instead of a copy of src/jansson.h in build/include/.
+  sed -i \
+    -e '/^# Copy the jansson.h file to the public include folder$/,/^\s*DESTINATION ${CMAKE_CURRENT_BINARY_DIR}\/include\/)$/c\# nib bench: no copy of src/jansson.h in build/include/; the programs include src/jansson.h itself\ninclude_directories (${CMAKE_CURRENT_SOURCE_DIR}/src)' \
+    CMakeLists.txt
+  grep -q '^include_directories (${CMAKE_CURRENT_SOURCE_DIR}/src)$' CMakeLists.txt &&
+    ! grep -q '^file (COPY .*src/jansson.h' CMakeLists.txt ||
+    { echo "heldout: jansson: the CMakeLists.txt patch did not apply" >&2; exit 1; }
+  cmake_build . -DJANSSON_EXAMPLES=ON -DJANSSON_BUILD_DOCS=OFF
+  [ -f build/include/jansson_config.h ] && [ -f build/private_include/jansson_private_config.h ] &&
+    [ ! -e build/include/jansson.h ] ||
+    { echo "heldout: jansson: unexpected generated headers in build/" >&2; exit 1; }
+  cdb_from_build
+}
+
+build_yaml_cpp() {
+  # Debian's googletest and gmock instead of the bundled test/gtest-1.10.0, which the +dfsg
+  # tarball strips.
+  sed -i \
+    -e '/^add_subdirectory($/,/^  "${CMAKE_CURRENT_BINARY_DIR}\/prefix")$/c\find_package(GTest REQUIRED)  # nib bench: Debian libgtest-dev, libgmock-dev' \
+    -e '/^include_directories(SYSTEM "${CMAKE_CURRENT_SOURCE_DIR}\/gtest-1.10.0\/googletest\/include")$/d' \
+    -e 's|^\(\s*\)gmock)$|\1GTest::gmock GTest::gtest)  # nib bench: Debian gmock, gtest|' \
+    test/CMakeLists.txt
+  grep -q 'find_package(GTest REQUIRED)' test/CMakeLists.txt &&
+    grep -q 'GTest::gmock GTest::gtest)' test/CMakeLists.txt && ! grep -q 'gtest-1.10.0' test/CMakeLists.txt ||
+    { echo "heldout: yaml-cpp: the test/CMakeLists.txt patch did not apply" >&2; exit 1; }
+  cmake_build . -DYAML_CPP_BUILD_TESTS=ON -DYAML_CPP_BUILD_TOOLS=ON -DYAML_CPP_BUILD_CONTRIB=ON
+  cdb_from_build
+}
+
+build_brotli() {
+  cmake_build . -DBROTLI_DISABLE_TESTS=ON
+  cdb_from_build
+}
+
+build_c_ares() {
+  cmake_build . -DCARES_BUILD_TESTS=ON -DCARES_BUILD_TOOLS=ON
+  require_files c-ares build/ares_config.h build/ares_build.h
+  cdb_from_build
+}
+
+build_libconfig() {
+  ./configure >/dev/null
+  bear -- make -j2
+  require_files libconfig ac_config.h
+  ignore '*.o' '*.lo' '*.la' '*.a' '.libs/' '.deps/' 'Makefile' '/ac_config.h' '/config.log' \
+         '/config.status' '/libtool' '/stamp-h1' '/lib/libconfig.pc' '/lib/libconfig++.pc' \
+         '/tests/libconfig_tests' '/examples/c/example[1-3]' '/examples/c++/example[1-4]'
+}
+
+build_pugixml() {
+  cmake_build . -DBUILD_TESTING=ON -DPUGIXML_BUILD_TESTS=ON -DBUILD_SHARED_LIBS=OFF
+  cdb_from_build
+}
+
+build_double_conversion() {
+  cmake_build . -DBUILD_TESTING=ON -DBUILD_SHARED_LIBS=OFF
+  cdb_from_build
+}
+
+build_libev() {
+  ./configure >/dev/null
+  bear -- make -j2
+  require_files libev config.h
+  ignore '*.o' '*.lo' '*.la' '.libs/' '.deps/' '/Makefile' '/config.h' '/config.log' \
+         '/config.status' '/libtool' '/stamp-h1'
+}
+
+build_glog() {
+  cmake_build . -DBUILD_TESTING=ON -DWITH_GTEST=ON -DWITH_GMOCK=ON -DWITH_GFLAGS=OFF -DWITH_UNWIND=OFF
+  require_files google-glog build/config.h build/glog/logging.h
+  require_defines google-glog build/config.h HAVE_LIB_GTEST HAVE_LIB_GMOCK  # Debian's googletest and gmock
+  cdb_from_build
+}
+
+build_json_c() {
+  cmake_build . -DBUILD_TESTING=ON
+  require_files json-c build/config.h build/json_config.h build/json.h
+  cdb_from_build
+}
+
+build_tinyxml2() {
+  cmake_build . -DBUILD_TESTING=ON -Dtinyxml2_BUILD_TESTING=ON -DBUILD_SHARED_LIBS=OFF
+  cdb_from_build
+}
+
+build_cjson() {
+  cmake_build . -DENABLE_CJSON_UTILS=ON -DENABLE_CJSON_TEST=ON
+  cdb_from_build
+}
+
+build_libzip() {
+  # OpenSSL for the encryption (not GnuTLS, which the machine may also have), bzip2 and LZMA.
+  cmake_build . -DBUILD_TOOLS=ON -DBUILD_REGRESS=ON -DBUILD_EXAMPLES=ON -DBUILD_DOC=OFF \
+        -DENABLE_OPENSSL=ON -DENABLE_GNUTLS=OFF -DENABLE_MBEDTLS=OFF -DENABLE_COMMONCRYPTO=OFF \
+        -DENABLE_WINDOWS_CRYPTO=OFF -DENABLE_BZIP2=ON -DENABLE_LZMA=ON
+  require_files libzip build/config.h build/zipconf.h
+  require_defines libzip build/config.h HAVE_OPENSSL HAVE_LIBBZ2 HAVE_LIBLZMA
+  cdb_from_build
+}
+
+build_benchmark() {
+  cmake_build . -DBENCHMARK_ENABLE_TESTING=ON -DBENCHMARK_ENABLE_GTEST_TESTS=ON \
+        -DBENCHMARK_USE_BUNDLED_GTEST=OFF -DBENCHMARK_ENABLE_WERROR=OFF \
+        -DBENCHMARK_ENABLE_ASSEMBLY_TESTS=OFF -DBENCHMARK_ENABLE_LIBPFM=OFF -DBUILD_SHARED_LIBS=OFF
+  cdb_from_build
+}
+
+build_cmark() {
+  cmake_build . -DCMARK_TESTS=ON -DCMARK_SHARED=ON -DCMARK_STATIC=ON
+  require_files cmark build/src/config.h build/src/cmark_export.h build/src/cmark_version.h
+  cdb_from_build
+}
+
+build_utf8proc() {
+  cmake_build . -DUTF8PROC_ENABLE_TESTING=ON
+  cdb_from_build
+}
+
+build_lzo2() {
+  ./configure >/dev/null
+  bear -- make -j2
+  require_files lzo2 config.h
+  require_defines lzo2 config.h HAVE_STRING_H HAVE_MEMCMP SIZEOF_LONG SIZEOF_SIZE_T
+  ignore '*.o' '*.lo' '*.la' '.libs/' '.deps/' '.dirstamp' '/Makefile' '/config.h' '/config.log' \
+         '/config.status' '/libtool' '/stamp-h1' '/lzo2.pc' '/examples/*' '!/examples/*.[ch]' \
+         '/lzotest/lzotest' '/tests/align' '/tests/chksum' '/tests/promote' '/tests/sizes' \
+         '/minilzo/testmini'
+}
+
+build_ms_gsl() {
+  # Debian's googletest (gtest_main.pc), not the download the tests fall back to; -std=c++17 on
+  # every command (g++'s default, which cxx_std_14 alone leaves implicit; clang 14's is gnu++14).
+  cmake_build . -DGSL_TEST=ON -DGSL_CXX_STANDARD=17 -DCMAKE_CXX_STANDARD=17 -DCMAKE_CXX_EXTENSIONS=OFF
+  grep -q '^GTestMain_FOUND:INTERNAL=1$' build/CMakeCache.txt ||
+    { echo "heldout: ms-gsl: Debian's gtest_main not found" >&2; exit 1; }
+  cdb_from_build
+}
+
+build_libyaml() {
+  cmake_build . -DBUILD_TESTING=ON
+  require_files libyaml build/include/config.h
+  cdb_from_build
+}
+
+build_hiredis() {
+  bear -- sh -c 'make -j2 && make -j2 hiredis-example'
+  ignore '*.o' '*.a' '*.so' '*.so.*' '/hiredis.pc' '/hiredis-test' '/examples/hiredis-example'
+}
+
+build_flac() {
+  ./configure --disable-doxygen-docs --disable-version-from-git >/dev/null
+  bear -- sh -c 'make -j2 && make -j2 -C src check'
+  require_files flac config.h
+  require_defines flac config.h FLAC__HAS_OGG HAVE_ICONV SIZEOF_OFF_T
+  ignore '*.o' '*.lo' '*.la' '.libs/' '.deps/' '.dirstamp' 'Makefile' '/config.h' '/config.log' \
+         '/config.status' '/libtool' '/stamp-h1' '/doc/Doxyfile' '/test/common.sh' \
+         '/src/libFLAC/flac.pc' '/src/libFLAC++/flac++.pc' '/src/flac/flac' \
+         '/src/metaflac/metaflac' \
+         '/microbench/benchmark_residual' '/examples/c/decode/file/example_c_decode_file' \
+         '/examples/c/encode/file/example_c_encode_file' \
+         '/examples/cpp/decode/file/example_cpp_decode_file' \
+         '/examples/cpp/encode/file/example_cpp_encode_file' \
+         '/src/test_grabbag/cuesheet/test_cuesheet' '/src/test_grabbag/picture/test_picture' \
+         '/src/test_libFLAC/test_libFLAC' '/src/test_libFLAC++/test_libFLAC++' \
+         '/src/test_seeking/test_seeking' '/src/test_streams/test_streams'
+}
+
+build_jsonnet() {
+  # Debian's googletest, not the download that the tests otherwise build.
+  cmake_build . -DBUILD_TESTS=ON -DUSE_SYSTEM_GTEST=ON
+  grep -q '^GTest_DIR:PATH=/usr/' build/CMakeCache.txt ||
+    { echo "heldout: jsonnet: Debian's googletest not found" >&2; exit 1; }
+  require_files jsonnet core/std.jsonnet.h
+  cdb_from_build
+  ignore '/core/std.jsonnet.h'
+}
+
+build_libdeflate() {
+  bear -- make -j2 all test_programs
+  require_files libdeflate programs/config.h
+  ignore '*.o' '*.a' '*.so' '*.so.*' '/.build-config' '/programs/config.h' '/gzip' '/gunzip' \
+         '/benchmark' '/checksum' '/test_*'
+}
+
+# The set 32 recipes end each build step with || exit 1, because the main script runs a recipe
+# in a subshell on the left of an ||, where bash ignores set -e: without the explicit exits, a
+# failed compile would leave a partial compilation database behind a recipe that succeeds.
+build_libjpeg_turbo() {
+  # Without the SIMD extensions: on x86-64 they are NASM assembly, which neither clangd nor nib
+  # reads; jsimd_none.c stands in for them.
+  cmake_build . -DWITH_SIMD=OFF -DWITH_JAVA=OFF -DWITH_FUZZ=OFF || exit 1
+  require_files libjpeg-turbo build/jconfig.h build/jconfigint.h build/jversion.h
+  require_defines libjpeg-turbo build/jconfig.h C_ARITH_CODING_SUPPORTED D_ARITH_CODING_SUPPORTED
+  cdb_from_build
+}
+
+build_cpp_jwt() {
+  # Debian's nlohmann-json3-dev instead of the vendored json.hpp, which the +ds tarball strips.
+  cmake_build . -DCPP_JWT_BUILD_TESTS=ON -DCPP_JWT_BUILD_EXAMPLES=ON \
+        -DCPP_JWT_USE_VENDORED_NLOHMANN_JSON=OFF || exit 1
+  grep -q '^GTest_DIR:PATH=/usr/' build/CMakeCache.txt &&
+    grep -q '^nlohmann_json_DIR:PATH=/usr/' build/CMakeCache.txt ||
+    { echo "heldout: cpp-jwt: Debian's googletest or nlohmann-json not found" >&2; exit 1; }
+  cdb_from_build
+}
+
+build_opus() {
+  # make check with an empty TESTS builds the test programs without running them.
+  ./configure --enable-custom-modes --disable-doc >/dev/null || exit 1
+  bear -- make -j2 check TESTS= || exit 1
+  require_files opus config.h
+  require_defines opus config.h CUSTOM_MODES OPUS_HAVE_RTCD OPUS_X86_MAY_HAVE_SSE4_1 VAR_ARRAYS
+  ignore '*.o' '*.lo' '*.la' '.libs/' '.deps/' '.dirstamp' '/Makefile' '/doc/Makefile' \
+         '/config.h' '/config.log' '/config.status' '/libtool' '/stamp-h1' '/test-suite.log' \
+         '/opus.pc' '/opus-uninstalled.pc' '/doc/Doxyfile' '/celt/arm/armopts.s' '/opus_compare' \
+         '/opus_custom_demo' '/opus_demo' '/repacketizer_demo' '/celt/tests/test_unit_*' \
+         '!/celt/tests/*.c' '/silk/tests/test_unit_LPC_inv_pred_gain' '/tests/test_opus_*' \
+         '!/tests/*.c'
+}
+
+build_taglib() {
+  # The cppunit test runner (Debian's libcppunit-dev), the examples and the C bindings.
+  cmake_build . -DBUILD_TESTING=ON -DBUILD_EXAMPLES=ON -DBUILD_BINDINGS=ON || exit 1
+  require_files taglib build/config.h build/taglib_config.h build/tests/test_runner
+  require_defines taglib build/config.h HAVE_ZLIB
+  cdb_from_build
+}
+
+# Runs the recipe of package $1 in the current directory, the code base's root.
+build_recipe() {
+  case "$1" in
+    lz4) build_lz4 ;;
+    pcre2) build_pcre2 ;;
+    libpng1.6) build_libpng ;;
+    leveldb) build_leveldb ;;
+    lua5.4) build_lua ;;
+    zlib) build_zlib ;;
+    snappy) build_snappy ;;
+    expat) build_expat ;;
+    jansson) build_jansson ;;
+    yaml-cpp) build_yaml_cpp ;;
+    brotli) build_brotli ;;
+    c-ares) build_c_ares ;;
+    libconfig) build_libconfig ;;
+    pugixml) build_pugixml ;;
+    double-conversion) build_double_conversion ;;
+    libev) build_libev ;;
+    google-glog) build_glog ;;
+    json-c) build_json_c ;;
+    tinyxml2) build_tinyxml2 ;;
+    cjson) build_cjson ;;
+    libzip) build_libzip ;;
+    benchmark) build_benchmark ;;
+    cmark) build_cmark ;;
+    utf8proc) build_utf8proc ;;
+    lzo2) build_lzo2 ;;
+    ms-gsl) build_ms_gsl ;;
+    libyaml) build_libyaml ;;
+    hiredis) build_hiredis ;;
+    flac) build_flac ;;
+    jsonnet) build_jsonnet ;;
+    libdeflate) build_libdeflate ;;
+    libjpeg-turbo) build_libjpeg_turbo ;;
+    cpp-jwt) build_cpp_jwt ;;
+    opus) build_opus ;;
+    taglib) build_taglib ;;
+  esac
+}

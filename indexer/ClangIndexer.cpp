@@ -161,8 +161,12 @@ void reference(CXClientData data, const CXIdxEntityRefInfo* info) {
 }
 
 // Whether a macro's definition is the compiler's own (the predefines' `<built-in>` buffer), not
-// the command line's (`<command line>`) nor a file's.
+// the command line's (`<command line>`) nor a file's. Both buffers are no file, so a definition
+// in a file is neither (the common case, answered without decoding a presumed location).
 bool predefinedMacro(CXCursor definition) {
+  CXFile in = nullptr;
+  clang_getFileLocation(clang_getCursorLocation(definition), &in, nullptr, nullptr, nullptr);
+  if (in) return false;
   CXString file;
   clang_getPresumedLocation(clang_getCursorLocation(definition), &file, nullptr, nullptr);
   std::string name = take(file);
@@ -210,8 +214,10 @@ CXChildVisitResult macroVisitor(CXCursor cursor, CXCursor, CXClientData data) {
     return CXChildVisit_Continue;
   }
   if (kind != CXCursor_MacroDefinition && kind != CXCursor_MacroExpansion) return CXChildVisit_Continue;
+  // A macro cursor's place is where its extent begins (the macro's name).
   CXFile file;
-  clang_getFileLocation(clang_getCursorLocation(cursor), &file, nullptr, nullptr, nullptr);
+  unsigned begin, end;
+  clang_getFileLocation(clang_getCursorLocation(cursor), &file, nullptr, nullptr, &begin);
   if (c->fileId(file) < 0) return CXChildVisit_Continue;
   CXCursor def = kind == CXCursor_MacroDefinition ? cursor : clang_getCursorReferenced(cursor);
   if (clang_Cursor_isNull(def)) return CXChildVisit_Continue;
@@ -226,10 +232,7 @@ CXChildVisitResult macroVisitor(CXCursor cursor, CXCursor, CXClientData data) {
     id = c->usrId(usr, defName.c_str());
     c->rememberMacroUsr(def, *id);
   }
-  unsigned begin, end;
-  CXSourceRange extent = clang_getCursorExtent(cursor);
-  clang_getFileLocation(clang_getRangeStart(extent), nullptr, nullptr, nullptr, &begin);
-  clang_getFileLocation(clang_getRangeEnd(extent), nullptr, nullptr, nullptr, &end);
+  clang_getFileLocation(clang_getRangeEnd(clang_getCursorExtent(cursor)), nullptr, nullptr, nullptr, &end);
   if (kind == CXCursor_MacroDefinition) c->macros[c->facts.names[*id]] = {static_cast<uint32_t>(c->fileId(file)), begin, end};
   else {
     c->expansions[static_cast<uint32_t>(c->fileId(file))].emplace_back(begin, end);

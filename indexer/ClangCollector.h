@@ -76,6 +76,8 @@ struct Collector {
   // The parse reported a fatal error: a header not found, or clang's error limit reached (then
   // the second parse with a preamble, ClangSession::index, costs time and changes little).
   bool fatal = false;
+  // An error in the main file itself: where clangd's parse, which corrects typos, may differ.
+  bool mainFileError = false;
   // Looked up with the C strings libclang hands over, without making a string each time.
   StringMap<uint32_t> fileIds, usrIds;
   std::unordered_map<CXFile, int64_t> fileCache;  // -1: outside the root

@@ -42,6 +42,7 @@ void diagnostic(CXClientData data, CXDiagnosticSet set, void*) {
     CXDiagnostic d = clang_getDiagnosticInSet(set, i);
     CXDiagnosticSeverity severity = clang_getDiagnosticSeverity(d);
     c->fatal = c->fatal || severity == CXDiagnostic_Fatal;
+    if (severity >= CXDiagnostic_Error && clang_Location_isFromMainFile(clang_getDiagnosticLocation(d))) c->mainFileError = true;
     if (severity >= CXDiagnostic_Error && c->facts.errors.size() < 5)
       c->facts.errors.push_back(take(clang_formatDiagnostic(d, CXDiagnostic_DisplaySourceLocation)));
     clang_disposeDiagnostic(d);
@@ -444,7 +445,7 @@ Expected<TuFacts> ClangSession::index(const CompileCommand& command, const fs::p
   collectFromCursors(c, tu);
   recordParsedBodies(c.facts, tu);
   clang_disposeTranslationUnit(tu);
-  if (c.fatal)
+  if (c.fatal || c.mainFileError)
     if (std::optional<TuFacts> main = mainFileWithPreamble(command, root, argv)) {
       std::error_code ec;
       layMainFile(c.facts, *main, fs::weakly_canonical(command.file, ec).string());
@@ -453,10 +454,13 @@ Expected<TuFacts> ClangSession::index(const CompileCommand& command, const fs::p
   return std::move(c.facts);
 }
 
-// The unit parsed again as clangd parses an open file, its preamble first (TuFactsMainFile.h);
-// nullopt when libclang cannot. Only the main file's facts of this parse are used.
+// The unit parsed again as clangd parses an open file, its preamble first and with typo
+// correction (TuFactsMainFile.h); nullopt when libclang cannot. Only the main file's facts of
+// this parse are used.
 std::optional<TuFacts> ClangSession::mainFileWithPreamble(const CompileCommand& command, const fs::path& root,
-                                                           const std::vector<const char*>& argv) {
+                                                           std::vector<const char*> argv) {
+  // libclang turns spell checking off unless told otherwise (its indexing parse always does).
+  argv.push_back("-fspell-checking");
   CXTranslationUnit tu = nullptr;
   unsigned parse = CXTranslationUnit_DetailedPreprocessingRecord | CXTranslationUnit_PrecompiledPreamble |
                    CXTranslationUnit_CreatePreambleOnFirstParse;

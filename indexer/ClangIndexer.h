@@ -42,7 +42,7 @@ class ClangSession {
  private:
   void recordParsedBodies(TuFacts& facts, void* tu);
   std::optional<TuFacts> mainFileWithPreamble(const CompileCommand& command, const std::filesystem::path& root,
-                                              const std::vector<const char*>& argv);
+                                              std::vector<const char*> argv);
   void open();
   void close();
   void restart();

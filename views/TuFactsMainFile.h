@@ -7,10 +7,13 @@
 // doctest) stays there, and the file's own code is parsed as the compiler goes on. libclang's
 // indexing parse is one step: after such an error it enters no further system header (<vector>
 // after the failing #include) and reports no reference in the bodies whose types those headers
-// declare. The `nib-clang` worker parses such a unit again with a preamble, as clangd does; that
-// parse reports the main file only (what the preamble declares comes from the precompiled
-// header, which the indexer does not walk), so its facts of the main file replace the first
-// parse's, and the first parse's stand for every other file.
+// declare. clangd also corrects typos (an unknown type name one edit from a known one declares
+// its variable with the known type; a failed correction drops the expression around it), which
+// libclang's indexing parse never does. So the `nib-clang` worker parses a unit again with a
+// preamble and typo correction, as clangd does, when the first parse met a fatal error or an
+// error in the main file; that parse reports the main file only (what the preamble declares
+// comes from the precompiled header, which the indexer does not walk), so its facts of the main
+// file replace the first parse's, and the first parse's stand for every other file.
 #pragma once
 
 #include <string>

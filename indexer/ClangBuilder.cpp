@@ -115,7 +115,8 @@ class ClangViewBuild {
   // another unit #includes whole (expat's xmltok_impl.c, once per encoding): clangd parses it
   // alone when it is opened, and sees there nothing its includer defined. So, last, does a header
   // whose own `#if` sections test a macro another file defines, and one without an include
-  // guard, kept only where its parse reports errors (HeaderConditions.h, dropCleanParses). Best
+  // guard or relying on its includers' #includes, kept only where its parse reports errors
+  // (HeaderConditions.h, dropCleanParses). Best
   // effort: their failures are not the database's and are only counted.
   void addInterpolatedUnits() {
     realUnits_ = units_.size();
@@ -141,9 +142,10 @@ class ClangViewBuild {
       logDebug("clang view: " + header + " is parsed alone too (a macro defined elsewhere decides its sections)");
       files.push_back(header);
     }
-    size_t headersFrom = files.size() - headers.configured.size(), unguardedFrom = files.size();
-    for (const std::string& header : headers.unguarded)
-      if (std::find(files.begin(), files.end(), header) == files.end()) files.push_back(header);
+    size_t headersFrom = files.size() - headers.configured.size(), triedFrom = files.size();
+    for (const auto* list : {&headers.unguarded, &headers.dependent})
+      for (const std::string& header : *list)
+        if (std::find(files.begin(), files.end(), header) == files.end()) files.push_back(header);
     for (size_t k = 0; k < files.size(); ++k) {
       std::string file = root_ + files[k];
       const CompileCommand* donor = donors.donorFor(file);
@@ -151,15 +153,15 @@ class ClangViewBuild {
       units_.push_back(interpolatedCommand(*donor, root_, file));
       grow();
       header_.back() = k >= headersFrom;
-      keepIfErrors_.back() = k >= unguardedFrom;
+      keepIfErrors_.back() = k >= triedFrom;
       if (units_.size() - realUnits_ >= kMaxMadeUpUnits) break;
     }
     grow();
   }
 
-  // A header without an include guard parsed alone keeps that parse only where it reports an
-  // error (HeaderConditions.h): one that parses cleanly alone stands alone, and its includers'
-  // view of it answers as for any header. Runs before coverBodies, which then finds an owner
+  // A header without an include guard (or relying on its includers) parsed alone keeps that
+  // parse only where it reports an error (HeaderConditions.h): one that parses cleanly alone
+  // stands alone, and its includers' view of it answers as for any header. Runs before coverBodies, which then finds an owner
   // for the bodies of any file only a dropped parse had parsed.
   void dropCleanParses() {
     for (size_t i = realUnits_; i < units_.size(); ++i)
@@ -170,11 +172,12 @@ class ClangViewBuild {
   }
 
   // The repository's headers the database's units read that are parsed alone too: those whose
-  // own sections a macro another file defines decides, and those without an include guard
-  // (HeaderConditions.h). Each file under the repository the units read (their main files, the
-  // headers, generated ones included) is read and scanned once.
+  // own sections a macro another file defines decides, those without an include guard, and
+  // guarded ones that name what only their includers' #includes declare (HeaderConditions.h).
+  // Each file under the repository the units read (their main files, the headers, generated ones
+  // included) is read and scanned once.
   struct StandaloneHeaders {
-    std::vector<std::string> configured, unguarded;
+    std::vector<std::string> configured, unguarded, dependent;
   };
   StandaloneHeaders standaloneHeaders() const {
     std::set<std::string> files;
@@ -184,6 +187,8 @@ class ClangViewBuild {
       if (results_[i]) files.insert(results_[i]->files.begin(), results_[i]->files.end());
     }
     std::vector<std::pair<std::string, FileDirectives>> headers;
+    std::map<std::string, FileDirectives> directives;  // every repository file read, by absolute path
+    std::set<std::string> guarded;
     for (const std::string& f : files) {
       if (f.compare(0, root_.size(), root_) != 0) continue;
       auto text = readFile(f);
@@ -191,13 +196,20 @@ class ClangViewBuild {
       FileDirectives d = directivesOf(*text);
       for (const std::string& name : d.defined) ++definers[name];
       std::string path = f.substr(root_.size());
-      if (!isCFamilySourceFile(f) && in_.blobIds.count(path) && isClangSource(fs::path(path).extension().string()))
-        headers.emplace_back(std::move(path), std::move(d));
+      if (!isCFamilySourceFile(f) && in_.blobIds.count(path) && isClangSource(fs::path(path).extension().string())) {
+        headers.emplace_back(path, d);
+        if (d.guarded) guarded.insert(f);
+      }
+      directives.emplace(f, std::move(d));
     }
     StandaloneHeaders out;
     out.configured = headersConfiguredElsewhere(headers, definers);
     for (const auto& [path, d] : headers)
       if (!d.guarded) out.unguarded.push_back(path);
+    std::vector<const TuFacts*> units;
+    for (size_t i = 0; i < realUnits_; ++i)
+      if (results_[i]) units.push_back(&*results_[i]);
+    for (const std::string& f : headersNamingIncludersNames(units, directives, guarded)) out.dependent.push_back(f.substr(root_.size()));
     return out;
   }
 

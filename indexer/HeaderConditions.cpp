@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <map>
+#include <set>
 #include <utility>
 
 namespace nib {
@@ -97,7 +99,88 @@ std::string_view guardTestedBy(std::string_view keyword, std::string_view rest) 
   return i == std::string_view::npos ? std::string_view() : firstIdentifier(rest.substr(i));
 }
 
+// The name an #include spells between quotes or angle brackets ("" for one a macro gives).
+std::string_view includedName(std::string_view rest) {
+  size_t open = rest.find_first_not_of(" \t");
+  if (open == std::string_view::npos || (rest[open] != '"' && rest[open] != '<')) return {};
+  size_t close = rest.find(rest[open] == '"' ? '"' : '>', open + 1);
+  return close == std::string_view::npos ? std::string_view() : rest.substr(open + 1, close - open - 1);
+}
+
+// `name` without leading `./` and `../` components: what an #include's name says of the path it
+// finds, whatever the directory it is looked up from.
+std::string_view trailingPath(std::string_view name) {
+  for (;;) {
+    if (name.substr(0, 2) == "./") name.remove_prefix(2);
+    else if (name.substr(0, 3) == "../") name.remove_prefix(3);
+    else return name;
+  }
+}
+
+// The repository files (of `directives`) each file's #includes name, and so on: a file's own
+// #include closure, itself included.
+class IncludeClosures {
+ public:
+  explicit IncludeClosures(const std::map<std::string, FileDirectives>& directives) : directives_(directives) {
+    for (const auto& [path, d] : directives) byBaseName_[path.substr(path.rfind('/') + 1)].push_back(&path);
+  }
+  const std::set<std::string>& of(const std::string& file) {
+    auto [it, added] = closures_.try_emplace(file);
+    if (!added) return it->second;
+    std::vector<std::string> todo{file};
+    std::set<std::string> seen{file};
+    while (!todo.empty()) {
+      auto d = directives_.find(todo.back());
+      todo.pop_back();
+      if (d == directives_.end()) continue;
+      for (const std::string& include : d->second.includes)
+        for (const std::string* path : filesNamed(include))
+          if (seen.insert(*path).second) todo.push_back(*path);
+    }
+    return it->second = std::move(seen);
+  }
+
+ private:
+  std::vector<const std::string*> filesNamed(std::string_view include) const {
+    std::string_view name = trailingPath(include);
+    std::vector<const std::string*> out;
+    auto it = byBaseName_.find(std::string(name.substr(name.rfind('/') + 1)));
+    if (it == byBaseName_.end()) return out;
+    for (const std::string* path : it->second)
+      if (path->size() > name.size() && path->compare(path->size() - name.size(), name.size(), name) == 0 &&
+          (*path)[path->size() - name.size() - 1] == '/')
+        out.push_back(path);
+    return out;
+  }
+  const std::map<std::string, FileDirectives>& directives_;
+  std::map<std::string, std::vector<const std::string*>> byBaseName_;
+  std::map<std::string, std::set<std::string>> closures_;
+};
+
 }  // namespace
+
+std::set<std::string> headersNamingIncludersNames(const std::vector<const TuFacts*>& units,
+                                                   const std::map<std::string, FileDirectives>& directives,
+                                                   const std::set<std::string>& candidates) {
+  IncludeClosures closures(directives);
+  std::set<std::string> out;
+  for (const TuFacts* unit : units) {
+    // Where the unit saw each entity declared, by file.
+    std::vector<std::vector<uint32_t>> declaredIn(unit->usrs.size());
+    for (const ClangOccurrence& o : unit->occurrences)
+      if (o.role != ClangRole::Reference && o.usr < declaredIn.size()) declaredIn[o.usr].push_back(o.file);
+    for (const ClangOccurrence& o : unit->occurrences) {
+      if (o.role != ClangRole::Reference || o.file == 0 || o.file >= unit->files.size() || o.usr >= declaredIn.size()) continue;
+      const std::string& header = unit->files[o.file];
+      if (!candidates.count(header) || out.count(header) || declaredIn[o.usr].empty()) continue;
+      const std::set<std::string>& own = closures.of(header);
+      if (std::none_of(declaredIn[o.usr].begin(), declaredIn[o.usr].end(),
+                       [&](uint32_t f) { return f < unit->files.size() && own.count(unit->files[f]); }))
+        out.insert(header);
+    }
+  }
+  return out;
+}
 
 FileDirectives directivesOf(std::string_view text) {
   FileDirectives out;
@@ -114,6 +197,9 @@ FileDirectives directivesOf(std::string_view text) {
       std::string_view name = firstIdentifier(rest);
       if (!name.empty()) out.defined.emplace(name);
       if (!name.empty() && name == tested && n != 1) out.defaulted.emplace(name);
+    } else if (keyword == "include" || keyword == "import" || keyword == "include_next") {
+      std::string_view name = includedName(rest);
+      if (!name.empty()) out.includes.emplace_back(name);
     } else if (keyword == "if" || keyword == "ifdef" || keyword == "ifndef" || keyword == "elif") {
       forEachIdentifier(rest, [&](std::string_view name) {
         if (name != "defined") out.tested.emplace(name);

@@ -13,12 +13,17 @@
 // standalone parse sees what its includers saw answers as before.
 //
 // A header without an include guard is parsed alone as well, and keeps that parse only where it
-// reports errors (ClangBuilder): such headers are mostly fragments that make sense only where
-// they are included — rows of a table included inside an initializer (expat's iasciitab.h),
-// declarations of types and macros the includer defined first (zlib's trees.h). clangd, opening
+// reports errors (ClangBuilder), and so is a guarded one that names what only files it does not
+// #include declare (headersNamingIncludersNames). Unguarded headers are mostly fragments that
+// make sense only where they are included — rows of a table included inside an initializer
+// (expat's iasciitab.h), declarations of types and macros the includer defined first (zlib's
+// trees.h). clangd, opening
 // one, parses it alone with errors and answers from what clang's error recovery made of it (an
 // identifier of a row is an implicit-int variable declared there); the includer's view of the
-// file is then no answer there. A guarded header is meant to stand alone and is not tried.
+// file is then no answer there. A guarded header is meant to stand alone, but some rely on their
+// includers all the same (libjpeg's jmemsys.h names jpeglib.h's j_common_ptr and #includes
+// nothing; opus' resampler_structs.h names opus_types.h's opus_int32): clangd's parse of such a
+// header alone meets the same errors.
 #pragma once
 
 #include <map>
@@ -27,6 +32,8 @@
 #include <string_view>
 #include <utility>
 #include <vector>
+
+#include "views/ClangFacts.h"
 
 namespace nib {
 
@@ -43,12 +50,26 @@ struct FileDirectives {
   // config1a.h: `#if !defined(DDBITS)` / `#define DDBITS 0`). An includer that defines one first
   // decides that section as any macro defined elsewhere does.
   std::set<std::string> defaulted;
+  // The names its `#include`s (and `#import`s, `#include_next`s) spell, quoted or angled, in
+  // order; a name a macro gives is left out.
+  std::vector<std::string> includes;
 };
 FileDirectives directivesOf(std::string_view text);
 
 // Of `headers` (repository paths with their directives), those whose conditions test a macro
 // another file defines (`definers`: how many of the files the build read define each name): one
 // the header does not define itself, or one of its defaults. In the order given.
+// Of `candidates` (absolute paths of guarded repository headers), those that in some unit's facts
+// name an entity every declaration of which (in that unit) lies in a repository file outside the
+// header's own #include closure: the header relies on what its includers declared first.
+// `directives` holds the repository files the units read, by absolute path; an #include's name
+// is matched against their paths' trailing components (`../jpeglib.h` finds `/r/jpeglib.h`), so
+// a header that #includes one of two files of a name counts both as its own. A name declared
+// only outside the repository (a system header's, which the facts leave out) tells nothing.
+std::set<std::string> headersNamingIncludersNames(const std::vector<const TuFacts*>& units,
+                                                   const std::map<std::string, FileDirectives>& directives,
+                                                   const std::set<std::string>& candidates);
+
 std::vector<std::string> headersConfiguredElsewhere(const std::vector<std::pair<std::string, FileDirectives>>& headers,
                                                     const std::map<std::string, size_t>& definers);
 

@@ -77,5 +77,49 @@ TEST_CASE("a header's default that an includer defines first decides a section t
   CHECK(headersConfiguredElsewhere(headers, {{"CONFIG_H", 1}, {"DD", 2}}) == std::vector<std::string>{"config.h"});
 }
 
+TEST_CASE("the names a file's #include directives spell", "[clang]") {
+  FileDirectives d = directivesOf("#include \"../jpeglib.h\"\n#  include <stdio.h>\n#include HEADER\n#import \"x.h\"\n");
+  CHECK(d.includes == std::vector<std::string>{"../jpeglib.h", "stdio.h", "x.h"});
+}
+
+// A unit's facts of one main file and two headers: `names` in `from` at `at`, declared in `in`.
+TuFacts unitNaming(uint32_t from, uint32_t in) {
+  TuFacts unit;
+  unit.files = {"/r/mgr.c", "/r/include/lib.h", "/r/sys.h"};
+  unit.usrs = {"c:@T@ptr"};
+  unit.names = {"ptr"};
+  ClangOccurrence declaration;
+  declaration.file = in;
+  declaration.role = ClangRole::Definition;
+  ClangOccurrence use;
+  use.file = from;
+  use.offset = 10;
+  use.role = ClangRole::Reference;
+  unit.occurrences = {declaration, use};
+  return unit;
+}
+
+TEST_CASE("a guarded header naming what only its includer's #includes declare is tried alone", "[clang]") {
+  // libjpeg's jmemsys.h names jpeglib.h's j_common_ptr and #includes nothing: the unit that
+  // #includes jpeglib.h first compiles it, clangd's parse of it alone does not.
+  std::map<std::string, FileDirectives> directives = {
+      {"/r/mgr.c", directivesOf("#include \"include/lib.h\"\n#include \"sys.h\"\n")},
+      {"/r/include/lib.h", directivesOf("#pragma once\ntypedef struct s *ptr;\n")},
+      {"/r/sys.h", directivesOf("#pragma once\nvoid *get(ptr p);\n")},
+  };
+  std::set<std::string> guarded = {"/r/include/lib.h", "/r/sys.h"};
+  TuFacts relies = unitNaming(2, 1);
+  CHECK(headersNamingIncludersNames({&relies}, directives, guarded) == std::set<std::string>{"/r/sys.h"});
+  // The same header with its own #include (a path from another directory) stands alone.
+  directives["/r/sys.h"] = directivesOf("#pragma once\n#include \"../r/include/lib.h\"\nvoid *get(ptr p);\n");
+  CHECK(headersNamingIncludersNames({&relies}, directives, guarded).empty());
+  // An entity the header declares itself, or one only the main file names, tells nothing.
+  TuFacts own = unitNaming(2, 2), fromMain = unitNaming(0, 1);
+  directives["/r/sys.h"] = directivesOf("#pragma once\nvoid *get(ptr p);\n");
+  CHECK(headersNamingIncludersNames({&own, &fromMain}, directives, guarded).empty());
+  // Nor does a header that is no candidate (an unguarded one is tried anyway).
+  CHECK(headersNamingIncludersNames({&relies}, directives, {"/r/include/lib.h"}).empty());
+}
+
 }  // namespace
 }  // namespace nib::test

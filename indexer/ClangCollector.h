@@ -442,8 +442,9 @@ struct Collector {
 // Adds the names the AST resolves where libclang's indexer reports nothing, then the uses of
 // each using-declaration's name (ClangAstNames.cpp). After the indexer and the macros.
 void addAstOnlyNames(Collector& c, CXTranslationUnit tu);
-// In a main file parsed with errors, the words of blocks the parser skipped inside a namespace,
-// as unlisted references to it (ClangSkippedBlocks.cpp). After the skipped ranges are known.
+// In a main file parsed with errors, the words of blocks the parser skipped inside a namespace
+// or a named struct, union or class, as unlisted references to it (ClangSkippedBlocks.cpp). After
+// the skipped ranges are known.
 void addSkippedBlockWords(Collector& c, CXTranslationUnit tu);
 
 }  // namespace nib::clangindex

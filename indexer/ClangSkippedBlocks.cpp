@@ -1,4 +1,5 @@
-// Words in a block the parser skipped inside a namespace, answered as clangd answers them.
+// Words in a block the parser skipped inside a namespace or a struct, answered as clangd answers
+// them.
 //
 // A declaration the compiler rejects at namespace scope can take the block after it along: with
 // doctest's header missing, `TEST_CASE("name") { ... }` is a variable of implicit type whose
@@ -11,6 +12,11 @@
 // a block as an unlisted reference to the namespace (an answer at its place, no site among the
 // namespace's references). Only in a file parsed with errors, outside directives, inactive
 // regions and macro invocations, at a word no other occurrence covers.
+//
+// The same holds inside a named struct, union or class whose member declaration the parser
+// rejected (libjpeg's `JMETHOD(void, read_backing_store, (...));` in a header parsed alone,
+// without the includer's JMETHOD): no field claims its words, so they answer the record — its
+// definition, and its references everywhere, as at the record's name.
 #include <clang-c/Index.h>
 
 #include <algorithm>
@@ -53,7 +59,7 @@ struct SkippedBlocks {
   }
 
   // The words of `gap` that no child of the namespace claims, as references to it.
-  void addWords(Span gap, uint32_t usr) {
+  void addWords(Span gap, uint32_t usr, SymbolKind kind) {
     CXSourceRange range = clang_getRange(clang_getLocationForOffset(tu, main, gap.first),
                                          clang_getLocationForOffset(tu, main, gap.second));
     CXToken* tokens = nullptr;
@@ -69,7 +75,7 @@ struct SkippedBlocks {
         continue;
       std::string word = take(clang_getTokenSpelling(tu, tokens[i]));
       ClangOccurrence o{mainId, line - 1, column - 1, offset, static_cast<uint32_t>(word.size()), usr, ClangRole::Reference,
-                        false, -1, static_cast<uint8_t>(SymbolKind::Namespace), false, false};
+                        false, -1, static_cast<uint8_t>(kind), false, false};
       o.unlisted = true;
       c->push(o);
       covered.insert(offset);
@@ -77,11 +83,15 @@ struct SkippedBlocks {
     clang_disposeTokens(tu, tokens, count);
   }
 
-  void namespaceBlock(CXCursor ns) {
+  // The words of a namespace block or a record's definition that none of its children claims,
+  // then those of the namespaces and records inside it.
+  void scopeBlock(CXCursor ns) {
     std::optional<Span> whole = spanOf(ns);
     std::string usr = take(clang_getCursorUSR(ns));
     std::string name = take(clang_getCursorSpelling(ns));
-    if (!whole || usr.empty() || name.empty()) return;  // an anonymous namespace is left alone
+    // An anonymous namespace or record is left alone (clang spells an anonymous record's name
+    // as a description, "struct (unnamed at ...)").
+    if (!whole || usr.empty() || name.empty() || clang_Cursor_isAnonymous(ns) || name.find(' ') != std::string::npos) return;
     unsigned offset;
     CXFile file;
     clang_getFileLocation(clang_getCursorLocation(ns), &file, nullptr, nullptr, &offset);
@@ -97,19 +107,35 @@ struct SkippedBlocks {
         [](CXCursor child, CXCursor, CXClientData data) {
           auto* w = static_cast<Walk*>(data);
           if (std::optional<Span> s = w->self->spanOf(child)) w->children->push_back(*s);
-          if (clang_getCursorKind(child) == CXCursor_Namespace) w->nested->push_back(child);
+          if (isScope(child)) w->nested->push_back(child);
           return CXChildVisit_Continue;
         },
         &walk);
     std::sort(children.begin(), children.end());
     uint32_t id = c->usrId(usr, name.c_str());
+    SymbolKind kind = kindOfScope(clang_getCursorKind(ns));
     unsigned from = offset + static_cast<unsigned>(name.size());
     for (const Span& s : children) {
-      if (s.first > from) addWords({from, s.first}, id);
+      if (s.first > from) addWords({from, s.first}, id, kind);
       from = std::max(from, s.second);
     }
-    if (whole->second > from) addWords({from, whole->second}, id);
-    for (CXCursor inner : nested) namespaceBlock(inner);
+    if (whole->second > from) addWords({from, whole->second}, id, kind);
+    for (CXCursor inner : nested) scopeBlock(inner);
+  }
+
+  // A namespace block, or the definition of a struct, union or class.
+  static bool isScope(CXCursor cursor) {
+    CXCursorKind k = clang_getCursorKind(cursor);
+    if (k == CXCursor_Namespace) return true;
+    return (k == CXCursor_StructDecl || k == CXCursor_UnionDecl || k == CXCursor_ClassDecl) && clang_isCursorDefinition(cursor);
+  }
+  static SymbolKind kindOfScope(CXCursorKind k) {
+    switch (k) {
+      case CXCursor_StructDecl: return kindOf(CXIdxEntity_Struct);
+      case CXCursor_UnionDecl: return kindOf(CXIdxEntity_Union);
+      case CXCursor_ClassDecl: return kindOf(CXIdxEntity_CXXClass);
+      default: return SymbolKind::Namespace;
+    }
   }
 };
 
@@ -123,16 +149,16 @@ void addSkippedBlockWords(Collector& c, CXTranslationUnit tu) {
   SkippedBlocks blocks{&c, tu, main, static_cast<uint32_t>(mainId), {}};
   for (const ClangOccurrence& o : c.facts.occurrences)
     if (o.file == blocks.mainId) blocks.covered.insert(o.offset);
-  std::vector<CXCursor> namespaces;
+  std::vector<CXCursor> scopes;
   clang_visitChildren(
       clang_getTranslationUnitCursor(tu),
       [](CXCursor cursor, CXCursor, CXClientData data) {
-        if (clang_getCursorKind(cursor) == CXCursor_Namespace) static_cast<std::vector<CXCursor>*>(data)->push_back(cursor);
+        if (SkippedBlocks::isScope(cursor)) static_cast<std::vector<CXCursor>*>(data)->push_back(cursor);
         return CXChildVisit_Continue;
       },
-      &namespaces);
-  for (CXCursor ns : namespaces)
-    if (blocks.spanOf(ns)) blocks.namespaceBlock(ns);
+      &scopes);
+  for (CXCursor scope : scopes)
+    if (blocks.spanOf(scope)) blocks.scopeBlock(scope);
 }
 
 }  // namespace nib::clangindex

@@ -85,8 +85,8 @@ bool onlyForeignAt(const std::vector<ClangFileOccurrence>& occurrences, uint32_t
                              [](const ClangFileOccurrence& o, uint32_t at) { return o.start < at; });
   bool foreign = false;
   for (; it != occurrences.end() && it->start == start; ++it) {
-    if (!it->foreign) return false;
-    foreign = true;
+    if (it->foreign) foreign = true;
+    else if (!it->unlisted) return false;
   }
   return foreign;
 }

@@ -39,7 +39,9 @@ const ClangSite* firstDeclarationMet(ClangView& view, const ClangSymbol& symbol,
 // The clang view has no say at a position: tree-sitter's facts answer.
 Status declined();
 // Whether every occurrence at `start` (of a file's, in offset order) is `foreign` — seen only by a
-// unit #including the file, not its own parse — and there is one.
+// unit #including the file, not its own parse — and there is one. The own parse's unlisted
+// occurrences (answers at a place that are no site, such as a word of a member the parser
+// rejected, which answers its struct) do not count: they vouch for no site there.
 bool onlyForeignAt(const std::vector<ClangFileOccurrence>& occurrences, uint32_t start);
 // Locations in (path, offset) order, one per site: answers merged from several symbols.
 void uniqueSites(std::vector<SymbolLocation>& locations);

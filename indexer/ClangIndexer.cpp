@@ -15,6 +15,7 @@
 #include <unordered_map>
 
 #include "indexer/ClangCollector.h"
+#include "views/ClangPreambleMacros.h"
 #include "views/FileFacts.h"
 #include "views/TuFactsMainFile.h"
 
@@ -445,11 +446,14 @@ Expected<TuFacts> ClangSession::index(const CompileCommand& command, const fs::p
   collectFromCursors(c, tu);
   recordParsedBodies(c.facts, tu);
   clang_disposeTranslationUnit(tu);
+  std::error_code ec;
+  const std::string mainPath = fs::weakly_canonical(command.file, ec).string();
   if (c.fatal || c.mainFileError)
-    if (std::optional<TuFacts> main = mainFileWithPreamble(command, root, argv)) {
-      std::error_code ec;
-      layMainFile(c.facts, *main, fs::weakly_canonical(command.file, ec).string());
-    }
+    if (std::optional<TuFacts> main = mainFileWithPreamble(command, root, argv)) layMainFile(c.facts, *main, mainPath);
+  if (auto it = std::find(c.facts.files.begin(), c.facts.files.end(), mainPath); it != c.facts.files.end()) {
+    auto main = static_cast<uint32_t>(it - c.facts.files.begin());
+    answerPreambleMacrosAsClangd(c.facts, main, c.contentOf(main));
+  }
   if (skipParsedBodies_ && !c.facts.errors.empty()) restart();
   return std::move(c.facts);
 }

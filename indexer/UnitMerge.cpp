@@ -317,14 +317,17 @@ class UnitMerger {
   // unit read the header as a user header, nothing lists its #define and uses there under that
   // other name, so they stay among the place-less macro's sites. (The place-less name's own
   // occurrences in the header are all unlisted, so a listed one there is the other name's.)
+  // Only place-less macros: another macro's unlisted occurrences (a name in a file's preamble
+  // answering the preamble's last definition, views/ClangPreambleMacros.h) are no sites of it.
   void relistHeaderMacros() {
     auto isMacro = [&](uint32_t id) { return static_cast<SymbolKind>(contents_.symbols[id].kind) == SymbolKind::Macro; };
+    auto placeless = [&](uint32_t id) { return contents_.symbols[id].usr.rfind("c:@macro@", 0) == 0; };
     std::set<std::tuple<std::string, uint32_t, ClangRole>> locatedMacros;
     for (const auto& [path, occurrences] : byFile_)
       for (const ClangFileOccurrence& o : occurrences)
         if (!o.unlisted && isMacro(o.symbol)) locatedMacros.emplace(path, o.start, o.role);
     for (uint32_t id = 0; id < contents_.symbols.size(); ++id) {
-      if (!isMacro(id)) continue;
+      if (!isMacro(id) || !placeless(id)) continue;
       for (ClangSite& site : contents_.symbols[id].sites)
         if (site.unlisted && !locatedMacros.count({site.path, site.range.startByte, site.role})) site.unlisted = false;
     }

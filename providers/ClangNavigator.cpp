@@ -292,17 +292,32 @@ void collectOverrides(ClangView& clang, const ClangSymbol& symbol, bool includeD
   }
   // An overrider's canonical declaration is where clangd's index records it: where its name is
   // spelled, which for one a macro declares (the destructor of every TEST_F class) is the
-  // macro's body, so the twin left out of references is the one listed here.
-  if (includeDeclaration)
+  // macro's body, so the twin left out of references is the one listed here. Its definition too,
+  // as clangd's index knows it: where the override lies outside what the asked file's own parse
+  // reads, the background index answers, which knows the definition; where that parse sees the
+  // override (its preamble's index answers first), only a definition it reads as well (taglib's
+  // Tag::setComment, overridden in each format's header and defined in its .cpp, against an
+  // overrider declared beside the asked method).
+  if (includeDeclaration) {
+    std::optional<std::vector<std::string_view>> read;
+    if (auto r = clang.filesReadBy(c.path); r && *r) read = std::move(**r);
+    auto readByAsked = [&](const std::string& file) {
+      return file == c.path || (read && std::find(read->begin(), read->end(), file) != read->end());
+    };
+    auto add = [&](const ClangSymbol& d, const ClangSite& s) {
+      if (c.changedFile(s.path)) c.changed.insert({s.path, s.range.startByte});
+      else c.out.locations.push_back(siteLocation(d, s));
+    };
     for (uint32_t id : symbol.overriddenBy) {
       auto d = clang.symbol(id);
       if (!d) continue;
-      for (const ClangSite& s : d->sites) {
-        if (!s.canonical) continue;
-        if (c.changedFile(s.path)) c.changed.insert({s.path, s.range.startByte});
-        else c.out.locations.push_back(siteLocation(*d, s));
-      }
+      bool seen = false;
+      for (const ClangSite& s : d->sites)
+        if (s.canonical) add(*d, s), seen = seen || readByAsked(s.path);
+      for (const ClangSite& s : d->sites)
+        if (s.role == ClangRole::Definition && !s.expanded && !s.interpolated && (!seen || readByAsked(s.path))) add(*d, s);
     }
+  }
   uniqueSites(c.out.locations);  // a method reached twice (diamonds) is listed once
 }
 

@@ -2,6 +2,8 @@
 #include <catch2/catch.hpp>
 
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "views/ClangPreambleMacros.h"
 #include "views/FileFacts.h"
@@ -29,15 +31,23 @@ ClangOccurrence macroAt(uint32_t offset, uint32_t usr, ClangRole role) {
   return o;
 }
 
+// One unit's facts of simd.c: macros named `names` (USRs by their definitions' offsets).
+TuFacts simdFacts(std::vector<std::pair<std::string, uint32_t>> names, std::vector<ClangOccurrence> occurrences) {
+  TuFacts facts;
+  facts.files = {"/r/simd.c"};
+  for (const auto& [name, at] : names) {
+    facts.usrs.push_back("c:simd.c@" + std::to_string(at) + "@macro@" + name);
+    facts.names.push_back(name);
+  }
+  facts.occurrences = std::move(occurrences);
+  return facts;
+}
+
 TEST_CASE("a macro redefined in the preamble answers there with its last definition", "[clang]") {
   // The names lie at offsets 8, 21 (the #undef), 33 and 47 (the use after the preamble).
   std::string text = "#define RGB 1\n#undef RGB\n#define RGB 2\nint v = RGB;\n";
-  TuFacts facts;
-  facts.files = {"/r/simd.c"};
-  facts.usrs = {"c:simd.c@8@macro@RGB", "c:simd.c@33@macro@RGB"};
-  facts.names = {"RGB", "RGB"};
-  facts.occurrences = {macroAt(8, 0, ClangRole::Definition), macroAt(21, 0, ClangRole::Reference),
-                       macroAt(33, 1, ClangRole::Definition), macroAt(47, 1, ClangRole::Reference)};
+  TuFacts facts = simdFacts({{"RGB", 8}, {"RGB", 33}}, {macroAt(8, 0, ClangRole::Definition), macroAt(21, 0, ClangRole::Reference),
+                                                       macroAt(33, 1, ClangRole::Definition), macroAt(47, 1, ClangRole::Reference)});
   answerPreambleMacrosAsClangd(facts, 0, text);
   for (size_t k : {0, 1}) {
     CHECK(facts.occurrences[k].usr == 1);
@@ -50,12 +60,8 @@ TEST_CASE("a macro redefined in the preamble answers there with its last definit
 
 TEST_CASE("a macro the preamble leaves undefined, or defines once, keeps its answers", "[clang]") {
   std::string text = "#define RGB 1\n#define ONE 2\n#undef RGB\nint v;\n";
-  TuFacts facts;
-  facts.files = {"/r/simd.c"};
-  facts.usrs = {"c:simd.c@8@macro@RGB", "c:simd.c@22@macro@ONE"};
-  facts.names = {"RGB", "ONE"};
-  facts.occurrences = {macroAt(8, 0, ClangRole::Definition), macroAt(22, 1, ClangRole::Definition),
-                       macroAt(35, 0, ClangRole::Reference)};
+  TuFacts facts = simdFacts({{"RGB", 8}, {"ONE", 22}}, {macroAt(8, 0, ClangRole::Definition), macroAt(22, 1, ClangRole::Definition),
+                                                       macroAt(35, 0, ClangRole::Reference)});
   answerPreambleMacrosAsClangd(facts, 0, text);
   CHECK(facts.occurrences[0].role == ClangRole::Definition);
   CHECK(facts.occurrences[1].role == ClangRole::Definition);

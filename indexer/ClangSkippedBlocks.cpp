@@ -107,6 +107,7 @@ struct SkippedBlocks {
         [](CXCursor child, CXCursor, CXClientData data) {
           auto* w = static_cast<Walk*>(data);
           if (std::optional<Span> s = w->self->spanOf(child)) w->children->push_back(*s);
+          else w->self->unclaim(child);
           if (isScope(child)) w->nested->push_back(child);
           return CXChildVisit_Continue;
         },
@@ -121,6 +122,20 @@ struct SkippedBlocks {
     }
     if (whole->second > from) addWords({from, whole->second}, id, kind);
     for (CXCursor inner : nested) scopeBlock(inner);
+  }
+
+  // A rejected member with no extent (a field of an array of an unknown type: opus's
+  // `opus_int32 sIIR[6];` in a header parsed alone) claims no word: clangd's selection, which goes
+  // by extents, never reaches it, so its name answers the record. Its own occurrences there go.
+  void unclaim(CXCursor child) {
+    CXCursorKind k = clang_getCursorKind(child);
+    if ((k != CXCursor_FieldDecl && k != CXCursor_VarDecl) || !clang_isInvalidDeclaration(child)) return;
+    CXFile file;
+    unsigned offset;
+    clang_getFileLocation(clang_getCursorLocation(child), &file, nullptr, nullptr, &offset);
+    if (!file || !clang_File_isEqual(file, main)) return;
+    std::erase_if(c->facts.occurrences, [&](const ClangOccurrence& o) { return o.file == mainId && o.offset == offset; });
+    covered.erase(offset);
   }
 
   // A namespace block, or the definition of a struct, union or class.

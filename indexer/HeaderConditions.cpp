@@ -169,14 +169,21 @@ std::set<std::string> headersNamingIncludersNames(const std::vector<const TuFact
     std::vector<std::vector<uint32_t>> declaredIn(unit->usrs.size());
     for (const ClangOccurrence& o : unit->occurrences)
       if (o.role != ClangRole::Reference && o.usr < declaredIn.size()) declaredIn[o.usr].push_back(o.file);
+    // Which of the unit's files are candidates not yet found, looked up once per file (the
+    // candidates are headers, so never the unit's main file).
+    std::vector<char> open(unit->files.size());
+    for (size_t k = 0; k < unit->files.size(); ++k) open[k] = candidates.count(unit->files[k]) && !out.count(unit->files[k]);
     for (const ClangOccurrence& o : unit->occurrences) {
-      if (o.role != ClangRole::Reference || o.file == 0 || o.file >= unit->files.size() || o.usr >= declaredIn.size()) continue;
+      if (o.role != ClangRole::Reference || o.file >= open.size() || !open[o.file] || o.usr >= declaredIn.size() ||
+          declaredIn[o.usr].empty())
+        continue;
       const std::string& header = unit->files[o.file];
-      if (!candidates.count(header) || out.count(header) || declaredIn[o.usr].empty()) continue;
       const std::set<std::string>& own = closures.of(header);
       if (std::none_of(declaredIn[o.usr].begin(), declaredIn[o.usr].end(),
-                       [&](uint32_t f) { return f < unit->files.size() && own.count(unit->files[f]); }))
+                       [&](uint32_t f) { return f < unit->files.size() && own.count(unit->files[f]); })) {
         out.insert(header);
+        open[o.file] = 0;
+      }
     }
   }
   return out;

@@ -525,7 +525,14 @@ Expected<NavigationResult> StaticProvider::definitionFromFacts(const std::string
   // below, but another in a file parsed with errors was rejected (`local const ct_data tab[2]`).
   const auto& defs = (*f)->facts.definitions;
   const bool parameter = occ.target >= 0 && static_cast<size_t>(occ.target) < defs.size() && defs[occ.target].kind == SymbolKind::Parameter;
-  const bool useOrRejected = occ.role == OccurrenceRole::Reference || (!parameter && clang_ && clang_->parsedWithErrors(path));
+  // A parameter of a prototype the compiler rejected (libjpeg's `EXTERN(void *) f(j_common_ptr
+  // cinfo)` in a header parsed alone, where the function's own name has no name either) is no
+  // declaration of the compiler's: clangd answers nothing there too.
+  const bool rejectedParameter = parameter && clang_ && clang_->parsedWithErrors(path) && defs[occ.target].parent >= 0 &&
+                                 static_cast<size_t>(defs[occ.target].parent) < defs.size() &&
+                                 clang_->resolvedNothingAt(path, defs[defs[occ.target].parent].nameRange.startByte);
+  const bool useOrRejected =
+      occ.role == OccurrenceRole::Reference || ((!parameter || rejectedParameter) && clang_ && clang_->parsedWithErrors(path));
   if (clang_ && useOrRejected && clang_->resolvedNothingAt(path, offset)) {
     if (std::optional<NavigationResult> local = recoveredLocal(path, (*f)->facts, occ)) return std::move(*local);
     return unresolvedAnswer(name);

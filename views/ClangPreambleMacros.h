@@ -1,7 +1,7 @@
 // Macros in the preamble of an open file, as clangd 14 answers them.
 //
 // clangd parses an open file in two steps: its preamble — the directives and comments before the
-// first token of code, cut before an `#if` still open there — is compiled once into a
+// first token of code (support/PreprocessorText.h, preambleEnd) — is compiled once into a
 // precompiled header, and the rest is parsed with it loaded. What it knows of a macro inside the
 // preamble is then the preamble's end state: at any name of a macro there (a #define, an #undef,
 // a use in another directive), go-to-definition answers the macro's last definition in the
@@ -20,11 +20,6 @@
 #include "views/ClangFacts.h"
 
 namespace nib {
-
-// The end of the preamble of `text` (a byte offset), as clang computes it: past the leading
-// comments, blank lines and directive lines (with their continuations), up to the first other
-// token; when that token lies inside an `#if` still open, the start of the outermost such `#if`.
-size_t preambleEnd(std::string_view text);
 
 // Rewrites `facts`' occurrences of macros in its main file's preamble as clangd answers them
 // (see above). `main` is the main file's id in `facts.files`, `mainText` its text.

@@ -529,23 +529,23 @@ Expected<NavigationResult> ClangNavigator::answerFor(const ClangSymbol& found, c
   NavigationResult out = labelled(*symbol, *at, path);
   if (!references && static_cast<SymbolKind>(symbol->kind) == SymbolKind::Namespace &&
       namespaceDefinition(*symbol, at->symbol, path, out))
-    return std::move(out);
+    return out;
   const bool enclosed = enclosedDeclaration(*symbol, path);
   if (enclosed) {
     out.facet = kEnclosedFacet;
     if (!references) {
       out.locations.push_back(siteLocation(*symbol, *ownDeclaration(*symbol, path)));
-      return std::move(out);
+      return out;
     }
   }
   // Asked at the definition itself, "go to definition" goes to the declaration (and back), as
   // clangd answers: the definition is where the cursor already is.
   if (!references && at->role == ClangRole::Definition) {
-    if (scip_ && typeScriptDefinitionsAt(*symbol, path, out)) return std::move(out);
+    if (scip_ && typeScriptDefinitionsAt(*symbol, path, out)) return out;
     declarations = true;
     if (const ClangSite* own = canonicalDefinition(*symbol, path)) {
       out.locations.push_back(siteLocation(*symbol, *own));
-      return std::move(out);
+      return out;
     }
   }
   auto wanted = [&](ClangRole role) {
@@ -596,7 +596,7 @@ Expected<NavigationResult> ClangNavigator::answerFor(const ClangSymbol& found, c
     addOverridersOfPureMethod(*view_, *symbol, *at, c);
   }
   noteLeftOut(c, scip_, out);
-  return std::move(out);
+  return out;
 }
 
 // Two programs of one build that define a type of one name differently (a test's own `struct

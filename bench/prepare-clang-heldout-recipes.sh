@@ -352,6 +352,58 @@ build_taglib() {
   cdb_from_build
 }
 
+# Set 33. Like set 32's, each build step ends with || exit 1.
+build_mujs() {
+  # The default target (shell): build/release/libmujs.a from one.c, which #includes every other
+  # library .c file, and the mujs (with readline) and mujs-pp programs.
+  bear -- make -j2 || exit 1
+  require_files mujs build/release/libmujs.a build/release/mujs build/release/mujs-pp
+  ignore '/build/'
+}
+
+build_libjsoncpp() {
+  # The tests are built but not run (no post-build unit test step).
+  cmake_build . -DJSONCPP_WITH_TESTS=ON -DJSONCPP_WITH_POST_BUILD_UNITTEST=OFF \
+        -DJSONCPP_WITH_EXAMPLE=ON || exit 1
+  require_files libjsoncpp build/bin/jsoncpp_test build/bin/jsontestrunner_exe
+  cdb_from_build
+}
+
+build_nettle() {
+  # The C implementations instead of the x86-64 assembly (m4 over .asm files, which neither clangd
+  # nor nib reads); the test programs are built through a rule read from stdin, because the
+  # testsuite's own check target runs them.
+  ./configure --disable-assembler --disable-documentation >/dev/null || exit 1
+  bear -- sh -c 'make -j2 && printf "nib-bench-tests: \$(TS_ALL) \$(EXTRA_TARGETS)\n" |
+    make -j2 -C testsuite -f Makefile -f - nib-bench-tests' || exit 1
+  require_files nettle config.h version.h ecc-secp256r1.h testsuite/aes-test testsuite/cxx-test
+  require_defines nettle config.h HAVE_LIBGMP WITH_HOGWEED WITH_OPENSSL SIZEOF_LONG
+  ignore '*.o' '*.o.d' '*.a' '*.so' '*.so.*' '/.lib/' 'Makefile' '/config.h' '/config.log' \
+         '/config.m4' '/config.make' '/config.status' '/version.h' '/ecc-curve25519.h' \
+         '/ecc-curve448.h' '/ecc-gost-gc256b.h' '/ecc-gost-gc512a.h' '/ecc-secp192r1.h' \
+         '/ecc-secp224r1.h' '/ecc-secp256r1.h' '/ecc-secp384r1.h' '/ecc-secp521r1.h' '/eccdata' \
+         '/eccdata.stamp' '/libnettle.map' '/libhogweed.map' '/libnettle.stamp' \
+         '/libhogweed.stamp' '/nettle.pc' '/hogweed.pc' '/examples/base16dec' \
+         '/examples/base16enc' '/examples/base64dec' '/examples/base64enc' \
+         '/examples/ecc-benchmark' '/examples/hogweed-benchmark' '/examples/nettle-benchmark' \
+         '/examples/random-prime' '/examples/rsa-decrypt' '/examples/rsa-encrypt' \
+         '/examples/rsa-keygen' '/examples/rsa-sign' '/examples/rsa-verify' '/testsuite/*-test' \
+         '!/testsuite/nettle-pbkdf2-test' '!/testsuite/pkcs1-conv-test' \
+         '!/testsuite/sexp-conv-test' '!/testsuite/symbols-test' '/tools/nettle-hash' \
+         '/tools/nettle-lfib-stream' '/tools/nettle-pbkdf2' '/tools/pkcs1-conv' '/tools/sexp-conv'
+}
+
+build_spdlog() {
+  # Debian's fmt 9.1.0 (the +ds tarball strips the bundled copy); no PkgConfig, so that the
+  # systemd test is left out whether or not the machine has libsystemd-dev.
+  cmake_build . -DSPDLOG_BUILD_TESTS=ON -DSPDLOG_BUILD_EXAMPLE=ON -DSPDLOG_FMT_EXTERNAL=ON \
+        -DCMAKE_DISABLE_FIND_PACKAGE_PkgConfig=ON || exit 1
+  grep -q '^fmt_DIR:PATH=/usr/' build/CMakeCache.txt ||
+    { echo "heldout: spdlog: Debian's fmt not found" >&2; exit 1; }
+  require_files spdlog build/tests/spdlog-utests build/example/example
+  cdb_from_build
+}
+
 # Runs the recipe of package $1 in the current directory, the code base's root.
 build_recipe() {
   case "$1" in
@@ -390,5 +442,9 @@ build_recipe() {
     cpp-jwt) build_cpp_jwt ;;
     opus) build_opus ;;
     taglib) build_taglib ;;
+    mujs) build_mujs ;;
+    libjsoncpp) build_libjsoncpp ;;
+    nettle) build_nettle ;;
+    spdlog) build_spdlog ;;
   esac
 }

@@ -23,6 +23,8 @@
 #          and libdeflate
 #   set 32 (a ninth, fresh set; default DEST /tmp/held32): libjpeg-turbo 2.1.5, cpp-jwt 1.4, Opus
 #          1.3.1 and TagLib 1.13, the packages libjpeg-turbo, cpp-jwt (1.4+ds), opus and taglib
+#   set 33 (a tenth, fresh set; default DEST /tmp/held33): MuJS 1.3.2, JsonCpp 1.9.5, Nettle 3.8.1
+#          and spdlog 1.10.0, the packages mujs, libjsoncpp, nettle and spdlog (1.10.0+ds)
 #
 # Each code base becomes DEST/<package>, a git repository whose first commit is the package's
 # .orig tarball (made by bench/fetch-corpus.sh). The script then builds it once, because clangd
@@ -340,6 +342,65 @@
 #              gnu++14). Every .cpp and .c file of the tarball is built. The tarball's .gitignore
 #              ignores .* (itself among them), so the first commit lacks .gitignore, .astylerc,
 #              .editorconfig and .github/
+#   mujs       bear -- make -j2 (the default target, shell) in the tree: build/release/libmujs.a
+#              from one.c, which #includes the 26 library .c files (js*.c, regexp.c, utf.c), none of
+#              which is compiled on its own, and the programs mujs (main.c, with readline,
+#              -DHAVE_READLINE) and mujs-pp (pp.c): three entries, all with -std=c99. No header is
+#              generated: astnames.h and opnames.h (the Makefile's greps over jsparse.h and
+#              jscompile.h) and utfdata.h (genucd.py's tables, which utf.c #includes) are in the
+#              tarball. The shared library (make shared: one.c compiled and linked in one command)
+#              is not built; tools/ holds the test262 runner, a shell script and its harness
+#   libjsoncpp CMake into build/ with the tests and the examples, without the post-build run of the
+#              tests, then a build (-std=c++11): the library three times, jsoncpp_lib (shared,
+#              -DJSON_DLL_BUILD), jsoncpp_static and jsoncpp_object, so each of src/lib_json's
+#              json_reader.cpp, json_value.cpp and json_writer.cpp has three entries; the test
+#              programs jsoncpp_test (src/test_lib_json: main.cpp, 3,971 lines of tests, fuzz.cpp
+#              and the tests' own framework, jsontest.cpp and jsontest.h) and jsontestrunner_exe
+#              (src/jsontestrunner/main.cpp, the reader of test/data's cases, which ctest runs) and
+#              the four programs of example/. No header is generated (include/json/version.h is in
+#              the tarball). json_value.cpp #includes json_valueiterator.inl (ValueIteratorBase and
+#              its subclasses), which is not compiled on its own; build/compile_commands.json is
+#              copied to the root. The tarball's .gitignore ignores compile_commands.json (the setup
+#              adds it with git add -f). amalgamate.py, the Meson and Bazel builds and the Python
+#              scripts of test/ are not used
+#   nettle     ./configure --disable-assembler --disable-documentation, then bear over make -j2 and
+#              a build of the test programs without running them (make -j2 -C testsuite of a rule,
+#              read from stdin, that depends on $(TS_ALL) and $(EXTRA_TARGETS)), in the tree:
+#              libnettle and libhogweed (Debian's libgmp-dev: HAVE_LIBGMP and WITH_HOGWEED, which
+#              the recipe checks), shared and static from the same -fpic objects, so each file has
+#              one entry; the tools (sexp-conv, nettle-hash, nettle-pbkdf2, nettle-lfib-stream,
+#              pkcs1-conv), the examples (nettle-benchmark with its OpenSSL glue, WITH_OPENSSL,
+#              which the recipe checks; hogweed-benchmark, ecc-benchmark, rsa-*, base16*, base64*,
+#              random-prime) and the test programs (testsuite/*-test.c with testutils.c,
+#              cxx-test.cxx with g++, sha1-huge-test.c and dlopen-test.c). Without the assembler
+#              the C files that x86_64/*.asm would replace (aes-*-internal.c, memxor.c,
+#              sha*-compress.c, ...) are compiled, and configure generates config.h (HAVE_CONFIG_H:
+#              40 #defines, 26 of them HAVE_*, and 60 left #undef, among them every
+#              HAVE_NATIVE_* that would select an assembly routine over the C one;
+#              HAVE_VALGRIND_MEMCHECK_H follows the machine), config.make, config.m4 and version.h.
+#              The build compiles eccdata.c, which #includes mini-gmp.c whole, and runs it to
+#              generate ecc-curve25519.h, ecc-curve448.h, ecc-gost-gc256b.h, ecc-gost-gc512a.h and
+#              ecc-secp{192,224,256,384,521}r1.h, the tables that ecc-<curve>.c #include.
+#              testsuite/testutils.c #includes mini-gmp.c too, but only without hogweed. The fat
+#              builds' fat-*.c, mini-gmp.c on its own, the table generators aesdata.c, desdata.c,
+#              gcmdata.c, shadata.c and twofishdata.c, and sha-example.c are not built; the
+#              assembly directories (x86_64/, arm/, arm64/, powerpc64/, s390x/, sparc*/, x86/) are
+#              not used
+#   spdlog     CMake into build/ with the tests and the example, with Debian's fmt 9.1.0
+#              (SPDLOG_FMT_EXTERNAL: find_package(fmt), which the recipe checks; the +ds tarball
+#              strips the bundled copy, include/spdlog/fmt/bundled/) and without PkgConfig (so that
+#              libsystemd is never looked for and tests/test_systemd.cpp is left out whatever the
+#              machine has), then a build (-std=c++11): the static library in its compiled form
+#              (-DSPDLOG_COMPILED_LIB: src/spdlog.cpp, stdout_sinks.cpp, color_sinks.cpp,
+#              file_sinks.cpp, async.cpp and cfg.cpp #include the 22 *-inl.h implementation
+#              headers of include/spdlog/, which the headers themselves #include only under
+#              SPDLOG_HEADER_ONLY, and instantiate the sink templates explicitly),
+#              example/example.cpp and tests/spdlog-utests (21 tests/*.cpp with the bundled Catch
+#              single header, tests/catch.hpp, 17,959 lines; test_eventlog.cpp's body is under
+#              #if _WIN32). No header is generated; build/compile_commands.json is copied to the
+#              root. src/fmt.cpp (it compiles the bundled fmt, so only without an external one), the
+#              header-only variant (SPDLOG_BUILD_TESTS_HO, SPDLOG_BUILD_EXAMPLE_HO) and bench/ (it
+#              #includes fmt/locale.h, which fmt 9 no longer has) are not built
 # leveldb's and snappy's CMakeLists.txt want googletest and Google benchmark as git submodules in
 # third_party/, which the tarballs leave empty. The script patches them to use Debian's
 # libgtest-dev, libgmock-dev and libbenchmark-dev instead: the two add_subdirectory lines become
@@ -369,12 +430,13 @@
 # A partly prepared one is removed and fetched again. Missing build tools (bear, cmake,
 # build-essential, zlib1g-dev, libgtest-dev, libgmock-dev, libbenchmark-dev, and libbz2-dev,
 # liblzma-dev and libssl-dev for libzip, pkg-config for ms-gsl, libogg-dev for flac,
-# nlohmann-json3-dev for cpp-jwt, libcppunit-dev for taglib) are installed with apt-get, which
-# needs root. The recipes themselves are in bench/prepare-clang-heldout-recipes.sh.
-# Usage: bench/prepare-clang-heldout.sh [--set 24|25|26|27|28|29|30|31|32] [DEST]   (default: set 24, DEST /tmp/held<set>)
+# nlohmann-json3-dev for cpp-jwt, libcppunit-dev for taglib, libreadline-dev for mujs, libgmp-dev
+# for nettle, libfmt-dev for spdlog) are installed with apt-get, which needs root. The recipes
+# themselves are in bench/prepare-clang-heldout-recipes.sh.
+# Usage: bench/prepare-clang-heldout.sh [--set 24|25|26|27|28|29|30|31|32|33] [DEST]   (default: set 24, DEST /tmp/held<set>)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-usage() { echo "usage: $0 [--set 24|25|26|27|28|29|30|31|32] [DEST]" >&2; exit 2; }
+usage() { echo "usage: $0 [--set 24|25|26|27|28|29|30|31|32|33] [DEST]" >&2; exit 2; }
 set_id=24
 args=()
 while [ $# -gt 0 ]; do
@@ -397,7 +459,8 @@ case "$set_id" in
   30) packages=(utf8proc lzo2 ms-gsl libyaml) ;;
   31) packages=(hiredis flac jsonnet libdeflate) ;;
   32) packages=(libjpeg-turbo cpp-jwt opus taglib) ;;
-  *) echo "heldout: unknown set $set_id (24, 25, 26, 27, 28, 29, 30, 31 or 32)" >&2; exit 2 ;;
+  33) packages=(mujs libjsoncpp nettle spdlog) ;;
+  *) echo "heldout: unknown set $set_id (24, 25, 26, 27, 28, 29, 30, 31, 32 or 33)" >&2; exit 2 ;;
 esac
 dest=$(realpath -m "${args[0]:-/tmp/held$set_id}")
 git_c=(-c user.name=nib-bench -c user.email=bench@nib -c commit.gpgsign=false)
@@ -405,7 +468,7 @@ git_c=(-c user.name=nib-bench -c user.email=bench@nib -c commit.gpgsign=false)
 need=()
 for p in bear cmake build-essential zlib1g-dev libgtest-dev libgmock-dev libbenchmark-dev \
          libbz2-dev liblzma-dev libssl-dev pkg-config libogg-dev nlohmann-json3-dev \
-         libcppunit-dev; do
+         libcppunit-dev libreadline-dev libgmp-dev libfmt-dev; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || need+=("$p")
 done
 if [ ${#need[@]} -gt 0 ]; then

@@ -14,6 +14,10 @@ namespace fs = std::filesystem;
 
 namespace {
 
+bool isTag(SymbolKind kind) {
+  return kind == SymbolKind::Class || kind == SymbolKind::Struct || kind == SymbolKind::Union || kind == SymbolKind::Enum;
+}
+
 // The part of a USR two aliases of one entity share: without the file a main file's own entities
 // are prefixed with (`c:file.cc@aN@S@X` and `c:@aN@S@X`), and without a C++ function's
 // signature (`c:@F@f#I#` and C's `c:@F@f` for a header both languages read).
@@ -128,7 +132,7 @@ class UnitMerger {
 
  private:
   // By symbol id: where its canonical declaration came from (see mergeOccurrence).
-  enum class CanonicalFrom : uint8_t { None, Declaring, Defining };
+  enum class CanonicalFrom : uint8_t { None, Declaring, Defining, Preferred };
   // What one unit's occurrences share: its symbols' ids, which entities it defines and which of
   // their declarations it has met, its own main file.
   struct Unit {
@@ -257,7 +261,11 @@ class UnitMerger {
     if (u.ids[o.usr] < 0) {
       auto [it, added] = symbolIds_.emplace(f.usrs[o.usr], static_cast<uint32_t>(contents_.symbols.size()));
       if (added) {
-        contents_.symbols.push_back({f.usrs[o.usr], f.names[o.usr], o.kind, {}, {}, {}, {}, {}, {}});
+        ClangSymbol symbol;
+        symbol.usr = f.usrs[o.usr];
+        symbol.name = f.names[o.usr];
+        symbol.kind = o.kind;
+        contents_.symbols.push_back(std::move(symbol));
         canonicalFrom_.push_back(CanonicalFrom::None);
         if (made) madeUpSymbols_.push_back(it->second);
       }
@@ -283,7 +291,18 @@ class UnitMerger {
     // include its header is its own canonical declaration there), else of the first unit.
     ClangSymbol& symbol = contents_.symbols[id];
     bool canonical = false;
-    if (o.role != ClangRole::Reference && !o.expanded && !u.declaredHere[o.usr]) {
+    // A class, struct, union or enum defined in a header has that definition for its canonical
+    // declaration in clangd's index, not a forward declaration met before it (clangd's
+    // SymbolCollector prefers a tag's definition outside the main file): go-to-definition at the
+    // definition then answers the definition itself (spdlog's `class thread_pool`, declared
+    // ahead in async_logger.h).
+    if (o.role == ClangRole::Definition && !o.expanded && !made && isTag(static_cast<SymbolKind>(o.kind)) && path != u.own &&
+        canonicalFrom_[id] != CanonicalFrom::Preferred) {
+      u.declaredHere[o.usr] = true;
+      for (ClangSite& other : symbol.sites) other.canonical = false;
+      canonical = true;
+      canonicalFrom_[id] = CanonicalFrom::Preferred;
+    } else if (o.role != ClangRole::Reference && !o.expanded && !u.declaredHere[o.usr]) {
       u.declaredHere[o.usr] = true;
       if (canonicalFrom_[id] == CanonicalFrom::None ||
           (canonicalFrom_[id] == CanonicalFrom::Declaring && u.definedHere[o.usr] && !made)) {
@@ -314,18 +333,22 @@ class UnitMerger {
 
   // A header's own macro is unlisted under the name a unit reading the header as a system header
   // gives it, because the header's own parse names it with its place (see the worker). Where no
-  // unit read the header as a user header, nothing lists its #define and uses there under that
-  // other name, so they stay among the place-less macro's sites. (The place-less name's own
-  // occurrences in the header are all unlisted, so a listed one there is the other name's.)
+  // unit of the compilation database read the header as a user header, nothing in clangd's index
+  // lists its #define and uses there under that other name, so they stay among the place-less
+  // macro's sites. A header nib parses alone (a made-up unit) is such a user header only while
+  // clangd has it open: a header that makes itself a system header (`#pragma GCC
+  // system_header`, Catch's) is named with places by its own parse alone. (The place-less name's
+  // own occurrences in the header are all unlisted, so a listed one there is the other name's.)
   // Only place-less macros: another macro's unlisted occurrences (a name in a file's preamble
   // answering the preamble's last definition, views/ClangPreambleMacros.h) are no sites of it.
   void relistHeaderMacros() {
     auto isMacro = [&](uint32_t id) { return static_cast<SymbolKind>(contents_.symbols[id].kind) == SymbolKind::Macro; };
     auto placeless = [&](uint32_t id) { return contents_.symbols[id].usr.rfind("c:@macro@", 0) == 0; };
     std::set<std::tuple<std::string, uint32_t, ClangRole>> locatedMacros;
-    for (const auto& [path, occurrences] : byFile_)
-      for (const ClangFileOccurrence& o : occurrences)
-        if (!o.unlisted && isMacro(o.symbol)) locatedMacros.emplace(path, o.start, o.role);
+    for (uint32_t id = 0; id < contents_.symbols.size(); ++id)
+      if (isMacro(id) && !placeless(id))
+        for (const ClangSite& site : contents_.symbols[id].sites)
+          if (!site.unlisted && !site.interpolated) locatedMacros.emplace(site.path, site.range.startByte, site.role);
     for (uint32_t id = 0; id < contents_.symbols.size(); ++id) {
       if (!isMacro(id) || !placeless(id)) continue;
       for (ClangSite& site : contents_.symbols[id].sites)

@@ -14,10 +14,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-bool isTag(SymbolKind kind) {
-  return kind == SymbolKind::Class || kind == SymbolKind::Struct || kind == SymbolKind::Union || kind == SymbolKind::Enum;
-}
-
 // The part of a USR two aliases of one entity share: without the file a main file's own entities
 // are prefixed with (`c:file.cc@aN@S@X` and `c:@aN@S@X`), and without a C++ function's
 // signature (`c:@F@f#I#` and C's `c:@F@f` for a header both languages read).
@@ -132,7 +128,7 @@ class UnitMerger {
 
  private:
   // By symbol id: where its canonical declaration came from (see mergeOccurrence).
-  enum class CanonicalFrom : uint8_t { None, Declaring, Defining, Preferred };
+  enum class CanonicalFrom : uint8_t { None, Declaring, Defining };
   // What one unit's occurrences share: its symbols' ids, which entities it defines and which of
   // their declarations it has met, its own main file.
   struct Unit {
@@ -291,18 +287,7 @@ class UnitMerger {
     // include its header is its own canonical declaration there), else of the first unit.
     ClangSymbol& symbol = contents_.symbols[id];
     bool canonical = false;
-    // A class, struct, union or enum defined in a header has that definition for its canonical
-    // declaration in clangd's index, not a forward declaration met before it (clangd's
-    // SymbolCollector prefers a tag's definition outside the main file): go-to-definition at the
-    // definition then answers the definition itself (spdlog's `class thread_pool`, declared
-    // ahead in async_logger.h).
-    if (o.role == ClangRole::Definition && !o.expanded && !made && isTag(static_cast<SymbolKind>(o.kind)) && path != u.own &&
-        canonicalFrom_[id] != CanonicalFrom::Preferred) {
-      u.declaredHere[o.usr] = true;
-      for (ClangSite& other : symbol.sites) other.canonical = false;
-      canonical = true;
-      canonicalFrom_[id] = CanonicalFrom::Preferred;
-    } else if (o.role != ClangRole::Reference && !o.expanded && !u.declaredHere[o.usr]) {
+    if (o.role != ClangRole::Reference && !o.expanded && !u.declaredHere[o.usr]) {
       u.declaredHere[o.usr] = true;
       if (canonicalFrom_[id] == CanonicalFrom::None ||
           (canonicalFrom_[id] == CanonicalFrom::Declaring && u.definedHere[o.usr] && !made)) {

@@ -200,7 +200,7 @@ Expected<NavigationResult> ClangNavigator::wordAnswer(const std::string& path, c
       if (add(*symbol)) {
         out.note = "'" + word + "' is not a name the compiler saw here; answered for the same name at line " +
                    std::to_string(toDisplayLine(nearest->range.start.line));
-        return std::move(out);
+        return out;
       }
     }
 
@@ -240,7 +240,7 @@ Expected<NavigationResult> ClangNavigator::wordAnswer(const std::string& path, c
   uniqueSites(out.locations);
   out.note = "'" + word + "' is not a name the compiler saw here (code the preprocessor left out, or a macro's "
              "definition): " + std::to_string(out.locations.size()) + " symbol(s) of that name";
-  return std::move(out);
+  return out;
 }
 
 std::optional<ClangNavigator::PreprocessorWord> ClangNavigator::preprocessorWord(const std::string& path,

@@ -451,22 +451,18 @@ std::string ClangNavigator::answerFacet(const ClangSymbol& symbol) {
   return kind == SymbolKind::Unknown ? "" : symbolKindName(kind);
 }
 
-// The definition that is the symbol's canonical declaration (the unit that defines it never saw
-// another declaration first): clangd's answer at a definition is then that definition; nullptr
-// when a declaration comes first. A made-up unit's canonical declaration in another file (two
-// programs no command builds each defining `main`, or an anonymous enum both spell alike) is not
-// this file's: to clangd each such file is a program of its own, whose first declaration here is
-// the symbol's. So is a made-up unit's `main` whose canonical declaration is a compiled
-// program's: the uncompiled test's own `main` answers there, not the tool's. But a declaration
-// the made-up unit's own parse meets first, in a header this file includes (cJSON's vendored
-// Unity examples: ProductionCode.c defines what ProductionCode.h declares), is its canonical
-// declaration to clangd, and answers even though it is no definition. So is, at a class, struct,
-// union or enum, the first declaration the asked file's own parse meets: clangd's index of the
-// open file has that for the tag's declaration (its background index has the definition, outside
-// a main file), and its symbol wins the merge, having the definition (spdlog's thread_pool.h meets
-// none before its definition; JsonCpp's reader.h meets forwards.h's `class CharReaderBuilder;`).
+// The answer at a definition in `path`: in the clang view, the first declaration `path`'s own
+// parse meets (the definition itself where none comes first). clangd's index of the open file
+// has that declaration for the symbol's, and its symbol wins the merge with the background index,
+// having the definition (spdlog's thread_pool.h meets none before `class thread_pool`; JsonCpp's
+// reader.h meets forwards.h's `class CharReaderBuilder;`; each example's own `main`).
+// In the precise view, which has no #includes: the definition that is the symbol's canonical
+// declaration (the unit that defines it never saw another declaration first), nullptr when a
+// declaration comes first. A made-up unit's canonical declaration in another file is not this
+// file's: to clangd each such file is a program of its own, whose first declaration here is the
+// symbol's.
 const ClangSite* ClangNavigator::canonicalDefinition(const ClangSymbol& symbol, const std::string& path) {
-  if (isTag(static_cast<SymbolKind>(symbol.kind)) && !scip_)
+  if (!scip_)
     if (const ClangSite* met = firstDeclarationMet(*view_, symbol, path, [&](const std::string& p) { return changed_(p) > 0; }))
       return met;
   const ClangSite* canonical = declarationSite(symbol);

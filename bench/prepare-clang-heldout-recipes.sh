@@ -14,6 +14,7 @@ changed_by_recipe() {
   case "$1" in
     leveldb|snappy|jansson) echo CMakeLists.txt ;;
     yaml-cpp) echo test/CMakeLists.txt ;;
+    libwebm) echo CMakeLists.txt ;;
     zlib) printf '%s\n' Makefile zconf.h ;;
   esac
 }
@@ -404,6 +405,65 @@ build_spdlog() {
   cdb_from_build
 }
 
+# Set 34. Like set 32's, each build step ends with || exit 1.
+build_libonig() {
+  # The tarball has configure.ac but no configure script: autoreconf -i generates it (without -f,
+  # so that the tarball's own compile, config.guess, INSTALL and the like are kept). make check
+  # with an empty TESTS builds the test programs and the samples without running them.
+  autoreconf -i || exit 1
+  ./configure --enable-posix-api >/dev/null || exit 1
+  bear -- make -j2 check TESTS= || exit 1
+  require_files libonig src/config.h test/test_utf8 test/testp sample/posix
+  require_defines libonig src/config.h HAVE_ALLOCA SIZEOF_LONG
+}
+
+build_libwebm() {
+  # Debian's googletest and gmock instead of the ../googletest checkout that the tests expect.
+  sed -i \
+    -e '/^  set(GTEST_SRC_DIR "${LIBWEBM_SRC_DIR}\/..\/googletest" CACHE PATH$/,/^  include_directories("${GTEST_SRC_DIR}\/googletest\/include")$/c\  find_package(GTest REQUIRED)  # nib bench: Debian libgtest-dev, libgmock-dev' \
+    -e '/^    include_directories("${GTEST_SRC_DIR}\/googlemock\/include")$/d' \
+    -e 's|^\(\s*target_link_libraries(.* LINK_PUBLIC\) gmock gtest webm)$|\1 GTest::gmock GTest::gtest webm)  # nib bench|' \
+    -e 's|^\(\s*target_link_libraries(.* LINK_PUBLIC\) gtest webm)$|\1 GTest::gtest webm)  # nib bench|' \
+    CMakeLists.txt
+  grep -q 'find_package(GTest REQUIRED)' CMakeLists.txt &&
+    [ "$(grep -c 'LINK_PUBLIC GTest::' CMakeLists.txt)" = 6 ] &&
+    ! grep -q 'GTEST_SRC_DIR' CMakeLists.txt ||
+    { echo "heldout: libwebm: the CMakeLists.txt patch did not apply" >&2; exit 1; }
+  cmake_build . -DENABLE_TESTS=ON -DENABLE_WEBM_PARSER=ON || exit 1
+  grep -q '^GTest_DIR:PATH=/usr/' build/CMakeCache.txt ||
+    { echo "heldout: libwebm: Debian's googletest not found" >&2; exit 1; }
+  require_files libwebm build/mkvmuxer_tests build/webm2pes_tests build/webm_parser_tests
+  cdb_from_build
+}
+
+build_libsrtp2() {
+  # OpenSSL's AES-ICM, AES-GCM and HMAC-SHA1 instead of the library's own (Debian's build uses
+  # NSS), and libpcap for test/rtp_decoder. The default target builds libsrtp2.a and the test
+  # programs; the tarball's .gitignore already ignores every build output.
+  ./configure --enable-openssl >/dev/null || exit 1
+  bear -- make -j2 || exit 1
+  require_files libsrtp2 crypto/include/config.h libsrtp2.a test/test_srtp test/rtp_decoder
+  require_defines libsrtp2 crypto/include/config.h OPENSSL GCM HAVE_PCAP HAVE_X86 CPU_CISC
+}
+
+build_geographiclib() {
+  # Without Boost for the examples (so that the build does not depend on what else the machine
+  # has). The examples are a CMake project of their own, which the exampleprograms target
+  # configures in build/exampleprograms against the library just built (CMake takes
+  # CMAKE_EXPORT_COMPILE_COMMANDS from the environment there); the two databases are merged.
+  cmake_build . -DUSE_BOOST_FOR_EXAMPLES=OFF || exit 1
+  CMAKE_EXPORT_COMPILE_COMMANDS=ON cmake --build build --target exampleprograms || exit 1
+  require_files geographiclib build/include/GeographicLib/Config.h build/tools/GeoConvert \
+    build/tests/geodtest build/exampleprograms/compile_commands.json
+  python3 - <<'EOF' || exit 1
+import json
+db = json.load(open("build/compile_commands.json"))
+db += json.load(open("build/exampleprograms/compile_commands.json"))
+json.dump(db, open("compile_commands.json", "w"), indent=2)
+EOF
+  ignore '/build/'
+}
+
 # Runs the recipe of package $1 in the current directory, the code base's root.
 build_recipe() {
   case "$1" in
@@ -446,5 +506,9 @@ build_recipe() {
     libjsoncpp) build_libjsoncpp ;;
     nettle) build_nettle ;;
     spdlog) build_spdlog ;;
+    libonig) build_libonig ;;
+    libwebm) build_libwebm ;;
+    libsrtp2) build_libsrtp2 ;;
+    geographiclib) build_geographiclib ;;
   esac
 }

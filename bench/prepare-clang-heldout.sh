@@ -25,6 +25,9 @@
 #          1.3.1 and TagLib 1.13, the packages libjpeg-turbo, cpp-jwt (1.4+ds), opus and taglib
 #   set 33 (a tenth, fresh set; default DEST /tmp/held33): MuJS 1.3.2, JsonCpp 1.9.5, Nettle 3.8.1
 #          and spdlog 1.10.0, the packages mujs, libjsoncpp, nettle and spdlog (1.10.0+ds)
+#   set 34 (an eleventh, fresh set; default DEST /tmp/held34): Oniguruma 6.9.8, libwebm 1.0.0.29,
+#          libSRTP 2.5.0 and GeographicLib 2.1.2, the packages libonig, libwebm, libsrtp2 and
+#          geographiclib
 #
 # Each code base becomes DEST/<package>, a git repository whose first commit is the package's
 # .orig tarball (made by bench/fetch-corpus.sh). The script then builds it once, because clangd
@@ -401,6 +404,74 @@
 #              root. src/fmt.cpp (it compiles the bundled fmt, so only without an external one), the
 #              header-only variant (SPDLOG_BUILD_TESTS_HO, SPDLOG_BUILD_EXAMPLE_HO) and bench/ (it
 #              #includes fmt/locale.h, which fmt 9 no longer has) are not built
+#   libonig    autoreconf -i (the tarball has configure.ac and Makefile.am but no configure script;
+#              without -f, so the tarball's compile, config.guess, INSTALL and the other auxiliary
+#              files are kept), ./configure --enable-posix-api, then bear -- make -j2 check TESTS=
+#              in the tree, which builds the test programs and the samples without running them:
+#              libonig (shared and static; libtool compiles each object twice, with -fPIC -DPIC and
+#              without, so each of the 50 files of src/ it builds has two entries; regposix.c and
+#              regposerr.c, the POSIX API, with -DUSE_POSIX_API), the test programs of test/
+#              (test_utf8, test_syntax, test_options, test_regset, test_back, testc for EUC-JP,
+#              testp for the POSIX API and testcu, from testu.c, for UTF-16) and 15 of sample/.
+#              configure generates src/config.h (HAVE_CONFIG_H: 14 HAVE_* macros, the SIZEOF_*
+#              ones, from which regint.h derives its pointer-sized types, and
+#              USE_CRNL_AS_LINE_TERMINATOR left #undef). src/unicode.c #includes the generated
+#              Unicode tables unicode_fold_data.c, unicode_property_data.c (31,863 lines, or
+#              unicode_property_data_posix.c without USE_UNICODE_PROPERTIES), unicode_wb_data.c
+#              and unicode_egcb_data.c whole, none of which is compiled on its own; the gperf
+#              outputs unicode_fold[123]_key.c and unicode_unfold_key.c are. The tarball's
+#              .gitignore already ignores every output of autoreconf, configure and the build (and
+#              config.h, so the first commit lacks tis-ci/config.h). src/koi8.c, src/mktable.c,
+#              sample/crnl.c (it wants USE_CRNL_AS_LINE_TERMINATOR), harnesses/ (the fuzzers),
+#              tis-ci/ and windows/ are not built
+#   libwebm    CMake into build/ with the tests and the new parser API (ENABLE_WEBM_PARSER), with
+#              Debian's googletest and gmock 1.12.1 (the recipe checks that they come from /usr),
+#              then a build (-std=c++11): the static library webm (common/, mkvmuxer/, mkvparser/
+#              and the 22 .cc files of webm_parser/src, whose other parsers are header-only
+#              templates in webm_parser/src/*.h), the programs mkvparser_sample, mkvmuxer_sample,
+#              dumpvtt, vttdemux, webm_info, webm2pes, webm2ts and webm_parser_demo, and six
+#              googletest programs: mkvmuxer_tests, mkvparser_tests, vp9_header_parser_tests,
+#              vp9_level_stats_tests, webm2pes_tests and webm_parser_tests (the 59 *_test.cc of
+#              webm_parser/tests, its main in webm_parser_tests.cc, and webm_parser/test_utils/
+#              with limited_reader.cc and the gmock MockCallback). testing/test_util.cc is
+#              compiled five times, common/vp9_header_parser.cc three times. No header is
+#              generated; build/compile_commands.json is copied to the root. The tarball's
+#              .gitignore ignores *.cmake and *.mkv, so the first commit lacks the tarball's build/
+#              (cxx_flags.cmake and msvc_runtime.cmake, which CMakeLists.txt includes, and two
+#              MinGW toolchain files; they stay in build/, now the build directory too) and the
+#              test data testing/testdata/*.mkv. testing/mkvparser_fuzzer.cc and
+#              webm_parser/fuzzing/ are not built
+#   libsrtp2   ./configure --enable-openssl, then bear -- make -j2 in the tree: libsrtp2.a, with
+#              OpenSSL 3 (Debian's own build uses NSS) and libpcap, and the test programs
+#              (crypto/test: cipher_driver, datatypes_driver, kernel_driver and env; test/:
+#              srtp_driver, replay_driver, roc_driver, rdbx_driver, rtpw, rtp_decoder and
+#              test_srtp), each compiled and linked in one command with its helpers (test/util.c,
+#              getopt_s.c, ut_sim.c, rtp.c, crypto/math/datatypes.c again). configure generates
+#              crypto/include/config.h (HAVE_CONFIG_H: 40 #defines, 28 of them HAVE_*, and 20 left
+#              #undef; the recipe checks OPENSSL, GCM, HAVE_PCAP, HAVE_X86 and CPU_CISC). The
+#              configuration picks the crypto implementation by file: OpenSSL's aes_icm_ossl.c,
+#              aes_gcm_ossl.c and hmac_ossl.c are built, and the library's own aes.c, aes_icm.c,
+#              hmac.c and sha1.c (with crypto/test/aes_calc.c and sha1_driver.c, built only
+#              without a crypto library), the mbed TLS and NSS ones are not; GCM, OPENSSL and NSS
+#              select code in srtp/srtp.c, crypto_kernel.c and the test programs.
+#              test/test_srtp.c #includes ../srtp/srtp.c whole (to reach its static functions),
+#              which the library compiles on its own as well. The tarball's .gitignore already
+#              ignores every build output. fuzzer/ (libFuzzer) is not built
+#   geographiclib
+#              CMake into build/ without Boost for the examples (so that the build does not
+#              depend on what else the machine has), then a build (-std=c++11, Release: -O3
+#              -DNDEBUG): the shared library (the 38 .cpp files of src/), the eleven tools of
+#              tools/ (GeoConvert, GeodSolve, Planimeter, ...; each #includes its usage text,
+#              man/<tool>.usage, from the tarball) and the test programs geodtest, signtest and
+#              polygontest; then the exampleprograms target, which configures examples/ as a
+#              CMake project of its own in build/exampleprograms against the library just built
+#              and builds its 51 programs (example-*.cpp, GeoidToGTX.cpp, make-egmcof.cpp,
+#              JacobiConformal.cpp; AuxLatitude.cpp with example-AuxLatitude; no -std, and the
+#              headers by -isystem). CMake generates build/include/GeographicLib/Config.h (the
+#              version, GEOGRAPHICLIB_DATA, GEOGRAPHICLIB_PRECISION 2, from which Math.hpp
+#              derives the real type, GEOGRAPHICLIB_HAVE_LONG_DOUBLE, GEOGRAPHICLIB_WORDS_BIGENDIAN
+#              and GEOGRAPHICLIB_SHARED_LIB). The two compilation databases are merged at the
+#              root. wrapper/ (the C, Excel, Octave and Python wrappers) is not built
 # leveldb's and snappy's CMakeLists.txt want googletest and Google benchmark as git submodules in
 # third_party/, which the tarballs leave empty. The script patches them to use Debian's
 # libgtest-dev, libgmock-dev and libbenchmark-dev instead: the two add_subdirectory lines become
@@ -413,6 +484,11 @@
 # from test/gtest-1.10.0/: the script patches it the same way, the add_subdirectory becomes
 # find_package(GTest), the include_directories of the bundled headers is deleted, and
 # yaml-cpp-tests links GTest::gmock GTest::gtest (Debian's 1.12.1) instead of gmock.
+# libwebm's CMakeLists.txt wants a googletest checkout beside the code base (../googletest): the
+# script replaces the block that builds it (add_subdirectory or gtest-all.cc) and its
+# include_directories with find_package(GTest), deletes the googlemock include_directories, and
+# the six test programs link GTest::gtest (webm_parser_tests GTest::gmock GTest::gtest) instead of
+# gtest and gmock.
 #
 # A second commit, "bench setup", adds .nib.conf (calibration.idle-ms = 0), the compilation
 # database at the root and the root .gitignore (all three added with git add -f, since a
@@ -420,23 +496,24 @@
 # every build output (object files, libraries, programs,
 # generated headers such as pcre2's src/config.h and src/pcre2.h or libconfig's ac_config.h,
 # build/), and the tracked files a recipe changed (leveldb's, snappy's and jansson's patched
-# CMakeLists.txt, yaml-cpp's patched test/CMakeLists.txt, zlib's configured Makefile and
-# zconf.h); afterwards git status is empty. Every "directory" and "file" of each compilation
-# database is checked to lie inside DEST/<package>, and every "file" to exist.
+# CMakeLists.txt, yaml-cpp's patched test/CMakeLists.txt, libwebm's patched CMakeLists.txt, zlib's
+# configured Makefile and zconf.h); afterwards git status is empty. Every "directory" and "file"
+# of each compilation database is checked to lie inside DEST/<package>, and every "file" to exist.
 #
 # The script is idempotent: a code base whose last commit is "bench setup", with a compilation
 # database at the root and a clean status (clangd's own index, an untracked .cache/ that a
 # clangd run on the code base writes next to compile_commands.json, is allowed), is left alone.
 # A partly prepared one is removed and fetched again. Missing build tools (bear, cmake,
 # build-essential, zlib1g-dev, libgtest-dev, libgmock-dev, libbenchmark-dev, and libbz2-dev,
-# liblzma-dev and libssl-dev for libzip, pkg-config for ms-gsl, libogg-dev for flac,
-# nlohmann-json3-dev for cpp-jwt, libcppunit-dev for taglib, libreadline-dev for mujs, libgmp-dev
-# for nettle, libfmt-dev for spdlog) are installed with apt-get, which needs root. The recipes
+# liblzma-dev and libssl-dev for libzip (libssl-dev for libsrtp2 too), pkg-config for ms-gsl,
+# libogg-dev for flac, nlohmann-json3-dev for cpp-jwt, libcppunit-dev for taglib, libreadline-dev
+# for mujs, libgmp-dev for nettle, libfmt-dev for spdlog, autoconf, automake and libtool for
+# libonig, libpcap-dev for libsrtp2) are installed with apt-get, which needs root. The recipes
 # themselves are in bench/prepare-clang-heldout-recipes.sh.
-# Usage: bench/prepare-clang-heldout.sh [--set 24|25|26|27|28|29|30|31|32|33] [DEST]   (default: set 24, DEST /tmp/held<set>)
+# Usage: bench/prepare-clang-heldout.sh [--set 24|25|26|27|28|29|30|31|32|33|34] [DEST]   (default: set 24, DEST /tmp/held<set>)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-usage() { echo "usage: $0 [--set 24|25|26|27|28|29|30|31|32|33] [DEST]" >&2; exit 2; }
+usage() { echo "usage: $0 [--set 24|25|26|27|28|29|30|31|32|33|34] [DEST]" >&2; exit 2; }
 set_id=24
 args=()
 while [ $# -gt 0 ]; do
@@ -460,7 +537,8 @@ case "$set_id" in
   31) packages=(hiredis flac jsonnet libdeflate) ;;
   32) packages=(libjpeg-turbo cpp-jwt opus taglib) ;;
   33) packages=(mujs libjsoncpp nettle spdlog) ;;
-  *) echo "heldout: unknown set $set_id (24, 25, 26, 27, 28, 29, 30, 31, 32 or 33)" >&2; exit 2 ;;
+  34) packages=(libonig libwebm libsrtp2 geographiclib) ;;
+  *) echo "heldout: unknown set $set_id (24, 25, 26, 27, 28, 29, 30, 31, 32, 33 or 34)" >&2; exit 2 ;;
 esac
 dest=$(realpath -m "${args[0]:-/tmp/held$set_id}")
 git_c=(-c user.name=nib-bench -c user.email=bench@nib -c commit.gpgsign=false)
@@ -468,7 +546,8 @@ git_c=(-c user.name=nib-bench -c user.email=bench@nib -c commit.gpgsign=false)
 need=()
 for p in bear cmake build-essential zlib1g-dev libgtest-dev libgmock-dev libbenchmark-dev \
          libbz2-dev liblzma-dev libssl-dev pkg-config libogg-dev nlohmann-json3-dev \
-         libcppunit-dev libreadline-dev libgmp-dev libfmt-dev; do
+         libcppunit-dev libreadline-dev libgmp-dev libfmt-dev autoconf automake libtool \
+         libpcap-dev; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || need+=("$p")
 done
 if [ ${#need[@]} -gt 0 ]; then

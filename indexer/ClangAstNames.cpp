@@ -261,6 +261,7 @@ struct AstOnlyNames {
   struct UsingDeclaration {
     uint32_t file = 0, offset = 0, scopeEnd = 0;
     uint32_t symbol = 0;
+    std::string scope;  // the USR of the namespace it is declared in ("" elsewhere)
   };
   std::unordered_map<std::string, std::vector<UsingDeclaration>> usings;  // by the name it brings in
   std::unordered_map<uint32_t, CXFile> usingFiles;                        // file id -> its CXFile
@@ -277,6 +278,7 @@ struct AstOnlyNames {
     u.file = static_cast<uint32_t>(id);
     u.offset = offset;
     u.scopeEnd = UINT32_MAX;
+    if (clang_getCursorKind(parent) == CXCursor_Namespace) u.scope = take(clang_getCursorUSR(parent));
     if (clang_getCursorKind(parent) != CXCursor_TranslationUnit) {
       CXFile endFile;
       unsigned end;
@@ -377,17 +379,119 @@ struct AstOnlyNames {
       if (auto own = indexedAt.find({found->declaration->file, found->declaration->offset}); own != indexedAt.end())
         for (uint32_t k : own->second)
           if (c->facts.occurrences[k].role == ClangRole::Reference) targets.push_back(c->facts.occurrences[k].usr);
+      // Nor where the name is a type template's with its arguments (`Element<int>`): clang 14
+      // keeps no trace of the using-declaration in a template specialization's type, so clangd
+      // answers the template alone there (a function template's call keeps it).
+      bool withArguments = i + 1 < n && take(clang_getTokenSpelling(tu, tokens[i + 1])) == "<";
       bool other = false;
       if (auto at = indexedAt.find({fileId, offset}); at != indexedAt.end())
         for (uint32_t k : at->second) {
           const ClangOccurrence& o = c->facts.occurrences[k];
           bool named = targets.empty() || c->facts.names[o.usr] != spelling ||
                        std::find(targets.begin(), targets.end(), o.usr) != targets.end();
-          other |= o.role != ClangRole::Reference || isFunctionLocalUsr(c->facts.usrs[o.usr]) || !named;
+          other |= o.role != ClangRole::Reference || isFunctionLocalUsr(c->facts.usrs[o.usr]) || !named ||
+                   (withArguments && isTypeKind(static_cast<SymbolKind>(o.kind)));
         }
       if (!other) c->addAstOnly(location, found->declaration->symbol, SymbolKind::Import, ClangRole::Reference, false, /*unlisted=*/true);
     }
     if (tokens) clang_disposeTokens(tu, tokens, n);
+  }
+
+  // Types named through a using-declaration with their namespace (`std::uint64_t`, which
+  // libstdc++'s <cstdint> brings into `std` by `using ::uint64_t;`; `io::Buffer`): clang 14 calls
+  // such a type a UsingType, which neither libclang's cursors nor its indexer report, so nothing
+  // names it. clangd 14 answers there from the AST — go-to-definition with the using-declaration
+  // and the entity, references with the entity's — and lists the qualified name in no references
+  // (its index, from the same library, has nothing there either). So such a name answers,
+  // unlisted, for the repository's using-declaration of it in that namespace, else, in `std`, for
+  // the global name the standard library imported.
+  struct QualifiedName {
+    CXSourceLocation location;
+    uint32_t file = 0, offset = 0;
+    std::string scope, name;  // the namespace's USR, the name after it
+  };
+  std::vector<QualifiedName> qualified;
+
+  static size_t skipBlanks(const std::string& text, size_t at) {
+    while (at < text.size() && (text[at] == ' ' || text[at] == '\t' || text[at] == '\n' || text[at] == '\r')) ++at;
+    return at;
+  }
+
+  // At a namespace written where the source spells it, the name after its `::`, when that name is
+  // no qualifier itself.
+  void afterNamespace(CXCursor cursor, CXCursor space) {
+    CXFile file;
+    unsigned start, end;
+    CXSourceRange extent = clang_getCursorExtent(cursor);
+    clang_getFileLocation(clang_getRangeStart(extent), &file, nullptr, nullptr, &start);
+    clang_getFileLocation(clang_getRangeEnd(extent), nullptr, nullptr, nullptr, &end);
+    int64_t id = c->fileId(file);
+    if (id < 0 || end <= start) return;
+    const std::string& text = c->contentOf(static_cast<uint32_t>(id));
+    std::string spelling = take(clang_getCursorSpelling(cursor));
+    if (end > text.size() || text.compare(start, end - start, spelling) != 0) return;  // a macro wrote it
+    size_t at = skipBlanks(text, end);
+    if (text.compare(at, 2, "::") != 0) return;
+    at = skipBlanks(text, at + 2);
+    std::string name = Collector::identifierAt(text, static_cast<uint32_t>(at));
+    if (name.empty() || text.compare(skipBlanks(text, at + name.size()), 2, "::") == 0) return;
+    qualified.push_back({clang_getLocationForOffset(tu, file, static_cast<unsigned>(at)), static_cast<uint32_t>(id),
+                         static_cast<uint32_t>(at), take(clang_getCursorUSR(space)), std::move(name)});
+  }
+
+  // After the walk: the qualified names nothing else named (see QualifiedName).
+  void qualifiedTypes() {
+    if (qualified.empty()) return;
+    std::set<std::pair<uint32_t, uint32_t>> named;
+    for (const ClangOccurrence& o : c->facts.occurrences) named.emplace(o.file, o.offset);
+    std::optional<std::map<std::string, std::pair<std::string, SymbolKind>>> imported;  // std's, read once
+    for (const QualifiedName& q : qualified) {
+      if (named.count({q.file, q.offset})) continue;
+      const UsingDeclaration* own = nullptr;
+      if (auto it = usings.find(q.name); it != usings.end())
+        for (const UsingDeclaration& u : it->second)
+          if (u.scope == q.scope) own = &u;
+      if (own) {
+        c->addAstOnly(q.location, own->symbol, SymbolKind::Import, ClangRole::Reference, false, /*unlisted=*/true);
+      } else if (q.scope == "c:@N@std") {
+        if (!imported) imported = globalTypes();
+        auto it = imported->find(q.name);
+        if (it == imported->end()) continue;
+        uint32_t symbol = c->usrId(it->second.first, q.name.c_str());
+        c->addAstOnly(q.location, symbol, it->second.second, ClangRole::Reference, false, /*unlisted=*/true);
+      }
+      named.emplace(q.file, q.offset);
+    }
+  }
+
+  // The types the unit declares at the global scope whose names `std::` was seen qualifying:
+  // name -> (USR, kind).
+  std::map<std::string, std::pair<std::string, SymbolKind>> globalTypes() {
+    struct Walk {
+      std::set<std::string> wanted;
+      std::map<std::string, std::pair<std::string, SymbolKind>> found;
+    } walk;
+    for (const QualifiedName& q : qualified)
+      if (q.scope == "c:@N@std") walk.wanted.insert(q.name);
+    clang_visitChildren(
+        clang_getTranslationUnitCursor(tu),
+        [](CXCursor cursor, CXCursor, CXClientData data) {
+          auto* w = static_cast<Walk*>(data);
+          SymbolKind kind;
+          switch (clang_getCursorKind(cursor)) {
+            case CXCursor_TypedefDecl: case CXCursor_TypeAliasDecl: kind = SymbolKind::TypeAlias; break;
+            case CXCursor_StructDecl: kind = SymbolKind::Struct; break;
+            case CXCursor_UnionDecl: kind = SymbolKind::Union; break;
+            case CXCursor_EnumDecl: kind = SymbolKind::Enum; break;
+            case CXCursor_ClassDecl: kind = SymbolKind::Class; break;
+            default: return CXChildVisit_Continue;
+          }
+          std::string name = take(clang_getCursorSpelling(cursor));
+          if (w->wanted.count(name) && !w->found.count(name)) w->found[name] = {take(clang_getCursorUSR(cursor)), kind};
+          return CXChildVisit_Continue;
+        },
+        &walk);
+    return std::move(walk.found);
   }
 
   // Whether a function libclang calls no definition has a body after all, one this unit skipped
@@ -535,6 +639,7 @@ struct AstOnlyNames {
         if (!clang_Cursor_isNull(referenced) && isTemplateParameter(clang_getCursorKind(referenced)))
           self->templateParameterUse(cursor, referenced);
         else if (!clang_Cursor_isNull(referenced)) self->unindexed(cursor, referenced);
+        if (kind == CXCursor_NamespaceRef && !clang_Cursor_isNull(referenced)) self->afterNamespace(cursor, referenced);
         else if (clang_getCursorKind(cursor) == CXCursor_MemberRefExpr) self->resolve(cursor);
         break;
       }
@@ -550,6 +655,7 @@ void addAstOnlyNames(Collector& c, CXTranslationUnit tu) {
   AstOnlyNames astOnly(&c, tu);
   clang_visitChildren(clang_getTranslationUnitCursor(tu), AstOnlyNames::visit, &astOnly);
   astOnly.usingUses();
+  astOnly.qualifiedTypes();
 }
 
 }  // namespace nib::clangindex

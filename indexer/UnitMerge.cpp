@@ -391,6 +391,8 @@ class UnitMerger {
     for (const std::string& path : interpolatedOnly_)
       if (!compiled_.count(path)) contents_.interpolatedFiles.push_back(path);
     contents_.sharedMainFiles.assign(shared_.begin(), shared_.end());
+    for (const std::string& path : compiledMainFiles_)
+      if (blobIds_.count(path)) contents_.compiledMainFiles.push_back(path);
     std::set<std::string> everyRead;
     for (const auto& [main, read] : reads_) everyRead.insert(read.begin(), read.end());
     contents_.readFiles.assign(everyRead.begin(), everyRead.end());

@@ -81,9 +81,13 @@ Status writeClangView(const std::filesystem::path& dir, const ClangViewContents&
   for (const std::string& path : contents.interpolatedFiles) NIB_RETURN_IF_ERROR(txn->put(*interpolated, path, ""));
   for (const auto& [path, signature] : contents.unindexed) NIB_RETURN_IF_ERROR(txn->put(*unindexed, path, signature));
   for (const std::string& path : contents.sharedMainFiles) NIB_RETURN_IF_ERROR(txn->put(*shared, path, ""));
-  auto errors = txn->openDb("errors", true), foreign = txn->openDb("foreign", true);
+  auto errors = txn->openDb("errors", true), foreign = txn->openDb("foreign", true),
+       compiled = txn->openDb("compiled", true);
   if (!errors) return errors.status();
   if (!foreign) return foreign.status();
+  if (!compiled) return compiled.status();
+  for (const std::string& path : contents.compiledMainFiles)
+    if (!path.empty() && path.size() <= kMaxNameKey) NIB_RETURN_IF_ERROR(txn->put(*compiled, path, ""));
   for (const std::string& path : contents.foreignFiles)
     if (!path.empty() && path.size() <= kMaxNameKey) NIB_RETURN_IF_ERROR(txn->put(*foreign, path, ""));
   for (const std::string& path : contents.parsedWithErrors)
@@ -201,6 +205,7 @@ Expected<std::unique_ptr<ClangView>> ClangView::open(const std::filesystem::path
   if (auto programs = v->txn_.openDb("programs", false)) v->programs_ = *programs;
   if (auto reads = v->txn_.openDb("reads", false)) v->reads_ = *reads;
   if (auto errors = v->txn_.openDb("errors", false)) v->errors_ = *errors;
+  if (auto compiled = v->txn_.openDb("compiled", false)) v->compiled_ = *compiled;
   if (auto foreign = v->txn_.openDb("foreign", false)) v->foreign_ = *foreign;
   if (auto inclusions = v->txn_.openDb("inclusions", false)) v->inclusions_ = *inclusions;
   if (auto enclosed = v->txn_.openDb("enclosed", false)) v->enclosed_ = *enclosed;
@@ -401,6 +406,11 @@ bool ClangView::mayHoldForeign(const std::string& path) {
 bool ClangView::parsedWithErrors(const std::string& path) {
   if (!errors_ || path.empty() || path.size() > kMaxNameKey) return false;
   return txn_.get(*errors_, path).hasValue();
+}
+
+bool ClangView::compiledMainFile(const std::string& path) {
+  if (!compiled_ || path.empty() || path.size() > kMaxNameKey) return false;
+  return txn_.get(*compiled_, path).hasValue();
 }
 
 bool ClangView::skippedAt(const std::string& path, uint32_t offset) {

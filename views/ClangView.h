@@ -132,6 +132,9 @@ struct ClangViewContents {
   // Main files whose own unit reported an error (a missing include, a made-up unit's guessed
   // command that lacks a path), sorted: answers there rest on the compiler's error recovery.
   std::vector<std::string> parsedWithErrors;
+  // Main files of the compilation database's units (not of units nib made up), sorted: every
+  // site their own parse saw in a file is a real unit's, never interpolated.
+  std::vector<std::string> compiledMainFiles;
 };
 Status writeClangView(const std::filesystem::path& dir, const ClangViewContents& contents);
 // A file's size and modification time as a short string ("-" when it cannot be read): what
@@ -165,6 +168,9 @@ class ClangView {
   bool mayHoldForeign(const std::string& path);
   // Whether `path`'s own parse reported an error (ClangViewContents::parsedWithErrors).
   bool parsedWithErrors(const std::string& path);
+  // Whether `path` is the main file of a compilation database's unit
+  // (ClangViewContents::compiledMainFiles); false for a view that predates the record.
+  bool compiledMainFile(const std::string& path);
   // Whether `offset` lies in code the preprocessor left out (ClangViewContents::skipped).
   bool skippedAt(const std::string& path, uint32_t offset);
   // The other files the units whose main file `path` is read (repository paths, sorted; valid
@@ -195,6 +201,7 @@ class ClangView {
   std::optional<MDB_dbi> programs_;  // absent from views that record no programs
   std::optional<MDB_dbi> reads_;     // absent from views written before it was
   std::optional<MDB_dbi> errors_;    // the same
+  std::optional<MDB_dbi> compiled_;  // the same
   std::optional<MDB_dbi> foreign_;   // the same
   std::optional<MDB_dbi> inclusions_;  // the same
   std::optional<MDB_dbi> enclosed_;    // the same

@@ -639,8 +639,8 @@ struct AstOnlyNames {
         if (!clang_Cursor_isNull(referenced) && isTemplateParameter(clang_getCursorKind(referenced)))
           self->templateParameterUse(cursor, referenced);
         else if (!clang_Cursor_isNull(referenced)) self->unindexed(cursor, referenced);
-        if (kind == CXCursor_NamespaceRef && !clang_Cursor_isNull(referenced)) self->afterNamespace(cursor, referenced);
         else if (clang_getCursorKind(cursor) == CXCursor_MemberRefExpr) self->resolve(cursor);
+        if (kind == CXCursor_NamespaceRef && !clang_Cursor_isNull(referenced)) self->afterNamespace(cursor, referenced);
         break;
       }
       default: break;

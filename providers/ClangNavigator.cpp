@@ -421,14 +421,14 @@ Status definitionFallbacks(ClangView& view, bool scip, const ClangSymbol& symbol
   // uint32_t;` under `#ifndef HAVE_UINT32_T`, which a header parsed alone has), and clangd answers
   // from that parse (the C library's typedef, outside the repository).
   bool compiled = !scip && view.compiledMainFile(path);
-  if (out.locations.empty() && !compiled) {
+  if (out.locations.empty()) {
     if (!scip) {
       auto read = view.filesReadBy(path);
       if (!read) return read.status();
       if (*read) c.readByAsked = std::move(**read);
       c.onlyRead = true;
     }
-    c.withInterpolated = true;
+    c.withInterpolated = !compiled;
     c.collect(symbol, [&](const ClangSite& s) { return wanted(s.role) && !othersImplicit(s); });
   }
   if (out.locations.empty())

@@ -433,6 +433,8 @@ struct AstOnlyNames {
     size_t at = skipBlanks(text, end);
     if (text.compare(at, 2, "::") != 0) return;
     at = skipBlanks(text, at + 2);
+    // Most names after a namespace are the indexer's (`std::string`): those need nothing more.
+    if (indexed.count({static_cast<uint32_t>(id), static_cast<uint32_t>(at)})) return;
     std::string name = Collector::identifierAt(text, static_cast<uint32_t>(at));
     if (name.empty() || text.compare(skipBlanks(text, at + name.size()), 2, "::") == 0) return;
     qualified.push_back({clang_getLocationForOffset(tu, file, static_cast<unsigned>(at)), static_cast<uint32_t>(id),

@@ -418,8 +418,9 @@ Status definitionFallbacks(ClangView& view, bool scip, const ClangSymbol& symbol
   // A file the compilation database compiles saw, in every file its parse read, a real unit's
   // sites, never interpolated ones: what only a made-up unit saw there lies where that parse did
   // not look (a section its configuration leaves out: libSRTP's integers.h `typedef unsigned int
-  // uint32_t;` under `#ifndef HAVE_UINT32_T`, which a header parsed alone has), and clangd answers
-  // from that parse (the C library's typedef, outside the repository).
+  // uint32_t;` under `#ifndef HAVE_UINT32_T`, live in a program no command builds that includes
+  // it without config.h), and clangd answers from that parse (the C library's typedef, outside
+  // the repository).
   bool compiled = !scip && view.compiledMainFile(path);
   if (out.locations.empty()) {
     if (!scip) {

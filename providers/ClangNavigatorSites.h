@@ -45,9 +45,5 @@ Status declined();
 bool onlyForeignAt(const std::vector<ClangFileOccurrence>& occurrences, uint32_t start);
 // Locations in (path, offset) order, one per site: answers merged from several symbols.
 void uniqueSites(std::vector<SymbolLocation>& locations);
-// A class, struct, union or enum: what clang calls a tag.
-inline bool isTag(SymbolKind kind) {
-  return kind == SymbolKind::Class || kind == SymbolKind::Struct || kind == SymbolKind::Union || kind == SymbolKind::Enum;
-}
 
 }  // namespace nib::clangnav

@@ -76,7 +76,7 @@ Expected<NavigationResult> ClangNavigator::typeDefinitions(const std::string& pa
   out.confidence = Confidence::Exact;
   size_t stale = 0;
   SymbolKind kind = static_cast<SymbolKind>(symbol.kind);
-  bool isType = isTag(kind) || kind == SymbolKind::TypeAlias || kind == SymbolKind::Interface;
+  bool isType = isTypeKind(kind);
   // The SCIP indexers nib runs record no type of a variable (scip-typescript and scip-python
   // write no is_type_definition relationships): no answer rather than an empty "exact" one.
   if (!isType && symbol.types.empty() && scip_) return declined();

@@ -410,7 +410,9 @@ struct Collector {
   }
   // Records an occurrence whose name starts at `location` (clang's spelling of it); the name's
   // length is the entity's spelling (a destructor's or an operator's name may be spelt apart).
-  void add(CXSourceLocation location, uint32_t usr, ClangRole role, SymbolKind kind, bool call, int32_t container) {
+  // `parent`: for a reference, the declaration it lies in (see settleRepeatedArguments).
+  void add(CXSourceLocation location, uint32_t usr, ClangRole role, SymbolKind kind, bool call, int32_t container,
+           CXCursor parent = clang_getNullCursor()) {
     CXFile file;
     unsigned line, column, offset;
     clang_getFileLocation(location, &file, &line, &column, &offset);
@@ -434,14 +436,29 @@ struct Collector {
       }
       return;
     }
+    if (!argumentsSettled) spelled.push_back({facts.occurrences.size(), location, parent});
     push({static_cast<uint32_t>(id), line - 1, column - 1, offset, static_cast<uint32_t>(facts.names[usr].size()), usr, role,
           call, container, static_cast<uint8_t>(kind), false, false});
   }
+  // The indexer's names written where the file spells them, with clang's own location of each
+  // (one expansion of a macro argument differs from another there) and a reference's
+  // declaration, until settleRepeatedArguments has read them.
+  struct Spelled {
+    size_t occurrence;
+    CXSourceLocation location;
+    CXCursor parent;
+  };
+  std::vector<Spelled> spelled;
+  bool argumentsSettled = false;
 };
 
 // Adds the names the AST resolves where libclang's indexer reports nothing, then the uses of
 // each using-declaration's name (ClangAstNames.cpp). After the indexer and the macros.
 void addAstOnlyNames(Collector& c, CXTranslationUnit tu);
+// Where a macro's argument is a declaration's name and a later expansion of it a reference (a
+// constructor's name, then its class as a parameter's type), the declaration is no name under a
+// cursor (ClangRepeatedArguments.cpp). After the macros' pass, before resolveMacroDeclarations.
+void settleRepeatedArguments(Collector& c);
 // In a main file parsed with errors, the words of blocks the parser skipped inside a namespace
 // or a named struct, union or class, as unlisted references to it (ClangSkippedBlocks.cpp). After
 // the skipped ranges are known.

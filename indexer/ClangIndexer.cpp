@@ -159,7 +159,8 @@ void reference(CXClientData data, const CXIdxEntityRefInfo* info) {
     }
   }
   c->add(clang_indexLoc_getCXSourceLocation(info->loc), usr, ClangRole::Reference,
-         kindOf(info->referencedEntity->kind), (info->role & CXSymbolRole_Call) != 0, container);
+         kindOf(info->referencedEntity->kind), (info->role & CXSymbolRole_Call) != 0, container,
+         info->parentEntity ? info->parentEntity->cursor : clang_getNullCursor());
 }
 
 // Whether a macro's definition is the compiler's own (the predefines' `<built-in>` buffer), not
@@ -399,6 +400,7 @@ void startCollector(Collector& c, const CompileCommand& command, const fs::path&
 void collectFromCursors(Collector& c, CXTranslationUnit tu) {
   clang_visitChildren(clang_getTranslationUnitCursor(tu), macroVisitor, &c);
   c.sortExpansions();
+  settleRepeatedArguments(c);
   c.flagNamesOfMacroBodies();
   c.resolveMacroDeclarations();
   // The #includes first: the AST walk follows a header's using-declarations into the main file.

@@ -14,7 +14,7 @@ changed_by_recipe() {
   case "$1" in
     leveldb|snappy|jansson) echo CMakeLists.txt ;;
     yaml-cpp) echo test/CMakeLists.txt ;;
-    libwebm) echo CMakeLists.txt ;;
+    libwebm|wabt) echo CMakeLists.txt ;;
     zlib) printf '%s\n' Makefile zconf.h ;;
   esac
 }
@@ -464,6 +464,65 @@ EOF
   ignore '/build/'
 }
 
+# Set 35. Like set 32's, each build step ends with || exit 1.
+build_freetype() {
+  # Debian's zlib, bzip2, libpng and Brotli required, so that the build does not depend on what
+  # else the machine has; HarfBuzz (which itself links FreeType) left out.
+  cmake_build . -DFT_REQUIRE_ZLIB=ON -DFT_REQUIRE_BZIP2=ON -DFT_REQUIRE_PNG=ON \
+        -DFT_REQUIRE_BROTLI=ON -DFT_DISABLE_HARFBUZZ=ON || exit 1
+  require_files freetype build/include/freetype/config/ftconfig.h \
+    build/include/freetype/config/ftoption.h
+  require_defines freetype build/include/freetype/config/ftoption.h FT_CONFIG_OPTION_SYSTEM_ZLIB \
+    FT_CONFIG_OPTION_USE_BZIP2 FT_CONFIG_OPTION_USE_PNG FT_CONFIG_OPTION_USE_BROTLI
+  cdb_from_build
+}
+
+build_xz_utils() {
+  # make check with an empty TESTS builds the test programs without running them.
+  ./configure >/dev/null || exit 1
+  bear -- make -j2 check TESTS= || exit 1
+  require_files xz-utils config.h src/liblzma/liblzma.la src/xz/xz src/xzdec/xzdec tests/test_index
+  require_defines xz-utils config.h HAVE_ENCODER_LZMA2 HAVE_DECODER_LZMA2 HAVE_MF_BT4 \
+    HAVE_CHECK_SHA256 MYTHREAD_POSIX
+  ignore '*.o' '*.lo' '*.la' '.libs/' '.deps/' 'Makefile' '/Doxyfile' '/config.h' '/config.log' \
+         '/config.status' '/libtool' '/stamp-h1' '/po/Makefile.in' '/po/POTFILES' \
+         '/src/liblzma/liblzma.pc' '/src/scripts/xzdiff' '/src/scripts/xzgrep' \
+         '/src/scripts/xzless' '/src/scripts/xzmore' '/src/xz/xz' '/src/xzdec/xzdec' \
+         '/src/xzdec/lzmadec' '/src/lzmainfo/lzmainfo' '/tests/test-suite.log' \
+         '/tests/create_compress_files' '/tests/test_bcj_exact_size' '/tests/test_block_header' \
+         '/tests/test_check' '/tests/test_filter_flags' '/tests/test_hardware' '/tests/test_index' \
+         '/tests/test_index_hash' '/tests/test_lzip_decoder' '/tests/test_memlimit' \
+         '/tests/test_stream_flags' '/tests/test_vli'
+}
+
+build_libyuv() {
+  # Debian's libgtest.a (find_library), not gtest-all.cc compiled from /usr/src/gtest, which
+  # would put an entry outside the code base; libjpeg for the MJPEG functions (HAVE_JPEG).
+  cmake_build . -DTEST=ON || exit 1
+  grep -q '^GTEST_LIBRARY:FILEPATH=/usr/' build/CMakeCache.txt ||
+    { echo "heldout: libyuv: Debian's libgtest not found" >&2; exit 1; }
+  grep -q -e '-DHAVE_JPEG' build/compile_commands.json ||
+    { echo "heldout: libyuv: built without libjpeg" >&2; exit 1; }
+  require_files libyuv build/libyuv_unittest build/yuvconvert build/yuvconstants
+  cdb_from_build
+}
+
+build_wabt() {
+  # No wasm-c-api examples: their sources are in third_party/wasm-c-api, an empty submodule.
+  sed -i \
+    -e '/^  if (CMAKE_USE_PTHREADS_INIT)$/,/^  endif ()$/d' \
+    -e '/^  function(c_api_example NAME)$/,/^  c_api_example(trap)$/c\  # nib bench: no wasm-c-api examples (third_party/wasm-c-api, a git submodule, is empty)' \
+    CMakeLists.txt
+  grep -q '^  # nib bench: no wasm-c-api examples' CMakeLists.txt && ! grep -q 'c_api_example' CMakeLists.txt ||
+    { echo "heldout: wabt: the CMakeLists.txt patch did not apply" >&2; exit 1; }
+  # Debian's googletest instead of the empty third_party/gtest submodule.
+  cmake_build . -DBUILD_TESTS=ON -DUSE_SYSTEM_GTEST=ON -DBUILD_LIBWASM=OFF || exit 1
+  require_files wabt build/include/wabt/config.h build/wabt-unittests build/hexfloat_test \
+    build/wat2wasm bin/wat2wasm
+  cdb_from_build
+  ignore '/bin/'
+}
+
 # Runs the recipe of package $1 in the current directory, the code base's root.
 build_recipe() {
   case "$1" in
@@ -510,5 +569,9 @@ build_recipe() {
     libwebm) build_libwebm ;;
     libsrtp2) build_libsrtp2 ;;
     geographiclib) build_geographiclib ;;
+    freetype) build_freetype ;;
+    xz-utils) build_xz_utils ;;
+    libyuv) build_libyuv ;;
+    wabt) build_wabt ;;
   esac
 }

@@ -28,6 +28,9 @@
 #   set 34 (an eleventh, fresh set; default DEST /tmp/held34): Oniguruma 6.9.8, libwebm 1.0.0.29,
 #          libSRTP 2.5.0 and GeographicLib 2.1.2, the packages libonig, libwebm, libsrtp2 and
 #          geographiclib
+#   set 35 (a twelfth, fresh set; default DEST /tmp/held35): FreeType 2.12.1, XZ Utils 5.4.1,
+#          libyuv (LIBYUV_VERSION 1857, git b2528b0 of 2023-01-23) and WABT 1.0.32, the packages
+#          freetype (2.12.1+dfsg), xz-utils, libyuv (0.0~git20230123.b2528b0) and wabt
 #
 # Each code base becomes DEST/<package>, a git repository whose first commit is the package's
 # .orig tarball (made by bench/fetch-corpus.sh). The script then builds it once, because clangd
@@ -472,6 +475,80 @@
 #              derives the real type, GEOGRAPHICLIB_HAVE_LONG_DOUBLE, GEOGRAPHICLIB_WORDS_BIGENDIAN
 #              and GEOGRAPHICLIB_SHARED_LIB). The two compilation databases are merged at the
 #              root. wrapper/ (the C, Excel, Octave and Python wrappers) is not built
+#   freetype   CMake into build/ with zlib, bzip2, libpng and Brotli required (FT_REQUIRE_*:
+#              Debian's zlib1g-dev, libbz2-dev, libpng-dev and libbrotli-dev, so that the build does
+#              not depend on what else the machine has) and without HarfBuzz (FT_DISABLE_HARFBUZZ),
+#              then a build: the static library (CMake's default) from 42 files, FreeType's "single
+#              object" sources: src/base/ftbase.c #includes 18 .c files of src/base whole
+#              (ftadvanc.c, ftcalc.c, ftobjs.c, ftoutln.c, ftstream.c, ...), and each module's file
+#              (src/truetype/truetype.c, src/cff/cff.c, src/sfnt/sfnt.c, src/autofit/autofit.c,
+#              src/psaux/psaux.c, ...) the .c files of its directory, none of which is compiled on
+#              its own; src/gzip/ftgzip.c #includes its bundled zlib (adler32.c, crc32.c, inflate.c,
+#              ...) only without FT_CONFIG_OPTION_SYSTEM_ZLIB, so that code is inactive here.
+#              builds/unix/ftsystem.c stands in for src/base/ftsystem.c. CMake generates
+#              build/include/freetype/config/ftconfig.h (from builds/unix/ftconfig.h.in:
+#              HAVE_UNISTD_H, HAVE_FCNTL_H) and build/include/freetype/config/ftoption.h, the
+#              tarball's include/freetype/config/ftoption.h (the FT_CONFIG_OPTION_*,
+#              TT_CONFIG_OPTION_*, T1_CONFIG_OPTION_*, CFF_CONFIG_OPTION_* and AF_CONFIG_OPTION_*
+#              macros that select code all over src/) with FT_CONFIG_OPTION_SYSTEM_ZLIB,
+#              FT_CONFIG_OPTION_USE_BZIP2, FT_CONFIG_OPTION_USE_PNG and FT_CONFIG_OPTION_USE_BROTLI
+#              #defined, which the recipe checks: 52 #defines and 5 #undefs, 17 more left commented
+#              out; build/compile_commands.json is copied to the root. The optional modules gxvalid
+#              and otvalid, src/dlg/, src/tools/ and tests/ (Meson only) are not built
+#   xz-utils   ./configure, then bear -- make -j2 check TESTS= in the tree, which builds the test
+#              programs without running them: liblzma (shared and static; libtool compiles each
+#              object twice, with -fPIC -DPIC and without, so each of the 80 files of src/liblzma
+#              and src/common it builds has two entries), xz, xzdec and lzmadec (src/xzdec/xzdec.c
+#              twice, the second time with -DLZMADEC) and lzmainfo (src/common/tuklib_exit.c and
+#              tuklib_progname.c four times), and the test programs tests/test_*.c and
+#              create_compress_files.c (with the tests' own framework, tests/tuktest.h).
+#              configure generates config.h (HAVE_CONFIG_H: 90 #defines, 72 of them HAVE_*, and 61
+#              left #undef; the HAVE_ENCODER_*, HAVE_DECODER_*, HAVE_MF_* and HAVE_CHECK_* macros
+#              select the filters, match finders and checks liblzma builds, the recipe checks
+#              HAVE_ENCODER_LZMA2, HAVE_DECODER_LZMA2, HAVE_MF_BT4, HAVE_CHECK_SHA256 and
+#              MYTHREAD_POSIX), Doxyfile and the scripts src/scripts/xz{diff,grep,less,more}. The
+#              tarball has no root .gitignore; po4a/.gitignore ignores /man and /xz-man.pot, so the
+#              first commit lacks the translated man pages po4a/man/*/ and po4a/xz-man.pot.
+#              debug/, doc/examples*/, extra/, lib/ (getopt for systems without it),
+#              tests/ossfuzz/, the table generators (*_tablegen.c) and the small variants
+#              crc32_small.c and crc64_small.c, and the experimental CMake build are not built or
+#              used
+#   libyuv     CMake into build/ with the test (-DTEST=ON), with Debian's libgtest.a (find_library;
+#              the recipe checks that it comes from /usr, since the fallback compiles
+#              /usr/src/gtest/src/gtest-all.cc) and libjpeg (HAVE_JPEG, which the recipe checks),
+#              then a build: the library twice, static and shared, so each of the 54 .cc files of
+#              source/ has two entries, util/yuvconvert.cc, util/yuvconstants.c and
+#              libyuv_unittest (unit_test/*.cc: googletest's TEST_F and TEST over the conversion,
+#              scaling, rotation and comparison functions, most of them generated by macros; its
+#              own main in unit_test.cc). No command names a -std or an -O. No header is generated;
+#              include/libyuv/row.h, scale_row.h, rotate_row.h and compare_row.h #define 577, 83,
+#              11 and 11 HAS_* macros under #if on the architecture and the compiler, which select
+#              the SIMD row functions (source/row_gcc.cc, row_neon*.cc, row_msa.cc, ...) and the
+#              dispatch in source/*.cc. libgflags-dev is not installed: where it is, the test
+#              program uses gflags (-DLIBYUV_USE_GFLAGS). build/compile_commands.json is copied to
+#              the root. The tarball's .gitignore ignores /build, /tools, /testing and
+#              /third_party (it has none of them). util/'s other programs (psnr, ssim, cpuid, ...)
+#              and the GN, gyp, Android and linux.mk builds are not built or used
+#   wabt       CMake into build/ with the tests, with Debian's googletest (USE_SYSTEM_GTEST;
+#              third_party/gtest, a git submodule, is empty in the tarball) and without libwasm
+#              (BUILD_LIBWASM=OFF: third_party/wasm-c-api is empty too), then a build (C++ with
+#              -std=c++17 -fno-exceptions): the static libwabt (src/*.cc, src/interp/), wasm-rt-impl
+#              (wasm2c/wasm-rt-impl.c, C), the twelve tools of src/tools/ (wat2wasm, wasm2wat,
+#              wasm-interp, wasm2c, wasm-objdump, wasm-decompile, ...; the build copies them to
+#              bin/) and the googletest programs hexfloat_test (src/test-hexfloat.cc, and
+#              src/literal.cc again) and wabt-unittests (the nine other src/test-*.cc). CMake
+#              generates build/include/wabt/config.h (from src/config.h.in: HAVE_ALLOCA_H,
+#              HAVE_UNISTD_H, HAVE_SNPRINTF, HAVE_SSIZE_T, HAVE_STRCASECMP, HAVE_WIN32_VT100, the
+#              SIZEOF_* and COMPILER_IS_* macros, WITH_EXCEPTIONS and WABT_VERSION_STRING) and
+#              build/wasm2c_header_top.cc, wasm2c_header_bottom.cc, wasm2c_source_includes.cc and
+#              wasm2c_source_declarations.cc (src/template/wasm2c.*, the runtime code that wasm2c
+#              writes, as string literals; compiled into libwabt). src/wast-lexer.cc #includes
+#              src/prebuilt/lexer-keywords.cc (gperf's keyword table), which is not compiled on its
+#              own; build/compile_commands.json is copied to the root. src/interp/interp-wasi.cc
+#              (WITH_WASI, uvwasi), src/interp/interp-wasm-c-api.cc (libwasm), the wasm-c-api
+#              examples, src/emscripten-helpers.cc, src/tools/wasm2wat-fuzz.cc, fuzzers and
+#              wasm2c/examples/ are not built; test/ holds the files that run-tests.py runs the
+#              tools on
 # leveldb's and snappy's CMakeLists.txt want googletest and Google benchmark as git submodules in
 # third_party/, which the tarballs leave empty. The script patches them to use Debian's
 # libgtest-dev, libgmock-dev and libbenchmark-dev instead: the two add_subdirectory lines become
@@ -489,6 +566,9 @@
 # include_directories with find_package(GTest), deletes the googlemock include_directories, and
 # the six test programs link GTest::gtest (webm_parser_tests GTest::gmock GTest::gtest) instead of
 # gtest and gmock.
+# wabt's CMakeLists.txt builds the wasm-c-api examples (third_party/wasm-c-api/example/*.c, from
+# another empty submodule) whenever the tests are built: the script replaces the c_api_example
+# function and its calls with a comment.
 #
 # A second commit, "bench setup", adds .nib.conf (calibration.idle-ms = 0), the compilation
 # database at the root and the root .gitignore (all three added with git add -f, since a
@@ -496,9 +576,10 @@
 # every build output (object files, libraries, programs,
 # generated headers such as pcre2's src/config.h and src/pcre2.h or libconfig's ac_config.h,
 # build/), and the tracked files a recipe changed (leveldb's, snappy's and jansson's patched
-# CMakeLists.txt, yaml-cpp's patched test/CMakeLists.txt, libwebm's patched CMakeLists.txt, zlib's
-# configured Makefile and zconf.h); afterwards git status is empty. Every "directory" and "file"
-# of each compilation database is checked to lie inside DEST/<package>, and every "file" to exist.
+# CMakeLists.txt, yaml-cpp's patched test/CMakeLists.txt, libwebm's and wabt's patched
+# CMakeLists.txt, zlib's configured Makefile and zconf.h); afterwards git status is empty. Every
+# "directory" and "file" of each compilation database is checked to lie inside DEST/<package>, and
+# every "file" to exist.
 #
 # The script is idempotent: a code base whose last commit is "bench setup", with a compilation
 # database at the root and a clean status (clangd's own index, an untracked .cache/ that a
@@ -508,12 +589,13 @@
 # liblzma-dev and libssl-dev for libzip (libssl-dev for libsrtp2 too), pkg-config for ms-gsl,
 # libogg-dev for flac, nlohmann-json3-dev for cpp-jwt, libcppunit-dev for taglib, libreadline-dev
 # for mujs, libgmp-dev for nettle, libfmt-dev for spdlog, autoconf, automake and libtool for
-# libonig, libpcap-dev for libsrtp2) are installed with apt-get, which needs root. The recipes
+# libonig, libpcap-dev for libsrtp2, libpng-dev and libbrotli-dev for freetype, libjpeg-dev for
+# libyuv) are installed with apt-get, which needs root. The recipes
 # themselves are in bench/prepare-clang-heldout-recipes.sh.
-# Usage: bench/prepare-clang-heldout.sh [--set 24|25|26|27|28|29|30|31|32|33|34] [DEST]   (default: set 24, DEST /tmp/held<set>)
+# Usage: bench/prepare-clang-heldout.sh [--set 24|25|26|27|28|29|30|31|32|33|34|35] [DEST]   (default: set 24, DEST /tmp/held<set>)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-usage() { echo "usage: $0 [--set 24|25|26|27|28|29|30|31|32|33|34] [DEST]" >&2; exit 2; }
+usage() { echo "usage: $0 [--set 24|25|26|27|28|29|30|31|32|33|34|35] [DEST]" >&2; exit 2; }
 set_id=24
 args=()
 while [ $# -gt 0 ]; do
@@ -538,7 +620,8 @@ case "$set_id" in
   32) packages=(libjpeg-turbo cpp-jwt opus taglib) ;;
   33) packages=(mujs libjsoncpp nettle spdlog) ;;
   34) packages=(libonig libwebm libsrtp2 geographiclib) ;;
-  *) echo "heldout: unknown set $set_id (24, 25, 26, 27, 28, 29, 30, 31, 32, 33 or 34)" >&2; exit 2 ;;
+  35) packages=(freetype xz-utils libyuv wabt) ;;
+  *) echo "heldout: unknown set $set_id (24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34 or 35)" >&2; exit 2 ;;
 esac
 dest=$(realpath -m "${args[0]:-/tmp/held$set_id}")
 git_c=(-c user.name=nib-bench -c user.email=bench@nib -c commit.gpgsign=false)
@@ -547,7 +630,7 @@ need=()
 for p in bear cmake build-essential zlib1g-dev libgtest-dev libgmock-dev libbenchmark-dev \
          libbz2-dev liblzma-dev libssl-dev pkg-config libogg-dev nlohmann-json3-dev \
          libcppunit-dev libreadline-dev libgmp-dev libfmt-dev autoconf automake libtool \
-         libpcap-dev; do
+         libpcap-dev libpng-dev libbrotli-dev libjpeg-dev; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || need+=("$p")
 done
 if [ ${#need[@]} -gt 0 ]; then

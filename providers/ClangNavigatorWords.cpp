@@ -91,13 +91,21 @@ const ClangSite* indexedPlace(const ClangSymbol& symbol, const std::function<boo
   return nullptr;
 }
 
-// Whether the function-like macro defined at `at` in `text` expands its argument `index` as
-// code: its parameter appears in the replacement list other than after `#` or beside `##`. Such
-// an argument's words are tokens the compiler read (clangd's go-to-definition answers them from
-// its AST or not at all, never by the word), even where libclang recorded no name (a statement
-// with errors, dropped whole by its cursors: cJSON's RUN_TEST(test_x, 43) in a runner whose
-// headers are missing). nullopt when the definition cannot be read as one.
-std::optional<bool> expandsArgument(std::string_view text, uint32_t at, size_t index) {
+// How the function-like macro defined at `at` in `text` uses its argument `index`: as code where
+// its parameter appears in the replacement list other than after `#` or beside `##` and outside
+// the arguments of a call there; handed on where it is an argument of such a call (FreeType's
+// `#define FT_TRACE3( varformat ) FT_TRACE( 3, varformat )`), whose callee decides — a macro
+// that drops it (`FT_TRACE` without tracing built in) leaves it unread, anything else is code.
+// An argument the compiler reads is made of tokens it read (clangd's go-to-definition answers
+// them from its AST or not at all, never by the word), even where libclang recorded no name (a
+// statement with errors, dropped whole by its cursors: cJSON's RUN_TEST(test_x, 43) in a runner
+// whose headers are missing). nullopt when the definition cannot be read as one.
+struct ArgumentUse {
+  bool code = false;
+  std::vector<std::pair<std::string, size_t>> handedOn;  // (callee, its argument's index)
+};
+
+std::optional<ArgumentUse> argumentUse(std::string_view text, uint32_t at, size_t index) {
   auto identifier = [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_'; };
   size_t i = at;
   while (i < text.size() && identifier(text[i])) ++i;
@@ -126,7 +134,16 @@ std::optional<bool> expandsArgument(std::string_view text, uint32_t at, size_t i
          (text[end - 1] == '\\' || (text[end - 1] == '\r' && end > 1 && text[end - 2] == '\\')))
     ++end;
   std::string_view body = text.substr(close + 1, (end == std::string_view::npos ? text.size() : end) - close - 1);
+  ArgumentUse use;
   std::string_view before;  // the token before, when it is punctuation
+  std::string_view callee;  // an identifier just read, which a `(` makes a call
+  struct Call {
+    std::string_view name;
+    size_t argument = 0;
+    int depth = 0;
+  };
+  std::vector<Call> calls;  // the calls the scan is inside, innermost last
+  int depth = 0;
   for (size_t k = 0; k < body.size();) {
     if (body[k] == ' ' || body[k] == '\t' || body[k] == '\\' || body[k] == '\r' || body[k] == '\n') {
       ++k;
@@ -143,11 +160,21 @@ std::optional<bool> expandsArgument(std::string_view text, uint32_t at, size_t i
       char quote = body[k++];
       while (k < body.size() && body[k] != quote) k += body[k] == '\\' ? 2 : 1;
       ++k;
-      before = {};
+      before = callee = {};
       continue;
     }
     if (!identifier(body[k])) {
       before = body.compare(k, 2, "##") == 0 ? "##" : body.substr(k, 1);
+      if (before == "(") {
+        ++depth;
+        if (!callee.empty()) calls.push_back({callee, 0, depth});
+      } else if (before == ")") {
+        if (!calls.empty() && calls.back().depth == depth) calls.pop_back();
+        --depth;
+      } else if (before == "," && !calls.empty() && calls.back().depth == depth) {
+        ++calls.back().argument;
+      }
+      callee = {};
       k += before.size();
       continue;
     }
@@ -155,11 +182,14 @@ std::optional<bool> expandsArgument(std::string_view text, uint32_t at, size_t i
     while (k < body.size() && identifier(body[k])) ++k;
     size_t next = k;
     while (next < body.size() && (body[next] == ' ' || body[next] == '\t')) ++next;
-    if (body.substr(word, k - word) == parameter && before != "#" && before != "##" && body.compare(next, 2, "##") != 0)
-      return true;
+    callee = body.substr(word, k - word);
+    if (callee == parameter && before != "#" && before != "##" && body.compare(next, 2, "##") != 0) {
+      if (calls.empty()) use.code = true;
+      else use.handedOn.emplace_back(std::string(calls.back().name), calls.back().argument);
+    }
     before = {};
   }
-  return false;
+  return use;
 }
 
 }  // namespace
@@ -509,7 +539,35 @@ bool ClangNavigator::argumentExpanded(const ClangSymbol& macro, const std::strin
   }
   auto defined = text_(definition->path);
   if (!defined) return false;
-  return expandsArgument(*defined, definition->range.startByte, index).value_or(false);
+  return expandsAsCode(*defined, definition->range.startByte, index, 0);
+}
+
+// Whether the macro defined at `at` in `text` expands its argument `index` as code, following it
+// into the macros it hands it to (argumentUse); false when the definition cannot be read.
+bool ClangNavigator::expandsAsCode(const std::string& text, uint32_t at, size_t index, int depth) {
+  std::optional<ArgumentUse> use = argumentUse(text, at, index);
+  if (!use) return false;
+  if (use->code) return true;
+  for (const auto& [name, argument] : use->handedOn) {
+    // The callee: the macros of that name the build saw (each one's definition), else a
+    // function, whose arguments are code.
+    auto ids = view_->symbolsNamed(name);
+    bool macro = false;
+    for (uint32_t id : ids ? *ids : std::vector<uint32_t>{}) {
+      auto callee = view_->symbol(id);
+      if (!callee || static_cast<SymbolKind>(callee->kind) != SymbolKind::Macro) continue;
+      const ClangSite* definition = nullptr;
+      for (const ClangSite& s : callee->sites)
+        if (s.role == ClangRole::Definition) definition = definition ? definition : &s;
+      if (!definition || depth >= 8) return true;
+      auto defined = text_(definition->path);
+      if (!defined) return true;
+      macro = true;
+      if (expandsAsCode(*defined, definition->range.startByte, argument, depth + 1)) return true;
+    }
+    if (!macro) return true;
+  }
+  return false;
 }
 
 bool ClangNavigator::parsedWithErrors(const std::string& path) { return !scip_ && view_->parsedWithErrors(path); }

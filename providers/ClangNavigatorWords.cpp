@@ -105,7 +105,10 @@ struct ArgumentUse {
   std::vector<std::pair<std::string, size_t>> handedOn;  // (callee, its argument's index)
 };
 
-std::optional<ArgumentUse> argumentUse(std::string_view text, uint32_t at, size_t index) {
+// The name of parameter `index` of the function-like macro defined at `at` in `text` (a variadic
+// one's for the arguments past the named ones), and its replacement list; nullopt when the
+// definition cannot be read as one.
+std::optional<std::pair<std::string_view, std::string_view>> macroParameter(std::string_view text, uint32_t at, size_t index) {
   auto identifier = [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_'; };
   size_t i = at;
   while (i < text.size() && identifier(text[i])) ++i;
@@ -133,7 +136,15 @@ std::optional<ArgumentUse> argumentUse(std::string_view text, uint32_t at, size_
   while ((end = text.find('\n', end)) != std::string_view::npos && end > 0 &&
          (text[end - 1] == '\\' || (text[end - 1] == '\r' && end > 1 && text[end - 2] == '\\')))
     ++end;
-  std::string_view body = text.substr(close + 1, (end == std::string_view::npos ? text.size() : end) - close - 1);
+  return std::make_pair(parameter, text.substr(close + 1, (end == std::string_view::npos ? text.size() : end) - close - 1));
+}
+
+// How the macro defined at `at` in `text` uses its argument `index` (ArgumentUse).
+std::optional<ArgumentUse> argumentUse(std::string_view text, uint32_t at, size_t index) {
+  auto identifier = [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_'; };
+  auto read = macroParameter(text, at, index);
+  if (!read) return std::nullopt;
+  auto [parameter, body] = *read;
   ArgumentUse use;
   std::string_view before;  // the token before, when it is punctuation
   std::string_view callee;  // an identifier just read, which a `(` makes a call

@@ -106,10 +106,13 @@ struct Collector {
   std::unordered_set<uint64_t> expansionStarts;
   // A name a macro's body spells like the macro (`#define current tok->stack[d].current`) is
   // reported at the invocation, which then spells both: the macro is the name written there, the
-  // field one its body names (flagged expanded, as `spelt` flags a body's other names).
+  // field one its body names (flagged expanded, as `spelt` flags a body's other names). So is a
+  // declaration a macro of its own name makes (XZ Utils' `#define tuklib_progname_init
+  // TUKLIB_SYMBOL(tuklib_progname_init)`, which pastes an optional prefix): clangd answers the
+  // macro at each of its names.
   void flagNamesOfMacroBodies() {
     for (ClangOccurrence& o : facts.occurrences)
-      if (o.role == ClangRole::Reference && !o.expanded && static_cast<SymbolKind>(o.kind) != SymbolKind::Macro &&
+      if (!o.expanded && static_cast<SymbolKind>(o.kind) != SymbolKind::Macro &&
           expansionStarts.count(static_cast<uint64_t>(o.file) << 32 | o.offset))
         o.expanded = true;
   }

@@ -83,11 +83,14 @@ void settleRepeatedArguments(Collector& c) {
     unsigned offset = 0;
     clang_getFileLocation(spelled[from].location, &file, nullptr, nullptr, &offset);
     LatestReference references{file, offset};
+    std::vector<CXCursor> visited;  // several references may lie in one declaration
     for (size_t k = from; k < to; ++k) {
       const CXCursor& parent = spelled[k].parent;
-      if (occurrences[spelled[k].occurrence].role == ClangRole::Reference && !clang_Cursor_isNull(parent) &&
-          isMacroLocation(clang_getCursorLocation(parent)))
-        clang_visitChildren(parent, latestReference, &references);
+      if (occurrences[spelled[k].occurrence].role != ClangRole::Reference || clang_Cursor_isNull(parent) ||
+          std::any_of(visited.begin(), visited.end(), [&](const CXCursor& v) { return clang_equalCursors(v, parent); }))
+        continue;
+      visited.push_back(parent);
+      if (isMacroLocation(clang_getCursorLocation(parent))) clang_visitChildren(parent, latestReference, &references);
     }
     if (references.latest <= latestDeclaration) continue;
     for (size_t k = from; k < to; ++k)

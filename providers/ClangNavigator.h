@@ -104,7 +104,7 @@ class ClangNavigator {
  private:
   bool inMacroArguments(const std::vector<ClangFileOccurrence>& occurrences, const std::string& text, uint32_t offset);
   bool argumentExpanded(const ClangSymbol& macro, const std::string& text, size_t open, uint32_t offset);
-  bool expandsAsCode(const std::string& text, uint32_t at, size_t index, int depth);
+  std::optional<bool> macroExpands(const ClangSymbol& macro, size_t index, int depth);
   static std::string answerFacet(const ClangSymbol& symbol);
   struct PreprocessorWord {
     std::string word;

@@ -105,11 +105,12 @@ struct ArgumentUse {
   std::vector<std::pair<std::string, size_t>> handedOn;  // (callee, its argument's index)
 };
 
+bool identifier(char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_'; }
+
 // The name of parameter `index` of the function-like macro defined at `at` in `text` (a variadic
 // one's for the arguments past the named ones), and its replacement list; nullopt when the
 // definition cannot be read as one.
 std::optional<std::pair<std::string_view, std::string_view>> macroParameter(std::string_view text, uint32_t at, size_t index) {
-  auto identifier = [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_'; };
   size_t i = at;
   while (i < text.size() && identifier(text[i])) ++i;
   if (i == at || i >= text.size() || text[i] != '(') return std::nullopt;
@@ -141,7 +142,6 @@ std::optional<std::pair<std::string_view, std::string_view>> macroParameter(std:
 
 // How the macro defined at `at` in `text` uses its argument `index` (ArgumentUse).
 std::optional<ArgumentUse> argumentUse(std::string_view text, uint32_t at, size_t index) {
-  auto identifier = [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_'; };
   auto read = macroParameter(text, at, index);
   if (!read) return std::nullopt;
   auto [parameter, body] = *read;
@@ -533,12 +533,8 @@ std::vector<uint32_t> ClangNavigator::resolvedNothingAmong(const std::string& pa
 }
 
 // Whether the macro expands the argument `offset` lies in (the arguments start at `open`, past
-// the parenthesis), by its definition's text (expandsArgument); false when that cannot be read.
+// the parenthesis), by its definition's text (macroExpands); false when that cannot be read.
 bool ClangNavigator::argumentExpanded(const ClangSymbol& macro, const std::string& text, size_t open, uint32_t offset) {
-  const ClangSite* definition = nullptr;
-  for (const ClangSite& s : macro.sites)
-    if (s.role == ClangRole::Definition) definition = definition ? definition : &s;
-  if (!definition || !text_) return false;
   // The argument's index: the commas before it outside parentheses (braces and brackets do not
   // group a macro's arguments).
   size_t index = 0;
@@ -548,35 +544,32 @@ bool ClangNavigator::argumentExpanded(const ClangSymbol& macro, const std::strin
     if (text[k] == ')') --depth;
     if (text[k] == ',' && depth == 0) ++index;
   }
-  auto defined = text_(definition->path);
-  if (!defined) return false;
-  return expandsAsCode(*defined, definition->range.startByte, index, 0);
+  return macroExpands(macro, index, 0).value_or(false);
 }
 
-// Whether the macro defined at `at` in `text` expands its argument `index` as code, following it
-// into the macros it hands it to (argumentUse); false when the definition cannot be read.
-bool ClangNavigator::expandsAsCode(const std::string& text, uint32_t at, size_t index, int depth) {
-  std::optional<ArgumentUse> use = argumentUse(text, at, index);
-  if (!use) return false;
+// Whether `macro` expands its argument `index` as code, by its (first) definition's text,
+// following the argument into the macros that text hands it to (argumentUse): a callee no macro
+// of the build is named is a function, whose arguments are code. nullopt when the definition
+// cannot be read.
+std::optional<bool> ClangNavigator::macroExpands(const ClangSymbol& macro, size_t index, int depth) {
+  const ClangSite* definition = nullptr;
+  for (const ClangSite& s : macro.sites)
+    if (s.role == ClangRole::Definition) definition = definition ? definition : &s;
+  if (!definition || !text_ || depth > 8) return std::nullopt;
+  auto defined = text_(definition->path);
+  std::optional<ArgumentUse> use = defined ? argumentUse(*defined, definition->range.startByte, index) : std::nullopt;
+  if (!use) return std::nullopt;
   if (use->code) return true;
   for (const auto& [name, argument] : use->handedOn) {
-    // The callee: the macros of that name the build saw (each one's definition), else a
-    // function, whose arguments are code.
     auto ids = view_->symbolsNamed(name);
-    bool macro = false;
+    bool macroCallee = false;
     for (uint32_t id : ids ? *ids : std::vector<uint32_t>{}) {
       auto callee = view_->symbol(id);
       if (!callee || static_cast<SymbolKind>(callee->kind) != SymbolKind::Macro) continue;
-      const ClangSite* definition = nullptr;
-      for (const ClangSite& s : callee->sites)
-        if (s.role == ClangRole::Definition) definition = definition ? definition : &s;
-      if (!definition || depth >= 8) return true;
-      auto defined = text_(definition->path);
-      if (!defined) return true;
-      macro = true;
-      if (expandsAsCode(*defined, definition->range.startByte, argument, depth + 1)) return true;
+      macroCallee = true;
+      if (macroExpands(*callee, argument, depth + 1).value_or(true)) return true;
     }
-    if (!macro) return true;
+    if (!macroCallee) return true;
   }
   return false;
 }

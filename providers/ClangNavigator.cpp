@@ -604,19 +604,23 @@ Expected<NavigationResult> ClangNavigator::answerFor(const ClangSymbol& found, c
     keepCanonicalDeclaration(*symbol, out.locations);
     keepVisibleTypeDefinitions(*symbol, path, out.locations);
     addOverridersOfPureMethod(*view_, *symbol, *at, c);
+    if (!scip_ && definedInSeveralSources(out.locations)) out.facet = kSeveralDefinitionsFacet;
   }
   noteLeftOut(c, scip_, out);
   return out;
 }
 
 // Two programs of one build that define a type of one name differently (a test's own `struct
-// Comparator` in the library's namespace: one USR) give it several definitions; a type's
-// definition is seen only where it is written or #included, so one in another source file that
-// no unit includes is no answer for this file — clangd's index holds one definition per symbol
-// and answers the header's. Kept when nothing else is left.
+// Comparator` in the library's namespace: one USR) give it several definitions, and so each of
+// its fields and enumerators of one name (nettle's generator eccdata.c has its own `struct
+// ecc_curve`); a type's definition, with its members', is seen only where it is written or
+// #included, so one in another source file that no unit includes is no answer for this file —
+// clangd answers the definition its parse of the file sees. Kept when nothing else is left.
 void ClangNavigator::keepVisibleTypeDefinitions(const ClangSymbol& symbol, const std::string& path,
                                                 std::vector<SymbolLocation>& locations) {
-  if (!isTypeKind(static_cast<SymbolKind>(symbol.kind)) || locations.size() < 2) return;
+  const auto kind = static_cast<SymbolKind>(symbol.kind);
+  const bool member = kind == SymbolKind::Field || kind == SymbolKind::EnumMember;
+  if ((!isTypeKind(kind) && !member) || locations.size() < 2) return;
   std::vector<std::string> shared;
   if (auto s = view_->sharedMainFiles()) shared = std::move(*s);
   auto hidden = [&](const SymbolLocation& l) {
@@ -631,6 +635,18 @@ void ClangNavigator::keepVisibleTypeDefinitions(const ClangSymbol& symbol, const
   }
   if (std::all_of(locations.begin(), locations.end(), hidden)) return;
   std::erase_if(locations, hidden);
+}
+
+// Whether the answer holds definitions in two source files or more: one entity defined by
+// several programs of the build (tools' and tests' own `die`), none of them the asked file's.
+bool ClangNavigator::definedInSeveralSources(const std::vector<SymbolLocation>& locations) {
+  const SymbolLocation* first = nullptr;
+  for (const SymbolLocation& l : locations) {
+    if (l.role != OccurrenceRole::Definition || !isCFamilySourceFile(l.path)) continue;
+    if (first && first->path != l.path) return true;
+    if (!first) first = &l;
+  }
+  return false;
 }
 
 Expected<ClangNavigator::NamedAt> ClangNavigator::namedAt(const std::string& path, uint32_t offset, bool allSites) {
@@ -653,6 +669,9 @@ Expected<ClangNavigator::NamedAt> ClangNavigator::namedAt(const std::string& pat
   if (at->foreign) return declined();
   auto symbol = allSites ? view_->symbol(at->symbol) : view_->symbolForDefinition(at->symbol, path, at->start);
   if (!symbol) return symbol.status();
+  // Where a macro's text spells a declaration its expansions write, the text is no code: the
+  // word answers (preprocessorDefinition, preprocessorReferences), as clangd's.
+  if (!scip_ && spelledInMacroText(*symbol, path, at->start)) return declined();
   // A header's macro as its own parse has it, where that is another than the units' occurrence
   // names: answered at that occurrence's place (a site of the macro's there, if no unit saw it).
   if (uint32_t own = scip_ ? at->symbol : ownParseMacro(*symbol, *at, path); own != at->symbol) {

@@ -100,6 +100,9 @@ class ClangNavigator {
   // from when the file is opened: not one a unit #including the file whole saw (`foreign`), not
   // a macro the file's own parse cannot know (visibleFrom).
   bool ownName(const std::string& path, const ClangFileOccurrence& o);
+  // Whether `symbol`'s site at (`path`, `offset`) is a declaration spelled in a macro's
+  // replacement list (a `macroBody` site): a word there, no name.
+  static bool spelledInMacroText(const ClangSymbol& symbol, const std::string& path, uint32_t offset);
 
  private:
   bool inMacroArguments(const std::vector<ClangFileOccurrence>& occurrences, const std::string& text, uint32_t offset);
@@ -184,6 +187,7 @@ class ClangNavigator {
   const ClangSite* canonicalDefinition(const ClangSymbol& symbol, const std::string& path);
   void keepVisibleTypeDefinitions(const ClangSymbol& symbol, const std::string& path,
                                   std::vector<SymbolLocation>& locations);
+  static bool definedInSeveralSources(const std::vector<SymbolLocation>& locations);
   static bool madeUpOnlyAt(const ClangSymbol& symbol, const std::string& path, uint32_t start);
   bool ownParseAt(const ClangFileOccurrence& at, const std::string& path);
   std::optional<std::pair<const ClangFileOccurrence*, ClangSymbol>> builtMacroAt(

@@ -274,7 +274,18 @@ Expected<NavigationResult> ClangNavigator::wordAnswer(const std::string& path, c
       continue;
     // One declared only outside the repository (a system header's) counts, as clangd's index
     // holds it too, but has no place here to answer with.
-    if (++matched > kMostWordMatches) return declined();
+    if (++matched > kMostWordMatches) {
+      // clangd asks its index for ten names like the word, best first, and answers nothing when
+      // more than five are the word's: which ten depends on its ranking.
+      NavigationResult many;
+      many.symbol = word;
+      many.source = source_;
+      many.confidence = Confidence::Name;
+      many.facet = kManyNamedFacet;
+      many.note = "'" + word + "' is not a name the compiler saw here, and more than " +
+                  std::to_string(kMostWordMatches) + " symbols are named so: no answer by the word";
+      return many;
+    }
     add(*symbol);
   }
   if (out.locations.empty()) return declined();
@@ -580,9 +591,22 @@ bool ClangNavigator::ownName(const std::string& path, const ClangFileOccurrence&
   if (o.foreign) return false;
   if (scip_) return true;
   auto symbol = view_->symbolForDefinition(o.symbol, path, o.start);
+  if (symbol && spelledInMacroText(*symbol, path, o.start)) return false;
   if (!symbol || static_cast<SymbolKind>(symbol->kind) != SymbolKind::Macro) return true;
   auto visible = visibleFrom(path, *symbol);
   return !visible || *visible;
+}
+
+// A macro's replacement list is not parsed where it is written, so no name is there for clangd's
+// parse of the file: a declaration the macro's expansions write (nettle's `#define ecc_size
+// nettle_ecc_size`, whose expansions declare and define `nettle_ecc_size`) is recorded at
+// the text spelling its name too (its `macroBody` twin, where clangd's index puts the
+// declaration), but a cursor there asks about a word. clangd answers its definition by the
+// word (its index then finds the declaration, at that very text) and lists no references.
+bool ClangNavigator::spelledInMacroText(const ClangSymbol& symbol, const std::string& path, uint32_t offset) {
+  return std::any_of(symbol.sites.begin(), symbol.sites.end(), [&](const ClangSite& s) {
+    return s.macroBody && s.range.startByte == offset && s.path == path;
+  });
 }
 
 }  // namespace nib

@@ -84,6 +84,13 @@ inline constexpr const char* kRecoveredFacet = "recovered";
 // A compiler's answer about an entity a file declares that every unit entered inside a scope (a
 // header #included inside a namespace): the live server, parsing the file alone, sees another.
 inline constexpr const char* kEnclosedFacet = "enclosed";
+// A word the compiler never parsed (a macro's text, code the preprocessor left out) that more than
+// five symbols are named: clangd's answer, by the word, is none of them or those its index ranks
+// first (exact names against prefixes, by use and nearness), which the index cannot tell.
+inline constexpr const char* kManyNamedFacet = "many-named";
+// Definitions of one entity in several source files (each program of a build with its own `die`):
+// the index lists them all; the live server's index keeps one, which one depends on its order.
+inline constexpr const char* kSeveralDefinitionsFacet = "several-definitions";
 
 struct SymbolMatch {
   SymbolLocation location;

@@ -20,8 +20,9 @@ LineKeys keysOf(const LiveAnswer& a) {
 // The rules that decide a category nothing has measured yet: a compiler's facts answer from the
 // index (exact for the text indexed), tree-sitter's definitions where the language's scoping is
 // all there is to resolve; tree-sitter's references, answers by name, a compiler's answers in code
-// no compile command builds (its command was guessed, as the backend's is) or in a file whose own
-// parse reported errors, and languages that need a compiler go to the backend.
+// no compile command builds (its command was guessed, as the backend's is), in a file whose own
+// parse reported errors or choosing among several source files' definitions, and languages that
+// need a compiler go to the backend.
 void PolicyNavigator::unmeasuredRule(const PolicyRequest& request, PolicyOutcome& out) {
   const Expected<NavigationResult>& r = out.index;
   bool compiler = r && (r->source == "clang" || r->source == "scip");
@@ -43,6 +44,8 @@ void PolicyNavigator::unmeasuredRule(const PolicyRequest& request, PolicyOutcome
     out.reason = "tree-sitter's references are not measured to agree yet", useLive = true;
   else if (r->facet == kUncompiledFacet)
     out.reason = "no compile command builds this code: the index's command was guessed", useLive = true;
+  else if (r->facet == kSeveralDefinitionsFacet && request.kind != NavigationKind::References)
+    out.reason = "several source files define the symbol: the backend's index keeps one of them", useLive = true;
   else if (r->facet == kParseErrorsFacet)
     out.reason = "the file's own parse reported errors: the compiler's recovery decided the answer", useLive = true;
   else out.reason = "fresh and exact";

@@ -281,6 +281,15 @@ TEST_CASE("the policy follows the measurements: a disagreeing category goes live
   PolicyOutcome recovered = navigator.decide(request, answer, &c);
   CHECK(recovered.wantLive);
   CHECK(recovered.category == "scip exact parse-errors");
+  // Or definitions several source files hold: the backend's index keeps one of them. Their
+  // references are all the entity's, as the backend's.
+  answer.facet = kSeveralDefinitionsFacet;
+  CHECK(!navigator.decide(request, answer, &c).wantLive);
+  request.kind = NavigationKind::Definition;
+  PolicyOutcome several = navigator.decide(request, answer, &c);
+  CHECK(several.wantLive);
+  CHECK(several.category == "scip exact several-definitions");
+  request.kind = NavigationKind::References;
   answer.facet.clear();
   // A file the index may not match goes live whatever was measured.
   request.partial = true;

@@ -275,4 +275,37 @@ TEST_CASE("answers in a file whose own parse reported errors are a category of t
   CHECK(inMain->facet == "function");
 }
 
+TEST_CASE("definitions several source files hold, and words many symbols are named, are categories of their own",
+          "[clang][agreement]") {
+  TestRepo repo;
+  // Two programs of one build, each with its own `die` (nettle's tools and testsuite).
+  const char* misc = "void die(const char *m);\n";
+  const char* tool = "#include \"misc.h\"\nvoid die(const char *m) { (void)m; }\nint main(void) { die(\"x\"); return 0; }\n";
+  const char* test = "void die(const char *m) { (void)m; }\nint run(void) { die(\"y\"); return 0; }\n";
+  // A macro's text names `x`, the name of six fields (none close enough to answer as the same word
+  // nearby: a one-letter word looks two lines away at most).
+  const char* fields =
+      "#define HI(x) ((x) >> 8)\n\n\n\nstruct a { int x; }; struct b { int x; }; struct c { int x; };\n"
+      "struct d { int x; }; struct e { int x; }; struct f { int x; };\n";
+  repo.writeAll({{"misc.h", misc}, {"tool.c", tool}, {"test.c", test}, {"fields.c", fields}});
+  writeDatabase(repo, {"tool.c", "test.c", "fields.c"});
+  repo.commitAll();
+  build(repo);
+  auto provider = StaticProvider::open(repo.root() / ".nib");
+  REQUIRE(provider.hasValue());
+  auto die = (*provider)->definition("misc.h", offsetOf(misc, "die"));
+  REQUIRE(die.hasValue());
+  CHECK(die->locations.size() == 2);
+  CHECK(die->facet == kSeveralDefinitionsFacet);
+  auto own = (*provider)->definition("test.c", offsetOf(test, "die(\"y"));
+  REQUIRE(own.hasValue());
+  CHECK(own->locations.size() == 2);
+  CHECK(own->facet == kSeveralDefinitionsFacet);
+  auto word = (*provider)->definition("fields.c", offsetOf(fields, "x) >>"));
+  REQUIRE(word.hasValue());
+  CHECK(word->locations.empty());
+  CHECK(word->facet == kManyNamedFacet);
+  CHECK(word->note.find("more than 5 symbols") != std::string::npos);
+}
+
 }  // namespace nib::test

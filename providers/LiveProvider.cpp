@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <iterator>
 #include <optional>
+#include <set>
 #include <sstream>
 
 #include "protocol/LspBackend.h"
@@ -303,26 +304,57 @@ Expected<LiveLocation> LiveProvider::mapLocation(const BackendLocation& l, TextC
     return out;
   }
   out.path = rel->str();
-  // Each file is read and indexed once per answer (references can list hundreds of lines of it).
-  auto it = texts.find(out.path);
-  if (it == texts.end()) {
-    auto entry = std::make_unique<CachedText>();
-    {
-      std::lock_guard<std::mutex> g(editorMutex_);
-      if (auto e = editor_.find(out.path); e != editor_.end()) entry->text = e->second.second;
-    }
-    if (entry->text.empty() && readFile_)
-      if (auto disk = readFile_(out.path)) entry->text = std::move(*disk);
-    if (!entry->text.empty()) entry->encoder.emplace(entry->text, false, Encoding::Utf16);
-    it = texts.emplace(out.path, std::move(entry)).first;
-  }
-  if (!it->second->encoder) {
+  const CachedText& text = cachedText(out.path, texts);
+  if (!text.encoder) {
     utf16();
     return out;
   }
-  out.range.start = it->second->encoder->fromWire(l.range.start);
-  out.range.end = it->second->encoder->fromWire(l.range.end);
+  out.range.start = text.encoder->fromWire(l.range.start);
+  out.range.end = text.encoder->fromWire(l.range.end);
   return out;
+}
+
+// Each file is read and indexed once per answer (references can list hundreds of lines of it):
+// the editor's buffer, else the disk.
+const LiveProvider::CachedText& LiveProvider::cachedText(const std::string& path, TextCache& texts) {
+  auto it = texts.find(path);
+  if (it != texts.end()) return *it->second;
+  auto entry = std::make_unique<CachedText>();
+  {
+    std::lock_guard<std::mutex> g(editorMutex_);
+    if (auto e = editor_.find(path); e != editor_.end()) entry->text = e->second.second;
+  }
+  if (entry->text.empty() && readFile_)
+    if (auto disk = readFile_(path)) entry->text = std::move(*disk);
+  if (!entry->text.empty()) entry->encoder.emplace(entry->text, false, Encoding::Utf16);
+  return *texts.emplace(path, std::move(entry)).first->second;
+}
+
+size_t LiveProvider::addIndexReferences(LiveAnswer& answer, const std::vector<SymbolLocation>& index) {
+  std::set<std::string> listed;
+  for (const LiveLocation& l : answer.locations)
+    if (l.inWorkspace) listed.insert(l.path);
+  TextCache texts;
+  size_t added = 0;
+  for (const SymbolLocation& s : index) {
+    if (listed.count(s.path)) continue;
+    LiveLocation l;
+    l.path = s.path;
+    l.range = s.range;
+    l.uri = pathToUri((settings_.root / s.path).string());
+    if (s.ascii) {
+      l.wire = {{s.range.start.line, s.range.start.column}, {s.range.end.line, s.range.end.column}};
+    } else {
+      const CachedText& text = cachedText(s.path, texts);
+      if (!text.encoder) continue;  // gone since the index was built: no place to give
+      l.wire = text.encoder->toWire(s.range);
+    }
+    answer.locations.push_back(std::move(l));
+    ++added;
+  }
+  answer.fromIndex += added;
+  answer.indexMerged = true;
+  return added;
 }
 
 Expected<LiveAnswer> LiveProvider::request(const std::string& method, const std::string& path, Language language,

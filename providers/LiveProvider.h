@@ -102,6 +102,10 @@ struct LiveAnswer {
   // References the policy left out of the answer: sites in files the backend does not keep fresh
   // (PolicyRequest::unbuiltFiles).
   size_t leftOut = 0;
+  // References the index gave for files the answer listed none of, added while the backend was
+  // still indexing (LiveProvider::addIndexReferences).
+  size_t fromIndex = 0;
+  bool indexMerged = false;  // the index's references were merged in (none may have been missing)
   double milliseconds = 0;
 };
 
@@ -145,6 +149,11 @@ class LiveProvider {
   uint64_t peakRssKiB() const;  // over every running backend
   // Whether a file is open in its backend (the benchmark's warm/cold split).
   bool isOpen(const std::string& path, Language language);
+  // Adds the index's references (`index`) in the files `answer` lists none of, in the backend's
+  // terms (UTF-16 wire ranges from the files' text): what a backend still loading its index
+  // (LiveAnswer::indexing) cannot list yet, as clangd itself, once loaded, merges its open files'
+  // references with its background index's. The number added.
+  size_t addIndexReferences(LiveAnswer& answer, const std::vector<SymbolLocation>& index);
 
   static constexpr int kMaxRestarts = 3;  // per minute and backend
   static constexpr int kTimeoutsBeforeRestart = 2;
@@ -183,6 +192,7 @@ class LiveProvider {
   };
   using TextCache = std::map<std::string, std::unique_ptr<CachedText>>;
   Expected<LiveLocation> mapLocation(const BackendLocation& l, TextCache& texts);
+  const CachedText& cachedText(const std::string& path, TextCache& texts);
 
   LiveSettings settings_;
   std::function<Expected<std::string>(const std::string&)> readFile_;

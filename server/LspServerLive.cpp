@@ -229,7 +229,8 @@ std::string LspServer::finishLive(const Task& task, LiveJob& job) {
     out.confidence = "exact";
     out.note = job.syncNote;  // the backend was sent the same last good text
     if (!definition) {
-      if ((**outcome.live).indexing) out.partial = true;
+      // Merged with the index's references, the answer misses no file the index knows.
+      if ((**outcome.live).indexing && !(**outcome.live).indexMerged) out.partial = true;
       if (std::string note = liveReferencesNote(**outcome.live); !note.empty())
         out.note = (out.note.empty() ? "" : out.note + "; ") + note;
     }

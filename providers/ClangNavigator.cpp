@@ -604,7 +604,7 @@ Expected<NavigationResult> ClangNavigator::answerFor(const ClangSymbol& found, c
     keepCanonicalDeclaration(*symbol, out.locations);
     keepVisibleTypeDefinitions(*symbol, path, out.locations);
     addOverridersOfPureMethod(*view_, *symbol, *at, c);
-    if (!scip_ && definedInSeveralSources(out.locations)) out.facet = kSeveralDefinitionsFacet;
+    if (!scip_) settleSeveralDefinitions(path, out);
   }
   noteLeftOut(c, scip_, out);
   return out;
@@ -637,16 +637,20 @@ void ClangNavigator::keepVisibleTypeDefinitions(const ClangSymbol& symbol, const
   std::erase_if(locations, hidden);
 }
 
-// Whether the answer holds definitions in two source files or more: one entity defined by
-// several programs of the build (tools' and tests' own `die`), none of them the asked file's.
-bool ClangNavigator::definedInSeveralSources(const std::vector<SymbolLocation>& locations) {
-  const SymbolLocation* first = nullptr;
-  for (const SymbolLocation& l : locations) {
-    if (l.role != OccurrenceRole::Definition || !isCFamilySourceFile(l.path)) continue;
-    if (first && first->path != l.path) return true;
-    if (!first) first = &l;
-  }
-  return false;
+// Definitions in two source files or more: one entity defined by several programs of the build
+// (tools' and tests' own `die`). Where the asked file defines it, its unit sees that definition,
+// which clangd answers from its parse; elsewhere clangd's index keeps one of them, so the answer
+// lists them all in the category `several-definitions`.
+void ClangNavigator::settleSeveralDefinitions(const std::string& path, NavigationResult& out) {
+  auto elsewhere = [&](const SymbolLocation& l) {
+    return l.role == OccurrenceRole::Definition && l.path != path && isCFamilySourceFile(l.path);
+  };
+  std::set<std::string> files;
+  for (const SymbolLocation& l : out.locations)
+    if (l.role == OccurrenceRole::Definition && isCFamilySourceFile(l.path)) files.insert(l.path);
+  if (files.size() < 2) return;
+  if (files.count(path)) std::erase_if(out.locations, elsewhere);
+  else out.facet = kSeveralDefinitionsFacet;
 }
 
 Expected<ClangNavigator::NamedAt> ClangNavigator::namedAt(const std::string& path, uint32_t offset, bool allSites) {

@@ -187,7 +187,7 @@ class ClangNavigator {
   const ClangSite* canonicalDefinition(const ClangSymbol& symbol, const std::string& path);
   void keepVisibleTypeDefinitions(const ClangSymbol& symbol, const std::string& path,
                                   std::vector<SymbolLocation>& locations);
-  static bool definedInSeveralSources(const std::vector<SymbolLocation>& locations);
+  static void settleSeveralDefinitions(const std::string& path, NavigationResult& out);
   static bool madeUpOnlyAt(const ClangSymbol& symbol, const std::string& path, uint32_t start);
   bool ownParseAt(const ClangFileOccurrence& at, const std::string& path);
   std::optional<std::pair<const ClangFileOccurrence*, ClangSymbol>> builtMacroAt(

@@ -137,6 +137,7 @@ class ClangNavigator {
   Expected<NavigationResult> wordAnswer(const std::string& path, const AskedFile& f, const PreprocessorWord& w);
   std::optional<PreprocessorWord> preprocessorWord(const std::string& path, const AskedFile& f, uint32_t offset);
   NavigationResult nothingNamed(const PreprocessorWord& w);
+  NavigationResult manyNamed(const std::string& word);
   // At a name a using-declaration brought into scope: the declaration and the entity it names.
   Expected<NavigationResult> usingAnswer(const std::string& path, const std::vector<ClangFileOccurrence>& occurrences,
                                          const ClangFileOccurrence& at,

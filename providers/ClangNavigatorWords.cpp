@@ -274,18 +274,7 @@ Expected<NavigationResult> ClangNavigator::wordAnswer(const std::string& path, c
       continue;
     // One declared only outside the repository (a system header's) counts, as clangd's index
     // holds it too, but has no place here to answer with.
-    if (++matched > kMostWordMatches) {
-      // clangd asks its index for ten names like the word, best first, and answers nothing when
-      // more than five are the word's: which ten depends on its ranking.
-      NavigationResult many;
-      many.symbol = word;
-      many.source = source_;
-      many.confidence = Confidence::Name;
-      many.facet = kManyNamedFacet;
-      many.note = "'" + word + "' is not a name the compiler saw here, and more than " +
-                  std::to_string(kMostWordMatches) + " symbols are named so: no answer by the word";
-      return many;
-    }
+    if (++matched > kMostWordMatches) return manyNamed(word);
     add(*symbol);
   }
   if (out.locations.empty()) return declined();
@@ -322,6 +311,19 @@ std::optional<ClangNavigator::PreprocessorWord> ClangNavigator::preprocessorWord
   w.line = static_cast<uint32_t>(std::count(text->begin(), text->begin() + w.start, '\n'));
   w.preambleEnd = preambleEnd(*text);
   return w;
+}
+
+// clangd asks its index for ten names like the word, best first, and answers nothing when more
+// than five are the word's: which ten depends on its ranking, so the answer is labelled so.
+NavigationResult ClangNavigator::manyNamed(const std::string& word) {
+  NavigationResult out;
+  out.symbol = word;
+  out.source = source_;
+  out.confidence = Confidence::Name;
+  out.facet = kManyNamedFacet;
+  out.note = "'" + word + "' is not a name the compiler saw here, and more than " + std::to_string(kMostWordMatches) +
+             " symbols are named so: no answer by the word";
+  return out;
 }
 
 NavigationResult ClangNavigator::nothingNamed(const PreprocessorWord& w) {

@@ -642,14 +642,12 @@ void ClangNavigator::keepVisibleTypeDefinitions(const ClangSymbol& symbol, const
 // which clangd answers from its parse; elsewhere clangd's index keeps one of them, so the answer
 // lists them all in the category `several-definitions`.
 void ClangNavigator::settleSeveralDefinitions(const std::string& path, NavigationResult& out) {
-  auto elsewhere = [&](const SymbolLocation& l) {
-    return l.role == OccurrenceRole::Definition && l.path != path && isCFamilySourceFile(l.path);
-  };
+  auto inSource = [](const SymbolLocation& l) { return l.role == OccurrenceRole::Definition && isCFamilySourceFile(l.path); };
   std::set<std::string> files;
   for (const SymbolLocation& l : out.locations)
-    if (l.role == OccurrenceRole::Definition && isCFamilySourceFile(l.path)) files.insert(l.path);
+    if (inSource(l)) files.insert(l.path);
   if (files.size() < 2) return;
-  if (files.count(path)) std::erase_if(out.locations, elsewhere);
+  if (files.count(path)) std::erase_if(out.locations, [&](const SymbolLocation& l) { return inSource(l) && l.path != path; });
   else out.facet = kSeveralDefinitionsFacet;
 }
 

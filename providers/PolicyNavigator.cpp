@@ -131,7 +131,9 @@ void PolicyNavigator::askLive(const PolicyRequest& request, PolicyOutcome& out, 
   // A backend still loading its index lists the references of what it has read (the open file,
   // in clangd's first second: 8 of lzma_filter's 126 in XZ Utils); the index's stand for the
   // files it lists none of, whatever the index's measured agreement, which counts whole answers.
-  if (request.kind == NavigationKind::References && r->indexing && out.index && !out.index->locations.empty())
+  // Not under `compare`, which sets the backend's own answer against the index's.
+  if (request.kind == NavigationKind::References && request.policy != ProviderPolicy::Compare && r->indexing &&
+      out.index && !out.index->locations.empty())
     live_->addIndexReferences(*r, out.index->locations);
   if (request.policy == ProviderPolicy::Compare) {
     LineKeys indexKeys = out.index ? keysOf(*out.index) : LineKeys();

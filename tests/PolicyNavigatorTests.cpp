@@ -77,6 +77,44 @@ uint32_t offsetOf(const std::string& text, const std::string& needle, int nth = 
 
 }  // namespace
 
+TEST_CASE("a backend's references while it indexes get the index's for the files it listed none of", "[policy]") {
+  TestRepo repo;
+  // b.c's line holds a two-byte character before the name: the wire range counts UTF-16 units.
+  repo.writeAll({{"a.c", "int f(void);\nint g(void) { return f(); }\n"}, {"b.c", "/* \xc3\xa9 */ int h(void) { return f(); }\n"}});
+  LiveSettings settings;
+  settings.root = repo.root();
+  LiveProvider live(settings, [&](const std::string& p) { return readWorktreeFile(repo.root(), p); }, nullptr);
+  LiveAnswer answer;
+  answer.backend = "clangd";
+  answer.indexing = true;
+  LiveLocation own;
+  own.path = "a.c";
+  own.range.start = {1, 21};
+  own.range.end = {1, 22};
+  own.wire = {{1, 21}, {1, 22}};
+  answer.locations.push_back(own);
+  auto site = [](std::string path, uint32_t line, uint32_t column, bool ascii) {
+    SymbolLocation l;
+    l.path = std::move(path);
+    l.range.start = {line, column};
+    l.range.end = {line, column + 1};
+    l.ascii = ascii;
+    return l;
+  };
+  // The index's: a.c's two sites (the backend listed that file: its own answer stands) and b.c's.
+  std::vector<SymbolLocation> index = {site("a.c", 0, 4, true), site("a.c", 1, 21, true), site("b.c", 0, 30, false)};
+  CHECK(live.addIndexReferences(answer, index) == 1);
+  REQUIRE(answer.locations.size() == 2);
+  const LiveLocation& added = answer.locations[1];
+  CHECK(added.path == "b.c");
+  CHECK(added.inWorkspace);
+  CHECK(added.range.start.column == 30);
+  CHECK(added.wire.start.character == 29);  // é: two bytes, one UTF-16 unit
+  CHECK(added.uri.find("/b.c") != std::string::npos);
+  CHECK(answer.fromIndex == 1);
+  CHECK(partialLiveNote(answer) == "clangd was still indexing the workspace: merged with the index's references (1 in files it listed none of)");
+}
+
 TEST_CASE("the policy answers from the index when it is exact and fresh, and says why not otherwise", "[policy]") {
   PolicyNavigator noBackends(nullptr);
   auto exactPython = answerAt("f.py", 0, Confidence::Exact, "tree-sitter");

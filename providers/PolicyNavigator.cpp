@@ -112,6 +112,27 @@ bool PolicyNavigator::calibrated(const PolicyRequest& request, PolicyOutcome& ou
   return true;
 }
 
+void settleLiveReferences(const PolicyRequest& request, const Expected<NavigationResult>& index, LiveAnswer& answer,
+                          LiveProvider& live) {
+  if (request.kind != NavigationKind::References) return;
+  auto unbuiltClosed = [&](const std::string& path) {
+    return request.unbuiltFiles && request.unbuiltFiles->count(path) && !request.shownFiles.count(path);
+  };
+  size_t before = answer.locations.size();
+  std::erase_if(answer.locations, [&](const LiveLocation& l) { return l.inWorkspace && unbuiltClosed(l.path); });
+  answer.leftOut = before - answer.locations.size();
+  // A backend still loading its index lists the references of what it has read (the open file,
+  // in clangd's first second: 8 of lzma_filter's 126 in XZ Utils); the index's stand for the
+  // files it lists none of, whatever the index's measured agreement, which counts whole answers.
+  // Not under `compare`, which sets the backend's own answer against the index's.
+  if (request.policy == ProviderPolicy::Compare || !answer.indexing || !index || index->locations.empty()) return;
+  // The files just left out stay out: the answer keeps one rule for them, whoever listed them.
+  std::vector<SymbolLocation> merged;
+  for (const SymbolLocation& s : index->locations)
+    if (!unbuiltClosed(s.path)) merged.push_back(s);
+  live.addIndexReferences(answer, merged);
+}
+
 void PolicyNavigator::askLive(const PolicyRequest& request, PolicyOutcome& out, const std::function<bool()>& cancelled) {
   if (!out.askLive || !live_) return;
   out.live = live_->locate(request.kind, request.path, request.language, request.position, request.includeDeclaration,
@@ -121,20 +142,7 @@ void PolicyNavigator::askLive(const PolicyRequest& request, PolicyOutcome& out, 
     out.liveError = r.status().message();
     return;
   }
-  if (request.unbuiltFiles && request.kind == NavigationKind::References) {
-    size_t before = r->locations.size();
-    std::erase_if(r->locations, [&](const LiveLocation& l) {
-      return l.inWorkspace && request.unbuiltFiles->count(l.path) && !request.shownFiles.count(l.path);
-    });
-    r->leftOut = before - r->locations.size();
-  }
-  // A backend still loading its index lists the references of what it has read (the open file,
-  // in clangd's first second: 8 of lzma_filter's 126 in XZ Utils); the index's stand for the
-  // files it lists none of, whatever the index's measured agreement, which counts whole answers.
-  // Not under `compare`, which sets the backend's own answer against the index's.
-  if (request.kind == NavigationKind::References && request.policy != ProviderPolicy::Compare && r->indexing &&
-      out.index && !out.index->locations.empty())
-    live_->addIndexReferences(*r, out.index->locations);
+  settleLiveReferences(request, out.index, *r, *live_);
   if (request.policy == ProviderPolicy::Compare) {
     LineKeys indexKeys = out.index ? keysOf(*out.index) : LineKeys();
     LineKeys liveKeys = keysOf(*r);

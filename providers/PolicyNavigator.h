@@ -75,6 +75,12 @@ std::string partialLiveNote(const LiveAnswer& answer);
 // references left out of it (LiveAnswer::leftOut); "" when neither.
 std::string liveReferencesNote(const LiveAnswer& answer);
 
+// A backend's references answer settled for the request: sites in files no project builds that
+// are not shown are left out (counted in LiveAnswer::leftOut); while the backend still indexes
+// (and not under compare), the index's references stand for the other files it listed none of.
+void settleLiveReferences(const PolicyRequest& request, const Expected<NavigationResult>& index, LiveAnswer& answer,
+                          LiveProvider& live);
+
 class PolicyNavigator {
  public:
   // `live` may be null (no backends): every request is answered from the index, and a policy

@@ -80,19 +80,27 @@ uint32_t offsetOf(const std::string& text, const std::string& needle, int nth = 
 TEST_CASE("a backend's references while it indexes get the index's for the files it listed none of", "[policy]") {
   TestRepo repo;
   // b.c's line holds a two-byte character before the name: the wire range counts UTF-16 units.
-  repo.writeAll({{"a.c", "int f(void);\nint g(void) { return f(); }\n"}, {"b.c", "/* \xc3\xa9 */ int h(void) { return f(); }\n"}});
+  // No command builds c.c (closed) nor d.c (open in the editor).
+  repo.writeAll({{"a.c", "int f(void);\nint g(void) { return f(); }\n"},
+                 {"b.c", "/* \xc3\xa9 */ int h(void) { return f(); }\n"},
+                 {"c.c", "int c(void) { return f(); }\n"},
+                 {"d.c", "int d(void) { return f(); }\n"}});
   LiveSettings settings;
   settings.root = repo.root();
   LiveProvider live(settings, [&](const std::string& p) { return readWorktreeFile(repo.root(), p); }, nullptr);
   LiveAnswer answer;
   answer.backend = "clangd";
   answer.indexing = true;
-  LiveLocation own;
-  own.path = "a.c";
-  own.range.start = {1, 21};
-  own.range.end = {1, 22};
-  own.wire = {{1, 21}, {1, 22}};
-  answer.locations.push_back(own);
+  auto listed = [](std::string path, uint32_t line, uint32_t column) {
+    LiveLocation l;
+    l.path = std::move(path);
+    l.range.start = {line, column};
+    l.range.end = {line, column + 1};
+    l.wire = {{line, column}, {line, column + 1}};
+    return l;
+  };
+  // The backend lists a.c's call, and c.c's from its memory of a file it once opened.
+  answer.locations = {listed("a.c", 1, 21), listed("c.c", 0, 21)};
   auto site = [](std::string path, uint32_t line, uint32_t column, bool ascii) {
     SymbolLocation l;
     l.path = std::move(path);
@@ -101,18 +109,40 @@ TEST_CASE("a backend's references while it indexes get the index's for the files
     l.ascii = ascii;
     return l;
   };
-  // The index's: a.c's two sites (the backend listed that file: its own answer stands) and b.c's.
-  std::vector<SymbolLocation> index = {site("a.c", 0, 4, true), site("a.c", 1, 21, true), site("b.c", 0, 30, false)};
-  CHECK(live.addIndexReferences(answer, index) == 1);
-  REQUIRE(answer.locations.size() == 2);
+  // The index's: a.c's two sites (the backend listed that file: its own answer stands), b.c's,
+  // and those of the files no command builds.
+  NavigationResult index;
+  index.locations = {site("a.c", 0, 4, true), site("a.c", 1, 21, true), site("b.c", 0, 30, false),
+                     site("c.c", 0, 21, true), site("d.c", 0, 21, true)};
+  PolicyRequest request;
+  request.kind = NavigationKind::References;
+  request.unbuiltFiles = std::make_shared<const std::set<std::string>>(std::set<std::string>{"c.c", "d.c"});
+  request.shownFiles = {"a.c", "d.c"};
+  settleLiveReferences(request, index, answer, live);
+  CHECK(answer.leftOut == 1);  // c.c: closed, and no command builds it
+  std::vector<std::string> paths;
+  for (const LiveLocation& l : answer.locations) paths.push_back(l.path);
+  REQUIRE(paths == std::vector<std::string>{"a.c", "b.c", "d.c"});
   const LiveLocation& added = answer.locations[1];
-  CHECK(added.path == "b.c");
   CHECK(added.inWorkspace);
   CHECK(added.range.start.column == 30);
   CHECK(added.wire.start.character == 29);  // é: two bytes, one UTF-16 unit
   CHECK(added.uri.find("/b.c") != std::string::npos);
-  CHECK(answer.fromIndex == 1);
-  CHECK(partialLiveNote(answer) == "clangd was still indexing the workspace: merged with the index's references (1 in files it listed none of)");
+  CHECK(answer.fromIndex == 2);
+  CHECK(liveReferencesNote(answer) ==
+        "clangd was still indexing the workspace: merged with the index's references (2 in files it listed none of); "
+        "left out 1 reference clangd gave in files no project builds that are not open (no compile command, no "
+        "tsconfig.json): it knows those only from files it opened before");
+
+  // Under compare the backend's own answer stands, set against the index's.
+  LiveAnswer own;
+  own.backend = "clangd";
+  own.indexing = true;
+  own.locations = {listed("a.c", 1, 21)};
+  request.policy = ProviderPolicy::Compare;
+  settleLiveReferences(request, index, own, live);
+  CHECK(own.locations.size() == 1);
+  CHECK_FALSE(own.indexMerged);
 }
 
 TEST_CASE("the policy answers from the index when it is exact and fresh, and says why not otherwise", "[policy]") {

@@ -542,7 +542,8 @@ ClangBuildReport buildClangView(const ClangBuildInput& in) {
   build.report(report);
   step("cache");
 
-  ClangViewContents contents = mergeUnitFacts(root, in.blobIds, build.results(), build.realUnits(), /*listUnindexed=*/true);
+  ClangViewContents contents = mergeUnitFacts(root, in.blobIds, build.results(), build.realUnits(),
+                                               {.listUnindexed = true, .findVarying = true});
   step("merge");
   for (const auto& [path, occurrences] : contents.files) report.occurrences += occurrences.size();
   report.shared = contents.sharedMainFiles.size();

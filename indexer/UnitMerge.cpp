@@ -6,6 +6,7 @@
 #include <tuple>
 #include <unordered_map>
 
+#include "indexer/UnitViews.h"
 #include "support/RepoPath.h"
 #include "views/FileFacts.h"
 
@@ -97,24 +98,12 @@ void mergeAliasedSymbols(ClangViewContents& contents, std::map<std::string, std:
 }
 
 // The stretches both sorted lists of [start, end) ranges cover.
-std::vector<std::pair<uint32_t, uint32_t>> intersectRanges(const std::vector<std::pair<uint32_t, uint32_t>>& a,
-                                                           const std::vector<std::pair<uint32_t, uint32_t>>& b) {
-  std::vector<std::pair<uint32_t, uint32_t>> out;
-  size_t i = 0, j = 0;
-  while (i < a.size() && j < b.size()) {
-    uint32_t lo = std::max(a[i].first, b[j].first), hi = std::min(a[i].second, b[j].second);
-    if (lo < hi) out.emplace_back(lo, hi);
-    (a[i].second < b[j].second ? i : j)++;
-  }
-  return out;
-}
-
 // The merge's state across units: what mergeUnitFacts builds, one unit at a time.
 class UnitMerger {
  public:
   UnitMerger(const std::string& root, const std::map<std::string, std::string>& blobIds,
-             const std::vector<std::optional<TuFacts>>& results, size_t realUnits, bool listUnindexed)
-      : root_(root), blobIds_(blobIds), results_(results), realUnits_(realUnits), listUnindexed_(listUnindexed),
+             const std::vector<std::optional<TuFacts>>& results, size_t realUnits, MergeOptions options)
+      : root_(root), blobIds_(blobIds), results_(results), realUnits_(realUnits), options_(options),
         mainFileOf_(results.size()) {}
 
   ClangViewContents run() {
@@ -207,7 +196,7 @@ class UnitMerger {
   // root outside nib's own folders and git's, as a build's generated header is. Its signature
   // is taken the first time a unit names it.
   bool unindexed(const std::string& path) {
-    if (!listUnindexed_ || path.rfind(".git/", 0) == 0 || path.rfind(".nib/", 0) == 0) return false;
+    if (!options_.listUnindexed || path.rfind(".git/", 0) == 0 || path.rfind(".nib/", 0) == 0) return false;
     auto it = unindexed_.find(path);
     if (it == unindexed_.end()) it = unindexed_.emplace(path, fileStatSignature(root_ + path)).first;
     return it->second != "-";
@@ -216,6 +205,7 @@ class UnitMerger {
   void mergeUnit(size_t i) {
     const TuFacts& f = *results_[i];
     std::vector<std::string> paths = unitPaths(i);
+    if (options_.findVarying && i < realUnits_) views_.add(f, paths, compiledMainFiles_);
     Unit u;
     u.index = i;
     u.facts = &f;
@@ -425,6 +415,7 @@ class UnitMerger {
     contents_.parsedWithErrors.assign(withErrors_.begin(), withErrors_.end());
     for (const auto& [path, signature] : unindexed_)
       if (signature != "-" && byFile_.count(path)) contents_.unindexed.emplace_back(path, signature);
+    if (options_.findVarying) contents_.varying = views_.finish(root_);
     contents_.root = root_;
     return std::move(contents_);
   }
@@ -433,7 +424,8 @@ class UnitMerger {
   const std::map<std::string, std::string>& blobIds_;
   const std::vector<std::optional<TuFacts>>& results_;
   const size_t realUnits_;
-  const bool listUnindexed_;
+  const MergeOptions options_;
+  UnitViews views_;  // what the database's units see differently (options_.findVarying)
   std::map<std::string, std::string> unindexed_;  // path -> stat signature ("-": not listed)
   ClangViewContents contents_;
   std::unordered_map<std::string, uint32_t> symbolIds_;
@@ -461,8 +453,8 @@ class UnitMerger {
 }  // namespace
 
 ClangViewContents mergeUnitFacts(const std::string& root, const std::map<std::string, std::string>& blobIds,
-                                 const std::vector<std::optional<TuFacts>>& results, size_t realUnits, bool listUnindexed) {
-  return UnitMerger(root, blobIds, results, realUnits, listUnindexed).run();
+                                 const std::vector<std::optional<TuFacts>>& results, size_t realUnits, MergeOptions options) {
+  return UnitMerger(root, blobIds, results, realUnits, options).run();
 }
 
 }  // namespace nib

@@ -14,13 +14,20 @@
 
 namespace nib {
 
+struct MergeOptions {
+  // The occurrences in other files under the root (headers a build generated, which git
+  // ignores) are kept too, each file with its stat signature (ClangViewContents::unindexed).
+  bool listUnindexed = false;
+  // The code the compilation database's units see differently is found (UnitViews.h,
+  // ClangViewContents::varying): a clang view's, where the live server keeps one unit's view.
+  bool findVarying = false;
+};
+
 // `root`: the repository, absolute, with a trailing '/'. `blobIds`: the indexed files (others'
 // occurrences are left out). `results`: each unit's facts (nullopt: it failed); those from
-// `realUnits` on are units nib made up for files no compile command reached. With
-// `listUnindexed`, the occurrences in other files under the root (headers a build generated,
-// which git ignores) are kept too, each file with its stat signature (ClangViewContents).
+// `realUnits` on are units nib made up for files no compile command reached.
 ClangViewContents mergeUnitFacts(const std::string& root, const std::map<std::string, std::string>& blobIds,
                                  const std::vector<std::optional<TuFacts>>& results, size_t realUnits,
-                                 bool listUnindexed = false);
+                                 MergeOptions options = {});
 
 }  // namespace nib

@@ -607,7 +607,25 @@ Expected<NavigationResult> ClangNavigator::answerFor(const ClangSymbol& found, c
     if (!scip_) settleSeveralDefinitions(path, out);
   }
   noteLeftOut(c, scip_, out);
+  if (references && !scip_) labelIncluderDependent(path, out);
   return out;
+}
+
+// References in code the build's units see differently (ClangViewContents::varying: a section
+// only some units' preprocessor kept, an X-macro table each includer expands its own way):
+// clangd's index lists there what one unit saw, the first its shuffled queue indexed, so the
+// answer is labelled and its agreement measured apart. The asked file's own sites are its own
+// parse's, as clangd's of an open file are; a facet about the asked place itself stands.
+void ClangNavigator::labelIncluderDependent(const std::string& path, NavigationResult& out) {
+  if (out.facet == kUncompiledFacet || out.facet == kParseErrorsFacet || out.facet == kEnclosedFacet) return;
+  size_t n = 0;
+  for (const SymbolLocation& l : out.locations)
+    if (l.path != path && view_->variesAt(l.path, l.range.startByte)) ++n;
+  if (n == 0) return;
+  out.facet = kIncluderDependentFacet;
+  out.note += (out.note.empty() ? "" : "; ") + std::to_string(n) +
+              " reference(s) lie in code the build's units see differently (a section only some keep, a file "
+              "#included under several macro definitions): a live server's index lists what one unit saw there";
 }
 
 // Two programs of one build that define a type of one name differently (a test's own `struct

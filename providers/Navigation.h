@@ -91,6 +91,10 @@ inline constexpr const char* kManyNamedFacet = "many-named";
 // Definitions of one entity in several source files (each program of a build with its own `die`):
 // the index lists them all; the live server's index keeps one, which one depends on its order.
 inline constexpr const char* kSeveralDefinitionsFacet = "several-definitions";
+// References listed in code the build's units see differently (a section only some units'
+// preprocessor kept, an X-macro table each includer expands its own way): the live server's
+// index keeps one unit's view of each header, which one depends on its indexing order.
+inline constexpr const char* kIncluderDependentFacet = "includer-dependent";
 
 struct SymbolMatch {
   SymbolLocation location;

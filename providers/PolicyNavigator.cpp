@@ -21,8 +21,8 @@ LineKeys keysOf(const LiveAnswer& a) {
 // index (exact for the text indexed), tree-sitter's definitions where the language's scoping is
 // all there is to resolve; tree-sitter's references, answers by name, a compiler's answers in code
 // no compile command builds (its command was guessed, as the backend's is), in a file whose own
-// parse reported errors or choosing among several source files' definitions, and languages that
-// need a compiler go to the backend.
+// parse reported errors, choosing among several source files' definitions or listing references
+// in code the build's units see differently, and languages that need a compiler go to the backend.
 void PolicyNavigator::unmeasuredRule(const PolicyRequest& request, PolicyOutcome& out) {
   const Expected<NavigationResult>& r = out.index;
   bool compiler = r && (r->source == "clang" || r->source == "scip");
@@ -46,6 +46,9 @@ void PolicyNavigator::unmeasuredRule(const PolicyRequest& request, PolicyOutcome
     out.reason = "no compile command builds this code: the index's command was guessed", useLive = true;
   else if (r->facet == kSeveralDefinitionsFacet && request.kind != NavigationKind::References)
     out.reason = "several source files define the symbol: the backend's index keeps one of them", useLive = true;
+  else if (r->facet == kIncluderDependentFacet)
+    out.reason = "references in code the build's units see differently: the backend's index keeps one unit's view",
+    useLive = true;
   else if (r->facet == kParseErrorsFacet)
     out.reason = "the file's own parse reported errors: the compiler's recovery decided the answer", useLive = true;
   else out.reason = "fresh and exact";

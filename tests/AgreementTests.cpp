@@ -290,6 +290,12 @@ TEST_CASE("the policy follows the measurements: a disagreeing category goes live
   CHECK(several.wantLive);
   CHECK(several.category == "scip exact several-definitions");
   request.kind = NavigationKind::References;
+  // Or references in code the build's units see differently: the backend's index keeps one
+  // unit's view of each header.
+  answer.facet = kIncluderDependentFacet;
+  PolicyOutcome varying = navigator.decide(request, answer, &c);
+  CHECK(varying.wantLive);
+  CHECK(varying.category == "scip exact includer-dependent");
   answer.facet.clear();
   // A file the index may not match goes live whatever was measured.
   request.partial = true;

@@ -36,6 +36,21 @@ Status writeReads(LmdbTxn& txn, MDB_dbi meta, const ClangViewContents& contents)
 // Per file, the #includes units entered there: (offset delta, path) pairs in offset order; and
 // the files every unit entered inside a scope ("s"; an empty value in views that predate extern
 // "C" inclusions) or inside an `extern "C"` block ("c").
+// Per path, byte ranges as (start, length) varints (ClangViewContents::skipped, varying).
+Status writeRanges(LmdbTxn& txn, MDB_dbi table,
+                   const std::vector<std::pair<std::string, std::vector<std::pair<uint32_t, uint32_t>>>>& files) {
+  for (const auto& [path, ranges] : files) {
+    if (path.empty() || path.size() > kMaxNameKey) continue;
+    ByteWriter w;
+    for (const auto& [start, end] : ranges) {
+      w.varint(start);
+      w.varint(end - start);
+    }
+    NIB_RETURN_IF_ERROR(txn.put(table, path, w.data()));
+  }
+  return Status::ok();
+}
+
 Status writeInclusions(LmdbTxn& txn, const ClangViewContents& contents) {
   auto inclusions = txn.openDb("inclusions", true);
   if (!inclusions) return inclusions.status();
@@ -92,13 +107,11 @@ Status writeClangView(const std::filesystem::path& dir, const ClangViewContents&
     if (!path.empty() && path.size() <= kMaxNameKey) NIB_RETURN_IF_ERROR(txn->put(*foreign, path, ""));
   for (const std::string& path : contents.parsedWithErrors)
     if (!path.empty() && path.size() <= kMaxNameKey) NIB_RETURN_IF_ERROR(txn->put(*errors, path, ""));
-  for (const auto& [path, ranges] : contents.skipped) {
-    ByteWriter w;
-    for (const auto& [start, end] : ranges) {
-      w.varint(start);
-      w.varint(end - start);
-    }
-    NIB_RETURN_IF_ERROR(txn->put(*skipped, path, w.data()));
+  NIB_RETURN_IF_ERROR(writeRanges(*txn, *skipped, contents.skipped));
+  if (!contents.varying.empty()) {
+    auto varying = txn->openDb("varying", true);
+    if (!varying) return varying.status();
+    NIB_RETURN_IF_ERROR(writeRanges(*txn, *varying, contents.varying));
   }
   if (!contents.reads.empty()) NIB_RETURN_IF_ERROR(writeReads(*txn, *meta, contents));
   NIB_RETURN_IF_ERROR(writeInclusions(*txn, contents));
@@ -208,6 +221,7 @@ Expected<std::unique_ptr<ClangView>> ClangView::open(const std::filesystem::path
   if (auto compiled = v->txn_.openDb("compiled", false)) v->compiled_ = *compiled;
   if (auto foreign = v->txn_.openDb("foreign", false)) v->foreign_ = *foreign;
   if (auto inclusions = v->txn_.openDb("inclusions", false)) v->inclusions_ = *inclusions;
+  if (auto varying = v->txn_.openDb("varying", false)) v->varying_ = *varying;
   if (auto enclosed = v->txn_.openDb("enclosed", false)) v->enclosed_ = *enclosed;
   if (auto outside = v->txn_.openDb("opened-outside", false)) v->openedOutside_ = *outside;
   return v;
@@ -413,9 +427,15 @@ bool ClangView::compiledMainFile(const std::string& path) {
   return txn_.get(*compiled_, path).hasValue();
 }
 
-bool ClangView::skippedAt(const std::string& path, uint32_t offset) {
+bool ClangView::skippedAt(const std::string& path, uint32_t offset) { return rangesHold(skipped_, path, offset); }
+
+bool ClangView::variesAt(const std::string& path, uint32_t offset) {
+  return varying_ && rangesHold(*varying_, path, offset);
+}
+
+bool ClangView::rangesHold(MDB_dbi table, const std::string& path, uint32_t offset) {
   if (path.empty() || path.size() > kMaxNameKey) return false;
-  auto v = txn_.get(skipped_, path);
+  auto v = txn_.get(table, path);
   if (!v) return false;
   ByteReader r(*v);
   while (!r.atEnd() && r.ok()) {

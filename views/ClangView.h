@@ -20,7 +20,7 @@ namespace nib {
 
 // The view's storage format; part of the configuration digest, so that an index with a view of
 // another format is rebuilt by the next `nib index`.
-constexpr uint8_t kClangViewFormat = 15;  // 12: files read per main file; a main file's own skipped ranges; 13: headers an includer configures parsed alone; 14: headers without an include guard parsed alone where that parse has errors; 15: the #includes units entered
+constexpr uint8_t kClangViewFormat = 16;  // 12: files read per main file; a main file's own skipped ranges; 13: headers an includer configures parsed alone; 14: headers without an include guard parsed alone where that parse has errors; 15: the #includes units entered; 16: code units see differently
 
 struct ClangSite {
   std::string path;
@@ -117,6 +117,14 @@ struct ClangViewContents {
   // own unit(s) (what clangd parses when the file is opened); of any other file, in every unit
   // that read it. Sorted and disjoint.
   std::vector<std::pair<std::string, std::vector<std::pair<uint32_t, uint32_t>>>> skipped;
+  // Per path (sorted), the byte ranges the compilation database's units see differently, where
+  // clangd's index, which keeps the view of one unit per header (the first its shuffled queue
+  // indexed), may list a site or not: sections some units' preprocessor left out and others did
+  // not (xz's fastpos.h under FULL_DISTANCES_BITS, which one unit defines), and the whole of a
+  // file without an include guard that units read with different sites (an X-macro table: wabt's
+  // opcode.def, expanded under each includer's definition of WABT_OPCODE), as [0, UINT32_MAX).
+  // Sorted and disjoint. Main files are left out: their own unit is what clangd parses of them.
+  std::vector<std::pair<std::string, std::vector<std::pair<uint32_t, uint32_t>>>> varying;
   // Files under the repository nib does not index that units read — headers a build generated,
   // which git ignores (`config.h`) — whose sites the view lists, with the stat signature each
   // had (fileStatSignature), sorted by path: a site there is only as good as the file is unchanged.
@@ -173,6 +181,9 @@ class ClangView {
   bool compiledMainFile(const std::string& path);
   // Whether `offset` lies in code the preprocessor left out (ClangViewContents::skipped).
   bool skippedAt(const std::string& path, uint32_t offset);
+  // Whether `offset` lies in code the units see differently (ClangViewContents::varying; false
+  // for a view that predates the record).
+  bool variesAt(const std::string& path, uint32_t offset);
   // The other files the units whose main file `path` is read (repository paths, sorted; valid
   // while the view lives); nullopt when it is no unit's main file, or the view predates this
   // record.
@@ -195,6 +206,7 @@ class ClangView {
   Expected<ClangSymbol> decodeSymbol(uint32_t id, const std::string_view* onlyAt, uint32_t offset);
   ClangView(std::unique_ptr<LmdbEnv> env, LmdbTxn txn) : env_(std::move(env)), txn_(std::move(txn)) {}
   Expected<std::vector<std::string>> keys(MDB_dbi table);  // a path table's keys, in order
+  bool rangesHold(MDB_dbi table, const std::string& path, uint32_t offset);  // a range table's
   std::unique_ptr<LmdbEnv> env_;
   LmdbTxn txn_;
   MDB_dbi files_ = 0, symbols_ = 0, interpolated_ = 0, names_ = 0, skipped_ = 0, shared_ = 0;
@@ -204,6 +216,7 @@ class ClangView {
   std::optional<MDB_dbi> compiled_;  // the same
   std::optional<MDB_dbi> foreign_;   // the same
   std::optional<MDB_dbi> inclusions_;  // the same
+  std::optional<MDB_dbi> varying_;     // the same
   std::optional<MDB_dbi> enclosed_;    // the same
   std::optional<MDB_dbi> openedOutside_;  // the same
   std::optional<std::vector<std::string>> readFiles_;  // decoded on first use

@@ -1,0 +1,102 @@
+#include "indexer/UnitViews.h"
+
+#include <algorithm>
+#include <functional>
+
+#include "indexer/HeaderConditions.h"
+#include "support/FileIo.h"
+
+namespace nib {
+namespace {
+
+// A site's contribution to its file's digest, summed so that the order of a unit's occurrences
+// does not matter (splitmix64's finalizer).
+uint64_t mix(uint64_t x) {
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+}  // namespace
+
+ByteRanges intersectRanges(const ByteRanges& a, const ByteRanges& b) {
+  ByteRanges out;
+  size_t i = 0, j = 0;
+  while (i < a.size() && j < b.size()) {
+    uint32_t lo = std::max(a[i].first, b[j].first), hi = std::min(a[i].second, b[j].second);
+    if (lo < hi) out.emplace_back(lo, hi);
+    (a[i].second < b[j].second ? i : j)++;
+  }
+  return out;
+}
+
+ByteRanges subtractRanges(const ByteRanges& a, const ByteRanges& b) {
+  ByteRanges out;
+  size_t j = 0;
+  for (auto [start, end] : a) {
+    while (j < b.size() && b[j].second <= start) ++j;
+    for (size_t k = j; k < b.size() && b[k].first < end; ++k) {
+      if (b[k].first > start) out.emplace_back(start, b[k].first);
+      start = std::max(start, b[k].second);
+    }
+    if (start < end) out.emplace_back(start, end);
+  }
+  return out;
+}
+
+ByteRanges uniteRanges(const ByteRanges& a, const ByteRanges& b) {
+  ByteRanges all(a);
+  all.insert(all.end(), b.begin(), b.end());
+  std::sort(all.begin(), all.end());
+  ByteRanges out;
+  for (const auto& r : all) {
+    if (!out.empty() && r.first <= out.back().second) out.back().second = std::max(out.back().second, r.second);
+    else out.push_back(r);
+  }
+  return out;
+}
+
+void UnitViews::add(const TuFacts& facts, const std::vector<std::string>& paths, const std::set<std::string>& mainFiles) {
+  std::vector<uint64_t> digest(paths.size(), 0);
+  std::vector<uint64_t> usrDigest(facts.usrs.size(), 0);
+  for (const ClangOccurrence& o : facts.occurrences) {
+    if (o.file >= paths.size() || paths[o.file].empty()) continue;
+    uint64_t& usr = usrDigest[o.usr];
+    if (!usr) usr = std::hash<std::string>()(facts.usrs[o.usr]) | 1;
+    digest[o.file] += mix(usr ^ (static_cast<uint64_t>(o.offset) << 8 | static_cast<uint8_t>(o.role)));
+  }
+  std::vector<ByteRanges> skipped(paths.size());
+  for (const ClangSkipped& k : facts.skipped)
+    if (k.file < paths.size()) skipped[k.file].emplace_back(k.start, k.end);
+  std::vector<bool> bodies(paths.size(), false);
+  for (uint32_t k : facts.bodiesParsed)
+    if (k < paths.size()) bodies[k] = true;
+  for (size_t k = 0; k < paths.size(); ++k) {
+    if (paths[k].empty() || mainFiles.count(paths[k])) continue;
+    File& file = files_[paths[k]];
+    ByteRanges own = uniteRanges(skipped[k], {});
+    file.skippedBySome = uniteRanges(file.skippedBySome, own);
+    file.skippedByAll = file.seen ? intersectRanges(file.skippedByAll, own) : own;
+    file.seen = true;
+    file.sites[bodies[k]].insert(digest[k]);
+  }
+}
+
+std::vector<std::pair<std::string, ByteRanges>> UnitViews::finish(const std::string& root) const {
+  std::vector<std::pair<std::string, ByteRanges>> out;
+  for (const auto& [path, file] : files_) {
+    if (file.sites[0].size() > 1 || file.sites[1].size() > 1) {
+      auto text = readFile(root + path);
+      if (text && !directivesOf(*text).guarded) {
+        out.emplace_back(path, ByteRanges{{0, UINT32_MAX}});
+        continue;
+      }
+    }
+    ByteRanges some = subtractRanges(file.skippedBySome, file.skippedByAll);
+    if (!some.empty()) out.emplace_back(path, std::move(some));
+  }
+  return out;
+}
+
+}  // namespace nib

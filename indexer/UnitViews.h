@@ -1,0 +1,52 @@
+// Code the compilation database's units see differently (ClangViewContents::varying). clangd's
+// background index keeps one unit's view of each header: it indexes the units in a shuffled
+// order and skips a header whose shard it already holds, so what it lists in a header that units
+// see differently depends on which of them came first. nib's view merges every unit's sites, and
+// an answer listing a site in such code is labelled (facet `includer-dependent`) so that its
+// agreement with the live server is measured apart — a choice said, not a difference chased.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "views/ClangFacts.h"
+
+namespace nib {
+
+using ByteRanges = std::vector<std::pair<uint32_t, uint32_t>>;  // sorted, disjoint [start, end)
+
+// The ranges in both `a` and `b` (both sorted and disjoint).
+ByteRanges intersectRanges(const ByteRanges& a, const ByteRanges& b);
+// The ranges in `a` that are not in `b` (both sorted and disjoint).
+ByteRanges subtractRanges(const ByteRanges& a, const ByteRanges& b);
+// The ranges in either (both sorted and disjoint).
+ByteRanges uniteRanges(const ByteRanges& a, const ByteRanges& b);
+
+class UnitViews {
+ public:
+  // One unit of the compilation database: `paths` are its files as repository paths ("" for a
+  // file nib lists nothing of), parallel to `facts.files`; `mainFiles` the database's units'
+  // main files, which are left out (their own unit is what clangd parses of them).
+  void add(const TuFacts& facts, const std::vector<std::string>& paths, const std::set<std::string>& mainFiles);
+  // Per file (sorted): the sections some units' preprocessor left out and others did not; and the
+  // whole file, as [0, UINT32_MAX), for one without an include guard (read under `root`) that
+  // units read with different sites. Sites are compared between units that parsed the file's
+  // function bodies, and between units that skipped them (a worker's session parses a header's
+  // bodies once, ClangSession): that difference says nothing of what a unit's preprocessor made
+  // of the file.
+  std::vector<std::pair<std::string, ByteRanges>> finish(const std::string& root) const;
+
+ private:
+  struct File {
+    ByteRanges skippedByAll, skippedBySome;
+    std::set<uint64_t> sites[2];  // one digest of its sites per distinct view: [bodies parsed]
+    bool seen = false;
+  };
+  std::map<std::string, File> files_;
+};
+
+}  // namespace nib

@@ -1,0 +1,89 @@
+// Code the build's units see differently (ClangViewContents::varying): clangd's background index
+// keeps one unit's view of each header, the first its shuffled queue indexed, so a references
+// answer listing a site there is labelled `includer-dependent` and measured apart.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+
+#include "ClangTesting.h"
+#include "TestRepo.h"
+#include "providers/StaticProvider.h"
+#include "views/ClangView.h"
+
+namespace nib::test {
+using namespace clangview;
+
+namespace {
+
+bool listsIn(const NavigationResult& r, const std::string& path) {
+  return std::any_of(r.locations.begin(), r.locations.end(), [&](const SymbolLocation& l) { return l.path == path; });
+}
+
+}  // namespace
+
+TEST_CASE("references in an X-macro table each includer expands its own way are includer-dependent", "[clang]") {
+  TestRepo repo;
+  // ops.def has no include guard: ops.h expands it into enumerators, table.c into uses of the
+  // types; clangd's index keeps the view of whichever unit it indexed first.
+  const char* types = "#ifndef TYPES_H\n#define TYPES_H\nenum type { T_I32, T_V128 };\nint width(void);\n#endif\n";
+  const char* def = "OP(T_I32, Add)\nOP(T_V128, Load)\n";
+  const char* ops = "#ifndef OPS_H\n#define OPS_H\nenum op {\n#define OP(t, n) n,\n#include \"ops.def\"\n#undef OP\n};\n#endif\n";
+  const char* table = "#include \"types.h\"\n#include \"ops.h\"\nenum type op_types[] = {\n#define OP(t, n) t,\n"
+                      "#include \"ops.def\"\n#undef OP\n};\nint width(void) { return T_V128; }\n";
+  const char* main = "#include \"types.h\"\n#include \"ops.h\"\nint main(void) { return width() + Load; }\n";
+  repo.writeAll({{"types.h", types}, {"ops.def", def}, {"ops.h", ops}, {"table.c", table}, {"main.c", main}});
+  writeDatabase(repo, {"table.c", "main.c"});
+  repo.commitAll();
+  build(repo);
+  auto view = currentClangView(repo);
+  REQUIRE(view.hasValue());
+  CHECK((*view)->variesAt("ops.def", offsetOf(def, "T_V128")));
+  CHECK(!(*view)->variesAt("types.h", offsetOf(types, "T_V128")));
+  CHECK(!(*view)->variesAt("ops.h", offsetOf(ops, "enum op")));
+  auto provider = StaticProvider::open(repo.root() / ".nib");
+  REQUIRE(provider.hasValue());
+  // T_V128's uses: table.c's expansion of ops.def (a site there) and width's return.
+  auto v128 = (*provider)->references("types.h", offsetOf(types, "T_V128"), true);
+  REQUIRE(v128.hasValue());
+  CHECK(listsIn(*v128, "ops.def"));
+  CHECK(listsIn(*v128, "table.c"));
+  CHECK(v128->facet == kIncluderDependentFacet);
+  CHECK(v128->note.find("1 reference(s) lie in code the build's units see differently") != std::string::npos);
+  // width's references lie in files every unit sees alike: the answer keeps its symbol's kind.
+  auto width = (*provider)->references("main.c", offsetOf(main, "width()"), true);
+  REQUIRE(width.hasValue());
+  CHECK(width->locations.size() == 3);
+  CHECK(width->facet == "function");
+}
+
+TEST_CASE("references in a header's section only some units keep are includer-dependent", "[clang]") {
+  TestRepo repo;
+  // extra.c turns conf.h's WITH_EXTRA section on; base.c and main.c leave it out.
+  const char* conf = "#ifndef CONF_H\n#define CONF_H\nint base(void);\n#ifdef WITH_EXTRA\n"
+                     "static inline int more(void) { return base() + 1; }\n#endif\nint other(void);\n#endif\n";
+  const char* base = "#include \"conf.h\"\nint base(void) { return 1; }\nint other(void) { return base(); }\n";
+  const char* extra = "#define WITH_EXTRA\n#include \"conf.h\"\nint extra(void) { return more(); }\n";
+  const char* main = "#include \"conf.h\"\nint main(void) { return other(); }\n";
+  repo.writeAll({{"conf.h", conf}, {"base.c", base}, {"extra.c", extra}, {"main.c", main}});
+  writeDatabase(repo, {"base.c", "extra.c", "main.c"});
+  repo.commitAll();
+  build(repo);
+  auto view = currentClangView(repo);
+  REQUIRE(view.hasValue());
+  CHECK((*view)->variesAt("conf.h", offsetOf(conf, "base() + 1")));
+  CHECK(!(*view)->variesAt("conf.h", offsetOf(conf, "base(void)")));
+  CHECK(!(*view)->variesAt("conf.h", offsetOf(conf, "other(void)")));
+  auto provider = StaticProvider::open(repo.root() / ".nib");
+  REQUIRE(provider.hasValue());
+  auto fromBase = (*provider)->references("base.c", offsetOf(base, "base(void)"), true);
+  REQUIRE(fromBase.hasValue());
+  CHECK(fromBase->locations.size() == 4);  // conf.h's declaration and more's call, base.c's two
+  CHECK(fromBase->facet == kIncluderDependentFacet);
+  // other's sites lie outside the section: its answer keeps its symbol's kind.
+  auto fromMain = (*provider)->references("main.c", offsetOf(main, "other()"), true);
+  REQUIRE(fromMain.hasValue());
+  CHECK(fromMain->locations.size() == 3);
+  CHECK(fromMain->facet == "function");
+}
+
+}  // namespace nib::test

@@ -172,6 +172,10 @@ struct Collector {
   }
   void rememberMacroUsr(CXCursor definition, uint32_t id) { macroUsrs.emplace(clang_hashCursor(definition), std::make_pair(definition, id)); }
 
+  // Invocations of function-like macros in the repository's files, each with its macro's
+  // definition (settlePastedArguments).
+  std::vector<std::pair<CXCursor, CXCursor>> functionLikeInvocations;
+
   struct MacroBody {
     uint32_t file, begin, end;
   };
@@ -462,6 +466,9 @@ void addAstOnlyNames(Collector& c, CXTranslationUnit tu);
 // constructor's name, then its class as a parameter's type), the declaration is no name under a
 // cursor (ClangRepeatedArguments.cpp). After the macros' pass, before resolveMacroDeclarations.
 void settleRepeatedArguments(Collector& c);
+// Where a macro argument's last expansion is pasted (`##`), clangd selects nothing: the names
+// reported there are flagged expanded (ClangPastedArguments.cpp). After the macros' pass.
+void settlePastedArguments(Collector& c, CXTranslationUnit tu);
 // In a main file parsed with errors, the words of blocks the parser skipped inside a namespace
 // or a named struct, union or class, as unlisted references to it (ClangSkippedBlocks.cpp). After
 // the skipped ranges are known.

@@ -238,6 +238,7 @@ CXChildVisitResult macroVisitor(CXCursor cursor, CXCursor, CXClientData data) {
   clang_getFileLocation(clang_getRangeEnd(clang_getCursorExtent(cursor)), nullptr, nullptr, nullptr, &end);
   if (kind == CXCursor_MacroDefinition) c->macros[c->facts.names[*id]] = {static_cast<uint32_t>(c->fileId(file)), begin, end};
   else {
+    if (clang_Cursor_isMacroFunctionLike(def)) c->functionLikeInvocations.emplace_back(cursor, def);
     c->expansions[static_cast<uint32_t>(c->fileId(file))].emplace_back(begin, end);
     c->expansionStarts.insert(static_cast<uint64_t>(c->fileId(file)) << 32 | begin);
   }
@@ -401,6 +402,7 @@ void collectFromCursors(Collector& c, CXTranslationUnit tu) {
   clang_visitChildren(clang_getTranslationUnitCursor(tu), macroVisitor, &c);
   c.sortExpansions();
   settleRepeatedArguments(c);
+  settlePastedArguments(c, tu);
   c.flagNamesOfMacroBodies();
   c.resolveMacroDeclarations();
   // The #includes first: the AST walk follows a header's using-declarations into the main file.

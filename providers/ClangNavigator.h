@@ -105,7 +105,8 @@ class ClangNavigator {
   static bool spelledInMacroText(const ClangSymbol& symbol, const std::string& path, uint32_t offset);
 
  private:
-  bool inMacroArguments(const std::vector<ClangFileOccurrence>& occurrences, const std::string& text, uint32_t offset);
+  bool inMacroArguments(const std::vector<ClangFileOccurrence>& occurrences, const std::string& text, uint32_t offset,
+                        bool pasted);
   bool argumentExpanded(const ClangSymbol& macro, const std::string& text, size_t open, uint32_t offset);
   std::optional<bool> macroExpands(const ClangSymbol& macro, size_t index, int depth);
   static std::string answerFacet(const ClangSymbol& symbol);
@@ -115,11 +116,13 @@ class ClangNavigator {
     uint32_t line = 0;     // 0-based
     bool skipped = false;  // in code the preprocessor left out
     bool inArguments = false;  // in a macro's arguments, where libclang recorded no name (else in a live directive)
+    bool pasted = false;       // ... an argument whose last expansion is pasted (indexer/MacroArguments.h)
     uint32_t preambleEnd = 0;  // where the file's leading directives and comments end
     std::vector<ClangFileOccurrence> occurrences;  // the file's, as libclang recorded them
     // "in code the preprocessor left out" or "in a preprocessor directive", for notes.
     const char* where() const {
       if (skipped) return "in code the preprocessor left out";
+      if (pasted) return "in a macro's argument it pastes into another name";
       return inArguments ? "in a macro's arguments the preprocessor may have dropped" : "in a preprocessor directive";
     }
   };

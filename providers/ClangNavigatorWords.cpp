@@ -218,7 +218,7 @@ Expected<NavigationResult> ClangNavigator::wordAnswer(const std::string& path, c
   auto unread = [&](uint32_t offset) {
     return view_->skippedAt(path, offset) ||
            (text && (!directiveAt(*text, offset).empty() ||
-                     (!live.count(offset) && inMacroArguments(w.occurrences, *text, offset))));
+                     (!live.count(offset) && inMacroArguments(w.occurrences, *text, offset, false))));
   };
   const Occurrence* nearest = nearestCompiledSpelling(f.facts, word, w.start, w.line, live, unread);
   NavigationResult out;
@@ -304,7 +304,12 @@ std::optional<ClangNavigator::PreprocessorWord> ClangNavigator::preprocessorWord
     if (directive == "include" || directive == "include_next" || directive == "import") return std::nullopt;
     // In compiled code, only a macro's arguments the preprocessor dropped are words the
     // compiler never saw (`lua_assert(x)` with assertions off).
-    if (directive.empty() && !(w.inArguments = inMacroArguments(*occurrences, *text, w.start))) return std::nullopt;
+    // So is an argument whose last expansion is pasted into another name, where the worker
+    // flagged the names it reported expanded (indexer/MacroArguments.h): clangd selects none.
+    w.pasted = directive.empty() && std::any_of(occurrences->begin(), occurrences->end(), [&](const ClangFileOccurrence& o) {
+      return o.start == w.start && o.end == w.end && o.expanded;
+    });
+    if (directive.empty() && !(w.inArguments = inMacroArguments(*occurrences, *text, w.start, w.pasted))) return std::nullopt;
   }
   w.occurrences = std::move(*occurrences);
   w.word = std::string(text->substr(w.start, w.end - w.start));
@@ -496,11 +501,12 @@ Expected<bool> ClangNavigator::visibleFrom(const std::string& path, const ClangS
 }
 
 // Whether the position lies in the arguments of a macro invocation (`lua_assert(getOpMode(o))`),
-// where libclang recorded no name: the preprocessor may have dropped them. Found as the innermost
+// where libclang recorded no name: the preprocessor may have dropped them, or (`pasted`) it
+// pasted the argument into another name last. Found as the innermost
 // parentheses around it, going outwards within the statement, that follow a name
 // libclang recorded as a macro's use.
 bool ClangNavigator::inMacroArguments(const std::vector<ClangFileOccurrence>& occurrences, const std::string& text,
-                                      uint32_t offset) {
+                                      uint32_t offset, bool pasted) {
   size_t limit = offset > 4096 ? offset - 4096 : 0;
   int depth = 0;
   for (size_t i = std::min<size_t>(offset, text.size()); i-- > limit;) {
@@ -522,7 +528,7 @@ bool ClangNavigator::inMacroArguments(const std::vector<ClangFileOccurrence>& oc
       if (o.start != start || o.role != ClangRole::Reference) continue;
       auto symbol = view_->symbol(o.symbol);
       if (symbol && static_cast<SymbolKind>(symbol->kind) == SymbolKind::Macro)
-        return !argumentExpanded(*symbol, text, i + 1, offset);
+        return pasted || !argumentExpanded(*symbol, text, i + 1, offset);
     }
   }
   return false;

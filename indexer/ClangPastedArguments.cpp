@@ -1,0 +1,122 @@
+// Macro arguments clangd selects nothing at (indexer/MacroArguments.h): the names libclang's
+// indexer reports where such an argument is spelled are flagged `expanded`, as a macro body's
+// names are: they stay sites of their entities, and no name is under a cursor there — clangd
+// lists no references and answers go-to-definition by the word.
+#include <clang-c/Index.h>
+
+#include <algorithm>
+#include <memory>
+#include <tuple>
+
+#include "indexer/ClangCollector.h"
+#include "indexer/MacroArguments.h"
+
+namespace nib::clangindex {
+namespace {
+
+struct Tokens {
+  std::vector<std::string> text;
+  std::vector<unsigned> begin, end;  // file offsets of each token
+};
+
+Tokens tokensOf(CXTranslationUnit tu, CXSourceRange range) {
+  CXToken* tokens = nullptr;
+  unsigned n = 0;
+  clang_tokenize(tu, range, &tokens, &n);
+  Tokens out;
+  for (unsigned i = 0; i < n; ++i) {
+    if (clang_getTokenKind(tokens[i]) == CXToken_Comment) continue;
+    CXSourceRange extent = clang_getTokenExtent(tu, tokens[i]);
+    unsigned b = 0, e = 0;
+    clang_getFileLocation(clang_getRangeStart(extent), nullptr, nullptr, nullptr, &b);
+    clang_getFileLocation(clang_getRangeEnd(extent), nullptr, nullptr, nullptr, &e);
+    out.text.push_back(take(clang_getTokenSpelling(tu, tokens[i])));
+    out.begin.push_back(b);
+    out.end.push_back(e);
+  }
+  if (tokens) clang_disposeTokens(tu, tokens, n);
+  return out;
+}
+
+// The unit's function-like macros, each definition tokenized once: by cursor for an invocation's
+// own macro, by name for the macros a replacement list invokes (the unit's last definition of
+// the name; read on first need, from every file the unit read).
+class UnitMacros {
+ public:
+  explicit UnitMacros(CXTranslationUnit tu) : tu_(tu) {}
+
+  // Per parameter of the macro `definition`, whether its last expansion is pasted; null for a
+  // macro none of whose parameters is.
+  const std::vector<bool>* pasted(CXCursor definition) {
+    unsigned hash = clang_hashCursor(definition);
+    auto [first, last] = pasted_.equal_range(hash);
+    for (auto it = first; it != last; ++it)
+      if (clang_equalCursors(std::get<0>(it->second), definition)) return std::get<1>(it->second).get();
+    std::unique_ptr<std::vector<bool>> out;
+    if (auto tokens = macroTokens(tokensOf(tu_, clang_getCursorExtent(definition)).text)) {
+      auto flags = pastedLast(*tokens, [&](const std::string& name) { return byName(name); });
+      if (std::find(flags.begin(), flags.end(), true) != flags.end()) {
+        out = std::make_unique<std::vector<bool>>(std::move(flags));
+        variadic_[out.get()] = tokens->variadic;
+      }
+    }
+    auto it = pasted_.emplace(hash, std::make_tuple(definition, std::move(out)));
+    return std::get<1>(it->second).get();
+  }
+  bool variadic(const std::vector<bool>* flags) const { return variadic_.at(flags); }
+
+ private:
+  const MacroTokens* byName(const std::string& name) {
+    if (!named_) {
+      named_.emplace();
+      clang_visitChildren(clang_getTranslationUnitCursor(tu_), collectDefinition, this);
+    }
+    auto it = named_->find(name);
+    return it == named_->end() ? nullptr : &it->second;
+  }
+  static CXChildVisitResult collectDefinition(CXCursor cursor, CXCursor, CXClientData data) {
+    auto* self = static_cast<UnitMacros*>(data);
+    if (clang_getCursorKind(cursor) != CXCursor_MacroDefinition || !clang_Cursor_isMacroFunctionLike(cursor))
+      return CXChildVisit_Continue;
+    if (auto tokens = macroTokens(tokensOf(self->tu_, clang_getCursorExtent(cursor)).text))
+      (*self->named_)[take(clang_getCursorSpelling(cursor))] = std::move(*tokens);
+    return CXChildVisit_Continue;
+  }
+
+  CXTranslationUnit tu_;
+  std::unordered_multimap<unsigned, std::tuple<CXCursor, std::unique_ptr<std::vector<bool>>>> pasted_;
+  std::unordered_map<const std::vector<bool>*, bool> variadic_;
+  std::optional<std::unordered_map<std::string, MacroTokens>> named_;
+};
+
+}  // namespace
+
+void settlePastedArguments(Collector& c, CXTranslationUnit tu) {
+  if (c.functionLikeInvocations.empty()) return;
+  UnitMacros macros(tu);
+  std::vector<std::tuple<uint32_t, uint32_t, uint32_t>> spans;  // (file, begin, end) of arguments
+  for (const auto& [invocation, definition] : c.functionLikeInvocations) {
+    const std::vector<bool>* pasted = macros.pasted(definition);
+    if (!pasted) continue;
+    CXFile file = nullptr;
+    clang_getFileLocation(clang_getCursorLocation(invocation), &file, nullptr, nullptr, nullptr);
+    int64_t id = c.fileId(file);
+    if (id < 0) continue;
+    Tokens call = tokensOf(tu, clang_getCursorExtent(invocation));
+    auto arguments = invocationArguments(call.text);
+    for (size_t k = 0; k < arguments.size(); ++k) {
+      size_t param = k < pasted->size() ? k : macros.variadic(pasted) ? pasted->size() - 1 : pasted->size();
+      if (param >= pasted->size() || !(*pasted)[param] || arguments[k].first == arguments[k].second) continue;
+      spans.emplace_back(static_cast<uint32_t>(id), call.begin[arguments[k].first], call.end[arguments[k].second - 1]);
+    }
+  }
+  c.functionLikeInvocations.clear();
+  if (spans.empty()) return;
+  std::sort(spans.begin(), spans.end());
+  for (ClangOccurrence& o : c.facts.occurrences) {
+    auto it = std::upper_bound(spans.begin(), spans.end(), std::make_tuple(o.file, o.offset, UINT32_MAX));
+    if (it != spans.begin() && std::get<0>(*(it - 1)) == o.file && o.offset < std::get<2>(*(it - 1))) o.expanded = true;
+  }
+}
+
+}  // namespace nib::clangindex

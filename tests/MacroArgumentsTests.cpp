@@ -1,0 +1,75 @@
+// Which macro arguments clangd selects nothing at: those whose last expansion is pasted
+// (indexer/MacroArguments.h). Tokens as libclang gives a definition's extent.
+#include <catch2/catch.hpp>
+
+#include <map>
+
+#include "indexer/MacroArguments.h"
+
+namespace nib::test {
+namespace {
+
+std::vector<std::string> split(const std::string& text) {
+  std::vector<std::string> out;
+  size_t i = 0;
+  while (i < text.size()) {
+    size_t j = text.find(' ', i);
+    if (j == std::string::npos) j = text.size();
+    if (j > i) out.push_back(text.substr(i, j - i));
+    i = j + 1;
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("a macro argument is pasted last when its last expansion, through nested macros, is an operand of ##",
+          "[macro-arguments]") {
+  std::map<std::string, MacroTokens> defined;
+  auto define = [&](const std::string& tokens) {
+    auto m = macroTokens(split(tokens));
+    REQUIRE(m.has_value());
+    defined[split(tokens)[0]] = *m;
+    return *m;
+  };
+  MacroLookup lookup = [&](const std::string& name) -> const MacroTokens* {
+    auto it = defined.find(name);
+    return it == defined.end() ? nullptr : &it->second;
+  };
+  // `T n; int n##_count;`: n pasted last; `int n##_count; T n;`: not.
+  CHECK(pastedLast(define("M1 ( T , n ) T n ; int n ## _count ;"), lookup) == std::vector<bool>{false, true});
+  CHECK(pastedLast(define("M2 ( T , n ) int n ## _count ; T n ;"), lookup) == std::vector<bool>{false, false});
+  // A stringified use is no expansion: T's last is the plain one before it.
+  CHECK(pastedLast(define("M3 ( T , n ) T n ; const char * n ## _s = # T ;"), lookup) == std::vector<bool>{false, true});
+  // Through a nested macro: the outer use's argument, and the inner macro's last use of it.
+  CHECK(pastedLast(define("OUTER1 ( T , n ) M1 ( T , n )"), lookup) == std::vector<bool>{false, true});
+  CHECK(pastedLast(define("OUTER2 ( T , n ) M2 ( T , n )"), lookup) == std::vector<bool>{false, false});
+  // googletest's shape: the fixture is a base class, then pasted into the test's class name last.
+  define("NAME_ ( s , t ) s ## _ ## t ## _Test");
+  CHECK(pastedLast(define("TEST_ ( s , t , parent ) class NAME_ ( s , t ) : public parent { } ; void NAME_ ( s , t ) :: "
+                          "Body ( )"),
+                   lookup) == std::vector<bool>{true, true, false});
+  CHECK(pastedLast(define("TEST_F ( fixture , name ) TEST_ ( fixture , name , fixture )"), lookup) ==
+        std::vector<bool>{true, true});
+  // Variadic parameters, named or not.
+  MacroTokens va = define("V ( a , ... ) a ## __VA_ARGS__");
+  CHECK(va.variadic);
+  CHECK(va.params == std::vector<std::string>{"a", "__VA_ARGS__"});
+  CHECK(pastedLast(va, lookup) == std::vector<bool>{true, true});
+  MacroTokens named = define("W ( args ... ) f ( args )");
+  CHECK(named.params == std::vector<std::string>{"args"});
+  CHECK(pastedLast(named, lookup) == std::vector<bool>{false});
+  // An object-like macro has no parameters to settle.
+  CHECK(!macroTokens(split("X 1 + 2")).has_value());
+}
+
+TEST_CASE("an invocation's arguments are split at its top-level commas", "[macro-arguments]") {
+  auto args = invocationArguments(split("M ( a , f ( b , c ) , ) ;"));
+  REQUIRE(args.size() == 3);
+  CHECK(args[0] == std::make_pair(size_t{2}, size_t{3}));
+  CHECK(args[1] == std::make_pair(size_t{4}, size_t{10}));
+  CHECK(args[2] == std::make_pair(size_t{11}, size_t{11}));  // empty
+  CHECK(invocationArguments(split("M")).empty());
+}
+
+}  // namespace nib::test

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <functional>
+#include <map>
 #include <set>
 
 #include "providers/ClangNavigatorSites.h"
@@ -619,8 +620,13 @@ Expected<NavigationResult> ClangNavigator::answerFor(const ClangSymbol& found, c
 void ClangNavigator::labelIncluderDependent(const std::string& path, NavigationResult& out) {
   if (out.facet == kUncompiledFacet || out.facet == kParseErrorsFacet || out.facet == kEnclosedFacet) return;
   size_t n = 0;
-  for (const SymbolLocation& l : out.locations)
-    if (l.path != path && view_->variesAt(l.path, l.range.startByte)) ++n;
+  std::map<std::string, std::vector<std::pair<uint32_t, uint32_t>>> varying;  // read once per file
+  for (const SymbolLocation& l : out.locations) {
+    if (l.path == path) continue;
+    auto it = varying.find(l.path);
+    if (it == varying.end()) it = varying.emplace(l.path, view_->varyingIn(l.path)).first;
+    for (const auto& [start, end] : it->second) n += l.range.startByte >= start && l.range.startByte < end;
+  }
   if (n == 0) return;
   out.facet = kIncluderDependentFacet;
   out.note += (out.note.empty() ? "" : "; ") + std::to_string(n) +

@@ -433,16 +433,27 @@ bool ClangView::variesAt(const std::string& path, uint32_t offset) {
   return varying_ && rangesHold(*varying_, path, offset);
 }
 
+std::vector<std::pair<uint32_t, uint32_t>> ClangView::varyingIn(const std::string& path) {
+  return varying_ ? rangesOf(*varying_, path) : std::vector<std::pair<uint32_t, uint32_t>>();
+}
+
 bool ClangView::rangesHold(MDB_dbi table, const std::string& path, uint32_t offset) {
-  if (path.empty() || path.size() > kMaxNameKey) return false;
+  for (const auto& [start, end] : rangesOf(table, path))
+    if (offset >= start && offset < end) return true;
+  return false;
+}
+
+std::vector<std::pair<uint32_t, uint32_t>> ClangView::rangesOf(MDB_dbi table, const std::string& path) {
+  std::vector<std::pair<uint32_t, uint32_t>> out;
+  if (path.empty() || path.size() > kMaxNameKey) return out;
   auto v = txn_.get(table, path);
-  if (!v) return false;
+  if (!v) return out;
   ByteReader r(*v);
   while (!r.atEnd() && r.ok()) {
     uint32_t start = r.u32(), length = r.u32();
-    if (r.ok() && offset >= start && offset - start < length) return true;
+    if (r.ok()) out.emplace_back(start, start + static_cast<uint64_t>(length) > UINT32_MAX ? UINT32_MAX : start + length);
   }
-  return false;
+  return out;
 }
 
 Expected<std::vector<std::string>> ClangView::keys(MDB_dbi table) {

@@ -184,6 +184,8 @@ class ClangView {
   // Whether `offset` lies in code the units see differently (ClangViewContents::varying; false
   // for a view that predates the record).
   bool variesAt(const std::string& path, uint32_t offset);
+  // The same ranges of `path`, sorted (empty for none).
+  std::vector<std::pair<uint32_t, uint32_t>> varyingIn(const std::string& path);
   // The other files the units whose main file `path` is read (repository paths, sorted; valid
   // while the view lives); nullopt when it is no unit's main file, or the view predates this
   // record.
@@ -207,6 +209,7 @@ class ClangView {
   ClangView(std::unique_ptr<LmdbEnv> env, LmdbTxn txn) : env_(std::move(env)), txn_(std::move(txn)) {}
   Expected<std::vector<std::string>> keys(MDB_dbi table);  // a path table's keys, in order
   bool rangesHold(MDB_dbi table, const std::string& path, uint32_t offset);  // a range table's
+  std::vector<std::pair<uint32_t, uint32_t>> rangesOf(MDB_dbi table, const std::string& path);
   std::unique_ptr<LmdbEnv> env_;
   LmdbTxn txn_;
   MDB_dbi files_ = 0, symbols_ = 0, interpolated_ = 0, names_ = 0, skipped_ = 0, shared_ = 0;

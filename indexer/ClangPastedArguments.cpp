@@ -1,7 +1,7 @@
 // Macro arguments clangd selects nothing at (indexer/MacroArguments.h): the names libclang's
-// indexer reports where such an argument is spelled are flagged `expanded`, as a macro body's
-// names are: they stay sites of their entities, and no name is under a cursor there — clangd
-// lists no references and answers go-to-definition by the word.
+// indexer reports where such an argument is spelled are flagged `unselected`: no name is under a
+// cursor there — clangd lists no references and answers go-to-definition by the word — and they
+// stay sites of their entities as written (clangd's index lists a declaration there).
 #include <clang-c/Index.h>
 
 #include <algorithm>
@@ -45,25 +45,25 @@ class UnitMacros {
  public:
   explicit UnitMacros(CXTranslationUnit tu) : tu_(tu) {}
 
-  // Per parameter of the macro `definition`, whether its last expansion is pasted; null for a
-  // macro none of whose parameters is.
-  const std::vector<bool>* pasted(CXCursor definition) {
+  // Per parameter of the macro `definition`, the tokens of its argument its last expansion
+  // leaves unselected (pastedLast); null for a macro none of whose parameters has any.
+  const std::vector<uint8_t>* pasted(CXCursor definition) {
     unsigned hash = clang_hashCursor(definition);
     auto [first, last] = pasted_.equal_range(hash);
     for (auto it = first; it != last; ++it)
       if (clang_equalCursors(std::get<0>(it->second), definition)) return std::get<1>(it->second).get();
-    std::unique_ptr<std::vector<bool>> out;
+    std::unique_ptr<std::vector<uint8_t>> out;
     if (auto tokens = macroTokens(tokensOf(tu_, clang_getCursorExtent(definition)).text)) {
       auto flags = pastedLast(*tokens, [&](const std::string& name) { return byName(name); });
-      if (std::find(flags.begin(), flags.end(), true) != flags.end()) {
-        out = std::make_unique<std::vector<bool>>(std::move(flags));
+      if (std::any_of(flags.begin(), flags.end(), [](uint8_t f) { return f != 0; })) {
+        out = std::make_unique<std::vector<uint8_t>>(std::move(flags));
         variadic_[out.get()] = tokens->variadic;
       }
     }
     auto it = pasted_.emplace(hash, std::make_tuple(definition, std::move(out)));
     return std::get<1>(it->second).get();
   }
-  bool variadic(const std::vector<bool>* flags) const { return variadic_.at(flags); }
+  bool variadic(const std::vector<uint8_t>* flags) const { return variadic_.at(flags); }
 
  private:
   const MacroTokens* byName(const std::string& name) {
@@ -84,8 +84,8 @@ class UnitMacros {
   }
 
   CXTranslationUnit tu_;
-  std::unordered_multimap<unsigned, std::tuple<CXCursor, std::unique_ptr<std::vector<bool>>>> pasted_;
-  std::unordered_map<const std::vector<bool>*, bool> variadic_;
+  std::unordered_multimap<unsigned, std::tuple<CXCursor, std::unique_ptr<std::vector<uint8_t>>>> pasted_;
+  std::unordered_map<const std::vector<uint8_t>*, bool> variadic_;
   std::optional<std::unordered_map<std::string, MacroTokens>> named_;
 };
 
@@ -94,9 +94,9 @@ class UnitMacros {
 void settlePastedArguments(Collector& c, CXTranslationUnit tu) {
   if (c.functionLikeInvocations.empty()) return;
   UnitMacros macros(tu);
-  std::vector<std::tuple<uint32_t, uint32_t, uint32_t>> spans;  // (file, begin, end) of arguments
+  std::vector<std::tuple<uint32_t, uint32_t, uint32_t>> spans;  // (file, begin, end) of tokens
   for (const auto& [invocation, definition] : c.functionLikeInvocations) {
-    const std::vector<bool>* pasted = macros.pasted(definition);
+    const std::vector<uint8_t>* pasted = macros.pasted(definition);
     if (!pasted) continue;
     CXFile file = nullptr;
     clang_getFileLocation(clang_getCursorLocation(invocation), &file, nullptr, nullptr, nullptr);
@@ -106,8 +106,13 @@ void settlePastedArguments(Collector& c, CXTranslationUnit tu) {
     auto arguments = invocationArguments(call.text);
     for (size_t k = 0; k < arguments.size(); ++k) {
       size_t param = k < pasted->size() ? k : macros.variadic(pasted) ? pasted->size() - 1 : pasted->size();
-      if (param >= pasted->size() || !(*pasted)[param] || arguments[k].first == arguments[k].second) continue;
-      spans.emplace_back(static_cast<uint32_t>(id), call.begin[arguments[k].first], call.end[arguments[k].second - 1]);
+      auto [first, last] = arguments[k];
+      if (param >= pasted->size() || first == last) continue;
+      uint8_t unselected = (*pasted)[param];
+      auto token = [&](size_t t) { spans.emplace_back(static_cast<uint32_t>(id), call.begin[t], call.end[t]); };
+      if (unselected & kPastedEvery) spans.emplace_back(static_cast<uint32_t>(id), call.begin[first], call.end[last - 1]);
+      if (unselected & kPastedFirst) token(first);
+      if (unselected & kPastedLast) token(last - 1);
     }
   }
   c.functionLikeInvocations.clear();
@@ -115,7 +120,7 @@ void settlePastedArguments(Collector& c, CXTranslationUnit tu) {
   std::sort(spans.begin(), spans.end());
   for (ClangOccurrence& o : c.facts.occurrences) {
     auto it = std::upper_bound(spans.begin(), spans.end(), std::make_tuple(o.file, o.offset, UINT32_MAX));
-    if (it != spans.begin() && std::get<0>(*(it - 1)) == o.file && o.offset < std::get<2>(*(it - 1))) o.expanded = true;
+    if (it != spans.begin() && std::get<0>(*(it - 1)) == o.file && o.offset < std::get<2>(*(it - 1))) o.unselected = true;
   }
 }
 

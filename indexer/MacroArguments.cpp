@@ -12,7 +12,6 @@ bool isIdentifier(const std::string& t) {
   return !t.empty() && (std::isalpha(static_cast<unsigned char>(t[0])) || t[0] == '_');
 }
 
-enum class LastUse { Unused, Selected, Unselected };
 
 // An invocation of a function-like macro in a replacement list: its macro and, per argument,
 // the range of its tokens in the list.
@@ -39,39 +38,65 @@ bool pasteOperand(const std::vector<std::string>& body, size_t i) {
   return (i > 0 && body[i - 1] == "##") || (i + 1 < body.size() && body[i + 1] == "##");
 }
 
-// Where the last expansion of the arguments `params` of `macro` lands. The preprocessor
-// substitutes every use of a parameter in the replacement list at once, then rescans the result,
-// expanding the macros it invokes in order: an argument passed on to an invoked macro is expanded
-// last there (by the last such invocation that expands it at all). Otherwise its last use in the
-// list decides: a `##` operand, or an argument of a macro that does not expand it, is no token of
-// the AST (Unselected); any other use is (Selected).
+// The last expansion of one of `params`: which parameter's (nullopt: none is expanded), and
+// which tokens of its argument are no token of the AST there (kPasted* bits; 0: selected).
+struct LastUse {
+  std::optional<size_t> param;
+  uint8_t unselected = 0;
+};
+
+// The preprocessor substitutes every use of a parameter in the replacement list at once, then
+// rescans the result, expanding the macros it invokes in order: an argument passed on to an
+// invoked macro is expanded last there (by the last such invocation that expands it at all).
+// Otherwise its last use in the list decides: an operand of `##` pastes the argument's token
+// next to it into another name; an argument of a macro that does not expand it is no token of
+// the AST; any other use is selected.
 LastUse lastUse(const MacroTokens& macro, const std::set<size_t>& params, const MacroLookup& lookup, int depth) {
-  if (depth > kMaxDepth) return LastUse::Unused;
+  if (depth > kMaxDepth) return {};
   const std::vector<std::string>& body = macro.body;
-  auto isUse = [&](size_t i) {
+  auto useOf = [&](size_t i) -> std::optional<size_t> {
     for (size_t p : params)
-      if (p < macro.params.size() && body[i] == macro.params[p]) return !(i > 0 && body[i - 1] == "#");
-    return false;
+      if (p < macro.params.size() && body[i] == macro.params[p] && !(i > 0 && body[i - 1] == "#")) return p;
+    return std::nullopt;
   };
   std::vector<Invocation> invocations = invocationsIn(body, lookup);
+  auto paramOf = [](const Invocation& n, size_t j) {
+    return n.macro->variadic && j >= n.macro->params.size() ? n.macro->params.size() - 1 : j;
+  };
   for (auto it = invocations.rbegin(); it != invocations.rend(); ++it) {
     std::set<size_t> passed;
     for (size_t j = 0; j < it->arguments.size(); ++j)
       for (size_t i = it->arguments[j].first; i < it->arguments[j].second; ++i)
-        if (isUse(i) && !pasteOperand(body, i))
-          passed.insert(it->macro->variadic && j >= it->macro->params.size() ? it->macro->params.size() - 1 : j);
+        if (useOf(i) && !pasteOperand(body, i)) passed.insert(paramOf(*it, j));
     if (passed.empty()) continue;
-    if (LastUse nested = lastUse(*it->macro, passed, lookup, depth + 1); nested != LastUse::Unused) return nested;
+    LastUse nested = lastUse(*it->macro, passed, lookup, depth + 1);
+    if (!nested.param) continue;
+    // The use of ours in the argument the nested macro expanded last: its last one there, and
+    // which of our argument's tokens the nested unselected tokens are.
+    for (size_t j = it->arguments.size(); j-- > 0;) {
+      if (paramOf(*it, j) != *nested.param) continue;
+      auto [from, to] = it->arguments[j];
+      for (size_t i = to; i-- > from;) {
+        std::optional<size_t> p = useOf(i);
+        if (!p || pasteOperand(body, i)) continue;
+        uint8_t bits = nested.unselected & kPastedEvery;
+        if ((nested.unselected & kPastedFirst) && i == from) bits |= kPastedFirst;
+        if ((nested.unselected & kPastedLast) && i + 1 == to) bits |= kPastedLast;
+        return {p, bits};
+      }
+    }
   }
   for (size_t i = body.size(); i-- > 0;) {
-    if (!isUse(i)) continue;
-    if (pasteOperand(body, i)) return LastUse::Unselected;
+    std::optional<size_t> p = useOf(i);
+    if (!p) continue;
+    uint8_t bits = (i > 0 && body[i - 1] == "##" ? kPastedFirst : 0) | (i + 1 < body.size() && body[i + 1] == "##" ? kPastedLast : 0);
+    if (bits) return {p, bits};
     bool passedOn = std::any_of(invocations.begin(), invocations.end(), [&](const Invocation& n) {
       return std::any_of(n.arguments.begin(), n.arguments.end(), [&](auto r) { return i >= r.first && i < r.second; });
     });
-    return passedOn ? LastUse::Unselected : LastUse::Selected;
+    return {p, static_cast<uint8_t>(passedOn ? kPastedEvery : 0)};
   }
-  return LastUse::Unused;
+  return {};
 }
 
 }  // namespace
@@ -95,9 +120,9 @@ std::optional<MacroTokens> macroTokens(const std::vector<std::string>& definitio
   return out;
 }
 
-std::vector<bool> pastedLast(const MacroTokens& macro, const MacroLookup& lookup) {
-  std::vector<bool> out(macro.params.size());
-  for (size_t p = 0; p < macro.params.size(); ++p) out[p] = lastUse(macro, {p}, lookup, 0) == LastUse::Unselected;
+std::vector<uint8_t> pastedLast(const MacroTokens& macro, const MacroLookup& lookup) {
+  std::vector<uint8_t> out(macro.params.size());
+  for (size_t p = 0; p < macro.params.size(); ++p) out[p] = lastUse(macro, {p}, lookup, 0).unselected;
   return out;
 }
 

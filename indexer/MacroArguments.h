@@ -11,6 +11,7 @@
 // use (`#n`) is no expansion. (Checked against clangd 14.)
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
@@ -33,9 +34,12 @@ std::optional<MacroTokens> macroTokens(const std::vector<std::string>& definitio
 // The function-like macro of a name, or null (the name is no such macro).
 using MacroLookup = std::function<const MacroTokens*(const std::string&)>;
 
-// Per parameter of `macro`: whether its last expansion, followed through the macros the
-// replacement list invokes, is no token of the AST (an operand of `##`).
-std::vector<bool> pastedLast(const MacroTokens& macro, const MacroLookup& lookup);
+// Which tokens of an argument its last expansion leaves no token of the AST: the first (`x ## p`
+// pastes it), the last (`p ## x`), every one (handed to a macro that never expands it).
+inline constexpr uint8_t kPastedFirst = 1, kPastedLast = 2, kPastedEvery = 4;
+// Per parameter of `macro`, at its last expansion followed through the macros the replacement
+// list invokes: kPasted* bits, 0 where the argument is selected (or never expanded).
+std::vector<uint8_t> pastedLast(const MacroTokens& macro, const MacroLookup& lookup);
 
 // The arguments of an invocation, from its tokens (the macro's name, `(`, ..., `)`): per
 // argument, the index of its first and one past its last token (an empty argument's are equal).

@@ -267,6 +267,9 @@ class UnitMerger {
     // whole, merged before it, met the same site: those are `foreign`, and only the file's own
     // parse answers at a place in it (a made-up unit's comes after the real units').
     const bool ownFile = path == u.own;
+    // No name under a cursor: not written here, or an argument clangd's selection finds no node
+    // at (ClangOccurrence::unselected), which stays a site as written.
+    const bool cursorless = o.expanded || o.unselected;
     if (o.guessed || (o.unlisted && o.role == ClangRole::Reference && !macro)) {
       if (astOnlySites_.insert({file.number, o.offset, id}).second || ownFile)
         occurrencesOf(file).push_back({o.offset, o.offset + o.length, id, o.role, false, o.guessed, o.unlisted, foreign});
@@ -291,7 +294,7 @@ class UnitMerger {
         for (ClangSite& other : symbol.sites)
           if (other.path == path && other.range.startByte == o.offset && other.role == o.role) other.canonical = true;
       if (ownFile)
-        occurrencesOf(file).push_back({o.offset, o.offset + o.length, id, o.role, o.expanded, false, o.unlisted, false});
+        occurrencesOf(file).push_back({o.offset, o.offset + o.length, id, o.role, cursorless, false, o.unlisted, false});
       return;
     }
     ByteRange r;
@@ -301,7 +304,7 @@ class UnitMerger {
     r.end = {o.line, o.column + o.length};
     // Real units come first: a site seen by one of them is never marked interpolated.
     symbol.sites.push_back({path, r, o.role, o.call, made, canonical, o.expanded, o.macroBody, o.unlisted});
-    occurrencesOf(file).push_back({o.offset, o.offset + o.length, id, o.role, o.expanded, false, o.unlisted, foreign});
+    occurrencesOf(file).push_back({o.offset, o.offset + o.length, id, o.role, cursorless, false, o.unlisted, foreign});
     if (!file.listed) (made ? interpolatedOnly_ : compiled_).insert(path);
     file.listed = true;
   }

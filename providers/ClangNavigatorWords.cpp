@@ -208,10 +208,12 @@ std::optional<ArgumentUse> argumentUse(std::string_view text, uint32_t at, size_
 Expected<NavigationResult> ClangNavigator::wordAnswer(const std::string& path, const AskedFile& f,
                                                       const PreprocessorWord& w) {
   const std::string& word = w.word;
-  // Names the file's own parse saw: not what a unit #including it whole saw.
+  // Names the file's own parse saw: not what a unit #including it whole saw. A spelling of the
+  // word clangd's selection finds no node at (a macro argument pasted last) is one too: clangd's
+  // search for the word nearby takes it, finds nothing there, and goes on to its index.
   std::set<uint32_t> live;
   for (const ClangFileOccurrence& o : w.occurrences)
-    if (!o.expanded && !o.foreign) live.insert(o.start);
+    if (!o.foreign && (!o.expanded || o.end - o.start == word.size())) live.insert(o.start);
   auto text = f.text();
   // A macro's arguments it dropped were not read either (`BROTLI_DCHECK(n_bits <= 56)` with
   // checks off), unless libclang recorded a name there.

@@ -37,28 +37,37 @@ TEST_CASE("a macro argument is pasted last when its last expansion, through nest
     return it == defined.end() ? nullptr : &it->second;
   };
   // `T n; int n##_count;`: n pasted last; `int n##_count; T n;`: not.
-  CHECK(pastedLast(define("M1 ( T , n ) T n ; int n ## _count ;"), lookup) == std::vector<bool>{false, true});
-  CHECK(pastedLast(define("M2 ( T , n ) int n ## _count ; T n ;"), lookup) == std::vector<bool>{false, false});
+  CHECK(pastedLast(define("M1 ( T , n ) T n ; int n ## _count ;"), lookup) == std::vector<uint8_t>{0, kPastedLast});
+  CHECK(pastedLast(define("M2 ( T , n ) int n ## _count ; T n ;"), lookup) == std::vector<uint8_t>{0, 0});
   // A stringified use is no expansion: T's last is the plain one before it.
-  CHECK(pastedLast(define("M3 ( T , n ) T n ; const char * n ## _s = # T ;"), lookup) == std::vector<bool>{false, true});
+  CHECK(pastedLast(define("M3 ( T , n ) T n ; const char * n ## _s = # T ;"), lookup) == std::vector<uint8_t>{0, kPastedLast});
   // Through a nested macro: the outer use's argument, and the inner macro's last use of it.
-  CHECK(pastedLast(define("OUTER1 ( T , n ) M1 ( T , n )"), lookup) == std::vector<bool>{false, true});
-  CHECK(pastedLast(define("OUTER2 ( T , n ) M2 ( T , n )"), lookup) == std::vector<bool>{false, false});
+  CHECK(pastedLast(define("OUTER1 ( T , n ) M1 ( T , n )"), lookup) == std::vector<uint8_t>{0, kPastedLast});
+  CHECK(pastedLast(define("OUTER2 ( T , n ) M2 ( T , n )"), lookup) == std::vector<uint8_t>{0, 0});
   // googletest's shape: the fixture is a base class, then pasted into the test's class name last.
   define("NAME_ ( s , t ) s ## _ ## t ## _Test");
   CHECK(pastedLast(define("TEST_ ( s , t , parent ) class NAME_ ( s , t ) : public parent { } ; void NAME_ ( s , t ) :: "
                           "Body ( )"),
-                   lookup) == std::vector<bool>{true, true, false});
+                   lookup) == std::vector<uint8_t>{kPastedLast, kPastedFirst | kPastedLast, 0});
   CHECK(pastedLast(define("TEST_F ( fixture , name ) TEST_ ( fixture , name , fixture )"), lookup) ==
-        std::vector<bool>{true, true});
+        std::vector<uint8_t>{kPastedLast, kPastedFirst | kPastedLast});
   // Variadic parameters, named or not.
   MacroTokens va = define("V ( a , ... ) a ## __VA_ARGS__");
   CHECK(va.variadic);
   CHECK(va.params == std::vector<std::string>{"a", "__VA_ARGS__"});
-  CHECK(pastedLast(va, lookup) == std::vector<bool>{true, true});
+  CHECK(pastedLast(va, lookup) == std::vector<uint8_t>{kPastedLast, kPastedFirst});
   MacroTokens named = define("W ( args ... ) f ( args )");
   CHECK(named.params == std::vector<std::string>{"args"});
-  CHECK(pastedLast(named, lookup) == std::vector<bool>{false});
+  CHECK(pastedLast(named, lookup) == std::vector<uint8_t>{0});
+  // A pasted argument of several tokens: only the token next to `##` is pasted (gmock's
+  // EXPECT_CALL(obj, Method(arg)): `gmock_##call`, then the call's arguments as they are).
+  CHECK(pastedLast(define("CALL ( obj , call ) ( ( obj ) . gmock_ ## call )"), lookup) == std::vector<uint8_t>{0, kPastedFirst});
+  CHECK(pastedLast(define("EXPECT ( obj , call ) CALL ( obj , call ) . Times ( 1 )"), lookup) ==
+        std::vector<uint8_t>{0, kPastedFirst});
+  CHECK(pastedLast(define("WRAP ( x ) CALL ( o , f x )"), lookup) == std::vector<uint8_t>{0});  // not first there
+  // An argument handed to a macro that only stringifies it is never expanded as a token.
+  define("STR ( s ) # s");
+  CHECK(pastedLast(define("NAMED ( n ) STR ( n )"), lookup) == std::vector<uint8_t>{kPastedEvery});
   // An object-like macro has no parameters to settle.
   CHECK(!macroTokens(split("X 1 + 2")).has_value());
 }

@@ -11,7 +11,8 @@ namespace {
 // 5: the files whose bodies the unit parsed (`bodiesParsed`).
 // 6: the #includes the preprocessor entered (`inclusions`).
 // 7: an #include inside an `extern "C"` block (`ClangInclusion::externC`).
-constexpr uint8_t kTuFormat = 7;
+// 8: names at a macro argument pasted last (`unselected`).
+constexpr uint8_t kTuFormat = 8;
 constexpr uint8_t kCommandsFormat = 1;
 
 void strings(ByteWriter& w, const std::vector<std::string>& v) {
@@ -63,7 +64,7 @@ std::string encodeTuFacts(const TuFacts& f) {
     w.varint(o.length);
     w.varint(o.usr);
     w.u8(static_cast<uint8_t>(o.role) | (o.call ? 0x80 : 0) | (o.expanded ? 0x40 : 0) | (o.macroBody ? 0x20 : 0) | (o.guessed ? 0x10 : 0) |
-         (o.unlisted ? 0x08 : 0));
+         (o.unlisted ? 0x08 : 0) | (o.unselected ? 0x04 : 0));
     w.svarint(o.container);
     w.u8(o.kind);
   }
@@ -112,15 +113,16 @@ Expected<TuFacts> decodeTuFacts(std::string_view bytes) {
     o.length = r.u32();
     o.usr = r.u32();
     uint8_t role = r.u8();
-    o.role = static_cast<ClangRole>(role & 0x07);
+    o.role = static_cast<ClangRole>(role & 0x03);
     o.call = role & 0x80;
     o.expanded = role & 0x40;
     o.macroBody = role & 0x20;
     o.guessed = role & 0x10;
     o.unlisted = role & 0x08;
+    o.unselected = role & 0x04;
     o.container = static_cast<int32_t>(r.svarint());
     o.kind = r.u8();
-    if (o.file >= f.files.size() || o.usr >= f.usrs.size() || (role & 0x07) > 2 ||
+    if (o.file >= f.files.size() || o.usr >= f.usrs.size() || (role & 0x03) > 2 ||
         (o.container >= 0 && static_cast<size_t>(o.container) >= f.usrs.size()))
       r.fail();
     if (!r.ok()) return Status(ErrorCode::Corrupt, "malformed clang occurrence");

@@ -74,6 +74,10 @@ struct ClangOccurrence {
   // parameter clangd's index leaves out) answers definitions only. Also what a unit reading a
   // repository header as a system header sees of the header's own macros (see macroVisitor).
   bool unlisted = false;
+  // A name a macro's argument spells whose last expansion is pasted (indexer/MacroArguments.h):
+  // clangd's selection finds no node there, so it is no name under a cursor; it stays a site of
+  // its entity as written (its index lists the declaration there).
+  bool unselected = false;
 };
 
 // A stretch of a file the preprocessor left out (an inactive #if branch), as libclang's

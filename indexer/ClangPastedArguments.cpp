@@ -46,24 +46,26 @@ class UnitMacros {
   explicit UnitMacros(CXTranslationUnit tu) : tu_(tu) {}
 
   // Per parameter of the macro `definition`, the tokens of its argument its last expansion
-  // leaves unselected (pastedLast); null for a macro none of whose parameters has any.
-  const std::vector<uint8_t>* pasted(CXCursor definition) {
+  // leaves unselected (pastedLast), and whether its last parameter is variadic; null for a macro
+  // none of whose parameters has any.
+  struct Pasted {
+    std::vector<uint8_t> flags;
+    bool variadic = false;
+  };
+  const Pasted* pasted(CXCursor definition) {
     unsigned hash = clang_hashCursor(definition);
     auto [first, last] = pasted_.equal_range(hash);
     for (auto it = first; it != last; ++it)
       if (clang_equalCursors(std::get<0>(it->second), definition)) return std::get<1>(it->second).get();
-    std::unique_ptr<std::vector<uint8_t>> out;
+    std::unique_ptr<Pasted> out;
     if (auto tokens = macroTokens(tokensOf(tu_, clang_getCursorExtent(definition)).text)) {
       auto flags = pastedLast(*tokens, [&](const std::string& name) { return byName(name); });
-      if (std::any_of(flags.begin(), flags.end(), [](uint8_t f) { return f != 0; })) {
-        out = std::make_unique<std::vector<uint8_t>>(std::move(flags));
-        variadic_[out.get()] = tokens->variadic;
-      }
+      if (std::any_of(flags.begin(), flags.end(), [](uint8_t f) { return f != 0; }))
+        out = std::make_unique<Pasted>(Pasted{std::move(flags), tokens->variadic});
     }
     auto it = pasted_.emplace(hash, std::make_tuple(definition, std::move(out)));
     return std::get<1>(it->second).get();
   }
-  bool variadic(const std::vector<uint8_t>* flags) const { return variadic_.at(flags); }
 
  private:
   const MacroTokens* byName(const std::string& name) {
@@ -84,8 +86,7 @@ class UnitMacros {
   }
 
   CXTranslationUnit tu_;
-  std::unordered_multimap<unsigned, std::tuple<CXCursor, std::unique_ptr<std::vector<uint8_t>>>> pasted_;
-  std::unordered_map<const std::vector<uint8_t>*, bool> variadic_;
+  std::unordered_multimap<unsigned, std::tuple<CXCursor, std::unique_ptr<Pasted>>> pasted_;
   std::optional<std::unordered_map<std::string, MacroTokens>> named_;
 };
 
@@ -96,7 +97,7 @@ void settlePastedArguments(Collector& c, CXTranslationUnit tu) {
   UnitMacros macros(tu);
   std::vector<std::tuple<uint32_t, uint32_t, uint32_t>> spans;  // (file, begin, end) of tokens
   for (const auto& [invocation, definition] : c.functionLikeInvocations) {
-    const std::vector<uint8_t>* pasted = macros.pasted(definition);
+    const auto* pasted = macros.pasted(definition);
     if (!pasted) continue;
     CXFile file = nullptr;
     clang_getFileLocation(clang_getCursorLocation(invocation), &file, nullptr, nullptr, nullptr);
@@ -105,10 +106,11 @@ void settlePastedArguments(Collector& c, CXTranslationUnit tu) {
     Tokens call = tokensOf(tu, clang_getCursorExtent(invocation));
     auto arguments = invocationArguments(call.text);
     for (size_t k = 0; k < arguments.size(); ++k) {
-      size_t param = k < pasted->size() ? k : macros.variadic(pasted) ? pasted->size() - 1 : pasted->size();
+      const std::vector<uint8_t>& flags = pasted->flags;
+      size_t param = k < flags.size() ? k : pasted->variadic ? flags.size() - 1 : flags.size();
       auto [first, last] = arguments[k];
-      if (param >= pasted->size() || first == last) continue;
-      uint8_t unselected = (*pasted)[param];
+      if (param >= flags.size() || first == last) continue;
+      uint8_t unselected = flags[param];
       auto token = [&](size_t t) { spans.emplace_back(static_cast<uint32_t>(id), call.begin[t], call.end[t]); };
       if (unselected & kPastedEvery) spans.emplace_back(static_cast<uint32_t>(id), call.begin[first], call.end[last - 1]);
       if (unselected & kPastedFirst) token(first);

@@ -97,7 +97,6 @@ void mergeAliasedSymbols(ClangViewContents& contents, std::map<std::string, std:
     for (ClangFileOccurrence& o : occurrences) o.symbol = find(o.symbol);
 }
 
-// The stretches both sorted lists of [start, end) ranges cover.
 // The merge's state across units: what mergeUnitFacts builds, one unit at a time.
 class UnitMerger {
  public:

@@ -31,8 +31,10 @@ disagreement and is reported.
 
 Answers (Location, LocationLink or arrays of either; a LocationLink's targetSelectionRange) are
 normalised to a set of (repository-relative path, start line, start character); a location
-outside the repository, under node_modules/ or .git/, or not a file: URI is dropped (library
-and stub files), on both sides, and the dropped ones are counted. Definitions and references
+under node_modules/ or .git/, or not a file: URI is dropped (library and stub files), on both
+sides, and the dropped ones are counted; so is a reference outside the repository, while a
+definition there (a system header's declaration, a standard library's module) is kept by its
+absolute real path: an answer that lacks it is not the live server's. Definitions and references
 agree when the sets are equal. "Non-empty live" means the live server's set after dropping is
 non-empty; "both empty" positions count as agreement and are shown apart. Reference precision
 and recall are nib's against the live server's, pooled over positions where both answered:
@@ -318,8 +320,11 @@ class TimedServer(editor_bench.Server):
 
 # ---- normalising answers ------------------------------------------------------------------------
 
-def normalize(result, repo_real):
-    """(set of (path, line, character) in the repository, number of locations dropped)."""
+def normalize(result, repo_real, outside=False):
+    """(set of (path, line, character) in the repository, number of locations dropped).
+
+    With `outside` (definitions), a location outside the repository is kept by its absolute real
+    path (a system header's declaration) rather than dropped; node_modules/ and .git/ still are."""
     items = [] if result is None else result if isinstance(result, list) else [result]
     out, dropped = set(), 0
     for item in items:
@@ -332,21 +337,23 @@ def normalize(result, repo_real):
         if parsed.scheme != "file" or "start" not in rng:
             dropped += 1
             continue
-        rel = os.path.relpath(os.path.realpath(urllib.parse.unquote(parsed.path)), repo_real)
-        parts = rel.split(os.sep)
-        if rel.startswith("..") or os.path.isabs(rel) or {"node_modules", ".git", ".nib"} & set(parts):
+        real = os.path.realpath(urllib.parse.unquote(parsed.path))
+        rel = os.path.relpath(real, repo_real)
+        parts = real.split(os.sep)
+        beyond = rel.startswith("..") or os.path.isabs(rel)
+        if (beyond and not outside) or {"node_modules", ".git", ".nib"} & set(parts):
             dropped += 1
             continue
-        out.add((rel, rng["start"]["line"], rng["start"]["character"]))
+        out.add((real if beyond else rel, rng["start"]["line"], rng["start"]["character"]))
     return out, dropped
 
 
-def answer_record(ms, response, repo_real):
+def answer_record(ms, response, repo_real, outside=False):
     rec = {"ms": round(ms, 3)}
     if "error" in response:
         rec["error"] = response["error"]
         return rec
-    locations, dropped = normalize(response.get("result"), repo_real)
+    locations, dropped = normalize(response.get("result"), repo_real, outside)
     rec.update(result=response.get("result"), locations=sorted(locations), dropped=dropped)
     return rec
 
@@ -573,7 +580,7 @@ def main():
                 turn += 1
                 for s in order:
                     ms, r = s.request("textDocument/" + kind, params)
-                    rec["answers"][s.name] = answer_record(ms, r, repo_real)
+                    rec["answers"][s.name] = answer_record(ms, r, repo_real, kind != "references")
                     if "error" in r:
                         s.errors += 1
                     if s.name == "nib":
@@ -589,7 +596,7 @@ def main():
                             rec["locate"] = {k: res.get(k) for k in ("confidence", "provider", "facts", "policy",
                                                                    "backend", "note", "fresh", "partial",
                                                                    "category", "reason")}
-                            locs, _ = normalize(res.get("locations"), repo_real)
+                            locs, _ = normalize(res.get("locations"), repo_real, kind != "references")
                             rec["locate"]["locations"] = sorted(locs)
                             mine = rec["answers"]["nib"]
                             rec["locate"]["locations_differ"] = ok(mine) and sorted(locs) != mine["locations"]

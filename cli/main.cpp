@@ -59,8 +59,8 @@ int main(int argc, char** argv) {
                                         "LINE and COL are 1-based; COL counts bytes, as compilers print it.");
   def->add_option("position", defArgs.target, "FILE:LINE:COL")->required();
   def->add_option("--root", defArgs.root, "Repository to ask (default: the one containing FILE)");
-  def->add_flag("--json", defArgs.json, "Print LSP-shaped locations (repository-relative paths, 0-based ranges,\n"
-                                        "UTF-16 columns) with confidence and freshness");
+  def->add_flag("--json", defArgs.json, "Print LSP-shaped locations (repository-relative paths, absolute outside\n"
+                                        "the repository; 0-based ranges, UTF-16 columns) with confidence and freshness");
   bool defNoDaemon = false;
   def->add_flag("--no-daemon", defNoDaemon, "Answer in this process even when a `nib daemon` serves the repository");
   const char* providerHelp =

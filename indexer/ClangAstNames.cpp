@@ -212,6 +212,7 @@ struct AstOnlyNames {
       // expansion of the macro whose body calls it (a test's CHECK macro calling memcmp).
       if (builtinUses.insert({static_cast<uint32_t>(id), offset, symbol}).second)
         c->add(location, symbol, ClangRole::Reference, kindOf(entity), false, -1);
+      noteOutsideTarget(*c, symbol, referenced);
       return;
     }
     // libclang's indexer reports no reference inside a header the unit reads as a system header
@@ -225,7 +226,8 @@ struct AstOnlyNames {
     if (entity == CXIdxEntity_Function && clang_getCursorLanguage(referenced) == CXLanguage_C &&
         clang_equalLocations(clang_getCursorLocation(referenced), location))
       c->addAstOnly(location, symbol, SymbolKind::Function, ClangRole::Declaration, false, /*unlisted=*/true);
-    c->addAstOnly(location, symbol, kindOf(entity), ClangRole::Reference, false, /*unlisted=*/!listed);
+    if (c->addAstOnly(location, symbol, kindOf(entity), ClangRole::Reference, false, /*unlisted=*/!listed))
+      noteOutsideTarget(*c, symbol, referenced);
   }
 
   // Template parameters, which libclang's indexer never reports: clangd's references list them

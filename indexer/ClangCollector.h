@@ -83,7 +83,7 @@ struct Collector {
   std::unordered_map<CXFile, int64_t> fileCache;  // -1: outside the root
   // What a worker session's units share about files (see SessionFiles); null: nothing shared.
   SessionFiles* session = nullptr;
-  std::unordered_map<uint32_t, std::string> contents;  // by file id, read on first use (no session)
+  std::unordered_map<std::string, std::string> texts;  // by canonical path, read on first use (no session)
   struct Pending {
     uint32_t file, offset, usr;
     ClangRole role;
@@ -171,6 +171,9 @@ struct Collector {
     return std::nullopt;
   }
   void rememberMacroUsr(CXCursor definition, uint32_t id) { macroUsrs.emplace(clang_hashCursor(definition), std::make_pair(definition, id)); }
+
+  // By USR id: whether noteOutsideTarget looked at the entity already (each is looked at once).
+  std::vector<bool> outsideLooked;
 
   // Invocations of function-like macros in the repository's files, each with its macro's
   // definition (settlePastedArguments).
@@ -337,15 +340,14 @@ struct Collector {
     return &facts.occurrences.back();
   }
 
-  const std::string& contentOf(uint32_t id) {
-    if (session) {
-      auto it = session->texts.find(facts.files[id]);
-      if (it != session->texts.end()) return it->second;
-      return session->texts.emplace(facts.files[id], readText(facts.files[id])).first->second;
-    }
-    auto it = contents.find(id);
-    if (it != contents.end()) return it->second;
-    return contents.emplace(id, readText(facts.files[id])).first->second;
+  const std::string& contentOf(uint32_t id) { return outsideText(facts.files[id]); }
+  // The bytes of a file by its canonical path, in the repository or not (a system header's, where
+  // an outside target's name ends).
+  const std::string& outsideText(const std::string& path) {
+    auto& cache = session ? session->texts : texts;
+    auto it = cache.find(path);
+    if (it != cache.end()) return it->second;
+    return cache.emplace(path, readText(path)).first->second;
   }
   // The file's bytes; empty when it cannot be read.
   static std::string readText(const std::string& path) {
@@ -459,6 +461,10 @@ struct Collector {
   bool argumentsSettled = false;
 };
 
+// Where clangd's go-to-definition goes for the entity `referenced` (an entity's declaration, or a
+// macro's definition) that a repository file names as `usr`, when that lies outside the
+// repository (TuFacts::outsideTargets); once per entity and unit (ClangOutsideTargets.cpp).
+void noteOutsideTarget(Collector& c, uint32_t usr, CXCursor referenced);
 // Adds the names the AST resolves where libclang's indexer reports nothing, then the uses of
 // each using-declaration's name (ClangAstNames.cpp). After the indexer and the macros.
 void addAstOnlyNames(Collector& c, CXTranslationUnit tu);

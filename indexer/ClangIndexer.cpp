@@ -161,6 +161,11 @@ void reference(CXClientData data, const CXIdxEntityRefInfo* info) {
   c->add(clang_indexLoc_getCXSourceLocation(info->loc), usr, ClangRole::Reference,
          kindOf(info->referencedEntity->kind), (info->role & CXSymbolRole_Call) != 0, container,
          info->parentEntity ? info->parentEntity->cursor : clang_getNullCursor());
+  // The declaration the reference names, as clangd's selection has it: a function template's
+  // specialization, whose definition is the template's (std::sort's in stl_algo.h), where the
+  // indexer's entity is the template's first declaration (algorithmfwd.h's).
+  CXCursor named = clang_getCursorReferenced(info->cursor);
+  noteOutsideTarget(*c, usr, clang_isDeclaration(clang_getCursorKind(named)) ? named : info->referencedEntity->cursor);
 }
 
 // Whether a macro's definition is the compiler's own (the predefines' `<built-in>` buffer), not
@@ -245,6 +250,7 @@ CXChildVisitResult macroVisitor(CXCursor cursor, CXCursor, CXClientData data) {
   size_t before = c->facts.occurrences.size();
   c->add(clang_getCursorLocation(cursor), *id,
          kind == CXCursor_MacroDefinition ? ClangRole::Definition : ClangRole::Reference, SymbolKind::Macro, false, -1);
+  if (kind == CXCursor_MacroExpansion) noteOutsideTarget(*c, *id, def);
   // A repository header this unit reads as a system header (googletest's, through -isystem in
   // its tests) names its own macros without a place (`c:@macro@TEST`); parsed on its own, as
   // clangd parses a header that is open, the header is no system header and they have one

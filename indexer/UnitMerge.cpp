@@ -237,6 +237,36 @@ class UnitMerger {
     link(f.types, &ClangSymbol::types, nullptr);
     for (uint32_t k : f.openedOutside)
       if (auto it = symbolIds_.find(f.usrs[k]); it != symbolIds_.end()) openedOutside_.insert(it->second);
+    for (const ClangOutsideTarget& t : f.outsideTargets)
+      if (auto it = symbolIds_.find(f.usrs[t.usr]); it != symbolIds_.end()) noteOutside(it->second, t, i >= realUnits_);
+  }
+
+  // Where a symbol declared outside the repository answers: a definition before a declaration (as
+  // clangd's index fills in a definition another unit saw), a real unit's before a made-up one's,
+  // else the first unit's, whose first declaration is clangd's canonical one.
+  void noteOutside(uint32_t id, const ClangOutsideTarget& t, bool made) {
+    int rank = (made ? 0 : 2) + (t.definition ? 1 : 0);
+    auto [it, added] = outside_.try_emplace(id, rank, t);
+    if (!added && rank > it->second.first) it->second = {rank, t};
+  }
+
+  void writeOutsideSites() {
+    std::map<std::string, std::string> signatures;
+    for (const auto& [id, ranked] : outside_) {
+      const ClangOutsideTarget& t = ranked.second;
+      auto [signature, added] = signatures.try_emplace(t.path);
+      if (added) signature->second = fileStatSignature(t.path);
+      if (signature->second == "-") continue;
+      ClangOutsideSite site;
+      site.path = t.path;
+      site.range.startByte = t.offset;
+      site.range.endByte = t.offset + t.length;
+      site.range.start = {t.line, t.column};
+      site.range.end = {t.line, t.column + t.length};
+      site.definition = t.definition;
+      site.signature = signature->second;
+      contents_.outsideSites.emplace_back(id, std::move(site));
+    }
   }
 
   void mergeOccurrence(Unit& u, const ClangOccurrence& o, FileSlot& file) {
@@ -399,6 +429,7 @@ class UnitMerger {
       if (!ranges.empty()) contents_.skipped.emplace_back(path, std::move(ranges));
     for (auto& [path, entered] : inclusions_) contents_.inclusions.emplace_back(path, std::vector(entered.begin(), entered.end()));
     contents_.openedOutside.assign(openedOutside_.begin(), openedOutside_.end());
+    writeOutsideSites();
     for (const auto& [path, always] : enclosed_)
       if (always) contents_.enclosedFiles.push_back(path);
     for (const auto& [path, always] : externC_)
@@ -446,6 +477,7 @@ class UnitMerger {
   // File -> whether every #include that entered it lay inside a scope (ClangInclusion::enclosed).
   std::map<std::string, bool> enclosed_, externC_;
   std::set<uint32_t> openedOutside_;  // namespaces some unit opened first outside the repository
+  std::map<uint32_t, std::pair<int, ClangOutsideTarget>> outside_;  // symbol -> (rank, place): noteOutside
   // Per file, what every unit that read it left out (intersected unit by unit).
   std::map<std::string, std::vector<std::pair<uint32_t, uint32_t>>> skipped_;
   std::vector<std::string> mainFileOf_;

@@ -47,25 +47,26 @@ std::string clean(std::string s) {
 }
 
 // Paths a live server answers with that the index never holds: installed packages' files.
-bool outsideRepository(const std::string& path) {
+bool installedOrGit(const std::string& path) {
   return path.rfind("node_modules/", 0) == 0 || path.find("/node_modules/") != std::string::npos ||
          path.rfind(".git/", 0) == 0;
 }
 
 }  // namespace
 
-AnswerSites answerSites(const Expected<NavigationResult>& answer) {
+AnswerSites answerSites(const Expected<NavigationResult>& answer, bool outside) {
   AnswerSites out;
   if (answer)
     for (const SymbolLocation& l : answer->locations)
-      if (!outsideRepository(l.path)) out.emplace(l.path, l.range.start.line, l.range.start.column);
+      if (!installedOrGit(l.path) && (outside || !std::filesystem::path(l.path).is_absolute()))
+        out.emplace(l.path, l.range.start.line, l.range.start.column);
   return out;
 }
 
-AnswerSites answerSites(const LiveAnswer& answer) {
+AnswerSites answerSites(const LiveAnswer& answer, bool outside) {
   AnswerSites out;
   for (const LiveLocation& l : answer.locations)
-    if (l.inWorkspace && !outsideRepository(l.path)) out.emplace(l.path, l.range.start.line, l.range.start.column);
+    if (!installedOrGit(l.path) && (outside || l.inWorkspace)) out.emplace(l.path, l.range.start.line, l.range.start.column);
   return out;
 }
 

@@ -48,10 +48,13 @@ struct AgreementCount {
 
 // What the index's and a live server's answers are compared by — the agreement sampler and
 // `nib bench live-vs-static` alike: the (path, 0-based line, byte column) of each location inside
-// the repository, with installed packages (node_modules/) and .git/ left out on both sides.
+// the repository, with installed packages (node_modules/) and .git/ left out on both sides; with
+// `outside` (definitions), also each location outside the repository by its absolute path (a
+// system header's declaration, which clangd answers and so must the index). References compare
+// the repository's only: the index lists none outside it, where clangd's are a header's own uses.
 using AnswerSites = std::set<std::tuple<std::string, uint32_t, uint32_t>>;
-AnswerSites answerSites(const Expected<NavigationResult>& answer);  // empty for an error
-AnswerSites answerSites(const LiveAnswer& answer);
+AnswerSites answerSites(const Expected<NavigationResult>& answer, bool outside);  // empty for an error
+AnswerSites answerSites(const LiveAnswer& answer, bool outside);
 
 // The category of an index answer: which facts answered, how certain they were, and what the
 // symbol is where that matters ("clang exact macro"); "none" when the index has no answer.

@@ -405,11 +405,11 @@ void noteLeftOut(const SiteCollector& c, bool scip, NavigationResult& out) {
 // vasprintf_compat.h) is that parse's own, no answer in another file, whose units see the system
 // header's. Where still nothing answers, the compiler resolved the name to a declaration outside
 // the repository (a system header's function, a member of a standard-library template; an SCIP
-// indexer's symbol of a library): nothing inside the repository answers, as clangd's and the
-// language servers' answers lie outside it too. (The bare word used to answer here, and where
+// indexer's symbol of a library): nothing inside the repository answers, and clangd answers the
+// place the build saw outside it (outsideAnswer; an SCIP indexer records none). (The bare word used to answer here, and where
 // libclang recorded no name, with a namesake of the repository's: on held-out set 24, answering
 // nothing there made 72 of 1,600 requests equal clangd's answer, and none differ.)
-Status definitionFallbacks(ClangView& view, bool scip, const ClangSymbol& symbol, ClangRole atRole, const std::string& path,
+Status definitionFallbacks(ClangView& view, bool scip, uint32_t id, const ClangSymbol& symbol, ClangRole atRole, const std::string& path,
                            const std::function<bool(ClangRole)>& wanted, SiteCollector& c, NavigationResult& out) {
   auto othersImplicit = [&](const ClangSite& s) {
     return s.interpolated && s.unlisted && s.role == ClangRole::Declaration && s.path != path;
@@ -435,10 +435,7 @@ Status definitionFallbacks(ClangView& view, bool scip, const ClangSymbol& symbol
   }
   if (out.locations.empty())
     c.collect(symbol, [&](const ClangSite& s) { return s.role != ClangRole::Reference && !othersImplicit(s); });
-  if (out.locations.empty() && c.changed.empty()) {
-    out.note = "'" + symbol.name + "' is " + (scip ? "defined" : "declared") + " outside the repository";
-    out.facet = kOutsideFacet;
-  }
+  if (out.locations.empty() && c.changed.empty()) outsideAnswer(view, id, symbol, scip ? "defined" : "declared", out);
   return Status::ok();
 }
 
@@ -599,7 +596,7 @@ Expected<NavigationResult> ClangNavigator::answerFor(const ClangSymbol& found, c
   if (references)
     if (Status own = keepOwnReferences(path, out); !own.isOk()) return own;
   if (!references)
-    if (Status more = definitionFallbacks(*view_, scip_, *symbol, at->role, path, wanted, c, out); !more.isOk()) return more;
+    if (Status more = definitionFallbacks(*view_, scip_, at->symbol, *symbol, at->role, path, wanted, c, out); !more.isOk()) return more;
   if (!references) {
     keepOwnImplicitDeclaration(*symbol, path, out.locations);
     keepCanonicalDeclaration(*symbol, out.locations);

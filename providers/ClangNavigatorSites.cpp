@@ -23,6 +23,26 @@ SymbolLocation siteLocation(const ClangSymbol& symbol, const ClangSite& site) {
   return l;
 }
 
+void outsideAnswer(ClangView& view, uint32_t id, const ClangSymbol& symbol, const char* kind, NavigationResult& out) {
+  out.facet = kOutsideFacet;
+  out.note = "'" + symbol.name + "' is " + kind + " outside the repository";
+  std::optional<ClangOutsideSite> site = view.outsideSite(id);
+  if (!site) return;
+  // A system header changes with a package upgrade, which no build of the repository notices.
+  if (fileStatSignature(site->path) != site->signature) {
+    out.note += " (" + site->path + " changed since the index was built)";
+    return;
+  }
+  SymbolLocation l;
+  l.path = site->path;
+  l.range = l.fullRange = site->range;
+  l.name = symbol.name;
+  l.kind = static_cast<SymbolKind>(symbol.kind);
+  l.role = site->definition ? OccurrenceRole::Definition : OccurrenceRole::Declaration;
+  l.ascii = true;  // no repository text to convert columns by: a system header's are ASCII
+  out.locations.push_back(std::move(l));
+}
+
 // The declaration clangd's index keeps for a symbol: the canonical one (the first the build
 // saw), else the first declaring site; nullptr when the repository only references it.
 const ClangSite* declarationSite(const ClangSymbol& symbol) {

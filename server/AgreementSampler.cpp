@@ -227,7 +227,8 @@ bool AgreementSampler::sampleAt(LiveProvider& live, const Target& target, uint32
       saveCounts(true);  // the previous version's counts, before counting for the new one
       calibration_ = calibration;
     }
-    AnswerSites mine = answerSites(index), theirs = answerSites(*answer);
+    const bool outside = kind != NavigationKind::References;
+    AnswerSites mine = answerSites(index, outside), theirs = answerSites(*answer, outside);
     AgreementKey key{target.language, kind, answerCategory(index), backend};
     calibration->record(key, mine == theirs);
     if (mine != theirs && logLevel() >= LogLevel::Debug) logDebug(describeDisagreement(key, target.path, position, mine, theirs));

@@ -188,7 +188,7 @@ Side ask(LiveProvider& provider, const Sample& s, int method, std::vector<std::s
   out.ok = true;
   out.ms = r->milliseconds;
   out.cold = r->cold;
-  out.sites = answerSites(*r);
+  out.sites = answerSites(*r, method == 0);
   return out;
 }
 

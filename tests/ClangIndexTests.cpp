@@ -48,6 +48,7 @@ TEST_CASE("a worker's facts round-trip, and a cut or damaged record fails to dec
   f.inclusions = {{0, 20, 1, true}, {0, 40, 1, false}};
   f.inclusions[1].externC = true;
   f.openedOutside = {1};
+  f.outsideTargets = {{1, "/usr/include/string.h", 42, 13, 1500, 6, false}};
   std::string bytes = encodeTuFacts(f);
   auto back = decodeTuFacts(bytes);
   REQUIRE(back.hasValue());
@@ -68,6 +69,14 @@ TEST_CASE("a worker's facts round-trip, and a cut or damaged record fails to dec
   CHECK(back->inclusions[1].externC);
   CHECK_FALSE(back->inclusions[1].enclosed);
   CHECK(back->openedOutside == std::vector<uint32_t>{1});
+  REQUIRE(back->outsideTargets.size() == 1);
+  CHECK(back->outsideTargets[0].usr == 1);
+  CHECK(back->outsideTargets[0].path == "/usr/include/string.h");
+  CHECK(back->outsideTargets[0].line == 42);
+  CHECK(back->outsideTargets[0].column == 13);
+  CHECK(back->outsideTargets[0].offset == 1500);
+  CHECK(back->outsideTargets[0].length == 6);
+  CHECK_FALSE(back->outsideTargets[0].definition);
   // Every proper prefix (a worker killed half-way) is refused, never misread.
   for (size_t n = 0; n < bytes.size(); ++n) CHECK_FALSE(decodeTuFacts(bytes.substr(0, n)).hasValue());
   // A skipped range in a file the unit did not read is refused.
@@ -83,9 +92,10 @@ TEST_CASE("a worker's facts round-trip, and a cut or damaged record fails to dec
   // without #includes: the format byte, and no count at the end.
   f.inclusions.clear();
   f.openedOutside.clear();
+  f.outsideTargets.clear();
   std::string older = encodeTuFacts(f);
   older[0] = 5;
-  older.resize(older.size() - 2);  // no count of #includes, none of namespaces opened outside
+  older.resize(older.size() - 3);  // no count of #includes, none of namespaces opened outside, of targets
   auto old = decodeTuFacts(older);
   REQUIRE(old.hasValue());
   CHECK(old->inclusions.empty());

@@ -8,10 +8,14 @@
 // fixture gets a compilation database (every .c/.cc/.cpp file compiled with FLAGS), so its C/C++
 // answers come from libclang's facts, and each answer must say so, but for the groups a
 // `# tree-sitter: GROUP ...` directive names (positions libclang reports nothing about). A
-// `# precise` fixture is indexed by the SCIP indexers likewise (its answers say "scip").
+// `# precise` fixture is indexed by the SCIP indexers likewise (its answers say "scip"). A place
+// outside the repository (a system header's declaration) has no marker: `# outside:
+// GROUP=FILE:WORD ...` expects, besides the group's ranges, one location in a file of that name
+// outside the repository whose text spells WORD there.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -35,6 +39,30 @@ std::string show(const Annotations& a, const std::set<MarkedRange>& ranges) {
     out += "  " + a.describe(r.path, r.begin) + " '" + text + "'\n";
   }
   return out.empty() ? "  (none)\n" : out;
+}
+
+// The `# outside:` expectations of a group: (file name, word) pairs.
+std::multiset<std::pair<std::string, std::string>> outsideExpected(const Annotations& a, const std::string& group) {
+  std::multiset<std::pair<std::string, std::string>> out;
+  std::istringstream list(a.directives.count("outside") ? a.directives.at("outside") : "");
+  for (std::string item; list >> item;) {
+    size_t eq = item.find('='), colon = item.rfind(':');
+    REQUIRE((eq != std::string::npos && colon != std::string::npos && eq < colon));
+    if (item.substr(0, eq) == group) out.emplace(item.substr(eq + 1, colon - eq - 1), item.substr(colon + 1));
+  }
+  return out;
+}
+
+// A location outside the repository as an `# outside:` expectation: its file's name and the word
+// its text spells at the location ("" when unreadable).
+std::pair<std::string, std::string> outsideFound(const SymbolLocation& l) {
+  std::ifstream in(l.path);
+  std::string line;
+  for (uint32_t i = 0; i <= l.range.start.line && std::getline(in, line);) ++i;
+  size_t end = l.range.start.column;
+  while (end < line.size() && (std::isalnum(static_cast<unsigned char>(line[end])) || line[end] == '_')) ++end;
+  std::string word = l.range.start.column < line.size() ? line.substr(l.range.start.column, end - l.range.start.column) : "";
+  return {fs::path(l.path).filename().string(), word};
 }
 
 Expected<NavigationResult> ask(StaticProvider& provider, const std::string& check, const MarkedPoint& p) {
@@ -161,10 +189,15 @@ void runFixture(const fs::path& file) {
     INFO((result ? "" : result.status().toString()));
     REQUIRE(result.hasValue());
     std::set<MarkedRange> got;
+    std::multiset<std::pair<std::string, std::string>> outside;
     for (const SymbolLocation& l : result->locations)
-      got.insert(MarkedRange{l.path, l.range.startByte, l.range.endByte, p.group});
-    INFO("expected:\n" << show(a, expected) << "got:\n" << show(a, got) << "note: " << result->note);
+      if (fs::path(l.path).is_absolute()) outside.insert(outsideFound(l));
+      else got.insert(MarkedRange{l.path, l.range.startByte, l.range.endByte, p.group});
+    std::string outsideShown;
+    for (const auto& [file, word] : outside) outsideShown += "  " + file + " '" + word + "'\n";
+    INFO("expected:\n" << show(a, expected) << "got:\n" << show(a, got) << outsideShown << "note: " << result->note);
     CHECK(got == expected);
+    CHECK(outside == outsideExpected(a, p.group));
     std::istringstream treeSitter(a.directives["tree-sitter"]);
     std::set<std::string> fromTreeSitter{std::istream_iterator<std::string>(treeSitter), {}};
     if (clang || precise)

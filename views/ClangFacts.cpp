@@ -12,7 +12,8 @@ namespace {
 // 6: the #includes the preprocessor entered (`inclusions`).
 // 7: an #include inside an `extern "C"` block (`ClangInclusion::externC`).
 // 8: names at a macro argument pasted last (`unselected`).
-constexpr uint8_t kTuFormat = 8;
+// 9: where entities declared outside the repository are (`outsideTargets`).
+constexpr uint8_t kTuFormat = 9;
 constexpr uint8_t kCommandsFormat = 1;
 
 void strings(ByteWriter& w, const std::vector<std::string>& v) {
@@ -89,15 +90,25 @@ std::string encodeTuFacts(const TuFacts& f) {
   }
   w.varint(f.openedOutside.size());
   for (uint32_t k : f.openedOutside) w.varint(k);
+  w.varint(f.outsideTargets.size());
+  for (const ClangOutsideTarget& t : f.outsideTargets) {
+    w.varint(t.usr);
+    w.str(t.path);
+    w.varint(t.line);
+    w.varint(t.column);
+    w.varint(t.offset);
+    w.varint(t.length);
+    w.u8(t.definition ? 1 : 0);
+  }
   return w.take();
 }
 
 Expected<TuFacts> decodeTuFacts(std::string_view bytes) {
   ByteReader r(bytes);
-  // Format 5 is read too (without #includes): the precise view's projects cached in it stay
-  // valid.
+  // Formats 5, 6 and 8 are read too (without #includes, without outside targets): the precise
+  // view's projects cached in them stay valid.
   uint8_t format = r.u8();
-  if (format != kTuFormat && format != 6 && format != 5) return Status(ErrorCode::Corrupt, "clang facts of an unknown format");
+  if (format != kTuFormat && format != 8 && format != 6 && format != 5) return Status(ErrorCode::Corrupt, "clang facts of an unknown format");
   TuFacts f;
   f.mainFile = std::string(r.str());
   if (!strings(r, &f.files) || !strings(r, &f.usrs) || !strings(r, &f.names) || f.names.size() != f.usrs.size())
@@ -162,6 +173,20 @@ Expected<TuFacts> decodeTuFacts(std::string_view bytes) {
   f.openedOutside.resize(static_cast<size_t>(outside));
   for (uint32_t& k : f.openedOutside)
     if ((k = r.u32()) >= f.usrs.size()) r.fail();
+  uint64_t targets = format >= 9 ? r.varint() : 0;
+  if (!r.ok() || targets > f.usrs.size()) return Status(ErrorCode::Corrupt, "truncated clang facts");
+  f.outsideTargets.resize(static_cast<size_t>(targets));
+  for (ClangOutsideTarget& t : f.outsideTargets) {
+    t.usr = r.u32();
+    t.path = std::string(r.str());
+    t.line = r.u32();
+    t.column = r.u32();
+    t.offset = r.u32();
+    t.length = r.u32();
+    uint8_t flags = r.u8();
+    t.definition = flags & 1;
+    if (t.usr >= f.usrs.size() || flags > 1) r.fail();
+  }
   if (!r.ok() || !r.atEnd()) return Status(ErrorCode::Corrupt, "malformed clang facts");
   return f;
 }

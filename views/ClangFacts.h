@@ -102,6 +102,18 @@ struct ClangInclusion {
   bool externC = false;
 };
 
+// Where clangd's go-to-definition goes for an entity a repository file names whose declaration
+// lies outside the repository (a C library function, a member of a standard-library template, a
+// system header's macro): the definition the unit sees, else the entity's first declaration
+// (clangd's canonical one; a namespace's first block). clangd answers there; so can nib, while
+// the file is as the unit read it.
+struct ClangOutsideTarget {
+  uint32_t usr = 0;  // into TuFacts::usrs
+  std::string path;  // absolute, symbolic links resolved
+  uint32_t line = 0, column = 0, offset = 0, length = 0;  // 0-based line, byte column and offset; the name's bytes
+  bool definition = false;
+};
+
 struct TuFacts {
   std::string mainFile;            // absolute
   std::vector<std::string> files;  // absolute paths of every file the TU read (main file first)
@@ -123,6 +135,8 @@ struct TuFacts {
   // Namespaces (into usrs) whose first declaration in the unit lies outside the repository
   // (`namespace std`, which a system header opens before the repository's blocks do).
   std::vector<uint32_t> openedOutside;
+  // Each entity named in the repository's files and declared outside it, once (see above).
+  std::vector<ClangOutsideTarget> outsideTargets;
 };
 
 std::string encodeTuFacts(const TuFacts& facts);

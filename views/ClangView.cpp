@@ -33,9 +33,6 @@ Status writeReads(LmdbTxn& txn, MDB_dbi meta, const ClangViewContents& contents)
   return Status::ok();
 }
 
-// Per file, the #includes units entered there: (offset delta, path) pairs in offset order; and
-// the files every unit entered inside a scope ("s"; an empty value in views that predate extern
-// "C" inclusions) or inside an `extern "C"` block ("c").
 // Per path, byte ranges as (start, length) varints (ClangViewContents::skipped, varying).
 Status writeRanges(LmdbTxn& txn, MDB_dbi table,
                    const std::vector<std::pair<std::string, std::vector<std::pair<uint32_t, uint32_t>>>>& files) {
@@ -51,6 +48,28 @@ Status writeRanges(LmdbTxn& txn, MDB_dbi table,
   return Status::ok();
 }
 
+// What lies outside the repository: the namespaces a system header opened first, and where the
+// symbols declared outside it are (ClangOutsideSite), by symbol id.
+Status writeOutside(LmdbTxn& txn, const ClangViewContents& contents) {
+  auto outside = txn.openDb("opened-outside", true);
+  if (!outside) return outside.status();
+  for (uint32_t id : contents.openedOutside) NIB_RETURN_IF_ERROR(txn.put(*outside, idKey(id), ""));
+  auto sites = txn.openDb("outside-sites", true);
+  if (!sites) return sites.status();
+  for (const auto& [id, site] : contents.outsideSites) {
+    ByteWriter w;
+    w.str(site.path);
+    writeRange(w, site.range);
+    w.u8(site.definition ? 1 : 0);
+    w.str(site.signature);
+    NIB_RETURN_IF_ERROR(txn.put(*sites, idKey(id), w.data()));
+  }
+  return Status::ok();
+}
+
+// Per file, the #includes units entered there: (offset delta, path) pairs in offset order; and
+// the files every unit entered inside a scope ("s"; an empty value in views that predate extern
+// "C" inclusions) or inside an `extern "C"` block ("c").
 Status writeInclusions(LmdbTxn& txn, const ClangViewContents& contents) {
   auto inclusions = txn.openDb("inclusions", true);
   if (!inclusions) return inclusions.status();
@@ -61,9 +80,6 @@ Status writeInclusions(LmdbTxn& txn, const ClangViewContents& contents) {
   for (const std::string& path : contents.externCFiles) marks[path] += "c";
   for (const auto& [path, mark] : marks)
     if (!path.empty() && path.size() <= kMaxNameKey) NIB_RETURN_IF_ERROR(txn.put(*enclosed, path, mark));
-  auto outside = txn.openDb("opened-outside", true);
-  if (!outside) return outside.status();
-  for (uint32_t id : contents.openedOutside) NIB_RETURN_IF_ERROR(txn.put(*outside, idKey(id), ""));
   for (const auto& [path, entered] : contents.inclusions) {
     if (path.empty() || path.size() > kMaxNameKey) continue;
     ByteWriter w;
@@ -115,6 +131,7 @@ Status writeClangView(const std::filesystem::path& dir, const ClangViewContents&
   }
   if (!contents.reads.empty()) NIB_RETURN_IF_ERROR(writeReads(*txn, *meta, contents));
   NIB_RETURN_IF_ERROR(writeInclusions(*txn, contents));
+  NIB_RETURN_IF_ERROR(writeOutside(*txn, contents));
   if (!contents.programs.files.empty()) {
     auto programs = txn->openDb("programs", true);
     if (!programs) return programs.status();
@@ -224,7 +241,22 @@ Expected<std::unique_ptr<ClangView>> ClangView::open(const std::filesystem::path
   if (auto varying = v->txn_.openDb("varying", false)) v->varying_ = *varying;
   if (auto enclosed = v->txn_.openDb("enclosed", false)) v->enclosed_ = *enclosed;
   if (auto outside = v->txn_.openDb("opened-outside", false)) v->openedOutside_ = *outside;
+  if (auto sites = v->txn_.openDb("outside-sites", false)) v->outsideSites_ = *sites;
   return v;
+}
+
+std::optional<ClangOutsideSite> ClangView::outsideSite(uint32_t id) {
+  if (!outsideSites_) return std::nullopt;
+  auto value = txn_.get(*outsideSites_, idKey(id));
+  if (!value) return std::nullopt;
+  ByteReader r(*value);
+  ClangOutsideSite site;
+  site.path = std::string(r.str());
+  site.range = readRange(r);
+  site.definition = r.u8() == 1;
+  site.signature = std::string(r.str());
+  if (!r.ok() || site.path.empty()) return std::nullopt;
+  return site;
 }
 
 bool ClangView::openedOutside(uint32_t id) { return openedOutside_ && txn_.get(*openedOutside_, idKey(id)).hasValue(); }

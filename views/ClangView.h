@@ -20,7 +20,7 @@ namespace nib {
 
 // The view's storage format; part of the configuration digest, so that an index with a view of
 // another format is rebuilt by the next `nib index`.
-constexpr uint8_t kClangViewFormat = 16;  // 12: files read per main file; a main file's own skipped ranges; 13: headers an includer configures parsed alone; 14: headers without an include guard parsed alone where that parse has errors; 15: the #includes units entered; 16: code units see differently
+constexpr uint8_t kClangViewFormat = 17;  // 12: files read per main file; a main file's own skipped ranges; 13: headers an includer configures parsed alone; 14: headers without an include guard parsed alone where that parse has errors; 15: the #includes units entered; 16: code units see differently; 17: entities' places outside the repository
 
 struct ClangSite {
   std::string path;
@@ -54,6 +54,16 @@ struct ClangSymbol {
   // Whether every site, references included, lies in one file: set when read from the view,
   // where `sites` may leave references out (ClangView::symbolForDefinition).
   std::optional<bool> oneFile;
+};
+
+// Where go-to-definition goes for a symbol declared outside the repository (ClangOutsideTarget):
+// an absolute path, the name's range, and the stat signature the file had when the build ran
+// (fileStatSignature) — the place holds while the file is unchanged.
+struct ClangOutsideSite {
+  std::string path;
+  ByteRange range;
+  bool definition = false;
+  std::string signature;
 };
 
 // One occurrence in a file: which symbol is named at [start, end).
@@ -113,6 +123,8 @@ struct ClangViewContents {
   std::vector<std::string> externCFiles;
   // Namespaces (symbol ids, ascending) some unit opened first outside the repository (TuFacts).
   std::vector<uint32_t> openedOutside;
+  // Symbols declared outside the repository (ids, ascending) and where their definition answers.
+  std::vector<std::pair<uint32_t, ClangOutsideSite>> outsideSites;
   // Per path (sorted), the byte ranges the preprocessor left out: of a unit's main file, in its
   // own unit(s) (what clangd parses when the file is opened); of any other file, in every unit
   // that read it. Sorted and disjoint.
@@ -200,6 +212,9 @@ class ClangView {
   bool externCFile(const std::string& path);
   // Whether a unit opened the namespace `id` first outside the repository (`std`).
   bool openedOutside(uint32_t id);
+  // Where the symbol `id`, declared outside the repository, is defined (ClangOutsideSite);
+  // nullopt for none, and for a view that predates the record.
+  std::optional<ClangOutsideSite> outsideSite(uint32_t id);
   // The TypeScript programs; nullopt when the view records none (a clang view, or a precise
   // view written before programs were).
   Expected<std::optional<ProgramTable>> programs();
@@ -222,6 +237,7 @@ class ClangView {
   std::optional<MDB_dbi> varying_;     // the same
   std::optional<MDB_dbi> enclosed_;    // the same
   std::optional<MDB_dbi> openedOutside_;  // the same
+  std::optional<MDB_dbi> outsideSites_;   // the same
   std::optional<std::vector<std::string>> readFiles_;  // decoded on first use
   // The unindexed table (a few generated headers), read once: every site of an answer asks
   // whether its file is one. Repository path -> stat signature; root_ is where they lie.

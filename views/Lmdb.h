@@ -21,7 +21,8 @@ class LmdbEnv {
   struct Options {
     bool readOnly = false;
     bool noSync = false;  // bulk builds sync once at the end instead of per commit
-    unsigned maxDbs = 16;
+    // The clang view holds 18 tables; a reader opening one past the limit would find it absent.
+    unsigned maxDbs = 32;
     size_t mapSize = size_t(1) << 36;  // sparse: costs address space, not disk
   };
   // Opens (and with !readOnly, creates) the environment in directory `dir`.

@@ -82,6 +82,14 @@ void layMainFile(TuFacts& whole, const TuFacts& main, const std::string& mainPat
   std::set<uint32_t> opened(whole.openedOutside.begin(), whole.openedOutside.end());
   for (uint32_t u : main.openedOutside)
     if (u < ids.usrs.size() && opened.insert(ids.usrs[u]).second) whole.openedOutside.push_back(ids.usrs[u]);
+  // Entities the second parse named that the first did not look up (it stopped at a fatal error).
+  std::set<uint32_t> targeted;
+  for (const ClangOutsideTarget& t : whole.outsideTargets) targeted.insert(t.usr);
+  for (ClangOutsideTarget t : main.outsideTargets)
+    if (t.usr < ids.usrs.size() && targeted.insert(ids.usrs[t.usr]).second) {
+      t.usr = ids.usrs[t.usr];
+      whole.outsideTargets.push_back(std::move(t));
+    }
   whole.errors = main.errors;
 }
 

@@ -1,0 +1,63 @@
+// Where clangd's go-to-definition goes for an entity declared outside the repository: a C
+// library function (string.h's `memcpy`), a typedef (`size_t` in the compiler's stddef.h), a
+// standard-library template and its members (`std::vector`, `push_back`), a system header's
+// macro (`NULL`, gtest.h's `ASSERT_EQ`), `namespace std`. clangd answers the definition its AST
+// or index has, else the entity's canonical (first) declaration, each at the name's place;
+// libclang gives both for the entity a reference names.
+#include "indexer/ClangCollector.h"
+
+namespace nib::clangindex {
+namespace {
+
+// The declaration clangd's go-to-definition answers for `referenced`: a macro's definition is
+// the one in effect; a namespace is "defined" by every block, so its first one (canonical); any
+// other entity's definition where the unit has one (a typedef is its own), else its first
+// declaration (`memcpy`'s in string.h; clang's implicit builtin one has no place: nothing).
+CXCursor answeredDeclaration(CXCursor referenced, bool* definition) {
+  CXCursorKind kind = clang_getCursorKind(referenced);
+  *definition = kind == CXCursor_MacroDefinition;
+  if (kind == CXCursor_MacroDefinition) return referenced;
+  if (kind == CXCursor_Namespace) return clang_getCanonicalCursor(referenced);
+  CXCursor found = clang_getCursorDefinition(referenced);
+  if (!clang_Cursor_isNull(found) && !clang_isInvalid(clang_getCursorKind(found))) {
+    *definition = true;
+    return found;
+  }
+  return clang_getCanonicalCursor(referenced);
+}
+
+}  // namespace
+
+void noteOutsideTarget(Collector& c, uint32_t usr, CXCursor referenced) {
+  if (usr >= c.outsideLooked.size()) c.outsideLooked.resize(c.facts.usrs.size(), false);
+  if (usr >= c.outsideLooked.size() || c.outsideLooked[usr] || clang_Cursor_isNull(referenced)) return;
+  c.outsideLooked[usr] = true;
+  // Declared in the repository, its own sites answer — but a namespace the repository reopens,
+  // whose first block may lie outside it (`std`: the block a reference names is the last one).
+  CXFile declared = nullptr;
+  clang_getFileLocation(clang_getCursorLocation(referenced), &declared, nullptr, nullptr, nullptr);
+  if (declared && c.fileId(declared) >= 0 && clang_getCursorKind(referenced) != CXCursor_Namespace) return;
+  ClangOutsideTarget t;
+  CXCursor answered = answeredDeclaration(referenced, &t.definition);
+  // Where the name is: a declaration a macro of the system header writes is where the file spells
+  // the macro's argument, else at the macro's use (the file location, as clangd's nameLocation).
+  CXFile file = nullptr;
+  unsigned line = 0, column = 0, offset = 0;
+  clang_getFileLocation(clang_getCursorLocation(answered), &file, &line, &column, &offset);
+  // Nowhere in a file (a predefined macro), or in the repository after all.
+  if (!file || line == 0 || c.fileId(file) >= 0) return;
+  std::string path = take(clang_File_tryGetRealPathName(file));
+  if (path.empty()) path = take(clang_getFileName(file));
+  t.usr = usr;
+  t.path = c.canonicalOf(path);
+  t.line = line - 1;
+  t.column = column - 1;
+  t.offset = offset;
+  // The token there, as clangd's range: the name, or one character (a destructor's `~`).
+  const std::string& text = c.outsideText(t.path);
+  t.length = static_cast<uint32_t>(Collector::identifierAt(text, offset).size());
+  if (t.length == 0) t.length = 1;
+  c.facts.outsideTargets.push_back(std::move(t));
+}
+
+}  // namespace nib::clangindex

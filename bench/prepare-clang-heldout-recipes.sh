@@ -16,6 +16,7 @@ changed_by_recipe() {
     yaml-cpp) echo test/CMakeLists.txt ;;
     libwebm|wabt) echo CMakeLists.txt ;;
     zlib) printf '%s\n' Makefile zconf.h ;;
+    re2) echo re2/unicode.py ;;
   esac
 }
 
@@ -523,6 +524,64 @@ build_wabt() {
   ignore '/bin/'
 }
 
+# Set 36's recipes. Like set 32's, each build step ends with || exit 1.
+build_re2() {
+  # The generated tables that the +dfsg tarball strips, as Debian's build makes them
+  # (REBUILD_TABLES=1), from Debian's Unicode data instead of a download from unicode.org.
+  sed -i 's|^_UNICODE_DIR = "https://.*"$|_UNICODE_DIR = "/usr/share/unicode"  # nib bench|' \
+    re2/unicode.py
+  grep -q '^_UNICODE_DIR = "/usr/share/unicode"' re2/unicode.py ||
+    { echo "heldout: re2: the re2/unicode.py patch did not apply" >&2; exit 1; }
+  perl re2/make_perl_groups.pl > re2/perl_groups.cc || exit 1
+  /usr/bin/python3 re2/make_unicode_casefold.py > re2/unicode_casefold.cc || exit 1
+  /usr/bin/python3 re2/make_unicode_groups.py > re2/unicode_groups.cc || exit 1
+  cmake_build . -DRE2_BUILD_TESTING=ON || exit 1
+  require_files re2 build/libre2.a build/re2_test build/exhaustive_test build/regexp_benchmark
+  cdb_from_build
+  ignore '/re2/perl_groups.cc' '/re2/unicode_casefold.cc' '/re2/unicode_groups.cc'
+}
+
+build_libtommath() {
+  bear -- make -j2 libtommath.a test mtest_opponent timing mtest || exit 1
+  require_files libtommath libtommath.a test mtest_opponent timing mtest/mtest
+  ignore '*.o' '/libtommath.a' '/test' '/mtest_opponent' '/timing' '/mtest/mtest'
+}
+
+build_tcc() {
+  # ONE_SOURCE=yes: libtcc.c #includes the compiler's other files whole. bear is told that the tcc
+  # just built (named by its full path, XTCC) is a compiler, so that lib/'s files are recorded.
+  ./configure >/dev/null || exit 1
+  local cfg
+  cfg=$(mktemp) || exit 1
+  printf '{"compilation": {"compilers_to_recognize": [{"executable": "%s"}]}}\n' "$PWD/tcc" > "$cfg"
+  bear --config "$cfg" -- make -j2 ONE_SOURCE=yes XTCC="$PWD/tcc" || { rm -f "$cfg"; exit 1; }
+  rm -f "$cfg"
+  require_files tcc config.h config.mak tcc libtcc.a libtcc1.a bcheck.o bt-exe.o bt-log.o
+  require_defines tcc config.h TCC_VERSION
+  # Drops lib/alloca86_64.S and alloca86_64-bt.S (assembly; the other sets have none), and checks
+  # that the build was ONE_SOURCE's and that lib/ was recorded.
+  python3 - <<'EOF' || exit 1
+import json, os, sys
+db = [e for e in json.load(open("compile_commands.json")) if not e["file"].endswith(".S")]
+files = {os.path.relpath(os.path.join(e["directory"], e["file"])) for e in db}
+if "tccpp.c" in files or not {"libtcc.c", "tcc.c", "lib/libtcc1.c", "lib/bt-exe.c"} <= files:
+    sys.exit("heldout: tcc: not a ONE_SOURCE build with lib/ recorded: %s" % sorted(files))
+json.dump(db, open("compile_commands.json", "w"), indent=2)
+EOF
+  # The tarball's .gitignore already ignores every build output (*.o, *.a, tcc, config*.h,
+  # config*.mak, config.texi, tcc.1).
+}
+
+build_lmdb() {
+  bear -- make -j2 -C libraries/liblmdb || exit 1
+  require_files lmdb libraries/liblmdb/liblmdb.a libraries/liblmdb/liblmdb.so \
+    libraries/liblmdb/mdb_stat libraries/liblmdb/mtest5
+  ignore '/libraries/liblmdb/*.o' '/libraries/liblmdb/*.lo' '/libraries/liblmdb/liblmdb.a' \
+         '/libraries/liblmdb/liblmdb.so' '/libraries/liblmdb/mdb_stat' \
+         '/libraries/liblmdb/mdb_copy' '/libraries/liblmdb/mdb_dump' \
+         '/libraries/liblmdb/mdb_load' '/libraries/liblmdb/mtest' '/libraries/liblmdb/mtest[2-5]'
+}
+
 # Runs the recipe of package $1 in the current directory, the code base's root.
 build_recipe() {
   case "$1" in
@@ -573,5 +632,9 @@ build_recipe() {
     xz-utils) build_xz_utils ;;
     libyuv) build_libyuv ;;
     wabt) build_wabt ;;
+    re2) build_re2 ;;
+    libtommath) build_libtommath ;;
+    tcc) build_tcc ;;
+    lmdb) build_lmdb ;;
   esac
 }

@@ -31,6 +31,11 @@
 #   set 35 (a twelfth, fresh set; default DEST /tmp/held35): FreeType 2.12.1, XZ Utils 5.4.1,
 #          libyuv (LIBYUV_VERSION 1857, git b2528b0 of 2023-01-23) and WABT 1.0.32, the packages
 #          freetype (2.12.1+dfsg), xz-utils, libyuv (0.0~git20230123.b2528b0) and wabt
+#   set 36 (a thirteenth, fresh set; default DEST /tmp/held36): RE2 2022-06-01, LibTomMath 1.2.0,
+#          Tiny C Compiler 0.9.27 (git 62c30a4a of 2020-08-14) and LMDB 0.9.24, the packages re2
+#          (20220601+dfsg), libtommath, tcc (0.9.27+git20200814.62c30a4a) and lmdb. LibTomMath
+#          stands in for mpdecimal, which bookworm does not have (it has no source package
+#          there; python3.11 bundles its own libmpdec)
 #
 # Each code base becomes DEST/<package>, a git repository whose first commit is the package's
 # .orig tarball (made by bench/fetch-corpus.sh). The script then builds it once, because clangd
@@ -549,6 +554,75 @@
 #              examples, src/emscripten-helpers.cc, src/tools/wasm2wat-fuzz.cc, fuzzers and
 #              wasm2c/examples/ are not built; test/ holds the files that run-tests.py runs the
 #              tools on
+#   re2        The +dfsg tarball lacks the generated tables re2/perl_groups.cc,
+#              re2/unicode_casefold.cc and re2/unicode_groups.cc: they are generated first, as
+#              Debian's build does (REBUILD_TABLES), with re2/make_perl_groups.pl and
+#              re2/make_unicode_{casefold,groups}.py (/usr/bin/python3 and python3-six) from
+#              Debian's unicode-data 15.0.0 (re2/unicode.py's _UNICODE_DIR patched to
+#              /usr/share/unicode, as Debian patches it, instead of unicode.org's 14.0.0 download).
+#              Then CMake into build/ with the tests (RE2_BUILD_TESTING), static, then a build (no
+#              -std, since g++ 12's default already meets cxx_std_11, and no -O): libre2 (re2/*.cc
+#              and util/rune.cc, util/strutil.cc), the testing library (re2/testing/'s backtrack.cc,
+#              dump.cc, exhaustive_tester.cc, null_walker.cc, regexp_generator.cc,
+#              string_generator.cc, tester.cc and util/pcre.cc, whose PCRE comparisons are off
+#              without USEPCRE), the 20 test programs (re2/testing/*_test.cc, each with util/test.cc
+#              again, so it has 20 entries: RE2's own minimal framework in util/test.h, TEST() and
+#              CHECK-based ASSERT_* macros; this version uses neither googletest nor Abseil) and
+#              regexp_benchmark (with util/benchmark.cc, its own benchmark framework). No header is
+#              generated; build/compile_commands.json is copied to the root. re2/fuzzing/,
+#              util/fuzz.cc, testinstall.cc and the tarball's Makefile and Bazel build are not built
+#              or used. The tarball's .gitignore ignores benchlog.*, so the first commit lacks
+#              benchlog/benchlog.c2, .mini, .r70 and .wreck (benchmark logs)
+#   libtommath bear -- make -j2 libtommath.a test mtest_opponent timing mtest in the tree (makefile,
+#              with its -O3 -funroll-loops -fomit-frame-pointer): the static library, 157 bn_*.c
+#              files of one function each, every body under #ifdef BN_<NAME>_C, the configuration
+#              macros that tommath_class.h #defines (every one under LTM_ALL, tommath_superclass.h's
+#              default; a smaller selection also #defines the ones each selected function's block
+#              names as its dependencies); tommath.h picks the digit size, MP_64BIT here (60-bit
+#              digits, GCC's 128-bit mode(TI) words), over MP_8BIT, MP_16BIT, MP_31BIT and the
+#              32-bit default's MP_28BIT, which select code all over the library. The programs: test
+#              and mtest_opponent (demo/test.c, demo/mtest_opponent.c and demo/shared.c), timing
+#              (demo/timing.c with -DTIMER, compiled and linked in one command, so its entry also
+#              names libtommath.a) and mtest/mtest (mtest/mtest.c, compiled and linked in one
+#              command with -O0, #includes mtest/mpi.c whole, Michael Fromberger's MPI library,
+#              which is not compiled on its own). No header is generated and no configure step
+#              exists. pre_gen/mpi.c (an amalgamation of every bn_*.c), etc/ (tune and the
+#              prime-table generators), doc/ and makefile.shared (libtool) are not built or used.
+#              The tarball has no .gitignore
+#   tcc        The .orig tarball has no top directory, which fetch-corpus.sh's tar
+#              --strip-components=1 assumes: the script gives it one through TAR_OPTIONS (GNU tar
+#              transforms names before it strips them). The tarball's .gitignore ignores conftest*
+#              and tcc, so the first commit lacks conftest.c (configure compiles it to find the
+#              host's triplet) and win32/include/tcc/ (they are on disk all the same).
+#              ./configure, then bear -- make -j2 ONE_SOURCE=yes in the tree. The Makefile's native
+#              default compiles libtcc.c, tccpp.c, tccgen.c, tccelf.c, tccasm.c, tccrun.c,
+#              x86_64-gen.c, x86_64-link.c and i386-asm.c one by one, each with -DONE_SOURCE=0;
+#              ONE_SOURCE=yes (tcc.h's own default, ONE_SOURCE 1, and the Makefile's for the
+#              cross compilers) compiles libtcc.c alone without -DONE_SOURCE, and it #includes the
+#              eight others whole, so none of them is compiled on its own (libtcc.a is libtcc.o;
+#              the other targets' *-gen.c, *-link.c and *-asm.c, tcccoff.c, tccpe.c and
+#              tccmacho.c are #included under #if branches that are inactive here);
+#              tcc.c, with -DONE_SOURCE=0, #includes tcctools.c whole. The tcc program just built
+#              then compiles lib/ into libtcc1.a (libtcc1.c, va_list.c, dsohandle.c and the
+#              assembly alloca86_64.S, alloca86_64-bt.S) and bcheck.o, bt-exe.o and bt-log.o;
+#              lib/bt-exe.c #defines CONFIG_TCC_BACKTRACE_ONLY and #includes ../tccrun.c whole. make
+#              is given XTCC=<root>/tcc and bear a configuration that recognises that path as a
+#              compiler, so these six C files are in the compilation database too (with the tcc
+#              program as the compiler, -B.. -I..); the two .S entries are dropped. configure
+#              generates config.h (CONFIG_TCCDIR, TCC_VERSION, GCC_MAJOR, GCC_MINOR, CC_NAME),
+#              config.mak (-DCONFIG_TRIPLET="x86_64-linux-gnu" and -DTCC_TARGET_X86_64 come from
+#              there) and config.texi; the build also writes tcc.1. The other targets' files
+#              (arm*, c67, riscv64, il, tccpe.c, tcccoff.c, tccmacho.c, win32/), tests/ (make
+#              test), examples/ and the cross compilers are not built
+#   lmdb       bear -- make -j2 -C libraries/liblmdb (the tarball's only code; the compilation
+#              database is written at the root): liblmdb.a and liblmdb.so (mdb.c and midl.c, each
+#              compiled twice, the second time with -fPIC as *.lo), the tools mdb_stat, mdb_copy,
+#              mdb_dump and mdb_load and the test programs mtest to mtest5, all with -pthread -O2
+#              -g. No header is generated and no configure step exists: mdb.c's configuration
+#              macros (MDB_USE_POSIX_SEM, MDB_USE_POSIX_MUTEX, MDB_USE_ROBUST, MDB_DEVEL, MDB_DEBUG,
+#              the _WIN32 and BSD branches, ...) keep their defaults. mtest6.c (it needs MDB_DEBUG's
+#              mdb_dkey) is not built. libraries/liblmdb/.gitignore already ignores every build
+#              output; the root .gitignore lists them again, since the tarball has none at the root
 # leveldb's and snappy's CMakeLists.txt want googletest and Google benchmark as git submodules in
 # third_party/, which the tarballs leave empty. The script patches them to use Debian's
 # libgtest-dev, libgmock-dev and libbenchmark-dev instead: the two add_subdirectory lines become
@@ -577,9 +651,9 @@
 # generated headers such as pcre2's src/config.h and src/pcre2.h or libconfig's ac_config.h,
 # build/), and the tracked files a recipe changed (leveldb's, snappy's and jansson's patched
 # CMakeLists.txt, yaml-cpp's patched test/CMakeLists.txt, libwebm's and wabt's patched
-# CMakeLists.txt, zlib's configured Makefile and zconf.h); afterwards git status is empty. Every
-# "directory" and "file" of each compilation database is checked to lie inside DEST/<package>, and
-# every "file" to exist.
+# CMakeLists.txt, re2's patched re2/unicode.py, zlib's configured Makefile and zconf.h);
+# afterwards git status is empty. Every "directory" and "file" of each compilation database is
+# checked to lie inside DEST/<package>, and every "file" to exist.
 #
 # The script is idempotent: a code base whose last commit is "bench setup", with a compilation
 # database at the root and a clean status (clangd's own index, an untracked .cache/ that a
@@ -590,12 +664,12 @@
 # libogg-dev for flac, nlohmann-json3-dev for cpp-jwt, libcppunit-dev for taglib, libreadline-dev
 # for mujs, libgmp-dev for nettle, libfmt-dev for spdlog, autoconf, automake and libtool for
 # libonig, libpcap-dev for libsrtp2, libpng-dev and libbrotli-dev for freetype, libjpeg-dev for
-# libyuv) are installed with apt-get, which needs root. The recipes
-# themselves are in bench/prepare-clang-heldout-recipes.sh.
-# Usage: bench/prepare-clang-heldout.sh [--set 24|25|26|27|28|29|30|31|32|33|34|35] [DEST]   (default: set 24, DEST /tmp/held<set>)
+# libyuv, unicode-data and python3-six for re2) are installed with apt-get, which needs root.
+# The recipes themselves are in bench/prepare-clang-heldout-recipes.sh.
+# Usage: bench/prepare-clang-heldout.sh [--set 24|25|26|27|28|29|30|31|32|33|34|35|36] [DEST]   (default: set 24, DEST /tmp/held<set>)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-usage() { echo "usage: $0 [--set 24|25|26|27|28|29|30|31|32|33|34|35] [DEST]" >&2; exit 2; }
+usage() { echo "usage: $0 [--set 24|25|26|27|28|29|30|31|32|33|34|35|36] [DEST]" >&2; exit 2; }
 set_id=24
 args=()
 while [ $# -gt 0 ]; do
@@ -621,7 +695,8 @@ case "$set_id" in
   33) packages=(mujs libjsoncpp nettle spdlog) ;;
   34) packages=(libonig libwebm libsrtp2 geographiclib) ;;
   35) packages=(freetype xz-utils libyuv wabt) ;;
-  *) echo "heldout: unknown set $set_id (24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34 or 35)" >&2; exit 2 ;;
+  36) packages=(re2 libtommath tcc lmdb) ;;
+  *) echo "heldout: unknown set $set_id (24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35 or 36)" >&2; exit 2 ;;
 esac
 dest=$(realpath -m "${args[0]:-/tmp/held$set_id}")
 git_c=(-c user.name=nib-bench -c user.email=bench@nib -c commit.gpgsign=false)
@@ -630,7 +705,7 @@ need=()
 for p in bear cmake build-essential zlib1g-dev libgtest-dev libgmock-dev libbenchmark-dev \
          libbz2-dev liblzma-dev libssl-dev pkg-config libogg-dev nlohmann-json3-dev \
          libcppunit-dev libreadline-dev libgmp-dev libfmt-dev autoconf automake libtool \
-         libpcap-dev libpng-dev libbrotli-dev libjpeg-dev; do
+         libpcap-dev libpng-dev libbrotli-dev libjpeg-dev unicode-data python3-six; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || need+=("$p")
 done
 if [ ${#need[@]} -gt 0 ]; then
@@ -680,7 +755,14 @@ for pkg in "${packages[@]}"; do
     echo "heldout: $pkg partly prepared; fetching it again" >&2
     rm -rf "$d"
   fi
-  NIB_CORPUS_DIR="$dest" "$here/fetch-corpus.sh" "$pkg"
+  # tcc's .orig tarball has no top directory for fetch-corpus.sh's tar --strip-components=1 to
+  # strip: TAR_OPTIONS adds one (GNU tar transforms a name before it strips it; S: not the
+  # targets of symbolic links).
+  fetch_env=()
+  case "$pkg" in
+    tcc) fetch_env=("TAR_OPTIONS=--transform=s,^,$pkg/,S") ;;
+  esac
+  env "${fetch_env[@]}" NIB_CORPUS_DIR="$dest" "$here/fetch-corpus.sh" "$pkg"
   [ -d "$d/.git" ] || { echo "heldout: cannot fetch $pkg" >&2; exit 1; }
   echo "heldout: building $pkg" >&2
   (

@@ -409,7 +409,7 @@ void noteLeftOut(const SiteCollector& c, bool scip, NavigationResult& out) {
 // place the build saw outside it (outsideAnswer; an SCIP indexer records none). (The bare word used to answer here, and where
 // libclang recorded no name, with a namesake of the repository's: on held-out set 24, answering
 // nothing there made 72 of 1,600 requests equal clangd's answer, and none differ.)
-Status definitionFallbacks(ClangView& view, bool scip, uint32_t id, const ClangSymbol& symbol, ClangRole atRole, const std::string& path,
+Status definitionFallbacks(ClangView& view, bool scip, const ClangSymbol& symbol, ClangRole atRole, const std::string& path,
                            const std::function<bool(ClangRole)>& wanted, SiteCollector& c, NavigationResult& out) {
   auto othersImplicit = [&](const ClangSite& s) {
     return s.interpolated && s.unlisted && s.role == ClangRole::Declaration && s.path != path;
@@ -435,7 +435,7 @@ Status definitionFallbacks(ClangView& view, bool scip, uint32_t id, const ClangS
   }
   if (out.locations.empty())
     c.collect(symbol, [&](const ClangSite& s) { return s.role != ClangRole::Reference && !othersImplicit(s); });
-  if (out.locations.empty() && c.changed.empty()) outsideAnswer(view, id, symbol, scip ? "defined" : "declared", out);
+  if (out.locations.empty() && c.changed.empty()) outsideAnswer(view, symbol, scip ? "defined" : "declared", out);
   return Status::ok();
 }
 
@@ -596,7 +596,7 @@ Expected<NavigationResult> ClangNavigator::answerFor(const ClangSymbol& found, c
   if (references)
     if (Status own = keepOwnReferences(path, out); !own.isOk()) return own;
   if (!references)
-    if (Status more = definitionFallbacks(*view_, scip_, at->symbol, *symbol, at->role, path, wanted, c, out); !more.isOk()) return more;
+    if (Status more = definitionFallbacks(*view_, scip_, *symbol, at->role, path, wanted, c, out); !more.isOk()) return more;
   if (!references) {
     keepOwnImplicitDeclaration(*symbol, path, out.locations);
     keepCanonicalDeclaration(*symbol, out.locations);
@@ -635,8 +635,10 @@ void ClangNavigator::labelIncluderDependent(const std::string& path, NavigationR
 // Comparator` in the library's namespace: one USR) give it several definitions, and so each of
 // its fields and enumerators of one name (nettle's generator eccdata.c has its own `struct
 // ecc_curve`); a type's definition, with its members', is seen only where it is written or
-// #included, so one in another source file that no unit includes is no answer for this file —
-// clangd answers the definition its parse of the file sees. Kept when nothing else is left.
+// #included, so one in another source file that no unit includes, or in a header the asked
+// file's units do not read (LibTomMath's tommath.h and its mtest program's mpi.h, each with its
+// `typedef struct {...} mp_int;`), is no answer for this file — clangd answers the definition its
+// parse of the file sees. Kept when nothing else is left.
 void ClangNavigator::keepVisibleTypeDefinitions(const ClangSymbol& symbol, const std::string& path,
                                                 std::vector<SymbolLocation>& locations) {
   const auto kind = static_cast<SymbolKind>(symbol.kind);
@@ -644,9 +646,14 @@ void ClangNavigator::keepVisibleTypeDefinitions(const ClangSymbol& symbol, const
   if ((!isTypeKind(kind) && !member) || locations.size() < 2) return;
   std::vector<std::string> shared;
   if (auto s = view_->sharedMainFiles()) shared = std::move(*s);
+  auto read = view_->filesReadBy(path);  // nullopt inside: no unit's main file, read unknown
+  auto unread = [&](const std::string& p) {
+    return read && *read && !std::binary_search((*read)->begin(), (*read)->end(), std::string_view(p));
+  };
   auto hidden = [&](const SymbolLocation& l) {
-    return l.role == OccurrenceRole::Definition && l.path != path && isCFamilySourceFile(l.path) &&
-           std::find(shared.begin(), shared.end(), l.path) == shared.end();
+    return l.role == OccurrenceRole::Definition && l.path != path &&
+           ((isCFamilySourceFile(l.path) && std::find(shared.begin(), shared.end(), l.path) == shared.end()) ||
+            unread(l.path));
   };
   // A type is defined once in a unit: where the asked file defines it, that definition is the one.
   if (std::any_of(locations.begin(), locations.end(),

@@ -47,7 +47,7 @@ uint32_t ClangNavigator::ownParseMacro(const ClangSymbol& named, const ClangFile
 // precise view's namespaces have no such order: the first the build saw.
 bool ClangNavigator::namespaceDefinition(const ClangSymbol& ns, uint32_t id, const std::string& path, NavigationResult& out) {
   if (!scip_ && view_->openedOutside(id)) {
-    outsideAnswer(*view_, id, ns, "first opened", out);
+    outsideAnswer(*view_, ns, "first opened", out);
     return true;
   }
   const ClangSite* first = scip_ ? nullptr : firstNamespaceBlock(*view_, ns, path, changed_);

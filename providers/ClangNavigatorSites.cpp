@@ -23,16 +23,10 @@ SymbolLocation siteLocation(const ClangSymbol& symbol, const ClangSite& site) {
   return l;
 }
 
-void outsideAnswer(ClangView& view, uint32_t id, const ClangSymbol& symbol, const char* kind, NavigationResult& out) {
-  out.facet = kOutsideFacet;
-  out.note = "'" + symbol.name + "' is " + kind + " outside the repository";
-  std::optional<ClangOutsideSite> site = view.outsideSite(id);
-  if (!site) return;
+std::optional<SymbolLocation> outsideLocation(ClangView& view, const ClangSymbol& symbol) {
+  std::optional<ClangOutsideSite> site = symbol.id ? view.outsideSite(*symbol.id) : std::nullopt;
   // A system header changes with a package upgrade, which no build of the repository notices.
-  if (fileStatSignature(site->path) != site->signature) {
-    out.note += " (" + site->path + " changed since the index was built)";
-    return;
-  }
+  if (!site || fileStatSignature(site->path) != site->signature) return std::nullopt;
   SymbolLocation l;
   l.path = site->path;
   l.range = l.fullRange = site->range;
@@ -40,7 +34,14 @@ void outsideAnswer(ClangView& view, uint32_t id, const ClangSymbol& symbol, cons
   l.kind = static_cast<SymbolKind>(symbol.kind);
   l.role = site->definition ? OccurrenceRole::Definition : OccurrenceRole::Declaration;
   l.ascii = true;  // no repository text to convert columns by: a system header's are ASCII
-  out.locations.push_back(std::move(l));
+  return l;
+}
+
+void outsideAnswer(ClangView& view, const ClangSymbol& symbol, const char* kind, NavigationResult& out) {
+  out.facet = kOutsideFacet;
+  out.note = "'" + symbol.name + "' is " + kind + " outside the repository";
+  if (std::optional<SymbolLocation> l = outsideLocation(view, symbol)) out.locations.push_back(std::move(*l));
+  else if (symbol.id && view.outsideSite(*symbol.id)) out.note += " (in a file changed since the index was built)";
 }
 
 // The declaration clangd's index keeps for a symbol: the canonical one (the first the build

@@ -36,11 +36,13 @@ const ClangSite* firstNamespaceBlock(ClangView& view, const ClangSymbol& ns, con
 // open file. Sites in files `changed` are passed over; nullptr when none is met.
 const ClangSite* firstDeclarationMet(ClangView& view, const ClangSymbol& symbol, const std::string& path,
                                      const std::function<bool(const std::string&)>& changed);
-// A definition answer for the symbol `id`, declared outside the repository (what a system header
+// A definition answer for a symbol declared outside the repository (what a system header
 // declares; `kind`: "declared", or "defined" for an SCIP indexer's library symbol, "first opened"
 // for a namespace): where the build saw it (ClangView::outsideSite) while that file is unchanged,
 // else nothing; labelled `outside` either way.
-void outsideAnswer(ClangView& view, uint32_t id, const ClangSymbol& symbol, const char* kind, NavigationResult& out);
+void outsideAnswer(ClangView& view, const ClangSymbol& symbol, const char* kind, NavigationResult& out);
+// The same place as a location, or nullopt (none, or its file changed since the build).
+std::optional<SymbolLocation> outsideLocation(ClangView& view, const ClangSymbol& symbol);
 // The clang view has no say at a position: tree-sitter's facts answer.
 Status declined();
 // Whether every occurrence at `start` (of a file's, in offset order) is `foreign` — seen only by a

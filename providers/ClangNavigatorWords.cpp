@@ -228,11 +228,17 @@ Expected<NavigationResult> ClangNavigator::wordAnswer(const std::string& path, c
   out.source = source_;
   out.confidence = Confidence::Name;
   // A symbol answers as clangd's index holds it: at its definition, else at its canonical
-  // declaration (one place either way). False when it has neither in the repository.
+  // declaration (one place either way) — one declared only outside the repository at the place
+  // the build saw there. False when it has none.
   auto known = [&](const ClangSite& s) { return !s.interpolated || s.path == path || (shown_ && shown_(s.path)); };
   auto add = [&](const ClangSymbol& symbol) {
     const ClangSite* chosen = indexedPlace(symbol, known);
-    if (!chosen || changed_(chosen->path)) return false;
+    if (!chosen) {
+      std::optional<SymbolLocation> outside = outsideLocation(*view_, symbol);
+      if (outside) out.locations.push_back(std::move(*outside));
+      return outside.has_value();
+    }
+    if (changed_(chosen->path)) return false;
     out.locations.push_back(siteLocation(symbol, *chosen));
     return true;
   };
@@ -275,7 +281,7 @@ Expected<NavigationResult> ClangNavigator::wordAnswer(const std::string& path, c
         place && place->path == path && onlyForeignAt(w.occurrences, place->range.startByte))
       continue;
     // One declared only outside the repository (a system header's) counts, as clangd's index
-    // holds it too, but has no place here to answer with.
+    // holds it too, and answers the place the build saw there.
     if (++matched > kMostWordMatches) return manyNamed(word);
     add(*symbol);
   }

@@ -429,6 +429,7 @@ Expected<ClangSymbol> ClangView::decodeSymbol(uint32_t id, const std::string_vie
   }
   if (!r.ok() || !r.atEnd()) return Status(ErrorCode::Corrupt, "malformed clang symbol " + std::to_string(id));
   s.oneFile = oneFile;
+  s.id = id;
   return s;
 }
 

@@ -54,6 +54,9 @@ struct ClangSymbol {
   // Whether every site, references included, lies in one file: set when read from the view,
   // where `sites` may leave references out (ClangView::symbolForDefinition).
   std::optional<bool> oneFile;
+  // The symbol's id in the view it was read from (none for one made up elsewhere): what its
+  // place outside the repository is looked up by (ClangView::outsideSite).
+  std::optional<uint32_t> id;
 };
 
 // Where go-to-definition goes for a symbol declared outside the repository (ClangOutsideTarget):

@@ -264,7 +264,29 @@ struct AstOnlyNames {
     uint32_t file = 0, offset = 0, scopeEnd = 0;
     uint32_t symbol = 0;
     std::string scope;  // the USR of the namespace it is declared in ("" elsewhere)
+    std::string targetScope;  // the USR of the namespace declaring what it names ("" elsewhere)
   };
+  // The namespace blocks of the repository's files: (file id, start, end byte, the namespace's USR).
+  struct NamespaceBlock {
+    uint32_t file = 0, start = 0, end = 0;
+    std::string usr;
+  };
+  std::vector<NamespaceBlock> namespaceBlocks;
+
+  void namespaceBlock(CXCursor cursor) {
+    if (std::optional<Collector::Extent> e = c->extentOf(cursor))
+      namespaceBlocks.push_back({e->file, e->start, e->end, take(clang_getCursorUSR(cursor))});
+  }
+  // Whether unqualified lookup at `offset` finds the entity `u` names in its own namespace before
+  // it reaches `u`: the use lies in a block of that namespace (RE2's files, inside `namespace re2
+  // {`, naming `RE2`, which re2.h's top-level `using re2::RE2;` also brings in). clangd answers
+  // the entity alone there, as the AST holds no trace of the using-declaration.
+  bool foundFirstInItsNamespace(const UsingDeclaration& u, uint32_t file, uint32_t offset) const {
+    if (u.targetScope.empty() || u.targetScope == u.scope) return false;
+    return std::any_of(namespaceBlocks.begin(), namespaceBlocks.end(), [&](const NamespaceBlock& b) {
+      return b.file == file && b.start < offset && offset < b.end && b.usr == u.targetScope;
+    });
+  }
   std::unordered_map<std::string, std::vector<UsingDeclaration>> usings;  // by the name it brings in
   std::unordered_map<uint32_t, CXFile> usingFiles;                        // file id -> its CXFile
 
@@ -281,6 +303,11 @@ struct AstOnlyNames {
     u.offset = offset;
     u.scopeEnd = UINT32_MAX;
     if (clang_getCursorKind(parent) == CXCursor_Namespace) u.scope = take(clang_getCursorUSR(parent));
+    CXCursor named = clang_getCursorReferenced(cursor);
+    if (clang_getCursorKind(named) == CXCursor_OverloadedDeclRef)
+      named = clang_getNumOverloadedDecls(named) > 0 ? clang_getOverloadedDecl(named, 0) : clang_getNullCursor();
+    if (CXCursor home = clang_getCursorSemanticParent(named); clang_getCursorKind(home) == CXCursor_Namespace)
+      u.targetScope = take(clang_getCursorUSR(home));
     if (clang_getCursorKind(parent) != CXCursor_TranslationUnit) {
       CXFile endFile;
       unsigned end;
@@ -372,7 +399,7 @@ struct AstOnlyNames {
         if (e.from < offset && offset < e.to && (!found || e.from > found->from) &&
             c->facts.names[e.declaration->symbol] == spelling)
           found = &e;
-      if (!found) continue;
+      if (!found || foundFirstInItsNamespace(*found->declaration, fileId, offset)) continue;
       // Not where the name is declared anew, nor where it names a local the scope declares, nor
       // where clang reports another entity of that name than the declaration's (a member of the
       // class whose method this is, found first) — an entity of another name is what the use
@@ -625,6 +652,7 @@ struct AstOnlyNames {
       self->usingDeclaration(cursor, parent);
       return CXChildVisit_Continue;
     }
+    if (kind == CXCursor_Namespace) self->namespaceBlock(cursor);
     std::optional<uint32_t> parameter;
     if (kind == CXCursor_ParmDecl) parameter = self->prototypeParameter(cursor, parent);
     if ((kind == CXCursor_VarDecl || kind == CXCursor_FieldDecl || kind == CXCursor_FunctionDecl ||

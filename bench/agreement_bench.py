@@ -339,8 +339,10 @@ def normalize(result, repo_real, outside=False):
             continue
         real = os.path.realpath(urllib.parse.unquote(parsed.path))
         rel = os.path.relpath(real, repo_real)
-        parts = real.split(os.sep)
         beyond = rel.startswith("..") or os.path.isabs(rel)
+        # Inside the repository only its own folders count (a checkout under a folder named
+        # node_modules keeps its files).
+        parts = (real if beyond else rel).split(os.sep)
         if (beyond and not outside) or {"node_modules", ".git", ".nib"} & set(parts):
             dropped += 1
             continue

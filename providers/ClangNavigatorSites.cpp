@@ -23,25 +23,38 @@ SymbolLocation siteLocation(const ClangSymbol& symbol, const ClangSite& site) {
   return l;
 }
 
-std::optional<SymbolLocation> outsideLocation(ClangView& view, const ClangSymbol& symbol) {
-  std::optional<ClangOutsideSite> site = symbol.id ? view.outsideSite(*symbol.id) : std::nullopt;
-  // A system header changes with a package upgrade, which no build of the repository notices.
-  if (!site || fileStatSignature(site->path) != site->signature) return std::nullopt;
+namespace {
+
+// The place as a location (ClangOutsideSite), whatever its file's state.
+SymbolLocation outsidePlace(const ClangOutsideSite& site, const ClangSymbol& symbol) {
   SymbolLocation l;
-  l.path = site->path;
-  l.range = l.fullRange = site->range;
+  l.path = site.path;
+  l.range = l.fullRange = site.range;
   l.name = symbol.name;
   l.kind = static_cast<SymbolKind>(symbol.kind);
-  l.role = site->definition ? OccurrenceRole::Definition : OccurrenceRole::Declaration;
+  l.role = site.definition ? OccurrenceRole::Definition : OccurrenceRole::Declaration;
   l.ascii = true;  // no repository text to convert columns by: a system header's are ASCII
   return l;
+}
+
+// A system header changes with a package upgrade, which no build of the repository notices.
+bool unchanged(const ClangOutsideSite& site) { return fileStatSignature(site.path) == site.signature; }
+
+}  // namespace
+
+std::optional<SymbolLocation> outsideLocation(ClangView& view, const ClangSymbol& symbol) {
+  std::optional<ClangOutsideSite> site = symbol.id ? view.outsideSite(*symbol.id) : std::nullopt;
+  if (!site || !unchanged(*site)) return std::nullopt;
+  return outsidePlace(*site, symbol);
 }
 
 void outsideAnswer(ClangView& view, const ClangSymbol& symbol, const char* kind, NavigationResult& out) {
   out.facet = kOutsideFacet;
   out.note = "'" + symbol.name + "' is " + kind + " outside the repository";
-  if (std::optional<SymbolLocation> l = outsideLocation(view, symbol)) out.locations.push_back(std::move(*l));
-  else if (symbol.id && view.outsideSite(*symbol.id)) out.note += " (in a file changed since the index was built)";
+  std::optional<ClangOutsideSite> site = symbol.id ? view.outsideSite(*symbol.id) : std::nullopt;
+  if (!site) return;
+  if (unchanged(*site)) out.locations.push_back(outsidePlace(*site, symbol));
+  else out.note += " (in a file changed since the index was built)";
 }
 
 // The declaration clangd's index keeps for a symbol: the canonical one (the first the build

@@ -88,6 +88,27 @@ bool isScope(CXIdxEntityKind kind) {
          kind == CXIdxEntity_Union || kind == CXIdxEntity_Enum;
 }
 
+// An explicit or partial specialization of a class template (`template <> struct
+// formatter<Point>`): its own name names the template too, and clangd's go-to-definition there
+// goes to the template (TuFacts::specializations). A function template's explicit
+// specialization is a definition of its own there, as clangd answers it.
+void noteSpecializedTemplate(Collector& c, uint32_t usr, const CXIdxDeclInfo* info) {
+  CXIdxEntityKind kind = info->entityInfo->kind;
+  CXIdxEntityCXXTemplateKind templated = info->entityInfo->templateKind;
+  if ((kind != CXIdxEntity_Struct && kind != CXIdxEntity_CXXClass && kind != CXIdxEntity_Union) ||
+      (templated != CXIdxEntity_TemplateSpecialization && templated != CXIdxEntity_TemplatePartialSpecialization))
+    return;
+  CXCursor primary = clang_getSpecializedCursorTemplate(info->cursor);
+  if (clang_Cursor_isNull(primary)) return;
+  std::string t = take(clang_getCursorUSR(primary));
+  if (t.empty()) return;
+  std::pair<uint32_t, uint32_t> edge{usr, c.usrId(t, take(clang_getCursorSpelling(primary)).c_str())};
+  if (std::find(c.facts.specializations.begin(), c.facts.specializations.end(), edge) == c.facts.specializations.end())
+    c.facts.specializations.push_back(edge);
+  // A template a system header declares (`std::hash`) answers at its place there.
+  noteOutsideTarget(c, edge.second, primary);
+}
+
 // Whether an indexer location lies in a repository file: the declarations and references of
 // system headers (thousands a unit) are left out before their USRs, types and edges are looked
 // up, which would cost a unit more than its own names do.
@@ -117,6 +138,7 @@ void declaration(CXClientData data, const CXIdxDeclInfo* info) {
     if (first && c->fileId(first) < 0 && std::find(c->facts.openedOutside.begin(), c->facts.openedOutside.end(), usr) == c->facts.openedOutside.end())
       c->facts.openedOutside.push_back(usr);
   }
+  noteSpecializedTemplate(*c, usr, info);
   if (const CXIdxCXXClassDeclInfo* cls = clang_index_getCXXClassDeclInfo(info))
     for (unsigned i = 0; i < cls->numBases; ++i) {
       const CXIdxBaseClassInfo* base = cls->bases[i];

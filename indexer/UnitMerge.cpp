@@ -80,7 +80,7 @@ void mergeAliasedSymbols(ClangViewContents& contents, std::map<std::string, std:
     from.sites.clear();
     for (auto [fromIds, toIds] : {std::pair{&from.overrides, &to.overrides}, std::pair{&from.overriddenBy, &to.overriddenBy},
                                   std::pair{&from.bases, &to.bases}, std::pair{&from.derived, &to.derived},
-                                  std::pair{&from.types, &to.types}}) {
+                                  std::pair{&from.types, &to.types}, std::pair{&from.specialized, &to.specialized}}) {
       toIds->insert(toIds->end(), fromIds->begin(), fromIds->end());
       fromIds->clear();
     }
@@ -88,7 +88,7 @@ void mergeAliasedSymbols(ClangViewContents& contents, std::map<std::string, std:
   // Edges point at the merged symbols; one merged into its own neighbour loses that edge.
   for (uint32_t id = 0; id < contents.symbols.size(); ++id) {
     ClangSymbol& s = contents.symbols[id];
-    for (std::vector<uint32_t>* ids : {&s.overrides, &s.overriddenBy, &s.bases, &s.derived, &s.types}) {
+    for (std::vector<uint32_t>* ids : {&s.overrides, &s.overriddenBy, &s.bases, &s.derived, &s.types, &s.specialized}) {
       for (uint32_t& x : *ids) x = find(x);
       ids->erase(std::remove(ids->begin(), ids->end(), id), ids->end());
     }
@@ -235,10 +235,29 @@ class UnitMerger {
     link(f.overrides, &ClangSymbol::overrides, &ClangSymbol::overriddenBy);
     link(f.bases, &ClangSymbol::bases, &ClangSymbol::derived);
     link(f.types, &ClangSymbol::types, nullptr);
+    // A specialization's template declared outside the repository (`std::hash`) is named nowhere
+    // in it: a symbol without sites carries the edge, and its place outside (noteOutside).
+    for (const auto& [specialization, primary] : f.specializations)
+      if (symbolIds_.count(f.usrs[specialization])) symbolWithoutSites(f, primary);
+    link(f.specializations, &ClangSymbol::specialized, nullptr);
     for (uint32_t k : f.openedOutside)
       if (auto it = symbolIds_.find(f.usrs[k]); it != symbolIds_.end()) openedOutside_.insert(it->second);
     for (const ClangOutsideTarget& t : f.outsideTargets)
       if (auto it = symbolIds_.find(f.usrs[t.usr]); it != symbolIds_.end()) noteOutside(it->second, t, i >= realUnits_);
+  }
+
+  // A symbol for an entity the unit names at no site of its own, unless one exists: no lookup by
+  // its name offers it (ClangViewContents::unnamed).
+  void symbolWithoutSites(const TuFacts& f, uint32_t usr) {
+    auto [it, added] = symbolIds_.emplace(f.usrs[usr], static_cast<uint32_t>(contents_.symbols.size()));
+    if (!added) return;
+    ClangSymbol symbol;
+    symbol.usr = f.usrs[usr];
+    symbol.name = f.names[usr];
+    symbol.kind = static_cast<uint8_t>(SymbolKind::Struct);
+    contents_.symbols.push_back(std::move(symbol));
+    canonicalFrom_.push_back(CanonicalFrom::None);
+    siteless_.push_back(it->second);
   }
 
   // Where a symbol declared outside the repository answers: a definition before a declaration (as
@@ -373,7 +392,7 @@ class UnitMerger {
     for (const auto& [path, ranges] : skipped_)
       if (!ranges.empty() && blobIds_.count(path)) byFile_[path];
     for (ClangSymbol& s : contents_.symbols) {
-      for (std::vector<uint32_t>* ids : {&s.overrides, &s.overriddenBy, &s.bases, &s.derived, &s.types}) {
+      for (std::vector<uint32_t>* ids : {&s.overrides, &s.overriddenBy, &s.bases, &s.derived, &s.types, &s.specialized}) {
         std::sort(ids->begin(), ids->end());
         ids->erase(std::unique(ids->begin(), ids->end()), ids->end());
       }
@@ -439,6 +458,8 @@ class UnitMerger {
     // index clangd has: the lookup by name does not offer it.
     for (uint32_t id : madeUpSymbols_)
       if (contents_.symbols[id].sites.empty()) contents_.unnamed.push_back(id);
+    for (uint32_t id : siteless_)
+      if (contents_.symbols[id].sites.empty()) contents_.unnamed.push_back(id);
     // Nor does it offer labels (`cleanup:`), each its own function's: the word `cleanup`
     // elsewhere names none of them.
     for (uint32_t id = 0; id < contents_.symbols.size(); ++id)
@@ -468,6 +489,7 @@ class UnitMerger {
   std::set<std::tuple<uint32_t, uint32_t, uint32_t>> astOnlySites_;
   std::vector<CanonicalFrom> canonicalFrom_;
   std::vector<uint32_t> madeUpSymbols_;  // symbols a made-up unit named first, ascending
+  std::vector<uint32_t> siteless_;       // symbols made for an edge alone (symbolWithoutSites)
   std::set<std::string> withErrors_;      // main files one of whose units reported an error
   std::set<std::string> compiled_, interpolatedOnly_;  // files real units saw; files only made-up ones saw
   std::set<std::string> shared_;                      // main files another unit #includes

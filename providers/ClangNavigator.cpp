@@ -74,6 +74,8 @@ Expected<NavigationResult> ClangNavigator::answer(const std::string& path, uint3
   ClangSymbol* symbol = &named->symbol;
   if (symbol->usr.rfind(kUsingDeclarationUsr, 0) == 0)
     return usingAnswer(path, *occurrences, *at, *symbol, references, includeDeclaration);
+  if (!references && !declarations && !scip_)
+    if (auto primary = specializedTemplateAnswer(*at, *symbol, path)) return std::move(*primary);
   // A call a template cannot resolve yet (`write(out, value)` with a dependent argument) names
   // every overload lookup found: libclang reports a reference to each at the one name, and
   // clangd answers with all of them. Other entities reported at one name (a class and its

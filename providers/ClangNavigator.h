@@ -141,6 +141,9 @@ class ClangNavigator {
   std::optional<PreprocessorWord> preprocessorWord(const std::string& path, const AskedFile& f, uint32_t offset);
   NavigationResult nothingNamed(const PreprocessorWord& w);
   NavigationResult manyNamed(const std::string& word);
+  // Go-to-definition at a class specialization's own name: the template it specializes.
+  std::optional<Expected<NavigationResult>> specializedTemplateAnswer(const ClangFileOccurrence& at, const ClangSymbol& symbol,
+                                                                      const std::string& path);
   // At a name a using-declaration brought into scope: the declaration and the entity it names.
   Expected<NavigationResult> usingAnswer(const std::string& path, const std::vector<ClangFileOccurrence>& occurrences,
                                          const ClangFileOccurrence& at,

@@ -98,4 +98,21 @@ Expected<NavigationResult> ClangNavigator::typeDefinitions(const std::string& pa
   return out;
 }
 
+// `template <> struct formatter<Point>` and `template <typename T> struct Box<T*>`: the name of a
+// class template's specialization, where it is defined, names the template it specializes, and
+// clangd's go-to-definition goes there — a use of the specialization goes to it, and its
+// references are its own. The answer is the template's, as asked at a use of it.
+std::optional<Expected<NavigationResult>> ClangNavigator::specializedTemplateAnswer(const ClangFileOccurrence& at,
+                                                                                    const ClangSymbol& symbol,
+                                                                                    const std::string& path) {
+  if (at.role != ClangRole::Definition || symbol.specialized.empty()) return std::nullopt;
+  uint32_t primary = symbol.specialized.front();
+  auto specialized = view_->symbolForDefinition(primary, path, at.start);
+  if (!specialized) return std::nullopt;
+  ClangFileOccurrence use = at;
+  use.symbol = primary;
+  use.role = ClangRole::Reference;
+  return answerFor(*specialized, use, path, /*references=*/false, /*includeDeclaration=*/false, /*declarations=*/false);
+}
+
 }  // namespace nib

@@ -49,6 +49,7 @@ TEST_CASE("a worker's facts round-trip, and a cut or damaged record fails to dec
   f.inclusions[1].externC = true;
   f.openedOutside = {1};
   f.outsideTargets = {{1, "/usr/include/string.h", 42, 13, 1500, 6, false}};
+  f.specializations = {{0, 1}};
   std::string bytes = encodeTuFacts(f);
   auto back = decodeTuFacts(bytes);
   REQUIRE(back.hasValue());
@@ -77,6 +78,7 @@ TEST_CASE("a worker's facts round-trip, and a cut or damaged record fails to dec
   CHECK(back->outsideTargets[0].offset == 1500);
   CHECK(back->outsideTargets[0].length == 6);
   CHECK_FALSE(back->outsideTargets[0].definition);
+  CHECK(back->specializations == f.specializations);
   // Every proper prefix (a worker killed half-way) is refused, never misread.
   for (size_t n = 0; n < bytes.size(); ++n) CHECK_FALSE(decodeTuFacts(bytes.substr(0, n)).hasValue());
   // A skipped range in a file the unit did not read is refused.
@@ -93,9 +95,10 @@ TEST_CASE("a worker's facts round-trip, and a cut or damaged record fails to dec
   f.inclusions.clear();
   f.openedOutside.clear();
   f.outsideTargets.clear();
+  f.specializations.clear();
   std::string older = encodeTuFacts(f);
   older[0] = 5;
-  older.resize(older.size() - 3);  // no count of #includes, none of namespaces opened outside, of targets
+  older.resize(older.size() - 4);  // no count of #includes, namespaces opened outside, targets, specializations
   auto old = decodeTuFacts(older);
   REQUIRE(old.hasValue());
   CHECK(old->inclusions.empty());

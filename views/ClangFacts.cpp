@@ -13,7 +13,7 @@ namespace {
 // 7: an #include inside an `extern "C"` block (`ClangInclusion::externC`).
 // 8: names at a macro argument pasted last (`unselected`).
 // 9: where entities declared outside the repository are (`outsideTargets`).
-constexpr uint8_t kTuFormat = 9;
+constexpr uint8_t kTuFormat = 10;
 constexpr uint8_t kCommandsFormat = 1;
 
 void strings(ByteWriter& w, const std::vector<std::string>& v) {
@@ -100,15 +100,16 @@ std::string encodeTuFacts(const TuFacts& f) {
     w.varint(t.length);
     w.u8(t.definition ? 1 : 0);
   }
+  edges(w, f.specializations);
   return w.take();
 }
 
 Expected<TuFacts> decodeTuFacts(std::string_view bytes) {
   ByteReader r(bytes);
-  // Formats 5, 6 and 8 are read too (without #includes, without outside targets): the precise
-  // view's projects cached in them stay valid.
+  // Formats 5, 6, 8 and 9 are read too (without #includes, outside targets, specializations):
+  // the precise view's projects cached in them stay valid.
   uint8_t format = r.u8();
-  if (format != kTuFormat && format != 8 && format != 6 && format != 5) return Status(ErrorCode::Corrupt, "clang facts of an unknown format");
+  if (format != kTuFormat && format != 9 && format != 8 && format != 6 && format != 5) return Status(ErrorCode::Corrupt, "clang facts of an unknown format");
   TuFacts f;
   f.mainFile = std::string(r.str());
   if (!strings(r, &f.files) || !strings(r, &f.usrs) || !strings(r, &f.names) || f.names.size() != f.usrs.size())
@@ -187,6 +188,7 @@ Expected<TuFacts> decodeTuFacts(std::string_view bytes) {
     t.definition = flags & 1;
     if (t.usr >= f.usrs.size() || flags > 1) r.fail();
   }
+  if (format >= 10 && !edges(r, f.usrs.size(), &f.specializations)) return Status(ErrorCode::Corrupt, "truncated clang facts");
   if (!r.ok() || !r.atEnd()) return Status(ErrorCode::Corrupt, "malformed clang facts");
   return f;
 }

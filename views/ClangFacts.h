@@ -125,6 +125,9 @@ struct TuFacts {
   // (variable, field, parameter or function USR, the declaration of its type: pointers,
   // references and arrays looked through, a function's return type) — textDocument/typeDefinition
   std::vector<std::pair<uint32_t, uint32_t>> types;
+  // (class specialization USR, the class template it specializes): an explicit or partial
+  // specialization's own name names the template, where clangd's go-to-definition goes.
+  std::vector<std::pair<uint32_t, uint32_t>> specializations;
   std::vector<std::string> errors;                   // clang's error diagnostics, first few
   std::vector<ClangSkipped> skipped;
   // Files (into `files`) whose function bodies this unit parsed. A worker's session skips a

@@ -20,7 +20,7 @@ namespace nib {
 
 // The view's storage format; part of the configuration digest, so that an index with a view of
 // another format is rebuilt by the next `nib index`.
-constexpr uint8_t kClangViewFormat = 17;  // 12: files read per main file; a main file's own skipped ranges; 13: headers an includer configures parsed alone; 14: headers without an include guard parsed alone where that parse has errors; 15: the #includes units entered; 16: code units see differently; 17: entities' places outside the repository
+constexpr uint8_t kClangViewFormat = 18;  // 12: files read per main file; a main file's own skipped ranges; 13: headers an includer configures parsed alone; 14: headers without an include guard parsed alone where that parse has errors; 15: the #includes units entered; 16: code units see differently; 17: entities' places outside the repository; 18: the templates class specializations specialize
 
 struct ClangSite {
   std::string path;
@@ -51,6 +51,8 @@ struct ClangSymbol {
   std::vector<uint32_t> overrides, overriddenBy, bases, derived;
   // Variables, fields, parameters and functions: the declaration of their type (see TuFacts).
   std::vector<uint32_t> types;
+  // Class specializations: the class template each specializes (see TuFacts::specializations).
+  std::vector<uint32_t> specialized;
   // Whether every site, references included, lies in one file: set when read from the view,
   // where `sites` may leave references out (ClangView::symbolForDefinition).
   std::optional<bool> oneFile;

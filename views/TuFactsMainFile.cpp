@@ -79,6 +79,7 @@ void layMainFile(TuFacts& whole, const TuFacts& main, const std::string& mainPat
   unite(whole.bases, main.bases, ids);
   unite(whole.overrides, main.overrides, ids);
   unite(whole.types, main.types, ids);
+  unite(whole.specializations, main.specializations, ids);
   std::set<uint32_t> opened(whole.openedOutside.begin(), whole.openedOutside.end());
   for (uint32_t u : main.openedOutside)
     if (u < ids.usrs.size() && opened.insert(ids.usrs[u]).second) whole.openedOutside.push_back(ids.usrs[u]);

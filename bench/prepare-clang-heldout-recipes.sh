@@ -558,8 +558,8 @@ build_tcc() {
   rm -f "$cfg"
   require_files tcc config.h config.mak tcc libtcc.a libtcc1.a bcheck.o bt-exe.o bt-log.o
   require_defines tcc config.h TCC_VERSION
-  # Drops lib/alloca86_64.S and alloca86_64-bt.S (assembly; the other sets have none), and checks
-  # that the build was ONE_SOURCE's and that lib/ was recorded.
+  # Drops lib/alloca86_64.S and alloca86_64-bt.S (assembly; of the other sets only luajit has
+  # any), and checks that the build was ONE_SOURCE's and that lib/ was recorded.
   python3 - <<'EOF' || exit 1
 import json, os, sys
 db = [e for e in json.load(open("compile_commands.json")) if not e["file"].endswith(".S")]
@@ -580,6 +580,128 @@ build_lmdb() {
          '/libraries/liblmdb/liblmdb.so' '/libraries/liblmdb/mdb_stat' \
          '/libraries/liblmdb/mdb_copy' '/libraries/liblmdb/mdb_dump' \
          '/libraries/liblmdb/mdb_load' '/libraries/liblmdb/mtest' '/libraries/liblmdb/mtest[2-5]'
+}
+
+# Set 37's recipes. Like set 32's, each build step ends with || exit 1. What each one builds is
+# described here rather than in the main script's header, which has no room left:
+#   tkrzw      ./configure with zlib, LZMA, LZ4 and Zstandard (--enable-zlib, --enable-lzma,
+#              --enable-lz4, --enable-zstd) and --disable-opt, then bear -- make -j2 all test in
+#              the tree: libtkrzw (static and shared from the same objects), the programs
+#              tkrzw_build_util, tkrzw_dbm_util, tkrzw_ulog_util, tkrzw_dbm_tran, the *_perf ones
+#              and tkrzw_langc_check (C, the C interface's check) and the 34 googletest programs
+#              *_test.cc (491 TEST and TEST_F; each #includes gmock/gmock.h for EXPECT_THAT, with
+#              Debian's googletest and gmock 1.12.1; the tests of the database and file classes
+#              share templates in tkrzw_dbm_test_common.h and tkrzw_file_test_common.h), all with
+#              -std=c++17. configure writes no header: the configuration macros are on every
+#              command line (-D_TKRZW_COMP_ZLIB, _ZSTD, _LZ4 and _LZMA, which select code in
+#              tkrzw_compress.cc and the recipe checks, and string macros such as
+#              _TKRZW_PKG_VERSION), and tkrzw_sys_config.h derives the platform ones.
+#              --disable-opt appends -O0 to configure's -O2, because the optimized build takes
+#              about eight minutes on two cores; every command also has -I/usr/local/include
+#              (configure's prefix). example/ (its own Makefile) is not built. The tarball has no
+#              .gitignore
+#   libevent   CMake into build/ with its defaults (the tests, the samples and the benchmarks,
+#              OpenSSL, zlib for the tests, Debian's python3 for the RPC generator), then a build:
+#              libevent, libevent_core and libevent_extra, libevent_openssl and libevent_pthreads,
+#              each shared and static, so the core files (event.c, buffer.c, evutil.c, ...) and
+#              the extra ones (http.c, evdns.c, evrpc.c, event_tagging.c) have four entries each;
+#              the test programs (regress, from test/regress*.c and tinytest.c, test-eof,
+#              test-ratelim and the other test-*, bench*) and the 11 samples. CMake's checks
+#              generate build/include/event2/event-config.h (108 EVENT__HAVE_* macros defined and
+#              30 EVENT__* left #undef, the EVENT__SIZEOF_* ones; the sources test them all over
+#              for the backends and the platforms) and build/include/evconfig-private.h, and
+#              event_rpcgen.py writes test/regress.gen.c and regress.gen.h from test/regress.rpc
+#              into the tree. evutil_rand.c #includes arc4random.c whole, but only without
+#              EVENT__HAVE_ARC4RANDOM, which glibc 2.36 provides: arc4random.c is in no unit.
+#              build/compile_commands.json is copied to the root. The Windows files (win32select.c,
+#              evthread_win32.c, the IOCP ones, WIN32-Code/, test/regress_iocp.c and
+#              print-winsock-errors.c), the other systems' backends (kqueue.c, devpoll.c,
+#              evport.c), epoll_sub.c and cmake/CheckFileOffsetBits.c are not built. The tarball
+#              has no .gitignore
+#   luajit     The .orig tarball has no top directory, as tcc's (the main script gives it one).
+#              bear -- make -j2 amalg in the tree: the host tools, src/host/minilua.c (a trimmed
+#              Lua 5.1.5 in one 7,770-line file) and buildvm (src/host/buildvm*.c, with
+#              -DLUAJIT_TARGET=LUAJIT_ARCH_x64), which generate src/host/buildvm_arch.h (DynASM's
+#              translation of src/vm_x64.dasc, #included by buildvm.c), src/lj_vm.S (the
+#              interpreter), src/lj_bcdef.h, lj_ffdef.h, lj_libdef.h (which 11 of the lib_*.c
+#              #include), lj_recdef.h, lj_folddef.h and src/jit/vmdef.lua; then src/ljamalg.c
+#              twice, for libluajit.so (-fPIC) and libluajit.a, and src/luajit.c. ljamalg.c
+#              #includes the 69 other .c files of src/ (lj_*.c and lib_*.c) whole, and none of
+#              them is compiled on its own: 9 entries in all, once the two lj_vm.S entries are
+#              dropped. lj_arch.h derives the LJ_* configuration macros (LJ_TARGET_X64, LJ_GC64,
+#              LJ_HASJIT, LJ_HASFFI, ...; 142 conditionals) from the compiler's and the LUAJIT_*
+#              ones. The tarball's .gitignore files already ignore every build output
+#   srt        CMake into build/ with the unit tests, the testing programs, the examples and
+#              socket groups (ENABLE_BONDING), with OpenSSL's libcrypto (USE_ENCLIB=openssl),
+#              then a build: libsrt, shared and static from one object library (srtcore/*.cpp, and
+#              haicrypt/*.c with cc), the programs srt-live-transmit, srt-file-transmit and
+#              srt-tunnel (apps/), the testing/ programs (srt-test-live, srt-test-mpbond and five
+#              others), nine examples (five of them C) and test-srt, one googletest program of the
+#              22 test/*.cpp (217 TEST, TEST_F and TEST_P) with Debian's googletest 1.12.1
+#              (find_package(GTest), which the recipe checks, instead of the download). The
+#              configuration macros are on every command line (ENABLE_BONDING,
+#              SRT_ENABLE_ENCRYPTION, USE_OPENSSL, HAI_ENABLE_SRT, HAVE_PTHREAD_GETNAME_NP, ...);
+#              CMake generates only build/version.h (from srtcore/version.h.in). Each program
+#              compiles the apps/ files it uses again (apps/uriparser.cpp seven times);
+#              build/compile_commands.json is copied to the root. srtcore/sync_cxx11.cpp (the
+#              build uses sync_posix.cpp), common/win_time.cpp, haicrypt's GnuTLS, mbed TLS and
+#              OpenSSL EVP back ends and haicrypt/hcrypt_ut.c are not built. The tarball's
+#              .gitignore ignores compile_commands.json (the setup adds it with git add -f)
+build_tkrzw() {
+  # Every compression library, so that tkrzw_compress.cc's code for each of them is built;
+  # without optimization (-O0 after configure's -O2), because the optimized build of the library,
+  # the programs and the 34 test programs takes about eight minutes on two cores.
+  ./configure --enable-zlib --enable-lzma --enable-lz4 --enable-zstd --disable-opt >/dev/null ||
+    exit 1
+  bear -- make -j2 all test || exit 1
+  require_files tkrzw libtkrzw.a libtkrzw.so tkrzw_dbm_util tkrzw_str_util_test tkrzw_dbm_hash_test
+  local lib
+  for lib in ZLIB LZMA LZ4 ZSTD; do
+    grep -q -e "-D_TKRZW_COMP_$lib\"" compile_commands.json ||
+      { echo "heldout: tkrzw: built without _TKRZW_COMP_$lib" >&2; exit 1; }
+  done
+  ignore '*.o' '*.a' '*.so' '*.so.*' '/Makefile' '/config.log' '/config.status' '/config.tmp' \
+         '/tkrzw.pc' '/tkrzw_*' '!/tkrzw_*.cc' '!/tkrzw_*.h'
+}
+
+build_libevent() {
+  # The defaults build the tests, the samples and the benchmarks. Debian's python3 runs
+  # event_rpcgen.py (it writes test/regress.gen.c), whatever python3 comes first on the PATH.
+  cmake_build . -DPYTHON_EXECUTABLE=/usr/bin/python3 || exit 1
+  require_files libevent build/include/event2/event-config.h build/include/evconfig-private.h \
+    test/regress.gen.c test/regress.gen.h build/bin/regress
+  require_defines libevent build/include/event2/event-config.h EVENT__HAVE_OPENSSL \
+    EVENT__HAVE_LIBZ EVENT__HAVE_EPOLL EVENT__HAVE_PTHREADS
+  cdb_from_build
+  ignore '/test/regress.gen.c' '/test/regress.gen.h'
+}
+
+build_luajit() {
+  # The amalgamated build: src/ljamalg.c #includes the other core and library files. The
+  # interpreter's lj_vm.S entries (assembly, which neither clangd nor nib reads) are dropped, and
+  # the check makes sure that no core file was compiled on its own.
+  bear -- make -j2 amalg || exit 1
+  require_files luajit src/luajit src/libluajit.a src/libluajit.so src/lj_vm.S src/lj_bcdef.h \
+    src/lj_ffdef.h src/lj_libdef.h src/lj_recdef.h src/lj_folddef.h src/host/buildvm_arch.h
+  python3 - <<'EOF' || exit 1
+import json, os, sys
+db = [e for e in json.load(open("compile_commands.json")) if not e["file"].endswith(".S")]
+files = {os.path.relpath(os.path.join(e["directory"], e["file"])) for e in db}
+if "src/lj_gc.c" in files or not {"src/ljamalg.c", "src/luajit.c", "src/host/buildvm.c"} <= files:
+    sys.exit("heldout: luajit: not the amalgamated build: %s" % sorted(files))
+json.dump(db, open("compile_commands.json", "w"), indent=2)
+EOF
+}
+
+build_srt() {
+  # Bonding on, so that srtcore/group*.cpp and the bonding examples are built; OpenSSL named, so
+  # that the build does not depend on which other crypto libraries the machine has.
+  cmake_build . -DENABLE_UNITTESTS=ON -DENABLE_TESTING=ON -DENABLE_EXAMPLES=ON \
+        -DENABLE_BONDING=ON -DUSE_ENCLIB=openssl || exit 1
+  grep -q '^GTest_DIR:PATH=/usr/' build/CMakeCache.txt ||
+    { echo "heldout: srt: Debian's googletest not found" >&2; exit 1; }
+  require_files srt build/version.h build/test-srt build/srt-live-transmit build/srt-test-mpbond
+  cdb_from_build
 }
 
 # Runs the recipe of package $1 in the current directory, the code base's root.
@@ -636,5 +758,9 @@ build_recipe() {
     libtommath) build_libtommath ;;
     tcc) build_tcc ;;
     lmdb) build_lmdb ;;
+    tkrzw) build_tkrzw ;;
+    libevent) build_libevent ;;
+    luajit) build_luajit ;;
+    srt) build_srt ;;
   esac
 }

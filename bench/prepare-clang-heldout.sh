@@ -36,6 +36,10 @@
 #          (20220601+dfsg), libtommath, tcc (0.9.27+git20200814.62c30a4a) and lmdb. LibTomMath
 #          stands in for mpdecimal, which bookworm does not have (it has no source package
 #          there; python3.11 bundles its own libmpdec)
+#   set 37 (a fourteenth, fresh set; default DEST /tmp/held37): Tkrzw 1.0.25, libevent 2.1.12,
+#          LuaJIT 2.1.0-beta3 (git of 2022-03-20) and SRT 1.5.1, the packages tkrzw, libevent,
+#          luajit (2.1.0~beta3+git20220320+dfsg) and srt. What their recipes build is described
+#          in bench/prepare-clang-heldout-recipes.sh, beside the recipes, for lack of room here
 #
 # Each code base becomes DEST/<package>, a git repository whose first commit is the package's
 # .orig tarball (made by bench/fetch-corpus.sh). The script then builds it once, because clangd
@@ -664,12 +668,13 @@
 # libogg-dev for flac, nlohmann-json3-dev for cpp-jwt, libcppunit-dev for taglib, libreadline-dev
 # for mujs, libgmp-dev for nettle, libfmt-dev for spdlog, autoconf, automake and libtool for
 # libonig, libpcap-dev for libsrtp2, libpng-dev and libbrotli-dev for freetype, libjpeg-dev for
-# libyuv, unicode-data and python3-six for re2) are installed with apt-get, which needs root.
+# libyuv, unicode-data and python3-six for re2, liblz4-dev and libzstd-dev for tkrzw) are
+# installed with apt-get, which needs root.
 # The recipes themselves are in bench/prepare-clang-heldout-recipes.sh.
-# Usage: bench/prepare-clang-heldout.sh [--set 24|25|26|27|28|29|30|31|32|33|34|35|36] [DEST]   (default: set 24, DEST /tmp/held<set>)
+# Usage: bench/prepare-clang-heldout.sh [--set 24|25|26|27|28|29|30|31|32|33|34|35|36|37] [DEST]   (default: set 24, DEST /tmp/held<set>)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-usage() { echo "usage: $0 [--set 24|25|26|27|28|29|30|31|32|33|34|35|36] [DEST]" >&2; exit 2; }
+usage() { echo "usage: $0 [--set 24|25|26|27|28|29|30|31|32|33|34|35|36|37] [DEST]" >&2; exit 2; }
 set_id=24
 args=()
 while [ $# -gt 0 ]; do
@@ -696,7 +701,8 @@ case "$set_id" in
   34) packages=(libonig libwebm libsrtp2 geographiclib) ;;
   35) packages=(freetype xz-utils libyuv wabt) ;;
   36) packages=(re2 libtommath tcc lmdb) ;;
-  *) echo "heldout: unknown set $set_id (24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35 or 36)" >&2; exit 2 ;;
+  37) packages=(tkrzw libevent luajit srt) ;;
+  *) echo "heldout: unknown set $set_id (24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36 or 37)" >&2; exit 2 ;;
 esac
 dest=$(realpath -m "${args[0]:-/tmp/held$set_id}")
 git_c=(-c user.name=nib-bench -c user.email=bench@nib -c commit.gpgsign=false)
@@ -705,7 +711,8 @@ need=()
 for p in bear cmake build-essential zlib1g-dev libgtest-dev libgmock-dev libbenchmark-dev \
          libbz2-dev liblzma-dev libssl-dev pkg-config libogg-dev nlohmann-json3-dev \
          libcppunit-dev libreadline-dev libgmp-dev libfmt-dev autoconf automake libtool \
-         libpcap-dev libpng-dev libbrotli-dev libjpeg-dev unicode-data python3-six; do
+         libpcap-dev libpng-dev libbrotli-dev libjpeg-dev unicode-data python3-six liblz4-dev \
+         libzstd-dev; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || need+=("$p")
 done
 if [ ${#need[@]} -gt 0 ]; then
@@ -755,12 +762,12 @@ for pkg in "${packages[@]}"; do
     echo "heldout: $pkg partly prepared; fetching it again" >&2
     rm -rf "$d"
   fi
-  # tcc's .orig tarball has no top directory for fetch-corpus.sh's tar --strip-components=1 to
-  # strip: TAR_OPTIONS adds one (GNU tar transforms a name before it strips it; S: not the
-  # targets of symbolic links).
+  # tcc's and luajit's .orig tarballs have no top directory for fetch-corpus.sh's tar
+  # --strip-components=1 to strip: TAR_OPTIONS adds one (GNU tar transforms a name before it
+  # strips it; S: not the targets of symbolic links).
   fetch_env=()
   case "$pkg" in
-    tcc) fetch_env=("TAR_OPTIONS=--transform=s,^,$pkg/,S") ;;
+    tcc|luajit) fetch_env=("TAR_OPTIONS=--transform=s,^,$pkg/,S") ;;
   esac
   env "${fetch_env[@]}" NIB_CORPUS_DIR="$dest" "$here/fetch-corpus.sh" "$pkg"
   [ -d "$d/.git" ] || { echo "heldout: cannot fetch $pkg" >&2; exit 1; }

@@ -172,7 +172,8 @@ class ClangViewBuild {
   }
 
   // The repository's headers the database's units read that are parsed alone too: those whose
-  // own sections a macro another file defines decides, those without an include guard, and
+  // own sections a macro another file defines decides, those using a macro such a header defines
+  // in alternatives, those without an include guard, and
   // guarded ones that name what only their includers' #includes declare (HeaderConditions.h).
   // Each file under the repository the units read (their main files, the headers, generated ones
   // included) is read and scanned once.
@@ -188,6 +189,7 @@ class ClangViewBuild {
     }
     std::vector<std::pair<std::string, FileDirectives>> headers;
     std::map<std::string, FileDirectives> directives;  // every repository file read, by absolute path
+    std::map<std::string, std::string> texts;          // the headers' texts, by repository path
     std::set<std::string> guarded;
     for (const std::string& f : files) {
       if (f.compare(0, root_.size(), root_) != 0) continue;
@@ -198,12 +200,14 @@ class ClangViewBuild {
       std::string path = f.substr(root_.size());
       if (!isCFamilySourceFile(f) && in_.blobIds.count(path) && isClangSource(fs::path(path).extension().string())) {
         headers.emplace_back(path, d);
+        texts.emplace(path, std::move(*text));
         if (d.guarded) guarded.insert(f);
       }
       directives.emplace(f, std::move(d));
     }
     StandaloneHeaders out;
     out.configured = headersConfiguredElsewhere(headers, definers);
+    for (std::string& path : headersUsingConfiguredMacros(headers, out.configured, texts)) out.configured.push_back(std::move(path));
     for (const auto& [path, d] : headers)
       if (!d.guarded) out.unguarded.push_back(path);
     std::vector<const TuFacts*> units;

@@ -76,6 +76,35 @@ void forEachIdentifier(std::string_view s, Visit visit) {
   }
 }
 
+// The identifiers of a file's text, comments, string and character literals left out.
+template <typename Visit>
+void forEachCodeIdentifier(std::string_view s, Visit visit) {
+  for (size_t i = 0; i < s.size();) {
+    if (s.compare(i, 2, "//") == 0) {
+      size_t nl = s.find('\n', i);
+      if (nl == std::string_view::npos) return;
+      i = nl + 1;
+    } else if (s.compare(i, 2, "/*") == 0) {
+      size_t close = s.find("*/", i + 2);
+      if (close == std::string_view::npos) return;
+      i = close + 2;
+    } else if (s[i] == '"' || s[i] == '\'') {
+      size_t k = i + 1;
+      while (k < s.size() && s[k] != s[i] && s[k] != '\n') k += s[k] == '\\' ? 2 : 1;
+      i = k + 1;
+    } else if (identifierStart(s[i])) {
+      size_t k = i;
+      while (k < s.size() && identifierPart(s[k])) ++k;
+      visit(s.substr(i, k - i));
+      i = k;
+    } else if (std::isdigit(static_cast<unsigned char>(s[i]))) {
+      while (i < s.size() && identifierPart(s[i])) ++i;
+    } else {
+      ++i;
+    }
+  }
+}
+
 // The first identifier of a directive's text ("" when it starts otherwise).
 std::string_view firstIdentifier(std::string_view rest) {
   size_t i = 0;
@@ -202,7 +231,7 @@ FileDirectives directivesOf(std::string_view text) {
     std::string_view tested = std::exchange(unset, guardTestedBy(keyword, rest));
     if (keyword == "define") {
       std::string_view name = firstIdentifier(rest);
-      if (!name.empty()) out.defined.emplace(name);
+      if (!name.empty() && !out.defined.emplace(name).second) out.redefined.emplace(name);
       if (!name.empty() && name == tested && n != 1) out.defaulted.emplace(name);
     } else if (keyword == "include" || keyword == "import" || keyword == "include_next") {
       std::string_view name = includedName(rest);
@@ -226,6 +255,27 @@ std::vector<std::string> headersConfiguredElsewhere(const std::vector<std::pair<
           return others > 0 && (!d.defined.count(name) || d.defaulted.count(name));
         }))
       out.push_back(path);
+  return out;
+}
+
+std::vector<std::string> headersUsingConfiguredMacros(const std::vector<std::pair<std::string, FileDirectives>>& headers,
+                                                      const std::vector<std::string>& configured,
+                                                      const std::map<std::string, std::string>& texts) {
+  std::set<std::string> chosen(configured.begin(), configured.end());
+  std::set<std::string, std::less<>> macros;
+  for (const auto& [path, d] : headers)
+    if (chosen.count(path)) macros.insert(d.redefined.begin(), d.redefined.end());
+  std::vector<std::string> out;
+  if (macros.empty()) return out;
+  for (const auto& [path, d] : headers) {
+    auto text = texts.find(path);
+    if (chosen.count(path) || text == texts.end()) continue;
+    bool uses = false;
+    forEachCodeIdentifier(text->second, [&](std::string_view name) {
+      uses = uses || (macros.count(name) && !d.defined.count(std::string(name)));
+    });
+    if (uses) out.push_back(path);
+  }
   return out;
 }
 

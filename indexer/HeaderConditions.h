@@ -50,6 +50,9 @@ struct FileDirectives {
   // config1a.h: `#if !defined(DDBITS)` / `#define DDBITS 0`). An includer that defines one first
   // decides that section as any macro defined elsewhere does.
   std::set<std::string> defaulted;
+  // Macros it #defines more than once: alternatives its sections choose between (`LJ_FUNC` is
+  // `static` or `extern`).
+  std::set<std::string> redefined;
   // The names its `#include`s (and `#import`s, `#include_next`s) spell, quoted or angled, in
   // order; a name a macro gives is left out.
   std::vector<std::string> includes;
@@ -72,5 +75,16 @@ std::set<std::string> headersNamingIncludersNames(const std::vector<const TuFact
 
 std::vector<std::string> headersConfiguredElsewhere(const std::vector<std::pair<std::string, FileDirectives>>& headers,
                                                     const std::map<std::string, size_t>& definers);
+
+// Of `headers`, those not `configured` already whose code (comments and literals left out) uses a
+// macro that a configured header defines more than once and the header does not define itself:
+// which definition is in effect there depends on the includer too. LuaJIT's lj_def.h makes
+// `LJ_FUNC` `static` where ljamalg.c, which #includes every source file whole, defined
+// `ljamalg_c` first, and `extern` otherwise: lj_prng.h's `LJ_FUNC uint64_t lj_prng_u64(...)`
+// declares another entity (another linkage, another USR) in its own parse, clangd's when the
+// header is open, than in the amalgamation's. `texts`: each header's text by path.
+std::vector<std::string> headersUsingConfiguredMacros(const std::vector<std::pair<std::string, FileDirectives>>& headers,
+                                                      const std::vector<std::string>& configured,
+                                                      const std::map<std::string, std::string>& texts);
 
 }  // namespace nib

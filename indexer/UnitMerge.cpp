@@ -15,14 +15,17 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// The part of a USR two aliases of one entity share: without the file a main file's own entities
-// are prefixed with (`c:file.cc@aN@S@X` and `c:@aN@S@X`), and without a C++ function's
-// signature (`c:@F@f#I#` and C's `c:@F@f` for a header both languages read).
+// The part of a USR two aliases of one entity share: without the file a main file's anonymous
+// namespace is prefixed with (`c:file.cc@aN@S@X` and `c:@aN@S@X`), and without a C++ function's
+// signature (`c:@F@f#I#` and C's `c:@F@f` for a header both languages read). A file before
+// anything else is a static entity's (`c:p.h@F@prng`), another entity than the extern one of its
+// name: LuaJIT's amalgamation makes its functions static by a macro, their files' own parses
+// extern, and clangd keeps the two apart (fixture clang_amalgamation_linkage_macro_definition).
 std::string aliasForm(std::string_view usr) {
   if (usr.rfind("c:", 0) == 0) {
     size_t at = usr.find('@', 2);
     std::string_view segment = at == std::string_view::npos ? std::string_view() : usr.substr(2, at - 2);
-    if (segment.find('.') != std::string_view::npos) usr = usr.substr(at);  // "@aN@S@X"
+    if (segment.find('.') != std::string_view::npos && usr.compare(at, 3, "@aN") == 0) usr = usr.substr(at);  // "@aN@S@X"
     else usr.remove_prefix(2);
   }
   return std::string(usr.substr(0, usr.find('#')));

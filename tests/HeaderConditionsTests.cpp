@@ -65,6 +65,24 @@ TEST_CASE("a header is parsed alone when a macro defined elsewhere decides one o
   CHECK(headersConfiguredElsewhere(headers, {{"UNRELATED", 1}}).empty());
 }
 
+TEST_CASE("a header using a macro a configured header defines in alternatives is parsed alone too", "[clang]") {
+  // LuaJIT: lj_def.h makes LJ_FUNC `static` where the amalgamation defined ljamalg_c first.
+  std::map<std::string, std::string> texts = {
+      {"src/def.h", "#pragma once\n#if defined(amalg_c)\n#define FUNC static\n#else\n#define FUNC extern\n#endif\n#define ONCE 1\n"},
+      {"src/p.h", "#pragma once\n#include \"def.h\"\nFUNC int prng(int);\n"},
+      // Named only in a comment, a string and a character literal, or defined by the header itself.
+      {"src/q.h", "#pragma once\n/* FUNC */ // FUNC\nconst char* s = \"FUNC\"; char c = 'F';\nint q(int);\n"},
+      {"src/r.h", "#pragma once\n#define FUNC inline\nFUNC int r(int);\n"},
+      // A macro the configured header defines once is no alternative.
+      {"src/s.h", "#pragma once\nint s[ONCE];\n"},
+  };
+  std::vector<std::pair<std::string, FileDirectives>> headers;
+  for (const auto& [path, text] : texts) headers.emplace_back(path, directivesOf(text));
+  CHECK(headers[0].second.redefined == std::set<std::string>{"FUNC"});
+  CHECK(headersUsingConfiguredMacros(headers, {"src/def.h"}, texts) == std::vector<std::string>{"src/p.h"});
+  CHECK(headersUsingConfiguredMacros(headers, {}, texts).empty());
+}
+
 TEST_CASE("a header's default that an includer defines first decides a section too", "[clang]") {
   // LZO's config1a.h: `#if !defined(DDBITS)` / `#define DDBITS 0`, and lzo1a_99.c defines DDBITS
   // 3 before its #include; the include guard is no default.

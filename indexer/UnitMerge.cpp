@@ -241,7 +241,8 @@ class UnitMerger {
     // A specialization's template declared outside the repository (`std::hash`) is named nowhere
     // in it: a symbol without sites carries the edge, and its place outside (noteOutside).
     for (const auto& [specialization, primary] : f.specializations)
-      if (symbolIds_.count(f.usrs[specialization])) symbolWithoutSites(f, primary);
+      if (auto it = symbolIds_.find(f.usrs[specialization]); it != symbolIds_.end())
+        symbolWithoutSites(f, primary, contents_.symbols[it->second].kind);
     link(f.specializations, &ClangSymbol::specialized, nullptr);
     for (uint32_t k : f.openedOutside)
       if (auto it = symbolIds_.find(f.usrs[k]); it != symbolIds_.end()) openedOutside_.insert(it->second);
@@ -250,14 +251,15 @@ class UnitMerger {
   }
 
   // A symbol for an entity the unit names at no site of its own, unless one exists: no lookup by
-  // its name offers it (ClangViewContents::unnamed).
-  void symbolWithoutSites(const TuFacts& f, uint32_t usr) {
+  // its name offers it (ClangViewContents::unnamed). `kind`: a class template's is its
+  // specialization's (struct, class or union).
+  void symbolWithoutSites(const TuFacts& f, uint32_t usr, uint8_t kind) {
     auto [it, added] = symbolIds_.emplace(f.usrs[usr], static_cast<uint32_t>(contents_.symbols.size()));
     if (!added) return;
     ClangSymbol symbol;
     symbol.usr = f.usrs[usr];
     symbol.name = f.names[usr];
-    symbol.kind = static_cast<uint8_t>(SymbolKind::Struct);
+    symbol.kind = kind;
     contents_.symbols.push_back(std::move(symbol));
     canonicalFrom_.push_back(CanonicalFrom::None);
     siteless_.push_back(it->second);

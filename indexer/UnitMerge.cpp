@@ -81,17 +81,16 @@ void mergeAliasedSymbols(ClangViewContents& contents, std::map<std::string, std:
       to.sites.push_back(std::move(s));
     }
     from.sites.clear();
-    for (auto [fromIds, toIds] : {std::pair{&from.overrides, &to.overrides}, std::pair{&from.overriddenBy, &to.overriddenBy},
-                                  std::pair{&from.bases, &to.bases}, std::pair{&from.derived, &to.derived},
-                                  std::pair{&from.types, &to.types}, std::pair{&from.specialized, &to.specialized}}) {
-      toIds->insert(toIds->end(), fromIds->begin(), fromIds->end());
-      fromIds->clear();
+    auto fromEdges = from.edges(), toEdges = to.edges();
+    for (size_t k = 0; k < fromEdges.size(); ++k) {
+      toEdges[k]->insert(toEdges[k]->end(), fromEdges[k]->begin(), fromEdges[k]->end());
+      fromEdges[k]->clear();
     }
   }
   // Edges point at the merged symbols; one merged into its own neighbour loses that edge.
   for (uint32_t id = 0; id < contents.symbols.size(); ++id) {
     ClangSymbol& s = contents.symbols[id];
-    for (std::vector<uint32_t>* ids : {&s.overrides, &s.overriddenBy, &s.bases, &s.derived, &s.types, &s.specialized}) {
+    for (std::vector<uint32_t>* ids : s.edges()) {
       for (uint32_t& x : *ids) x = find(x);
       ids->erase(std::remove(ids->begin(), ids->end(), id), ids->end());
     }
@@ -397,7 +396,7 @@ class UnitMerger {
     for (const auto& [path, ranges] : skipped_)
       if (!ranges.empty() && blobIds_.count(path)) byFile_[path];
     for (ClangSymbol& s : contents_.symbols) {
-      for (std::vector<uint32_t>* ids : {&s.overrides, &s.overriddenBy, &s.bases, &s.derived, &s.types, &s.specialized}) {
+      for (std::vector<uint32_t>* ids : s.edges()) {
         std::sort(ids->begin(), ids->end());
         ids->erase(std::unique(ids->begin(), ids->end()), ids->end());
       }

@@ -181,7 +181,7 @@ Status writeClangView(const std::filesystem::path& dir, const ClangViewContents&
            (site.canonical ? 0x20 : 0) | (site.expanded ? 0x10 : 0) | (site.macroBody ? 0x08 : 0) |
            (site.unlisted ? 0x04 : 0));
     }
-    for (const std::vector<uint32_t>* ids : {&s.overrides, &s.overriddenBy, &s.bases, &s.derived, &s.types, &s.specialized}) {
+    for (const std::vector<uint32_t>* ids : s.edges()) {
       w.varint(ids->size());
       for (uint32_t id : *ids) w.varint(id);
     }
@@ -422,7 +422,7 @@ Expected<ClangSymbol> ClangView::decodeSymbol(uint32_t id, const std::string_vie
     if ((role & 0x03) > 2) r.fail();
     s.sites.push_back(std::move(site));
   }
-  for (std::vector<uint32_t>* ids : {&s.overrides, &s.overriddenBy, &s.bases, &s.derived, &s.types, &s.specialized}) {
+  for (std::vector<uint32_t>* ids : s.edges()) {
     uint64_t k = r.varint();
     if (k > raw->size()) r.fail();
     for (uint64_t i = 0; i < k && r.ok(); ++i) ids->push_back(r.u32());

@@ -4,6 +4,7 @@
 // declared and referenced). Repository paths, 0-based lines, byte columns.
 #pragma once
 
+#include <array>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -59,6 +60,13 @@ struct ClangSymbol {
   // The symbol's id in the view it was read from (none for one made up elsewhere): what its
   // place outside the repository is looked up by (ClangView::outsideSite).
   std::optional<uint32_t> id;
+
+  // Every list of symbol ids above, in the order the view stores them: what writing, reading and
+  // merging symbols go through, so that a list added is never left out of one of them.
+  std::array<std::vector<uint32_t>*, 6> edges() { return {&overrides, &overriddenBy, &bases, &derived, &types, &specialized}; }
+  std::array<const std::vector<uint32_t>*, 6> edges() const {
+    return {&overrides, &overriddenBy, &bases, &derived, &types, &specialized};
+  }
 };
 
 // Where go-to-definition goes for a symbol declared outside the repository (ClangOutsideTarget):

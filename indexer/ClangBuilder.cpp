@@ -72,6 +72,39 @@ std::string languageOf(const CompileCommand& c) {
   return ext == ".c" ? "c" : ext == ".h" ? "c-header" : "c++";
 }
 
+// The places of header macro definitions units report, to find those a unit left out
+// (TuFacts::macrosLeftOut) that no unit of the build reports.
+class MacroPlaces {
+ public:
+  void addReported(const TuFacts& f) {
+    std::vector<uint64_t> paths = pathIds(f);
+    for (const ClangOccurrence& o : f.occurrences)
+      if (o.role != ClangRole::Reference && static_cast<SymbolKind>(o.kind) == SymbolKind::Macro && o.file < paths.size())
+        places_.insert(paths[o.file] << 32 | o.offset);
+  }
+  void addLeftOut(const TuFacts& f) {
+    std::vector<uint64_t> paths = pathIds(f);
+    for (const auto& [file, offset] : f.macrosLeftOut) places_.insert(paths[file] << 32 | offset);
+  }
+  bool cover(const TuFacts& f) {
+    if (f.macrosLeftOut.empty()) return true;
+    std::vector<uint64_t> paths = pathIds(f);
+    return std::all_of(f.macrosLeftOut.begin(), f.macrosLeftOut.end(),
+                       [&](const auto& p) { return places_.count(paths[p.first] << 32 | p.second) > 0; });
+  }
+
+ private:
+  // The unit's files (by index) as numbers shared by every unit's.
+  std::vector<uint64_t> pathIds(const TuFacts& f) {
+    std::vector<uint64_t> out;
+    out.reserve(f.files.size());
+    for (const std::string& path : f.files) out.push_back(paths_.emplace(path, paths_.size()).first->second);
+    return out;
+  }
+  std::unordered_map<std::string, uint64_t> paths_;
+  std::unordered_set<uint64_t> places_;
+};
+
 // One build of the clang view: the units, their outcomes, the cache, and the worker sessions
 // that index them.
 class ClangViewBuild {
@@ -161,8 +194,8 @@ class ClangViewBuild {
 
   // A header without an include guard (or relying on its includers) parsed alone keeps that
   // parse only where it reports an error (HeaderConditions.h): one that parses cleanly alone
-  // stands alone, and its includers' view of it answers as for any header. Runs before coverBodies, which then finds an owner
-  // for the bodies of any file only a dropped parse had parsed.
+  // stands alone, and its includers' view of it answers as for any header. Runs before
+  // coverSessionSkips, which then finds an owner for what only a dropped parse had.
   void dropCleanParses() {
     for (size_t i = realUnits_; i < units_.size(); ++i)
       if (keepIfErrors_[i] && results_[i] && results_[i]->errors.empty()) {
@@ -217,23 +250,32 @@ class ClangViewBuild {
     return out;
   }
 
-  // Every file some unit read must have its function bodies parsed by one unit (a session skips
-  // them after the first); where the unit that did is gone (removed, failed, or another order),
-  // one unit reading the file is indexed again on its own, bodies kept.
-  void coverBodies() {
+  // What a worker's session leaves to its first unit must reach the view from a unit of this
+  // build: every file some unit read must have its function bodies parsed by one unit, and every
+  // header macro definition a unit left out (TuFacts::macrosLeftOut) must be reported by one —
+  // by a real unit where a real unit left it out. Where the unit that did is gone (removed,
+  // failed, or another order), one unit that needs it is indexed again on its own, in a session
+  // that leaves nothing out.
+  void coverSessionSkips() {
     std::set<std::string> owned;
-    for (const auto& r : results_)
-      if (r)
-        for (uint32_t k : r->bodiesParsed) owned.insert(r->files[k]);
+    MacroPlaces real, all;
+    for (size_t i = 0; i < results_.size(); ++i)
+      if (results_[i]) {
+        for (uint32_t k : results_[i]->bodiesParsed) owned.insert(results_[i]->files[k]);
+        all.addReported(*results_[i]);
+        if (i < realUnits_) real.addReported(*results_[i]);
+      }
     std::vector<size_t> again;
     for (size_t i = 0; i < results_.size(); ++i) {
       if (!results_[i]) continue;
-      bool needed = false;
+      bool needed = !(i < realUnits_ ? real : all).cover(*results_[i]);
       for (const std::string& f : results_[i]->files)
         if (f.compare(0, root_.size(), root_) == 0 && in_.blobIds.count(f.substr(root_.size())) && !owned.count(f)) needed = true;
       if (!needed) continue;
       again.push_back(i);
       for (const std::string& f : results_[i]->files) owned.insert(f);
+      all.addLeftOut(*results_[i]);
+      if (i < realUnits_) real.addLeftOut(*results_[i]);
     }
     runUnits(again, /*keepBodies=*/true);
   }
@@ -384,12 +426,12 @@ WorkerSession::Wait ClangViewBuild::runUnit(WorkerSession& session, size_t i) {
 // language after another (a header a C unit parsed — a C++ header a made-up unit guessed
 // wrong — must not have its bodies skipped in a C++ unit, so languages never share a session),
 // the largest main files first, so that the threads end together. Which session indexes which
-// unit, and so which unit parses a header's bodies, depends on timing. coverBodies makes sure
-// some unit parsed every header's bodies, and a unit that skipped them must report the rest of
-// the header as one that did (ClangAstNames' bodySkipped): on leveldb, answers at 300 sampled
-// positions were equal between builds, while the order of symbols in the view may differ. A
-// worker that dies or hangs costs its session; the unit it was on runs again in a session of
-// its own (`alone`), unless it had one already, so that it fails alone.
+// unit, and so which unit parses a header's bodies and reports its macro definitions, depends
+// on timing. coverSessionSkips makes sure some unit did each, and a unit that skipped the bodies
+// must report the rest of the header as one that did (ClangAstNames' bodySkipped): on leveldb,
+// answers at 300 sampled positions were equal between builds, while the order of symbols in the
+// view may differ. A worker that dies or hangs costs its session; the unit it was on runs again
+// in a session of its own (`alone`), unless it had one already, so that it fails alone.
 void ClangViewBuild::runUnits(const std::vector<size_t>& todo, bool keepBodies, bool alone) {
   if (todo.empty()) return;
   std::vector<std::tuple<std::string, uint64_t, size_t>> order;
@@ -539,7 +581,7 @@ ClangBuildReport buildClangView(const ClangBuildInput& in) {
   build.indexFrom(realUnits, in.deferUncompiled);
   if (build.cancelled()) return failView("cancelled");
   build.dropCleanParses();
-  build.coverBodies();
+  build.coverSessionSkips();
   if (build.cancelled()) return failView("cancelled");
   step("made-up units and bodies");
   build.collectCache();

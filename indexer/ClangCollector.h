@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "indexer/ClangIndexer.h"
+#include "support/Language.h"
 #include "support/StringMap.h"
 #include "views/FileFacts.h"
 
@@ -68,6 +69,9 @@ inline SymbolKind kindOf(CXIdxEntityKind k) {
 struct SessionFiles {
   std::unordered_map<std::string, std::string> canonical;  // by the path libclang names
   std::unordered_map<std::string, std::string> texts;      // by canonical path
+  // By canonical path: the offsets of a repository header's macro definitions the session's
+  // earlier units reported (TuFacts::macrosLeftOut).
+  std::unordered_map<std::string, std::unordered_set<uint32_t>> reportedMacros;
 };
 
 struct Collector {
@@ -83,6 +87,47 @@ struct Collector {
   std::unordered_map<CXFile, int64_t> fileCache;  // -1: outside the root
   // What a worker session's units share about files (see SessionFiles); null: nothing shared.
   SessionFiles* session = nullptr;
+  // The header macro definitions the session's earlier units reported are left out
+  // (TuFacts::macrosLeftOut); `mainPath` is the unit's main file, canonical, never left out.
+  bool leaveOutReportedMacros = false;
+  std::string mainPath;
+  std::unordered_set<uint64_t> macrosLeftOut;                 // (file id << 32 | offset)
+  std::vector<std::pair<uint32_t, uint32_t>> macrosReported;  // the session learns them as the unit ends
+  // By file id: the session's reported definitions of a header this unit may leave out, else
+  // null; looked up at the file's first definition.
+  std::vector<std::unordered_set<uint32_t>*> reportedMacroSets;
+  std::vector<char> reportedLooked;
+  // Whether the macro definition `definition`, at `offset` of file `id`, is one the session
+  // reported already: left out, and noted so. Only in a repository header outside the system
+  // headers (whose macros clang names by their place) that is no source file (one another unit
+  // compiles answers with that unit's facts, UnitMerge's `foreign` sites).
+  bool leavesOutMacro(uint32_t id, uint32_t offset, CXCursor definition) {
+    if (!leaveOutReportedMacros || !session) return false;
+    if (id >= reportedLooked.size()) {
+      reportedLooked.resize(facts.files.size(), 0);
+      reportedMacroSets.resize(facts.files.size(), nullptr);
+    }
+    if (!reportedLooked[id]) {
+      reportedLooked[id] = 1;
+      const std::string& path = facts.files[id];
+      if (path != mainPath && !isCFamilySourceFile(path) && !clang_Location_isInSystemHeader(clang_getCursorLocation(definition)))
+        reportedMacroSets[id] = &session->reportedMacros[path];
+    }
+    std::unordered_set<uint32_t>* reported = reportedMacroSets[id];
+    if (!reported) return false;
+    if (!reported->count(offset)) {
+      macrosReported.emplace_back(id, offset);
+      return false;
+    }
+    macrosLeftOut.insert(static_cast<uint64_t>(id) << 32 | offset);
+    facts.macrosLeftOut.emplace_back(id, offset);
+    return true;
+  }
+  // The session learns what the unit reported (when its facts are sent).
+  void teachSession() {
+    if (!session) return;
+    for (const auto& [id, offset] : macrosReported) session->reportedMacros[facts.files[id]].insert(offset);
+  }
   std::unordered_map<std::string, std::string> texts;  // by canonical path, read on first use (no session)
   struct Pending {
     uint32_t file, offset, usr;

@@ -229,6 +229,19 @@ CXChildVisitResult linkageVisitor(CXCursor cursor, CXCursor, CXClientData data) 
   return CXChildVisit_Recurse;
 }
 
+// A macro definition left out (TuFacts::macrosLeftOut) that the unit expands is reported after
+// all, the first time it is expanded: a unit's facts say where each macro it names is defined
+// (the builder's HeaderConditions read them).
+void reportExpandedDefinition(Collector& c, CXCursor def, uint32_t usr) {
+  if (c.macrosLeftOut.empty()) return;
+  CXFile file = nullptr;
+  unsigned offset = 0;
+  clang_getFileLocation(clang_getCursorLocation(def), &file, nullptr, nullptr, &offset);
+  int64_t id = c.fileId(file);
+  if (id >= 0 && c.macrosLeftOut.count(static_cast<uint64_t>(id) << 32 | offset))
+    c.add(clang_getCursorLocation(def), usr, ClangRole::Definition, SymbolKind::Macro, false, -1);
+}
+
 // Macros are not indexer entities: they come from the preprocessing record. The same pass over
 // the unit's top level notes its `extern "C"` blocks before the #includes are read.
 CXChildVisitResult macroVisitor(CXCursor cursor, CXCursor, CXClientData data) {
@@ -249,6 +262,12 @@ CXChildVisitResult macroVisitor(CXCursor cursor, CXCursor, CXClientData data) {
   unsigned begin, end;
   clang_getFileLocation(clang_getCursorLocation(cursor), &file, nullptr, nullptr, &begin);
   if (c->fileId(file) < 0) return CXChildVisit_Continue;
+  if (kind == CXCursor_MacroDefinition && c->leavesOutMacro(static_cast<uint32_t>(c->fileId(file)), begin, cursor)) {
+    // Its text is still where the unit's declarations made by the macro are placed.
+    clang_getFileLocation(clang_getRangeEnd(clang_getCursorExtent(cursor)), nullptr, nullptr, nullptr, &end);
+    c->macros[take(clang_getCursorSpelling(cursor))] = {static_cast<uint32_t>(c->fileId(file)), begin, end};
+    return CXChildVisit_Continue;
+  }
   CXCursor def = kind == CXCursor_MacroDefinition ? cursor : clang_getCursorReferenced(cursor);
   if (clang_Cursor_isNull(def)) return CXChildVisit_Continue;
   // A macro's USR is made once per definition, not again at each of its expansions (a unit
@@ -261,6 +280,7 @@ CXChildVisitResult macroVisitor(CXCursor cursor, CXCursor, CXClientData data) {
     if (predefinedMacro(def)) usr = std::string(kPredefinedMacroUsr) + defName;
     id = c->usrId(usr, defName.c_str());
     c->rememberMacroUsr(def, *id);
+    if (kind == CXCursor_MacroExpansion) reportExpandedDefinition(*c, def, *id);
   }
   clang_getFileLocation(clang_getRangeEnd(clang_getCursorExtent(cursor)), nullptr, nullptr, nullptr, &end);
   if (kind == CXCursor_MacroDefinition) c->macros[c->facts.names[*id]] = {static_cast<uint32_t>(c->fileId(file)), begin, end};
@@ -321,6 +341,7 @@ void keepSkippedEverywhere(Collector& c) {
   TuFacts& facts = c.facts;
   std::unordered_map<uint32_t, std::vector<uint32_t>> named;  // file -> offsets of its occurrences, sorted
   for (const ClangOccurrence& o : facts.occurrences) named[o.file].push_back(o.offset);
+  for (const auto& [file, offset] : facts.macrosLeftOut) named[file].push_back(offset);
   for (auto& [file, offsets] : named) std::sort(offsets.begin(), offsets.end());
   std::erase_if(facts.skipped, [&](const ClangSkipped& k) {
     auto it = named.find(k.file);
@@ -422,6 +443,7 @@ void startCollector(Collector& c, const CompileCommand& command, const fs::path&
   std::error_code ec;
   c.root = fs::weakly_canonical(root, ec).string() + "/";
   c.facts.mainFile = command.file;
+  c.mainPath = fs::weakly_canonical(command.file, ec).string();
 }
 
 // What a parsed unit's cursors add to what the indexer reported: macros, #includes, names only
@@ -460,6 +482,7 @@ Expected<TuFacts> ClangSession::index(const CompileCommand& command, const fs::p
   Collector c;
   startCollector(c, command, root);
   c.session = files_.get();
+  c.leaveOutReportedMacros = skipParsedBodies_;
   std::vector<std::string> args = compilerArguments(command);
   std::vector<const char*> argv;
   for (const std::string& a : args) argv.push_back(a.c_str());
@@ -478,8 +501,7 @@ Expected<TuFacts> ClangSession::index(const CompileCommand& command, const fs::p
   collectFromCursors(c, tu);
   recordParsedBodies(c.facts, tu);
   clang_disposeTranslationUnit(tu);
-  std::error_code ec;
-  const std::string mainPath = fs::weakly_canonical(command.file, ec).string();
+  const std::string& mainPath = c.mainPath;
   if (c.fatal || c.mainFileError)
     if (std::optional<TuFacts> main = mainFileWithPreamble(command, root, argv)) layMainFile(c.facts, *main, mainPath);
   if (auto it = std::find(c.facts.files.begin(), c.facts.files.end(), mainPath); it != c.facts.files.end()) {
@@ -487,6 +509,7 @@ Expected<TuFacts> ClangSession::index(const CompileCommand& command, const fs::p
     answerPreambleMacrosAsClangd(c.facts, main, c.contentOf(main));
   }
   if (skipParsedBodies_ && !c.facts.errors.empty()) restart();
+  c.teachSession();
   return std::move(c.facts);
 }
 

@@ -34,10 +34,10 @@ class UnitViews {
   void add(const TuFacts& facts, const std::vector<std::string>& paths, const std::set<std::string>& mainFiles);
   // Per file (sorted): the sections some units' preprocessor left out and others did not; and the
   // whole file, as [0, UINT32_MAX), for one without an include guard (read under `root`) that
-  // units read with different sites. Sites are compared between units that parsed the file's
-  // function bodies, and between units that skipped them (a worker's session parses a header's
-  // bodies once, ClangSession): that difference says nothing of what a unit's preprocessor made
-  // of the file.
+  // units read with different sites, macro definitions aside. Sites are compared between units
+  // that parsed the file's function bodies, and between units that skipped them (a worker's
+  // session parses a header's bodies once, and reports its macro definitions once,
+  // ClangSession): that difference says nothing of what a unit's preprocessor made of the file.
   std::vector<std::pair<std::string, ByteRanges>> finish(const std::string& root) const;
 
  private:

@@ -48,6 +48,7 @@ TEST_CASE("a worker's facts round-trip, and a cut or damaged record fails to dec
   f.inclusions = {{0, 20, 1, true}, {0, 40, 1, false}};
   f.inclusions[1].externC = true;
   f.openedOutside = {1};
+  f.macrosLeftOut = {{1, 7}, {1, 300}};
   f.outsideTargets = {{1, "/usr/include/string.h", 42, 13, 1500, 6, false}};
   f.specializations = {{0, 1}};
   std::string bytes = encodeTuFacts(f);
@@ -79,6 +80,7 @@ TEST_CASE("a worker's facts round-trip, and a cut or damaged record fails to dec
   CHECK(back->outsideTargets[0].length == 6);
   CHECK_FALSE(back->outsideTargets[0].definition);
   CHECK(back->specializations == f.specializations);
+  CHECK(back->macrosLeftOut == f.macrosLeftOut);
   // Every proper prefix (a worker killed half-way) is refused, never misread.
   for (size_t n = 0; n < bytes.size(); ++n) CHECK_FALSE(decodeTuFacts(bytes.substr(0, n)).hasValue());
   // A skipped range in a file the unit did not read is refused.
@@ -90,6 +92,10 @@ TEST_CASE("a worker's facts round-trip, and a cut or damaged record fails to dec
   f.bodiesParsed.clear();
   f.inclusions = {{0, 20, 2}};  // entering a file the unit did not read
   CHECK_FALSE(decodeTuFacts(encodeTuFacts(f)).hasValue());
+  f.inclusions.clear();
+  f.macrosLeftOut = {{2, 7}};  // a macro left out in a file the unit did not read
+  CHECK_FALSE(decodeTuFacts(encodeTuFacts(f)).hasValue());
+  f.macrosLeftOut.clear();
   // Facts of format 5 (a precise project's, cached before #includes were recorded) are read,
   // without #includes: the format byte, and no count at the end.
   f.inclusions.clear();
@@ -98,7 +104,7 @@ TEST_CASE("a worker's facts round-trip, and a cut or damaged record fails to dec
   f.specializations.clear();
   std::string older = encodeTuFacts(f);
   older[0] = 5;
-  older.resize(older.size() - 4);  // no count of #includes, namespaces opened outside, targets, specializations
+  older.resize(older.size() - 5);  // no count of #includes, namespaces opened outside, targets, specializations, macros left out
   auto old = decodeTuFacts(older);
   REQUIRE(old.hasValue());
   CHECK(old->inclusions.empty());
@@ -128,80 +134,6 @@ TEST_CASE("a worker's facts round-trip, and a cut or damaged record fails to dec
   REQUIRE(commands.hasValue());
   CHECK(commands->at(0).file == "/r/a.c");
   CHECK(decodeUnitOutcomes("").empty());
-}
-
-TEST_CASE("a header's bodies skipped by a worker's session still reach the view when their unit is gone", "[clang]") {
-  // One thread, five C++ units: one session (a, b, shared, c, d: the largest first). b.cc reads h.h after a.cc
-  // parsed its bodies, so b's facts lack them; with a.cc gone from the build, b.cc (cached) is
-  // indexed again on its own so that what h.h's body names is still listed (no other unit reads
-  // h.h). libclang 14 skips bodies in C++ only, and only in a header included once (guarded).
-  TestRepo repo;
-  const char* header = "#ifndef H_H\n#define H_H\nint shared(int x);\ninline int twice(int x) { return shared(x) * 2; }\n#endif\n";
-  auto user = [](const std::string& name) { return "#include \"h.h\"\nint " + name + "() { return twice(1); }\n"; };
-  repo.writeAll({{"h.h", header}, {"a.cc", user("a")}, {"b.cc", user("b")}, {"c.cc", "int c() { return 0; }\n"},
-                 {"d.cc", "int d() { return 0; }\n"}, {"shared.cc", "int shared(int x) { return x; }\n"}});
-  writeDatabase(repo, {"a.cc", "b.cc", "c.cc", "d.cc", "shared.cc"});
-  repo.commitAll();
-  IndexOptions one;
-  one.threads = 1;
-  auto inHeaderBody = [&] {
-    auto provider = StaticProvider::open(repo.root() / ".nib");
-    REQUIRE(provider.hasValue());
-    auto refs = (*provider)->references("h.h", offsetOf(header, "shared(int"), true);
-    REQUIRE(refs.hasValue());
-    CHECK(refs->source == "clang");
-    return std::count_if(refs->locations.begin(), refs->locations.end(), [&](const SymbolLocation& l) {
-      return l.path == "h.h" && l.range.startByte == offsetOf(header, "shared(x)");
-    });
-  };
-  Manifest first = build(repo, one);
-  CHECK(stat(first, "clang.indexed") == "5");
-  CHECK(inHeaderBody() == 1);
-
-  fs::remove(repo.root() / "a.cc");
-  writeDatabase(repo, {"b.cc", "c.cc", "d.cc", "shared.cc"});
-  repo.commitAll();
-  Manifest second = build(repo, one);
-  CHECK(stat(second, "clang.units") == "4");
-  CHECK(stat(second, "clang.indexed") == "1");  // b.cc, again, bodies kept
-  CHECK(inHeaderBody() == 1);
-}
-
-TEST_CASE("a parameter of a header's function is one symbol whether or not a unit skipped its body", "[clang]") {
-  // One thread, one session: b.cc reads h.h after a.cc parsed its bodies, so libclang calls
-  // b's Box(U&&) and twice(int) no definitions. Their parameters must not become a
-  // prototype's there: a second symbol at the same place, in the view or not by the order a
-  // session happened to see the units in (leveldb: 170 of them, a different count each build).
-  TestRepo repo;
-  const char* header = "#ifndef H_H\n#define H_H\ntemplate <typename T>\nstruct Box {\n"
-                       "  template <typename U>\n  explicit Box(U&& u) { value = static_cast<T>(u); }\n"
-                       "  int twice(int x) { return x * 2; }\n  T value;\n};\n#endif\n";
-  auto user = [](const std::string& name) {
-    return "#include \"h.h\"\nint " + name + "() { Box<int> b(1); return b.twice(1); }\n";
-  };
-  repo.writeAll({{"h.h", header}, {"a.cc", user("a")}, {"b.cc", user("b")}});
-  writeDatabase(repo, {"a.cc", "b.cc"});
-  repo.commitAll();
-  IndexOptions one;
-  one.threads = 1;
-  Manifest m = build(repo, one);
-  CHECK(stat(m, "clang.indexed") == "2");
-  auto view = currentClangView(repo);
-  REQUIRE(view.hasValue());
-  for (const char* name : {"x", "u"}) {
-    auto named = (*view)->symbolsNamed(name);
-    REQUIRE(named.hasValue());
-    CHECK(named->size() == 1);
-  }
-  auto provider = StaticProvider::open(repo.root() / ".nib");
-  REQUIRE(provider.hasValue());
-  for (const char* at : {"x) {", "u) {"}) {
-    auto refs = (*provider)->references("h.h", offsetOf(header, at), true);
-    REQUIRE(refs.hasValue());
-    CHECK(refs->source == "clang");
-    // Its declaration and its use in the body.
-    CHECK(refs->locations.size() == 2);
-  }
 }
 
 TEST_CASE("a unit that takes its worker down fails alone, and the other units are indexed", "[clang]") {

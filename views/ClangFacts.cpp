@@ -13,7 +13,9 @@ namespace {
 // 7: an #include inside an `extern "C"` block (`ClangInclusion::externC`).
 // 8: names at a macro argument pasted last (`unselected`).
 // 9: where entities declared outside the repository are (`outsideTargets`).
-constexpr uint8_t kTuFormat = 10;
+// 10: the class templates specializations specialize (`specializations`).
+// 11: the macro definitions left to an earlier unit of the session (`macrosLeftOut`).
+constexpr uint8_t kTuFormat = 11;
 constexpr uint8_t kCommandsFormat = 1;
 
 void strings(ByteWriter& w, const std::vector<std::string>& v) {
@@ -101,15 +103,20 @@ std::string encodeTuFacts(const TuFacts& f) {
     w.u8(t.definition ? 1 : 0);
   }
   edges(w, f.specializations);
+  w.varint(f.macrosLeftOut.size());
+  for (const auto& [file, offset] : f.macrosLeftOut) {
+    w.varint(file);
+    w.varint(offset);
+  }
   return w.take();
 }
 
 Expected<TuFacts> decodeTuFacts(std::string_view bytes) {
   ByteReader r(bytes);
-  // Formats 5, 6, 8 and 9 are read too (without #includes, outside targets, specializations):
-  // the precise view's projects cached in them stay valid.
+  // Formats 5, 6, 8, 9 and 10 are read too (without #includes, outside targets,
+  // specializations, macros left out): the precise view's projects cached in them stay valid.
   uint8_t format = r.u8();
-  if (format != kTuFormat && format != 9 && format != 8 && format != 6 && format != 5) return Status(ErrorCode::Corrupt, "clang facts of an unknown format");
+  if (format != kTuFormat && format != 10 && format != 9 && format != 8 && format != 6 && format != 5) return Status(ErrorCode::Corrupt, "clang facts of an unknown format");
   TuFacts f;
   f.mainFile = std::string(r.str());
   if (!strings(r, &f.files) || !strings(r, &f.usrs) || !strings(r, &f.names) || f.names.size() != f.usrs.size())
@@ -189,6 +196,13 @@ Expected<TuFacts> decodeTuFacts(std::string_view bytes) {
     if (t.usr >= f.usrs.size() || flags > 1) r.fail();
   }
   if (format >= 10 && !edges(r, f.usrs.size(), &f.specializations)) return Status(ErrorCode::Corrupt, "truncated clang facts");
+  uint64_t leftOut = format >= 11 ? r.varint() : 0;
+  if (leftOut > r.remaining()) r.fail();
+  for (uint64_t i = 0; i < leftOut && r.ok(); ++i) {
+    uint32_t file = r.u32(), offset = r.u32();
+    if (file >= f.files.size()) r.fail();
+    f.macrosLeftOut.emplace_back(file, offset);
+  }
   if (!r.ok() || !r.atEnd()) return Status(ErrorCode::Corrupt, "malformed clang facts");
   return f;
 }

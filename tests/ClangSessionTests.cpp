@@ -1,0 +1,143 @@
+// What a worker's session leaves to the first unit that reads a header — its function bodies
+// (libclang skips them after) and its macro definitions (reported once) — still reaches the view
+// when that unit is gone, and the answers there do not depend on which unit came first.
+#include <algorithm>
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+
+#include "ClangTesting.h"
+#include "TestRepo.h"
+#include "indexer/IndexBuilder.h"
+#include "providers/StaticProvider.h"
+#include "views/ClangView.h"
+
+namespace nib::test {
+using namespace clangview;
+namespace fs = std::filesystem;
+
+TEST_CASE("a header's bodies skipped by a worker's session still reach the view when their unit is gone", "[clang]") {
+  // One thread, five C++ units: one session (a, b, shared, c, d: the largest first). b.cc reads h.h after a.cc
+  // parsed its bodies, so b's facts lack them; with a.cc gone from the build, b.cc (cached) is
+  // indexed again on its own so that what h.h's body names is still listed (no other unit reads
+  // h.h). libclang 14 skips bodies in C++ only, and only in a header included once (guarded).
+  TestRepo repo;
+  const char* header = "#ifndef H_H\n#define H_H\nint shared(int x);\ninline int twice(int x) { return shared(x) * 2; }\n#endif\n";
+  auto user = [](const std::string& name) { return "#include \"h.h\"\nint " + name + "() { return twice(1); }\n"; };
+  repo.writeAll({{"h.h", header}, {"a.cc", user("a")}, {"b.cc", user("b")}, {"c.cc", "int c() { return 0; }\n"},
+                 {"d.cc", "int d() { return 0; }\n"}, {"shared.cc", "int shared(int x) { return x; }\n"}});
+  writeDatabase(repo, {"a.cc", "b.cc", "c.cc", "d.cc", "shared.cc"});
+  repo.commitAll();
+  IndexOptions one;
+  one.threads = 1;
+  auto inHeaderBody = [&] {
+    auto provider = StaticProvider::open(repo.root() / ".nib");
+    REQUIRE(provider.hasValue());
+    auto refs = (*provider)->references("h.h", offsetOf(header, "shared(int"), true);
+    REQUIRE(refs.hasValue());
+    CHECK(refs->source == "clang");
+    return std::count_if(refs->locations.begin(), refs->locations.end(), [&](const SymbolLocation& l) {
+      return l.path == "h.h" && l.range.startByte == offsetOf(header, "shared(x)");
+    });
+  };
+  Manifest first = build(repo, one);
+  CHECK(stat(first, "clang.indexed") == "5");
+  CHECK(inHeaderBody() == 1);
+
+  fs::remove(repo.root() / "a.cc");
+  writeDatabase(repo, {"b.cc", "c.cc", "d.cc", "shared.cc"});
+  repo.commitAll();
+  Manifest second = build(repo, one);
+  CHECK(stat(second, "clang.units") == "4");
+  CHECK(stat(second, "clang.indexed") == "1");  // b.cc, again, bodies kept
+  CHECK(inHeaderBody() == 1);
+}
+
+TEST_CASE("a parameter of a header's function is one symbol whether or not a unit skipped its body", "[clang]") {
+  // One thread, one session: b.cc reads h.h after a.cc parsed its bodies, so libclang calls
+  // b's Box(U&&) and twice(int) no definitions. Their parameters must not become a
+  // prototype's there: a second symbol at the same place, in the view or not by the order a
+  // session happened to see the units in (leveldb: 170 of them, a different count each build).
+  TestRepo repo;
+  const char* header = "#ifndef H_H\n#define H_H\ntemplate <typename T>\nstruct Box {\n"
+                       "  template <typename U>\n  explicit Box(U&& u) { value = static_cast<T>(u); }\n"
+                       "  int twice(int x) { return x * 2; }\n  T value;\n};\n#endif\n";
+  auto user = [](const std::string& name) {
+    return "#include \"h.h\"\nint " + name + "() { Box<int> b(1); return b.twice(1); }\n";
+  };
+  repo.writeAll({{"h.h", header}, {"a.cc", user("a")}, {"b.cc", user("b")}});
+  writeDatabase(repo, {"a.cc", "b.cc"});
+  repo.commitAll();
+  IndexOptions one;
+  one.threads = 1;
+  Manifest m = build(repo, one);
+  CHECK(stat(m, "clang.indexed") == "2");
+  auto view = currentClangView(repo);
+  REQUIRE(view.hasValue());
+  for (const char* name : {"x", "u"}) {
+    auto named = (*view)->symbolsNamed(name);
+    REQUIRE(named.hasValue());
+    CHECK(named->size() == 1);
+  }
+  auto provider = StaticProvider::open(repo.root() / ".nib");
+  REQUIRE(provider.hasValue());
+  for (const char* at : {"x) {", "u) {"}) {
+    auto refs = (*provider)->references("h.h", offsetOf(header, at), true);
+    REQUIRE(refs.hasValue());
+    CHECK(refs->source == "clang");
+    // Its declaration and its use in the body.
+    CHECK(refs->locations.size() == 2);
+  }
+}
+
+TEST_CASE("a header's macro definitions a session reported once still reach the view when their unit is gone", "[clang]") {
+  // One thread, one C session, the largest unit first: a.c reads h.h first and reports its
+  // macros; e.c does not compile, so the session starts afresh (libclang's record of parsed
+  // bodies goes, the session's reported macros stay); b.c then parses h.h's bodies itself but
+  // leaves out the macro definitions a.c reported, all but CHECK's, which it expands. With a.c
+  // gone, b.c (cached, its bodies its own) is indexed again on its own for the macros alone.
+  TestRepo repo;
+  const std::string header = "#ifndef H_H\n#define H_H\n#define LIMIT 10\n#define UNUSED 1\n"
+                             "#define CHECK(x) ((x) < LIMIT)\n#endif\n";
+  const std::string b = "#include \"h.h\"\nint b(int v) { return CHECK(v); }\n";
+  repo.writeAll({{"h.h", header},
+                 {"a.c", "#include \"h.h\"\n/* the largest unit: indexed first, ahead of e.c and b.c */\n"
+                         "int a(int v) { return CHECK(v) + LIMIT; }\n"},
+                 {"e.c", "/* the second largest unit, with an error: */\nint e(void) { return undefined; }\n"},
+                 {"b.c", b}});
+  writeDatabase(repo, {"a.c", "e.c", "b.c"});
+  repo.commitAll();
+  IndexOptions one;
+  one.threads = 1;
+  auto listed = [&](const std::string& name) {
+    auto provider = StaticProvider::open(repo.root() / ".nib");
+    REQUIRE(provider.hasValue());
+    auto refs = (*provider)->references("h.h", offsetOf(header, name), true);
+    REQUIRE(refs.hasValue());
+    CHECK(refs->source == "clang");
+    return std::count_if(refs->locations.begin(), refs->locations.end(), [&](const SymbolLocation& l) {
+      return l.path == "h.h" && l.range.startByte == offsetOf(header, name);
+    });
+  };
+  Manifest first = build(repo, one);
+  CHECK(stat(first, "clang.indexed") == "3");
+  for (const char* name : {"LIMIT 10", "UNUSED", "CHECK(x)"}) CHECK(listed(name) == 1);
+
+  fs::remove(repo.root() / "a.c");
+  writeDatabase(repo, {"e.c", "b.c"});
+  repo.commitAll();
+  Manifest second = build(repo, one);
+  CHECK(stat(second, "clang.units") == "2");
+  CHECK(stat(second, "clang.indexed") == "1");  // b.c, again, reporting every macro
+  for (const char* name : {"LIMIT 10", "UNUSED", "CHECK(x)"}) CHECK(listed(name) == 1);
+  // At b.c's use, the macro's definition (which b.c reported in the first build too).
+  auto provider = StaticProvider::open(repo.root() / ".nib");
+  REQUIRE(provider.hasValue());
+  auto def = (*provider)->definition("b.c", offsetOf(b, "CHECK(v)"));
+  REQUIRE(def.hasValue());
+  REQUIRE(def->locations.size() == 1);
+  CHECK(def->locations[0].path == "h.h");
+  CHECK(def->locations[0].range.startByte == offsetOf(header, "CHECK(x)"));
+}
+
+}  // namespace nib::test

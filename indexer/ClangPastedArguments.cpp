@@ -68,26 +68,30 @@ class UnitMacros {
   }
 
  private:
+  // The last definition that tokenizes, tokenized on first need: a unit defines thousands of
+  // function-like macros (its system headers'), and a replacement list invokes a few.
   const MacroTokens* byName(const std::string& name) {
     if (!named_) {
       named_.emplace();
       clang_visitChildren(clang_getTranslationUnitCursor(tu_), collectDefinition, this);
     }
-    auto it = named_->find(name);
-    return it == named_->end() ? nullptr : &it->second;
+    auto [it, added] = tokens_.try_emplace(name);
+    if (auto definitions = named_->find(name); added && definitions != named_->end())
+      for (auto d = definitions->second.rbegin(); d != definitions->second.rend() && !it->second; ++d)
+        it->second = macroTokens(tokensOf(tu_, clang_getCursorExtent(*d)).text);
+    return it->second ? &*it->second : nullptr;
   }
   static CXChildVisitResult collectDefinition(CXCursor cursor, CXCursor, CXClientData data) {
     auto* self = static_cast<UnitMacros*>(data);
-    if (clang_getCursorKind(cursor) != CXCursor_MacroDefinition || !clang_Cursor_isMacroFunctionLike(cursor))
-      return CXChildVisit_Continue;
-    if (auto tokens = macroTokens(tokensOf(self->tu_, clang_getCursorExtent(cursor)).text))
-      (*self->named_)[take(clang_getCursorSpelling(cursor))] = std::move(*tokens);
+    if (clang_getCursorKind(cursor) == CXCursor_MacroDefinition && clang_Cursor_isMacroFunctionLike(cursor))
+      (*self->named_)[take(clang_getCursorSpelling(cursor))].push_back(cursor);
     return CXChildVisit_Continue;
   }
 
   CXTranslationUnit tu_;
   std::unordered_multimap<unsigned, std::tuple<CXCursor, std::unique_ptr<Pasted>>> pasted_;
-  std::optional<std::unordered_map<std::string, MacroTokens>> named_;
+  std::optional<std::unordered_map<std::string, std::vector<CXCursor>>> named_;  // each name's definitions, in order
+  std::unordered_map<std::string, std::optional<MacroTokens>> tokens_;
 };
 
 }  // namespace

@@ -91,7 +91,6 @@ struct Collector {
   // (TuFacts::macrosLeftOut); `mainPath` is the unit's main file, canonical, never left out.
   bool leaveOutReportedMacros = false;
   std::string mainPath;
-  std::unordered_set<uint64_t> macrosLeftOut;                 // (file id << 32 | offset)
   std::vector<std::pair<uint32_t, uint32_t>> macrosReported;  // the session learns them as the unit ends
   // By file id: the session's reported definitions of a header this unit may leave out, else
   // null; looked up at the file's first definition.
@@ -119,9 +118,13 @@ struct Collector {
       macrosReported.emplace_back(id, offset);
       return false;
     }
-    macrosLeftOut.insert(static_cast<uint64_t>(id) << 32 | offset);
     facts.macrosLeftOut.emplace_back(id, offset);
     return true;
+  }
+  // Whether the definition at `offset` of file `id` was left out (the session's record does not
+  // change while a unit runs).
+  bool leftOut(uint32_t id, uint32_t offset) const {
+    return id < reportedMacroSets.size() && reportedMacroSets[id] && reportedMacroSets[id]->count(offset);
   }
   // The session learns what the unit reported (when its facts are sent).
   void teachSession() {
@@ -226,8 +229,27 @@ struct Collector {
 
   struct MacroBody {
     uint32_t file, begin, end;
+    size_t order;  // the how-manyth definition the unit met
   };
-  std::unordered_map<std::string, MacroBody> macros;  // by name: where each definition's text is
+  std::unordered_map<std::string, MacroBody> macros;  // by name: where its last definition's text is
+  size_t definitionsMet = 0;
+  // Definitions left out (leavesOutMacro), each with its order: placed among `macros` only when
+  // a macro's body is read (placeLeftOutDefinitions), which few units need.
+  std::vector<std::pair<CXCursor, size_t>> leftOutDefinitions;
+  void placeLeftOutDefinitions() {
+    for (const auto& [cursor, order] : leftOutDefinitions) {
+      CXFile file;
+      unsigned begin, end;
+      clang_getFileLocation(clang_getCursorLocation(cursor), &file, nullptr, nullptr, &begin);
+      clang_getFileLocation(clang_getRangeEnd(clang_getCursorExtent(cursor)), nullptr, nullptr, nullptr, &end);
+      MacroBody body{static_cast<uint32_t>(fileId(file)), begin, end, order};
+      CXString name = clang_getCursorSpelling(cursor);
+      auto [it, added] = macros.try_emplace(clang_getCString(name), body);
+      clang_disposeString(name);
+      if (!added && it->second.order < order) it->second = body;
+    }
+    leftOutDefinitions.clear();
+  }
 
   // Without the locale's isalnum: this runs over every macro body and every occurrence's text.
   static bool identifierChar(char ch) {
@@ -287,6 +309,7 @@ struct Collector {
   const MacroWords* macroWordsOf(const std::string& macro) {
     auto [slot, added] = macroWords.try_emplace(macro);
     if (!added) return slot->second ? &*slot->second : nullptr;
+    placeLeftOutDefinitions();
     auto it = macros.find(macro);
     if (it == macros.end()) return nullptr;
     const std::string& body = contentOf(it->second.file);

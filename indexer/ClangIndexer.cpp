@@ -233,12 +233,12 @@ CXChildVisitResult linkageVisitor(CXCursor cursor, CXCursor, CXClientData data) 
 // all, the first time it is expanded: a unit's facts say where each macro it names is defined
 // (the builder's HeaderConditions read them).
 void reportExpandedDefinition(Collector& c, CXCursor def, uint32_t usr) {
-  if (c.macrosLeftOut.empty()) return;
+  if (c.facts.macrosLeftOut.empty()) return;
   CXFile file = nullptr;
   unsigned offset = 0;
   clang_getFileLocation(clang_getCursorLocation(def), &file, nullptr, nullptr, &offset);
   int64_t id = c.fileId(file);
-  if (id >= 0 && c.macrosLeftOut.count(static_cast<uint64_t>(id) << 32 | offset))
+  if (id >= 0 && c.leftOut(static_cast<uint32_t>(id), offset))
     c.add(clang_getCursorLocation(def), usr, ClangRole::Definition, SymbolKind::Macro, false, -1);
 }
 
@@ -264,8 +264,7 @@ CXChildVisitResult macroVisitor(CXCursor cursor, CXCursor, CXClientData data) {
   if (c->fileId(file) < 0) return CXChildVisit_Continue;
   if (kind == CXCursor_MacroDefinition && c->leavesOutMacro(static_cast<uint32_t>(c->fileId(file)), begin, cursor)) {
     // Its text is still where the unit's declarations made by the macro are placed.
-    clang_getFileLocation(clang_getRangeEnd(clang_getCursorExtent(cursor)), nullptr, nullptr, nullptr, &end);
-    c->macros[take(clang_getCursorSpelling(cursor))] = {static_cast<uint32_t>(c->fileId(file)), begin, end};
+    c->leftOutDefinitions.emplace_back(cursor, c->definitionsMet++);
     return CXChildVisit_Continue;
   }
   CXCursor def = kind == CXCursor_MacroDefinition ? cursor : clang_getCursorReferenced(cursor);
@@ -283,7 +282,8 @@ CXChildVisitResult macroVisitor(CXCursor cursor, CXCursor, CXClientData data) {
     if (kind == CXCursor_MacroExpansion) reportExpandedDefinition(*c, def, *id);
   }
   clang_getFileLocation(clang_getRangeEnd(clang_getCursorExtent(cursor)), nullptr, nullptr, nullptr, &end);
-  if (kind == CXCursor_MacroDefinition) c->macros[c->facts.names[*id]] = {static_cast<uint32_t>(c->fileId(file)), begin, end};
+  if (kind == CXCursor_MacroDefinition)
+    c->macros[c->facts.names[*id]] = {static_cast<uint32_t>(c->fileId(file)), begin, end, c->definitionsMet++};
   else {
     if (clang_Cursor_isMacroFunctionLike(def)) c->functionLikeInvocations.emplace_back(cursor, def);
     c->expansions[static_cast<uint32_t>(c->fileId(file))].emplace_back(begin, end);

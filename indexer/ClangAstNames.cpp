@@ -552,16 +552,25 @@ struct AstOnlyNames {
         owner != CXCursor_ConversionFunction && owner != CXCursor_FunctionTemplate)
       return std::nullopt;
     if (clang_isCursorDefinition(parent) || bodySkipped(parent)) return std::nullopt;
-    std::string name = take(clang_getCursorSpelling(cursor));
     CXSourceLocation location = clang_getCursorLocation(cursor);
     CXFile file;
     unsigned offset;
     clang_getFileLocation(location, &file, nullptr, nullptr, &offset);
     int64_t id = c->fileId(file);
-    if (name.empty() || id < 0) return std::nullopt;
+    if (id < 0) return std::nullopt;
+    // A header's prototype, read alike by each unit that includes it, has its parameters
+    // reported once a session (Collector::leavesOut): not one a macro writes (its place is the
+    // macro's), nor one with errors (the words of its type name it, invalidTypeNames).
+    auto at = static_cast<uint32_t>(id);
+    bool once = !c->inExpansion(at, offset) && !clang_isInvalidDeclaration(cursor);
+    if (once && c->leavesOut(at, offset, cursor)) return std::nullopt;
+    std::string name = take(clang_getCursorSpelling(cursor));
+    if (name.empty()) return std::nullopt;
     std::string usr = std::string(kParameterUsr) + c->facts.files[static_cast<size_t>(id)] + "@" + std::to_string(offset);
     uint32_t symbol = c->usrId(usr, name.c_str());
+    size_t before = c->facts.occurrences.size();
     c->add(location, symbol, ClangRole::Declaration, SymbolKind::Parameter, false, -1);
+    if (once && c->facts.occurrences.size() > before && c->facts.occurrences.back().offset == offset) c->reports(at, offset, cursor);
     return symbol;
   }
 

@@ -72,24 +72,25 @@ std::string languageOf(const CompileCommand& c) {
   return ext == ".c" ? "c" : ext == ".h" ? "c-header" : "c++";
 }
 
-// The places of header macro definitions units report, to find those a unit left out
-// (TuFacts::macrosLeftOut) that no unit of the build reports.
-class MacroPlaces {
+// The places of the header sites a session reports once (macro definitions, prototypes'
+// parameters) that units report, to find those a unit left out (TuFacts::sitesLeftOut) that no
+// unit of the build reports.
+class ReportedPlaces {
  public:
   void addReported(const TuFacts& f) {
     std::vector<uint64_t> paths = pathIds(f);
     for (const ClangOccurrence& o : f.occurrences)
-      if (o.role != ClangRole::Reference && static_cast<SymbolKind>(o.kind) == SymbolKind::Macro && o.file < paths.size())
+      if (o.role != ClangRole::Reference && o.file < paths.size() && reportedOnce(f, o))
         places_.insert(paths[o.file] << 32 | o.offset);
   }
   void addLeftOut(const TuFacts& f) {
     std::vector<uint64_t> paths = pathIds(f);
-    for (const auto& [file, offset] : f.macrosLeftOut) places_.insert(paths[file] << 32 | offset);
+    for (const auto& [file, offset] : f.sitesLeftOut) places_.insert(paths[file] << 32 | offset);
   }
   bool cover(const TuFacts& f) {
-    if (f.macrosLeftOut.empty()) return true;
+    if (f.sitesLeftOut.empty()) return true;
     std::vector<uint64_t> paths = pathIds(f);
-    return std::all_of(f.macrosLeftOut.begin(), f.macrosLeftOut.end(),
+    return std::all_of(f.sitesLeftOut.begin(), f.sitesLeftOut.end(),
                        [&](const auto& p) { return places_.count(paths[p.first] << 32 | p.second) > 0; });
   }
 
@@ -252,13 +253,13 @@ class ClangViewBuild {
 
   // What a worker's session leaves to its first unit must reach the view from a unit of this
   // build: every file some unit read must have its function bodies parsed by one unit, and every
-  // header macro definition a unit left out (TuFacts::macrosLeftOut) must be reported by one —
+  // header site a unit left out (TuFacts::sitesLeftOut) must be reported by one —
   // by a real unit where a real unit left it out. Where the unit that did is gone (removed,
   // failed, or another order), one unit that needs it is indexed again on its own, in a session
   // that leaves nothing out.
   void coverSessionSkips() {
     std::set<std::string> owned;
-    MacroPlaces real, all;
+    ReportedPlaces real, all;
     for (size_t i = 0; i < results_.size(); ++i)
       if (results_[i]) {
         for (uint32_t k : results_[i]->bodiesParsed) owned.insert(results_[i]->files[k]);

@@ -69,9 +69,9 @@ inline SymbolKind kindOf(CXIdxEntityKind k) {
 struct SessionFiles {
   std::unordered_map<std::string, std::string> canonical;  // by the path libclang names
   std::unordered_map<std::string, std::string> texts;      // by canonical path
-  // By canonical path: the offsets of a repository header's macro definitions the session's
-  // earlier units reported (TuFacts::macrosLeftOut).
-  std::unordered_map<std::string, std::unordered_set<uint32_t>> reportedMacros;
+  // By canonical path: the offsets of a repository header's sites the session's earlier units
+  // reported (TuFacts::sitesLeftOut).
+  std::unordered_map<std::string, std::unordered_set<uint32_t>> reportedSites;
 };
 
 struct Collector {
@@ -87,49 +87,55 @@ struct Collector {
   std::unordered_map<CXFile, int64_t> fileCache;  // -1: outside the root
   // What a worker session's units share about files (see SessionFiles); null: nothing shared.
   SessionFiles* session = nullptr;
-  // The header macro definitions the session's earlier units reported are left out
-  // (TuFacts::macrosLeftOut); `mainPath` is the unit's main file, canonical, never left out.
-  bool leaveOutReportedMacros = false;
+  // The header sites the session's earlier units reported are left out (TuFacts::sitesLeftOut);
+  // `mainPath` is the unit's main file, canonical, never left out.
+  bool leaveOutReportedSites = false;
   std::string mainPath;
-  std::vector<std::pair<uint32_t, uint32_t>> macrosReported;  // the session learns them as the unit ends
-  // By file id: the session's reported definitions of a header this unit may leave out, else
-  // null; looked up at the file's first definition.
-  std::vector<std::unordered_set<uint32_t>*> reportedMacroSets;
+  std::vector<std::pair<uint32_t, uint32_t>> sitesReported;  // the session learns them as the unit ends
+  // By file id: the session's reported sites of a header this unit may leave out, else null;
+  // looked up at the file's first such site.
+  std::vector<std::unordered_set<uint32_t>*> reportedSets;
   std::vector<char> reportedLooked;
-  // Whether the macro definition `definition`, at `offset` of file `id`, is one the session
-  // reported already: left out, and noted so. Only in a repository header outside the system
-  // headers (whose macros clang names by their place) that is no source file (one another unit
-  // compiles answers with that unit's facts, UnitMerge's `foreign` sites).
-  bool leavesOutMacro(uint32_t id, uint32_t offset, CXCursor definition) {
-    if (!leaveOutReportedMacros || !session) return false;
+  // The session's record of file `id`'s reported sites, or null where the unit reports every
+  // site: one outside a repository header, a system header (whose macros clang names by their
+  // place only outside them), or a source file (one another unit compiles answers with that
+  // unit's facts, UnitMerge's `foreign` sites). `at`: a cursor in the file.
+  std::unordered_set<uint32_t>* reportedIn(uint32_t id, CXCursor at) {
+    if (!leaveOutReportedSites || !session) return nullptr;
     if (id >= reportedLooked.size()) {
       reportedLooked.resize(facts.files.size(), 0);
-      reportedMacroSets.resize(facts.files.size(), nullptr);
+      reportedSets.resize(facts.files.size(), nullptr);
     }
     if (!reportedLooked[id]) {
       reportedLooked[id] = 1;
       const std::string& path = facts.files[id];
-      if (path != mainPath && !isCFamilySourceFile(path) && !clang_Location_isInSystemHeader(clang_getCursorLocation(definition)))
-        reportedMacroSets[id] = &session->reportedMacros[path];
+      if (path != mainPath && !isCFamilySourceFile(path) && !clang_Location_isInSystemHeader(clang_getCursorLocation(at)))
+        reportedSets[id] = &session->reportedSites[path];
     }
-    std::unordered_set<uint32_t>* reported = reportedMacroSets[id];
-    if (!reported) return false;
-    if (!reported->count(offset)) {
-      macrosReported.emplace_back(id, offset);
-      return false;
-    }
-    facts.macrosLeftOut.emplace_back(id, offset);
+    return reportedSets[id];
+  }
+  // Whether the site at `offset` of file `id` (a macro's definition, a prototype's parameter: an
+  // entity named by its place, whose one site every unit reads alike) is one the session
+  // reported already: then the unit leaves it out, and says so.
+  bool leavesOut(uint32_t id, uint32_t offset, CXCursor at) {
+    std::unordered_set<uint32_t>* reported = reportedIn(id, at);
+    if (!reported || !reported->count(offset)) return false;
+    facts.sitesLeftOut.emplace_back(id, offset);
     return true;
   }
-  // Whether the definition at `offset` of file `id` was left out (the session's record does not
-  // change while a unit runs).
+  // The unit reports the site at `offset` of file `id`: the session learns it when the unit ends.
+  void reports(uint32_t id, uint32_t offset, CXCursor at) {
+    if (reportedIn(id, at)) sitesReported.emplace_back(id, offset);
+  }
+  // Whether the site at `offset` of file `id` was left out (the session's record does not change
+  // while a unit runs).
   bool leftOut(uint32_t id, uint32_t offset) const {
-    return id < reportedMacroSets.size() && reportedMacroSets[id] && reportedMacroSets[id]->count(offset);
+    return id < reportedSets.size() && reportedSets[id] && reportedSets[id]->count(offset);
   }
   // The session learns what the unit reported (when its facts are sent).
   void teachSession() {
     if (!session) return;
-    for (const auto& [id, offset] : macrosReported) session->reportedMacros[facts.files[id]].insert(offset);
+    for (const auto& [id, offset] : sitesReported) session->reportedSites[facts.files[id]].insert(offset);
   }
   std::unordered_map<std::string, std::string> texts;  // by canonical path, read on first use (no session)
   struct Pending {
@@ -233,7 +239,7 @@ struct Collector {
   };
   std::unordered_map<std::string, MacroBody> macros;  // by name: where its last definition's text is
   size_t definitionsMet = 0;
-  // Definitions left out (leavesOutMacro), each with its order: placed among `macros` only when
+  // Definitions left out (leavesOut), each with its order: placed among `macros` only when
   // a macro's body is read (placeLeftOutDefinitions), which few units need.
   std::vector<std::pair<CXCursor, size_t>> leftOutDefinitions;
   void placeLeftOutDefinitions() {

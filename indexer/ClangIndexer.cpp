@@ -229,11 +229,11 @@ CXChildVisitResult linkageVisitor(CXCursor cursor, CXCursor, CXClientData data) 
   return CXChildVisit_Recurse;
 }
 
-// A macro definition left out (TuFacts::macrosLeftOut) that the unit expands is reported after
+// A macro definition left out (TuFacts::sitesLeftOut) that the unit expands is reported after
 // all, the first time it is expanded: a unit's facts say where each macro it names is defined
 // (the builder's HeaderConditions read them).
 void reportExpandedDefinition(Collector& c, CXCursor def, uint32_t usr) {
-  if (c.facts.macrosLeftOut.empty()) return;
+  if (c.facts.sitesLeftOut.empty()) return;
   CXFile file = nullptr;
   unsigned offset = 0;
   clang_getFileLocation(clang_getCursorLocation(def), &file, nullptr, nullptr, &offset);
@@ -262,10 +262,14 @@ CXChildVisitResult macroVisitor(CXCursor cursor, CXCursor, CXClientData data) {
   unsigned begin, end;
   clang_getFileLocation(clang_getCursorLocation(cursor), &file, nullptr, nullptr, &begin);
   if (c->fileId(file) < 0) return CXChildVisit_Continue;
-  if (kind == CXCursor_MacroDefinition && c->leavesOutMacro(static_cast<uint32_t>(c->fileId(file)), begin, cursor)) {
-    // Its text is still where the unit's declarations made by the macro are placed.
-    c->leftOutDefinitions.emplace_back(cursor, c->definitionsMet++);
-    return CXChildVisit_Continue;
+  if (kind == CXCursor_MacroDefinition) {
+    auto id = static_cast<uint32_t>(c->fileId(file));
+    if (c->leavesOut(id, begin, cursor)) {
+      // Its text is still where the unit's declarations made by the macro are placed.
+      c->leftOutDefinitions.emplace_back(cursor, c->definitionsMet++);
+      return CXChildVisit_Continue;
+    }
+    c->reports(id, begin, cursor);
   }
   CXCursor def = kind == CXCursor_MacroDefinition ? cursor : clang_getCursorReferenced(cursor);
   if (clang_Cursor_isNull(def)) return CXChildVisit_Continue;
@@ -341,7 +345,7 @@ void keepSkippedEverywhere(Collector& c) {
   TuFacts& facts = c.facts;
   std::unordered_map<uint32_t, std::vector<uint32_t>> named;  // file -> offsets of its occurrences, sorted
   for (const ClangOccurrence& o : facts.occurrences) named[o.file].push_back(o.offset);
-  for (const auto& [file, offset] : facts.macrosLeftOut) named[file].push_back(offset);
+  for (const auto& [file, offset] : facts.sitesLeftOut) named[file].push_back(offset);
   for (auto& [file, offsets] : named) std::sort(offsets.begin(), offsets.end());
   std::erase_if(facts.skipped, [&](const ClangSkipped& k) {
     auto it = named.find(k.file);
@@ -482,7 +486,7 @@ Expected<TuFacts> ClangSession::index(const CompileCommand& command, const fs::p
   Collector c;
   startCollector(c, command, root);
   c.session = files_.get();
-  c.leaveOutReportedMacros = skipParsedBodies_;
+  c.leaveOutReportedSites = skipParsedBodies_;
   std::vector<std::string> args = compilerArguments(command);
   std::vector<const char*> argv;
   for (const std::string& a : args) argv.push_back(a.c_str());

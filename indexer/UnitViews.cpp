@@ -63,10 +63,10 @@ void UnitViews::add(const TuFacts& facts, const std::vector<std::string>& paths,
   std::vector<uint64_t> usrDigest(facts.usrs.size(), 0);
   for (const ClangOccurrence& o : facts.occurrences) {
     if (o.file >= paths.size() || paths[o.file].empty()) continue;
-    // A macro's definition is no part of a view: a unit reports a header's macro definitions
-    // only where its session had not (TuFacts::macrosLeftOut), and what the preprocessor left
-    // out of a file is compared apart.
-    if (o.role != ClangRole::Reference && static_cast<SymbolKind>(o.kind) == SymbolKind::Macro) continue;
+    // A macro's definition or a prototype's parameter is no part of a view: a unit reports a
+    // header's only where its session had not (TuFacts::sitesLeftOut), and what the
+    // preprocessor left out of a file is compared apart.
+    if (o.role != ClangRole::Reference && reportedOnce(facts, o)) continue;
     uint64_t& usr = usrDigest[o.usr];
     if (!usr) usr = std::hash<std::string>()(facts.usrs[o.usr]) | 1;
     digest[o.file] += mix(usr ^ (static_cast<uint64_t>(o.offset) << 8 | static_cast<uint8_t>(o.role)));

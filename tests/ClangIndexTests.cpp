@@ -48,7 +48,7 @@ TEST_CASE("a worker's facts round-trip, and a cut or damaged record fails to dec
   f.inclusions = {{0, 20, 1, true}, {0, 40, 1, false}};
   f.inclusions[1].externC = true;
   f.openedOutside = {1};
-  f.macrosLeftOut = {{1, 7}, {1, 300}};
+  f.sitesLeftOut = {{1, 7}, {1, 300}};
   f.outsideTargets = {{1, "/usr/include/string.h", 42, 13, 1500, 6, false}};
   f.specializations = {{0, 1}};
   std::string bytes = encodeTuFacts(f);
@@ -80,7 +80,7 @@ TEST_CASE("a worker's facts round-trip, and a cut or damaged record fails to dec
   CHECK(back->outsideTargets[0].length == 6);
   CHECK_FALSE(back->outsideTargets[0].definition);
   CHECK(back->specializations == f.specializations);
-  CHECK(back->macrosLeftOut == f.macrosLeftOut);
+  CHECK(back->sitesLeftOut == f.sitesLeftOut);
   // Every proper prefix (a worker killed half-way) is refused, never misread.
   for (size_t n = 0; n < bytes.size(); ++n) CHECK_FALSE(decodeTuFacts(bytes.substr(0, n)).hasValue());
   // A skipped range in a file the unit did not read is refused.
@@ -93,9 +93,9 @@ TEST_CASE("a worker's facts round-trip, and a cut or damaged record fails to dec
   f.inclusions = {{0, 20, 2}};  // entering a file the unit did not read
   CHECK_FALSE(decodeTuFacts(encodeTuFacts(f)).hasValue());
   f.inclusions.clear();
-  f.macrosLeftOut = {{2, 7}};  // a macro left out in a file the unit did not read
+  f.sitesLeftOut = {{2, 7}};  // a macro left out in a file the unit did not read
   CHECK_FALSE(decodeTuFacts(encodeTuFacts(f)).hasValue());
-  f.macrosLeftOut.clear();
+  f.sitesLeftOut.clear();
   // Facts of format 5 (a precise project's, cached before #includes were recorded) are read,
   // without #includes: the format byte, and no count at the end.
   f.inclusions.clear();

@@ -92,13 +92,13 @@ TEST_CASE("a parameter of a header's function is one symbol whether or not a uni
 
 TEST_CASE("a header's macro definitions a session reported once still reach the view when their unit is gone", "[clang]") {
   // One thread, one C session, the largest unit first: a.c reads h.h first and reports its
-  // macros; e.c does not compile, so the session starts afresh (libclang's record of parsed
-  // bodies goes, the session's reported macros stay); b.c then parses h.h's bodies itself but
-  // leaves out the macro definitions a.c reported, all but CHECK's, which it expands. With a.c
+  // macros and its prototype's parameter; e.c does not compile, so the session starts afresh (libclang's record of parsed
+  // bodies goes, the session's reported sites stay); b.c then parses h.h's bodies itself but
+  // leaves out the sites a.c reported, all but CHECK's definition, which it expands. With a.c
   // gone, b.c (cached, its bodies its own) is indexed again on its own for the macros alone.
   TestRepo repo;
   const std::string header = "#ifndef H_H\n#define H_H\n#define LIMIT 10\n#define UNUSED 1\n"
-                             "#define CHECK(x) ((x) < LIMIT)\n#endif\n";
+                             "#define CHECK(x) ((x) < LIMIT)\nint twice(int value);\n#endif\n";
   const std::string b = "#include \"h.h\"\nint b(int v) { return CHECK(v); }\n";
   repo.writeAll({{"h.h", header},
                  {"a.c", "#include \"h.h\"\n/* the largest unit: indexed first, ahead of e.c and b.c */\n"
@@ -121,7 +121,7 @@ TEST_CASE("a header's macro definitions a session reported once still reach the 
   };
   Manifest first = build(repo, one);
   CHECK(stat(first, "clang.indexed") == "3");
-  for (const char* name : {"LIMIT 10", "UNUSED", "CHECK(x)"}) CHECK(listed(name) == 1);
+  for (const char* name : {"LIMIT 10", "UNUSED", "CHECK(x)", "value"}) CHECK(listed(name) == 1);
 
   fs::remove(repo.root() / "a.c");
   writeDatabase(repo, {"e.c", "b.c"});
@@ -129,7 +129,7 @@ TEST_CASE("a header's macro definitions a session reported once still reach the 
   Manifest second = build(repo, one);
   CHECK(stat(second, "clang.units") == "2");
   CHECK(stat(second, "clang.indexed") == "1");  // b.c, again, reporting every macro
-  for (const char* name : {"LIMIT 10", "UNUSED", "CHECK(x)"}) CHECK(listed(name) == 1);
+  for (const char* name : {"LIMIT 10", "UNUSED", "CHECK(x)", "value"}) CHECK(listed(name) == 1);
   // At b.c's use, the macro's definition (which b.c reported in the first build too).
   auto provider = StaticProvider::open(repo.root() / ".nib");
   REQUIRE(provider.hasValue());

@@ -3,6 +3,7 @@
 #include <charconv>
 
 #include "support/Binary.h"
+#include "views/FileFacts.h"
 
 namespace nib {
 namespace {
@@ -14,7 +15,7 @@ namespace {
 // 8: names at a macro argument pasted last (`unselected`).
 // 9: where entities declared outside the repository are (`outsideTargets`).
 // 10: the class templates specializations specialize (`specializations`).
-// 11: the macro definitions left to an earlier unit of the session (`macrosLeftOut`).
+// 11: the header sites left to an earlier unit of the session (`sitesLeftOut`).
 constexpr uint8_t kTuFormat = 11;
 constexpr uint8_t kCommandsFormat = 1;
 
@@ -50,6 +51,13 @@ bool edges(ByteReader& r, size_t usrs, std::vector<std::pair<uint32_t, uint32_t>
   return r.ok();
 }
 }  // namespace
+
+bool reportedOnce(const TuFacts& facts, const ClangOccurrence& declaration) {
+  auto kind = static_cast<SymbolKind>(declaration.kind);
+  return kind == SymbolKind::Macro ||
+         (kind == SymbolKind::Parameter && declaration.usr < facts.usrs.size() &&
+          std::string_view(facts.usrs[declaration.usr]).substr(0, kParameterUsr.size()) == kParameterUsr);
+}
 
 std::string encodeTuFacts(const TuFacts& f) {
   ByteWriter w;
@@ -103,8 +111,8 @@ std::string encodeTuFacts(const TuFacts& f) {
     w.u8(t.definition ? 1 : 0);
   }
   edges(w, f.specializations);
-  w.varint(f.macrosLeftOut.size());
-  for (const auto& [file, offset] : f.macrosLeftOut) {
+  w.varint(f.sitesLeftOut.size());
+  for (const auto& [file, offset] : f.sitesLeftOut) {
     w.varint(file);
     w.varint(offset);
   }
@@ -201,7 +209,7 @@ Expected<TuFacts> decodeTuFacts(std::string_view bytes) {
   for (uint64_t i = 0; i < leftOut && r.ok(); ++i) {
     uint32_t file = r.u32(), offset = r.u32();
     if (file >= f.files.size()) r.fail();
-    f.macrosLeftOut.emplace_back(file, offset);
+    f.sitesLeftOut.emplace_back(file, offset);
   }
   if (!r.ok() || !r.atEnd()) return Status(ErrorCode::Corrupt, "malformed clang facts");
   return f;

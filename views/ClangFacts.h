@@ -140,15 +140,19 @@ struct TuFacts {
   std::vector<uint32_t> openedOutside;
   // Each entity named in the repository's files and declared outside it, once (see above).
   std::vector<ClangOutsideTarget> outsideTargets;
-  // Macro definitions in the repository's headers (file into `files`, the name's byte offset)
-  // an earlier unit of the same worker session reported, left out here: a header's hundreds of
-  // #defines were most of a unit's facts on macro-heavy C code bases (LibTomMath's
-  // tommath_class.h). A macro outside a system header is named by its file and place
-  // (`c:tommath.h@1234@macro@MP_OKAY`), so every unit that reads the definition reports the same
-  // site; one this unit expands is reported anyway. The builder makes sure a unit of the build
-  // reports each (ClangSession).
-  std::vector<std::pair<uint32_t, uint32_t>> macrosLeftOut;
+  // Sites in the repository's headers (file into `files`, the name's byte offset) an earlier
+  // unit of the same worker session reported, left out here: macro definitions and prototypes'
+  // parameters, entities named by their file and place (`c:tommath.h@1234@macro@MP_OKAY`, a
+  // kParameterUsr), so every unit that reads one reports the same site. A header's hundreds of
+  // #defines and prototypes were most of a unit's facts on macro-heavy C code bases (LibTomMath's
+  // tommath_class.h); a macro this unit expands is reported anyway. The builder makes sure a
+  // unit of the build reports each (ClangSession).
+  std::vector<std::pair<uint32_t, uint32_t>> sitesLeftOut;
 };
+
+// Whether a declaration is a site a worker's session reports once (TuFacts::sitesLeftOut): a
+// macro's definition, a prototype's parameter.
+bool reportedOnce(const TuFacts& facts, const ClangOccurrence& declaration);
 
 std::string encodeTuFacts(const TuFacts& facts);
 Expected<TuFacts> decodeTuFacts(std::string_view bytes);

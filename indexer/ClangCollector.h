@@ -215,16 +215,32 @@ struct Collector {
       ranges = std::move(merged);
     }
   }
-  // Macro definitions' USR ids, by the definition's cursor (clang_hashCursor, then
-  // clang_equalCursors).
-  std::unordered_multimap<unsigned, std::pair<CXCursor, uint32_t>> macroUsrs;
-  std::optional<uint32_t> macroUsrOf(CXCursor definition) const {
+  // The macro definitions the unit met, by the definition's cursor (clang_hashCursor, then
+  // clang_equalCursors): its USR's id, and for one left out (leavesOut), its file until another
+  // file expands it (reportExpandedDefinition).
+  struct SeenMacro {
+    CXCursor definition;
+    uint32_t usr;
+    int64_t leftOutIn = -1;
+  };
+  std::unordered_multimap<unsigned, SeenMacro> macroUsrs;
+  SeenMacro* seenMacro(CXCursor definition) {
     auto [first, last] = macroUsrs.equal_range(clang_hashCursor(definition));
     for (auto it = first; it != last; ++it)
-      if (clang_equalCursors(it->second.first, definition)) return it->second.second;
-    return std::nullopt;
+      if (clang_equalCursors(it->second.definition, definition)) return &it->second;
+    return nullptr;
   }
-  void rememberMacroUsr(CXCursor definition, uint32_t id) { macroUsrs.emplace(clang_hashCursor(definition), std::make_pair(definition, id)); }
+  SeenMacro& rememberMacro(CXCursor definition, uint32_t id) {
+    SeenMacro seen{definition, id};
+    if (!facts.sitesLeftOut.empty()) {
+      CXFile file = nullptr;
+      unsigned offset = 0;
+      clang_getFileLocation(clang_getCursorLocation(definition), &file, nullptr, nullptr, &offset);
+      int64_t in = fileId(file);
+      if (in >= 0 && leftOut(static_cast<uint32_t>(in), offset)) seen.leftOutIn = in;
+    }
+    return macroUsrs.emplace(clang_hashCursor(definition), seen)->second;
+  }
 
   // By USR id: whether noteOutsideTarget looked at the entity already (each is looked at once).
   std::vector<bool> outsideLooked;

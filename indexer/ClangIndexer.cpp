@@ -229,17 +229,15 @@ CXChildVisitResult linkageVisitor(CXCursor cursor, CXCursor, CXClientData data) 
   return CXChildVisit_Recurse;
 }
 
-// A macro definition left out (TuFacts::sitesLeftOut) that the unit expands is reported after
-// all, the first time it is expanded: a unit's facts say where each macro it names is defined
-// (the builder's HeaderConditions read them).
-void reportExpandedDefinition(Collector& c, CXCursor def, uint32_t usr) {
-  if (c.facts.sitesLeftOut.empty()) return;
-  CXFile file = nullptr;
-  unsigned offset = 0;
-  clang_getFileLocation(clang_getCursorLocation(def), &file, nullptr, nullptr, &offset);
-  int64_t id = c.fileId(file);
-  if (id >= 0 && c.leftOut(static_cast<uint32_t>(id), offset))
-    c.add(clang_getCursorLocation(def), usr, ClangRole::Definition, SymbolKind::Macro, false, -1);
+// A macro definition left out (TuFacts::sitesLeftOut) that another file of the unit expands is
+// reported after all, at its first such expansion: a unit's facts say where each macro a file
+// names from elsewhere is defined (the builder's HeaderConditions read them; a file's own
+// macros are its own, reported or not). A header's `#if defined(X)` on its own macros (hundreds
+// in LibTomMath's tommath_class.h) reports nothing.
+void reportExpandedDefinition(Collector& c, Collector::SeenMacro& seen, int64_t expandedIn) {
+  if (seen.leftOutIn < 0 || seen.leftOutIn == expandedIn) return;
+  seen.leftOutIn = -1;
+  c.add(clang_getCursorLocation(seen.definition), seen.usr, ClangRole::Definition, SymbolKind::Macro, false, -1);
 }
 
 // Macros are not indexer entities: they come from the preprocessing record. The same pass over
@@ -275,28 +273,28 @@ CXChildVisitResult macroVisitor(CXCursor cursor, CXCursor, CXClientData data) {
   if (clang_Cursor_isNull(def)) return CXChildVisit_Continue;
   // A macro's USR is made once per definition, not again at each of its expansions (a unit
   // expands its macros thousands of times).
-  std::optional<uint32_t> id = c->macroUsrOf(def);
-  if (!id) {
+  Collector::SeenMacro* seen = c->seenMacro(def);
+  if (!seen) {
     std::string usr = take(clang_getCursorUSR(def));
     if (usr.empty()) return CXChildVisit_Continue;
     std::string defName = take(clang_getCursorSpelling(def));
     if (predefinedMacro(def)) usr = std::string(kPredefinedMacroUsr) + defName;
-    id = c->usrId(usr, defName.c_str());
-    c->rememberMacroUsr(def, *id);
-    if (kind == CXCursor_MacroExpansion) reportExpandedDefinition(*c, def, *id);
+    seen = &c->rememberMacro(def, c->usrId(usr, defName.c_str()));
   }
+  const uint32_t id = seen->usr;
+  if (kind == CXCursor_MacroExpansion) reportExpandedDefinition(*c, *seen, c->fileId(file));
   clang_getFileLocation(clang_getRangeEnd(clang_getCursorExtent(cursor)), nullptr, nullptr, nullptr, &end);
   if (kind == CXCursor_MacroDefinition)
-    c->macros[c->facts.names[*id]] = {static_cast<uint32_t>(c->fileId(file)), begin, end, c->definitionsMet++};
+    c->macros[c->facts.names[id]] = {static_cast<uint32_t>(c->fileId(file)), begin, end, c->definitionsMet++};
   else {
     if (clang_Cursor_isMacroFunctionLike(def)) c->functionLikeInvocations.emplace_back(cursor, def);
     c->expansions[static_cast<uint32_t>(c->fileId(file))].emplace_back(begin, end);
     c->expansionStarts.insert(static_cast<uint64_t>(c->fileId(file)) << 32 | begin);
   }
   size_t before = c->facts.occurrences.size();
-  c->add(clang_getCursorLocation(cursor), *id,
+  c->add(clang_getCursorLocation(cursor), id,
          kind == CXCursor_MacroDefinition ? ClangRole::Definition : ClangRole::Reference, SymbolKind::Macro, false, -1);
-  if (kind == CXCursor_MacroExpansion) noteOutsideTarget(*c, *id, def);
+  if (kind == CXCursor_MacroExpansion) noteOutsideTarget(*c, id, def);
   // A repository header this unit reads as a system header (googletest's, through -isystem in
   // its tests) names its own macros without a place (`c:@macro@TEST`); parsed on its own, as
   // clangd parses a header that is open, the header is no system header and they have one

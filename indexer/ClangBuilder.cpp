@@ -553,12 +553,20 @@ ClangBuildReport buildClangView(const ClangBuildInput& in) {
   // One entry per source file inside the repository (a database may list a file twice).
   std::vector<CompileCommand> units;
   std::set<std::string> seen;
+  std::string outside;  // the first entry outside the repository
   for (CompileCommand& c : *commands) {
     std::string file = fs::weakly_canonical(c.file, ec).string();
+    if (file.compare(0, root.size(), root) != 0 && outside.empty()) outside = file;
     if (file.compare(0, root.size(), root) != 0 || !seen.insert(file).second) continue;
     c.file = file;
     units.push_back(std::move(c));
   }
+  // A database made for another checkout (one copied or moved since) names none of this one's
+  // files: the view is empty, and the user should hear why.
+  if (units.empty() && !outside.empty())
+    logWarn("the compilation database lists " + std::to_string(commands->size()) +
+            " entries, none under this repository (the first: " + outside +
+            "); was it made for another checkout? Regenerate it here: C and C++ answers come from tree-sitter until then");
   report.units = units.size();
   report.view.profile = "libclang-14;tus=" + std::to_string(units.size());
 

@@ -241,6 +241,25 @@ TEST_CASE("a failing translation unit is recorded and answered from tree-sitter 
   CHECK(fallback->locations[0].path == "shared.h");
 }
 
+TEST_CASE("a compilation database made for another checkout is named in a warning, not silently empty", "[clang]") {
+  // A checkout copied or moved after its database was made: every entry names the old place.
+  TestRepo repo;
+  repo.writeAll({{"a.c", "int a(void) { return 1; }\n"},
+                 {"compile_commands.json", "[{\"directory\": \"/elsewhere/checkout\", \"file\": "
+                                           "\"/elsewhere/checkout/a.c\", \"arguments\": [\"cc\", \"-c\", \"a.c\"]}]\n"}});
+  repo.commitAll();
+  std::string out;
+  int rc = runCommand("cd " + shellQuote(repo.root().string()) + " && " + shellQuote(nibBinary()) + " index -q", &out, true);
+  CHECK(rc == 0);
+  CHECK(out.find("none under this repository (the first: /elsewhere/checkout/a.c)") != std::string::npos);
+  // A database of this checkout's own files says nothing of the kind.
+  writeDatabase(repo, {"a.c"});
+  repo.commitAll();
+  rc = runCommand("cd " + shellQuote(repo.root().string()) + " && " + shellQuote(nibBinary()) + " index -q", &out, true);
+  CHECK(rc == 0);
+  CHECK(out.find("none under this repository") == std::string::npos);
+}
+
 TEST_CASE("a hanging worker is stopped at its time limit, a broken database fails the view only", "[clang]") {
   TestRepo repo;
   repo.writeAll({{"shared.h", kHeader}, {"shared.c", kShared}, {"main.c", kMain}});

@@ -72,9 +72,10 @@ std::string languageOf(const CompileCommand& c) {
   return ext == ".c" ? "c" : ext == ".h" ? "c-header" : "c++";
 }
 
-// The places of the header sites a session reports once (macro definitions, prototypes'
-// parameters) that units report, to find those a unit left out (TuFacts::sitesLeftOut) that no
-// unit of the build reports.
+// What units report of the header sites and expansions a session reports once (macro
+// definitions and prototypes' parameters by their place, a header's macro expansions by their
+// set's digest), to find those a unit left out (TuFacts::sitesLeftOut, expansionsLeftOut) that
+// no unit of the build reports.
 class ReportedPlaces {
  public:
   void addReported(const TuFacts& f) {
@@ -82,16 +83,22 @@ class ReportedPlaces {
     for (const ClangOccurrence& o : f.occurrences)
       if (o.role != ClangRole::Reference && o.file < paths.size() && reportedOnce(f, o))
         places_.insert(paths[o.file] << 32 | o.offset);
+    std::vector<uint64_t> digests = expansionDigests(f);
+    for (size_t k = 0; k < digests.size(); ++k)
+      if (digests[k]) expansions_.emplace(paths[k], digests[k]);
   }
   void addLeftOut(const TuFacts& f) {
     std::vector<uint64_t> paths = pathIds(f);
     for (const auto& [file, offset] : f.sitesLeftOut) places_.insert(paths[file] << 32 | offset);
+    for (const auto& [file, digest] : f.expansionsLeftOut) expansions_.emplace(paths[file], digest);
   }
   bool cover(const TuFacts& f) {
-    if (f.sitesLeftOut.empty()) return true;
+    if (f.sitesLeftOut.empty() && f.expansionsLeftOut.empty()) return true;
     std::vector<uint64_t> paths = pathIds(f);
     return std::all_of(f.sitesLeftOut.begin(), f.sitesLeftOut.end(),
-                       [&](const auto& p) { return places_.count(paths[p.first] << 32 | p.second) > 0; });
+                       [&](const auto& p) { return places_.count(paths[p.first] << 32 | p.second) > 0; }) &&
+           std::all_of(f.expansionsLeftOut.begin(), f.expansionsLeftOut.end(),
+                       [&](const auto& e) { return expansions_.count({paths[e.first], e.second}) > 0; });
   }
 
  private:
@@ -104,6 +111,7 @@ class ReportedPlaces {
   }
   std::unordered_map<std::string, uint64_t> paths_;
   std::unordered_set<uint64_t> places_;
+  std::set<std::pair<uint64_t, uint64_t>> expansions_;  // (path, digest)
 };
 
 // One build of the clang view: the units, their outcomes, the cache, and the worker sessions
@@ -253,10 +261,10 @@ class ClangViewBuild {
 
   // What a worker's session leaves to its first unit must reach the view from a unit of this
   // build: every file some unit read must have its function bodies parsed by one unit, and every
-  // header site a unit left out (TuFacts::sitesLeftOut) must be reported by one —
-  // by a real unit where a real unit left it out. Where the unit that did is gone (removed,
-  // failed, or another order), one unit that needs it is indexed again on its own, in a session
-  // that leaves nothing out.
+  // header site or set of expansions a unit left out (TuFacts::sitesLeftOut, expansionsLeftOut)
+  // must be reported by one — by a real unit where a real unit left it out. Where the unit that
+  // did is gone (removed, failed, or another order), one unit that needs it is indexed again on
+  // its own, in a session that leaves nothing out.
   void coverSessionSkips() {
     std::set<std::string> owned;
     ReportedPlaces real, all;

@@ -72,6 +72,9 @@ struct SessionFiles {
   // By canonical path: the offsets of a repository header's sites the session's earlier units
   // reported (TuFacts::sitesLeftOut).
   std::unordered_map<std::string, std::unordered_set<uint32_t>> reportedSites;
+  // By canonical path: the digests of the sets of a header's macro expansions the session's
+  // earlier units reported (TuFacts::expansionsLeftOut).
+  std::unordered_map<std::string, std::unordered_set<uint64_t>> reportedExpansions;
 };
 
 struct Collector {
@@ -132,10 +135,35 @@ struct Collector {
   bool leftOut(uint32_t id, uint32_t offset) const {
     return id < reportedSets.size() && reportedSets[id] && reportedSets[id]->count(offset);
   }
+  // A header's macro expansions, once the unit's passes are done: left out where an earlier unit
+  // of the session reported the very same set there (TuFacts::expansionsLeftOut), in the
+  // headers whose sites a session reports once (reportedIn). What the unit's passes read of them
+  // (the macros' bodies, arguments pasted, code left out) was read before.
+  std::vector<std::pair<uint32_t, uint64_t>> expansionsReported;
+  void leaveOutReportedExpansions() {
+    if (!leaveOutReportedSites || !session) return;
+    std::vector<uint64_t> digests = expansionDigests(facts);
+    std::vector<char> leftOut(digests.size(), 0);
+    for (uint32_t id = 0; id < digests.size() && id < reportedSets.size(); ++id) {
+      if (!digests[id] || !reportedSets[id]) continue;
+      if (session->reportedExpansions[facts.files[id]].count(digests[id])) {
+        leftOut[id] = 1;
+        facts.expansionsLeftOut.emplace_back(id, digests[id]);
+      } else {
+        expansionsReported.emplace_back(id, digests[id]);
+      }
+    }
+    if (facts.expansionsLeftOut.empty()) return;
+    std::erase_if(facts.occurrences, [&](const ClangOccurrence& o) {
+      return o.role == ClangRole::Reference && static_cast<SymbolKind>(o.kind) == SymbolKind::Macro && o.file < leftOut.size() &&
+             leftOut[o.file];
+    });
+  }
   // The session learns what the unit reported (when its facts are sent).
   void teachSession() {
     if (!session) return;
     for (const auto& [id, offset] : sitesReported) session->reportedSites[facts.files[id]].insert(offset);
+    for (const auto& [id, digest] : expansionsReported) session->reportedExpansions[facts.files[id]].insert(digest);
   }
   std::unordered_map<std::string, std::string> texts;  // by canonical path, read on first use (no session)
   struct Pending {

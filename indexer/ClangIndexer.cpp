@@ -511,6 +511,7 @@ Expected<TuFacts> ClangSession::index(const CompileCommand& command, const fs::p
     answerPreambleMacrosAsClangd(c.facts, main, c.contentOf(main));
   }
   if (skipParsedBodies_ && !c.facts.errors.empty()) restart();
+  c.leaveOutReportedExpansions();
   c.teachSession();
   return std::move(c.facts);
 }

@@ -28,10 +28,10 @@ Expected<std::vector<CompileCommand>> readCompileCommands(const std::filesystem:
 // them the same way, and C++ headers are most of a unit's parse (libclang 14 skips bodies in C++
 // only, and only in a header included once or inside an #if region). Each unit's facts say which
 // files' bodies it parsed (`TuFacts::bodiesParsed`); the builder makes sure every file is one
-// unit's. Such a session also reports a repository header's macro definitions and prototypes'
-// parameters once, in the first unit that reads them (`TuFacts::sitesLeftOut`), as clangd's
-// background index indexes a header once: a unit of a macro-heavy C code base read thousands of
-// them again each time.
+// unit's. Such a session also reports a repository header's macro definitions, prototypes'
+// parameters and macro expansions once, in the first unit that reads them
+// (`TuFacts::sitesLeftOut`, `expansionsLeftOut`), as clangd's background index indexes a header
+// once: a unit of a macro-heavy C code base read thousands of them again each time.
 class ClangSession {
  public:
   explicit ClangSession(bool skipParsedBodies);

@@ -8,18 +8,6 @@
 #include "views/FileFacts.h"
 
 namespace nib {
-namespace {
-
-// A site's contribution to its file's digest, summed so that the order of a unit's occurrences
-// does not matter (splitmix64's finalizer).
-uint64_t mix(uint64_t x) {
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
-
-}  // namespace
 
 ByteRanges intersectRanges(const ByteRanges& a, const ByteRanges& b) {
   ByteRanges out;
@@ -69,8 +57,11 @@ void UnitViews::add(const TuFacts& facts, const std::vector<std::string>& paths,
     if (o.role != ClangRole::Reference && reportedOnce(facts, o)) continue;
     uint64_t& usr = usrDigest[o.usr];
     if (!usr) usr = std::hash<std::string>()(facts.usrs[o.usr]) | 1;
-    digest[o.file] += mix(usr ^ (static_cast<uint64_t>(o.offset) << 8 | static_cast<uint8_t>(o.role)));
+    digest[o.file] += siteDigest(usr, o.offset, o.role);
   }
+  // A header's macro expansions an earlier unit of the session reported count as this unit's.
+  for (const auto& [file, part] : facts.expansionsLeftOut)
+    if (file < digest.size()) digest[file] += part;
   std::vector<ByteRanges> skipped(paths.size());
   for (const ClangSkipped& k : facts.skipped)
     if (k.file < paths.size()) skipped[k.file].emplace_back(k.start, k.end);

@@ -92,13 +92,13 @@ TEST_CASE("a parameter of a header's function is one symbol whether or not a uni
 
 TEST_CASE("a header's macro definitions a session reported once still reach the view when their unit is gone", "[clang]") {
   // One thread, one C session, the largest unit first: a.c reads h.h first and reports its
-  // macros and its prototype's parameter; e.c does not compile, so the session starts afresh (libclang's record of parsed
+  // macros, its prototype's parameter and its expansion of LIMIT; e.c does not compile, so the session starts afresh (libclang's record of parsed
   // bodies goes, the session's reported sites stay); b.c then parses h.h's bodies itself but
   // leaves out the sites a.c reported, all but CHECK's definition, which it expands. With a.c
   // gone, b.c (cached, its bodies its own) is indexed again on its own for the macros alone.
   TestRepo repo;
   const std::string header = "#ifndef H_H\n#define H_H\n#define LIMIT 10\n#define UNUSED 1\n"
-                             "#define CHECK(x) ((x) < LIMIT)\nint twice(int value);\n#endif\n";
+                             "#define CHECK(x) ((x) < LIMIT)\nint twice(int value);\nstatic const int kLimit = LIMIT;\n#endif\n";
   const std::string b = "#include \"h.h\"\nint b(int v) { return CHECK(v); }\n";
   repo.writeAll({{"h.h", header},
                  {"a.c", "#include \"h.h\"\n/* the largest unit: indexed first, ahead of e.c and b.c */\n"
@@ -109,19 +109,22 @@ TEST_CASE("a header's macro definitions a session reported once still reach the 
   repo.commitAll();
   IndexOptions one;
   one.threads = 1;
-  auto listed = [&](const std::string& name) {
+  // How many of the references of the name at `at` in h.h lie at `site` there (`at` itself by default).
+  auto listed = [&](const std::string& at, std::string site = "") {
     auto provider = StaticProvider::open(repo.root() / ".nib");
     REQUIRE(provider.hasValue());
-    auto refs = (*provider)->references("h.h", offsetOf(header, name), true);
+    auto refs = (*provider)->references("h.h", offsetOf(header, at), true);
     REQUIRE(refs.hasValue());
     CHECK(refs->source == "clang");
+    if (site.empty()) site = at;
     return std::count_if(refs->locations.begin(), refs->locations.end(), [&](const SymbolLocation& l) {
-      return l.path == "h.h" && l.range.startByte == offsetOf(header, name);
+      return l.path == "h.h" && l.range.startByte == offsetOf(header, site);
     });
   };
   Manifest first = build(repo, one);
   CHECK(stat(first, "clang.indexed") == "3");
   for (const char* name : {"LIMIT 10", "UNUSED", "CHECK(x)", "value"}) CHECK(listed(name) == 1);
+  CHECK(listed("LIMIT 10", "LIMIT;") == 1);  // h.h's own expansion
 
   fs::remove(repo.root() / "a.c");
   writeDatabase(repo, {"e.c", "b.c"});
@@ -130,6 +133,7 @@ TEST_CASE("a header's macro definitions a session reported once still reach the 
   CHECK(stat(second, "clang.units") == "2");
   CHECK(stat(second, "clang.indexed") == "1");  // b.c, again, reporting every macro
   for (const char* name : {"LIMIT 10", "UNUSED", "CHECK(x)", "value"}) CHECK(listed(name) == 1);
+  CHECK(listed("LIMIT 10", "LIMIT;") == 1);  // h.h's own expansion
   // At b.c's use, the macro's definition (which b.c reported in the first build too).
   auto provider = StaticProvider::open(repo.root() / ".nib");
   REQUIRE(provider.hasValue());

@@ -1,6 +1,7 @@
 #include "views/ClangFacts.h"
 
 #include <charconv>
+#include <functional>
 
 #include "support/Binary.h"
 #include "views/FileFacts.h"
@@ -15,7 +16,8 @@ namespace {
 // 8: names at a macro argument pasted last (`unselected`).
 // 9: where entities declared outside the repository are (`outsideTargets`).
 // 10: the class templates specializations specialize (`specializations`).
-// 11: the header sites left to an earlier unit of the session (`sitesLeftOut`).
+// 11: the header sites and expansions left to an earlier unit of the session (`sitesLeftOut`,
+//     `expansionsLeftOut`).
 constexpr uint8_t kTuFormat = 11;
 constexpr uint8_t kCommandsFormat = 1;
 
@@ -51,6 +53,27 @@ bool edges(ByteReader& r, size_t usrs, std::vector<std::pair<uint32_t, uint32_t>
   return r.ok();
 }
 }  // namespace
+
+uint64_t siteDigest(uint64_t usrHash, uint32_t offset, ClangRole role) {
+  // splitmix64's finalizer over the USR's hash and the place.
+  uint64_t x = (usrHash | 1) ^ (static_cast<uint64_t>(offset) << 8 | static_cast<uint8_t>(role));
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+std::vector<uint64_t> expansionDigests(const TuFacts& facts) {
+  std::vector<uint64_t> out(facts.files.size(), 0), usrHashes(facts.usrs.size(), 0);
+  for (const ClangOccurrence& o : facts.occurrences) {
+    if (o.role != ClangRole::Reference || static_cast<SymbolKind>(o.kind) != SymbolKind::Macro || o.file >= out.size() ||
+        o.usr >= usrHashes.size())
+      continue;
+    if (!usrHashes[o.usr]) usrHashes[o.usr] = std::hash<std::string>()(facts.usrs[o.usr]) | 1;
+    out[o.file] += siteDigest(usrHashes[o.usr], o.offset, o.role);
+  }
+  return out;
+}
 
 bool reportedOnce(const TuFacts& facts, const ClangOccurrence& declaration) {
   auto kind = static_cast<SymbolKind>(declaration.kind);
@@ -115,6 +138,11 @@ std::string encodeTuFacts(const TuFacts& f) {
   for (const auto& [file, offset] : f.sitesLeftOut) {
     w.varint(file);
     w.varint(offset);
+  }
+  w.varint(f.expansionsLeftOut.size());
+  for (const auto& [file, digest] : f.expansionsLeftOut) {
+    w.varint(file);
+    w.varint(digest);
   }
   return w.take();
 }
@@ -210,6 +238,14 @@ Expected<TuFacts> decodeTuFacts(std::string_view bytes) {
     uint32_t file = r.u32(), offset = r.u32();
     if (file >= f.files.size()) r.fail();
     f.sitesLeftOut.emplace_back(file, offset);
+  }
+  uint64_t expansions = format >= 11 ? r.varint() : 0;
+  if (expansions > r.remaining()) r.fail();
+  for (uint64_t i = 0; i < expansions && r.ok(); ++i) {
+    uint32_t file = r.u32();
+    uint64_t digest = r.varint();
+    if (file >= f.files.size()) r.fail();
+    f.expansionsLeftOut.emplace_back(file, digest);
   }
   if (!r.ok() || !r.atEnd()) return Status(ErrorCode::Corrupt, "malformed clang facts");
   return f;

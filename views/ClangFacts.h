@@ -148,7 +148,18 @@ struct TuFacts {
   // tommath_class.h); a macro this unit expands is reported anyway. The builder makes sure a
   // unit of the build reports each (ClangSession).
   std::vector<std::pair<uint32_t, uint32_t>> sitesLeftOut;
+  // Headers (file into `files`) whose macro expansions this unit left out, each with the
+  // digest of them (siteDigest's sum): an earlier unit of the session reported the very same
+  // set there — a macro is named by its definition's place, so the same set is the same
+  // expansions of the same definitions. The builder makes sure a unit of the build reports it.
+  std::vector<std::pair<uint32_t, uint64_t>> expansionsLeftOut;
 };
+
+// A site's part of its file's digest (summed over a unit's sites there, so that their order
+// does not matter): `usrHash` is std::hash of its USR, `offset` and `role` its place.
+uint64_t siteDigest(uint64_t usrHash, uint32_t offset, ClangRole role);
+// Per file of `facts` (by index), the digest of the unit's macro expansions there.
+std::vector<uint64_t> expansionDigests(const TuFacts& facts);
 
 // Whether a declaration is a site a worker's session reports once (TuFacts::sitesLeftOut): a
 // macro's definition, a prototype's parameter.

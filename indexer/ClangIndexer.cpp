@@ -260,14 +260,10 @@ CXChildVisitResult macroVisitor(CXCursor cursor, CXCursor, CXClientData data) {
   unsigned begin, end;
   clang_getFileLocation(clang_getCursorLocation(cursor), &file, nullptr, nullptr, &begin);
   if (c->fileId(file) < 0) return CXChildVisit_Continue;
-  if (kind == CXCursor_MacroDefinition) {
-    auto id = static_cast<uint32_t>(c->fileId(file));
-    if (c->leavesOut(id, begin, cursor)) {
-      // Its text is still where the unit's declarations made by the macro are placed.
-      c->leftOutDefinitions.emplace_back(cursor, c->definitionsMet++);
-      return CXChildVisit_Continue;
-    }
-    c->reports(id, begin, cursor);
+  if (kind == CXCursor_MacroDefinition && c->leavesOut(static_cast<uint32_t>(c->fileId(file)), begin, cursor)) {
+    // Its text is still where the unit's declarations made by the macro are placed.
+    c->leftOutDefinitions.emplace_back(cursor, c->definitionsMet++);
+    return CXChildVisit_Continue;
   }
   CXCursor def = kind == CXCursor_MacroDefinition ? cursor : clang_getCursorReferenced(cursor);
   if (clang_Cursor_isNull(def)) return CXChildVisit_Continue;
@@ -294,6 +290,9 @@ CXChildVisitResult macroVisitor(CXCursor cursor, CXCursor, CXClientData data) {
   size_t before = c->facts.occurrences.size();
   c->add(clang_getCursorLocation(cursor), id,
          kind == CXCursor_MacroDefinition ? ClangRole::Definition : ClangRole::Reference, SymbolKind::Macro, false, -1);
+  // The session learns only a definition the unit did report.
+  if (kind == CXCursor_MacroDefinition && c->facts.occurrences.size() > before)
+    c->reports(static_cast<uint32_t>(c->fileId(file)), begin, cursor);
   if (kind == CXCursor_MacroExpansion) noteOutsideTarget(*c, id, def);
   // A repository header this unit reads as a system header (googletest's, through -isystem in
   // its tests) names its own macros without a place (`c:@macro@TEST`); parsed on its own, as

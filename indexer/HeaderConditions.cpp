@@ -6,6 +6,8 @@
 #include <set>
 #include <utility>
 
+#include "support/Text.h"
+
 namespace nib {
 namespace {
 
@@ -79,16 +81,8 @@ void forEachIdentifier(std::string_view s, Visit visit) {
 // The identifiers of a file's text, comments, string and character literals left out.
 template <typename Visit>
 void forEachCodeIdentifier(std::string_view s, Visit visit) {
-  for (size_t i = 0; i < s.size();) {
-    if (s.compare(i, 2, "//") == 0) {
-      size_t nl = s.find('\n', i);
-      if (nl == std::string_view::npos) return;
-      i = nl + 1;
-    } else if (s.compare(i, 2, "/*") == 0) {
-      size_t close = s.find("*/", i + 2);
-      if (close == std::string_view::npos) return;
-      i = close + 2;
-    } else if (s[i] == '"' || s[i] == '\'') {
+  for (size_t i = skipCodeTrivia(s, 0); i < s.size(); i = skipCodeTrivia(s, i)) {
+    if (s[i] == '"' || s[i] == '\'') {
       size_t k = i + 1;
       while (k < s.size() && s[k] != s[i] && s[k] != '\n') k += s[k] == '\\' ? 2 : 1;
       i = k + 1;

@@ -190,22 +190,7 @@ struct AstOnlyNames {
     std::string usr = take(clang_getCursorUSR(referenced));
     if (usr.empty()) return;
     std::string name = take(clang_getCursorSpelling(referenced));
-    CXIdxEntityKind entity = CXIdxEntity_Unexposed;
-    switch (clang_getCursorKind(referenced)) {
-      case CXCursor_Namespace: entity = CXIdxEntity_CXXNamespace; break;
-      case CXCursor_ClassDecl: case CXCursor_ClassTemplate: entity = CXIdxEntity_CXXClass; break;
-      case CXCursor_StructDecl: entity = CXIdxEntity_Struct; break;
-      case CXCursor_UnionDecl: entity = CXIdxEntity_Union; break;
-      case CXCursor_EnumDecl: entity = CXIdxEntity_Enum; break;
-      case CXCursor_EnumConstantDecl: entity = CXIdxEntity_EnumConstant; break;
-      case CXCursor_TypedefDecl: entity = CXIdxEntity_Typedef; break;
-      case CXCursor_TypeAliasDecl: case CXCursor_TypeAliasTemplateDecl: entity = CXIdxEntity_CXXTypeAlias; break;
-      case CXCursor_FunctionDecl: case CXCursor_FunctionTemplate: entity = CXIdxEntity_Function; break;
-      case CXCursor_CXXMethod: entity = CXIdxEntity_CXXInstanceMethod; break;
-      case CXCursor_VarDecl: entity = CXIdxEntity_Variable; break;
-      case CXCursor_FieldDecl: entity = CXIdxEntity_Field; break;
-      default: break;
-    }
+    CXIdxEntityKind entity = entityKindOf(clang_getCursorKind(referenced));
     uint32_t symbol = c->usrId(usr, name.c_str());
     if (builtin) {
       // Recorded as the indexer records a reference: where the source spells it, or at the

@@ -37,6 +37,25 @@ inline std::string take(CXString s) {
   return out;
 }
 
+// The indexer's kind of a declaration cursor's entity (what the indexer would report for it).
+inline CXIdxEntityKind entityKindOf(CXCursorKind kind) {
+  switch (kind) {
+    case CXCursor_Namespace: return CXIdxEntity_CXXNamespace;
+    case CXCursor_ClassDecl: case CXCursor_ClassTemplate: return CXIdxEntity_CXXClass;
+    case CXCursor_StructDecl: return CXIdxEntity_Struct;
+    case CXCursor_UnionDecl: return CXIdxEntity_Union;
+    case CXCursor_EnumDecl: return CXIdxEntity_Enum;
+    case CXCursor_EnumConstantDecl: return CXIdxEntity_EnumConstant;
+    case CXCursor_TypedefDecl: return CXIdxEntity_Typedef;
+    case CXCursor_TypeAliasDecl: case CXCursor_TypeAliasTemplateDecl: return CXIdxEntity_CXXTypeAlias;
+    case CXCursor_FunctionDecl: case CXCursor_FunctionTemplate: return CXIdxEntity_Function;
+    case CXCursor_CXXMethod: return CXIdxEntity_CXXInstanceMethod;
+    case CXCursor_VarDecl: return CXIdxEntity_Variable;
+    case CXCursor_FieldDecl: return CXIdxEntity_Field;
+    default: return CXIdxEntity_Unexposed;
+  }
+}
+
 inline SymbolKind kindOf(CXIdxEntityKind k) {
   switch (k) {
     case CXIdxEntity_Function: return SymbolKind::Function;
@@ -272,6 +291,12 @@ struct Collector {
 
   // By USR id: whether noteOutsideTarget looked at the entity already (each is looked at once).
   std::vector<bool> outsideLooked;
+
+  // The words of the replacement lists of the repository's macros this unit reports, and the
+  // cursors outside the repository they may name: the top level's macro definitions, its
+  // declarations and linkage blocks, in the unit's order (ClangMacroWords.cpp).
+  std::unordered_set<std::string_view> replacementWords;
+  std::vector<CXCursor> outsideCandidates;
 
   // Invocations of function-like macros in the repository's files, each with its macro's
   // definition (settlePastedArguments).
@@ -583,6 +608,12 @@ struct Collector {
 // macro's definition) that a repository file names as `usr`, when that lies outside the
 // repository (TuFacts::outsideTargets); once per entity and unit (ClangOutsideTargets.cpp).
 void noteOutsideTarget(Collector& c, uint32_t usr, CXCursor referenced);
+// Notes the words of the replacement list of a repository macro the unit reports, its definition
+// at [begin, end) of file `id` (ClangMacroWords.cpp). During the macros' pass.
+void noteMacroWords(Collector& c, uint32_t id, uint32_t begin, uint32_t end);
+// Records where each word noted names a system header's macro or a declaration outside the
+// repository (TuFacts::outsideTargets, `macroWord`). After the macros' pass.
+void resolveMacroWords(Collector& c);
 // Adds the names the AST resolves where libclang's indexer reports nothing, then the uses of
 // each using-declaration's name (ClangAstNames.cpp). After the indexer and the macros.
 void addAstOnlyNames(Collector& c, CXTranslationUnit tu);

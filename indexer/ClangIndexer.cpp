@@ -252,14 +252,22 @@ CXChildVisitResult macroVisitor(CXCursor cursor, CXCursor, CXClientData data) {
     clang_getFileLocation(clang_getCursorLocation(cursor), &file, nullptr, nullptr, nullptr);
     if (c->fileId(file) >= 0 && linkageVisitor(cursor, cursor, data) == CXChildVisit_Recurse)
       clang_visitChildren(cursor, linkageVisitor, data);
+    else if (c->fileId(file) < 0 && kind != CXCursor_Namespace)
+      c->outsideCandidates.push_back(cursor);  // a system header's `extern "C"` block, in C++
     return CXChildVisit_Continue;
   }
-  if (kind != CXCursor_MacroDefinition && kind != CXCursor_MacroExpansion) return CXChildVisit_Continue;
+  if (kind != CXCursor_MacroDefinition && kind != CXCursor_MacroExpansion) {
+    if (clang_isDeclaration(kind)) c->outsideCandidates.push_back(cursor);  // its file is looked at by name
+    return CXChildVisit_Continue;
+  }
   // A macro cursor's place is where its extent begins (the macro's name).
   CXFile file;
   unsigned begin, end;
   clang_getFileLocation(clang_getCursorLocation(cursor), &file, nullptr, nullptr, &begin);
-  if (c->fileId(file) < 0) return CXChildVisit_Continue;
+  if (c->fileId(file) < 0) {
+    if (kind == CXCursor_MacroDefinition) c->outsideCandidates.push_back(cursor);
+    return CXChildVisit_Continue;
+  }
   if (kind == CXCursor_MacroDefinition && c->leavesOut(static_cast<uint32_t>(c->fileId(file)), begin, cursor)) {
     // Its text is still where the unit's declarations made by the macro are placed.
     c->leftOutDefinitions.emplace_back(cursor, c->definitionsMet++);
@@ -291,8 +299,10 @@ CXChildVisitResult macroVisitor(CXCursor cursor, CXCursor, CXClientData data) {
   c->add(clang_getCursorLocation(cursor), id,
          kind == CXCursor_MacroDefinition ? ClangRole::Definition : ClangRole::Reference, SymbolKind::Macro, false, -1);
   // The session learns only a definition the unit did report.
-  if (kind == CXCursor_MacroDefinition && c->facts.occurrences.size() > before)
+  if (kind == CXCursor_MacroDefinition && c->facts.occurrences.size() > before) {
     c->reports(static_cast<uint32_t>(c->fileId(file)), begin, cursor);
+    noteMacroWords(*c, static_cast<uint32_t>(c->fileId(file)), begin, end);
+  }
   if (kind == CXCursor_MacroExpansion) noteOutsideTarget(*c, id, def);
   // A repository header this unit reads as a system header (googletest's, through -isystem in
   // its tests) names its own macros without a place (`c:@macro@TEST`); parsed on its own, as
@@ -451,6 +461,7 @@ void startCollector(Collector& c, const CompileCommand& command, const fs::path&
 // the AST holds, the ranges the preprocessor left out.
 void collectFromCursors(Collector& c, CXTranslationUnit tu) {
   clang_visitChildren(clang_getTranslationUnitCursor(tu), macroVisitor, &c);
+  resolveMacroWords(c);
   c.sortExpansions();
   settleRepeatedArguments(c);
   settlePastedArguments(c, tu);

@@ -245,14 +245,18 @@ class UnitMerger {
     link(f.specializations, &ClangSymbol::specialized, nullptr);
     for (uint32_t k : f.openedOutside)
       if (auto it = symbolIds_.find(f.usrs[k]); it != symbolIds_.end()) openedOutside_.insert(it->second);
+    // An entity a word of a macro's replacement list names, and no occurrence: the lookup by
+    // name offers it (a system header's `stderr`, `fprintf`), as clangd's index does.
+    for (const ClangOutsideTarget& t : f.outsideTargets)
+      if (t.macroWord) symbolWithoutSites(f, t.usr, t.kind, /*named=*/true);
     for (const ClangOutsideTarget& t : f.outsideTargets)
       if (auto it = symbolIds_.find(f.usrs[t.usr]); it != symbolIds_.end()) noteOutside(it->second, t, i >= realUnits_);
   }
 
-  // A symbol for an entity the unit names at no site of its own, unless one exists: no lookup by
-  // its name offers it (ClangViewContents::unnamed). `kind`: a class template's is its
-  // specialization's (struct, class or union).
-  void symbolWithoutSites(const TuFacts& f, uint32_t usr, uint8_t kind) {
+  // A symbol for an entity the unit names at no site of its own, unless one exists: unless
+  // `named`, no lookup by its name offers it (ClangViewContents::unnamed). `kind`: a class
+  // template's is its specialization's (struct, class or union).
+  void symbolWithoutSites(const TuFacts& f, uint32_t usr, uint8_t kind, bool named = false) {
     auto [it, added] = symbolIds_.emplace(f.usrs[usr], static_cast<uint32_t>(contents_.symbols.size()));
     if (!added) return;
     ClangSymbol symbol;
@@ -261,7 +265,7 @@ class UnitMerger {
     symbol.kind = kind;
     contents_.symbols.push_back(std::move(symbol));
     canonicalFrom_.push_back(CanonicalFrom::None);
-    siteless_.push_back(it->second);
+    if (!named) siteless_.push_back(it->second);
   }
 
   // Where a symbol declared outside the repository answers: a definition before a declaration (as

@@ -408,18 +408,27 @@ Expected<std::optional<ClangSymbol>> ClangNavigator::macroInEffect(const std::st
   // clangd reads a file's leading directives as its preamble, whose macros it finds before any
   // place in the file (an include guard's #ifndef, `#ifndef FALSE` above `#define FALSE`).
   if (!chosen && w.start < w.preambleEnd) chosen = std::move(inPreamble);
-  const ClangSymbol* visibleOne = nullptr;
-  size_t visibleCount = 0;
+  // A macro the repository defines and the file can see comes before one only a header outside
+  // the repository defines (no definition site: stdio.h's `stderr`): a repository's own `MIN`
+  // where sys/param.h has one too.
+  const ClangSymbol *visibleOne = nullptr, *outsideOne = nullptr;
+  size_t visibleCount = 0, outsideCount = 0;
   for (size_t k = 0; !chosen && k < elsewhere.size(); ++k) {
     const auto& sites = elsewhere[k].sites;
-    if (std::any_of(sites.begin(), sites.end(), [](const ClangSite& s) { return s.role == ClangRole::Definition; }) &&
+    bool defined = std::any_of(sites.begin(), sites.end(), [](const ClangSite& s) { return s.role == ClangRole::Definition; });
+    if (defined &&
         std::all_of(sites.begin(), sites.end(), [](const ClangSite& s) { return s.role != ClangRole::Definition || s.interpolated; }))
       continue;
+    if (!defined) {
+      if (++outsideCount == 1) outsideOne = &elsewhere[k];
+      continue;
+    }
     auto visible = visibleFrom(path, elsewhere[k]);
     if (!visible) return visible.status();
     if (*visible && ++visibleCount == 1) visibleOne = &elsewhere[k];
   }
   if (!chosen && visibleCount == 1) chosen = *visibleOne;
+  if (!chosen && visibleCount == 0 && outsideCount == 1) chosen = *outsideOne;
   return chosen;
 }
 

@@ -18,7 +18,8 @@ namespace {
 // 10: the class templates specializations specialize (`specializations`).
 // 11: the header sites and expansions left to an earlier unit of the session (`sitesLeftOut`,
 //     `expansionsLeftOut`).
-constexpr uint8_t kTuFormat = 11;
+// 12: outside targets named by a word of a macro's replacement list (`macroWord`, `kind`).
+constexpr uint8_t kTuFormat = 12;
 constexpr uint8_t kCommandsFormat = 1;
 
 void strings(ByteWriter& w, const std::vector<std::string>& v) {
@@ -131,7 +132,8 @@ std::string encodeTuFacts(const TuFacts& f) {
     w.varint(t.column);
     w.varint(t.offset);
     w.varint(t.length);
-    w.u8(t.definition ? 1 : 0);
+    w.u8((t.definition ? 1 : 0) | (t.macroWord ? 2 : 0));
+    if (t.macroWord) w.u8(t.kind);
   }
   edges(w, f.specializations);
   w.varint(f.sitesLeftOut.size());
@@ -149,10 +151,10 @@ std::string encodeTuFacts(const TuFacts& f) {
 
 Expected<TuFacts> decodeTuFacts(std::string_view bytes) {
   ByteReader r(bytes);
-  // Formats 5, 6, 8, 9 and 10 are read too (without #includes, outside targets,
-  // specializations, macros left out): the precise view's projects cached in them stay valid.
+  // Formats 5, 6, 8, 9, 10 and 11 are read too (without #includes, outside targets,
+  // specializations, macros left out, macro words): the precise view's projects cached in them stay valid.
   uint8_t format = r.u8();
-  if (format != kTuFormat && format != 10 && format != 9 && format != 8 && format != 6 && format != 5) return Status(ErrorCode::Corrupt, "clang facts of an unknown format");
+  if (format != kTuFormat && format != 11 && format != 10 && format != 9 && format != 8 && format != 6 && format != 5) return Status(ErrorCode::Corrupt, "clang facts of an unknown format");
   TuFacts f;
   f.mainFile = std::string(r.str());
   if (!strings(r, &f.files) || !strings(r, &f.usrs) || !strings(r, &f.names) || f.names.size() != f.usrs.size())
@@ -229,7 +231,9 @@ Expected<TuFacts> decodeTuFacts(std::string_view bytes) {
     t.length = r.u32();
     uint8_t flags = r.u8();
     t.definition = flags & 1;
-    if (t.usr >= f.usrs.size() || flags > 1) r.fail();
+    t.macroWord = flags & 2;
+    if (t.macroWord) t.kind = r.u8();
+    if (t.usr >= f.usrs.size() || flags > (format >= 12 ? 3 : 1)) r.fail();
   }
   if (format >= 10 && !edges(r, f.usrs.size(), &f.specializations)) return Status(ErrorCode::Corrupt, "truncated clang facts");
   uint64_t leftOut = format >= 11 ? r.varint() : 0;

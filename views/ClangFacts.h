@@ -112,6 +112,12 @@ struct ClangOutsideTarget {
   std::string path;  // absolute, symbolic links resolved
   uint32_t line = 0, column = 0, offset = 0, length = 0;  // 0-based line, byte column and offset; the name's bytes
   bool definition = false;
+  // Named by a word of a repository macro's replacement list alone (`fprintf(stderr, ...)` in a
+  // logging macro no code expands), where the preprocessor keeps no cursor: the unit has no
+  // occurrence of it, and the view makes a symbol of this `kind` (a SymbolKind) that the lookup
+  // by name offers, as clangd's index of the system headers does (see ClangMacroWords.cpp).
+  bool macroWord = false;
+  uint8_t kind = 0;
 };
 
 struct TuFacts {

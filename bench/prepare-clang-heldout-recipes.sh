@@ -1,7 +1,9 @@
 # Sourced by bench/prepare-clang-heldout.sh: the recipe that builds each held-out code base once,
 # in its own directory, so that it has a compilation database and the headers its build
-# generates, and the helpers the recipes share. The main script's header says what each recipe
-# builds and why; the functions are kept here so that the main script stays short.
+# generates, and the helpers the recipes share. The main script's header says what the recipes of
+# sets 24 to 35 build and why, set 36's are described here, beside them; the functions are kept
+# here so that the main script stays short. Sets 37's and 38's recipes, with their descriptions,
+# are in bench/prepare-clang-heldout-sets.sh, which the main script sources after this file.
 # shellcheck shell=bash
 
 # Appends the build outputs of one code base to its root .gitignore.
@@ -524,7 +526,77 @@ build_wabt() {
   ignore '/bin/'
 }
 
-# Set 36's recipes. Like set 32's, each build step ends with || exit 1.
+# Set 36's recipes. Like set 32's, each build step ends with || exit 1. What each one builds is
+# described here rather than in the main script's header, for lack of room there:
+#   re2        The +dfsg tarball lacks the generated tables re2/perl_groups.cc,
+#              re2/unicode_casefold.cc and re2/unicode_groups.cc: they are generated first, as
+#              Debian's build does (REBUILD_TABLES), with re2/make_perl_groups.pl and
+#              re2/make_unicode_{casefold,groups}.py (/usr/bin/python3 and python3-six) from
+#              Debian's unicode-data 15.0.0 (re2/unicode.py's _UNICODE_DIR patched to
+#              /usr/share/unicode, as Debian patches it, instead of unicode.org's 14.0.0 download).
+#              Then CMake into build/ with the tests (RE2_BUILD_TESTING), static, then a build (no
+#              -std, since g++ 12's default already meets cxx_std_11, and no -O): libre2 (re2/*.cc
+#              and util/rune.cc, util/strutil.cc), the testing library (re2/testing/'s backtrack.cc,
+#              dump.cc, exhaustive_tester.cc, null_walker.cc, regexp_generator.cc,
+#              string_generator.cc, tester.cc and util/pcre.cc, whose PCRE comparisons are off
+#              without USEPCRE), the 20 test programs (re2/testing/*_test.cc, each with util/test.cc
+#              again, so it has 20 entries: RE2's own minimal framework in util/test.h, TEST() and
+#              CHECK-based ASSERT_* macros; this version uses neither googletest nor Abseil) and
+#              regexp_benchmark (with util/benchmark.cc, its own benchmark framework). No header is
+#              generated; build/compile_commands.json is copied to the root. re2/fuzzing/,
+#              util/fuzz.cc, testinstall.cc and the tarball's Makefile and Bazel build are not built
+#              or used. The tarball's .gitignore ignores benchlog.*, so the first commit lacks
+#              benchlog/benchlog.c2, .mini, .r70 and .wreck (benchmark logs)
+#   libtommath bear -- make -j2 libtommath.a test mtest_opponent timing mtest in the tree (makefile,
+#              with its -O3 -funroll-loops -fomit-frame-pointer): the static library, 157 bn_*.c
+#              files of one function each, every body under #ifdef BN_<NAME>_C, the configuration
+#              macros that tommath_class.h #defines (every one under LTM_ALL, tommath_superclass.h's
+#              default; a smaller selection also #defines the ones each selected function's block
+#              names as its dependencies); tommath.h picks the digit size, MP_64BIT here (60-bit
+#              digits, GCC's 128-bit mode(TI) words), over MP_8BIT, MP_16BIT, MP_31BIT and the
+#              32-bit default's MP_28BIT, which select code all over the library. The programs: test
+#              and mtest_opponent (demo/test.c, demo/mtest_opponent.c and demo/shared.c), timing
+#              (demo/timing.c with -DTIMER, compiled and linked in one command, so its entry also
+#              names libtommath.a) and mtest/mtest (mtest/mtest.c, compiled and linked in one
+#              command with -O0, #includes mtest/mpi.c whole, Michael Fromberger's MPI library,
+#              which is not compiled on its own). No header is generated and no configure step
+#              exists. pre_gen/mpi.c (an amalgamation of every bn_*.c), etc/ (tune and the
+#              prime-table generators), doc/ and makefile.shared (libtool) are not built or used.
+#              The tarball has no .gitignore
+#   tcc        The .orig tarball has no top directory, which fetch-corpus.sh's tar
+#              --strip-components=1 assumes: the script gives it one through TAR_OPTIONS (GNU tar
+#              transforms names before it strips them). The tarball's .gitignore ignores conftest*
+#              and tcc, so the first commit lacks conftest.c (configure compiles it to find the
+#              host's triplet) and win32/include/tcc/ (they are on disk all the same).
+#              ./configure, then bear -- make -j2 ONE_SOURCE=yes in the tree. The Makefile's native
+#              default compiles libtcc.c, tccpp.c, tccgen.c, tccelf.c, tccasm.c, tccrun.c,
+#              x86_64-gen.c, x86_64-link.c and i386-asm.c one by one, each with -DONE_SOURCE=0;
+#              ONE_SOURCE=yes (tcc.h's own default, ONE_SOURCE 1, and the Makefile's for the
+#              cross compilers) compiles libtcc.c alone without -DONE_SOURCE, and it #includes the
+#              eight others whole, so none of them is compiled on its own (libtcc.a is libtcc.o;
+#              the other targets' *-gen.c, *-link.c and *-asm.c, tcccoff.c, tccpe.c and
+#              tccmacho.c are #included under #if branches that are inactive here);
+#              tcc.c, with -DONE_SOURCE=0, #includes tcctools.c whole. The tcc program just built
+#              then compiles lib/ into libtcc1.a (libtcc1.c, va_list.c, dsohandle.c and the
+#              assembly alloca86_64.S, alloca86_64-bt.S) and bcheck.o, bt-exe.o and bt-log.o;
+#              lib/bt-exe.c #defines CONFIG_TCC_BACKTRACE_ONLY and #includes ../tccrun.c whole. make
+#              is given XTCC=<root>/tcc and bear a configuration that recognises that path as a
+#              compiler, so these six C files are in the compilation database too (with the tcc
+#              program as the compiler, -B.. -I..); the two .S entries are dropped. configure
+#              generates config.h (CONFIG_TCCDIR, TCC_VERSION, GCC_MAJOR, GCC_MINOR, CC_NAME),
+#              config.mak (-DCONFIG_TRIPLET="x86_64-linux-gnu" and -DTCC_TARGET_X86_64 come from
+#              there) and config.texi; the build also writes tcc.1. The other targets' files
+#              (arm*, c67, riscv64, il, tccpe.c, tcccoff.c, tccmacho.c, win32/), tests/ (make
+#              test), examples/ and the cross compilers are not built
+#   lmdb       bear -- make -j2 -C libraries/liblmdb (the tarball's only code; the compilation
+#              database is written at the root): liblmdb.a and liblmdb.so (mdb.c and midl.c, each
+#              compiled twice, the second time with -fPIC as *.lo), the tools mdb_stat, mdb_copy,
+#              mdb_dump and mdb_load and the test programs mtest to mtest5, all with -pthread -O2
+#              -g. No header is generated and no configure step exists: mdb.c's configuration
+#              macros (MDB_USE_POSIX_SEM, MDB_USE_POSIX_MUTEX, MDB_USE_ROBUST, MDB_DEVEL, MDB_DEBUG,
+#              the _WIN32 and BSD branches, ...) keep their defaults. mtest6.c (it needs MDB_DEBUG's
+#              mdb_dkey) is not built. libraries/liblmdb/.gitignore already ignores every build
+#              output; the root .gitignore lists them again, since the tarball has none at the root
 build_re2() {
   # The generated tables that the +dfsg tarball strips, as Debian's build makes them
   # (REBUILD_TABLES=1), from Debian's Unicode data instead of a download from unicode.org.
@@ -580,128 +652,6 @@ build_lmdb() {
          '/libraries/liblmdb/liblmdb.so' '/libraries/liblmdb/mdb_stat' \
          '/libraries/liblmdb/mdb_copy' '/libraries/liblmdb/mdb_dump' \
          '/libraries/liblmdb/mdb_load' '/libraries/liblmdb/mtest' '/libraries/liblmdb/mtest[2-5]'
-}
-
-# Set 37's recipes. Like set 32's, each build step ends with || exit 1. What each one builds is
-# described here rather than in the main script's header, which has no room left:
-#   tkrzw      ./configure with zlib, LZMA, LZ4 and Zstandard (--enable-zlib, --enable-lzma,
-#              --enable-lz4, --enable-zstd) and --disable-opt, then bear -- make -j2 all test in
-#              the tree: libtkrzw (static and shared from the same objects), the programs
-#              tkrzw_build_util, tkrzw_dbm_util, tkrzw_ulog_util, tkrzw_dbm_tran, the *_perf ones
-#              and tkrzw_langc_check (C, the C interface's check) and the 34 googletest programs
-#              *_test.cc (491 TEST and TEST_F; each #includes gmock/gmock.h for EXPECT_THAT, with
-#              Debian's googletest and gmock 1.12.1; the tests of the database and file classes
-#              share templates in tkrzw_dbm_test_common.h and tkrzw_file_test_common.h), all with
-#              -std=c++17. configure writes no header: the configuration macros are on every
-#              command line (-D_TKRZW_COMP_ZLIB, _ZSTD, _LZ4 and _LZMA, which select code in
-#              tkrzw_compress.cc and the recipe checks, and string macros such as
-#              _TKRZW_PKG_VERSION), and tkrzw_sys_config.h derives the platform ones.
-#              --disable-opt appends -O0 to configure's -O2, because the optimized build takes
-#              about eight minutes on two cores; every command also has -I/usr/local/include
-#              (configure's prefix). example/ (its own Makefile) is not built. The tarball has no
-#              .gitignore
-#   libevent   CMake into build/ with its defaults (the tests, the samples and the benchmarks,
-#              OpenSSL, zlib for the tests, Debian's python3 for the RPC generator), then a build:
-#              libevent, libevent_core and libevent_extra, libevent_openssl and libevent_pthreads,
-#              each shared and static, so the core files (event.c, buffer.c, evutil.c, ...) and
-#              the extra ones (http.c, evdns.c, evrpc.c, event_tagging.c) have four entries each;
-#              the test programs (regress, from test/regress*.c and tinytest.c, test-eof,
-#              test-ratelim and the other test-*, bench*) and the 11 samples. CMake's checks
-#              generate build/include/event2/event-config.h (108 EVENT__HAVE_* macros defined and
-#              30 EVENT__* left #undef, the EVENT__SIZEOF_* ones; the sources test them all over
-#              for the backends and the platforms) and build/include/evconfig-private.h, and
-#              event_rpcgen.py writes test/regress.gen.c and regress.gen.h from test/regress.rpc
-#              into the tree. evutil_rand.c #includes arc4random.c whole, but only without
-#              EVENT__HAVE_ARC4RANDOM, which glibc 2.36 provides: arc4random.c is in no unit.
-#              build/compile_commands.json is copied to the root. The Windows files (win32select.c,
-#              evthread_win32.c, the IOCP ones, WIN32-Code/, test/regress_iocp.c and
-#              print-winsock-errors.c), the other systems' backends (kqueue.c, devpoll.c,
-#              evport.c), epoll_sub.c and cmake/CheckFileOffsetBits.c are not built. The tarball
-#              has no .gitignore
-#   luajit     The .orig tarball has no top directory, as tcc's (the main script gives it one).
-#              bear -- make -j2 amalg in the tree: the host tools, src/host/minilua.c (a trimmed
-#              Lua 5.1.5 in one 7,770-line file) and buildvm (src/host/buildvm*.c, with
-#              -DLUAJIT_TARGET=LUAJIT_ARCH_x64), which generate src/host/buildvm_arch.h (DynASM's
-#              translation of src/vm_x64.dasc, #included by buildvm.c), src/lj_vm.S (the
-#              interpreter), src/lj_bcdef.h, lj_ffdef.h, lj_libdef.h (which 11 of the lib_*.c
-#              #include), lj_recdef.h, lj_folddef.h and src/jit/vmdef.lua; then src/ljamalg.c
-#              twice, for libluajit.so (-fPIC) and libluajit.a, and src/luajit.c. ljamalg.c
-#              #includes the 69 other .c files of src/ (lj_*.c and lib_*.c) whole, and none of
-#              them is compiled on its own: 9 entries in all, once the two lj_vm.S entries are
-#              dropped. lj_arch.h derives the LJ_* configuration macros (LJ_TARGET_X64, LJ_GC64,
-#              LJ_HASJIT, LJ_HASFFI, ...; 142 conditionals) from the compiler's and the LUAJIT_*
-#              ones. The tarball's .gitignore files already ignore every build output
-#   srt        CMake into build/ with the unit tests, the testing programs, the examples and
-#              socket groups (ENABLE_BONDING), with OpenSSL's libcrypto (USE_ENCLIB=openssl),
-#              then a build: libsrt, shared and static from one object library (srtcore/*.cpp, and
-#              haicrypt/*.c with cc), the programs srt-live-transmit, srt-file-transmit and
-#              srt-tunnel (apps/), the testing/ programs (srt-test-live, srt-test-mpbond and five
-#              others), nine examples (five of them C) and test-srt, one googletest program of the
-#              22 test/*.cpp (217 TEST, TEST_F and TEST_P) with Debian's googletest 1.12.1
-#              (find_package(GTest), which the recipe checks, instead of the download). The
-#              configuration macros are on every command line (ENABLE_BONDING,
-#              SRT_ENABLE_ENCRYPTION, USE_OPENSSL, HAI_ENABLE_SRT, HAVE_PTHREAD_GETNAME_NP, ...);
-#              CMake generates only build/version.h (from srtcore/version.h.in). Each program
-#              compiles the apps/ files it uses again (apps/uriparser.cpp seven times);
-#              build/compile_commands.json is copied to the root. srtcore/sync_cxx11.cpp (the
-#              build uses sync_posix.cpp), common/win_time.cpp, haicrypt's GnuTLS, mbed TLS and
-#              OpenSSL EVP back ends and haicrypt/hcrypt_ut.c are not built. The tarball's
-#              .gitignore ignores compile_commands.json (the setup adds it with git add -f)
-build_tkrzw() {
-  # Every compression library, so that tkrzw_compress.cc's code for each of them is built;
-  # without optimization (-O0 after configure's -O2), because the optimized build of the library,
-  # the programs and the 34 test programs takes about eight minutes on two cores.
-  ./configure --enable-zlib --enable-lzma --enable-lz4 --enable-zstd --disable-opt >/dev/null ||
-    exit 1
-  bear -- make -j2 all test || exit 1
-  require_files tkrzw libtkrzw.a libtkrzw.so tkrzw_dbm_util tkrzw_str_util_test tkrzw_dbm_hash_test
-  local lib
-  for lib in ZLIB LZMA LZ4 ZSTD; do
-    grep -q -e "-D_TKRZW_COMP_$lib\"" compile_commands.json ||
-      { echo "heldout: tkrzw: built without _TKRZW_COMP_$lib" >&2; exit 1; }
-  done
-  ignore '*.o' '*.a' '*.so' '*.so.*' '/Makefile' '/config.log' '/config.status' '/config.tmp' \
-         '/tkrzw.pc' '/tkrzw_*' '!/tkrzw_*.cc' '!/tkrzw_*.h'
-}
-
-build_libevent() {
-  # The defaults build the tests, the samples and the benchmarks. Debian's python3 runs
-  # event_rpcgen.py (it writes test/regress.gen.c), whatever python3 comes first on the PATH.
-  cmake_build . -DPYTHON_EXECUTABLE=/usr/bin/python3 || exit 1
-  require_files libevent build/include/event2/event-config.h build/include/evconfig-private.h \
-    test/regress.gen.c test/regress.gen.h build/bin/regress
-  require_defines libevent build/include/event2/event-config.h EVENT__HAVE_OPENSSL \
-    EVENT__HAVE_LIBZ EVENT__HAVE_EPOLL EVENT__HAVE_PTHREADS
-  cdb_from_build
-  ignore '/test/regress.gen.c' '/test/regress.gen.h'
-}
-
-build_luajit() {
-  # The amalgamated build: src/ljamalg.c #includes the other core and library files. The
-  # interpreter's lj_vm.S entries (assembly, which neither clangd nor nib reads) are dropped, and
-  # the check makes sure that no core file was compiled on its own.
-  bear -- make -j2 amalg || exit 1
-  require_files luajit src/luajit src/libluajit.a src/libluajit.so src/lj_vm.S src/lj_bcdef.h \
-    src/lj_ffdef.h src/lj_libdef.h src/lj_recdef.h src/lj_folddef.h src/host/buildvm_arch.h
-  python3 - <<'EOF' || exit 1
-import json, os, sys
-db = [e for e in json.load(open("compile_commands.json")) if not e["file"].endswith(".S")]
-files = {os.path.relpath(os.path.join(e["directory"], e["file"])) for e in db}
-if "src/lj_gc.c" in files or not {"src/ljamalg.c", "src/luajit.c", "src/host/buildvm.c"} <= files:
-    sys.exit("heldout: luajit: not the amalgamated build: %s" % sorted(files))
-json.dump(db, open("compile_commands.json", "w"), indent=2)
-EOF
-}
-
-build_srt() {
-  # Bonding on, so that srtcore/group*.cpp and the bonding examples are built; OpenSSL named, so
-  # that the build does not depend on which other crypto libraries the machine has.
-  cmake_build . -DENABLE_UNITTESTS=ON -DENABLE_TESTING=ON -DENABLE_EXAMPLES=ON \
-        -DENABLE_BONDING=ON -DUSE_ENCLIB=openssl || exit 1
-  grep -q '^GTest_DIR:PATH=/usr/' build/CMakeCache.txt ||
-    { echo "heldout: srt: Debian's googletest not found" >&2; exit 1; }
-  require_files srt build/version.h build/test-srt build/srt-live-transmit build/srt-test-mpbond
-  cdb_from_build
 }
 
 # Runs the recipe of package $1 in the current directory, the code base's root.
@@ -762,5 +712,9 @@ build_recipe() {
     libevent) build_libevent ;;
     luajit) build_luajit ;;
     srt) build_srt ;;
+    socat) build_socat ;;
+    jemalloc) build_jemalloc ;;
+    zeromq3) build_zeromq3 ;;
+    draco) build_draco ;;
   esac
 }

@@ -35,11 +35,15 @@
 #          Tiny C Compiler 0.9.27 (git 62c30a4a of 2020-08-14) and LMDB 0.9.24, the packages re2
 #          (20220601+dfsg), libtommath, tcc (0.9.27+git20200814.62c30a4a) and lmdb. LibTomMath
 #          stands in for mpdecimal, which bookworm does not have (it has no source package
-#          there; python3.11 bundles its own libmpdec)
+#          there; python3.11 bundles its own libmpdec). What their recipes build is described in
+#          bench/prepare-clang-heldout-recipes.sh, beside the recipes, for lack of room here
 #   set 37 (a fourteenth, fresh set; default DEST /tmp/held37): Tkrzw 1.0.25, libevent 2.1.12,
 #          LuaJIT 2.1.0-beta3 (git of 2022-03-20) and SRT 1.5.1, the packages tkrzw, libevent,
-#          luajit (2.1.0~beta3+git20220320+dfsg) and srt. What their recipes build is described
-#          in bench/prepare-clang-heldout-recipes.sh, beside the recipes, for lack of room here
+#          luajit (2.1.0~beta3+git20220320+dfsg) and srt
+#   set 38 (a fifteenth, fresh set; default DEST /tmp/held38): socat 1.7.4.4, jemalloc 5.3.0,
+#          ZeroMQ 4.3.4 and Draco 1.5.5, the packages socat, jemalloc, zeromq3 and draco
+#          (1.5.5+dfsg). Sets 37's and 38's recipes, and what each builds, are in
+#          bench/prepare-clang-heldout-sets.sh
 #
 # Each code base becomes DEST/<package>, a git repository whose first commit is the package's
 # .orig tarball (made by bench/fetch-corpus.sh). The script then builds it once, because clangd
@@ -558,75 +562,6 @@
 #              examples, src/emscripten-helpers.cc, src/tools/wasm2wat-fuzz.cc, fuzzers and
 #              wasm2c/examples/ are not built; test/ holds the files that run-tests.py runs the
 #              tools on
-#   re2        The +dfsg tarball lacks the generated tables re2/perl_groups.cc,
-#              re2/unicode_casefold.cc and re2/unicode_groups.cc: they are generated first, as
-#              Debian's build does (REBUILD_TABLES), with re2/make_perl_groups.pl and
-#              re2/make_unicode_{casefold,groups}.py (/usr/bin/python3 and python3-six) from
-#              Debian's unicode-data 15.0.0 (re2/unicode.py's _UNICODE_DIR patched to
-#              /usr/share/unicode, as Debian patches it, instead of unicode.org's 14.0.0 download).
-#              Then CMake into build/ with the tests (RE2_BUILD_TESTING), static, then a build (no
-#              -std, since g++ 12's default already meets cxx_std_11, and no -O): libre2 (re2/*.cc
-#              and util/rune.cc, util/strutil.cc), the testing library (re2/testing/'s backtrack.cc,
-#              dump.cc, exhaustive_tester.cc, null_walker.cc, regexp_generator.cc,
-#              string_generator.cc, tester.cc and util/pcre.cc, whose PCRE comparisons are off
-#              without USEPCRE), the 20 test programs (re2/testing/*_test.cc, each with util/test.cc
-#              again, so it has 20 entries: RE2's own minimal framework in util/test.h, TEST() and
-#              CHECK-based ASSERT_* macros; this version uses neither googletest nor Abseil) and
-#              regexp_benchmark (with util/benchmark.cc, its own benchmark framework). No header is
-#              generated; build/compile_commands.json is copied to the root. re2/fuzzing/,
-#              util/fuzz.cc, testinstall.cc and the tarball's Makefile and Bazel build are not built
-#              or used. The tarball's .gitignore ignores benchlog.*, so the first commit lacks
-#              benchlog/benchlog.c2, .mini, .r70 and .wreck (benchmark logs)
-#   libtommath bear -- make -j2 libtommath.a test mtest_opponent timing mtest in the tree (makefile,
-#              with its -O3 -funroll-loops -fomit-frame-pointer): the static library, 157 bn_*.c
-#              files of one function each, every body under #ifdef BN_<NAME>_C, the configuration
-#              macros that tommath_class.h #defines (every one under LTM_ALL, tommath_superclass.h's
-#              default; a smaller selection also #defines the ones each selected function's block
-#              names as its dependencies); tommath.h picks the digit size, MP_64BIT here (60-bit
-#              digits, GCC's 128-bit mode(TI) words), over MP_8BIT, MP_16BIT, MP_31BIT and the
-#              32-bit default's MP_28BIT, which select code all over the library. The programs: test
-#              and mtest_opponent (demo/test.c, demo/mtest_opponent.c and demo/shared.c), timing
-#              (demo/timing.c with -DTIMER, compiled and linked in one command, so its entry also
-#              names libtommath.a) and mtest/mtest (mtest/mtest.c, compiled and linked in one
-#              command with -O0, #includes mtest/mpi.c whole, Michael Fromberger's MPI library,
-#              which is not compiled on its own). No header is generated and no configure step
-#              exists. pre_gen/mpi.c (an amalgamation of every bn_*.c), etc/ (tune and the
-#              prime-table generators), doc/ and makefile.shared (libtool) are not built or used.
-#              The tarball has no .gitignore
-#   tcc        The .orig tarball has no top directory, which fetch-corpus.sh's tar
-#              --strip-components=1 assumes: the script gives it one through TAR_OPTIONS (GNU tar
-#              transforms names before it strips them). The tarball's .gitignore ignores conftest*
-#              and tcc, so the first commit lacks conftest.c (configure compiles it to find the
-#              host's triplet) and win32/include/tcc/ (they are on disk all the same).
-#              ./configure, then bear -- make -j2 ONE_SOURCE=yes in the tree. The Makefile's native
-#              default compiles libtcc.c, tccpp.c, tccgen.c, tccelf.c, tccasm.c, tccrun.c,
-#              x86_64-gen.c, x86_64-link.c and i386-asm.c one by one, each with -DONE_SOURCE=0;
-#              ONE_SOURCE=yes (tcc.h's own default, ONE_SOURCE 1, and the Makefile's for the
-#              cross compilers) compiles libtcc.c alone without -DONE_SOURCE, and it #includes the
-#              eight others whole, so none of them is compiled on its own (libtcc.a is libtcc.o;
-#              the other targets' *-gen.c, *-link.c and *-asm.c, tcccoff.c, tccpe.c and
-#              tccmacho.c are #included under #if branches that are inactive here);
-#              tcc.c, with -DONE_SOURCE=0, #includes tcctools.c whole. The tcc program just built
-#              then compiles lib/ into libtcc1.a (libtcc1.c, va_list.c, dsohandle.c and the
-#              assembly alloca86_64.S, alloca86_64-bt.S) and bcheck.o, bt-exe.o and bt-log.o;
-#              lib/bt-exe.c #defines CONFIG_TCC_BACKTRACE_ONLY and #includes ../tccrun.c whole. make
-#              is given XTCC=<root>/tcc and bear a configuration that recognises that path as a
-#              compiler, so these six C files are in the compilation database too (with the tcc
-#              program as the compiler, -B.. -I..); the two .S entries are dropped. configure
-#              generates config.h (CONFIG_TCCDIR, TCC_VERSION, GCC_MAJOR, GCC_MINOR, CC_NAME),
-#              config.mak (-DCONFIG_TRIPLET="x86_64-linux-gnu" and -DTCC_TARGET_X86_64 come from
-#              there) and config.texi; the build also writes tcc.1. The other targets' files
-#              (arm*, c67, riscv64, il, tccpe.c, tcccoff.c, tccmacho.c, win32/), tests/ (make
-#              test), examples/ and the cross compilers are not built
-#   lmdb       bear -- make -j2 -C libraries/liblmdb (the tarball's only code; the compilation
-#              database is written at the root): liblmdb.a and liblmdb.so (mdb.c and midl.c, each
-#              compiled twice, the second time with -fPIC as *.lo), the tools mdb_stat, mdb_copy,
-#              mdb_dump and mdb_load and the test programs mtest to mtest5, all with -pthread -O2
-#              -g. No header is generated and no configure step exists: mdb.c's configuration
-#              macros (MDB_USE_POSIX_SEM, MDB_USE_POSIX_MUTEX, MDB_USE_ROBUST, MDB_DEVEL, MDB_DEBUG,
-#              the _WIN32 and BSD branches, ...) keep their defaults. mtest6.c (it needs MDB_DEBUG's
-#              mdb_dkey) is not built. libraries/liblmdb/.gitignore already ignores every build
-#              output; the root .gitignore lists them again, since the tarball has none at the root
 # leveldb's and snappy's CMakeLists.txt want googletest and Google benchmark as git submodules in
 # third_party/, which the tarballs leave empty. The script patches them to use Debian's
 # libgtest-dev, libgmock-dev and libbenchmark-dev instead: the two add_subdirectory lines become
@@ -664,17 +599,19 @@
 # clangd run on the code base writes next to compile_commands.json, is allowed), is left alone.
 # A partly prepared one is removed and fetched again. Missing build tools (bear, cmake,
 # build-essential, zlib1g-dev, libgtest-dev, libgmock-dev, libbenchmark-dev, and libbz2-dev,
-# liblzma-dev and libssl-dev for libzip (libssl-dev for libsrtp2 too), pkg-config for ms-gsl,
-# libogg-dev for flac, nlohmann-json3-dev for cpp-jwt, libcppunit-dev for taglib, libreadline-dev
-# for mujs, libgmp-dev for nettle, libfmt-dev for spdlog, autoconf, automake and libtool for
-# libonig, libpcap-dev for libsrtp2, libpng-dev and libbrotli-dev for freetype, libjpeg-dev for
-# libyuv, unicode-data and python3-six for re2, liblz4-dev and libzstd-dev for tkrzw) are
+# liblzma-dev and libssl-dev for libzip (libssl-dev for libsrtp2 and socat too), pkg-config for
+# ms-gsl, libogg-dev for flac, nlohmann-json3-dev for cpp-jwt, libcppunit-dev for taglib,
+# libreadline-dev for mujs (and socat), libgmp-dev for nettle, libfmt-dev for spdlog,
+# autoconf, automake and libtool for libonig, libpcap-dev for libsrtp2, libpng-dev and
+# libbrotli-dev for freetype, libjpeg-dev for libyuv, unicode-data and python3-six for re2,
+# liblz4-dev and libzstd-dev for tkrzw, libgnutls28-dev for zeromq3) are
 # installed with apt-get, which needs root.
-# The recipes themselves are in bench/prepare-clang-heldout-recipes.sh.
-# Usage: bench/prepare-clang-heldout.sh [--set 24|25|26|27|28|29|30|31|32|33|34|35|36|37] [DEST]   (default: set 24, DEST /tmp/held<set>)
+# The recipes themselves are in bench/prepare-clang-heldout-recipes.sh and, for sets 37 and 38,
+# bench/prepare-clang-heldout-sets.sh.
+# Usage: bench/prepare-clang-heldout.sh [--set 24|25|26|27|28|29|30|31|32|33|34|35|36|37|38] [DEST]   (default: set 24, DEST /tmp/held<set>)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-usage() { echo "usage: $0 [--set 24|25|26|27|28|29|30|31|32|33|34|35|36|37] [DEST]" >&2; exit 2; }
+usage() { echo "usage: $0 [--set 24|25|26|27|28|29|30|31|32|33|34|35|36|37|38] [DEST]" >&2; exit 2; }
 set_id=24
 args=()
 while [ $# -gt 0 ]; do
@@ -702,7 +639,8 @@ case "$set_id" in
   35) packages=(freetype xz-utils libyuv wabt) ;;
   36) packages=(re2 libtommath tcc lmdb) ;;
   37) packages=(tkrzw libevent luajit srt) ;;
-  *) echo "heldout: unknown set $set_id (24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36 or 37)" >&2; exit 2 ;;
+  38) packages=(socat jemalloc zeromq3 draco) ;;
+  *) echo "heldout: unknown set $set_id (24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37 or 38)" >&2; exit 2 ;;
 esac
 dest=$(realpath -m "${args[0]:-/tmp/held$set_id}")
 git_c=(-c user.name=nib-bench -c user.email=bench@nib -c commit.gpgsign=false)
@@ -712,7 +650,7 @@ for p in bear cmake build-essential zlib1g-dev libgtest-dev libgmock-dev libbenc
          libbz2-dev liblzma-dev libssl-dev pkg-config libogg-dev nlohmann-json3-dev \
          libcppunit-dev libreadline-dev libgmp-dev libfmt-dev autoconf automake libtool \
          libpcap-dev libpng-dev libbrotli-dev libjpeg-dev unicode-data python3-six liblz4-dev \
-         libzstd-dev; do
+         libzstd-dev libgnutls28-dev; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || need+=("$p")
 done
 if [ ${#need[@]} -gt 0 ]; then
@@ -728,8 +666,10 @@ prepared() {
     [ -z "$(git -C "$d" status --porcelain | grep -v -x -e '?? .cache/' || true)" ]
 }
 
-# The recipes (build_recipe and the build_* functions) and the helpers they share.
+# The recipes (build_recipe and the build_* functions) and the helpers they share; sets 37's and
+# 38's build_* functions are in a file of their own.
 . "$here/prepare-clang-heldout-recipes.sh"
+. "$here/prepare-clang-heldout-sets.sh"
 
 # Fails unless every entry's directory and file lie inside the code base and the file exists.
 check_cdb() {

@@ -1,0 +1,256 @@
+# Sourced by bench/prepare-clang-heldout.sh after bench/prepare-clang-heldout-recipes.sh: the
+# recipes of the later sets (37 and 38), with what each builds, for lack of room in the other two
+# files. build_recipe, in prepare-clang-heldout-recipes.sh, calls them; they use its helpers
+# (ignore, require_files, require_defines, cmake_build, cdb_from_build).
+# shellcheck shell=bash
+
+# Set 37's recipes. Like set 32's, each build step ends with || exit 1. What each one builds is
+# described here rather than in the main script's header, which has no room left:
+#   tkrzw      ./configure with zlib, LZMA, LZ4 and Zstandard (--enable-zlib, --enable-lzma,
+#              --enable-lz4, --enable-zstd) and --disable-opt, then bear -- make -j2 all test in
+#              the tree: libtkrzw (static and shared from the same objects), the programs
+#              tkrzw_build_util, tkrzw_dbm_util, tkrzw_ulog_util, tkrzw_dbm_tran, the *_perf ones
+#              and tkrzw_langc_check (C, the C interface's check) and the 34 googletest programs
+#              *_test.cc (491 TEST and TEST_F; each #includes gmock/gmock.h for EXPECT_THAT, with
+#              Debian's googletest and gmock 1.12.1; the tests of the database and file classes
+#              share templates in tkrzw_dbm_test_common.h and tkrzw_file_test_common.h), all with
+#              -std=c++17. configure writes no header: the configuration macros are on every
+#              command line (-D_TKRZW_COMP_ZLIB, _ZSTD, _LZ4 and _LZMA, which select code in
+#              tkrzw_compress.cc and the recipe checks, and string macros such as
+#              _TKRZW_PKG_VERSION), and tkrzw_sys_config.h derives the platform ones.
+#              --disable-opt appends -O0 to configure's -O2, because the optimized build takes
+#              about eight minutes on two cores; every command also has -I/usr/local/include
+#              (configure's prefix). example/ (its own Makefile) is not built. The tarball has no
+#              .gitignore
+#   libevent   CMake into build/ with its defaults (the tests, the samples and the benchmarks,
+#              OpenSSL, zlib for the tests, Debian's python3 for the RPC generator), then a build:
+#              libevent, libevent_core and libevent_extra, libevent_openssl and libevent_pthreads,
+#              each shared and static, so the core files (event.c, buffer.c, evutil.c, ...) and
+#              the extra ones (http.c, evdns.c, evrpc.c, event_tagging.c) have four entries each;
+#              the test programs (regress, from test/regress*.c and tinytest.c, test-eof,
+#              test-ratelim and the other test-*, bench*) and the 11 samples. CMake's checks
+#              generate build/include/event2/event-config.h (108 EVENT__HAVE_* macros defined and
+#              30 EVENT__* left #undef, the EVENT__SIZEOF_* ones; the sources test them all over
+#              for the backends and the platforms) and build/include/evconfig-private.h, and
+#              event_rpcgen.py writes test/regress.gen.c and regress.gen.h from test/regress.rpc
+#              into the tree. evutil_rand.c #includes arc4random.c whole, but only without
+#              EVENT__HAVE_ARC4RANDOM, which glibc 2.36 provides: arc4random.c is in no unit.
+#              build/compile_commands.json is copied to the root. The Windows files (win32select.c,
+#              evthread_win32.c, the IOCP ones, WIN32-Code/, test/regress_iocp.c and
+#              print-winsock-errors.c), the other systems' backends (kqueue.c, devpoll.c,
+#              evport.c), epoll_sub.c and cmake/CheckFileOffsetBits.c are not built. The tarball
+#              has no .gitignore
+#   luajit     The .orig tarball has no top directory, as tcc's (the main script gives it one).
+#              bear -- make -j2 amalg in the tree: the host tools, src/host/minilua.c (a trimmed
+#              Lua 5.1.5 in one 7,770-line file) and buildvm (src/host/buildvm*.c, with
+#              -DLUAJIT_TARGET=LUAJIT_ARCH_x64), which generate src/host/buildvm_arch.h (DynASM's
+#              translation of src/vm_x64.dasc, #included by buildvm.c), src/lj_vm.S (the
+#              interpreter), src/lj_bcdef.h, lj_ffdef.h, lj_libdef.h (which 11 of the lib_*.c
+#              #include), lj_recdef.h, lj_folddef.h and src/jit/vmdef.lua; then src/ljamalg.c
+#              twice, for libluajit.so (-fPIC) and libluajit.a, and src/luajit.c. ljamalg.c
+#              #includes the 69 other .c files of src/ (lj_*.c and lib_*.c) whole, and none of
+#              them is compiled on its own: 9 entries in all, once the two lj_vm.S entries are
+#              dropped. lj_arch.h derives the LJ_* configuration macros (LJ_TARGET_X64, LJ_GC64,
+#              LJ_HASJIT, LJ_HASFFI, ...; 142 conditionals) from the compiler's and the LUAJIT_*
+#              ones. The tarball's .gitignore files already ignore every build output
+#   srt        CMake into build/ with the unit tests, the testing programs, the examples and
+#              socket groups (ENABLE_BONDING), with OpenSSL's libcrypto (USE_ENCLIB=openssl),
+#              then a build: libsrt, shared and static from one object library (srtcore/*.cpp, and
+#              haicrypt/*.c with cc), the programs srt-live-transmit, srt-file-transmit and
+#              srt-tunnel (apps/), the testing/ programs (srt-test-live, srt-test-mpbond and five
+#              others), nine examples (five of them C) and test-srt, one googletest program of the
+#              22 test/*.cpp (217 TEST, TEST_F and TEST_P) with Debian's googletest 1.12.1
+#              (find_package(GTest), which the recipe checks, instead of the download). The
+#              configuration macros are on every command line (ENABLE_BONDING,
+#              SRT_ENABLE_ENCRYPTION, USE_OPENSSL, HAI_ENABLE_SRT, HAVE_PTHREAD_GETNAME_NP, ...);
+#              CMake generates only build/version.h (from srtcore/version.h.in). Each program
+#              compiles the apps/ files it uses again (apps/uriparser.cpp seven times);
+#              build/compile_commands.json is copied to the root. srtcore/sync_cxx11.cpp (the
+#              build uses sync_posix.cpp), common/win_time.cpp, haicrypt's GnuTLS, mbed TLS and
+#              OpenSSL EVP back ends and haicrypt/hcrypt_ut.c are not built. The tarball's
+#              .gitignore ignores compile_commands.json (the setup adds it with git add -f)
+build_tkrzw() {
+  # Every compression library, so that tkrzw_compress.cc's code for each of them is built;
+  # without optimization (-O0 after configure's -O2), because the optimized build of the library,
+  # the programs and the 34 test programs takes about eight minutes on two cores.
+  ./configure --enable-zlib --enable-lzma --enable-lz4 --enable-zstd --disable-opt >/dev/null ||
+    exit 1
+  bear -- make -j2 all test || exit 1
+  require_files tkrzw libtkrzw.a libtkrzw.so tkrzw_dbm_util tkrzw_str_util_test tkrzw_dbm_hash_test
+  local lib
+  for lib in ZLIB LZMA LZ4 ZSTD; do
+    grep -q -e "-D_TKRZW_COMP_$lib\"" compile_commands.json ||
+      { echo "heldout: tkrzw: built without _TKRZW_COMP_$lib" >&2; exit 1; }
+  done
+  ignore '*.o' '*.a' '*.so' '*.so.*' '/Makefile' '/config.log' '/config.status' '/config.tmp' \
+         '/tkrzw.pc' '/tkrzw_*' '!/tkrzw_*.cc' '!/tkrzw_*.h'
+}
+
+build_libevent() {
+  # The defaults build the tests, the samples and the benchmarks. Debian's python3 runs
+  # event_rpcgen.py (it writes test/regress.gen.c), whatever python3 comes first on the PATH.
+  cmake_build . -DPYTHON_EXECUTABLE=/usr/bin/python3 || exit 1
+  require_files libevent build/include/event2/event-config.h build/include/evconfig-private.h \
+    test/regress.gen.c test/regress.gen.h build/bin/regress
+  require_defines libevent build/include/event2/event-config.h EVENT__HAVE_OPENSSL \
+    EVENT__HAVE_LIBZ EVENT__HAVE_EPOLL EVENT__HAVE_PTHREADS
+  cdb_from_build
+  ignore '/test/regress.gen.c' '/test/regress.gen.h'
+}
+
+build_luajit() {
+  # The amalgamated build: src/ljamalg.c #includes the other core and library files. The
+  # interpreter's lj_vm.S entries (assembly, which neither clangd nor nib reads) are dropped, and
+  # the check makes sure that no core file was compiled on its own.
+  bear -- make -j2 amalg || exit 1
+  require_files luajit src/luajit src/libluajit.a src/libluajit.so src/lj_vm.S src/lj_bcdef.h \
+    src/lj_ffdef.h src/lj_libdef.h src/lj_recdef.h src/lj_folddef.h src/host/buildvm_arch.h
+  python3 - <<'EOF' || exit 1
+import json, os, sys
+db = [e for e in json.load(open("compile_commands.json")) if not e["file"].endswith(".S")]
+files = {os.path.relpath(os.path.join(e["directory"], e["file"])) for e in db}
+if "src/lj_gc.c" in files or not {"src/ljamalg.c", "src/luajit.c", "src/host/buildvm.c"} <= files:
+    sys.exit("heldout: luajit: not the amalgamated build: %s" % sorted(files))
+json.dump(db, open("compile_commands.json", "w"), indent=2)
+EOF
+}
+
+build_srt() {
+  # Bonding on, so that srtcore/group*.cpp and the bonding examples are built; OpenSSL named, so
+  # that the build does not depend on which other crypto libraries the machine has.
+  cmake_build . -DENABLE_UNITTESTS=ON -DENABLE_TESTING=ON -DENABLE_EXAMPLES=ON \
+        -DENABLE_BONDING=ON -DUSE_ENCLIB=openssl || exit 1
+  grep -q '^GTest_DIR:PATH=/usr/' build/CMakeCache.txt ||
+    { echo "heldout: srt: Debian's googletest not found" >&2; exit 1; }
+  require_files srt build/version.h build/test-srt build/srt-live-transmit build/srt-test-mpbond
+  cdb_from_build
+}
+
+# Set 38's recipes. Like set 32's, each build step ends with || exit 1. What each one builds:
+#   socat      ./configure --disable-libwrap, then bear -- make -j2 in the tree: libxio.a (the
+#              xio*.c files, one or more address types each, and the helpers) and the programs
+#              socat, procan and filan, with OpenSSL 3 and readline: 68 entries, one per file, all
+#              with -DHAVE_CONFIG_H. configure generates config.h (186 HAVE_* macros defined and 40
+#              left #undef, and 35 WITH_* ones that select the address types and features, each
+#              tested with #if WITH_* all over the xio*.c files; the recipe checks WITH_OPENSSL,
+#              WITH_READLINE, WITH_STREAMS and WITH_IP6; WITH_LIBWRAP is left #undef).
+#              xio-streams.c is compiled on its own, and xioopts.c (with ENABLE_OPTIONS) and
+#              xio-fd.c (with ENABLE_APPLYOPT) #include it again, each for another part of it;
+#              xioopen.c's #include of xiointegrate.c or xioaddrtab.c (files the tarball lacks) is
+#              in the inactive #else of an #if 1. The tarball has no .gitignore, no test program
+#              (test.sh is a shell script) and no other build
+#   jemalloc   ./configure --enable-prof (heap profiling, with libgcc's unwinder), then bear --
+#              make -j2 all tests in the tree, which builds every test program without running it:
+#              each of the 62 .c files of src/ is compiled five times, for the static library
+#              (*.o), the shared one (*.pic.o), the tests' JEMALLOC_JET variant (*.jet.o) and twice
+#              with -DJEMALLOC_NO_PRIVATE_NAMESPACE (*.sym.o and *.jet.sym.o, whose symbols the
+#              build lists with nm), and malloc_io.c, nstime.c and ticker.c a sixth time for the
+#              integration tests; src/jemalloc_cpp.cpp twice; the test helpers of test/src once per
+#              kind of test (unit, integration, stress, analyze); the 98 programs of test/unit
+#              (-DJEMALLOC_UNIT_TEST), test/integration (three of them C++, test/integration/cpp/),
+#              test/stress and test/analyze. 479 entries in all. configure generates
+#              include/jemalloc/internal/jemalloc_internal_defs.h (69 #defines and 39 left #undef:
+#              the JEMALLOC_* and LG_* configuration macros, which the recipe checks some of:
+#              JEMALLOC_HAVE_PTHREAD, JEMALLOC_BACKGROUND_THREAD, JEMALLOC_STATS, JEMALLOC_TLS,
+#              JEMALLOC_PROF and JEMALLOC_PROF_LIBGCC), jemalloc.h and the other public headers,
+#              and the build writes include/jemalloc/internal/private_namespace.h and
+#              private_namespace_jet.h: 723 #defines that rename every internal function to
+#              je_<name> (jet_<name> with JEMALLOC_JET), so that nearly every call in src/ names a
+#              macro.
+#              test/unit/junk_alloc.c and junk_free.c #include junk.c whole, arena_reset_prof.c
+#              arena_reset.c and batch_alloc_prof.c batch_alloc.c (each of which is a test program
+#              of its own as well). The tarball's .gitignore already ignores every output of
+#              configure and the build. msvc/ and the docs (xsltproc) are not built
+#   zeromq3    CMake into build/ with the tests (BUILD_TESTS), the draft API (ENABLE_DRAFTS, which
+#              CMake turns on by itself in a git checkout), CURVE with the bundled TweetNaCl
+#              instead of libsodium (WITH_LIBSODIUM=OFF), WebSocket transports with GnuTLS for wss
+#              (WITH_TLS) and without libbsd, so that the build does not depend on what else the
+#              machine has, then a build (-std=gnu++11, -O3 -DNDEBUG): the objects library of 113
+#              files of src/ (src/tweetnacl.c with -std=gnu11) that libzmq.so and libzmq.a share,
+#              the perf/ programs (local_lat, remote_thr, ...), the test helper libraries testutil
+#              and testutil-static (the four tests/testutil*.cpp, compiled for each), the 122 test
+#              programs tests/test_*.cpp and the seven unittests/unittest_*.cpp (on the internal
+#              classes, with the static library), all with the bundled Unity framework
+#              (external/unity/unity.c). CMake's checks generate build/platform.hpp
+#              (ZMQ_CUSTOM_PLATFORM_HPP on every command: 37 #defines, such as
+#              ZMQ_IOTHREAD_POLLER_USE_EPOLL, ZMQ_USE_CV_IMPL_STL11, ZMQ_HAVE_EVENTFD,
+#              ZMQ_HAVE_IPC, ZMQ_HAVE_TIPC, ZMQ_HAVE_WS, ZMQ_HAVE_WSS, ZMQ_HAVE_CURVE,
+#              ZMQ_USE_TWEETNACL, ZMQ_USE_GNUTLS, ZMQ_USE_RADIX_TREE and ZMQ_BUILD_DRAFT_API, which
+#              the recipe checks some of, and the platform ones, ZMQ_HAVE_LINUX among them). The
+#              sources test them all over: the other pollers (kqueue.cpp, devpoll.cpp, pollset.cpp,
+#              select.cpp), OpenPGM and NORM (pgm_*.cpp, norm_engine.cpp) are compiled with their
+#              bodies under inactive #if; src/vmci*.cpp (WITH_VMCI) is not compiled.
+#              build/compile_commands.json is copied to the root. external/wepoll (Windows),
+#              external/sha1 (only without GnuTLS or NSS), builds/, the autotools build and the
+#              docs are not built or used. The tarball's .gitignore already ignores build/
+#   draco      CMake into build/ with the tests (DRACO_TESTS), googletest 1.12.1 compiled from
+#              Debian's sources (DRACO_GOOGLETEST_PATH=/usr/src/googletest, since the +dfsg tarball
+#              leaves third_party/googletest empty; the four entries of gtest-all.cc and
+#              gtest_main.cc lie outside the code base and are dropped), then a build (-O3
+#              -DNDEBUG, no -std): the library as some 30 object libraries of src/draco/
+#              (attributes, compression, core, io, mesh, metadata, point_cloud, animation), the
+#              programs draco_encoder and draco_decoder (each compiles the 16 io files again) and
+#              the googletest programs draco_tests (41 *_test.cc) and draco_factory_tests: 177
+#              entries over 145 files. CMake generates build/draco/draco_features.h (the
+#              DRACO_*_SUPPORTED macros: mesh and point-cloud compression, the edgebreaker
+#              variants, backwards compatibility, deduplication) and
+#              build/testing/draco_test_config.h (the test data directory). The transcoder
+#              (DRACO_TRANSCODER_SUPPORTED, which needs Eigen and TinyGLTF: src/draco/scene,
+#              texture, material and the glTF io, 247 conditionals), src/draco/javascript
+#              (Emscripten), unity/ and maya/ are not built
+build_socat() {
+  # OpenSSL and readline, which the recipe checks, and no libwrap (TCP wrappers), so that the
+  # build does not depend on whether the machine has libwrap0-dev.
+  ./configure --disable-libwrap >/dev/null || exit 1
+  bear -- make -j2 || exit 1
+  require_files socat config.h socat procan filan libxio.a
+  require_defines socat config.h WITH_OPENSSL WITH_READLINE WITH_STREAMS WITH_IP6
+  ignore '*.o' '/Makefile' '/config.h' '/config.log' '/config.status' '/libxio.a' '/socat' \
+         '/procan' '/filan'
+}
+
+build_jemalloc() {
+  # Heap profiling on (JEMALLOC_PROF, with libgcc's unwinder), so that its code and its test
+  # programs (test/unit/*_prof.c, two of which #include another test whole) are built; make tests
+  # builds every test program without running it. The tarball's .gitignore already ignores every
+  # output of configure and the build.
+  ./configure --enable-prof >/dev/null || exit 1
+  bear -- make -j2 all tests || exit 1
+  require_files jemalloc include/jemalloc/internal/jemalloc_internal_defs.h \
+    include/jemalloc/jemalloc.h lib/libjemalloc.a lib/libjemalloc.so test/unit/junk_alloc \
+    test/unit/arena_reset_prof test/integration/cpp/basic test/stress/microbench
+  require_defines jemalloc include/jemalloc/internal/jemalloc_internal_defs.h \
+    JEMALLOC_HAVE_PTHREAD JEMALLOC_BACKGROUND_THREAD JEMALLOC_STATS JEMALLOC_TLS JEMALLOC_PROF \
+    JEMALLOC_PROF_LIBGCC
+}
+
+build_zeromq3() {
+  # The draft API, CURVE with the bundled TweetNaCl (not libsodium) and wss with GnuTLS, without
+  # libbsd, named so that the build does not depend on what else the machine has.
+  cmake_build . -DBUILD_TESTS=ON -DWITH_DOCS=OFF -DENABLE_DRAFTS=ON -DENABLE_CURVE=ON \
+        -DWITH_LIBSODIUM=OFF -DWITH_TLS=ON -DWITH_NSS=OFF -DWITH_LIBBSD=OFF || exit 1
+  require_files zeromq3 build/platform.hpp build/lib/libzmq.so build/lib/libzmq.a \
+    build/bin/test_security_curve build/bin/test_ws_transport build/bin/unittest_radix_tree
+  require_defines zeromq3 build/platform.hpp ZMQ_BUILD_DRAFT_API ZMQ_HAVE_CURVE ZMQ_USE_TWEETNACL \
+    ZMQ_USE_GNUTLS ZMQ_HAVE_WSS ZMQ_USE_RADIX_TREE ZMQ_IOTHREAD_POLLER_USE_EPOLL
+  cdb_from_build
+}
+
+build_draco() {
+  # Debian's googletest sources (/usr/src/googletest, from libgtest-dev) for the draco_gtest and
+  # draco_gtest_main libraries that the tests link, since the +dfsg tarball leaves
+  # third_party/googletest empty; their four entries lie outside the code base and are dropped.
+  cmake_build . -DDRACO_TESTS=ON -DDRACO_GOOGLETEST_PATH=/usr/src/googletest || exit 1
+  require_files draco build/draco/draco_features.h build/testing/draco_test_config.h \
+    build/draco_tests build/draco_factory_tests build/draco_encoder build/draco_decoder
+  python3 - <<'PY' || exit 1
+import json, os, sys
+db = json.load(open("build/compile_commands.json"))
+root = os.getcwd() + os.sep
+kept = [e for e in db if not e["file"].startswith("/usr/src/googletest/")]
+if len(db) - len(kept) != 4 or any(not e["file"].startswith(root) for e in kept):
+    sys.exit("heldout: draco: unexpected entries outside the code base")
+json.dump(kept, open("compile_commands.json", "w"), indent=2)
+PY
+  ignore '/build/'
+}

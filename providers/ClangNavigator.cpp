@@ -437,6 +437,10 @@ Status definitionFallbacks(ClangView& view, bool scip, const ClangSymbol& symbol
   }
   if (out.locations.empty())
     c.collect(symbol, [&](const ClangSite& s) { return s.role != ClangRole::Reference && !othersImplicit(s); });
+  if (auto implicit = out.locations.empty() && !scip ? implicitTagDeclaration(view, symbol, path) : std::nullopt) {
+    out.locations.push_back(siteLocation(symbol, *implicit));
+    out.locations.back().role = OccurrenceRole::Declaration;
+  }
   if (out.locations.empty() && c.changed.empty()) outsideAnswer(view, symbol, scip ? "defined" : "declared", out);
   return Status::ok();
 }

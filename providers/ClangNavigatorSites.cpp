@@ -69,6 +69,19 @@ const ClangSite* declarationSite(const ClangSymbol& symbol) {
   return first;
 }
 
+std::optional<ClangSite> implicitTagDeclaration(ClangView& view, const ClangSymbol& symbol, const std::string& path) {
+  auto kind = static_cast<SymbolKind>(symbol.kind);
+  if (kind != SymbolKind::Struct && kind != SymbolKind::Union && kind != SymbolKind::Enum) return std::nullopt;
+  if (!symbol.id || declarationSite(symbol) || view.outsideSite(*symbol.id)) return std::nullopt;
+  // A definition's lookup decodes the references at the asked place only: all of them here.
+  auto whole = view.symbol(*symbol.id);
+  if (!whole) return std::nullopt;
+  std::optional<ClangSite> first;
+  for (const ClangSite& s : whole->sites)
+    if (s.path == path && (!first || s.range.startByte < first->range.startByte)) first = s;
+  return first;
+}
+
 const ClangSite* firstMet(ClangView& view, const std::string& path, uint32_t limit, const SitesByFile& sites) {
   std::set<std::string, std::less<>> entered;
   // Depth-first over the #includes, bounded: a header graph is shallow, a cycle is cut by

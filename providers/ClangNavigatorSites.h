@@ -19,6 +19,13 @@ SymbolLocation siteLocation(const ClangSymbol& symbol, const ClangSite& site);
 // The declaration clangd's index keeps for a symbol: the canonical one (the first the build
 // saw), else the first declaring site; nullptr when the repository only references it.
 const ClangSite* declarationSite(const ClangSymbol& symbol);
+// C declares a struct, union or enum at an elaborated name where none of that name is in scope:
+// in a prototype's parameter list (`int f(struct single *s);` in a header parsed alone, without
+// the header that defines it) the type is the prototype's own. libclang's indexer reports such a
+// name as a reference to an entity declared nowhere; clangd answers its first name there, the
+// declaration. That site in `path` (the first of the symbol's, which only references it and is
+// declared nowhere outside the repository either), if any.
+std::optional<ClangSite> implicitTagDeclaration(ClangView& view, const ClangSymbol& symbol, const std::string& path);
 // Sites by file, each file's in offset order (string views of the sites' paths).
 using SitesByFile = std::map<std::string_view, std::vector<const ClangSite*>>;
 // The first of `sites` that `path`'s own parse meets before `limit` in it: the file's text and, at

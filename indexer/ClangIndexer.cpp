@@ -135,8 +135,10 @@ void declaration(CXClientData data, const CXIdxDeclInfo* info) {
   if (info->entityInfo->kind == CXIdxEntity_CXXNamespace) {
     CXFile first = nullptr;
     clang_getFileLocation(clang_getCursorLocation(clang_getCanonicalCursor(info->cursor)), &first, nullptr, nullptr, nullptr);
-    if (first && c->fileId(first) < 0 && std::find(c->facts.openedOutside.begin(), c->facts.openedOutside.end(), usr) == c->facts.openedOutside.end())
+    if (first && c->fileId(first) < 0 && std::find(c->facts.openedOutside.begin(), c->facts.openedOutside.end(), usr) == c->facts.openedOutside.end()) {
       c->facts.openedOutside.push_back(usr);
+      noteOutsideTarget(*c, usr, info->cursor);  // that block, whether or not a `std::` names it
+    }
   }
   noteSpecializedTemplate(*c, usr, info);
   if (const CXIdxCXXClassDeclInfo* cls = clang_index_getCXXClassDeclInfo(info))

@@ -232,6 +232,15 @@ Expected<NavigationResult> ClangNavigator::wordAnswer(const std::string& path, c
   // the build saw there. False when it has none.
   auto known = [&](const ClangSite& s) { return !s.interpolated || s.path == path || (shown_ && shown_(s.path)); };
   auto add = [&](const ClangSymbol& symbol) {
+    // A namespace a system header opens first (`std`) is indexed at that block (c++config.h's),
+    // as namespaceDefinition answers it at a name the compiler saw.
+    const bool outsideFirst = static_cast<SymbolKind>(symbol.kind) == SymbolKind::Namespace && symbol.id &&
+                              view_->openedOutside(*symbol.id);
+    if (outsideFirst)
+      if (std::optional<SymbolLocation> outside = outsideLocation(*view_, symbol)) {
+        out.locations.push_back(std::move(*outside));
+        return true;
+      }
     const ClangSite* chosen = indexedPlace(symbol, known);
     if (!chosen) {
       std::optional<SymbolLocation> outside = outsideLocation(*view_, symbol);

@@ -477,7 +477,10 @@ class UnitMerger {
     contents_.parsedWithErrors.assign(withErrors_.begin(), withErrors_.end());
     for (const auto& [path, signature] : unindexed_)
       if (signature != "-" && byFile_.count(path)) contents_.unindexed.emplace_back(path, signature);
-    if (options_.findVarying) contents_.varying = views_.finish(root_);
+    if (options_.findVarying) {
+      contents_.varying = views_.finish(root_);
+      contents_.minority = views_.minority();
+    }
     contents_.root = root_;
     return std::move(contents_);
   }

@@ -76,7 +76,32 @@ void UnitViews::add(const TuFacts& facts, const std::vector<std::string>& paths,
     file.skippedByAll = file.seen ? intersectRanges(file.skippedByAll, own) : own;
     file.seen = true;
     file.sites[bodies[k]].insert(digest[k]);
+    ++file.readers;
+    for (const auto& [start, end] : own) {
+      ++file.skipEdges[start];
+      --file.skipEdges[end];
+    }
   }
+}
+
+std::vector<std::pair<std::string, ByteRanges>> UnitViews::minority() const {
+  std::vector<std::pair<std::string, ByteRanges>> out;
+  for (const auto& [path, file] : files_) {
+    ByteRanges few;
+    int32_t skips = 0;
+    uint32_t from = 0;
+    for (const auto& [at, delta] : file.skipEdges) {
+      const auto kept = static_cast<int64_t>(file.readers) - skips;
+      if (skips > 0 && at > from && kept > 0 && 2 * kept < static_cast<int64_t>(file.readers)) {
+        if (!few.empty() && few.back().second == from) few.back().second = at;
+        else few.emplace_back(from, at);
+      }
+      skips += delta;
+      from = at;
+    }
+    if (!few.empty()) out.emplace_back(path, std::move(few));
+  }
+  return out;
 }
 
 std::vector<std::pair<std::string, ByteRanges>> UnitViews::finish(const std::string& root) const {

@@ -39,12 +39,19 @@ class UnitViews {
   // session parses a header's bodies once, and reports its macro definitions once,
   // ClangSession): that difference says nothing of what a unit's preprocessor made of the file.
   std::vector<std::pair<std::string, ByteRanges>> finish(const std::string& root) const;
+  // Per file (sorted): the sections that fewer than half of the units reading the file keep, the
+  // others' preprocessor leaving them out (socat's xio-streams.h, whose declarations two of its
+  // fifty units reach). clangd's background index keeps the view of the unit its shuffled queue
+  // indexed first, most likely one without them (ClangViewContents::minority).
+  std::vector<std::pair<std::string, ByteRanges>> minority() const;
 
  private:
   struct File {
     ByteRanges skippedByAll, skippedBySome;
     std::set<uint64_t> sites[2];  // one digest of its sites per distinct view: [bodies parsed]
     bool seen = false;
+    uint32_t readers = 0;                     // the units that read the file
+    std::map<uint32_t, int32_t> skipEdges;  // +1 where a unit's skipped range starts, -1 where it ends
   };
   std::map<std::string, File> files_;
 };

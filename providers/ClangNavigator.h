@@ -195,7 +195,7 @@ class ClangNavigator {
   void keepVisibleTypeDefinitions(const ClangSymbol& symbol, const std::string& path,
                                   std::vector<SymbolLocation>& locations);
   static void settleSeveralDefinitions(const std::string& path, NavigationResult& out);
-  void labelIncluderDependent(const std::string& path, NavigationResult& out);
+  void labelIncluderDependent(const std::string& path, NavigationResult& out, size_t leftOut);
   static bool madeUpOnlyAt(const ClangSymbol& symbol, const std::string& path, uint32_t start);
   bool ownParseAt(const ClangFileOccurrence& at, const std::string& path);
   std::optional<std::pair<const ClangFileOccurrence*, ClangSymbol>> builtMacroAt(

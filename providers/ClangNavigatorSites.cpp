@@ -69,6 +69,21 @@ const ClangSite* declarationSite(const ClangSymbol& symbol) {
   return first;
 }
 
+size_t leaveOutMinorityReferences(ClangView& view, const std::string& path,
+                                  const std::function<bool(const std::string&)>& shown,
+                                  std::vector<SymbolLocation>& locations) {
+  std::map<std::string, std::vector<std::pair<uint32_t, uint32_t>>, std::less<>> few;  // read once per file
+  auto inFew = [&](const SymbolLocation& l) {
+    if (l.path == path || (shown && shown(l.path))) return false;
+    auto it = few.find(l.path);
+    if (it == few.end()) it = few.emplace(l.path, view.minorityIn(l.path)).first;
+    return std::any_of(it->second.begin(), it->second.end(), [&](const std::pair<uint32_t, uint32_t>& r) {
+      return l.range.startByte >= r.first && l.range.startByte < r.second;
+    });
+  };
+  return std::erase_if(locations, inFew);
+}
+
 std::optional<ClangSite> implicitTagDeclaration(ClangView& view, const ClangSymbol& symbol, const std::string& path) {
   auto kind = static_cast<SymbolKind>(symbol.kind);
   if (kind != SymbolKind::Struct && kind != SymbolKind::Union && kind != SymbolKind::Enum) return std::nullopt;

@@ -19,6 +19,12 @@ SymbolLocation siteLocation(const ClangSymbol& symbol, const ClangSite& site);
 // The declaration clangd's index keeps for a symbol: the canonical one (the first the build
 // saw), else the first declaring site; nullptr when the repository only references it.
 const ClangSite* declarationSite(const ClangSymbol& symbol);
+// Leaves out of a references answer its locations in sections that fewer than half of the
+// units reading their file compile (ClangViewContents::minority), but in the asked file and in
+// files `shown` (open in the editor: a live server lists their own parse's); returns how many.
+size_t leaveOutMinorityReferences(ClangView& view, const std::string& path,
+                                  const std::function<bool(const std::string&)>& shown,
+                                  std::vector<SymbolLocation>& locations);
 // C declares a struct, union or enum at an elaborated name where none of that name is in scope:
 // in a prototype's parameter list (`int f(struct single *s);` in a header parsed alone, without
 // the header that defines it) the type is the prototype's own. libclang's indexer reports such a

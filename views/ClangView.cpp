@@ -129,6 +129,11 @@ Status writeClangView(const std::filesystem::path& dir, const ClangViewContents&
     if (!varying) return varying.status();
     NIB_RETURN_IF_ERROR(writeRanges(*txn, *varying, contents.varying));
   }
+  if (!contents.minority.empty()) {
+    auto minority = txn->openDb("minority", true);
+    if (!minority) return minority.status();
+    NIB_RETURN_IF_ERROR(writeRanges(*txn, *minority, contents.minority));
+  }
   if (!contents.reads.empty()) NIB_RETURN_IF_ERROR(writeReads(*txn, *meta, contents));
   NIB_RETURN_IF_ERROR(writeInclusions(*txn, contents));
   NIB_RETURN_IF_ERROR(writeOutside(*txn, contents));
@@ -239,6 +244,7 @@ Expected<std::unique_ptr<ClangView>> ClangView::open(const std::filesystem::path
   if (auto foreign = v->txn_.openDb("foreign", false)) v->foreign_ = *foreign;
   if (auto inclusions = v->txn_.openDb("inclusions", false)) v->inclusions_ = *inclusions;
   if (auto varying = v->txn_.openDb("varying", false)) v->varying_ = *varying;
+  if (auto minority = v->txn_.openDb("minority", false)) v->minority_ = *minority;
   if (auto enclosed = v->txn_.openDb("enclosed", false)) v->enclosed_ = *enclosed;
   if (auto outside = v->txn_.openDb("opened-outside", false)) v->openedOutside_ = *outside;
   if (auto sites = v->txn_.openDb("outside-sites", false)) v->outsideSites_ = *sites;
@@ -468,6 +474,10 @@ bool ClangView::variesAt(const std::string& path, uint32_t offset) {
 
 std::vector<std::pair<uint32_t, uint32_t>> ClangView::varyingIn(const std::string& path) {
   return varying_ ? rangesOf(*varying_, path) : std::vector<std::pair<uint32_t, uint32_t>>();
+}
+
+std::vector<std::pair<uint32_t, uint32_t>> ClangView::minorityIn(const std::string& path) {
+  return minority_ ? rangesOf(*minority_, path) : std::vector<std::pair<uint32_t, uint32_t>>();
 }
 
 bool ClangView::rangesHold(MDB_dbi table, const std::string& path, uint32_t offset) {

@@ -150,6 +150,10 @@ struct ClangViewContents {
   // opcode.def, expanded under each includer's definition of WABT_OPCODE), as [0, UINT32_MAX).
   // Sorted and disjoint. Main files are left out: their own unit is what clangd parses of them.
   std::vector<std::pair<std::string, std::vector<std::pair<uint32_t, uint32_t>>>> varying;
+  // Of those, the sections fewer than half of the units reading the file keep (UnitViews::
+  // minority): references there are left out of an answer for another file, as clangd's index
+  // most likely lacks them. Sorted by path.
+  std::vector<std::pair<std::string, std::vector<std::pair<uint32_t, uint32_t>>>> minority;
   // Files under the repository nib does not index that units read — headers a build generated,
   // which git ignores (`config.h`) — whose sites the view lists, with the stat signature each
   // had (fileStatSignature), sorted by path: a site there is only as good as the file is unchanged.
@@ -211,6 +215,8 @@ class ClangView {
   bool variesAt(const std::string& path, uint32_t offset);
   // The same ranges of `path`, sorted (empty for none).
   std::vector<std::pair<uint32_t, uint32_t>> varyingIn(const std::string& path);
+  // The sections of `path` only a minority of the units reading it keep (ClangViewContents::minority).
+  std::vector<std::pair<uint32_t, uint32_t>> minorityIn(const std::string& path);
   // The other files the units whose main file `path` is read (repository paths, sorted; valid
   // while the view lives); nullopt when it is no unit's main file, or the view predates this
   // record.
@@ -247,6 +253,7 @@ class ClangView {
   std::optional<MDB_dbi> compiled_;  // the same
   std::optional<MDB_dbi> foreign_;   // the same
   std::optional<MDB_dbi> inclusions_;  // the same
+  std::optional<MDB_dbi> minority_;  // the same
   std::optional<MDB_dbi> varying_;     // the same
   std::optional<MDB_dbi> enclosed_;    // the same
   std::optional<MDB_dbi> openedOutside_;  // the same

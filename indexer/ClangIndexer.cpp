@@ -109,6 +109,33 @@ void noteSpecializedTemplate(Collector& c, uint32_t usr, const CXIdxDeclInfo* in
   noteOutsideTarget(c, edge.second, primary);
 }
 
+// Whether a declaration is a friend's: declared inside a class (its lexical parent) as a member
+// of an enclosing namespace (its semantic parent). An out-of-line member's is the other way round.
+bool friendDeclaration(CXCursor cursor) {
+  CXCursor lexical = clang_getCursorLexicalParent(cursor);
+  CXCursorKind k = clang_getCursorKind(lexical);
+  bool inClass = k == CXCursor_ClassDecl || k == CXCursor_StructDecl || k == CXCursor_UnionDecl ||
+                 k == CXCursor_ClassTemplate || k == CXCursor_ClassTemplatePartialSpecialization;
+  return inClass && !clang_equalCursors(clang_getCursorSemanticParent(cursor), lexical);
+}
+
+// Whether a class's declaration is spelt `friend class NAME` (`struct`, `union`): clang makes a
+// friend class a declaration of the enclosing namespace's, in its lexical place too.
+bool friendTag(Collector& c, const ClangOccurrence& o) {
+  auto kind = static_cast<SymbolKind>(o.kind);
+  if (kind != SymbolKind::Class && kind != SymbolKind::Struct && kind != SymbolKind::Union) return false;
+  std::string_view text = c.contentOf(o.file);
+  size_t at = std::min<size_t>(o.offset, text.size());
+  auto wordBefore = [&]() {
+    while (at > 0 && std::isspace(static_cast<unsigned char>(text[at - 1]))) --at;
+    size_t end = at;
+    while (at > 0 && Collector::identifierChar(text[at - 1])) --at;
+    return text.substr(at, end - at);
+  };
+  std::string_view key = wordBefore();
+  return (key == "class" || key == "struct" || key == "union") && wordBefore() == "friend";
+}
+
 // Whether an indexer location lies in a repository file: the declarations and references of
 // system headers (thousands a unit) are left out before their USRs, types and edges are looked
 // up, which would cost a unit more than its own names do.
@@ -127,8 +154,14 @@ void declaration(CXClientData data, const CXIdxDeclInfo* info) {
   // generate the USR again each (reference()).
   if (info->declAsContainer)
     clang_index_setClientContainer(info->declAsContainer, reinterpret_cast<CXIdxClientContainer>(static_cast<uintptr_t>(usr) + 1));
+  size_t before = c->facts.occurrences.size();
   c->add(clang_indexLoc_getCXSourceLocation(info->loc), usr,
          info->isDefinition ? ClangRole::Definition : ClangRole::Declaration, kindOf(info->entityInfo->kind), false, -1);
+  // A friend declaration that defines nothing (Draco's `friend class PointCloud;`, `friend int
+  // f(A &);`) is among no references in clangd's index (a friend's inline definition is).
+  if (!info->isDefinition && c->facts.occurrences.size() > before &&
+      (friendDeclaration(info->cursor) || friendTag(*c, c->facts.occurrences.back())))
+    c->facts.occurrences.back().unlisted = true;
   if (info->isDefinition && isScope(info->entityInfo->kind)) c->addScope(info->cursor);
   // A namespace a system header opened first in this unit (`std`): its canonical declaration,
   // where clangd goes from any block of it, lies outside the repository.
@@ -182,9 +215,14 @@ void reference(CXClientData data, const CXIdxEntityRefInfo* info) {
       if (!cu.empty()) container = static_cast<int32_t>(c->usrId(cu, nullptr));
     }
   }
+  size_t before = c->facts.occurrences.size();
   c->add(clang_indexLoc_getCXSourceLocation(info->loc), usr, ClangRole::Reference,
          kindOf(info->referencedEntity->kind), (info->role & CXSymbolRole_Call) != 0, container,
          info->parentEntity ? info->parentEntity->cursor : clang_getNullCursor());
+  // `friend class B;` is a reference to B in libclang's index and none in clangd's (Draco's
+  // `friend class PointCloud;`): it answers go-to-definition, as an unlisted reference.
+  if (c->facts.occurrences.size() > before && friendTag(*c, c->facts.occurrences.back()))
+    c->facts.occurrences.back().unlisted = true;
   // The declaration the reference names, as clangd's selection has it: a function template's
   // specialization, whose definition is the template's (std::sort's in stl_algo.h), where the
   // indexer's entity is the template's first declaration (algorithmfwd.h's).

@@ -612,6 +612,7 @@ Expected<NavigationResult> ClangNavigator::answerFor(const ClangSymbol& found, c
   }
   noteLeftOut(c, scip_, out);
   if (references && !scip_) labelIncluderDependent(path, out, leaveOutMinorityReferences(*view_, path, shown_, out.locations));
+  if (references && !scip_ && at->unlisted) addOwnFriendSite(*symbol, *at, path, out);
   return out;
 }
 

@@ -154,4 +154,17 @@ std::optional<std::pair<const ClangFileOccurrence*, ClangSymbol>> ClangNavigator
   return std::nullopt;
 }
 
+// A friend declaration that defines nothing is among no references in clangd's index (the
+// worker lists it unlisted), but asked there, clangd's references of the open file come from its
+// AST, which holds it: the asked place is the answer's own.
+void ClangNavigator::addOwnFriendSite(const ClangSymbol& symbol, const ClangFileOccurrence& at, const std::string& path,
+                                      NavigationResult& out) {
+  auto text = text_ ? text_(path) : Expected<std::string>(Status(ErrorCode::NotFound, "no text"));
+  if (!text || !friendSpeltBefore(*text, at.start)) return;
+  LineTable lines(*text);
+  ClangSite site{path, ByteRange{at.start, at.end, lines.positionOf(at.start), lines.positionOf(at.end)}, at.role};
+  out.locations.push_back(siteLocation(symbol, site));
+  uniqueSites(out.locations);
+}
+
 }  // namespace nib

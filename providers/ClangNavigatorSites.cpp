@@ -2,6 +2,7 @@
 #include "providers/ClangNavigatorSites.h"
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <set>
 #include <string_view>
@@ -67,6 +68,18 @@ const ClangSite* declarationSite(const ClangSymbol& symbol) {
     if (!first) first = &s;
   }
   return first;
+}
+
+bool friendSpeltBefore(std::string_view text, uint32_t offset) {
+  size_t end = std::min<size_t>(offset, text.size());
+  size_t start = text.find_last_of(";{}", end == 0 ? 0 : end - 1);
+  start = start == std::string_view::npos || end == 0 ? 0 : start + 1;
+  std::string_view declaration = text.substr(start, end - start);
+  for (size_t at = declaration.find("friend"); at != std::string_view::npos; at = declaration.find("friend", at + 1)) {
+    auto part = [&](size_t i) { return i < declaration.size() && (std::isalnum(static_cast<unsigned char>(declaration[i])) || declaration[i] == '_'); };
+    if (!(at > 0 && part(at - 1)) && !part(at + 6)) return true;
+  }
+  return false;
 }
 
 size_t leaveOutMinorityReferences(ClangView& view, const std::string& path,

@@ -25,6 +25,9 @@ const ClangSite* declarationSite(const ClangSymbol& symbol);
 size_t leaveOutMinorityReferences(ClangView& view, const std::string& path,
                                   const std::function<bool(const std::string&)>& shown,
                                   std::vector<SymbolLocation>& locations);
+// Whether the declaration a name at `offset` belongs to is spelt `friend ...`: from the previous
+// `;`, `{` or `}` (or the text's start) to the name.
+bool friendSpeltBefore(std::string_view text, uint32_t offset);
 // C declares a struct, union or enum at an elaborated name where none of that name is in scope:
 // in a prototype's parameter list (`int f(struct single *s);` in a header parsed alone, without
 // the header that defines it) the type is the prototype's own. libclang's indexer reports such a

@@ -4,6 +4,9 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <map>
+#include <string>
+#include <vector>
 
 #include "ClangTesting.h"
 #include "TestRepo.h"
@@ -19,6 +22,14 @@ bool listsIn(const NavigationResult& r, const std::string& path) {
   return std::any_of(r.locations.begin(), r.locations.end(), [&](const SymbolLocation& l) { return l.path == path; });
 }
 
+// Writes the files and a compilation database of `units`, commits them and builds the index.
+void buildUnits(TestRepo& repo, const std::map<std::string, std::string>& files, const std::vector<std::string>& units) {
+  repo.writeAll(files);
+  writeDatabase(repo, units);
+  repo.commitAll();
+  build(repo);
+}
+
 }  // namespace
 
 TEST_CASE("references in an X-macro table each includer expands its own way are includer-dependent", "[clang]") {
@@ -31,10 +42,8 @@ TEST_CASE("references in an X-macro table each includer expands its own way are 
   const char* table = "#include \"types.h\"\n#include \"ops.h\"\nenum type op_types[] = {\n#define OP(t, n) t,\n"
                       "#include \"ops.def\"\n#undef OP\n};\nint width(void) { return T_V128; }\n";
   const char* main = "#include \"types.h\"\n#include \"ops.h\"\nint main(void) { return width() + Load; }\n";
-  repo.writeAll({{"types.h", types}, {"ops.def", def}, {"ops.h", ops}, {"table.c", table}, {"main.c", main}});
-  writeDatabase(repo, {"table.c", "main.c"});
-  repo.commitAll();
-  build(repo);
+  buildUnits(repo, {{"types.h", types}, {"ops.def", def}, {"ops.h", ops}, {"table.c", table}, {"main.c", main}},
+             {"table.c", "main.c"});
   auto view = currentClangView(repo);
   REQUIRE(view.hasValue());
   CHECK((*view)->variesAt("ops.def", offsetOf(def, "T_V128")));
@@ -64,10 +73,8 @@ TEST_CASE("references in a header's section only some units keep are includer-de
   const char* base = "#include \"conf.h\"\nint base(void) { return 1; }\nint other(void) { return base(); }\n";
   const char* extra = "#define WITH_EXTRA\n#include \"conf.h\"\nint extra(void) { return more(); }\n";
   const char* main = "#include \"conf.h\"\nint main(void) { return other(); }\n";
-  repo.writeAll({{"conf.h", conf}, {"base.c", base}, {"extra.c", extra}, {"main.c", main}});
-  writeDatabase(repo, {"base.c", "extra.c", "main.c"});
-  repo.commitAll();
-  build(repo);
+  buildUnits(repo, {{"conf.h", conf}, {"base.c", base}, {"extra.c", extra}, {"main.c", main}},
+             {"base.c", "extra.c", "main.c"});
   auto view = currentClangView(repo);
   REQUIRE(view.hasValue());
   CHECK((*view)->variesAt("conf.h", offsetOf(conf, "base() + 1")));
@@ -100,10 +107,8 @@ TEST_CASE("references in a header's section half of its units keep are listed", 
   const char* extra = "#define WITH_EXTRA\n#include \"conf.h\"\nint extra(void) { return more(); }\n";
   const char* more = "#define WITH_EXTRA\n#include \"conf.h\"\nint twice(void) { return more() * 2; }\n";
   const char* main = "#include \"conf.h\"\nint main(void) { return base(); }\n";
-  repo.writeAll({{"conf.h", conf}, {"base.c", base}, {"extra.c", extra}, {"more.c", more}, {"main.c", main}});
-  writeDatabase(repo, {"base.c", "extra.c", "more.c", "main.c"});
-  repo.commitAll();
-  build(repo);
+  buildUnits(repo, {{"conf.h", conf}, {"base.c", base}, {"extra.c", extra}, {"more.c", more}, {"main.c", main}},
+             {"base.c", "extra.c", "more.c", "main.c"});
   auto provider = StaticProvider::open(repo.root() / ".nib");
   REQUIRE(provider.hasValue());
   auto fromMain = (*provider)->references("main.c", offsetOf(main, "base()"), true);

@@ -93,7 +93,8 @@ void resolveMacroWords(Collector& c) {
     clang_visitChildren(
         *it,
         [](CXCursor child, CXCursor, CXClientData data) {
-          if (clang_isDeclaration(clang_getCursorKind(child))) static_cast<std::vector<CXCursor>*>(data)->push_back(child);
+          if (clang_isDeclaration(clang_getCursorKind(child)))
+            static_cast<std::vector<CXCursor>*>(data)->push_back(child);
           return CXChildVisit_Continue;
         },
         &inside);

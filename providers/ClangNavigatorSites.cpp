@@ -76,7 +76,9 @@ bool friendSpeltBefore(std::string_view text, uint32_t offset) {
   start = start == std::string_view::npos || end == 0 ? 0 : start + 1;
   std::string_view declaration = text.substr(start, end - start);
   for (size_t at = declaration.find("friend"); at != std::string_view::npos; at = declaration.find("friend", at + 1)) {
-    auto part = [&](size_t i) { return i < declaration.size() && (std::isalnum(static_cast<unsigned char>(declaration[i])) || declaration[i] == '_'); };
+    auto part = [&](size_t i) {
+      return i < declaration.size() && (std::isalnum(static_cast<unsigned char>(declaration[i])) || declaration[i] == '_');
+    };
     if (!(at > 0 && part(at - 1)) && !part(at + 6)) return true;
   }
   return false;

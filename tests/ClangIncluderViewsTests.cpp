@@ -23,7 +23,8 @@ bool listsIn(const NavigationResult& r, const std::string& path) {
 }
 
 // Writes the files and a compilation database of `units`, commits them and builds the index.
-void buildUnits(TestRepo& repo, const std::map<std::string, std::string>& files, const std::vector<std::string>& units) {
+void buildUnits(TestRepo& repo, const std::map<std::string, std::string>& files,
+                const std::vector<std::string>& units) {
   repo.writeAll(files);
   writeDatabase(repo, units);
   repo.commitAll();

@@ -326,7 +326,9 @@ void collectOverrides(ClangView& clang, const ClangSymbol& symbol, bool includeD
 
 // Declarations as a definition answer (asked at the definition, or nothing is defined in the
 // repository): clangd 14 goes to one, the canonical declaration (checked against it: a function
-// declared in a header and again above its definition goes to the header's).
+// declared in a header and again above its definition goes to the header's) — its AST's, the first
+// the asked file's own parse meets (`met`), which wins its merge with the index's: socat's
+// xio-streams.h, opened alone, answers its own `extern` declaration, not xio-fd.h's.
 // A C function no header declares, which each unit declared implicitly at its first call (its
 // only declarations are such, unlisted): to clangd each unit's own, so the asked file's answers.
 void keepOwnImplicitDeclaration(const ClangSymbol& symbol, const std::string& path, std::vector<SymbolLocation>& locations) {
@@ -341,15 +343,18 @@ void keepOwnImplicitDeclaration(const ClangSymbol& symbol, const std::string& pa
     std::erase_if(locations, [&](const SymbolLocation& l) { return l.path != path; });
 }
 
-void keepCanonicalDeclaration(const ClangSymbol& symbol, std::vector<SymbolLocation>& locations) {
+void keepCanonicalDeclaration(const ClangSymbol& symbol, const ClangSite* met, std::vector<SymbolLocation>& locations) {
   bool onlyDeclarations = std::none_of(locations.begin(), locations.end(),
                                        [](const SymbolLocation& l) { return l.role == OccurrenceRole::Definition; });
   if (!onlyDeclarations || locations.size() <= 1) return;
   auto keep = locations.begin();
-  if (const ClangSite* canonical = declarationSite(symbol))
+  for (const ClangSite* canonical : {met, declarationSite(symbol)}) {
+    if (!canonical) continue;
     keep = std::find_if(locations.begin(), locations.end(), [&](const SymbolLocation& l) {
       return l.path == canonical->path && l.range.startByte == canonical->range.startByte;
     });
+    if (keep != locations.end()) break;
+  }
   if (keep == locations.end()) keep = locations.begin();
   SymbolLocation one = std::move(*keep);
   locations.assign(1, std::move(one));
@@ -605,7 +610,9 @@ Expected<NavigationResult> ClangNavigator::answerFor(const ClangSymbol& found, c
     if (Status more = definitionFallbacks(*view_, scip_, *symbol, at->role, path, wanted, c, out); !more.isOk()) return more;
   if (!references) {
     keepOwnImplicitDeclaration(*symbol, path, out.locations);
-    keepCanonicalDeclaration(*symbol, out.locations);
+    keepCanonicalDeclaration(*symbol, scip_ ? nullptr : firstDeclarationMet(*view_, *symbol, path, [&](const std::string& p) {
+      return changed_(p) > 0;
+    }), out.locations);
     keepVisibleTypeDefinitions(*symbol, path, out.locations);
     addOverridersOfPureMethod(*view_, *symbol, *at, c);
     if (!scip_) settleSeveralDefinitions(path, out);

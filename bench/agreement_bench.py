@@ -47,7 +47,7 @@ paths, gives the live server a broken parse whose answers are not the reference 
 Usage: bench/agreement_bench.py --repo DIR --language python|typescript|javascript|c|cpp
                                 [--files N] [--per-file K] [--seed S] [--build DIR]
                                 [--live NAME=CMD ...] [--provider static] [--json FILE] [--index]
-                                [--fresh-live]
+                                [--fresh-live [--fresh-index]]
 """
 import argparse
 import collections
@@ -504,6 +504,10 @@ def main():
                          "from its cache): what it parsed for earlier files — clangd keeps the references of every "
                          "file it opened, and a header opened alone replaces its index's view of that header — then "
                          "does not change its answers for later ones")
+    ap.add_argument("--fresh-index", action="store_true",
+                    help="with --fresh-live, also delete clangd's on-disk index (REPO/.cache/clangd) before each start: "
+                         "its background index keeps each header's view from the unit its shuffled queue indexed first, "
+                         "so with the cache kept one draw decides every sampled file's answers in a run")
     ap.add_argument("--settle", type=float, default=3, help="seconds to wait for $/progress to begin (default 3)")
     args = ap.parse_args()
 
@@ -533,6 +537,14 @@ def main():
     if not chosen:
         sys.exit("bench: no source file of that language with enough identifiers")
 
+    if args.fresh_index and not args.fresh_live:
+        sys.exit("agreement_bench: --fresh-index needs --fresh-live")
+
+    def forget_live_index():
+        if args.fresh_index:
+            shutil.rmtree(os.path.join(repo, ".cache", "clangd"), ignore_errors=True)
+
+    forget_live_index()
     servers = [TimedServer("nib", [nib, "serve", "--provider", args.provider], repo, args.timeout)]
     servers += [TimedServer(name, cmd, repo, args.timeout) for name, cmd in lives]
     init = {"processId": os.getpid(), "rootUri": "file://" + repo, "rootPath": repo,
@@ -559,6 +571,8 @@ def main():
         if args.fresh_live and file_no > 0:
             for i, (name, cmd) in enumerate(lives, start=1):
                 servers[i].close()
+            forget_live_index()
+            for i, (name, cmd) in enumerate(lives, start=1):
                 servers[i] = TimedServer(name, cmd, repo, args.timeout)
                 initialize(servers[i])
         for s in servers:
@@ -619,7 +633,8 @@ def main():
           f"seed {args.seed}; {len(records)} requests per server ({elapsed:.1f} s)")
     print(f"nib: {nib} serve --provider {args.provider}")
     if args.fresh_live:
-        print("live servers started afresh for every sampled file (--fresh-live)")
+        print("live servers started afresh for every sampled file (--fresh-live)" +
+              (", clangd's on-disk index deleted before each (--fresh-index)" if args.fresh_index else ""))
     for name, cmd in lives:
         print(f"live {name}: {' '.join(cmd)}")
     print(f"sampling skipped {keep.skipped['keyword']} keyword and {keep.skipped['comment/string']} "

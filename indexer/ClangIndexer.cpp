@@ -220,8 +220,11 @@ void reference(CXClientData data, const CXIdxEntityRefInfo* info) {
          kindOf(info->referencedEntity->kind), (info->role & CXSymbolRole_Call) != 0, container,
          info->parentEntity ? info->parentEntity->cursor : clang_getNullCursor());
   // `friend class B;` is a reference to B in libclang's index and none in clangd's (Draco's
-  // `friend class PointCloud;`): it answers go-to-definition, as an unlisted reference.
-  if (c->facts.occurrences.size() > before && friendTag(*c, c->facts.occurrences.back()))
+  // `friend class PointCloud;`): it answers go-to-definition, as an unlisted reference. Its
+  // parent is the class that declares it, which most references' is not (their text stays unread).
+  const CXIdxEntityKind parent = info->parentEntity ? info->parentEntity->kind : CXIdxEntity_Unexposed;
+  const bool inClass = parent == CXIdxEntity_CXXClass || parent == CXIdxEntity_Struct || parent == CXIdxEntity_Union;
+  if (inClass && c->facts.occurrences.size() > before && friendTag(*c, c->facts.occurrences.back()))
     c->facts.occurrences.back().unlisted = true;
   // The declaration the reference names, as clangd's selection has it: a function template's
   // specialization, whose definition is the template's (std::sort's in stl_algo.h), where the

@@ -343,12 +343,14 @@ void keepOwnImplicitDeclaration(const ClangSymbol& symbol, const std::string& pa
     std::erase_if(locations, [&](const SymbolLocation& l) { return l.path != path; });
 }
 
-void keepCanonicalDeclaration(const ClangSymbol& symbol, const ClangSite* met, std::vector<SymbolLocation>& locations) {
+void keepCanonicalDeclaration(const ClangSymbol& symbol, const std::function<const ClangSite*()>& met,
+                              std::vector<SymbolLocation>& locations) {
   bool onlyDeclarations = std::none_of(locations.begin(), locations.end(),
                                        [](const SymbolLocation& l) { return l.role == OccurrenceRole::Definition; });
   if (!onlyDeclarations || locations.size() <= 1) return;
   auto keep = locations.begin();
-  for (const ClangSite* canonical : {met, declarationSite(symbol)}) {
+  // `met` walks the asked file's #includes: only here, where several declarations are left.
+  for (const ClangSite* canonical : {met(), declarationSite(symbol)}) {
     if (!canonical) continue;
     keep = std::find_if(locations.begin(), locations.end(), [&](const SymbolLocation& l) {
       return l.path == canonical->path && l.range.startByte == canonical->range.startByte;
@@ -610,9 +612,9 @@ Expected<NavigationResult> ClangNavigator::answerFor(const ClangSymbol& found, c
     if (Status more = definitionFallbacks(*view_, scip_, *symbol, at->role, path, wanted, c, out); !more.isOk()) return more;
   if (!references) {
     keepOwnImplicitDeclaration(*symbol, path, out.locations);
-    keepCanonicalDeclaration(*symbol, scip_ ? nullptr : firstDeclarationMet(*view_, *symbol, path, [&](const std::string& p) {
-      return changed_(p) > 0;
-    }), out.locations);
+    keepCanonicalDeclaration(*symbol, [&]() -> const ClangSite* {
+      return scip_ ? nullptr : firstDeclarationMet(*view_, *symbol, path, [&](const std::string& p) { return changed_(p) > 0; });
+    }, out.locations);
     keepVisibleTypeDefinitions(*symbol, path, out.locations);
     addOverridersOfPureMethod(*view_, *symbol, *at, c);
     if (!scip_) settleSeveralDefinitions(path, out);

@@ -2,8 +2,9 @@
 # in its own directory, so that it has a compilation database and the headers its build
 # generates, and the helpers the recipes share. The main script's header says what the recipes of
 # sets 24 to 35 build and why, set 36's are described here, beside them; the functions are kept
-# here so that the main script stays short. Sets 37's and 38's recipes, with their descriptions,
-# are in bench/prepare-clang-heldout-sets.sh, which the main script sources after this file.
+# here so that the main script stays short. Sets 37's, 38's and 39's recipes, with their
+# descriptions, are in bench/prepare-clang-heldout-sets.sh, which the main script sources after
+# this file.
 # shellcheck shell=bash
 
 # Appends the build outputs of one code base to its root .gitignore.
@@ -716,5 +717,9 @@ build_recipe() {
     jemalloc) build_jemalloc ;;
     zeromq3) build_zeromq3 ;;
     draco) build_draco ;;
+    tree-sitter) build_tree_sitter ;;
+    msgpack-c) build_msgpack_c ;;
+    mbedtls) build_mbedtls ;;
+    exiv2) build_exiv2 ;;
   esac
 }

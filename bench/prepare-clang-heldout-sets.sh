@@ -1,6 +1,6 @@
 # Sourced by bench/prepare-clang-heldout.sh after bench/prepare-clang-heldout-recipes.sh: the
-# recipes of the later sets (37 and 38), with what each builds, for lack of room in the other two
-# files. build_recipe, in prepare-clang-heldout-recipes.sh, calls them; they use its helpers
+# recipes of the later sets (37, 38 and 39), with what each builds, for lack of room in the other
+# two files. build_recipe, in prepare-clang-heldout-recipes.sh, calls them; they use its helpers
 # (ignore, require_files, require_defines, cmake_build, cdb_from_build).
 # shellcheck shell=bash
 
@@ -253,4 +253,116 @@ if len(db) - len(kept) != 4 or any(not e["file"].startswith(root) for e in kept)
 json.dump(kept, open("compile_commands.json", "w"), indent=2)
 PY
   ignore '/build/'
+}
+
+# Set 39's recipes. Like set 32's, each build step ends with || exit 1. What each one builds:
+#   tree-sitter
+#              bear -- make -j2 AMALGAMATED=1 in the tree: only the C library (the Makefile's
+#              libtree-sitter.a and libtree-sitter.so.0.0), from lib/src/lib.c, which #includes the
+#              eleven other .c files of lib/src (alloc.c, get_changed_ranges.c, language.c, lexer.c,
+#              node.c, parser.c, query.c, stack.c, subtree.c, tree_cursor.c, tree.c) whole, none of
+#              which is compiled on its own: one entry in all (-O3 -Werror -std=gnu99, the
+#              Makefile's defaults). No header is generated; lib/src/unicode/ is a trimmed copy of
+#              ICU's UTF-8 and UTF-16 macros. The Makefile's VERSION still says 0.6.3. The Rust
+#              crates (cli/, highlight/, tags/, lib/binding_rust), lib/binding_web/binding.c
+#              (Emscripten), the test grammars' scanner.c files of test/fixtures/, test/fuzz/ and
+#              test/profile/ are not built. The tarball's .gitignore already ignores every build
+#              output
+#   msgpack-c  CMake into build/ with the tests (MSGPACK_BUILD_TESTS) and the examples, without
+#              cJSON (so that example/jsonconv.c is never built, whatever the machine has), then a
+#              build: msgpackc twice, shared and static, so each of the five files of src/ has two
+#              entries, the six C examples and the five googletest programs test/*_c.cpp (C++, the
+#              C API's tests, with Debian's googletest 1.12.1, find_package(GTest), which the
+#              recipe checks, and zlib). No command names a -std. CMake generates
+#              build/include/msgpack/sysdep.h and pack_template.h (from cmake/*.h.in: the byte
+#              order and the _msgpack_* macros); unpack_template.h and the other pack and unpack
+#              headers are in the tarball; build/compile_commands.json is copied to the root.
+#              The tarball has no .gitignore
+#   mbedtls    CMake into build/ with its defaults (the programs and the tests, -Werror, no -O),
+#              with Debian's python3 for the test generator, then a build: the static libraries
+#              mbedcrypto, mbedx509 and mbedtls (the 96 .c files of library/), the test helpers
+#              of tests/src/ (mbedtls_test), the programs of programs/ (aes, hash, pkey, psa,
+#              random, ssl, test, util, x509, and the 22 fuzz programs, which compile
+#              programs/fuzz/onefile.c and common.c again each) and the 103 test suites:
+#              tests/scripts/generate_test_code.py writes build/tests/test_suite_<name>.c from
+#              tests/suites/test_suite_<name>.function (73 of them; aes.ecb, aes.cbc, ... share
+#              one), helpers.function, main_test.function and host_test.function, with #line
+#              directives that point back at those .function files (main_test.function's and
+#              helpers.function's as relative names, suites/..., which are relative to tests/, not
+#              to the command's directory). 295 entries over 281 files. No header is generated:
+#              the configuration is the tracked include/mbedtls/config.h (140 MBEDTLS_* macros
+#              #defined and 206 commented out; the recipe checks some: MBEDTLS_SSL_TLS_C,
+#              MBEDTLS_X509_CRT_PARSE_C, MBEDTLS_PSA_CRYPTO_C, MBEDTLS_AESNI_C, MBEDTLS_SELF_TEST),
+#              and include/mbedtls/check_config.h and the sources test them all over.
+#              build/compile_commands.json is copied to the root. 3rdparty/everest (only with
+#              MBEDTLS_ECDH_VARIANT_EVEREST_ENABLED), programs/test/dlopen.c (only with the shared
+#              libraries), programs/test/cmake_subproject/, programs/wince_main.c and
+#              tests/src/external_timing/ are not built; programs/psa/psa_constant_names_generated.c
+#              and programs/ssl/ssl_test_common_source.c are #included by psa_constant_names.c and
+#              by ssl_client2.c and ssl_server2.c. The tarball's .gitignore already ignores build/
+#   exiv2      CMake into build/ with the unit tests (EXIV2_BUILD_UNIT_TESTS, with Debian's
+#              googletest 1.12.1, find_package(GTest), which the recipe checks), BMFF and video
+#              support (EXIV2_ENABLE_BMFF, EXIV2_ENABLE_VIDEO) and CMake's other defaults (XMP with
+#              the bundled xmpsdk/ and Debian's expat, PNG with zlib, the samples, the exiv2
+#              program, no NLS, no curl or libssh), then a build (-O3 -DNDEBUG; the library and
+#              the samples -std=gnu++98, the unit tests -std=gnu++11): exiv2lib (shared, the 77
+#              files of src/ it builds: the image formats, the maker notes, the tag tables, ...),
+#              exiv2lib_int (src/, the internal helpers that the unit tests use as well),
+#              exiv2-xmp (the 16 .cpp files of xmpsdk/src), the exiv2 program, 37 samples
+#              (samples/*.cpp; src/getopt.cpp and src/utils.cpp again) and unit_tests (the 18
+#              unitTests/*.cpp): 148 entries over 142 files. CMake generates build/exv_conf.h
+#              (from cmake/config.h.cmake: 29 #defines, EXV_HAVE_* and EXV_ENABLE_* among them,
+#              which the recipe checks some of: EXV_HAVE_XMP_TOOLKIT, EXV_HAVE_LIBZ,
+#              EXV_ENABLE_BMFF, EXV_ENABLE_VIDEO) and build/exiv2lib_export.h
+#              (generate_export_header's EXIV2API); build/compile_commands.json is copied to the
+#              root. src/ssh.cpp (libssh), samples/httptest.cpp, mt-test.cpp, tiffaddpath-test.cpp
+#              and toexv.cpp, contrib/ and fuzz/ are not built. The tarball's .gitignore already
+#              ignores build/ (build*)
+build_tree_sitter() {
+  # Only the C library, amalgamated: lib/src/lib.c #includes the other lib/src/*.c files. The
+  # Rust CLI and bindings are not built. The tarball's .gitignore already ignores the outputs.
+  bear -- make -j2 AMALGAMATED=1 || exit 1
+  require_files tree-sitter lib/src/lib.o libtree-sitter.a libtree-sitter.so.0.0
+  python3 - <<'EOF' || exit 1
+import json, os, sys
+files = [os.path.relpath(os.path.join(e["directory"], e["file"]))
+         for e in json.load(open("compile_commands.json"))]
+if files != ["lib/src/lib.c"]:
+    sys.exit("heldout: tree-sitter: not the amalgamated build: %s" % files)
+EOF
+}
+
+build_msgpack_c() {
+  # The tests and the examples; cJSON is never looked for, so that jsonconv.c is not built
+  # whatever the machine has.
+  cmake_build . -DMSGPACK_BUILD_TESTS=ON -DMSGPACK_BUILD_EXAMPLES=ON \
+        -DCMAKE_DISABLE_FIND_PACKAGE_cJSON=ON || exit 1
+  grep -q '^GTest_DIR:PATH=/usr/' build/CMakeCache.txt ||
+    { echo "heldout: msgpack-c: Debian's googletest not found" >&2; exit 1; }
+  require_files msgpack-c build/include/msgpack/sysdep.h build/include/msgpack/pack_template.h \
+    build/test/msgpack_c build/test/streaming_c build/example/simple_c
+  cdb_from_build
+}
+
+build_mbedtls() {
+  # The defaults build the programs and the test suites, whose .c files the test generator
+  # writes into build/tests/; Debian's python3 runs it, whatever python3 comes first on the PATH.
+  cmake_build . -DPython3_EXECUTABLE=/usr/bin/python3 || exit 1
+  require_files mbedtls build/library/libmbedtls.a build/tests/test_suite_ssl.c \
+    build/tests/test_suite_ssl build/tests/test_suite_aes.ecb build/programs/ssl/ssl_client2
+  require_defines mbedtls include/mbedtls/config.h MBEDTLS_SSL_TLS_C MBEDTLS_X509_CRT_PARSE_C \
+    MBEDTLS_PSA_CRYPTO_C MBEDTLS_AESNI_C MBEDTLS_SELF_TEST
+  cdb_from_build
+}
+
+build_exiv2() {
+  # The unit tests, and BMFF and video support (no dependencies), so that their files are built.
+  cmake_build . -DEXIV2_BUILD_UNIT_TESTS=ON -DEXIV2_ENABLE_BMFF=ON -DEXIV2_ENABLE_VIDEO=ON || exit 1
+  grep -q '^GTest_DIR:PATH=/usr/' build/CMakeCache.txt ||
+    { echo "heldout: exiv2: Debian's googletest not found" >&2; exit 1; }
+  require_files exiv2 build/exv_conf.h build/exiv2lib_export.h build/bin/unit_tests \
+    build/bin/exiv2 build/bin/exifprint
+  require_defines exiv2 build/exv_conf.h EXV_HAVE_XMP_TOOLKIT EXV_HAVE_LIBZ EXV_ENABLE_BMFF \
+    EXV_ENABLE_VIDEO
+  cdb_from_build
 }

@@ -42,7 +42,12 @@
 #          luajit (2.1.0~beta3+git20220320+dfsg) and srt
 #   set 38 (a fifteenth, fresh set; default DEST /tmp/held38): socat 1.7.4.4, jemalloc 5.3.0,
 #          ZeroMQ 4.3.4 and Draco 1.5.5, the packages socat, jemalloc, zeromq3 and draco
-#          (1.5.5+dfsg). Sets 37's and 38's recipes, and what each builds, are in
+#          (1.5.5+dfsg)
+#   set 39 (a sixteenth, fresh set; default DEST /tmp/held39): tree-sitter 0.20.7, msgpack-c 4.0.0
+#          (the C library), Mbed TLS 2.28.3 and Exiv2 0.27.6, the packages tree-sitter,
+#          msgpack-c, mbedtls and exiv2. msgpack-c stands in for uriparser and exiv2 for cctz
+#          (and crc32c, which bookworm does not have): this mirror lacks uriparser's and cctz's
+#          .orig tarballs. Sets 37's, 38's and 39's recipes, and what each builds, are in
 #          bench/prepare-clang-heldout-sets.sh
 #
 # Each code base becomes DEST/<package>, a git repository whose first commit is the package's
@@ -604,14 +609,14 @@
 # libreadline-dev for mujs (and socat), libgmp-dev for nettle, libfmt-dev for spdlog,
 # autoconf, automake and libtool for libonig, libpcap-dev for libsrtp2, libpng-dev and
 # libbrotli-dev for freetype, libjpeg-dev for libyuv, unicode-data and python3-six for re2,
-# liblz4-dev and libzstd-dev for tkrzw, libgnutls28-dev for zeromq3) are
-# installed with apt-get, which needs root.
-# The recipes themselves are in bench/prepare-clang-heldout-recipes.sh and, for sets 37 and 38,
-# bench/prepare-clang-heldout-sets.sh.
-# Usage: bench/prepare-clang-heldout.sh [--set 24|25|26|27|28|29|30|31|32|33|34|35|36|37|38] [DEST]   (default: set 24, DEST /tmp/held<set>)
+# liblz4-dev and libzstd-dev for tkrzw, libgnutls28-dev for zeromq3, libexpat1-dev for exiv2)
+# are installed with apt-get, which needs root.
+# The recipes themselves are in bench/prepare-clang-heldout-recipes.sh and, for sets 37, 38 and
+# 39, bench/prepare-clang-heldout-sets.sh.
+# Usage: bench/prepare-clang-heldout.sh [--set 24|25|26|27|28|29|30|31|32|33|34|35|36|37|38|39] [DEST]   (default: set 24, DEST /tmp/held<set>)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-usage() { echo "usage: $0 [--set 24|25|26|27|28|29|30|31|32|33|34|35|36|37|38] [DEST]" >&2; exit 2; }
+usage() { echo "usage: $0 [--set 24|25|26|27|28|29|30|31|32|33|34|35|36|37|38|39] [DEST]" >&2; exit 2; }
 set_id=24
 args=()
 while [ $# -gt 0 ]; do
@@ -640,7 +645,8 @@ case "$set_id" in
   36) packages=(re2 libtommath tcc lmdb) ;;
   37) packages=(tkrzw libevent luajit srt) ;;
   38) packages=(socat jemalloc zeromq3 draco) ;;
-  *) echo "heldout: unknown set $set_id (24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37 or 38)" >&2; exit 2 ;;
+  39) packages=(tree-sitter msgpack-c mbedtls exiv2) ;;
+  *) echo "heldout: unknown set $set_id (24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38 or 39)" >&2; exit 2 ;;
 esac
 dest=$(realpath -m "${args[0]:-/tmp/held$set_id}")
 git_c=(-c user.name=nib-bench -c user.email=bench@nib -c commit.gpgsign=false)
@@ -650,7 +656,7 @@ for p in bear cmake build-essential zlib1g-dev libgtest-dev libgmock-dev libbenc
          libbz2-dev liblzma-dev libssl-dev pkg-config libogg-dev nlohmann-json3-dev \
          libcppunit-dev libreadline-dev libgmp-dev libfmt-dev autoconf automake libtool \
          libpcap-dev libpng-dev libbrotli-dev libjpeg-dev unicode-data python3-six liblz4-dev \
-         libzstd-dev libgnutls28-dev; do
+         libzstd-dev libgnutls28-dev libexpat1-dev; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || need+=("$p")
 done
 if [ ${#need[@]} -gt 0 ]; then
@@ -666,8 +672,8 @@ prepared() {
     [ -z "$(git -C "$d" status --porcelain | grep -v -x -e '?? .cache/' || true)" ]
 }
 
-# The recipes (build_recipe and the build_* functions) and the helpers they share; sets 37's and
-# 38's build_* functions are in a file of their own.
+# The recipes (build_recipe and the build_* functions) and the helpers they share; sets 37's, 38's
+# and 39's build_* functions are in a file of their own.
 . "$here/prepare-clang-heldout-recipes.sh"
 . "$here/prepare-clang-heldout-sets.sh"
 

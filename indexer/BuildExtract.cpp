@@ -6,6 +6,7 @@
 
 #include "indexer/BuildPhases.h"
 #include "indexer/LanguageSpec.h"
+#include "indexer/WorktreeGit.h"
 #include "support/FileIo.h"
 #include "support/GitLite.h"
 #include "support/Language.h"
@@ -15,7 +16,6 @@
 namespace nib::build {
 namespace {
 
-constexpr size_t kBinaryProbe = 8000;  // the prefix git itself inspects for NUL bytes
 constexpr size_t kWriteBatch = 512;    // fact-store records per write transaction
 constexpr size_t kMaxPath = 400;       // LMDB keys are limited to 511 bytes
 constexpr uint64_t kReleaseEvery = 2048;  // items between hand-backs of the fact store's pages
@@ -34,6 +34,14 @@ Expected<ScanOutput> scanPhase(GitRepository& repo, const std::string& commit, b
   for (size_t i = 0; i < listing->size(); ++i) out.items[i].entry = std::move((*listing)[i]);
   if (!fromWorktree) return out;
   WorktreeSnapshot& snapshot = out.snapshot.emplace();
+  // Untracked binary files are no part of the worktree the version reflects (its tree id leaves
+  // them out, as `nib status`'s probe does): the snapshot keeps only their stat data.
+  std::erase_if(out.items, [&](const WorkItem& w) {
+    if (!leftOutOfWorktree(repo.root(), w.entry)) return false;
+    snapshot.leftOut.push_back({snapshot.intern(w.entry.path), static_cast<uint32_t>(w.entry.mode), {}, w.entry.size,
+                                w.entry.mtimeNs, w.entry.inode});
+    return true;
+  });
   for (const WorkItem& w : out.items) {
     if (isIndexOwnPath(w.entry.path)) continue;
     snapshot.files.push_back({snapshot.intern(w.entry.path), static_cast<uint32_t>(w.entry.mode),
@@ -92,7 +100,7 @@ std::string readAndClassify(WorkItem& w, ItemContext& ctx) {
     w.skipReason = kTooLargeReason;
     return content;
   }
-  std::string_view probe(content.data(), std::min(content.size(), kBinaryProbe));
+  std::string_view probe(content.data(), std::min(content.size(), kBinaryProbeBytes));
   if (probe.find('\0') != std::string_view::npos) {
     w.skipReason = "binary";
     return content;

@@ -1,13 +1,22 @@
 #include "indexer/WorktreeGit.h"
 
+#include <fcntl.h>
+
 #include <memory>
 #include <mutex>
 #include <vector>
 
 #include "indexer/GitRepository.h"
 #include "support/GitLite.h"
+#include "views/WorktreeSnapshot.h"
 
 namespace nib {
+
+bool leftOutOfWorktree(const std::filesystem::path& root, const TreeEntry& entry) {
+  if (entry.tracked || (entry.mode != EntryMode::File && entry.mode != EntryMode::Executable)) return false;
+  std::optional<bool> binary = binaryFileAt(AT_FDCWD, (root / entry.path).c_str());
+  return binary && *binary;
+}
 
 Expected<std::string> worktreeTreeId(const std::filesystem::path& root) {
   auto repo = GitRepository::discover(root);
@@ -16,7 +25,7 @@ Expected<std::string> worktreeTreeId(const std::filesystem::path& root) {
   if (!listing) return listing.status();
   std::vector<TreeEntry> entries;
   for (TreeEntry& e : *listing) {
-    if (e.path.rfind(".nib/", 0) == 0) continue;
+    if (e.path.rfind(".nib/", 0) == 0 || leftOutOfWorktree((*repo)->root(), e)) continue;
     if (e.oid.empty()) {
       if (e.mode == EntryMode::Submodule) return std::string();
       auto oid = gitlite::blobIdOfFile((*repo)->root() / e.path);  // streamed; links hash their target

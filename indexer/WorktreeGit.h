@@ -13,9 +13,16 @@
 
 namespace nib {
 
-// The worktree's tree id, the index folder left out; "" when an untracked nested repository
-// makes it unknowable.
+struct TreeEntry;
+
+// The worktree's tree id, the index folder and the left-out files (leftOutOfWorktree) left out;
+// "" when an untracked nested repository makes it unknowable.
 Expected<std::string> worktreeTreeId(const std::filesystem::path& root);
+
+// Whether a worktree entry under `root` is no part of the worktree an index reflects: an
+// untracked file (one git does not ignore) whose first bytes hold a NUL, as git judges a file
+// binary — nib indexes nothing of it (WorktreeSnapshot::leftOut).
+bool leftOutOfWorktree(const std::filesystem::path& root, const TreeEntry& entry);
 
 // A predicate saying whether git ignores a repository path of the worktree at `root`. Outside
 // a repository every path counts as ignored (nothing unknown is added to answers).

@@ -520,7 +520,7 @@ bool Engine::applyWorktreeOverlays(const std::map<std::string, std::string>& wan
     Language lang = detectLanguage(path, std::string_view(*text).substr(0, 16384));
     // The index's rules: binary files stay out; a file without a grammar has no facts to
     // overlay (the search views read it from disk anyway).
-    bool binary = std::string_view(*text).substr(0, 8000).find('\0') != std::string_view::npos;
+    bool binary = std::string_view(*text).substr(0, kBinaryProbeBytes).find('\0') != std::string_view::npos;
     if (lang == Language::Unknown || binary) {
       if (provider_->file(path)) provider_->setTombstone(path);
       continue;

@@ -153,6 +153,37 @@ TEST_CASE("nib reports stale files and a moved HEAD instead of answering silentl
   CHECK(s2.out.find("differs: index is behind") != std::string::npos);
 }
 
+TEST_CASE("untracked binary files, such as clangd's index, leave the index fresh", "[cli]") {
+  TestRepo repo;
+  makeProject(repo);
+  const std::string binary("RIFF\0\0\0\0CdIx", 12);
+  repo.write(".cache/clangd/index/geometry.py.idx", binary + "1");
+  REQUIRE(nib(repo, "index -q").rc == 0);
+  auto status = [&] { return nlohmann::json::parse(nib(repo, "status --json").out)["freshness"]; };
+  auto s = status();
+  CHECK(s["fresh"] == true);
+  CHECK(s["indexDirty"] == false);  // its tree is HEAD's: the binary file is no part of it
+  CHECK(s["worktreeMethod"] == "stat");
+  // clangd rewrites its shards and adds new ones; a build leaves objects behind.
+  repo.write(".cache/clangd/index/geometry.py.idx", binary + "22");
+  repo.write(".cache/clangd/index/main.py.idx", binary);
+  repo.write("build/main.o", binary);
+  s = status();
+  CHECK(s["fresh"] == true);
+  CHECK(s["worktreeMethod"] == "stat");
+  Run def = nib(repo, "def --json src/main.py:3:5");
+  REQUIRE(def.rc == 0);
+  CHECK(nlohmann::json::parse(def.out)["freshness"]["fresh"] == true);
+  // Text in such a folder is part of the worktree: the index is behind it.
+  repo.write(".cache/clangd/index/notes.py", "n = 1\n");
+  s = status();
+  CHECK(s["fresh"] == false);
+  CHECK(s["worktreeMethod"] == "scan");
+  REQUIRE(nib(repo, "index -q").rc == 0);
+  CHECK(status()["fresh"] == true);
+  CHECK(nib(repo, "symbols n").out.find(".cache/clangd/index/notes.py") != std::string::npos);
+}
+
 TEST_CASE("without the worktree module a query on a changed worktree says what it left out", "[cli]") {
   TestRepo repo;
   makeProject(repo);

@@ -207,4 +207,63 @@ TEST_CASE("the worktree snapshot detects edits by stat and defers new files to g
   CHECK(deleted.deleted == std::vector<std::string>{"b.py"});
 }
 
+TEST_CASE("untracked binary files are no part of the worktree a snapshot reflects", "[freshness]") {
+  TestRepo repo;
+  repo.write("a.py", "x = 1\n");
+  repo.commitAll();
+  const std::string binary("\x7f" "ELF\0\0\x01", 7);
+  // Left out when the snapshot was taken: clangd's index of its own, a build product.
+  repo.write(".cache/clangd/index/a.h.idx", binary + "one");
+  WorktreeSnapshot snap;
+  WorktreeSnapshot::File f;
+  f.path = "a.py";
+  REQUIRE(statEntry(repo.root() / "a.py", &f.size, &f.mtimeNs, &f.inode, &f.mode));
+  f.oid = snap.intern(gitOut(repo, "rev-parse HEAD:a.py"));
+  snap.files.push_back(f);
+  WorktreeSnapshot::File left;
+  left.path = ".cache/clangd/index/a.h.idx";
+  REQUIRE(statEntry(repo.root() / left.path, &left.size, &left.mtimeNs, &left.inode, &left.mode));
+  snap.leftOut.push_back(left);
+  REQUIRE(snap.recordDirectories(repo.root()).isOk());
+  CHECK(snap.dirs.size() == 4);  // the root and the left-out file's three folders
+
+  auto same = compareWithTree(repo.root(), snap);
+  CHECK(same.conclusive);
+  CHECK(same.unchanged);
+
+  // Rewritten, and joined by new shards and a new folder of build products: still binary, no change.
+  repo.write(".cache/clangd/index/a.h.idx", binary + "two, longer");
+  repo.write(".cache/clangd/index/b.h.idx", binary);
+  repo.write("out/obj/a.o", binary);
+  auto rewritten = compareWithTree(repo.root(), snap);
+  CHECK(rewritten.conclusive);
+  CHECK(rewritten.unchanged);
+  CHECK(rewritten.added.empty());
+
+  // A text file among them counts: git's ignore rules must judge it.
+  repo.write("out/obj/notes.txt", "text\n");
+  auto text = compareWithTree(repo.root(), snap);
+  CHECK_FALSE(text.conclusive);
+  CHECK(text.added == std::vector<std::string>{"out"});
+  repo.remove("out/obj/notes.txt");
+  CHECK(compareWithTree(repo.root(), snap).unchanged);
+
+  // So does a left-out file that turned into text, and a new text file in its folder.
+  repo.write(".cache/clangd/index/a.h.idx", "now text\n");
+  auto turned = compareWithTree(repo.root(), snap);
+  CHECK_FALSE(turned.conclusive);
+  CHECK(turned.added == std::vector<std::string>{".cache/clangd/index/a.h.idx"});
+  CHECK(turned.reason.find("no longer a binary file") != std::string::npos);
+  repo.write(".cache/clangd/index/a.h.idx", binary);
+  repo.write(".cache/clangd/index/c.txt", "text\n");
+  auto textBeside = compareWithTree(repo.root(), snap);
+  CHECK_FALSE(textBeside.conclusive);
+  CHECK(textBeside.added == std::vector<std::string>{".cache/clangd/index/c.txt"});
+
+  // Deleted: no change either.
+  repo.remove(".cache/clangd/index/c.txt");
+  repo.remove(".cache/clangd/index/a.h.idx");
+  CHECK(compareWithTree(repo.root(), snap).unchanged);
+}
+
 }  // namespace nib::test

@@ -1,6 +1,7 @@
 #include "views/WorktreeSnapshot.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <unistd.h>
 #include <sys/stat.h>
@@ -18,7 +19,10 @@ namespace nib {
 namespace fs = std::filesystem;
 namespace {
 
-constexpr uint8_t kFormat = 1;
+// Format 2 added the left-out files; a format-1 snapshot has none.
+constexpr uint8_t kFormat = 2;
+// How many entries of a new folder are looked through for one that counts (countsAsAddition).
+constexpr size_t kAdditionBudget = 4096;
 
 std::vector<std::string> listNames(const fs::path& dir, bool* ok) {
   std::vector<std::string> names;
@@ -38,7 +42,106 @@ int64_t mtimeOf(const struct stat& st) {
   return static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
 }
 
+// Whether the new entry `name` of the folder `dir` (a path) counts as a change to the worktree:
+// anything but a binary file or a folder holding nothing else. A folder is looked through up to
+// kAdditionBudget entries; a larger one counts, as does anything unreadable or a link.
+bool countsAsAddition(const std::string& dir, const std::string& name) {
+  std::vector<std::string> pending{dir + "/" + name};
+  size_t looked = 0;
+  for (bool first = true; !pending.empty(); first = false) {
+    std::string path = std::move(pending.back());
+    pending.pop_back();
+    struct stat st;
+    if (first) {
+      if (::lstat(path.c_str(), &st) != 0) return true;
+      if (S_ISREG(st.st_mode)) {
+        std::optional<bool> binary = binaryFileAt(AT_FDCWD, path.c_str());
+        return !binary || !*binary;
+      }
+      if (!S_ISDIR(st.st_mode)) return true;
+    }
+    DIR* d = ::opendir(path.c_str());
+    if (!d) return true;
+    bool counts = false;
+    while (dirent* e = ::readdir(d)) {
+      std::string_view n = e->d_name;
+      if (n == "." || n == "..") continue;
+      if (++looked > kAdditionBudget) {
+        counts = true;
+        break;
+      }
+      if (::fstatat(::dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+        counts = true;
+        break;
+      }
+      if (S_ISDIR(st.st_mode)) {
+        pending.push_back(path + "/" + e->d_name);
+        continue;
+      }
+      std::optional<bool> binary = S_ISREG(st.st_mode) ? binaryFileAt(::dirfd(d), e->d_name) : std::nullopt;
+      if (!binary || !*binary) {
+        counts = true;
+        break;
+      }
+    }
+    ::closedir(d);
+    if (counts) return true;
+  }
+  return false;
+}
+
+// Marks in `text` the left-out files (WorktreeSnapshot::leftOut) that are no longer binary files
+// — a file there now, or a link, whose stat data changed and whose first bytes hold no NUL — in
+// the folders of `scope` (all when null); the others are unmarked. A deleted one is no change.
+void checkLeftOut(const std::string& rootText, const WorktreeSnapshot& snapshot, const std::set<std::string_view>* scope,
+                  std::vector<char>& text) {
+  std::string dir, name;
+  int dirFd = -1;
+  bool dirOpen = false;
+  for (size_t i = 0; i < snapshot.leftOut.size(); ++i) {
+    const WorktreeSnapshot::File& f = snapshot.leftOut[i];
+    size_t slash = f.path.rfind('/');
+    std::string_view fileDir = slash == std::string_view::npos ? std::string_view() : f.path.substr(0, slash);
+    if (scope && !scope->count(fileDir)) continue;
+    text[i] = 0;
+    if (!dirOpen || fileDir != dir) {
+      if (dirFd >= 0) ::close(dirFd);
+      dir.assign(fileDir);
+      dirFd = ::open((dir.empty() ? rootText : rootText + "/" + dir).c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
+      dirOpen = true;
+    }
+    name.assign(slash == std::string_view::npos ? f.path : f.path.substr(slash + 1));
+    uint64_t size, inode;
+    int64_t mtime;
+    uint32_t mode;
+    if (dirFd < 0 || !statEntryAt(dirFd, name.c_str(), &size, &mtime, &inode, &mode)) continue;
+    if (size == f.size && mtime == f.mtimeNs && inode == f.inode && mode == f.mode) continue;
+    std::optional<bool> binary = mode == 0120000 || mode == 0 ? std::nullopt : binaryFileAt(dirFd, name.c_str());
+    text[i] = !binary || !*binary;
+  }
+  if (dirFd >= 0) ::close(dirFd);
+}
+
 }  // namespace
+
+std::optional<bool> binaryFileAt(int dirFd, const char* name) {
+  int fd = ::openat(dirFd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+  if (fd < 0) return std::nullopt;
+  char buffer[kBinaryProbeBytes];
+  size_t have = 0;
+  while (have < sizeof buffer) {
+    ssize_t n = ::read(fd, buffer + have, sizeof buffer - have);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      ::close(fd);
+      return std::nullopt;
+    }
+    if (n == 0) break;
+    have += static_cast<size_t>(n);
+  }
+  ::close(fd);
+  return std::string_view(buffer, have).find('\0') != std::string_view::npos;
+}
 
 bool statEntry(const char* path, uint64_t* size, int64_t* mtimeNs, uint64_t* inode, uint32_t* mode) {
   return statEntryAt(AT_FDCWD, path, size, mtimeNs, inode, mode);
@@ -58,13 +161,15 @@ std::string_view WorktreeSnapshot::intern(std::string_view text) { return storag
 
 Status WorktreeSnapshot::recordDirectories(const fs::path& root) {
   std::set<std::string> paths{""};
-  for (const File& f : files) {
+  auto addFoldersOf = [&](const File& f) {
     std::string p(f.path);
     for (size_t slash = p.rfind('/'); slash != std::string::npos; slash = p.rfind('/')) {
       p.resize(slash);
       if (!paths.insert(p).second) break;
     }
-  }
+  };
+  for (const File& f : files) addFoldersOf(f);
+  for (const File& f : leftOut) addFoldersOf(f);
   dirs.clear();
   for (const std::string& p : paths) {
     struct stat st;
@@ -102,6 +207,14 @@ Status writeWorktreeSnapshot(LmdbTxn& txn, const WorktreeSnapshot& s) {
     w.varint(d.names.size());
     for (const auto& n : d.names) w.str(n);
   }
+  w.varint(s.leftOut.size());
+  for (const auto& f : s.leftOut) {
+    w.str(f.path);
+    w.varint(f.mode);
+    w.varint(f.size);
+    w.svarint(f.mtimeNs);
+    w.varint(f.inode);
+  }
   return txn.put(*dbi, "snapshot", w.data());
 }
 
@@ -117,7 +230,8 @@ Expected<WorktreeSnapshot> decodeWorktreeSnapshot(std::string_view bytes) {
   WorktreeSnapshot s;
   // Every text field below views the mapped value itself: no copy, no allocation per string.
   ByteReader r(bytes);
-  if (r.u8() != kFormat) return Status(ErrorCode::Corrupt, "worktree snapshot of another format");
+  const uint8_t format = r.u8();
+  if (format != 1 && format != kFormat) return Status(ErrorCode::Corrupt, "worktree snapshot of another format");
   uint64_t n = r.varint();
   if (n > bytes.size()) return Status(ErrorCode::Corrupt, "worktree snapshot is malformed");
   s.files.resize(n);
@@ -140,6 +254,18 @@ Expected<WorktreeSnapshot> decodeWorktreeSnapshot(std::string_view bytes) {
     d.names.resize(k);
     for (auto& name : d.names) name = r.str();
   }
+  if (format >= 2) {
+    n = r.varint();
+    if (n > bytes.size()) return Status(ErrorCode::Corrupt, "worktree snapshot is malformed");
+    s.leftOut.resize(n);
+    for (auto& f : s.leftOut) {
+      f.path = r.str();
+      f.mode = r.u32();
+      f.size = r.varint();
+      f.mtimeNs = r.svarint();
+      f.inode = r.varint();
+    }
+  }
   if (!r.ok()) return Status(ErrorCode::Corrupt, "worktree snapshot is truncated");
   return s;
 }
@@ -156,7 +282,8 @@ struct WorktreeComparisonState {
     int64_t mtime = 0;
   };
   std::vector<Result> results;                        // per snapshot file
-  std::vector<std::vector<std::string>> addedPerDir;  // per snapshot folder: names it gained
+  std::vector<std::vector<std::string>> addedPerDir;  // per snapshot folder: names it gained that count
+  std::vector<char> leftOutText;                      // per left-out file: no longer a binary file
   // The snapshot's files by folder (built once per snapshot, shared by later comparisons).
   std::shared_ptr<const std::unordered_map<std::string_view, std::vector<uint32_t>>> filesByFolder;
   // The worktree's tree, hashed folder by folder; moves forward with each comparison that
@@ -178,10 +305,11 @@ WorktreeComparison compareWorktree(const fs::path& root, const WorktreeSnapshot&
   // The files and folders to look at: all of them, or those of the folders with events.
   std::vector<uint32_t> fileIndexes;
   std::vector<uint32_t> dirIndexes;
+  std::set<std::string_view> scope;
   if (before) {
     state->filesByFolder = before->filesByFolder;
     state->tree = before->tree;
-    std::set<std::string_view> scope(folders->begin(), folders->end());
+    scope.insert(folders->begin(), folders->end());
     for (std::string_view f : scope)
       if (auto it = state->filesByFolder->find(f); it != state->filesByFolder->end())
         fileIndexes.insert(fileIndexes.end(), it->second.begin(), it->second.end());
@@ -311,7 +439,14 @@ WorktreeComparison compareWorktree(const fs::path& root, const WorktreeSnapshot&
     }
   }
 
-  // Folders: a new name anywhere makes the answer git's to give. Their mtimes mostly came with
+  // Left-out files (binary, untracked): one that turned into text is a new entry like any other.
+  std::vector<char>& leftOutText = state->leftOutText;
+  if (before && before->leftOutText.size() == snapshot.leftOut.size()) leftOutText = before->leftOutText;
+  else leftOutText.assign(snapshot.leftOut.size(), 0);
+  checkLeftOut(rootText, snapshot, before ? &scope : nullptr, leftOutText);
+
+  // Folders: a new name anywhere makes the answer git's to give, unless it is a binary file or a
+  // folder of them (no part of the worktree an index reflects). Their mtimes mostly came with
   // the file pass (the folder was open there anyway); only folders without files of their own
   // are looked up by path.
   std::unordered_map<std::string_view, int64_t> folderMtimes;
@@ -338,6 +473,7 @@ WorktreeComparison compareWorktree(const fs::path& root, const WorktreeSnapshot&
     std::vector<std::string> now = listNames(full, &ok);
     std::vector<std::string> added;
     std::set_difference(now.begin(), now.end(), d.names.begin(), d.names.end(), std::back_inserter(added));
+    std::erase_if(added, [&](const std::string& name) { return !countsAsAddition(full, name); });
     addedPerDir[di] = std::move(added);
   }
   for (uint32_t di = 0; di < addedPerDir.size(); ++di) {
@@ -348,6 +484,13 @@ WorktreeComparison compareWorktree(const fs::path& root, const WorktreeSnapshot&
       out.reason = "new entries in " + (folder.empty() ? std::string(".") : folder) + " (e.g. " + added.front() + ")";
     out.conclusive = false;
     for (const std::string& name : added) out.added.push_back(folder.empty() ? name : folder + "/" + name);
+  }
+  for (size_t i = 0; i < leftOutText.size(); ++i) {
+    if (!leftOutText[i]) continue;
+    std::string path(snapshot.leftOut[i].path);
+    if (out.conclusive) out.reason = path + " is no longer a binary file";
+    out.conclusive = false;
+    out.added.push_back(std::move(path));
   }
 
   bool treeKnown = true;

@@ -10,6 +10,7 @@
 #include <deque>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -19,6 +20,9 @@
 #include "views/Lmdb.h"
 
 namespace nib {
+
+// The prefix git inspects for a NUL byte to call a file binary; nib indexes nothing of such a file.
+constexpr size_t kBinaryProbeBytes = 8000;
 
 //
 //
@@ -42,6 +46,12 @@ struct WorktreeSnapshot {
   };
   std::vector<File> files;
   std::vector<Dir> dirs;
+  // Untracked files git does not ignore whose first kBinaryProbeBytes hold a NUL byte: nib
+  // indexes nothing of them (clangd's `.cache/clangd/index` shards, build products a .gitignore
+  // misses), so they are not part of the worktree an index reflects, and its tree id leaves them
+  // out (leftOutOfWorktree). Their stat data is kept all the same: one that changed is probed
+  // again, since it may have turned into text. Their oid is empty.
+  std::vector<File> leftOut;
 
   WorktreeSnapshot() = default;
   WorktreeSnapshot(WorktreeSnapshot&&) = default;
@@ -51,7 +61,8 @@ struct WorktreeSnapshot {
   // the snapshot's life (moves included: the storage stays where it is).
   std::string_view intern(std::string_view text);
 
-  // Records `dirs` for the folders holding `files` (and the root) from the disk as it is now.
+  // Records `dirs` for the folders holding `files` or `leftOut` (and the root) from the disk as
+  // it is now.
   Status recordDirectories(const std::filesystem::path& root);
 
  private:
@@ -74,7 +85,10 @@ struct WorktreeComparison {
   std::string treeId;                 // the worktree's tree id now, once computeTreeId computed it
   bool treeKnown = false;             // every blob id is known: computeTreeId can compute it
   bool unchanged = false;             // conclusive, and nothing changed: the recorded tree stands
-  std::vector<std::string> added;     // new entries in recorded folders (files or folders; maybe ignored)
+  // New entries in recorded folders (files or folders; maybe ignored), and left-out files that
+  // are text now. Binary files, and new folders holding nothing else, are not among them: they
+  // are no part of the worktree an index reflects (WorktreeSnapshot::leftOut).
+  std::vector<std::string> added;
   size_t rehashed = 0;                // files whose stat data changed but not their content (hashed each time)
   // What each file and folder looked like, for a later comparison that looks again only at the
   // folders that had events (compareWorktree's `previous`).
@@ -115,6 +129,9 @@ void computeTreeId(const WorktreeSnapshot& snapshot, WorktreeComparison* cmp);
 bool statEntry(const char* path, uint64_t* size, int64_t* mtimeNs, uint64_t* inode, uint32_t* mode);
 // The same for `name` inside the open folder `dirFd` (AT_FDCWD for a path).
 bool statEntryAt(int dirFd, const char* name, uint64_t* size, int64_t* mtimeNs, uint64_t* inode, uint32_t* mode);
+// Whether the file `name` inside the open folder `dirFd` holds a NUL byte in its first
+// kBinaryProbeBytes, as git judges a file binary; nullopt when it cannot be read.
+std::optional<bool> binaryFileAt(int dirFd, const char* name);
 inline bool statEntry(const std::filesystem::path& path, uint64_t* size, int64_t* mtimeNs, uint64_t* inode,
                       uint32_t* mode) {
   return statEntry(path.c_str(), size, mtimeNs, inode, mode);

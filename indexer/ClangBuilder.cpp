@@ -291,6 +291,11 @@ class ClangViewBuild {
 
   void report(ClangBuildReport& report) const;
   const std::vector<std::optional<TuFacts>>& results() const { return results_; }
+  std::vector<bool> cplusplus() const {
+    std::vector<bool> out;
+    for (const CompileCommand& unit : units_) out.push_back(compilesAsCpp(unit));
+    return out;
+  }
   size_t realUnits() const { return realUnits_; }
 
   // The cache keeps the units this build has (a changed command, a removed file or a new
@@ -606,7 +611,7 @@ ClangBuildReport buildClangView(const ClangBuildInput& in) {
   step("cache");
 
   ClangViewContents contents = mergeUnitFacts(root, in.blobIds, build.results(), build.realUnits(),
-                                               {.listUnindexed = true, .findVarying = true});
+                                               {.listUnindexed = true, .findVarying = true, .cplusplus = build.cplusplus()});
   step("merge");
   for (const auto& [path, occurrences] : contents.files) report.occurrences += occurrences.size();
   report.shared = contents.sharedMainFiles.size();

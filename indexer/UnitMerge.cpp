@@ -1,6 +1,7 @@
 #include "indexer/UnitMerge.h"
 
 #include <algorithm>
+#include <array>
 #include <filesystem>
 #include <set>
 #include <tuple>
@@ -16,11 +17,14 @@ namespace fs = std::filesystem;
 namespace {
 
 // The part of a USR two aliases of one entity share: without the file a main file's anonymous
-// namespace is prefixed with (`c:file.cc@aN@S@X` and `c:@aN@S@X`), and without a C++ function's
-// signature (`c:@F@f#I#` and C's `c:@F@f` for a header both languages read). A file before
-// anything else is a static entity's (`c:p.h@F@prng`), another entity than the extern one of its
-// name: LuaJIT's amalgamation makes its functions static by a macro, their files' own parses
-// extern, and clangd keeps the two apart (fixture clang_amalgamation_linkage_macro_definition).
+// namespace is prefixed with (`c:file.cc@aN@S@X` and `c:@aN@S@X`). A file before anything else
+// is a static entity's (`c:p.h@F@prng`), another entity than the extern one of its name:
+// LuaJIT's amalgamation makes its functions static by a macro, their files' own parses extern,
+// and clangd keeps the two apart (fixture clang_amalgamation_linkage_macro_definition). So are a
+// function C units and C++ units both read in a header, which C++ names with its signature
+// (`c:@F@f#I#` against C's `c:@F@f`, a static inline function even inside `extern "C"`):
+// clangd's index holds two symbols, and answers the asked file's language's (msgpack-c's
+// msgpack_pack_uint64, called from C examples and C++ tests).
 std::string aliasForm(std::string_view usr) {
   if (usr.rfind("c:", 0) == 0) {
     size_t at = usr.find('@', 2);
@@ -28,7 +32,7 @@ std::string aliasForm(std::string_view usr) {
     if (segment.find('.') != std::string_view::npos && usr.compare(at, 3, "@aN") == 0) usr = usr.substr(at);  // "@aN@S@X"
     else usr.remove_prefix(2);
   }
-  return std::string(usr.substr(0, usr.find('#')));
+  return std::string(usr);
 }
 
 // One entity can reach the view under two USRs: a class in an anonymous namespace of a test
@@ -127,6 +131,7 @@ class UnitMerger {
     std::vector<int64_t> ids;
     std::vector<bool> definedHere, declaredHere;
     std::string own;
+    uint8_t language = 0;  // 1: C, 2: C++, 0: not known (or a unit nib made up)
   };
   // What the occurrences in one file of a unit share, found once per file rather than by its
   // path at every occurrence (a unit has a hundred thousand).
@@ -214,6 +219,11 @@ class UnitMerger {
     u.definedHere.assign(f.usrs.size(), false);
     u.declaredHere.assign(f.usrs.size(), false);
     u.own = mainFileOf_[i];
+    if (i < realUnits_ && i < options_.cplusplus.size()) {
+      u.language = options_.cplusplus[i] ? 2 : 1;
+      for (const std::string& path : paths)
+        if (!path.empty() && !mainFiles_.count(path)) ++readersByLanguage_[path][u.language - 1];
+    }
     for (const ClangOccurrence& o : f.occurrences)
       if (o.role == ClangRole::Definition && !o.expanded && !o.guessed && !o.unlisted) u.definedHere[o.usr] = true;
     std::vector<FileSlot> slots(paths.size());
@@ -314,6 +324,10 @@ class UnitMerger {
       u.ids[o.usr] = it->second;
     }
     uint32_t id = static_cast<uint32_t>(u.ids[o.usr]);
+    if (u.language) {
+      if (languagesOf_.size() <= id) languagesOf_.resize(contents_.symbols.size(), 0);
+      languagesOf_[id] |= u.language;
+    }
     const bool foreign = file.foreign;
     // A name only the AST resolves (a dependent member guessed by lookup, a name in a
     // template parameter's type) answers at its own place only: it is no site of the
@@ -390,6 +404,23 @@ class UnitMerger {
     }
   }
 
+  // Per header read by units of both languages, fewer of one than of the other: the symbols
+  // only the fewer language's units name that have sites there (ClangViewContents::
+  // minorityLanguage).
+  std::map<std::string, std::set<uint32_t>> minorityLanguageSymbols() const {
+    std::map<std::string, std::set<uint32_t>> out;
+    for (const auto& [path, readers] : readersByLanguage_) {
+      const uint32_t all = readers[0] + readers[1];
+      if (!readers[0] || !readers[1] || 2 * readers[0] == all) continue;
+      const uint8_t fewer = 2 * readers[0] < all ? 1 : 2;
+      auto occurrences = byFile_.find(path);
+      if (occurrences == byFile_.end()) continue;
+      for (const ClangFileOccurrence& o : occurrences->second)
+        if (o.symbol < languagesOf_.size() && languagesOf_[o.symbol] == fewer) out[path].insert(o.symbol);
+    }
+    return out;
+  }
+
   // Everything sorted and deduplicated, in the view's shape.
   ClangViewContents finish() {
     // A unit's main file, or a file it read, whose every line the preprocessor left out has no
@@ -410,7 +441,9 @@ class UnitMerger {
                                                          : a.role < b.role;
       });
     }
+    const std::map<std::string, std::set<uint32_t>> fewer = minorityLanguageSymbols();
     for (auto& [path, occurrences] : byFile_) {
+      const auto few = fewer.find(path);
       std::sort(occurrences.begin(), occurrences.end(), [&](const ClangFileOccurrence& a, const ClangFileOccurrence& b) {
         // At one offset: the file's own unit's first; an unlisted reference (where clang's
         // indexer reports nothing, or a name a using-declaration brought in) ahead of what the
@@ -421,8 +454,10 @@ class UnitMerger {
           bool macro = static_cast<SymbolKind>(contents_.symbols[o.symbol].kind) == SymbolKind::Macro;
           bool unlistedFirst = o.unlisted && o.role == ClangRole::Reference && !macro;
           bool unlistedAfter = o.unlisted && !unlistedFirst;
-          return std::make_tuple(o.start, o.foreign, o.guessed, !unlistedFirst, unlistedAfter, o.expanded, o.role, o.symbol,
-                                 o.end);
+          // The majority language's twin before the other's (minorityLanguageSymbols).
+          bool fewerTwin = few != fewer.end() && few->second.count(o.symbol);
+          return std::make_tuple(o.start, o.foreign, o.guessed, !unlistedFirst, unlistedAfter, o.expanded, o.role, fewerTwin,
+                                 o.symbol, o.end);
         };
         return key(a) < key(b);
       });
@@ -481,6 +516,10 @@ class UnitMerger {
       contents_.varying = views_.finish(root_);
       contents_.minority = views_.minority();
     }
+    std::map<uint32_t, std::vector<std::string>> bySymbol;
+    for (const auto& [path, ids] : fewer)
+      for (uint32_t id : ids) bySymbol[id].push_back(path);
+    contents_.minorityLanguage.assign(bySymbol.begin(), bySymbol.end());
     contents_.root = root_;
     return std::move(contents_);
   }
@@ -502,6 +541,8 @@ class UnitMerger {
   std::vector<uint32_t> madeUpSymbols_;  // symbols a made-up unit named first, ascending
   std::vector<uint32_t> siteless_;       // symbols made for an edge alone (symbolWithoutSites)
   std::set<std::string> withErrors_;      // main files one of whose units reported an error
+  std::map<std::string, std::array<uint32_t, 2>> readersByLanguage_;  // header -> its real C and C++ units
+  std::vector<uint8_t> languagesOf_;  // symbol -> the languages of the real units naming it (Unit::language bits)
   std::set<std::string> compiled_, interpolatedOnly_;  // files real units saw; files only made-up ones saw
   std::set<std::string> shared_;                      // main files another unit #includes
   std::map<std::string, std::set<std::string>> reads_;  // main file -> the other files its units read

@@ -21,6 +21,10 @@ struct MergeOptions {
   // The code the compilation database's units see differently is found (UnitViews.h,
   // ClangViewContents::varying): a clang view's, where the live server keeps one unit's view.
   bool findVarying = false;
+  // Per unit (parallel to the results): whether it compiles as C++. With it, a symbol only one
+  // language's units name keeps its sites in a header where that language's units are the
+  // fewer, as a live server's index likely does not (ClangViewContents::minorityLanguage).
+  std::vector<bool> cplusplus;
 };
 
 // `root`: the repository, absolute, with a trailing '/'. `blobIds`: the indexed files (others'

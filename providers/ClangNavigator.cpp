@@ -620,38 +620,13 @@ Expected<NavigationResult> ClangNavigator::answerFor(const ClangSymbol& found, c
     if (!scip_) settleSeveralDefinitions(path, out);
   }
   noteLeftOut(c, scip_, out);
-  if (references && !scip_) labelIncluderDependent(path, out, leaveOutMinorityReferences(*view_, path, shown_, out.locations));
+  if (references && !scip_) {
+    size_t sections = leaveOutMinorityReferences(*view_, path, shown_, out.locations);
+    size_t twins = symbol->id ? leaveOutFewerLanguageReferences(*view_, *symbol->id, path, shown_, out.locations) : 0;
+    labelIncluderDependent(*view_, path, out, sections, twins);
+  }
   if (references && !scip_ && at->unlisted) addOwnFriendSite(*symbol, *at, path, out);
   return out;
-}
-
-// References in code the build's units see differently (ClangViewContents::varying: a section
-// only some units' preprocessor kept, an X-macro table each includer expands its own way):
-// clangd's index lists there what one unit saw, the first its shuffled queue indexed, so the
-// answer is labelled and its agreement measured apart. The asked file's own sites are its own
-// parse's, as clangd's of an open file are; a facet about the asked place itself stands. Those in
-// a section fewer than half of its file's units compile were left out (`leftOut`): the first unit
-// clangd's index met there most likely did not, and the note says how many.
-void ClangNavigator::labelIncluderDependent(const std::string& path, NavigationResult& out, size_t leftOut) {
-  if (leftOut > 0)
-    out.note += (out.note.empty() ? "" : "; ") + std::to_string(leftOut) +
-                " reference(s) in sections that fewer than half of the build's units reading their file compile are "
-                "left out (a live server's index most likely holds another unit's view there)";
-  if (out.facet == kUncompiledFacet || out.facet == kParseErrorsFacet || out.facet == kEnclosedFacet) return;
-  size_t n = 0;
-  std::map<std::string, std::vector<std::pair<uint32_t, uint32_t>>> varying;  // read once per file
-  for (const SymbolLocation& l : out.locations) {
-    if (l.path == path) continue;
-    auto it = varying.find(l.path);
-    if (it == varying.end()) it = varying.emplace(l.path, view_->varyingIn(l.path)).first;
-    for (const auto& [start, end] : it->second) n += l.range.startByte >= start && l.range.startByte < end;
-  }
-  if (n == 0 && leftOut == 0) return;
-  out.facet = kIncluderDependentFacet;
-  if (n > 0)
-    out.note += (out.note.empty() ? "" : "; ") + std::to_string(n) +
-                " reference(s) lie in code the build's units see differently (a section only some keep, a file "
-                "#included under several macro definitions): a live server's index lists what one unit saw there";
 }
 
 // Two programs of one build that define a type of one name differently (a test's own `struct

@@ -195,7 +195,6 @@ class ClangNavigator {
   void keepVisibleTypeDefinitions(const ClangSymbol& symbol, const std::string& path,
                                   std::vector<SymbolLocation>& locations);
   static void settleSeveralDefinitions(const std::string& path, NavigationResult& out);
-  void labelIncluderDependent(const std::string& path, NavigationResult& out, size_t leftOut);
   void addOwnFriendSite(const ClangSymbol& symbol, const ClangFileOccurrence& at, const std::string& path,
                         NavigationResult& out);
   static bool madeUpOnlyAt(const ClangSymbol& symbol, const std::string& path, uint32_t start);

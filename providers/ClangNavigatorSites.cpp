@@ -99,6 +99,49 @@ size_t leaveOutMinorityReferences(ClangView& view, const std::string& path,
   return std::erase_if(locations, inFew);
 }
 
+size_t leaveOutFewerLanguageReferences(ClangView& view, uint32_t symbol, const std::string& path,
+                                       const std::function<bool(const std::string&)>& shown,
+                                       std::vector<SymbolLocation>& locations) {
+  std::vector<std::string> headers = view.minorityLanguageOf(symbol);
+  if (headers.empty()) return 0;
+  return std::erase_if(locations, [&](const SymbolLocation& l) {
+    return l.path != path && !(shown && shown(l.path)) && std::find(headers.begin(), headers.end(), l.path) != headers.end();
+  });
+}
+
+// References in code the build's units see differently (ClangViewContents::varying: a section
+// only some units' preprocessor kept, an X-macro table each includer expands its own way):
+// clangd's index lists there what one unit saw, the first its shuffled queue indexed, so the
+// answer is labelled and its agreement measured apart. The asked file's own sites are its own
+// parse's, as clangd's of an open file are; a facet about the asked place itself stands. Those in
+// a section fewer than half of its file's units compile were left out (`leftOut`), and the
+// minority language's twin's in a header (`twins`): the first unit clangd's index met there most
+// likely did not see them, and the note says how many.
+void labelIncluderDependent(ClangView& view, const std::string& path, NavigationResult& out, size_t leftOut, size_t twins) {
+  if (leftOut > 0)
+    out.note += (out.note.empty() ? "" : "; ") + std::to_string(leftOut) +
+                " reference(s) in sections that fewer than half of the build's units reading their file compile are "
+                "left out (a live server's index most likely holds another unit's view there)";
+  if (twins > 0)
+    out.note += (out.note.empty() ? "" : "; ") + std::to_string(twins) +
+                " reference(s) in headers that more of the build's units read in the other language (C, C++) are left "
+                "out: that language names the function otherwise, and a live server's index most likely holds its view";  if (out.facet == kUncompiledFacet || out.facet == kParseErrorsFacet || out.facet == kEnclosedFacet) return;
+  size_t n = 0;
+  std::map<std::string, std::vector<std::pair<uint32_t, uint32_t>>> varying;  // read once per file
+  for (const SymbolLocation& l : out.locations) {
+    if (l.path == path) continue;
+    auto it = varying.find(l.path);
+    if (it == varying.end()) it = varying.emplace(l.path, view.varyingIn(l.path)).first;
+    for (const auto& [start, end] : it->second) n += l.range.startByte >= start && l.range.startByte < end;
+  }
+  if (n == 0 && leftOut == 0 && twins == 0) return;
+  out.facet = kIncluderDependentFacet;
+  if (n > 0)
+    out.note += (out.note.empty() ? "" : "; ") + std::to_string(n) +
+                " reference(s) lie in code the build's units see differently (a section only some keep, a file "
+                "#included under several macro definitions): a live server's index lists what one unit saw there";
+}
+
 std::optional<ClangSite> implicitTagDeclaration(ClangView& view, const ClangSymbol& symbol, const std::string& path) {
   auto kind = static_cast<SymbolKind>(symbol.kind);
   if (kind != SymbolKind::Struct && kind != SymbolKind::Union && kind != SymbolKind::Enum) return std::nullopt;

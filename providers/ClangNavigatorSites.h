@@ -25,6 +25,15 @@ const ClangSite* declarationSite(const ClangSymbol& symbol);
 size_t leaveOutMinorityReferences(ClangView& view, const std::string& path,
                                   const std::function<bool(const std::string&)>& shown,
                                   std::vector<SymbolLocation>& locations);
+// Leaves out of a references answer for `symbol` its locations in the headers where it is the
+// twin only the fewer language's units name (ClangViewContents::minorityLanguage), but in the
+// asked file and in files `shown`; returns how many.
+size_t leaveOutFewerLanguageReferences(ClangView& view, uint32_t symbol, const std::string& path,
+                                       const std::function<bool(const std::string&)>& shown,
+                                       std::vector<SymbolLocation>& locations);
+// Labels a references answer with sites in code the build's units see differently, and says how
+// many were left out (see the definition).
+void labelIncluderDependent(ClangView& view, const std::string& path, NavigationResult& out, size_t leftOut, size_t twins);
 // Whether the declaration a name at `offset` belongs to is spelt `friend ...`: from the previous
 // `;`, `{` or `}` (or the text's start) to the name.
 bool friendSpeltBefore(std::string_view text, uint32_t offset);

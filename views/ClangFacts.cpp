@@ -1,5 +1,7 @@
 #include "views/ClangFacts.h"
 
+#include <filesystem>
+
 #include <charconv>
 #include <functional>
 
@@ -74,6 +76,16 @@ std::vector<uint64_t> expansionDigests(const TuFacts& facts) {
     out[o.file] += siteDigest(usrHashes[o.usr], o.offset, o.role);
   }
   return out;
+}
+
+bool compilesAsCpp(const CompileCommand& command) {
+  const std::vector<std::string>& args = command.arguments;
+  for (size_t i = 0; i + 1 < args.size(); ++i)
+    if (args[i] == "-x") return args[i + 1] != "c";
+  for (const std::string& a : args)
+    if (a.rfind("-std=c++", 0) == 0 || a.rfind("-std=gnu++", 0) == 0) return true;
+  if (!args.empty() && std::filesystem::path(args.front()).filename().string().find("++") != std::string::npos) return true;
+  return std::filesystem::path(command.file).extension() != ".c";
 }
 
 bool reportedOnce(const TuFacts& facts, const ClangOccurrence& declaration) {

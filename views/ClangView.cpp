@@ -134,6 +134,16 @@ Status writeClangView(const std::filesystem::path& dir, const ClangViewContents&
     if (!minority) return minority.status();
     NIB_RETURN_IF_ERROR(writeRanges(*txn, *minority, contents.minority));
   }
+  if (!contents.minorityLanguage.empty()) {
+    auto table = txn->openDb("minority-language", true);
+    if (!table) return table.status();
+    for (const auto& [symbol, paths] : contents.minorityLanguage) {
+      ByteWriter w;
+      w.varint(paths.size());
+      for (const std::string& path : paths) w.str(path);
+      NIB_RETURN_IF_ERROR(txn->put(*table, idKey(symbol), w.data(), MDB_APPEND));
+    }
+  }
   if (!contents.reads.empty()) NIB_RETURN_IF_ERROR(writeReads(*txn, *meta, contents));
   NIB_RETURN_IF_ERROR(writeInclusions(*txn, contents));
   NIB_RETURN_IF_ERROR(writeOutside(*txn, contents));
@@ -245,6 +255,7 @@ Expected<std::unique_ptr<ClangView>> ClangView::open(const std::filesystem::path
   if (auto inclusions = v->txn_.openDb("inclusions", false)) v->inclusions_ = *inclusions;
   if (auto varying = v->txn_.openDb("varying", false)) v->varying_ = *varying;
   if (auto minority = v->txn_.openDb("minority", false)) v->minority_ = *minority;
+  if (auto language = v->txn_.openDb("minority-language", false)) v->minorityLanguage_ = *language;
   if (auto enclosed = v->txn_.openDb("enclosed", false)) v->enclosed_ = *enclosed;
   if (auto outside = v->txn_.openDb("opened-outside", false)) v->openedOutside_ = *outside;
   if (auto sites = v->txn_.openDb("outside-sites", false)) v->outsideSites_ = *sites;
@@ -478,6 +489,18 @@ std::vector<std::pair<uint32_t, uint32_t>> ClangView::varyingIn(const std::strin
 
 std::vector<std::pair<uint32_t, uint32_t>> ClangView::minorityIn(const std::string& path) {
   return minority_ ? rangesOf(*minority_, path) : std::vector<std::pair<uint32_t, uint32_t>>();
+}
+
+std::vector<std::string> ClangView::minorityLanguageOf(uint32_t symbol) {
+  std::vector<std::string> out;
+  if (!minorityLanguage_) return out;
+  auto value = txn_.get(*minorityLanguage_, idKey(symbol));
+  if (!value) return out;
+  ByteReader r(*value);
+  uint64_t n = r.varint();
+  for (uint64_t i = 0; i < n && r.ok() && i < value->size(); ++i) out.emplace_back(r.str());
+  if (!r.ok()) out.clear();
+  return out;
 }
 
 bool ClangView::rangesHold(MDB_dbi table, const std::string& path, uint32_t offset) {

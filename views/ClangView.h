@@ -21,7 +21,7 @@ namespace nib {
 
 // The view's storage format; part of the configuration digest, so that an index with a view of
 // another format is rebuilt by the next `nib index`.
-constexpr uint8_t kClangViewFormat = 19;  // 12: files read per main file; a main file's own skipped ranges; 13: headers an includer configures parsed alone; 14: headers without an include guard parsed alone where that parse has errors; 15: the #includes units entered; 16: code units see differently; 17: entities' places outside the repository; 18: the templates class specializations specialize; 19: sections a minority of units keep, names of macro words
+constexpr uint8_t kClangViewFormat = 20;  // 12: files read per main file; a main file's own skipped ranges; 13: headers an includer configures parsed alone; 14: headers without an include guard parsed alone where that parse has errors; 15: the #includes units entered; 16: code units see differently; 17: entities' places outside the repository; 18: the templates class specializations specialize; 19: sections a minority of units keep, names of macro words; 20: C and C++ twins of a function kept apart, the minority language's sites in a header
 
 struct ClangSite {
   std::string path;
@@ -154,6 +154,13 @@ struct ClangViewContents {
   // minority): references there are left out of an answer for another file, as clangd's index
   // most likely lacks them. Sorted by path.
   std::vector<std::pair<std::string, std::vector<std::pair<uint32_t, uint32_t>>>> minority;
+  // Symbols only units of one language name (C, C++) and the headers where that language's units
+  // are fewer than half of those reading it (sorted by symbol): a function a header defines is
+  // two entities when C and C++ units read it — C++ names it with its signature, `c:@F@f#I#` —
+  // and clangd's index keeps the header's sites of the twin whose language's unit indexed it,
+  // most likely the majority's. References there are left out of an answer for another file;
+  // at the header's own places the majority's twin answers.
+  std::vector<std::pair<uint32_t, std::vector<std::string>>> minorityLanguage;
   // Files under the repository nib does not index that units read — headers a build generated,
   // which git ignores (`config.h`) — whose sites the view lists, with the stat signature each
   // had (fileStatSignature), sorted by path: a site there is only as good as the file is unchanged.
@@ -217,6 +224,9 @@ class ClangView {
   std::vector<std::pair<uint32_t, uint32_t>> varyingIn(const std::string& path);
   // The sections of `path` only a minority of the units reading it keep (ClangViewContents::minority).
   std::vector<std::pair<uint32_t, uint32_t>> minorityIn(const std::string& path);
+  // The headers where `symbol` is the minority language's twin (ClangViewContents::
+  // minorityLanguage); empty for none.
+  std::vector<std::string> minorityLanguageOf(uint32_t symbol);
   // The other files the units whose main file `path` is read (repository paths, sorted; valid
   // while the view lives); nullopt when it is no unit's main file, or the view predates this
   // record.
@@ -254,6 +264,7 @@ class ClangView {
   std::optional<MDB_dbi> foreign_;   // the same
   std::optional<MDB_dbi> inclusions_;  // the same
   std::optional<MDB_dbi> minority_;  // the same
+  std::optional<MDB_dbi> minorityLanguage_;  // the same
   std::optional<MDB_dbi> varying_;     // the same
   std::optional<MDB_dbi> enclosed_;    // the same
   std::optional<MDB_dbi> openedOutside_;  // the same

@@ -104,6 +104,7 @@ struct Collector {
   bool fatal = false;
   // An error in the main file itself: where clangd's parse, which corrects typos, may differ.
   bool mainFileError = false;
+  std::vector<CXFile> errorFiles;  // where the errors are
   // Looked up with the C strings libclang hands over, without making a string each time.
   StringMap<uint32_t> fileIds, usrIds;
   std::unordered_map<CXFile, int64_t> fileCache;  // -1: outside the root

@@ -14,6 +14,7 @@
 #include <tuple>
 #include <unordered_map>
 
+#include "indexer/ClangBodyBlanking.h"
 #include "indexer/ClangCollector.h"
 #include "views/ClangPreambleMacros.h"
 #include "views/FileFacts.h"
@@ -44,6 +45,11 @@ void diagnostic(CXClientData data, CXDiagnosticSet set, void*) {
     CXDiagnosticSeverity severity = clang_getDiagnosticSeverity(d);
     c->fatal = c->fatal || severity == CXDiagnostic_Fatal;
     if (severity >= CXDiagnostic_Error && clang_Location_isFromMainFile(clang_getDiagnosticLocation(d))) c->mainFileError = true;
+    if (severity >= CXDiagnostic_Error) {
+      CXFile file;
+      clang_getFileLocation(clang_getDiagnosticLocation(d), &file, nullptr, nullptr, nullptr);
+      if (file) c->errorFiles.push_back(file);
+    }
     if (severity >= CXDiagnostic_Error && c->facts.errors.size() < 5)
       c->facts.errors.push_back(take(clang_formatDiagnostic(d, CXDiagnostic_DisplaySourceLocation)));
     clang_disposeDiagnostic(d);
@@ -436,7 +442,9 @@ Expected<std::vector<CompileCommand>> readCompileCommands(const fs::path& direct
 }
 
 ClangSession::ClangSession(bool skipParsedBodies)
-    : skipParsedBodies_(skipParsedBodies), files_(std::make_unique<clangindex::SessionFiles>()) {
+    : skipParsedBodies_(skipParsedBodies),
+      files_(std::make_unique<clangindex::SessionFiles>()),
+      blanked_(std::make_unique<clangindex::BlankedHeaders>()) {
   open();
 }
 
@@ -451,6 +459,7 @@ void ClangSession::close() {
   clang_IndexAction_dispose(static_cast<CXIndexAction>(action_));
   clang_disposeIndex(static_cast<CXIndex>(index_));
   readBefore_.clear();
+  blanked_->clear();
 }
 
 // A unit that did not compile cleanly (a missing header makes a type unknown) parsed the
@@ -546,15 +555,41 @@ Expected<TuFacts> ClangSession::index(const CompileCommand& command, const fs::p
   CXTranslationUnit tu = nullptr;
   unsigned options = CXIndexOpt_IndexFunctionLocalSymbols | CXIndexOpt_SuppressWarnings;
   if (skipParsedBodies_) options |= CXIndexOpt_SkipParsedBodiesInSession;
-  int rc = clang_indexSourceFileFullArgv(static_cast<CXIndexAction>(action_), &c, &callbacks, sizeof callbacks, options, nullptr, argv.data(),
-                                         static_cast<int>(argv.size()), nullptr, 0, &tu,
-                                         CXTranslationUnit_DetailedPreprocessingRecord | CXTranslationUnit_KeepGoing);
+  const bool blank = skipParsedBodies_ && !compilesAsCpp(command);  // libclang never skips C bodies
+  std::vector<CXUnsavedFile> unsaved;
+  if (blank) unsaved = blanked_->unsaved(c.mainPath);
+  const unsigned parse = CXTranslationUnit_DetailedPreprocessingRecord | CXTranslationUnit_KeepGoing;
+  int rc;
+  if (unsaved.empty()) {
+    rc = clang_indexSourceFileFullArgv(static_cast<CXIndexAction>(action_), &c, &callbacks, sizeof callbacks, options, nullptr,
+                                       argv.data(), static_cast<int>(argv.size()), nullptr, 0, &tu, parse);
+  } else {
+    // libclang 14's indexSourceFile frees the unsaved files' buffers while the unit it hands back
+    // still reads them (disposing of it crashes): a unit reading blanked headers is parsed, then
+    // indexed. -w does what the indexer's SuppressWarnings does (a body left empty warns, and
+    // -Werror would make that an error).
+    std::vector<const char*> quiet = argv;
+    quiet.push_back("-w");
+    CXErrorCode parsed = clang_parseTranslationUnit2FullArgv(static_cast<CXIndex>(index_), nullptr, quiet.data(), static_cast<int>(quiet.size()),
+                                                            unsaved.data(), static_cast<unsigned>(unsaved.size()), parse, &tu);
+    rc = parsed != CXError_Success || !tu ? static_cast<int>(parsed) + 100
+                                           : clang_indexTranslationUnit(static_cast<CXIndexAction>(action_), &c, &callbacks,
+                                                                        sizeof callbacks, options, tu);
+  }
   if (rc != 0 || !tu) {
+    if (tu) clang_disposeTranslationUnit(tu);
     if (skipParsedBodies_) restart();
     return Status(ErrorCode::Unsupported, "libclang could not parse " + command.file + " (error " + std::to_string(rc) + ")");
   }
+  // An error in a blanked header may be the blanking's: the unit runs again with the header whole
+  // (the session reads it whole from now on), so that no answer depends on it.
+  if (!unsaved.empty() && blanked_->refuseWhereErrors(tu, c.errorFiles)) {
+    clang_disposeTranslationUnit(tu);
+    return index(command, root);
+  }
   collectFromCursors(c, tu);
   recordParsedBodies(c.facts, tu);
+  if (blank) learnBodies(c.facts, tu);
   clang_disposeTranslationUnit(tu);
   const std::string& mainPath = c.mainPath;
   if (c.fatal || c.mainFileError)
@@ -614,6 +649,18 @@ void ClangSession::recordParsedBodies(TuFacts& facts, void* opaque) {
   }
   for (const std::string& path : facts.files)
     if (!isMain(path)) readBefore_.insert(path);
+}
+
+// The headers whose bodies a C unit parsed (TuFacts::bodiesParsed, source files #included whole
+// left out: another unit reads each as its main file) are blanked for the session's later units.
+void ClangSession::learnBodies(const TuFacts& facts, void* tu) {
+  std::vector<std::string> headers;
+  for (uint32_t k : facts.bodiesParsed)
+    if (!isCFamilySourceFile(facts.files[k])) headers.push_back(facts.files[k]);
+  if (headers.empty()) return;
+  std::map<std::string, std::vector<clangindex::ByteRange>> skipped;
+  for (const ClangSkipped& s : facts.skipped) skipped[facts.files[s.file]].emplace_back(s.start, s.end);
+  blanked_->learn(static_cast<CXTranslationUnit>(tu), headers, skipped);
 }
 
 Expected<TuFacts> indexTranslationUnit(const CompileCommand& command, const fs::path& root) {

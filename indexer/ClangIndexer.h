@@ -17,6 +17,7 @@ namespace nib {
 
 namespace clangindex {
 struct SessionFiles;
+class BlankedHeaders;
 }
 
 // Every entry of the compilation database in `directory` (compile_commands.json).
@@ -26,7 +27,8 @@ Expected<std::vector<CompileCommand>> readCompileCommands(const std::filesystem:
 // libclang's record of the function bodies it has parsed, so with `skipParsedBodies` a header's
 // bodies are parsed by the first unit that reads them only — clangd's background index skips
 // them the same way, and C++ headers are most of a unit's parse (libclang 14 skips bodies in C++
-// only, and only in a header included once or inside an #if region). Each unit's facts say which
+// only, and only in a header included once or inside an #if region; for C units the session
+// hands libclang the headers with those bodies blanked, ClangBodyBlanking.h). Each unit's facts say which
 // files' bodies it parsed (`TuFacts::bodiesParsed`); the builder makes sure every file is one
 // unit's. Such a session also reports a repository header's macro definitions, prototypes'
 // parameters and macro expansions once, in the first unit that reads them
@@ -44,6 +46,7 @@ class ClangSession {
 
  private:
   void recordParsedBodies(TuFacts& facts, void* tu);
+  void learnBodies(const TuFacts& facts, void* tu);
   std::optional<TuFacts> mainFileWithPreamble(const CompileCommand& command, const std::filesystem::path& root,
                                               std::vector<const char*> argv);
   void open();
@@ -55,6 +58,7 @@ class ClangSession {
   bool skipParsedBodies_ = false;
   std::set<std::string> readBefore_;  // files earlier units read as headers
   std::unique_ptr<clangindex::SessionFiles> files_;  // shared by the session's units
+  std::unique_ptr<clangindex::BlankedHeaders> blanked_;  // C headers whose bodies a unit parsed
 };
 
 // Indexes one translation unit: declarations, definitions and references keyed by USR (implicit

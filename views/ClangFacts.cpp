@@ -81,7 +81,7 @@ std::vector<uint64_t> expansionDigests(const TuFacts& facts) {
 bool compilesAsCpp(const CompileCommand& command) {
   const std::vector<std::string>& args = command.arguments;
   for (size_t i = 0; i + 1 < args.size(); ++i)
-    if (args[i] == "-x") return args[i + 1] != "c";
+    if (args[i] == "-x") return args[i + 1].find("++") != std::string::npos;  // c++, c++-header
   for (const std::string& a : args)
     if (a.rfind("-std=c++", 0) == 0 || a.rfind("-std=gnu++", 0) == 0) return true;
   if (!args.empty() && std::filesystem::path(args.front()).filename().string().find("++") != std::string::npos) return true;

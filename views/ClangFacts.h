@@ -189,8 +189,8 @@ struct CompileCommand {
   std::string file;  // absolute
   std::vector<std::string> arguments;  // argv, compiler first
 };
-// Whether the command compiles its file as C++: `-x c++` (or any -x but c), a C++ -std, a C++
-// driver (`g++` reads a .c file as C++), or a file that is not a .c file.
+// Whether the command compiles its file as C++: `-x c++` or `c++-header`, a C++ -std, a C++
+// driver (`g++` reads a .c file as C++), or, without -x, a file that is not a .c file.
 bool compilesAsCpp(const CompileCommand& command);
 // What `nib-clang index` writes per unit of its batch, one record after another as each unit
 // ends: the facts, or why there are none, and the seconds it took. A worker that dies half-way

@@ -186,20 +186,36 @@ Status WorktreeSnapshot::recordDirectories(const fs::path& root) {
   return Status::ok();
 }
 
+namespace {
+
+// A file's record: a left-out file has no blob id.
+void writeEntry(ByteWriter& w, const WorktreeSnapshot::File& f, bool withOid) {
+  w.str(f.path);
+  w.varint(f.mode);
+  if (withOid) w.str(f.oid);
+  w.varint(f.size);
+  w.svarint(f.mtimeNs);
+  w.varint(f.inode);
+}
+
+void readEntry(ByteReader& r, WorktreeSnapshot::File& f, bool withOid) {
+  f.path = r.str();
+  f.mode = r.u32();
+  if (withOid) f.oid = r.str();
+  f.size = r.varint();
+  f.mtimeNs = r.svarint();
+  f.inode = r.varint();
+}
+
+}  // namespace
+
 Status writeWorktreeSnapshot(LmdbTxn& txn, const WorktreeSnapshot& s) {
   auto dbi = txn.openDb("worktree", true);
   if (!dbi) return dbi.status();
   ByteWriter w;
   w.u8(kFormat);
   w.varint(s.files.size());
-  for (const auto& f : s.files) {
-    w.str(f.path);
-    w.varint(f.mode);
-    w.str(f.oid);
-    w.varint(f.size);
-    w.svarint(f.mtimeNs);
-    w.varint(f.inode);
-  }
+  for (const auto& f : s.files) writeEntry(w, f, /*withOid=*/true);
   w.varint(s.dirs.size());
   for (const auto& d : s.dirs) {
     w.str(d.path);
@@ -208,13 +224,7 @@ Status writeWorktreeSnapshot(LmdbTxn& txn, const WorktreeSnapshot& s) {
     for (const auto& n : d.names) w.str(n);
   }
   w.varint(s.leftOut.size());
-  for (const auto& f : s.leftOut) {
-    w.str(f.path);
-    w.varint(f.mode);
-    w.varint(f.size);
-    w.svarint(f.mtimeNs);
-    w.varint(f.inode);
-  }
+  for (const auto& f : s.leftOut) writeEntry(w, f, /*withOid=*/false);
   return txn.put(*dbi, "snapshot", w.data());
 }
 
@@ -235,14 +245,7 @@ Expected<WorktreeSnapshot> decodeWorktreeSnapshot(std::string_view bytes) {
   uint64_t n = r.varint();
   if (n > bytes.size()) return Status(ErrorCode::Corrupt, "worktree snapshot is malformed");
   s.files.resize(n);
-  for (auto& f : s.files) {
-    f.path = r.str();
-    f.mode = r.u32();
-    f.oid = r.str();
-    f.size = r.varint();
-    f.mtimeNs = r.svarint();
-    f.inode = r.varint();
-  }
+  for (auto& f : s.files) readEntry(r, f, /*withOid=*/true);
   n = r.varint();
   if (n > bytes.size()) return Status(ErrorCode::Corrupt, "worktree snapshot is malformed");
   s.dirs.resize(n);
@@ -258,13 +261,7 @@ Expected<WorktreeSnapshot> decodeWorktreeSnapshot(std::string_view bytes) {
     n = r.varint();
     if (n > bytes.size()) return Status(ErrorCode::Corrupt, "worktree snapshot is malformed");
     s.leftOut.resize(n);
-    for (auto& f : s.leftOut) {
-      f.path = r.str();
-      f.mode = r.u32();
-      f.size = r.varint();
-      f.mtimeNs = r.svarint();
-      f.inode = r.varint();
-    }
+    for (auto& f : s.leftOut) readEntry(r, f, /*withOid=*/false);
   }
   if (!r.ok()) return Status(ErrorCode::Corrupt, "worktree snapshot is truncated");
   return s;

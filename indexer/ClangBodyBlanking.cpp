@@ -169,9 +169,13 @@ std::vector<CXUnsavedFile> BlankedHeaders::unsaved(const std::string& mainPath) 
 void BlankedHeaders::learn(CXTranslationUnit tu, const std::vector<std::string>& headers,
                            const std::map<std::string, std::vector<ByteRange>>& skipped) {
   std::map<CXFile, std::string> files;
+  // Only a header with an include guard (or #pragma once), as libclang skips C++ bodies: one
+  // without is a fragment each includer may give another meaning (an X-macro table, LZO's
+  // compressor bodies under each unit's own macros).
   for (const std::string& path : headers)
     if (!texts_.count(path) && !refused_.count(path))
-      if (CXFile file = clang_getFile(tu, path.c_str())) files.emplace(file, path);
+      if (CXFile file = clang_getFile(tu, path.c_str()); file && clang_isFileMultipleIncludeGuarded(tu, file))
+        files.emplace(file, path);
   if (files.empty()) return;
   static const std::vector<ByteRange> kNone;
   for (const auto& [file, bodies] : topLevelBodies(tu, files)) {

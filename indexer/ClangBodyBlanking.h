@@ -47,7 +47,8 @@ class BlankedHeaders {
   std::vector<CXUnsavedFile> unsaved(const std::string& mainPath) const;
   bool blanks(const std::string& path) const { return texts_.count(path) > 0; }
   // Learns the bodies of the function definitions at the top level of `tu` (a C unit) spelt in
-  // `headers` (paths as libclang names the files: headers whose bodies this unit parsed), with
+  // `headers` (paths as libclang names the files: headers whose bodies this unit parsed) that
+  // have an include guard, with
   // the ranges the preprocessor left out there (`skipped`, by path). The text blanked is the one
   // libclang parsed.
   void learn(CXTranslationUnit tu, const std::vector<std::string>& headers,

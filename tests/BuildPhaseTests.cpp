@@ -2,6 +2,8 @@
 // and its outputs checked, without running the build around it.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include <filesystem>
 #include <fstream>
 
@@ -19,9 +21,11 @@ namespace {
 // link, the module committed and the rest untracked.
 void populate(TestRepo& repo) {
   repo.write("geometry.py", kDocumentedGeometry);
+  repo.write("blob.bin", std::string("\x7f" "ELF\0\0\0binary", 13));
   repo.commitAll();
   repo.write("notes.txt", "the distance between two points\n");
-  repo.write("blob.bin", std::string("\x7f" "ELF\0\0\0binary", 13));
+  // Untracked and binary: no part of the worktree an index reflects (WorktreeSnapshot::leftOut).
+  repo.write("stray.o", std::string("\x7f" "ELF\0\0\0object", 13));
   fs::create_symlink("geometry.py", repo.root() / "link.py");
 }
 
@@ -115,9 +119,10 @@ TEST_CASE("scan lists the worktree with its snapshot, a commit without one", "[b
 
   ScanOutput commit = scanned(repo, false, options);
   CHECK(!commit.snapshot);
-  REQUIRE(commit.items.size() == 1);
-  CHECK(commit.items[0].entry.path == "geometry.py");
-  CHECK(commit.items[0].entry.oid.size() == 40);
+  REQUIRE(commit.items.size() == 2);
+  CHECK(commit.items[0].entry.path == "blob.bin");
+  CHECK(commit.items[1].entry.path == "geometry.py");
+  CHECK(commit.items[1].entry.oid.size() == 40);
 }
 
 TEST_CASE("extract classifies by content, stores facts once and reuses them", "[build-phases]") {
@@ -142,6 +147,11 @@ TEST_CASE("extract classifies by content, stores facts once and reuses them", "[
   CHECK(!item(first, "blob.bin").searchable);
   // Skipped files still get their blob id: the worktree's tree id is made of every entry's.
   CHECK(item(first, "blob.bin").entry.oid.size() == 40);
+  // An untracked binary file is no item: the snapshot keeps its stat data alone.
+  CHECK(std::none_of(first.items.begin(), first.items.end(), [](const WorkItem& w) { return w.entry.path == "stray.o"; }));
+  REQUIRE(first.snapshot.has_value());
+  REQUIRE(first.snapshot->leftOut.size() == 1);
+  CHECK(first.snapshot->leftOut[0].path == "stray.o");
 
   ScanOutput second = scanned(repo, true, options);
   REQUIRE(extractPhase(second.items, *facts, in).isOk());

@@ -34,6 +34,7 @@ struct AstOnlyNames {
   CXTranslationUnit tu;
   std::set<std::pair<uint32_t, uint32_t>> indexed;  // (file, offset) of every name the indexer reported
   std::set<std::tuple<uint32_t, uint32_t, uint32_t>> builtinUses;  // (file, offset, symbol) recorded by unindexed
+  std::set<std::tuple<uint32_t, uint32_t, uint32_t>> expansionUses;  // the same, by expansionReference
 
   AstOnlyNames(Collector* collector, CXTranslationUnit unit) : c(collector), tu(unit) {
     for (const ClangOccurrence& o : c->facts.occurrences) indexed.emplace(o.file, o.offset);
@@ -157,6 +158,24 @@ struct AstOnlyNames {
   // of a class template, nlohmann's json.hpp) names the overload set the lookup found at the
   // template's definition: clangd goes to every function in it, and its references list the
   // declarations only, so each is an unlisted reference there.
+  // A reference a macro's body spells, at the macro's expansion in `file` (a header read as a
+  // system header): recorded there as the indexer records one; false when the name is spelt at
+  // the place (an ordinary reference, unindexed's to record).
+  bool expansionReference(CXCursor referenced, CXSourceLocation location, uint32_t file, uint32_t offset) {
+    std::string name = take(clang_getCursorSpelling(referenced));
+    if (name.empty() || c->spelt(file, offset, name)) return false;
+    CXCursor tmpl = clang_getSpecializedCursorTemplate(referenced);
+    if (!clang_Cursor_isNull(tmpl) && clang_equalLocations(clang_getCursorLocation(tmpl), clang_getCursorLocation(referenced)))
+      referenced = tmpl;
+    std::string usr = take(clang_getCursorUSR(referenced));
+    if (usr.empty()) return true;
+    uint32_t symbol = c->usrId(usr, name.c_str());
+    if (expansionUses.insert({file, offset, symbol}).second)
+      c->add(location, symbol, ClangRole::Reference, kindOf(entityKindOf(clang_getCursorKind(referenced))), false, -1);
+    noteOutsideTarget(*c, symbol, referenced);
+    return true;
+  }
+
   void unindexed(CXCursor cursor, CXCursor referenced) {
     CXCursorKind kind = clang_getCursorKind(referenced);
     if (kind == CXCursor_OverloadedDeclRef) {
@@ -182,6 +201,16 @@ struct AstOnlyNames {
     // reports what else the body names, holds them too); anything else the indexer reported at
     // this place is what stands there.
     bool builtin = redeclaresBuiltin(referenced) && inParameterType == 0;
+    // libclang's indexer reports no reference inside a header the unit reads as a system header
+    // (googletest's own headers, reached through -isystem in its tests), where clangd's index
+    // does: there the name is an ordinary reference, unless it lies where clang's indexing
+    // library never looks (a non-type template parameter's type).
+    bool listed = clang_Location_isInSystemHeader(location) && inParameterType == 0;
+    // There a macro's expansion, which the preprocessing record put among what stands at the
+    // place, hides nothing: the names its body spells are references at it, as the indexer
+    // reports them elsewhere (Exiv2's XMPSDK.hpp, under -isystem, names std::string through its
+    // includer's TXMP_STRING_TYPE).
+    if (listed && !builtin && expansionReference(referenced, location, static_cast<uint32_t>(id), offset)) return;
     if (!builtin && indexed.count({static_cast<uint32_t>(id), offset})) return;
     // An implicit instantiation answers as its template, as the indexer reports it.
     CXCursor tmpl = clang_getSpecializedCursorTemplate(referenced);
@@ -200,11 +229,6 @@ struct AstOnlyNames {
       noteOutsideTarget(*c, symbol, referenced);
       return;
     }
-    // libclang's indexer reports no reference inside a header the unit reads as a system header
-    // (googletest's own headers, reached through -isystem in its tests), where clangd's index
-    // does: there the name is an ordinary reference, unless it lies where clang's indexing
-    // library never looks (a non-type template parameter's type).
-    bool listed = clang_Location_isInSystemHeader(location) && inParameterType == 0;
     // A C function no header declares is declared implicitly at its first call (C89's rule, which
     // clang keeps with a warning; the indexer reports neither): the function lies where it is
     // named, and clangd goes there from each call of the unit's. A declaration definitions answer.

@@ -513,6 +513,7 @@ void startCollector(Collector& c, const CompileCommand& command, const fs::path&
 // the AST holds, the ranges the preprocessor left out.
 void collectFromCursors(Collector& c, CXTranslationUnit tu) {
   clang_visitChildren(clang_getTranslationUnitCursor(tu), macroVisitor, &c);
+  noteSkippedWords(c, tu);
   resolveMacroWords(c);
   c.sortExpansions();
   settleRepeatedArguments(c);

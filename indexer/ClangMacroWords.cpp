@@ -9,6 +9,8 @@
 // So the unit records, for each such word, what its top level outside the repository defines or
 // declares by that name: the last macro definition (the one in effect once the headers were
 // read), else the declarations, each where clangd's go-to-definition goes (noteOutsideTarget).
+// So do the words of code the preprocessor left out, which clangd answers by the bare word from
+// its index (Exiv2's `#define timegm _mkgmtime` for MSVC: time.h's timegm).
 #include <algorithm>
 
 #include "indexer/ClangCollector.h"
@@ -75,6 +77,24 @@ void noteMacroWords(Collector& c, uint32_t id, uint32_t begin, uint32_t end) {
       continue;
     c.replacementWords.emplace(word);
   }
+}
+
+void noteSkippedWords(Collector& c, CXTranslationUnit tu) {
+  CXSourceRangeList* skipped = clang_getAllSkippedRanges(tu);
+  if (!skipped) return;
+  for (unsigned i = 0; i < skipped->count; ++i) {
+    CXFile file, endFile;
+    unsigned start, end;
+    clang_getFileLocation(clang_getRangeStart(skipped->ranges[i]), &file, nullptr, nullptr, &start);
+    clang_getFileLocation(clang_getRangeEnd(skipped->ranges[i]), &endFile, nullptr, nullptr, &end);
+    int64_t id = c.fileId(file);
+    if (id < 0 || file != endFile) continue;
+    const std::string& text = c.contentOf(static_cast<uint32_t>(id));
+    if (end > text.size() || start >= end) continue;
+    std::string_view code(text.data() + start, end - start);
+    for (uint32_t at : codeIdentifierStarts(code, Language::Cpp)) c.replacementWords.emplace(wordAt(code, at));
+  }
+  clang_disposeSourceRangeList(skipped);
 }
 
 void resolveMacroWords(Collector& c) {

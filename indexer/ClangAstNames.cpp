@@ -1,6 +1,7 @@
 #include <clang-c/Index.h>
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <optional>
 #include <set>
@@ -158,6 +159,29 @@ struct AstOnlyNames {
   // of a class template, nlohmann's json.hpp) names the overload set the lookup found at the
   // template's definition: clangd goes to every function in it, and its references list the
   // declarations only, so each is an unlisted reference there.
+  // Whether a class cursor is an explicit instantiation, `[extern] template class X<...>;`, as
+  // the source spells it (not a specialization, `template <> class X<...>`).
+  bool explicitInstantiation(CXCursor cursor) {
+    if (clang_Cursor_isNull(clang_getSpecializedCursorTemplate(cursor))) return false;
+    CXFile file;
+    unsigned offset;
+    clang_getFileLocation(clang_getRangeStart(clang_getCursorExtent(cursor)), &file, nullptr, nullptr, &offset);
+    int64_t id = c->fileId(file);
+    if (id < 0) return false;
+    std::string_view text = c->contentOf(static_cast<uint32_t>(id));
+    size_t at = offset;
+    auto word = [&](std::string_view w) {
+      while (at < text.size() && std::isspace(static_cast<unsigned char>(text[at]))) ++at;
+      if (text.compare(at, w.size(), w) != 0) return false;
+      at += w.size();
+      return true;
+    };
+    word("extern");
+    if (!word("template")) return false;
+    while (at < text.size() && std::isspace(static_cast<unsigned char>(text[at]))) ++at;
+    return at < text.size() && text[at] != '<';
+  }
+
   // A reference a macro's body spells, at the macro's expansion in `file` (a header read as a
   // system header): recorded there as the indexer records one; false when the name is spelt at
   // the place (an ordinary reference, unindexed's to record).
@@ -668,6 +692,15 @@ struct AstOnlyNames {
     }
     if (kind == CXCursor_UsingDeclaration) {
       self->usingDeclaration(cursor, parent);
+      return CXChildVisit_Continue;
+    }
+    // An explicit instantiation's template arguments (`template class TXMPMeta<std::string>;`)
+    // are where clang's indexing library does not look either: clangd lists no reference there.
+    if ((kind == CXCursor_ClassDecl || kind == CXCursor_StructDecl || kind == CXCursor_UnionDecl) &&
+        self->explicitInstantiation(cursor)) {
+      ++self->inParameterType;
+      clang_visitChildren(cursor, visit, self);
+      --self->inParameterType;
       return CXChildVisit_Continue;
     }
     if (kind == CXCursor_Namespace) self->namespaceBlock(cursor);

@@ -122,6 +122,39 @@ void checkLeftOut(const std::string& rootText, const WorktreeSnapshot& snapshot,
   if (dirFd >= 0) ::close(dirFd);
 }
 
+// Folders: a new name anywhere makes the answer git's to give, unless it is a binary file or a
+// folder of them (no part of the worktree an index reflects). Their mtimes mostly came with the
+// file pass (`seen`: the folder was open there anyway); only folders without files of their own
+// are looked up by path. Fills `addedPerDir` for `dirIndexes`.
+void compareFolders(const std::string& rootText, const WorktreeSnapshot& snapshot, const std::vector<uint32_t>& dirIndexes,
+                    const std::vector<std::vector<std::pair<std::string_view, int64_t>>>& seen,
+                    std::vector<std::vector<std::string>>& addedPerDir) {
+  std::unordered_map<std::string_view, int64_t> folderMtimes;
+  for (const auto& folders : seen)
+    for (const auto& [path, mtime] : folders) folderMtimes.emplace(path, mtime);
+  for (uint32_t di : dirIndexes) {
+    const auto& d = snapshot.dirs[di];
+    addedPerDir[di].clear();
+    std::string full = rootText;
+    if (!d.path.empty()) full.append("/").append(d.path);
+    int64_t mtime;
+    if (auto it = folderMtimes.find(d.path); it != folderMtimes.end()) {
+      mtime = it->second;
+    } else {
+      struct stat st;
+      if (::stat(full.c_str(), &st) != 0) continue;  // the folder is gone: its files are missing
+      mtime = mtimeOf(st);
+    }
+    if (mtime == d.mtimeNs) continue;
+    bool ok;
+    std::vector<std::string> now = listNames(full, &ok);
+    std::vector<std::string> added;
+    std::set_difference(now.begin(), now.end(), d.names.begin(), d.names.end(), std::back_inserter(added));
+    std::erase_if(added, [&](const std::string& name) { return !countsAsAddition(full, name); });
+    addedPerDir[di] = std::move(added);
+  }
+}
+
 }  // namespace
 
 std::optional<bool> binaryFileAt(int dirFd, const char* name) {
@@ -442,37 +475,10 @@ WorktreeComparison compareWorktree(const fs::path& root, const WorktreeSnapshot&
   else leftOutText.assign(snapshot.leftOut.size(), 0);
   checkLeftOut(rootText, snapshot, before ? &scope : nullptr, leftOutText);
 
-  // Folders: a new name anywhere makes the answer git's to give, unless it is a binary file or a
-  // folder of them (no part of the worktree an index reflects). Their mtimes mostly came with
-  // the file pass (the folder was open there anyway); only folders without files of their own
-  // are looked up by path.
-  std::unordered_map<std::string_view, int64_t> folderMtimes;
-  for (const auto& seen : seenFolders)
-    for (const auto& [path, mtime] : seen) folderMtimes.emplace(path, mtime);
   auto& addedPerDir = state->addedPerDir;
   if (before) addedPerDir = before->addedPerDir;
   else addedPerDir.resize(snapshot.dirs.size());
-  for (uint32_t di : dirIndexes) {
-    const auto& d = snapshot.dirs[di];
-    addedPerDir[di].clear();
-    std::string full = rootText;
-    if (!d.path.empty()) full.append("/").append(d.path);
-    int64_t mtime;
-    if (auto it = folderMtimes.find(d.path); it != folderMtimes.end()) {
-      mtime = it->second;
-    } else {
-      struct stat st;
-      if (::stat(full.c_str(), &st) != 0) continue;  // the folder is gone: its files are missing
-      mtime = mtimeOf(st);
-    }
-    if (mtime == d.mtimeNs) continue;
-    bool ok;
-    std::vector<std::string> now = listNames(full, &ok);
-    std::vector<std::string> added;
-    std::set_difference(now.begin(), now.end(), d.names.begin(), d.names.end(), std::back_inserter(added));
-    std::erase_if(added, [&](const std::string& name) { return !countsAsAddition(full, name); });
-    addedPerDir[di] = std::move(added);
-  }
+  compareFolders(rootText, snapshot, dirIndexes, seenFolders, addedPerDir);
   for (uint32_t di = 0; di < addedPerDir.size(); ++di) {
     const auto& added = addedPerDir[di];
     if (added.empty()) continue;

@@ -53,6 +53,42 @@ TEST_CASE("a header's bodies skipped by a worker's session still reach the view 
   CHECK(inHeaderBody() == 1);
 }
 
+TEST_CASE("a C header's bodies blanked by a worker's session still reach the view when their unit is gone", "[clang]") {
+  // The C twin of the case above: libclang never skips C bodies, the session blanks them in the
+  // units after the first that read the header (ClangBodyBlanking.h), and the builder covers a
+  // header whose first reader is gone the same way.
+  TestRepo repo;
+  const char* header =
+      "#ifndef H_H\n#define H_H\nint shared(int x);\nstatic inline int twice(int x) { return shared(x) * 2; }\n#endif\n";
+  auto user = [](const std::string& name) { return "#include \"h.h\"\nint " + name + "(void) { return twice(1); }\n"; };
+  repo.writeAll({{"h.h", header}, {"a.c", user("a")}, {"b.c", user("b")}, {"c.c", "int c(void) { return 0; }\n"},
+                 {"d.c", "int d(void) { return 0; }\n"}, {"shared.c", "int shared(int x) { return x; }\n"}});
+  writeDatabase(repo, {"a.c", "b.c", "c.c", "d.c", "shared.c"});
+  repo.commitAll();
+  IndexOptions one;
+  one.threads = 1;
+  auto inHeaderBody = [&] {
+    auto provider = StaticProvider::open(repo.root() / ".nib");
+    REQUIRE(provider.hasValue());
+    auto refs = (*provider)->references("h.h", offsetOf(header, "shared(int"), true);
+    REQUIRE(refs.hasValue());
+    CHECK(refs->source == "clang");
+    return std::count_if(refs->locations.begin(), refs->locations.end(), [&](const SymbolLocation& l) {
+      return l.path == "h.h" && l.range.startByte == offsetOf(header, "shared(x)");
+    });
+  };
+  Manifest first = build(repo, one);
+  CHECK(stat(first, "clang.indexed") == "5");
+  CHECK(inHeaderBody() == 1);
+
+  fs::remove(repo.root() / "a.c");
+  writeDatabase(repo, {"b.c", "c.c", "d.c", "shared.c"});
+  repo.commitAll();
+  Manifest second = build(repo, one);
+  CHECK(stat(second, "clang.units") == "4");
+  CHECK(inHeaderBody() == 1);
+}
+
 TEST_CASE("a parameter of a header's function is one symbol whether or not a unit skipped its body", "[clang]") {
   // One thread, one session: b.cc reads h.h after a.cc parsed its bodies, so libclang calls
   // b's Box(U&&) and twice(int) no definitions. Their parameters must not become a

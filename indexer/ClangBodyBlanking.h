@@ -45,7 +45,6 @@ class BlankedHeaders {
   // The blanked texts, for libclang to read in place of the files' (valid until the next learn,
   // refuse or clear); never the unit's main file `mainPath`.
   std::vector<CXUnsavedFile> unsaved(const std::string& mainPath) const;
-  bool blanks(const std::string& path) const { return texts_.count(path) > 0; }
   // Learns the bodies of the function definitions at the top level of `tu` (a C unit) spelt in
   // `headers` (paths as libclang names the files: headers whose bodies this unit parsed) that
   // have an include guard, with

@@ -293,7 +293,7 @@ class ClangViewBuild {
   const std::vector<std::optional<TuFacts>>& results() const { return results_; }
   std::vector<bool> cplusplus() const {
     std::vector<bool> out;
-    for (const CompileCommand& unit : units_) out.push_back(compilesAsCpp(unit));
+    for (const CompileCommand& unit : units_) out.push_back(unitLanguage(unit) == UnitLanguage::Cpp);
     return out;
   }
   size_t realUnits() const { return realUnits_; }

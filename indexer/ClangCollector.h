@@ -615,9 +615,9 @@ void noteMacroWords(Collector& c, uint32_t id, uint32_t begin, uint32_t end);
 // Records where each word noted names a system header's macro or a declaration outside the
 // repository (TuFacts::outsideTargets, `macroWord`). After the macros' pass.
 void resolveMacroWords(Collector& c);
-// The words of the code the preprocessor left out in the repository's files, as candidates for
-// resolveMacroWords (ClangMacroWords.cpp).
-void noteSkippedWords(Collector& c, CXTranslationUnit tu);
+// The words of the code the preprocessor left out in the repository's files (TuFacts::skipped),
+// as candidates for resolveMacroWords (ClangMacroWords.cpp).
+void noteSkippedWords(Collector& c);
 // Adds the names the AST resolves where libclang's indexer reports nothing, then the uses of
 // each using-declaration's name (ClangAstNames.cpp). After the indexer and the macros.
 void addAstOnlyNames(Collector& c, CXTranslationUnit tu);

@@ -513,18 +513,8 @@ void startCollector(Collector& c, const CompileCommand& command, const fs::path&
 // the AST holds, the ranges the preprocessor left out.
 void collectFromCursors(Collector& c, CXTranslationUnit tu) {
   clang_visitChildren(clang_getTranslationUnitCursor(tu), macroVisitor, &c);
-  noteSkippedWords(c, tu);
-  resolveMacroWords(c);
-  c.sortExpansions();
-  settleRepeatedArguments(c);
-  settlePastedArguments(c, tu);
-  c.flagNamesOfMacroBodies();
-  c.resolveMacroDeclarations();
-  // The #includes first: the AST walk follows a header's using-declarations into the main file.
-  clang_getInclusions(tu, inclusion, &c);
-  addAstOnlyNames(c, tu);
   // What the preprocessor left out: names there were never compiled, and go-to-definition
-  // answers them by the bare word, as clangd does.
+  // answers them by the bare word, as clangd does (its words name outside entities too).
   if (CXSourceRangeList* skipped = clang_getAllSkippedRanges(tu)) {
     for (unsigned i = 0; i < skipped->count; ++i) {
       CXFile file, endFile;
@@ -535,8 +525,18 @@ void collectFromCursors(Collector& c, CXTranslationUnit tu) {
       if (id >= 0 && file == endFile && end >= start) c.facts.skipped.push_back({static_cast<uint32_t>(id), start, end});
     }
     clang_disposeSourceRangeList(skipped);
-    keepSkippedEverywhere(c);
   }
+  noteSkippedWords(c);
+  resolveMacroWords(c);
+  c.sortExpansions();
+  settleRepeatedArguments(c);
+  settlePastedArguments(c, tu);
+  c.flagNamesOfMacroBodies();
+  c.resolveMacroDeclarations();
+  // The #includes first: the AST walk follows a header's using-declarations into the main file.
+  clang_getInclusions(tu, inclusion, &c);
+  addAstOnlyNames(c, tu);
+  keepSkippedEverywhere(c);  // needs every name the unit recorded
   addSkippedBlockWords(c, tu);
 }
 
@@ -556,7 +556,7 @@ Expected<TuFacts> ClangSession::index(const CompileCommand& command, const fs::p
   CXTranslationUnit tu = nullptr;
   unsigned options = CXIndexOpt_IndexFunctionLocalSymbols | CXIndexOpt_SuppressWarnings;
   if (skipParsedBodies_) options |= CXIndexOpt_SkipParsedBodiesInSession;
-  const bool blank = skipParsedBodies_ && !compilesAsCpp(command);  // libclang never skips C bodies
+  const bool blank = skipParsedBodies_ && unitLanguage(command) == UnitLanguage::C;  // libclang never skips C bodies
   std::vector<CXUnsavedFile> unsaved;
   if (blank) unsaved = blanked_->unsaved(c.mainPath);
   const unsigned parse = CXTranslationUnit_DetailedPreprocessingRecord | CXTranslationUnit_KeepGoing;

@@ -79,22 +79,13 @@ void noteMacroWords(Collector& c, uint32_t id, uint32_t begin, uint32_t end) {
   }
 }
 
-void noteSkippedWords(Collector& c, CXTranslationUnit tu) {
-  CXSourceRangeList* skipped = clang_getAllSkippedRanges(tu);
-  if (!skipped) return;
-  for (unsigned i = 0; i < skipped->count; ++i) {
-    CXFile file, endFile;
-    unsigned start, end;
-    clang_getFileLocation(clang_getRangeStart(skipped->ranges[i]), &file, nullptr, nullptr, &start);
-    clang_getFileLocation(clang_getRangeEnd(skipped->ranges[i]), &endFile, nullptr, nullptr, &end);
-    int64_t id = c.fileId(file);
-    if (id < 0 || file != endFile) continue;
-    const std::string& text = c.contentOf(static_cast<uint32_t>(id));
-    if (end > text.size() || start >= end) continue;
-    std::string_view code(text.data() + start, end - start);
+void noteSkippedWords(Collector& c) {
+  for (const ClangSkipped& k : c.facts.skipped) {
+    const std::string& text = c.contentOf(k.file);
+    if (k.end > text.size() || k.start >= k.end) continue;
+    std::string_view code(text.data() + k.start, k.end - k.start);
     for (uint32_t at : codeIdentifierStarts(code, Language::Cpp)) c.replacementWords.emplace(wordAt(code, at));
   }
-  clang_disposeSourceRangeList(skipped);
 }
 
 void resolveMacroWords(Collector& c) {

@@ -6,6 +6,7 @@
 #include <functional>
 
 #include "support/Binary.h"
+#include "support/Language.h"
 #include "views/FileFacts.h"
 
 namespace nib {
@@ -78,14 +79,23 @@ std::vector<uint64_t> expansionDigests(const TuFacts& facts) {
   return out;
 }
 
-bool compilesAsCpp(const CompileCommand& command) {
+UnitLanguage unitLanguage(const CompileCommand& command) {
   const std::vector<std::string>& args = command.arguments;
-  for (size_t i = 0; i + 1 < args.size(); ++i)
-    if (args[i] == "-x") return args[i + 1].find("++") != std::string::npos;  // c++, c++-header
+  for (size_t i = 0; i + 1 < args.size(); ++i) {
+    if (args[i] != "-x") continue;
+    const std::string& x = args[i + 1];
+    return x == "c" || x == "c-header" ? UnitLanguage::C : x == "c++" || x == "c++-header" ? UnitLanguage::Cpp : UnitLanguage::Other;
+  }
   for (const std::string& a : args)
-    if (a.rfind("-std=c++", 0) == 0 || a.rfind("-std=gnu++", 0) == 0) return true;
-  if (!args.empty() && std::filesystem::path(args.front()).filename().string().find("++") != std::string::npos) return true;
-  return std::filesystem::path(command.file).extension() != ".c";
+    if (a.rfind("-std=c++", 0) == 0 || a.rfind("-std=gnu++", 0) == 0) return UnitLanguage::Cpp;
+  if (!args.empty() && std::filesystem::path(args.front()).filename().string().find("++") != std::string::npos)
+    return UnitLanguage::Cpp;
+  if (std::filesystem::path(command.file).extension() == ".C") return UnitLanguage::Cpp;  // detectLanguage folds case
+  switch (detectLanguage(command.file, {})) {
+    case Language::C: return UnitLanguage::C;
+    case Language::Cpp: return UnitLanguage::Cpp;
+    default: return UnitLanguage::Other;
+  }
 }
 
 bool reportedOnce(const TuFacts& facts, const ClangOccurrence& declaration) {

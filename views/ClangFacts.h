@@ -189,9 +189,11 @@ struct CompileCommand {
   std::string file;  // absolute
   std::vector<std::string> arguments;  // argv, compiler first
 };
-// Whether the command compiles its file as C++: `-x c++` or `c++-header`, a C++ -std, a C++
-// driver (`g++` reads a .c file as C++), or, without -x, a file that is not a .c file.
-bool compilesAsCpp(const CompileCommand& command);
+// The language a command compiles its file as, as the compiler decides it: `-x` (c, c-header;
+// c++, c++-header), else a C++ -std or a C++ driver (`g++` reads a .c file as C++), else the
+// file's extension (`.c` and `.h` are C, `.C` and `.cc` C++). Other: Objective-C and the rest.
+enum class UnitLanguage : uint8_t { C, Cpp, Other };
+UnitLanguage unitLanguage(const CompileCommand& command);
 // What `nib-clang index` writes per unit of its batch, one record after another as each unit
 // ends: the facts, or why there are none, and the seconds it took. A worker that dies half-way
 // leaves whole records for the units it finished.

@@ -6,7 +6,6 @@
 #include <set>
 #include <tuple>
 #include <unordered_map>
-#include <unordered_set>
 
 #include "indexer/UnitViews.h"
 #include "support/RepoPath.h"
@@ -35,25 +34,6 @@ std::string aliasForm(std::string_view usr) {
   }
   return std::string(usr);
 }
-
-// A site as the merge dedupes it: (file number, offset) and (symbol, role), each pair in one word.
-// Every unit reports the sites of every header it reads, so the merge asks about millions of
-// them (jemalloc: 197 units); a hash set answers those in a fraction of an ordered set's time.
-struct SiteKey {
-  uint64_t place = 0, what = 0;
-  SiteKey(uint32_t file, uint32_t offset, uint32_t symbol, uint8_t role)
-      : place(uint64_t{file} << 32 | offset), what(uint64_t{symbol} << 8 | role) {}
-  bool operator==(const SiteKey&) const = default;
-};
-struct SiteKeyHash {
-  size_t operator()(const SiteKey& k) const {
-    // Two multiplicative mixes (constants from splitmix64): offsets and symbol ids are small
-    // and dense, which std::hash<uint64_t> (the identity) would leave clustered.
-    uint64_t h = (k.place ^ (k.place >> 29)) * 0xbf58476d1ce4e5b9ULL;
-    h ^= (k.what + 0x9e3779b97f4a7c15ULL) * 0x94d049bb133111ebULL;
-    return static_cast<size_t>(h ^ (h >> 31));
-  }
-};
 
 // One entity can reach the view under two USRs: a class in an anonymous namespace of a test
 // file is `c:file.cc@aN@S@X` when the file is the TU's main file and `c:@aN@S@X` when another
@@ -361,7 +341,7 @@ class UnitMerger {
     // at (ClangOccurrence::unselected), which stays a site as written.
     const bool cursorless = o.expanded || o.unselected;
     if (o.guessed || (o.unlisted && o.role == ClangRole::Reference && !macro)) {
-      if (astOnlySites_.insert(SiteKey(file.number, o.offset, id, 0)).second || ownFile)
+      if (astOnlySites_.insert({file.number, o.offset, id}).second || ownFile)
         occurrencesOf(file).push_back({o.offset, o.offset + o.length, id, o.role, false, o.guessed, o.unlisted, foreign});
       return;
     }
@@ -379,7 +359,7 @@ class UnitMerger {
         canonicalFrom_[id] = u.definedHere[o.usr] && !made ? CanonicalFrom::Defining : CanonicalFrom::Declaring;
       }
     }
-    if (!sites_.insert(SiteKey(file.number, o.offset, id, static_cast<uint8_t>(o.role))).second) {
+    if (!sites_.insert({file.number, o.offset, id, static_cast<uint8_t>(o.role)}).second) {
       if (canonical)
         for (ClangSite& other : symbol.sites)
           if (other.path == path && other.range.startByte == o.offset && other.role == o.role) other.canonical = true;
@@ -555,8 +535,8 @@ class UnitMerger {
   std::unordered_map<std::string, uint32_t> symbolIds_;
   std::map<std::string, std::vector<ClangFileOccurrence>> byFile_;
   std::unordered_map<std::string, uint32_t> fileNumbers_;  // FileSlot::number
-  std::unordered_set<SiteKey, SiteKeyHash> sites_;         // (file number, offset, symbol, role)
-  std::unordered_set<SiteKey, SiteKeyHash> astOnlySites_;  // (file number, offset, symbol)
+  std::set<std::tuple<uint32_t, uint32_t, uint32_t, uint8_t>> sites_;  // (file number, offset, symbol, role)
+  std::set<std::tuple<uint32_t, uint32_t, uint32_t>> astOnlySites_;
   std::vector<CanonicalFrom> canonicalFrom_;
   std::vector<uint32_t> madeUpSymbols_;  // symbols a made-up unit named first, ascending
   std::vector<uint32_t> siteless_;       // symbols made for an edge alone (symbolWithoutSites)

@@ -1,7 +1,8 @@
 # Sourced by bench/prepare-clang-heldout.sh after bench/prepare-clang-heldout-recipes.sh: the
-# recipes of the later sets (37, 38 and 39), with what each builds, for lack of room in the other
-# two files. build_recipe, in prepare-clang-heldout-recipes.sh, calls them; they use its helpers
-# (ignore, require_files, require_defines, cmake_build, cdb_from_build).
+# recipes of the later sets (37, 38, 39 and 40), with what each builds, for lack of room in the
+# other two files. build_recipe, in prepare-clang-heldout-recipes.sh, calls those of sets 37 to 39;
+# set 40's are called by the build_recipe at the end of this file, which wraps that one. They use
+# its helpers (ignore, require_files, require_defines, cmake_build, cdb_from_build).
 # shellcheck shell=bash
 
 # Set 37's recipes. Like set 32's, each build step ends with || exit 1. What each one builds is
@@ -365,4 +366,173 @@ build_exiv2() {
   require_defines exiv2 build/exv_conf.h EXV_HAVE_XMP_TOOLKIT EXV_HAVE_LIBZ EXV_ENABLE_BMFF \
     EXV_ENABLE_VIDEO
   cdb_from_build
+}
+
+# Set 40's recipes. Like set 32's, each build step ends with || exit 1. What each one builds:
+#   wolfssl    ./autogen.sh (autoreconf: the tarball has no configure script), ./configure
+#              --enable-all, then bear over make -j2 and make -j2 check TESTS= (which builds the
+#              test programs without running them) in the tree: libwolfssl (shared only; the 53
+#              files of wolfcrypt/src and the 9 of src/ it builds), the examples client, server,
+#              echoclient, echoserver and tls_bench, wolfcrypt/test/testwolfcrypt and
+#              wolfcrypt/benchmark/benchmark, tests/unit.test (tests/api.c, some 2 MB, and
+#              suites.c, hash.c, srp.c, quic.c, w64wrapper.c, unit.c; client.c and server.c again)
+#              and testsuite/testsuite.test (test.c, client.c, server.c, echoclient.c and
+#              echoserver.c again): 84 entries over 77 files, all with -O2. The configuration is
+#              on every command line (some 250 -D options, 191 of them different: OPENSSL_ALL,
+#              WOLFSSL_TLS13, WOLFSSL_DTLS, HAVE_ECC, HAVE_CURVE448, WOLFSSL_SP_MATH_ALL, ...,
+#              which the recipe checks some of) and again in wolfssl/options.h, which configure
+#              writes (252 #defines); config.h has 63 more (47 HAVE_*). The sources test them all
+#              over. 53 of the 77 files (43 of wolfcrypt/src, 6 of src and 4 of tests) #include
+#              wolfcrypt/src/misc.c (the inline helpers) whole, and src/ssl.c #includes
+#              src/ssl_misc.c, wolfcrypt/src/evp.c, src/pk.c, src/bio.c, src/x509.c, src/conf.c
+#              and src/x509_str.c, none of which is compiled on its own (the recipe checks it).
+#              autogen.sh links wolfSSL's pre-commit.sh and pre-push.sh into .git/hooks, which
+#              the recipe removes. The tarball's .gitignore already ignores every output.
+#              tfm.c (the fast math the SP math replaces), the port/ files, IDE/, linuxkm/,
+#              wrapper/ and the other examples and tests are not built
+#   rapidjson  CMake into build/ with the tests and the examples, without the docs, then a build
+#              (-std=c++11 -march=native, -O2 -g -DNDEBUG -Wno-error after the CMakeLists'
+#              -Werror, since GCC 12 warns on the 2016 headers): RapidJSON is a header-only
+#              library (include/rapidjson/), so every entry is a program: unittest (the 25 files
+#              of test/unittest, 340 TEST and TEST_F, googletest compiled from Debian's sources,
+#              /usr/src/gtest, whose two entries lie outside the code base and are dropped;
+#              namespacetest.cpp a second time as the namespacetest library, which renames the
+#              rapidjson namespace), perftest (the five files of test/perftest) and the 15
+#              examples (example/*/*.cpp): 46 entries over 45 files. No header is generated;
+#              include/rapidjson/rapidjson.h derives the RAPIDJSON_* configuration macros (64-bit,
+#              endianness, C++11 features), test/unittest/simdtest.cpp #defines RAPIDJSON_SSE42 or
+#              RAPIDJSON_SSE2 from the compiler's, and the unit tests have
+#              -DRAPIDJSON_HAS_STDSTRING=1. The tarball's .gitignore already ignores build/;
+#              thirdparty/gtest is empty (+dfsg)
+#   libmicrohttpd
+#              ./configure --enable-https --with-gnutls, then bear over make -j2 and make -j2
+#              check TESTS= (which builds the test programs without running them) in the tree:
+#              libmicrohttpd (shared and static; libtool compiles each object twice, with -fPIC
+#              -DPIC and without, so each of the 21 library files of src/microhttpd has two
+#              entries, and some again in the unit tests), the 20 unit tests of src/microhttpd
+#              (test_str*.c, test_postprocessor*.c, test_upgrade*.c, ...), the libcurl tests of
+#              src/testcurl (31 files) and src/testcurl/https (14, with GnuTLS), the 25 examples
+#              of src/examples and the 8 of doc/examples: 157 entries over 120 files, all with
+#              -DHAVE_CONFIG_H -O2. configure generates MHD_config.h (137 #defines, 78 of them
+#              HAVE_*, and 94 left #undef; the recipe checks HTTPS_SUPPORT, HAVE_LIBCURL,
+#              EPOLL_SUPPORT, UPGRADE_SUPPORT, BAUTH_SUPPORT, DAUTH_SUPPORT and
+#              HAVE_POSTPROCESSOR), which the sources test all over (mhd_sockets.h,
+#              mhd_threads.h, mhd_itc.h, the select, poll and epoll loops of daemon.c). The
+#              experimental new API (src/lib and src/microhttpd_ws, --enable-experimental), the
+#              zzuf tests, w32/ and contrib/ are not built. The tarball has no .gitignore
+#   dav1d      Meson into build/ with its defaults (release, -std=c99 -O3; the tools, the tests
+#              and the x86 assembly, with nasm, which the compilation database does not list),
+#              without xxhash, then a build with ninja: libdav1d (shared; the 20 *_tmpl.c files
+#              of src/ and src/x86/ are compiled twice, with -DBITDEPTH=8 and -DBITDEPTH=16, so
+#              that each has two entries), the dav1d program (tools/), the tests checkasm (seven
+#              of its files twice again, per bit depth), seek_stress, dav1d_fuzzer and
+#              dav1d_fuzzer_mt (tests/libfuzzer/, each file twice) and the header tests
+#              (tests/header_test.c five times, with -DDAV1D_TEST_HEADER naming each public
+#              header): 104 entries over 71 files. Meson's compilation database names each file
+#              relative to build/ ("../src/lib.c"); it is copied to the root as it is. Meson
+#              generates build/config.h (ARCH_*, CONFIG_8BPC, CONFIG_16BPC, HAVE_ASM, HAVE_*; 0
+#              or 1 each, tested with #if; the recipe checks ARCH_X86_64, CONFIG_8BPC,
+#              CONFIG_16BPC and HAVE_ASM), build/config.asm and build/include/dav1d/version.h.
+#              The other architectures' files (src/arm, src/ppc), examples/ (dav1dplay, SDL) and
+#              the docs are not built. The tarball has no .gitignore
+build_wolfssl() {
+  # The tarball has no configure script: autogen.sh runs autoreconf. Since DEST/wolfssl is a git
+  # repository, it also links wolfSSL's pre-commit.sh and pre-push.sh (which run its test suite)
+  # into .git/hooks; they are removed, so that the "bench setup" commit runs nothing. Every
+  # feature (--enable-all); make check TESTS= builds the test programs without running them. The
+  # tarball's .gitignore already ignores every output of autogen.sh, configure and the build.
+  ./autogen.sh >/dev/null || exit 1
+  rm -f .git/hooks/pre-commit .git/hooks/pre-push || exit 1
+  ./configure --enable-all >/dev/null || exit 1
+  bear -- sh -c 'make -j2 && make -j2 check TESTS=' || exit 1
+  require_files wolfssl wolfssl/options.h config.h src/.libs/libwolfssl.so tests/unit.test \
+    testsuite/testsuite.test wolfcrypt/test/testwolfcrypt wolfcrypt/benchmark/benchmark \
+    examples/client/client examples/server/server
+  require_defines wolfssl wolfssl/options.h OPENSSL_ALL WOLFSSL_TLS13 WOLFSSL_DTLS HAVE_ECC \
+    HAVE_CURVE448 HAVE_ED448 WOLFSSL_SP_MATH_ALL
+  python3 - <<'EOF' || exit 1
+import json, os, sys
+files = {os.path.relpath(os.path.join(e["directory"], e["file"]))
+         for e in json.load(open("compile_commands.json"))}
+included = {"wolfcrypt/src/misc.c", "wolfcrypt/src/evp.c", "src/ssl_misc.c", "src/pk.c",
+            "src/bio.c", "src/x509.c", "src/conf.c", "src/x509_str.c"}
+if files & included or not {"src/ssl.c", "wolfcrypt/src/sp_int.c", "tests/api.c"} <= files:
+    sys.exit("heldout: wolfssl: an #included file compiled on its own, or a file missing: %s"
+             % sorted(files & included))
+EOF
+}
+
+build_rapidjson() {
+  # The tests (with Debian's googletest sources, /usr/src/gtest, which the tests' FindGTestSrc
+  # finds; their two entries lie outside the code base and are dropped) and the examples, without
+  # the docs (Doxygen). -Wno-error after the CMakeLists' -Werror (CMake puts the build type's
+  # flags last), since GCC 12 warns on the 2016 headers (class-memaccess, implicit-fallthrough).
+  cmake_build . -DRAPIDJSON_BUILD_DOC=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+        "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -g -DNDEBUG -Wno-error" || exit 1
+  grep -q '^GTEST_SOURCE_DIR:PATH=/usr/src/' build/CMakeCache.txt ||
+    { echo "heldout: rapidjson: Debian's googletest sources not found" >&2; exit 1; }
+  require_files rapidjson build/bin/unittest build/bin/perftest build/bin/tutorial \
+    build/bin/schemavalidator
+  python3 - <<'EOF' || exit 1
+import json, os, sys
+db = json.load(open("build/compile_commands.json"))
+root = os.getcwd() + os.sep
+kept = [e for e in db if not e["file"].startswith("/usr/src/")]
+if len(db) - len(kept) != 2 or any(not e["file"].startswith(root) for e in kept):
+    sys.exit("heldout: rapidjson: unexpected entries outside the code base")
+json.dump(kept, open("compile_commands.json", "w"), indent=2)
+EOF
+}
+
+build_libmicrohttpd() {
+  # HTTPS with GnuTLS and the libcurl tests (src/testcurl, src/testcurl/https), which the recipe
+  # checks; make check TESTS= builds the test programs without running them. The experimental
+  # new API (src/lib, src/microhttpd_ws: --enable-experimental) is not built. The tarball has no
+  # .gitignore.
+  ./configure --enable-https --with-gnutls >/dev/null || exit 1
+  bear -- sh -c 'make -j2 && make -j2 check TESTS=' || exit 1
+  require_files libmicrohttpd MHD_config.h src/microhttpd/.libs/libmicrohttpd.so \
+    src/microhttpd/.libs/libmicrohttpd.a src/microhttpd/test_str_token src/testcurl/test_get \
+    src/testcurl/https/test_https_get src/examples/demo_https doc/examples/tlsauthentication
+  require_defines libmicrohttpd MHD_config.h HTTPS_SUPPORT HAVE_LIBCURL EPOLL_SUPPORT \
+    UPGRADE_SUPPORT BAUTH_SUPPORT DAUTH_SUPPORT HAVE_POSTPROCESSOR
+  ignore '*.o' '*.lo' '*.la' '.libs/' '.deps/' 'Makefile' 'test-suite.log' '/MHD_config.h' \
+         '/config.log' '/config.status' '/libtool' '/libmicrohttpd.pc' '/stamp-h1' \
+         '/po/Makefile.in' '/po/POTFILES' '/src/microhttpd/microhttpd_dll_res.rc' \
+         '/src/microhttpd/test_*' '!/src/microhttpd/test_*.c' '!/src/microhttpd/test_*.h' \
+         '/src/testcurl/test_*' '!/src/testcurl/test_*.c' \
+         '/src/testcurl/https/test_*' '!/src/testcurl/https/test_*.c' \
+         '/src/examples/*' '!/src/examples/*.c' '!/src/examples/Makefile.*' \
+         '/doc/examples/*' '!/doc/examples/*.c' '!/doc/examples/Makefile.*'
+}
+
+build_dav1d() {
+  # Meson into build/ with its defaults (release, -O3; the tools, the tests and the assembly, with
+  # nasm), without xxhash (so that the build does not depend on whether the machine has
+  # libxxhash-dev), then a build with ninja. Meson's compilation database names each file
+  # relative to build/ ("../src/lib.c"); it is copied to the root as it is.
+  meson setup build -Dxxhash_muxer=disabled >/dev/null || exit 1
+  ninja -C build -j2 || exit 1
+  require_files dav1d build/config.h build/include/dav1d/version.h build/src/libdav1d.so \
+    build/tools/dav1d build/tests/checkasm build/tests/seek_stress \
+    build/tests/libfuzzer/dav1d_fuzzer
+  local m
+  for m in ARCH_X86_64 CONFIG_8BPC CONFIG_16BPC HAVE_ASM; do
+    grep -qx "#define $m 1" build/config.h ||
+      { echo "heldout: dav1d: build/config.h does not set $m to 1" >&2; exit 1; }
+  done
+  cdb_from_build || exit 1
+}
+
+# The build_recipe of prepare-clang-heldout-recipes.sh (sets 24 to 39) is kept as
+# build_recipe_24_39; this one adds set 40's packages.
+eval "build_recipe_24_39() $(declare -f build_recipe | tail -n +2)"
+build_recipe() {
+  case "$1" in
+    wolfssl) build_wolfssl ;;
+    rapidjson) build_rapidjson ;;
+    libmicrohttpd) build_libmicrohttpd ;;
+    dav1d) build_dav1d ;;
+    *) build_recipe_24_39 "$1" ;;
+  esac
 }

@@ -9,6 +9,7 @@
 #include <unordered_map>
 
 #include "indexer/ClangCollector.h"
+#include "indexer/ClangQualifiedNames.h"
 
 namespace nib::clangindex {
 namespace {
@@ -37,7 +38,9 @@ struct AstOnlyNames {
   std::set<std::tuple<uint32_t, uint32_t, uint32_t>> builtinUses;  // (file, offset, symbol) recorded by unindexed
   std::set<std::tuple<uint32_t, uint32_t, uint32_t>> expansionUses;  // the same, by expansionReference
 
-  AstOnlyNames(Collector* collector, CXTranslationUnit unit) : c(collector), tu(unit) {
+  QualifiedNames qualified;  // names after a namespace's `::` (ClangQualifiedNames.h)
+
+  AstOnlyNames(Collector* collector, CXTranslationUnit unit) : c(collector), tu(unit), qualified(*collector, unit) {
     for (const ClangOccurrence& o : c->facts.occurrences) indexed.emplace(o.file, o.offset);
   }
 
@@ -459,105 +462,6 @@ struct AstOnlyNames {
     if (tokens) clang_disposeTokens(tu, tokens, n);
   }
 
-  // Types named through a using-declaration with their namespace (`std::uint64_t`, which
-  // libstdc++'s <cstdint> brings into `std` by `using ::uint64_t;`; `io::Buffer`): clang 14 calls
-  // such a type a UsingType, which neither libclang's cursors nor its indexer report, so nothing
-  // names it. clangd 14 answers there from the AST — go-to-definition with the using-declaration
-  // and the entity, references with the entity's — and lists the qualified name in no references
-  // (its index, from the same library, has nothing there either). So such a name answers,
-  // unlisted, for the repository's using-declaration of it in that namespace, else, in `std`, for
-  // the global name the standard library imported.
-  struct QualifiedName {
-    CXSourceLocation location;
-    uint32_t file = 0, offset = 0;
-    std::string scope, name;  // the namespace's USR, the name after it
-  };
-  std::vector<QualifiedName> qualified;
-
-  static size_t skipBlanks(const std::string& text, size_t at) {
-    while (at < text.size() && (text[at] == ' ' || text[at] == '\t' || text[at] == '\n' || text[at] == '\r')) ++at;
-    return at;
-  }
-
-  // At a namespace written where the source spells it, the name after its `::`, when that name is
-  // no qualifier itself.
-  void afterNamespace(CXCursor cursor, CXCursor space) {
-    CXFile file;
-    unsigned start, end;
-    CXSourceRange extent = clang_getCursorExtent(cursor);
-    clang_getFileLocation(clang_getRangeStart(extent), &file, nullptr, nullptr, &start);
-    clang_getFileLocation(clang_getRangeEnd(extent), nullptr, nullptr, nullptr, &end);
-    int64_t id = c->fileId(file);
-    if (id < 0 || end <= start) return;
-    const std::string& text = c->contentOf(static_cast<uint32_t>(id));
-    std::string spelling = take(clang_getCursorSpelling(cursor));
-    if (end > text.size() || text.compare(start, end - start, spelling) != 0) return;  // a macro wrote it
-    size_t at = skipBlanks(text, end);
-    if (text.compare(at, 2, "::") != 0) return;
-    at = skipBlanks(text, at + 2);
-    // Most names after a namespace are the indexer's (`std::string`): those need nothing more.
-    if (indexed.count({static_cast<uint32_t>(id), static_cast<uint32_t>(at)})) return;
-    std::string name = Collector::identifierAt(text, static_cast<uint32_t>(at));
-    if (name.empty() || text.compare(skipBlanks(text, at + name.size()), 2, "::") == 0) return;
-    qualified.push_back({clang_getLocationForOffset(tu, file, static_cast<unsigned>(at)), static_cast<uint32_t>(id),
-                         static_cast<uint32_t>(at), take(clang_getCursorUSR(space)), std::move(name)});
-  }
-
-  // After the walk: the qualified names nothing else named (see QualifiedName).
-  void qualifiedTypes() {
-    if (qualified.empty()) return;
-    std::set<std::pair<uint32_t, uint32_t>> named;
-    for (const ClangOccurrence& o : c->facts.occurrences) named.emplace(o.file, o.offset);
-    std::optional<std::map<std::string, std::pair<std::string, SymbolKind>>> imported;  // std's, read once
-    for (const QualifiedName& q : qualified) {
-      if (named.count({q.file, q.offset})) continue;
-      const UsingDeclaration* own = nullptr;
-      if (auto it = usings.find(q.name); it != usings.end())
-        for (const UsingDeclaration& u : it->second)
-          if (u.scope == q.scope) own = &u;
-      if (own) {
-        c->addAstOnly(q.location, own->symbol, SymbolKind::Import, ClangRole::Reference, false, /*unlisted=*/true);
-      } else if (q.scope == "c:@N@std") {
-        if (!imported) imported = globalTypes();
-        auto it = imported->find(q.name);
-        if (it == imported->end()) continue;
-        uint32_t symbol = c->usrId(it->second.first, q.name.c_str());
-        c->addAstOnly(q.location, symbol, it->second.second, ClangRole::Reference, false, /*unlisted=*/true);
-      }
-      named.emplace(q.file, q.offset);
-    }
-  }
-
-  // The types the unit declares at the global scope whose names `std::` was seen qualifying:
-  // name -> (USR, kind).
-  std::map<std::string, std::pair<std::string, SymbolKind>> globalTypes() {
-    struct Walk {
-      std::set<std::string> wanted;
-      std::map<std::string, std::pair<std::string, SymbolKind>> found;
-    } walk;
-    for (const QualifiedName& q : qualified)
-      if (q.scope == "c:@N@std") walk.wanted.insert(q.name);
-    clang_visitChildren(
-        clang_getTranslationUnitCursor(tu),
-        [](CXCursor cursor, CXCursor, CXClientData data) {
-          auto* w = static_cast<Walk*>(data);
-          SymbolKind kind;
-          switch (clang_getCursorKind(cursor)) {
-            case CXCursor_TypedefDecl: case CXCursor_TypeAliasDecl: kind = SymbolKind::TypeAlias; break;
-            case CXCursor_StructDecl: kind = SymbolKind::Struct; break;
-            case CXCursor_UnionDecl: kind = SymbolKind::Union; break;
-            case CXCursor_EnumDecl: kind = SymbolKind::Enum; break;
-            case CXCursor_ClassDecl: kind = SymbolKind::Class; break;
-            default: return CXChildVisit_Continue;
-          }
-          std::string name = take(clang_getCursorSpelling(cursor));
-          if (w->wanted.count(name) && !w->found.count(name)) w->found[name] = {take(clang_getCursorUSR(cursor)), kind};
-          return CXChildVisit_Continue;
-        },
-        &walk);
-    return std::move(walk.found);
-  }
-
   // Whether a function libclang calls no definition has a body after all, one this unit skipped
   // because an earlier unit of its session parsed it: its extent then ends before the body, and
   // what follows is the body's brace (or a constructor's initializers). Its parameters are the
@@ -723,7 +627,7 @@ struct AstOnlyNames {
           self->templateParameterUse(cursor, referenced);
         else if (!clang_Cursor_isNull(referenced)) self->unindexed(cursor, referenced);
         else if (clang_getCursorKind(cursor) == CXCursor_MemberRefExpr) self->resolve(cursor);
-        if (kind == CXCursor_NamespaceRef && !clang_Cursor_isNull(referenced)) self->afterNamespace(cursor, referenced);
+        if (kind == CXCursor_NamespaceRef && !clang_Cursor_isNull(referenced)) self->qualified.afterNamespace(cursor, referenced);
         break;
       }
       default: break;
@@ -738,7 +642,15 @@ void addAstOnlyNames(Collector& c, CXTranslationUnit tu) {
   AstOnlyNames astOnly(&c, tu);
   clang_visitChildren(clang_getTranslationUnitCursor(tu), AstOnlyNames::visit, &astOnly);
   astOnly.usingUses();
-  astOnly.qualifiedTypes();
+  // A qualified name lookup found through the repository's using-declaration of it in that
+  // namespace answers for it.
+  astOnly.qualified.resolve([&](const std::string& scope, const std::string& name) -> std::optional<uint32_t> {
+    auto it = astOnly.usings.find(name);
+    if (it != astOnly.usings.end())
+      for (const AstOnlyNames::UsingDeclaration& u : it->second)
+        if (u.scope == scope) return u.symbol;
+    return std::nullopt;
+  });
 }
 
 }  // namespace nib::clangindex

@@ -609,6 +609,9 @@ struct Collector {
 // macro's definition) that a repository file names as `usr`, when that lies outside the
 // repository (TuFacts::outsideTargets); once per entity and unit (ClangOutsideTargets.cpp).
 void noteOutsideTarget(Collector& c, uint32_t usr, CXCursor referenced);
+// The same for a declaration whose own place answers (a using-declaration of a system header:
+// ClangQualifiedNames), a definition or not as `definition` says.
+void noteOutsideDeclaration(Collector& c, uint32_t usr, CXCursor declaration, bool definition);
 // Notes the words of the replacement list of a repository macro the unit reports, its definition
 // at [begin, end) of file `id` (ClangMacroWords.cpp). During the macros' pass.
 void noteMacroWords(Collector& c, uint32_t id, uint32_t begin, uint32_t end);

@@ -28,17 +28,10 @@ CXCursor answeredDeclaration(CXCursor referenced, bool* definition) {
 
 }  // namespace
 
-void noteOutsideTarget(Collector& c, uint32_t usr, CXCursor referenced) {
-  if (usr >= c.outsideLooked.size()) c.outsideLooked.resize(c.facts.usrs.size(), false);
-  if (usr >= c.outsideLooked.size() || c.outsideLooked[usr] || clang_Cursor_isNull(referenced)) return;
-  c.outsideLooked[usr] = true;
-  // Declared in the repository, its own sites answer — but a namespace the repository reopens,
-  // whose first block may lie outside it (`std`: the block a reference names is the last one).
-  CXFile declared = nullptr;
-  clang_getFileLocation(clang_getCursorLocation(referenced), &declared, nullptr, nullptr, nullptr);
-  if (declared && c.fileId(declared) >= 0 && clang_getCursorKind(referenced) != CXCursor_Namespace) return;
-  ClangOutsideTarget t;
-  CXCursor answered = answeredDeclaration(referenced, &t.definition);
+namespace {
+
+// The place of `answered`, a declaration outside the repository, as the answer for `usr`.
+void recordOutsideTarget(Collector& c, uint32_t usr, CXCursor answered, bool definition) {
   // Where the name is: a declaration a macro of the system header writes is where the file spells
   // the macro's argument, else at the macro's use (the file location, as clangd's nameLocation).
   CXFile file = nullptr;
@@ -48,6 +41,8 @@ void noteOutsideTarget(Collector& c, uint32_t usr, CXCursor referenced) {
   if (!file || line == 0 || c.fileId(file) >= 0) return;
   std::string path = take(clang_File_tryGetRealPathName(file));
   if (path.empty()) path = take(clang_getFileName(file));
+  ClangOutsideTarget t;
+  t.definition = definition;
   t.usr = usr;
   t.path = c.canonicalOf(path);
   t.line = line - 1;
@@ -58,6 +53,32 @@ void noteOutsideTarget(Collector& c, uint32_t usr, CXCursor referenced) {
   t.length = static_cast<uint32_t>(Collector::identifierAt(text, offset).size());
   if (t.length == 0) t.length = 1;
   c.facts.outsideTargets.push_back(std::move(t));
+}
+
+// Whether `usr` is looked at for the first time (each is looked at once).
+bool firstLook(Collector& c, uint32_t usr) {
+  if (usr >= c.outsideLooked.size()) c.outsideLooked.resize(c.facts.usrs.size(), false);
+  if (usr >= c.outsideLooked.size() || c.outsideLooked[usr]) return false;
+  c.outsideLooked[usr] = true;
+  return true;
+}
+
+}  // namespace
+
+void noteOutsideTarget(Collector& c, uint32_t usr, CXCursor referenced) {
+  if (clang_Cursor_isNull(referenced) || !firstLook(c, usr)) return;
+  // Declared in the repository, its own sites answer — but a namespace the repository reopens,
+  // whose first block may lie outside it (`std`: the block a reference names is the last one).
+  CXFile declared = nullptr;
+  clang_getFileLocation(clang_getCursorLocation(referenced), &declared, nullptr, nullptr, nullptr);
+  if (declared && c.fileId(declared) >= 0 && clang_getCursorKind(referenced) != CXCursor_Namespace) return;
+  bool definition = false;
+  CXCursor answered = answeredDeclaration(referenced, &definition);
+  recordOutsideTarget(c, usr, answered, definition);
+}
+
+void noteOutsideDeclaration(Collector& c, uint32_t usr, CXCursor declaration, bool definition) {
+  if (!clang_Cursor_isNull(declaration) && firstLook(c, usr)) recordOutsideTarget(c, usr, declaration, definition);
 }
 
 }  // namespace nib::clangindex

@@ -442,6 +442,9 @@ class UnitMerger {
       });
     }
     const std::map<std::string, std::set<uint32_t>> fewer = minorityLanguageSymbols();
+    std::vector<bool> using_(contents_.symbols.size());
+    for (uint32_t id = 0; id < contents_.symbols.size(); ++id)
+      using_[id] = contents_.symbols[id].usr.rfind(kUsingDeclarationUsr, 0) == 0;
     for (auto& [path, occurrences] : byFile_) {
       const auto few = fewer.find(path);
       std::sort(occurrences.begin(), occurrences.end(), [&](const ClangFileOccurrence& a, const ClangFileOccurrence& b) {
@@ -454,10 +457,12 @@ class UnitMerger {
           bool macro = static_cast<SymbolKind>(contents_.symbols[o.symbol].kind) == SymbolKind::Macro;
           bool unlistedFirst = o.unlisted && o.role == ClangRole::Reference && !macro;
           bool unlistedAfter = o.unlisted && !unlistedFirst;
-          // The majority language's twin before the other's (minorityLanguageSymbols).
+          // The majority language's twin before the other's (minorityLanguageSymbols); a
+          // using-declaration before the type it brings in, both unlisted (`std::uint64_t`:
+          // ClangQualifiedNames), so that the cursor there answers for the declaration.
           bool fewerTwin = few != fewer.end() && few->second.count(o.symbol);
           return std::make_tuple(o.start, o.foreign, o.guessed, !unlistedFirst, unlistedAfter, o.expanded, o.role, fewerTwin,
-                                 o.symbol, o.end);
+                                 !using_[o.symbol], o.symbol, o.end);
         };
         return key(a) < key(b);
       });

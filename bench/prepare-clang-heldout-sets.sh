@@ -429,7 +429,10 @@ build_exiv2() {
 #              dav1d_fuzzer_mt (tests/libfuzzer/, each file twice) and the header tests
 #              (tests/header_test.c five times, with -DDAV1D_TEST_HEADER naming each public
 #              header): 104 entries over 71 files. Meson's compilation database names each file
-#              relative to build/ ("../src/lib.c"); it is copied to the root as it is. Meson
+#              relative to build/ ("../src/lib.c"); it is copied to the root as it is. 87
+#              commands have GCC's -mpreferred-stack-boundary=6 (9 -mincoming-stack-boundary=4 too),
+#              which clang rejects as an unknown argument: clangd publishes that error for every
+#              file it opens, though it parses the file as the build compiles it. Meson
 #              generates build/config.h (ARCH_*, CONFIG_8BPC, CONFIG_16BPC, HAVE_ASM, HAVE_*; 0
 #              or 1 each, tested with #if; the recipe checks ARCH_X86_64, CONFIG_8BPC,
 #              CONFIG_16BPC and HAVE_ASM), build/config.asm and build/include/dav1d/version.h.

@@ -382,6 +382,40 @@ struct AstOnlyNames {
     return std::nullopt;
   }
 
+  // Whether a place (file, offset) comes before another in the unit, as the preprocessor read
+  // them: compared in the first file both lie in, following each up the #includes that entered
+  // its file first (an include-guarded file's text is read there).
+  static bool readBefore(const IncludedBy& includedBy, std::pair<uint32_t, uint32_t> a, std::pair<uint32_t, uint32_t> b) {
+    std::vector<std::pair<uint32_t, uint32_t>> up;  // a, then the #includes that led to it
+    for (int step = 0; step < 64; ++step) {
+      up.push_back(a);
+      auto it = includedBy.find(a.first);
+      if (it == includedBy.end()) break;
+      a = it->second;
+    }
+    for (int step = 0; step < 64; ++step) {
+      for (const auto& [file, offset] : up)
+        if (file == b.first) return offset < b.second;
+      auto it = includedBy.find(b.first);
+      if (it == includedBy.end()) return false;
+      b = it->second;
+    }
+    return false;
+  }
+
+  // A using-declaration in a namespace (`namespace rapidjson { using std::size_t; }`) is in
+  // effect in every block of the namespace read after it, in its own file or another.
+  void laterBlocks(const UsingDeclaration& u, const IncludedBy& includedBy, std::map<uint32_t, std::vector<InScope>>& inScope,
+                   std::map<uint32_t, CXFile>& files) {
+    for (const NamespaceBlock& b : namespaceBlocks) {
+      if (b.usr != u.scope || (b.file == u.file && b.start <= u.offset && u.offset < b.end)) continue;
+      if (!readBefore(includedBy, {u.file, u.offset}, {b.file, b.start})) continue;
+      if (!files.count(b.file))
+        if (CXFile file = clang_getFile(tu, c->facts.files[b.file].c_str())) files.emplace(b.file, file);
+      if (files.count(b.file)) inScope[b.file].push_back({&u, b.start, b.end});
+    }
+  }
+
   // After the walk: the uses of each using-declaration's name (see usingDeclaration), one
   // tokenization per file that has any in effect.
   void usingUses() {
@@ -393,6 +427,7 @@ struct AstOnlyNames {
     for (const auto& [name, list] : usings)
       for (const UsingDeclaration& u : list) {
         inScope[u.file].push_back({&u, u.offset, u.scopeEnd});
+        if (!u.scope.empty()) laterBlocks(u, includedBy, inScope, files);
         if (u.scopeEnd != UINT32_MAX) continue;
         auto entered = enteredFromMain(includedBy, u.file);
         if (!entered) continue;

@@ -476,7 +476,7 @@ struct Collector {
     int64_t id = fileId(file);
     if (id < 0 || line == 0 || facts.names[usr].empty() || !spelt(static_cast<uint32_t>(id), offset, facts.names[usr]))
       return nullptr;
-    ClangOccurrence o{static_cast<uint32_t>(id), line - 1, column - 1, offset, static_cast<uint32_t>(facts.names[usr].size()),
+    ClangOccurrence o{static_cast<uint32_t>(id), line - 1, column - 1, offset, spelledLength(static_cast<uint32_t>(id), offset, facts.names[usr]),
                       usr, role, false, -1, static_cast<uint8_t>(kind), false, false};
     o.guessed = guessed;
     o.unlisted = unlisted;
@@ -518,6 +518,17 @@ struct Collector {
     // calls it (lua's llex.c), where the macro is the name under the cursor.
     auto identifier = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$'; };
     return !(n == name.size() && identifier(name[n - 1]) && offset + n < text.size() && identifier(text[offset + n]));
+  }
+
+  // How long the name spelt at `offset` is: the whole of it where the text spells it whole
+  // (`operator<<`), else the part before a template's arguments — clang names a class template's
+  // constructor `GenericReader<SourceEncoding, TargetEncoding, StackAllocator>`, which the source
+  // spells `GenericReader(`; an occurrence that long would answer for the parameters after it.
+  uint32_t spelledLength(uint32_t id, uint32_t offset, const std::string& name) {
+    size_t angle = name.find('<');
+    if (angle == std::string::npos || angle == 0 || contentOf(id).compare(offset, name.size(), name) == 0)
+      return static_cast<uint32_t>(name.size());
+    return static_cast<uint32_t>(angle);
   }
 
   // `path` with its symbolic links resolved (as it is when that fails).
@@ -590,8 +601,8 @@ struct Collector {
       return;
     }
     if (!argumentsSettled) spelled.push_back({facts.occurrences.size(), location, parent});
-    push({static_cast<uint32_t>(id), line - 1, column - 1, offset, static_cast<uint32_t>(facts.names[usr].size()), usr, role,
-          call, container, static_cast<uint8_t>(kind), false, false});
+    push({static_cast<uint32_t>(id), line - 1, column - 1, offset, spelledLength(static_cast<uint32_t>(id), offset, facts.names[usr]),
+          usr, role, call, container, static_cast<uint8_t>(kind), false, false});
   }
   // The indexer's names written where the file spells them, with clang's own location of each
   // (one expansion of a macro argument differs from another there) and a reference's

@@ -6,7 +6,7 @@
 namespace nib {
 namespace {
 
-constexpr int kMaxDepth = 8;  // macros invoking macros: deeper chains are left alone
+constexpr size_t kMaxDepth = 8;  // macros invoking macros: deeper chains are left alone
 
 bool isIdentifier(const std::string& t) {
   return !t.empty() && (std::isalpha(static_cast<unsigned char>(t[0])) || t[0] == '_');
@@ -20,10 +20,16 @@ struct Invocation {
   std::vector<std::pair<size_t, size_t>> arguments;
 };
 
-std::vector<Invocation> invocationsIn(const std::vector<std::string>& body, const MacroLookup& lookup) {
+// A macro being expanded is never expanded again inside its own expansion (the preprocessor
+// paints such a name blue): `#define curl_easy_setopt(h, o, p) curl_easy_setopt(h, o, p)`, curl's
+// guard against a wrong argument count, calls the function. `expanding`: the names of the macros
+// whose expansion this is, outermost first.
+std::vector<Invocation> invocationsIn(const std::vector<std::string>& body, const MacroLookup& lookup,
+                                      const std::vector<std::string>& expanding) {
   std::vector<Invocation> out;
   for (size_t i = 0; i + 1 < body.size(); ++i) {
     if (!isIdentifier(body[i]) || body[i + 1] != "(") continue;
+    if (std::find(expanding.begin(), expanding.end(), body[i]) != expanding.end()) continue;
     const MacroTokens* macro = lookup(body[i]);
     if (!macro) continue;
     std::vector<std::string> tokens(body.begin() + static_cast<ptrdiff_t>(i), body.end());
@@ -51,15 +57,19 @@ struct LastUse {
 // Otherwise its last use in the list decides: an operand of `##` pastes the argument's token
 // next to it into another name; an argument of a macro that does not expand it is no token of
 // the AST; any other use is selected.
-LastUse lastUse(const MacroTokens& macro, const std::set<size_t>& params, const MacroLookup& lookup, int depth) {
-  if (depth > kMaxDepth) return {};
+LastUse lastUse(const MacroTokens& macro, const std::set<size_t>& params, const MacroLookup& lookup,
+              std::vector<std::string>& expanding);
+
+// lastUse's work, with `macro` the innermost of `expanding`.
+LastUse lastUseExpanding(const MacroTokens& macro, const std::set<size_t>& params, const MacroLookup& lookup,
+                         std::vector<std::string>& expanding) {
   const std::vector<std::string>& body = macro.body;
   auto useOf = [&](size_t i) -> std::optional<size_t> {
     for (size_t p : params)
       if (p < macro.params.size() && body[i] == macro.params[p] && !(i > 0 && body[i - 1] == "#")) return p;
     return std::nullopt;
   };
-  std::vector<Invocation> invocations = invocationsIn(body, lookup);
+  std::vector<Invocation> invocations = invocationsIn(body, lookup, expanding);
   auto paramOf = [](const Invocation& n, size_t j) {
     return n.macro->variadic && j >= n.macro->params.size() ? n.macro->params.size() - 1 : j;
   };
@@ -69,7 +79,7 @@ LastUse lastUse(const MacroTokens& macro, const std::set<size_t>& params, const 
       for (size_t i = it->arguments[j].first; i < it->arguments[j].second; ++i)
         if (useOf(i) && !pasteOperand(body, i)) passed.insert(paramOf(*it, j));
     if (passed.empty()) continue;
-    LastUse nested = lastUse(*it->macro, passed, lookup, depth + 1);
+    LastUse nested = lastUse(*it->macro, passed, lookup, expanding);
     if (!nested.param) continue;
     // The use of ours in the argument the nested macro expanded last: its last one there, and
     // which of our argument's tokens the nested unselected tokens are.
@@ -99,11 +109,21 @@ LastUse lastUse(const MacroTokens& macro, const std::set<size_t>& params, const 
   return {};
 }
 
+LastUse lastUse(const MacroTokens& macro, const std::set<size_t>& params, const MacroLookup& lookup,
+              std::vector<std::string>& expanding) {
+  if (expanding.size() > kMaxDepth) return {};
+  expanding.push_back(macro.name);
+  LastUse out = lastUseExpanding(macro, params, lookup, expanding);
+  expanding.pop_back();
+  return out;
+}
+
 }  // namespace
 
 std::optional<MacroTokens> macroTokens(const std::vector<std::string>& definition) {
   if (definition.size() < 3 || definition[1] != "(") return std::nullopt;
   MacroTokens out;
+  out.name = definition[0];
   size_t i = 2;
   for (; i < definition.size() && definition[i] != ")"; ++i) {
     const std::string& t = definition[i];
@@ -122,7 +142,8 @@ std::optional<MacroTokens> macroTokens(const std::vector<std::string>& definitio
 
 std::vector<uint8_t> pastedLast(const MacroTokens& macro, const MacroLookup& lookup) {
   std::vector<uint8_t> out(macro.params.size());
-  for (size_t p = 0; p < macro.params.size(); ++p) out[p] = lastUse(macro, {p}, lookup, 0).unselected;
+  std::vector<std::string> expanding;
+  for (size_t p = 0; p < macro.params.size(); ++p) out[p] = lastUse(macro, {p}, lookup, expanding).unselected;
   return out;
 }
 

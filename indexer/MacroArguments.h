@@ -22,6 +22,7 @@ namespace nib {
 // A function-like macro's definition as tokens: its parameters (a variadic one last, named
 // `__VA_ARGS__` unless the definition names it) and its replacement list.
 struct MacroTokens {
+  std::string name;
   std::vector<std::string> params;
   bool variadic = false;
   std::vector<std::string> body;

@@ -68,6 +68,12 @@ TEST_CASE("a macro argument is pasted last when its last expansion, through nest
   // An argument handed to a macro that only stringifies it is never expanded as a token.
   define("STR ( s ) # s");
   CHECK(pastedLast(define("NAMED ( n ) STR ( n )"), lookup) == std::vector<uint8_t>{kPastedEvery});
+  // A macro is not expanded inside its own expansion: curl's guard against a wrong argument count
+  // calls the function, which takes every argument as it is (checked against clangd 14: libcurl's
+  // CURLOPT_URL answers there); so is one nested macro invoking the outer one again.
+  CHECK(pastedLast(define("setopt ( h , o , p ) setopt ( h , o , p )"), lookup) == std::vector<uint8_t>{0, 0, 0});
+  define("INNER ( x ) OUTER_AGAIN ( x )");
+  CHECK(pastedLast(define("OUTER_AGAIN ( x ) INNER ( x )"), lookup) == std::vector<uint8_t>{0});
   // An object-like macro has no parameters to settle.
   CHECK(!macroTokens(split("X 1 + 2")).has_value());
 }

@@ -686,6 +686,7 @@ void addAstOnlyNames(Collector& c, CXTranslationUnit tu) {
         if (u.scope == scope) return u.symbol;
     return std::nullopt;
   });
+  astOnly.qualified.globalUsings();
 }
 
 }  // namespace nib::clangindex

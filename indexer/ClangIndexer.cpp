@@ -507,6 +507,7 @@ void startCollector(Collector& c, const CompileCommand& command, const fs::path&
   c.root = fs::weakly_canonical(root, ec).string() + "/";
   c.facts.mainFile = command.file;
   c.mainPath = fs::weakly_canonical(command.file, ec).string();
+  c.cplusplus = unitLanguage(command) == UnitLanguage::Cpp;
 }
 
 // What a parsed unit's cursors add to what the indexer reported: macros, #includes, names only

@@ -1,5 +1,6 @@
 #include "indexer/ClangQualifiedNames.h"
 
+#include <cctype>
 #include <set>
 
 namespace nib::clangindex {
@@ -124,16 +125,98 @@ QualifiedNames::Outside QualifiedNames::findOutside(const std::vector<const Name
 std::optional<uint32_t> QualifiedNames::outsideUsing(const Name& q, const Outside& outside) {
   auto it = outside.usings.find({q.scope, q.name});
   if (it == outside.usings.end()) return std::nullopt;
+  return usingSymbol(it->second, q.name);
+}
+
+// A symbol for a using-declaration outside the repository, with its place (the name after its
+// `::`, where clangd goes).
+std::optional<uint32_t> QualifiedNames::usingSymbol(CXCursor declaration, const std::string& name) {
   CXFile file = nullptr;
   unsigned offset = 0;
-  clang_getFileLocation(clang_getCursorLocation(it->second), &file, nullptr, nullptr, &offset);
+  clang_getFileLocation(clang_getCursorLocation(declaration), &file, nullptr, nullptr, &offset);
   if (!file) return std::nullopt;
   std::string path = take(clang_File_tryGetRealPathName(file));
   if (path.empty()) path = take(clang_getFileName(file));
   std::string usr = std::string(kUsingDeclarationUsr) + c_.canonicalOf(path) + "@" + std::to_string(offset);
-  uint32_t symbol = c_.usrId(usr, q.name.c_str());
-  noteOutsideDeclaration(c_, symbol, it->second, /*definition=*/true);
+  uint32_t symbol = c_.usrId(usr, name.c_str());
+  noteOutsideDeclaration(c_, symbol, declaration, /*definition=*/true);
   return symbol;
+}
+
+// libstdc++'s <stdlib.h> and <math.h> are <cstdlib> and <cmath> followed by `using std::malloc;`,
+// `using std::sqrt;` ... at the global scope: where a C++ unit read one, unqualified lookup of
+// such a name finds the using-declaration, and clangd 14 answers go-to-definition with it beside
+// the function (`::malloc`, `std::malloc` and a unit that read <cstdlib> alone find the function
+// itself). Only functions: a type named so is a UsingType, which libclang reports nothing at.
+void QualifiedNames::globalUsings() {
+  if (!c_.cplusplus) return;
+  std::vector<uint32_t> candidates;  // unqualified references to global functions
+  std::set<std::string> names;
+  for (uint32_t k = 0; k < c_.facts.occurrences.size(); ++k) {
+    const ClangOccurrence& o = c_.facts.occurrences[k];
+    if (o.role != ClangRole::Reference || o.expanded || o.unlisted || o.guessed) continue;
+    const std::string& usr = c_.facts.usrs[o.usr];
+    if (!startsWith(usr, "c:@F@")) continue;
+    const std::string& text = c_.contentOf(o.file);
+    size_t before = o.offset;
+    while (before > 0 && std::isspace(static_cast<unsigned char>(text[before - 1]))) --before;
+    if (before > 0 && (text[before - 1] == ':' || text[before - 1] == '.' || text[before - 1] == '>')) continue;
+    candidates.push_back(k);
+    names.insert(c_.facts.names[o.usr]);
+  }
+  if (candidates.empty()) return;
+  struct Walk {
+    const QualifiedNames* self;
+    const std::set<std::string>* names;
+    std::map<std::string, std::pair<CXCursor, std::set<std::string>>> found;  // name -> the declaration, the USRs it names
+  } walk{this, &names, {}};
+  clang_visitChildren(
+      clang_getTranslationUnitCursor(tu_),
+      [](CXCursor cursor, CXCursor, CXClientData data) {
+        auto* w = static_cast<Walk*>(data);
+        CXCursorKind kind = clang_getCursorKind(cursor);
+        if (kind == CXCursor_LinkageSpec || kind == CXCursor_UnexposedDecl) return CXChildVisit_Recurse;
+        if (kind != CXCursor_UsingDeclaration) return CXChildVisit_Continue;
+        std::string name = take(clang_getCursorSpelling(cursor));
+        if (!w->names->count(name)) return CXChildVisit_Continue;
+        CXFile file;
+        clang_getFileLocation(clang_getCursorLocation(cursor), &file, nullptr, nullptr, nullptr);
+        if (w->self->c_.fileId(file) >= 0 || w->found.count(name)) return CXChildVisit_Continue;
+        std::set<std::string> targets;
+        CXCursor named = clang_getCursorReferenced(cursor);
+        if (clang_getCursorKind(named) == CXCursor_OverloadedDeclRef)
+          for (unsigned i = 0; i < clang_getNumOverloadedDecls(named); ++i)
+            targets.insert(take(clang_getCursorUSR(clang_getOverloadedDecl(named, i))));
+        else if (!clang_Cursor_isNull(named))
+          targets.insert(take(clang_getCursorUSR(named)));
+        w->found.emplace(name, std::make_pair(cursor, std::move(targets)));
+        return CXChildVisit_Continue;
+      },
+      &walk);
+  if (walk.found.empty()) return;
+  std::map<std::string, std::optional<uint32_t>> symbols;
+  std::vector<ClangOccurrence> added;
+  for (uint32_t k : candidates) {
+    const ClangOccurrence& o = c_.facts.occurrences[k];
+    const std::string& name = c_.facts.names[o.usr];
+    auto declaration = walk.found.find(name);
+    // Only where the function called is one the using-declaration names (not the repository's own
+    // overload of the name).
+    if (declaration == walk.found.end() || !declaration->second.second.count(c_.facts.usrs[o.usr])) continue;
+    auto [symbol, first] = symbols.try_emplace(name);
+    if (first) symbol->second = usingSymbol(declaration->second.first, name);
+    if (!symbol->second) continue;
+    ClangOccurrence u = o;
+    u.usr = *symbol->second;
+    u.kind = static_cast<uint8_t>(SymbolKind::Import);
+    u.call = false;
+    u.container = -1;
+    u.unlisted = true;
+    u.unselected = false;
+    u.macroBody = false;
+    added.push_back(u);
+  }
+  for (const ClangOccurrence& u : added) c_.push(u);
 }
 
 void QualifiedNames::resolve(const RepositoryUsing& repositoryUsing) {

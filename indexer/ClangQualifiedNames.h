@@ -42,6 +42,10 @@ class QualifiedNames {
   // else named.
   void resolve(const RepositoryUsing& repositoryUsing);
 
+  // Unqualified calls of a function a system header's using-declaration at the global scope
+  // brings in (see the .cpp): they answer for it too.
+  void globalUsings();
+
  private:
   struct Name {
     CXSourceLocation location;
@@ -58,6 +62,7 @@ class QualifiedNames {
   bool throughUsing(const Name& q, const std::vector<uint32_t>& there) const;
   Outside findOutside(const std::vector<const Name*>& wanted, std::set<std::string> typeNames) const;
   std::optional<uint32_t> outsideUsing(const Name& q, const Outside& outside);
+  std::optional<uint32_t> usingSymbol(CXCursor declaration, const std::string& name);
 
   Collector& c_;
   CXTranslationUnit tu_;

@@ -4,6 +4,9 @@
 // macro (`NULL`, gtest.h's `ASSERT_EQ`), `namespace std`. clangd answers the definition its AST
 // or index has, else the entity's canonical (first) declaration, each at the name's place;
 // libclang gives both for the entity a reference names.
+#include <cctype>
+#include <optional>
+
 #include "indexer/ClangCollector.h"
 
 namespace nib::clangindex {
@@ -24,6 +27,49 @@ CXCursor answeredDeclaration(CXCursor referenced, bool* definition) {
     return found;
   }
   return clang_getCanonicalCursor(referenced);
+}
+
+bool functionKind(CXCursorKind kind) {
+  return kind == CXCursor_FunctionDecl || kind == CXCursor_CXXMethod || kind == CXCursor_Constructor ||
+         kind == CXCursor_Destructor || kind == CXCursor_ConversionFunction || kind == CXCursor_FunctionTemplate;
+}
+
+// A C++ unit's indexing session skips every function body of a system header
+// (CXIndexOpt_SkipParsedBodiesInSession), so a function declared first and defined further down
+// the header (gtest.h's `int RUN_ALL_TESTS() GTEST_MUST_USE_RESULT_;`, then `inline int
+// RUN_ALL_TESTS() { ... }`) has no definition in any unit, where clangd's index, whose first unit
+// reads the header whole, has one and answers it. The body-less redeclaration is found by its name
+// after the first declaration in the same file: the same entity, whose extent ends where the
+// skipped body's brace (or a constructor's initializers) begins. C library prototypes (C linkage,
+// no signature in the USR) are never defined in a header, and are not looked at.
+std::optional<CXCursor> skippedDefinition(Collector& c, CXCursor declaration) {
+  if (!c.cplusplus || !functionKind(clang_getCursorKind(declaration))) return std::nullopt;
+  std::string usr = take(clang_getCursorUSR(declaration));
+  std::string name = take(clang_getCursorSpelling(declaration));
+  name = name.substr(0, name.find_first_of("<( "));
+  if (usr.find('#') == std::string::npos || name.empty() || name.rfind("operator", 0) == 0) return std::nullopt;
+  CXFile file = nullptr;
+  unsigned offset = 0;
+  clang_getFileLocation(clang_getCursorLocation(declaration), &file, nullptr, nullptr, &offset);
+  if (!file) return std::nullopt;
+  std::string path = take(clang_File_tryGetRealPathName(file));
+  if (path.empty()) path = take(clang_getFileName(file));
+  const std::string& text = c.outsideText(c.canonicalOf(path));
+  CXTranslationUnit tu = clang_Cursor_getTranslationUnit(declaration);
+  auto identifier = [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_'; };
+  int looked = 0;  // a name spelt all over the header is not worth a long search
+  for (size_t at = text.find(name, offset + name.size()); at != std::string::npos && looked < 16; at = text.find(name, at + 1)) {
+    if ((at > 0 && identifier(text[at - 1])) || (at + name.size() < text.size() && identifier(text[at + name.size()]))) continue;
+    ++looked;
+    CXCursor there = clang_getCursor(tu, clang_getLocationForOffset(tu, file, static_cast<unsigned>(at)));
+    if (!functionKind(clang_getCursorKind(there)) || take(clang_getCursorUSR(there)) != usr) continue;
+    if (clang_isCursorDefinition(there)) return there;
+    unsigned end = 0;
+    clang_getFileLocation(clang_getRangeEnd(clang_getCursorExtent(there)), nullptr, nullptr, nullptr, &end);
+    while (end < text.size() && std::isspace(static_cast<unsigned char>(text[end]))) ++end;
+    if (end < text.size() && (text[end] == '{' || text[end] == ':')) return there;
+  }
+  return std::nullopt;
 }
 
 }  // namespace
@@ -74,6 +120,8 @@ void noteOutsideTarget(Collector& c, uint32_t usr, CXCursor referenced) {
   if (declared && c.fileId(declared) >= 0 && clang_getCursorKind(referenced) != CXCursor_Namespace) return;
   bool definition = false;
   CXCursor answered = answeredDeclaration(referenced, &definition);
+  if (!definition)
+    if (std::optional<CXCursor> skipped = skippedDefinition(c, answered)) answered = *skipped, definition = true;
   recordOutsideTarget(c, usr, answered, definition);
 }
 

@@ -126,4 +126,38 @@ TEST_CASE("definitions of the standard library's templates and members go to the
   }
 }
 
+TEST_CASE("a system header's function declared first and defined further down answers its definition", "[clang]") {
+  // A C++ unit's session skips every function body of a system header, so no unit has the
+  // definition; clangd's index does (gtest.h's RUN_ALL_TESTS: a prototype, then the inline
+  // definition). A function only declared there keeps its declaration.
+  TestRepo repo;
+  OutsideDir system(repo);
+  const std::string lib =
+      "#ifndef RUNNER_H\n#define RUNNER_H\nnamespace run {\nclass Suite {\n public:\n  int Size() const;\n};\n}  // namespace run\n"
+      "int RunAll(int x);\nint Declared(int x);\n// RunAll is defined below.\ninline int RunAll(int x) { return x; }\n"
+      "inline int run::Suite::Size() const { return 1; }\n#endif\n";
+  system.write("runner.h", lib);
+  const std::string main = "#include <runner.h>\nint main() { run::Suite s; return RunAll(s.Size()) + Declared(1); }\n";
+  repo.writeAll({{"a.cc", main}, {"b.cc", main}});
+  repo.write("compile_commands.json", "[{\"directory\":\"" + repo.root().string() + "\",\"file\":\"a.cc\",\"command\":\"c++ -isystem " +
+                                          system.dir.string() + " -c a.cc\"},{\"directory\":\"" + repo.root().string() +
+                                          "\",\"file\":\"b.cc\",\"command\":\"c++ -isystem " + system.dir.string() + " -c b.cc\"}]");
+  repo.commitAll();
+  build(repo);
+  auto provider = StaticProvider::open(repo.root() / ".nib");
+  REQUIRE(provider.hasValue());
+  const std::string header = fs::canonical(system.dir / "runner.h").string();
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"RunAll(s", "RunAll(int x) {"}, {"Size()", "Size() const {"}, {"Declared(1", "Declared(int"}};
+  for (const std::string file : {"a.cc", "b.cc"})
+    for (const auto& [use, defined] : cases) {
+      INFO(file << ": " << use);
+      auto r = (*provider)->definition(file, offsetOf(main, use));
+      REQUIRE(r.hasValue());
+      REQUIRE(r->locations.size() == 1);
+      CHECK(r->locations[0].path == header);
+      CHECK(r->locations[0].range.start == positionOf(lib, defined));
+    }
+}
+
 }  // namespace nib::test

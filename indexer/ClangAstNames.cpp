@@ -131,12 +131,17 @@ struct AstOnlyNames {
   }
 
   void resolve(CXCursor cursor) {
-    CXCursor base = firstChild(cursor);
-    if (clang_Cursor_isNull(base)) return;  // implicit `this->`: clangd does not guess these
     auto name = memberName(cursor);
     if (!name) return;
+    CXCursor base = firstChild(cursor);
     std::vector<CXCursor> members;
-    lookup(recordOf(clang_getCursorType(base)), name->first, members, 0);
+    // An implicit `this->` clangd does not guess.
+    if (!clang_Cursor_isNull(base)) lookup(recordOf(clang_getCursorType(base)), name->first, members, 0);
+    // Nothing found: a dependent name clangd answers by the bare word (kDependentNameUsrPrefix).
+    if (members.empty()) {
+      uint32_t id = c->usrId(std::string(kDependentNameUsrPrefix) + name->first, name->first.c_str());
+      c->addAstOnly(name->second, id, SymbolKind::Unknown, ClangRole::Reference, false, /*unlisted=*/true);
+    }
     for (CXCursor member : members) {
       std::string usr = take(clang_getCursorUSR(member));
       if (usr.empty()) continue;

@@ -509,9 +509,10 @@ class UnitMerger {
     for (uint32_t id : siteless_)
       if (contents_.symbols[id].sites.empty()) contents_.unnamed.push_back(id);
     // Nor does it offer labels (`cleanup:`), each its own function's: the word `cleanup`
-    // elsewhere names none of them.
+    // elsewhere names none of them; nor the stand-ins for dependent names nothing resolved.
     for (uint32_t id = 0; id < contents_.symbols.size(); ++id)
-      if (contents_.symbols[id].usr.rfind(kLabelUsrPrefix, 0) == 0) contents_.unnamed.push_back(id);
+      if (contents_.symbols[id].usr.rfind(kLabelUsrPrefix, 0) == 0 || contents_.symbols[id].usr.rfind(kDependentNameUsrPrefix, 0) == 0)
+        contents_.unnamed.push_back(id);
     std::sort(contents_.unnamed.begin(), contents_.unnamed.end());
     contents_.unnamed.erase(std::unique(contents_.unnamed.begin(), contents_.unnamed.end()), contents_.unnamed.end());
     contents_.parsedWithErrors.assign(withErrors_.begin(), withErrors_.end());

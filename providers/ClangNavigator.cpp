@@ -74,6 +74,7 @@ Expected<NavigationResult> ClangNavigator::answer(const std::string& path, uint3
   ClangSymbol* symbol = &named->symbol;
   if (symbol->usr.rfind(kUsingDeclarationUsr, 0) == 0)
     return usingAnswer(path, *occurrences, *at, *symbol, references, includeDeclaration);
+  if (symbol->usr.rfind(kDependentNameUsrPrefix, 0) == 0) return dependentNameAnswer(path, *occurrences, *symbol, references);
   if (!references && !declarations && !scip_)
     if (auto primary = specializedTemplateAnswer(*at, *symbol, path)) return std::move(*primary);
   // A call a template cannot resolve yet (`write(out, value)` with a dependent argument) names

@@ -138,6 +138,14 @@ class ClangNavigator {
   // The word's fallbacks, as clangd's go-to-definition has them for a word the compiler saw no
   // name at: the same word nearby as a real name, else the symbols of that name (at most five).
   Expected<NavigationResult> wordAnswer(const std::string& path, const AskedFile& f, const PreprocessorWord& w);
+  // The symbols of exactly the word's name, as clangd's index offers them (see the .cpp).
+  Expected<NavigationResult> indexedByWord(const std::string& path, const std::string& word,
+                                           const std::vector<ClangFileOccurrence>& occurrences);
+  bool addIndexedPlace(const std::string& path, const ClangSymbol& symbol, NavigationResult& out);
+  bool knownSite(const std::string& path, const ClangSite& s) const;
+  // At a dependent name nothing resolved (kDependentNameUsrPrefix): the symbols of its name.
+  Expected<NavigationResult> dependentNameAnswer(const std::string& path, const std::vector<ClangFileOccurrence>& occurrences,
+                                                 const ClangSymbol& symbol, bool references);
   std::optional<PreprocessorWord> preprocessorWord(const std::string& path, const AskedFile& f, uint32_t offset);
   NavigationResult nothingNamed(const PreprocessorWord& w);
   NavigationResult manyNamed(const std::string& word);

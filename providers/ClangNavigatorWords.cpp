@@ -205,6 +205,37 @@ std::optional<ArgumentUse> argumentUse(std::string_view text, uint32_t at, size_
 
 }  // namespace
 
+// A symbol answers by the word as clangd's index holds it: at its definition, else at its
+// canonical declaration (one place either way) — one declared only outside the repository at
+// the place the build saw there. False when it has none.
+bool ClangNavigator::addIndexedPlace(const std::string& path, const ClangSymbol& symbol, NavigationResult& out) {
+  auto known = [&](const ClangSite& s) { return knownSite(path, s); };
+  // A namespace a system header opens first (`std`) is indexed at that block (c++config.h's),
+  // as namespaceDefinition answers it at a name the compiler saw.
+  const bool outsideFirst =
+      static_cast<SymbolKind>(symbol.kind) == SymbolKind::Namespace && symbol.id && view_->openedOutside(*symbol.id);
+  if (outsideFirst)
+    if (std::optional<SymbolLocation> outside = outsideLocation(*view_, symbol)) {
+      out.locations.push_back(std::move(*outside));
+      return true;
+    }
+  const ClangSite* chosen = indexedPlace(symbol, known);
+  if (!chosen) {
+    std::optional<SymbolLocation> outside = outsideLocation(*view_, symbol);
+    if (outside) out.locations.push_back(std::move(*outside));
+    return outside.has_value();
+  }
+  if (changed_(chosen->path)) return false;
+  out.locations.push_back(siteLocation(symbol, *chosen));
+  return true;
+}
+
+// A site clangd's index knows while `path` is open: not one only a made-up unit saw, unless in a
+// file in front of the user.
+bool ClangNavigator::knownSite(const std::string& path, const ClangSite& s) const {
+  return !s.interpolated || s.path == path || (shown_ && shown_(s.path));
+}
+
 Expected<NavigationResult> ClangNavigator::wordAnswer(const std::string& path, const AskedFile& f,
                                                       const PreprocessorWord& w) {
   const std::string& word = w.word;
@@ -227,46 +258,36 @@ Expected<NavigationResult> ClangNavigator::wordAnswer(const std::string& path, c
   out.symbol = word;
   out.source = source_;
   out.confidence = Confidence::Name;
-  // A symbol answers as clangd's index holds it: at its definition, else at its canonical
-  // declaration (one place either way) — one declared only outside the repository at the place
-  // the build saw there. False when it has none.
-  auto known = [&](const ClangSite& s) { return !s.interpolated || s.path == path || (shown_ && shown_(s.path)); };
-  auto add = [&](const ClangSymbol& symbol) {
-    // A namespace a system header opens first (`std`) is indexed at that block (c++config.h's),
-    // as namespaceDefinition answers it at a name the compiler saw.
-    const bool outsideFirst = static_cast<SymbolKind>(symbol.kind) == SymbolKind::Namespace && symbol.id &&
-                              view_->openedOutside(*symbol.id);
-    if (outsideFirst)
-      if (std::optional<SymbolLocation> outside = outsideLocation(*view_, symbol)) {
-        out.locations.push_back(std::move(*outside));
-        return true;
-      }
-    const ClangSite* chosen = indexedPlace(symbol, known);
-    if (!chosen) {
-      std::optional<SymbolLocation> outside = outsideLocation(*view_, symbol);
-      if (outside) out.locations.push_back(std::move(*outside));
-      return outside.has_value();
-    }
-    if (changed_(chosen->path)) return false;
-    out.locations.push_back(siteLocation(symbol, *chosen));
-    return true;
-  };
   if (nearest)
     if (const ClangFileOccurrence* named = occurrenceAt(w.occurrences, nearest->range.startByte)) {
       auto symbol = view_->symbol(named->symbol);
       if (!symbol) return symbol.status();
-      if (add(*symbol)) {
+      if (addIndexedPlace(path, *symbol, out)) {
         out.note = "'" + word + "' is not a name the compiler saw here; answered for the same name at line " +
                    std::to_string(toDisplayLine(nearest->range.start.line));
         return out;
       }
     }
+  auto byWord = indexedByWord(path, word, w.occurrences);
+  if (!byWord || byWord->facet == kManyNamedFacet) return byWord;
+  if (byWord->locations.empty()) return declined();
+  byWord->note = "'" + word + "' is not a name the compiler saw here (code the preprocessor left out, or a macro's "
+                 "definition): " + std::to_string(byWord->locations.size()) + " symbol(s) of that name";
+  return byWord;
+}
 
-  // Then the index by the bare word (locateSymbolTextually): every symbol of exactly that
-  // name but constructors, function-local ones and macros (clangd 14's background index offered
-  // none, a header's included: probed) other than the asked file's own (its index of the open
-  // file holds them: c-ares's `#undef optreset` above its `#define optreset`), at its definition
-  // (else its canonical declaration); nothing when more than five match.
+// The index by the bare word (clangd's locateSymbolTextually): every symbol of exactly that name
+// but constructors, function-local ones and macros (clangd 14's background index offered none, a
+// header's included: probed) other than the asked file's own (its index of the open file holds
+// them: c-ares's `#undef optreset` above its `#define optreset`), at its definition (else its
+// canonical declaration); nothing, labelled many-named, when more than five match.
+Expected<NavigationResult> ClangNavigator::indexedByWord(const std::string& path, const std::string& word,
+                                                         const std::vector<ClangFileOccurrence>& occurrences) {
+  NavigationResult out;
+  out.symbol = word;
+  out.source = source_;
+  out.confidence = Confidence::Name;
+  auto known = [&](const ClangSite& s) { return knownSite(path, s); };
   auto ids = view_->symbolsNamed(word);
   if (!ids) return ids.status();
   size_t matched = 0;
@@ -287,17 +308,39 @@ Expected<NavigationResult> ClangNavigator::wordAnswer(const std::string& path, c
     // open: its index of the open file replaces what the background index holds for that file.
     // (A function declared there and defined elsewhere is: its place is the definition.)
     if (const ClangSite* place = indexedPlace(*symbol, known);
-        place && place->path == path && onlyForeignAt(w.occurrences, place->range.startByte))
+        place && place->path == path && onlyForeignAt(occurrences, place->range.startByte))
       continue;
     // One declared only outside the repository (a system header's) counts, as clangd's index
     // holds it too, and answers the place the build saw there.
     if (++matched > kMostWordMatches) return manyNamed(word);
-    add(*symbol);
+    addIndexedPlace(path, *symbol, out);
   }
-  if (out.locations.empty()) return declined();
   uniqueSites(out.locations);
-  out.note = "'" + word + "' is not a name the compiler saw here (code the preprocessor left out, or a macro's "
-             "definition): " + std::to_string(out.locations.size()) + " symbol(s) of that name";
+  return out;
+}
+
+// A member name in a template that depends on a template parameter, which neither clang nor
+// nib's lookup in the primary template resolved: clangd 14's go-to-definition falls back on its
+// index by the bare word there (for dependent names only: rapidjson's `ValueType(v, a).Move()`
+// goes to GenericValue::Move), and its references find no entity.
+Expected<NavigationResult> ClangNavigator::dependentNameAnswer(const std::string& path,
+                                                               const std::vector<ClangFileOccurrence>& occurrences,
+                                                               const ClangSymbol& symbol, bool references) {
+  if (!references) {
+    auto byWord = indexedByWord(path, symbol.name, occurrences);
+    if (!byWord || byWord->facet == kManyNamedFacet) return byWord;
+    if (!byWord->locations.empty()) {
+      byWord->note = "'" + symbol.name + "' depends on a template parameter and nothing resolves it: " +
+                     std::to_string(byWord->locations.size()) + " symbol(s) of that name";
+      return byWord;
+    }
+  }
+  NavigationResult out;
+  out.symbol = symbol.name;
+  out.source = source_;
+  out.facet = kUnresolvedFacet;
+  out.note = "'" + symbol.name + "' depends on a template parameter and nothing resolves it" +
+             (references ? ": no references" : ", nor names a symbol");
   return out;
 }
 

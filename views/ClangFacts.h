@@ -30,6 +30,11 @@ inline constexpr std::string_view kPredefinedMacroUsr = "nib:predefined-macro@";
 // The USR prefix nib gives a label (`cleanup:`), which has none: the label's repository path and
 // offset follow, so that every unit reading one file names a label alike.
 inline constexpr std::string_view kLabelUsrPrefix = "nib:label@";
+// The USR prefix of a member name in a template that depends on a template parameter and that
+// neither clang nor nib's guess resolves (`ValueType(v, a).Move()` where ValueType is one): the
+// name follows. clangd 14 answers go-to-definition there from its index by the bare word (its
+// textual fallback, for dependent names only), and lists no references.
+inline constexpr std::string_view kDependentNameUsrPrefix = "nib:dependent@";
 // The USR prefix of what TypeScript's server answers at a call's callee where that is not the
 // name's own declarations (scip/TypeScriptCalls): a symbol whose USR spells its definitions'
 // places (calledDefinitionsUsr), sited only at the callees (expanded), so that a definition in a

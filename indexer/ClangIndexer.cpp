@@ -252,6 +252,19 @@ bool predefinedMacro(CXCursor definition) {
   return name == "<built-in>";
 }
 
+// A use of a macro the preprocessor itself provides (`__LINE__`, `__FILE__`), which has no
+// definition at all: clangd lists its uses in the asked file as references (and answers no
+// definition), as for the compiler's predefined macros (kPredefinedMacroUsr).
+void builtinMacroUse(Collector& c, CXCursor expansion) {
+  static const std::set<std::string, std::less<>> builtins = {
+      "__LINE__", "__FILE__", "__FILE_NAME__", "__BASE_FILE__", "__DATE__", "__TIME__", "__TIMESTAMP__",
+      "__COUNTER__", "__INCLUDE_LEVEL__"};
+  std::string name = take(clang_getCursorSpelling(expansion));
+  if (!builtins.count(name)) return;
+  c.add(clang_getCursorLocation(expansion), c.usrId(std::string(kPredefinedMacroUsr) + name, name.c_str()), ClangRole::Reference,
+        SymbolKind::Macro, false, -1);
+}
+
 // Whether `text` spells `extern "C"` at `at`.
 bool spellsExternC(const std::string& text, size_t at) {
   if (at >= text.size() || text.compare(at, 6, "extern") != 0) return false;  // a file that could not be read is empty
@@ -323,7 +336,10 @@ CXChildVisitResult macroVisitor(CXCursor cursor, CXCursor, CXClientData data) {
     return CXChildVisit_Continue;
   }
   CXCursor def = kind == CXCursor_MacroDefinition ? cursor : clang_getCursorReferenced(cursor);
-  if (clang_Cursor_isNull(def)) return CXChildVisit_Continue;
+  if (clang_Cursor_isNull(def)) {
+    if (kind == CXCursor_MacroExpansion) builtinMacroUse(*c, cursor);
+    return CXChildVisit_Continue;
+  }
   // A macro's USR is made once per definition, not again at each of its expansions (a unit
   // expands its macros thousands of times).
   Collector::SeenMacro* seen = c->seenMacro(def);

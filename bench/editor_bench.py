@@ -88,8 +88,12 @@ def sample(repo, pattern, files_wanted, per_file, rng, keep=None):
         if len(chosen) >= files_wanted:
             break
         data = open(os.path.join(repo, path), "rb").read()
-        idents = [m for m in IDENT.finditer(data) if data[:m.start()].isascii()  # UTF-16 = bytes
-                  and (keep is None or keep(data, m))]
+        # A position's column counts bytes, which equal UTF-16 units (LSP's) only where the line
+        # before the identifier is ASCII: such identifiers are candidates, wherever the file has
+        # other characters (dav1d's files all open with "Copyright ©"; until 2026-12-07 the
+        # sampler took identifiers before a file's first non-ASCII byte only).
+        idents = [m for m in IDENT.finditer(data)
+                  if data[data.rfind(b"\n", 0, m.start()) + 1:m.start()].isascii() and (keep is None or keep(data, m))]
         if len(idents) < per_file:
             continue
         picks = sorted(rng.sample(idents, per_file), key=lambda m: m.start())

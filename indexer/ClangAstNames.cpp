@@ -292,8 +292,48 @@ struct AstOnlyNames {
     std::string name = take(clang_getCursorSpelling(parameter));
     std::string usr = take(clang_getCursorUSR(parameter));
     if (name.empty() || usr.empty()) return;
-    c->addAstOnly(clang_getCursorLocation(cursor), c->usrId(usr, name.c_str()), SymbolKind::TypeParameter, ClangRole::Reference,
-                  false, inParameterType > 0);
+    uint32_t symbol = c->usrId(usr, name.c_str());
+    c->addAstOnly(clang_getCursorLocation(cursor), symbol, SymbolKind::TypeParameter, ClangRole::Reference, false,
+                  inParameterType > 0);
+    if (clang_getCursorKind(parameter) == CXCursor_TemplateTypeParameter) dependentTypeName(cursor, name, symbol);
+  }
+  // `typename T::ValueType` where T is a template parameter: clang 14 resolves nothing at
+  // ValueType, and clangd 14's go-to-definition there answers T, its references T's (checked
+  // against it: its selection takes the dependent type, whose qualifier is what it can name). An
+  // unlisted reference to T at the name answers so. Only one level after `typename`: an
+  // expression's `T::value` is a dependent name clangd answers by the word.
+  void dependentTypeName(CXCursor cursor, const std::string& parameter, uint32_t symbol) {
+    CXFile file;
+    unsigned offset;
+    clang_getFileLocation(clang_getCursorLocation(cursor), &file, nullptr, nullptr, &offset);
+    int64_t id = c->fileId(file);
+    if (id < 0) return;
+    const std::string& text = c->contentOf(static_cast<uint32_t>(id));
+    auto blank = [&](size_t i) { return i < text.size() && std::isspace(static_cast<unsigned char>(text[i])); };
+    size_t before = offset;
+    while (before > 0 && blank(before - 1)) --before;
+    constexpr std::string_view kTypename = "typename";
+    if (before < kTypename.size() || text.compare(before - kTypename.size(), kTypename.size(), kTypename) != 0 ||
+        (before > kTypename.size() && Collector::identifierChar(text[before - kTypename.size() - 1])))
+      return;
+    if (text.compare(offset, parameter.size(), parameter) != 0) return;  // a macro wrote it
+    size_t at = offset + parameter.size();
+    while (blank(at)) ++at;
+    if (text.compare(at, 2, "::") != 0) return;
+    at += 2;
+    while (blank(at)) ++at;
+    std::string name = Collector::identifierAt(text, static_cast<uint32_t>(at));
+    size_t after = at + name.size();
+    while (blank(after)) ++after;
+    if (name.empty() || name == "template" || text.compare(after, 2, "::") == 0 || (after < text.size() && text[after] == '<'))
+      return;
+    unsigned line = 0, column = 0;
+    clang_getFileLocation(clang_getLocationForOffset(tu, file, static_cast<unsigned>(at)), nullptr, &line, &column, nullptr);
+    if (line == 0) return;
+    ClangOccurrence o{static_cast<uint32_t>(id), line - 1, column - 1, static_cast<uint32_t>(at), static_cast<uint32_t>(name.size()),
+                      symbol, ClangRole::Reference, false, -1, static_cast<uint8_t>(SymbolKind::TypeParameter), false, false};
+    o.unlisted = true;
+    c->push(o);
   }
   // Using-declarations (`using fmt::detail::fp;`). clangd 14 answers a name its scope found
   // through one with the using-declaration besides the entity (see the static provider's

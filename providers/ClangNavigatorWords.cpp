@@ -307,13 +307,22 @@ Expected<NavigationResult> ClangNavigator::indexedByWord(const std::string& path
     // header's section only an includer turns on) is not in clangd's index while the file is
     // open: its index of the open file replaces what the background index holds for that file.
     // (A function declared there and defined elsewhere is: its place is the definition.)
-    if (const ClangSite* place = indexedPlace(*symbol, known);
-        place && place->path == path && onlyForeignAt(occurrences, place->range.startByte))
-      continue;
+    const ClangSite* place = indexedPlace(*symbol, known);
+    if (place && place->path == path && onlyForeignAt(occurrences, place->range.startByte)) continue;
     // One declared only outside the repository (a system header's) counts, as clangd's index
-    // holds it too, and answers the place the build saw there.
+    // holds it too, and answers the place the build saw there. Symbols declared at one place the
+    // source spells once are the header's declarations as units that see it otherwise name them
+    // (RapidJSON's tests compile it into two more namespaces): clangd's index keeps one unit's
+    // view of a header, so they count once. The fields a macro's text declares in every struct
+    // expanding it are as many symbols there.
+    NavigationResult placed;
+    if (addIndexedPlace(path, *symbol, placed) && !(place && place->macroBody) &&
+        std::any_of(out.locations.begin(), out.locations.end(), [&](const SymbolLocation& l) {
+          return l.path == placed.locations[0].path && l.range.start == placed.locations[0].range.start;
+        }))
+      continue;
     if (++matched > kMostWordMatches) return manyNamed(word);
-    addIndexedPlace(path, *symbol, out);
+    for (SymbolLocation& l : placed.locations) out.locations.push_back(std::move(l));
   }
   uniqueSites(out.locations);
   return out;

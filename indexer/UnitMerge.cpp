@@ -457,11 +457,13 @@ class UnitMerger {
           bool macro = static_cast<SymbolKind>(contents_.symbols[o.symbol].kind) == SymbolKind::Macro;
           bool unlistedFirst = o.unlisted && o.role == ClangRole::Reference && !macro;
           bool unlistedAfter = o.unlisted && !unlistedFirst;
-          // The majority language's twin before the other's (minorityLanguageSymbols); a
+          // What only the language fewer of a header's units read it in names there after the
+          // rest (minorityLanguageSymbols: the majority's twin first; libstdc++'s `using
+          // std::free;`, which C++ units alone see, after C's `free` in a C header); a
           // using-declaration before the type it brings in, both unlisted (`std::uint64_t`:
           // ClangQualifiedNames), so that the cursor there answers for the declaration.
           bool fewerTwin = few != fewer.end() && few->second.count(o.symbol);
-          return std::make_tuple(o.start, o.foreign, o.guessed, !unlistedFirst, unlistedAfter, o.expanded, o.role, fewerTwin,
+          return std::make_tuple(o.start, o.foreign, fewerTwin, o.guessed, !unlistedFirst, unlistedAfter, o.expanded, o.role,
                                  !using_[o.symbol], o.symbol, o.end);
         };
         return key(a) < key(b);

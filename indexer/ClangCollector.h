@@ -532,6 +532,23 @@ struct Collector {
     return static_cast<uint32_t>(angle);
   }
 
+  // Where a cursor lies in a file (outside the repository or not): the file, its canonical path
+  // (libclang's real path of it, else its name) and the byte offset; nullopt in no file.
+  struct Place {
+    CXFile file = nullptr;
+    std::string path;
+    unsigned offset = 0;
+  };
+  std::optional<Place> placeOf(CXCursor cursor) {
+    Place p;
+    clang_getFileLocation(clang_getCursorLocation(cursor), &p.file, nullptr, nullptr, &p.offset);
+    if (!p.file) return std::nullopt;
+    std::string path = take(clang_File_tryGetRealPathName(p.file));
+    if (path.empty()) path = take(clang_getFileName(p.file));
+    p.path = canonicalOf(path);
+    return p;
+  }
+
   // `path` with its symbolic links resolved (as it is when that fails).
   std::string canonicalOf(const std::string& path) {
     if (session)

@@ -48,13 +48,11 @@ std::optional<CXCursor> skippedDefinition(Collector& c, CXCursor declaration) {
   std::string name = take(clang_getCursorSpelling(declaration));
   name = name.substr(0, name.find_first_of("<( "));
   if (usr.find('#') == std::string::npos || name.empty() || name.rfind("operator", 0) == 0) return std::nullopt;
-  CXFile file = nullptr;
-  unsigned offset = 0;
-  clang_getFileLocation(clang_getCursorLocation(declaration), &file, nullptr, nullptr, &offset);
-  if (!file) return std::nullopt;
-  std::string path = take(clang_File_tryGetRealPathName(file));
-  if (path.empty()) path = take(clang_getFileName(file));
-  const std::string& text = c.outsideText(c.canonicalOf(path));
+  std::optional<Collector::Place> declared = c.placeOf(declaration);
+  if (!declared) return std::nullopt;
+  CXFile file = declared->file;
+  const unsigned offset = declared->offset;
+  const std::string& text = c.outsideText(declared->path);
   CXTranslationUnit tu = clang_Cursor_getTranslationUnit(declaration);
   auto identifier = [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_'; };
   int looked = 0;  // a name spelt all over the header is not worth a long search

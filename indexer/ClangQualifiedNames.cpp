@@ -29,6 +29,21 @@ std::optional<SymbolKind> typeKind(CXCursorKind kind) {
   }
 }
 
+// Calls `visit` with each declaration at the unit's top level: `extern "C++" {` around
+// <cstdlib>'s `namespace std`, `extern "C" {` around a C header's declarations are still the top
+// level (libclang 14 calls some of them unexposed).
+void visitTopLevel(CXTranslationUnit tu, const std::function<void(CXCursor, CXCursorKind)>& visit) {
+  clang_visitChildren(
+      clang_getTranslationUnitCursor(tu),
+      [](CXCursor cursor, CXCursor, CXClientData data) {
+        CXCursorKind kind = clang_getCursorKind(cursor);
+        if (kind == CXCursor_LinkageSpec || kind == CXCursor_UnexposedDecl) return CXChildVisit_Recurse;
+        (*static_cast<const std::function<void(CXCursor, CXCursorKind)>*>(data))(cursor, kind);
+        return CXChildVisit_Continue;
+      },
+      const_cast<std::function<void(CXCursor, CXCursorKind)>*>(&visit));
+}
+
 }  // namespace
 
 void QualifiedNames::afterNamespace(CXCursor cursor, CXCursor space) {
@@ -74,49 +89,39 @@ bool QualifiedNames::throughUsing(const Name& q, const std::vector<uint32_t>& th
 QualifiedNames::Outside QualifiedNames::findOutside(const std::vector<const Name*>& wanted,
                                                     std::set<std::string> typeNames) const {
   struct Walk {
-    const QualifiedNames* self;
     std::set<std::string> spaces, typeNames;  // the namespaces' spellings; names after `std::` nothing named
     std::set<std::pair<std::string, std::string>> wanted;
     Outside found;
-  } walk{this, {}, std::move(typeNames), {}, {}};
+  } walk{{}, std::move(typeNames), {}, {}};
   for (const Name* q : wanted) {
     walk.spaces.insert(q->scope.substr(5));
     walk.wanted.emplace(q->scope, q->name);
   }
   if (walk.wanted.empty()) return {};
-  clang_visitChildren(
-      clang_getTranslationUnitCursor(tu_),
-      [](CXCursor cursor, CXCursor, CXClientData data) {
-        auto* w = static_cast<Walk*>(data);
-        CXCursorKind kind = clang_getCursorKind(cursor);
-        // `extern "C++" {` around <cstdlib>'s `namespace std`, `extern "C" {` around a C header's
-        // declarations: still the top level (libclang 14 calls some of them unexposed).
-        if (kind == CXCursor_LinkageSpec || kind == CXCursor_UnexposedDecl) return CXChildVisit_Recurse;
-        if (std::optional<SymbolKind> type = typeKind(kind); type && !w->typeNames.empty()) {
-          std::string name = take(clang_getCursorSpelling(cursor));
-          if (w->typeNames.count(name)) w->found.globalTypes.try_emplace(name, cursor, *type);
+  visitTopLevel(tu_, [&](CXCursor cursor, CXCursorKind kind) {
+    Walk* w = &walk;
+    if (std::optional<SymbolKind> type = typeKind(kind); type && !w->typeNames.empty()) {
+      std::string name = take(clang_getCursorSpelling(cursor));
+      if (w->typeNames.count(name)) w->found.globalTypes.try_emplace(name, cursor, *type);
+      return;
+    }
+    if (kind != CXCursor_Namespace || !w->spaces.count(take(clang_getCursorSpelling(cursor)))) return;
+    // A repository's block of the namespace holds the repository's own using-declarations.
+    CXFile file;
+    clang_getFileLocation(clang_getCursorLocation(cursor), &file, nullptr, nullptr, nullptr);
+    if (c_.fileId(file) >= 0) return;
+    std::pair<std::string, Walk*> inside{take(clang_getCursorUSR(cursor)), w};
+    clang_visitChildren(
+        cursor,
+        [](CXCursor child, CXCursor, CXClientData data) {
+          auto* in = static_cast<std::pair<std::string, Walk*>*>(data);
+          if (clang_getCursorKind(child) != CXCursor_UsingDeclaration) return CXChildVisit_Continue;
+          std::pair<std::string, std::string> key{in->first, take(clang_getCursorSpelling(child))};
+          if (in->second->wanted.count(key)) in->second->found.usings.try_emplace(key, child);
           return CXChildVisit_Continue;
-        }
-        if (kind != CXCursor_Namespace || !w->spaces.count(take(clang_getCursorSpelling(cursor)))) return CXChildVisit_Continue;
-        // A repository's block of the namespace holds the repository's own using-declarations.
-        CXFile file;
-        clang_getFileLocation(clang_getCursorLocation(cursor), &file, nullptr, nullptr, nullptr);
-        if (w->self->c_.fileId(file) >= 0) return CXChildVisit_Continue;
-        std::string space = take(clang_getCursorUSR(cursor));
-        std::pair<std::string, Walk*> inside{space, w};
-        clang_visitChildren(
-            cursor,
-            [](CXCursor child, CXCursor, CXClientData data) {
-              auto* in = static_cast<std::pair<std::string, Walk*>*>(data);
-              if (clang_getCursorKind(child) != CXCursor_UsingDeclaration) return CXChildVisit_Continue;
-              std::pair<std::string, std::string> key{in->first, take(clang_getCursorSpelling(child))};
-              if (in->second->wanted.count(key)) in->second->found.usings.try_emplace(key, child);
-              return CXChildVisit_Continue;
-            },
-            &inside);
-        return CXChildVisit_Continue;
-      },
-      &walk);
+        },
+        &inside);
+  });
   return std::move(walk.found);
 }
 
@@ -131,13 +136,9 @@ std::optional<uint32_t> QualifiedNames::outsideUsing(const Name& q, const Outsid
 // A symbol for a using-declaration outside the repository, with its place (the name after its
 // `::`, where clangd goes).
 std::optional<uint32_t> QualifiedNames::usingSymbol(CXCursor declaration, const std::string& name) {
-  CXFile file = nullptr;
-  unsigned offset = 0;
-  clang_getFileLocation(clang_getCursorLocation(declaration), &file, nullptr, nullptr, &offset);
-  if (!file) return std::nullopt;
-  std::string path = take(clang_File_tryGetRealPathName(file));
-  if (path.empty()) path = take(clang_getFileName(file));
-  std::string usr = std::string(kUsingDeclarationUsr) + c_.canonicalOf(path) + "@" + std::to_string(offset);
+  std::optional<Collector::Place> place = c_.placeOf(declaration);
+  if (!place) return std::nullopt;
+  std::string usr = std::string(kUsingDeclarationUsr) + place->path + "@" + std::to_string(place->offset);
   uint32_t symbol = c_.usrId(usr, name.c_str());
   noteOutsideDeclaration(c_, symbol, declaration, /*definition=*/true);
   return symbol;
@@ -165,44 +166,33 @@ void QualifiedNames::globalUsings() {
     names.insert(c_.facts.names[o.usr]);
   }
   if (candidates.empty()) return;
-  struct Walk {
-    const QualifiedNames* self;
-    const std::set<std::string>* names;
-    std::map<std::string, std::pair<CXCursor, std::set<std::string>>> found;  // name -> the declaration, the USRs it names
-  } walk{this, &names, {}};
-  clang_visitChildren(
-      clang_getTranslationUnitCursor(tu_),
-      [](CXCursor cursor, CXCursor, CXClientData data) {
-        auto* w = static_cast<Walk*>(data);
-        CXCursorKind kind = clang_getCursorKind(cursor);
-        if (kind == CXCursor_LinkageSpec || kind == CXCursor_UnexposedDecl) return CXChildVisit_Recurse;
-        if (kind != CXCursor_UsingDeclaration) return CXChildVisit_Continue;
-        std::string name = take(clang_getCursorSpelling(cursor));
-        if (!w->names->count(name)) return CXChildVisit_Continue;
-        CXFile file;
-        clang_getFileLocation(clang_getCursorLocation(cursor), &file, nullptr, nullptr, nullptr);
-        if (w->self->c_.fileId(file) >= 0 || w->found.count(name)) return CXChildVisit_Continue;
-        std::set<std::string> targets;
-        CXCursor named = clang_getCursorReferenced(cursor);
-        if (clang_getCursorKind(named) == CXCursor_OverloadedDeclRef)
-          for (unsigned i = 0; i < clang_getNumOverloadedDecls(named); ++i)
-            targets.insert(take(clang_getCursorUSR(clang_getOverloadedDecl(named, i))));
-        else if (!clang_Cursor_isNull(named))
-          targets.insert(take(clang_getCursorUSR(named)));
-        w->found.emplace(name, std::make_pair(cursor, std::move(targets)));
-        return CXChildVisit_Continue;
-      },
-      &walk);
-  if (walk.found.empty()) return;
+  std::map<std::string, std::pair<CXCursor, std::set<std::string>>> found;  // name -> the declaration, the USRs it names
+  visitTopLevel(tu_, [&](CXCursor cursor, CXCursorKind kind) {
+    if (kind != CXCursor_UsingDeclaration) return;
+    std::string name = take(clang_getCursorSpelling(cursor));
+    if (!names.count(name) || found.count(name)) return;
+    CXFile file;
+    clang_getFileLocation(clang_getCursorLocation(cursor), &file, nullptr, nullptr, nullptr);
+    if (c_.fileId(file) >= 0) return;
+    std::set<std::string> targets;
+    CXCursor named = clang_getCursorReferenced(cursor);
+    if (clang_getCursorKind(named) == CXCursor_OverloadedDeclRef)
+      for (unsigned i = 0; i < clang_getNumOverloadedDecls(named); ++i)
+        targets.insert(take(clang_getCursorUSR(clang_getOverloadedDecl(named, i))));
+    else if (!clang_Cursor_isNull(named))
+      targets.insert(take(clang_getCursorUSR(named)));
+    found.emplace(name, std::make_pair(cursor, std::move(targets)));
+  });
+  if (found.empty()) return;
   std::map<std::string, std::optional<uint32_t>> symbols;
   std::vector<ClangOccurrence> added;
   for (uint32_t k : candidates) {
     const ClangOccurrence& o = c_.facts.occurrences[k];
     const std::string& name = c_.facts.names[o.usr];
-    auto declaration = walk.found.find(name);
+    auto declaration = found.find(name);
     // Only where the function called is one the using-declaration names (not the repository's own
     // overload of the name).
-    if (declaration == walk.found.end() || !declaration->second.second.count(c_.facts.usrs[o.usr])) continue;
+    if (declaration == found.end() || !declaration->second.second.count(c_.facts.usrs[o.usr])) continue;
     auto [symbol, first] = symbols.try_emplace(name);
     if (first) symbol->second = usingSymbol(declaration->second.first, name);
     if (!symbol->second) continue;

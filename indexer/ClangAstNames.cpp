@@ -500,6 +500,14 @@ struct AstOnlyNames {
     CXToken* tokens = nullptr;
     unsigned n = 0;
     clang_tokenize(tu, range, &tokens, &n);
+    // The tokens of code the preprocessor left out are no uses (and a name recorded there would
+    // make the range count as compiled: keepSkippedEverywhere).
+    std::vector<std::pair<uint32_t, uint32_t>> leftOut;
+    for (const ClangSkipped& k : c->facts.skipped)
+      if (k.file == fileId) leftOut.emplace_back(k.start, k.end);
+    auto skipped = [&](unsigned offset) {
+      return std::any_of(leftOut.begin(), leftOut.end(), [&](const auto& r) { return r.first <= offset && offset < r.second; });
+    };
     std::string previous;
     for (unsigned i = 0; i < n; ++i) {
       std::string spelling = take(clang_getTokenSpelling(tu, tokens[i]));
@@ -509,6 +517,7 @@ struct AstOnlyNames {
       CXSourceLocation location = clang_getTokenLocation(tu, tokens[i]);
       unsigned offset;
       clang_getFileLocation(location, nullptr, nullptr, nullptr, &offset);
+      if (skipped(offset)) continue;
       // The latest using-declaration of the name before it whose scope holds it.
       const InScope* found = nullptr;
       for (const InScope& e : effective)

@@ -309,6 +309,14 @@ Expected<NavigationResult> ClangNavigator::indexedByWord(const std::string& path
     // (A function declared there and defined elsewhere is: its place is the definition.)
     const ClangSite* place = indexedPlace(*symbol, known);
     if (place && place->path == path && onlyForeignAt(occurrences, place->range.startByte)) continue;
+    // What a system header declares under a reserved name (`__m128i`, `__uint32_t`: two
+    // underscores, or one and a capital) is in no clangd 14 index: its indexer leaves such
+    // names of system headers out (`_mm_or_si128`, one underscore and a small letter, stays).
+    const std::string& n = symbol->name;
+    const bool declaredHere = std::any_of(symbol->sites.begin(), symbol->sites.end(),
+                                          [](const ClangSite& s) { return s.role != ClangRole::Reference; });
+    if (!declaredHere && n.size() > 1 && n[0] == '_' && (n[1] == '_' || std::isupper(static_cast<unsigned char>(n[1]))))
+      continue;
     // One declared only outside the repository (a system header's) counts, as clangd's index
     // holds it too, and answers the place the build saw there. Symbols declared at one place the
     // source spells once are the header's declarations as units that see it otherwise name them

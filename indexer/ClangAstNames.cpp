@@ -162,11 +162,6 @@ struct AstOnlyNames {
            clang_equalLocations(clang_getCursorLocation(first), clang_getCursorLocation(referenced));
   }
 
-  // A reference the indexer left out: recorded where the cursor API resolves it exactly. A call
-  // whose callee lookup a template's parameters leave open (`get_number(fmt, number)` in a member
-  // of a class template, nlohmann's json.hpp) names the overload set the lookup found at the
-  // template's definition: clangd goes to every function in it, and its references list the
-  // declarations only, so each is an unlisted reference there.
   // Whether a class cursor is an explicit instantiation, `[extern] template class X<...>;`, as
   // the source spells it (not a specialization, `template <> class X<...>`).
   bool explicitInstantiation(CXCursor cursor) {
@@ -208,6 +203,11 @@ struct AstOnlyNames {
     return true;
   }
 
+  // A reference the indexer left out: recorded where the cursor API resolves it exactly. A call
+  // whose callee lookup a template's parameters leave open (`get_number(fmt, number)` in a member
+  // of a class template, nlohmann's json.hpp) names the overload set the lookup found at the
+  // template's definition: clangd goes to every function in it, and its references list the
+  // declarations only, so each is an unlisted reference there.
   void unindexed(CXCursor cursor, CXCursor referenced) {
     CXCursorKind kind = clang_getCursorKind(referenced);
     if (kind == CXCursor_OverloadedDeclRef) {

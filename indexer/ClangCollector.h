@@ -110,9 +110,9 @@ struct Collector {
   std::unordered_map<CXFile, int64_t> fileCache;  // -1: outside the root
   // What a worker session's units share about files (see SessionFiles); null: nothing shared.
   SessionFiles* session = nullptr;
+  bool cplusplus = false;  // the unit is C++ (a C unit has no using-declarations to look for)
   // The header sites the session's earlier units reported are left out (TuFacts::sitesLeftOut);
   // `mainPath` is the unit's main file, canonical, never left out.
-  bool cplusplus = false;  // the unit is C++ (a C unit has no using-declarations to look for)
   bool leaveOutReportedSites = false;
   std::string mainPath;
   std::vector<std::pair<uint32_t, uint32_t>> sitesReported;  // the session learns them as the unit ends

@@ -70,27 +70,22 @@ std::optional<CXCursor> skippedDefinition(Collector& c, CXCursor declaration) {
   return std::nullopt;
 }
 
-}  // namespace
-
-namespace {
-
 // The place of `answered`, a declaration outside the repository, as the answer for `usr`.
 void recordOutsideTarget(Collector& c, uint32_t usr, CXCursor answered, bool definition) {
   // Where the name is: a declaration a macro of the system header writes is where the file spells
   // the macro's argument, else at the macro's use (the file location, as clangd's nameLocation).
-  CXFile file = nullptr;
-  unsigned line = 0, column = 0, offset = 0;
-  clang_getFileLocation(clang_getCursorLocation(answered), &file, &line, &column, &offset);
+  unsigned line = 0, column = 0;
+  clang_getFileLocation(clang_getCursorLocation(answered), nullptr, &line, &column, nullptr);
+  std::optional<Collector::Place> place = c.placeOf(answered);
   // Nowhere in a file (a predefined macro), or in the repository after all.
-  if (!file || line == 0 || c.fileId(file) >= 0) return;
-  std::string path = take(clang_File_tryGetRealPathName(file));
-  if (path.empty()) path = take(clang_getFileName(file));
+  if (!place || line == 0 || c.fileId(place->file) >= 0) return;
   ClangOutsideTarget t;
   t.definition = definition;
   t.usr = usr;
-  t.path = c.canonicalOf(path);
+  t.path = place->path;
   t.line = line - 1;
   t.column = column - 1;
+  const unsigned offset = place->offset;
   t.offset = offset;
   // The token there, as clangd's range: the name, or one character (a destructor's `~`).
   const std::string& text = c.outsideText(t.path);

@@ -158,10 +158,12 @@ void QualifiedNames::globalUsings() {
     if (o.role != ClangRole::Reference || o.expanded || o.unlisted || o.guessed) continue;
     const std::string& usr = c_.facts.usrs[o.usr];
     if (!startsWith(usr, "c:@F@")) continue;
+    // Qualified (`::malloc`, `std::malloc`) or a member (`.`, `->`): no unqualified lookup.
     const std::string& text = c_.contentOf(o.file);
     size_t before = o.offset;
     while (before > 0 && std::isspace(static_cast<unsigned char>(text[before - 1]))) --before;
-    if (before > 0 && (text[before - 1] == ':' || text[before - 1] == '.' || text[before - 1] == '>')) continue;
+    std::string_view prior(text.data(), before);
+    if (prior.ends_with("::") || prior.ends_with("->") || prior.ends_with(".")) continue;
     candidates.push_back(k);
     names.insert(c_.facts.names[o.usr]);
   }

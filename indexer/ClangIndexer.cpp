@@ -14,6 +14,7 @@
 #include <tuple>
 #include <unordered_map>
 
+#include "indexer/ClangArguments.h"
 #include "indexer/ClangBodyBlanking.h"
 #include "indexer/ClangCollector.h"
 #include "views/ClangPreambleMacros.h"
@@ -488,27 +489,6 @@ void ClangSession::restart() {
 
 namespace {
 
-// The compiler's arguments for a command: options that make the compiler write files
-// (dependency lists, diagnostics) are dropped, since the index must never touch the user's build
-// tree, and the working directory is an argument (libclang 14 has no per-TU working directory,
-// and a worker never changes its own).
-std::vector<std::string> compilerArguments(const CompileCommand& command) {
-  std::vector<std::string> args;
-  for (size_t i = 0; i < command.arguments.size(); ++i) {
-    const std::string& a = command.arguments[i];
-    if (a == "-M" || a == "-MM" || a == "-MD" || a == "-MMD" || a == "-MG" || a == "-MP") continue;
-    if (a == "-MF" || a == "-MT" || a == "-MQ" || a == "-MJ" || a == "--serialize-diagnostics") {
-      ++i;  // and its value
-      continue;
-    }
-    if ((a.rfind("-MF", 0) == 0 || a.rfind("-MT", 0) == 0 || a.rfind("-MQ", 0) == 0 || a.rfind("-MJ", 0) == 0) && a.size() > 3)
-      continue;
-    args.push_back(a);
-  }
-  args.insert(args.begin() + 1, "-working-directory=" + command.directory);
-  return args;
-}
-
 IndexerCallbacks indexerCallbacks() {
   IndexerCallbacks callbacks{};
   callbacks.abortQuery = abortQuery;
@@ -565,7 +545,7 @@ Expected<TuFacts> ClangSession::index(const CompileCommand& command, const fs::p
   startCollector(c, command, root);
   c.session = files_.get();
   c.leaveOutReportedSites = skipParsedBodies_;
-  std::vector<std::string> args = compilerArguments(command);
+  std::vector<std::string> args = clangindex::compilerArguments(command);
   std::vector<const char*> argv;
   for (const std::string& a : args) argv.push_back(a.c_str());
 

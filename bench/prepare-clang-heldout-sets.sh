@@ -1,8 +1,8 @@
 # Sourced by bench/prepare-clang-heldout.sh after bench/prepare-clang-heldout-recipes.sh: the
-# recipes of the later sets (37, 38, 39 and 40), with what each builds, for lack of room in the
-# other two files. build_recipe, in prepare-clang-heldout-recipes.sh, calls those of sets 37 to 39;
-# set 40's are called by the build_recipe at the end of this file, which wraps that one. They use
-# its helpers (ignore, require_files, require_defines, cmake_build, cdb_from_build).
+# recipes of the later sets (37 to 41), with what each builds, for lack of room in the other two
+# files. build_recipe, in prepare-clang-heldout-recipes.sh, calls those of sets 37 to 39; sets
+# 40's and 41's are called by the build_recipe at the end of this file, which wraps that one. They
+# use its helpers (ignore, require_files, require_defines, cmake_build, cdb_from_build).
 # shellcheck shell=bash
 
 # Set 37's recipes. Like set 32's, each build step ends with || exit 1. What each one builds is
@@ -527,8 +527,161 @@ build_dav1d() {
   cdb_from_build || exit 1
 }
 
+# Set 41's recipes. Like set 32's, each build step ends with || exit 1. What each one builds:
+#   x264       ./configure with the static library, without the optional input libraries
+#              (libavformat, ffms, GPAC, L-SMASH, swscale, AviSynth) and OpenCL, then bear over make
+#              -j2 and make -j2 checkasm example in the tree: libx264.a, the x264 program (x264.c,
+#              input/, output/, filters/, autocomplete.c), example.c and the test program
+#              tools/checkasm.c (as checkasm8 and checkasm10). Both bit depths (configure's default,
+#              --bit-depth=all): 31 files of common/, common/x86/, encoder/, filters/video/, input/
+#              and tools/ are compiled twice, with -DHIGH_BIT_DEPTH=0 -DBIT_DEPTH=8 and with
+#              -DHIGH_BIT_DEPTH=1 -DBIT_DEPTH=10, so that each has two entries: 87 entries over 56
+#              files. Every command has GCC's -mpreferred-stack-boundary=6, which clang rejects as
+#              an unknown argument (as dav1d's). configure generates config.h (42 #defines: HAVE_*
+#              macros, 0 or 1, tested with #if, the HAVE_BITDEPTH8, HAVE_BITDEPTH10,
+#              HAVE_INTERLACED, HAVE_THREAD, HAVE_MMX and ARCH_X86_64 ones that the recipe checks
+#              among them), x264_config.h (X264_BIT_DEPTH, X264_CHROMA_FORMAT, X264_VERSION, ...)
+#              and config.mak. encoder/analyse.c #includes encoder/rdo.c whole, which #includes
+#              encoder/cavlc.c and encoder/cabac.c again (with RDO_SKIP_BS, which turns their
+#              bitstream writers into bit counters; both are compiled on their own as well), and
+#              encoder/slicetype.c; rdo.c and slicetype.c are not compiled on their own (the recipe
+#              checks it). The x86 assembly (common/x86/*.asm, nasm) is not in the compilation
+#              database; the other architectures' files (common/aarch64, arm, mips, ppc), OpenCL
+#              (common/opencl.c, encoder/slicetype-cl.c), common/win32thread.c, x264dll.c,
+#              extras/getopt.c and the input and output files of the disabled libraries are not
+#              built
+#   mpg123     ./configure --with-cpu=x86-64 --with-audio=oss --enable-modules=no, then bear over
+#              make -j2 and make -j2 check TESTS= (which builds the test programs without running
+#              them) in the tree: libmpg123, libout123 and libsyn123 (shared only, configure's
+#              default: one entry per file), the programs mpg123, out123, mpg123-id3dump and
+#              mpg123-strip and the seven test programs of src/tests: 71 entries over 71 files, all
+#              in src/, once the 14 assembly entries (.S, the x86-64 and AVX synth and DCT code) are
+#              dropped. The decoder choice is on every command line (-DOPT_MULTI -DOPT_X86_64
+#              -DOPT_GENERIC -DOPT_GENERIC_DITHER -DREAL_IS_FLOAT -DOPT_AVX, which the recipe
+#              checks), and libmpg123 tests the OPT_* macros all over (optimize.c, synth.c,
+#              layer3.c, frame.c, decode.h, optimize.h and the synth_*.c). configure generates
+#              src/config.h (HAVE_CONFIG_H: 91 #defines, 57 of them HAVE_*, and 89 left #undef;
+#              GAPLESS, FRAME_INDEX, IEEE_FLOAT, NETWORK, ACCURATE_ROUNDING, DEFAULT_OUTPUT_MODULE,
+#              the SIZEOF_* and LFS_* ones; the recipe checks some of them) and
+#              src/libmpg123/mpg123.h, src/libout123/out123.h and src/libsyn123/syn123.h from the
+#              tarball's *.h.in. The one output module, src/libout123/modules/oss.c, is linked in;
+#              the other modules (alsa, pulse, jack, sdl, coreaudio and portaudio, the last three of
+#              which #include src/libout123/sfifo.c whole, ...), the other CPUs' decoders (i386,
+#              i486, AltiVec, ARM), the Windows files, doc/examples/ and ports/ are not built
+#   cli11      CMake into build/ with the tests and the examples, with Debian's Catch2 2.13.10
+#              (find_package(Catch2), which the recipe checks; tests/catch.hpp only #includes
+#              <catch2/catch.hpp>), without the docs, then a build (-std=c++11): CLI11 is a
+#              header-only library (the 15 include/CLI/*.hpp), so every entry is a program: the 20
+#              Catch2 test programs of tests/ (some 800 TEST_CASE and TEMPLATE_TEST_CASE, with
+#              tests/app_helper.hpp; tests/main.cpp is their catch_main library, and link_test_2.cpp
+#              links link_test_1.cpp's library), tests/informational.cpp (it prints CLI11's
+#              configuration) and the 25 examples (examples/subcom_in_files/ makes one program of
+#              two files): 48 entries over 48 files. No header is generated (CLI11_SINGLE_FILE, the
+#              amalgamated CLI11.hpp that CLI11.hpp.in makes, is off); build/compile_commands.json
+#              is copied to the root. tests/BoostOptionTypeTest.cpp (Boost), tests/WindowsTest.cpp,
+#              tests/mesonTest/, examples/json.cpp (it downloads nlohmann/json) and test_package/
+#              are not built
+#   libwebp    ./configure --enable-libwebpdecoder --enable-libwebpextras --disable-static, without
+#              GIF, TIFF, OpenGL, SDL and WIC, then bear -- make -j2 in the tree: libwebp,
+#              libwebpdecoder (9 files of src/dsp compiled a second time for it), libwebpdemux,
+#              libwebpmux, libwebpextras and libsharpyuv (shared only), the tools cwebp, dwebp,
+#              img2webp, webpinfo and webpmux with imageio/ (PNG and JPEG) and the extras get_disto
+#              and webp_quality: 150 entries over 141 files. All 64 .c files of src/dsp are
+#              compiled, 33 of them for NEON, MIPS32, MIPS DSP R2 and MSA with their bodies under
+#              inactive #if WEBP_USE_* (src/dsp/dsp.h derives the WEBP_USE_* macros from the
+#              compiler's and config.h's WEBP_HAVE_*; the SSE2 and SSE4.1 ones are active), and
+#              imageio/tiffdec.c and wicdec.c with theirs under inactive #ifdef. configure generates
+#              src/webp/config.h (HAVE_CONFIG_H: 30 #defines; the recipe checks WEBP_HAVE_PNG,
+#              WEBP_HAVE_JPEG, WEBP_HAVE_SSE2, WEBP_HAVE_SSE41 and WEBP_USE_THREAD).
+#              examples/gif2webp.c, anim_diff.c, anim_dump.c, vwebp.c and the other GIF, SDL and
+#              OpenGL programs, tests/fuzzer/, swig/, webp_js/ and the CMake, Android and
+#              Makefile.vc builds are not built or used
+build_x264() {
+  # Both bit depths and every chroma format (configure's defaults), the assembly (nasm, which the
+  # compilation database does not list), and none of the optional input libraries (libavformat,
+  # ffms, GPAC, L-SMASH, swscale, AviSynth, OpenCL), so that the build does not depend on what else
+  # the machine has. make checkasm example builds the test program and the API example. The
+  # tarball has no .gitignore.
+  ./configure --enable-static --disable-lavf --disable-ffms --disable-gpac --disable-lsmash \
+    --disable-swscale --disable-avs --disable-opencl >/dev/null || exit 1
+  bear -- sh -c 'make -j2 && make -j2 checkasm example' || exit 1
+  require_files x264 config.h config.mak x264_config.h libx264.a x264 checkasm8 checkasm10 example
+  require_defines x264 config.h HAVE_BITDEPTH8 HAVE_BITDEPTH10 HAVE_INTERLACED HAVE_THREAD \
+    HAVE_MMX ARCH_X86_64
+  python3 - <<'EOF' || exit 1
+import json, os, sys
+files = {os.path.relpath(os.path.join(e["directory"], e["file"]))
+         for e in json.load(open("compile_commands.json"))}
+wanted = {"encoder/analyse.c", "encoder/cabac.c", "encoder/cavlc.c", "tools/checkasm.c"}
+if files & {"encoder/rdo.c", "encoder/slicetype.c"} or not wanted <= files:
+    sys.exit("heldout: x264: an #included file compiled on its own, or a file missing: %s"
+             % sorted(files))
+EOF
+  ignore '*.o' '/.depend' '/config.h' '/config.log' '/config.mak' '/x264_config.h' '/x264.pc' \
+         '/libx264.a' '/x264' '/checkasm8' '/checkasm10' '/example'
+}
+
+build_mpg123() {
+  # The x86-64 decoders (configure's default here, named so that it does not depend on the
+  # machine), one output module built in (OSS, which needs only the kernel's headers) instead of
+  # loadable modules found among the machine's audio libraries; make check TESTS= builds the test
+  # programs without running them. The assembly entries (.S) are dropped. The tarball has no
+  # .gitignore.
+  ./configure --with-cpu=x86-64 --with-audio=oss --enable-modules=no >/dev/null || exit 1
+  bear -- sh -c 'make -j2 && make -j2 check TESTS=' || exit 1
+  require_files mpg123 src/config.h src/libmpg123/mpg123.h src/libout123/out123.h \
+    src/libsyn123/syn123.h src/libmpg123/.libs/libmpg123.so src/mpg123 src/out123 \
+    src/tests/seek_accuracy src/tests/text
+  require_defines mpg123 src/config.h GAPLESS FRAME_INDEX IEEE_FLOAT NETWORK ACCURATE_ROUNDING
+  python3 - <<'EOF' || exit 1
+import json, os, sys
+db = [e for e in json.load(open("compile_commands.json")) if not e["file"].endswith(".S")]
+opts = {"-DOPT_MULTI", "-DOPT_X86_64", "-DOPT_AVX", "-DREAL_IS_FLOAT"}
+if not opts <= {a for e in db if "libmpg123" in e["file"]
+                for a in (e.get("arguments") or e["command"].split())}:
+    sys.exit("heldout: mpg123: not the x86-64 multi-decoder build")
+json.dump(db, open("compile_commands.json", "w"), indent=2)
+EOF
+  ignore '*.o' '*.lo' '*.la' '.libs/' '.deps/' '.dirstamp' 'Makefile' '/test-suite.log' \
+         '/config.log' '/config.status' '/libtool' '/lib*123.pc' '/src/config.h' '/src/stamp-h1' \
+         '/src/libmpg123/mpg123.h' '/src/libout123/out123.h' '/src/libsyn123/syn123.h' \
+         '/src/mpg123' '/src/mpg123-id3dump' '/src/mpg123-strip' '/src/out123' \
+         '/src/tests/*' '!/src/tests/*.c' '!/src/tests/*.h' '!/src/tests/*.sh' \
+         '!/src/tests/*.am' '!/src/tests/*.mp3' '!/src/tests/*.txt'
+}
+
+build_cli11() {
+  # The tests with Debian's Catch2 2.13.10 (find_package(Catch2), which the recipe checks,
+  # instead of the download) and the examples, without the docs (Doxygen) and the JSON example
+  # (it downloads nlohmann/json). The tarball's .gitignore already ignores build/.
+  cmake_build . -DCLI11_BUILD_DOCS=OFF -DCLI11_BUILD_EXAMPLES_JSON=OFF || exit 1
+  grep -q '^Catch2_DIR:PATH=/usr/' build/CMakeCache.txt ||
+    { echo "heldout: cli11: Debian's Catch2 not found" >&2; exit 1; }
+  require_files cli11 build/tests/AppTest build/tests/HelpersTest build/examples/simple
+  cdb_from_build
+}
+
+build_libwebp() {
+  # libwebp, libwebpdecoder, libwebpdemux, libwebpmux, libwebpextras and sharpyuv (shared only),
+  # the tools cwebp, dwebp, img2webp, webpinfo and webpmux with PNG and JPEG (which the recipe
+  # checks), and the extras get_disto and webp_quality; without GIF, TIFF, OpenGL, SDL and WIC,
+  # so that the build does not depend on what else the machine has. The tarball has no
+  # .gitignore.
+  ./configure --enable-libwebpdecoder --enable-libwebpextras --disable-static --disable-gl \
+    --disable-sdl --disable-tiff --disable-gif --disable-wic >/dev/null || exit 1
+  bear -- make -j2 || exit 1
+  require_files libwebp src/webp/config.h src/.libs/libwebp.so src/.libs/libwebpdecoder.so \
+    examples/cwebp examples/dwebp examples/webpmux extras/get_disto
+  require_defines libwebp src/webp/config.h WEBP_HAVE_PNG WEBP_HAVE_JPEG WEBP_HAVE_SSE2 \
+    WEBP_HAVE_SSE41 WEBP_USE_THREAD
+  ignore '*.o' '*.lo' '*.la' '.libs/' '.deps/' 'Makefile' '/config.log' '/config.status' \
+         '/libtool' '/src/*.pc' '/src/*/*.pc' '/sharpyuv/*.pc' '/src/webp/config.h' \
+         '/src/webp/stamp-h1' '/examples/cwebp' '/examples/dwebp' '/examples/img2webp' \
+         '/examples/webpinfo' '/examples/webpmux' '/extras/get_disto' '/extras/webp_quality'
+}
+
 # The build_recipe of prepare-clang-heldout-recipes.sh (sets 24 to 39) is kept as
-# build_recipe_24_39; this one adds set 40's packages.
+# build_recipe_24_39; this one adds sets 40's and 41's packages.
 eval "build_recipe_24_39() $(declare -f build_recipe | tail -n +2)"
 build_recipe() {
   case "$1" in
@@ -536,6 +689,10 @@ build_recipe() {
     rapidjson) build_rapidjson ;;
     libmicrohttpd) build_libmicrohttpd ;;
     dav1d) build_dav1d ;;
+    x264) build_x264 ;;
+    mpg123) build_mpg123 ;;
+    cli11) build_cli11 ;;
+    libwebp) build_libwebp ;;
     *) build_recipe_24_39 "$1" ;;
   esac
 }

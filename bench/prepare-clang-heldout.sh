@@ -50,8 +50,11 @@
 #          .orig tarballs
 #   set 40 (a seventeenth, fresh set; default DEST /tmp/held40): wolfSSL 5.5.4, RapidJSON 1.1.0,
 #          GNU libmicrohttpd 0.9.75 and dav1d 1.0.0, the packages wolfssl, rapidjson
-#          (1.1.0+dfsg2), libmicrohttpd and dav1d. Sets 37's to 40's recipes, and what each
-#          builds, are in bench/prepare-clang-heldout-sets.sh
+#          (1.1.0+dfsg2), libmicrohttpd and dav1d
+#   set 41 (an eighteenth, fresh set; default DEST /tmp/held41): x264 0.164.3095 (git baee400),
+#          mpg123 1.31.2, CLI11 2.1.2 and libwebp 1.2.4, the packages x264
+#          (2:0.164.3095+gitbaee400), mpg123, cli11 (2.1.2+ds) and libwebp. Sets 37's to 41's
+#          recipes, and what each builds, are in bench/prepare-clang-heldout-sets.sh
 #
 # Each code base becomes DEST/<package>, a git repository whose first commit is the package's
 # .orig tarball (made by bench/fetch-corpus.sh). The script then builds it once, because clangd
@@ -613,14 +616,14 @@
 # autoconf, automake and libtool for libonig, libpcap-dev for libsrtp2, libpng-dev and
 # libbrotli-dev for freetype, libjpeg-dev for libyuv, unicode-data and python3-six for re2,
 # liblz4-dev and libzstd-dev for tkrzw, libgnutls28-dev for zeromq3 and libmicrohttpd,
-# libexpat1-dev for exiv2, libcurl4-openssl-dev for libmicrohttpd, meson and nasm for dav1d)
-# are installed with apt-get, which needs root.
-# The recipes themselves are in bench/prepare-clang-heldout-recipes.sh and, for sets 37 to 40,
+# libexpat1-dev for exiv2, libcurl4-openssl-dev for libmicrohttpd, meson and nasm for dav1d (nasm
+# for x264 too), catch2 for cli11) are installed with apt-get, which needs root.
+# The recipes themselves are in bench/prepare-clang-heldout-recipes.sh and, for sets 37 to 41,
 # bench/prepare-clang-heldout-sets.sh.
-# Usage: bench/prepare-clang-heldout.sh [--set 24|25|26|27|28|29|30|31|32|33|34|35|36|37|38|39|40] [DEST]   (default: set 24, DEST /tmp/held<set>)
+# Usage: bench/prepare-clang-heldout.sh [--set 24|25|26|27|28|29|30|31|32|33|34|35|36|37|38|39|40|41] [DEST]   (default: set 24, DEST /tmp/held<set>)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-usage() { echo "usage: $0 [--set 24|25|26|27|28|29|30|31|32|33|34|35|36|37|38|39|40] [DEST]" >&2; exit 2; }
+usage() { echo "usage: $0 [--set 24|25|26|27|28|29|30|31|32|33|34|35|36|37|38|39|40|41] [DEST]" >&2; exit 2; }
 set_id=24
 args=()
 while [ $# -gt 0 ]; do
@@ -651,7 +654,8 @@ case "$set_id" in
   38) packages=(socat jemalloc zeromq3 draco) ;;
   39) packages=(tree-sitter msgpack-c mbedtls exiv2) ;;
   40) packages=(wolfssl rapidjson libmicrohttpd dav1d) ;;
-  *) echo "heldout: unknown set $set_id (24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39 or 40)" >&2; exit 2 ;;
+  41) packages=(x264 mpg123 cli11 libwebp) ;;
+  *) echo "heldout: unknown set $set_id (24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40 or 41)" >&2; exit 2 ;;
 esac
 dest=$(realpath -m "${args[0]:-/tmp/held$set_id}")
 git_c=(-c user.name=nib-bench -c user.email=bench@nib -c commit.gpgsign=false)
@@ -661,7 +665,7 @@ for p in bear cmake build-essential zlib1g-dev libgtest-dev libgmock-dev libbenc
          libbz2-dev liblzma-dev libssl-dev pkg-config libogg-dev nlohmann-json3-dev \
          libcppunit-dev libreadline-dev libgmp-dev libfmt-dev autoconf automake libtool \
          libpcap-dev libpng-dev libbrotli-dev libjpeg-dev unicode-data python3-six liblz4-dev \
-         libzstd-dev libgnutls28-dev libexpat1-dev libcurl4-openssl-dev meson nasm; do
+         libzstd-dev libgnutls28-dev libexpat1-dev libcurl4-openssl-dev meson nasm catch2; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || need+=("$p")
 done
 if [ ${#need[@]} -gt 0 ]; then

@@ -701,8 +701,10 @@ struct AstOnlyNames {
     if (kind == CXCursor_ParmDecl) parameter = self->prototypeParameter(cursor, parent);
     if ((kind == CXCursor_VarDecl || kind == CXCursor_FieldDecl || kind == CXCursor_FunctionDecl ||
          kind == CXCursor_ParmDecl) &&
-        clang_isInvalidDeclaration(cursor))
+        clang_isInvalidDeclaration(cursor)) {
       self->invalidTypeNames(cursor, parameter);
+      if (kind == CXCursor_FunctionDecl) addInvalidDeclarationWords(*self->c, self->tu, cursor, self->indexed);
+    }
     if (kind == CXCursor_LabelStmt || kind == CXCursor_LabelRef) self->label(cursor, kind);
     switch (kind) {
       case CXCursor_MemberRefExpr:

@@ -653,6 +653,12 @@ void noteSkippedWords(Collector& c);
 // Adds the names the AST resolves where libclang's indexer reports nothing, then the uses of
 // each using-declaration's name (ClangAstNames.cpp). After the indexer and the macros.
 void addAstOnlyNames(Collector& c, CXTranslationUnit tu);
+// The words of a function declaration clang rejected whole, keeping no parameter (a prototype
+// whose name a macro the file's own parse does not define spells), answer that declaration, as
+// clangd's do (ClangInvalidDeclarations.cpp). From addAstOnlyNames' pass; `indexed`: the (file,
+// offset) of every name the indexer reported.
+void addInvalidDeclarationWords(Collector& c, CXTranslationUnit tu, CXCursor function,
+                                const std::set<std::pair<uint32_t, uint32_t>>& indexed);
 // Where a macro's argument is a declaration's name and a later expansion of it a reference (a
 // constructor's name, then its class as a parameter's type), the declaration is no name under a
 // cursor (ClangRepeatedArguments.cpp). After the macros' pass, before resolveMacroDeclarations.

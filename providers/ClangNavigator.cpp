@@ -90,7 +90,11 @@ Expected<NavigationResult> ClangNavigator::answer(const std::string& path, uint3
   if (scip_ && at->role == ClangRole::Reference)
     if (auto both = contextualShorthand(*occurrences, *at, *symbol, path, references, includeDeclaration))
       return std::move(*both);
-  if (scip_ && !references && !declarations)
+  // In the clang view the recorded answer is a rejected declaration's own place, which stands
+  // only for a function defined nowhere (indexer/ClangInvalidDeclarations.cpp).
+  const bool defined = std::any_of(symbol->sites.begin(), symbol->sites.end(),
+                                   [](const ClangSite& s) { return s.role == ClangRole::Definition; });
+  if (!references && !declarations && (scip_ || !defined))
     if (std::optional<NavigationResult> called = calledDefinitions(*occurrences, *at, *symbol, path)) return std::move(*called);
   std::vector<ClangSymbol> overloads;
   if (at->role == ClangRole::Reference)

@@ -180,7 +180,9 @@ class ClangNavigator {
                                                                bool includeDeclaration);
   // A call's callee where TypeScript's server answers otherwise than by the name's declarations
   // (the overload the call resolves to, a call signature or constructor beside the name's
-  // declaration): the answer the indexer's launcher recorded (scip/TypeScriptCalls).
+  // declaration): the answer the indexer's launcher recorded (scip/TypeScriptCalls). In the clang
+  // view, a word of a declaration clang rejected whole: that declaration's own place
+  // (indexer/ClangInvalidDeclarations.cpp).
   std::optional<NavigationResult> calledDefinitions(const std::vector<ClangFileOccurrence>& occurrences,
                                                     const ClangFileOccurrence& at, const ClangSymbol& named,
                                                     const std::string& path);

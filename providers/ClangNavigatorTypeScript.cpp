@@ -47,7 +47,8 @@ bool ClangNavigator::typeScriptDefinitionsAt(const ClangSymbol& symbol, const st
 std::optional<NavigationResult> ClangNavigator::calledDefinitions(const std::vector<ClangFileOccurrence>& occurrences,
                                                                   const ClangFileOccurrence& at, const ClangSymbol& named,
                                                                   const std::string& path) {
-  if (!typeScriptFamily(path) || changed_(path)) return std::nullopt;
+  // The clang view's are a rejected declaration's own place (indexer/ClangInvalidDeclarations).
+  if ((scip_ && !typeScriptFamily(path)) || changed_(path)) return std::nullopt;
   for (const ClangFileOccurrence& o : occurrences) {
     if (o.start != at.start || !o.expanded || o.role != ClangRole::Reference) continue;
     auto answer = view_->symbolForDefinition(o.symbol, path, o.start);

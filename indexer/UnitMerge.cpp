@@ -186,6 +186,9 @@ class UnitMerger {
     std::set<std::string>* read = mainFileOf_[i].empty() ? nullptr : &reads_[mainFileOf_[i]];
     if (!mainFileOf_[i].empty() && !f.errors.empty()) withErrors_.insert(mainFileOf_[i]);
     for (size_t k = 0; k < f.files.size(); ++k) {
+      // The files outside the repository it entered too (absolute paths): which system headers
+      // the main file's own parse read, so which of their macros are in effect there.
+      if (paths[k].empty() && read && f.files[k].compare(0, root_.size(), root_) != 0) read->insert(f.files[k]);
       if (paths[k].empty()) continue;
       if (read && paths[k] != mainFileOf_[i]) read->insert(paths[k]);
       // A unit's main file is what clangd parses when it is opened, alone: what that parse left

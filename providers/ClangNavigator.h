@@ -135,6 +135,8 @@ class ClangNavigator {
                                          bool includeDeclaration, bool declarations);
   // Whether the file's own parse can know `macro`, defined in another file (see the .cpp).
   Expected<bool> visibleFrom(const std::string& path, const ClangSymbol& macro);
+  // Whether the file's own parse read the header outside the repository defining `macro`.
+  Expected<bool> outsideKnown(const std::string& path, const ClangSymbol& macro);
   // The word's fallbacks, as clangd's go-to-definition has them for a word the compiler saw no
   // name at: the same word nearby as a real name, else the symbols of that name (at most five).
   Expected<NavigationResult> wordAnswer(const std::string& path, const AskedFile& f, const PreprocessorWord& w);

@@ -497,7 +497,11 @@ Expected<std::optional<ClangSymbol>> ClangNavigator::macroInEffect(const std::st
     if (*visible && ++visibleCount == 1) visibleOne = &elsewhere[k];
   }
   if (!chosen && visibleCount == 1) chosen = *visibleOne;
-  if (!chosen && visibleCount == 0 && outsideCount == 1) chosen = *outsideOne;
+  if (!chosen && visibleCount == 0 && outsideCount == 1) {
+    auto known = outsideKnown(path, *outsideOne);
+    if (!known) return known.status();
+    if (*known) chosen = *outsideOne;
+  }
   return chosen;
 }
 
@@ -566,6 +570,19 @@ Status ClangNavigator::addUndefinitions(const ClangSymbol& macro, const std::str
   for (SymbolLocation& l : found) out.locations.push_back(std::move(l));
   uniqueSites(out.locations);
   return Status::ok();
+}
+
+// Whether the file's own parse read the header outside the repository that defines `macro`
+// (stdio.h's `stderr`): clangd finds a word's macro in its parse of the file only, and a word in
+// code left out whose header is #included in code left out too (libwebp's NEON files and their
+// <assert.h>) names none. True where that is not known: a file that is no unit's main file (a
+// header, parsed within its includers), a macro whose place outside the view does not hold.
+Expected<bool> ClangNavigator::outsideKnown(const std::string& path, const ClangSymbol& macro) {
+  auto read = view_->filesReadBy(path);
+  if (!read) return read.status();
+  std::optional<SymbolLocation> place = outsideLocation(*view_, macro);
+  if (!*read || !place) return true;
+  return std::binary_search((*read)->begin(), (*read)->end(), std::string_view(place->path));
 }
 
 // Whether the file's own parse can know a macro defined elsewhere: one defined in a file its

@@ -21,7 +21,7 @@ namespace nib {
 
 // The view's storage format; part of the configuration digest, so that an index with a view of
 // another format is rebuilt by the next `nib index`.
-constexpr uint8_t kClangViewFormat = 20;  // 12: files read per main file; a main file's own skipped ranges; 13: headers an includer configures parsed alone; 14: headers without an include guard parsed alone where that parse has errors; 15: the #includes units entered; 16: code units see differently; 17: entities' places outside the repository; 18: the templates class specializations specialize; 19: sections a minority of units keep, names of macro words; 20: C and C++ twins of a function kept apart, the minority language's sites in a header
+constexpr uint8_t kClangViewFormat = 21;  // 12: files read per main file; a main file's own skipped ranges; 13: headers an includer configures parsed alone; 14: headers without an include guard parsed alone where that parse has errors; 15: the #includes units entered; 16: code units see differently; 17: entities' places outside the repository; 18: the templates class specializations specialize; 19: sections a minority of units keep, names of macro words; 20: C and C++ twins of a function kept apart, the minority language's sites in a header; 21: the files outside the repository each main file read
 
 struct ClangSite {
   std::string path;
@@ -119,9 +119,9 @@ struct ClangViewContents {
   // Files that are one unit's main file and that another unit #includes (a test file an
   // amalgamation includes whole), sorted.
   std::vector<std::string> sharedMainFiles;
-  // Every file a unit read, sorted, and per unit's main file (sorted) the numbers (into
-  // readFiles, ascending) of the other files its units read: which headers' macros a file's own
-  // parse knows.
+  // Every file a unit read (repository paths; files outside the repository, system headers, by
+  // absolute path), sorted, and per unit's main file (sorted) the numbers (into readFiles,
+  // ascending) of the other files its units read: which headers' macros a file's own parse knows.
   std::vector<std::string> readFiles;
   std::vector<std::pair<std::string, std::vector<uint32_t>>> reads;
   // Per file (sorted), the #includes a unit's preprocessor entered there, in offset order: the
@@ -227,9 +227,9 @@ class ClangView {
   // The headers where `symbol` is the minority language's twin (ClangViewContents::
   // minorityLanguage); empty for none.
   std::vector<std::string> minorityLanguageOf(uint32_t symbol);
-  // The other files the units whose main file `path` is read (repository paths, sorted; valid
-  // while the view lives); nullopt when it is no unit's main file, or the view predates this
-  // record.
+  // The other files the units whose main file `path` is read (repository paths, and the files
+  // outside the repository by absolute path, sorted; valid while the view lives); nullopt when it
+  // is no unit's main file, or the view predates this record.
   Expected<std::optional<std::vector<std::string_view>>> filesReadBy(const std::string& path);
   // The #includes units entered in `path` (ClangViewContents::inclusions): the offset of each
   // directive and the file it entered, in offset order (valid while the view lives); empty for

@@ -526,6 +526,9 @@ struct Collector {
   // constructor `GenericReader<SourceEncoding, TargetEncoding, StackAllocator>`, which the source
   // spells `GenericReader(`; an occurrence that long would answer for the parameters after it.
   uint32_t spelledLength(uint32_t id, uint32_t offset, const std::string& name) {
+    // An unnamed record or enum (`typedef struct { ... } T;`) lies at its keyword, the token
+    // clangd's answer spans there.
+    if (name.empty()) return static_cast<uint32_t>(identifierAt(contentOf(id), offset).size());
     size_t angle = name.find('<');
     if (angle == std::string::npos || angle == 0 || contentOf(id).compare(offset, name.size(), name) == 0)
       return static_cast<uint32_t>(name.size());

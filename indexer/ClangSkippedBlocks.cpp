@@ -89,9 +89,15 @@ struct SkippedBlocks {
     std::optional<Span> whole = spanOf(ns);
     std::string usr = take(clang_getCursorUSR(ns));
     std::string name = take(clang_getCursorSpelling(ns));
-    // An anonymous namespace or record is left alone (clang spells an anonymous record's name
-    // as a description, "struct (unnamed at ...)").
-    if (!whole || usr.empty() || name.empty() || clang_Cursor_isAnonymous(ns) || name.find(' ') != std::string::npos) return;
+    // An anonymous namespace or member record is left alone. An unnamed record a typedef names
+    // (`typedef struct { pixel *p_fref[12]; } x264_me_t;`, USR `c:@SA@x264_me_t`) is answered
+    // at its place, the `struct` keyword, as clangd's go-to-definition does: clang spells its
+    // name as a description ("struct (unnamed at ...)"), which is no name of the symbol's.
+    const bool unnamed = name.empty() || name.find(' ') != std::string::npos;
+    const bool namespaceBlock = clang_getCursorKind(ns) == CXCursor_Namespace;
+    if (!whole || usr.empty() || (namespaceBlock ? unnamed || clang_Cursor_isAnonymous(ns) : clang_Cursor_isAnonymousRecordDecl(ns)))
+      return;
+    if (unnamed) name.clear();
     unsigned offset;
     CXFile file;
     clang_getFileLocation(clang_getCursorLocation(ns), &file, nullptr, nullptr, &offset);
@@ -113,7 +119,7 @@ struct SkippedBlocks {
         },
         &walk);
     std::sort(children.begin(), children.end());
-    uint32_t id = c->usrId(usr, name.c_str());
+    uint32_t id = c->usrId(usr, unnamed ? nullptr : name.c_str());
     SymbolKind kind = kindOfScope(clang_getCursorKind(ns));
     unsigned from = offset + static_cast<unsigned>(name.size());
     for (const Span& s : children) {

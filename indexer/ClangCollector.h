@@ -662,6 +662,9 @@ void addAstOnlyNames(Collector& c, CXTranslationUnit tu);
 // offset) of every name the indexer reported.
 void addInvalidDeclarationWords(Collector& c, CXTranslationUnit tu, CXCursor function,
                                 const std::set<std::pair<uint32_t, uint32_t>>& indexed);
+// A parameter of a function pointer's type whose own type clang does not know gets a declaration
+// of its own, unlisted; returns its symbol (ClangInvalidDeclarations.cpp). For invalidTypeNames.
+std::optional<uint32_t> addRejectedTypeParameter(Collector& c, CXCursor parameter, CXCursor parent);
 // Where a macro's argument is a declaration's name and a later expansion of it a reference (a
 // constructor's name, then its class as a parameter's type), the declaration is no name under a
 // cursor (ClangRepeatedArguments.cpp). After the macros' pass, before resolveMacroDeclarations.

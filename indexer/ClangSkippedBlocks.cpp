@@ -50,9 +50,13 @@ struct SkippedBlocks {
     for (const ClangSkipped& s : c->facts.skipped)
       if (s.file == mainId && offset >= s.start && offset < s.end) return true;
     if (c->inExpansion(mainId, offset)) return true;
-    // A directive's line (`#define WIDTH 3` inside the namespace): the preprocessor's words.
+    // A directive's line (`#define WIDTH 3` inside the namespace), continued lines included
+    // (x264's TRELLIS_PARAMS inside a struct): the preprocessor's words.
     const std::string& text = c->contentOf(mainId);
     size_t newline = offset == 0 ? std::string::npos : text.rfind('\n', offset - 1);
+    while (newline != std::string::npos && newline > 0 &&
+           (text[newline - 1] == '\\' || (text[newline - 1] == '\r' && newline > 1 && text[newline - 2] == '\\')))
+      newline = text.rfind('\n', newline - 1);
     size_t lineStart = newline == std::string::npos ? 0 : newline + 1;
     size_t first = text.find_first_not_of(" \t", lineStart);
     return first != std::string::npos && first < offset && text[first] == '#';

@@ -92,9 +92,10 @@ Expected<NavigationResult> ClangNavigator::answer(const std::string& path, uint3
       return std::move(*both);
   // In the clang view the recorded answer is a rejected declaration's own place, which stands
   // only for a function defined nowhere (indexer/ClangInvalidDeclarations.cpp).
-  const bool defined = std::any_of(symbol->sites.begin(), symbol->sites.end(),
-                                   [](const ClangSite& s) { return s.role == ClangRole::Definition; });
-  if (!references && !declarations && (scip_ || !defined))
+  auto undefined = [&] {
+    return std::none_of(symbol->sites.begin(), symbol->sites.end(), [](const ClangSite& s) { return s.role == ClangRole::Definition; });
+  };
+  if (!references && !declarations && (scip_ || undefined()))
     if (std::optional<NavigationResult> called = calledDefinitions(*occurrences, *at, *symbol, path)) return std::move(*called);
   std::vector<ClangSymbol> overloads;
   if (at->role == ClangRole::Reference)

@@ -185,6 +185,8 @@ class ClangViewBuild {
       files.push_back(header);
     }
     size_t headersFrom = files.size() - headers.configured.size(), triedFrom = files.size();
+    for (const std::string& header : headers.dependent)
+      logDebug("clang view: " + header + " is tried alone too (it names what only its includers declare)");
     for (const auto* list : {&headers.unguarded, &headers.dependent})
       for (const std::string& header : *list)
         if (std::find(files.begin(), files.end(), header) == files.end()) files.push_back(header);
@@ -255,7 +257,14 @@ class ClangViewBuild {
     std::vector<const TuFacts*> units;
     for (size_t i = 0; i < realUnits_; ++i)
       if (results_[i]) units.push_back(&*results_[i]);
-    for (const std::string& f : headersNamingIncludersNames(units, directives, guarded)) out.dependent.push_back(f.substr(root_.size()));
+    // The system headers the closures run through are read as the walks reach them.
+    OutsideReader readOutside = [](const std::string& path) -> std::optional<std::string> {
+      Expected<std::string> text = readFile(path);
+      if (!text) return std::nullopt;
+      return std::move(*text);
+    };
+    for (const std::string& f : headersNamingIncludersNames(units, directives, guarded, readOutside))
+      out.dependent.push_back(f.substr(root_.size()));
     return out;
   }
 

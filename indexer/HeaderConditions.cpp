@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <optional>
 #include <set>
+#include <unordered_map>
 #include <utility>
 
 #include "support/Text.h"
@@ -140,70 +142,125 @@ std::string_view trailingPath(std::string_view name) {
   }
 }
 
-// The repository files (of `directives`) each file's #includes name, and so on: a file's own
-// #include closure, itself included.
-class IncludeClosures {
+// Which files each file's #includes reach, directly or through others: the repository's files
+// (of `directives`) and the files outside the repository the units read (system headers, whose
+// #includes `readOutside` gives, each read once and only when a walk reaches it). An #include's
+// name is matched against the known files' trailing components, so the graph holds every edge an
+// #include might be, in every section of the file: a file reached is one its text may #include.
+class IncludeGraph {
  public:
-  explicit IncludeClosures(const std::map<std::string, FileDirectives>& directives) : directives_(directives) {
-    for (const auto& [path, d] : directives) byBaseName_[path.substr(path.rfind('/') + 1)].push_back(&path);
+  IncludeGraph(const std::map<std::string, FileDirectives>& directives, const std::set<std::string>& outside,
+               const OutsideReader& readOutside)
+      : directives_(directives), readOutside_(readOutside) {
+    for (const auto& [path, d] : directives) add(path);
+    for (const std::string& path : outside)
+      if (!directives.count(path)) add(path);
+    edges_.resize(paths_.size());
   }
-  const std::set<std::string>& of(const std::string& file) {
-    auto [it, added] = closures_.try_emplace(file);
-    if (!added) return it->second;
-    std::vector<std::string> todo{file};
-    std::set<std::string> seen{file};
-    while (!todo.empty()) {
-      auto d = directives_.find(todo.back());
-      todo.pop_back();
-      if (d == directives_.end()) continue;
-      for (const std::string& include : d->second.includes)
-        for (const std::string* path : filesNamed(include))
-          if (seen.insert(*path).second) todo.push_back(*path);
-    }
-    return it->second = std::move(seen);
+
+  // Whether `to` lies in the #include closure of `from` (itself included).
+  bool reaches(const std::string& from, const std::string& to) {
+    auto f = ids_.find(from), t = ids_.find(to);
+    if (f == ids_.end() || t == ids_.end()) return from == to;
+    auto [it, added] = reached_.try_emplace(f->second);
+    if (added) it->second = closureOf(f->second);
+    return it->second[t->second];
   }
 
  private:
-  std::vector<const std::string*> filesNamed(std::string_view include) const {
-    std::string_view name = trailingPath(include);
-    std::vector<const std::string*> out;
-    auto it = byBaseName_.find(std::string(name.substr(name.rfind('/') + 1)));
-    if (it == byBaseName_.end()) return out;
-    for (const std::string* path : it->second)
-      if (path->size() > name.size() && path->compare(path->size() - name.size(), name.size(), name) == 0 &&
-          (*path)[path->size() - name.size() - 1] == '/')
-        out.push_back(path);
-    return out;
+  void add(const std::string& path) {
+    auto id = static_cast<uint32_t>(paths_.size());
+    paths_.push_back(&path);
+    ids_.emplace(path, id);
+    byBaseName_[path.substr(path.rfind('/') + 1)].push_back(id);
   }
+
+  std::vector<char> closureOf(uint32_t from) {
+    std::vector<char> seen(paths_.size());
+    std::vector<uint32_t> todo{from};
+    seen[from] = 1;
+    while (!todo.empty()) {
+      uint32_t node = todo.back();
+      todo.pop_back();
+      for (uint32_t next : edgesOf(node))
+        if (!seen[next]) seen[next] = 1, todo.push_back(next);
+    }
+    return seen;
+  }
+
+  const std::vector<uint32_t>& edgesOf(uint32_t node) {
+    std::optional<std::vector<uint32_t>>& edges = edges_[node];
+    if (edges) return *edges;
+    edges.emplace();
+    const FileDirectives* d = nullptr;
+    std::optional<FileDirectives> read;
+    if (auto it = directives_.find(*paths_[node]); it != directives_.end()) {
+      d = &it->second;
+    } else if (readOutside_) {
+      if (std::optional<std::string> text = readOutside_(*paths_[node])) d = &read.emplace(directivesOf(*text));
+    }
+    if (d)
+      for (const std::string& include : d->includes) filesNamed(include, *edges);
+    return *edges;
+  }
+
+  void filesNamed(std::string_view include, std::vector<uint32_t>& out) const {
+    std::string_view name = trailingPath(include);
+    auto it = byBaseName_.find(std::string(name.substr(name.rfind('/') + 1)));
+    if (it == byBaseName_.end()) return;
+    for (uint32_t id : it->second) {
+      const std::string& path = *paths_[id];
+      if (path.size() > name.size() && path.compare(path.size() - name.size(), name.size(), name) == 0 &&
+          path[path.size() - name.size() - 1] == '/')
+        out.push_back(id);
+    }
+  }
+
   const std::map<std::string, FileDirectives>& directives_;
-  std::map<std::string, std::vector<const std::string*>> byBaseName_;
-  std::map<std::string, std::set<std::string>> closures_;
+  const OutsideReader& readOutside_;
+  std::vector<const std::string*> paths_;
+  std::unordered_map<std::string_view, uint32_t> ids_;
+  std::unordered_map<std::string, std::vector<uint32_t>> byBaseName_;
+  std::vector<std::optional<std::vector<uint32_t>>> edges_;
+  std::unordered_map<uint32_t, std::vector<char>> reached_;
 };
 
 }  // namespace
 
 std::set<std::string> headersNamingIncludersNames(const std::vector<const TuFacts*>& units,
                                                    const std::map<std::string, FileDirectives>& directives,
-                                                   const std::set<std::string>& candidates) {
-  IncludeClosures closures(directives);
+                                                   const std::set<std::string>& candidates, const OutsideReader& readOutside) {
+  std::set<std::string> outside;  // the files the units read that are not the repository's
+  if (readOutside)
+    for (const TuFacts* unit : units)
+      for (const std::string& f : unit->files)
+        if (!directives.count(f)) outside.insert(f);
+  IncludeGraph graph(directives, outside, readOutside);
   std::set<std::string> out;
   for (const TuFacts* unit : units) {
-    // Where the unit saw each entity declared, by file.
+    // Where the unit saw each entity declared, by file; for one declared outside the repository
+    // only, the declaration clangd's go-to-definition answers (ClangOutsideTarget).
     std::vector<std::vector<uint32_t>> declaredIn(unit->usrs.size());
     for (const ClangOccurrence& o : unit->occurrences)
       if (o.role != ClangRole::Reference && o.usr < declaredIn.size()) declaredIn[o.usr].push_back(o.file);
+    std::vector<const std::string*> declaredOutside(unit->usrs.size());
+    if (readOutside)
+      for (const ClangOutsideTarget& t : unit->outsideTargets)
+        if (t.usr < declaredOutside.size() && !t.macroWord) declaredOutside[t.usr] = &t.path;
     // Which of the unit's files are candidates not yet found, looked up once per file (the
     // candidates are headers, so never the unit's main file).
     std::vector<char> open(unit->files.size());
     for (size_t k = 0; k < unit->files.size(); ++k) open[k] = candidates.count(unit->files[k]) && !out.count(unit->files[k]);
     for (const ClangOccurrence& o : unit->occurrences) {
-      if (o.role != ClangRole::Reference || o.file >= open.size() || !open[o.file] || o.usr >= declaredIn.size() ||
-          declaredIn[o.usr].empty())
-        continue;
+      if (o.role != ClangRole::Reference || o.file >= open.size() || !open[o.file] || o.usr >= declaredIn.size()) continue;
       const std::string& header = unit->files[o.file];
-      const std::set<std::string>& own = closures.of(header);
-      if (std::none_of(declaredIn[o.usr].begin(), declaredIn[o.usr].end(),
-                       [&](uint32_t f) { return f < unit->files.size() && own.count(unit->files[f]); })) {
+      bool relies;
+      if (!declaredIn[o.usr].empty())
+        relies = std::none_of(declaredIn[o.usr].begin(), declaredIn[o.usr].end(),
+                              [&](uint32_t f) { return f < unit->files.size() && graph.reaches(header, unit->files[f]); });
+      else
+        relies = declaredOutside[o.usr] && !graph.reaches(header, *declaredOutside[o.usr]);
+      if (relies) {
         out.insert(header);
         open[o.file] = 0;
       }

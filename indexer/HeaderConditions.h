@@ -26,7 +26,9 @@
 // header alone meets the same errors.
 #pragma once
 
+#include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -59,20 +61,29 @@ struct FileDirectives {
 };
 FileDirectives directivesOf(std::string_view text);
 
+// Reads a file outside the repository (a system header) for its #includes; nullopt when it
+// cannot be read.
+using OutsideReader = std::function<std::optional<std::string>(const std::string& path)>;
+
+// Of `candidates` (absolute paths of guarded repository headers), those that in some unit's facts
+// name an entity no declaration of which (in that unit) lies in the header's own #include
+// closure: the header relies on what its includers declared first, and clangd's parse of it
+// alone meets errors the units never see. `directives` holds the repository files the units
+// read, by absolute path; an #include's name is matched against their paths' trailing components
+// (`../jpeglib.h` finds `/r/jpeglib.h`), so a header that #includes one of two files of a name
+// counts both as its own. With `readOutside`, an entity declared only outside the repository
+// counts too, by the declaration the facts give for it (ClangOutsideTarget: CLI11's
+// FormatterFwd.hpp names std::function and #includes <map>, <string>, <utility> and <vector>,
+// which never #include <functional>), and the closure runs on through the system headers the
+// units read (each read once, where a walk reaches it); without it such a name tells nothing.
+std::set<std::string> headersNamingIncludersNames(const std::vector<const TuFacts*>& units,
+                                                   const std::map<std::string, FileDirectives>& directives,
+                                                   const std::set<std::string>& candidates,
+                                                   const OutsideReader& readOutside = nullptr);
+
 // Of `headers` (repository paths with their directives), those whose conditions test a macro
 // another file defines (`definers`: how many of the files the build read define each name): one
 // the header does not define itself, or one of its defaults. In the order given.
-// Of `candidates` (absolute paths of guarded repository headers), those that in some unit's facts
-// name an entity every declaration of which (in that unit) lies in a repository file outside the
-// header's own #include closure: the header relies on what its includers declared first.
-// `directives` holds the repository files the units read, by absolute path; an #include's name
-// is matched against their paths' trailing components (`../jpeglib.h` finds `/r/jpeglib.h`), so
-// a header that #includes one of two files of a name counts both as its own. A name declared
-// only outside the repository (a system header's, which the facts leave out) tells nothing.
-std::set<std::string> headersNamingIncludersNames(const std::vector<const TuFacts*>& units,
-                                                   const std::map<std::string, FileDirectives>& directives,
-                                                   const std::set<std::string>& candidates);
-
 std::vector<std::string> headersConfiguredElsewhere(const std::vector<std::pair<std::string, FileDirectives>>& headers,
                                                     const std::map<std::string, size_t>& definers);
 

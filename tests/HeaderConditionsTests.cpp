@@ -3,7 +3,9 @@
 // includes lz4frame.h, whose static section tests it).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -137,6 +139,50 @@ TEST_CASE("a guarded header naming what only its includer's #includes declare is
   CHECK(headersNamingIncludersNames({&own, &fromMain}, directives, guarded).empty());
   // Nor does a header that is no candidate (an unguarded one is tried anyway).
   CHECK(headersNamingIncludersNames({&relies}, directives, {"/r/include/lib.h"}).empty());
+}
+
+TEST_CASE("a guarded header naming what only its includer's system #includes declare is tried alone", "[clang]") {
+  // CLI11's FormatterFwd.hpp names std::function, declared in bits/std_function.h, which its
+  // <string> never reaches; the unit's main file #includes <functional> first.
+  std::map<std::string, FileDirectives> directives = {
+      {"/r/app.cpp", directivesOf("#include <functional>\n#include \"fmt.hpp\"\n")},
+      {"/r/fmt.hpp", directivesOf("#pragma once\n#include <string>\n")},
+  };
+  std::map<std::string, std::string> system = {
+      {"/sys/functional", "#include <bits/std_function.h>\n"},
+      {"/sys/bits/std_function.h", "#pragma once\n"},
+      {"/sys/string", "#include <bits/basic_string.h>\n"},
+      {"/sys/bits/basic_string.h", "#pragma once\n"},
+  };
+  std::vector<std::string> read;
+  OutsideReader reader = [&](const std::string& path) -> std::optional<std::string> {
+    read.push_back(path);
+    auto it = system.find(path);
+    return it == system.end() ? std::nullopt : std::optional<std::string>(it->second);
+  };
+  TuFacts unit;
+  unit.files = {"/r/app.cpp", "/r/fmt.hpp", "/sys/functional", "/sys/bits/std_function.h", "/sys/string",
+                "/sys/bits/basic_string.h"};
+  unit.usrs = {"c:@N@std@ST>1#T@function"};
+  unit.names = {"function"};
+  ClangOccurrence use;
+  use.file = 1;
+  use.role = ClangRole::Reference;
+  unit.occurrences = {use};
+  ClangOutsideTarget target;
+  target.path = "/sys/bits/std_function.h";
+  unit.outsideTargets = {target};
+  std::set<std::string> guarded = {"/r/fmt.hpp"};
+  CHECK(headersNamingIncludersNames({&unit}, directives, guarded, reader) == std::set<std::string>{"/r/fmt.hpp"});
+  // Only the system headers the header's walk reached were read, each once.
+  std::sort(read.begin(), read.end());
+  CHECK(read == std::vector<std::string>{"/sys/bits/basic_string.h", "/sys/string"});
+  // Without a reader, a name declared outside the repository tells nothing.
+  CHECK(headersNamingIncludersNames({&unit}, directives, guarded).empty());
+  // A header whose system #includes reach the declaration stands alone.
+  system["/sys/string"] = "#include <bits/basic_string.h>\n#if __cplusplus > 201703L\n#include <functional>\n#endif\n";
+  read.clear();
+  CHECK(headersNamingIncludersNames({&unit}, directives, guarded, reader).empty());
 }
 
 }  // namespace

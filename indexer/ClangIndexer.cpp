@@ -207,9 +207,29 @@ void declaration(CXClientData data, const CXIdxDeclInfo* info) {
   }
 }
 
+// Whether an implicit reference is the class a base specifier names through a typedef or an
+// alias: clang's indexer reports the alias at the name, then the class (IndexTypeSourceInfo's
+// VisitTypedefTypeLoc), so the unit's last occurrence is the alias' at the same place.
+bool baseThroughAlias(Collector& c, const CXIdxEntityRefInfo* info) {
+  const CXIdxEntityKind kind = info->referencedEntity->kind;
+  if ((kind != CXIdxEntity_CXXClass && kind != CXIdxEntity_Struct && kind != CXIdxEntity_Union) ||
+      clang_getCursorKind(info->cursor) != CXCursor_TypeRef || c.facts.occurrences.empty())
+    return false;
+  CXFile file;
+  unsigned offset;
+  clang_indexLoc_getFileLocation(info->loc, nullptr, &file, nullptr, nullptr, &offset);
+  const ClangOccurrence& last = c.facts.occurrences.back();
+  return c.fileId(file) == last.file && last.offset == offset && static_cast<SymbolKind>(last.kind) == SymbolKind::TypeAlias;
+}
+
 void reference(CXClientData data, const CXIdxEntityRefInfo* info) {
   auto* c = static_cast<Collector*>(data);
-  if (info->kind == CXIdxEntityRef_Implicit || !info->referencedEntity || !inRepository(*c, info->loc)) return;
+  if (!info->referencedEntity || !inRepository(*c, info->loc)) return;
+  // Of the references clang's indexer calls implicit, only a base class named through a typedef
+  // or an alias (CLI11's `class ConfigINI : public ConfigTOML`, `using ConfigTOML = ConfigBase`)
+  // is one clangd's index lists: the class's, at the alias' name, which answers there itself.
+  const bool implicit = info->kind == CXIdxEntityRef_Implicit;
+  if (implicit && !baseThroughAlias(*c, info)) return;
   std::string usrText = usrOf(info->referencedEntity);
   if (usrText.empty()) return;
   uint32_t usr = c->usrId(usrText, info->referencedEntity->name);
@@ -226,6 +246,10 @@ void reference(CXClientData data, const CXIdxEntityRefInfo* info) {
   c->add(clang_indexLoc_getCXSourceLocation(info->loc), usr, ClangRole::Reference,
          kindOf(info->referencedEntity->kind), (info->role & CXSymbolRole_Call) != 0, container,
          info->parentEntity ? info->parentEntity->cursor : clang_getNullCursor());
+  if (implicit) {
+    if (c->facts.occurrences.size() > before) c->facts.occurrences.back().expanded = true;  // never the name there
+    return;
+  }
   // `friend class B;` is a reference to B in libclang's index and none in clangd's (Draco's
   // `friend class PointCloud;`): it answers go-to-definition, as an unlisted reference. Its
   // parent is the class that declares it, which most references' is not (their text stays unread).

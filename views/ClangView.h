@@ -21,7 +21,7 @@ namespace nib {
 
 // The view's storage format; part of the configuration digest, so that an index with a view of
 // another format is rebuilt by the next `nib index`.
-constexpr uint8_t kClangViewFormat = 22;  // 12: files read per main file; a main file's own skipped ranges; 13: headers an includer configures parsed alone; 14: headers without an include guard parsed alone where that parse has errors; 15: the #includes units entered; 16: code units see differently; 17: entities' places outside the repository; 18: the templates class specializations specialize; 19: sections a minority of units keep, names of macro words; 20: C and C++ twins of a function kept apart, the minority language's sites in a header; 21: the files outside the repository each main file read; 22: headers naming what only their includers' system headers declare tried alone
+constexpr uint8_t kClangViewFormat = 22;  // 12: files read per main file; a main file's own skipped ranges; 13: headers an includer configures parsed alone; 14: headers without an include guard parsed alone where that parse has errors; 15: the #includes units entered; 16: code units see differently; 17: entities' places outside the repository; 18: the templates class specializations specialize; 19: sections a minority of units keep, names of macro words; 20: C and C++ twins of a function kept apart, the minority language's sites in a header; 21: the files outside the repository each main file read; 22: headers naming what only their includers' system headers declare tried alone, a base class named through an alias listed at the alias
 
 struct ClangSite {
   std::string path;

@@ -34,21 +34,17 @@ std::optional<std::pair<uint32_t, uint32_t>> wordAround(std::string_view text, u
   return std::pair{static_cast<uint32_t>(start), static_cast<uint32_t>(end)};
 }
 
-unsigned floorLog2(uint32_t x) {
-  unsigned n = 0;
-  while (x >>= 1) ++n;
-  return n;
-}
-
 // The same word written nearby as a name the compiler saw, as clangd 14 finds it
-// (findNearbyIdentifier): the closest spelling by lines among the tokens the compiler read (not
-// in code the preprocessor left out, in a directive or in arguments a macro dropped), at most
-// 2^(length) lines away, after
-// the word preferred (cost 1 + log2 of the distance; before it 2 + log2), the first found on
-// ties. clangd resolves that one spelling, else falls back to its index: so nullptr when the
-// closest is no name libclang recorded (a K&R function's parameter list, whose names are
-// declared on the lines below it). `live` holds the offsets where libclang recorded a name,
-// `unread` tells the spellings the compiler never read as code.
+// (findNearbyIdentifier): among the tokens the compiler read (not in code the preprocessor left
+// out, in a directive or in arguments a macro dropped), the one of least cost — its distance in
+// lines after the word, twice that before it — within 2^(length) lines after the word (or on the
+// next line, at its first column) and fewer than 2^(length-1) before it, the first found on ties,
+// after the word first. Measured against clangd 14 (a three-letter word): 8 lines after answers,
+// 9 do not; 3 before answers, 4 do not; 2 before wins over 5 after. clangd resolves that one
+// spelling, else falls back to its index: so nullptr when the closest is no name libclang
+// recorded (a K&R function's parameter list, whose names are declared on the lines below it).
+// `live` holds the offsets where libclang recorded a name, `unread` tells the spellings the
+// compiler never read as code.
 const Occurrence* nearestCompiledSpelling(const FileFacts& facts, const std::string& word, uint32_t startByte,
                                           uint32_t line, const std::set<uint32_t>& live,
                                           const std::function<bool(uint32_t)>& unread) {
@@ -57,12 +53,16 @@ const Occurrence* nearestCompiledSpelling(const FileFacts& facts, const std::str
     if (o.range.startByte != startByte && facts.nameOf(o) == word && !unread(o.range.startByte)) same.push_back(&o);
   std::sort(same.begin(), same.end(),
             [](const Occurrence* a, const Occurrence* b) { return a->range.startByte < b->range.startByte; });
-  unsigned best = static_cast<unsigned>(word.size()) + 1;
+  const uint64_t reach = uint64_t{1} << std::min<size_t>(word.size(), 31);
+  uint64_t best = UINT64_MAX;
   const Occurrence* nearest = nullptr;
   auto consider = [&](const Occurrence* o) {
-    uint32_t l = o->range.start.line;
-    unsigned cost = l > line ? 1 + floorLog2(l - line) : l < line ? 2 + floorLog2(line - l) : 0;
-    if (cost >= best) return false;  // farther ones cost more: stop
+    const uint32_t l = o->range.start.line;
+    const uint64_t distance = l >= line ? l - line : line - l;
+    const bool inWindow = l >= line ? distance <= reach || (distance == reach + 1 && o->range.start.column == 0)
+                                    : distance < reach / 2;
+    const uint64_t cost = l >= line ? distance : 2 * distance;
+    if (!inWindow || cost >= best) return false;  // farther ones are out or cost more: stop
     best = cost, nearest = o;
     return true;
   };

@@ -237,12 +237,19 @@ struct SiteCollector {
   const std::unordered_set<std::string>* program = nullptr;
   bool programOnly = false;  // `program`'s files only, the asked file and open files not apart
   size_t uncompiled = 0;  // sites left out: only a made-up unit saw them, or outside `program`
+  // Definitions clangd's index most likely lacks (clangnav::minorityDefinitions), passed over.
+  std::function<bool(const ClangSite&)> passOver;
+  bool passedOver = false;
 
   template <typename Accept>
   void collect(const ClangSymbol& of, Accept accept) {
     bool bodyTwins = std::any_of(of.sites.begin(), of.sites.end(), [](const ClangSite& s) { return s.macroBody; });
     for (const ClangSite& s : of.sites) {
       if (!accept(s) || (fileOnly && s.path != path) || (references && s.unlisted)) continue;
+      if (passOver && passOver(s)) {
+        passedOver = true;
+        continue;
+      }
       if (program && references) {
         const bool in = program->count(s.path) > 0;
         if (programOnly ? !in : s.path != path && !in && !(shown && shown(s.path))) {
@@ -600,6 +607,7 @@ Expected<NavigationResult> ClangNavigator::answerFor(const ClangSymbol& found, c
   c.fileOnly = references && (enclosed || static_cast<SymbolKind>(symbol->kind) == SymbolKind::Namespace ||
                               symbol->usr.rfind(kPredefinedMacroUsr, 0) == 0 ||
                               (inAnonymousNamespace(symbol->usr) && !family));
+  if (!references && !scip_) c.passOver = minorityDefinitions(*view_, path, shown_);
   auto collect = [&](auto accept) { c.collect(*symbol, [&](const ClangSite& s) { return accept(s.role); }); };
   collect(wanted);
   if (references && !scip_ && static_cast<SymbolKind>(symbol->kind) == SymbolKind::Macro)
@@ -614,8 +622,10 @@ Expected<NavigationResult> ClangNavigator::answerFor(const ClangSymbol& found, c
   }
   if (references)
     if (Status own = keepOwnReferences(path, out); !own.isOk()) return own;
-  if (!references)
+  for (int pass = 0; !references && pass < 2 && (pass == 0 || (out.locations.empty() && c.passedOver)); ++pass) {
+    if (pass == 1) c.passOver = nullptr;  // what was passed over answers when nothing else does
     if (Status more = definitionFallbacks(*view_, scip_, *symbol, at->role, path, wanted, c, out); !more.isOk()) return more;
+  }
   if (!references) {
     keepOwnImplicitDeclaration(*symbol, path, out.locations);
     keepCanonicalDeclaration(*symbol, [&]() -> const ClangSite* {

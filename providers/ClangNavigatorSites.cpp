@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <memory>
+#include <optional>
 #include <set>
 #include <string_view>
 #include <tuple>
@@ -84,19 +86,53 @@ bool friendSpeltBefore(std::string_view text, uint32_t offset) {
   return false;
 }
 
+namespace {
+
+// The sections of each file that few of its units compile, read from the view once per file.
+class MinoritySections {
+ public:
+  explicit MinoritySections(ClangView& view) : view_(view) {}
+  bool contain(const std::string& path, uint32_t offset) {
+    auto it = few_.find(path);
+    if (it == few_.end()) it = few_.emplace(path, view_.minorityIn(path)).first;
+    return std::any_of(it->second.begin(), it->second.end(),
+                       [&](const std::pair<uint32_t, uint32_t>& r) { return offset >= r.first && offset < r.second; });
+  }
+
+ private:
+  ClangView& view_;
+  std::map<std::string, std::vector<std::pair<uint32_t, uint32_t>>, std::less<>> few_;
+};
+
+}  // namespace
+
 size_t leaveOutMinorityReferences(ClangView& view, const std::string& path,
                                   const std::function<bool(const std::string&)>& shown,
                                   std::vector<SymbolLocation>& locations) {
-  std::map<std::string, std::vector<std::pair<uint32_t, uint32_t>>, std::less<>> few;  // read once per file
-  auto inFew = [&](const SymbolLocation& l) {
-    if (l.path == path || (shown && shown(l.path))) return false;
-    auto it = few.find(l.path);
-    if (it == few.end()) it = few.emplace(l.path, view.minorityIn(l.path)).first;
-    return std::any_of(it->second.begin(), it->second.end(), [&](const std::pair<uint32_t, uint32_t>& r) {
-      return l.range.startByte >= r.first && l.range.startByte < r.second;
-    });
+  MinoritySections few(view);
+  return std::erase_if(locations, [&](const SymbolLocation& l) {
+    return l.path != path && !(shown && shown(l.path)) && few.contain(l.path, l.range.startByte);
+  });
+}
+
+std::function<bool(const ClangSite&)> minorityDefinitions(ClangView& view, const std::string& path,
+                                                          const std::function<bool(const std::string&)>& shown) {
+  struct State {
+    MinoritySections few;
+    std::optional<std::vector<std::string_view>> read;  // the files the asked file's parse read
+    bool readKnown = false;
   };
-  return std::erase_if(locations, inFew);
+  auto state = std::make_shared<State>(State{MinoritySections(view), std::nullopt, false});
+  return [&view, path, shown, state](const ClangSite& s) {
+    if (s.role != ClangRole::Definition || s.path == path || (shown && shown(s.path)) ||
+        !state->few.contain(s.path, s.range.startByte))
+      return false;
+    if (!state->readKnown) {
+      state->readKnown = true;
+      if (auto read = view.filesReadBy(path); read && *read) state->read = std::move(**read);
+    }
+    return !state->read || !std::binary_search(state->read->begin(), state->read->end(), std::string_view(s.path));
+  };
 }
 
 size_t leaveOutFewerLanguageReferences(ClangView& view, uint32_t symbol, const std::string& path,

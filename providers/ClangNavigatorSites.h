@@ -25,6 +25,15 @@ const ClangSite* declarationSite(const ClangSymbol& symbol);
 size_t leaveOutMinorityReferences(ClangView& view, const std::string& path,
                                   const std::function<bool(const std::string&)>& shown,
                                   std::vector<SymbolLocation>& locations);
+// The definition sites a definitions answer asked in `path` passes over while anything else
+// answers: those in a section that fewer than half of the units reading its file compile, in a
+// file neither asked, open in the editor (`shown`) nor read by the asked file's own parse.
+// clangd's index keeps one unit's view of each header, most likely one without the section, and
+// the asked file's parse never sees it (libxml2's elfgcchack.h, #included at the end of each of
+// its source files, redeclares that file's functions with an alias attribute — a definition to
+// clang — under `#ifdef bottom_<file>`: clangd answers the public header's declaration).
+std::function<bool(const ClangSite&)> minorityDefinitions(ClangView& view, const std::string& path,
+                                                          const std::function<bool(const std::string&)>& shown);
 // Leaves out of a references answer for `symbol` its locations in the headers where it is the
 // twin only the fewer language's units name (ClangViewContents::minorityLanguage), but in the
 // asked file and in files `shown`; returns how many.

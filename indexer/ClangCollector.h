@@ -194,6 +194,16 @@ struct Collector {
     size_t order;  // how many occurrences came before it: where its sites go in the TU's order
   };
   std::vector<Pending> pending;  // declarations spelt in a macro body
+  // Each attribute a declaration of the repository lists at a place in a repository file (the
+  // attribute's name: `nonnull` of `__attribute__((nonnull(1)))`), with the declared entity: its
+  // written words answer the entity (addAttributeWords).
+  struct AttributeAt {
+    uint32_t file, offset, usr;
+    SymbolKind kind;
+    // The declaration's file, its extent's start and its name there (none: UINT32_MAX).
+    uint32_t declarationFile = UINT32_MAX, start = 0, name = UINT32_MAX;
+  };
+  std::vector<AttributeAt> attributes;
   // The byte extents of the namespace blocks and class, struct, union and enum definitions, by
   // file: an #include inside one enters its file in that scope (an enclosed inclusion).
   std::unordered_map<uint32_t, std::vector<std::pair<uint32_t, uint32_t>>> scopes;
@@ -676,5 +686,10 @@ void settlePastedArguments(Collector& c, CXTranslationUnit tu);
 // or a named struct, union or class, as unlisted references to it (ClangSkippedBlocks.cpp). After
 // the skipped ranges are known.
 void addSkippedBlockWords(Collector& c, CXTranslationUnit tu);
+// The words of the attributes written on a declaration (`__attribute__((nonnull(1)))`,
+// `[[nodiscard]]`, the keyword too) answer the declaration, as clangd 14's selection, which
+// visits no attribute, finds the declaration around them: unlisted references to the declared
+// entity where no name was recorded (ClangAttributeWords.cpp). After every other name.
+void addAttributeWords(Collector& c);
 
 }  // namespace nib::clangindex

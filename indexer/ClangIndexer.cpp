@@ -152,6 +152,27 @@ bool inRepository(Collector& c, CXIdxLoc loc) {
   return c.fileId(file) >= 0;
 }
 
+// A declaration's attributes, whose words answer the entity (addAttributeWords): each one's
+// place, with the declaration's extent's start and its name where they lie in one file.
+void noteAttributes(Collector& c, const CXIdxDeclInfo* info, uint32_t usr) {
+  CXFile nameFile = nullptr, startFile = nullptr;
+  unsigned name = 0, start = 0;
+  clang_indexLoc_getFileLocation(info->loc, nullptr, &nameFile, nullptr, nullptr, &name);
+  clang_getFileLocation(clang_getRangeStart(clang_getCursorExtent(info->cursor)), &startFile, nullptr, nullptr, &start);
+  const bool together = nameFile && startFile && clang_File_isEqual(nameFile, startFile);
+  for (unsigned i = 0; i < info->numAttributes; ++i) {
+    CXFile file = nullptr;
+    unsigned offset = 0;
+    clang_indexLoc_getFileLocation(info->attributes[i]->loc, nullptr, &file, nullptr, nullptr, &offset);
+    int64_t id = c.fileId(file);
+    if (id < 0) continue;
+    Collector::AttributeAt a{static_cast<uint32_t>(id), offset, usr, kindOf(info->entityInfo->kind)};
+    if (int64_t declared = together ? c.fileId(nameFile) : -1; declared >= 0)
+      a.declarationFile = static_cast<uint32_t>(declared), a.start = start, a.name = name;
+    c.attributes.push_back(a);
+  }
+}
+
 void declaration(CXClientData data, const CXIdxDeclInfo* info) {
   auto* c = static_cast<Collector*>(data);
   if (info->isImplicit || !info->entityInfo || !info->entityInfo->USR || !*info->entityInfo->USR) return;
@@ -170,6 +191,7 @@ void declaration(CXClientData data, const CXIdxDeclInfo* info) {
       (friendDeclaration(info->cursor) || friendTag(*c, c->facts.occurrences.back())))
     c->facts.occurrences.back().unlisted = true;
   if (info->isDefinition && isScope(info->entityInfo->kind)) c->addScope(info->cursor);
+  if (info->numAttributes > 0) noteAttributes(*c, info, usr);
   // A namespace a system header opened first in this unit (`std`): its canonical declaration,
   // where clangd goes from any block of it, lies outside the repository.
   if (info->entityInfo->kind == CXIdxEntity_CXXNamespace) {
@@ -557,6 +579,7 @@ void collectFromCursors(Collector& c, CXTranslationUnit tu) {
   // The #includes first: the AST walk follows a header's using-declarations into the main file.
   clang_getInclusions(tu, inclusion, &c);
   addAstOnlyNames(c, tu);
+  addAttributeWords(c);
   keepSkippedEverywhere(c);  // needs every name the unit recorded
   addSkippedBlockWords(c, tu);
 }

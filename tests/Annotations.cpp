@@ -57,6 +57,12 @@ void parseFile(const std::string& path, const std::string& text, Annotations& ou
         continue;
       }
     }
+    // `\[[` and `\]]` are the brackets themselves (C++'s attributes, `[[nodiscard]]`).
+    if (text[i] == '\\' && (text.compare(i + 1, 2, "[[") == 0 || text.compare(i + 1, 2, "]]") == 0)) {
+      code.append(text, i + 1, 2);
+      i += 3;
+      continue;
+    }
     if (text.compare(i, 2, "[[") == 0) {
       open.push_back({static_cast<uint32_t>(code.size()), open.empty() ? "" : open.back().group});
       i += 2;

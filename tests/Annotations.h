@@ -4,6 +4,7 @@
 //   $name^     a request point of group `name`
 //   [[ ... ]]  an expected range (group "" or the enclosing name)
 //   $name[[ ]] an expected range of group `name`
+//   \[[ \]]    the brackets themselves (C++'s `[[nodiscard]]`)
 // Lines before the first "//- " that start with "# " are directives ("# key: value").
 #pragma once
 

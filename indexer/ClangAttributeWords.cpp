@@ -1,0 +1,139 @@
+// The words of a declaration's attributes. clangd 14's selection visits no attribute, so a word
+// of `__attribute__((nonnull(1)))` after a prototype, of `__attribute__((weak))` before it or of
+// C++'s `[[nodiscard]]` — the keyword `__attribute__` too — selects the declaration around it:
+// go-to-definition answers the function's definition (the struct, the field, the variable, the
+// typedef the attribute is written on), references list the entity's (checked against clangd 14;
+// libsodium's headers write `__attribute__ ((nonnull))` after most prototypes). libclang's
+// indexer lists each declaration's attributes with the place of the attribute's name; the words
+// of the attribute list written around that place become unlisted references to the entity,
+// where no other name was recorded (a macro's name stays the macro's). An attribute a macro's
+// expansion writes (libsodium's SODIUM_EXPORT) has no list written around its place: its word is
+// the macro's.
+#include <algorithm>
+#include <cctype>
+#include <optional>
+#include <set>
+#include <string_view>
+#include <utility>
+
+#include "indexer/ClangCollector.h"
+
+namespace nib::clangindex {
+namespace {
+
+bool wordStart(char ch) { return std::isalpha(static_cast<unsigned char>(ch)) || ch == '_'; }
+bool wordPart(char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_'; }
+
+// Past the bracketed group opening at `at` (`(` or `[`): the offset after its matching closer,
+// string and character literals skipped; npos when it does not close.
+size_t pastGroup(std::string_view text, size_t at) {
+  int depth = 0;
+  for (size_t i = at; i < text.size(); ++i) {
+    char ch = text[i];
+    if (ch == '"' || ch == '\'') {
+      for (++i; i < text.size() && text[i] != ch && text[i] != '\n'; ++i)
+        if (text[i] == '\\') ++i;
+    } else if (ch == '(' || ch == '[') {
+      ++depth;
+    } else if (ch == ')' || ch == ']') {
+      if (--depth == 0) return i + 1;
+    }
+  }
+  return std::string_view::npos;
+}
+
+size_t skipSpaces(std::string_view text, size_t i) {
+  while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
+  return i;
+}
+
+// The attribute list starting at `at`: `__attribute__ ((...))` (or `__attribute`) from its
+// keyword, or `[[...]]`; its end, or npos when none starts there.
+size_t listAt(std::string_view text, size_t at) {
+  if (text[at] == '[') return at + 1 < text.size() && text[at + 1] == '[' ? pastGroup(text, at) : std::string_view::npos;
+  if (!wordStart(text[at]) || (at > 0 && wordPart(text[at - 1]))) return std::string_view::npos;
+  size_t end = at;
+  while (end < text.size() && wordPart(text[end])) ++end;
+  std::string_view word = text.substr(at, end - at);
+  if (word != "__attribute__" && word != "__attribute") return std::string_view::npos;
+  size_t open = skipSpaces(text, end);
+  return open < text.size() && text[open] == '(' ? pastGroup(text, open) : std::string_view::npos;
+}
+
+// The attribute list written around `offset`, looked for in the 512 bytes before it.
+std::optional<std::pair<size_t, size_t>> listAround(std::string_view text, size_t offset) {
+  size_t from = offset > 512 ? offset - 512 : 0;
+  for (size_t at = offset + 1; at-- > from;)
+    if (size_t end = listAt(text, at); end != std::string_view::npos && offset < end) return std::make_pair(at, end);
+  return std::nullopt;
+}
+
+// Where a declaration's own text ends for its attributes: the first `;`, `{` or `=` after its
+// name outside parentheses and brackets (2 KiB at most).
+size_t declarationEnd(std::string_view text, size_t name) {
+  int depth = 0;
+  for (size_t i = name, last = std::min(text.size(), name + 2048); i < last; ++i) {
+    char ch = text[i];
+    if (ch == '(' || ch == '[') ++depth;
+    else if (ch == ')' || ch == ']') --depth;
+    else if (depth <= 0 && (ch == ';' || ch == '{' || ch == '=')) return i;
+  }
+  return std::min(text.size(), name + 2048);
+}
+
+// Each word of the list [start, end) with no name recorded becomes an unlisted reference to the
+// declared entity.
+void addWordsOf(Collector& c, const Collector::AttributeAt& a, uint32_t file, std::string_view text, size_t start,
+                size_t end, std::set<std::pair<uint32_t, uint32_t>>& named) {
+  for (size_t i = start; i < end;) {
+    if (text[i] == '"' || text[i] == '\'') {
+      char quote = text[i];
+      for (++i; i < end && text[i] != quote && text[i] != '\n'; ++i)
+        if (text[i] == '\\') ++i;
+      ++i;
+    } else if (wordStart(text[i])) {
+      size_t past = i;
+      while (past < end && wordPart(text[past])) ++past;
+      if (named.insert({file, static_cast<uint32_t>(i)}).second) {
+        c.addAt(file, static_cast<uint32_t>(i), a.usr, ClangRole::Reference, a.kind, false, false);
+        c.facts.occurrences.back().unlisted = true;
+      }
+      i = past;
+    } else if (std::isdigit(static_cast<unsigned char>(text[i]))) {
+      while (i < end && wordPart(text[i])) ++i;
+    } else {
+      ++i;
+    }
+  }
+}
+
+}  // namespace
+
+void addAttributeWords(Collector& c) {
+  if (c.attributes.empty()) return;
+  std::set<std::pair<uint32_t, uint32_t>> named;  // (file, offset) of every name recorded
+  for (const ClangOccurrence& o : c.facts.occurrences) named.insert({o.file, o.offset});
+  std::set<std::pair<uint32_t, size_t>> lists;  // (file, start) of each list done
+  auto add = [&](const Collector::AttributeAt& a, uint32_t file, std::string_view text, size_t start, size_t end) {
+    if (lists.insert({file, start}).second) addWordsOf(c, a, file, text, start, end, named);
+  };
+  for (const Collector::AttributeAt& a : c.attributes) {
+    std::string_view text = c.contentOf(a.file);
+    // The list around the attribute's own place (a macro's expansion writes none there).
+    if (a.offset < text.size() && !c.inExpansion(a.file, a.offset))
+      if (auto list = listAround(text, a.offset)) add(a, a.file, text, list->first, list->second);
+    // The lists written on the declaration itself, before its name and after it: one repeating
+    // an attribute of an earlier declaration is merged into that one's (`__attribute__((weak))`
+    // on a definition whose prototype has it), whose place the attribute keeps.
+    if (a.declarationFile == UINT32_MAX) continue;
+    std::string_view own = c.contentOf(a.declarationFile);
+    if (a.name >= own.size() || a.start > a.name || c.inExpansion(a.declarationFile, a.name)) continue;
+    for (size_t at = a.start, end = declarationEnd(own, a.name); at < end; ++at)
+      if (size_t past = listAt(own, at); past != std::string_view::npos) {
+        add(a, a.declarationFile, own, at, past);
+        at = past - 1;
+      }
+  }
+}
+
+}  // namespace nib::clangindex

@@ -343,6 +343,11 @@ class UnitMerger {
     // No name under a cursor: not written here, or an argument clangd's selection finds no node
     // at (ClangOccurrence::unselected), which stays a site as written.
     const bool cursorless = o.expanded || o.unselected;
+    // What only the AST of a made-up unit resolves is no answer in a header the real units read:
+    // their parses name what is there, and a made-up one may have recovered from errors they
+    // never met (glslang's Web/glslang.js.cpp, built by no command, misses <emscripten.h>, and
+    // the type names of SPIRV/GlslangToSpv.h's prototypes then answered their parameters).
+    if (made && !ownFile && o.unlisted && !macro && compiled_.count(path)) return;
     if (o.guessed || (o.unlisted && o.role == ClangRole::Reference && !macro)) {
       if (astOnlySites_.insert({file.number, o.offset, id}).second || ownFile)
         occurrencesOf(file).push_back({o.offset, o.offset + o.length, id, o.role, false, o.guessed, o.unlisted, foreign});

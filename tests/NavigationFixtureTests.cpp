@@ -146,13 +146,20 @@ void runFixture(const fs::path& file) {
     // builds, which the clang view indexes with a borrowed command).
     std::istringstream uncompiledList(a.directives["uncompiled"]);
     std::set<std::string> uncompiled{std::istream_iterator<std::string>(uncompiledList), {}};
+    // `# clang-file: PATH FLAGS` adds FLAGS to that one file's command (an include path the other
+    // commands lack).
+    std::istringstream fileFlags(a.directives["clang-file"]);
+    std::string flaggedPath, extraFlags;
+    fileFlags >> flaggedPath;
+    std::getline(fileFlags, extraFlags);
     std::string db = "[";
     for (const auto& [path, text] : a.files) {
       std::string ext = fs::path(path).extension().string();
       if ((ext != ".c" && ext != ".cc" && ext != ".cpp") || uncompiled.count(path)) continue;
       std::string compiler = ext == ".c" ? "cc" : "c++";
       db += std::string(db.size() > 1 ? "," : "") + "{\"directory\":\"" + repo.root().string() + "\",\"file\":\"" + path +
-            "\",\"command\":\"" + compiler + " " + a.directives["clang"] + " -c " + path + "\"}";
+            "\",\"command\":\"" + compiler + " " + a.directives["clang"] + (path == flaggedPath ? extraFlags : "") + " -c " + path +
+            "\"}";
     }
     repo.write("compile_commands.json", db + "]");
     // The index builds in this process: the worker is the one built next to `nib`.

@@ -244,6 +244,23 @@ bool baseThroughAlias(Collector& c, const CXIdxEntityRefInfo* info) {
   return c.fileId(file) == last.file && last.offset == offset && static_cast<SymbolKind>(last.kind) == SymbolKind::TypeAlias;
 }
 
+// Whether a reference to a struct, union, enum or class is the elaborated name that declares it
+// (`typedef struct prog_s prog_t;` before any other declaration of prog_s: glslang's C
+// interface, the opaque handles of many C libraries): libclang's indexer calls it a reference,
+// clangd's index its declaration, whose place go-to-definition at the definition answers.
+// `named` is the declaration the name refers to, which then lies at the name itself.
+bool declaresTag(const CXIdxEntityRefInfo* info, CXCursor named) {
+  const CXIdxEntityKind kind = info->referencedEntity->kind;
+  if ((kind != CXIdxEntity_Struct && kind != CXIdxEntity_Union && kind != CXIdxEntity_Enum && kind != CXIdxEntity_CXXClass) ||
+      clang_getCursorKind(info->cursor) != CXCursor_TypeRef || clang_isCursorDefinition(named))
+    return false;
+  CXFile at = nullptr, declared = nullptr;
+  unsigned offset = 0, declaredOffset = 0;
+  clang_indexLoc_getFileLocation(info->loc, nullptr, &at, nullptr, nullptr, &offset);
+  clang_getFileLocation(clang_getCursorLocation(named), &declared, nullptr, nullptr, &declaredOffset);
+  return at && declared && offset == declaredOffset && clang_File_isEqual(at, declared);
+}
+
 void reference(CXClientData data, const CXIdxEntityRefInfo* info) {
   auto* c = static_cast<Collector*>(data);
   if (!info->referencedEntity || !inRepository(*c, info->loc)) return;
@@ -264,8 +281,15 @@ void reference(CXClientData data, const CXIdxEntityRefInfo* info) {
       if (!cu.empty()) container = static_cast<int32_t>(c->usrId(cu, nullptr));
     }
   }
+  const CXIdxEntityKind parent = info->parentEntity ? info->parentEntity->kind : CXIdxEntity_Unexposed;
+  const bool inClass = parent == CXIdxEntity_CXXClass || parent == CXIdxEntity_Struct || parent == CXIdxEntity_Union;
+  // The declaration the reference names, as clangd's selection has it: a function template's
+  // specialization, whose definition is the template's (std::sort's in stl_algo.h), where the
+  // indexer's entity is the template's first declaration (algorithmfwd.h's).
+  CXCursor named = clang_getCursorReferenced(info->cursor);
   size_t before = c->facts.occurrences.size();
-  c->add(clang_indexLoc_getCXSourceLocation(info->loc), usr, ClangRole::Reference,
+  c->add(clang_indexLoc_getCXSourceLocation(info->loc), usr,
+         !implicit && !inClass && declaresTag(info, named) ? ClangRole::Declaration : ClangRole::Reference,
          kindOf(info->referencedEntity->kind), (info->role & CXSymbolRole_Call) != 0, container,
          info->parentEntity ? info->parentEntity->cursor : clang_getNullCursor());
   if (implicit) {
@@ -275,14 +299,8 @@ void reference(CXClientData data, const CXIdxEntityRefInfo* info) {
   // `friend class B;` is a reference to B in libclang's index and none in clangd's (Draco's
   // `friend class PointCloud;`): it answers go-to-definition, as an unlisted reference. Its
   // parent is the class that declares it, which most references' is not (their text stays unread).
-  const CXIdxEntityKind parent = info->parentEntity ? info->parentEntity->kind : CXIdxEntity_Unexposed;
-  const bool inClass = parent == CXIdxEntity_CXXClass || parent == CXIdxEntity_Struct || parent == CXIdxEntity_Union;
   if (inClass && c->facts.occurrences.size() > before && friendTag(*c, c->facts.occurrences.back()))
     c->facts.occurrences.back().unlisted = true;
-  // The declaration the reference names, as clangd's selection has it: a function template's
-  // specialization, whose definition is the template's (std::sort's in stl_algo.h), where the
-  // indexer's entity is the template's first declaration (algorithmfwd.h's).
-  CXCursor named = clang_getCursorReferenced(info->cursor);
   noteOutsideTarget(*c, usr, clang_isDeclaration(clang_getCursorKind(named)) ? named : info->referencedEntity->cursor);
 }
 

@@ -608,6 +608,15 @@ Expected<NavigationResult> ClangNavigator::answerFor(const ClangSymbol& found, c
                               symbol->usr.rfind(kPredefinedMacroUsr, 0) == 0 ||
                               (inAnonymousNamespace(symbol->usr) && !family));
   if (!references && !scip_) c.passOver = minorityDefinitions(*view_, path, shown_);
+  // In a source file no command builds, its own made-up unit's parse is what clangd answers
+  // from: what it saw in the files it read answers beside the real units' sites (libmicrohttpd's
+  // unbuilt src/lib/ has an internal.h of its own; keepVisibleTypeDefinitions then keeps the
+  // struct it can see).
+  if (!references && !scip_ && isCFamilySourceFile(path) && !view_->compiledMainFile(path)) {
+    auto read = view_->filesReadBy(path);
+    if (!read) return read.status();
+    if (*read) c.readByAsked = std::move(**read), c.withInterpolated = c.onlyRead = true;
+  }
   auto collect = [&](auto accept) { c.collect(*symbol, [&](const ClangSite& s) { return accept(s.role); }); };
   collect(wanted);
   if (references && !scip_ && static_cast<SymbolKind>(symbol->kind) == SymbolKind::Macro)

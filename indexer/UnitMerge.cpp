@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "indexer/UnitViews.h"
+#include "support/Language.h"
 #include "support/RepoPath.h"
 #include "views/FileFacts.h"
 
@@ -343,11 +344,14 @@ class UnitMerger {
     // No name under a cursor: not written here, or an argument clangd's selection finds no node
     // at (ClangOccurrence::unselected), which stays a site as written.
     const bool cursorless = o.expanded || o.unselected;
-    // What only the AST of a made-up unit resolves is no answer in a header the real units read:
-    // their parses name what is there, and a made-up one may have recovered from errors they
-    // never met (glslang's Web/glslang.js.cpp, built by no command, misses <emscripten.h>, and
-    // the type names of SPIRV/GlslangToSpv.h's prototypes then answered their parameters).
-    if (made && !ownFile && o.unlisted && !macro && compiled_.count(path)) return;
+    // What only the AST of a unit made up for a source file no command builds resolves is no
+    // answer in a header the real units read: their parses name what is there, and the borrowed
+    // command may lack what the file needs (glslang's Web/glslang.js.cpp borrows one without the
+    // include path SPIRV/GlslangToSpv.h's #include needs, and the type names of its prototypes
+    // answered their parameters). A header parsed alone meets what the headers it reads meet
+    // alone, as clangd's parse of them does (jemalloc's bin.h and bin_stats.h, which names
+    // uint64_t and #includes nothing that declares it), and keeps its say.
+    if (made && !ownFile && o.unlisted && !macro && compiled_.count(path) && isCFamilySourceFile(u.own)) return;
     if (o.guessed || (o.unlisted && o.role == ClangRole::Reference && !macro)) {
       if (astOnlySites_.insert({file.number, o.offset, id}).second || ownFile)
         occurrencesOf(file).push_back({o.offset, o.offset + o.length, id, o.role, false, o.guessed, o.unlisted, foreign});

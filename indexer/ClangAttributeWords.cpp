@@ -14,6 +14,9 @@
 #include <optional>
 #include <set>
 #include <string_view>
+#include <tuple>
+#include <unordered_set>
+#include <vector>
 #include <utility>
 
 #include "indexer/ClangCollector.h"
@@ -81,10 +84,16 @@ size_t declarationEnd(std::string_view text, size_t name) {
   return std::min(text.size(), name + 2048);
 }
 
-// Each word of the list [start, end) with no name recorded becomes an unlisted reference to the
-// declared entity.
-void addWordsOf(Collector& c, const Collector::AttributeAt& a, uint32_t file, std::string_view text, size_t start,
-                size_t end, std::set<std::pair<uint32_t, uint32_t>>& named) {
+// A word of an attribute list, with the entity of the declaration it is written on.
+struct Word {
+  uint32_t file, offset;
+  const Collector::AttributeAt* attribute;
+  bool operator<(const Word& o) const { return std::tie(file, offset) < std::tie(o.file, o.offset); }
+};
+
+// The words of the list [start, end) (not inside literals, not numbers).
+void wordsOf(const Collector::AttributeAt& a, uint32_t file, std::string_view text, size_t start, size_t end,
+             std::vector<Word>& out) {
   for (size_t i = start; i < end;) {
     if (text[i] == '"' || text[i] == '\'') {
       char quote = text[i];
@@ -92,13 +101,8 @@ void addWordsOf(Collector& c, const Collector::AttributeAt& a, uint32_t file, st
         if (text[i] == '\\') ++i;
       ++i;
     } else if (wordStart(text[i])) {
-      size_t past = i;
-      while (past < end && wordPart(text[past])) ++past;
-      if (named.insert({file, static_cast<uint32_t>(i)}).second) {
-        c.addAt(file, static_cast<uint32_t>(i), a.usr, ClangRole::Reference, a.kind, false, false);
-        c.facts.occurrences.back().unlisted = true;
-      }
-      i = past;
+      out.push_back({file, static_cast<uint32_t>(i), &a});
+      while (i < end && wordPart(text[i])) ++i;
     } else if (std::isdigit(static_cast<unsigned char>(text[i]))) {
       while (i < end && wordPart(text[i])) ++i;
     } else {
@@ -111,21 +115,26 @@ void addWordsOf(Collector& c, const Collector::AttributeAt& a, uint32_t file, st
 
 void addAttributeWords(Collector& c) {
   if (c.attributes.empty()) return;
-  std::set<std::pair<uint32_t, uint32_t>> named;  // (file, offset) of every name recorded
-  for (const ClangOccurrence& o : c.facts.occurrences) named.insert({o.file, o.offset});
+  std::vector<Word> words;
   std::set<std::pair<uint32_t, size_t>> lists;  // (file, start) of each list done
   auto add = [&](const Collector::AttributeAt& a, uint32_t file, std::string_view text, size_t start, size_t end) {
-    if (lists.insert({file, start}).second) addWordsOf(c, a, file, text, start, end, named);
+    if (lists.insert({file, start}).second) wordsOf(a, file, text, start, end, words);
+  };
+  // Each attribute place and each declaration once: a redeclaration inherits its predecessors'
+  // attributes, with their places.
+  std::unordered_set<uint64_t> places, declarations;
+  auto once = [](std::unordered_set<uint64_t>& seen, uint32_t file, uint32_t offset) {
+    return seen.insert(static_cast<uint64_t>(file) << 32 | offset).second;
   };
   for (const Collector::AttributeAt& a : c.attributes) {
     std::string_view text = c.contentOf(a.file);
     // The list around the attribute's own place (a macro's expansion writes none there).
-    if (a.offset < text.size() && !c.inExpansion(a.file, a.offset))
+    if (a.offset < text.size() && once(places, a.file, a.offset) && !c.inExpansion(a.file, a.offset))
       if (auto list = listAround(text, a.offset)) add(a, a.file, text, list->first, list->second);
     // The lists written on the declaration itself, before its name and after it: one repeating
     // an attribute of an earlier declaration is merged into that one's (`__attribute__((weak))`
     // on a definition whose prototype has it), whose place the attribute keeps.
-    if (a.declarationFile == UINT32_MAX) continue;
+    if (a.declarationFile == UINT32_MAX || !once(declarations, a.declarationFile, a.name)) continue;
     std::string_view own = c.contentOf(a.declarationFile);
     if (a.name >= own.size() || a.start > a.name || c.inExpansion(a.declarationFile, a.name)) continue;
     for (size_t at = a.start, end = declarationEnd(own, a.name); at < end; ++at)
@@ -133,6 +142,22 @@ void addAttributeWords(Collector& c) {
         add(a, a.declarationFile, own, at, past);
         at = past - 1;
       }
+  }
+  if (words.empty()) return;
+  // A word where a name was recorded stays that name's (a macro's): one pass over the unit's
+  // names against the few words, rather than an index of every name.
+  std::unordered_set<uint64_t> named;
+  named.reserve(words.size());
+  for (const Word& w : words) named.insert(static_cast<uint64_t>(w.file) << 32 | w.offset);
+  std::unordered_set<uint64_t> taken;
+  for (const ClangOccurrence& o : c.facts.occurrences)
+    if (uint64_t key = static_cast<uint64_t>(o.file) << 32 | o.offset; named.count(key)) taken.insert(key);
+  std::sort(words.begin(), words.end());
+  for (size_t k = 0; k < words.size(); ++k) {
+    if (taken.count(static_cast<uint64_t>(words[k].file) << 32 | words[k].offset) || (k > 0 && !(words[k - 1] < words[k])))
+      continue;
+    c.addAt(words[k].file, words[k].offset, words[k].attribute->usr, ClangRole::Reference, words[k].attribute->kind, false, false);
+    c.facts.occurrences.back().unlisted = true;
   }
 }
 

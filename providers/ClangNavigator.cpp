@@ -461,7 +461,26 @@ Status definitionFallbacks(ClangView& view, bool scip, const ClangSymbol& symbol
     out.locations.push_back(siteLocation(symbol, *implicit));
     out.locations.back().role = OccurrenceRole::Declaration;
   }
+  if (out.locations.empty() && c.passedOver && c.passOver) {  // what was passed over answers when nothing else does
+    c.passOver = nullptr;
+    return definitionFallbacks(view, scip, symbol, atRole, path, wanted, c, out);
+  }
   if (out.locations.empty() && c.changed.empty()) outsideAnswer(view, symbol, scip ? "defined" : "declared", out);
+  return Status::ok();
+}
+
+// What a definitions answer's collector passes over and takes in beyond the real units' sites:
+// the definitions clangd's index most likely lacks (minorityDefinitions); and, in a source file no
+// command builds, whose own made-up unit's parse is what clangd answers from, what that parse saw
+// in the files it read (libmicrohttpd's unbuilt src/lib/ has an internal.h of its own;
+// keepVisibleTypeDefinitions then keeps the struct it can see).
+Status prepareDefinitions(ClangView& view, const std::string& path, const std::function<bool(const std::string&)>& shown,
+                          SiteCollector& c) {
+  c.passOver = minorityDefinitions(view, path, shown);
+  if (!isCFamilySourceFile(path) || view.compiledMainFile(path)) return Status::ok();
+  auto read = view.filesReadBy(path);
+  if (!read) return read.status();
+  if (*read) c.readByAsked = std::move(**read), c.withInterpolated = c.onlyRead = true;
   return Status::ok();
 }
 
@@ -607,16 +626,8 @@ Expected<NavigationResult> ClangNavigator::answerFor(const ClangSymbol& found, c
   c.fileOnly = references && (enclosed || static_cast<SymbolKind>(symbol->kind) == SymbolKind::Namespace ||
                               symbol->usr.rfind(kPredefinedMacroUsr, 0) == 0 ||
                               (inAnonymousNamespace(symbol->usr) && !family));
-  if (!references && !scip_) c.passOver = minorityDefinitions(*view_, path, shown_);
-  // In a source file no command builds, its own made-up unit's parse is what clangd answers
-  // from: what it saw in the files it read answers beside the real units' sites (libmicrohttpd's
-  // unbuilt src/lib/ has an internal.h of its own; keepVisibleTypeDefinitions then keeps the
-  // struct it can see).
-  if (!references && !scip_ && isCFamilySourceFile(path) && !view_->compiledMainFile(path)) {
-    auto read = view_->filesReadBy(path);
-    if (!read) return read.status();
-    if (*read) c.readByAsked = std::move(**read), c.withInterpolated = c.onlyRead = true;
-  }
+  if (!references && !scip_)
+    if (Status prepared = prepareDefinitions(*view_, path, shown_, c); !prepared.isOk()) return prepared;
   auto collect = [&](auto accept) { c.collect(*symbol, [&](const ClangSite& s) { return accept(s.role); }); };
   collect(wanted);
   if (references && !scip_ && static_cast<SymbolKind>(symbol->kind) == SymbolKind::Macro)
@@ -631,10 +642,8 @@ Expected<NavigationResult> ClangNavigator::answerFor(const ClangSymbol& found, c
   }
   if (references)
     if (Status own = keepOwnReferences(path, out); !own.isOk()) return own;
-  for (int pass = 0; !references && pass < 2 && (pass == 0 || (out.locations.empty() && c.passedOver)); ++pass) {
-    if (pass == 1) c.passOver = nullptr;  // what was passed over answers when nothing else does
+  if (!references)
     if (Status more = definitionFallbacks(*view_, scip_, *symbol, at->role, path, wanted, c, out); !more.isOk()) return more;
-  }
   if (!references) {
     keepOwnImplicitDeclaration(*symbol, path, out.locations);
     keepCanonicalDeclaration(*symbol, [&]() -> const ClangSite* {

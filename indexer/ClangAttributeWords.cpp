@@ -20,6 +20,7 @@
 #include <utility>
 
 #include "indexer/ClangCollector.h"
+#include "support/CodeIdentifiers.h"
 
 namespace nib::clangindex {
 namespace {
@@ -91,24 +92,12 @@ struct Word {
   bool operator<(const Word& o) const { return std::tie(file, offset) < std::tie(o.file, o.offset); }
 };
 
-// The words of the list [start, end) (not inside literals, not numbers).
+// The words of the list [start, end) a user might click (support/CodeIdentifiers: not in a
+// literal, not a number, not a keyword — `__attribute__` is none).
 void wordsOf(const Collector::AttributeAt& a, uint32_t file, std::string_view text, size_t start, size_t end,
              std::vector<Word>& out) {
-  for (size_t i = start; i < end;) {
-    if (text[i] == '"' || text[i] == '\'') {
-      char quote = text[i];
-      for (++i; i < end && text[i] != quote && text[i] != '\n'; ++i)
-        if (text[i] == '\\') ++i;
-      ++i;
-    } else if (wordStart(text[i])) {
-      out.push_back({file, static_cast<uint32_t>(i), &a});
-      while (i < end && wordPart(text[i])) ++i;
-    } else if (std::isdigit(static_cast<unsigned char>(text[i]))) {
-      while (i < end && wordPart(text[i])) ++i;
-    } else {
-      ++i;
-    }
-  }
+  for (uint32_t at : codeIdentifierStarts(text.substr(start, end - start), Language::Cpp))
+    out.push_back({file, static_cast<uint32_t>(start + at), &a});
 }
 
 }  // namespace

@@ -179,7 +179,7 @@ Status definitionFallbacks(ClangView& view, bool scip, const ClangSymbol& symbol
   // the repository).
   bool compiled = !scip && view.compiledMainFile(path);
   if (out.locations.empty()) {
-    if (!scip) {
+    if (!scip && !c.onlyRead) {  // read once per answer (prepareDefinitions, an earlier pass)
       auto read = view.filesReadBy(path);
       if (!read) return read.status();
       if (*read) c.readByAsked = std::move(**read);

@@ -34,14 +34,15 @@ namespace {
 struct AstOnlyNames {
   Collector* c;
   CXTranslationUnit tu;
-  std::set<std::pair<uint32_t, uint32_t>> indexed;  // (file, offset) of every name the indexer reported
+  Places indexed;  // (file, offset) of every name the indexer reported
   std::set<std::tuple<uint32_t, uint32_t, uint32_t>> builtinUses;  // (file, offset, symbol) recorded by unindexed
   std::set<std::tuple<uint32_t, uint32_t, uint32_t>> expansionUses;  // the same, by expansionReference
 
   QualifiedNames qualified;  // names after a namespace's `::` (ClangQualifiedNames.h)
 
   AstOnlyNames(Collector* collector, CXTranslationUnit unit) : c(collector), tu(unit), qualified(*collector, unit) {
-    for (const ClangOccurrence& o : c->facts.occurrences) indexed.emplace(o.file, o.offset);
+    indexed.reserve(c->facts.occurrences.size());
+    for (const ClangOccurrence& o : c->facts.occurrences) indexed.insert(placeKey(o.file, o.offset));
   }
 
   static CXCursor firstChild(CXCursor cursor) {
@@ -243,7 +244,7 @@ struct AstOnlyNames {
     // reports them elsewhere (Exiv2's XMPSDK.hpp, under -isystem, names std::string through its
     // includer's TXMP_STRING_TYPE).
     if (listed && !builtin && expansionReference(referenced, location, static_cast<uint32_t>(id), offset)) return;
-    if (!builtin && indexed.count({static_cast<uint32_t>(id), offset})) return;
+    if (!builtin && indexed.count(placeKey(static_cast<uint32_t>(id), offset))) return;
     // An implicit instantiation answers as its template, as the indexer reports it.
     CXCursor tmpl = clang_getSpecializedCursorTemplate(referenced);
     if (!clang_Cursor_isNull(tmpl) && clang_equalLocations(clang_getCursorLocation(tmpl), clang_getCursorLocation(referenced)))
@@ -572,12 +573,16 @@ struct AstOnlyNames {
   // reports none, clangd answers it with itself. One symbol per place, named by its file and
   // offset (every unit reading the header names it alike); function-local, as any parameter.
   // Returns the parameter's symbol, if recorded.
+  std::pair<CXCursor, bool> definedParent{clang_getNullCursor(), false};  // prototypeParameter's last function
   std::optional<uint32_t> prototypeParameter(CXCursor cursor, CXCursor parent) {
     CXCursorKind owner = clang_getCursorKind(parent);
     if (owner != CXCursor_FunctionDecl && owner != CXCursor_CXXMethod && owner != CXCursor_Constructor &&
         owner != CXCursor_ConversionFunction && owner != CXCursor_FunctionTemplate)
       return std::nullopt;
-    if (clang_isCursorDefinition(parent) || bodySkipped(parent)) return std::nullopt;
+    // Asked once per function, not at each of its parameters (the extent costs).
+    if (!clang_equalCursors(parent, definedParent.first))
+      definedParent = {parent, clang_isCursorDefinition(parent) || bodySkipped(parent)};
+    if (definedParent.second) return std::nullopt;
     CXSourceLocation location = clang_getCursorLocation(cursor);
     CXFile file;
     unsigned offset;
@@ -631,7 +636,7 @@ struct AstOnlyNames {
       CXFile tokenFile;
       unsigned offset;
       clang_getFileLocation(at, &tokenFile, nullptr, nullptr, &offset);
-      if (!clang_File_isEqual(tokenFile, file) || offset >= nameOffset || indexed.count({static_cast<uint32_t>(id), offset}))
+      if (!clang_File_isEqual(tokenFile, file) || offset >= nameOffset || indexed.count(placeKey(static_cast<uint32_t>(id), offset)))
         continue;
       size_t before = c->facts.occurrences.size();
       c->add(at, symbol, ClangRole::Reference, kind, false, -1);

@@ -25,7 +25,6 @@
 namespace nib::clangindex {
 namespace {
 
-bool wordStart(char ch) { return std::isalpha(static_cast<unsigned char>(ch)) || ch == '_'; }
 bool wordPart(char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_'; }
 
 // Past the bracketed group opening at `at` (`(` or `[`): the offset after its matching closer,
@@ -55,7 +54,8 @@ size_t skipSpaces(std::string_view text, size_t i) {
 // keyword, or `[[...]]`; its end, or npos when none starts there.
 size_t listAt(std::string_view text, size_t at) {
   if (text[at] == '[') return at + 1 < text.size() && text[at + 1] == '[' ? pastGroup(text, at) : std::string_view::npos;
-  if (!wordStart(text[at]) || (at > 0 && wordPart(text[at - 1]))) return std::string_view::npos;
+  // Most places start no list: only the keyword's first bytes are worth reading the word for.
+  if (text.substr(at, 11) != "__attribute" || (at > 0 && wordPart(text[at - 1]))) return std::string_view::npos;
   size_t end = at;
   while (end < text.size() && wordPart(text[end])) ++end;
   std::string_view word = text.substr(at, end - at);

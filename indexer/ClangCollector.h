@@ -80,6 +80,10 @@ inline SymbolKind kindOf(CXIdxEntityKind k) {
   }
 }
 
+// Places in a unit's files, (file id, offset) as one word: placeKey.
+using Places = std::unordered_set<uint64_t>;
+inline uint64_t placeKey(uint32_t file, uint32_t offset) { return static_cast<uint64_t>(file) << 32 | offset; }
+
 // What the units of one worker session share about the files they read: each unit has CXFiles
 // of its own, and resolving a system header's path again (a readlink and a stat per component)
 // for each of the ~100 headers of each unit, and reading the repository's headers again, were
@@ -94,6 +98,11 @@ struct SessionFiles {
   // By canonical path: the digests of the sets of a header's macro expansions the session's
   // earlier units reported (TuFacts::expansionsLeftOut).
   std::unordered_map<std::string, std::unordered_set<uint64_t>> reportedExpansions;
+  // By canonical path, then by range (start << 32 | end): the words of code the preprocessor
+  // left out there (noteSkippedWords), each once, viewing `texts`. Units reading a header
+  // skip the same sections of it (libxml2's 670 KB elfgcchack.h, read by 44 units, is half
+  // sections left out).
+  std::unordered_map<std::string, std::unordered_map<uint64_t, std::vector<std::string_view>>> skippedWords;
 };
 
 struct Collector {
@@ -108,6 +117,8 @@ struct Collector {
   // Looked up with the C strings libclang hands over, without making a string each time.
   StringMap<uint32_t> fileIds, usrIds;
   std::unordered_map<CXFile, int64_t> fileCache;  // -1: outside the root
+  CXFile lastFile = nullptr;
+  int64_t lastFileId = -1;
   // What a worker session's units share about files (see SessionFiles); null: nothing shared.
   SessionFiles* session = nullptr;
   bool cplusplus = false;  // the unit is C++ (a C unit has no using-declarations to look for)
@@ -211,7 +222,35 @@ struct Collector {
   // an #include inside such a block in a file that opens none is an extern "C" inclusion.
   std::unordered_map<uint32_t, std::vector<std::pair<uint32_t, uint32_t>>> linkageBlocks;
   std::unordered_set<uint32_t> ownLinkage;
-  std::unordered_map<uint32_t, std::vector<uint32_t>> lineStarts;  // by file, for addAt
+  // By file id: the offsets its lines start at (only '\n' ends one: a file holding a '\r', which
+  // clang also takes for a line break, has none, and clang's own line numbers are asked for).
+  std::vector<std::optional<std::vector<uint32_t>>> lineStarts;
+  const std::vector<uint32_t>* lineStartsOf(uint32_t file) {
+    if (file >= lineStarts.size()) lineStarts.resize(facts.files.size());
+    std::optional<std::vector<uint32_t>>& starts = lineStarts[file];
+    if (!starts) {
+      const std::string& text = contentOf(file);
+      starts.emplace();
+      if (text.find('\r') == std::string::npos) {
+        starts->push_back(0);
+        for (uint32_t i = 0; i < text.size(); ++i)
+          if (text[i] == '\n') starts->push_back(i + 1);
+      }
+    }
+    return starts->empty() ? nullptr : &*starts;
+  }
+  // The 1-based line and column of `offset` in file `id`, as clang_getFileLocation gives them,
+  // from the file's text: asking clang costs a unit a second for a million occurrences.
+  void lineAndColumn(CXSourceLocation location, uint32_t id, unsigned offset, unsigned* line, unsigned* column) {
+    const std::vector<uint32_t>* starts = lineStartsOf(id);
+    if (!starts || offset > contentOf(id).size()) {
+      clang_getFileLocation(location, nullptr, line, column, nullptr);
+      return;
+    }
+    auto after = std::upper_bound(starts->begin(), starts->end(), offset);
+    *line = static_cast<unsigned>(after - starts->begin());
+    *column = offset - *(after - 1) + 1;
+  }
   // Macro invocations (name through closing parenthesis) by file: what a macro's body names is
   // reported at the start of the outermost one.
   std::unordered_map<uint32_t, std::vector<std::pair<uint32_t, uint32_t>>> expansions;
@@ -281,6 +320,7 @@ struct Collector {
     CXCursor definition;
     uint32_t usr;
     int64_t leftOutIn = -1;
+    int8_t functionLike = -1;  // clang_Cursor_isMacroFunctionLike, asked once (-1: not yet)
   };
   std::unordered_multimap<unsigned, SeenMacro> macroUsrs;
   SeenMacro* seenMacro(CXCursor definition) {
@@ -461,15 +501,15 @@ struct Collector {
     const std::string& text = contentOf(file);
     // The line from the file's line starts, found once per file (a test file declares hundreds
     // of TEST classes this way).
-    auto [starts, added] = lineStarts.try_emplace(file);
-    if (added) {
-      starts->second.push_back(0);
-      for (uint32_t i = 0; i < text.size(); ++i)
-        if (text[i] == '\n') starts->second.push_back(i + 1);
+    uint32_t line = 0, lineStart = 0;
+    if (const std::vector<uint32_t>* starts = lineStartsOf(file)) {
+      auto after = std::upper_bound(starts->begin(), starts->end(), offset);
+      line = static_cast<uint32_t>(after - starts->begin() - 1);
+      lineStart = (*starts)[line];
+    } else {
+      for (uint32_t i = 0; i < offset && i < text.size(); ++i)
+        if (text[i] == '\n') ++line, lineStart = i + 1;
     }
-    auto after = std::upper_bound(starts->second.begin(), starts->second.end(), offset);
-    auto line = static_cast<uint32_t>(after - starts->second.begin() - 1);
-    uint32_t lineStart = starts->second[line];
     // The identifier there: the name in the macro's text, or the macro's name at an expansion
     // (what clangd underlines).
     auto length = static_cast<uint32_t>(identifierAt(text, offset).size());
@@ -482,9 +522,10 @@ struct Collector {
   ClangOccurrence* addAstOnly(CXSourceLocation location, uint32_t usr, SymbolKind kind, ClangRole role, bool guessed,
                               bool unlisted) {
     CXFile file;
-    unsigned line, column, offset;
-    clang_getFileLocation(location, &file, &line, &column, &offset);
+    unsigned line = 0, column = 0, offset;
+    clang_getFileLocation(location, &file, nullptr, nullptr, &offset);
     int64_t id = fileId(file);
+    if (id >= 0) lineAndColumn(location, static_cast<uint32_t>(id), offset, &line, &column);
     if (id < 0 || line == 0 || facts.names[usr].empty() || !spelt(static_cast<uint32_t>(id), offset, facts.names[usr]))
       return nullptr;
     ClangOccurrence o{static_cast<uint32_t>(id), line - 1, column - 1, offset, spelledLength(static_cast<uint32_t>(id), offset, facts.names[usr]),
@@ -495,7 +536,15 @@ struct Collector {
     return &facts.occurrences.back();
   }
 
-  const std::string& contentOf(uint32_t id) { return outsideText(facts.files[id]); }
+  // By file id, found by path once: a unit asks for its files' text at most of its occurrences.
+  const std::string& contentOf(uint32_t id) {
+    if (id < contentById.size() && contentById[id]) return *contentById[id];
+    const std::string& text = outsideText(facts.files[id]);
+    if (id >= contentById.size()) contentById.resize(facts.files.size(), nullptr);
+    contentById[id] = &text;  // the maps of texts keep their elements in place
+    return text;
+  }
+  std::vector<const std::string*> contentById;
   // The bytes of a file by its canonical path, in the repository or not (a system header's, where
   // an outside target's name ends).
   const std::string& outsideText(const std::string& path) {
@@ -576,7 +625,13 @@ struct Collector {
   // The file's id when it lies under the root, else -1.
   int64_t fileId(CXFile file) {
     if (!file) return -1;
-    if (auto it = fileCache.find(file); it != fileCache.end()) return it->second;
+    // Most lookups ask for the file the last one did (the indexer walks a file's declarations in
+    // order).
+    if (file == lastFile) return lastFileId;
+    if (auto it = fileCache.find(file); it != fileCache.end()) {
+      lastFile = file;
+      return lastFileId = it->second;
+    }
     std::string path = take(clang_File_tryGetRealPathName(file));
     if (path.empty()) path = take(clang_getFileName(file));
     path = canonicalOf(path);
@@ -592,6 +647,31 @@ struct Collector {
     facts.files.push_back(path);
     return id;
   }
+  // The id of the entity a reference the indexer reports names (usrOf: an implicit
+  // instantiation's is its template's), by the declaration it names (a cursor's first datum):
+  // what `make` answers the first time. A unit's hundred thousand references name a few
+  // thousand declarations, and a USR was hashed and compared at each.
+  static constexpr uint32_t kNoUsr = UINT32_MAX;
+  template <typename Make>
+  uint32_t usrOfReferenced(CXCursor declaration, Make make) {
+    if (auto it = referencedUsrs.find(declaration.data[0]); it != referencedUsrs.end()) return it->second;
+    uint32_t id = make();
+    referencedUsrs.emplace(declaration.data[0], id);
+    return id;
+  }
+  // A declaration cursor's own USR's id (clang_getCursorUSR: a type's declaration, a method a
+  // method overrides, a reference's container), by its kind and declaration; kNoUsr where it
+  // has none.
+  uint32_t usrOfCursor(CXCursor declaration) {
+    auto key = std::make_pair(declaration.data[0], static_cast<int>(clang_getCursorKind(declaration)));
+    if (auto it = cursorUsrs.find(key); it != cursorUsrs.end()) return it->second;
+    std::string usr = take(clang_getCursorUSR(declaration));
+    uint32_t id = usr.empty() ? kNoUsr : usrId(usr, nullptr);
+    cursorUsrs.emplace(key, id);
+    return id;
+  }
+  std::unordered_map<const void*, uint32_t> referencedUsrs;
+  std::map<std::pair<const void*, int>, uint32_t> cursorUsrs;
   uint32_t usrId(std::string_view usr, const char* name) {
     if (auto it = usrIds.find(usr); it != usrIds.end()) {
       if (facts.names[it->second].empty() && name) facts.names[it->second] = name;
@@ -610,9 +690,11 @@ struct Collector {
            CXCursor parent = clang_getNullCursor()) {
     CXFile file;
     unsigned line, column, offset;
-    clang_getFileLocation(location, &file, &line, &column, &offset);
+    clang_getFileLocation(location, &file, nullptr, nullptr, &offset);
     int64_t id = fileId(file);
-    if (id < 0 || line == 0) return;
+    if (id < 0) return;
+    lineAndColumn(location, static_cast<uint32_t>(id), offset, &line, &column);
+    if (line == 0) return;
     if (!spelt(static_cast<uint32_t>(id), offset, facts.names[usr])) {
       // A declaration written inside a macro's body (a struct's fields from a FIELDS macro)
       // belongs where the macro spells it, as clangd reports it; libclang only gives the
@@ -671,7 +753,7 @@ void addAstOnlyNames(Collector& c, CXTranslationUnit tu);
 // clangd's do (ClangInvalidDeclarations.cpp). From addAstOnlyNames' pass; `indexed`: the (file,
 // offset) of every name the indexer reported.
 void addInvalidDeclarationWords(Collector& c, CXTranslationUnit tu, CXCursor function,
-                                const std::set<std::pair<uint32_t, uint32_t>>& indexed);
+                                const Places& indexed);
 // A parameter of a function pointer's type whose own type clang does not know gets a declaration
 // of its own, unlisted; returns its symbol (ClangInvalidDeclarations.cpp). For invalidTypeNames.
 std::optional<uint32_t> addRejectedTypeParameter(Collector& c, CXCursor parameter, CXCursor parent);

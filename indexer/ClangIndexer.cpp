@@ -187,7 +187,7 @@ void declaration(CXClientData data, const CXIdxDeclInfo* info) {
          info->isDefinition ? ClangRole::Definition : ClangRole::Declaration, kindOf(info->entityInfo->kind), false, -1);
   // A friend declaration that defines nothing (Draco's `friend class PointCloud;`, `friend int
   // f(A &);`) is among no references in clangd's index (a friend's inline definition is).
-  if (!info->isDefinition && c->facts.occurrences.size() > before &&
+  if (c->cplusplus && !info->isDefinition && c->facts.occurrences.size() > before &&
       (friendDeclaration(info->cursor) || friendTag(*c, c->facts.occurrences.back())))
     c->facts.occurrences.back().unlisted = true;
   if (info->isDefinition && isScope(info->entityInfo->kind)) c->addScope(info->cursor);
@@ -212,8 +212,7 @@ void declaration(CXClientData data, const CXIdxDeclInfo* info) {
   if (hasType(info->entityInfo->kind)) {
     CXCursor type = typeDeclarationOf(info->cursor);
     if (!clang_Cursor_isNull(type) && clang_getCursorKind(type) != CXCursor_NoDeclFound) {
-      std::string t = take(clang_getCursorUSR(type));
-      if (!t.empty()) c->facts.types.emplace_back(usr, c->usrId(t, nullptr));
+      if (uint32_t t = c->usrOfCursor(type); t != Collector::kNoUsr) c->facts.types.emplace_back(usr, t);
     }
   }
   // A virtual method's (or destructor's) overridden ones: clangd's references of a method include theirs.
@@ -221,10 +220,8 @@ void declaration(CXClientData data, const CXIdxDeclInfo* info) {
     CXCursor* overridden = nullptr;
     unsigned n = 0;
     clang_getOverriddenCursors(info->cursor, &overridden, &n);
-    for (unsigned i = 0; i < n; ++i) {
-      std::string o = take(clang_getCursorUSR(overridden[i]));
-      if (!o.empty()) c->facts.overrides.emplace_back(usr, c->usrId(o, nullptr));
-    }
+    for (unsigned i = 0; i < n; ++i)
+      if (uint32_t o = c->usrOfCursor(overridden[i]); o != Collector::kNoUsr) c->facts.overrides.emplace_back(usr, o);
     if (overridden) clang_disposeOverriddenCursors(overridden);
   }
 }
@@ -249,15 +246,16 @@ bool baseThroughAlias(Collector& c, const CXIdxEntityRefInfo* info) {
 // interface, the opaque handles of many C libraries): libclang's indexer calls it a reference,
 // clangd's index its declaration, whose place go-to-definition at the definition answers.
 // `named` is the declaration the name refers to, which then lies at the name itself.
-bool declaresTag(const CXIdxEntityRefInfo* info, CXCursor named) {
+template <typename Named>
+bool declaresTag(const CXIdxEntityRefInfo* info, Named named) {
   const CXIdxEntityKind kind = info->referencedEntity->kind;
   if ((kind != CXIdxEntity_Struct && kind != CXIdxEntity_Union && kind != CXIdxEntity_Enum && kind != CXIdxEntity_CXXClass) ||
-      clang_getCursorKind(info->cursor) != CXCursor_TypeRef || clang_isCursorDefinition(named))
+      clang_getCursorKind(info->cursor) != CXCursor_TypeRef || clang_isCursorDefinition(named()))
     return false;
   CXFile at = nullptr, declared = nullptr;
   unsigned offset = 0, declaredOffset = 0;
   clang_indexLoc_getFileLocation(info->loc, nullptr, &at, nullptr, nullptr, &offset);
-  clang_getFileLocation(clang_getCursorLocation(named), &declared, nullptr, nullptr, &declaredOffset);
+  clang_getFileLocation(clang_getCursorLocation(named()), &declared, nullptr, nullptr, &declaredOffset);
   return at && declared && offset == declaredOffset && clang_File_isEqual(at, declared);
 }
 
@@ -269,24 +267,30 @@ void reference(CXClientData data, const CXIdxEntityRefInfo* info) {
   // is one clangd's index lists: the class's, at the alias' name, which answers there itself.
   const bool implicit = info->kind == CXIdxEntityRef_Implicit;
   if (implicit && !baseThroughAlias(*c, info)) return;
-  std::string usrText = usrOf(info->referencedEntity);
-  if (usrText.empty()) return;
-  uint32_t usr = c->usrId(usrText, info->referencedEntity->name);
+  const uint32_t usr = c->usrOfReferenced(info->referencedEntity->cursor, [&] {
+    std::string usrText = usrOf(info->referencedEntity);
+    return usrText.empty() ? Collector::kNoUsr : c->usrId(usrText, info->referencedEntity->name);
+  });
+  if (usr == Collector::kNoUsr) return;
   int32_t container = -1;
   if (info->container) {
     if (CXIdxClientContainer known = clang_index_getClientContainer(info->container)) {
       container = static_cast<int32_t>(reinterpret_cast<uintptr_t>(known) - 1);
-    } else {
-      std::string cu = take(clang_getCursorUSR(info->container->cursor));
-      if (!cu.empty()) container = static_cast<int32_t>(c->usrId(cu, nullptr));
+    } else if (uint32_t cu = c->usrOfCursor(info->container->cursor); cu != Collector::kNoUsr) {
+      container = static_cast<int32_t>(cu);
     }
   }
   const CXIdxEntityKind parent = info->parentEntity ? info->parentEntity->kind : CXIdxEntity_Unexposed;
   const bool inClass = parent == CXIdxEntity_CXXClass || parent == CXIdxEntity_Struct || parent == CXIdxEntity_Union;
   // The declaration the reference names, as clangd's selection has it: a function template's
   // specialization, whose definition is the template's (std::sort's in stl_algo.h), where the
-  // indexer's entity is the template's first declaration (algorithmfwd.h's).
-  CXCursor named = clang_getCursorReferenced(info->cursor);
+  // indexer's entity is the template's first declaration (algorithmfwd.h's). Asked for only
+  // where it is looked at: a tag's name, an entity not looked at outside yet.
+  std::optional<CXCursor> namedCursor;
+  auto named = [&] {
+    if (!namedCursor) namedCursor = clang_getCursorReferenced(info->cursor);
+    return *namedCursor;
+  };
   size_t before = c->facts.occurrences.size();
   c->add(clang_indexLoc_getCXSourceLocation(info->loc), usr,
          !implicit && !inClass && declaresTag(info, named) ? ClangRole::Declaration : ClangRole::Reference,
@@ -301,7 +305,8 @@ void reference(CXClientData data, const CXIdxEntityRefInfo* info) {
   // parent is the class that declares it, which most references' is not (their text stays unread).
   if (inClass && c->facts.occurrences.size() > before && friendTag(*c, c->facts.occurrences.back()))
     c->facts.occurrences.back().unlisted = true;
-  noteOutsideTarget(*c, usr, clang_isDeclaration(clang_getCursorKind(named)) ? named : info->referencedEntity->cursor);
+  if (usr < c->outsideLooked.size() && c->outsideLooked[usr]) return;  // noteOutsideTarget looks once
+  noteOutsideTarget(*c, usr, clang_isDeclaration(clang_getCursorKind(named())) ? named() : info->referencedEntity->cursor);
 }
 
 // Whether a macro's definition is the compiler's own (the predefines' `<built-in>` buffer), not
@@ -367,6 +372,14 @@ void reportExpandedDefinition(Collector& c, Collector::SeenMacro& seen, int64_t 
   c.add(clang_getCursorLocation(seen.definition), seen.usr, ClangRole::Definition, SymbolKind::Macro, false, -1);
 }
 
+// Where `name` ends when file `id` spells it whole at `offset`, else 0.
+unsigned spelledNameEnd(Collector& c, uint32_t id, unsigned offset, const std::string& name) {
+  const std::string& text = c.contentOf(id);
+  if (name.empty() || offset > text.size() || text.compare(offset, name.size(), name) != 0) return 0;
+  const size_t end = offset + name.size();
+  return end < text.size() && Collector::identifierChar(text[end]) ? 0 : static_cast<unsigned>(end);
+}
+
 // Macros are not indexer entities: they come from the preprocessing record. The same pass over
 // the unit's top level notes its `extern "C"` blocks before the #includes are read.
 CXChildVisitResult macroVisitor(CXCursor cursor, CXCursor, CXClientData data) {
@@ -417,11 +430,18 @@ CXChildVisitResult macroVisitor(CXCursor cursor, CXCursor, CXClientData data) {
   }
   const uint32_t id = seen->usr;
   if (kind == CXCursor_MacroExpansion) reportExpandedDefinition(*c, *seen, c->fileId(file));
-  clang_getFileLocation(clang_getRangeEnd(clang_getCursorExtent(cursor)), nullptr, nullptr, nullptr, &end);
+  if (kind == CXCursor_MacroExpansion && seen->functionLike < 0)
+    seen->functionLike = clang_Cursor_isMacroFunctionLike(def) ? 1 : 0;
+  // An object-like macro's expansion ends with its name where the file spells it there; any
+  // other extent is clang's to say (measuring its last token costs more than the rest).
+  end = kind == CXCursor_MacroExpansion && !seen->functionLike
+            ? spelledNameEnd(*c, static_cast<uint32_t>(c->fileId(file)), begin, c->facts.names[id])
+            : 0;
+  if (!end) clang_getFileLocation(clang_getRangeEnd(clang_getCursorExtent(cursor)), nullptr, nullptr, nullptr, &end);
   if (kind == CXCursor_MacroDefinition)
     c->macros[c->facts.names[id]] = {static_cast<uint32_t>(c->fileId(file)), begin, end, c->definitionsMet++};
   else {
-    if (clang_Cursor_isMacroFunctionLike(def)) c->functionLikeInvocations.emplace_back(cursor, def);
+    if (seen->functionLike) c->functionLikeInvocations.emplace_back(cursor, def);
     c->expansions[static_cast<uint32_t>(c->fileId(file))].emplace_back(begin, end);
     c->expansionStarts.insert(static_cast<uint64_t>(c->fileId(file)) << 32 | begin);
   }

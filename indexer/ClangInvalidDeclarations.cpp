@@ -64,7 +64,7 @@ std::vector<std::pair<unsigned, unsigned>> childExtents(CXCursor cursor) {
 // some parameters is answered the same way at the words no parameter kept: its definition, from
 // the references, as clangd's does.
 void addInvalidDeclarationWords(Collector& c, CXTranslationUnit tu, CXCursor function,
-                                const std::set<std::pair<uint32_t, uint32_t>>& indexed) {
+                                const Places& indexed) {
   CXSourceRange extent = clang_getCursorExtent(function);
   CXFile file = nullptr, endFile = nullptr, nameFile = nullptr;
   unsigned start = 0, end = 0, nameOffset = 0;
@@ -96,7 +96,7 @@ void addInvalidDeclarationWords(Collector& c, CXTranslationUnit tu, CXCursor fun
     clang_getFileLocation(at, &tokenFile, nullptr, nullptr, &offset);
     bool covered = false;
     for (const auto& [begin, stop] : children) covered = covered || (offset >= begin && offset < stop);
-    if (!clang_File_isEqual(tokenFile, file) || offset == nameOffset || covered || indexed.count({fileId, offset})) continue;
+    if (!clang_File_isEqual(tokenFile, file) || offset == nameOffset || covered || indexed.count(placeKey(fileId, offset))) continue;
     if (offset > nameOffset) {
       size_t before = c.facts.occurrences.size();
       c.add(at, symbol, ClangRole::Reference, SymbolKind::Function, false, -1);

@@ -80,11 +80,25 @@ void noteMacroWords(Collector& c, uint32_t id, uint32_t begin, uint32_t end) {
 }
 
 void noteSkippedWords(Collector& c) {
+  using Ranges = std::unordered_map<uint64_t, std::vector<std::string_view>>;
+  std::vector<Ranges*> byFile;  // the session's record of each file's ranges, found once a unit
   for (const ClangSkipped& k : c.facts.skipped) {
     const std::string& text = c.contentOf(k.file);
     if (k.end > text.size() || k.start >= k.end) continue;
     std::string_view code(text.data() + k.start, k.end - k.start);
-    for (uint32_t at : codeIdentifierStarts(code, Language::Cpp)) c.replacementWords.emplace(wordAt(code, at));
+    if (!c.session) {
+      for (uint32_t at : codeIdentifierStarts(code, Language::Cpp)) c.replacementWords.emplace(wordAt(code, at));
+      continue;
+    }
+    if (k.file >= byFile.size()) byFile.resize(c.facts.files.size(), nullptr);
+    if (!byFile[k.file]) byFile[k.file] = &c.session->skippedWords[c.facts.files[k.file]];
+    auto [words, added] = byFile[k.file]->try_emplace(static_cast<uint64_t>(k.start) << 32 | k.end);
+    if (added) {
+      for (uint32_t at : codeIdentifierStarts(code, Language::Cpp)) words->second.push_back(wordAt(code, at));
+      std::sort(words->second.begin(), words->second.end());
+      words->second.erase(std::unique(words->second.begin(), words->second.end()), words->second.end());
+    }
+    c.replacementWords.insert(words->second.begin(), words->second.end());
   }
 }
 

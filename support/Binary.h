@@ -15,11 +15,15 @@ class ByteWriter {
  public:
   void u8(uint8_t v) { out_.push_back(static_cast<char>(v)); }
   void varint(uint64_t v) {
+    // One append a number rather than a push_back a byte: a unit's facts are millions of them.
+    char bytes[10];
+    size_t n = 0;
     while (v >= 0x80) {
-      out_.push_back(static_cast<char>((v & 0x7F) | 0x80));
+      bytes[n++] = static_cast<char>((v & 0x7F) | 0x80);
       v >>= 7;
     }
-    out_.push_back(static_cast<char>(v));
+    bytes[n++] = static_cast<char>(v);
+    out_.append(bytes, n);
   }
   void svarint(int64_t v) { varint((static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63)); }
   void str(std::string_view s) {

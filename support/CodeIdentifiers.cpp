@@ -149,7 +149,22 @@ size_t skipNonCode(std::string_view text, size_t i, Language language) {
 
 }  // namespace
 
-bool isLanguageKeyword(std::string_view word, Language language) { return keywordsOf(language).count(word) > 0; }
+// A word longer than any keyword of any language (`reinterpret_cast`) needs no lookup: most
+// identifiers of C code are (`xmlParserCtxtPtr`).
+size_t longestKeyword() {
+  static const size_t longest = [] {
+    size_t n = 0;
+    for (Language l : {Language::C, Language::Cpp, Language::JavaScript, Language::Python, Language::Go, Language::Rust,
+                       Language::Java})
+      for (std::string_view w : keywordsOf(l)) n = std::max(n, w.size());
+    return n;
+  }();
+  return longest;
+}
+
+bool isLanguageKeyword(std::string_view word, Language language) {
+  return word.size() <= longestKeyword() && keywordsOf(language).count(word) > 0;
+}
 
 std::vector<uint32_t> codeIdentifierStarts(std::string_view text, Language language) {
   std::vector<uint32_t> out;

@@ -103,6 +103,9 @@ struct SessionFiles {
   // skip the same sections of it (libxml2's 670 KB elfgcchack.h, read by 44 units, is half
   // sections left out).
   std::unordered_map<std::string, std::unordered_map<uint64_t, std::vector<std::string_view>>> skippedWords;
+  // By canonical path: the offsets a file's lines start at (Collector::lineStartsOf; empty for
+  // a file holding a '\r').
+  std::unordered_map<std::string, std::vector<uint32_t>> lineStarts;
 };
 
 struct Collector {
@@ -222,23 +225,27 @@ struct Collector {
   // an #include inside such a block in a file that opens none is an extern "C" inclusion.
   std::unordered_map<uint32_t, std::vector<std::pair<uint32_t, uint32_t>>> linkageBlocks;
   std::unordered_set<uint32_t> ownLinkage;
-  // By file id: the offsets its lines start at (only '\n' ends one: a file holding a '\r', which
-  // clang also takes for a line break, has none, and clang's own line numbers are asked for).
-  std::vector<std::optional<std::vector<uint32_t>>> lineStarts;
-  const std::vector<uint32_t>* lineStartsOf(uint32_t file) {
-    if (file >= lineStarts.size()) lineStarts.resize(facts.files.size());
-    std::optional<std::vector<uint32_t>>& starts = lineStarts[file];
-    if (!starts) {
-      const std::string& text = contentOf(file);
-      starts.emplace();
-      if (text.find('\r') == std::string::npos) {
-        starts->push_back(0);
+  // The offsets file `id`'s lines start at (only '\n' ends one), null for a file holding a '\r',
+  // which clang also takes for a line break: clang's own line numbers are asked for there.
+  // Found once a session (SessionFiles::lineStarts), and once a unit by the file's id.
+  const std::vector<uint32_t>* lineStartsOf(uint32_t id) {
+    if (id >= lineStartsKnown.size()) lineStartsKnown.resize(facts.files.size(), 0), lineStartsById.resize(facts.files.size());
+    if (!lineStartsKnown[id]) {
+      lineStartsKnown[id] = 1;
+      auto [starts, added] = (session ? session->lineStarts : ownLineStarts).try_emplace(facts.files[id]);
+      const std::string& text = contentOf(id);
+      if (added && text.find('\r') == std::string::npos) {
+        starts->second.push_back(0);
         for (uint32_t i = 0; i < text.size(); ++i)
-          if (text[i] == '\n') starts->push_back(i + 1);
+          if (text[i] == '\n') starts->second.push_back(i + 1);
       }
+      lineStartsById[id] = starts->second.empty() ? nullptr : &starts->second;
     }
-    return starts->empty() ? nullptr : &*starts;
+    return lineStartsById[id];
   }
+  std::vector<char> lineStartsKnown;
+  std::vector<const std::vector<uint32_t>*> lineStartsById;
+  std::unordered_map<std::string, std::vector<uint32_t>> ownLineStarts;  // without a session
   // The 1-based line and column of `offset` in file `id`, as clang_getFileLocation gives them,
   // from the file's text: asking clang costs a unit a second for a million occurrences.
   void lineAndColumn(CXSourceLocation location, uint32_t id, unsigned offset, unsigned* line, unsigned* column) {

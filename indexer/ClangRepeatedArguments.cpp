@@ -59,44 +59,56 @@ CXChildVisitResult latestReference(CXCursor cursor, CXCursor, CXClientData data)
   return CXChildVisit_Recurse;
 }
 
+// The names the indexer reported at one place, in the order it did: where a macro's argument
+// spells a declaration and a later expansion of the argument references it, the declarations are
+// expanded ones.
+void settlePlace(std::vector<ClangOccurrence>& occurrences, const std::vector<Collector::Spelled>& spelled) {
+  // The declarations a macro's arguments spell here, and their latest expansion.
+  unsigned latestDeclaration = 0;
+  for (const Collector::Spelled& s : spelled)
+    if (occurrences[s.occurrence].role != ClangRole::Reference && isMacroLocation(s.location))
+      latestDeclaration = std::max(latestDeclaration, s.location.int_data);
+  if (latestDeclaration == 0) return;
+  CXFile file = nullptr;
+  unsigned offset = 0;
+  clang_getFileLocation(spelled.front().location, &file, nullptr, nullptr, &offset);
+  LatestReference references{file, offset};
+  std::vector<CXCursor> visited;  // several references may lie in one declaration
+  for (const Collector::Spelled& s : spelled) {
+    const CXCursor& parent = s.parent;
+    if (occurrences[s.occurrence].role != ClangRole::Reference || clang_Cursor_isNull(parent) ||
+        std::any_of(visited.begin(), visited.end(), [&](const CXCursor& v) { return clang_equalCursors(v, parent); }))
+      continue;
+    visited.push_back(parent);
+    if (isMacroLocation(clang_getCursorLocation(parent))) clang_visitChildren(parent, latestReference, &references);
+  }
+  if (references.latest <= latestDeclaration) return;
+  for (const Collector::Spelled& s : spelled)
+    if (occurrences[s.occurrence].role != ClangRole::Reference) occurrences[s.occurrence].expanded = true;
+}
+
 }  // namespace
 
 void settleRepeatedArguments(Collector& c) {
-  std::vector<Collector::Spelled>& spelled = c.spelled;
-  std::vector<ClangOccurrence>& occurrences = c.facts.occurrences;
-  auto place = [&](const Collector::Spelled& s) {
-    const ClangOccurrence& o = occurrences[s.occurrence];
-    return std::make_pair(o.file, o.offset);
-  };
-  std::stable_sort(spelled.begin(), spelled.end(), [&](const auto& a, const auto& b) { return place(a) < place(b); });
-  for (size_t from = 0, to = 0; from < spelled.size(); from = to) {
-    for (to = from + 1; to < spelled.size() && place(spelled[to]) == place(spelled[from]); ++to) {
+  // The names by their place, in the order the indexer reported them at one place: sorted as
+  // (place, order) pairs rather than moving the names themselves.
+  std::vector<std::pair<uint64_t, uint32_t>> byPlace;
+  byPlace.reserve(c.spelled.size());
+  for (uint32_t k = 0; k < c.spelled.size(); ++k) {
+    const ClangOccurrence& o = c.facts.occurrences[c.spelled[k].occurrence];
+    byPlace.emplace_back(placeKey(o.file, o.offset), k);
+  }
+  std::sort(byPlace.begin(), byPlace.end());
+  std::vector<Collector::Spelled> spelled;  // one place's
+  for (size_t from = 0, to = 0; from < byPlace.size(); from = to) {
+    for (to = from + 1; to < byPlace.size() && byPlace[to].first == byPlace[from].first; ++to) {
     }
     if (to - from < 2) continue;
-    // The declarations a macro's arguments spell here, and their latest expansion.
-    unsigned latestDeclaration = 0;
-    for (size_t k = from; k < to; ++k)
-      if (occurrences[spelled[k].occurrence].role != ClangRole::Reference && isMacroLocation(spelled[k].location))
-        latestDeclaration = std::max(latestDeclaration, spelled[k].location.int_data);
-    if (latestDeclaration == 0) continue;
-    CXFile file = nullptr;
-    unsigned offset = 0;
-    clang_getFileLocation(spelled[from].location, &file, nullptr, nullptr, &offset);
-    LatestReference references{file, offset};
-    std::vector<CXCursor> visited;  // several references may lie in one declaration
-    for (size_t k = from; k < to; ++k) {
-      const CXCursor& parent = spelled[k].parent;
-      if (occurrences[spelled[k].occurrence].role != ClangRole::Reference || clang_Cursor_isNull(parent) ||
-          std::any_of(visited.begin(), visited.end(), [&](const CXCursor& v) { return clang_equalCursors(v, parent); }))
-        continue;
-      visited.push_back(parent);
-      if (isMacroLocation(clang_getCursorLocation(parent))) clang_visitChildren(parent, latestReference, &references);
-    }
-    if (references.latest <= latestDeclaration) continue;
-    for (size_t k = from; k < to; ++k)
-      if (occurrences[spelled[k].occurrence].role != ClangRole::Reference) occurrences[spelled[k].occurrence].expanded = true;
+    spelled.clear();
+    for (size_t k = from; k < to; ++k) spelled.push_back(c.spelled[byPlace[k].second]);
+    settlePlace(c.facts.occurrences, spelled);
   }
-  spelled.clear();
+  c.spelled.clear();
   c.argumentsSettled = true;
 }
 

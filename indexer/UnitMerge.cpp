@@ -233,7 +233,7 @@ class UnitMerger {
     std::vector<FileSlot> slots(paths.size());
     for (size_t k = 0; k < paths.size(); ++k) {
       if (paths[k].empty()) continue;
-      auto [number, added] = fileNumbers_.emplace(paths[k], static_cast<uint32_t>(fileNumbers_.size()));
+      auto [number, added] = fileNumbers_.try_emplace(paths[k], static_cast<uint32_t>(fileNumbers_.size()));
       slots[k] = {&number->first, number->second, paths[k] != u.own && mainFiles_.count(paths[k]) > 0, false, nullptr};
     }
     for (const ClangOccurrence& o : f.occurrences)
@@ -271,7 +271,7 @@ class UnitMerger {
   // `named`, no lookup by its name offers it (ClangViewContents::unnamed). `kind`: a class
   // template's is its specialization's (struct, class or union).
   void symbolWithoutSites(const TuFacts& f, uint32_t usr, uint8_t kind, bool named = false) {
-    auto [it, added] = symbolIds_.emplace(f.usrs[usr], static_cast<uint32_t>(contents_.symbols.size()));
+    auto [it, added] = symbolIds_.try_emplace(f.usrs[usr], static_cast<uint32_t>(contents_.symbols.size()));
     if (!added) return;
     ClangSymbol symbol;
     symbol.usr = f.usrs[usr];
@@ -315,7 +315,7 @@ class UnitMerger {
     const std::string& path = *file.path;
     const bool made = u.index >= realUnits_;  // a unit nib made up for a file no command reaches
     if (u.ids[o.usr] < 0) {
-      auto [it, added] = symbolIds_.emplace(f.usrs[o.usr], static_cast<uint32_t>(contents_.symbols.size()));
+      auto [it, added] = symbolIds_.try_emplace(f.usrs[o.usr], static_cast<uint32_t>(contents_.symbols.size()));
       if (added) {
         ClangSymbol symbol;
         symbol.usr = f.usrs[o.usr];

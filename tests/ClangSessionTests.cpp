@@ -166,4 +166,44 @@ TEST_CASE("a header's macro definitions a session reported once still reach the 
   CHECK(def->locations[0].range.startByte == offsetOf(header, "CHECK(x)"));
 }
 
+TEST_CASE("a site's line and column follow clang's line breaks, \\r\\n and a lone \\r too, in every unit of a session",
+          "[clang]") {
+  // The worker counts a file's lines itself, once a session, rather than ask libclang at each
+  // site; a file holding a '\r' is left to libclang, which takes a lone '\r' for a line break
+  // (so does LSP). Two units of one session read each header.
+  TestRepo repo;
+  const std::string crlf = "int alpha(int x);\r\nint beta(int y);\r\n";
+  const std::string lone = "int gamma(int z);\rint delta(int w);\n";
+  const std::string plain = "int epsilon(int v);\n\nint zeta(int u);\n";
+  const std::string user = "#include \"crlf.h\"\n#include \"lone.h\"\n#include \"plain.h\"\n"
+                           "int use(void) { return beta(1) + delta(2) + zeta(3); }\n";
+  repo.writeAll({{"crlf.h", crlf}, {"lone.h", lone}, {"plain.h", plain}, {"a.c", user}, {"b.c", user}});
+  writeDatabase(repo, {"a.c", "b.c"});
+  repo.commitAll();
+  IndexOptions one;
+  one.threads = 1;
+  build(repo, one);
+  auto provider = StaticProvider::open(repo.root() / ".nib");
+  REQUIRE(provider.hasValue());
+  auto startOf = [&](const std::string& name, const std::string& header) {
+    auto refs = (*provider)->references("a.c", offsetOf(user, name + "("), true);
+    REQUIRE(refs.hasValue());
+    CHECK(refs->source == "clang");
+    for (const SymbolLocation& l : refs->locations)
+      if (l.path == header) return l.range.start;
+    FAIL("no site of " << name << " in " << header);
+    return Position{};
+  };
+  CHECK(startOf("beta", "crlf.h") == Position{1, 4});
+  CHECK(startOf("delta", "lone.h") == Position{1, 4});
+  CHECK(startOf("zeta", "plain.h") == Position{2, 4});
+  for (const char* unit : {"a.c", "b.c"}) {
+    auto refs = (*provider)->references(unit, offsetOf(user, "delta("), true);
+    REQUIRE(refs.hasValue());
+    CHECK(std::count_if(refs->locations.begin(), refs->locations.end(), [&](const SymbolLocation& l) {
+            return l.path == unit && l.range.start == Position{3, static_cast<uint32_t>(user.find("delta(") - user.rfind('\n', user.find("delta(")) - 1)};
+          }) == 1);
+  }
+}
+
 }  // namespace nib::test

@@ -672,6 +672,9 @@ struct AstOnlyNames {
 
   static CXChildVisitResult visit(CXCursor cursor, CXCursor parent, CXClientData data) {
     auto* self = static_cast<AstOnlyNames*>(data);
+    // The preprocessing record's entities (most of a unit's top level: every macro definition
+    // and expansion of every header) hold no name this walk looks for.
+    if (clang_isPreprocessing(clang_getCursorKind(cursor))) return CXChildVisit_Continue;
     // Only the repository's code: a declaration from a system or third-party header is skipped
     // whole.
     if (clang_getCursorKind(parent) == CXCursor_TranslationUnit) {

@@ -569,11 +569,14 @@ struct AstOnlyNames {
     return next < text.size() && (text[next] == '{' || text[next] == ':');
   }
 
+  // The last function prototypeParameter met, and whether it is a definition (or one whose body
+  // the unit skipped).
+  std::pair<CXCursor, bool> definedParent{clang_getNullCursor(), false};
+
   // A parameter of a function declaration that is no definition (a prototype): clang's indexer
   // reports none, clangd answers it with itself. One symbol per place, named by its file and
   // offset (every unit reading the header names it alike); function-local, as any parameter.
   // Returns the parameter's symbol, if recorded.
-  std::pair<CXCursor, bool> definedParent{clang_getNullCursor(), false};  // prototypeParameter's last function
   std::optional<uint32_t> prototypeParameter(CXCursor cursor, CXCursor parent) {
     CXCursorKind owner = clang_getCursorKind(parent);
     if (owner != CXCursor_FunctionDecl && owner != CXCursor_CXXMethod && owner != CXCursor_Constructor &&

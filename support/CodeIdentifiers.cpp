@@ -147,8 +147,6 @@ size_t skipNonCode(std::string_view text, size_t i, Language language) {
   return i;
 }
 
-}  // namespace
-
 // A word longer than any keyword of any language (`reinterpret_cast`) needs no lookup: most
 // identifiers of C code are (`xmlParserCtxtPtr`).
 size_t longestKeyword() {
@@ -161,6 +159,8 @@ size_t longestKeyword() {
   }();
   return longest;
 }
+
+}  // namespace
 
 bool isLanguageKeyword(std::string_view word, Language language) {
   return word.size() <= longestKeyword() && keywordsOf(language).count(word) > 0;

@@ -166,7 +166,7 @@ TEST_CASE("a header's macro definitions a session reported once still reach the 
   CHECK(def->locations[0].range.startByte == offsetOf(header, "CHECK(x)"));
 }
 
-TEST_CASE("a site's line and column follow clang's line breaks, \\r\\n and a lone \\r too, in every unit of a session",
+TEST_CASE("a site's line and column follow clang's line breaks, CR LF and a lone CR too, in every unit of a session",
           "[clang]") {
   // The worker counts a file's lines itself, once a session, rather than ask libclang at each
   // site; a file holding a '\r' is left to libclang, which takes a lone '\r' for a line break

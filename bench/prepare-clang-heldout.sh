@@ -60,6 +60,11 @@
 #          (2.9.14+dfsg). Set 42's recipes, and what each builds, are in
 #          bench/prepare-clang-heldout-set42.sh. uriparser, gumbo-parser, libtins, cpu-features
 #          and pistache were passed over: this mirror lacks their .orig tarballs
+#   set 43 (a twentieth, fresh set; default DEST /tmp/held43): CppUTest 4.0, LAME 3.100,
+#          libxcrypt 4.4.33 and nghttp2 1.52.0, the packages cpputest, lame, libxcrypt and
+#          nghttp2. Set 43's recipes, and what each builds, are in
+#          bench/prepare-clang-heldout-set43.sh. zxing-cpp and chibi-scheme were passed over:
+#          this mirror lacks their .orig tarballs
 #
 # Each code base becomes DEST/<package>, a git repository whose first commit is the package's
 # .orig tarball (made by bench/fetch-corpus.sh). The script then builds it once, because clangd
@@ -607,7 +612,8 @@
 # build/), and the tracked files a recipe changed (leveldb's, snappy's and jansson's patched
 # CMakeLists.txt, yaml-cpp's patched test/CMakeLists.txt, libwebm's and wabt's patched
 # CMakeLists.txt, re2's patched re2/unicode.py, zlib's configured Makefile and zconf.h, glslang's
-# patched gtests/CMakeLists.txt, libxml2's configured include/libxml/xmlversion.h); afterwards git
+# patched gtests/CMakeLists.txt, libxml2's configured include/libxml/xmlversion.h, cpputest's
+# replaced .gitignore); afterwards git
 # status is empty. Every "directory" and "file" of each compilation database is
 # checked to lie inside DEST/<package>, and every "file" to exist.
 #
@@ -623,14 +629,15 @@
 # libbrotli-dev for freetype, libjpeg-dev for libyuv, unicode-data and python3-six for re2,
 # liblz4-dev and libzstd-dev for tkrzw, libgnutls28-dev for zeromq3 and libmicrohttpd,
 # libexpat1-dev for exiv2, libcurl4-openssl-dev for libmicrohttpd, meson and nasm for dav1d (nasm
-# for x264 too), catch2 for cli11, libcmocka-dev for libssh) are installed with apt-get, which
-# needs root.
+# for x264 too), catch2 for cli11, libcmocka-dev for libssh, libcunit1-dev for nghttp2) are
+# installed with apt-get, which needs root.
 # The recipes themselves are in bench/prepare-clang-heldout-recipes.sh, for sets 37 to 41 in
-# bench/prepare-clang-heldout-sets.sh and for set 42 in bench/prepare-clang-heldout-set42.sh.
-# Usage: bench/prepare-clang-heldout.sh [--set 24|25|26|27|28|29|30|31|32|33|34|35|36|37|38|39|40|41|42] [DEST]   (default: set 24, DEST /tmp/held<set>)
+# bench/prepare-clang-heldout-sets.sh, for set 42 in bench/prepare-clang-heldout-set42.sh and for
+# set 43 in bench/prepare-clang-heldout-set43.sh.
+# Usage: bench/prepare-clang-heldout.sh [--set 24|25|26|27|28|29|30|31|32|33|34|35|36|37|38|39|40|41|42|43] [DEST]   (default: set 24, DEST /tmp/held<set>)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-usage() { echo "usage: $0 [--set 24|25|26|27|28|29|30|31|32|33|34|35|36|37|38|39|40|41|42] [DEST]" >&2; exit 2; }
+usage() { echo "usage: $0 [--set 24|25|26|27|28|29|30|31|32|33|34|35|36|37|38|39|40|41|42|43] [DEST]" >&2; exit 2; }
 set_id=24
 args=()
 while [ $# -gt 0 ]; do
@@ -663,7 +670,8 @@ case "$set_id" in
   40) packages=(wolfssl rapidjson libmicrohttpd dav1d) ;;
   41) packages=(x264 mpg123 cli11 libwebp) ;;
   42) packages=(libsodium libssh glslang libxml2) ;;
-  *) echo "heldout: unknown set $set_id (24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41 or 42)" >&2; exit 2 ;;
+  43) packages=(cpputest lame libxcrypt nghttp2) ;;
+  *) echo "heldout: unknown set $set_id (24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42 or 43)" >&2; exit 2 ;;
 esac
 dest=$(realpath -m "${args[0]:-/tmp/held$set_id}")
 git_c=(-c user.name=nib-bench -c user.email=bench@nib -c commit.gpgsign=false)
@@ -674,7 +682,7 @@ for p in bear cmake build-essential zlib1g-dev libgtest-dev libgmock-dev libbenc
          libcppunit-dev libreadline-dev libgmp-dev libfmt-dev autoconf automake libtool \
          libpcap-dev libpng-dev libbrotli-dev libjpeg-dev unicode-data python3-six liblz4-dev \
          libzstd-dev libgnutls28-dev libexpat1-dev libcurl4-openssl-dev meson nasm catch2 \
-         libcmocka-dev; do
+         libcmocka-dev libcunit1-dev; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || need+=("$p")
 done
 if [ ${#need[@]} -gt 0 ]; then
@@ -691,10 +699,11 @@ prepared() {
 }
 
 # The recipes (build_recipe and the build_* functions) and the helpers they share; sets 37's to
-# 41's build_* functions are in a file of their own, and set 42's in another.
+# 41's build_* functions are in a file of their own, set 42's in another and set 43's in a third.
 . "$here/prepare-clang-heldout-recipes.sh"
 . "$here/prepare-clang-heldout-sets.sh"
 . "$here/prepare-clang-heldout-set42.sh"
+. "$here/prepare-clang-heldout-set43.sh"
 
 # Fails unless every entry's directory and file lie inside the code base and the file exists.
 check_cdb() {

@@ -491,13 +491,33 @@ void inclusion(CXFile file, CXSourceLocation* stack, unsigned depth, CXClientDat
   }
 }
 
+// Whether `offset` lies on an `#elif` line, or on a line such a line continues.
+bool onElifLine(const std::string& text, size_t offset) {
+  auto lineStart = [&](size_t at) {
+    size_t newline = at == 0 ? std::string::npos : text.rfind('\n', at - 1);
+    return newline == std::string::npos ? 0 : newline + 1;
+  };
+  size_t start = lineStart(std::min(offset, text.size()));
+  auto continued = [&](size_t line) {  // the line before `line` ends with a backslash
+    return (line >= 2 && text[line - 2] == '\\') || (line >= 3 && text[line - 2] == '\r' && text[line - 3] == '\\');
+  };
+  while (start > 0 && continued(start)) start = lineStart(start - 1);
+  size_t at = text.find_first_not_of(" \t", start);
+  if (at == std::string::npos || text[at] != '#') return false;
+  at = text.find_first_not_of(" \t", at + 1);
+  return at != std::string::npos && text.compare(at, 4, "elif") == 0 &&
+         (at + 4 >= text.size() || !Collector::identifierChar(text[at + 4]));
+}
+
 // A file the unit entered twice (libev's ev_wrap.h: its #define section the first time, its
 // #else of #undefs the second) has each entry's left-out code among the unit's skipped ranges,
 // which together cover the whole file. A range the unit recorded a name inside was compiled by
 // another entry: left out of one entry only, it is no code the preprocessor left out — the file's
 // own parse, as clangd's of the open header, keeps the first entry's. Inside: past the range's
 // first line (the directive that starts it: `#ifndef CLOCK_MONOTONIC` names a macro there) and
-// before its last (an `#elif`'s condition).
+// before its last, and on no `#elif` line: libclang makes one range of a branch left out, the
+// `#elif` after it and that `#elif`'s branch when it is left out too (LAME's version.c: `#if
+// LAME_ALPHA_VERSION … #elif LAME_BETA_VERSION … #else`), and the `#elif`'s condition was read.
 void keepSkippedEverywhere(Collector& c) {
   TuFacts& facts = c.facts;
   std::unordered_map<uint32_t, std::vector<uint32_t>> named;  // file -> offsets of its occurrences, sorted
@@ -513,8 +533,10 @@ void keepSkippedEverywhere(Collector& c) {
     while (from != std::string::npos && from > 0 && text[from - 1] == '\\');
     size_t to = k.end == 0 ? 0 : text.rfind('\n', std::min<size_t>(k.end, text.size()) - 1);
     if (from == std::string::npos || to == std::string::npos || to <= from) return false;
-    auto first = std::upper_bound(it->second.begin(), it->second.end(), static_cast<uint32_t>(from));
-    return first != it->second.end() && *first < to;
+    for (auto name = std::upper_bound(it->second.begin(), it->second.end(), static_cast<uint32_t>(from));
+         name != it->second.end() && *name < to; ++name)
+      if (!onElifLine(text, *name)) return true;
+    return false;
   });
 }
 

@@ -380,6 +380,29 @@ unsigned spelledNameEnd(Collector& c, uint32_t id, unsigned offset, const std::s
   return end < text.size() && Collector::identifierChar(text[end]) ? 0 : static_cast<unsigned>(end);
 }
 
+// A macro definition's record in the unit: its USR is made once per definition, not again at
+// each of its expansions (a unit expands its macros thousands of times). Null where it has none.
+Collector::SeenMacro* seenMacroOf(Collector& c, CXCursor def) {
+  if (Collector::SeenMacro* seen = c.seenMacro(def)) return seen;
+  std::string usr = take(clang_getCursorUSR(def));
+  if (usr.empty()) return nullptr;
+  std::string defName = take(clang_getCursorSpelling(def));
+  if (predefinedMacro(def)) usr = std::string(kPredefinedMacroUsr) + defName;
+  return &c.rememberMacro(def, c.usrId(usr, defName.c_str()));
+}
+
+// Where a macro cursor's extent ends in file `id`. An object-like macro's expansion ends with its
+// name where the file spells it there; any other extent is clang's to say (measuring its last
+// token costs more than the rest).
+unsigned macroCursorEnd(Collector& c, CXCursor cursor, CXCursorKind kind, Collector::SeenMacro& seen, uint32_t id,
+                        unsigned begin) {
+  if (kind == CXCursor_MacroExpansion && seen.functionLike < 0)
+    seen.functionLike = clang_Cursor_isMacroFunctionLike(seen.definition) ? 1 : 0;
+  unsigned end = kind == CXCursor_MacroExpansion && !seen.functionLike ? spelledNameEnd(c, id, begin, c.facts.names[seen.usr]) : 0;
+  if (!end) clang_getFileLocation(clang_getRangeEnd(clang_getCursorExtent(cursor)), nullptr, nullptr, nullptr, &end);
+  return end;
+}
+
 // Macros are not indexer entities: they come from the preprocessing record. The same pass over
 // the unit's top level notes its `extern "C"` blocks before the #includes are read.
 CXChildVisitResult macroVisitor(CXCursor cursor, CXCursor, CXClientData data) {
@@ -418,26 +441,11 @@ CXChildVisitResult macroVisitor(CXCursor cursor, CXCursor, CXClientData data) {
     if (kind == CXCursor_MacroExpansion) builtinMacroUse(*c, cursor);
     return CXChildVisit_Continue;
   }
-  // A macro's USR is made once per definition, not again at each of its expansions (a unit
-  // expands its macros thousands of times).
-  Collector::SeenMacro* seen = c->seenMacro(def);
-  if (!seen) {
-    std::string usr = take(clang_getCursorUSR(def));
-    if (usr.empty()) return CXChildVisit_Continue;
-    std::string defName = take(clang_getCursorSpelling(def));
-    if (predefinedMacro(def)) usr = std::string(kPredefinedMacroUsr) + defName;
-    seen = &c->rememberMacro(def, c->usrId(usr, defName.c_str()));
-  }
+  Collector::SeenMacro* seen = seenMacroOf(*c, def);
+  if (!seen) return CXChildVisit_Continue;
   const uint32_t id = seen->usr;
   if (kind == CXCursor_MacroExpansion) reportExpandedDefinition(*c, *seen, c->fileId(file));
-  if (kind == CXCursor_MacroExpansion && seen->functionLike < 0)
-    seen->functionLike = clang_Cursor_isMacroFunctionLike(def) ? 1 : 0;
-  // An object-like macro's expansion ends with its name where the file spells it there; any
-  // other extent is clang's to say (measuring its last token costs more than the rest).
-  end = kind == CXCursor_MacroExpansion && !seen->functionLike
-            ? spelledNameEnd(*c, static_cast<uint32_t>(c->fileId(file)), begin, c->facts.names[id])
-            : 0;
-  if (!end) clang_getFileLocation(clang_getRangeEnd(clang_getCursorExtent(cursor)), nullptr, nullptr, nullptr, &end);
+  end = macroCursorEnd(*c, cursor, kind, *seen, static_cast<uint32_t>(c->fileId(file)), begin);
   if (kind == CXCursor_MacroDefinition)
     c->macros[c->facts.names[id]] = {static_cast<uint32_t>(c->fileId(file)), begin, end, c->definitionsMet++};
   else {

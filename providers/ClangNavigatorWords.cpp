@@ -219,7 +219,14 @@ bool ClangNavigator::addIndexedPlace(const std::string& path, const ClangSymbol&
       out.locations.push_back(std::move(*outside));
       return true;
     }
-  const ClangSite* chosen = indexedPlace(symbol, known);
+  // clangd's index of the open file comes before its background index: an entity the asked
+  // file defines (`main`, which each program of a repository defines under one USR) answers
+  // with the file's own definition (libxcrypt's test/des-obsolete_r.c, checked against clangd
+  // 14), else with the place its background index holds.
+  auto own = std::find_if(symbol.sites.begin(), symbol.sites.end(), [&](const ClangSite& s) {
+    return s.role == ClangRole::Definition && s.path == path && !s.expanded;
+  });
+  const ClangSite* chosen = own != symbol.sites.end() ? &*own : indexedPlace(symbol, known);
   if (!chosen) {
     std::optional<SymbolLocation> outside = outsideLocation(*view_, symbol);
     if (outside) out.locations.push_back(std::move(*outside));

@@ -108,7 +108,6 @@ void addInvalidDeclarationWords(Collector& c, CXTranslationUnit tu, CXCursor fun
   if (tokens) clang_disposeTokens(tu, tokens, n);
 }
 
-
 // A parameter of a function pointer's type (a field's, a variable's, a typedef's) whose own type
 // names nothing clang knows (`void (*denoise_dct)( dctcoef *dct, udctcoef *offset );` in x264's
 // quant.h opened alone): clangd's selection at the unknown type finds the parameter, and its

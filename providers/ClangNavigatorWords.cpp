@@ -76,12 +76,18 @@ const Occurrence* nearestCompiledSpelling(const FileFacts& facts, const std::str
   return nearest && live.count(nearest->range.startByte) ? nearest : nullptr;
 }
 
-// Where clangd's index holds a symbol: its definition (not the expansion twin of one a macro
-// writes), else its canonical declaration; nullptr when the repository has neither. `known`
+// Where clangd's index holds a symbol while `path` is open: its definition (not the expansion
+// twin of one a macro writes), else its canonical declaration; nullptr when the repository has
+// neither. Its index of the open file comes before its background index: an entity `path`
+// defines (`main`, which each program of a repository defines under one USR) is held at the
+// file's own definition (libxcrypt's test/des-obsolete_r.c, checked against clangd 14). `known`
 // says which sites its index has: those only a made-up unit saw are in no index but of the
 // files open in the editor.
-const ClangSite* indexedPlace(const ClangSymbol& symbol, const std::function<bool(const ClangSite&)>& known) {
+const ClangSite* indexedPlace(const ClangSymbol& symbol, const std::string& path,
+                              const std::function<bool(const ClangSite&)>& known) {
   bool bodyTwins = std::any_of(symbol.sites.begin(), symbol.sites.end(), [](const ClangSite& s) { return s.macroBody; });
+  for (const ClangSite& s : symbol.sites)
+    if (s.role == ClangRole::Definition && s.path == path && !(s.expanded && bodyTwins)) return &s;
   for (const ClangSite& s : symbol.sites)
     if (s.role == ClangRole::Definition && !(s.expanded && bodyTwins) && known(s)) return &s;
   const ClangSite* declaration = declarationSite(symbol);
@@ -219,14 +225,7 @@ bool ClangNavigator::addIndexedPlace(const std::string& path, const ClangSymbol&
       out.locations.push_back(std::move(*outside));
       return true;
     }
-  // clangd's index of the open file comes before its background index: an entity the asked
-  // file defines (`main`, which each program of a repository defines under one USR) answers
-  // with the file's own definition (libxcrypt's test/des-obsolete_r.c, checked against clangd
-  // 14), else with the place its background index holds.
-  auto own = std::find_if(symbol.sites.begin(), symbol.sites.end(), [&](const ClangSite& s) {
-    return s.role == ClangRole::Definition && s.path == path && !s.expanded;
-  });
-  const ClangSite* chosen = own != symbol.sites.end() ? &*own : indexedPlace(symbol, known);
+  const ClangSite* chosen = indexedPlace(symbol, path, known);
   if (!chosen) {
     std::optional<SymbolLocation> outside = outsideLocation(*view_, symbol);
     if (outside) out.locations.push_back(std::move(*outside));
@@ -314,7 +313,7 @@ Expected<NavigationResult> ClangNavigator::indexedByWord(const std::string& path
     // header's section only an includer turns on) is not in clangd's index while the file is
     // open: its index of the open file replaces what the background index holds for that file.
     // (A function declared there and defined elsewhere is: its place is the definition.)
-    const ClangSite* place = indexedPlace(*symbol, known);
+    const ClangSite* place = indexedPlace(*symbol, path, known);
     if (place && place->path == path && onlyForeignAt(occurrences, place->range.startByte)) continue;
     // What a system header declares under a reserved name (`__m128i`, `__uint32_t`: two
     // underscores, or one and a capital) is in no clangd 14 index: its indexer leaves such

@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "indexer/UnitViews.h"
+#include "support/FlatSet.h"
 #include "support/Language.h"
 #include "support/RepoPath.h"
 #include "views/FileFacts.h"
@@ -141,6 +142,7 @@ class UnitMerger {
     uint32_t number = 0;                // the path's number in this merge
     bool foreign = false;               // another unit's main file, #included here
     bool listed = false;                // a site of it was kept (compiled_ / interpolatedOnly_ updated)
+    bool own = false;                   // the unit's own main file
     std::vector<ClangFileOccurrence>* occurrences = nullptr;  // in byFile_, made with the first
   };
   std::vector<ClangFileOccurrence>& occurrencesOf(FileSlot& file) {
@@ -234,7 +236,8 @@ class UnitMerger {
     for (size_t k = 0; k < paths.size(); ++k) {
       if (paths[k].empty()) continue;
       auto [number, added] = fileNumbers_.try_emplace(paths[k], static_cast<uint32_t>(fileNumbers_.size()));
-      slots[k] = {&number->first, number->second, paths[k] != u.own && mainFiles_.count(paths[k]) > 0, false, nullptr};
+      slots[k] = {&number->first, number->second, paths[k] != u.own && mainFiles_.count(paths[k]) > 0, false, paths[k] == u.own,
+                  nullptr};
     }
     for (const ClangOccurrence& o : f.occurrences)
       if (slots[o.file].path) mergeOccurrence(u, o, slots[o.file]);
@@ -340,7 +343,7 @@ class UnitMerger {
     // The file's own unit lists its occurrences there even where a unit that #included the file
     // whole, merged before it, met the same site: those are `foreign`, and only the file's own
     // parse answers at a place in it (a made-up unit's comes after the real units').
-    const bool ownFile = path == u.own;
+    const bool ownFile = file.own;
     // No name under a cursor: not written here, or an argument clangd's selection finds no node
     // at (ClangOccurrence::unselected), which stays a site as written.
     const bool cursorless = o.expanded || o.unselected;
@@ -353,7 +356,7 @@ class UnitMerger {
     // uint64_t and #includes nothing that declares it), and keeps its say.
     if (made && !ownFile && o.unlisted && !macro && compiled_.count(path) && isCFamilySourceFile(u.own)) return;
     if (o.guessed || (o.unlisted && o.role == ClangRole::Reference && !macro)) {
-      if (astOnlySites_.insert({file.number, o.offset, id}).second || ownFile)
+      if (astOnlySites_.insert({uint64_t{file.number} << 32 | o.offset, id}) || ownFile)
         occurrencesOf(file).push_back({o.offset, o.offset + o.length, id, o.role, false, o.guessed, o.unlisted, foreign});
       return;
     }
@@ -371,7 +374,7 @@ class UnitMerger {
         canonicalFrom_[id] = u.definedHere[o.usr] && !made ? CanonicalFrom::Defining : CanonicalFrom::Declaring;
       }
     }
-    if (!sites_.insert({file.number, o.offset, id, static_cast<uint8_t>(o.role)}).second) {
+    if (!sites_.insert({uint64_t{file.number} << 32 | o.offset, uint64_t{id} << 8 | static_cast<uint8_t>(o.role)})) {
       if (canonical)
         for (ClangSite& other : symbol.sites)
           if (other.path == path && other.range.startByte == o.offset && other.role == o.role) other.canonical = true;
@@ -555,8 +558,9 @@ class UnitMerger {
   std::unordered_map<std::string, uint32_t> symbolIds_;
   std::map<std::string, std::vector<ClangFileOccurrence>> byFile_;
   std::unordered_map<std::string, uint32_t> fileNumbers_;  // FileSlot::number
-  std::set<std::tuple<uint32_t, uint32_t, uint32_t, uint8_t>> sites_;  // (file number, offset, symbol, role)
-  std::set<std::tuple<uint32_t, uint32_t, uint32_t>> astOnlySites_;
+  // Sites met so far: (file number << 32 | offset, symbol << 8 | role); AST-only sites without
+  // the role.
+  FlatSet128 sites_, astOnlySites_;
   std::vector<CanonicalFrom> canonicalFrom_;
   std::vector<uint32_t> madeUpSymbols_;  // symbols a made-up unit named first, ascending
   std::vector<uint32_t> siteless_;       // symbols made for an edge alone (symbolWithoutSites)

@@ -4,9 +4,11 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 #include "support/Binary.h"
 #include "support/CompoundSplitter.h"
+#include "support/FlatSet.h"
 #include "support/Language.h"
 #include "support/RepoPath.h"
 #include "support/Text.h"
@@ -157,3 +159,24 @@ TEST_CASE("one-run identifiers split into the vocabulary's words, and words of t
 }
 
 }  // namespace nib
+
+TEST_CASE("a flat set keeps each key once through its growth and finds only what it holds", "[support]") {
+  nib::FlatSet128 set;
+  std::set<std::pair<uint64_t, uint64_t>> model;
+  // Keys like the clang merge's: small numbers packed into both words, many sharing a word.
+  uint64_t x = 12345;
+  for (int i = 0; i < 50000; ++i) {
+    x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+    nib::Key128 key{(x >> 40) % 300 << 32 | (x >> 20) % 2000, (x >> 8) % 97 << 8 | (x & 3)};
+    CHECK(set.insert(key) == model.insert({key.high, key.low}).second);
+  }
+  REQUIRE(model.size() > 1000);  // the table grew many times over
+  CHECK(set.size() == model.size());
+  for (const auto& [high, low] : model) CHECK(set.contains({high, low}));
+  CHECK_FALSE(set.contains({300ULL << 32, 0}));
+  CHECK_FALSE(nib::FlatSet128().contains({0, 0}));
+  nib::FlatSet128 zero;
+  CHECK(zero.insert({0, 0}));  // a key of zeros is a key like any other
+  CHECK_FALSE(zero.insert({0, 0}));
+  CHECK(zero.contains({0, 0}));
+}

@@ -65,6 +65,13 @@
 #          nghttp2. Set 43's recipes, and what each builds, are in
 #          bench/prepare-clang-heldout-set43.sh. zxing-cpp and chibi-scheme were passed over:
 #          this mirror lacks their .orig tarballs
+#   set 44 (a twenty-first, fresh set; default DEST /tmp/held44): GNU awk 5.2.1, Jim Tcl 0.81,
+#          prometheus-cpp 1.0.1 and Ninja 1.11.1, the packages gawk, jimtcl (0.81+dfsg0),
+#          prometheus-cpp and ninja-build. Set 44's recipes, and what each builds, are in
+#          bench/prepare-clang-heldout-set44.sh. cpuinfo, spatialindex, ignition-math and libnop
+#          were passed over: this mirror lacks their .orig tarballs; zimg too: its +ds1 tarball
+#          lacks test/extra/ (googletest, musl-libm, sha1), without which its unit tests do not
+#          build
 #
 # Each code base becomes DEST/<package>, a git repository whose first commit is the package's
 # .orig tarball (made by bench/fetch-corpus.sh). The script then builds it once, because clangd
@@ -629,15 +636,17 @@
 # libbrotli-dev for freetype, libjpeg-dev for libyuv, unicode-data and python3-six for re2,
 # liblz4-dev and libzstd-dev for tkrzw, libgnutls28-dev for zeromq3 and libmicrohttpd,
 # libexpat1-dev for exiv2, libcurl4-openssl-dev for libmicrohttpd, meson and nasm for dav1d (nasm
-# for x264 too), catch2 for cli11, libcmocka-dev for libssh, libcunit1-dev for nghttp2) are
-# installed with apt-get, which needs root.
+# for x264 too), catch2 for cli11, libcmocka-dev for libssh, libcunit1-dev for nghttp2,
+# libmpfr-dev for gawk, libcivetweb-dev and civetweb for prometheus-cpp) are installed with
+# apt-get, which needs root.
 # The recipes themselves are in bench/prepare-clang-heldout-recipes.sh, for sets 37 to 41 in
-# bench/prepare-clang-heldout-sets.sh, for set 42 in bench/prepare-clang-heldout-set42.sh and for
-# set 43 in bench/prepare-clang-heldout-set43.sh.
-# Usage: bench/prepare-clang-heldout.sh [--set 24|25|26|27|28|29|30|31|32|33|34|35|36|37|38|39|40|41|42|43] [DEST]   (default: set 24, DEST /tmp/held<set>)
+# bench/prepare-clang-heldout-sets.sh, for set 42 in bench/prepare-clang-heldout-set42.sh, for
+# set 43 in bench/prepare-clang-heldout-set43.sh and for set 44 in
+# bench/prepare-clang-heldout-set44.sh.
+# Usage: bench/prepare-clang-heldout.sh [--set 24|25|26|27|28|29|30|31|32|33|34|35|36|37|38|39|40|41|42|43|44] [DEST]   (default: set 24, DEST /tmp/held<set>)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-usage() { echo "usage: $0 [--set 24|25|26|27|28|29|30|31|32|33|34|35|36|37|38|39|40|41|42|43] [DEST]" >&2; exit 2; }
+usage() { echo "usage: $0 [--set 24|25|26|27|28|29|30|31|32|33|34|35|36|37|38|39|40|41|42|43|44] [DEST]" >&2; exit 2; }
 set_id=24
 args=()
 while [ $# -gt 0 ]; do
@@ -671,7 +680,8 @@ case "$set_id" in
   41) packages=(x264 mpg123 cli11 libwebp) ;;
   42) packages=(libsodium libssh glslang libxml2) ;;
   43) packages=(cpputest lame libxcrypt nghttp2) ;;
-  *) echo "heldout: unknown set $set_id (24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42 or 43)" >&2; exit 2 ;;
+  44) packages=(gawk jimtcl prometheus-cpp ninja-build) ;;
+  *) echo "heldout: unknown set $set_id (24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43 or 44)" >&2; exit 2 ;;
 esac
 dest=$(realpath -m "${args[0]:-/tmp/held$set_id}")
 git_c=(-c user.name=nib-bench -c user.email=bench@nib -c commit.gpgsign=false)
@@ -682,7 +692,7 @@ for p in bear cmake build-essential zlib1g-dev libgtest-dev libgmock-dev libbenc
          libcppunit-dev libreadline-dev libgmp-dev libfmt-dev autoconf automake libtool \
          libpcap-dev libpng-dev libbrotli-dev libjpeg-dev unicode-data python3-six liblz4-dev \
          libzstd-dev libgnutls28-dev libexpat1-dev libcurl4-openssl-dev meson nasm catch2 \
-         libcmocka-dev libcunit1-dev; do
+         libcmocka-dev libcunit1-dev libmpfr-dev libcivetweb-dev civetweb; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || need+=("$p")
 done
 if [ ${#need[@]} -gt 0 ]; then
@@ -699,11 +709,13 @@ prepared() {
 }
 
 # The recipes (build_recipe and the build_* functions) and the helpers they share; sets 37's to
-# 41's build_* functions are in a file of their own, set 42's in another and set 43's in a third.
+# 41's build_* functions are in a file of their own, set 42's in another, set 43's in a third and
+# set 44's in a fourth.
 . "$here/prepare-clang-heldout-recipes.sh"
 . "$here/prepare-clang-heldout-sets.sh"
 . "$here/prepare-clang-heldout-set42.sh"
 . "$here/prepare-clang-heldout-set43.sh"
+. "$here/prepare-clang-heldout-set44.sh"
 
 # Fails unless every entry's directory and file lie inside the code base and the file exists.
 check_cdb() {

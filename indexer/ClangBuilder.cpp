@@ -300,6 +300,9 @@ class ClangViewBuild {
 
   void report(ClangBuildReport& report) const;
   const std::vector<std::optional<TuFacts>>& results() const { return results_; }
+  // The numbers of each unit's USRs, taken as its facts came in (MergeOptions::unitNumbers).
+  UsrNumbers& usrNumbers() { return usrNumbers_; }
+  const std::vector<std::vector<uint32_t>>& unitNumbers() const { return unitNumbers_; }
   std::vector<bool> cplusplus() const {
     std::vector<bool> out;
     for (const CompileCommand& unit : units_) out.push_back(unitLanguage(unit) == UnitLanguage::Cpp);
@@ -323,6 +326,7 @@ class ClangViewBuild {
  private:
   void grow() {
     results_.resize(units_.size());
+    unitNumbers_.resize(units_.size());
     failures_.resize(units_.size());
     seconds_.resize(units_.size(), 0);
     fresh_.resize(units_.size(), false);
@@ -349,6 +353,8 @@ class ClangViewBuild {
   std::mutex cacheMutex_;
   std::string workerDigest_;
   std::vector<std::optional<TuFacts>> results_;
+  UsrNumbers usrNumbers_;
+  std::vector<std::vector<uint32_t>> unitNumbers_;  // parallel to results_
   std::vector<std::string> failures_;
   std::vector<double> seconds_;
   std::vector<char> fresh_;  // indexed by a worker in this build (not vector<bool>: threads set their own)
@@ -379,6 +385,7 @@ bool ClangViewBuild::fromCache(size_t i) {
   auto facts = decodeTuFacts(r.str());
   if (!facts || !r.ok()) return false;
   results_[i] = std::move(*facts);
+  unitNumbers_[i] = usrNumbers_.number(results_[i]->usrs);
   return true;
 }
 
@@ -405,6 +412,8 @@ void ClangViewBuild::accept(size_t i, UnitOutcome&& outcome) {
   auto facts = outcome.ok ? decodeTuFacts(outcome.payload) : Expected<TuFacts>(Status(ErrorCode::Internal, outcome.payload));
   if (facts) {
     results_[i] = std::move(*facts);
+    // Numbered now, while other units still parse, rather than in the merge that waits for all.
+    unitNumbers_[i] = usrNumbers_.number(results_[i]->usrs);
     failures_[i].clear();
     store(i, outcome.payload);
   } else {
@@ -620,7 +629,11 @@ ClangBuildReport buildClangView(const ClangBuildInput& in) {
   step("cache");
 
   ClangViewContents contents = mergeUnitFacts(root, in.blobIds, build.results(), build.realUnits(),
-                                               {.listUnindexed = true, .findVarying = true, .cplusplus = build.cplusplus()});
+                                               {.listUnindexed = true,
+                                                .findVarying = true,
+                                                .cplusplus = build.cplusplus(),
+                                                .numbers = &build.usrNumbers(),
+                                                .unitNumbers = &build.unitNumbers()});
   step("merge");
   for (const auto& [path, occurrences] : contents.files) report.occurrences += occurrences.size();
   report.shared = contents.sharedMainFiles.size();

@@ -111,7 +111,7 @@ class UnitMerger {
   UnitMerger(const std::string& root, const std::map<std::string, std::string>& blobIds,
              const std::vector<std::optional<TuFacts>>& results, size_t realUnits, MergeOptions options)
       : root_(root), blobIds_(blobIds), results_(results), realUnits_(realUnits), options_(options),
-        mainFileOf_(results.size()) {}
+        numbers_(options_.numbers ? options_.numbers : &ownNumbers_), mainFileOf_(results.size()) {}
 
   ClangViewContents run() {
     findMainFiles();
@@ -130,6 +130,8 @@ class UnitMerger {
   struct Unit {
     size_t index = 0;
     const TuFacts* facts = nullptr;
+    std::vector<uint32_t> ownNumbers;         // where the builder numbered none
+    const std::vector<uint32_t>* numbers = nullptr;  // per USR of the unit (UsrNumbers)
     std::vector<int64_t> ids;
     std::vector<bool> definedHere, declaredHere;
     std::string own;
@@ -217,14 +219,19 @@ class UnitMerger {
   void mergeUnit(size_t i) {
     const TuFacts& f = *results_[i];
     std::vector<std::string> paths = unitPaths(i);
-    if (options_.findVarying && i < realUnits_) views_.add(f, paths, compiledMainFiles_);
     Unit u;
     u.index = i;
     u.facts = &f;
+    numberUsrs(u);
     u.ids.assign(f.usrs.size(), -1);
     u.definedHere.assign(f.usrs.size(), false);
     u.declaredHere.assign(f.usrs.size(), false);
     u.own = mainFileOf_[i];
+    if (options_.findVarying && i < realUnits_) {
+      std::vector<uint64_t> hashes(f.usrs.size());
+      for (size_t k = 0; k < hashes.size(); ++k) hashes[k] = numbers_->textHash((*u.numbers)[k]);
+      views_.add(f, paths, compiledMainFiles_, hashes);
+    }
     if (i < realUnits_ && i < options_.cplusplus.size()) {
       u.language = options_.cplusplus[i] ? 2 : 1;
       for (const std::string& path : paths)
@@ -245,10 +252,10 @@ class UnitMerger {
     auto link = [&](const std::vector<std::pair<uint32_t, uint32_t>>& edges, std::vector<uint32_t> ClangSymbol::*up,
                     std::vector<uint32_t> ClangSymbol::*down) {
       for (const auto& [from, to] : edges) {
-        auto a = symbolIds_.find(f.usrs[from]), b = symbolIds_.find(f.usrs[to]);
-        if (a == symbolIds_.end() || b == symbolIds_.end() || a->second == b->second) continue;
-        (contents_.symbols[a->second].*up).push_back(b->second);
-        if (down) (contents_.symbols[b->second].*down).push_back(a->second);
+        int64_t a = symbolOf(u, from), b = symbolOf(u, to);
+        if (a < 0 || b < 0 || a == b) continue;
+        (contents_.symbols[a].*up).push_back(static_cast<uint32_t>(b));
+        if (down) (contents_.symbols[b].*down).push_back(static_cast<uint32_t>(a));
       }
     };
     link(f.overrides, &ClangSymbol::overrides, &ClangSymbol::overriddenBy);
@@ -257,32 +264,54 @@ class UnitMerger {
     // A specialization's template declared outside the repository (`std::hash`) is named nowhere
     // in it: a symbol without sites carries the edge, and its place outside (noteOutside).
     for (const auto& [specialization, primary] : f.specializations)
-      if (auto it = symbolIds_.find(f.usrs[specialization]); it != symbolIds_.end())
-        symbolWithoutSites(f, primary, contents_.symbols[it->second].kind);
+      if (int64_t id = symbolOf(u, specialization); id >= 0) symbolWithoutSites(u, primary, contents_.symbols[id].kind);
     link(f.specializations, &ClangSymbol::specialized, nullptr);
     for (uint32_t k : f.openedOutside)
-      if (auto it = symbolIds_.find(f.usrs[k]); it != symbolIds_.end()) openedOutside_.insert(it->second);
+      if (int64_t id = symbolOf(u, k); id >= 0) openedOutside_.insert(static_cast<uint32_t>(id));
     // An entity a word of a macro's replacement list names, and no occurrence: the lookup by
     // name offers it (a system header's `stderr`, `fprintf`), as clangd's index does.
     for (const ClangOutsideTarget& t : f.outsideTargets)
-      if (t.macroWord) symbolWithoutSites(f, t.usr, t.kind, /*named=*/true);
+      if (t.macroWord) symbolWithoutSites(u, t.usr, t.kind, /*named=*/true);
     for (const ClangOutsideTarget& t : f.outsideTargets)
-      if (auto it = symbolIds_.find(f.usrs[t.usr]); it != symbolIds_.end()) noteOutside(it->second, t, i >= realUnits_);
+      if (int64_t id = symbolOf(u, t.usr); id >= 0) noteOutside(static_cast<uint32_t>(id), t, i >= realUnits_);
+  }
+
+  // The symbol of the unit's USR number `usr`, or -1 where there is none yet: looked up by its
+  // text once per unit (Unit::ids: -1 not looked up yet, -2 looked up and absent).
+  int64_t symbolOf(Unit& u, uint32_t usr) {
+    int64_t& id = u.ids[usr];
+    if (id == -1) id = symbolOfNumber_[(*u.numbers)[usr]] < 0 ? -2 : symbolOfNumber_[(*u.numbers)[usr]];
+    return id < 0 ? -1 : id;
+  }
+
+  // The unit's USR numbers: the builder's, taken as the unit's facts came in, else taken now.
+  void numberUsrs(Unit& u) {
+    const std::vector<std::vector<uint32_t>>* given = options_.numbers ? options_.unitNumbers : nullptr;
+    if (given && u.index < given->size() && (*given)[u.index].size() == u.facts->usrs.size()) {
+      u.numbers = &(*given)[u.index];
+    } else {
+      u.ownNumbers = numbers_->number(u.facts->usrs);
+      u.numbers = &u.ownNumbers;
+    }
+    if (symbolOfNumber_.size() < numbers_->size()) symbolOfNumber_.resize(numbers_->size(), -1);
   }
 
   // A symbol for an entity the unit names at no site of its own, unless one exists: unless
   // `named`, no lookup by its name offers it (ClangViewContents::unnamed). `kind`: a class
   // template's is its specialization's (struct, class or union).
-  void symbolWithoutSites(const TuFacts& f, uint32_t usr, uint8_t kind, bool named = false) {
-    auto [it, added] = symbolIds_.try_emplace(f.usrs[usr], static_cast<uint32_t>(contents_.symbols.size()));
-    if (!added) return;
+  void symbolWithoutSites(Unit& u, uint32_t usr, uint8_t kind, bool named = false) {
+    const TuFacts& f = *u.facts;
+    int64_t& symbolId = symbolOfNumber_[(*u.numbers)[usr]];
+    u.ids[usr] = symbolId;
+    if (symbolId >= 0) return;
+    u.ids[usr] = symbolId = static_cast<int64_t>(contents_.symbols.size());
     ClangSymbol symbol;
     symbol.usr = f.usrs[usr];
     symbol.name = f.names[usr];
     symbol.kind = kind;
     contents_.symbols.push_back(std::move(symbol));
     canonicalFrom_.push_back(CanonicalFrom::None);
-    if (!named) siteless_.push_back(it->second);
+    if (!named) siteless_.push_back(static_cast<uint32_t>(symbolId));
   }
 
   // Where a symbol declared outside the repository answers: a definition before a declaration (as
@@ -318,17 +347,18 @@ class UnitMerger {
     const std::string& path = *file.path;
     const bool made = u.index >= realUnits_;  // a unit nib made up for a file no command reaches
     if (u.ids[o.usr] < 0) {
-      auto [it, added] = symbolIds_.try_emplace(f.usrs[o.usr], static_cast<uint32_t>(contents_.symbols.size()));
-      if (added) {
+      int64_t& symbolId = symbolOfNumber_[(*u.numbers)[o.usr]];
+      if (symbolId < 0) {
+        symbolId = static_cast<int64_t>(contents_.symbols.size());
         ClangSymbol symbol;
         symbol.usr = f.usrs[o.usr];
         symbol.name = f.names[o.usr];
         symbol.kind = o.kind;
         contents_.symbols.push_back(std::move(symbol));
         canonicalFrom_.push_back(CanonicalFrom::None);
-        if (made) madeUpSymbols_.push_back(it->second);
+        if (made) madeUpSymbols_.push_back(static_cast<uint32_t>(symbolId));
       }
-      u.ids[o.usr] = it->second;
+      u.ids[o.usr] = symbolId;
     }
     uint32_t id = static_cast<uint32_t>(u.ids[o.usr]);
     if (u.language) {
@@ -555,7 +585,9 @@ class UnitMerger {
   UnitViews views_;  // what the database's units see differently (options_.findVarying)
   std::map<std::string, std::string> unindexed_;  // path -> stat signature ("-": not listed)
   ClangViewContents contents_;
-  std::unordered_map<std::string, uint32_t> symbolIds_;
+  UsrNumbers ownNumbers_;     // where the builder gave none (MergeOptions::numbers)
+  UsrNumbers* numbers_;       // the USRs' numbers
+  std::vector<int64_t> symbolOfNumber_;  // by a USR's number: its symbol, -1 none yet
   std::map<std::string, std::vector<ClangFileOccurrence>> byFile_;
   std::unordered_map<std::string, uint32_t> fileNumbers_;  // FileSlot::number
   // Sites met so far: (file number << 32 | offset, symbol << 8 | role); AST-only sites without
@@ -583,6 +615,17 @@ class UnitMerger {
 };
 
 }  // namespace
+
+std::vector<uint32_t> UsrNumbers::number(const std::vector<std::string>& usrs) {
+  std::vector<uint32_t> out(usrs.size());
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (size_t k = 0; k < usrs.size(); ++k) {
+    auto [it, added] = numbers_.try_emplace(usrs[k], static_cast<uint32_t>(hashes_.size()));
+    if (added) hashes_.push_back(std::hash<std::string>()(usrs[k]));
+    out[k] = it->second;
+  }
+  return out;
+}
 
 ClangViewContents mergeUnitFacts(const std::string& root, const std::map<std::string, std::string>& blobIds,
                                  const std::vector<std::optional<TuFacts>>& results, size_t realUnits, MergeOptions options) {

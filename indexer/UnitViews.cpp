@@ -46,18 +46,16 @@ ByteRanges uniteRanges(const ByteRanges& a, const ByteRanges& b) {
   return out;
 }
 
-void UnitViews::add(const TuFacts& facts, const std::vector<std::string>& paths, const std::set<std::string>& mainFiles) {
+void UnitViews::add(const TuFacts& facts, const std::vector<std::string>& paths, const std::set<std::string>& mainFiles,
+                    const std::vector<uint64_t>& usrHashes) {
   std::vector<uint64_t> digest(paths.size(), 0);
-  std::vector<uint64_t> usrDigest(facts.usrs.size(), 0);
   for (const ClangOccurrence& o : facts.occurrences) {
     if (o.file >= paths.size() || paths[o.file].empty()) continue;
     // A macro's definition or a prototype's parameter is no part of a view: a unit reports a
     // header's only where its session had not (TuFacts::sitesLeftOut), and what the
     // preprocessor left out of a file is compared apart.
     if (o.role != ClangRole::Reference && reportedOnce(facts, o)) continue;
-    uint64_t& usr = usrDigest[o.usr];
-    if (!usr) usr = std::hash<std::string>()(facts.usrs[o.usr]) | 1;
-    digest[o.file] += siteDigest(usr, o.offset, o.role);
+    digest[o.file] += siteDigest(usrHashes[o.usr] | 1, o.offset, o.role);
   }
   // A header's macro expansions an earlier unit of the session reported count as this unit's.
   for (const auto& [file, part] : facts.expansionsLeftOut)

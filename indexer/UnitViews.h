@@ -30,8 +30,10 @@ class UnitViews {
  public:
   // One unit of the compilation database: `paths` are its files as repository paths ("" for a
   // file nib lists nothing of), parallel to `facts.files`; `mainFiles` the database's units'
-  // main files, which are left out (their own unit is what clangd parses of them).
-  void add(const TuFacts& facts, const std::vector<std::string>& paths, const std::set<std::string>& mainFiles);
+  // main files, which are left out (their own unit is what clangd parses of them); `usrHashes`
+  // std::hash of each of `facts.usrs`.
+  void add(const TuFacts& facts, const std::vector<std::string>& paths, const std::set<std::string>& mainFiles,
+           const std::vector<uint64_t>& usrHashes);
   // Per file (sorted): the sections some units' preprocessor left out and others did not; and the
   // whole file, as [0, UINT32_MAX), for one without an include guard (read under `root`) that
   // units read with different sites, macro definitions aside. Sites are compared between units

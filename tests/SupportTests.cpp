@@ -179,4 +179,9 @@ TEST_CASE("a flat set keeps each key once through its growth and finds only what
   CHECK(zero.insert({0, 0}));  // a key of zeros is a key like any other
   CHECK_FALSE(zero.insert({0, 0}));
   CHECK(zero.contains({0, 0}));
+  CHECK(zero.insert({~0ULL, 7}));  // one whose first word marks a free slot inside, too
+  CHECK_FALSE(zero.insert({~0ULL, 7}));
+  CHECK(zero.contains({~0ULL, 7}));
+  CHECK_FALSE(zero.contains({~0ULL, 8}));
+  CHECK(zero.size() == 2);
 }

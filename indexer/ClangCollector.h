@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "indexer/ClangIndexer.h"
+#include "support/FlatSet.h"
 #include "support/Language.h"
 #include "support/StringMap.h"
 #include "views/FileFacts.h"
@@ -119,7 +120,7 @@ struct Collector {
   std::vector<CXFile> errorFiles;  // where the errors are
   // Looked up with the C strings libclang hands over, without making a string each time.
   StringMap<uint32_t> fileIds, usrIds;
-  std::unordered_map<CXFile, int64_t> fileCache;  // -1: outside the root
+  FlatMap128<int64_t> fileCache;  // by (CXFile, 0); -1: outside the root
   CXFile lastFile = nullptr;
   int64_t lastFileId = -1;
   // What a worker session's units share about files (see SessionFiles); null: nothing shared.
@@ -635,16 +636,17 @@ struct Collector {
     // Most lookups ask for the file the last one did (the indexer walks a file's declarations in
     // order).
     if (file == lastFile) return lastFileId;
-    if (auto it = fileCache.find(file); it != fileCache.end()) {
+    const Key128 key{reinterpret_cast<uintptr_t>(file), 0};
+    if (const int64_t* known = fileCache.find(key)) {
       lastFile = file;
-      return lastFileId = it->second;
+      return lastFileId = *known;
     }
     std::string path = take(clang_File_tryGetRealPathName(file));
     if (path.empty()) path = take(clang_getFileName(file));
     path = canonicalOf(path);
     int64_t id = -1;
     if (path.compare(0, root.size(), root) == 0) id = internFile(path);
-    fileCache[file] = id;
+    *fileCache.tryEmplace(key).first = id;
     return id;
   }
   uint32_t internFile(const std::string& path) {
@@ -661,24 +663,24 @@ struct Collector {
   static constexpr uint32_t kNoUsr = UINT32_MAX;
   template <typename Make>
   uint32_t usrOfReferenced(CXCursor declaration, Make make) {
-    if (auto it = referencedUsrs.find(declaration.data[0]); it != referencedUsrs.end()) return it->second;
-    uint32_t id = make();
-    referencedUsrs.emplace(declaration.data[0], id);
+    const Key128 key{reinterpret_cast<uintptr_t>(declaration.data[0]), 0};
+    if (const uint32_t* known = referencedUsrs.find(key)) return *known;
+    uint32_t id = make();  // which may look other declarations up here
+    *referencedUsrs.tryEmplace(key).first = id;
     return id;
   }
   // A declaration cursor's own USR's id (clang_getCursorUSR: a type's declaration, a method a
   // method overrides, a reference's container), by its kind and declaration; kNoUsr where it
   // has none.
   uint32_t usrOfCursor(CXCursor declaration) {
-    auto key = std::make_pair(declaration.data[0], static_cast<int>(clang_getCursorKind(declaration)));
-    if (auto it = cursorUsrs.find(key); it != cursorUsrs.end()) return it->second;
+    const Key128 key{reinterpret_cast<uintptr_t>(declaration.data[0]), static_cast<uint64_t>(clang_getCursorKind(declaration))};
+    if (const uint32_t* known = cursorUsrs.find(key)) return *known;
     std::string usr = take(clang_getCursorUSR(declaration));
     uint32_t id = usr.empty() ? kNoUsr : usrId(usr, nullptr);
-    cursorUsrs.emplace(key, id);
+    *cursorUsrs.tryEmplace(key).first = id;
     return id;
   }
-  std::unordered_map<const void*, uint32_t> referencedUsrs;
-  std::map<std::pair<const void*, int>, uint32_t> cursorUsrs;
+  FlatMap128<uint32_t> referencedUsrs, cursorUsrs;  // by (declaration, 0), by (declaration, kind)
   uint32_t usrId(std::string_view usr, const char* name) {
     if (auto it = usrIds.find(usr); it != usrIds.end()) {
       if (facts.names[it->second].empty() && name) facts.names[it->second] = name;

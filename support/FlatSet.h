@@ -1,12 +1,13 @@
-// A set of small fixed-size keys in one array (open addressing, linear probing, a power-of-two
-// capacity kept under 7/8 full): for sets that take millions of inserts, where std::set and
-// std::unordered_set allocate a node for each and chase a pointer at every step. The clang
-// view's merge dedupes a million and a half sites this way (UnitMerge).
+// Sets and maps of small fixed-size keys in one array (open addressing, linear probing, a
+// power-of-two capacity kept under 7/8 full): for tables that take millions of inserts or
+// lookups, where std::set and std::unordered_set allocate a node for each and chase a pointer at
+// every step. The clang view's merge dedupes a million and a half sites this way (UnitMerge), and
+// the clang worker keeps its per-unit memos so (ClangCollector).
 #pragma once
 
 #include <cstddef>
-#include <algorithm>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace nib {
@@ -28,56 +29,81 @@ struct Key128 {
   bool operator==(const Key128&) const = default;
 };
 
-class FlatSet128 {
+// A map from Key128 to V in one array; V* handed out stays valid until the next insertion.
+template <typename V>
+class FlatMap128 {
  public:
-  // Adds `key`; whether it was not there before.
-  bool insert(const Key128& key) {
-    if (key.high == kEmpty) return insertEmptyKey(key.low);
+  // The value of `key`, default-constructed where it was absent; whether it was.
+  std::pair<V*, bool> tryEmplace(const Key128& key) {
+    if (key.high == kEmpty) return tryEmplaceAside(key.low);
     if ((size_ + 1) * 8 > slots_.size() * 7) grow();
     size_t mask = slots_.size() - 1;
     for (size_t i = hashOf(key) & mask;; i = (i + 1) & mask) {
-      Key128& slot = slots_[i];
-      if (slot.high == kEmpty) {
-        slot = key;
+      Slot& slot = slots_[i];
+      if (slot.key.high == kEmpty) {
+        slot.key = key;
         ++size_;
-        return true;
+        return {&slot.value, true};
       }
-      if (slot == key) return false;
+      if (slot.key == key) return {&slot.value, false};
     }
   }
-  bool contains(const Key128& key) const {
-    if (key.high == kEmpty) return std::find(emptyKeys_.begin(), emptyKeys_.end(), key.low) != emptyKeys_.end();
-    if (slots_.empty()) return false;
+  // The value of `key`, or null.
+  const V* find(const Key128& key) const {
+    if (key.high == kEmpty) {
+      for (const auto& [low, value] : aside_)
+        if (low == key.low) return &value;
+      return nullptr;
+    }
+    if (slots_.empty()) return nullptr;
     size_t mask = slots_.size() - 1;
     for (size_t i = hashOf(key) & mask;; i = (i + 1) & mask) {
-      if (slots_[i].high == kEmpty) return false;
-      if (slots_[i] == key) return true;
+      if (slots_[i].key.high == kEmpty) return nullptr;
+      if (slots_[i].key == key) return &slots_[i].value;
     }
   }
-  size_t size() const { return size_ + emptyKeys_.size(); }
+  size_t size() const { return size_ + aside_.size(); }
 
  private:
-  // A free slot's first word: 16 bytes a slot rather than 24 with a flag, so that more of the
-  // table stays in the cache. Keys with that first word, which the merge never makes, are kept
-  // aside.
+  // A free slot's first word, so that a slot needs no flag (a set's takes 16 bytes rather than
+  // 24, and more of the table stays in the cache). Keys with that first word, which nib never
+  // makes, are kept aside.
   static constexpr uint64_t kEmpty = ~uint64_t{0};
+  struct Slot {
+    Key128 key{kEmpty, 0};
+    [[no_unique_address]] V value{};
+  };
   static size_t hashOf(const Key128& key) { return static_cast<size_t>(mixBits(key.high ^ mixBits(key.low))); }
-  bool insertEmptyKey(uint64_t low) {
-    if (std::find(emptyKeys_.begin(), emptyKeys_.end(), low) != emptyKeys_.end()) return false;
-    emptyKeys_.push_back(low);
-    return true;
+  std::pair<V*, bool> tryEmplaceAside(uint64_t low) {
+    for (auto& [other, value] : aside_)
+      if (other == low) return {&value, false};
+    aside_.emplace_back(low, V{});
+    return {&aside_.back().second, true};
   }
   void grow() {
-    std::vector<Key128> old;
+    std::vector<Slot> old;
     old.swap(slots_);
-    slots_.assign(old.empty() ? 1024 : old.size() * 2, Key128{kEmpty, 0});
+    slots_.resize(old.empty() ? 1024 : old.size() * 2);
     size_ = 0;
-    for (const Key128& slot : old)
-      if (slot.high != kEmpty) insert(slot);
+    for (Slot& slot : old)
+      if (slot.key.high != kEmpty) *tryEmplace(slot.key).first = std::move(slot.value);
   }
-  std::vector<Key128> slots_;
-  size_t size_ = 0;              // in slots_
-  std::vector<uint64_t> emptyKeys_;  // the second words of keys whose first is kEmpty
+  std::vector<Slot> slots_;
+  size_t size_ = 0;  // in slots_
+  std::vector<std::pair<uint64_t, V>> aside_;  // keys whose first word is kEmpty, by their second
+};
+
+// A set of Key128.
+class FlatSet128 {
+ public:
+  // Adds `key`; whether it was not there before.
+  bool insert(const Key128& key) { return map_.tryEmplace(key).second; }
+  bool contains(const Key128& key) const { return map_.find(key) != nullptr; }
+  size_t size() const { return map_.size(); }
+
+ private:
+  struct Nothing {};
+  FlatMap128<Nothing> map_;
 };
 
 }  // namespace nib

@@ -510,6 +510,8 @@ Expected<NavigationResult> StaticProvider::onlyIfResolved(Expected<NavigationRes
 Expected<NavigationResult> StaticProvider::definitionFromFacts(const std::string& path, uint32_t offset, bool declarations) {
   if (clang_)
     if (auto c = clang_->answer(path, offset, false, false, declarations); !isDeclined(c)) return c;
+  if (std::optional<DiskFile> disk = tooLargeFile(path, offset))
+    if (auto word = clang_->preprocessorDefinition(path, asked(*disk), offset, declarations); !isDeclined(word)) return word;
   beginQuery();
   auto f = loadPath(path);
   if (!f) return f.status();
@@ -641,6 +643,9 @@ Expected<NavigationResult> StaticProvider::referencesFromFacts(const std::string
       }
       return c;
     }
+  if (std::optional<DiskFile> disk = tooLargeFile(path, offset))
+    if (auto word = clang_->preprocessorReferences(path, asked(*disk), offset, includeDeclaration); !isDeclined(word))
+      return word;
   beginQuery();
   auto f = loadPath(path);
   if (!f) return f.status();

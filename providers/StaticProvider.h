@@ -199,6 +199,18 @@ class StaticProvider {
   // A file's text as the index holds it (the clang view's navigator reads `#undef`s there).
   Expected<std::string> indexedText(const std::string& path);
   ClangNavigator::AskedFile asked(const LoadedFile& f);
+  // A C/C++ file the index skipped as too large (a bundled sqlite3.c), which the clang view
+  // compiled and still describes (its stat signature holds): what the word answers read of it,
+  // from its text on disk — the spellings in code of the word asked about stand for its
+  // tree-sitter facts, which the index does not have. The same whether or not an editor has the
+  // file open, so that the command line and the language server answer alike.
+  struct DiskFile {
+    FileFacts facts;
+    std::string text;
+    Language language = Language::Unknown;
+  };
+  std::optional<DiskFile> tooLargeFile(const std::string& path, uint32_t offset);
+  ClangNavigator::AskedFile asked(const DiskFile& f);
   void labelWithoutClang(const std::string& path, NavigationResult& out);
   // The answer where libclang resolved no name in compiled code (ClangNavigator::resolvedNothingAt).
   static NavigationResult unresolvedAnswer(const std::string& name);

@@ -5,12 +5,15 @@
 #include "providers/StaticProvider.h"
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <regex>
 #include <set>
 
 #include "providers/ClangNavigatorSites.h"
 #include "providers/TypeScriptOverloads.h"
+#include "support/CodeIdentifiers.h"
+#include "support/FileIo.h"
 
 namespace nib {
 
@@ -43,6 +46,42 @@ Expected<std::string> StaticProvider::indexedText(const std::string& path) {
 
 ClangNavigator::AskedFile StaticProvider::asked(const LoadedFile& f) {
   return {f.facts, f.record.language, [this, &f] { return reader_->content(f.record.blobOid); }};
+}
+
+std::optional<StaticProvider::DiskFile> StaticProvider::tooLargeFile(const std::string& path, uint32_t offset) {
+  std::optional<std::string> reason = skipReason(path);
+  if (!clang_ || !reason || reason->rfind(kTooLargeReason, 0) != 0 || !clang_->covers(path)) return std::nullopt;
+  auto text = readWorktreeFile(clang_->view().root(), path);
+  if (!text || offset > text->size()) return std::nullopt;
+  DiskFile f;
+  f.language = detectLanguage(path, std::string_view(*text).substr(0, 16384));
+  auto wordByte = [&](size_t i) { return std::isalnum(static_cast<unsigned char>((*text)[i])) || (*text)[i] == '_'; };
+  size_t start = offset, end = offset;
+  while (start > 0 && wordByte(start - 1)) --start;
+  while (end < text->size() && wordByte(end)) ++end;
+  if (start < end) {
+    const std::string_view word = std::string_view(*text).substr(start, end - start);
+    f.facts.names.emplace_back(word);
+    uint32_t line = 0, lineStart = 0, scanned = 0;
+    for (uint32_t at : codeIdentifierStarts(*text, f.language)) {
+      if (text->compare(at, word.size(), word) != 0 || (at + word.size() < text->size() && wordByte(at + word.size())))
+        continue;
+      for (; scanned < at; ++scanned)
+        if ((*text)[scanned] == '\n') ++line, lineStart = scanned + 1;
+      Occurrence o;
+      o.range.startByte = at;
+      o.range.endByte = at + static_cast<uint32_t>(word.size());
+      o.range.start = {line, at - lineStart};
+      o.range.end = {line, o.range.endByte - lineStart};
+      f.facts.occurrences.push_back(o);
+    }
+  }
+  f.text = std::move(*text);
+  return f;
+}
+
+ClangNavigator::AskedFile StaticProvider::asked(const DiskFile& f) {
+  return {f.facts, f.language, [&f]() -> Expected<std::string> { return f.text; }};
 }
 
 void StaticProvider::labelWithoutClang(const std::string& path, NavigationResult& out) {

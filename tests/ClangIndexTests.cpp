@@ -627,6 +627,44 @@ TEST_CASE("a source file too large to index keeps the compiler's answers, open i
   CHECK_FALSE(listsBig());
 }
 
+TEST_CASE("a word in code left out of a too large source file answers as clangd does there whether open or not", "[clang]") {
+  // The index skips big.c (a bundled sqlite3.c, 7 MB): no tree-sitter facts, no stored text. In
+  // its `#if 0` code clangd 14 answers by the word: `shared` by the same name the compiler saw
+  // on the next line, `only_here` (a name nothing declares) with nothing. So does nib, from the
+  // file's text on disk, for the command line as for an editor that has the file open.
+  TestRepo repo;
+  std::string big = "#include \"shared.h\"\n/* " + std::string(400, 'x') + " */\n#if 0\nint unused(void) { return shared(7) + only_here; }\n"
+                    "#endif\nint big(void) { return shared(3); }\n";
+  repo.writeAll({{"shared.h", kHeader}, {"shared.c", kShared}, {"main.c", kMain}, {"big.c", big}});
+  writeDatabase(repo, {"shared.c", "main.c", "big.c"});
+  repo.commitAll();
+  IndexOptions small;
+  small.maxFileSize = 300;
+  Manifest m = build(repo, small);
+  REQUIRE(stat(m, "skipped.too-large") == "1");
+  auto engine = Engine::open(repo.root());
+  REQUIRE(engine.hasValue());
+  Engine& e = **engine;
+  auto extractor = std::make_shared<Extractor>();
+  e.setFactsExtractor([extractor](Language lang, std::string_view text) { return extractor->extract(lang, text); });
+  auto check = [&] {
+    auto def = e.definition("big.c", offsetOf(big, "shared(7)"));
+    REQUIRE(def.hasValue());
+    CHECK(def->source == "clang");
+    REQUIRE(def->locations.size() == 1);
+    CHECK(def->locations[0].path == "shared.c");
+    auto none = e.definition("big.c", offsetOf(big, "only_here"));
+    REQUIRE(none.hasValue());
+    CHECK(none->locations.empty());
+    auto refs = e.references("big.c", offsetOf(big, "only_here"), true);
+    REQUIRE(refs.hasValue());
+    CHECK(refs->locations.empty());
+  };
+  check();
+  REQUIRE(e.openBuffer("big.c", big).isOk());
+  check();
+}
+
 }  // namespace
 }  // namespace nib::test
 

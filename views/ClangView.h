@@ -203,6 +203,8 @@ class ClangView {
   // Whether `path` is one of the view's unindexed files (ClangViewContents) and differs on disk
   // from what the units read (its stat signature changed, or it is gone).
   bool unindexedChanged(const std::string& path) const;
+  // The repository the view was built for (absolute, with a trailing '/').
+  const std::string& root() const { return root_; }
   // The unindexed files that differ on disk so, sorted.
   std::vector<std::string> changedUnindexedFiles() const;
   // The symbols of exactly this name (case included), by id.

@@ -143,6 +143,23 @@ bool friendTag(Collector& c, const ClangOccurrence& o) {
   return (key == "class" || key == "struct" || key == "union") && wordBefore() == "friend";
 }
 
+// Whether a declaration's entity is a class template (a friend one is listed, as clangd's index
+// lists it; a friend function template is not).
+bool friendClassTemplate(const CXIdxEntityInfo* entity) {
+  return entity->templateKind == CXIdxEntity_Template &&
+         (entity->kind == CXIdxEntity_CXXClass || entity->kind == CXIdxEntity_Struct || entity->kind == CXIdxEntity_Union);
+}
+
+// Whether `entity`'s first declaration is the one at `loc` (a friend declaration naming a class
+// no declaration before it did).
+bool firstDeclaredAt(CXCursor entity, CXIdxLoc loc) {
+  CXFile file = nullptr, first = nullptr;
+  unsigned offset = 0, firstOffset = 0;
+  clang_getFileLocation(clang_indexLoc_getCXSourceLocation(loc), &file, nullptr, nullptr, &offset);
+  clang_getFileLocation(clang_getCursorLocation(clang_getCanonicalCursor(entity)), &first, nullptr, nullptr, &firstOffset);
+  return file && first && clang_File_isEqual(file, first) && offset == firstOffset;
+}
+
 // Whether an indexer location lies in a repository file: the declarations and references of
 // system headers (thousands a unit) are left out before their USRs, types and edges are looked
 // up, which would cost a unit more than its own names do.
@@ -186,8 +203,11 @@ void declaration(CXClientData data, const CXIdxDeclInfo* info) {
   c->add(clang_indexLoc_getCXSourceLocation(info->loc), usr,
          info->isDefinition ? ClangRole::Definition : ClangRole::Declaration, kindOf(info->entityInfo->kind), false, -1);
   // A friend declaration that defines nothing (Draco's `friend class PointCloud;`, `friend int
-  // f(A &);`) is among no references in clangd's index (a friend's inline definition is).
+  // f(A &);`) is among no references in clangd's index (a friend's inline definition is); a
+  // friend class template (`template <typename T> friend class R;`) is a declaration of the
+  // template there, listed.
   if (c->cplusplus && !info->isDefinition && c->facts.occurrences.size() > before &&
+      !friendClassTemplate(info->entityInfo) &&
       (friendDeclaration(info->cursor) || friendTag(*c, c->facts.occurrences.back())))
     c->facts.occurrences.back().unlisted = true;
   if (info->isDefinition && isScope(info->entityInfo->kind)) c->addScope(info->cursor);
@@ -300,10 +320,12 @@ void reference(CXClientData data, const CXIdxEntityRefInfo* info) {
     if (c->facts.occurrences.size() > before) c->facts.occurrences.back().expanded = true;  // never the name there
     return;
   }
-  // `friend class B;` is a reference to B in libclang's index and none in clangd's (Draco's
-  // `friend class PointCloud;`): it answers go-to-definition, as an unlisted reference. Its
-  // parent is the class that declares it, which most references' is not (their text stays unread).
-  if (inClass && c->facts.occurrences.size() > before && friendTag(*c, c->facts.occurrences.back()))
+  // `friend class B;` is a reference to B in libclang's index; in clangd's, only where B was
+  // declared before it (Draco's `friend class PointCloud;`, B's first declaration, is none): as
+  // B's first declaration it answers go-to-definition, as an unlisted reference. Its parent is
+  // the class that declares it, which most references' is not (their text stays unread).
+  if (inClass && c->facts.occurrences.size() > before && friendTag(*c, c->facts.occurrences.back()) &&
+      firstDeclaredAt(named(), info->loc))
     c->facts.occurrences.back().unlisted = true;
   if (usr < c->outsideLooked.size() && c->outsideLooked[usr]) return;  // noteOutsideTarget looks once
   noteOutsideTarget(*c, usr, clang_isDeclaration(clang_getCursorKind(named())) ? named() : info->referencedEntity->cursor);

@@ -586,24 +586,31 @@ TEST_CASE("call edges of C++ files come from libclang: an overloaded call has on
 namespace nib::test {
 namespace {
 
-TEST_CASE("a source file too large to index keeps the compiler's answers, open in the editor or not", "[clang]") {
-  // The index skips big.c (too large), but its unit is compiled and the clang view keeps its
-  // names: the file open in the editor with the text on disk must not hide them (double-
-  // conversion's 6 MB test tables), nor must closing it leave the disk's text as an edit.
-  TestRepo repo;
-  std::string big = "#include \"shared.h\"\n/* " + std::string(400, 'x') + " */\nint big(void) { return shared(3); }\n";
+// A repository whose big.c the index skips as too large while a compile command builds it (the
+// clang view keeps its names), and an engine on it whose buffers become overlays, as in `nib serve`.
+std::unique_ptr<Engine> engineWithTooLargeFile(TestRepo& repo, const std::string& big) {
   repo.writeAll({{"shared.h", kHeader}, {"shared.c", kShared}, {"main.c", kMain}, {"big.c", big}});
   writeDatabase(repo, {"shared.c", "main.c", "big.c"});
   repo.commitAll();
   IndexOptions small;
   small.maxFileSize = 300;
   Manifest m = build(repo, small);
-  CHECK(stat(m, "skipped.too-large") == "1");
+  REQUIRE(stat(m, "skipped.too-large") == "1");
   auto engine = Engine::open(repo.root());
   REQUIRE(engine.hasValue());
-  Engine& e = **engine;
-  auto extractor = std::make_shared<Extractor>();  // buffers become overlays, as in `nib serve`
-  e.setFactsExtractor([extractor](Language lang, std::string_view text) { return extractor->extract(lang, text); });
+  auto extractor = std::make_shared<Extractor>();
+  (*engine)->setFactsExtractor([extractor](Language lang, std::string_view text) { return extractor->extract(lang, text); });
+  return std::move(*engine);
+}
+
+TEST_CASE("a source file too large to index keeps the compiler's answers, open in the editor or not", "[clang]") {
+  // The index skips big.c (too large), but its unit is compiled and the clang view keeps its
+  // names: the file open in the editor with the text on disk must not hide them (double-
+  // conversion's 6 MB test tables), nor must closing it leave the disk's text as an edit.
+  TestRepo repo;
+  std::string big = "#include \"shared.h\"\n/* " + std::string(400, 'x') + " */\nint big(void) { return shared(3); }\n";
+  std::unique_ptr<Engine> engine = engineWithTooLargeFile(repo, big);
+  Engine& e = *engine;
   auto listsBig = [&] {
     auto refs = e.references("main.c", offsetOf(kMain, "shared(1)"), true);
     REQUIRE(refs.hasValue());
@@ -635,18 +642,8 @@ TEST_CASE("a word in code left out of a too large source file answers as clangd 
   TestRepo repo;
   std::string big = "#include \"shared.h\"\n/* " + std::string(400, 'x') + " */\n#if 0\nint unused(void) { return shared(7) + only_here; }\n"
                     "#endif\nint big(void) { return shared(3); }\n";
-  repo.writeAll({{"shared.h", kHeader}, {"shared.c", kShared}, {"main.c", kMain}, {"big.c", big}});
-  writeDatabase(repo, {"shared.c", "main.c", "big.c"});
-  repo.commitAll();
-  IndexOptions small;
-  small.maxFileSize = 300;
-  Manifest m = build(repo, small);
-  REQUIRE(stat(m, "skipped.too-large") == "1");
-  auto engine = Engine::open(repo.root());
-  REQUIRE(engine.hasValue());
-  Engine& e = **engine;
-  auto extractor = std::make_shared<Extractor>();
-  e.setFactsExtractor([extractor](Language lang, std::string_view text) { return extractor->extract(lang, text); });
+  std::unique_ptr<Engine> engine = engineWithTooLargeFile(repo, big);
+  Engine& e = *engine;
   auto check = [&] {
     auto def = e.definition("big.c", offsetOf(big, "shared(7)"));
     REQUIRE(def.hasValue());

@@ -49,8 +49,9 @@ ClangNavigator::AskedFile StaticProvider::asked(const LoadedFile& f) {
 }
 
 std::optional<StaticProvider::DiskFile> StaticProvider::tooLargeFile(const std::string& path, uint32_t offset) {
+  if (!clang_) return std::nullopt;
   std::optional<std::string> reason = skipReason(path);
-  if (!clang_ || !reason || reason->rfind(kTooLargeReason, 0) != 0 || !clang_->covers(path)) return std::nullopt;
+  if (!reason || reason->rfind(kTooLargeReason, 0) != 0 || !clang_->covers(path)) return std::nullopt;
   auto text = readWorktreeFile(clang_->view().root(), path);
   if (!text || offset > text->size()) return std::nullopt;
   DiskFile f;

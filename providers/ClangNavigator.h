@@ -144,7 +144,9 @@ class ClangNavigator {
   Expected<NavigationResult> indexedByWord(const std::string& path, const std::string& word,
                                            const std::vector<ClangFileOccurrence>& occurrences);
   bool addIndexedPlace(const std::string& path, const ClangSymbol& symbol, NavigationResult& out);
-  bool knownSite(const std::string& path, const ClangSite& s) const;
+  bool knownSite(const std::string& path, const ClangSite& s, const std::optional<std::vector<std::string_view>>& read) const;
+  // The files `path`'s own parse read, sorted (nullopt: it is no unit's main file).
+  std::optional<std::vector<std::string_view>> readByOwnParse(const std::string& path);
   // At a dependent name nothing resolved (kDependentNameUsrPrefix): the symbols of its name.
   Expected<NavigationResult> dependentNameAnswer(const std::string& path, const std::vector<ClangFileOccurrence>& occurrences,
                                                  const ClangSymbol& symbol, bool references);

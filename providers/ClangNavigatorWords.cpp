@@ -215,7 +215,8 @@ std::optional<ArgumentUse> argumentUse(std::string_view text, uint32_t at, size_
 // canonical declaration (one place either way) — one declared only outside the repository at
 // the place the build saw there. False when it has none.
 bool ClangNavigator::addIndexedPlace(const std::string& path, const ClangSymbol& symbol, NavigationResult& out) {
-  auto known = [&](const ClangSite& s) { return knownSite(path, s); };
+  const std::optional<std::vector<std::string_view>> read = readByOwnParse(path);
+  auto known = [&](const ClangSite& s) { return knownSite(path, s, read); };
   // A namespace a system header opens first (`std`) is indexed at that block (c++config.h's),
   // as namespaceDefinition answers it at a name the compiler saw.
   const bool outsideFirst =
@@ -237,9 +238,19 @@ bool ClangNavigator::addIndexedPlace(const std::string& path, const ClangSymbol&
 }
 
 // A site clangd's index knows while `path` is open: not one only a made-up unit saw, unless in a
-// file in front of the user.
-bool ClangNavigator::knownSite(const std::string& path, const ClangSite& s) const {
-  return !s.interpolated || s.path == path || (shown_ && shown_(s.path));
+// file in front of the user or one `path`'s own parse read (`read`, sorted): clangd indexes the
+// open file's preamble, so a header no compile command reaches is known while a file that
+// #includes it is open (ninja's Windows-only includes_normalize.h, from its test).
+bool ClangNavigator::knownSite(const std::string& path, const ClangSite& s,
+                               const std::optional<std::vector<std::string_view>>& read) const {
+  return !s.interpolated || s.path == path || (shown_ && shown_(s.path)) ||
+         (read && std::binary_search(read->begin(), read->end(), std::string_view(s.path)));
+}
+
+std::optional<std::vector<std::string_view>> ClangNavigator::readByOwnParse(const std::string& path) {
+  auto read = view_->filesReadBy(path);
+  if (!read || !*read) return std::nullopt;
+  return std::move(**read);
 }
 
 Expected<NavigationResult> ClangNavigator::wordAnswer(const std::string& path, const AskedFile& f,
@@ -293,7 +304,8 @@ Expected<NavigationResult> ClangNavigator::indexedByWord(const std::string& path
   out.symbol = word;
   out.source = source_;
   out.confidence = Confidence::Name;
-  auto known = [&](const ClangSite& s) { return knownSite(path, s); };
+  const std::optional<std::vector<std::string_view>> read = readByOwnParse(path);
+  auto known = [&](const ClangSite& s) { return knownSite(path, s, read); };
   auto ids = view_->symbolsNamed(word);
   if (!ids) return ids.status();
   size_t matched = 0;

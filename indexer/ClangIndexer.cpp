@@ -17,6 +17,7 @@
 #include "indexer/ClangArguments.h"
 #include "indexer/ClangBodyBlanking.h"
 #include "indexer/ClangCollector.h"
+#include "indexer/ClangFriends.h"
 #include "views/ClangPreambleMacros.h"
 #include "views/FileFacts.h"
 #include "views/TuFactsMainFile.h"
@@ -116,50 +117,6 @@ void noteSpecializedTemplate(Collector& c, uint32_t usr, const CXIdxDeclInfo* in
   noteOutsideTarget(c, edge.second, primary);
 }
 
-// Whether a declaration is a friend's: declared inside a class (its lexical parent) as a member
-// of an enclosing namespace (its semantic parent). An out-of-line member's is the other way round.
-bool friendDeclaration(CXCursor cursor) {
-  CXCursor lexical = clang_getCursorLexicalParent(cursor);
-  CXCursorKind k = clang_getCursorKind(lexical);
-  bool inClass = k == CXCursor_ClassDecl || k == CXCursor_StructDecl || k == CXCursor_UnionDecl ||
-                 k == CXCursor_ClassTemplate || k == CXCursor_ClassTemplatePartialSpecialization;
-  return inClass && !clang_equalCursors(clang_getCursorSemanticParent(cursor), lexical);
-}
-
-// Whether a class's declaration is spelt `friend class NAME` (`struct`, `union`): clang makes a
-// friend class a declaration of the enclosing namespace's, in its lexical place too.
-bool friendTag(Collector& c, const ClangOccurrence& o) {
-  auto kind = static_cast<SymbolKind>(o.kind);
-  if (kind != SymbolKind::Class && kind != SymbolKind::Struct && kind != SymbolKind::Union) return false;
-  std::string_view text = c.contentOf(o.file);
-  size_t at = std::min<size_t>(o.offset, text.size());
-  auto wordBefore = [&]() {
-    while (at > 0 && std::isspace(static_cast<unsigned char>(text[at - 1]))) --at;
-    size_t end = at;
-    while (at > 0 && Collector::identifierChar(text[at - 1])) --at;
-    return text.substr(at, end - at);
-  };
-  std::string_view key = wordBefore();
-  return (key == "class" || key == "struct" || key == "union") && wordBefore() == "friend";
-}
-
-// Whether a declaration's entity is a class template (a friend one is listed, as clangd's index
-// lists it; a friend function template is not).
-bool friendClassTemplate(const CXIdxEntityInfo* entity) {
-  return entity->templateKind == CXIdxEntity_Template &&
-         (entity->kind == CXIdxEntity_CXXClass || entity->kind == CXIdxEntity_Struct || entity->kind == CXIdxEntity_Union);
-}
-
-// Whether `entity`'s first declaration is the one at `loc` (a friend declaration naming a class
-// no declaration before it did).
-bool firstDeclaredAt(CXCursor entity, CXIdxLoc loc) {
-  CXFile file = nullptr, first = nullptr;
-  unsigned offset = 0, firstOffset = 0;
-  clang_getFileLocation(clang_indexLoc_getCXSourceLocation(loc), &file, nullptr, nullptr, &offset);
-  clang_getFileLocation(clang_getCursorLocation(clang_getCanonicalCursor(entity)), &first, nullptr, nullptr, &firstOffset);
-  return file && first && clang_File_isEqual(file, first) && offset == firstOffset;
-}
-
 // Whether an indexer location lies in a repository file: the declarations and references of
 // system headers (thousands a unit) are left out before their USRs, types and edges are looked
 // up, which would cost a unit more than its own names do.
@@ -202,13 +159,8 @@ void declaration(CXClientData data, const CXIdxDeclInfo* info) {
   size_t before = c->facts.occurrences.size();
   c->add(clang_indexLoc_getCXSourceLocation(info->loc), usr,
          info->isDefinition ? ClangRole::Definition : ClangRole::Declaration, kindOf(info->entityInfo->kind), false, -1);
-  // A friend declaration that defines nothing (Draco's `friend class PointCloud;`, `friend int
-  // f(A &);`) is among no references in clangd's index (a friend's inline definition is); a
-  // friend class template (`template <typename T> friend class R;`) is a declaration of the
-  // template there, listed.
-  if (c->cplusplus && !info->isDefinition && c->facts.occurrences.size() > before &&
-      !friendClassTemplate(info->entityInfo) &&
-      (friendDeclaration(info->cursor) || friendTag(*c, c->facts.occurrences.back())))
+  // A friend declaration clangd's index does not list (ClangFriends.h) answers go-to-definition only.
+  if (c->cplusplus && !info->isDefinition && c->facts.occurrences.size() > before && unlistedFriendDeclaration(*c, info))
     c->facts.occurrences.back().unlisted = true;
   if (info->isDefinition && isScope(info->entityInfo->kind)) c->addScope(info->cursor);
   if (info->numAttributes > 0) noteAttributes(*c, info, usr);
@@ -320,12 +272,9 @@ void reference(CXClientData data, const CXIdxEntityRefInfo* info) {
     if (c->facts.occurrences.size() > before) c->facts.occurrences.back().expanded = true;  // never the name there
     return;
   }
-  // `friend class B;` is a reference to B in libclang's index; in clangd's, only where B was
-  // declared before it (Draco's `friend class PointCloud;`, B's first declaration, is none): as
-  // B's first declaration it answers go-to-definition, as an unlisted reference. Its parent is
-  // the class that declares it, which most references' is not (their text stays unread).
-  if (inClass && c->facts.occurrences.size() > before && friendTag(*c, c->facts.occurrences.back()) &&
-      firstDeclaredAt(named(), info->loc))
+  // `friend class B;` that declares B first answers go-to-definition only (ClangFriends.h). Its
+  // parent is the class that declares it, which most references' is not (their text stays unread).
+  if (inClass && c->facts.occurrences.size() > before && unlistedFriendReference(*c, info, named()))
     c->facts.occurrences.back().unlisted = true;
   if (usr < c->outsideLooked.size() && c->outsideLooked[usr]) return;  // noteOutsideTarget looks once
   noteOutsideTarget(*c, usr, clang_isDeclaration(clang_getCursorKind(named())) ? named() : info->referencedEntity->cursor);

@@ -537,6 +537,8 @@ Expected<NavigationResult> StaticProvider::definitionFromFacts(const std::string
       occ.role == OccurrenceRole::Reference || ((!parameter || rejectedParameter) && clang_ && clang_->parsedWithErrors(path));
   if (clang_ && useOrRejected && clang_->resolvedNothingAt(path, offset)) {
     if (std::optional<NavigationResult> local = recoveredLocal(path, (*f)->facts, occ)) return std::move(*local);
+    if (std::optional<uint32_t> left = qualifierBefore(**f, occ, offset))
+      if (auto q = clang_->answer(path, *left, false, false, declarations); !isDeclined(q)) return q;
     return unresolvedAnswer(name);
   }
   Resolved r = resolve(**f, occ);
@@ -660,6 +662,8 @@ Expected<NavigationResult> StaticProvider::referencesFromFacts(const std::string
   if (clang_ && clang_->resolvedNothingAt(path, offset)) {
     const Occurrence& occ = (*f)->facts.occurrences[*idx];
     if (auto recovered = recoveredReferences(path, (*f)->facts, occ, includeDeclaration)) return std::move(*recovered);
+    if (std::optional<uint32_t> left = qualifierBefore(**f, occ, offset))
+      if (auto q = clang_->answer(path, *left, true, includeDeclaration, false); !isDeclined(q)) return q;
     return unresolvedAnswer((*f)->facts.nameOf(occ));
   }
   const LoadedFile* origin = *f;

@@ -210,6 +210,11 @@ class StaticProvider {
     Language language = Language::Unknown;
   };
   std::optional<DiskFile> tooLargeFile(const std::string& path, uint32_t offset);
+  // Asked at the first byte of a name libclang resolved nothing at, right after `::` (a member of
+  // a template's type parameter, `T::value`): where clangd 14's selection, finding nothing at
+  // the name, takes the token on the cursor's left, the `::`, so the qualifier (T). The offset
+  // that names the qualifier (its end), or nullopt.
+  std::optional<uint32_t> qualifierBefore(const LoadedFile& f, const Occurrence& occ, uint32_t offset);
   ClangNavigator::AskedFile asked(const DiskFile& f);
   void labelWithoutClang(const std::string& path, NavigationResult& out);
   // The answer where libclang resolved no name in compiled code (ClangNavigator::resolvedNothingAt).

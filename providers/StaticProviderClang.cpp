@@ -81,6 +81,15 @@ std::optional<StaticProvider::DiskFile> StaticProvider::tooLargeFile(const std::
   return f;
 }
 
+std::optional<uint32_t> StaticProvider::qualifierBefore(const LoadedFile& f, const Occurrence& occ, uint32_t offset) {
+  if (occ.range.startByte != offset || offset < 3) return std::nullopt;
+  auto text = reader_->content(f.record.blobOid);
+  if (!text || offset > text->size() || text->compare(offset - 2, 2, "::") != 0) return std::nullopt;
+  const char before = (*text)[offset - 3];
+  if (!std::isalnum(static_cast<unsigned char>(before)) && before != '_' && before != '>') return std::nullopt;
+  return offset - 2;
+}
+
 ClangNavigator::AskedFile StaticProvider::asked(const DiskFile& f) {
   return {f.facts, f.language, [&f]() -> Expected<std::string> { return f.text; }};
 }

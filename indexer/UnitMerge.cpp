@@ -132,7 +132,6 @@ class UnitMerger {
     const TuFacts* facts = nullptr;
     std::vector<uint32_t> ownNumbers;         // where the builder numbered none
     const std::vector<uint32_t>* numbers = nullptr;  // per USR of the unit (UsrNumbers)
-    std::vector<int64_t> ids;
     std::vector<bool> definedHere, declaredHere;
     std::string own;
     uint8_t language = 0;  // 1: C, 2: C++, 0: not known (or a unit nib made up)
@@ -223,7 +222,6 @@ class UnitMerger {
     u.index = i;
     u.facts = &f;
     numberUsrs(u);
-    u.ids.assign(f.usrs.size(), -1);
     u.definedHere.assign(f.usrs.size(), false);
     u.declaredHere.assign(f.usrs.size(), false);
     u.own = mainFileOf_[i];
@@ -276,13 +274,8 @@ class UnitMerger {
       if (int64_t id = symbolOf(u, t.usr); id >= 0) noteOutside(static_cast<uint32_t>(id), t, i >= realUnits_);
   }
 
-  // The symbol of the unit's USR number `usr`, or -1 where there is none yet: looked up by its
-  // text once per unit (Unit::ids: -1 not looked up yet, -2 looked up and absent).
-  int64_t symbolOf(Unit& u, uint32_t usr) {
-    int64_t& id = u.ids[usr];
-    if (id == -1) id = symbolOfNumber_[(*u.numbers)[usr]] < 0 ? -2 : symbolOfNumber_[(*u.numbers)[usr]];
-    return id < 0 ? -1 : id;
-  }
+  // The symbol of the unit's USR `usr` (an index into its usrs), -1 where there is none yet.
+  int64_t& symbolOf(const Unit& u, uint32_t usr) { return symbolOfNumber_[(*u.numbers)[usr]]; }
 
   // The unit's USR numbers: the builder's, taken as the unit's facts came in, else taken now.
   void numberUsrs(Unit& u) {
@@ -301,10 +294,9 @@ class UnitMerger {
   // template's is its specialization's (struct, class or union).
   void symbolWithoutSites(Unit& u, uint32_t usr, uint8_t kind, bool named = false) {
     const TuFacts& f = *u.facts;
-    int64_t& symbolId = symbolOfNumber_[(*u.numbers)[usr]];
-    u.ids[usr] = symbolId;
+    int64_t& symbolId = symbolOf(u, usr);
     if (symbolId >= 0) return;
-    u.ids[usr] = symbolId = static_cast<int64_t>(contents_.symbols.size());
+    symbolId = static_cast<int64_t>(contents_.symbols.size());
     ClangSymbol symbol;
     symbol.usr = f.usrs[usr];
     symbol.name = f.names[usr];
@@ -346,21 +338,18 @@ class UnitMerger {
     const TuFacts& f = *u.facts;
     const std::string& path = *file.path;
     const bool made = u.index >= realUnits_;  // a unit nib made up for a file no command reaches
-    if (u.ids[o.usr] < 0) {
-      int64_t& symbolId = symbolOfNumber_[(*u.numbers)[o.usr]];
-      if (symbolId < 0) {
-        symbolId = static_cast<int64_t>(contents_.symbols.size());
-        ClangSymbol symbol;
-        symbol.usr = f.usrs[o.usr];
-        symbol.name = f.names[o.usr];
-        symbol.kind = o.kind;
-        contents_.symbols.push_back(std::move(symbol));
-        canonicalFrom_.push_back(CanonicalFrom::None);
-        if (made) madeUpSymbols_.push_back(static_cast<uint32_t>(symbolId));
-      }
-      u.ids[o.usr] = symbolId;
+    int64_t& symbolId = symbolOf(u, o.usr);
+    if (symbolId < 0) {
+      symbolId = static_cast<int64_t>(contents_.symbols.size());
+      ClangSymbol symbol;
+      symbol.usr = f.usrs[o.usr];
+      symbol.name = f.names[o.usr];
+      symbol.kind = o.kind;
+      contents_.symbols.push_back(std::move(symbol));
+      canonicalFrom_.push_back(CanonicalFrom::None);
+      if (made) madeUpSymbols_.push_back(static_cast<uint32_t>(symbolId));
     }
-    uint32_t id = static_cast<uint32_t>(u.ids[o.usr]);
+    const auto id = static_cast<uint32_t>(symbolId);
     if (u.language) {
       if (languagesOf_.size() <= id) languagesOf_.resize(contents_.symbols.size(), 0);
       languagesOf_[id] |= u.language;

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "views/ClangFacts.h"
 #include "support/StringMap.h"
+#include "views/ClangFacts.h"
 #include "views/ClangView.h"
 
 namespace nib {

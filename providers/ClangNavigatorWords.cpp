@@ -22,18 +22,6 @@ namespace {
 
 constexpr size_t kMostWordMatches = 5;  // clangd 14 answers nothing when more symbols match
 
-// The identifier touching `offset`, as an editor's cursor gives it: [start, end), or nothing
-// (no word there, or a number).
-std::optional<std::pair<uint32_t, uint32_t>> wordAround(std::string_view text, uint32_t offset) {
-  if (offset > text.size()) return std::nullopt;
-  auto wordByte = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
-  size_t start = offset, end = offset;
-  while (start > 0 && wordByte(text[start - 1])) --start;
-  while (end < text.size() && wordByte(text[end])) ++end;
-  if (start == end || std::isdigit(static_cast<unsigned char>(text[start]))) return std::nullopt;
-  return std::pair{static_cast<uint32_t>(start), static_cast<uint32_t>(end)};
-}
-
 // The same word written nearby as a name the compiler saw, as clangd 14 finds it
 // (findNearbyIdentifier): among the tokens the compiler read (not in code the preprocessor left
 // out, in a directive or in arguments a macro dropped), the one of least cost — its distance in
@@ -383,7 +371,7 @@ std::optional<ClangNavigator::PreprocessorWord> ClangNavigator::preprocessorWord
                                                                                  const AskedFile& f, uint32_t offset) {
   if (changed_(path) || (f.language != Language::C && f.language != Language::Cpp) || !covers(path)) return std::nullopt;
   auto text = f.text();
-  auto around = text ? wordAround(*text, offset) : std::nullopt;
+  auto around = text ? identifierAround(*text, offset) : std::nullopt;
   if (!around) return std::nullopt;
   PreprocessorWord w;
   std::tie(w.start, w.end) = *around;

@@ -14,6 +14,7 @@
 #include "providers/TypeScriptOverloads.h"
 #include "support/CodeIdentifiers.h"
 #include "support/FileIo.h"
+#include "support/Text.h"
 
 namespace nib {
 
@@ -56,16 +57,12 @@ std::optional<StaticProvider::DiskFile> StaticProvider::tooLargeFile(const std::
   if (!text || offset > text->size()) return std::nullopt;
   DiskFile f;
   f.language = detectLanguage(path, std::string_view(*text).substr(0, 16384));
-  auto wordByte = [&](size_t i) { return std::isalnum(static_cast<unsigned char>((*text)[i])) || (*text)[i] == '_'; };
-  size_t start = offset, end = offset;
-  while (start > 0 && wordByte(start - 1)) --start;
-  while (end < text->size() && wordByte(end)) ++end;
-  if (start < end) {
-    const std::string_view word = std::string_view(*text).substr(start, end - start);
+  if (auto around = identifierAround(*text, offset)) {
+    const std::string_view word = std::string_view(*text).substr(around->first, around->second - around->first);
     f.facts.names.emplace_back(word);
     uint32_t line = 0, lineStart = 0, scanned = 0;
     for (uint32_t at : codeIdentifierStarts(*text, f.language)) {
-      if (text->compare(at, word.size(), word) != 0 || (at + word.size() < text->size() && wordByte(at + word.size())))
+      if (text->compare(at, word.size(), word) != 0 || (at + word.size() < text->size() && isIdentifierByte((*text)[at + word.size()])))
         continue;
       for (; scanned < at; ++scanned)
         if ((*text)[scanned] == '\n') ++line, lineStart = scanned + 1;
@@ -86,7 +83,7 @@ std::optional<uint32_t> StaticProvider::qualifierBefore(const LoadedFile& f, con
   auto text = reader_->content(f.record.blobOid);
   if (!text || offset > text->size() || text->compare(offset - 2, 2, "::") != 0) return std::nullopt;
   const char before = (*text)[offset - 3];
-  if (!std::isalnum(static_cast<unsigned char>(before)) && before != '_' && before != '>') return std::nullopt;
+  if (!isIdentifierByte(before) && before != '>') return std::nullopt;
   return offset - 2;
 }
 

@@ -111,6 +111,15 @@ uint32_t LineTable::fromUnits(uint32_t line, uint32_t units, Encoding enc) const
   return static_cast<uint32_t>(i);
 }
 
+std::optional<std::pair<uint32_t, uint32_t>> identifierAround(std::string_view text, uint32_t offset) {
+  if (offset > text.size()) return std::nullopt;
+  size_t start = offset, end = offset;
+  while (start > 0 && isIdentifierByte(text[start - 1])) --start;
+  while (end < text.size() && isIdentifierByte(text[end])) ++end;
+  if (start == end || (text[start] >= '0' && text[start] <= '9')) return std::nullopt;
+  return std::pair{static_cast<uint32_t>(start), static_cast<uint32_t>(end)};
+}
+
 size_t skipCodeTrivia(std::string_view text, size_t at) {
   while (at < text.size()) {
     char c = text[at];

@@ -4,8 +4,10 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace nib {
@@ -47,6 +49,13 @@ std::string validUtf8(std::string_view text);
 size_t skipCodeTrivia(std::string_view text, size_t at);
 // True when every byte is < 0x80, in which case all encodings count columns alike.
 bool isAscii(std::string_view text);
+// Whether `c` may be part of a C-family identifier (ASCII letters, digits, `_`).
+inline bool isIdentifierByte(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+// The identifier touching `offset`, as an editor's cursor gives it: [start, end), or nothing
+// (no word there, or a number).
+std::optional<std::pair<uint32_t, uint32_t>> identifierAround(std::string_view text, uint32_t offset);
 
 class LineTable {
  public:

@@ -119,7 +119,8 @@ struct Collector {
   bool mainFileError = false;
   std::vector<CXFile> errorFiles;  // where the errors are
   // Looked up with the C strings libclang hands over, without making a string each time.
-  StringMap<uint32_t> fileIds, usrIds;
+  StringMap<uint32_t> fileIds;
+  StringIndex usrIds;  // over facts.usrs
   FlatMap128<int64_t> fileCache;  // by (CXFile, 0); -1: outside the root
   CXFile lastFile = nullptr;
   int64_t lastFileId = -1;
@@ -682,12 +683,13 @@ struct Collector {
   }
   FlatMap128<uint32_t> referencedUsrs, cursorUsrs;  // by (declaration, 0), by (declaration, kind)
   uint32_t usrId(std::string_view usr, const char* name) {
-    if (auto it = usrIds.find(usr); it != usrIds.end()) {
-      if (facts.names[it->second].empty() && name) facts.names[it->second] = name;
-      return it->second;
+    const uint64_t hash = StringIndex::hashOf(usr);
+    if (uint32_t known = usrIds.find(usr, hash, facts.usrs); known != StringIndex::kAbsent) {
+      if (facts.names[known].empty() && name) facts.names[known] = name;
+      return known;
     }
     auto id = static_cast<uint32_t>(facts.usrs.size());
-    usrIds.emplace(usr, id);
+    usrIds.add(hash, id);
     facts.usrs.emplace_back(usr);
     facts.names.push_back(name ? name : "");
     return id;

@@ -609,9 +609,15 @@ std::vector<uint32_t> UsrNumbers::number(const std::vector<std::string>& usrs) {
   std::vector<uint32_t> out(usrs.size());
   std::lock_guard<std::mutex> lock(mutex_);
   for (size_t k = 0; k < usrs.size(); ++k) {
-    auto [it, added] = numbers_.try_emplace(usrs[k], static_cast<uint32_t>(hashes_.size()));
-    if (added) hashes_.push_back(std::hash<std::string>()(usrs[k]));
-    out[k] = it->second;
+    const uint64_t hash = StringIndex::hashOf(usrs[k]);
+    uint32_t n = index_.find(usrs[k], hash, texts_);
+    if (n == StringIndex::kAbsent) {
+      n = static_cast<uint32_t>(texts_.size());
+      index_.add(hash, n);
+      texts_.push_back(usrs[k]);
+      hashes_.push_back(hash);
+    }
+    out[k] = n;
   }
   return out;
 }

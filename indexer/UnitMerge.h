@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "support/StringMap.h"
+#include "support/FlatSet.h"
 #include "views/ClangFacts.h"
 #include "views/ClangView.h"
 
@@ -31,8 +31,9 @@ class UsrNumbers {
 
  private:
   std::mutex mutex_;
-  StringMap<uint32_t> numbers_;
-  std::vector<uint64_t> hashes_;
+  std::vector<std::string> texts_;  // by number
+  StringIndex index_;               // over texts_
+  std::vector<uint64_t> hashes_;    // by number: StringIndex::hashOf
 };
 
 struct MergeOptions {

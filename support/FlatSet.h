@@ -7,6 +7,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -104,6 +107,57 @@ class FlatSet128 {
  private:
   struct Nothing {};
   FlatMap128<Nothing> map_;
+};
+
+// An index by text of a table of strings that only grows at its end (a unit's USRs, which the
+// worker looks up at every declaration and reference it reports): open addressing over (hash,
+// position) slots, the text itself compared in the table, so that a lookup costs a probe and a
+// comparison, and no string is kept twice nor allocated a node (std::unordered_map<std::string>
+// did both, and hashed modulo a prime).
+class StringIndex {
+ public:
+  static constexpr uint32_t kAbsent = UINT32_MAX;
+  static uint64_t hashOf(std::string_view text) { return std::hash<std::string_view>{}(text); }
+  // The position of `text` (whose hashOf is `hash`) in `table`, which this index covers; kAbsent
+  // where it is not there.
+  uint32_t find(std::string_view text, uint64_t hash, const std::vector<std::string>& table) const {
+    if (slots_.empty()) return kAbsent;
+    const size_t mask = slots_.size() - 1;
+    for (size_t i = mixBits(hash) & mask;; i = (i + 1) & mask) {
+      const Slot& slot = slots_[i];
+      if (slot.position == kAbsent) return kAbsent;
+      if (slot.hash == hash && table[slot.position] == text) return slot.position;
+    }
+  }
+  // Indexes the string at `position` of the table (absent from it until now), whose hashOf is
+  // `hash`.
+  void add(uint64_t hash, uint32_t position) {
+    if ((size_ + 1) * 8 > slots_.size() * 7) grow();
+    place({hash, position});
+    ++size_;
+  }
+  size_t size() const { return size_; }
+
+ private:
+  struct Slot {
+    uint64_t hash = 0;
+    uint32_t position = kAbsent;
+  };
+  void place(const Slot& entry) {
+    const size_t mask = slots_.size() - 1;
+    size_t i = mixBits(entry.hash) & mask;
+    while (slots_[i].position != kAbsent) i = (i + 1) & mask;
+    slots_[i] = entry;
+  }
+  void grow() {
+    std::vector<Slot> old;
+    old.swap(slots_);
+    slots_.resize(old.empty() ? 1024 : old.size() * 2);
+    for (const Slot& slot : old)
+      if (slot.position != kAbsent) place(slot);
+  }
+  std::vector<Slot> slots_;
+  size_t size_ = 0;
 };
 
 }  // namespace nib

@@ -185,3 +185,31 @@ TEST_CASE("a flat set keeps each key once through its growth and finds only what
   CHECK_FALSE(zero.contains({~0ULL, 8}));
   CHECK(zero.size() == 2);
 }
+
+TEST_CASE("a string index finds each text of its table at its position, and nothing else", "[support]") {
+  std::vector<std::string> table;
+  nib::StringIndex index;
+  std::map<std::string, uint32_t> model;
+  // USR-like texts, many sharing long prefixes; every other one asked twice.
+  for (int i = 0; i < 20000; ++i) {
+    std::string text = "c:@F@function_" + std::to_string(i % 7000) + (i % 3 ? "" : "#I#");
+    const uint64_t hash = nib::StringIndex::hashOf(text);
+    uint32_t found = index.find(text, hash, table);
+    auto known = model.find(text);
+    CHECK((found == nib::StringIndex::kAbsent) == (known == model.end()));
+    if (known != model.end()) {
+      CHECK(found == known->second);
+      continue;
+    }
+    model.emplace(text, static_cast<uint32_t>(table.size()));
+    index.add(hash, static_cast<uint32_t>(table.size()));
+    table.push_back(text);
+  }
+  REQUIRE(table.size() > 5000);  // the index grew many times over
+  CHECK(index.size() == table.size());
+  for (uint32_t i = 0; i < table.size(); ++i) CHECK(index.find(table[i], nib::StringIndex::hashOf(table[i]), table) == i);
+  CHECK(index.find("c:@F@function_7000", nib::StringIndex::hashOf("c:@F@function_7000"), table) == nib::StringIndex::kAbsent);
+  // A text whose hash equals a held one's is still told apart by its text.
+  CHECK(index.find("not there", nib::StringIndex::hashOf(table[0]), table) == nib::StringIndex::kAbsent);
+  CHECK(nib::StringIndex().find("", 0, table) == nib::StringIndex::kAbsent);
+}

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
+#include <string_view>
 
 #include "support/Language.h"
 
@@ -29,6 +31,27 @@ void collectReferenceFamily(ClangView& view, const ClangSymbol& symbol, SiteColl
   }
 }
 
+namespace {
+
+// Whether a file is the asked one or one the asked file's own parse read (ClangView::filesReadBy;
+// only the asked file where that is not known): what clangd 14's index of its open files — the
+// asked file's parse and preamble — knows, and answers from before its background index.
+class ReadByAsked {
+ public:
+  ReadByAsked(ClangView& view, const std::string& path) : path_(path) {
+    if (auto r = view.filesReadBy(path); r && *r) read_ = std::move(**r);
+  }
+  bool operator()(std::string_view file) const {
+    return file == path_ || (read_ && std::find(read_->begin(), read_->end(), file) != read_->end());
+  }
+
+ private:
+  const std::string& path_;
+  std::optional<std::vector<std::string_view>> read_;
+};
+
+}  // namespace
+
 void collectOverrides(ClangView& clang, const ClangSymbol& symbol, bool includeDeclaration, SiteCollector& c) {
   std::vector<uint32_t> up = symbol.overrides;
   std::set<uint32_t> seen(up.begin(), up.end());
@@ -48,11 +71,7 @@ void collectOverrides(ClangView& clang, const ClangSymbol& symbol, bool includeD
   // Tag::setComment, overridden in each format's header and defined in its .cpp, against an
   // overrider declared beside the asked method).
   if (includeDeclaration) {
-    std::optional<std::vector<std::string_view>> read;
-    if (auto r = clang.filesReadBy(c.path); r && *r) read = std::move(**r);
-    auto readByAsked = [&](const std::string& file) {
-      return file == c.path || (read && std::find(read->begin(), read->end(), file) != read->end());
-    };
+    ReadByAsked readByAsked(clang, c.path);
     auto add = [&](const ClangSymbol& d, const ClangSite& s) {
       if (c.changedFile(s.path)) c.changed.insert({s.path, s.range.startByte});
       else c.out.locations.push_back(siteLocation(d, s));
@@ -109,21 +128,30 @@ void keepCanonicalDeclaration(const ClangSymbol& symbol, const std::function<con
 }
 
 // Asked at the declaration of a method nothing in the repository defines (a pure virtual one),
-// clangd 14 goes to it and to each method overriding it directly, at its definition (else its
-// canonical declaration): the implementations are what such a name leads to.
+// clangd 14 goes to it and to each method overriding it directly: the implementations are what
+// such a name leads to. Each at its definition as clangd's index knows it, else its canonical
+// declaration — the index of its open files first, as for the overriders among references
+// (collectOverrides): one the asked file's own parse declares is answered at a definition that
+// parse reads (an inline one), else at that declaration (ninja's StatusPrinter, declared beside
+// the pure Status::BuildEdgeStarted in status.h and defined in status.cc: clangd answers the
+// declaration in status.h); one declared elsewhere, at its definition wherever it is. Checked
+// against clangd 14 with the asked file alone open.
 void addOverridersOfPureMethod(ClangView& view, const ClangSymbol& symbol, const ClangFileOccurrence& at, SiteCollector& c) {
   if (static_cast<SymbolKind>(symbol.kind) != SymbolKind::Method || symbol.overriddenBy.empty() ||
       at.role != ClangRole::Declaration || at.expanded)
     return;
   if (std::any_of(symbol.sites.begin(), symbol.sites.end(), [](const ClangSite& s) { return s.role == ClangRole::Definition; }))
     return;
+  ReadByAsked readByAsked(view, c.path);
   for (uint32_t id : symbol.overriddenBy) {
     auto overrider = view.symbol(id);
     if (!overrider) continue;
-    auto definition = std::find_if(overrider->sites.begin(), overrider->sites.end(), [](const ClangSite& s) {
-      return s.role == ClangRole::Definition && !s.expanded;
+    const ClangSite* declaration = declarationSite(*overrider);
+    const bool seen = declaration && readByAsked(declaration->path);
+    auto definition = std::find_if(overrider->sites.begin(), overrider->sites.end(), [&](const ClangSite& s) {
+      return s.role == ClangRole::Definition && !s.expanded && (!seen || readByAsked(s.path));
     });
-    const ClangSite* site = definition != overrider->sites.end() ? &*definition : declarationSite(*overrider);
+    const ClangSite* site = definition != overrider->sites.end() ? &*definition : declaration;
     // One only a made-up unit saw (a benchmark no command builds) is no part of the build,
     // unless it is in front of the user.
     if (!site || (site->interpolated && site->path != c.path && !(c.shown && c.shown(site->path)))) continue;

@@ -145,7 +145,9 @@ class ClangNavigator {
                                            const std::vector<ClangFileOccurrence>& occurrences);
   bool addIndexedPlace(const std::string& path, const ClangSymbol& symbol, NavigationResult& out);
   bool knownSite(const std::string& path, const ClangSite& s, const std::optional<std::vector<std::string_view>>& read) const;
-  // The files `path`'s own parse read, sorted (nullopt: it is no unit's main file).
+  // The files `path`'s own parse read where that parse is a made-up unit's (a file no compile
+  // command builds, a header parsed alone), sorted; nullopt where it is no unit's main file, or
+  // a compiled unit's, which saw nothing only made-up units saw.
   std::optional<std::vector<std::string_view>> readByOwnParse(const std::string& path);
   // At a dependent name nothing resolved (kDependentNameUsrPrefix): the symbols of its name.
   Expected<NavigationResult> dependentNameAnswer(const std::string& path, const std::vector<ClangFileOccurrence>& occurrences,

@@ -226,9 +226,12 @@ bool ClangNavigator::addIndexedPlace(const std::string& path, const ClangSymbol&
 }
 
 // A site clangd's index knows while `path` is open: not one only a made-up unit saw, unless in a
-// file in front of the user or one `path`'s own parse read (`read`, sorted): clangd indexes the
-// open file's preamble, so a header no compile command reaches is known while a file that
-// #includes it is open (ninja's Windows-only includes_normalize.h, from its test).
+// file in front of the user or one `path`'s own parse read (`read`, sorted) where that parse is
+// a made-up unit's: clangd indexes the open file's preamble, so a header no compile command
+// reaches is known while a file that #includes it is open (ninja's Windows-only
+// includes_normalize.h, from its test). A compiled file's parse is its unit's, which saw none of
+// what only made-up units saw: a section of a header only an uncompiled file turns on (fmtlib's
+// gtest-extra.h `import fmt;` under module-test.cc's FMT_MODULE_TEST) is unknown to clangd then.
 bool ClangNavigator::knownSite(const std::string& path, const ClangSite& s,
                                const std::optional<std::vector<std::string_view>>& read) const {
   return !s.interpolated || s.path == path || (shown_ && shown_(s.path)) ||
@@ -236,6 +239,7 @@ bool ClangNavigator::knownSite(const std::string& path, const ClangSite& s,
 }
 
 std::optional<std::vector<std::string_view>> ClangNavigator::readByOwnParse(const std::string& path) {
+  if (view_->compiledMainFile(path)) return std::nullopt;
   auto read = view_->filesReadBy(path);
   if (!read || !*read) return std::nullopt;
   return std::move(**read);

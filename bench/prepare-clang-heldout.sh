@@ -72,6 +72,11 @@
 #          were passed over: this mirror lacks their .orig tarballs; zimg too: its +ds1 tarball
 #          lacks test/extra/ (googletest, musl-libm, sha1), without which its unit tests do not
 #          build
+#   set 45 (a twenty-second, fresh set; default DEST /tmp/held45): chrony 4.3, nanomsg 1.1.5,
+#          {fmt} 9.1.0 and Box2D 2.4.1, the packages chrony, nanomsg (1.1.5+dfsg), fmtlib
+#          (9.1.0+ds1) and box2d. Set 45's recipes, and what each builds, are in
+#          bench/prepare-clang-heldout-set45.sh. ccache, opencc, re2c, libsigc++-3.0, octomap and
+#          marisa were passed over: this mirror lacks their .orig tarballs
 #
 # Each code base becomes DEST/<package>, a git repository whose first commit is the package's
 # .orig tarball (made by bench/fetch-corpus.sh). The script then builds it once, because clangd
@@ -620,7 +625,7 @@
 # CMakeLists.txt, yaml-cpp's patched test/CMakeLists.txt, libwebm's and wabt's patched
 # CMakeLists.txt, re2's patched re2/unicode.py, zlib's configured Makefile and zconf.h, glslang's
 # patched gtests/CMakeLists.txt, libxml2's configured include/libxml/xmlversion.h, cpputest's
-# replaced .gitignore); afterwards git
+# replaced .gitignore, fmtlib's patched test/CMakeLists.txt); afterwards git
 # status is empty. Every "directory" and "file" of each compilation database is
 # checked to lie inside DEST/<package>, and every "file" to exist.
 #
@@ -637,16 +642,17 @@
 # liblz4-dev and libzstd-dev for tkrzw, libgnutls28-dev for zeromq3 and libmicrohttpd,
 # libexpat1-dev for exiv2, libcurl4-openssl-dev for libmicrohttpd, meson and nasm for dav1d (nasm
 # for x264 too), catch2 for cli11, libcmocka-dev for libssh, libcunit1-dev for nghttp2,
-# libmpfr-dev for gawk, libcivetweb-dev and civetweb for prometheus-cpp) are installed with
+# libmpfr-dev for gawk, libcivetweb-dev and civetweb for prometheus-cpp, nettle-dev for chrony,
+# libxrandr-dev, libxinerama-dev, libxcursor-dev and libxi-dev for box2d) are installed with
 # apt-get, which needs root.
 # The recipes themselves are in bench/prepare-clang-heldout-recipes.sh, for sets 37 to 41 in
 # bench/prepare-clang-heldout-sets.sh, for set 42 in bench/prepare-clang-heldout-set42.sh, for
-# set 43 in bench/prepare-clang-heldout-set43.sh and for set 44 in
-# bench/prepare-clang-heldout-set44.sh.
-# Usage: bench/prepare-clang-heldout.sh [--set 24|25|26|27|28|29|30|31|32|33|34|35|36|37|38|39|40|41|42|43|44] [DEST]   (default: set 24, DEST /tmp/held<set>)
+# set 43 in bench/prepare-clang-heldout-set43.sh, for set 44 in
+# bench/prepare-clang-heldout-set44.sh and for set 45 in bench/prepare-clang-heldout-set45.sh.
+# Usage: bench/prepare-clang-heldout.sh [--set 24|25|26|27|28|29|30|31|32|33|34|35|36|37|38|39|40|41|42|43|44|45] [DEST]   (default: set 24, DEST /tmp/held<set>)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-usage() { echo "usage: $0 [--set 24|25|26|27|28|29|30|31|32|33|34|35|36|37|38|39|40|41|42|43|44] [DEST]" >&2; exit 2; }
+usage() { echo "usage: $0 [--set 24|25|26|27|28|29|30|31|32|33|34|35|36|37|38|39|40|41|42|43|44|45] [DEST]" >&2; exit 2; }
 set_id=24
 args=()
 while [ $# -gt 0 ]; do
@@ -681,7 +687,8 @@ case "$set_id" in
   42) packages=(libsodium libssh glslang libxml2) ;;
   43) packages=(cpputest lame libxcrypt nghttp2) ;;
   44) packages=(gawk jimtcl prometheus-cpp ninja-build) ;;
-  *) echo "heldout: unknown set $set_id (24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43 or 44)" >&2; exit 2 ;;
+  45) packages=(chrony nanomsg fmtlib box2d) ;;
+  *) echo "heldout: unknown set $set_id (24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44 or 45)" >&2; exit 2 ;;
 esac
 dest=$(realpath -m "${args[0]:-/tmp/held$set_id}")
 git_c=(-c user.name=nib-bench -c user.email=bench@nib -c commit.gpgsign=false)
@@ -692,7 +699,8 @@ for p in bear cmake build-essential zlib1g-dev libgtest-dev libgmock-dev libbenc
          libcppunit-dev libreadline-dev libgmp-dev libfmt-dev autoconf automake libtool \
          libpcap-dev libpng-dev libbrotli-dev libjpeg-dev unicode-data python3-six liblz4-dev \
          libzstd-dev libgnutls28-dev libexpat1-dev libcurl4-openssl-dev meson nasm catch2 \
-         libcmocka-dev libcunit1-dev libmpfr-dev libcivetweb-dev civetweb; do
+         libcmocka-dev libcunit1-dev libmpfr-dev libcivetweb-dev civetweb nettle-dev \
+         libxrandr-dev libxinerama-dev libxcursor-dev libxi-dev; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || need+=("$p")
 done
 if [ ${#need[@]} -gt 0 ]; then
@@ -709,13 +717,14 @@ prepared() {
 }
 
 # The recipes (build_recipe and the build_* functions) and the helpers they share; sets 37's to
-# 41's build_* functions are in a file of their own, set 42's in another, set 43's in a third and
-# set 44's in a fourth.
+# 41's build_* functions are in a file of their own, set 42's in another, set 43's in a third,
+# set 44's in a fourth and set 45's in a fifth.
 . "$here/prepare-clang-heldout-recipes.sh"
 . "$here/prepare-clang-heldout-sets.sh"
 . "$here/prepare-clang-heldout-set42.sh"
 . "$here/prepare-clang-heldout-set43.sh"
 . "$here/prepare-clang-heldout-set44.sh"
+. "$here/prepare-clang-heldout-set45.sh"
 
 # Fails unless every entry's directory and file lie inside the code base and the file exists.
 check_cdb() {

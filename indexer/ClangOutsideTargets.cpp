@@ -21,6 +21,14 @@ CXCursor answeredDeclaration(CXCursor referenced, bool* definition) {
   *definition = kind == CXCursor_MacroDefinition;
   if (kind == CXCursor_MacroDefinition) return referenced;
   if (kind == CXCursor_Namespace) return clang_getCanonicalCursor(referenced);
+  // Every typedef of a name is a definition to clangd's index, which keeps the first its unit
+  // met, where clang's lookup names the last (glibc's glob.h declares size_t again after
+  // stddef.h under _GNU_SOURCE: clangd 14 goes to stddef.h's, or to glob.h's where that came
+  // first).
+  if (kind == CXCursor_TypedefDecl || kind == CXCursor_TypeAliasDecl) {
+    *definition = true;
+    return clang_getCanonicalCursor(referenced);
+  }
   CXCursor found = clang_getCursorDefinition(referenced);
   if (!clang_Cursor_isNull(found) && !clang_isInvalid(clang_getCursorKind(found))) {
     *definition = true;

@@ -155,12 +155,24 @@ struct AstOnlyNames {
   // A library function clang declares implicitly when its header declares it (memcmp, free,
   // printf): the header's declaration redeclares an implicit one made at the same place. The
   // indexer looks at that implicit first declaration and reports no use of the function, while
-  // clangd's index checks the declaration the expression names and lists every call.
+  // clangd's index checks the declaration the expression names and lists every call. An
+  // expression may name a later declaration (glibc's stdio.h declares sscanf, then redirects it
+  // to __isoc99_sscanf; with _FORTIFY_SOURCE, string_fortified.h defines memcpy again): the
+  // implicit one is still the first, at the header's first declaration, its extent the name
+  // alone where a declaration written in a header starts with its type.
   static bool redeclaresBuiltin(CXCursor referenced) {
     if (clang_getCursorKind(referenced) != CXCursor_FunctionDecl) return false;
     CXCursor first = clang_getCanonicalCursor(referenced);
-    return !clang_equalCursors(first, referenced) &&
-           clang_equalLocations(clang_getCursorLocation(first), clang_getCursorLocation(referenced));
+    if (clang_equalCursors(first, referenced)) return false;
+    CXSourceLocation at = clang_getCursorLocation(first);
+    if (clang_equalLocations(at, clang_getCursorLocation(referenced))) return true;
+    if (!clang_Location_isInSystemHeader(at)) return false;
+    CXSourceRange extent = clang_getCursorExtent(first);
+    unsigned start = 0, end = 0;
+    clang_getFileLocation(clang_getRangeStart(extent), nullptr, nullptr, nullptr, &start);
+    clang_getFileLocation(clang_getRangeEnd(extent), nullptr, nullptr, nullptr, &end);
+    return clang_equalLocations(clang_getRangeStart(extent), at) &&
+           end - start == take(clang_getCursorSpelling(first)).size();
   }
 
   // Whether a class cursor is an explicit instantiation, `[extern] template class X<...>;`, as

@@ -722,7 +722,7 @@ struct AstOnlyNames {
     if (kind == CXCursor_Namespace) self->namespaceBlock(cursor);
     std::optional<uint32_t> parameter;
     if (kind == CXCursor_ParmDecl) parameter = self->prototypeParameter(cursor, parent);
-    if (kind == CXCursor_ParmDecl && !parameter) parameter = addRejectedTypeParameter(*self->c, cursor, parent);
+    if (kind == CXCursor_ParmDecl && !parameter) parameter = addFunctionTypeParameter(*self->c, cursor, parent);
     if ((kind == CXCursor_VarDecl || kind == CXCursor_FieldDecl || kind == CXCursor_FunctionDecl ||
          kind == CXCursor_ParmDecl) &&
         clang_isInvalidDeclaration(cursor)) {

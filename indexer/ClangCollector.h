@@ -765,9 +765,10 @@ void addAstOnlyNames(Collector& c, CXTranslationUnit tu);
 // offset) of every name the indexer reported.
 void addInvalidDeclarationWords(Collector& c, CXTranslationUnit tu, CXCursor function,
                                 const Places& indexed);
-// A parameter of a function pointer's type whose own type clang does not know gets a declaration
-// of its own, unlisted; returns its symbol (ClangInvalidDeclarations.cpp). For invalidTypeNames.
-std::optional<uint32_t> addRejectedTypeParameter(Collector& c, CXCursor parameter, CXCursor parent);
+// A parameter of a function pointer's type (a field's, a variable's, a typedef's, a parameter's)
+// gets a declaration of its own place, unlisted; returns its symbol, which invalidTypeNames aims
+// the words of a type clang did not know at (ClangInvalidDeclarations.cpp).
+std::optional<uint32_t> addFunctionTypeParameter(Collector& c, CXCursor parameter, CXCursor parent);
 // Where a macro's argument is a declaration's name and a later expansion of it a reference (a
 // constructor's name, then its class as a parameter's type), the declaration is no name under a
 // cursor (ClangRepeatedArguments.cpp). After the macros' pass, before resolveMacroDeclarations.

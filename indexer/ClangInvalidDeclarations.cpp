@@ -108,31 +108,38 @@ void addInvalidDeclarationWords(Collector& c, CXTranslationUnit tu, CXCursor fun
   if (tokens) clang_disposeTokens(tu, tokens, n);
 }
 
-// A parameter of a function pointer's type (a field's, a variable's, a typedef's) whose own type
-// names nothing clang knows (`void (*denoise_dct)( dctcoef *dct, udctcoef *offset );` in x264's
-// quant.h opened alone): clangd's selection at the unknown type finds the parameter, and its
-// go-to-definition answers it; it lists no references (no index holds such a parameter). The
-// indexer reports none of these, so the parameter gets a declaration of its own place, unlisted,
-// for invalidTypeNames to aim the type's words at. nullopt for any other parameter.
-std::optional<uint32_t> addRejectedTypeParameter(Collector& c, CXCursor parameter, CXCursor parent) {
+// A parameter of a function pointer's type (a field's, a variable's, a typedef's, a parameter's:
+// `void (*time_init)(void (*after_hook)(void *), void *anything);` in chrony's rtc.c): clangd's
+// go-to-definition at its name, or at a type of its clang did not know (`void (*denoise_dct)(
+// dctcoef *dct, udctcoef *offset );` in x264's quant.h opened alone), answers the parameter; it
+// lists no references (no index holds such a parameter). The indexer reports none of these, so
+// the parameter gets a declaration of its own place, unlisted — reported once a session in a
+// header, as a prototype's parameters are (Collector::leavesOut), unless clang rejected it: then
+// each unit has it for invalidTypeNames to aim the type's words at. nullopt for any other
+// parameter, and for one left out.
+std::optional<uint32_t> addFunctionTypeParameter(Collector& c, CXCursor parameter, CXCursor parent) {
   CXCursorKind owner = clang_getCursorKind(parent);
-  if ((owner != CXCursor_FieldDecl && owner != CXCursor_VarDecl && owner != CXCursor_TypedefDecl &&
-       owner != CXCursor_ParmDecl) ||
-      !clang_isInvalidDeclaration(parameter))
+  if (owner != CXCursor_FieldDecl && owner != CXCursor_VarDecl && owner != CXCursor_TypedefDecl &&
+      owner != CXCursor_TypeAliasDecl && owner != CXCursor_ParmDecl)
     return std::nullopt;
   CXSourceLocation location = clang_getCursorLocation(parameter);
   CXFile file = nullptr;
   unsigned offset = 0;
   clang_getFileLocation(location, &file, nullptr, nullptr, &offset);
   int64_t id = c.fileId(file);
+  if (id < 0 || c.inExpansion(static_cast<uint32_t>(id), offset)) return std::nullopt;
+  const auto at = static_cast<uint32_t>(id);
+  const bool once = !clang_isInvalidDeclaration(parameter);
+  if (once && c.leavesOut(at, offset, parameter)) return std::nullopt;
   std::string name = take(clang_getCursorSpelling(parameter));
-  if (id < 0 || name.empty() || c.inExpansion(static_cast<uint32_t>(id), offset)) return std::nullopt;
+  if (name.empty()) return std::nullopt;
   std::string usr = std::string(kParameterUsr) + c.facts.files[static_cast<size_t>(id)] + "@" + std::to_string(offset);
   uint32_t symbol = c.usrId(usr, name.c_str());
   size_t before = c.facts.occurrences.size();
   c.add(location, symbol, ClangRole::Declaration, SymbolKind::Parameter, false, -1);
   if (c.facts.occurrences.size() == before) return std::nullopt;
   c.facts.occurrences.back().unlisted = true;
+  if (once && c.facts.occurrences.back().offset == offset) c.reports(at, offset, parameter);
   return symbol;
 }
 

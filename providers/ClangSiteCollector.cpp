@@ -33,16 +33,16 @@ void collectReferenceFamily(ClangView& view, const ClangSymbol& symbol, SiteColl
 
 namespace {
 
-// Whether a file is the asked one or one the asked file's own parse read (ClangView::filesReadBy;
-// only the asked file where that is not known): what clangd 14's index of its open files — the
-// asked file's parse and preamble — knows, and answers from before its background index.
+// Whether a file is the asked one or one the asked file's own parse read (ClangView::filesReadBy,
+// sorted; only the asked file where that is not known): what clangd 14's index of its open files
+// — the asked file's parse and preamble — knows, and answers from before its background index.
 class ReadByAsked {
  public:
   ReadByAsked(ClangView& view, const std::string& path) : path_(path) {
     if (auto r = view.filesReadBy(path); r && *r) read_ = std::move(**r);
   }
   bool operator()(std::string_view file) const {
-    return file == path_ || (read_ && std::find(read_->begin(), read_->end(), file) != read_->end());
+    return file == path_ || (read_ && std::binary_search(read_->begin(), read_->end(), file));
   }
 
  private:

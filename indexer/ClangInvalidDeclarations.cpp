@@ -82,8 +82,7 @@ void addInvalidDeclarationWords(Collector& c, CXTranslationUnit tu, CXCursor fun
   // answer is its own (its definition in a source file), from the unlisted references.
   std::optional<CalledLocation> place;
   if (c.inExpansion(fileId, nameOffset)) place = declarationPlace(c, fileId, nameOffset, symbol);
-  const std::optional<uint32_t> answer =
-      place ? std::optional<uint32_t>(c.usrId(calledDefinitionsUsr({*place}), nullptr)) : std::nullopt;
+  const uint32_t answer = place ? c.usrId(calledDefinitionsUsr({*place}), nullptr) : Collector::kNoUsr;
   const std::vector<std::pair<unsigned, unsigned>> children = childExtents(function);
   CXToken* tokens = nullptr;
   unsigned n = 0;
@@ -103,7 +102,7 @@ void addInvalidDeclarationWords(Collector& c, CXTranslationUnit tu, CXCursor fun
       if (c.facts.occurrences.size() == before) continue;
       c.facts.occurrences.back().unlisted = true;
     }
-    if (answer) c.addAt(fileId, offset, *answer, ClangRole::Reference, SymbolKind::Unknown, /*expanded=*/true, /*macroBody=*/false);
+    if (answer != Collector::kNoUsr) c.addAt(fileId, offset, answer, ClangRole::Reference, SymbolKind::Unknown, /*expanded=*/true, /*macroBody=*/false);
   }
   if (tokens) clang_disposeTokens(tu, tokens, n);
 }

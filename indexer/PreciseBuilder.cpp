@@ -447,10 +447,10 @@ std::vector<PreciseProject> findPreciseProjects(const std::map<std::string, std:
   }
   std::vector<PreciseProject> projects;
   for (const auto& [dir, js] : folders) {
-    projects.push_back({"typescript", dir});
+    projects.push_back({.language = "typescript", .dir = dir});
     projects.back().jsconfig = js;
   }
-  if (python) projects.push_back({"python", ""});
+  if (python) projects.push_back({.language = "python", .dir = ""});
   return projects;
 }
 

@@ -35,7 +35,7 @@ struct PreciseProject {
   std::string dir;       // repository-relative folder, "" for the root
   // An inferred TypeScript project (the files no tsconfig.json's project read): its files.
   // Empty for a folder's project.
-  std::vector<std::string> files;
+  std::vector<std::string> files{};
   // A tsconfig.json whose `extends` names nothing that can be read: indexed from its own options
   // and files, as TypeScript's server reads it (indexer/TsConfigExtends).
   bool ownConfigOnly = false;

@@ -335,7 +335,7 @@ Expected<NavigationResult> ClangNavigator::answerFor(const ClangSymbol& found, c
     if (references) return role == ClangRole::Reference || includeDeclaration;
     return role == (declarations ? ClangRole::Declaration : ClangRole::Definition);
   };
-  SiteCollector c{[&](const std::string& p) { return changed_(p) > 0; }, path, references, out};
+  SiteCollector c{.changedFile = [&](const std::string& p) { return changed_(p) > 0; }, .path = path, .references = references, .out = out};
   c.shown = shown_;
   if (references) c.program = programOverride_ ? programOverride_ : programOf(path);
   c.programOnly = references && programOverride_ && programOnly_;

@@ -32,15 +32,15 @@ struct SiteCollector {
   bool withInterpolated = false;
   bool onlyRead = false;
   std::vector<std::string_view> readByAsked{};
-  std::set<std::pair<std::string, uint32_t>> changed;
-  std::function<bool(const std::string&)> shown;  // files open in the editor (may be empty)
+  std::set<std::pair<std::string, uint32_t>> changed{};
+  std::function<bool(const std::string&)> shown{};  // files open in the editor (may be empty)
   // References of a TypeScript file: the files of its program (ClangNavigator::programOf), which
   // then decide instead of what only a made-up unit saw.
   const std::unordered_set<std::string>* program = nullptr;
   bool programOnly = false;  // `program`'s files only, the asked file and open files not apart
   size_t uncompiled = 0;  // sites left out: only a made-up unit saw them, or outside `program`
   // Definitions clangd's index most likely lacks (clangnav::minorityDefinitions), passed over.
-  std::function<bool(const ClangSite&)> passOver;
+  std::function<bool(const ClangSite&)> passOver{};
   bool passedOver = false;
 
   template <typename Accept>

@@ -48,10 +48,10 @@ inline bool locatesDefinitions(NavigationKind kind) { return kind != NavigationK
 
 struct SymbolLocation {
   std::string path;
-  ByteRange range;      // the name (identifier) range
-  ByteRange fullRange;  // the whole definition, when this is one; else == range
-  std::string name;
-  std::string container;
+  ByteRange range{};      // the name (identifier) range
+  ByteRange fullRange{};  // the whole definition, when this is one; else == range
+  std::string name{};
+  std::string container{};
   SymbolKind kind = SymbolKind::Unknown;
   OccurrenceRole role = OccurrenceRole::Reference;
   bool ascii = true;    // the file's columns are the same in every encoding

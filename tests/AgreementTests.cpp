@@ -234,7 +234,7 @@ TEST_CASE("the policy follows the measurements: a disagreeing category goes live
   NavigationResult answer;
   answer.source = "tree-sitter";
   answer.confidence = Confidence::Scope;
-  answer.locations.push_back(SymbolLocation{"a.py", {}, {}, "alpha"});
+  answer.locations.push_back(SymbolLocation{.path = "a.py", .name = "alpha"});
   PolicyRequest request;
   request.path = "a.py";
   request.language = Language::Python;

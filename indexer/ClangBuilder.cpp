@@ -132,6 +132,11 @@ class ClangViewBuild {
 
   size_t size() const { return units_.size(); }
   bool cancelled() const { return in_.cancelled && in_.cancelled(); }
+  // Worker sessions started before the units were known (buildClangView starts them while the
+  // compilation database is read): runUnits takes them before starting sessions of its own,
+  // until releaseSessions kills those left.
+  void adoptSessions(std::vector<std::unique_ptr<WorkerSession>> started) { started_ = std::move(started); }
+  void releaseSessions() { started_.clear(); }
 
   // Indexes units [from, size()): from the cache where every file a unit read is as it was,
   // else by worker sessions (runUnits). With `defer`, made-up units the cache lacks
@@ -364,6 +369,7 @@ class ClangViewBuild {
   std::vector<char> dropped_;       // such a header whose parse reported no error
   std::mutex progressMutex_;
   size_t done_ = 0;
+  std::vector<std::unique_ptr<WorkerSession>> started_;  // sessions of `nib-clang index ROOT` no unit has used
 };
 
 bool ClangViewBuild::fromCache(size_t i) {
@@ -496,7 +502,11 @@ void ClangViewBuild::runUnits(const std::vector<size_t>& todo, bool keepBodies, 
       if (session && (alone || languageOf(units_[i]) != language)) session->finish(/*kill=*/true, false), session.reset();
       if (!session) {
         std::string error;
-        session = WorkerSession::start(args, &error);
+        if (!keepBodies && !alone) {
+          std::lock_guard<std::mutex> lock(m);
+          if (!started_.empty()) session = std::move(started_.back()), started_.pop_back();
+        }
+        if (!session) session = WorkerSession::start(args, &error);
         language = languageOf(units_[i]);
         done = 0;
         if (!session) {
@@ -577,6 +587,14 @@ ClangBuildReport buildClangView(const ClangBuildInput& in) {
   std::error_code ec;
   std::string root = fs::weakly_canonical(in.root, ec).string() + "/";
 
+  // The workers load libclang while the compilation database is read, rather than when their
+  // first unit is sent: a process of `nib-clang` spends ~80 ms in the dynamic loader on this
+  // machine kind (libLLVM's relocations), on the critical path of each thread's first unit.
+  std::vector<std::unique_ptr<WorkerSession>> warm;
+  for (size_t t = 0; t < std::max<size_t>(in.threads, 1); ++t) {
+    std::string error;  // a worker that cannot start is reported when runUnits starts its own
+    if (auto session = WorkerSession::start({in.worker.string(), "index", root}, &error)) warm.push_back(std::move(session));
+  }
   WorkerResult listed = runWorker({in.worker.string(), "list", in.databaseDir.string()}, "", std::chrono::seconds(120));
   if (listed.status != 0) return failView("broken compilation database: " + (listed.err.empty() ? "nib-clang failed" : listed.err));
   auto commands = decodeCompileCommands(listed.out);
@@ -613,12 +631,14 @@ ClangBuildReport buildClangView(const ClangBuildInput& in) {
   };
   step("database");
   ClangViewBuild build(in, root, std::move(units));
+  build.adoptSessions(std::move(warm));
   build.indexFrom(0);
   if (build.cancelled()) return failView("cancelled");
   step("units");
   size_t realUnits = build.size();
   build.addInterpolatedUnits();
   build.indexFrom(realUnits, in.deferUncompiled);
+  build.releaseSessions();
   if (build.cancelled()) return failView("cancelled");
   build.dropCleanParses();
   build.coverSessionSkips();

@@ -589,9 +589,12 @@ ClangBuildReport buildClangView(const ClangBuildInput& in) {
 
   // The workers load libclang while the compilation database is read, rather than when their
   // first unit is sent: a process of `nib-clang` spends ~80 ms in the dynamic loader on this
-  // machine kind (libLLVM's relocations), on the critical path of each thread's first unit.
+  // machine kind (libLLVM's relocations), on the critical path of each thread's first unit. One
+  // per thread for a cold build (no cache yet: every unit runs); one otherwise, where a delta
+  // runs the few units that read a changed file and more would be started for nothing.
   std::vector<std::unique_ptr<WorkerSession>> warm;
-  for (size_t t = 0; t < std::max<size_t>(in.threads, 1); ++t) {
+  const size_t warmCount = fs::exists(in.cacheDir / "data.mdb", ec) ? 1 : std::max<size_t>(in.threads, 1);
+  for (size_t t = 0; t < warmCount; ++t) {
     std::string error;  // a worker that cannot start is reported when runUnits starts its own
     if (auto session = WorkerSession::start({in.worker.string(), "index", root}, &error)) warm.push_back(std::move(session));
   }

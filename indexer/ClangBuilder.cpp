@@ -588,10 +588,11 @@ ClangBuildReport buildClangView(const ClangBuildInput& in) {
   std::string root = fs::weakly_canonical(in.root, ec).string() + "/";
 
   // The workers load libclang while the compilation database is read, rather than when their
-  // first unit is sent: a process of `nib-clang` spends ~80 ms in the dynamic loader on this
-  // machine kind (libLLVM's relocations), on the critical path of each thread's first unit. One
-  // per thread for a cold build (no cache yet: every unit runs); one otherwise, where a delta
-  // runs the few units that read a changed file and more would be started for nothing.
+  // first unit is sent: a `nib-clang` process takes ~70 ms to start on this machine kind (the
+  // dynamic loader and the page faults of mapping libLLVM and libclang), on the critical path of
+  // each thread's first unit. One per thread for a cold build (no cache yet: every unit runs);
+  // one otherwise, where a delta runs the few units that read a changed file and more would be
+  // started for nothing.
   std::vector<std::unique_ptr<WorkerSession>> warm;
   const size_t warmCount = fs::exists(in.cacheDir / "data.mdb", ec) ? 1 : std::max<size_t>(in.threads, 1);
   for (size_t t = 0; t < warmCount; ++t) {

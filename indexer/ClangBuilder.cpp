@@ -58,6 +58,14 @@ std::string cacheKey(const CompileCommand& c, const std::string& worker) {
 // At most this many made-up units a build: beyond, files keep what the database's units saw.
 constexpr size_t kMaxMadeUpUnits = 2000;
 
+// The command line of a `nib-clang index` session over the repository at `root`: the sessions
+// buildClangView starts early are ones runUnits could have started (without --keep-bodies).
+std::vector<std::string> indexSessionArgs(const fs::path& worker, const std::string& root, bool keepBodies) {
+  std::vector<std::string> args = {worker.string(), "index", root};
+  if (keepBodies) args.push_back("--keep-bodies");
+  return args;
+}
+
 // A C/C++ file nib indexes, by extension.
 bool isClangSource(const std::string& ext) {
   static const std::set<std::string> kExts = {".c", ".cc", ".cpp", ".cxx", ".h", ".hh", ".hpp", ".hxx", ".inl", ".ipp"};
@@ -485,8 +493,7 @@ void ClangViewBuild::runUnits(const std::vector<size_t>& todo, bool keepBodies, 
   for (const auto& item : order) queue.push_back(std::get<2>(item));
   std::vector<size_t> again;
   std::mutex m;
-  std::vector<std::string> args = {in_.worker.string(), "index", root_};
-  if (keepBodies) args.push_back("--keep-bodies");
+  const std::vector<std::string> args = indexSessionArgs(in_.worker, root_, keepBodies);
   auto work = [&] {
     std::unique_ptr<WorkerSession> session;
     std::string language;
@@ -597,7 +604,7 @@ ClangBuildReport buildClangView(const ClangBuildInput& in) {
   const size_t warmCount = fs::exists(in.cacheDir / "data.mdb", ec) ? 1 : std::max<size_t>(in.threads, 1);
   for (size_t t = 0; t < warmCount; ++t) {
     std::string error;  // a worker that cannot start is reported when runUnits starts its own
-    if (auto session = WorkerSession::start({in.worker.string(), "index", root}, &error)) warm.push_back(std::move(session));
+    if (auto session = WorkerSession::start(indexSessionArgs(in.worker, root, /*keepBodies=*/false), &error)) warm.push_back(std::move(session));
   }
   WorkerResult listed = runWorker({in.worker.string(), "list", in.databaseDir.string()}, "", std::chrono::seconds(120));
   if (listed.status != 0) return failView("broken compilation database: " + (listed.err.empty() ? "nib-clang failed" : listed.err));

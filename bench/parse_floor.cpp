@@ -7,6 +7,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <string>
 #include <thread>
@@ -19,19 +20,38 @@
 namespace fs = std::filesystem;
 
 int main(int argc, char** argv) {
-  if (argc < 2) {
-    std::fprintf(stderr, "usage: %s DIR [THREADS]\n", argv[0]);
+  std::error_code ec;
+  if (argc < 2 || argc > 3 || !fs::is_directory(argv[1], ec)) {
+    std::fprintf(stderr, "usage: %s DIR [THREADS]\n  DIR must be a folder%s\n", argv[0],
+                 argc >= 2 ? (std::string(": ") + argv[1] + " is not one").c_str() : "");
     return 2;
   }
-  unsigned threads = argc > 2 ? std::stoul(argv[2]) : std::max(1u, std::thread::hardware_concurrency());
+  unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+  if (argc > 2) {
+    char* end = nullptr;
+    unsigned long n = std::strtoul(argv[2], &end, 10);
+    if (!*argv[2] || *end || n == 0 || n > 1024) {
+      std::fprintf(stderr, "%s: THREADS must be a number from 1 to 1024, not '%s'\n", argv[0], argv[2]);
+      return 2;
+    }
+    threads = static_cast<unsigned>(n);
+  }
   std::vector<fs::path> files;
-  for (auto it = fs::recursive_directory_iterator(argv[1]); it != fs::recursive_directory_iterator(); ++it) {
+  // Unreadable folders are skipped, as `nib index` skips them, rather than ending the walk.
+  for (auto it = fs::recursive_directory_iterator(argv[1], fs::directory_options::skip_permission_denied, ec);
+       !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
     std::string name = it->path().filename().string();
-    if (it->is_directory() && (name == ".git" || name == ".nib")) {
+    std::error_code entry;  // a dangling link or a file gone meanwhile: skipped, never the end of the walk
+    if (it->is_directory(entry) && (name == ".git" || name == ".nib")) {
       it.disable_recursion_pending();
       continue;
     }
-    if (it->is_regular_file() && !it->is_symlink() && it->file_size() <= (1u << 20)) files.push_back(it->path());
+    if (it->is_regular_file(entry) && !it->is_symlink(entry) && it->file_size(entry) <= (1u << 20) && !entry)
+      files.push_back(it->path());
+  }
+  if (ec) {
+    std::fprintf(stderr, "%s: cannot list %s: %s\n", argv[0], argv[1], ec.message().c_str());
+    return 1;
   }
   std::atomic<size_t> next{0};
   std::atomic<uint64_t> bytes{0}, parsed{0};

@@ -354,7 +354,8 @@ class ClangViewBuild {
   bool fromCache(size_t i);
   void store(size_t i, const std::string& encoded);
   void runUnits(const std::vector<size_t>& todo, bool keepBodies, bool alone = false);
-  WorkerSession::Wait runUnit(WorkerSession& session, size_t i);
+  WorkerSession::Wait sendUnit(WorkerSession& session, size_t i);
+  WorkerSession::Wait takeOutcome(WorkerSession& session, UnitOutcome* outcome);
   void accept(size_t i, UnitOutcome&& outcome);
   void fail(size_t i, const WorkerResult& w);
 
@@ -449,20 +450,23 @@ void ClangViewBuild::fail(size_t i, const WorkerResult& w) {
   progress();
 }
 
-// Sends unit i to the session's worker and takes its outcome. Anything but Ready leaves the
+// Sends unit i to the session's worker. Anything but Ready leaves the session unusable.
+WorkerSession::Wait ClangViewBuild::sendUnit(WorkerSession& session, size_t i) {
+  return session.send(frameCompileCommands({units_[i]}), in_.timeout, in_.cancelled);
+}
+
+// Takes the outcome of the unit the session's worker is on. The time limit is per unit: it
+// counts from this call, and again from each piece of output. Anything but Ready leaves the
 // session unusable.
-WorkerSession::Wait ClangViewBuild::runUnit(WorkerSession& session, size_t i) {
-  // The time limit is per unit: it counts from the request, and again from each piece of output.
-  WorkerSession::Wait wait = session.send(frameCompileCommands({units_[i]}), in_.timeout, in_.cancelled);
-  if (wait != WorkerSession::Wait::Ready) return wait;
+WorkerSession::Wait ClangViewBuild::takeOutcome(WorkerSession& session, UnitOutcome* outcome) {
   auto whole = [](const std::string& out) { return wholeUnitOutcomeSize(out) > 0; };
-  wait = session.readUntil(whole, in_.timeout, in_.cancelled, /*perOutput=*/true);
+  WorkerSession::Wait wait = session.readUntil(whole, in_.timeout, in_.cancelled, /*perOutput=*/true);
   if (wait != WorkerSession::Wait::Ready) return wait;
   size_t size = wholeUnitOutcomeSize(session.out());
   std::vector<UnitOutcome> outcomes = decodeUnitOutcomes(std::string_view(session.out()).substr(0, size));
   session.out().erase(0, size);
   if (outcomes.size() != 1) return WorkerSession::Wait::Exited;
-  accept(i, std::move(outcomes.front()));
+  *outcome = std::move(outcomes.front());
   return WorkerSession::Wait::Ready;
 }
 
@@ -494,38 +498,65 @@ void ClangViewBuild::runUnits(const std::vector<size_t>& todo, bool keepBodies, 
   std::vector<size_t> again;
   std::mutex m;
   const std::vector<std::string> args = indexSessionArgs(in_.worker, root_, keepBodies);
+  // The next unit in line for a session of `language` (any language where empty), if any.
+  auto take = [&](const std::string& language) -> std::optional<size_t> {
+    std::lock_guard<std::mutex> lock(m);
+    if (queue.empty() || cancelled() || (!language.empty() && languageOf(units_[queue.front()]) != language)) return std::nullopt;
+    size_t i = queue.front();
+    queue.pop_front();
+    return i;
+  };
   auto work = [&] {
     std::unique_ptr<WorkerSession> session;
     std::string language;
-    size_t done = 0;  // units the session indexed
-    for (;;) {
-      size_t i;
-      {
-        std::lock_guard<std::mutex> lock(m);
-        if (queue.empty() || cancelled()) break;
-        i = queue.front();
-        queue.pop_front();
-      }
+    size_t done = 0;                 // units the session indexed
+    std::optional<size_t> sentNext;  // sent to the session while the unit before it was taken in
+    // A session for unit i: the one running where it takes i's language, else an early-started
+    // one or a new one. False when no worker could start (the unit failed).
+    auto sessionFor = [&](size_t i) {
       if (session && (alone || languageOf(units_[i]) != language)) session->finish(/*kill=*/true, false), session.reset();
-      if (!session) {
-        std::string error;
-        if (!keepBodies && !alone) {
-          std::lock_guard<std::mutex> lock(m);
-          if (!started_.empty()) session = std::move(started_.back()), started_.pop_back();
-        }
-        if (!session) session = WorkerSession::start(args, &error);
-        language = languageOf(units_[i]);
-        done = 0;
-        if (!session) {
-          WorkerResult w;
-          w.err = error;
-          fail(i, w);
-          continue;
-        }
+      if (session) return true;
+      std::string error;
+      if (!keepBodies && !alone) {
+        std::lock_guard<std::mutex> lock(m);
+        if (!started_.empty()) session = std::move(started_.back()), started_.pop_back();
       }
-      WorkerSession::Wait wait = runUnit(*session, i);
+      if (!session) session = WorkerSession::start(args, &error);
+      language = languageOf(units_[i]);
+      done = 0;
+      if (session) return true;
+      WorkerResult w;
+      w.err = error;
+      fail(i, w);
+      return false;
+    };
+    for (;;) {
+      std::optional<size_t> next = sentNext ? sentNext : take("");
+      if (!next) break;
+      const size_t i = *next;
+      WorkerSession::Wait wait = WorkerSession::Wait::Ready;
+      if (!sentNext) {
+        if (!sessionFor(i)) continue;
+        wait = sendUnit(*session, i);
+      }
+      sentNext.reset();
+      UnitOutcome outcome;
+      if (wait == WorkerSession::Wait::Ready) wait = takeOutcome(*session, &outcome);
       if (wait == WorkerSession::Wait::Ready) {
         ++done;
+        // The worker starts on the next unit of its language while this one's facts are decoded
+        // and stored, which it used to wait for (a twentieth of the units' time on libxml2, one
+        // thread). A unit sent so is the session's like any other: a failure there is its own,
+        // found when its outcome is taken.
+        if (std::optional<size_t> following = alone ? std::nullopt : take(language)) {
+          if (sendUnit(*session, *following) == WorkerSession::Wait::Ready) {
+            sentNext = following;
+          } else {
+            std::lock_guard<std::mutex> lock(m);
+            queue.push_front(*following);  // the session broke: the unit goes back in line
+          }
+        }
+        accept(i, std::move(outcome));
         continue;
       }
       bool timedOut = wait == WorkerSession::Wait::TimedOut;

@@ -228,7 +228,7 @@ class UnitMerger {
     if (options_.findVarying && i < realUnits_) {
       std::vector<uint64_t> hashes(f.usrs.size());
       for (size_t k = 0; k < hashes.size(); ++k) hashes[k] = numbers_->textHash((*u.numbers)[k]);
-      views_.add(f, paths, compiledMainFiles_, hashes);
+      views_.add(f, paths, compiledMainFiles_, hashes, mainFileOf_[i]);
     }
     if (i < realUnits_ && i < options_.cplusplus.size()) {
       u.language = options_.cplusplus[i] ? 2 : 1;

@@ -47,15 +47,28 @@ ByteRanges uniteRanges(const ByteRanges& a, const ByteRanges& b) {
 }
 
 void UnitViews::add(const TuFacts& facts, const std::vector<std::string>& paths, const std::set<std::string>& mainFiles,
-                    const std::vector<uint64_t>& usrHashes) {
+                    const std::vector<uint64_t>& usrHashes, const std::string& own) {
   std::vector<uint64_t> digest(paths.size(), 0);
+  std::vector<bool> bodies(paths.size(), false);
+  for (uint32_t k : facts.bodiesParsed)
+    if (k < paths.size()) bodies[k] = true;
+  // The main files this unit reads, its own among them, whose sites are compared one by one.
+  std::vector<MainFileView*> mainViews(paths.size(), nullptr);
+  for (size_t k = 0; k < paths.size(); ++k) {
+    if (paths[k].empty() || !mainFiles.count(paths[k])) continue;
+    MainFile& m = mainFiles_[paths[k]];
+    if (paths[k] == own) mainViews[k] = &m.own.emplace();
+    else if (bodies[k]) mainViews[k] = &m.includers.emplace_back();
+  }
   for (const ClangOccurrence& o : facts.occurrences) {
     if (o.file >= paths.size() || paths[o.file].empty()) continue;
     // A macro's definition or a prototype's parameter is no part of a view: a unit reports a
     // header's only where its session had not (TuFacts::sitesLeftOut), and what the
     // preprocessor left out of a file is compared apart.
     if (o.role != ClangRole::Reference && reportedOnce(facts, o)) continue;
-    digest[o.file] += siteDigest(usrHashes[o.usr] | 1, o.offset, o.role);
+    const uint64_t site = siteDigest(usrHashes[o.usr] | 1, o.offset, o.role);
+    digest[o.file] += site;
+    if (mainViews[o.file]) mainViews[o.file]->sites.emplace_back(o.offset, site);
   }
   // A header's macro expansions an earlier unit of the session reported count as this unit's.
   for (const auto& [file, part] : facts.expansionsLeftOut)
@@ -63,10 +76,12 @@ void UnitViews::add(const TuFacts& facts, const std::vector<std::string>& paths,
   std::vector<ByteRanges> skipped(paths.size());
   for (const ClangSkipped& k : facts.skipped)
     if (k.file < paths.size()) skipped[k.file].emplace_back(k.start, k.end);
-  std::vector<bool> bodies(paths.size(), false);
-  for (uint32_t k : facts.bodiesParsed)
-    if (k < paths.size()) bodies[k] = true;
   for (size_t k = 0; k < paths.size(); ++k) {
+    if (MainFileView* view = mainViews[k]) {
+      std::sort(view->sites.begin(), view->sites.end());
+      view->sites.erase(std::unique(view->sites.begin(), view->sites.end()), view->sites.end());
+      view->skipped = uniteRanges(skipped[k], {});
+    }
     if (paths[k].empty() || mainFiles.count(paths[k])) continue;
     File& file = files_[paths[k]];
     ByteRanges own = uniteRanges(skipped[k], {});
@@ -115,6 +130,23 @@ std::vector<std::pair<std::string, ByteRanges>> UnitViews::finish(const std::str
     ByteRanges some = subtractRanges(file.skippedBySome, file.skippedByAll);
     if (!some.empty()) out.emplace_back(path, std::move(some));
   }
+  for (const auto& [path, file] : mainFiles_) {
+    if (!file.own || file.includers.empty()) continue;
+    ByteRanges differing;
+    for (const MainFileView& other : file.includers) {
+      std::vector<std::pair<uint32_t, uint64_t>> apart;
+      std::set_symmetric_difference(file.own->sites.begin(), file.own->sites.end(), other.sites.begin(), other.sites.end(),
+                                    std::back_inserter(apart));
+      ByteRanges at;
+      for (const auto& [offset, site] : apart)
+        if (at.empty() || at.back().first != offset) at.emplace_back(offset, offset + 1);
+      differing = uniteRanges(differing, at);
+      differing = uniteRanges(differing, subtractRanges(file.own->skipped, other.skipped));
+      differing = uniteRanges(differing, subtractRanges(other.skipped, file.own->skipped));
+    }
+    if (!differing.empty()) out.emplace_back(path, std::move(differing));
+  }
+  std::sort(out.begin(), out.end());
   return out;
 }
 

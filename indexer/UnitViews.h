@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -30,16 +31,21 @@ class UnitViews {
  public:
   // One unit of the compilation database: `paths` are its files as repository paths ("" for a
   // file nib lists nothing of), parallel to `facts.files`; `mainFiles` the database's units'
-  // main files, which are left out (their own unit is what clangd parses of them); `usrHashes`
-  // std::hash of each of `facts.usrs`.
+  // main files, `own` this unit's (a repository path, "" if none); `usrHashes` std::hash of each
+  // of `facts.usrs`. A main file is compared site by site between its own unit and the units
+  // that #include it whole (finish); the sections and whole-file views below are the headers'.
   void add(const TuFacts& facts, const std::vector<std::string>& paths, const std::set<std::string>& mainFiles,
-           const std::vector<uint64_t>& usrHashes);
+           const std::vector<uint64_t>& usrHashes, const std::string& own);
   // Per file (sorted): the sections some units' preprocessor left out and others did not; and the
   // whole file, as [0, UINT32_MAX), for one without an include guard (read under `root`) that
   // units read with different sites, macro definitions aside. Sites are compared between units
   // that parsed the file's function bodies, and between units that skipped them (a worker's
   // session parses a header's bodies once, and reports its macro definitions once,
   // ClangSession): that difference says nothing of what a unit's preprocessor made of the file.
+  // For a main file another unit #includes whole (a test that includes the source it tests,
+  // with macros standing in for what it calls), the places where that unit's sites or sections
+  // differ from the file's own unit's: clangd's index holds the file as whichever of the two it
+  // indexed first.
   std::vector<std::pair<std::string, ByteRanges>> finish(const std::string& root) const;
   // Per file (sorted): the sections that fewer than half of the units reading the file keep, the
   // others' preprocessor leaving them out (socat's xio-streams.h, whose declarations two of its
@@ -56,6 +62,17 @@ class UnitViews {
     std::map<uint32_t, int32_t> skipEdges;  // +1 where a unit's skipped range starts, -1 where it ends
   };
   std::map<std::string, File> files_;
+  // A main file's views: its own unit's and those of the units #including it whole (with their
+  // function bodies parsed: a view that skipped them says nothing of the bodies' sites).
+  struct MainFileView {
+    std::vector<std::pair<uint32_t, uint64_t>> sites;  // (offset, site digest), sorted
+    ByteRanges skipped;
+  };
+  struct MainFile {
+    std::optional<MainFileView> own;
+    std::vector<MainFileView> includers;
+  };
+  std::map<std::string, MainFile> mainFiles_;
 };
 
 }  // namespace nib

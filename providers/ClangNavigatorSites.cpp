@@ -161,7 +161,8 @@ void labelIncluderDependent(ClangView& view, const std::string& path, Navigation
   if (twins > 0)
     out.note += (out.note.empty() ? "" : "; ") + std::to_string(twins) +
                 " reference(s) in headers that more of the build's units read in the other language (C, C++) are left "
-                "out: that language names the function otherwise, and a live server's index most likely holds its view";  if (out.facet == kUncompiledFacet || out.facet == kParseErrorsFacet || out.facet == kEnclosedFacet) return;
+                "out: that language names the function otherwise, and a live server's index most likely holds its view";
+  if (out.facet == kUncompiledFacet || out.facet == kParseErrorsFacet || out.facet == kEnclosedFacet) return;
   size_t n = 0;
   std::map<std::string, std::vector<std::pair<uint32_t, uint32_t>>> varying;  // read once per file
   for (const SymbolLocation& l : out.locations) {
@@ -175,7 +176,8 @@ void labelIncluderDependent(ClangView& view, const std::string& path, Navigation
   if (n > 0)
     out.note += (out.note.empty() ? "" : "; ") + std::to_string(n) +
                 " reference(s) lie in code the build's units see differently (a section only some keep, a file "
-                "#included under several macro definitions): a live server's index lists what one unit saw there";
+                "#included under several macro definitions, a source file another unit #includes whole): a live "
+                "server's index lists what one unit saw there";
 }
 
 std::optional<ClangSite> implicitTagDeclaration(ClangView& view, const ClangSymbol& symbol, const std::string& path) {

@@ -119,4 +119,38 @@ TEST_CASE("references in a header's section half of its units keep are listed", 
   CHECK(fromMain->note.find("fewer than half") == std::string::npos);
 }
 
+TEST_CASE("references in a source file a test #includes whole differ where the test's macros stand in", "[clang]") {
+  TestRepo repo;
+  // test_core.c includes core.c whole, with a macro standing in for send_packet (chrony's unit
+  // tests): at that call the two units see different sites, and clangd's index holds core.c as
+  // whichever of them it indexed first; at now() they see the same.
+  const char* io = "#ifndef IO_H\n#define IO_H\nint send_packet(int x);\nint now(void);\n#endif\n";
+  const char* core = "#include \"io.h\"\nint tick(int x) { return send_packet(x) + now(); }\n";
+  const char* test = "#include \"io.h\"\nint fake(void);\n#define send_packet(x) fake()\n#include \"core.c\"\n"
+                     "int main(void) { return tick(1); }\n";
+  const char* impl = "#include \"io.h\"\nint send_packet(int x) { return x; }\nint now(void) { return 0; }\n";
+  buildUnits(repo, {{"io.h", io}, {"core.c", core}, {"test_core.c", test}, {"io.c", impl}}, {"core.c", "test_core.c", "io.c"});
+  auto view = currentClangView(repo);
+  REQUIRE(view.hasValue());
+  CHECK((*view)->variesAt("core.c", offsetOf(core, "send_packet(x)")));
+  CHECK(!(*view)->variesAt("core.c", offsetOf(core, "now()")));
+  CHECK(!(*view)->variesAt("core.c", offsetOf(core, "tick")));
+  auto provider = StaticProvider::open(repo.root() / ".nib");
+  REQUIRE(provider.hasValue());
+  // The call core.c's own unit sees, and the test's stand-in there: both listed, both labelled.
+  auto sent = (*provider)->references("io.c", offsetOf(impl, "send_packet(int"), true);
+  REQUIRE(sent.hasValue());
+  CHECK(listsIn(*sent, "core.c"));
+  CHECK(sent->facet == kIncluderDependentFacet);
+  auto fake = (*provider)->references("test_core.c", offsetOf(test, "fake(void)"), true);
+  REQUIRE(fake.hasValue());
+  CHECK(listsIn(*fake, "core.c"));
+  CHECK(fake->facet == kIncluderDependentFacet);
+  // now()'s sites are the same in both views: the answer keeps its symbol's kind.
+  auto now = (*provider)->references("io.c", offsetOf(impl, "now(void)"), true);
+  REQUIRE(now.hasValue());
+  CHECK(listsIn(*now, "core.c"));
+  CHECK(now->facet == "function");
+}
+
 }  // namespace nib::test

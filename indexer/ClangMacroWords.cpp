@@ -10,7 +10,8 @@
 // declares by that name: the last macro definition (the one in effect once the headers were
 // read), else the declarations, each where clangd's go-to-definition goes (noteOutsideTarget).
 // So do the words of code the preprocessor left out, which clangd answers by the bare word from
-// its index (Exiv2's `#define timegm _mkgmtime` for MSVC: time.h's timegm).
+// its index (Exiv2's `#define timegm _mkgmtime` for MSVC: time.h's timegm), and which may name a
+// member of a system header's struct (chrony's `uid` in a NetBSD section: ipc-perm.h's field).
 #include <algorithm>
 
 #include "indexer/ClangCollector.h"
@@ -50,6 +51,31 @@ void considerCandidate(Collector& c, CXCursor cursor, std::unordered_set<std::st
   ClangOutsideTarget& t = c.facts.outsideTargets.back();
   t.macroWord = true;
   t.kind = static_cast<uint8_t>(kind == CXCursor_MacroDefinition ? SymbolKind::Macro : kindOf(entityKindOf(kind)));
+}
+
+// A system header's struct, union or enum: its members and nested tags are candidates too, as
+// clangd's index holds them and answers a word by any symbol of that name (ipc-perm.h's `uid`
+// field for the word `uid` in a platform's section chrony's build leaves out).
+void considerMembers(Collector& c, CXCursor record, std::unordered_set<std::string>& macrosFound) {
+  struct Visit {
+    Collector* c;
+    std::unordered_set<std::string>* macrosFound;
+  } visit{&c, &macrosFound};
+  clang_visitChildren(
+      record,
+      [](CXCursor child, CXCursor, CXClientData data) {
+        auto* v = static_cast<Visit*>(data);
+        CXCursorKind kind = clang_getCursorKind(child);
+        if (kind == CXCursor_FieldDecl || kind == CXCursor_EnumConstantDecl) considerCandidate(*v->c, child, *v->macrosFound);
+        if (kind != CXCursor_StructDecl && kind != CXCursor_UnionDecl && kind != CXCursor_EnumDecl) return CXChildVisit_Continue;
+        considerCandidate(*v->c, child, *v->macrosFound);
+        return CXChildVisit_Recurse;
+      },
+      &visit);
+}
+
+bool recordKind(CXCursorKind kind) {
+  return kind == CXCursor_StructDecl || kind == CXCursor_UnionDecl || kind == CXCursor_EnumDecl;
 }
 
 }  // namespace
@@ -111,6 +137,12 @@ void resolveMacroWords(Collector& c) {
     CXCursorKind kind = clang_getCursorKind(*it);
     if (kind != CXCursor_LinkageSpec && kind != CXCursor_UnexposedDecl) {
       considerCandidate(c, *it, macrosFound);
+      // In C units only: libstdc++'s classes hold thousands of members a C++ unit would visit.
+      if (!c.cplusplus && recordKind(kind)) {
+        CXFile file = nullptr;
+        clang_getFileLocation(clang_getCursorLocation(*it), &file, nullptr, nullptr, nullptr);
+        if (file && c.fileId(file) < 0) considerMembers(c, *it, macrosFound);
+      }
       continue;
     }
     // A system header's `extern "C" {` block (glibc's __BEGIN_DECLS, in C++) holds its functions.

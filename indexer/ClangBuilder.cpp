@@ -354,6 +354,9 @@ class ClangViewBuild {
   bool fromCache(size_t i);
   void store(size_t i, const std::string& encoded);
   void runUnits(const std::vector<size_t>& todo, bool keepBodies, bool alone = false);
+  struct UnitLine;
+  std::optional<size_t> take(UnitLine& line, const std::string& language);
+  void workOn(UnitLine& line);
   WorkerSession::Wait sendUnit(WorkerSession& session, size_t i);
   WorkerSession::Wait takeOutcome(WorkerSession& session, UnitOutcome* outcome);
   void accept(size_t i, UnitOutcome&& outcome);
@@ -470,6 +473,94 @@ WorkerSession::Wait ClangViewBuild::takeOutcome(WorkerSession& session, UnitOutc
   return WorkerSession::Wait::Ready;
 }
 
+// The units in line for runUnits' threads, and those whose session broke under them (run again,
+// each alone).
+struct ClangViewBuild::UnitLine {
+  std::deque<size_t> queue;
+  std::vector<size_t> again;
+  std::mutex m;
+  std::vector<std::string> args;  // a session's command line
+  bool keepBodies = false, alone = false;
+};
+
+// The next unit in line for a session of `language` (any language where empty), if any.
+std::optional<size_t> ClangViewBuild::take(UnitLine& line, const std::string& language) {
+  std::lock_guard<std::mutex> lock(line.m);
+  if (line.queue.empty() || cancelled() || (!language.empty() && languageOf(units_[line.queue.front()]) != language))
+    return std::nullopt;
+  size_t i = line.queue.front();
+  line.queue.pop_front();
+  return i;
+}
+
+// One thread's share of runUnits: units from the line, one worker session at a time.
+void ClangViewBuild::workOn(UnitLine& line) {
+  std::unique_ptr<WorkerSession> session;
+  std::string language;
+  size_t done = 0;                 // units the session indexed
+  std::optional<size_t> sentNext;  // sent to the session while the unit before it was taken in
+  // A session for unit i: the one running where it takes i's language, else an early-started
+  // one or a new one. False when no worker could start (the unit failed).
+  auto sessionFor = [&](size_t i) {
+    if (session && (line.alone || languageOf(units_[i]) != language)) session->finish(/*kill=*/true, false), session.reset();
+    if (session) return true;
+    std::string error;
+    if (!line.keepBodies && !line.alone) {
+      std::lock_guard<std::mutex> lock(line.m);
+      if (!started_.empty()) session = std::move(started_.back()), started_.pop_back();
+    }
+    if (!session) session = WorkerSession::start(line.args, &error);
+    language = languageOf(units_[i]);
+    done = 0;
+    if (session) return true;
+    WorkerResult w;
+    w.err = error;
+    fail(i, w);
+    return false;
+  };
+  for (;;) {
+    std::optional<size_t> next = sentNext ? sentNext : take(line, "");
+    if (!next) break;
+    const size_t i = *next;
+    WorkerSession::Wait wait = WorkerSession::Wait::Ready;
+    if (!sentNext) {
+      if (!sessionFor(i)) continue;
+      wait = sendUnit(*session, i);
+    }
+    sentNext.reset();
+    UnitOutcome outcome;
+    if (wait == WorkerSession::Wait::Ready) wait = takeOutcome(*session, &outcome);
+    if (wait == WorkerSession::Wait::Ready) {
+      ++done;
+      // The worker starts on the next unit of its language while this one's facts are decoded
+      // and stored, which it used to wait for (a twentieth of the units' time on libxml2, one
+      // thread). A unit sent so is the session's like any other: a failure there is its own,
+      // found when its outcome is taken.
+      if (std::optional<size_t> following = line.alone ? std::nullopt : take(line, language)) {
+        if (sendUnit(*session, *following) == WorkerSession::Wait::Ready) {
+          sentNext = following;
+        } else {
+          std::lock_guard<std::mutex> lock(line.m);
+          line.queue.push_front(*following);  // the session broke: the unit goes back in line
+        }
+      }
+      accept(i, std::move(outcome));
+      continue;
+    }
+    bool timedOut = wait == WorkerSession::Wait::TimedOut;
+    WorkerResult w = session->finish(/*kill=*/wait != WorkerSession::Wait::Exited, timedOut);
+    session.reset();
+    if (wait == WorkerSession::Wait::Cancelled) break;
+    if (done > 0) {
+      std::lock_guard<std::mutex> lock(line.m);
+      line.again.push_back(i);
+    } else {
+      fail(i, w);
+    }
+  }
+  if (session) session->finish(/*kill=*/true, false);
+}
+
 // Indexes the units, each thread with one worker session at a time that it feeds a unit after
 // another from a common queue: a session skips the bodies of headers it parsed for an earlier
 // unit, and no thread idles while another still has units in line. The queue holds one
@@ -493,90 +584,16 @@ void ClangViewBuild::runUnits(const std::vector<size_t>& todo, bool keepBodies, 
   std::stable_sort(order.begin(), order.end(), [](const auto& a, const auto& b) {
     return std::get<0>(a) != std::get<0>(b) ? std::get<0>(a) < std::get<0>(b) : std::get<1>(a) > std::get<1>(b);
   });
-  std::deque<size_t> queue;
-  for (const auto& item : order) queue.push_back(std::get<2>(item));
-  std::vector<size_t> again;
-  std::mutex m;
-  const std::vector<std::string> args = indexSessionArgs(in_.worker, root_, keepBodies);
-  // The next unit in line for a session of `language` (any language where empty), if any.
-  auto take = [&](const std::string& language) -> std::optional<size_t> {
-    std::lock_guard<std::mutex> lock(m);
-    if (queue.empty() || cancelled() || (!language.empty() && languageOf(units_[queue.front()]) != language)) return std::nullopt;
-    size_t i = queue.front();
-    queue.pop_front();
-    return i;
-  };
-  auto work = [&] {
-    std::unique_ptr<WorkerSession> session;
-    std::string language;
-    size_t done = 0;                 // units the session indexed
-    std::optional<size_t> sentNext;  // sent to the session while the unit before it was taken in
-    // A session for unit i: the one running where it takes i's language, else an early-started
-    // one or a new one. False when no worker could start (the unit failed).
-    auto sessionFor = [&](size_t i) {
-      if (session && (alone || languageOf(units_[i]) != language)) session->finish(/*kill=*/true, false), session.reset();
-      if (session) return true;
-      std::string error;
-      if (!keepBodies && !alone) {
-        std::lock_guard<std::mutex> lock(m);
-        if (!started_.empty()) session = std::move(started_.back()), started_.pop_back();
-      }
-      if (!session) session = WorkerSession::start(args, &error);
-      language = languageOf(units_[i]);
-      done = 0;
-      if (session) return true;
-      WorkerResult w;
-      w.err = error;
-      fail(i, w);
-      return false;
-    };
-    for (;;) {
-      std::optional<size_t> next = sentNext ? sentNext : take("");
-      if (!next) break;
-      const size_t i = *next;
-      WorkerSession::Wait wait = WorkerSession::Wait::Ready;
-      if (!sentNext) {
-        if (!sessionFor(i)) continue;
-        wait = sendUnit(*session, i);
-      }
-      sentNext.reset();
-      UnitOutcome outcome;
-      if (wait == WorkerSession::Wait::Ready) wait = takeOutcome(*session, &outcome);
-      if (wait == WorkerSession::Wait::Ready) {
-        ++done;
-        // The worker starts on the next unit of its language while this one's facts are decoded
-        // and stored, which it used to wait for (a twentieth of the units' time on libxml2, one
-        // thread). A unit sent so is the session's like any other: a failure there is its own,
-        // found when its outcome is taken.
-        if (std::optional<size_t> following = alone ? std::nullopt : take(language)) {
-          if (sendUnit(*session, *following) == WorkerSession::Wait::Ready) {
-            sentNext = following;
-          } else {
-            std::lock_guard<std::mutex> lock(m);
-            queue.push_front(*following);  // the session broke: the unit goes back in line
-          }
-        }
-        accept(i, std::move(outcome));
-        continue;
-      }
-      bool timedOut = wait == WorkerSession::Wait::TimedOut;
-      WorkerResult w = session->finish(/*kill=*/wait != WorkerSession::Wait::Exited, timedOut);
-      session.reset();
-      if (wait == WorkerSession::Wait::Cancelled) break;
-      if (done > 0) {
-        std::lock_guard<std::mutex> lock(m);
-        again.push_back(i);
-      } else {
-        fail(i, w);
-      }
-    }
-    if (session) session->finish(/*kill=*/true, false);
-  };
-  size_t threads = std::clamp<size_t>(in_.threads, 1, queue.size());
+  UnitLine line;
+  for (const auto& item : order) line.queue.push_back(std::get<2>(item));
+  line.args = indexSessionArgs(in_.worker, root_, keepBodies);
+  line.keepBodies = keepBodies;
+  line.alone = alone;
+  size_t threads = std::clamp<size_t>(in_.threads, 1, line.queue.size());
   std::vector<std::thread> pool;
-  for (size_t t = 0; t < threads; ++t) pool.emplace_back(work);
+  for (size_t t = 0; t < threads; ++t) pool.emplace_back([&] { workOn(line); });
   for (auto& t : pool) t.join();
-  if (!again.empty() && !cancelled()) runUnits(again, keepBodies, /*alone=*/true);
+  if (!line.again.empty() && !cancelled()) runUnits(line.again, keepBodies, /*alone=*/true);
 }
 
 void ClangViewBuild::report(ClangBuildReport& report) const {

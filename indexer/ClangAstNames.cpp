@@ -685,6 +685,31 @@ struct AstOnlyNames {
            kind == CXCursor_TemplateTemplateParameter;
   }
 
+  // A member named in `offsetof(T, a.b)`: libclang exposes no offsetof expression, whose
+  // children are the type's reference and then the designator's members (a designated
+  // initializer's begin with its member, a compound literal is a kind of its own).
+  static bool offsetofDesignator(CXCursor parent) {
+    if (clang_getCursorKind(parent) != CXCursor_UnexposedExpr) return false;
+    CXCursorKind first = CXCursor_InvalidFile;
+    clang_visitChildren(
+        parent,
+        [](CXCursor child, CXCursor, CXClientData data) {
+          *static_cast<CXCursorKind*>(data) = clang_getCursorKind(child);
+          return CXChildVisit_Break;
+        },
+        &first);
+    return first == CXCursor_TypeRef;
+  }
+  void designator(CXCursor cursor) {
+    CXFile file = nullptr;
+    unsigned offset = 0;
+    clang_getFileLocation(clang_getCursorLocation(cursor), &file, nullptr, nullptr, &offset);
+    int64_t id = c->fileId(file);
+    if (id < 0) return;
+    auto length = static_cast<uint32_t>(Collector::identifierAt(c->contentOf(static_cast<uint32_t>(id)), offset).size());
+    if (length > 0) c->facts.designators.push_back({static_cast<uint32_t>(id), offset, length});
+  }
+
   static CXChildVisitResult visit(CXCursor cursor, CXCursor parent, CXClientData data) {
     auto* self = static_cast<AstOnlyNames*>(data);
     // The preprocessing record's entities (most of a unit's top level: every macro definition
@@ -730,6 +755,7 @@ struct AstOnlyNames {
       if (kind == CXCursor_FunctionDecl) addInvalidDeclarationWords(*self->c, self->tu, cursor, self->indexed);
     }
     if (kind == CXCursor_LabelStmt || kind == CXCursor_LabelRef) self->label(cursor, kind);
+    if (kind == CXCursor_MemberRef && offsetofDesignator(parent)) self->designator(cursor);
     switch (kind) {
       case CXCursor_MemberRefExpr:
       case CXCursor_DeclRefExpr:

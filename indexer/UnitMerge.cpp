@@ -246,6 +246,8 @@ class UnitMerger {
     }
     for (const ClangOccurrence& o : f.occurrences)
       if (slots[o.file].path) mergeOccurrence(u, o, slots[o.file]);
+    for (const auto& [file, offset, length] : f.designators)
+      if (file < slots.size() && slots[file].path) designators_[*slots[file].path].emplace_back(offset, offset + length);
     // Override and base-class edges between entities the repository declares.
     auto link = [&](const std::vector<std::pair<uint32_t, uint32_t>>& edges, std::vector<uint32_t> ClangSymbol::*up,
                     std::vector<uint32_t> ClangSymbol::*down) {
@@ -554,6 +556,7 @@ class UnitMerger {
     contents_.parsedWithErrors.assign(withErrors_.begin(), withErrors_.end());
     for (const auto& [path, signature] : unindexed_)
       if (signature != "-" && byFile_.count(path)) contents_.unindexed.emplace_back(path, signature);
+    for (auto& [path, ranges] : designators_) contents_.designators.emplace_back(path, uniteRanges(ranges, {}));
     if (options_.findVarying) {
       contents_.varying = views_.finish(root_);
       contents_.minority = views_.minority();
@@ -599,6 +602,7 @@ class UnitMerger {
   std::map<uint32_t, std::pair<int, ClangOutsideTarget>> outside_;  // symbol -> (rank, place): noteOutside
   // Per file, what every unit that read it left out (intersected unit by unit).
   std::map<std::string, std::vector<std::pair<uint32_t, uint32_t>>> skipped_;
+  std::map<std::string, std::vector<std::pair<uint32_t, uint32_t>>> designators_;  // per file, as units named them
   std::vector<std::string> mainFileOf_;
   std::set<std::string> mainFiles_, compiledMainFiles_;  // of every unit; of the database's units
 };

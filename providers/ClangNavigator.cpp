@@ -280,6 +280,7 @@ NavigationResult ClangNavigator::labelled(const ClangSymbol& symbol, const Clang
   // Asked in a file whose own parse had errors: what the compiler's recovery made of it, which
   // the live server's parse, with the same errors, may make otherwise.
   if (!scip_ && view_->parsedWithErrors(path)) out.facet = kParseErrorsFacet;
+  else if (!scip_ && view_->designatorAt(path, at.start)) out.facet = kDesignatorFacet;
   // A member name that depends on a template parameter names what lookup in the primary
   // template found, as clangd's go-to-definition guesses it: an instantiation may differ.
   if (at.guessed) {

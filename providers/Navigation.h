@@ -95,6 +95,9 @@ inline constexpr const char* kSeveralDefinitionsFacet = "several-definitions";
 // preprocessor kept, an X-macro table each includer expands its own way): the live server's
 // index keeps one unit's view of each header, which one depends on its indexing order.
 inline constexpr const char* kIncluderDependentFacet = "includer-dependent";
+// Asked at a member an `offsetof` designator names (`offsetof(struct S, data.len)`): clangd 14's
+// selection has no node there and it answers nothing, where the index answers the member.
+inline constexpr const char* kDesignatorFacet = "designator";
 
 struct SymbolMatch {
   SymbolLocation location;

@@ -52,6 +52,7 @@ TEST_CASE("a worker's facts round-trip, and a cut or damaged record fails to dec
   f.expansionsLeftOut = {{1, 0x9e3779b97f4a7c15ULL}};
   f.outsideTargets = {{1, "/usr/include/string.h", 42, 13, 1500, 6, false}};
   f.specializations = {{0, 1}};
+  f.designators = {{1, 640, 4}};
   std::string bytes = encodeTuFacts(f);
   auto back = decodeTuFacts(bytes);
   REQUIRE(back.hasValue());
@@ -83,6 +84,7 @@ TEST_CASE("a worker's facts round-trip, and a cut or damaged record fails to dec
   CHECK(back->specializations == f.specializations);
   CHECK(back->sitesLeftOut == f.sitesLeftOut);
   CHECK(back->expansionsLeftOut == f.expansionsLeftOut);
+  CHECK(back->designators == f.designators);
   // Every proper prefix (a worker killed half-way) is refused, never misread.
   for (size_t n = 0; n < bytes.size(); ++n) CHECK_FALSE(decodeTuFacts(bytes.substr(0, n)).hasValue());
   // A skipped range in a file the unit did not read is refused.
@@ -101,6 +103,9 @@ TEST_CASE("a worker's facts round-trip, and a cut or damaged record fails to dec
   f.expansionsLeftOut = {{2, 1}};  // expansions left out in a file the unit did not read
   CHECK_FALSE(decodeTuFacts(encodeTuFacts(f)).hasValue());
   f.expansionsLeftOut.clear();
+  f.designators = {{2, 0, 1}};  // a designator in a file the unit did not read
+  CHECK_FALSE(decodeTuFacts(encodeTuFacts(f)).hasValue());
+  f.designators.clear();
   // Facts of format 5 (a precise project's, cached before #includes were recorded) are read,
   // without #includes: the format byte, and no count at the end.
   f.inclusions.clear();
@@ -109,7 +114,7 @@ TEST_CASE("a worker's facts round-trip, and a cut or damaged record fails to dec
   f.specializations.clear();
   std::string older = encodeTuFacts(f);
   older[0] = 5;
-  older.resize(older.size() - 6);  // no count of #includes, namespaces opened outside, targets, specializations, sites and expansions left out
+  older.resize(older.size() - 7);  // no count of #includes, namespaces opened outside, targets, specializations, sites and expansions left out, designators
   auto old = decodeTuFacts(older);
   REQUIRE(old.hasValue());
   CHECK(old->inclusions.empty());

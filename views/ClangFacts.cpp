@@ -22,7 +22,8 @@ namespace {
 // 11: the header sites and expansions left to an earlier unit of the session (`sitesLeftOut`,
 //     `expansionsLeftOut`).
 // 12: outside targets named by a word of a macro's replacement list (`macroWord`, `kind`).
-constexpr uint8_t kTuFormat = 12;
+// 13: members named in an offsetof designator (`designators`).
+constexpr uint8_t kTuFormat = 13;
 constexpr uint8_t kCommandsFormat = 1;
 
 void strings(ByteWriter& w, const std::vector<std::string>& v) {
@@ -168,15 +169,18 @@ std::string encodeTuFacts(const TuFacts& f) {
     w.varint(file);
     w.varint(digest);
   }
+  w.varint(f.designators.size());
+  for (const auto& d : f.designators)
+    for (uint32_t v : d) w.varint(v);
   return w.take();
 }
 
 Expected<TuFacts> decodeTuFacts(std::string_view bytes) {
   ByteReader r(bytes);
-  // Formats 5, 6, 8, 9, 10 and 11 are read too (without #includes, outside targets,
-  // specializations, macros left out, macro words): the precise view's projects cached in them stay valid.
+  // Formats 5, 6, 8, 9, 10, 11 and 12 are read too (without #includes, outside targets,
+  // specializations, macros left out, macro words, designators): the precise view's projects cached in them stay valid.
   uint8_t format = r.u8();
-  if (format != kTuFormat && format != 11 && format != 10 && format != 9 && format != 8 && format != 6 && format != 5) return Status(ErrorCode::Corrupt, "clang facts of an unknown format");
+  if (format != kTuFormat && format != 12 && format != 11 && format != 10 && format != 9 && format != 8 && format != 6 && format != 5) return Status(ErrorCode::Corrupt, "clang facts of an unknown format");
   TuFacts f;
   f.mainFile = std::string(r.str());
   if (!strings(r, &f.files) || !strings(r, &f.usrs) || !strings(r, &f.names) || f.names.size() != f.usrs.size())
@@ -272,6 +276,13 @@ Expected<TuFacts> decodeTuFacts(std::string_view bytes) {
     uint64_t digest = r.varint();
     if (file >= f.files.size()) r.fail();
     f.expansionsLeftOut.emplace_back(file, digest);
+  }
+  uint64_t designators = format >= 13 ? r.varint() : 0;
+  if (designators > r.remaining()) r.fail();
+  for (uint64_t i = 0; i < designators && r.ok(); ++i) {
+    std::array<uint32_t, 3> d{r.u32(), r.u32(), r.u32()};
+    if (d[0] >= f.files.size()) r.fail();
+    f.designators.push_back(d);
   }
   if (!r.ok() || !r.atEnd()) return Status(ErrorCode::Corrupt, "malformed clang facts");
   return f;

@@ -5,6 +5,7 @@
 // decode, never a misread one.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <optional>
@@ -164,6 +165,11 @@ struct TuFacts {
   // set there — a macro is named by its definition's place, so the same set is the same
   // expansions of the same definitions. The builder makes sure a unit of the build reports it.
   std::vector<std::pair<uint32_t, uint64_t>> expansionsLeftOut;
+  // Members named in an `offsetof` designator (`offsetof(struct S, data.len)`), as (file into
+  // `files`, offset, name length): clang's indexer reports them as references, and clangd 14's
+  // go-to-definition and references find no declaration there (its selection has no node for
+  // the designator), so an answer asked there is an agreement category of its own.
+  std::vector<std::array<uint32_t, 3>> designators;
 };
 
 // A site's part of its file's digest (summed over a unit's sites there, so that their order

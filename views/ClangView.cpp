@@ -129,6 +129,11 @@ Status writeClangView(const std::filesystem::path& dir, const ClangViewContents&
     if (!varying) return varying.status();
     NIB_RETURN_IF_ERROR(writeRanges(*txn, *varying, contents.varying));
   }
+  if (!contents.designators.empty()) {
+    auto designators = txn->openDb("designators", true);
+    if (!designators) return designators.status();
+    NIB_RETURN_IF_ERROR(writeRanges(*txn, *designators, contents.designators));
+  }
   if (!contents.minority.empty()) {
     auto minority = txn->openDb("minority", true);
     if (!minority) return minority.status();
@@ -254,6 +259,7 @@ Expected<std::unique_ptr<ClangView>> ClangView::open(const std::filesystem::path
   if (auto foreign = v->txn_.openDb("foreign", false)) v->foreign_ = *foreign;
   if (auto inclusions = v->txn_.openDb("inclusions", false)) v->inclusions_ = *inclusions;
   if (auto varying = v->txn_.openDb("varying", false)) v->varying_ = *varying;
+  if (auto designators = v->txn_.openDb("designators", false)) v->designators_ = *designators;
   if (auto minority = v->txn_.openDb("minority", false)) v->minority_ = *minority;
   if (auto language = v->txn_.openDb("minority-language", false)) v->minorityLanguage_ = *language;
   if (auto enclosed = v->txn_.openDb("enclosed", false)) v->enclosed_ = *enclosed;
@@ -481,6 +487,10 @@ bool ClangView::skippedAt(const std::string& path, uint32_t offset) { return ran
 
 bool ClangView::variesAt(const std::string& path, uint32_t offset) {
   return varying_ && rangesHold(*varying_, path, offset);
+}
+
+bool ClangView::designatorAt(const std::string& path, uint32_t offset) {
+  return designators_ && rangesHold(*designators_, path, offset);
 }
 
 std::vector<std::pair<uint32_t, uint32_t>> ClangView::varyingIn(const std::string& path) {

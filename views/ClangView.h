@@ -148,8 +148,13 @@ struct ClangViewContents {
   // not (xz's fastpos.h under FULL_DISTANCES_BITS, which one unit defines), and the whole of a
   // file without an include guard that units read with different sites (an X-macro table: wabt's
   // opcode.def, expanded under each includer's definition of WABT_OPCODE), as [0, UINT32_MAX).
-  // Sorted and disjoint. Main files are left out: their own unit is what clangd parses of them.
+  // Sorted and disjoint. In a main file, only the places where a unit #including it whole sees
+  // other sites than its own unit (UnitViews::finish).
   std::vector<std::pair<std::string, std::vector<std::pair<uint32_t, uint32_t>>>> varying;
+  // Members named in an `offsetof` designator (TuFacts::designators), as name ranges, sorted and
+  // disjoint per path: clangd 14 answers nothing asked there, so an answer asked there is the
+  // agreement category `designator`.
+  std::vector<std::pair<std::string, std::vector<std::pair<uint32_t, uint32_t>>>> designators;
   // Of those, the sections fewer than half of the units reading the file keep (UnitViews::
   // minority): references there are left out of an answer for another file, as clangd's index
   // most likely lacks them. Sorted by path.
@@ -224,6 +229,9 @@ class ClangView {
   bool variesAt(const std::string& path, uint32_t offset);
   // The same ranges of `path`, sorted (empty for none).
   std::vector<std::pair<uint32_t, uint32_t>> varyingIn(const std::string& path);
+  // Whether `offset` lies at a member an offsetof designator names (ClangViewContents::
+  // designators; false for a view that predates the record).
+  bool designatorAt(const std::string& path, uint32_t offset);
   // The sections of `path` only a minority of the units reading it keep (ClangViewContents::minority).
   std::vector<std::pair<uint32_t, uint32_t>> minorityIn(const std::string& path);
   // The headers where `symbol` is the minority language's twin (ClangViewContents::
@@ -268,6 +276,7 @@ class ClangView {
   std::optional<MDB_dbi> minority_;  // the same
   std::optional<MDB_dbi> minorityLanguage_;  // the same
   std::optional<MDB_dbi> varying_;     // the same
+  std::optional<MDB_dbi> designators_;  // the same
   std::optional<MDB_dbi> enclosed_;    // the same
   std::optional<MDB_dbi> openedOutside_;  // the same
   std::optional<MDB_dbi> outsideSites_;   // the same

@@ -162,6 +162,19 @@ class UnitMerger {
       mainFiles_.insert(mainFileOf_[i] = main.substr(root_.size()));
       if (i < realUnits_) compiledMainFiles_.insert(mainFileOf_[i]);
     }
+    // The compiled main files another unit of the database #includes whole: only their views
+    // are compared site by site (UnitViews), which would cost every unit a copy of its own
+    // main file's sites otherwise.
+    std::set<std::string> included;
+    for (size_t i = 0; i < realUnits_ && i < results_.size(); ++i) {
+      if (!results_[i]) continue;
+      for (const std::string& file : results_[i]->files)
+        if (file.compare(0, root_.size(), root_) == 0) {
+          std::string path = file.substr(root_.size());
+          if (path != mainFileOf_[i] && compiledMainFiles_.count(path)) included.insert(std::move(path));
+        }
+    }
+    views_.compareMainFiles(std::move(included));
   }
 
   // The unit's files as repository paths ("" for files nib does not index); records the main

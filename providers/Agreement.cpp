@@ -191,7 +191,10 @@ std::optional<CalibrationVerdict> Calibration::verdict(const AgreementKey& key) 
   std::optional<CalibrationVerdict> own;
   if (auto c = count(key); c && c->sampled >= s.minSamples) {
     own = judge(key, *c, s);
-    if (own->conclusive) return own;
+    // Sampled enough to be a measurement of its own, it is not judged by its siblings: chrony's
+    // references in code the preprocessor left out, 235 of 235 agreeing, went to clangd with
+    // every undecided category because ten answers at offsetof designators agreed on 2.
+    return own;
   }
   std::string source = categorySource(key.category);
   if (source.empty()) return own;

@@ -217,6 +217,20 @@ TEST_CASE("a category sampled a few times takes the verdict of its undecided sib
   recordMany(good, refs("scip exact class"), 15, 0);
   CHECK(!good.verdict(refs("scip exact function")));
   CHECK_FALSE(good.verdict(refs("scip exact parameter")));
+  // A category sampled enough to measure on its own keeps its own verdict, undecided as it is,
+  // whatever its siblings' pool says; one sampled a few times takes the pool's.
+  Calibration mixed(repo.root() / "agreement" / "v3", {{"scip", "scip-1"}}, settings);
+  recordMany(mixed, refs("scip exact function"), 300, 0);
+  recordMany(mixed, refs("scip exact class"), 2, 8);
+  recordMany(mixed, refs("scip exact variable"), 1, 9);
+  auto function = mixed.verdict(refs("scip exact function"));
+  REQUIRE(function);
+  CHECK_FALSE(function->conclusive);
+  CHECK(function->reason.find("from scip exact function") != std::string::npos);
+  auto small = mixed.verdict(refs("scip exact class"));
+  REQUIRE(small);
+  CHECK(small->conclusive);
+  CHECK_FALSE(small->fromIndex);
 }
 
 TEST_CASE("the policy follows the measurements: a disagreeing category goes live, the rest stays static", "[agreement][policy]") {

@@ -53,6 +53,10 @@ void considerCandidate(Collector& c, CXCursor cursor, std::unordered_set<std::st
   t.kind = static_cast<uint8_t>(kind == CXCursor_MacroDefinition ? SymbolKind::Macro : kindOf(entityKindOf(kind)));
 }
 
+bool recordKind(CXCursorKind kind) {
+  return kind == CXCursor_StructDecl || kind == CXCursor_UnionDecl || kind == CXCursor_EnumDecl;
+}
+
 // A system header's struct, union or enum: its members and nested tags are candidates too, as
 // clangd's index holds them and answers a word by any symbol of that name (ipc-perm.h's `uid`
 // field for the word `uid` in a platform's section chrony's build leaves out).
@@ -67,15 +71,11 @@ void considerMembers(Collector& c, CXCursor record, std::unordered_set<std::stri
         auto* v = static_cast<Visit*>(data);
         CXCursorKind kind = clang_getCursorKind(child);
         if (kind == CXCursor_FieldDecl || kind == CXCursor_EnumConstantDecl) considerCandidate(*v->c, child, *v->macrosFound);
-        if (kind != CXCursor_StructDecl && kind != CXCursor_UnionDecl && kind != CXCursor_EnumDecl) return CXChildVisit_Continue;
+        if (!recordKind(kind)) return CXChildVisit_Continue;
         considerCandidate(*v->c, child, *v->macrosFound);
         return CXChildVisit_Recurse;
       },
       &visit);
-}
-
-bool recordKind(CXCursorKind kind) {
-  return kind == CXCursor_StructDecl || kind == CXCursor_UnionDecl || kind == CXCursor_EnumDecl;
 }
 
 }  // namespace

@@ -162,19 +162,23 @@ class UnitMerger {
       mainFiles_.insert(mainFileOf_[i] = main.substr(root_.size()));
       if (i < realUnits_) compiledMainFiles_.insert(mainFileOf_[i]);
     }
-    // The compiled main files another unit of the database #includes whole: only their views
-    // are compared site by site (UnitViews), which would cost every unit a copy of its own
-    // main file's sites otherwise.
-    std::set<std::string> included;
+    // The compiled main files another unit of the database #includes whole (the view's
+    // `shared`), found before any unit is merged: only their views are compared site by site
+    // (UnitViews), which would cost every unit a copy of its own main file's sites otherwise.
     for (size_t i = 0; i < realUnits_ && i < results_.size(); ++i) {
       if (!results_[i]) continue;
       for (const std::string& file : results_[i]->files)
-        if (file.compare(0, root_.size(), root_) == 0) {
-          std::string path = file.substr(root_.size());
-          if (path != mainFileOf_[i] && compiledMainFiles_.count(path)) included.insert(std::move(path));
-        }
+        if (std::string path = repositoryPath(file); !path.empty() && path != mainFileOf_[i] && compiledMainFiles_.count(path))
+          shared_.insert(std::move(path));
     }
-    views_.compareMainFiles(std::move(included));
+    views_.compareMainFiles(shared_);
+  }
+
+  // A unit's file as a repository path, "" for a file nib does not index.
+  std::string repositoryPath(const std::string& file) {
+    if (file.compare(0, root_.size(), root_) != 0) return "";
+    auto rel = RepoPath::parse(file.substr(root_.size()));
+    return rel && (blobIds_.count(rel->str()) || unindexed(rel->str())) ? rel->str() : "";
   }
 
   // The unit's files as repository paths ("" for files nib does not index); records the main
@@ -182,14 +186,7 @@ class UnitMerger {
   std::vector<std::string> unitPaths(size_t i) {
     const TuFacts& f = *results_[i];
     std::vector<std::string> paths(f.files.size());
-    for (size_t k = 0; k < f.files.size(); ++k)
-      if (f.files[k].compare(0, root_.size(), root_) == 0) {
-        auto rel = RepoPath::parse(f.files[k].substr(root_.size()));
-        if (rel && (blobIds_.count(rel->str()) || unindexed(rel->str()))) paths[k] = rel->str();
-      }
-    if (i < realUnits_)
-      for (const std::string& path : paths)
-        if (!path.empty() && path != mainFileOf_[i] && compiledMainFiles_.count(path)) shared_.insert(path);
+    for (size_t k = 0; k < f.files.size(); ++k) paths[k] = repositoryPath(f.files[k]);
     std::vector<std::vector<std::pair<uint32_t, uint32_t>>> leftOut(f.files.size());
     for (const ClangSkipped& k : f.skipped) leftOut[k.file].emplace_back(k.start, k.end);
     for (const ClangInclusion& n : f.inclusions)

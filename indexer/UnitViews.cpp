@@ -55,7 +55,7 @@ void UnitViews::add(const TuFacts& facts, const std::vector<std::string>& paths,
   // The main files this unit reads, its own among them, whose sites are compared one by one.
   std::vector<MainFileView*> mainViews(paths.size(), nullptr);
   for (size_t k = 0; k < paths.size(); ++k) {
-    if (paths[k].empty() || !mainFiles.count(paths[k]) || !compared_.count(paths[k])) continue;
+    if (paths[k].empty() || !compared_.count(paths[k])) continue;
     MainFile& m = mainFiles_[paths[k]];
     if (paths[k] == own) mainViews[k] = &m.own.emplace();
     else if (bodies[k]) mainViews[k] = &m.includers.emplace_back();

@@ -48,7 +48,7 @@ class UnitViews {
   // indexed first.
   std::vector<std::pair<std::string, ByteRanges>> finish(const std::string& root) const;
   // The main files to compare site by site (those another unit #includes), before any add.
-  void compareMainFiles(std::set<std::string> paths) { compared_ = std::move(paths); }
+  void compareMainFiles(const std::set<std::string>& paths) { compared_ = paths; }
   // Per file (sorted): the sections that fewer than half of the units reading the file keep, the
   // others' preprocessor leaving them out (socat's xio-streams.h, whose declarations two of its
   // fifty units reach). clangd's background index keeps the view of the unit its shuffled queue

@@ -180,24 +180,20 @@ bool decidesAlone(const AgreementCount& c, const CalibrationSettings& s) {
 
 }  // namespace
 
-// A category's own measurement decides once it is conclusive. Until then, the categories of the
-// same facts (language, request and backend alike) that decide nothing on their own are
-// measured together: a category sampled a few times takes the verdict of its undecided
-// siblings when theirs is conclusive. Python references from pyright's facts against pylsp
-// agreed on 5 of 20 samples spread over five kinds of symbol, none with 20 of its own, and the
-// rule for unmeasured compiler answers sent all five to the index.
+// A category sampled min-samples times or more is judged by its own measurement, conclusive or
+// not (undecided, the rules for unmeasured categories answer): chrony's references in code the
+// preprocessor left out, 235 of 235 agreeing, went to clangd with every undecided category when
+// ten answers at offsetof designators, agreeing on 2, were pooled with them. A category sampled
+// fewer times takes the verdict of its undecided siblings — the categories of the same facts
+// (language, request and backend alike) that decide nothing on their own, measured together —
+// when theirs is conclusive. Python references from pyright's facts against pylsp agreed on 5 of
+// 20 samples spread over five kinds of symbol, none with 20 of its own, and the rule for
+// unmeasured compiler answers sent all five to the index.
 std::optional<CalibrationVerdict> Calibration::verdict(const AgreementKey& key) const {
   CalibrationSettings s = settings();
-  std::optional<CalibrationVerdict> own;
-  if (auto c = count(key); c && c->sampled >= s.minSamples) {
-    own = judge(key, *c, s);
-    // Sampled enough to be a measurement of its own, it is not judged by its siblings: chrony's
-    // references in code the preprocessor left out, 235 of 235 agreeing, went to clangd with
-    // every undecided category because ten answers at offsetof designators agreed on 2.
-    return own;
-  }
+  if (auto c = count(key); c && c->sampled >= s.minSamples) return judge(key, *c, s);
   std::string source = categorySource(key.category);
-  if (source.empty()) return own;
+  if (source.empty()) return std::nullopt;
   AgreementCount pool;
   for (const auto& [k, c] : entries()) {
     if (k.language != key.language || k.kind != key.kind || k.backend != key.backend ||
@@ -206,12 +202,10 @@ std::optional<CalibrationVerdict> Calibration::verdict(const AgreementKey& key) 
     pool.sampled += c.sampled;
     pool.agreed += c.agreed;
   }
-  if (pool.sampled < s.minSamples || !decidesAlone(pool, s)) return own;
+  if (pool.sampled < s.minSamples || !decidesAlone(pool, s)) return std::nullopt;
   AgreementKey pooled = key;
   pooled.category = "the " + source + " categories not decided alone";
-  CalibrationVerdict v = judge(pooled, pool, s);
-  if (own) v.reason = own->agreement + "; " + v.reason;
-  return v;
+  return judge(pooled, pool, s);
 }
 
 std::vector<std::pair<AgreementKey, AgreementCount>> Calibration::entries() const {

@@ -155,6 +155,18 @@ void compareFolders(const std::string& rootText, const WorktreeSnapshot& snapsho
   }
 }
 
+// The snapshot's files by folder (repository paths, "" for the root): what a comparison looking
+// at some folders only looks at again.
+std::shared_ptr<const std::unordered_map<std::string_view, std::vector<uint32_t>>> filesByFolderOf(const WorktreeSnapshot& snapshot) {
+  auto byFolder = std::make_shared<std::unordered_map<std::string_view, std::vector<uint32_t>>>();
+  for (uint32_t i = 0; i < snapshot.files.size(); ++i) {
+    std::string_view p = snapshot.files[i].path;
+    size_t slash = p.rfind('/');
+    (*byFolder)[slash == std::string_view::npos ? std::string_view() : p.substr(0, slash)].push_back(i);
+  }
+  return byFolder;
+}
+
 }  // namespace
 
 std::optional<bool> binaryFileAt(int dirFd, const char* name) {
@@ -302,19 +314,28 @@ Expected<WorktreeSnapshot> decodeWorktreeSnapshot(std::string_view bytes) {
 
 struct WorktreeComparisonState {
   enum class State : uint8_t { Same, Rehashed, Changed, Deleted, Unknown, NowFolder };
+  // Eight bytes per file: a one-shot command allocates (and the kernel zeroes) one per file of
+  // the worktree before its first stat, so what only a file whose stat data changed needs is
+  // kept apart, in `found`.
   struct Result {
     State state = State::Same;
-    uint32_t mode = 0;
-    std::string oid;
-    bool hashed = false;  // hashed now: its stat data below goes to the cache
+    bool hashed = false;  // hashed now: its stat data in `found` goes to the cache
     bool cached = false;  // the cache knew it
+    uint32_t mode = 0;
+  };
+  // What a file whose stat data changed was found to hold: its blob id (when Changed) and the
+  // stat data it was hashed at (when hashed).
+  struct Found {
+    std::string oid;
     uint64_t size = 0, inode = 0;
     int64_t mtime = 0;
   };
   std::vector<Result> results;                        // per snapshot file
+  std::unordered_map<uint32_t, Found> found;          // by snapshot file: those Changed or hashed
   std::vector<std::vector<std::string>> addedPerDir;  // per snapshot folder: names it gained that count
   std::vector<char> leftOutText;                      // per left-out file: no longer a binary file
-  // The snapshot's files by folder (built once per snapshot, shared by later comparisons).
+  // The snapshot's files by folder, built by the first comparison that looks at some folders
+  // only (a one-shot command never does) and shared by the later ones.
   std::shared_ptr<const std::unordered_map<std::string_view, std::vector<uint32_t>>> filesByFolder;
   // The worktree's tree, hashed folder by folder; moves forward with each comparison that
   // computes a tree id (it keeps the values it was last given, so any comparison can use it).
@@ -337,7 +358,7 @@ WorktreeComparison compareWorktree(const fs::path& root, const WorktreeSnapshot&
   std::vector<uint32_t> dirIndexes;
   std::set<std::string_view> scope;
   if (before) {
-    state->filesByFolder = before->filesByFolder;
+    state->filesByFolder = before->filesByFolder ? before->filesByFolder : filesByFolderOf(snapshot);
     state->tree = before->tree;
     scope.insert(folders->begin(), folders->end());
     for (std::string_view f : scope)
@@ -347,15 +368,8 @@ WorktreeComparison compareWorktree(const fs::path& root, const WorktreeSnapshot&
     for (uint32_t d = 0; d < snapshot.dirs.size(); ++d)
       if (scope.count(snapshot.dirs[d].path)) dirIndexes.push_back(d);
   } else {
-    auto byFolder = std::make_shared<std::unordered_map<std::string_view, std::vector<uint32_t>>>();
     fileIndexes.resize(snapshot.files.size());
-    for (uint32_t i = 0; i < fileIndexes.size(); ++i) {
-      fileIndexes[i] = i;
-      std::string_view p = snapshot.files[i].path;
-      size_t slash = p.rfind('/');
-      (*byFolder)[slash == std::string_view::npos ? std::string_view() : p.substr(0, slash)].push_back(i);
-    }
-    state->filesByFolder = std::move(byFolder);
+    for (uint32_t i = 0; i < fileIndexes.size(); ++i) fileIndexes[i] = i;
     dirIndexes.resize(snapshot.dirs.size());
     for (uint32_t d = 0; d < dirIndexes.size(); ++d) dirIndexes[d] = d;
   }
@@ -363,9 +377,17 @@ WorktreeComparison compareWorktree(const fs::path& root, const WorktreeSnapshot&
   // threads on large worktrees: the stat calls dominate and run in parallel well.
   using State = WorktreeComparisonState::State;
   using Result = WorktreeComparisonState::Result;
+  using Found = WorktreeComparisonState::Found;
   std::vector<Result>& results = state->results;
-  if (before) results = before->results;
-  else results.resize(snapshot.files.size());
+  if (before) {
+    results = before->results;
+    state->found = before->found;
+    for (uint32_t i : fileIndexes) state->found.erase(i);  // looked at again below
+  } else {
+    results.resize(snapshot.files.size());
+  }
+  // Per thread: what the files whose stat data changed hold, merged into state->found after.
+  std::vector<std::vector<std::pair<uint32_t, Found>>> foundByThread(4);
   std::string rootText = root.string();
   // Files are sorted by path, so a folder's files are consecutive: each thread opens the folder
   // once and stats its files by name, which spares the kernel the walk down the whole path for
@@ -432,18 +454,11 @@ WorktreeComparison compareWorktree(const fs::path& root, const WorktreeSnapshot&
         r.state = State::Unknown;
         continue;
       }
-      if (!r.cached) {
-        r.hashed = true;
-        r.size = size;
-        r.mtime = mtime;
-        r.inode = inode;
-      }
-      if (*hashed != f.oid || mode != f.mode) {
-        r.state = State::Changed;
-        r.oid = std::move(*hashed);
-      } else {
-        r.state = State::Rehashed;
-      }
+      r.hashed = !r.cached;
+      r.state = *hashed != f.oid || mode != f.mode ? State::Changed : State::Rehashed;
+      if (r.hashed || r.state == State::Changed)
+        foundByThread[thread].emplace_back(static_cast<uint32_t>(i), Found{r.state == State::Changed ? std::move(*hashed) : std::string(),
+                                                                           size, inode, mtime});
     }
     if (dirFd >= 0) ::close(dirFd);
   };
@@ -454,6 +469,8 @@ WorktreeComparison compareWorktree(const fs::path& root, const WorktreeSnapshot&
   for (unsigned t = 1; t < threads; ++t) pool.emplace_back(check, t, toCheck * t / threads, toCheck * (t + 1) / threads);
   check(0, 0, toCheck / threads);
   for (auto& t : pool) t.join();
+  for (auto& list : foundByThread)
+    for (auto& [i, found] : list) state->found.insert_or_assign(i, std::move(found));
   if (cache) {
     if (cache->entries.size() > 100000) cache->entries.clear();  // bounded: it only saves time
     // A file modified within the last second could change again without its stat data
@@ -463,9 +480,11 @@ WorktreeComparison compareWorktree(const fs::path& root, const WorktreeSnapshot&
     for (uint32_t i : fileIndexes) {
       const Result& r = results[i];
       if (r.cached) ++cache->hits;
-      if (!r.hashed || r.mtime >= racy) continue;
-      std::string oid = r.state == State::Changed ? r.oid : std::string(snapshot.files[i].oid);
-      cache->entries[std::string(snapshot.files[i].path)] = {r.size, r.mtime, r.inode, r.mode, std::move(oid)};
+      if (!r.hashed) continue;
+      const Found& found = state->found.at(i);
+      if (found.mtime >= racy) continue;
+      std::string oid = r.state == State::Changed ? found.oid : std::string(snapshot.files[i].oid);
+      cache->entries[std::string(snapshot.files[i].path)] = {found.size, found.mtime, found.inode, r.mode, std::move(oid)};
     }
   }
 
@@ -538,7 +557,7 @@ void computeTreeId(const WorktreeSnapshot& snapshot, WorktreeComparison* cmp) {
     const auto& f = snapshot.files[i];
     const auto& r = state.results[i];
     if (r.state == State::Deleted) state.tree->set(i, 0, {});
-    else state.tree->set(i, r.mode, r.state == State::Changed ? std::string_view(r.oid) : f.oid);
+    else state.tree->set(i, r.mode, r.state == State::Changed ? std::string_view(state.found.at(static_cast<uint32_t>(i)).oid) : f.oid);
   }
   if (auto tree = state.tree->id()) cmp->treeId = *tree;
 }

@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/BatchAllocator.h"
 #include "indexer/ClangIndexer.h"
 #include "support/FileIo.h"
 
@@ -79,6 +80,7 @@ void* runIndexRequests(void* run) {
 
 int main(int argc, char** argv) {
   using namespace nib;
+  cli::settleBatchAllocator();
   std::string mode = argc >= 2 ? argv[1] : "";
   bool keepBodies = mode == "index" && argc == 4 && std::string(argv[3]) == "--keep-bodies";
   bool valid = (mode == "list" && argc == 3) || (mode == "index" && (argc == 3 || keepBodies));

@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <csignal>
 
+#include "cli/BatchAllocator.h"
 #include "cli/Commands.h"
 #include "cli/IndexCli.h"
 
@@ -15,6 +16,7 @@ int main(int argc, char** argv) {
   // A worker that exits before reading its input (nib-clang refusing its arguments) must cost its
   // batch, not the build: writing to it fails instead of raising SIGPIPE.
   std::signal(SIGPIPE, SIG_IGN);
+  settleBatchAllocator();
   CLI::App app{"nib-indexer: the indexing worker of nib (run it as `nib index`).", "nib"};
   app.set_version_flag("--version", NIB_VERSION);
   app.require_subcommand(1);

@@ -662,4 +662,7 @@ def main():
 
 
 if __name__ == "__main__":
+    # No agreement sampler in the servers this bench starts: under `--provider auto` its counts
+    # would move the policy in the middle of the run (calibration_bench.py measures it apart).
+    os.environ.setdefault("NIB_CALIBRATION_SAMPLES_PER_HOUR", "0")
     main()

@@ -609,4 +609,6 @@ def main():
 
 
 if __name__ == "__main__":
+    from lsp_bench import without_sampler  # noqa: E402
+    without_sampler()
     main()

@@ -40,7 +40,7 @@ import urllib.request
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import context_bench as cb  # noqa: E402  (task selection and the stripped copy)
-from lsp_bench import Client  # noqa: E402
+from lsp_bench import Client, without_sampler  # noqa: E402
 
 WORK = "/tmp/nib-dense-bench"
 ROUTES = ["lexical", "semantic", "hybrid"]
@@ -265,4 +265,5 @@ def main():
 
 
 if __name__ == "__main__":
+    without_sampler()
     main()

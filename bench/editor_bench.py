@@ -30,7 +30,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from lsp_bench import Client, percentile  # noqa: E402
+from lsp_bench import Client, percentile, without_sampler  # noqa: E402
 
 IDENT = re.compile(rb"[A-Za-z_][A-Za-z0-9_]{2,}")
 LANGUAGES = {
@@ -199,4 +199,5 @@ def main():
 
 
 if __name__ == "__main__":
+    without_sampler()
     main()

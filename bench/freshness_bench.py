@@ -25,7 +25,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from lsp_bench import Client  # noqa: E402
+from lsp_bench import Client, without_sampler  # noqa: E402
 
 # Whole-process figures of commands on their own: no `nib daemon` started behind the bench's
 # back by a query on a large repository (one the bench starts itself is named as such).
@@ -168,4 +168,5 @@ def main():
 
 
 if __name__ == "__main__":
+    without_sampler()
     main()

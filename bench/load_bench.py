@@ -34,7 +34,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from lsp_bench import Client, sample_positions, source_files  # noqa: E402
+from lsp_bench import Client, sample_positions, source_files, without_sampler  # noqa: E402
 
 os.environ.setdefault("NIB_NO_AUTO_DAEMON", "1")
 WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -251,4 +251,5 @@ def main():
 
 
 if __name__ == "__main__":
+    without_sampler()
     main()

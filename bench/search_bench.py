@@ -39,7 +39,7 @@ RG = ["rg", "--hidden", "--max-filesize", "1M", "--no-heading", "--line-number",
 
 
 # The LSP client (Content-Length framing over the server's stdio) is lsp_bench's.
-from lsp_bench import Client  # noqa: E402
+from lsp_bench import Client, without_sampler  # noqa: E402
 
 # Whole-process figures of commands on their own: no `nib daemon` started behind the bench's
 # back by a query on a large repository (one the bench starts itself is named as such).
@@ -177,4 +177,5 @@ def main():
 
 
 if __name__ == "__main__":
+    without_sampler()
     main()

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <functional>
 #include <map>
 #include <thread>
 
@@ -224,6 +225,10 @@ void verifyFiles(const std::vector<VerifiedFile>& files, const Verifier& verifie
   constexpr size_t kFirstBatch = 32, kBatch = 512;
   size_t binaryNow = 0, unreadableTotal = 0;
   size_t batch = request.k < 1000 ? kFirstBatch : kBatch;
+  // One unpacking buffer per thread for the whole answer, not per batch: a buffer grown for one
+  // batch's largest file serves the next batches without new memory (in a one-shot `nib search`
+  // every new page is a page fault, and a broad answer unpacked thousands of them again).
+  std::vector<std::string> buffers(threads);
   for (size_t begin = 0, end = 0; begin < files.size() && !out.truncated; begin = end, batch = std::min(kBatch, batch * 4)) {
     end = std::min(files.size(), begin + batch);
     std::vector<std::string_view> texts(end - begin);
@@ -248,8 +253,7 @@ void verifyFiles(const std::vector<VerifiedFile>& files, const Verifier& verifie
     std::vector<std::vector<SearchHit>> results(end - begin);
     std::atomic<size_t> next{begin};
     std::atomic<size_t> unreadable{0};
-    auto work = [&] {
-      std::string buffer;
+    auto work = [&](std::string& buffer) {
       for (size_t i; (i = next++) < end;) {
         std::string_view text = texts[i - begin];
         if (packed[i - begin]) {
@@ -269,8 +273,8 @@ void verifyFiles(const std::vector<VerifiedFile>& files, const Verifier& verifie
     size_t bytes = 0;
     for (std::string_view t : texts) bytes += t.size();
     size_t useThreads = std::min<size_t>(threads, std::max((end - begin + 63) / 64, 1 + bytes / (256 << 10)));
-    for (size_t t = 1; t < useThreads; ++t) pool.emplace_back(work);
-    work();
+    for (size_t t = 1; t < useThreads; ++t) pool.emplace_back(work, std::ref(buffers[t]));
+    work(buffers[0]);
     for (auto& t : pool) t.join();
     unreadableTotal += unreadable;
     out.candidates += end - begin;

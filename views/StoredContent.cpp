@@ -47,7 +47,11 @@ Expected<std::string_view> unpackContentInto(std::string_view stored, std::strin
   size_t packed = stored.size() - at;
   if (tag != kLz4 || !r.ok() || size > static_cast<uint64_t>(LZ4_MAX_INPUT_SIZE) || size > packed * kMaxRatio)
     return Status(ErrorCode::Corrupt, "a stored content record is not one nib wrote");
-  if (buffer.size() < size) buffer.resize(size);
+  // A buffer too small is replaced, not grown: its old bytes need no copying.
+  if (buffer.size() < size) {
+    std::string().swap(buffer);
+    buffer.resize(size);
+  }
   int n = LZ4_decompress_safe(stored.data() + at, buffer.data(), static_cast<int>(packed), static_cast<int>(size));
   if (n < 0 || static_cast<uint64_t>(n) != size) return Status(ErrorCode::Corrupt, "a stored content record does not decompress");
   return std::string_view(buffer.data(), size);

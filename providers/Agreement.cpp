@@ -208,6 +208,11 @@ std::optional<CalibrationVerdict> Calibration::verdict(const AgreementKey& key) 
   return judge(pooled, pool, s);
 }
 
+bool Calibration::decidedAlone(const AgreementKey& key) const {
+  auto c = count(key);
+  return c && decidesAlone(*c, settings());
+}
+
 std::vector<std::pair<AgreementKey, AgreementCount>> Calibration::entries() const {
   std::lock_guard<std::mutex> g(mutex_);
   std::vector<std::pair<AgreementKey, AgreementCount>> out;

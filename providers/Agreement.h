@@ -103,6 +103,9 @@ class Calibration {
   // alone, pooled, when that is conclusive; nothing while neither has minSamples counted (the
   // verdict may be inconclusive).
   std::optional<CalibrationVerdict> verdict(const AgreementKey& key) const;
+  // Whether the category's own count decides it (min-samples or more, conclusive either way):
+  // the sampler spends its backends on the categories that are not.
+  bool decidedAlone(const AgreementKey& key) const;
   std::vector<std::pair<AgreementKey, AgreementCount>> entries() const;
   // Writes the counts (atomically) when they changed since the last save.
   Status save();

@@ -23,6 +23,13 @@ constexpr auto kAfterFailure = std::chrono::seconds(10);  // a backend that fail
 // tsserver its project) costs more than a question, and more positions of one file would make
 // the samples less independent than the counts' interval assumes.
 constexpr size_t kPositionsPerFile = 4;
+// Positions drawn per file when looking for undecided categories (the index alone is asked about
+// them: a few milliseconds), and how often an attempt asks about uniform positions instead.
+constexpr size_t kCandidatesPerFile = 16;
+constexpr int kRecheckOneIn = 8;
+// After a file with no undecided category (no backend started, nothing counted against the
+// hour's cap): the rest before the next attempt, which bounds what such attempts cost.
+constexpr auto kAfterNothingUndecided = std::chrono::milliseconds(100);
 constexpr int kNiceness = 10;  // added to nib's own, for the sampler's thread and its backends
 // A backend whose first index takes longer is stopped; what it wrote of its index (clangd's
 // shards under .nib/clangd) is there for the next one.
@@ -101,9 +108,15 @@ void AgreementSampler::run() {
   if (errno == 0)
     (void)setpriority(PRIO_PROCESS, static_cast<id_t>(::syscall(SYS_gettid)), std::min(19, own + kNiceness));
   while (waitForQuiet()) {
+    Attempt attempt = sampleOnce();
+    if (!attempt.costly) {
+      std::unique_lock<std::mutex> lock(mutex_);
+      wake_.wait_for(lock, kAfterNothingUndecided, [&] { return stopping_; });
+      continue;
+    }
     // A sample that counted nothing (a failure, a message) still counts against the hour's cap,
     // so that a backend that cannot start is not started again and again.
-    size_t counted = std::max<size_t>(sampleOnce(), 1);
+    size_t counted = std::max<size_t>(attempt.counted, 1);
     for (size_t i = 0; i < counted; ++i) recent_.push_back(std::chrono::steady_clock::now());
   }
 }
@@ -154,18 +167,16 @@ std::optional<AgreementSampler::Target> AgreementSampler::pickTarget() {
   return target;
 }
 
-size_t AgreementSampler::sampleOnce() {
+AgreementSampler::Attempt AgreementSampler::sampleOnce() {
   auto target = pickTarget();
-  if (!target) return 0;
+  if (!target) return {};
   Expected<std::string> text = Status(ErrorCode::NotFound, "");
   withEngine_([&](Engine& engine) { text = readWorktreeFile(engine.root(), target->path); });
   // The index is measured on the files it holds as they are: a changed file is not sampled.
-  if (!text || gitlite::blobId(*text) != target->blob) return 0;
-  std::vector<uint32_t> starts = codeIdentifierStarts(*text, target->language);
-  if (starts.empty()) return 0;
-  std::vector<uint32_t> offsets;
-  std::sample(starts.begin(), starts.end(), std::back_inserter(offsets), kPositionsPerFile, rng_);
-  std::shuffle(offsets.begin(), offsets.end(), rng_);
+  if (!text || gitlite::blobId(*text) != target->blob) return {};
+  const bool recheck = std::uniform_int_distribution<int>(0, kRecheckOneIn - 1)(rng_) == 0;
+  std::vector<Pick> picks = pickPositions(*target, *text, recheck);
+  if (picks.empty()) return {0, recheck};
   LineTable lines(*text);
 
   // Started from this thread, the backend inherits its nice value.
@@ -176,19 +187,57 @@ size_t AgreementSampler::sampleOnce() {
   // start its index; the answers count once the backend is ready.
   uint64_t before = activity_;
   auto cancelled = [&] { return cancelledSince(before); };
-  (void)live.definition(target->path, target->language, lines.positionOf(offsets.front()), cancelled);
+  (void)live.definition(target->path, target->language, lines.positionOf(picks.front().offset), cancelled);
   Status ready = live.awaitReady(target->language, kReadyQuiet, kReadyTimeout, cancelled);
   if (!ready.isOk()) {
     if (ready.code() != ErrorCode::Cancelled) pauseAfterFailure(ready.message());
-    return 0;
+    return {};
   }
-  size_t counted = 0;
-  for (uint32_t offset : offsets) {
-    if (!sampleAt(live, *target, offset, lines.positionOf(offset))) break;
-    ++counted;
+  Attempt attempt;
+  for (const Pick& pick : picks) {
+    if (!sampleAt(live, *target, pick, lines.positionOf(pick.offset))) break;
+    ++attempt.counted;
   }
   saveCounts(false);
-  return counted;
+  return attempt;
+}
+
+std::vector<AgreementSampler::Pick> AgreementSampler::pickPositions(const Target& target, const std::string& text,
+                                                                    bool recheck) {
+  std::vector<uint32_t> starts = codeIdentifierStarts(text, target.language);
+  std::vector<uint32_t> offsets;
+  std::sample(starts.begin(), starts.end(), std::back_inserter(offsets), recheck ? kPositionsPerFile : kCandidatesPerFile,
+              rng_);
+  std::shuffle(offsets.begin(), offsets.end(), rng_);
+  std::vector<Pick> picks;
+  if (recheck) {
+    for (uint32_t offset : offsets) picks.push_back({offset, true, true});
+    return picks;
+  }
+  LineTable lines(text);
+  const std::string backend = backendName(live_.commands.at(target.language));
+  const uint64_t before = activity_;
+  for (uint32_t offset : offsets) {
+    if (picks.size() == kPositionsPerFile) break;
+    Pick pick{offset, false, false};
+    for (NavigationKind kind : {NavigationKind::Definition, NavigationKind::References}) {
+      // One index answer per hold of the engine, as sampleAt's.
+      bool undecided = false;
+      bool asked = withEngine_([&](Engine& engine) {
+        if (engine.manifest().versionId != target.version) return;
+        auto calibration = engine.calibration();
+        auto request = engine.navigationRequest(kind, target.path, offset, lines.positionOf(offset).line, true,
+                                                ProviderPolicy::Static);
+        if (!calibration || !request) return;
+        AgreementKey key{target.language, kind, answerCategory(engine.indexAnswer(*request)), backend};
+        undecided = !calibration->decidedAlone(key);
+      });
+      if (!asked || cancelledSince(before)) return {};
+      (kind == NavigationKind::Definition ? pick.definition : pick.references) = undecided;
+    }
+    if (pick.definition || pick.references) picks.push_back(pick);
+  }
+  return picks;
 }
 
 void AgreementSampler::pauseAfterFailure(const std::string& message) {
@@ -199,9 +248,11 @@ void AgreementSampler::pauseAfterFailure(const std::string& message) {
   wake_.wait_for(lock, kAfterFailure, [&] { return stopping_; });
 }
 
-bool AgreementSampler::sampleAt(LiveProvider& live, const Target& target, uint32_t offset, Position position) {
+bool AgreementSampler::sampleAt(LiveProvider& live, const Target& target, const Pick& pick, Position position) {
   std::string backend = backendName(live_.commands.at(target.language));
+  const uint32_t offset = pick.offset;
   for (NavigationKind kind : {NavigationKind::Definition, NavigationKind::References}) {
+    if (!(kind == NavigationKind::Definition ? pick.definition : pick.references)) continue;
     uint64_t before = activity_;
     Expected<NavigationResult> index = Status(ErrorCode::Internal, "not asked");
     std::shared_ptr<Calibration> calibration;

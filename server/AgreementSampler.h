@@ -12,11 +12,20 @@
 // from any one editor's; the editor's own backend is never asked, so its requests never queue
 // behind the sampler's and its state is the user's alone.
 //
+// Where the samples go: seven times in eight the sampler looks for the categories whose own
+// count does not decide them yet — it draws candidate positions the same way, asks the index
+// alone which category each falls in, and asks the backend only the requests of undecided
+// categories (a file with none costs no backend start) — and one time in eight it asks both
+// requests at positions drawn as before, whatever their category, so that a decided category's
+// count keeps up with the code. Either way a position of a category is drawn as a user clicks,
+// so each category's count stays a sample of its own answers; only how often each category is
+// sampled changes (a category decided at 300 samples no longer takes most of the next 300).
+//
 // Bounded so that an editor never feels it: one thread at low priority (10 nicer than nib), its
-// backend as nice, asked one request at a time, at most `perHour` positions an hour (kPositionsPerFile from
-// each started backend), only after `idle` of quiet; a message from the client stops the sample
-// in flight at once (its live request is cancelled) and is never kept waiting longer than one
-// index answer under the engine lock.
+// backend as nice, asked one request at a time, at most `perHour` positions an hour
+// (kPositionsPerFile from each started backend), only after `idle` of quiet; a message from the
+// client stops the sample in flight at once (its live request is cancelled) and is never kept
+// waiting longer than one index answer under the engine lock.
 #pragma once
 
 #include <atomic>
@@ -44,12 +53,6 @@ struct SamplerSettings {
   uint64_t seed = 0;                     // 0: a random seed
 };
 
-// What one sampled position gave: the index's and the backend's answers compared.
-struct SampleOutcome {
-  AgreementKey key;
-  bool agreed = false;
-};
-
 class AgreementSampler {
  public:
   // Runs `f` with the server's engine locked and ready; false when there is no engine now.
@@ -65,14 +68,28 @@ class AgreementSampler {
 
  private:
   struct Target;
+  // A position to ask the backend about, and which requests (definition, references).
+  struct Pick {
+    uint32_t offset = 0;
+    bool definition = true, references = true;
+  };
+  // What one attempt did: positions counted, and whether it cost anything (a file read in vain,
+  // a backend started) — an attempt that found no undecided category in its file did not.
+  struct Attempt {
+    size_t counted = 0;
+    bool costly = true;
+  };
   void run();
   bool waitForQuiet();  // false when stopping
-  // Up to kPositionsPerFile positions in a random file, asked of a backend started for them;
-  // the number of positions counted.
-  size_t sampleOnce();
-  // Both request kinds at one position, counted unless a message arrived meanwhile; false when
-  // the file's sample should stop (a message, a failure, a new index version).
-  bool sampleAt(LiveProvider& live, const Target& target, uint32_t offset, Position position);
+  // Up to kPositionsPerFile positions in a random file, asked of a backend started for them.
+  Attempt sampleOnce();
+  // The positions of `target` to ask about: uniform ones with both requests (`recheck`), else
+  // candidates kept for their requests whose categories are undecided. Empty when a message
+  // arrived, the version changed, or no candidate falls in an undecided category.
+  std::vector<Pick> pickPositions(const Target& target, const std::string& text, bool recheck);
+  // The requests of `pick`, counted unless a message arrived meanwhile; false when the file's
+  // sample should stop (a message, a failure, a new index version).
+  bool sampleAt(LiveProvider& live, const Target& target, const Pick& pick, Position position);
   bool cancelledSince(uint64_t activity);
   void pauseAfterFailure(const std::string& message);
   std::optional<Target> pickTarget();

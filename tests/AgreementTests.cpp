@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <thread>
 
 #include "LspClient.h"
@@ -378,6 +379,56 @@ TEST_CASE("nib serve measures agreement while idle and its auto policy follows i
   int files = 0;
   for (const auto& entry : fs::directory_iterator(repo.root() / ".nib" / "agreement")) files += entry.is_regular_file();
   CHECK(files == 1);
+}
+
+// Every sampled request of `request`, all categories together.
+uint64_t sampledAll(const json& status, const std::string& request) {
+  uint64_t n = 0;
+  for (const json& a : status["result"]["agreement"])
+    if (a["request"] == request) n += a["sampled"].get<uint64_t>();
+  return n;
+}
+
+TEST_CASE("once a category's own count decides it, the sampler asks mostly about the undecided ones", "[agreement][live]") {
+  SamplingOn sampling;
+  TestRepo repo;
+  // The backend's references are wrong but for names used once: six samples decide a references
+  // category (below the threshold); its definitions are all right, which no count here brings
+  // to a decision (99 % takes hundreds of samples).
+  repo.writeAll({{"alpha.py", kAlpha},
+                 {".nib.conf", "calibration.idle-ms = 0\ncalibration.min-samples = 6\n"}});
+  repo.commitAll();
+  REQUIRE(runNibIn(repo, "", "index -q --no-dense").rc == 0);
+  auto events = repo.root() / ".git" / "fake-events";
+  LspClient nib(repo.root(), {"--live-timeout-ms", "60000", "--live", firstWordBackend(events)});
+  nib.initialize(repo.root());
+  auto referencesDecided = [](const json& status) {
+    bool any = false;
+    for (const json& a : status["result"]["agreement"])
+      if (a["request"] == "references") {
+        if (a["sampled"].get<uint64_t>() < 6 || a["high"].get<double>() >= 0.99) return false;
+        any = true;
+      }
+    return any;
+  };
+  auto waitFor = [&](const std::function<bool(const json&)>& done) {
+    json status = nib.request("nib/status", json::object());
+    for (int i = 0; i < 1200 && !done(status); ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      status = nib.request("nib/status", json::object());
+    }
+    INFO(status.dump(2));
+    REQUIRE(done(status));
+    return std::make_pair(sampledAll(status, "definition"), sampledAll(status, "references"));
+  };
+  auto [definitions, references] = waitFor(referencesDecided);
+  auto [definitionsAfter, referencesAfter] =
+      waitFor([&](const json& status) { return sampledAll(status, "definition") >= definitions + 120; });
+  // Asked both requests at every position, as before, both counts would have grown alike (but
+  // for a position a poll cut short); now the references are asked one attempt in eight, and
+  // at the positions of a references category that appeared since.
+  CHECK((referencesAfter - references) * 3 < definitionsAfter - definitions);
+  CHECK(nib.shutDown() == 0);
 }
 
 TEST_CASE("a request stops the sample in flight: its backend request is cancelled, nothing counted", "[agreement][live]") {

@@ -317,14 +317,19 @@ TEST_CASE("the policy follows the measurements: a disagreeing category goes live
   CHECK(navigator.decide(request, answer, &c).wantLive);
 }
 
-TEST_CASE("nib serve measures agreement while idle and its auto policy follows it", "[agreement][live]") {
-  SamplingOn sampling;
-  TestRepo repo;
+// kAlpha indexed, sampled at once, six samples a measurement; the fake backend's event file.
+static fs::path sampledAlpha(TestRepo& repo) {
   repo.writeAll({{"alpha.py", kAlpha},
                  {".nib.conf", "calibration.idle-ms = 0\ncalibration.min-samples = 6\n"}});
   repo.commitAll();
   REQUIRE(runNibIn(repo, "", "index -q --no-dense").rc == 0);
-  auto events = repo.root() / ".git" / "fake-events";
+  return repo.root() / ".git" / "fake-events";
+}
+
+TEST_CASE("nib serve measures agreement while idle and its auto policy follows it", "[agreement][live]") {
+  SamplingOn sampling;
+  TestRepo repo;
+  auto events = sampledAlpha(repo);
   int nice = getpriority(PRIO_PROCESS, 0);  // nib serve's, inherited from this process
   std::string ownNice = " nice " + std::to_string(nice) + "\n";
   std::string samplerNice = " nice " + std::to_string(std::min(19, nice + 10)) + "\n";
@@ -395,11 +400,7 @@ TEST_CASE("once a category's own count decides it, the sampler asks mostly about
   // The backend's references are wrong but for names used once: six samples decide a references
   // category (below the threshold); its definitions are all right, which no count here brings
   // to a decision (99 % takes hundreds of samples).
-  repo.writeAll({{"alpha.py", kAlpha},
-                 {".nib.conf", "calibration.idle-ms = 0\ncalibration.min-samples = 6\n"}});
-  repo.commitAll();
-  REQUIRE(runNibIn(repo, "", "index -q --no-dense").rc == 0);
-  auto events = repo.root() / ".git" / "fake-events";
+  auto events = sampledAlpha(repo);
   LspClient nib(repo.root(), {"--live-timeout-ms", "60000", "--live", firstWordBackend(events)});
   nib.initialize(repo.root());
   auto referencesDecided = [](const json& status) {

@@ -23,6 +23,8 @@ namespace {
 constexpr uint8_t kFormat = 2;
 // How many entries of a new folder are looked through for one that counts (countsAsAddition).
 constexpr size_t kAdditionBudget = 4096;
+// The comparison's threads at most: the stat calls of a large worktree split across them.
+constexpr unsigned kCheckThreads = 4;
 
 std::vector<std::string> listNames(const fs::path& dir, bool* ok) {
   std::vector<std::string> names;
@@ -387,12 +389,12 @@ WorktreeComparison compareWorktree(const fs::path& root, const WorktreeSnapshot&
     results.resize(snapshot.files.size());
   }
   // Per thread: what the files whose stat data changed hold, merged into state->found after.
-  std::vector<std::vector<std::pair<uint32_t, Found>>> foundByThread(4);
+  std::vector<std::vector<std::pair<uint32_t, Found>>> foundByThread(kCheckThreads);
   std::string rootText = root.string();
   // Files are sorted by path, so a folder's files are consecutive: each thread opens the folder
   // once and stats its files by name, which spares the kernel the walk down the whole path for
   // every file (that walk was most of the cost).
-  std::vector<std::vector<std::pair<std::string_view, int64_t>>> seenFolders(4);
+  std::vector<std::vector<std::pair<std::string_view, int64_t>>> seenFolders(kCheckThreads);
   auto check = [&](unsigned thread, size_t begin, size_t end) {
     std::string full, dir, name;
     int dirFd = -1;
@@ -464,7 +466,7 @@ WorktreeComparison compareWorktree(const fs::path& root, const WorktreeSnapshot&
   };
   const size_t n = snapshot.files.size();
   const size_t toCheck = fileIndexes.size();
-  unsigned threads = toCheck < 4096 ? 1 : std::min(4u, std::max(1u, std::thread::hardware_concurrency()));
+  unsigned threads = toCheck < 4096 ? 1 : std::min(kCheckThreads, std::max(1u, std::thread::hardware_concurrency()));
   std::vector<std::thread> pool;
   for (unsigned t = 1; t < threads; ++t) pool.emplace_back(check, t, toCheck * t / threads, toCheck * (t + 1) / threads);
   check(0, 0, toCheck / threads);
